@@ -1,0 +1,133 @@
+//! The subcommands of `pir`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use pir_serde::{LoadedProgram, ReadOptions};
+
+use crate::{CliError, USAGE};
+
+/// Runs `pir` with its arguments (program name excluded).
+pub fn run(args: &[String]) -> Result<(), CliError> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(CliError::Usage("missing command".into()));
+    };
+    match command.as_str() {
+        "print" => print(rest),
+        "verify" => verify(rest),
+        "stats" => stats(rest),
+        "convert" => convert(rest, false),
+        "upgrade" => convert(rest, true),
+        "help" | "--help" | "-h" => {
+            std::io::stdout().write_all(USAGE.as_bytes())?;
+            Ok(())
+        }
+        other => Err(CliError::Usage(format!("unknown command `{other}`"))),
+    }
+}
+
+fn one_path(args: &[String], command: &str) -> Result<PathBuf, CliError> {
+    match args {
+        [path] => Ok(PathBuf::from(path)),
+        [] => Err(CliError::Usage(format!("`pir {command}` needs a model file"))),
+        _ => Err(CliError::Usage(format!("`pir {command}` takes one model file, got {}", args.len()))),
+    }
+}
+
+fn load(path: &Path) -> Result<LoadedProgram, CliError> {
+    load_with(path, &ReadOptions::default())
+}
+
+fn load_with(path: &Path, options: &ReadOptions) -> Result<LoadedProgram, CliError> {
+    let ctx = pir_dialects::pd_op_context();
+    pir_serde::read_file(ctx, path, options).map_err(|source| CliError::Read { path: path.to_path_buf(), source })
+}
+
+/// `pir convert IN OUT [--inference] [--readable] [--force] [--patch FILE]...`;
+/// `pir upgrade OLD NEW` is the same with the emphasis on the version.
+fn convert(args: &[String], upgrade: bool) -> Result<(), CliError> {
+    let command = if upgrade { "upgrade" } else { "convert" };
+    let mut paths = Vec::new();
+    let mut write = pir_serde::WriteOptions::default();
+    let mut force = false;
+    let mut read = ReadOptions::default();
+    let mut inference = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--inference" => inference = Some(true),
+            "--trainable" => inference = Some(false),
+            "--readable" => write.readable = true,
+            "--force" => force = true,
+            "--accept-develop-version" => read.accept_develop_version = true,
+            "--patch" => {
+                let file = it.next().ok_or_else(|| CliError::Usage("--patch needs a yaml file".into()))?;
+                let text = std::fs::read_to_string(file)
+                    .map_err(|e| CliError::Usage(format!("cannot read patch file {file}: {e}")))?;
+                let set = pir_serde::patch::parse_patch_yaml(file, &text)
+                    .map_err(|e| CliError::Usage(format!("invalid patch file: {e}")))?;
+                let mut merged = read.patches.take().map(|p| (*p).clone()).unwrap_or_default();
+                merged.merge(set);
+                read.patches = Some(std::sync::Arc::new(merged));
+            }
+            flag if flag.starts_with("--") => return Err(CliError::Usage(format!("unknown option `{flag}`"))),
+            path => paths.push(PathBuf::from(path)),
+        }
+    }
+    let [input, output] = paths.as_slice() else {
+        return Err(CliError::Usage(format!("`pir {command}` takes an input and an output file")));
+    };
+    let loaded = load_with(input, &read)?;
+    // Keep the file's `trainable` unless asked otherwise.
+    write.trainable = match inference {
+        Some(inference) => !inference,
+        None => loaded.trainable,
+    };
+    pir_serde::write_file(&loaded.program, output, &write, force)
+        .map_err(|source| CliError::Write { path: output.clone(), source })?;
+    Ok(())
+}
+
+fn print(args: &[String]) -> Result<(), CliError> {
+    let path = one_path(args, "print")?;
+    let loaded = load(&path)?;
+    let out = loaded.program.print_to_vec();
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(&out)?;
+    stdout.flush()?;
+    Ok(())
+}
+
+fn verify(args: &[String]) -> Result<(), CliError> {
+    let path = one_path(args, "verify")?;
+    let loaded = load(&path)?;
+    loaded.program.verify().map_err(|source| CliError::Verify { path: path.clone(), source })?;
+    writeln!(std::io::stdout(), "{}: ok ({} ops)", path.display(), loaded.program.num_ops())?;
+    Ok(())
+}
+
+fn stats(args: &[String]) -> Result<(), CliError> {
+    let path = one_path(args, "stats")?;
+    let loaded = load(&path)?;
+    let p = &loaded.program;
+    let mut histogram: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut total = 0usize;
+    p.walk(p.module_op(), pir_core::walk::Order::Pre, &mut |op| {
+        if op != p.module_op() {
+            *histogram.entry(p.op_name_str(op).to_owned()).or_default() += 1;
+            total += 1;
+        }
+    });
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "file: {}", path.display())?;
+    writeln!(out, "pir version: {}, trainable: {}", loaded.version, loaded.trainable)?;
+    writeln!(out, "ops: {total}")?;
+    let bytes = p.heap_bytes();
+    writeln!(out, "program arena bytes: {bytes} ({:.1} per op)", bytes as f64 / total.max(1) as f64)?;
+    let mut rows: Vec<_> = histogram.into_iter().collect();
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    for (name, n) in rows {
+        writeln!(out, "{n:8}  {name}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,80 @@
+//! The `pir` command.
+//!
+//! ```text
+//! pir print MODEL.json          print the program as Paddle prints it
+//! pir verify MODEL.json         check structure, SSA and op rules
+//! pir stats MODEL.json          op counts and memory use
+//! pir convert IN.json OUT.json  read and write Paddle's JSON (upgrading old files)
+//! ```
+//! Errors go to stderr and the exit code is 1.
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+mod commands;
+
+const USAGE: &str = "\
+usage: pir <command> [args]
+
+commands:
+  print MODEL.json      print the program exactly as Paddle 3.3 prints it
+  verify MODEL.json     verify structure, SSA and op rules
+  stats MODEL.json      op histogram, counts and memory per op
+  convert IN.json OUT.json [--inference] [--readable] [--force] [--patch P.yaml]
+                        read (upgrading old versions) and write Paddle's JSON
+  upgrade OLD.json NEW.json [--force] [--patch P.yaml]
+                        the same, for a model of an older Paddle release
+  help                  this text
+";
+
+/// A failed command: the message for stderr.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// Wrong arguments.
+    #[error("{0}\n\n{USAGE}")]
+    Usage(String),
+    /// Reading a model failed.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: pir_serde::ReadError,
+    },
+    /// The program failed verification.
+    #[error("{path}: verification failed:\n{source}")]
+    Verify {
+        /// The file.
+        path: PathBuf,
+        /// The failures.
+        #[source]
+        source: pir_core::verify::VerifyErrors,
+    },
+    /// Writing a model failed.
+    #[error("{path}: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: pir_serde::WriteError,
+    },
+    /// Writing output failed.
+    #[error("cannot write output: {0}")]
+    Output(#[from] std::io::Error),
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match commands::run(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

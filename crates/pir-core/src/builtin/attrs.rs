@@ -1,0 +1,372 @@
+//! Builtin attributes: bool, integers, floats, strings, arrays, types, complex
+//! numbers and the null attribute.
+
+use crate::attributes::{AttrDef, Attribute};
+use crate::context::IrContext;
+use crate::printer::Printer;
+use crate::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use crate::types::Type;
+
+/// The null attribute: `{"#":"NULL"}`, printed `<#AttrNull>`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NullAttr;
+
+impl AttrDef for NullAttr {
+    const NAME: &'static str = "builtin.null";
+    const JSON_IDS: &'static [&'static str] = &["NULL"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str("<#AttrNull>");
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::write_tag_only(w, "NULL");
+        Ok(())
+    }
+    fn decode(_: &IrContext, _: &str, _: JsonValue<'_>, _: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        Ok(Attribute::NULL)
+    }
+}
+
+/// Declares an attribute kind wrapping one integer-like value.
+macro_rules! int_attr {
+    ($(#[$doc:meta])* $name:ident($ty:ty), $kind:literal, $json:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct $name(pub $ty);
+
+        impl AttrDef for $name {
+            const NAME: &'static str = $kind;
+            const JSON_IDS: &'static [&'static str] = &[$json];
+            fn print(&self, p: &mut Printer<'_>) {
+                p.write_i64(self.0 as i64);
+            }
+            fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+                serial::begin_tagged(w, $json);
+                w.i64(self.0 as i64);
+                w.end_object();
+                Ok(())
+            }
+            fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+                let dpath = JsonPath::Key(path, "D");
+                let v = serial::int(serial::field(obj, "D", path)?, &dpath)?;
+                let v = <$ty>::try_from(v)
+                    .map_err(|_| DecodeError::at(&dpath, format!("{v} does not fit in {}", stringify!($ty))))?;
+                Ok(ctx.intern_attr($name(v)))
+            }
+        }
+    };
+}
+
+int_attr!(
+    /// `pir::Int32Attribute` (`0.a_i32`).
+    I32Attr(i32), "builtin.i32", "0.a_i32"
+);
+int_attr!(
+    /// `pir::Int64Attribute` (`0.a_i64`).
+    I64Attr(i64), "builtin.i64", "0.a_i64"
+);
+int_attr!(
+    /// `pir::IndexAttribute` (`0.a_index`).
+    IndexAttr(i64), "builtin.index", "0.a_index"
+);
+
+/// `pir::BoolAttribute` (`0.a_bool`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BoolAttr(pub bool);
+
+impl AttrDef for BoolAttr {
+    const NAME: &'static str = "builtin.bool";
+    const JSON_IDS: &'static [&'static str] = &["0.a_bool"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str(if self.0 { "true" } else { "false" });
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "0.a_bool");
+        w.bool(self.0);
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let v = serial::boolean(serial::field(obj, "D", path)?, &JsonPath::Key(path, "D"))?;
+        Ok(ctx.intern_attr(BoolAttr(v)))
+    }
+}
+
+/// `pir::FloatAttribute` (`0.a_f32`). Stored by bits so NaN payloads and −0.0
+/// round-trip and uniquing is exact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct F32Attr(pub u32);
+
+impl F32Attr {
+    /// Interns a float attribute.
+    pub fn get(ctx: &IrContext, v: f32) -> Attribute {
+        ctx.intern_attr(F32Attr(v.to_bits()))
+    }
+    /// The value.
+    pub fn value(self) -> f32 {
+        f32::from_bits(self.0)
+    }
+}
+
+/// `pir::DoubleAttribute` (`0.a_f64`), stored by bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct F64Attr(pub u64);
+
+impl F64Attr {
+    /// Interns a double attribute.
+    pub fn get(ctx: &IrContext, v: f64) -> Attribute {
+        ctx.intern_attr(F64Attr(v.to_bits()))
+    }
+    /// The value.
+    pub fn value(self) -> f64 {
+        f64::from_bits(self.0)
+    }
+}
+
+/// Writes a float attribute object: `{"#":id,"D":number}`, or `{"#":id,"VD":"NaN"|"INF"|"-INF"}`.
+fn encode_float(w: &mut JsonWriter<'_>, id: &str, v: f64) {
+    w.begin_object();
+    w.key("#");
+    w.string(id);
+    if v.is_finite() {
+        w.key("D");
+        w.f64(v);
+    } else {
+        w.key("VD");
+        w.string(if v.is_nan() {
+            "NaN"
+        } else if v > 0.0 {
+            "INF"
+        } else {
+            "-INF"
+        });
+    }
+    w.end_object();
+}
+
+/// Reads the value of a float attribute object (`"D"` number or `"VD"` special).
+fn decode_float(obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<f64, DecodeError> {
+    if let Some(d) = obj.get("D") {
+        return serial::float(d, &JsonPath::Key(path, "D"));
+    }
+    let vpath = JsonPath::Key(path, "VD");
+    let special = serial::string(serial::field(obj, "VD", path)?, &vpath)?;
+    // Paddle writes `NaN` but reads only `NAN`; accept both spellings.
+    match special.to_ascii_uppercase().as_str() {
+        "NAN" | "-NAN" => Ok(f64::NAN),
+        "INF" | "+INF" => Ok(f64::INFINITY),
+        "-INF" => Ok(f64::NEG_INFINITY),
+        _ => Err(DecodeError::at(&vpath, format!("unknown special float `{special}`"))),
+    }
+}
+
+impl AttrDef for F32Attr {
+    const NAME: &'static str = "builtin.f32";
+    const JSON_IDS: &'static [&'static str] = &["0.a_f32"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_f32_g(self.value());
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        encode_float(w, "0.a_f32", self.value() as f64);
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let v = decode_float(obj, path)?;
+        Ok(F32Attr::get(ctx, v as f32))
+    }
+}
+
+impl AttrDef for F64Attr {
+    const NAME: &'static str = "builtin.f64";
+    const JSON_IDS: &'static [&'static str] = &["0.a_f64"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_f64_g(self.value());
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        encode_float(w, "0.a_f64", self.value());
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let v = decode_float(obj, path)?;
+        Ok(F64Attr::get(ctx, v))
+    }
+}
+
+/// Declares a string attribute kind.
+macro_rules! str_attr {
+    ($(#[$doc:meta])* $name:ident, $kind:literal, $json:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub struct $name(pub Box<str>);
+
+        impl $name {
+            /// Interns the attribute.
+            pub fn get(ctx: &IrContext, s: &str) -> Attribute {
+                ctx.intern_attr($name(s.into()))
+            }
+        }
+
+        impl AttrDef for $name {
+            const NAME: &'static str = $kind;
+            const JSON_IDS: &'static [&'static str] = &[$json];
+            fn print(&self, p: &mut Printer<'_>) {
+                p.write_quoted(&self.0);
+            }
+            fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+                serial::begin_tagged(w, $json);
+                w.string(&self.0);
+                w.end_object();
+                Ok(())
+            }
+            fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+                let s = serial::string(serial::field(obj, "D", path)?, &JsonPath::Key(path, "D"))?;
+                Ok($name::get(ctx, &s))
+            }
+        }
+    };
+}
+
+str_attr!(
+    /// `pir::StrAttribute` (`0.a_str`).
+    StrAttr, "builtin.str", "0.a_str"
+);
+str_attr!(
+    /// `pir::TensorNameAttribute` (`0.a_tensorname`).
+    TensorNameAttr, "builtin.tensor_name", "0.a_tensorname"
+);
+
+/// `pir::ArrayAttribute` (`0.a_array`): attributes of any kinds.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ArrayAttr(pub Box<[Attribute]>);
+
+impl ArrayAttr {
+    /// Interns an array attribute.
+    pub fn get(ctx: &IrContext, items: &[Attribute]) -> Attribute {
+        ctx.intern_attr(ArrayAttr(items.into()))
+    }
+}
+
+impl AttrDef for ArrayAttr {
+    const NAME: &'static str = "builtin.array";
+    const JSON_IDS: &'static [&'static str] = &["0.a_array"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str("[");
+        for (i, &a) in self.0.iter().enumerate() {
+            if i > 0 {
+                p.write_str(",");
+            }
+            p.print_attr(a);
+        }
+        p.write_str("]");
+    }
+    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "0.a_array");
+        w.begin_array();
+        for &a in self.0.iter() {
+            serial::encode_attr(ctx, a, w)?;
+        }
+        w.end_array();
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let dpath = JsonPath::Key(path, "D");
+        let data = serial::field(obj, "D", path)?;
+        let mut items = Vec::with_capacity(data.len());
+        for (i, item) in serial::array(data, &dpath)?.enumerate() {
+            items.push(serial::decode_attr(ctx, item, &JsonPath::Index(&dpath, i))?);
+        }
+        Ok(ArrayAttr::get(ctx, &items))
+    }
+}
+
+/// `pir::TypeAttribute` (`0.a_type`): a type used as an attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TypeAttr(pub Type);
+
+impl AttrDef for TypeAttr {
+    const NAME: &'static str = "builtin.type";
+    const JSON_IDS: &'static [&'static str] = &["0.a_type"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.print_type(self.0);
+    }
+    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "0.a_type");
+        serial::encode_type(ctx, self.0, w)?;
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let ty = serial::decode_type(ctx, serial::field(obj, "D", path)?, &JsonPath::Key(path, "D"))?;
+        Ok(ctx.intern_attr(TypeAttr(ty)))
+    }
+}
+
+/// `pir::Complex64Attribute` (`0.a_c64`): real and imaginary parts as f32 bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Complex64Attr(pub u32, pub u32);
+
+/// `pir::Complex128Attribute` (`0.a_c128`): real and imaginary parts as f64 bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Complex128Attr(pub u64, pub u64);
+
+fn encode_complex(w: &mut JsonWriter<'_>, id: &str, re: f64, im: f64) -> Result<(), EncodeError> {
+    if !re.is_finite() || !im.is_finite() {
+        return Err(EncodeError::NonFinite(format!("{id} ({re}, {im})")));
+    }
+    serial::begin_tagged(w, id);
+    w.begin_array();
+    w.f64(re);
+    w.f64(im);
+    w.end_array();
+    w.end_object();
+    Ok(())
+}
+
+fn decode_complex(obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<(f64, f64), DecodeError> {
+    let dpath = JsonPath::Key(path, "D");
+    let [re, im] = serial::array_n::<2>(serial::field(obj, "D", path)?, &dpath)?;
+    Ok((serial::float(re, &JsonPath::Index(&dpath, 0))?, serial::float(im, &JsonPath::Index(&dpath, 1))?))
+}
+
+fn print_complex(p: &mut Printer<'_>, re: f64, im: f64, single: bool) {
+    p.write_str("real:");
+    if single { p.write_f32_g(re as f32) } else { p.write_f64_g(re) }
+    p.write_str(" imag:");
+    if single { p.write_f32_g(im as f32) } else { p.write_f64_g(im) }
+}
+
+impl AttrDef for Complex64Attr {
+    const NAME: &'static str = "builtin.c64";
+    const JSON_IDS: &'static [&'static str] = &["0.a_c64"];
+    fn print(&self, p: &mut Printer<'_>) {
+        print_complex(p, f32::from_bits(self.0) as f64, f32::from_bits(self.1) as f64, true);
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        encode_complex(w, "0.a_c64", f32::from_bits(self.0) as f64, f32::from_bits(self.1) as f64)
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let (re, im) = decode_complex(obj, path)?;
+        Ok(ctx.intern_attr(Complex64Attr((re as f32).to_bits(), (im as f32).to_bits())))
+    }
+}
+
+impl AttrDef for Complex128Attr {
+    const NAME: &'static str = "builtin.c128";
+    const JSON_IDS: &'static [&'static str] = &["0.a_c128"];
+    fn print(&self, p: &mut Printer<'_>) {
+        print_complex(p, f64::from_bits(self.0), f64::from_bits(self.1), false);
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        encode_complex(w, "0.a_c128", f64::from_bits(self.0), f64::from_bits(self.1))
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let (re, im) = decode_complex(obj, path)?;
+        Ok(ctx.intern_attr(Complex128Attr(re.to_bits(), im.to_bits())))
+    }
+}
+
+/// Convenience: a `[bool]` array attribute as Paddle uses for `stop_gradient`.
+pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
+    let items: Vec<Attribute> = values.iter().map(|&b| ctx.intern_attr(BoolAttr(b))).collect();
+    ArrayAttr::get(ctx, &items)
+}

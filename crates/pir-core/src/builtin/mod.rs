@@ -1,0 +1,190 @@
+//! The builtin dialect: element, vector and dense tensor types; bool, integer,
+//! float, string, array, type and complex attributes; and the structural ops
+//! (`builtin.module`, `parameter`, `set_parameter`, `shadow_output`, `combine`,
+//! `slice`, `split`, `constant`, `group`).
+//!
+//! Every context registers it (see [`crate::IrContext::new`]).
+
+mod attrs;
+mod types;
+
+pub use attrs::*;
+pub use types::*;
+
+use crate::context::{Dialect, IrContext};
+use crate::op_info::{traits, OpInfo};
+use crate::program::{OpId, Program};
+
+/// The builtin dialect.
+pub struct BuiltinDialect;
+
+impl Dialect for BuiltinDialect {
+    fn name(&self) -> &'static str {
+        "builtin"
+    }
+
+    fn register(&self, ctx: &IrContext) {
+        ctx.register_type::<NullType>();
+        ctx.register_type::<ScalarType>();
+        ctx.register_type::<VectorType>();
+        ctx.register_type::<DenseTensorType>();
+        ctx.register_attr::<NullAttr>();
+        ctx.register_attr::<BoolAttr>();
+        ctx.register_attr::<I32Attr>();
+        ctx.register_attr::<I64Attr>();
+        ctx.register_attr::<IndexAttr>();
+        ctx.register_attr::<F32Attr>();
+        ctx.register_attr::<F64Attr>();
+        ctx.register_attr::<StrAttr>();
+        ctx.register_attr::<TensorNameAttr>();
+        ctx.register_attr::<ArrayAttr>();
+        ctx.register_attr::<TypeAttr>();
+        ctx.register_attr::<Complex64Attr>();
+        ctx.register_attr::<Complex128Attr>();
+
+        let op = |name: &str| OpInfo::new(name, "builtin");
+        ctx.register_op(op("builtin.module").with_regions(1).with_verify(verify_module));
+        ctx.register_op(
+            op("builtin.parameter")
+                .with_attributes(&[
+                    "parameter_name",
+                    "is_distributed",
+                    "is_parameter",
+                    "need_clip",
+                    "persistable",
+                    "stop_gradient",
+                    "trainable",
+                ])
+                .with_regions(0)
+                .with_verify(verify_parameter),
+        );
+        ctx.register_op(
+            op("builtin.set_parameter")
+                .with_attributes(&["parameter_name"])
+                .with_trait(traits::SIDE_EFFECT)
+                .with_regions(0)
+                .with_verify(|p, o| {
+                    counts(p, o, Some(1), Some(0))?;
+                    str_attr(p, o, "parameter_name")
+                }),
+        );
+        ctx.register_op(
+            op("builtin.shadow_output")
+                .with_attributes(&["output_name"])
+                .with_trait(traits::SIDE_EFFECT)
+                .with_trait(ctx.trait_id("pir::ImmutableLayoutTrait"))
+                .with_regions(0)
+                .with_verify(|p, o| {
+                    counts(p, o, Some(1), Some(0))?;
+                    str_attr(p, o, "output_name")
+                }),
+        );
+        ctx.register_op(op("builtin.combine").with_trait(traits::NO_SIDE_EFFECT).with_regions(0).with_verify(verify_combine));
+        ctx.register_op(
+            op("builtin.slice")
+                .with_attributes(&["index"])
+                .with_trait(traits::NO_SIDE_EFFECT)
+                .with_regions(0)
+                .with_verify(verify_slice),
+        );
+        ctx.register_op(op("builtin.split").with_trait(traits::NO_SIDE_EFFECT).with_regions(0).with_verify(verify_split));
+        ctx.register_op(
+            op("builtin.constant")
+                .with_attributes(&["value"])
+                .with_trait(traits::CONSTANT_LIKE)
+                .with_trait(traits::NO_SIDE_EFFECT)
+                .with_regions(0)
+                .with_verify(|p, o| {
+                    counts(p, o, Some(0), Some(1))?;
+                    p.attr(o, "value").map(|_| ()).ok_or_else(|| "missing attribute `value`".to_owned())
+                }),
+        );
+        ctx.register_op(op("builtin.group").with_attributes(&["group_info"]).with_regions(1));
+    }
+}
+
+/// Checks operand and result counts (`None` = any).
+pub fn counts(p: &Program, op: OpId, operands: Option<usize>, results: Option<usize>) -> Result<(), String> {
+    if let Some(n) = operands {
+        if p.num_operands(op) != n {
+            return Err(format!("expects {n} operand(s), has {}", p.num_operands(op)));
+        }
+    }
+    if let Some(n) = results {
+        if p.num_results(op) != n {
+            return Err(format!("expects {n} result(s), has {}", p.num_results(op)));
+        }
+    }
+    Ok(())
+}
+
+fn str_attr(p: &Program, op: OpId, name: &str) -> Result<(), String> {
+    match p.attr(op, name) {
+        Some(a) if p.ctx().attr_as::<StrAttr>(a).is_some() => Ok(()),
+        Some(_) => Err(format!("attribute `{name}` must be a string")),
+        None => Err(format!("missing attribute `{name}`")),
+    }
+}
+
+fn verify_module(p: &Program, op: OpId) -> Result<(), String> {
+    counts(p, op, Some(0), Some(0))?;
+    let region = p.op_region(op, 0);
+    if p.region_blocks(region).len() != 1 {
+        return Err(format!("the module region must have exactly 1 block, has {}", p.region_blocks(region).len()));
+    }
+    Ok(())
+}
+
+fn verify_parameter(p: &Program, op: OpId) -> Result<(), String> {
+    counts(p, op, Some(0), Some(1))?;
+    str_attr(p, op, "parameter_name")
+}
+
+fn vector_elements(p: &Program, ty: crate::Type) -> Option<&[crate::Type]> {
+    p.ctx().type_as::<VectorType>(ty).map(|v| &*v.0)
+}
+
+fn verify_combine(p: &Program, op: OpId) -> Result<(), String> {
+    counts(p, op, None, Some(1))?;
+    let out = p.value_type(p.result(op, 0));
+    let elements = vector_elements(p, out).ok_or("the result must be a vector type")?;
+    if elements.len() != p.num_operands(op) {
+        return Err(format!("the result vector has {} elements for {} operands", elements.len(), p.num_operands(op)));
+    }
+    for (i, (v, &t)) in p.operands(op).zip(elements).enumerate() {
+        if let Some(v) = v {
+            if p.value_type(v) != t {
+                return Err(format!("element {i} of the result type differs from operand {i}'s type"));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_slice(p: &Program, op: OpId) -> Result<(), String> {
+    counts(p, op, Some(1), Some(1))?;
+    let index = p.attr(op, "index").and_then(|a| p.ctx().attr_as::<I32Attr>(a)).ok_or("missing i32 attribute `index`")?;
+    let Some(input) = p.operand(op, 0) else { return Ok(()) };
+    let elements = vector_elements(p, p.value_type(input)).ok_or("the operand must be a vector type")?;
+    let i = usize::try_from(index.0).ok().filter(|&i| i < elements.len());
+    let i = i.ok_or_else(|| format!("index {} out of range for {} elements", index.0, elements.len()))?;
+    if elements[i] != p.value_type(p.result(op, 0)) {
+        return Err(format!("the result type differs from element {i} of the vector"));
+    }
+    Ok(())
+}
+
+fn verify_split(p: &Program, op: OpId) -> Result<(), String> {
+    counts(p, op, Some(1), None)?;
+    let Some(input) = p.operand(op, 0) else { return Ok(()) };
+    let elements = vector_elements(p, p.value_type(input)).ok_or("the operand must be a vector type")?;
+    if elements.len() != p.num_results(op) {
+        return Err(format!("{} results for a vector of {} elements", p.num_results(op), elements.len()));
+    }
+    for (i, (r, &t)) in p.results(op).zip(elements).enumerate() {
+        if p.value_type(r) != t {
+            return Err(format!("result {i}'s type differs from element {i} of the vector"));
+        }
+    }
+    Ok(())
+}

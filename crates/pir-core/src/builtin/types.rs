@@ -1,0 +1,346 @@
+//! Builtin types: scalar element types, vector, dense tensor, and the null type.
+
+use crate::context::IrContext;
+use crate::printer::Printer;
+use crate::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use crate::types::{Type, TypeDef};
+
+/// The null type (an absent optional result): `{"#":"NULL"}`, `<<NULL TYPE>>`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct NullType;
+
+impl TypeDef for NullType {
+    const NAME: &'static str = "builtin.null";
+    const JSON_IDS: &'static [&'static str] = &["NULL"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str("<<NULL TYPE>>");
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::write_tag_only(w, "NULL");
+        Ok(())
+    }
+    fn decode(_: &IrContext, _: &str, _: JsonValue<'_>, _: &JsonPath<'_>) -> Result<Type, DecodeError> {
+        Ok(Type::NULL)
+    }
+}
+
+macro_rules! scalar_types {
+    ($($variant:ident => $json:literal, $text:literal, $doc:literal;)*) => {
+        /// Builtin element types without parameters (`f32`, `i64`, `b`, ...).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ScalarType {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl ScalarType {
+            /// Every scalar type.
+            pub const ALL: &'static [ScalarType] = &[$(ScalarType::$variant,)*];
+
+            /// The JSON id (`0.t_f32`).
+            pub fn json_id(self) -> &'static str {
+                match self { $(ScalarType::$variant => $json,)* }
+            }
+
+            /// The printed form (`f32`).
+            pub fn text(self) -> &'static str {
+                match self { $(ScalarType::$variant => $text,)* }
+            }
+
+            /// The scalar type with JSON id `id`.
+            pub fn from_json_id(id: &str) -> Option<ScalarType> {
+                match id { $($json => Some(ScalarType::$variant),)* _ => None }
+            }
+
+            /// The scalar type printed as `text`.
+            pub fn from_text(text: &str) -> Option<ScalarType> {
+                match text { $($text => Some(ScalarType::$variant),)* _ => None }
+            }
+        }
+
+        impl TypeDef for ScalarType {
+            const NAME: &'static str = "builtin.scalar";
+            const JSON_IDS: &'static [&'static str] = &[$($json,)*];
+            fn print(&self, p: &mut Printer<'_>) {
+                p.write_str(self.text());
+            }
+            fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+                if *self == ScalarType::Undefined {
+                    return Err(EncodeError::Unserializable("type pir::UndefinedType".into()));
+                }
+                serial::write_tag_only(w, self.json_id());
+                Ok(())
+            }
+            fn decode(ctx: &IrContext, id: &str, _: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+                match ScalarType::from_json_id(id) {
+                    Some(s) => Ok(ctx.intern_type(s)),
+                    None => Err(DecodeError::at(path, format!("unknown type id `{id}`"))),
+                }
+            }
+        }
+    };
+}
+
+scalar_types! {
+    BF16 => "0.t_bf16", "bf16", "bfloat16";
+    F16 => "0.t_f16", "f16", "float16";
+    F32 => "0.t_f32", "f32", "float32";
+    F64 => "0.t_f64", "f64", "float64";
+    I8 => "0.t_i8", "i8", "int8";
+    U8 => "0.t_ui8", "u8", "uint8";
+    I16 => "0.t_i16", "i16", "int16";
+    I32 => "0.t_i32", "i32", "int32";
+    I64 => "0.t_i64", "i64", "int64";
+    Index => "0.t_index", "index", "index";
+    Bool => "0.t_bool", "b", "bool";
+    C64 => "0.t_c64", "c64", "complex64";
+    C128 => "0.t_c128", "c128", "complex128";
+    F8E4M3FN => "0.t_f8e4m3fn", "f8e4m3fn", "float8_e4m3fn";
+    F8E5M2 => "0.t_f8e5m2", "f8e5m2", "float8_e5m2";
+    Undefined => "0.t_undefined", "undefined", "undefined (never saved)";
+}
+
+/// A vector of types (`vec[T1,T2]`): the result of `builtin.combine`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct VectorType(pub Box<[Type]>);
+
+impl VectorType {
+    /// Interns `vec[types...]`.
+    pub fn get(ctx: &IrContext, types: &[Type]) -> Type {
+        ctx.intern_type(VectorType(types.into()))
+    }
+}
+
+impl TypeDef for VectorType {
+    const NAME: &'static str = "builtin.vec";
+    const JSON_IDS: &'static [&'static str] = &["0.t_vec"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str("vec[");
+        for (i, &t) in self.0.iter().enumerate() {
+            if i > 0 {
+                p.write_str(",");
+            }
+            p.print_type(t);
+        }
+        p.write_str("]");
+    }
+    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "0.t_vec");
+        w.begin_array();
+        for &t in self.0.iter() {
+            serial::encode_type(ctx, t, w)?;
+        }
+        w.end_array();
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+        let dpath = JsonPath::Key(path, "D");
+        let data = serial::field(obj, "D", path)?;
+        let items = serial::array(data, &dpath)?;
+        let mut types = Vec::with_capacity(data.len());
+        for (i, item) in items.enumerate() {
+            types.push(serial::decode_type(ctx, item, &JsonPath::Index(&dpath, i))?);
+        }
+        Ok(VectorType::get(ctx, &types))
+    }
+}
+
+/// Memory layout of a tensor (`common::DataLayout`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DataLayout {
+    /// `Undefined(AnyLayout)`.
+    Undefined,
+    /// `NHWC`.
+    NHWC,
+    /// `NCHW` (the default).
+    NCHW,
+    /// `NCDHW`.
+    NCDHW,
+    /// `NDHWC`.
+    NDHWC,
+    /// `ONEDNN` (written by Paddle but not readable by it).
+    OneDnn,
+    /// `SPARSE_COO`.
+    SparseCoo,
+    /// `SPARSE_CSR`.
+    SparseCsr,
+    /// `PSTRING_UNION`.
+    PstringUnion,
+    /// `STRIDED`.
+    Strided,
+}
+
+impl DataLayout {
+    /// The string Paddle writes.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DataLayout::Undefined => "Undefined(AnyLayout)",
+            DataLayout::NHWC => "NHWC",
+            DataLayout::NCHW => "NCHW",
+            DataLayout::NCDHW => "NCDHW",
+            DataLayout::NDHWC => "NDHWC",
+            DataLayout::OneDnn => "ONEDNN",
+            DataLayout::SparseCoo => "SPARSE_COO",
+            DataLayout::SparseCsr => "SPARSE_CSR",
+            DataLayout::PstringUnion => "PSTRING_UNION",
+            DataLayout::Strided => "STRIDED",
+        }
+    }
+
+    /// Parses a layout string the way Paddle's reader does (case-insensitive,
+    /// with its aliases), also accepting the `ONEDNN` that Paddle writes.
+    pub fn parse(s: &str) -> Option<DataLayout> {
+        let up = s.to_ascii_uppercase();
+        Some(match up.as_str() {
+            "UNDEFINED(ANYLAYOUT)" | "ANYLAYOUT" | "UNDEFINED" => DataLayout::Undefined,
+            "NHWC" => DataLayout::NHWC,
+            "NCHW" => DataLayout::NCHW,
+            "NCDHW" => DataLayout::NCDHW,
+            "NDHWC" => DataLayout::NDHWC,
+            "ONEDNN" | "ONEDNNLAYOUT" | "MKLDNNLAYOUT" | "MKLDNN" => DataLayout::OneDnn,
+            "SPARSE_COO" => DataLayout::SparseCoo,
+            "SPARSE_CSR" => DataLayout::SparseCsr,
+            "PSTRING_UNION" => DataLayout::PstringUnion,
+            "STRIDED" => DataLayout::Strided,
+            _ => return None,
+        })
+    }
+}
+
+/// Reads a layout string at `path`.
+pub fn decode_layout(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<DataLayout, DecodeError> {
+    let s = serial::string(v, path)?;
+    DataLayout::parse(&s).ok_or_else(|| DecodeError::at(path, format!("unknown data layout `{s}`")))
+}
+
+/// Reads a dims array (`[2,-1]`).
+pub fn decode_dims(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Box<[i64]>, DecodeError> {
+    let items = serial::array(v, path)?;
+    let mut dims = Vec::with_capacity(v.len());
+    for (i, d) in items.enumerate() {
+        dims.push(serial::int(d, &JsonPath::Index(path, i))?);
+    }
+    Ok(dims.into())
+}
+
+/// Reads a LoD (`[[0,1,3]]`).
+pub fn decode_lod(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Box<[Box<[u64]>]>, DecodeError> {
+    let levels = serial::array(v, path)?;
+    let mut lod = Vec::with_capacity(v.len());
+    for (i, level) in levels.enumerate() {
+        let lpath = JsonPath::Index(path, i);
+        let items = serial::array(level, &lpath)?;
+        let mut offsets = Vec::with_capacity(level.len());
+        for (j, o) in items.enumerate() {
+            offsets.push(serial::uint(o, &JsonPath::Index(&lpath, j))?);
+        }
+        lod.push(offsets.into_boxed_slice());
+    }
+    Ok(lod.into())
+}
+
+/// Writes dims as a JSON array.
+pub fn encode_dims(w: &mut JsonWriter<'_>, dims: &[i64]) {
+    w.begin_array();
+    for &d in dims {
+        w.i64(d);
+    }
+    w.end_array();
+}
+
+/// Writes a LoD as a JSON array of arrays.
+pub fn encode_lod(w: &mut JsonWriter<'_>, lod: &[Box<[u64]>]) {
+    w.begin_array();
+    for level in lod {
+        w.begin_array();
+        for &o in level.iter() {
+            w.u64(o);
+        }
+        w.end_array();
+    }
+    w.end_array();
+}
+
+/// Prints `2x3xf32` (dims each followed by `x`, then the element type).
+pub fn print_shape_and_dtype(p: &mut Printer<'_>, dims: &[i64], dtype: Type) {
+    for &d in dims {
+        p.write_i64(d);
+        p.write_str("x");
+    }
+    p.print_type(dtype);
+}
+
+/// A dense tensor type (`tensor<2x3xf32>`): element type, dims (−1 unknown),
+/// layout, LoD and offset.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DenseTensorType {
+    /// Element type.
+    pub dtype: Type,
+    /// Dimensions (`-1` = unknown, empty = 0-d).
+    pub dims: Box<[i64]>,
+    /// Layout (normally NCHW).
+    pub layout: DataLayout,
+    /// Level of detail offsets (normally empty).
+    pub lod: Box<[Box<[u64]>]>,
+    /// Offset (normally 0).
+    pub offset: u64,
+}
+
+impl DenseTensorType {
+    /// Interns a tensor type with default layout (NCHW), no LoD and offset 0.
+    pub fn get(ctx: &IrContext, dtype: Type, dims: &[i64]) -> Type {
+        ctx.intern_type(DenseTensorType {
+            dtype,
+            dims: dims.into(),
+            layout: DataLayout::NCHW,
+            lod: Box::new([]),
+            offset: 0,
+        })
+    }
+
+    /// Reads the `[dtype, dims, layout, lod, offset]` data array shared by
+    /// dense tensors and selected rows.
+    pub fn decode_data(ctx: &IrContext, data: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Self, DecodeError> {
+        let [dtype, dims, layout, lod, offset] = serial::array_n::<5>(data, path)?;
+        Ok(DenseTensorType {
+            dtype: serial::decode_type(ctx, dtype, &JsonPath::Index(path, 0))?,
+            dims: decode_dims(dims, &JsonPath::Index(path, 1))?,
+            layout: decode_layout(layout, &JsonPath::Index(path, 2))?,
+            lod: decode_lod(lod, &JsonPath::Index(path, 3))?,
+            offset: serial::uint(offset, &JsonPath::Index(path, 4))?,
+        })
+    }
+
+    /// Writes the `[dtype, dims, layout, lod, offset]` data array.
+    pub fn encode_data(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        w.begin_array();
+        serial::encode_type(ctx, self.dtype, w)?;
+        encode_dims(w, &self.dims);
+        w.string(self.layout.as_str());
+        encode_lod(w, &self.lod);
+        w.u64(self.offset);
+        w.end_array();
+        Ok(())
+    }
+}
+
+impl TypeDef for DenseTensorType {
+    const NAME: &'static str = "builtin.dense_tensor";
+    const JSON_IDS: &'static [&'static str] = &["0.t_dtensor"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str("tensor<");
+        print_shape_and_dtype(p, &self.dims, self.dtype);
+        p.write_str(">");
+    }
+    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "0.t_dtensor");
+        self.encode_data(ctx, w)?;
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+        let data = serial::field(obj, "D", path)?;
+        let t = Self::decode_data(ctx, data, &JsonPath::Key(path, "D"))?;
+        Ok(ctx.intern_type(t))
+    }
+}

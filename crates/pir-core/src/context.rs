@@ -1,0 +1,407 @@
+//! The IR context: interner of symbols, types, attributes and attribute
+//! dictionaries, and registry of dialects and operations.
+//!
+//! This mirrors Paddle's `pir::IrContext` (seed `ir-program-design.md`), without
+//! its global singleton: create as many contexts as you like, share one between
+//! threads (`IrContext` is `Send + Sync`; reads of interned data take no lock).
+//!
+//! ```
+//! use pir_core::IrContext;
+//! let ctx = IrContext::new();
+//! let a = ctx.symbol("stop_gradient");
+//! assert_eq!(a, ctx.symbol("stop_gradient"));
+//! assert_eq!(ctx.symbol_str(a), "stop_gradient");
+//! assert!(ctx.op_info(ctx.symbol("builtin.parameter")).is_some());
+//! ```
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use parking_lot::{Mutex, RwLock};
+use rustc_hash::FxHashMap;
+
+use crate::attributes::{AttrDecoder, AttrDef, AttrDict, Attribute, DictData, DynAttr};
+use crate::interner::{fx_hash, Interner};
+use crate::op_info::{OpInfo, TraitId};
+use crate::types::{DynType, Type, TypeDecoder, TypeDef};
+
+/// An interned string: op names, attribute names, parameter names.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Symbol(pub(crate) u32);
+
+struct SymbolEntry {
+    text: Box<str>,
+    /// Index into `op_infos` when an op of this name is registered, else `NO_OP`.
+    op: AtomicU32,
+}
+
+const NO_OP: u32 = u32::MAX;
+
+/// A dialect: a named group of types, attributes and operations that registers
+/// itself into a context.
+pub trait Dialect: Send + Sync {
+    /// The dialect's name (`builtin`, `pd_op`, `cf`, ...).
+    fn name(&self) -> &'static str;
+    /// Registers the dialect's kinds and ops into `ctx`.
+    fn register(&self, ctx: &IrContext);
+}
+
+/// The IR context. See the module docs.
+pub struct IrContext {
+    symbols: Interner<SymbolEntry>,
+    types: Interner<Box<dyn DynType>>,
+    attrs: Interner<Box<dyn DynAttr>>,
+    dicts: Interner<DictData>,
+    op_infos: boxcar::Vec<OpInfo>,
+    type_decoders: RwLock<FxHashMap<&'static str, TypeDecoder>>,
+    attr_decoders: RwLock<FxHashMap<&'static str, AttrDecoder>>,
+    traits: Mutex<Vec<String>>,
+    dialects: Mutex<HashSet<&'static str>>,
+    pub(crate) well_known: WellKnown,
+}
+
+/// Symbols the core itself needs often.
+pub(crate) struct WellKnown {
+    pub(crate) op_callstack: Symbol,
+    pub(crate) sym_shape_str: Symbol,
+}
+
+impl Default for IrContext {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for IrContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IrContext")
+            .field("symbols", &self.symbols.len())
+            .field("types", &self.types.len())
+            .field("attributes", &self.attrs.len())
+            .field("ops", &self.op_infos.count())
+            .finish()
+    }
+}
+
+impl IrContext {
+    /// A context with the builtin dialect registered.
+    pub fn new() -> Self {
+        let ctx = Self::empty();
+        ctx.load_dialect(&crate::builtin::BuiltinDialect);
+        ctx
+    }
+
+    fn empty() -> Self {
+        let symbols = Interner::new();
+        let make_sym = |s: &str| {
+            let hash = fx_hash(s);
+            Symbol(symbols.intern(
+                hash,
+                s,
+                |e: &SymbolEntry, s| &*e.text == *s,
+                |s| SymbolEntry { text: s.into(), op: AtomicU32::new(NO_OP) },
+                |e| fx_hash(&*e.text),
+            ))
+        };
+        let well_known =
+            WellKnown { op_callstack: make_sym("op_callstack"), sym_shape_str: make_sym("sym_shape_str") };
+        let ctx = IrContext {
+            symbols,
+            types: Interner::new(),
+            attrs: Interner::new(),
+            dicts: Interner::new(),
+            op_infos: boxcar::Vec::new(),
+            type_decoders: RwLock::new(FxHashMap::default()),
+            attr_decoders: RwLock::new(FxHashMap::default()),
+            traits: Mutex::new(Vec::new()),
+            dialects: Mutex::new(HashSet::new()),
+            well_known,
+        };
+        // Handle 0 of types and attributes is the null kind; of dicts, the empty dict.
+        let null_ty = ctx.intern_type(crate::builtin::NullType);
+        debug_assert_eq!(null_ty, Type::NULL);
+        let null_attr = ctx.intern_attr(crate::builtin::NullAttr);
+        debug_assert_eq!(null_attr, Attribute::NULL);
+        let empty = ctx.dict(&[]);
+        debug_assert_eq!(empty, AttrDict::EMPTY);
+        for name in crate::op_info::traits::CORE_TRAITS {
+            ctx.trait_id(name);
+        }
+        ctx
+    }
+
+    // ----- symbols -----
+
+    /// Interns a string.
+    pub fn symbol(&self, s: &str) -> Symbol {
+        let hash = fx_hash(s);
+        Symbol(self.symbols.intern(
+            hash,
+            s,
+            |e, s| &*e.text == *s,
+            |s| SymbolEntry { text: s.into(), op: AtomicU32::new(NO_OP) },
+            |e| fx_hash(&*e.text),
+        ))
+    }
+
+    /// The symbol of `s` if it was interned before.
+    pub fn lookup_symbol(&self, s: &str) -> Option<Symbol> {
+        self.symbols.find(fx_hash(s), |e| &*e.text == s).map(Symbol)
+    }
+
+    /// The text of a symbol.
+    #[inline]
+    pub fn symbol_str(&self, s: Symbol) -> &str {
+        &self.symbols.get(s.0).text
+    }
+
+    // ----- types -----
+
+    /// Interns a type: equal data gives the same handle.
+    pub fn intern_type<T: TypeDef>(&self, data: T) -> Type {
+        let hash = crate::types::hash_with_kind(&data);
+        let index = self.types.intern(
+            hash,
+            data,
+            |stored, data| stored.dyn_eq(data),
+            |data| Box::new(data) as Box<dyn DynType>,
+            |stored| stored.dyn_hash(),
+        );
+        Type(index)
+    }
+
+    /// The stored data of a type.
+    #[inline]
+    pub fn type_data(&self, ty: Type) -> &dyn DynType {
+        &**self.types.get(ty.0)
+    }
+
+    /// The data of `ty` if it is of kind `T`.
+    #[inline]
+    pub fn type_as<T: TypeDef>(&self, ty: Type) -> Option<&T> {
+        self.type_data(ty).as_any().downcast_ref::<T>()
+    }
+
+    /// Whether `ty` is of kind `T`.
+    pub fn type_is<T: TypeDef>(&self, ty: Type) -> bool {
+        self.type_as::<T>(ty).is_some()
+    }
+
+    /// Registers a type kind so the JSON reader finds it by its ids.
+    pub fn register_type<T: TypeDef>(&self) {
+        let mut map = self.type_decoders.write();
+        for id in T::JSON_IDS {
+            map.insert(id, T::decode);
+        }
+    }
+
+    /// The decoder registered for a JSON type id.
+    pub fn type_decoder(&self, json_id: &str) -> Option<TypeDecoder> {
+        self.type_decoders.read().get(json_id).copied()
+    }
+
+    // ----- attributes -----
+
+    /// Interns an attribute: equal data gives the same handle.
+    pub fn intern_attr<T: AttrDef>(&self, data: T) -> Attribute {
+        let hash = crate::types::hash_with_kind(&data);
+        let index = self.attrs.intern(
+            hash,
+            data,
+            |stored, data| stored.dyn_eq(data),
+            |data| Box::new(data) as Box<dyn DynAttr>,
+            |stored| stored.dyn_hash(),
+        );
+        Attribute(index)
+    }
+
+    /// The stored data of an attribute.
+    #[inline]
+    pub fn attr_data(&self, attr: Attribute) -> &dyn DynAttr {
+        &**self.attrs.get(attr.0)
+    }
+
+    /// The data of `attr` if it is of kind `T`.
+    #[inline]
+    pub fn attr_as<T: AttrDef>(&self, attr: Attribute) -> Option<&T> {
+        self.attr_data(attr).as_any().downcast_ref::<T>()
+    }
+
+    /// Registers an attribute kind so the JSON reader finds it by its ids.
+    pub fn register_attr<T: AttrDef>(&self) {
+        let mut map = self.attr_decoders.write();
+        for id in T::JSON_IDS {
+            map.insert(id, T::decode);
+        }
+    }
+
+    /// The decoder registered for a JSON attribute id.
+    pub fn attr_decoder(&self, json_id: &str) -> Option<AttrDecoder> {
+        self.attr_decoders.read().get(json_id).copied()
+    }
+
+    // ----- attribute dictionaries -----
+
+    /// Interns an attribute dictionary. Entries keep their order; when a name
+    /// occurs twice the first entry wins (as Paddle's reader does).
+    pub fn dict(&self, entries: &[(Symbol, Attribute)]) -> AttrDict {
+        let has_dup = entries.iter().enumerate().any(|(i, (n, _))| entries[..i].iter().any(|(m, _)| m == n));
+        if has_dup {
+            let mut unique: Vec<(Symbol, Attribute)> = Vec::with_capacity(entries.len());
+            for &(n, a) in entries {
+                if !unique.iter().any(|(m, _)| *m == n) {
+                    unique.push((n, a));
+                }
+            }
+            return self.dict(&unique);
+        }
+        let hash = fx_hash(entries);
+        let index = self.dicts.intern(
+            hash,
+            entries,
+            |d, entries| &*d.entries == *entries,
+            |entries| {
+                let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
+                sorted.sort_by(|&a, &b| {
+                    self.symbol_str(entries[a as usize].0).cmp(self.symbol_str(entries[b as usize].0))
+                });
+                DictData { entries: entries.into(), sorted: sorted.into() }
+            },
+            |d| fx_hash(&*d.entries),
+        );
+        AttrDict(index)
+    }
+
+    /// The entries of a dictionary in insertion order.
+    #[inline]
+    pub fn dict_entries(&self, dict: AttrDict) -> &[(Symbol, Attribute)] {
+        &self.dicts.get(dict.0).entries
+    }
+
+    /// The entries of a dictionary ordered by name (byte order).
+    pub fn dict_sorted(&self, dict: AttrDict) -> impl Iterator<Item = (Symbol, Attribute)> + '_ {
+        let data = self.dicts.get(dict.0);
+        data.sorted.iter().map(move |&i| data.entries[i as usize])
+    }
+
+    /// The attribute named `name`, if present.
+    pub fn dict_get(&self, dict: AttrDict, name: Symbol) -> Option<Attribute> {
+        self.dict_entries(dict).iter().find(|(n, _)| *n == name).map(|&(_, a)| a)
+    }
+
+    /// A dictionary with `name` set to `attr` (replaced in place, or appended).
+    pub fn dict_with(&self, dict: AttrDict, name: Symbol, attr: Attribute) -> AttrDict {
+        let mut entries = self.dict_entries(dict).to_vec();
+        match entries.iter_mut().find(|(n, _)| *n == name) {
+            Some(entry) => entry.1 = attr,
+            None => entries.push((name, attr)),
+        }
+        self.dict(&entries)
+    }
+
+    /// A dictionary without `name`.
+    pub fn dict_without(&self, dict: AttrDict, name: Symbol) -> AttrDict {
+        let entries: Vec<_> = self.dict_entries(dict).iter().copied().filter(|(n, _)| *n != name).collect();
+        self.dict(&entries)
+    }
+
+    // ----- dialects, ops, traits -----
+
+    /// Registers a dialect (once; later calls are no-ops).
+    pub fn load_dialect(&self, dialect: &dyn Dialect) {
+        if self.dialects.lock().insert(dialect.name()) {
+            dialect.register(self);
+        }
+    }
+
+    /// Whether a dialect of this name is loaded.
+    pub fn has_dialect(&self, name: &str) -> bool {
+        self.dialects.lock().contains(name)
+    }
+
+    /// Registers an operation. A second registration of the same name replaces the first.
+    pub fn register_op(&self, info: OpInfo) {
+        let name = self.symbol(&info.name);
+        let index = self.op_infos.push(info);
+        let index = u32::try_from(index).expect("too many registered ops");
+        self.symbols.get(name.0).op.store(index, Ordering::Release);
+    }
+
+    /// The registration of the op named `name`, if any.
+    #[inline]
+    pub fn op_info(&self, name: Symbol) -> Option<&OpInfo> {
+        match self.symbols.get(name.0).op.load(Ordering::Acquire) {
+            NO_OP => None,
+            index => self.op_infos.get(index as usize),
+        }
+    }
+
+    /// All registered ops.
+    pub fn registered_ops(&self) -> impl Iterator<Item = &OpInfo> + '_ {
+        // A re-registered name leaves its old entry behind; report current ones only.
+        self.op_infos.iter().map(|(_, info)| info).filter(move |info| {
+            self.lookup_symbol(&info.name).and_then(|s| self.op_info(s)).is_some_and(|cur| std::ptr::eq(cur, *info))
+        })
+    }
+
+    /// The id of a trait name, registering it on first use.
+    pub fn trait_id(&self, name: &str) -> TraitId {
+        let mut traits = self.traits.lock();
+        if let Some(i) = traits.iter().position(|t| t == name) {
+            return TraitId(i as u8);
+        }
+        assert!(traits.len() < 128, "more than 128 op traits registered");
+        traits.push(name.to_owned());
+        TraitId((traits.len() - 1) as u8)
+    }
+
+    /// The name of a trait.
+    pub fn trait_name(&self, id: TraitId) -> String {
+        self.traits.lock().get(id.0 as usize).cloned().unwrap_or_default()
+    }
+
+    /// Prints a type to a string (Paddle's text form).
+    pub fn display_type(&self, ty: Type) -> String {
+        let mut out = Vec::new();
+        crate::printer::Printer::new(self, &mut out).print_type(ty);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    /// Prints an attribute to a string (Paddle's text form).
+    pub fn display_attr(&self, attr: Attribute) -> String {
+        let mut out = Vec::new();
+        crate::printer::Printer::new(self, &mut out).print_attr(attr);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_is_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<IrContext>();
+    }
+
+    #[test]
+    fn interning_from_many_threads_gives_one_handle() {
+        let ctx = IrContext::new();
+        let handles: Vec<Symbol> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..4).map(|_| s.spawn(|| ctx.symbol("shared_name"))).collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(handles.windows(2).all(|w| w[0] == w[1]));
+    }
+
+    #[test]
+    fn duplicate_dict_names_keep_the_first() {
+        let ctx = IrContext::new();
+        let a = ctx.symbol("a");
+        let one = ctx.intern_attr(crate::builtin::I32Attr(1));
+        let two = ctx.intern_attr(crate::builtin::I32Attr(2));
+        let d = ctx.dict(&[(a, one), (a, two)]);
+        assert_eq!(ctx.dict_entries(d), &[(a, one)]);
+    }
+}

@@ -1,0 +1,167 @@
+//! Shared pieces of the JSON encoding of types and attributes.
+//!
+//! Each type and attribute kind reads and writes its own JSON (see
+//! [`crate::types::TypeDef`]); this module holds what they share: the dispatch
+//! on the `"#"` id through the context's registry, typed accessors that turn a
+//! wrong shape into a [`DecodeError`] naming the JSON path, and the
+//! `{"#": id, "D": data}` framing. The program-level format lives in `pir-serde`.
+
+use std::borrow::Cow;
+
+pub use pir_json::{Path as JsonPath, Value as JsonValue, Writer as JsonWriter};
+
+use crate::attributes::Attribute;
+use crate::context::IrContext;
+use crate::types::Type;
+
+/// A JSON value that does not describe a valid type or attribute.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct DecodeError {
+    /// Where, e.g. `program.regions[0].blocks[0].ops[17].O[0].TT.D[0]`.
+    pub path: String,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl DecodeError {
+    /// An error at `path`.
+    pub fn at(path: &JsonPath<'_>, message: impl Into<String>) -> Self {
+        DecodeError { path: path.to_string(), message: message.into() }
+    }
+}
+
+/// A type or attribute that cannot be written in Paddle's JSON format.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EncodeError {
+    /// Paddle has no encoding for this kind (its writer throws too).
+    #[error("{0} cannot be saved: the format has no encoding for it")]
+    Unserializable(String),
+    /// A NaN or infinity where the format only allows finite numbers.
+    #[error("non-finite number in {0} cannot be saved")]
+    NonFinite(String),
+}
+
+/// Reads a type object (`{"#": id, ...}`) through the context's registry.
+pub fn decode_type(ctx: &IrContext, v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+    let id = tag(v, path)?;
+    match ctx.type_decoder(&id) {
+        Some(decode) => decode(ctx, &id, v, path),
+        None => Err(DecodeError::at(&JsonPath::Key(path, "#"), format!("unknown type id `{id}`"))),
+    }
+}
+
+/// Reads an attribute object through the context's registry.
+pub fn decode_attr(ctx: &IrContext, v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    let id = tag(v, path)?;
+    match ctx.attr_decoder(&id) {
+        Some(decode) => decode(ctx, &id, v, path),
+        None => Err(DecodeError::at(&JsonPath::Key(path, "#"), format!("unknown attribute id `{id}`"))),
+    }
+}
+
+/// Writes a type object.
+pub fn encode_type(ctx: &IrContext, ty: Type, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+    ctx.type_data(ty).encode(ctx, w)
+}
+
+/// Writes an attribute object.
+pub fn encode_attr(ctx: &IrContext, attr: Attribute, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+    ctx.attr_data(attr).encode(ctx, w)
+}
+
+/// The `"#"` of an object.
+pub fn tag<'d>(v: JsonValue<'d>, path: &JsonPath<'_>) -> Result<Cow<'d, str>, DecodeError> {
+    let t = field(v, "#", path)?;
+    string(t, &JsonPath::Key(path, "#"))
+}
+
+/// Writes `{"#":id}`.
+pub fn write_tag_only(w: &mut JsonWriter<'_>, id: &str) {
+    w.begin_object();
+    w.key("#");
+    w.string(id);
+    w.end_object();
+}
+
+/// Writes `{"#":id,"D":` — the caller writes the data and closes the object.
+pub fn begin_tagged(w: &mut JsonWriter<'_>, id: &str) {
+    w.begin_object();
+    w.key("#");
+    w.string(id);
+    w.key("D");
+}
+
+/// The member `key` of an object.
+pub fn field<'d>(v: JsonValue<'d>, key: &str, path: &JsonPath<'_>) -> Result<JsonValue<'d>, DecodeError> {
+    if v.kind() != pir_json::Kind::Object {
+        return Err(DecodeError::at(path, format!("expected an object, found {}", describe(v))));
+    }
+    v.get(key).ok_or_else(|| DecodeError::at(path, format!("missing key `{key}`")))
+}
+
+/// The elements of an array.
+pub fn array<'d>(
+    v: JsonValue<'d>,
+    path: &JsonPath<'_>,
+) -> Result<impl ExactSizeIterator<Item = JsonValue<'d>>, DecodeError> {
+    v.array().ok_or_else(|| DecodeError::at(path, format!("expected an array, found {}", describe(v))))
+}
+
+/// The elements of an array of exactly `N` elements.
+pub fn array_n<'d, const N: usize>(v: JsonValue<'d>, path: &JsonPath<'_>) -> Result<[JsonValue<'d>; N], DecodeError> {
+    let items = array(v, path)?;
+    if items.len() != N {
+        return Err(DecodeError::at(path, format!("expected an array of {N} elements, found {}", items.len())));
+    }
+    let mut out = [v; N];
+    for (slot, item) in out.iter_mut().zip(items) {
+        *slot = item;
+    }
+    Ok(out)
+}
+
+/// A string.
+pub fn string<'d>(v: JsonValue<'d>, path: &JsonPath<'_>) -> Result<Cow<'d, str>, DecodeError> {
+    v.as_str().ok_or_else(|| DecodeError::at(path, format!("expected a string, found {}", describe(v))))
+}
+
+/// A signed 64-bit integer.
+pub fn int(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<i64, DecodeError> {
+    v.as_i64().ok_or_else(|| DecodeError::at(path, format!("expected an integer, found {}", describe(v))))
+}
+
+/// An unsigned 64-bit integer.
+pub fn uint(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<u64, DecodeError> {
+    v.as_u64().ok_or_else(|| DecodeError::at(path, format!("expected an unsigned integer, found {}", describe(v))))
+}
+
+/// A number (integers are accepted, as Paddle's reader does).
+pub fn float(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<f64, DecodeError> {
+    v.as_f64().ok_or_else(|| DecodeError::at(path, format!("expected a number, found {}", describe(v))))
+}
+
+/// A boolean.
+pub fn boolean(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<bool, DecodeError> {
+    v.as_bool().ok_or_else(|| DecodeError::at(path, format!("expected a boolean, found {}", describe(v))))
+}
+
+/// A short description of a JSON value for error messages.
+pub fn describe(v: JsonValue<'_>) -> String {
+    use pir_json::Kind;
+    match v.kind() {
+        Kind::Null => "null".into(),
+        Kind::Bool => format!("{}", v.as_bool().unwrap_or_default()),
+        Kind::Number => format!("the number {}", v.number_text().unwrap_or("?")),
+        Kind::String => {
+            let s = v.as_str().unwrap_or_default();
+            if s.len() > 40 {
+                format!("a string \"{}…\"", s.chars().take(40).collect::<String>())
+            } else {
+                format!("the string \"{s}\"")
+            }
+        }
+        Kind::Array => format!("an array of {} elements", v.len()),
+        Kind::Object => "an object".into(),
+    }
+}

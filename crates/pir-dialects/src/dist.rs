@@ -1,0 +1,308 @@
+//! The `pd_dist` dialect's attributes and types as real (distributed) models
+//! carry them: process meshes, tensor and operation distribution attributes,
+//! and the distributed dense tensor type (format spec §3.1, §3.2).
+
+use pir_core::builtin::{decode_dims, encode_dims, print_shape_and_dtype, DenseTensorType};
+use pir_core::printer::Printer;
+use pir_core::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use pir_core::{AttrDef, Attribute, Dialect, IrContext, Type, TypeDef};
+
+/// `ProcessMeshAttribute` (`4.a_process_mesh`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ProcessMeshAttr {
+    /// Mesh shape.
+    pub shape: Box<[i64]>,
+    /// Process ids.
+    pub process_ids: Box<[i64]>,
+    /// Names of the mesh dimensions.
+    pub dim_names: Box<[Box<str>]>,
+}
+
+fn print_ints(p: &mut Printer<'_>, values: &[i64]) {
+    p.write_str("[");
+    for (i, &v) in values.iter().enumerate() {
+        if i > 0 {
+            p.write_str(",");
+        }
+        p.write_i64(v);
+    }
+    p.write_str("]");
+}
+
+impl AttrDef for ProcessMeshAttr {
+    const NAME: &'static str = "pd_dist.process_mesh";
+    const JSON_IDS: &'static [&'static str] = &["4.a_process_mesh"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str("mesh_shape:");
+        print_ints(p, &self.shape);
+        p.write_str(",process_ids:");
+        print_ints(p, &self.process_ids);
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "4.a_process_mesh");
+        w.begin_array();
+        encode_dims(w, &self.shape);
+        encode_dims(w, &self.process_ids);
+        w.begin_array();
+        for n in self.dim_names.iter() {
+            w.string(n);
+        }
+        w.end_array();
+        w.end_array();
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let dpath = path.key("D");
+        let [shape, ids, names] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
+        let npath = dpath.index(2);
+        let mut dim_names = Vec::new();
+        for (i, n) in serial::array(names, &npath)?.enumerate() {
+            dim_names.push(serial::string(n, &npath.index(i))?.into());
+        }
+        Ok(ctx.intern_attr(ProcessMeshAttr {
+            shape: decode_dims(shape, &dpath.index(0))?,
+            process_ids: decode_dims(ids, &dpath.index(1))?,
+            dim_names: dim_names.into(),
+        }))
+    }
+}
+
+/// `TensorDistAttribute` (`4.a_tensor_dist`): mesh, dims mapping and partial status.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TensorDistAttr {
+    /// The process mesh (a [`ProcessMeshAttr`]).
+    pub mesh: Attribute,
+    /// For each tensor dim, the mesh dim it is sharded on (−1: replicated).
+    pub dims_mapping: Box<[i64]>,
+    /// `(mesh_dim, reduce_type)` pairs of partial mesh dims.
+    pub partial_status: Box<[(i64, i64)]>,
+}
+
+const REDUCE_TYPES: [&str; 7] = ["SUM", "MAX", "MIN", "PRODUCT", "AVG", "ANY", "ALL"];
+
+fn reduce_name(t: i64) -> &'static str {
+    usize::try_from(t).ok().and_then(|i| REDUCE_TYPES.get(i)).copied().unwrap_or("UNKNOWN")
+}
+
+impl TensorDistAttr {
+    fn print_body(&self, p: &mut Printer<'_>) {
+        p.print_attr(self.mesh);
+        p.write_str(",dims_mappings:");
+        print_ints(p, &self.dims_mapping);
+        for &(dim, ty) in self.partial_status.iter() {
+            p.write_str(", partial(");
+            p.write_i64(dim);
+            p.write_str(",");
+            p.write_str(reduce_name(ty));
+            p.write_str(")");
+        }
+        p.write_str(", placements:[");
+        let mesh_dims = p.ctx().attr_as::<ProcessMeshAttr>(self.mesh).map_or(0, |m| m.shape.len());
+        for mesh_dim in 0..mesh_dims as i64 {
+            if mesh_dim > 0 {
+                p.write_str(",");
+            }
+            if let Some(&(_, ty)) = self.partial_status.iter().find(|(d, _)| *d == mesh_dim) {
+                p.write_str("Partial(reduce_type=");
+                p.write_str(reduce_name(ty));
+                p.write_str(")");
+            } else if let Some(dim) = self.dims_mapping.iter().position(|&m| m == mesh_dim) {
+                p.write_str("Shard(dim=");
+                p.write_i64(dim as i64);
+                p.write_str(")");
+            } else {
+                p.write_str("Replicate()");
+            }
+        }
+        p.write_str("]");
+    }
+}
+
+impl AttrDef for TensorDistAttr {
+    const NAME: &'static str = "pd_dist.tensor_dist";
+    const JSON_IDS: &'static [&'static str] = &["4.a_tensor_dist"];
+    fn print(&self, p: &mut Printer<'_>) {
+        self.print_body(p);
+    }
+    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "4.a_tensor_dist");
+        w.begin_array();
+        serial::encode_attr(ctx, self.mesh, w)?;
+        encode_dims(w, &self.dims_mapping);
+        w.begin_array();
+        for &(dim, ty) in self.partial_status.iter() {
+            w.begin_array();
+            w.i64(dim);
+            w.i64(ty);
+            w.end_array();
+        }
+        w.end_array();
+        w.end_array();
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let dpath = path.key("D");
+        let [mesh, mapping, partial] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
+        let mesh_path = dpath.index(0);
+        let mesh = serial::decode_attr(ctx, mesh, &mesh_path)?;
+        if ctx.attr_as::<ProcessMeshAttr>(mesh).is_none() {
+            return Err(DecodeError::at(&mesh_path, "expected a process mesh attribute"));
+        }
+        let ppath = dpath.index(2);
+        let mut partial_status = Vec::new();
+        for (i, entry) in serial::array(partial, &ppath)?.enumerate() {
+            let epath = ppath.index(i);
+            let [dim, ty] = serial::array_n::<2>(entry, &epath)?;
+            partial_status.push((serial::int(dim, &epath.index(0))?, serial::int(ty, &epath.index(1))?));
+        }
+        let dims_mapping = decode_dims(mapping, &dpath.index(1))?;
+        if let Some(&(dim, _)) = partial_status.iter().find(|(d, _)| dims_mapping.contains(d)) {
+            return Err(DecodeError::at(&dpath, format!("mesh dim {dim} is both sharded and partial")));
+        }
+        Ok(ctx.intern_attr(TensorDistAttr { mesh, dims_mapping, partial_status: partial_status.into() }))
+    }
+}
+
+/// `OperationDistAttribute` (`4.a_op_dist`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct OpDistAttr {
+    /// The process mesh.
+    pub mesh: Attribute,
+    /// Per-operand dist attributes.
+    pub operands: Box<[Attribute]>,
+    /// Per-result dist attributes.
+    pub results: Box<[Attribute]>,
+    /// Pipeline chunk id.
+    pub chunk_id: i64,
+}
+
+impl AttrDef for OpDistAttr {
+    const NAME: &'static str = "pd_dist.op_dist";
+    const JSON_IDS: &'static [&'static str] = &["4.a_op_dist"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str("{mesh:{shape:");
+        let ctx = p.ctx();
+        let (shape, ids) = match ctx.attr_as::<ProcessMeshAttr>(self.mesh) {
+            Some(m) => (&m.shape[..], &m.process_ids[..]),
+            None => (&[][..], &[][..]),
+        };
+        print_ints(p, shape);
+        p.write_str(",process_ids:");
+        print_ints(p, ids);
+        p.write_str("}");
+        for (label, list) in [("operand", &self.operands), ("result", &self.results)] {
+            for (i, &a) in list.iter().enumerate() {
+                p.write_str(",");
+                p.write_str(label);
+                p.write_str("(");
+                p.write_i64(i as i64);
+                p.write_str("):{");
+                p.print_attr(a);
+                p.write_str("}");
+            }
+        }
+        p.write_str(",chunk_id:");
+        p.write_i64(self.chunk_id);
+        p.write_str("}");
+    }
+    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "4.a_op_dist");
+        w.begin_array();
+        serial::encode_attr(ctx, self.mesh, w)?;
+        for list in [&self.operands, &self.results] {
+            w.begin_array();
+            for &a in list.iter() {
+                serial::encode_attr(ctx, a, w)?;
+            }
+            w.end_array();
+        }
+        w.i64(self.chunk_id);
+        w.end_array();
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let dpath = path.key("D");
+        let [mesh, operands, results, chunk] = serial::array_n::<4>(serial::field(obj, "D", path)?, &dpath)?;
+        let mesh = serial::decode_attr(ctx, mesh, &dpath.index(0))?;
+        let mut lists = [Vec::new(), Vec::new()];
+        for (k, v) in [operands, results].into_iter().enumerate() {
+            let lpath = dpath.index(k + 1);
+            for (i, a) in serial::array(v, &lpath)?.enumerate() {
+                lists[k].push(serial::decode_attr(ctx, a, &lpath.index(i))?);
+            }
+        }
+        let [operands, results] = lists;
+        Ok(ctx.intern_attr(OpDistAttr {
+            mesh,
+            operands: operands.into(),
+            results: results.into(),
+            chunk_id: serial::int(chunk, &dpath.index(3))?,
+        }))
+    }
+}
+
+/// `DistDenseTensorType` (`4.t_dist_dtensor`): a dense tensor type, its
+/// distribution and the local dims.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct DistDenseTensorType {
+    /// The global dense tensor type.
+    pub dense: Type,
+    /// The [`TensorDistAttr`].
+    pub dist: Attribute,
+    /// Dims of the local shard.
+    pub local_dims: Box<[i64]>,
+}
+
+impl TypeDef for DistDenseTensorType {
+    const NAME: &'static str = "pd_dist.tensor";
+    const JSON_IDS: &'static [&'static str] = &["4.t_dist_dtensor"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str("pd_dist.tensor<");
+        let ctx = p.ctx();
+        match ctx.type_as::<DenseTensorType>(self.dense) {
+            Some(d) => print_shape_and_dtype(p, &d.dims, d.dtype),
+            None => p.print_type(self.dense),
+        }
+        p.write_str(", ");
+        p.print_attr(self.dist);
+        p.write_str(">");
+    }
+    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "4.t_dist_dtensor");
+        w.begin_array();
+        serial::encode_type(ctx, self.dense, w)?;
+        serial::encode_attr(ctx, self.dist, w)?;
+        encode_dims(w, &self.local_dims);
+        w.end_array();
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+        let dpath = path.key("D");
+        let [dense, dist, local] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
+        Ok(ctx.intern_type(DistDenseTensorType {
+            dense: serial::decode_type(ctx, dense, &dpath.index(0))?,
+            dist: serial::decode_attr(ctx, dist, &dpath.index(1))?,
+            local_dims: decode_dims(local, &dpath.index(2))?,
+        }))
+    }
+}
+
+/// The `pd_dist` dialect (its attributes and types; dist ops load as unregistered).
+pub struct DistDialect;
+
+impl Dialect for DistDialect {
+    fn name(&self) -> &'static str {
+        "pd_dist"
+    }
+
+    fn register(&self, ctx: &IrContext) {
+        ctx.register_attr::<ProcessMeshAttr>();
+        ctx.register_attr::<TensorDistAttr>();
+        ctx.register_attr::<OpDistAttr>();
+        ctx.register_type::<DistDenseTensorType>();
+    }
+}

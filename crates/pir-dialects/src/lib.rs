@@ -1,0 +1,45 @@
+//! `pir-dialects`: Paddle's dialects for `pir-core`.
+//!
+//! - [`pd_op`]: Paddle's operator dialect — its types (selected rows, tensor
+//!   arrays, sparse tensors), attributes (IntArray, DataType, Place, DataLayout,
+//!   Scalar), all 1,617 `pd_op` operations of Paddle 3.3.1 compiled from their
+//!   definitions ([`op_def`]), with typed views ([`ops`]), and the control-flow
+//!   ops `pd_op.if`, `pd_op.while`, `pd_op.pylayer` with Paddle's printed forms.
+//! - [`cf`]: control flow (`cf.yield`, stack ops and their types).
+//! - [`dist`]: the `pd_dist` dialect's distributed attributes and types.
+//!
+//! [`register_all`] loads them into a context; [`pd_op_context`] makes a context
+//! with everything a real Paddle model needs.
+//!
+//! ```
+//! let ctx = pir_dialects::pd_op_context();
+//! assert!(ctx.op_info(ctx.symbol("pd_op.matmul")).is_some());
+//! assert!(ctx.op_info(ctx.symbol("cf.yield")).is_some());
+//! ```
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod cf;
+pub mod dist;
+pub mod op_def;
+mod op_registry;
+pub mod ops;
+pub mod pd_op;
+mod views_support;
+
+use std::sync::Arc;
+
+use pir_core::IrContext;
+
+/// Loads `pd_op`, `cf` and `pd_dist` into `ctx`.
+pub fn register_all(ctx: &IrContext) {
+    ctx.load_dialect(&pd_op::PdOpDialect);
+    ctx.load_dialect(&cf::CfDialect);
+    ctx.load_dialect(&dist::DistDialect);
+}
+
+/// A new context with the builtin, `pd_op`, `cf` and `pd_dist` dialects.
+pub fn pd_op_context() -> Arc<IrContext> {
+    let ctx = IrContext::new();
+    register_all(&ctx);
+    Arc::new(ctx)
+}

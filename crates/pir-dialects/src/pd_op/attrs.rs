@@ -1,0 +1,324 @@
+//! `pd_op` attributes: IntArray, DataType, Place, DataLayout, Scalar.
+
+use pir_core::builtin::DataLayout;
+use pir_core::printer::Printer;
+use pir_core::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use pir_core::{AttrDef, Attribute, IrContext};
+
+/// `paddle::dialect::IntArrayAttribute` (`1.a_intarray`): a list of int64.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct IntArrayAttr(pub Box<[i64]>);
+
+impl IntArrayAttr {
+    /// Interns the attribute.
+    pub fn get(ctx: &IrContext, values: &[i64]) -> Attribute {
+        ctx.intern_attr(IntArrayAttr(values.into()))
+    }
+}
+
+impl AttrDef for IntArrayAttr {
+    const NAME: &'static str = "pd_op.int_array";
+    const JSON_IDS: &'static [&'static str] = &["1.a_intarray"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str("[");
+        for (i, &v) in self.0.iter().enumerate() {
+            if i > 0 {
+                p.write_str(",");
+            }
+            p.write_i64(v);
+        }
+        p.write_str("]");
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "1.a_intarray");
+        pir_core::builtin::encode_dims(w, &self.0);
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let data = serial::field(obj, "D", path)?;
+        let values = pir_core::builtin::decode_dims(data, &path.key("D"))?;
+        Ok(ctx.intern_attr(IntArrayAttr(values)))
+    }
+}
+
+macro_rules! data_types {
+    ($($variant:ident => $json:literal, $text:literal;)*) => {
+        /// Paddle's `phi::DataType`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum DataType {
+            $(#[doc = $json] $variant,)*
+        }
+
+        impl DataType {
+            /// Every data type.
+            pub const ALL: &'static [DataType] = &[$(DataType::$variant,)*];
+
+            /// The string Paddle's JSON uses (`float32`, `Undefined(ALL_DTYPE)`).
+            pub fn json_str(self) -> &'static str {
+                match self { $(DataType::$variant => $json,)* }
+            }
+
+            /// The printed name (`float32`, `Undefined`).
+            pub fn text(self) -> &'static str {
+                match self { $(DataType::$variant => $text,)* }
+            }
+
+            /// Parses the JSON spelling (also accepts the printed one).
+            pub fn parse(s: &str) -> Option<DataType> {
+                match s {
+                    $($json => Some(DataType::$variant),)*
+                    "Undefined" => Some(DataType::Undefined),
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+data_types! {
+    Undefined => "Undefined(ALL_DTYPE)", "Undefined";
+    Bool => "bool", "bool";
+    Int8 => "int8", "int8";
+    UInt8 => "uint8", "uint8";
+    Int16 => "int16", "int16";
+    UInt16 => "uint16", "uint16";
+    Int32 => "int32", "int32";
+    UInt32 => "uint32", "uint32";
+    Int64 => "int64", "int64";
+    UInt64 => "uint64", "uint64";
+    Float8E4M3FN => "float8_e4m3fn", "float8_e4m3fn";
+    Float8E5M2 => "float8_e5m2", "float8_e5m2";
+    BFloat16 => "bfloat16", "bfloat16";
+    Float16 => "float16", "float16";
+    Float32 => "float32", "float32";
+    Float64 => "float64", "float64";
+    Complex64 => "complex64", "complex64";
+    Complex128 => "complex128", "complex128";
+    PString => "pstring", "pstring";
+}
+
+/// `paddle::dialect::DataTypeAttribute` (`1.a_dtype`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DataTypeAttr(pub DataType);
+
+impl DataTypeAttr {
+    /// Interns the attribute.
+    pub fn get(ctx: &IrContext, dtype: DataType) -> Attribute {
+        ctx.intern_attr(DataTypeAttr(dtype))
+    }
+}
+
+impl AttrDef for DataTypeAttr {
+    const NAME: &'static str = "pd_op.data_type";
+    const JSON_IDS: &'static [&'static str] = &["1.a_dtype"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str(self.0.text());
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "1.a_dtype");
+        w.string(self.0.json_str());
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let dpath = path.key("D");
+        let s = serial::string(serial::field(obj, "D", path)?, &dpath)?;
+        let dtype = DataType::parse(&s).ok_or_else(|| DecodeError::at(&dpath, format!("unknown data type `{s}`")))?;
+        Ok(DataTypeAttr::get(ctx, dtype))
+    }
+}
+
+/// A device place: allocation type, device id and (for custom devices) device type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Place {
+    /// 0 undefined, 1 CPU, 2 GPU, 3 GPU pinned, 4 XPU, 5 XPU pinned, 7 IPU, 9 custom.
+    pub allocation_type: i64,
+    /// Device id.
+    pub device_id: i64,
+    /// Custom device type (`npu`), empty otherwise.
+    pub device_type: Box<str>,
+}
+
+impl Place {
+    /// The undefined place `Place(undefined:0)`.
+    pub fn undefined() -> Place {
+        Place { allocation_type: 0, device_id: 0, device_type: "".into() }
+    }
+    /// The CPU place.
+    pub fn cpu() -> Place {
+        Place { allocation_type: 1, device_id: 0, device_type: "".into() }
+    }
+}
+
+/// `paddle::dialect::PlaceAttribute` (`1.a_place`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PlaceAttr(pub Place);
+
+impl PlaceAttr {
+    /// Interns the attribute.
+    pub fn get(ctx: &IrContext, place: Place) -> Attribute {
+        ctx.intern_attr(PlaceAttr(place))
+    }
+}
+
+impl AttrDef for PlaceAttr {
+    const NAME: &'static str = "pd_op.place";
+    const JSON_IDS: &'static [&'static str] = &["1.a_place"];
+    fn print(&self, p: &mut Printer<'_>) {
+        let place = &self.0;
+        p.write_str("Place(");
+        match place.allocation_type {
+            0 => {
+                p.write_str("undefined:");
+                p.write_i64(place.device_id);
+            }
+            1 => p.write_str("cpu"),
+            2 => {
+                p.write_str("gpu:");
+                p.write_i64(place.device_id);
+            }
+            3 => p.write_str("gpu_pinned"),
+            4 => {
+                p.write_str("xpu:");
+                p.write_i64(place.device_id);
+            }
+            5 => p.write_str("xpu_pinned"),
+            7 => {
+                p.write_str("ipu:");
+                p.write_i64(place.device_id);
+            }
+            _ => {
+                p.write_str(&place.device_type);
+                p.write_str(":");
+                p.write_i64(place.device_id);
+            }
+        }
+        p.write_str(")");
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "1.a_place");
+        w.begin_array();
+        w.i64(self.0.allocation_type);
+        w.i64(self.0.device_id);
+        w.string(&self.0.device_type);
+        w.end_array();
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let dpath = path.key("D");
+        let [alloc, id, kind] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
+        let place = Place {
+            allocation_type: serial::int(alloc, &dpath.index(0))?,
+            device_id: serial::int(id, &dpath.index(1))?,
+            device_type: serial::string(kind, &dpath.index(2))?.into(),
+        };
+        Ok(PlaceAttr::get(ctx, place))
+    }
+}
+
+/// `paddle::dialect::DataLayoutAttribute` (`1.a_layout`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DataLayoutAttr(pub DataLayout);
+
+impl AttrDef for DataLayoutAttr {
+    const NAME: &'static str = "pd_op.data_layout";
+    const JSON_IDS: &'static [&'static str] = &["1.a_layout"];
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str(self.0.as_str());
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "1.a_layout");
+        w.string(self.0.as_str());
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let layout = pir_core::builtin::decode_layout(serial::field(obj, "D", path)?, &path.key("D"))?;
+        Ok(ctx.intern_attr(DataLayoutAttr(layout)))
+    }
+}
+
+/// `paddle::dialect::ScalarAttribute` in its own encoding (`1.a_scalar`,
+/// `[dtype, value]` or `[dtype, re, im]`). Paddle normally stores scalars as the
+/// builtin attribute of their type and never writes this form; it is read for
+/// completeness and written back unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ScalarAttr {
+    /// The scalar's data type.
+    pub dtype: DataType,
+    /// The value (bits of an f64, or an i64, or a bool as 0/1, by dtype).
+    pub bits: u64,
+    /// Imaginary part bits for complex scalars.
+    pub imag_bits: Option<u64>,
+}
+
+impl ScalarAttr {
+    fn is_float(&self) -> bool {
+        matches!(
+            self.dtype,
+            DataType::Float16 | DataType::BFloat16 | DataType::Float32 | DataType::Float64 | DataType::Complex64 | DataType::Complex128
+        )
+    }
+}
+
+impl AttrDef for ScalarAttr {
+    const NAME: &'static str = "pd_op.scalar";
+    const JSON_IDS: &'static [&'static str] = &["1.a_scalar"];
+    fn print(&self, p: &mut Printer<'_>) {
+        if self.dtype == DataType::Bool {
+            p.write_str(if self.bits != 0 { "true" } else { "false" });
+        } else if self.is_float() {
+            p.write_f64_g(f64::from_bits(self.bits));
+        } else {
+            p.write_i64(self.bits as i64);
+        }
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        serial::begin_tagged(w, "1.a_scalar");
+        w.begin_array();
+        w.string(self.dtype.json_str());
+        if self.dtype == DataType::Bool {
+            w.bool(self.bits != 0);
+        } else if self.is_float() {
+            let v = f64::from_bits(self.bits);
+            if !v.is_finite() {
+                return Err(EncodeError::NonFinite("1.a_scalar".into()));
+            }
+            w.f64(v);
+            if let Some(im) = self.imag_bits {
+                w.f64(f64::from_bits(im));
+            }
+        } else {
+            w.i64(self.bits as i64);
+        }
+        w.end_array();
+        w.end_object();
+        Ok(())
+    }
+    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+        let dpath = path.key("D");
+        let data = serial::field(obj, "D", path)?;
+        let items: Vec<JsonValue<'_>> = serial::array(data, &dpath)?.collect();
+        if items.len() < 2 || items.len() > 3 {
+            return Err(DecodeError::at(&dpath, "expected [dtype, value] or [dtype, re, im]"));
+        }
+        let dt_path = dpath.index(0);
+        let dt = serial::string(items[0], &dt_path)?;
+        let dtype = DataType::parse(&dt).ok_or_else(|| DecodeError::at(&dt_path, format!("unknown data type `{dt}`")))?;
+        let mut attr = ScalarAttr { dtype, bits: 0, imag_bits: None };
+        let vpath = dpath.index(1);
+        if dtype == DataType::Bool {
+            attr.bits = u64::from(serial::boolean(items[1], &vpath)?);
+        } else if attr.is_float() {
+            attr.bits = serial::float(items[1], &vpath)?.to_bits();
+            if let Some(&im) = items.get(2) {
+                attr.imag_bits = Some(serial::float(im, &dpath.index(2))?.to_bits());
+            }
+        } else {
+            attr.bits = serial::int(items[1], &vpath)? as u64;
+        }
+        Ok(ctx.intern_attr(attr))
+    }
+}

@@ -1,0 +1,727 @@
+//! The read-only document produced by [`parse`](crate::parse): a flat tape of nodes over the
+//! input text, and [`Value`] handles into it.
+//!
+//! Every JSON value is one 12-byte node in a single `Vec`, in document order. A node stores
+//! the byte offset of its first byte, and for scalars the offset just past its token (numbers
+//! and strings are read from the input on demand), for arrays and objects the tape index just
+//! past their last descendant (so a sibling is one jump away) and their length. Object members
+//! are stored as a key node followed by the value's nodes, in file order.
+//!
+//! [`Value`] is a `Copy` handle (a reference to the document and a tape index). Accessors never
+//! panic; they return `None` when the value has another kind.
+//!
+//! ```
+//! use std::borrow::Cow;
+//! use pir_json::{parse, Kind};
+//!
+//! let doc = parse(br#"{"name": "fc\u0030", "dims": [2, -1], "scale": 0.5}"#).unwrap();
+//! let root = doc.root();
+//! assert_eq!(root.kind(), Kind::Object);
+//! assert_eq!(root.get("name").and_then(|v| v.as_str()), Some(Cow::Owned("fc0".to_string())));
+//! let dims: Vec<i64> = root.get("dims").unwrap().array().unwrap().filter_map(|v| v.as_i64()).collect();
+//! assert_eq!(dims, [2, -1]);
+//! assert_eq!(root.get("scale").and_then(|v| v.as_f64()), Some(0.5));
+//! assert_eq!(root.get("scale").and_then(|v| v.as_i64()), None);
+//! for (key, value) in root.object().unwrap() {
+//!     println!("{key} at byte {}", value.offset());
+//! }
+//! ```
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// Node kinds as stored on the tape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Tag {
+    Null = 0,
+    True = 1,
+    False = 2,
+    /// A number token without fraction or exponent.
+    Integer = 3,
+    /// A number token with a fraction or an exponent.
+    Float = 4,
+    /// A string without escapes: its content is the input between the quotes.
+    String = 5,
+    /// A string with at least one escape sequence.
+    EscapedString = 6,
+    Array = 7,
+    Object = 8,
+}
+
+impl Tag {
+    fn from_bits(bits: u32) -> Tag {
+        match bits & 0xF {
+            1 => Tag::True,
+            2 => Tag::False,
+            3 => Tag::Integer,
+            4 => Tag::Float,
+            5 => Tag::String,
+            6 => Tag::EscapedString,
+            7 => Tag::Array,
+            8 => Tag::Object,
+            _ => Tag::Null,
+        }
+    }
+}
+
+/// One value on the tape (12 bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Node {
+    /// Byte offset of the value's first byte.
+    pub(crate) start: u32,
+    /// Scalars: byte offset just past the token. Containers: tape index after the subtree.
+    pub(crate) end: u32,
+    /// Tag in the low 4 bits; the element count of a container above them.
+    meta: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() == 12);
+
+impl Node {
+    pub(crate) fn new(start: u32, end: u32, tag: Tag) -> Node {
+        Node {
+            start,
+            end,
+            meta: tag as u32,
+        }
+    }
+
+    /// Records the end of a container: the tape index after it and its length.
+    pub(crate) fn close(&mut self, next: u32, count: u32) {
+        self.end = next;
+        self.meta = (self.meta & 0xF) | (count << 4);
+    }
+
+    fn tag(self) -> Tag {
+        Tag::from_bits(self.meta)
+    }
+
+    fn count(self) -> usize {
+        (self.meta >> 4) as usize
+    }
+}
+
+const NULL_NODE: Node = Node {
+    start: 0,
+    end: 0,
+    meta: Tag::Null as u32,
+};
+
+/// A parsed JSON document. Create one with [`parse`](crate::parse); read it through
+/// [`Document::root`].
+pub struct Document<'a> {
+    text: &'a str,
+    tape: Vec<Node>,
+}
+
+impl<'a> Document<'a> {
+    pub(crate) fn new(text: &'a str, tape: Vec<Node>) -> Document<'a> {
+        Document { text, tape }
+    }
+
+    /// The root value.
+    pub fn root(&self) -> Value<'_> {
+        Value { doc: self, idx: 0 }
+    }
+
+    /// The input text the document was parsed from.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The number of JSON values in the document (every scalar, array, object and object key
+    /// counts once). Useful to size tables before walking the document.
+    pub fn node_count(&self) -> usize {
+        self.tape.len()
+    }
+
+    fn node(&self, idx: u32) -> Node {
+        self.tape.get(idx as usize).copied().unwrap_or(NULL_NODE)
+    }
+
+    /// Tape index just past the subtree starting at `idx`.
+    fn skip(&self, idx: u32) -> u32 {
+        let node = self.node(idx);
+        match node.tag() {
+            Tag::Array | Tag::Object => node.end,
+            _ => idx + 1,
+        }
+    }
+
+    fn span(&self, node: Node) -> &str {
+        self.text
+            .get(node.start as usize..node.end as usize)
+            .unwrap_or("")
+    }
+}
+
+impl fmt::Debug for Document<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Document")
+            .field("bytes", &self.text.len())
+            .field("nodes", &self.tape.len())
+            .finish()
+    }
+}
+
+/// The kind of a JSON value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// `null`
+    Null,
+    /// `true` or `false`
+    Bool,
+    /// Any number, integer or not.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Kind::Null => "null",
+            Kind::Bool => "bool",
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Array => "array",
+            Kind::Object => "object",
+        })
+    }
+}
+
+/// A number classified the way nlohmann::json stores it after parsing.
+///
+/// Tokens without fraction and exponent are integers: `U64` when non-negative and at most
+/// `u64::MAX`, `I64` when negative and at least `i64::MIN`, and otherwise (out of range)
+/// `F64`, like nlohmann. Tokens with a fraction or exponent are always `F64`, even `2.0`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    /// A negative integer.
+    I64(i64),
+    /// A non-negative integer.
+    U64(u64),
+    /// A floating-point number (possibly infinite if the token is out of `f64` range).
+    F64(f64),
+}
+
+/// A handle to one value of a [`Document`]. Cheap to copy.
+#[derive(Clone, Copy)]
+pub struct Value<'d> {
+    doc: &'d Document<'d>,
+    idx: u32,
+}
+
+impl<'d> Value<'d> {
+    fn node(self) -> Node {
+        self.doc.node(self.idx)
+    }
+
+    /// The kind of this value.
+    pub fn kind(self) -> Kind {
+        match self.node().tag() {
+            Tag::Null => Kind::Null,
+            Tag::True | Tag::False => Kind::Bool,
+            Tag::Integer | Tag::Float => Kind::Number,
+            Tag::String | Tag::EscapedString => Kind::String,
+            Tag::Array => Kind::Array,
+            Tag::Object => Kind::Object,
+        }
+    }
+
+    /// Byte offset of the value's first byte in the input (for error messages).
+    pub fn offset(self) -> usize {
+        self.node().start as usize
+    }
+
+    /// True for `null`.
+    pub fn is_null(self) -> bool {
+        self.node().tag() == Tag::Null
+    }
+
+    /// The boolean, if this is `true` or `false`.
+    pub fn as_bool(self) -> Option<bool> {
+        match self.node().tag() {
+            Tag::True => Some(true),
+            Tag::False => Some(false),
+            _ => None,
+        }
+    }
+
+    /// True if this is a number token without fraction and exponent (`-3`, `0`,
+    /// `18446744073709551616`).
+    pub fn is_integer(self) -> bool {
+        self.node().tag() == Tag::Integer
+    }
+
+    /// The raw text of a number token, e.g. `"-1.50e+3"`.
+    pub fn number_text(self) -> Option<&'d str> {
+        let node = self.node();
+        match node.tag() {
+            Tag::Integer | Tag::Float => Some(self.doc.span(node)),
+            _ => None,
+        }
+    }
+
+    /// The value of an integer token that fits in `i64`. Floats (`2.0`, `1e3`) give `None`.
+    pub fn as_i64(self) -> Option<i64> {
+        if self.node().tag() != Tag::Integer {
+            return None;
+        }
+        parse_i64(self.number_text()?.as_bytes())
+    }
+
+    /// The value of a non-negative integer token that fits in `u64`. Floats give `None`.
+    pub fn as_u64(self) -> Option<u64> {
+        if self.node().tag() != Tag::Integer {
+            return None;
+        }
+        parse_u64(self.number_text()?.as_bytes())
+    }
+
+    /// The number as `f64`, like nlohmann's `get<double>()`: integers are converted (rounded
+    /// to nearest), other tokens are parsed with correct rounding (out-of-range tokens become
+    /// ±infinity).
+    pub fn as_f64(self) -> Option<f64> {
+        match self.as_number()? {
+            Number::I64(v) => Some(v as f64),
+            Number::U64(v) => Some(v as f64),
+            Number::F64(v) => Some(v),
+        }
+    }
+
+    /// The number classified like nlohmann::json stores it (see [`Number`]).
+    pub fn as_number(self) -> Option<Number> {
+        let node = self.node();
+        let text = match node.tag() {
+            Tag::Integer | Tag::Float => self.doc.span(node),
+            _ => return None,
+        };
+        if node.tag() == Tag::Integer {
+            if text.starts_with('-') {
+                if let Some(v) = parse_i64(text.as_bytes()) {
+                    return Some(Number::I64(v));
+                }
+            } else if let Some(v) = parse_u64(text.as_bytes()) {
+                return Some(Number::U64(v));
+            }
+        }
+        text.parse::<f64>().ok().map(Number::F64)
+    }
+
+    /// The string, borrowed from the input when it has no escapes, decoded otherwise
+    /// (including `\uXXXX` surrogate pairs).
+    pub fn as_str(self) -> Option<Cow<'d, str>> {
+        let node = self.node();
+        match node.tag() {
+            Tag::String => Some(Cow::Borrowed(string_content(self.doc, node))),
+            Tag::EscapedString => Some(Cow::Owned(unescape(string_content(self.doc, node)))),
+            _ => None,
+        }
+    }
+
+    /// The text between the quotes of a string, escapes not decoded (`a\"b` for `"a\"b"`).
+    pub fn raw_str(self) -> Option<&'d str> {
+        let node = self.node();
+        match node.tag() {
+            Tag::String | Tag::EscapedString => Some(string_content(self.doc, node)),
+            _ => None,
+        }
+    }
+
+    /// True if this is a string equal to `s` (after decoding escapes). Does not allocate for
+    /// strings without escapes.
+    pub fn str_eq(self, s: &str) -> bool {
+        let node = self.node();
+        match node.tag() {
+            Tag::String => string_content(self.doc, node) == s,
+            Tag::EscapedString => unescape(string_content(self.doc, node)) == s,
+            _ => false,
+        }
+    }
+
+    /// Number of elements of an array or members of an object; 0 for other kinds.
+    pub fn len(self) -> usize {
+        let node = self.node();
+        match node.tag() {
+            Tag::Array | Tag::Object => node.count(),
+            _ => 0,
+        }
+    }
+
+    /// True if [`len`](Self::len) is 0.
+    pub fn is_empty(self) -> bool {
+        self.len() == 0
+    }
+
+    /// The elements of an array, in order.
+    pub fn array(self) -> Option<Elements<'d>> {
+        let node = self.node();
+        if node.tag() != Tag::Array {
+            return None;
+        }
+        Some(Elements {
+            doc: self.doc,
+            next: self.idx + 1,
+            remaining: node.count(),
+        })
+    }
+
+    /// The `i`-th element of an array. This walks the preceding siblings (O(i)); iterate with
+    /// [`array`](Self::array) to visit all elements.
+    pub fn at(self, i: usize) -> Option<Value<'d>> {
+        self.array()?.nth(i)
+    }
+
+    /// The members of an object as `(key, value)`, in file order.
+    pub fn object(self) -> Option<Members<'d>> {
+        let node = self.node();
+        if node.tag() != Tag::Object {
+            return None;
+        }
+        Some(Members {
+            doc: self.doc,
+            next: self.idx + 1,
+            remaining: node.count(),
+        })
+    }
+
+    /// The value of the first member named `key` of an object (linear scan; no allocation
+    /// unless a key contains escapes).
+    pub fn get(self, key: &str) -> Option<Value<'d>> {
+        self.object()?
+            .raw()
+            .find(|(k, _)| k.str_eq(key))
+            .map(|(_, v)| v)
+    }
+}
+
+impl fmt::Debug for Value<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let node = self.node();
+        match node.tag() {
+            Tag::Array | Tag::Object => {
+                write!(f, "{}(len {}) @{}", self.kind(), node.count(), node.start)
+            }
+            _ => write!(f, "{} @{}", self.doc.span(node), node.start),
+        }
+    }
+}
+
+fn string_content<'d>(doc: &'d Document<'d>, node: Node) -> &'d str {
+    let start = node.start as usize + 1;
+    let end = (node.end as usize).saturating_sub(1);
+    doc.text.get(start..end).unwrap_or("")
+}
+
+/// Parses an integer token (`-?[0-9]+`) into `i64`, `None` on overflow.
+fn parse_i64(text: &[u8]) -> Option<i64> {
+    match text.split_first() {
+        Some((b'-', digits)) => {
+            if digits.is_empty() {
+                return None;
+            }
+            digits.iter().try_fold(0i64, |acc, &b| {
+                acc.checked_mul(10)?.checked_sub(i64::from(digit(b)?))
+            })
+        }
+        _ => i64::try_from(parse_u64(text)?).ok(),
+    }
+}
+
+/// Parses a non-negative integer token into `u64`, `None` on overflow or a `-` sign.
+fn parse_u64(text: &[u8]) -> Option<u64> {
+    if text.is_empty() {
+        return None;
+    }
+    text.iter().try_fold(0u64, |acc, &b| {
+        acc.checked_mul(10)?.checked_add(u64::from(digit(b)?))
+    })
+}
+
+fn digit(b: u8) -> Option<u8> {
+    b.is_ascii_digit().then(|| b - b'0')
+}
+
+/// Decodes the escapes of a string that the parser validated. Malformed sequences (impossible
+/// after a successful parse) become U+FFFD instead of panicking.
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(pos) = rest.find('\\') {
+        let (plain, tail) = rest.split_at(pos);
+        out.push_str(plain);
+        let bytes = tail.as_bytes();
+        let (ch, used) = match bytes.get(1) {
+            Some(b'"') => ('"', 2),
+            Some(b'\\') => ('\\', 2),
+            Some(b'/') => ('/', 2),
+            Some(b'b') => ('\u{8}', 2),
+            Some(b'f') => ('\u{c}', 2),
+            Some(b'n') => ('\n', 2),
+            Some(b'r') => ('\r', 2),
+            Some(b't') => ('\t', 2),
+            Some(b'u') => decode_unicode_escape(bytes),
+            _ => ('\u{FFFD}', 1),
+        };
+        out.push(ch);
+        rest = tail.get(used.min(tail.len())..).unwrap_or("");
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Decodes `\uXXXX` (and a following low surrogate escape) at the start of `bytes`.
+fn decode_unicode_escape(bytes: &[u8]) -> (char, usize) {
+    let hex4 = |at: usize| -> Option<u32> {
+        bytes
+            .get(at..at + 4)?
+            .iter()
+            .try_fold(0u32, |acc, &b| Some(acc << 4 | char::from(b).to_digit(16)?))
+    };
+    let Some(unit) = hex4(2) else {
+        return ('\u{FFFD}', 2);
+    };
+    if (0xD800..0xDC00).contains(&unit) {
+        if bytes.get(6..8) == Some(b"\\u") {
+            if let Some(low @ 0xDC00..=0xDFFF) = hex4(8) {
+                let code = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                return (char::from_u32(code).unwrap_or('\u{FFFD}'), 12);
+            }
+        }
+        return ('\u{FFFD}', 6);
+    }
+    (char::from_u32(unit).unwrap_or('\u{FFFD}'), 6)
+}
+
+/// Iterator over the elements of an array; see [`Value::array`].
+#[derive(Clone)]
+pub struct Elements<'d> {
+    doc: &'d Document<'d>,
+    next: u32,
+    remaining: usize,
+}
+
+impl<'d> Iterator for Elements<'d> {
+    type Item = Value<'d>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Value<'d>> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let value = Value {
+            doc: self.doc,
+            idx: self.next,
+        };
+        self.next = self.doc.skip(self.next);
+        Some(value)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl ExactSizeIterator for Elements<'_> {}
+
+/// Iterator over the members of an object, in file order; see [`Value::object`].
+#[derive(Clone)]
+pub struct Members<'d> {
+    doc: &'d Document<'d>,
+    next: u32,
+    remaining: usize,
+}
+
+impl<'d> Members<'d> {
+    /// Iterates over `(key, value)` with the key as a string [`Value`] (no decoding, no
+    /// allocation); compare it with [`Value::str_eq`].
+    pub fn raw(self) -> RawMembers<'d> {
+        RawMembers(self)
+    }
+
+    fn next_pair(&mut self) -> Option<(Value<'d>, Value<'d>)> {
+        if self.remaining == 0 {
+            return None;
+        }
+        self.remaining -= 1;
+        let key = Value {
+            doc: self.doc,
+            idx: self.next,
+        };
+        let value = Value {
+            doc: self.doc,
+            idx: self.next + 1,
+        };
+        self.next = self.doc.skip(self.next + 1);
+        Some((key, value))
+    }
+}
+
+impl<'d> Iterator for Members<'d> {
+    type Item = (Cow<'d, str>, Value<'d>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value) = self.next_pair()?;
+        Some((key.as_str().unwrap_or(Cow::Borrowed("")), value))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.remaining, Some(self.remaining))
+    }
+}
+
+impl ExactSizeIterator for Members<'_> {}
+
+/// Iterator over `(key, value)` pairs with undecoded keys; see [`Members::raw`].
+#[derive(Clone)]
+pub struct RawMembers<'d>(Members<'d>);
+
+impl<'d> Iterator for RawMembers<'d> {
+    type Item = (Value<'d>, Value<'d>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next_pair()
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl ExactSizeIterator for RawMembers<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse;
+
+    #[test]
+    fn value_handles_are_small() {
+        assert_eq!(std::mem::size_of::<Value<'_>>(), 16);
+    }
+
+    #[test]
+    fn integers_convert_exactly_and_floats_do_not_become_integers() {
+        let doc = parse(b"[0, -0, 42, -9223372036854775808, 9223372036854775807, 18446744073709551615, 18446744073709551616, -9223372036854775809, 2.0, 1e3, -0.0]");
+        let Ok(doc) = doc else { panic!("parse failed") };
+        let v: Vec<Value<'_>> = doc.root().array().into_iter().flatten().collect();
+        assert_eq!(v[0].as_i64(), Some(0));
+        assert_eq!(v[0].as_u64(), Some(0));
+        assert_eq!(v[1].as_i64(), Some(0));
+        assert_eq!(v[1].as_u64(), None);
+        assert_eq!(v[2].as_u64(), Some(42));
+        assert_eq!(v[3].as_i64(), Some(i64::MIN));
+        assert_eq!(v[3].as_u64(), None);
+        assert_eq!(v[4].as_i64(), Some(i64::MAX));
+        assert_eq!(v[5].as_i64(), None);
+        assert_eq!(v[5].as_u64(), Some(u64::MAX));
+        assert_eq!(v[5].as_f64(), Some(18446744073709551615.0));
+        assert_eq!(v[6].as_u64(), None);
+        assert_eq!(v[6].as_number(), Some(Number::F64(18446744073709551616.0)));
+        assert_eq!(v[7].as_i64(), None);
+        assert!(matches!(v[7].as_number(), Some(Number::F64(_))));
+        assert_eq!(v[8].as_i64(), None);
+        assert_eq!(v[8].as_f64(), Some(2.0));
+        assert_eq!(v[8].number_text(), Some("2.0"));
+        assert_eq!(v[9].as_u64(), None);
+        assert_eq!(v[9].as_f64(), Some(1000.0));
+        assert!(v[10]
+            .as_f64()
+            .is_some_and(|x| x == 0.0 && x.is_sign_negative()));
+        assert_eq!(v[1].as_number(), Some(Number::I64(0)));
+        assert_eq!(v[2].as_number(), Some(Number::U64(42)));
+        assert!(v[1].is_integer() && !v[8].is_integer());
+    }
+
+    #[test]
+    fn large_integers_convert_to_f64_like_a_cast() {
+        let Ok(doc) = parse(b"9007199254740993") else {
+            panic!("parse failed")
+        };
+        assert_eq!(doc.root().as_f64(), Some(9007199254740992.0));
+    }
+
+    #[test]
+    fn strings_are_borrowed_without_escapes_and_decoded_with_them() {
+        let input =
+            br#"["plain", "a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20AC\ud83d\ude00", "\u0000", ""]"#;
+        let Ok(doc) = parse(input) else {
+            panic!("parse failed")
+        };
+        let v: Vec<Value<'_>> = doc.root().array().into_iter().flatten().collect();
+        assert!(matches!(v[0].as_str(), Some(Cow::Borrowed("plain"))));
+        assert_eq!(v[1].as_str().as_deref(), Some("a\"b\\c/d\u{8}\u{c}\n\r\t"));
+        assert_eq!(v[1].raw_str(), Some(r#"a\"b\\c\/d\b\f\n\r\t"#));
+        assert_eq!(v[2].as_str().as_deref(), Some("é€😀"));
+        assert_eq!(v[3].as_str().as_deref(), Some("\0"));
+        assert_eq!(v[4].as_str().as_deref(), Some(""));
+        assert!(v[2].str_eq("é€😀"));
+        assert!(!v[0].str_eq("plai"));
+        assert_eq!(v[0].as_i64(), None);
+    }
+
+    #[test]
+    fn objects_keep_file_order_and_get_finds_keys() {
+        let Ok(doc) = parse(br#"{"b": 1, "a": {"x": [1, [2, 3], {}]}, "c\u0041": true, "a": 5}"#)
+        else {
+            panic!("parse failed")
+        };
+        let root = doc.root();
+        let keys: Vec<String> = root
+            .object()
+            .into_iter()
+            .flatten()
+            .map(|(k, _)| k.into_owned())
+            .collect();
+        assert_eq!(keys, ["b", "a", "cA", "a"]);
+        assert_eq!(root.len(), 4);
+        assert_eq!(root.get("cA").and_then(|v| v.as_bool()), Some(true));
+        assert_eq!(root.get("a").map(|v| v.kind()), Some(Kind::Object));
+        assert_eq!(root.get("zz").map(|v| v.kind()), None);
+        let x = root.get("a").and_then(|a| a.get("x"));
+        assert_eq!(x.map(|x| x.len()), Some(3));
+        assert_eq!(x.and_then(|x| x.at(1)).map(|v| v.len()), Some(2));
+        assert_eq!(
+            x.and_then(|x| x.at(2)).map(|v| v.kind()),
+            Some(Kind::Object)
+        );
+        assert_eq!(x.and_then(|x| x.at(3)).map(|v| v.kind()), None);
+        assert_eq!(root.get("b").map(|v| v.offset()), Some(6));
+        assert_eq!(root.at(0).map(|v| v.kind()), None);
+        assert!(root.get("b").and_then(|b| b.get("x")).is_none());
+        assert_eq!(doc.node_count(), 16);
+    }
+
+    #[test]
+    fn accessors_on_the_wrong_kind_return_none() {
+        let Ok(doc) = parse(b"null") else {
+            panic!("parse failed")
+        };
+        let v = doc.root();
+        assert!(v.is_null());
+        assert_eq!(v.as_bool(), None);
+        assert_eq!(v.as_f64(), None);
+        assert_eq!(v.as_str(), None);
+        assert_eq!(v.number_text(), None);
+        assert!(v.array().is_none() && v.object().is_none());
+        assert_eq!(v.len(), 0);
+        assert!(v.is_empty());
+    }
+
+    #[test]
+    fn unescape_never_panics_on_malformed_sequences() {
+        assert_eq!(unescape("a\\"), "a\u{FFFD}");
+        assert_eq!(unescape("\\u12"), "\u{FFFD}12");
+        assert_eq!(unescape("\\ud800x"), "\u{FFFD}x");
+        assert_eq!(unescape("\\q"), "\u{FFFD}q");
+    }
+}

@@ -1,0 +1,19 @@
+//! `pir-serde`: Paddle's JSON model format (`*.json` written by
+//! `paddle.jit.save` and friends), read and written byte-compatibly.
+//!
+//! ```no_run
+//! let ctx = pir_dialects::pd_op_context();
+//! let loaded = pir_serde::read_file(ctx, "model.json".as_ref(), &Default::default()).unwrap();
+//! print!("{}", loaded.program);
+//! ```
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod error;
+pub mod names;
+pub mod patch;
+mod read;
+mod write;
+
+pub use error::{ReadError, WriteError};
+pub use read::{read_file, read_slice, LoadedProgram, ReadOptions};
+pub use write::{write_file, write_to_vec, WriteOptions, PIR_VERSION};

@@ -1,0 +1,60 @@
+//! Dialect-prefix compression of op names (`pd_op.matmul` ↔ `1.matmul`).
+
+/// Compressed prefix ids of the dialects Paddle knows (format spec §2.5).
+pub const DIALECT_IDS: [(&str, &str); 7] = [
+    ("builtin", "0"),
+    ("pd_op", "1"),
+    ("cf", "2"),
+    ("custom_op", "3"),
+    ("pd_dist", "4"),
+    ("test", "-1"),
+    ("test1", "-2"),
+];
+
+/// `1.matmul` → `pd_op.matmul`. Names whose prefix is not a number are taken
+/// literally (Paddle writes e.g. `onednn_op.*` uncompressed). `Err` carries an
+/// unknown numeric prefix.
+pub fn decompress_op_name(name: &str) -> Result<std::borrow::Cow<'_, str>, &str> {
+    let Some((prefix, rest)) = name.split_once('.') else {
+        return Ok(name.into());
+    };
+    let numeric = !prefix.is_empty() && prefix.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit());
+    if !numeric {
+        return Ok(name.into());
+    }
+    match DIALECT_IDS.iter().find(|(_, id)| *id == prefix) {
+        Some((dialect, _)) => Ok(format!("{dialect}.{rest}").into()),
+        None => Err(prefix),
+    }
+}
+
+/// `pd_op.matmul` → `1.matmul`; unknown prefixes are kept as they are (as Paddle does).
+pub fn compress_op_name(name: &str) -> std::borrow::Cow<'_, str> {
+    if let Some((prefix, rest)) = name.split_once('.') {
+        if let Some((_, id)) = DIALECT_IDS.iter().find(|(d, _)| *d == prefix) {
+            return format!("{id}.{rest}").into();
+        }
+    }
+    name.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compression_round_trips_known_dialects() {
+        for name in ["builtin.combine", "pd_op.matmul", "cf.yield", "custom_op.x", "pd_dist.reshard", "test.op"] {
+            let c = compress_op_name(name);
+            assert_ne!(c, name);
+            assert_eq!(decompress_op_name(&c).unwrap(), name);
+        }
+    }
+
+    #[test]
+    fn unknown_prefixes_are_literal_and_unknown_ids_fail() {
+        assert_eq!(compress_op_name("onednn_op.conv"), "onednn_op.conv");
+        assert_eq!(decompress_op_name("onednn_op.conv").unwrap(), "onednn_op.conv");
+        assert_eq!(decompress_op_name("7.foo"), Err("7"));
+    }
+}

@@ -1,0 +1,495 @@
+//! Reading Paddle's JSON model format (format spec §2) into a [`Program`].
+//!
+//! The document is parsed once into a zero-copy DOM, then walked in one pass:
+//! each op's types and attributes are decoded through the context's registry
+//! (the dialects own their encodings), op names are decompressed once per
+//! distinct name, and value ids are resolved through one table for the whole
+//! program (results positive, block arguments negative, 0 = absent).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use pir_core::builtin::{bool_array, StrAttr};
+use pir_core::serial::{self, JsonPath, JsonValue};
+use pir_core::{AttrDict, Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
+use pir_json::Kind;
+use rustc_hash::FxHashMap;
+
+use crate::error::ReadError;
+use crate::names::decompress_op_name;
+use crate::patch::{self, Json, PatchSet, CURRENT_VERSION};
+
+/// Options of the reader.
+#[derive(Clone, Debug, Default)]
+pub struct ReadOptions {
+    /// Treat an operand id that names no value as an absent operand, as Paddle
+    /// does silently, instead of failing.
+    pub lenient_operands: bool,
+    /// Extra patches applied after the version upgrade (e.g. for models from forks).
+    pub patches: Option<Arc<PatchSet>>,
+    /// Read files of version 0 (written by development builds) by applying all
+    /// released patches; Paddle 3.3.1 itself refuses them.
+    pub accept_develop_version: bool,
+}
+
+/// A program read from a model file, with the file's header.
+#[derive(Debug)]
+pub struct LoadedProgram {
+    /// The program.
+    pub program: Program,
+    /// `base_code.trainable` (false when absent).
+    pub trainable: bool,
+    /// `base_code.version`.
+    pub version: u64,
+}
+
+/// Reads a model file.
+pub fn read_file(ctx: Arc<IrContext>, path: &Path, options: &ReadOptions) -> Result<LoadedProgram, ReadError> {
+    let bytes = std::fs::read(path).map_err(|source| ReadError::Io { path: path.to_path_buf(), source })?;
+    read_slice(ctx, &bytes, options)
+}
+
+/// Reads a model from bytes.
+pub fn read_slice(ctx: Arc<IrContext>, bytes: &[u8], options: &ReadOptions) -> Result<LoadedProgram, ReadError> {
+    let doc = pir_json::parse(bytes)?;
+    let root = doc.root();
+    let top = JsonPath::Root("");
+    let base = serial::field(root, "base_code", &top)?;
+    let base_path = top.key("base_code");
+    let magic = serial::field(base, "magic", &base_path)?;
+    if !magic.str_eq("pir") {
+        return Err(ReadError::BadMagic { path: base_path.key("magic").to_string(), found: serial::describe(magic) });
+    }
+    let version = serial::uint(serial::field(base, "version", &base_path)?, &base_path.key("version"))?;
+    let trainable = match base.get("trainable") {
+        Some(t) => serial::boolean(t, &base_path.key("trainable"))?,
+        None => false,
+    };
+    let patches = patches_for(version, options)?;
+    let program_json = serial::field(root, "program", &top)?;
+    let program_path = top.key("program");
+    let regions_path = program_path.key("regions");
+    let regions: Vec<JsonValue<'_>> = serial::array(serial::field(program_json, "regions", &program_path)?, &regions_path)?.collect();
+    if regions.len() != 1 {
+        return Err(ReadError::Invalid {
+            path: regions_path.to_string(),
+            message: format!("the program must have exactly 1 region, has {}", regions.len()),
+        });
+    }
+    let region_path = regions_path.index(0);
+    let blocks_path = region_path.key("blocks");
+    let mut blocks = serial::array(serial::field(regions[0], "blocks", &region_path)?, &blocks_path)?;
+    let Some(block) = blocks.next() else {
+        return Err(ReadError::Invalid { path: blocks_path.to_string(), message: "the program region has no block".into() });
+    };
+    let approx_ops = bytes.len() / 260;
+    let mut reader = Reader {
+        ctx: ctx.clone(),
+        program: Program::with_capacity(ctx, approx_ops),
+        values: FxHashMap::with_capacity_and_hasher(approx_ops, Default::default()),
+        names: FxHashMap::default(),
+        options,
+        attrs: Vec::with_capacity(16),
+        syms: ParamSymbols::default(),
+        patches,
+        pair_values: Vec::new(),
+        next_fresh_id: i64::MAX / 2,
+    };
+    reader.syms = ParamSymbols::new(&reader.ctx);
+    let top_block = reader.program.top_block();
+    reader.read_block(block, top_block, &blocks_path.index(0))?;
+    let mut program = reader.program;
+    program.shrink_to_fit();
+    if version > CURRENT_VERSION {
+        check_newer_file(&program, version)?;
+    }
+    Ok(LoadedProgram { program, trainable, version })
+}
+
+/// The patches a file of `version` needs: the built-in upgrade chain, then the user's.
+fn patches_for(version: u64, options: &ReadOptions) -> Result<Option<PatchSet>, ReadError> {
+    let from = match version {
+        0 if options.accept_develop_version => 1,
+        0 => {
+            return Err(ReadError::Version {
+                version,
+                message: "version 0 files come from development builds; pass accept_develop_version to upgrade them \
+                          with every released patch"
+                    .into(),
+            })
+        }
+        v => v,
+    };
+    let mut set = patch::upgrade_patches(from)?;
+    if let Some(user) = &options.patches {
+        set.merge((**user).clone());
+    }
+    Ok((!set.is_empty()).then_some(set))
+}
+
+/// A file newer than this reader loads only if it uses nothing the reader lacks:
+/// every op of a known dialect must be known.
+fn check_newer_file(program: &Program, version: u64) -> Result<(), ReadError> {
+    let mut unknown = None;
+    program.walk(program.module_op(), pir_core::walk::Order::Pre, &mut |op| {
+        let name = program.op_name_str(op);
+        let known_dialect = crate::names::DIALECT_IDS.iter().any(|(d, _)| name.starts_with(&format!("{d}.")));
+        if unknown.is_none() && known_dialect && program.op_info(op).is_none() {
+            unknown = Some(name.to_owned());
+        }
+    });
+    match unknown {
+        Some(op) => Err(ReadError::Version {
+            version,
+            message: format!("the file is newer than this reader (version {CURRENT_VERSION}) and uses `{op}`, which it does not know"),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Symbols of the parameter op's short form, interned once per load.
+#[derive(Default)]
+struct ParamSymbols {
+    names: Option<[Symbol; 8]>,
+}
+
+const PARAM_ATTRS: [&str; 8] = [
+    "is_distributed",
+    "is_parameter",
+    "need_clip",
+    "parameter_name",
+    "persistable",
+    "stop_gradient",
+    "trainable",
+    "builtin.parameter",
+];
+
+impl ParamSymbols {
+    fn new(ctx: &IrContext) -> Self {
+        ParamSymbols { names: Some(PARAM_ATTRS.map(|n| ctx.symbol(n))) }
+    }
+    fn get(&self, i: usize) -> Symbol {
+        match &self.names {
+            Some(n) => n[i],
+            None => unreachable!("parameter symbols are interned before reading"),
+        }
+    }
+}
+
+struct Reader<'o> {
+    ctx: Arc<IrContext>,
+    program: Program,
+    /// Value ids of the file → values. Id 0 (absent) is never stored.
+    values: FxHashMap<i64, ValueId>,
+    /// Compressed op name as written → symbol.
+    names: FxHashMap<Box<str>, Symbol>,
+    options: &'o ReadOptions,
+    /// Scratch buffer for one op's attributes.
+    attrs: Vec<(Symbol, Attribute)>,
+    syms: ParamSymbols,
+    /// The merged version and user patches, if any apply.
+    patches: Option<PatchSet>,
+    /// The value id each op-pair patch last added, by pair index.
+    pair_values: Vec<Option<i64>>,
+    /// Ids for values added by op-pair patches (far above any id in a file).
+    next_fresh_id: i64,
+}
+
+fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> ReadError {
+    ReadError::Invalid { path: path.to_string(), message: message.into() }
+}
+
+impl Reader<'_> {
+    fn read_block(&mut self, block_json: JsonValue<'_>, block: BlockId, path: &JsonPath<'_>) -> Result<(), ReadError> {
+        serial::field(block_json, "#", path)?;
+        let args_path = path.key("args");
+        for (i, arg) in serial::array(serial::field(block_json, "args", path)?, &args_path)?.enumerate() {
+            let apath = args_path.index(i);
+            let id = serial::int(serial::field(arg, "#", &apath)?, &apath.key("#"))?;
+            let ty = serial::decode_type(&self.ctx, serial::field(arg, "TT", &apath)?, &apath.key("TT"))?;
+            let v = self.program.add_block_arg(block, ty);
+            self.bind(id, v, &apath.key("#"))?;
+        }
+        if let Some(kwargs) = block_json.get("kwargs") {
+            let kw_path = path.key("kwargs");
+            for (i, kw) in serial::array(kwargs, &kw_path)?.enumerate() {
+                let kpath = kw_path.index(i);
+                let id = serial::int(serial::field(kw, "#", &kpath)?, &kpath.key("#"))?;
+                let ty = serial::decode_type(&self.ctx, serial::field(kw, "TT", &kpath)?, &kpath.key("TT"))?;
+                // Paddle 3.3's writer stores a copy of the positional args here, without names;
+                // such entries get the argument's id as name so nothing is lost.
+                let name = match kw.get("key") {
+                    Some(k) => serial::string(k, &kpath.key("key"))?.into_owned(),
+                    None => format!("arg{}", id.unsigned_abs()),
+                };
+                let name = self.ctx.symbol(&name);
+                let v = self.program.add_block_kwarg(block, name, ty);
+                self.bind(id, v, &kpath.key("#"))?;
+            }
+        }
+        let ops_path = path.key("ops");
+        for (i, op_json) in serial::array(serial::field(block_json, "ops", path)?, &ops_path)?.enumerate() {
+            let op = self.read_op(op_json, &ops_path.index(i))?;
+            self.program.append_op(block, op);
+        }
+        Ok(())
+    }
+
+    fn bind(&mut self, id: i64, v: ValueId, path: &JsonPath<'_>) -> Result<(), ReadError> {
+        if id == 0 {
+            return Err(invalid(path, "value id 0 is reserved for absent values"));
+        }
+        if self.values.insert(id, v).is_some() {
+            return Err(invalid(path, format!("value id {id} is defined twice")));
+        }
+        Ok(())
+    }
+
+    fn lookup(&self, id: i64, path: &JsonPath<'_>) -> Result<Option<ValueId>, ReadError> {
+        if id == 0 {
+            return Ok(None);
+        }
+        match self.values.get(&id) {
+            Some(&v) => Ok(Some(v)),
+            None if self.options.lenient_operands => Ok(None),
+            None => Err(invalid(path, format!("value id {id} is not defined before its use"))),
+        }
+    }
+
+    fn op_name(&mut self, raw: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Symbol, ReadError> {
+        let compressed = serial::string(raw, path)?;
+        if let Some(&s) = self.names.get(&*compressed) {
+            return Ok(s);
+        }
+        let full = decompress_op_name(&compressed)
+            .map_err(|id| invalid(path, format!("unknown dialect id `{id}` in op name `{compressed}`")))?;
+        let sym = self.ctx.symbol(&full);
+        self.names.insert(compressed.into(), sym);
+        Ok(sym)
+    }
+
+    fn read_op(&mut self, op_json: JsonValue<'_>, path: &JsonPath<'_>) -> Result<OpId, ReadError> {
+        if self.patches.is_some() {
+            if let Some(patched) = self.patch_op(op_json, path)? {
+                let doc = pir_json::parse(&patched)
+                    .map_err(|e| invalid(path, format!("the patched op is not valid JSON: {e}")))?;
+                return self.read_op_json(doc.root(), path);
+            }
+        }
+        self.read_op_json(op_json, path)
+    }
+
+    /// The op's JSON after the patches that concern it, or `None` when none does.
+    fn patch_op(&mut self, op_json: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Option<Vec<u8>>, ReadError> {
+        let Some(set) = self.patches.take() else { return Ok(None) };
+        let result = self.patch_op_with(&set, op_json, path);
+        self.patches = Some(set);
+        result
+    }
+
+    fn patch_op_with(
+        &mut self,
+        set: &PatchSet,
+        op_json: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Option<Vec<u8>>, ReadError> {
+        let name_json = serial::field(op_json, "#", path)?;
+        let is_param = name_json.str_eq("p");
+        let name = if is_param {
+            "builtin.parameter".to_owned()
+        } else {
+            let sym = self.op_name(name_json, &path.key("#"))?;
+            self.ctx.symbol_str(sym).to_owned()
+        };
+        let op_patch = set.ops.get(&name);
+        let pairs: Vec<usize> =
+            (0..set.pairs.len()).filter(|&i| set.pairs[i].producer == name || set.pairs[i].consumer == name).collect();
+        let renames = !set.type_renames.is_empty() || !set.attr_renames.is_empty();
+        if op_patch.is_none() && pairs.is_empty() && !renames {
+            return Ok(None);
+        }
+        let mut tree = Json::from_value(op_json);
+        let where_ = path.to_string();
+        if let Some(p) = op_patch {
+            if is_param {
+                patch::apply_parameter_patch(&mut tree, p, &where_)?;
+            } else {
+                patch::apply_op_patch(&mut tree, p, &where_, &name)?;
+            }
+        }
+        for i in pairs {
+            self.apply_pair(&mut tree, set, i, &name, &where_)?;
+        }
+        patch::apply_id_renames(&mut tree, set);
+        Ok(Some(tree.to_bytes()))
+    }
+
+    fn apply_pair(&mut self, op: &mut Json, set: &PatchSet, i: usize, name: &str, path: &str) -> Result<(), ReadError> {
+        let pair = &set.pairs[i];
+        if self.pair_values.len() < set.pairs.len() {
+            self.pair_values.resize(set.pairs.len(), None);
+        }
+        let fail = |message: String| {
+            ReadError::from(patch::ApplyError {
+                path: path.to_owned(),
+                op: name.to_owned(),
+                origin: pair.origin.to_string(),
+                message,
+            })
+        };
+        if pair.producer == name {
+            let outputs = op.get_mut("O").and_then(Json::as_array_mut).ok_or_else(|| fail("the op has no outputs".into()))?;
+            let len = outputs.len();
+            match &pair.add {
+                Some(ty) if pair.output <= len => {
+                    let id = self.next_fresh_id;
+                    self.next_fresh_id += 1;
+                    self.pair_values[i] = Some(id);
+                    outputs.insert(pair.output, Json::Obj(vec![("%".into(), Json::Int(id)), ("TT".into(), ty.clone())]));
+                }
+                None if pair.output < len => {
+                    outputs.remove(pair.output);
+                }
+                _ => return Err(fail(format!("output index {} out of range (the op has {len})", pair.output))),
+            }
+        }
+        if pair.consumer == name {
+            let inputs = op.get_mut("I").and_then(Json::as_array_mut).ok_or_else(|| fail("the op has no inputs".into()))?;
+            let len = inputs.len();
+            match &pair.add {
+                Some(_) if pair.input <= len => {
+                    let id = self.pair_values[i]
+                        .ok_or_else(|| fail(format!("no `{}` before this op produced the value to add", pair.producer)))?;
+                    inputs.insert(pair.input, Json::Obj(vec![("%".into(), Json::Int(id))]));
+                }
+                None if pair.input < len => {
+                    inputs.remove(pair.input);
+                }
+                _ => return Err(fail(format!("input index {} out of range (the op has {len})", pair.input))),
+            }
+        }
+        Ok(())
+    }
+
+    fn read_op_json(&mut self, op_json: JsonValue<'_>, path: &JsonPath<'_>) -> Result<OpId, ReadError> {
+        let name_json = serial::field(op_json, "#", path)?;
+        if name_json.str_eq("p") {
+            return self.read_parameter_op(op_json, path);
+        }
+        let name = self.op_name(name_json, &path.key("#"))?;
+
+        let inputs_path = path.key("I");
+        let inputs = serial::array(serial::field(op_json, "I", path)?, &inputs_path)?;
+        let mut operands: Vec<Option<ValueId>> = Vec::with_capacity(inputs.len());
+        for (i, input) in inputs.enumerate() {
+            let ipath = inputs_path.index(i);
+            let id = serial::int(serial::field(input, "%", &ipath)?, &ipath.key("%"))?;
+            operands.push(self.lookup(id, &ipath.key("%"))?);
+        }
+
+        let outputs_path = path.key("O");
+        let outputs = serial::array(serial::field(op_json, "O", path)?, &outputs_path)?;
+        let mut result_types: Vec<Type> = Vec::with_capacity(outputs.len());
+        let mut result_ids: Vec<Option<i64>> = Vec::with_capacity(outputs.len());
+        for (i, output) in outputs.enumerate() {
+            let opath = outputs_path.index(i);
+            result_types.push(serial::decode_type(&self.ctx, serial::field(output, "TT", &opath)?, &opath.key("TT"))?);
+            result_ids.push(match output.get("%") {
+                Some(id) => Some(serial::int(id, &opath.key("%"))?),
+                None => None,
+            });
+        }
+
+        self.attrs.clear();
+        self.read_attr_list(serial::field(op_json, "A", path)?, &path.key("A"))?;
+        if let Some(oa) = op_json.get("OA") {
+            self.read_attr_list(oa, &path.key("OA"))?;
+        }
+        let attrs = self.ctx.dict(&self.attrs);
+
+        let regions = match op_json.get("regions") {
+            Some(r) => Some((r, serial::array(r, &path.key("regions"))?.len())),
+            None => None,
+        };
+        let num_regions = regions.map_or(0, |(_, n)| n);
+        if num_regions > 255 {
+            return Err(invalid(&path.key("regions"), format!("{num_regions} regions; at most 255 are supported")));
+        }
+        let op = self.program.create_op(name, &operands, &result_types, attrs, num_regions);
+        for (i, id) in result_ids.into_iter().enumerate() {
+            if let Some(id) = id {
+                let v = self.program.result(op, i);
+                self.bind(id, v, &outputs_path.index(i).key("%"))?;
+            }
+        }
+        if let Some((regions_json, _)) = regions {
+            let rpath = path.key("regions");
+            for (r, region_json) in serial::array(regions_json, &rpath)?.enumerate() {
+                let region_path = rpath.index(r);
+                serial::field(region_json, "#", &region_path)?;
+                let region = self.program.op_region(op, r);
+                let bpath = region_path.key("blocks");
+                for (b, block_json) in serial::array(serial::field(region_json, "blocks", &region_path)?, &bpath)?.enumerate() {
+                    let block = self.program.add_block(region);
+                    self.read_block(block_json, block, &bpath.index(b))?;
+                }
+            }
+        }
+        Ok(op)
+    }
+
+    /// Reads `[{"AT":attr,"N":name}, ...]` into `self.attrs`.
+    fn read_attr_list(&mut self, list: JsonValue<'_>, path: &JsonPath<'_>) -> Result<(), ReadError> {
+        for (i, entry) in serial::array(list, path)?.enumerate() {
+            let epath = path.index(i);
+            let name = serial::string(serial::field(entry, "N", &epath)?, &epath.key("N"))?;
+            let attr = serial::decode_attr(&self.ctx, serial::field(entry, "AT", &epath)?, &epath.key("AT"))?;
+            let sym = self.ctx.symbol(&name);
+            self.attrs.push((sym, attr));
+        }
+        Ok(())
+    }
+
+    /// Reads the short form of `builtin.parameter` (format spec §2.7).
+    fn read_parameter_op(&mut self, op_json: JsonValue<'_>, path: &JsonPath<'_>) -> Result<OpId, ReadError> {
+        let apath = path.key("A");
+        let [dist, is_param, clip, name] = serial::array_n::<4>(serial::field(op_json, "A", path)?, &apath)?;
+        let flag = |v: JsonValue<'_>, p: &JsonPath<'_>| serial::int(v, p).map(|i| i != 0);
+        let flags = [flag(dist, &apath.index(0))?, flag(is_param, &apath.index(1))?, flag(clip, &apath.index(2))?];
+        let name = serial::string(name, &apath.index(3))?;
+        self.attrs.clear();
+        for (i, &f) in flags.iter().enumerate() {
+            let a = bool_array(&self.ctx, &[f]);
+            self.attrs.push((self.syms.get(i), a));
+        }
+        let name_attr = StrAttr::get(&self.ctx, &name);
+        self.attrs.push((self.syms.get(3), name_attr));
+        for key in ["DA", "QA"] {
+            if let Some(list) = op_json.get(key) {
+                self.read_attr_list(list, &path.key(key))?;
+            }
+        }
+        if let Some(oa) = op_json.get("OA") {
+            let oapath = path.key("OA");
+            let [persistable, stop_gradient, trainable] = serial::array_n::<3>(oa, &oapath)?;
+            for (i, v) in [persistable, stop_gradient, trainable].into_iter().enumerate() {
+                let a = bool_array(&self.ctx, &[flag(v, &oapath.index(i))?]);
+                self.attrs.push((self.syms.get(4 + i), a));
+            }
+        }
+        let attrs: AttrDict = self.ctx.dict(&self.attrs);
+        let opath = path.key("O");
+        let output = serial::field(op_json, "O", path)?;
+        if output.kind() != Kind::Object {
+            return Err(invalid(&opath, format!("expected an object, found {}", serial::describe(output))));
+        }
+        let ty = serial::decode_type(&self.ctx, serial::field(output, "TT", &opath)?, &opath.key("TT"))?;
+        let op = self.program.create_op(self.syms.get(7), &[], &[ty], attrs, 0);
+        if let Some(id) = output.get("%") {
+            let id = serial::int(id, &opath.key("%"))?;
+            let v = self.program.result(op, 0);
+            self.bind(id, v, &opath.key("%"))?;
+        }
+        Ok(op)
+    }
+}

@@ -1,0 +1,400 @@
+//! Writing a [`Program`] in Paddle's JSON model format (format spec §2, §4).
+//!
+//! The writer streams straight into one output buffer in the order Paddle's
+//! writer uses: regions and blocks numbered in pre-order, result ids from 1 and
+//! block-argument ids from −1 in write order, keys in byte order, numbers as
+//! nlohmann formats them. A program read from a current-version file is
+//! written back byte for byte: attributes keep the order they were read in.
+//!
+//! Attribute placement (§2.6): `stop_gradient` and `persistable` go to `"OA"`
+//! (written only when `trainable`), `op_callstack` is never written, everything
+//! else goes to `"A"` in the op's attribute order. Unlike Paddle, attributes a
+//! `pd_op` definition does not declare are kept rather than silently dropped
+//! (Paddle's reader accepts them). `builtin.parameter` uses the short `"p"` form.
+
+use std::path::Path;
+
+use pir_core::entity::SecondaryMap;
+use pir_core::serial::{self, JsonWriter};
+use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, ValueId};
+
+use crate::error::WriteError;
+use crate::names::compress_op_name;
+
+/// The PIR format version this crate writes (Paddle 3.3).
+pub const PIR_VERSION: u64 = 4;
+
+/// Options of the writer.
+#[derive(Clone, Debug)]
+pub struct WriteOptions {
+    /// Write output attributes (`"OA"`) and `trainable: true`, as Paddle does
+    /// by default; `false` gives the inference form.
+    pub trainable: bool,
+    /// Paddle's indented form (`readable=True`).
+    pub readable: bool,
+    /// The `base_code.version` to write.
+    pub version: u64,
+}
+
+impl Default for WriteOptions {
+    fn default() -> Self {
+        WriteOptions { trainable: true, readable: false, version: PIR_VERSION }
+    }
+}
+
+/// Writes a program to bytes.
+pub fn write_to_vec(program: &Program, options: &WriteOptions) -> Result<Vec<u8>, WriteError> {
+    let mut out = Vec::with_capacity(program.num_ops() * 300 + 256);
+    let mut w = if options.readable { JsonWriter::pretty(&mut out) } else { JsonWriter::compact(&mut out) };
+    ProgramWriter::new(program, options).write(&mut w)?;
+    Ok(out)
+}
+
+/// Writes a program to a file atomically; an existing file is replaced only
+/// with `overwrite`.
+pub fn write_file(program: &Program, path: &Path, options: &WriteOptions, overwrite: bool) -> Result<(), WriteError> {
+    let bytes = write_to_vec(program, options)?;
+    pir_core::fs::write_atomic(path, overwrite, |w| w.write_all(&bytes))?;
+    Ok(())
+}
+
+struct Names {
+    stop_gradient: Option<Symbol>,
+    persistable: Option<Symbol>,
+    op_callstack: Option<Symbol>,
+    parameter: Option<Symbol>,
+}
+
+struct ProgramWriter<'p> {
+    program: &'p Program,
+    ctx: &'p IrContext,
+    options: &'p WriteOptions,
+    ids: SecondaryMap<ValueId, i64>,
+    next_result: i64,
+    next_arg: i64,
+    next_region: u64,
+    next_block: u64,
+    op_index: usize,
+    names: Names,
+}
+
+impl<'p> ProgramWriter<'p> {
+    fn new(program: &'p Program, options: &'p WriteOptions) -> Self {
+        let ctx = program.ctx();
+        ProgramWriter {
+            program,
+            ctx,
+            options,
+            ids: SecondaryMap::with_default(0),
+            next_result: 1,
+            next_arg: -1,
+            next_region: 0,
+            next_block: 0,
+            op_index: 0,
+            names: Names {
+                stop_gradient: ctx.lookup_symbol("stop_gradient"),
+                persistable: ctx.lookup_symbol("persistable"),
+                op_callstack: ctx.lookup_symbol("op_callstack"),
+                parameter: ctx.lookup_symbol("builtin.parameter"),
+            },
+        }
+    }
+
+    fn write(&mut self, w: &mut JsonWriter<'_>) -> Result<(), WriteError> {
+        w.begin_object();
+        w.key("base_code");
+        w.begin_object();
+        w.key("magic");
+        w.string("pir");
+        w.key("trainable");
+        w.bool(self.options.trainable);
+        w.key("version");
+        w.u64(self.options.version);
+        w.end_object();
+        w.key("program");
+        w.begin_object();
+        w.key("regions");
+        w.begin_array();
+        let top = self.program.top_block();
+        self.write_region(w, &[top])?;
+        w.end_array();
+        w.end_object();
+        w.end_object();
+        Ok(())
+    }
+
+    fn write_region(&mut self, w: &mut JsonWriter<'_>, blocks: &[BlockId]) -> Result<(), WriteError> {
+        w.begin_object();
+        w.key("#");
+        w.string(&format!("region_{}", self.next_region));
+        self.next_region += 1;
+        w.key("blocks");
+        w.begin_array();
+        for &b in blocks {
+            self.write_block(w, b)?;
+        }
+        w.end_array();
+        w.end_object();
+        Ok(())
+    }
+
+    fn write_block(&mut self, w: &mut JsonWriter<'_>, block: BlockId) -> Result<(), WriteError> {
+        let p = self.program;
+        w.begin_object();
+        w.key("#");
+        w.string(&format!("block_{}", self.next_block));
+        self.next_block += 1;
+        w.key("args");
+        w.begin_array();
+        for &arg in p.block_args(block) {
+            let id = self.assign_arg(arg);
+            w.begin_object();
+            w.key("#");
+            w.i64(id);
+            w.key("TT");
+            self.write_type_of(w, arg)?;
+            w.end_object();
+        }
+        w.end_array();
+        let kwargs = p.block_kwargs(block);
+        if !kwargs.is_empty() {
+            w.key("kwargs");
+            w.begin_array();
+            for &(name, v) in kwargs {
+                let id = self.assign_arg(v);
+                w.begin_object();
+                w.key("#");
+                w.i64(id);
+                w.key("TT");
+                self.write_type_of(w, v)?;
+                w.key("key");
+                w.string(self.ctx.symbol_str(name));
+                w.end_object();
+            }
+            w.end_array();
+        }
+        w.key("ops");
+        w.begin_array();
+        for op in p.block_ops(block) {
+            self.write_op(w, op)?;
+        }
+        w.end_array();
+        w.end_object();
+        Ok(())
+    }
+
+    fn assign_arg(&mut self, v: ValueId) -> i64 {
+        let id = self.next_arg;
+        self.next_arg -= 1;
+        self.ids.set(v, id);
+        id
+    }
+
+    fn encode_error(&self, op: OpId, source: serial::EncodeError) -> WriteError {
+        WriteError::Encode { op_index: self.op_index, op_name: self.program.op_name_str(op).to_owned(), source }
+    }
+
+    fn unsupported(&self, op: OpId, message: String) -> WriteError {
+        WriteError::Unsupported { op_index: self.op_index, op_name: self.program.op_name_str(op).to_owned(), message }
+    }
+
+    fn write_type_of(&mut self, w: &mut JsonWriter<'_>, v: ValueId) -> Result<(), WriteError> {
+        let ty = self.program.value_type(v);
+        serial::encode_type(self.ctx, ty, w).map_err(|e| WriteError::Encode {
+            op_index: self.op_index,
+            op_name: String::from("(block argument)"),
+            source: e,
+        })
+    }
+
+    fn write_attr_list(
+        &self,
+        w: &mut JsonWriter<'_>,
+        op: OpId,
+        entries: impl Iterator<Item = (Symbol, Attribute)>,
+    ) -> Result<(), WriteError> {
+        w.begin_array();
+        for (name, attr) in entries {
+            w.begin_object();
+            w.key("AT");
+            serial::encode_attr(self.ctx, attr, w).map_err(|e| self.encode_error(op, e))?;
+            w.key("N");
+            w.string(self.ctx.symbol_str(name));
+            w.end_object();
+        }
+        w.end_array();
+        Ok(())
+    }
+
+    fn is_output_attr(&self, name: Symbol) -> bool {
+        Some(name) == self.names.stop_gradient || Some(name) == self.names.persistable
+    }
+
+    fn write_op(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
+        let p = self.program;
+        if Some(p.op_name(op)) == self.names.parameter && p.num_results(op) == 1 && p.num_operands(op) == 0 {
+            self.write_parameter_op(w, op)?;
+            self.op_index += 1;
+            return Ok(());
+        }
+        let results_first: Vec<i64> = p
+            .results(op)
+            .map(|r| {
+                let id = self.next_result;
+                self.next_result += 1;
+                self.ids.set(r, id);
+                id
+            })
+            .collect();
+        w.begin_object();
+        w.key("#");
+        w.string(&compress_op_name(p.op_name_str(op)));
+        let entries = self.ctx.dict_entries(p.attrs(op));
+        w.key("A");
+        let callstack = self.names.op_callstack;
+        self.write_attr_list(
+            w,
+            op,
+            entries.iter().copied().filter(|&(n, _)| !self.is_output_attr(n) && Some(n) != callstack),
+        )?;
+        w.key("I");
+        w.begin_array();
+        for (i, v) in p.operands(op).enumerate() {
+            let id = match v {
+                None => 0,
+                Some(v) => match *self.ids.get(v) {
+                    0 => {
+                        return Err(self.unsupported(
+                            op,
+                            format!("operand {i} refers to a value that is not defined before the op"),
+                        ))
+                    }
+                    id => id,
+                },
+            };
+            w.begin_object();
+            w.key("%");
+            w.i64(id);
+            w.end_object();
+        }
+        w.end_array();
+        w.key("O");
+        w.begin_array();
+        for (r, id) in p.results(op).zip(results_first) {
+            w.begin_object();
+            w.key("%");
+            w.i64(id);
+            w.key("TT");
+            serial::encode_type(self.ctx, p.value_type(r), w).map_err(|e| self.encode_error(op, e))?;
+            w.end_object();
+        }
+        w.end_array();
+        if self.options.trainable {
+            w.key("OA");
+            self.write_attr_list(w, op, entries.iter().copied().filter(|&(n, _)| self.is_output_attr(n)))?;
+        }
+        self.op_index += 1;
+        if p.num_regions(op) > 0 {
+            w.key("regions");
+            w.begin_array();
+            for region in p.regions(op) {
+                let blocks = p.region_blocks(region).to_vec();
+                self.write_region(w, &blocks)?;
+            }
+            w.end_array();
+        }
+        w.end_object();
+        Ok(())
+    }
+
+    /// The short form `{"#":"p","A":[d,p,c,name],"DA":[...],"O":{...},"OA":[...],"QA":[...]}`.
+    fn write_parameter_op(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
+        let p = self.program;
+        let ctx = self.ctx;
+        let flag = |name: &str, default: bool| -> Result<bool, WriteError> {
+            match p.attr(op, name) {
+                None => Ok(default),
+                Some(a) => first_bool(ctx, a).ok_or_else(|| self.unsupported(op, format!("`{name}` must be a [bool] array"))),
+            }
+        };
+        let name = p
+            .attr(op, "parameter_name")
+            .and_then(|a| ctx.attr_as::<pir_core::builtin::StrAttr>(a))
+            .ok_or_else(|| self.unsupported(op, "missing string attribute `parameter_name`".into()))?;
+        const KNOWN: [&str; 11] = [
+            "is_distributed",
+            "is_parameter",
+            "need_clip",
+            "parameter_name",
+            "persistable",
+            "stop_gradient",
+            "trainable",
+            "op_callstack",
+            "op_dist_attr",
+            "op_role",
+            "struct_name",
+        ];
+        for &(n, _) in ctx.dict_entries(p.attrs(op)) {
+            let n = ctx.symbol_str(n);
+            if !KNOWN.contains(&n) {
+                return Err(self.unsupported(op, format!("attribute `{n}` cannot be saved on a parameter op")));
+            }
+        }
+        let [is_distributed, is_parameter, need_clip, persistable, stop_gradient, trainable] = [
+            flag("is_distributed", false)?,
+            flag("is_parameter", true)?,
+            flag("need_clip", false)?,
+            flag("persistable", true)?,
+            flag("stop_gradient", true)?,
+            flag("trainable", true)?,
+        ];
+        w.begin_object();
+        w.key("#");
+        w.string("p");
+        w.key("A");
+        w.begin_array();
+        w.i64(i64::from(is_distributed));
+        w.i64(i64::from(is_parameter));
+        w.i64(i64::from(need_clip));
+        w.string(&name.0);
+        w.end_array();
+        let pick = |names: &[&str]| -> Vec<(Symbol, Attribute)> {
+            names.iter().filter_map(|n| Some((ctx.lookup_symbol(n)?, p.attr(op, n)?))).collect()
+        };
+        w.key("DA");
+        self.write_attr_list(w, op, pick(&["op_dist_attr", "op_role"]).into_iter())?;
+        let r = p.result(op, 0);
+        let id = self.next_result;
+        self.next_result += 1;
+        self.ids.set(r, id);
+        w.key("O");
+        w.begin_object();
+        w.key("%");
+        w.i64(id);
+        w.key("TT");
+        serial::encode_type(ctx, p.value_type(r), w).map_err(|e| self.encode_error(op, e))?;
+        w.end_object();
+        if self.options.trainable {
+            w.key("OA");
+            w.begin_array();
+            w.i64(i64::from(persistable));
+            w.i64(i64::from(stop_gradient));
+            w.i64(i64::from(trainable));
+            w.end_array();
+        }
+        w.key("QA");
+        self.write_attr_list(w, op, pick(&["struct_name"]).into_iter())?;
+        w.end_object();
+        Ok(())
+    }
+}
+
+/// The first element of a `[bool]` array attribute (or a plain bool).
+fn first_bool(ctx: &IrContext, attr: Attribute) -> Option<bool> {
+    use pir_core::builtin::{ArrayAttr, BoolAttr};
+    if let Some(b) = ctx.attr_as::<BoolAttr>(attr) {
+        return Some(b.0);
+    }
+    let first = *ctx.attr_as::<ArrayAttr>(attr)?.0.first()?;
+    ctx.attr_as::<BoolAttr>(first).map(|b| b.0)
+}

@@ -44,6 +44,57 @@ pub struct Printer<'a> {
     next_arg: u32,
     indent: usize,
     counters: Vec<(&'static str, u32)>,
+    /// Printed text of types and attribute dictionaries met so far: they are
+    /// interned and immutable, so each is formatted once per print.
+    cache: TextCache,
+}
+
+/// Memoized text of interned things, as ranges into one byte buffer.
+#[derive(Default)]
+struct TextCache {
+    bytes: Vec<u8>,
+    types: Vec<(u32, u32)>,
+    attrs: Vec<(u32, u32)>,
+    dicts: Vec<(u32, u32)>,
+}
+
+const NOT_CACHED: (u32, u32) = (u32::MAX, 0);
+/// Marks an entry met once: dictionaries are cached from their second use on,
+/// since many (a parameter's) occur only once.
+const SEEN_ONCE: (u32, u32) = (u32::MAX, 1);
+
+impl TextCache {
+    fn lookup(table: &[(u32, u32)], index: u32) -> Option<(usize, usize)> {
+        match table.get(index as usize) {
+            Some(&(start, len)) if start != u32::MAX => Some((start as usize, len as usize)),
+            _ => None,
+        }
+    }
+
+    /// Whether `index` was met before; marks it as met.
+    fn seen_before(table: &mut Vec<(u32, u32)>, index: u32) -> bool {
+        let i = index as usize;
+        if table.len() <= i {
+            table.resize(i + 1, NOT_CACHED);
+        }
+        if table[i] == NOT_CACHED {
+            table[i] = SEEN_ONCE;
+            return false;
+        }
+        true
+    }
+
+    fn store(table: &mut Vec<(u32, u32)>, bytes: &mut Vec<u8>, index: u32, text: &[u8]) {
+        let i = index as usize;
+        if table.len() <= i {
+            table.resize(i + 1, NOT_CACHED);
+        }
+        // Ranges are u32: stop caching rather than overflow on absurdly large prints.
+        if let (Ok(start), Ok(len)) = (u32::try_from(bytes.len()), u32::try_from(text.len())) {
+            table[i] = (start, len);
+            bytes.extend_from_slice(text);
+        }
+    }
 }
 
 impl<'a> Printer<'a> {
@@ -58,6 +109,7 @@ impl<'a> Printer<'a> {
             next_arg: 0,
             indent: 0,
             counters: Vec::new(),
+            cache: TextCache::default(),
         }
     }
 
@@ -116,12 +168,26 @@ impl<'a> Printer<'a> {
 
     /// Prints a type.
     pub fn print_type(&mut self, ty: Type) {
+        if let Some((start, len)) = TextCache::lookup(&self.cache.types, ty.0) {
+            self.out.extend_from_slice(&self.cache.bytes[start..start + len]);
+            return;
+        }
+        let from = self.out.len();
         self.ctx.type_data(ty).print(self);
+        let cache = &mut self.cache;
+        TextCache::store(&mut cache.types, &mut cache.bytes, ty.0, &self.out[from..]);
     }
 
     /// Prints an attribute.
     pub fn print_attr(&mut self, attr: Attribute) {
+        if let Some((start, len)) = TextCache::lookup(&self.cache.attrs, attr.0) {
+            self.out.extend_from_slice(&self.cache.bytes[start..start + len]);
+            return;
+        }
+        let from = self.out.len();
         self.ctx.attr_data(attr).print(self);
+        let cache = &mut self.cache;
+        TextCache::store(&mut cache.attrs, &mut cache.bytes, attr.0, &self.out[from..]);
     }
 
     // ---------------------------------------------------------------- values
@@ -224,11 +290,25 @@ impl<'a> Printer<'a> {
 
     /// Prints `{name:value,...}` sorted by name, without `op_callstack` and `sym_shape_str`.
     pub fn print_attr_dict(&mut self, program: &Program, op: OpId) {
+        let dict = program.attrs(op);
+        if let Some((start, len)) = TextCache::lookup(&self.cache.dicts, dict.0) {
+            self.out.extend_from_slice(&self.cache.bytes[start..start + len]);
+            return;
+        }
+        let from = self.out.len();
+        self.print_dict_uncached(dict);
+        let cache = &mut self.cache;
+        if TextCache::seen_before(&mut cache.dicts, dict.0) {
+            TextCache::store(&mut cache.dicts, &mut cache.bytes, dict.0, &self.out[from..]);
+        }
+    }
+
+    fn print_dict_uncached(&mut self, dict: crate::attributes::AttrDict) {
         let ctx = self.ctx;
         let hidden = [ctx.well_known.op_callstack, ctx.well_known.sym_shape_str];
         self.out.push(b'{');
         let mut first = true;
-        for (name, attr) in ctx.dict_sorted(program.attrs(op)) {
+        for (name, attr) in ctx.dict_sorted(dict) {
             if hidden.contains(&name) {
                 continue;
             }

@@ -121,3 +121,74 @@ pub fn models() -> Vec<Model> {
 pub fn compat_models() -> Vec<Model> {
     read_index("compat")
 }
+
+/// A synthetic model in Paddle's JSON format, shaped like the corpus'
+/// `huge_5000ops`: `blocks` stacked Linear(4,4) + ReLU + LayerNorm(4) blocks,
+/// four parameters and four ops per block, plus feed and fetch
+/// (`8 * blocks + 2` ops). Used by benchmarks and size tests; the text is what
+/// Paddle's writer produces for such a program.
+pub fn synthetic_mlp_json(blocks: usize) -> String {
+    const F32_4: &str = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
+    const F32_4X4: &str = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4,4],"NCHW",[],0]}"##;
+    const F32_N4: &str = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[-1,4],"NCHW",[],0]}"##;
+    const F32_N: &str = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[-1],"NCHW",[],0]}"##;
+    const SG: &str = r##"{"AT":{"#":"0.a_array","D":[{"#":"0.a_bool","D":false}]},"N":"stop_gradient"}"##;
+    let mut ops: Vec<String> = Vec::with_capacity(blocks * 8 + 2);
+    let mut id = 0i64;
+    let mut next = || {
+        id += 1;
+        id
+    };
+    let mut params = Vec::with_capacity(blocks);
+    for b in 0..blocks {
+        let mut ids = [0i64; 4];
+        for (k, (name, ty)) in [
+            (format!("linear_{b}.w_0"), F32_4X4),
+            (format!("linear_{b}.b_0"), F32_4),
+            (format!("layer_norm_{b}.w_0"), F32_4),
+            (format!("layer_norm_{b}.b_0"), F32_4),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            ids[k] = next();
+            ops.push(format!(
+                r##"{{"#":"p","A":[0,1,1,"{name}"],"DA":[],"O":{{"%":{},"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##,
+                ids[k]
+            ));
+        }
+        params.push(ids);
+    }
+    let mut x = next();
+    ops.push(format!(
+        r##"{{"#":"1.data","A":[{{"AT":{{"#":"0.a_str","D":"x"}},"N":"name"}},{{"AT":{{"#":"1.a_intarray","D":[-1,4]}},"N":"shape"}},{{"AT":{{"#":"1.a_dtype","D":"float32"}},"N":"dtype"}},{{"AT":{{"#":"1.a_place","D":[0,0,""]}},"N":"place"}}],"I":[],"O":[{{"%":{x},"TT":{F32_N4}}}],"OA":[{SG}]}}"##
+    ));
+    for (b, [w, bias, ln_w, ln_b]) in params.into_iter().enumerate() {
+        let scope = if b == 0 { "/Block/".to_owned() } else { format!("/Block_{b}/") };
+        let mm = next();
+        ops.push(format!(
+            r##"{{"#":"1.matmul","A":[{{"AT":{{"#":"0.a_bool","D":false}},"N":"transpose_x"}},{{"AT":{{"#":"0.a_bool","D":false}},"N":"transpose_y"}},{{"AT":{{"#":"0.a_str","D":"{scope}Linear/"}},"N":"struct_name"}}],"I":[{{"%":{x}}},{{"%":{w}}}],"O":[{{"%":{mm},"TT":{F32_N4}}}],"OA":[{SG}]}}"##
+        ));
+        let add = next();
+        ops.push(format!(
+            r##"{{"#":"1.add","A":[{{"AT":{{"#":"0.a_str","D":"{scope}Linear/"}},"N":"struct_name"}}],"I":[{{"%":{mm}}},{{"%":{bias}}}],"O":[{{"%":{add},"TT":{F32_N4}}}],"OA":[{SG}]}}"##
+        ));
+        let relu = next();
+        ops.push(format!(
+            r##"{{"#":"1.relu","A":[{{"AT":{{"#":"0.a_str","D":"{scope}"}},"N":"struct_name"}}],"I":[{{"%":{add}}}],"O":[{{"%":{relu},"TT":{F32_N4}}}],"OA":[{SG}]}}"##
+        ));
+        let (out, mean, var) = (next(), next(), next());
+        ops.push(format!(
+            r##"{{"#":"1.layer_norm","A":[{{"AT":{{"#":"0.a_f32","D":9.999999747378752e-06}},"N":"epsilon"}},{{"AT":{{"#":"0.a_i32","D":1}},"N":"begin_norm_axis"}},{{"AT":{{"#":"0.a_str","D":"{scope}LayerNorm/"}},"N":"struct_name"}}],"I":[{{"%":{relu}}},{{"%":{ln_w}}},{{"%":{ln_b}}}],"O":[{{"%":{out},"TT":{F32_N4}}},{{"%":{mean},"TT":{F32_N}}},{{"%":{var},"TT":{F32_N}}}],"OA":[{{"AT":{{"#":"0.a_array","D":[{{"#":"0.a_bool","D":false}},{{"#":"0.a_bool","D":false}},{{"#":"0.a_bool","D":false}}]}},"N":"stop_gradient"}}]}}"##
+        ));
+        x = out;
+    }
+    let fetch = next();
+    ops.push(format!(
+        r##"{{"#":"1.fetch","A":[{{"AT":{{"#":"0.a_str","D":"fetch_name_0"}},"N":"name"}},{{"AT":{{"#":"0.a_i32","D":0}},"N":"col"}}],"I":[{{"%":{x}}}],"O":[{{"%":{fetch},"TT":{F32_N4}}}],"OA":[{{"AT":{{"#":"0.a_array","D":[{{"#":"0.a_bool","D":true}}]}},"N":"persistable"}},{SG}]}}"##
+    ));
+    format!(
+        r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{}]}}]}}]}}}}"##,
+        ops.join(",")
+    )
+}

@@ -161,19 +161,26 @@ pub fn parse(input: &[u8]) -> Result<Document<'_>, ParseError> {
     let mut tape = Vec::with_capacity(estimate_nodes(input.len()));
     match run(input, start, &mut tape) {
         Ok(()) => Ok(Document::new(text, tape)),
-        Err((offset, kind)) => Err(ParseError::new(input, offset, kind)),
+        Err(e) => Err(ParseError::new(input, e.0, e.1)),
     }
 }
 
 /// A generous guess of the number of tape nodes, so that typical model files never regrow
 /// the tape (Paddle's compact files have about one value per 5 bytes; reserving does not
-/// touch the memory).
+/// touch the memory). Capped so that a huge input does not reserve gigabytes up front.
 fn estimate_nodes(len: usize) -> usize {
-    len / 4 + 16
+    (len / 4 + 16).min(1 << 24)
 }
 
-/// An internal error: byte offset and kind (line and column are computed at the end).
-type Fail = (usize, ParseErrorKind);
+/// An internal error: byte offset and kind (line and column are computed at the end). Boxed so
+/// that the hot functions return their results in registers.
+type Fail = Box<(usize, ParseErrorKind)>;
+
+#[cold]
+#[inline(never)]
+fn fail(offset: usize, kind: ParseErrorKind) -> Fail {
+    Box::new((offset, kind))
+}
 
 /// An open array or object.
 #[derive(Clone, Copy)]
@@ -258,7 +265,10 @@ fn next_byte(input: &[u8], pos: &mut usize, expected: &'static str) -> Result<u8
     *pos = skip_ws(input, *pos);
     match input.get(*pos) {
         Some(&b) => Ok(b),
-        None => Err((input.len(), ParseErrorKind::UnexpectedEnd { expected })),
+        None => Err(fail(
+            input.len(),
+            ParseErrorKind::UnexpectedEnd { expected },
+        )),
     }
 }
 
@@ -272,7 +282,7 @@ fn push(tape: &mut Vec<Node>, start: usize, end: usize, tag: Tag) -> u32 {
 
 /// Parses the whole input from `pos` onto `tape`.
 fn run(input: &[u8], mut pos: usize, tape: &mut Vec<Node>) -> Result<(), Fail> {
-    let mut stack: Vec<Frame> = Vec::new();
+    let mut stack: Vec<Frame> = Vec::with_capacity(32);
     let mut current = TOP_LEVEL;
     'value: loop {
         // A value is expected at the next non-whitespace byte.
@@ -297,7 +307,7 @@ fn run(input: &[u8], mut pos: usize, tape: &mut Vec<Node>) -> Result<(), Fail> {
             b'{' | b'[' => {
                 let is_object = b == b'{';
                 if stack.len() >= MAX_DEPTH {
-                    return Err((start, ParseErrorKind::TooDeep { limit: MAX_DEPTH }));
+                    return Err(fail(start, ParseErrorKind::TooDeep { limit: MAX_DEPTH }));
                 }
                 let tag = if is_object { Tag::Object } else { Tag::Array };
                 let node = push(tape, start, 0, tag);
@@ -329,7 +339,7 @@ fn run(input: &[u8], mut pos: usize, tape: &mut Vec<Node>) -> Result<(), Fail> {
             b'f' => pos = literal(input, start, b"false", Tag::False, tape)?,
             b'n' => pos = literal(input, start, b"null", Tag::Null, tape)?,
             _ => {
-                return Err((
+                return Err(fail(
                     start,
                     ParseErrorKind::Expected {
                         expected: "a value",
@@ -359,7 +369,7 @@ fn run(input: &[u8], mut pos: usize, tape: &mut Vec<Node>) -> Result<(), Fail> {
                         close(tape, current)?;
                         current = stack.pop().unwrap_or(TOP_LEVEL);
                     }
-                    _ => return Err((pos, ParseErrorKind::Expected { expected: EXPECTED })),
+                    _ => return Err(fail(pos, ParseErrorKind::Expected { expected: EXPECTED })),
                 }
             } else {
                 const EXPECTED: &str = "',' or ']' after array element";
@@ -375,14 +385,14 @@ fn run(input: &[u8], mut pos: usize, tape: &mut Vec<Node>) -> Result<(), Fail> {
                         close(tape, current)?;
                         current = stack.pop().unwrap_or(TOP_LEVEL);
                     }
-                    _ => return Err((pos, ParseErrorKind::Expected { expected: EXPECTED })),
+                    _ => return Err(fail(pos, ParseErrorKind::Expected { expected: EXPECTED })),
                 }
             }
         }
     }
     pos = skip_ws(input, pos);
     if pos != input.len() {
-        return Err((pos, ParseErrorKind::TrailingCharacters));
+        return Err(fail(pos, ParseErrorKind::TrailingCharacters));
     }
     Ok(())
 }
@@ -395,7 +405,7 @@ fn close(tape: &mut [Node], frame: Frame) -> Result<(), Fail> {
         return Ok(());
     };
     if frame.count as usize > MAX_CONTAINER_LEN {
-        return Err((node.start as usize, ParseErrorKind::TooManyEntries));
+        return Err(fail(node.start as usize, ParseErrorKind::TooManyEntries));
     }
     node.close(next, frame.count);
     Ok(())
@@ -406,7 +416,7 @@ fn close(tape: &mut [Node], frame: Frame) -> Result<(), Fail> {
 #[inline(always)]
 fn scan_key(input: &[u8], pos: usize, tape: &mut Vec<Node>) -> Result<usize, Fail> {
     if input.get(pos) != Some(&b'"') {
-        return Err((
+        return Err(fail(
             pos,
             ParseErrorKind::Expected {
                 expected: "a string key",
@@ -423,7 +433,7 @@ fn scan_key(input: &[u8], pos: usize, tape: &mut Vec<Node>) -> Result<usize, Fai
     let mut pos = end;
     const EXPECTED: &str = "':' after object key";
     if next_byte(input, &mut pos, EXPECTED)? != b':' {
-        return Err((pos, ParseErrorKind::Expected { expected: EXPECTED }));
+        return Err(fail(pos, ParseErrorKind::Expected { expected: EXPECTED }));
     }
     Ok(pos + 1)
 }
@@ -437,7 +447,7 @@ fn literal(
 ) -> Result<usize, Fail> {
     let end = start + word.len();
     if input.get(start..end) != Some(word) {
-        return Err((start, ParseErrorKind::InvalidLiteral));
+        return Err(fail(start, ParseErrorKind::InvalidLiteral));
     }
     push(tape, start, end, tag);
     Ok(end)
@@ -465,10 +475,12 @@ fn scan_string(input: &[u8], start: usize) -> Result<(usize, bool), Fail> {
                 escaped = true;
                 pos = scan_escape(input, pos)?;
             }
-            Some(&c) if c < 0x20 => return Err((pos, ParseErrorKind::ControlCharacterInString)),
+            Some(&c) if c < 0x20 => {
+                return Err(fail(pos, ParseErrorKind::ControlCharacterInString))
+            }
             // Only reached in the last 7 bytes of the input.
             Some(_) => pos += 1,
-            None => return Err((start, ParseErrorKind::UnterminatedString)),
+            None => return Err(fail(start, ParseErrorKind::UnterminatedString)),
         }
     }
 }
@@ -484,32 +496,35 @@ fn scan_escape(input: &[u8], pos: usize) -> Result<usize, Fail> {
                 0xD800..=0xDBFF => {
                     // A high surrogate must be followed by an escaped low surrogate.
                     if input.get(pos + 6..pos + 8) != Some(b"\\u") {
-                        return Err((pos, ParseErrorKind::UnpairedSurrogate));
+                        return Err(fail(pos, ParseErrorKind::UnpairedSurrogate));
                     }
                     let low = hex4(input, pos + 8)?;
                     if !(0xDC00..=0xDFFF).contains(&low) {
-                        return Err((pos, ParseErrorKind::UnpairedSurrogate));
+                        return Err(fail(pos, ParseErrorKind::UnpairedSurrogate));
                     }
                     Ok(pos + 12)
                 }
-                0xDC00..=0xDFFF => Err((pos, ParseErrorKind::UnpairedSurrogate)),
+                0xDC00..=0xDFFF => Err(fail(pos, ParseErrorKind::UnpairedSurrogate)),
                 _ => Ok(pos + 6),
             }
         }
-        Some(_) => Err((pos, ParseErrorKind::InvalidEscape)),
-        None => Err((pos, ParseErrorKind::UnterminatedString)),
+        Some(_) => Err(fail(pos, ParseErrorKind::InvalidEscape)),
+        None => Err(fail(pos, ParseErrorKind::UnterminatedString)),
     }
 }
 
 /// Reads four hex digits at `pos`.
 fn hex4(input: &[u8], pos: usize) -> Result<u32, Fail> {
     let Some(digits) = input.get(pos..pos + 4) else {
-        return Err((pos.min(input.len()), ParseErrorKind::InvalidUnicodeEscape));
+        return Err(fail(
+            pos.min(input.len()),
+            ParseErrorKind::InvalidUnicodeEscape,
+        ));
     };
     digits.iter().try_fold(0u32, |acc, &b| {
         hex_value(b)
             .map(|d| acc << 4 | d)
-            .ok_or((pos, ParseErrorKind::InvalidUnicodeEscape))
+            .ok_or_else(|| fail(pos, ParseErrorKind::InvalidUnicodeEscape))
     })
 }
 
@@ -524,7 +539,7 @@ fn skip_digits(input: &[u8], mut pos: usize) -> usize {
 /// Scans a number starting at `start` (a `-` or a digit); returns its end and tag.
 #[inline(always)]
 fn scan_number(input: &[u8], start: usize) -> Result<(usize, Tag), Fail> {
-    let invalid = (start, ParseErrorKind::InvalidNumber);
+    let invalid = || fail(start, ParseErrorKind::InvalidNumber);
     let mut pos = start;
     if input.get(pos) == Some(&b'-') {
         pos += 1;
@@ -533,17 +548,17 @@ fn scan_number(input: &[u8], start: usize) -> Result<(usize, Tag), Fail> {
         Some(b'0') => {
             pos += 1;
             if let Some(b'0'..=b'9') = input.get(pos) {
-                return Err(invalid);
+                return Err(invalid());
             }
         }
         Some(b'1'..=b'9') => pos = skip_digits(input, pos + 1),
-        _ => return Err(invalid),
+        _ => return Err(invalid()),
     }
     let mut tag = Tag::Integer;
     if input.get(pos) == Some(&b'.') {
         pos += 1;
         if !matches!(input.get(pos), Some(b'0'..=b'9')) {
-            return Err(invalid);
+            return Err(invalid());
         }
         pos = skip_digits(input, pos + 1);
         tag = Tag::Float;
@@ -554,7 +569,7 @@ fn scan_number(input: &[u8], start: usize) -> Result<(usize, Tag), Fail> {
             pos += 1;
         }
         if !matches!(input.get(pos), Some(b'0'..=b'9')) {
-            return Err(invalid);
+            return Err(invalid());
         }
         pos = skip_digits(input, pos + 1);
         tag = Tag::Float;

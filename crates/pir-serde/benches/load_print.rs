@@ -7,7 +7,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 fn corpus_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/paddle-corpus"))
+    pir_corpus::corpus_dir()
 }
 
 fn bench_load_print(c: &mut Criterion) {
@@ -31,9 +31,38 @@ fn bench_load_print(c: &mut Criterion) {
         });
         group.throughput(Throughput::Elements(ops));
         group.bench_with_input(BenchmarkId::new("print", name), &loaded.program, |b, p| b.iter(|| p.print_to_vec().len()));
+        group.bench_with_input(BenchmarkId::new("save", name), &loaded.program, |b, p| {
+            b.iter(|| pir_serde::write_to_vec(p, &Default::default()).map(|v| v.len()))
+        });
     }
     group.finish();
 }
 
-criterion_group!(benches, bench_load_print);
+/// Synthetic programs of 20k and 100k ops (shaped like `huge_5000ops`).
+fn bench_synthetic(c: &mut Criterion) {
+    let mut group = c.benchmark_group("synthetic");
+    group.measurement_time(Duration::from_secs(3)).sample_size(10);
+    for blocks in [2_500usize, 12_500] {
+        let text = pir_corpus::synthetic_mlp_json(blocks);
+        let ctx = pir_dialects::pd_op_context();
+        let loaded = match pir_serde::read_slice(ctx.clone(), text.as_bytes(), &Default::default()) {
+            Ok(l) => l,
+            Err(e) => panic!("synthetic {blocks}: {e}"),
+        };
+        let ops = loaded.program.num_ops() as u64;
+        let label = format!("{}k_ops", ops / 1000);
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::new("load", &label), &text, |b, text| {
+            b.iter(|| pir_serde::read_slice(ctx.clone(), text.as_bytes(), &Default::default()).map(|l| l.program.num_ops()))
+        });
+        group.throughput(Throughput::Elements(ops));
+        group.bench_with_input(BenchmarkId::new("print", &label), &loaded.program, |b, p| b.iter(|| p.print_to_vec().len()));
+        group.bench_with_input(BenchmarkId::new("save", &label), &loaded.program, |b, p| {
+            b.iter(|| pir_serde::write_to_vec(p, &Default::default()).map(|v| v.len()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_load_print, bench_synthetic);
 criterion_main!(benches);

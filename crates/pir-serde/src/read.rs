@@ -94,6 +94,13 @@ pub fn read_slice(ctx: Arc<IrContext>, bytes: &[u8], options: &ReadOptions) -> R
         patches,
         pair_values: Vec::new(),
         next_fresh_id: i64::MAX / 2,
+        type_cache: FxHashMap::default(),
+        dict_cache: FxHashMap::default(),
+        entry_cache: FxHashMap::default(),
+        key: String::new(),
+        operands: Vec::new(),
+        result_types: Vec::new(),
+        result_ids: Vec::new(),
     };
     reader.syms = ParamSymbols::new(&reader.ctx);
     let top_block = reader.program.top_block();
@@ -193,6 +200,19 @@ struct Reader<'o> {
     pair_values: Vec<Option<i64>>,
     /// Ids for values added by op-pair patches (far above any id in a file).
     next_fresh_id: i64,
+    /// Types by their JSON text: real models repeat a handful of types
+    /// thousands of times, so each distinct text is decoded once.
+    type_cache: FxHashMap<Box<str>, Type>,
+    /// Attribute dictionaries by the JSON text of the op's `A` and `OA` lists.
+    dict_cache: FxHashMap<Box<str>, AttrDict>,
+    /// Attribute entries (`{"AT":…,"N":…}`) by their JSON text.
+    entry_cache: FxHashMap<Box<str>, (Symbol, Attribute)>,
+    /// Scratch buffer for `dict_cache` keys.
+    key: String,
+    /// Scratch buffers of one op, reused across ops.
+    operands: Vec<Option<ValueId>>,
+    result_types: Vec<Type>,
+    result_ids: Vec<Option<i64>>,
 }
 
 fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> ReadError {
@@ -206,7 +226,7 @@ impl Reader<'_> {
         for (i, arg) in serial::array(serial::field(block_json, "args", path)?, &args_path)?.enumerate() {
             let apath = args_path.index(i);
             let id = serial::int(serial::field(arg, "#", &apath)?, &apath.key("#"))?;
-            let ty = serial::decode_type(&self.ctx, serial::field(arg, "TT", &apath)?, &apath.key("TT"))?;
+            let ty = self.read_type(serial::field(arg, "TT", &apath)?, &apath.key("TT"))?;
             let v = self.program.add_block_arg(block, ty);
             self.bind(id, v, &apath.key("#"))?;
         }
@@ -372,15 +392,36 @@ impl Reader<'_> {
     }
 
     fn read_op_json(&mut self, op_json: JsonValue<'_>, path: &JsonPath<'_>) -> Result<OpId, ReadError> {
-        let name_json = serial::field(op_json, "#", path)?;
+        // One pass over the members instead of a key search per field.
+        let Some(members) = op_json.object() else {
+            return Err(invalid(path, format!("expected an op object, found {}", serial::describe(op_json))));
+        };
+        let (mut name_json, mut inputs, mut outputs, mut a, mut oa, mut regions) = (None, None, None, None, None, None);
+        for (key, value) in members.raw() {
+            let slot = match key.raw_str() {
+                Some("#") => &mut name_json,
+                Some("I") => &mut inputs,
+                Some("O") => &mut outputs,
+                Some("A") => &mut a,
+                Some("OA") => &mut oa,
+                Some("regions") => &mut regions,
+                _ => continue,
+            };
+            if slot.is_none() {
+                *slot = Some(value);
+            }
+        }
+        let missing = |key: &str| invalid(path, format!("missing key `{key}`"));
+        let name_json = name_json.ok_or_else(|| missing("#"))?;
         if name_json.str_eq("p") {
             return self.read_parameter_op(op_json, path);
         }
         let name = self.op_name(name_json, &path.key("#"))?;
 
         let inputs_path = path.key("I");
-        let inputs = serial::array(serial::field(op_json, "I", path)?, &inputs_path)?;
-        let mut operands: Vec<Option<ValueId>> = Vec::with_capacity(inputs.len());
+        let inputs = serial::array(inputs.ok_or_else(|| missing("I"))?, &inputs_path)?;
+        let mut operands = std::mem::take(&mut self.operands);
+        operands.clear();
         for (i, input) in inputs.enumerate() {
             let ipath = inputs_path.index(i);
             let id = serial::int(serial::field(input, "%", &ipath)?, &ipath.key("%"))?;
@@ -388,41 +429,51 @@ impl Reader<'_> {
         }
 
         let outputs_path = path.key("O");
-        let outputs = serial::array(serial::field(op_json, "O", path)?, &outputs_path)?;
-        let mut result_types: Vec<Type> = Vec::with_capacity(outputs.len());
-        let mut result_ids: Vec<Option<i64>> = Vec::with_capacity(outputs.len());
+        let outputs = serial::array(outputs.ok_or_else(|| missing("O"))?, &outputs_path)?;
+        let mut result_types = std::mem::take(&mut self.result_types);
+        let mut result_ids = std::mem::take(&mut self.result_ids);
+        result_types.clear();
+        result_ids.clear();
         for (i, output) in outputs.enumerate() {
             let opath = outputs_path.index(i);
-            result_types.push(serial::decode_type(&self.ctx, serial::field(output, "TT", &opath)?, &opath.key("TT"))?);
-            result_ids.push(match output.get("%") {
+            let (mut id, mut tt) = (None, None);
+            if let Some(members) = output.object() {
+                for (key, value) in members.raw() {
+                    match key.raw_str() {
+                        Some("%") if id.is_none() => id = Some(value),
+                        Some("TT") if tt.is_none() => tt = Some(value),
+                        _ => {}
+                    }
+                }
+            }
+            let tt = tt.ok_or_else(|| invalid(&opath, format!("expected a result {{\"%\",\"TT\"}}, found {}", serial::describe(output))))?;
+            result_types.push(self.read_type(tt, &opath.key("TT"))?);
+            result_ids.push(match id {
                 Some(id) => Some(serial::int(id, &opath.key("%"))?),
                 None => None,
             });
         }
 
-        self.attrs.clear();
-        self.read_attr_list(serial::field(op_json, "A", path)?, &path.key("A"))?;
-        if let Some(oa) = op_json.get("OA") {
-            self.read_attr_list(oa, &path.key("OA"))?;
-        }
-        let attrs = self.ctx.dict(&self.attrs);
+        let attrs = self.read_attr_dict(a.ok_or_else(|| missing("A"))?, oa, path)?;
 
-        let regions = match op_json.get("regions") {
-            Some(r) => Some((r, serial::array(r, &path.key("regions"))?.len())),
-            None => None,
+        let num_regions = match regions {
+            Some(r) => serial::array(r, &path.key("regions"))?.len(),
+            None => 0,
         };
-        let num_regions = regions.map_or(0, |(_, n)| n);
         if num_regions > 255 {
             return Err(invalid(&path.key("regions"), format!("{num_regions} regions; at most 255 are supported")));
         }
         let op = self.program.create_op(name, &operands, &result_types, attrs, num_regions);
-        for (i, id) in result_ids.into_iter().enumerate() {
-            if let Some(id) = id {
+        self.operands = operands;
+        self.result_types = result_types;
+        for i in 0..result_ids.len() {
+            if let Some(id) = result_ids[i] {
                 let v = self.program.result(op, i);
                 self.bind(id, v, &outputs_path.index(i).key("%"))?;
             }
         }
-        if let Some((regions_json, _)) = regions {
+        self.result_ids = result_ids;
+        if let Some(regions_json) = regions {
             let rpath = path.key("regions");
             for (r, region_json) in serial::array(regions_json, &rpath)?.enumerate() {
                 let region_path = rpath.index(r);
@@ -438,14 +489,59 @@ impl Reader<'_> {
         Ok(op)
     }
 
+    /// Reads a type, decoding each distinct JSON text once.
+    fn read_type(&mut self, v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, ReadError> {
+        let key = v.text_key();
+        if let Some(&ty) = self.type_cache.get(key) {
+            return Ok(ty);
+        }
+        let ty = serial::decode_type(&self.ctx, v, path)?;
+        self.type_cache.insert(key.into(), ty);
+        Ok(ty)
+    }
+
+    /// Reads an op's `A` then `OA` entries into an attribute dictionary,
+    /// decoding each distinct pair of lists once.
+    fn read_attr_dict(
+        &mut self,
+        a: JsonValue<'_>,
+        oa: Option<JsonValue<'_>>,
+        path: &JsonPath<'_>,
+    ) -> Result<AttrDict, ReadError> {
+        self.key.clear();
+        self.key.push_str(a.text_key());
+        self.key.push('\0');
+        if let Some(oa) = oa {
+            self.key.push_str(oa.text_key());
+        }
+        if let Some(&dict) = self.dict_cache.get(self.key.as_str()) {
+            return Ok(dict);
+        }
+        let key: Box<str> = self.key.as_str().into();
+        self.attrs.clear();
+        self.read_attr_list(a, &path.key("A"))?;
+        if let Some(oa) = oa {
+            self.read_attr_list(oa, &path.key("OA"))?;
+        }
+        let dict = self.ctx.dict(&self.attrs);
+        self.dict_cache.insert(key, dict);
+        Ok(dict)
+    }
+
     /// Reads `[{"AT":attr,"N":name}, ...]` into `self.attrs`.
     fn read_attr_list(&mut self, list: JsonValue<'_>, path: &JsonPath<'_>) -> Result<(), ReadError> {
         for (i, entry) in serial::array(list, path)?.enumerate() {
+            let key = entry.text_key();
+            if let Some(&cached) = self.entry_cache.get(key) {
+                self.attrs.push(cached);
+                continue;
+            }
             let epath = path.index(i);
             let name = serial::string(serial::field(entry, "N", &epath)?, &epath.key("N"))?;
             let attr = serial::decode_attr(&self.ctx, serial::field(entry, "AT", &epath)?, &epath.key("AT"))?;
             let sym = self.ctx.symbol(&name);
             self.attrs.push((sym, attr));
+            self.entry_cache.insert(key.into(), (sym, attr));
         }
         Ok(())
     }
@@ -483,7 +579,7 @@ impl Reader<'_> {
         if output.kind() != Kind::Object {
             return Err(invalid(&opath, format!("expected an object, found {}", serial::describe(output))));
         }
-        let ty = serial::decode_type(&self.ctx, serial::field(output, "TT", &opath)?, &opath.key("TT"))?;
+        let ty = self.read_type(serial::field(output, "TT", &opath)?, &opath.key("TT"))?;
         let op = self.program.create_op(self.syms.get(7), &[], &[ty], attrs, 0);
         if let Some(id) = output.get("%") {
             let id = serial::int(id, &opath.key("%"))?;

@@ -57,12 +57,12 @@ fn unknown_attribute_id_names_the_json_path() {
 
 #[test]
 fn dangling_value_id_is_an_error_unless_lenient() {
-    let user = r#"{"#":"1.relu","A":[],"I":[{"%":7}],"O":[],"OA":[]}"#.to_string();
+    let user = r##"{"#":"1.relu","A":[],"I":[{"%":7}],"O":[],"OA":[]}"##.to_string();
     let text = program(&[full_op(1), user]);
     let err = read(&text).unwrap_err().to_string();
     assert!(err.contains("ops[1].I[0].%"), "{err}");
     assert!(err.contains("value id 7 is not defined"), "{err}");
-    let lenient = pir_serde::ReadOptions { lenient_operands: true };
+    let lenient = pir_serde::ReadOptions { lenient_operands: true, ..Default::default() };
     let loaded = pir_serde::read_slice(pir_dialects::pd_op_context(), text.as_bytes(), &lenient).unwrap();
     assert_eq!(loaded.program.num_ops(), 2);
 }

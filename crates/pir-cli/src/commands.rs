@@ -18,6 +18,9 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         "stats" => stats(rest),
         "convert" => convert(rest, false),
         "upgrade" => convert(rest, true),
+        "time" => time(rest),
+        "synth" => synth(rest),
+        "params" => crate::params::run(rest),
         "help" | "--help" | "-h" => {
             std::io::stdout().write_all(USAGE.as_bytes())?;
             Ok(())
@@ -129,5 +132,79 @@ fn stats(args: &[String]) -> Result<(), CliError> {
     for (name, n) in rows {
         writeln!(out, "{n:8}  {name}")?;
     }
+    Ok(())
+}
+
+/// `pir time MODEL.json [--repeat N]`: in-process medians of load, print and
+/// save, as one JSON object on stdout (used by the Paddle comparison script).
+fn time(args: &[String]) -> Result<(), CliError> {
+    let mut repeat = 7usize;
+    let mut path = None;
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--repeat" => {
+                let n = it.next().and_then(|n| n.parse().ok()).filter(|&n: &usize| n > 0);
+                repeat = n.ok_or_else(|| CliError::Usage("--repeat needs a positive number".into()))?;
+            }
+            p => path = Some(PathBuf::from(p)),
+        }
+    }
+    let path = path.ok_or_else(|| CliError::Usage("`pir time` needs a model file".into()))?;
+    let bytes = std::fs::read(&path).map_err(|source| CliError::Read {
+        path: path.clone(),
+        source: pir_serde::ReadError::Io { path: path.clone(), source },
+    })?;
+    let ctx = pir_dialects::pd_op_context();
+    let read = || {
+        pir_serde::read_slice(ctx.clone(), &bytes, &ReadOptions::default())
+            .map_err(|source| CliError::Read { path: path.clone(), source })
+    };
+    let loaded = read()?;
+    let options = pir_serde::WriteOptions { trainable: loaded.trainable, ..Default::default() };
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (mut load_ms, mut print_ms, mut save_ms) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..repeat {
+        let t = std::time::Instant::now();
+        let l = read()?;
+        load_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = std::time::Instant::now();
+        let text = l.program.print_to_vec();
+        print_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = std::time::Instant::now();
+        let json = pir_serde::write_to_vec(&l.program, &options)
+            .map_err(|source| CliError::Write { path: path.clone(), source })?;
+        save_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        std::hint::black_box((text.len(), json.len()));
+    }
+    writeln!(
+        std::io::stdout(),
+        "{{\"file\":{:?},\"bytes\":{},\"ops\":{},\"repeat\":{repeat},\"load_ms\":{:.4},\"print_ms\":{:.4},\"save_ms\":{:.4}}}",
+        path.display().to_string(),
+        bytes.len(),
+        loaded.program.num_ops(),
+        median(load_ms),
+        median(print_ms),
+        median(save_ms)
+    )?;
+    Ok(())
+}
+
+/// `pir synth OPS OUT.json [--force]`: writes a synthetic model of about OPS
+/// ops (stacked Linear + ReLU + LayerNorm blocks), for benchmarks.
+fn synth(args: &[String]) -> Result<(), CliError> {
+    let force = args.iter().any(|a| a == "--force");
+    let rest: Vec<&String> = args.iter().filter(|a| *a != "--force").collect();
+    let [ops, out] = rest.as_slice() else {
+        return Err(CliError::Usage("`pir synth` takes an op count and an output file".into()));
+    };
+    let ops: usize = ops.parse().map_err(|_| CliError::Usage(format!("`{ops}` is not an op count")))?;
+    let program = pir_dialects::synthetic::mlp(pir_dialects::pd_op_context(), ops.saturating_sub(2).div_ceil(8).max(1));
+    let out = PathBuf::from(out);
+    pir_serde::write_file(&program, &out, &pir_serde::WriteOptions::default(), force)
+        .map_err(|source| CliError::Write { path: out.clone(), source })?;
     Ok(())
 }

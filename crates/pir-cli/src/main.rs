@@ -5,6 +5,7 @@
 //! pir verify MODEL.json         check structure, SSA and op rules
 //! pir stats MODEL.json          op counts and memory use
 //! pir convert IN.json OUT.json  read and write Paddle's JSON (upgrading old files)
+//! pir params FILE               list the tensors of a parameter file
 //! ```
 //! Errors go to stderr and the exit code is 1.
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -14,6 +15,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 mod commands;
+mod params;
 
 const USAGE: &str = "\
 usage: pir <command> [args]
@@ -26,6 +28,14 @@ commands:
                         read (upgrading old versions) and write Paddle's JSON
   upgrade OLD.json NEW.json [--force] [--patch P.yaml]
                         the same, for a model of an older Paddle release
+  params FILE [--program MODEL.json] [--json]
+                        list the tensors of a .pdiparams / .pdparams file
+  params convert IN OUT [--program MODEL.json] [--force]
+                        convert .pdiparams <-> .pdparams (by extension)
+  time MODEL.json [--repeat N]
+                        medians of load, print and save in this process (JSON)
+  synth OPS OUT.json [--force]
+                        write a synthetic model of about OPS ops (benchmarks)
   help                  this text
 ";
 
@@ -36,7 +46,7 @@ pub enum CliError {
     #[error("{0}\n\n{USAGE}")]
     Usage(String),
     /// Reading a model failed.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
@@ -45,7 +55,7 @@ pub enum CliError {
         source: pir_serde::ReadError,
     },
     /// The program failed verification.
-    #[error("{path}: verification failed:\n{source}")]
+    #[error("{}: verification failed:\n{source}", path.display())]
     Verify {
         /// The file.
         path: PathBuf,
@@ -54,13 +64,22 @@ pub enum CliError {
         source: pir_core::verify::VerifyErrors,
     },
     /// Writing a model failed.
-    #[error("{path}: {source}")]
+    #[error("{}: {source}", path.display())]
     Write {
         /// The file.
         path: PathBuf,
         /// The cause.
         #[source]
         source: pir_serde::WriteError,
+    },
+    /// A parameter file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Params {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: pir_params::Error,
     },
     /// Writing output failed.
     #[error("cannot write output: {0}")]

@@ -39,6 +39,11 @@ impl Attribute {
     pub fn is_null(self) -> bool {
         self == Attribute::NULL
     }
+
+    /// The raw index (stable within one context), e.g. to key side tables.
+    pub fn as_u32(self) -> u32 {
+        self.0
+    }
 }
 
 /// Reads an attribute of one kind from its JSON object.
@@ -108,6 +113,11 @@ pub struct AttrDict(pub(crate) u32);
 impl AttrDict {
     /// The empty dictionary.
     pub const EMPTY: AttrDict = AttrDict(0);
+
+    /// The raw index (stable within one context), e.g. to key side tables.
+    pub fn as_u32(self) -> u32 {
+        self.0
+    }
 }
 
 /// Stored form of an [`AttrDict`].

@@ -24,6 +24,7 @@ pub mod op_def;
 mod op_registry;
 pub mod ops;
 pub mod pd_op;
+pub mod synthetic;
 mod views_support;
 
 use std::sync::Arc;

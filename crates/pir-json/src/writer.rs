@@ -380,6 +380,16 @@ impl<'o> Writer<'o> {
         self.out.extend_from_slice(text.as_bytes());
     }
 
+    /// Writes an already serialized compact JSON value verbatim (e.g. cached
+    /// output of an earlier compact write). The caller guarantees `json` is one
+    /// complete compact value; in pretty mode it would not be re-indented.
+    #[inline]
+    pub fn raw_value(&mut self, json: &[u8]) {
+        debug_assert!(!self.pretty, "raw_value is for compact output");
+        self.before_value();
+        self.out.extend_from_slice(json);
+    }
+
     /// Writes a parsed value and everything below it: objects with their members in file
     /// order, integers as integers, other numbers re-formatted like nlohmann (see
     /// [`Number`]).

@@ -15,8 +15,9 @@
 use std::path::Path;
 
 use pir_core::entity::SecondaryMap;
+use rustc_hash::FxHashMap;
 use pir_core::serial::{self, JsonWriter};
-use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, ValueId};
+use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
 
 use crate::error::WriteError;
 use crate::names::compress_op_name;
@@ -63,7 +64,24 @@ struct Names {
     persistable: Option<Symbol>,
     op_callstack: Option<Symbol>,
     parameter: Option<Symbol>,
+    /// The attributes a parameter op may carry, in [`PARAMETER_ATTRS`] order.
+    parameter_attrs: [Option<Symbol>; PARAMETER_ATTRS.len()],
 }
+
+/// Attributes of `builtin.parameter` the short form can hold (format spec §2.7).
+const PARAMETER_ATTRS: [&str; 11] = [
+    "is_distributed",
+    "is_parameter",
+    "need_clip",
+    "parameter_name",
+    "persistable",
+    "stop_gradient",
+    "trainable",
+    "op_dist_attr",
+    "op_role",
+    "struct_name",
+    "op_callstack",
+];
 
 struct ProgramWriter<'p> {
     program: &'p Program,
@@ -76,6 +94,59 @@ struct ProgramWriter<'p> {
     next_block: u64,
     op_index: usize,
     names: Names,
+    /// Compressed op names by symbol.
+    op_names: FxHashMap<Symbol, String>,
+    /// Compact JSON of types and attribute lists already written: they are
+    /// interned, so each is encoded once per file (compact mode only).
+    cache: EncodedCache,
+}
+
+#[derive(Default)]
+struct EncodedCache {
+    bytes: Vec<u8>,
+    types: Vec<(u32, u32)>,
+    /// `"A"` lists by attribute dictionary.
+    attrs: Vec<(u32, u32)>,
+    /// `"OA"` lists by attribute dictionary.
+    output_attrs: Vec<(u32, u32)>,
+}
+
+const NOT_CACHED: (u32, u32) = (u32::MAX, 0);
+const SEEN_ONCE: (u32, u32) = (u32::MAX, 1);
+
+impl EncodedCache {
+    /// Whether `index` was met before; marks it as met.
+    fn seen_before(table: &mut Vec<(u32, u32)>, index: u32) -> bool {
+        let i = index as usize;
+        if table.len() <= i {
+            table.resize(i + 1, NOT_CACHED);
+        }
+        if table[i] == NOT_CACHED {
+            table[i] = SEEN_ONCE;
+            return false;
+        }
+        true
+    }
+
+    fn get(table: &[(u32, u32)], index: u32) -> Option<std::ops::Range<usize>> {
+        match table.get(index as usize) {
+            Some(&(start, len)) if start != u32::MAX => Some(start as usize..(start + len) as usize),
+            _ => None,
+        }
+    }
+
+    fn put(table: &mut Vec<(u32, u32)>, bytes: &mut Vec<u8>, index: u32, json: &[u8]) {
+        let i = index as usize;
+        if table.len() <= i {
+            table.resize(i + 1, NOT_CACHED);
+        }
+        if let (Ok(start), Ok(len)) = (u32::try_from(bytes.len()), u32::try_from(json.len())) {
+            if start.checked_add(len).is_some() {
+                table[i] = (start, len);
+                bytes.extend_from_slice(json);
+            }
+        }
+    }
 }
 
 impl<'p> ProgramWriter<'p> {
@@ -91,12 +162,15 @@ impl<'p> ProgramWriter<'p> {
             next_region: 0,
             next_block: 0,
             op_index: 0,
+            cache: EncodedCache::default(),
             names: Names {
                 stop_gradient: ctx.lookup_symbol("stop_gradient"),
                 persistable: ctx.lookup_symbol("persistable"),
                 op_callstack: ctx.lookup_symbol("op_callstack"),
                 parameter: ctx.lookup_symbol("builtin.parameter"),
+                parameter_attrs: PARAMETER_ATTRS.map(|n| ctx.lookup_symbol(n)),
             },
+            op_names: FxHashMap::default(),
         }
     }
 
@@ -200,11 +274,62 @@ impl<'p> ProgramWriter<'p> {
 
     fn write_type_of(&mut self, w: &mut JsonWriter<'_>, v: ValueId) -> Result<(), WriteError> {
         let ty = self.program.value_type(v);
-        serial::encode_type(self.ctx, ty, w).map_err(|e| WriteError::Encode {
+        self.write_type(w, ty).map_err(|e| WriteError::Encode {
             op_index: self.op_index,
             op_name: String::from("(block argument)"),
             source: e,
         })
+    }
+
+    /// Writes a type, from the cache when it was encoded before.
+    fn write_type(&mut self, w: &mut JsonWriter<'_>, ty: Type) -> Result<(), serial::EncodeError> {
+        if w.is_pretty() {
+            return serial::encode_type(self.ctx, ty, w);
+        }
+        if let Some(range) = EncodedCache::get(&self.cache.types, ty.as_u32()) {
+            w.raw_value(&self.cache.bytes[range]);
+            return Ok(());
+        }
+        let mut json = Vec::new();
+        serial::encode_type(self.ctx, ty, &mut JsonWriter::compact(&mut json))?;
+        w.raw_value(&json);
+        EncodedCache::put(&mut self.cache.types, &mut self.cache.bytes, ty.as_u32(), &json);
+        Ok(())
+    }
+
+    /// Writes the `"A"` (`output == false`) or `"OA"` list of an op's attributes.
+    fn write_op_attrs(&mut self, w: &mut JsonWriter<'_>, op: OpId, output: bool) -> Result<(), WriteError> {
+        let dict = self.program.attrs(op);
+        let (callstack, stop_gradient, persistable) =
+            (self.names.op_callstack, self.names.stop_gradient, self.names.persistable);
+        let entries = self.ctx.dict_entries(dict);
+        let keep = move |&(n, _): &(Symbol, Attribute)| {
+            let is_output = Some(n) == stop_gradient || Some(n) == persistable;
+            if output {
+                is_output
+            } else {
+                !is_output && Some(n) != callstack
+            }
+        };
+        if w.is_pretty() {
+            return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
+        }
+        let table = if output { &self.cache.output_attrs } else { &self.cache.attrs };
+        if let Some(range) = EncodedCache::get(table, dict.as_u32()) {
+            w.raw_value(&self.cache.bytes[range]);
+            return Ok(());
+        }
+        let table = if output { &mut self.cache.output_attrs } else { &mut self.cache.attrs };
+        if !EncodedCache::seen_before(table, dict.as_u32()) {
+            // Many dictionaries occur once (unique names): cache from the second use on.
+            return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
+        }
+        let mut json = Vec::new();
+        self.write_attr_list(&mut JsonWriter::compact(&mut json), op, entries.iter().copied().filter(keep))?;
+        w.raw_value(&json);
+        let table = if output { &mut self.cache.output_attrs } else { &mut self.cache.attrs };
+        EncodedCache::put(table, &mut self.cache.bytes, dict.as_u32(), &json);
+        Ok(())
     }
 
     fn write_attr_list(
@@ -226,9 +351,6 @@ impl<'p> ProgramWriter<'p> {
         Ok(())
     }
 
-    fn is_output_attr(&self, name: Symbol) -> bool {
-        Some(name) == self.names.stop_gradient || Some(name) == self.names.persistable
-    }
 
     fn write_op(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
         let p = self.program;
@@ -248,15 +370,11 @@ impl<'p> ProgramWriter<'p> {
             .collect();
         w.begin_object();
         w.key("#");
-        w.string(&compress_op_name(p.op_name_str(op)));
-        let entries = self.ctx.dict_entries(p.attrs(op));
+        let name = p.op_name(op);
+        let compressed = self.op_names.entry(name).or_insert_with(|| compress_op_name(p.op_name_str(op)).into_owned());
+        w.string(compressed);
         w.key("A");
-        let callstack = self.names.op_callstack;
-        self.write_attr_list(
-            w,
-            op,
-            entries.iter().copied().filter(|&(n, _)| !self.is_output_attr(n) && Some(n) != callstack),
-        )?;
+        self.write_op_attrs(w, op, false)?;
         w.key("I");
         w.begin_array();
         for (i, v) in p.operands(op).enumerate() {
@@ -285,13 +403,13 @@ impl<'p> ProgramWriter<'p> {
             w.key("%");
             w.i64(id);
             w.key("TT");
-            serial::encode_type(self.ctx, p.value_type(r), w).map_err(|e| self.encode_error(op, e))?;
+            self.write_type(w, p.value_type(r)).map_err(|e| self.encode_error(op, e))?;
             w.end_object();
         }
         w.end_array();
         if self.options.trainable {
             w.key("OA");
-            self.write_attr_list(w, op, entries.iter().copied().filter(|&(n, _)| self.is_output_attr(n)))?;
+            self.write_op_attrs(w, op, true)?;
         }
         self.op_index += 1;
         if p.num_regions(op) > 0 {
@@ -311,43 +429,29 @@ impl<'p> ProgramWriter<'p> {
     fn write_parameter_op(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
         let p = self.program;
         let ctx = self.ctx;
-        let flag = |name: &str, default: bool| -> Result<bool, WriteError> {
-            match p.attr(op, name) {
-                None => Ok(default),
-                Some(a) => first_bool(ctx, a).ok_or_else(|| self.unsupported(op, format!("`{name}` must be a [bool] array"))),
-            }
-        };
-        let name = p
-            .attr(op, "parameter_name")
-            .and_then(|a| ctx.attr_as::<pir_core::builtin::StrAttr>(a))
-            .ok_or_else(|| self.unsupported(op, "missing string attribute `parameter_name`".into()))?;
-        const KNOWN: [&str; 11] = [
-            "is_distributed",
-            "is_parameter",
-            "need_clip",
-            "parameter_name",
-            "persistable",
-            "stop_gradient",
-            "trainable",
-            "op_callstack",
-            "op_dist_attr",
-            "op_role",
-            "struct_name",
-        ];
-        for &(n, _) in ctx.dict_entries(p.attrs(op)) {
-            let n = ctx.symbol_str(n);
-            if !KNOWN.contains(&n) {
-                return Err(self.unsupported(op, format!("attribute `{n}` cannot be saved on a parameter op")));
+        // One pass over the attributes, placing each by its name.
+        let mut found: [Option<Attribute>; PARAMETER_ATTRS.len()] = [None; PARAMETER_ATTRS.len()];
+        for &(n, a) in ctx.dict_entries(p.attrs(op)) {
+            match self.names.parameter_attrs.iter().position(|s| *s == Some(n)) {
+                Some(i) => found[i] = found[i].or(Some(a)),
+                None => {
+                    let n = ctx.symbol_str(n);
+                    return Err(self.unsupported(op, format!("attribute `{n}` cannot be saved on a parameter op")));
+                }
             }
         }
-        let [is_distributed, is_parameter, need_clip, persistable, stop_gradient, trainable] = [
-            flag("is_distributed", false)?,
-            flag("is_parameter", true)?,
-            flag("need_clip", false)?,
-            flag("persistable", true)?,
-            flag("stop_gradient", true)?,
-            flag("trainable", true)?,
-        ];
+        let flag = |i: usize, default: bool| -> Result<bool, WriteError> {
+            match found[i] {
+                None => Ok(default),
+                Some(a) => first_bool(ctx, a)
+                    .ok_or_else(|| self.unsupported(op, format!("`{}` must be a [bool] array", PARAMETER_ATTRS[i]))),
+            }
+        };
+        let [is_distributed, is_parameter, need_clip, persistable, stop_gradient, trainable] =
+            [flag(0, false)?, flag(1, true)?, flag(2, false)?, flag(4, true)?, flag(5, true)?, flag(6, true)?];
+        let name = found[3]
+            .and_then(|a| ctx.attr_as::<pir_core::builtin::StrAttr>(a))
+            .ok_or_else(|| self.unsupported(op, "missing string attribute `parameter_name`".into()))?;
         w.begin_object();
         w.key("#");
         w.string("p");
@@ -358,11 +462,12 @@ impl<'p> ProgramWriter<'p> {
         w.i64(i64::from(need_clip));
         w.string(&name.0);
         w.end_array();
-        let pick = |names: &[&str]| -> Vec<(Symbol, Attribute)> {
-            names.iter().filter_map(|n| Some((ctx.lookup_symbol(n)?, p.attr(op, n)?))).collect()
+        let syms = self.names.parameter_attrs;
+        let pick = |indices: &[usize]| -> Vec<(Symbol, Attribute)> {
+            indices.iter().filter_map(|&i| Some((syms[i]?, found[i]?))).collect()
         };
         w.key("DA");
-        self.write_attr_list(w, op, pick(&["op_dist_attr", "op_role"]).into_iter())?;
+        self.write_attr_list(w, op, pick(&[7, 8]).into_iter())?;
         let r = p.result(op, 0);
         let id = self.next_result;
         self.next_result += 1;
@@ -372,7 +477,7 @@ impl<'p> ProgramWriter<'p> {
         w.key("%");
         w.i64(id);
         w.key("TT");
-        serial::encode_type(ctx, p.value_type(r), w).map_err(|e| self.encode_error(op, e))?;
+        self.write_type(w, p.value_type(r)).map_err(|e| self.encode_error(op, e))?;
         w.end_object();
         if self.options.trainable {
             w.key("OA");
@@ -383,7 +488,7 @@ impl<'p> ProgramWriter<'p> {
             w.end_array();
         }
         w.key("QA");
-        self.write_attr_list(w, op, pick(&["struct_name"]).into_iter())?;
+        self.write_attr_list(w, op, pick(&[9]).into_iter())?;
         w.end_object();
         Ok(())
     }

@@ -66,3 +66,13 @@ fn writing_refuses_to_overwrite_unless_forced() {
     pir_serde::write_file(&loaded.program, &out, &options, true).unwrap();
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(model.json()).unwrap());
 }
+
+#[test]
+fn a_program_built_in_rust_saves_exactly_as_paddle_writes_its_shape() {
+    // The same 20k-op model built through the API and spelled out as Paddle's
+    // text independently: the writer must produce the spelled-out bytes.
+    let program = pir_dialects::synthetic::mlp(pir_dialects::pd_op_context(), 2_500);
+    program.verify().unwrap();
+    let written = pir_serde::write_to_vec(&program, &Default::default()).unwrap();
+    assert!(written == pir_corpus::synthetic_mlp_json(2_500).as_bytes(), "writer output differs");
+}

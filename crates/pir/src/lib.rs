@@ -1,1 +1,268 @@
-//! placeholder
+//! `pir`: PaddlePaddle's PIR in Rust — the calls users start with.
+//!
+//! A model is a program plus its parameters: [`Model::load`] reads
+//! `prefix.json` (upgrading files of older Paddle releases) and the parameter
+//! file beside it (`prefix.pdiparams`, or the pickle `prefix.pdparams`), and
+//! binds each tensor to the program's parameter map by name, checking dtype
+//! and shape against the program. [`Model::save`] writes both back
+//! atomically, in Paddle's formats.
+//!
+//! ```no_run
+//! let model = pir::Model::load("inference/model")?;
+//! println!("{} ops, {} parameters", model.program.num_ops(), model.parameter_names().len());
+//! model.save("out/model", false)?;
+//! # Ok::<(), pir::Error>(())
+//! ```
+//!
+//! The layers are re-exported: [`core`] (the IR), [`dialects`] (Paddle's
+//! dialects), [`serde`] (the JSON model format), [`params`] (parameter files).
+#![deny(unsafe_op_in_unsafe_fn)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub use pir_core as core;
+pub use pir_dialects as dialects;
+pub use pir_params as params;
+pub use pir_serde as serde;
+
+use pir_core::builtin::{ArrayAttr, BoolAttr, DenseTensorType, ScalarType, StrAttr};
+use pir_core::{IrContext, Parameter, ParameterData, Program, Type};
+use pir_params::{DType, Tensor};
+
+/// Errors of loading and saving models.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The program file could not be read.
+    #[error("{}: {source}", path.display())]
+    Program {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: pir_serde::ReadError,
+    },
+    /// A parameter file could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Params {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: pir_params::Error,
+    },
+    /// A tensor does not fit the program's declaration of it.
+    #[error("parameter `{name}`: {message}")]
+    Mismatch {
+        /// The parameter.
+        name: String,
+        /// What does not fit.
+        message: String,
+    },
+    /// Writing the program failed.
+    #[error("{}: {source}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: pir_serde::WriteError,
+    },
+}
+
+/// A tensor bound to a program parameter.
+#[derive(Debug)]
+pub struct TensorParameter(pub Tensor);
+
+impl ParameterData for TensorParameter {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn bytes(&self) -> &[u8] {
+        self.0.bytes()
+    }
+}
+
+/// A program and its parameters.
+#[derive(Debug)]
+pub struct Model {
+    /// The program; its parameter map holds the tensors.
+    pub program: Program,
+    /// Whether the program file was written `trainable`.
+    pub trainable: bool,
+    /// The PIR version the file was written with.
+    pub version: u64,
+}
+
+fn with_extension(prefix: &Path, ext: &str) -> PathBuf {
+    let mut s = prefix.as_os_str().to_owned();
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+impl Model {
+    /// Loads `prefix.json` and, if present, `prefix.pdiparams` or `prefix.pdparams`.
+    pub fn load(prefix: impl AsRef<Path>) -> Result<Model, Error> {
+        Self::load_with(pir_dialects::pd_op_context(), prefix.as_ref(), &Default::default())
+    }
+
+    /// [`Model::load`] with a given context and reader options.
+    pub fn load_with(ctx: Arc<IrContext>, prefix: &Path, options: &pir_serde::ReadOptions) -> Result<Model, Error> {
+        let json = with_extension(prefix, ".json");
+        let loaded = pir_serde::read_file(ctx, &json, options).map_err(|source| Error::Program { path: json, source })?;
+        let mut model = Model { program: loaded.program, trainable: loaded.trainable, version: loaded.version };
+        let combined = with_extension(prefix, ".pdiparams");
+        let pickle = with_extension(prefix, ".pdparams");
+        if combined.exists() {
+            model.load_pdiparams(&combined)?;
+        } else if pickle.exists() {
+            model.load_pdparams(&pickle)?;
+        }
+        Ok(model)
+    }
+
+    /// Names of the persistable variables whose values a parameter file holds:
+    /// every `builtin.parameter` and every persistable `pd_op.data`, sorted as
+    /// Python sorts strings (the order of a `.pdiparams` file).
+    pub fn parameter_names(&self) -> Vec<String> {
+        persistable_vars(&self.program).into_iter().map(|(n, _)| n).collect()
+    }
+
+    /// The tensor bound to parameter `name`.
+    pub fn tensor(&self, name: &str) -> Option<&Tensor> {
+        let data = self.program.parameter(name)?.data.as_ref()?;
+        data.as_any().downcast_ref::<TensorParameter>().map(|t| &t.0)
+    }
+
+    /// Reads a combined `.pdiparams` file (memory-mapped) and binds its tensors.
+    pub fn load_pdiparams(&mut self, path: &Path) -> Result<(), Error> {
+        let vars = persistable_vars(&self.program);
+        let names: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
+        let params_err = |source| Error::Params { path: path.to_path_buf(), source };
+        let map = pir_params::map_file(path).map_err(params_err)?;
+        let tensors = pir_params::combined::read_combined_mapped(&map, &names).map_err(params_err)?;
+        self.bind(vars, tensors)
+    }
+
+    /// Reads a `.pdparams` pickle and binds its tensors (bfloat16 parameters,
+    /// stored as uint16 arrays, take their dtype from the program).
+    pub fn load_pdparams(&mut self, path: &Path) -> Result<(), Error> {
+        let params_err = |source| Error::Params { path: path.to_path_buf(), source };
+        let map = pir_params::map_file(path).map_err(params_err)?;
+        let state = pir_params::pickle::load_state_dict_mapped(&map).map_err(params_err)?;
+        let vars = persistable_vars(&self.program);
+        let mut tensors = Vec::with_capacity(vars.len());
+        for (name, ty) in &vars {
+            let tensor = state.get(name).cloned().ok_or_else(|| Error::Mismatch {
+                name: name.clone(),
+                message: format!("not found in {}", path.display()),
+            })?;
+            let tensor = match (declared(&self.program, *ty), tensor.dtype()) {
+                (Some((DType::BFloat16, _)), DType::UInt16) => tensor.reinterpret(DType::BFloat16).map_err(params_err)?,
+                _ => tensor,
+            };
+            tensors.push((name.clone(), tensor));
+        }
+        self.bind(vars, tensors)
+    }
+
+    fn bind(&mut self, vars: Vec<(String, Type)>, tensors: Vec<(String, Tensor)>) -> Result<(), Error> {
+        for ((name, ty), (_, tensor)) in vars.into_iter().zip(tensors) {
+            if let Some((dtype, dims)) = declared(&self.program, ty) {
+                let shape_fits = dims.len() == tensor.dims().len()
+                    && dims.iter().zip(tensor.dims()).all(|(&d, &t)| d < 0 || d == t);
+                if dtype != tensor.dtype() || !shape_fits {
+                    return Err(Error::Mismatch {
+                        name,
+                        message: format!(
+                            "the program declares {} {:?}, the file holds {} {:?}",
+                            dtype.paddle_name(),
+                            dims,
+                            tensor.dtype().paddle_name(),
+                            tensor.dims()
+                        ),
+                    });
+                }
+            }
+            self.program.set_parameter(&name, Parameter { ty, data: Some(Arc::new(TensorParameter(tensor))) });
+        }
+        Ok(())
+    }
+
+    /// Writes `prefix.json` and `prefix.pdiparams` (when the program has
+    /// parameters with data), each atomically.
+    pub fn save(&self, prefix: impl AsRef<Path>, overwrite: bool) -> Result<(), Error> {
+        let prefix = prefix.as_ref();
+        let json = with_extension(prefix, ".json");
+        let options = pir_serde::WriteOptions { trainable: self.trainable, ..Default::default() };
+        pir_serde::write_file(&self.program, &json, &options, overwrite)
+            .map_err(|source| Error::Write { path: json.clone(), source })?;
+        let mut params = Vec::new();
+        for name in self.parameter_names() {
+            match self.tensor(&name) {
+                Some(t) => params.push((name, t.clone())),
+                None if params.is_empty() => continue,
+                None => return Err(Error::Mismatch { name, message: "has no data to save".into() }),
+            }
+        }
+        if !params.is_empty() {
+            let path = with_extension(prefix, ".pdiparams");
+            pir_params::combined::save_combined(&path, &params, overwrite)
+                .map_err(|source| Error::Params { path, source })?;
+        }
+        Ok(())
+    }
+}
+
+/// The persistable variables of a program with their types, sorted as Python
+/// sorts their names — the variables a `.pdiparams` file holds, in its order.
+pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
+    let ctx = program.ctx();
+    let mut vars: Vec<(String, Type)> = Vec::new();
+    let top = program.top_block();
+    for op in program.block_ops(top) {
+        let name_attr = match program.op_name_str(op) {
+            "builtin.parameter" => "parameter_name",
+            "pd_op.data" if is_persistable(program, op) => "name",
+            _ => continue,
+        };
+        let Some(name) = program.attr(op, name_attr).and_then(|a| ctx.attr_as::<StrAttr>(a)) else { continue };
+        if program.num_results(op) == 1 && !vars.iter().any(|(n, _)| **n == *name.0) {
+            vars.push((name.0.to_string(), program.value_type(program.result(op, 0))));
+        }
+    }
+    let order = pir_params::combined::paddle_sorted(vars.iter().map(|(n, _)| n.as_str()));
+    order.into_iter().filter_map(|n| vars.iter().find(|(m, _)| *m == n).cloned()).collect()
+}
+
+fn is_persistable(program: &Program, op: pir_core::OpId) -> bool {
+    let ctx = program.ctx();
+    let Some(attr) = program.attr(op, "persistable") else { return false };
+    let first = ctx.attr_as::<ArrayAttr>(attr).and_then(|a| a.0.first().copied());
+    first.and_then(|a| ctx.attr_as::<BoolAttr>(a)).is_some_and(|b| b.0)
+}
+
+/// The dtype and dims a program type declares for a tensor, when it is a dense tensor.
+pub fn declared(program: &Program, ty: Type) -> Option<(DType, Vec<i64>)> {
+    let ctx = program.ctx();
+    let t = ctx.type_as::<DenseTensorType>(ty)?;
+    let scalar = ctx.type_as::<ScalarType>(t.dtype)?;
+    let dtype = match scalar {
+        ScalarType::BF16 => DType::BFloat16,
+        ScalarType::F16 => DType::Float16,
+        ScalarType::F32 => DType::Float32,
+        ScalarType::F64 => DType::Float64,
+        ScalarType::I8 => DType::Int8,
+        ScalarType::U8 => DType::UInt8,
+        ScalarType::I16 => DType::Int16,
+        ScalarType::I32 => DType::Int32,
+        ScalarType::I64 => DType::Int64,
+        ScalarType::Bool => DType::Bool,
+        ScalarType::C64 => DType::Complex64,
+        ScalarType::C128 => DType::Complex128,
+        ScalarType::F8E4M3FN => DType::Float8E4M3FN,
+        ScalarType::F8E5M2 => DType::Float8E5M2,
+        ScalarType::Index | ScalarType::Undefined => return None,
+    };
+    Some((dtype, t.dims.to_vec()))
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Time Paddle's own C++ PIR reader, writer and printer against pir-rs on the same files.
+
+Runs, in one session and interleaved (Paddle, pir-rs, Paddle, pir-rs, ...), ROUNDS rounds of:
+  Paddle:  paddle.base.core.deserialize_pir_program (load), str(program) (print),
+           paddle.base.core.serialize_pir_program (save) -- medians of REPEAT calls each
+  pir-rs:  `pir time FILE --repeat REPEAT` (medians of the same three, in-process)
+and prints, per file, the median over rounds of each median and the ratio Paddle / pir-rs.
+
+Also checks that Paddle loads every file pir-rs writes (`pir convert`), and that Paddle's
+own re-save of the file equals ours up to attribute order inside A/OA lists.
+
+Needs: `pip install paddlepaddle==3.3.1` and a release build of the CLI
+(`cargo build --release -p pir-cli`). Files: model JSONs given on the command line; with
+--synthetic N also a synthetic model of N ops written by pir-rs (Paddle loads what we write).
+
+Usage: bench/compare_paddle.py [FILES...] [--rounds 5] [--repeat 7] [--synthetic 20000 100000]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+
+warnings.filterwarnings("ignore")
+os.environ.setdefault("GLOG_minloglevel", "2")
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PIR = os.environ.get("PIR_BIN", os.path.join(ROOT, "target", "release", "pir"))
+CORPUS = os.path.join(ROOT, "..", "shared", "paddle-corpus")
+
+
+def canonical(obj):
+    if isinstance(obj, dict):
+        out = {k: canonical(v) for k, v in obj.items()}
+        for key in ("A", "OA"):
+            items = out.get(key)
+            if isinstance(items, list) and all(isinstance(e, dict) and "N" in e for e in items):
+                out[key] = sorted(items, key=lambda e: e["N"])
+        return out
+    if isinstance(obj, list):
+        return [canonical(x) for x in obj]
+    return obj
+
+
+def median_ms(fn, repeat, setup=None):
+    arg = setup() if setup else None
+    fn(arg)
+    times = []
+    for _ in range(repeat):
+        arg = setup() if setup else None
+        t0 = time.perf_counter()
+        fn(arg)
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def time_paddle(path, repeat):
+    import paddle
+    from paddle.base import core
+
+    def load(prog):
+        core.deserialize_pir_program(path, prog)
+
+    res = {"load_ms": median_ms(load, repeat, setup=paddle.static.Program)}
+    prog = paddle.static.Program()
+    trainable = core.deserialize_pir_program(path, prog)
+    res["print_ms"] = median_ms(lambda _: str(prog), repeat)
+    out = os.path.join(tempfile.gettempdir(), "compare_paddle_%d.json" % os.getpid())
+    res["save_ms"] = median_ms(lambda _: core.serialize_pir_program(prog, out, True, False, bool(trainable)), repeat)
+    os.remove(out)
+    return res
+
+
+def time_ours(path, repeat):
+    out = subprocess.run([PIR, "time", path, "--repeat", str(repeat)], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+def paddle_resave_matches_ours(path):
+    """Paddle loads our rewrite of `path`; its own re-save equals ours canonically."""
+    import paddle
+    from paddle.base import core
+
+    tmp = tempfile.mkdtemp()
+    ours = os.path.join(tmp, "ours.json")
+    subprocess.run([PIR, "convert", path, ours], check=True)
+    prog = paddle.static.Program()
+    trainable = core.deserialize_pir_program(ours, prog)
+    theirs = os.path.join(tmp, "paddle.json")
+    core.serialize_pir_program(prog, theirs, True, False, bool(trainable))
+    a = canonical(json.load(open(ours)))
+    b = canonical(json.load(open(theirs)))
+    return a == b
+
+
+def synthetic(n_ops):
+    """A synthetic model written by pir-rs (`pir synth`), shaped like huge_5000ops."""
+    path = os.path.join(tempfile.gettempdir(), "pir_synthetic_%d.json" % n_ops)
+    subprocess.run([PIR, "synth", str(n_ops), path, "--force"], check=True)
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--synthetic", type=int, nargs="*", default=[])
+    args = ap.parse_args()
+    try:
+        import paddle  # noqa: F401
+    except ImportError:
+        print("paddlepaddle is not installed: pip install paddlepaddle==3.3.1", file=sys.stderr)
+        return 2
+    if not os.path.exists(PIR):
+        print("build the CLI first: cargo build --release -p pir-cli", file=sys.stderr)
+        return 2
+    files = args.files or [os.path.join(CORPUS, n + ".json") for n in
+                           ("huge_5000ops", "deep_mlp_ln200", "mobilenet_v2_x025", "resnet18_w16", "mlp_tiny")]
+    files += [synthetic(n) for n in args.synthetic]
+    print("%-28s %7s %9s | %-23s | %-23s | %-23s | %s" % (
+        "file", "ops", "bytes", "load ms paddle/ours = x", "print ms paddle/ours = x", "save ms paddle/ours = x", "resave"))
+    for path in files:
+        rounds = {"paddle": [], "ours": []}
+        for _ in range(args.rounds):
+            rounds["paddle"].append(time_paddle(path, args.repeat))
+            rounds["ours"].append(time_ours(path, args.repeat))
+        ops = rounds["ours"][0]["ops"]
+        cols = []
+        for key in ("load_ms", "print_ms", "save_ms"):
+            p = statistics.median(r[key] for r in rounds["paddle"])
+            o = statistics.median(r[key] for r in rounds["ours"])
+            cols.append("%8.3f/%7.3f = %5.1fx" % (p, o, p / o if o else float("inf")))
+        same = "equal" if paddle_resave_matches_ours(path) else "DIFFERENT"
+        print("%-28s %7d %9d | %s | %s | %s | %s" % (
+            os.path.basename(path)[:28], ops, os.path.getsize(path), cols[0], cols[1], cols[2], same))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

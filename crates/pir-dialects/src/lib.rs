@@ -27,6 +27,8 @@ pub mod pd_op;
 pub mod synthetic;
 mod views_support;
 
+pub use op_registry::{kind_matches, op_def, verify_by_definition};
+
 use std::sync::Arc;
 
 use pir_core::IrContext;

@@ -1,1 +1,157 @@
-//! placeholder
+//! Registration of the ops of the definition table, and the generic
+//! verification every registered op gets from its definition.
+
+use pir_core::builtin::{
+    ArrayAttr, BoolAttr, Complex128Attr, Complex64Attr, F32Attr, F64Attr, I32Attr, I64Attr, IndexAttr, StrAttr,
+};
+use pir_core::op_info::traits;
+use pir_core::{Attribute, IrContext, OpId, OpInfo, Program};
+
+use crate::op_def::{AttrKind, ElementKind, OpDef, OpDefinition, OP_DEFS};
+use crate::pd_op::{DataLayoutAttr, DataTypeAttr, IntArrayAttr, PlaceAttr, ScalarAttr};
+
+/// The definition of the op named `name` (binary search in the sorted table).
+pub fn op_def(name: &str) -> Option<&'static OpDef> {
+    OP_DEFS.binary_search_by(|d| d.name.cmp(name)).ok().map(|i| &OP_DEFS[i])
+}
+
+/// Registers every `pd_op.*` and `cf.*` op of the table (the core registers
+/// `builtin.*`), letting `customize` adjust each registration.
+pub(crate) fn register_table_ops(ctx: &IrContext, customize: &dyn Fn(&'static OpDef, OpInfo) -> OpInfo) {
+    for def in OP_DEFS {
+        if !(def.name.starts_with("pd_op.") || def.name.starts_with("cf.")) {
+            continue;
+        }
+        let dialect = if def.dialect == "cf" { "cf" } else { "pd_op" };
+        let names: Vec<&'static str> = def.attributes.iter().map(|a| a.name).collect();
+        let mut info = OpInfo::new(def.name, dialect).with_attributes(&names).with_interface(OpDefinition(def));
+        let mut side_effect = false;
+        for t in def.traits {
+            let id = ctx.trait_id(t);
+            side_effect |= id == traits::SIDE_EFFECT || id == traits::INPLACE;
+            info = info.with_trait(id);
+        }
+        if def.name == "cf.yield" {
+            info = info.with_trait(traits::IS_TERMINATOR);
+        }
+        if !side_effect && def.num_regions == 0 {
+            info = info.with_trait(traits::NO_SIDE_EFFECT);
+        }
+        if def.num_regions > 0 {
+            info = info.with_regions(def.num_regions);
+        }
+        info = info.with_verify(verify_by_definition);
+        ctx.register_op(customize(def, info));
+    }
+}
+
+/// Checks an op against its definition: operand and result counts, required
+/// operands present, and the kinds of the declared attributes it carries.
+/// Missing attributes are not errors: real files omit some.
+pub fn verify_by_definition(p: &Program, op: OpId) -> Result<(), String> {
+    let Some(def) = p.op_info(op).and_then(|i| i.interface::<OpDefinition>()).map(|d| d.0) else {
+        return Ok(());
+    };
+    let variadic_in = def.inputs.iter().any(|i| i.variadic);
+    let fixed_in = def.inputs.iter().filter(|i| !i.variadic).count();
+    let n = p.num_operands(op);
+    if (!variadic_in && n != def.inputs.len()) || (variadic_in && n < fixed_in) {
+        return Err(format!("expects {} operand(s) ({}), has {n}", def.inputs.len(), names(def.inputs.iter().map(|i| i.name))));
+    }
+    for (i, input) in def.inputs.iter().enumerate().take(n) {
+        if !input.optional && !input.variadic && p.operand(op, i).is_none() {
+            return Err(format!("operand {i} (`{}`) is required but absent", input.name));
+        }
+    }
+    let variadic_out = def.outputs.iter().any(|o| o.variadic);
+    let r = p.num_results(op);
+    if !variadic_out && r != def.outputs.len() {
+        return Err(format!("expects {} result(s) ({}), has {r}", def.outputs.len(), names(def.outputs.iter().map(|o| o.name))));
+    }
+    let ctx = p.ctx();
+    for spec in def.attributes {
+        let Some(attr) = p.attr(op, spec.name) else { continue };
+        if !kind_matches(ctx, attr, spec.kind) {
+            return Err(format!(
+                "attribute `{}` must be {}, found {}",
+                spec.name,
+                describe(spec.kind),
+                ctx.attr_data(attr).kind_name()
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn names<'a>(it: impl Iterator<Item = &'a str>) -> String {
+    it.collect::<Vec<_>>().join(", ")
+}
+
+fn is_scalar(ctx: &IrContext, a: Attribute) -> bool {
+    ctx.attr_as::<BoolAttr>(a).is_some()
+        || ctx.attr_as::<I32Attr>(a).is_some()
+        || ctx.attr_as::<I64Attr>(a).is_some()
+        || ctx.attr_as::<IndexAttr>(a).is_some()
+        || ctx.attr_as::<F32Attr>(a).is_some()
+        || ctx.attr_as::<F64Attr>(a).is_some()
+        || ctx.attr_as::<StrAttr>(a).is_some()
+        || ctx.attr_as::<Complex64Attr>(a).is_some()
+        || ctx.attr_as::<Complex128Attr>(a).is_some()
+        || ctx.attr_as::<ScalarAttr>(a).is_some()
+}
+
+fn element_matches(ctx: &IrContext, a: Attribute, kind: ElementKind) -> bool {
+    match kind {
+        ElementKind::Bool => ctx.attr_as::<BoolAttr>(a).is_some(),
+        ElementKind::Int32 => ctx.attr_as::<I32Attr>(a).is_some(),
+        ElementKind::Int64 => ctx.attr_as::<I64Attr>(a).is_some(),
+        ElementKind::Float => ctx.attr_as::<F32Attr>(a).is_some(),
+        ElementKind::Double => ctx.attr_as::<F64Attr>(a).is_some(),
+        ElementKind::Str => ctx.attr_as::<StrAttr>(a).is_some(),
+        ElementKind::Scalar => is_scalar(ctx, a),
+    }
+}
+
+/// Whether `attr` has the declared kind (a Scalar accepts every kind Paddle accepts).
+pub fn kind_matches(ctx: &IrContext, attr: Attribute, kind: AttrKind) -> bool {
+    match kind {
+        AttrKind::Bool => ctx.attr_as::<BoolAttr>(attr).is_some(),
+        AttrKind::Int32 => ctx.attr_as::<I32Attr>(attr).is_some(),
+        AttrKind::Int64 => ctx.attr_as::<I64Attr>(attr).is_some(),
+        AttrKind::Index => ctx.attr_as::<IndexAttr>(attr).is_some(),
+        AttrKind::Float => ctx.attr_as::<F32Attr>(attr).is_some(),
+        AttrKind::Double => ctx.attr_as::<F64Attr>(attr).is_some(),
+        AttrKind::Str => ctx.attr_as::<StrAttr>(attr).is_some(),
+        AttrKind::Array(element) => match ctx.attr_as::<ArrayAttr>(attr) {
+            Some(items) => element.is_none_or(|k| items.0.iter().all(|&a| element_matches(ctx, a, k))),
+            None => false,
+        },
+        AttrKind::IntArray => ctx.attr_as::<IntArrayAttr>(attr).is_some(),
+        AttrKind::Scalar(_) => is_scalar(ctx, attr),
+        AttrKind::DataType => ctx.attr_as::<DataTypeAttr>(attr).is_some(),
+        AttrKind::Place => ctx.attr_as::<PlaceAttr>(attr).is_some(),
+        AttrKind::DataLayout => ctx.attr_as::<DataLayoutAttr>(attr).is_some(),
+        AttrKind::Pointer | AttrKind::Any => true,
+    }
+}
+
+fn describe(kind: AttrKind) -> String {
+    match kind {
+        AttrKind::Bool => "a bool (pir::BoolAttribute)".into(),
+        AttrKind::Int32 => "an int32 (pir::Int32Attribute)".into(),
+        AttrKind::Int64 => "an int64 (pir::Int64Attribute)".into(),
+        AttrKind::Index => "an index (pir::IndexAttribute)".into(),
+        AttrKind::Float => "a float (pir::FloatAttribute)".into(),
+        AttrKind::Double => "a double (pir::DoubleAttribute)".into(),
+        AttrKind::Str => "a string (pir::StrAttribute)".into(),
+        AttrKind::Array(Some(k)) => format!("an array of {k:?} (pir::ArrayAttribute)"),
+        AttrKind::Array(None) => "an array (pir::ArrayAttribute)".into(),
+        AttrKind::IntArray => "an int array (paddle::dialect::IntArrayAttribute)".into(),
+        AttrKind::Scalar(_) => "a scalar (paddle::dialect::ScalarAttribute)".into(),
+        AttrKind::DataType => "a data type (paddle::dialect::DataTypeAttribute)".into(),
+        AttrKind::Place => "a place (paddle::dialect::PlaceAttribute)".into(),
+        AttrKind::DataLayout => "a layout (paddle::dialect::DataLayoutAttribute)".into(),
+        AttrKind::Pointer => "a pointer".into(),
+        AttrKind::Any => "any attribute".into(),
+    }
+}

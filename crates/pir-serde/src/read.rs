@@ -41,6 +41,8 @@ pub struct LoadedProgram {
     pub trainable: bool,
     /// `base_code.version`.
     pub version: u64,
+    /// Whether the file was in Paddle's indented (`readable`) form.
+    pub readable: bool,
 }
 
 /// Reads a model file.
@@ -110,7 +112,7 @@ pub fn read_slice(ctx: Arc<IrContext>, bytes: &[u8], options: &ReadOptions) -> R
     if version > CURRENT_VERSION {
         check_newer_file(&program, version)?;
     }
-    Ok(LoadedProgram { program, trainable, version })
+    Ok(LoadedProgram { program, trainable, version, readable: bytes.starts_with(b"{\n") })
 }
 
 /// The patches a file of `version` needs: the built-in upgrade chain, then the user's.

@@ -23,18 +23,18 @@ impl Rng {
     }
 }
 
-fn read(bytes: &[u8]) -> bool {
-    let ctx = pir_dialects::pd_op_context();
-    pir_serde::read_slice(ctx, bytes, &Default::default()).is_ok()
+fn read(ctx: &std::sync::Arc<pir_core::IrContext>, bytes: &[u8]) -> bool {
+    pir_serde::read_slice(ctx.clone(), bytes, &Default::default()).is_ok()
 }
 
 #[test]
 fn truncated_files_are_rejected_without_panic() {
+    let ctx = pir_dialects::pd_op_context();
     for path in corpus_files() {
         let bytes = std::fs::read(&path).unwrap();
         for k in 0..50 {
             let cut = bytes.len() * k / 50;
-            assert!(!read(&bytes[..cut]), "{} truncated at {cut} was accepted", path.display());
+            assert!(!read(&ctx, &bytes[..cut]), "{} truncated at {cut} was accepted", path.display());
         }
     }
 }
@@ -42,6 +42,7 @@ fn truncated_files_are_rejected_without_panic() {
 #[test]
 fn random_byte_flips_never_panic() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let ctx = pir_dialects::pd_op_context();
     for path in corpus_files() {
         let original = std::fs::read(&path).unwrap();
         for _ in 0..200 {
@@ -53,7 +54,7 @@ fn random_byte_flips_never_panic() {
                 const JSON_BYTES: &[u8] = b"{}[]\":,0-9eE.tfn#%";
                 bytes[i] = JSON_BYTES[rng.below(JSON_BYTES.len())];
             }
-            let _ = read(&bytes);
+            let _ = read(&ctx, &bytes);
         }
     }
 }

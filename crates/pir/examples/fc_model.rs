@@ -24,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let attrs = |list: &[(&str, Attribute)]| -> Vec<(Symbol, Attribute)> { list.iter().map(|&(n, a)| (sym(n), a)).collect() };
 
     let mut b = Builder::at_end(&mut p, top);
-    let mut param = |b: &mut Builder<'_>, name: &str, dims: &[i64]| {
+    let param = |b: &mut Builder<'_>, name: &str, dims: &[i64]| {
         let a = pir::dialects::synthetic::parameter_attrs(&ctx, name);
         let op = b.create(sym("builtin.parameter"), &[], &[t(dims)], &a, 0);
         b.program().result(op, 0)
@@ -111,7 +111,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let ty = t(&dims);
         p.set_parameter(name, Parameter { ty, data: Some(Arc::new(pir::TensorParameter(tensor))) });
     }
-    let model = pir::Model { program: p, trainable: true, version: pir::serde::PIR_VERSION };
+    let model = pir::Model { program: p, trainable: true, version: pir::serde::PIR_VERSION, readable: false };
     model.save(&prefix, true)?;
     println!("{}", model.program);
     Ok(())

@@ -92,6 +92,8 @@ pub struct Model {
     pub trainable: bool,
     /// The PIR version the file was written with.
     pub version: u64,
+    /// Whether the program file was in Paddle's indented form (kept on save).
+    pub readable: bool,
 }
 
 fn with_extension(prefix: &Path, ext: &str) -> PathBuf {
@@ -110,7 +112,12 @@ impl Model {
     pub fn load_with(ctx: Arc<IrContext>, prefix: &Path, options: &pir_serde::ReadOptions) -> Result<Model, Error> {
         let json = with_extension(prefix, ".json");
         let loaded = pir_serde::read_file(ctx, &json, options).map_err(|source| Error::Program { path: json, source })?;
-        let mut model = Model { program: loaded.program, trainable: loaded.trainable, version: loaded.version };
+        let mut model = Model {
+            program: loaded.program,
+            trainable: loaded.trainable,
+            version: loaded.version,
+            readable: loaded.readable,
+        };
         let combined = with_extension(prefix, ".pdiparams");
         let pickle = with_extension(prefix, ".pdparams");
         if combined.exists() {
@@ -122,8 +129,9 @@ impl Model {
     }
 
     /// Names of the persistable variables whose values a parameter file holds:
-    /// every `builtin.parameter` and every persistable `pd_op.data`, sorted as
-    /// Python sorts strings (the order of a `.pdiparams` file).
+    /// every `builtin.parameter` not marked non-persistable and every
+    /// persistable `pd_op.data`, sorted as Python sorts strings (the order of a
+    /// `.pdiparams` file).
     pub fn parameter_names(&self) -> Vec<String> {
         persistable_vars(&self.program).into_iter().map(|(n, _)| n).collect()
     }
@@ -194,7 +202,7 @@ impl Model {
     pub fn save(&self, prefix: impl AsRef<Path>, overwrite: bool) -> Result<(), Error> {
         let prefix = prefix.as_ref();
         let json = with_extension(prefix, ".json");
-        let options = pir_serde::WriteOptions { trainable: self.trainable, ..Default::default() };
+        let options = pir_serde::WriteOptions { trainable: self.trainable, readable: self.readable, ..Default::default() };
         pir_serde::write_file(&self.program, &json, &options, overwrite)
             .map_err(|source| Error::Write { path: json.clone(), source })?;
         let mut params = Vec::new();
@@ -221,9 +229,11 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
     let mut vars: Vec<(String, Type)> = Vec::new();
     let top = program.top_block();
     for op in program.block_ops(top) {
+        // A parameter marked non-persistable (e.g. an RNN's dropout state) is not
+        // saved; one without the mark (an inference file has none) is.
         let name_attr = match program.op_name_str(op) {
-            "builtin.parameter" => "parameter_name",
-            "pd_op.data" if is_persistable(program, op) => "name",
+            "builtin.parameter" if persistable(program, op) != Some(false) => "parameter_name",
+            "pd_op.data" if persistable(program, op) == Some(true) => "name",
             _ => continue,
         };
         let Some(name) = program.attr(op, name_attr).and_then(|a| ctx.attr_as::<StrAttr>(a)) else { continue };
@@ -235,11 +245,12 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
     order.into_iter().filter_map(|n| vars.iter().find(|(m, _)| *m == n).cloned()).collect()
 }
 
-fn is_persistable(program: &Program, op: pir_core::OpId) -> bool {
+/// The op's `persistable` mark (the first element of its `[bool]` array), if it has one.
+fn persistable(program: &Program, op: pir_core::OpId) -> Option<bool> {
     let ctx = program.ctx();
-    let Some(attr) = program.attr(op, "persistable") else { return false };
+    let attr = program.attr(op, "persistable")?;
     let first = ctx.attr_as::<ArrayAttr>(attr).and_then(|a| a.0.first().copied());
-    first.and_then(|a| ctx.attr_as::<BoolAttr>(a)).is_some_and(|b| b.0)
+    first.and_then(|a| ctx.attr_as::<BoolAttr>(a)).map(|b| b.0)
 }
 
 /// The dtype and dims a program type declares for a tensor, when it is a dense tensor.

@@ -19,8 +19,12 @@ fn generate() -> Result<(), String> {
     println!("cargo:rerun-if-changed={}", data.display());
     println!("cargo:rerun-if-changed=build.rs");
     let text = std::fs::read_to_string(&data).map_err(|e| format!("{}: {e}", data.display()))?;
-    let json: Value = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", data.display()))?;
-    let ops = json.get("ops").and_then(Value::as_object).ok_or("missing object `ops`")?;
+    let json: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", data.display()))?;
+    let ops = json
+        .get("ops")
+        .and_then(Value::as_object)
+        .ok_or("missing object `ops`")?;
     let mut names: Vec<&String> = ops.keys().collect();
     names.sort();
     let mut out = String::with_capacity(4 << 20);
@@ -73,7 +77,10 @@ fn element_kind(ty: &str) -> Option<&'static str> {
 
 fn attr_kind(attr: &Value) -> String {
     let ty = string(attr, "type");
-    if let Some(inner) = ty.strip_prefix("pir::ArrayAttribute<").and_then(|s| s.strip_suffix('>')) {
+    if let Some(inner) = ty
+        .strip_prefix("pir::ArrayAttribute<")
+        .and_then(|s| s.strip_suffix('>'))
+    {
         return match element_kind(inner) {
             Some(k) => format!("AttrKind::Array(Some(ElementKind::{k}))"),
             None => "AttrKind::Array(None)".into(),
@@ -112,7 +119,11 @@ fn float_literal(f: f64) -> String {
     if f.is_nan() {
         "f64::NAN".into()
     } else if f.is_infinite() {
-        if f > 0.0 { "f64::INFINITY".into() } else { "f64::NEG_INFINITY".into() }
+        if f > 0.0 {
+            "f64::INFINITY".into()
+        } else {
+            "f64::NEG_INFINITY".into()
+        }
     } else {
         format!("{f:?}")
     }
@@ -158,13 +169,25 @@ fn default_value(attr: &Value, kind: &str) -> Option<String> {
                 let v: Vec<String> = items.iter().map(|b| b.to_string()).collect();
                 format!("DefaultValue::BoolList(&[{}])", v.join(", "))
             } else if items.iter().all(Value::is_string) {
-                let v: Vec<String> = items.iter().filter_map(Value::as_str).map(|s| format!("{s:?}")).collect();
+                let v: Vec<String> = items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|s| format!("{s:?}"))
+                    .collect();
                 format!("DefaultValue::StrList(&[{}])", v.join(", "))
             } else if !floats && items.iter().all(|v| v.is_i64()) {
-                let v: Vec<String> = items.iter().filter_map(Value::as_i64).map(|i| i.to_string()).collect();
+                let v: Vec<String> = items
+                    .iter()
+                    .filter_map(Value::as_i64)
+                    .map(|i| i.to_string())
+                    .collect();
                 format!("DefaultValue::IntList(&[{}])", v.join(", "))
             } else if items.iter().all(Value::is_number) {
-                let v: Vec<String> = items.iter().filter_map(Value::as_f64).map(float_literal).collect();
+                let v: Vec<String> = items
+                    .iter()
+                    .filter_map(Value::as_f64)
+                    .map(float_literal)
+                    .collect();
                 format!("DefaultValue::FloatList(&[{}])", v.join(", "))
             } else {
                 return None;
@@ -175,15 +198,25 @@ fn default_value(attr: &Value, kind: &str) -> Option<String> {
 }
 
 fn pairs(map: Option<&Value>) -> String {
-    let Some(map) = map.and_then(Value::as_object) else { return "&[]".into() };
-    let items: Vec<String> = map.iter().map(|(k, v)| format!("({k:?}, {:?})", v.as_str().unwrap_or(""))).collect();
+    let Some(map) = map.and_then(Value::as_object) else {
+        return "&[]".into();
+    };
+    let items: Vec<String> = map
+        .iter()
+        .map(|(k, v)| format!("({k:?}, {:?})", v.as_str().unwrap_or("")))
+        .collect();
     format!("&[{}]", items.join(", "))
 }
 
 fn names(list: Option<&Value>) -> String {
     let items: Vec<String> = list
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(|s| format!("{s:?}")).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(|s| format!("{s:?}"))
+                .collect()
+        })
         .unwrap_or_default();
     format!("&[{}]", items.join(", "))
 }
@@ -197,7 +230,7 @@ fn op_def(out: &mut String, name: &str, op: &Value) -> Result<(), String> {
             inputs,
             "InputDef {{ name: {:?}, kind: ValueKind::{}, optional: {}, no_need_buffer: {}, mutable_attribute: {}, variadic: {} }}, ",
             string(i, "name"),
-            value_kind(string(i, "value_type").is_empty().then(|| string(i, "type")).unwrap_or(string(i, "value_type"))),
+            value_kind(if string(i, "value_type").is_empty() { string(i, "type") } else { string(i, "value_type") }),
             flag(i, "optional"),
             flag(i, "no_need_buffer"),
             flag(i, "mutable_attribute"),
@@ -208,7 +241,11 @@ fn op_def(out: &mut String, name: &str, op: &Value) -> Result<(), String> {
     for a in list("attributes") {
         let kind = attr_kind(a);
         let default = default_value(a, &kind).map_or("None".to_owned(), |d| format!("Some({d})"));
-        let _ = write!(attrs, "AttrSpec {{ name: {:?}, kind: {kind}, default: {default} }}, ", string(a, "name"));
+        let _ = write!(
+            attrs,
+            "AttrSpec {{ name: {:?}, kind: {kind}, default: {default} }}, ",
+            string(a, "name")
+        );
     }
     let mut outputs = String::new();
     for o in list("outputs") {
@@ -222,7 +259,11 @@ fn op_def(out: &mut String, name: &str, op: &Value) -> Result<(), String> {
             flag(o, "variadic"),
         );
     }
-    let num_regions = op.get("regions").and_then(|r| r.get("count")).and_then(Value::as_u64).unwrap_or(0);
+    let num_regions = op
+        .get("regions")
+        .and_then(|r| r.get("count"))
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
     let yaml = string(op, "yaml_op_name");
     let _ = writeln!(
         out,

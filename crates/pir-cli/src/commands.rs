@@ -32,8 +32,13 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
 fn one_path(args: &[String], command: &str) -> Result<PathBuf, CliError> {
     match args {
         [path] => Ok(PathBuf::from(path)),
-        [] => Err(CliError::Usage(format!("`pir {command}` needs a model file"))),
-        _ => Err(CliError::Usage(format!("`pir {command}` takes one model file, got {}", args.len()))),
+        [] => Err(CliError::Usage(format!(
+            "`pir {command}` needs a model file"
+        ))),
+        _ => Err(CliError::Usage(format!(
+            "`pir {command}` takes one model file, got {}",
+            args.len()
+        ))),
     }
 }
 
@@ -43,7 +48,10 @@ fn load(path: &Path) -> Result<LoadedProgram, CliError> {
 
 fn load_with(path: &Path, options: &ReadOptions) -> Result<LoadedProgram, CliError> {
     let ctx = pir_dialects::pd_op_context();
-    pir_serde::read_file(ctx, path, options).map_err(|source| CliError::Read { path: path.to_path_buf(), source })
+    pir_serde::read_file(ctx, path, options).map_err(|source| CliError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// `pir convert IN OUT [--inference] [--readable] [--force] [--patch FILE]...`;
@@ -64,21 +72,31 @@ fn convert(args: &[String], upgrade: bool) -> Result<(), CliError> {
             "--force" => force = true,
             "--accept-develop-version" => read.accept_develop_version = true,
             "--patch" => {
-                let file = it.next().ok_or_else(|| CliError::Usage("--patch needs a yaml file".into()))?;
+                let file = it
+                    .next()
+                    .ok_or_else(|| CliError::Usage("--patch needs a yaml file".into()))?;
                 let text = std::fs::read_to_string(file)
                     .map_err(|e| CliError::Usage(format!("cannot read patch file {file}: {e}")))?;
                 let set = pir_serde::patch::parse_patch_yaml(file, &text)
                     .map_err(|e| CliError::Usage(format!("invalid patch file: {e}")))?;
-                let mut merged = read.patches.take().map(|p| (*p).clone()).unwrap_or_default();
+                let mut merged = read
+                    .patches
+                    .take()
+                    .map(|p| (*p).clone())
+                    .unwrap_or_default();
                 merged.merge(set);
                 read.patches = Some(std::sync::Arc::new(merged));
             }
-            flag if flag.starts_with("--") => return Err(CliError::Usage(format!("unknown option `{flag}`"))),
+            flag if flag.starts_with("--") => {
+                return Err(CliError::Usage(format!("unknown option `{flag}`")))
+            }
             path => paths.push(PathBuf::from(path)),
         }
     }
     let [input, output] = paths.as_slice() else {
-        return Err(CliError::Usage(format!("`pir {command}` takes an input and an output file")));
+        return Err(CliError::Usage(format!(
+            "`pir {command}` takes an input and an output file"
+        )));
     };
     let loaded = load_with(input, &read)?;
     // Keep the file's `trainable` unless asked otherwise.
@@ -86,8 +104,12 @@ fn convert(args: &[String], upgrade: bool) -> Result<(), CliError> {
         Some(inference) => !inference,
         None => loaded.trainable,
     };
-    pir_serde::write_file(&loaded.program, output, &write, force)
-        .map_err(|source| CliError::Write { path: output.clone(), source })?;
+    pir_serde::write_file(&loaded.program, output, &write, force).map_err(|source| {
+        CliError::Write {
+            path: output.clone(),
+            source,
+        }
+    })?;
     Ok(())
 }
 
@@ -104,8 +126,16 @@ fn print(args: &[String]) -> Result<(), CliError> {
 fn verify(args: &[String]) -> Result<(), CliError> {
     let path = one_path(args, "verify")?;
     let loaded = load(&path)?;
-    loaded.program.verify().map_err(|source| CliError::Verify { path: path.clone(), source })?;
-    writeln!(std::io::stdout(), "{}: ok ({} ops)", path.display(), loaded.program.num_ops())?;
+    loaded.program.verify().map_err(|source| CliError::Verify {
+        path: path.clone(),
+        source,
+    })?;
+    writeln!(
+        std::io::stdout(),
+        "{}: ok ({} ops)",
+        path.display(),
+        loaded.program.num_ops()
+    )?;
     Ok(())
 }
 
@@ -123,10 +153,18 @@ fn stats(args: &[String]) -> Result<(), CliError> {
     });
     let mut out = std::io::stdout().lock();
     writeln!(out, "file: {}", path.display())?;
-    writeln!(out, "pir version: {}, trainable: {}", loaded.version, loaded.trainable)?;
+    writeln!(
+        out,
+        "pir version: {}, trainable: {}",
+        loaded.version, loaded.trainable
+    )?;
     writeln!(out, "ops: {total}")?;
     let bytes = p.heap_bytes();
-    writeln!(out, "program arena bytes: {bytes} ({:.1} per op)", bytes as f64 / total.max(1) as f64)?;
+    writeln!(
+        out,
+        "program arena bytes: {bytes} ({:.1} per op)",
+        bytes as f64 / total.max(1) as f64
+    )?;
     let mut rows: Vec<_> = histogram.into_iter().collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (name, n) in rows {
@@ -144,8 +182,12 @@ fn time(args: &[String]) -> Result<(), CliError> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--repeat" => {
-                let n = it.next().and_then(|n| n.parse().ok()).filter(|&n: &usize| n > 0);
-                repeat = n.ok_or_else(|| CliError::Usage("--repeat needs a positive number".into()))?;
+                let n = it
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .filter(|&n: &usize| n > 0);
+                repeat =
+                    n.ok_or_else(|| CliError::Usage("--repeat needs a positive number".into()))?;
             }
             p => path = Some(PathBuf::from(p)),
         }
@@ -153,15 +195,25 @@ fn time(args: &[String]) -> Result<(), CliError> {
     let path = path.ok_or_else(|| CliError::Usage("`pir time` needs a model file".into()))?;
     let bytes = std::fs::read(&path).map_err(|source| CliError::Read {
         path: path.clone(),
-        source: pir_serde::ReadError::Io { path: path.clone(), source },
+        source: pir_serde::ReadError::Io {
+            path: path.clone(),
+            source,
+        },
     })?;
     let ctx = pir_dialects::pd_op_context();
     let read = || {
-        pir_serde::read_slice(ctx.clone(), &bytes, &ReadOptions::default())
-            .map_err(|source| CliError::Read { path: path.clone(), source })
+        pir_serde::read_slice(ctx.clone(), &bytes, &ReadOptions::default()).map_err(|source| {
+            CliError::Read {
+                path: path.clone(),
+                source,
+            }
+        })
     };
     let loaded = read()?;
-    let options = pir_serde::WriteOptions { trainable: loaded.trainable, ..Default::default() };
+    let options = pir_serde::WriteOptions {
+        trainable: loaded.trainable,
+        ..Default::default()
+    };
     let median = |mut v: Vec<f64>| {
         v.sort_by(f64::total_cmp);
         v[v.len() / 2]
@@ -175,8 +227,11 @@ fn time(args: &[String]) -> Result<(), CliError> {
         let text = l.program.print_to_vec();
         print_ms.push(t.elapsed().as_secs_f64() * 1e3);
         let t = std::time::Instant::now();
-        let json = pir_serde::write_to_vec(&l.program, &options)
-            .map_err(|source| CliError::Write { path: path.clone(), source })?;
+        let json =
+            pir_serde::write_to_vec(&l.program, &options).map_err(|source| CliError::Write {
+                path: path.clone(),
+                source,
+            })?;
         save_ms.push(t.elapsed().as_secs_f64() * 1e3);
         std::hint::black_box((text.len(), json.len()));
     }
@@ -199,12 +254,23 @@ fn synth(args: &[String]) -> Result<(), CliError> {
     let force = args.iter().any(|a| a == "--force");
     let rest: Vec<&String> = args.iter().filter(|a| *a != "--force").collect();
     let [ops, out] = rest.as_slice() else {
-        return Err(CliError::Usage("`pir synth` takes an op count and an output file".into()));
+        return Err(CliError::Usage(
+            "`pir synth` takes an op count and an output file".into(),
+        ));
     };
-    let ops: usize = ops.parse().map_err(|_| CliError::Usage(format!("`{ops}` is not an op count")))?;
-    let program = pir_dialects::synthetic::mlp(pir_dialects::pd_op_context(), ops.saturating_sub(2).div_ceil(8).max(1));
+    let ops: usize = ops
+        .parse()
+        .map_err(|_| CliError::Usage(format!("`{ops}` is not an op count")))?;
+    let program = pir_dialects::synthetic::mlp(
+        pir_dialects::pd_op_context(),
+        ops.saturating_sub(2).div_ceil(8).max(1),
+    );
     let out = PathBuf::from(out);
-    pir_serde::write_file(&program, &out, &pir_serde::WriteOptions::default(), force)
-        .map_err(|source| CliError::Write { path: out.clone(), source })?;
+    pir_serde::write_file(&program, &out, &pir_serde::WriteOptions::default(), force).map_err(
+        |source| CliError::Write {
+            path: out.clone(),
+            source,
+        },
+    )?;
     Ok(())
 }

@@ -16,19 +16,31 @@ use pir_params::{DType, Tensor};
 use crate::CliError;
 
 fn params_err(path: &Path) -> impl FnOnce(pir_params::Error) -> CliError + '_ {
-    move |source| CliError::Params { path: path.to_path_buf(), source }
+    move |source| CliError::Params {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 fn is_pickle(path: &Path) -> bool {
-    matches!(path.extension().and_then(|e| e.to_str()), Some("pdparams" | "pdopt" | "pkl" | "pickle"))
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("pdparams" | "pdopt" | "pkl" | "pickle")
+    )
 }
 
 /// The variable names and declared dtypes of a program file.
 fn program_vars(path: &Path) -> Result<Vec<(String, Option<DType>)>, CliError> {
     let loaded = pir_serde::read_file(pir_dialects::pd_op_context(), path, &Default::default())
-        .map_err(|source| CliError::Read { path: path.to_path_buf(), source })?;
+        .map_err(|source| CliError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
     let p = &loaded.program;
-    Ok(pir::persistable_vars(p).into_iter().map(|(n, ty)| (n, pir::declared(p, ty).map(|(d, _)| d))).collect())
+    Ok(pir::persistable_vars(p)
+        .into_iter()
+        .map(|(n, ty)| (n, pir::declared(p, ty).map(|(d, _)| d)))
+        .collect())
 }
 
 /// Reads a parameter file into named tensors.
@@ -40,12 +52,19 @@ fn read_tensors(path: &Path, program: Option<&Path>) -> Result<Vec<(String, Tens
     let map = pir_params::map_file(path).map_err(params_err(path))?;
     if is_pickle(path) {
         let state = pir_params::pickle::load_state_dict_mapped(&map).map_err(params_err(path))?;
-        let Some(vars) = vars else { return Ok(state.tensors) };
+        let Some(vars) = vars else {
+            return Ok(state.tensors);
+        };
         let mut out = Vec::with_capacity(vars.len());
         for (name, dtype) in vars {
-            let t = state.get(&name).cloned().ok_or_else(|| CliError::Usage(format!("`{name}` is not in {}", path.display())))?;
+            let t = state
+                .get(&name)
+                .cloned()
+                .ok_or_else(|| CliError::Usage(format!("`{name}` is not in {}", path.display())))?;
             let t = match (dtype, t.dtype()) {
-                (Some(DType::BFloat16), DType::UInt16) => t.reinterpret(DType::BFloat16).map_err(params_err(path))?,
+                (Some(DType::BFloat16), DType::UInt16) => {
+                    t.reinterpret(DType::BFloat16).map_err(params_err(path))?
+                }
                 _ => t,
             };
             out.push((name, t));
@@ -58,8 +77,13 @@ fn read_tensors(path: &Path, program: Option<&Path>) -> Result<Vec<(String, Tens
             pir_params::combined::read_combined_mapped(&map, &names).map_err(params_err(path))
         }
         None => {
-            let tensors = pir_params::combined::read_combined_blind_mapped(&map).map_err(params_err(path))?;
-            Ok(tensors.into_iter().enumerate().map(|(i, t)| (format!("#{i}"), t)).collect())
+            let tensors =
+                pir_params::combined::read_combined_blind_mapped(&map).map_err(params_err(path))?;
+            Ok(tensors
+                .into_iter()
+                .enumerate()
+                .map(|(i, t)| (format!("#{i}"), t))
+                .collect())
         }
     }
 }
@@ -76,8 +100,15 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--json" => json = true,
-            "--program" => program = Some(PathBuf::from(it.next().ok_or_else(|| CliError::Usage("--program needs a file".into()))?)),
-            flag if flag.starts_with("--") => return Err(CliError::Usage(format!("unknown option `{flag}`"))),
+            "--program" => {
+                program =
+                    Some(PathBuf::from(it.next().ok_or_else(|| {
+                        CliError::Usage("--program needs a file".into())
+                    })?))
+            }
+            flag if flag.starts_with("--") => {
+                return Err(CliError::Usage(format!("unknown option `{flag}`")))
+            }
             path => file = Some(PathBuf::from(path)),
         }
     }
@@ -105,7 +136,11 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         text.push_str("]\n");
         out.write_all(text.as_bytes())?;
     } else {
-        writeln!(out, "{:<40} {:<10} {:<16} {:>12}  sha256", "name", "dtype", "shape", "bytes")?;
+        writeln!(
+            out,
+            "{:<40} {:<10} {:<16} {:>12}  sha256",
+            "name", "dtype", "shape", "bytes"
+        )?;
         for (name, t) in &tensors {
             writeln!(
                 out,
@@ -132,24 +167,40 @@ fn convert(args: &[String]) -> Result<(), CliError> {
     while let Some(arg) = it.next() {
         match arg.as_str() {
             "--force" => force = true,
-            "--program" => program = Some(PathBuf::from(it.next().ok_or_else(|| CliError::Usage("--program needs a file".into()))?)),
-            flag if flag.starts_with("--") => return Err(CliError::Usage(format!("unknown option `{flag}`"))),
+            "--program" => {
+                program =
+                    Some(PathBuf::from(it.next().ok_or_else(|| {
+                        CliError::Usage("--program needs a file".into())
+                    })?))
+            }
+            flag if flag.starts_with("--") => {
+                return Err(CliError::Usage(format!("unknown option `{flag}`")))
+            }
             path => paths.push(PathBuf::from(path)),
         }
     }
     let [input, output] = paths.as_slice() else {
-        return Err(CliError::Usage("`pir params convert` takes an input and an output file".into()));
+        return Err(CliError::Usage(
+            "`pir params convert` takes an input and an output file".into(),
+        ));
     };
     if program.is_none() && !is_pickle(input) {
-        return Err(CliError::Usage("a .pdiparams file has no names: pass --program MODEL.json".into()));
+        return Err(CliError::Usage(
+            "a .pdiparams file has no names: pass --program MODEL.json".into(),
+        ));
     }
     let tensors = read_tensors(input, program.as_deref())?;
     if is_pickle(output) {
         let options = pir_params::pickle::WriteOptions::default();
         let mut bytes = Vec::new();
-        pir_params::pickle::write_state_dict_to(&mut bytes, &tensors, &options).map_err(params_err(output))?;
-        pir_core::fs::write_atomic(output, force, |w| w.write_all(&bytes))
-            .map_err(|e| CliError::Params { path: output.clone(), source: e.into() })?;
+        pir_params::pickle::write_state_dict_to(&mut bytes, &tensors, &options)
+            .map_err(params_err(output))?;
+        pir_core::fs::write_atomic(output, force, |w| w.write_all(&bytes)).map_err(|e| {
+            CliError::Params {
+                path: output.clone(),
+                source: e.into(),
+            }
+        })?;
     } else {
         let mut sorted = tensors;
         pir_params::combined::sort_params(&mut sorted);

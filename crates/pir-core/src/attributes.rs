@@ -47,8 +47,12 @@ impl Attribute {
 }
 
 /// Reads an attribute of one kind from its JSON object.
-pub type AttrDecoder =
-    fn(ctx: &IrContext, id: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError>;
+pub type AttrDecoder = fn(
+    ctx: &IrContext,
+    id: &str,
+    obj: JsonValue<'_>,
+    path: &JsonPath<'_>,
+) -> Result<Attribute, DecodeError>;
 
 /// The definition of an attribute kind.
 pub trait AttrDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
@@ -64,8 +68,12 @@ pub trait AttrDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
     fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError>;
 
     /// Reads an attribute of this kind; `id` is the object's `"#"`.
-    fn decode(ctx: &IrContext, id: &str, obj: JsonValue<'_>, path: &JsonPath<'_>)
-        -> Result<Attribute, DecodeError>;
+    fn decode(
+        ctx: &IrContext,
+        id: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError>;
 }
 
 /// Object-safe view of an [`AttrDef`], as stored in the context.

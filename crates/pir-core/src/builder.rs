@@ -57,7 +57,9 @@ impl<'p> Builder<'p> {
     pub fn insert(&mut self, op: OpId) -> OpId {
         self.program.insert_op(op, self.point);
         match self.point {
-            InsertPoint::After(_) | InsertPoint::BlockStart(_) => self.point = InsertPoint::After(op),
+            InsertPoint::After(_) | InsertPoint::BlockStart(_) => {
+                self.point = InsertPoint::After(op)
+            }
             InsertPoint::Before(_) | InsertPoint::BlockEnd(_) => {}
         }
         op
@@ -74,7 +76,9 @@ impl<'p> Builder<'p> {
         num_regions: usize,
     ) -> OpId {
         let dict = self.program.ctx().dict(attrs);
-        let op = self.program.create_op(name, operands, result_types, dict, num_regions);
+        let op = self
+            .program
+            .create_op(name, operands, result_types, dict, num_regions);
         self.insert(op)
     }
 
@@ -88,7 +92,8 @@ impl<'p> Builder<'p> {
     ) -> OpId {
         let ctx = self.program.ctx();
         let name = ctx.symbol(name);
-        let attrs: Vec<(Symbol, Attribute)> = attrs.iter().map(|&(n, a)| (ctx.symbol(n), a)).collect();
+        let attrs: Vec<(Symbol, Attribute)> =
+            attrs.iter().map(|&(n, a)| (ctx.symbol(n), a)).collect();
         let operands: Vec<Option<ValueId>> = operands.iter().map(|&v| Some(v)).collect();
         self.create(name, &operands, result_types, &attrs, 0)
     }

@@ -60,10 +60,23 @@ impl Program {
     /// are, e.g. values defined above); results, block arguments and blocks of
     /// the clone are recorded in `map`.
     pub fn clone_op(&mut self, op: OpId, map: &mut IrMapping) -> OpId {
-        let operands: Vec<Option<ValueId>> = self.operands(op).map(|v| v.map(|v| map.value_or_self(v))).collect();
+        let operands: Vec<Option<ValueId>> = self
+            .operands(op)
+            .map(|v| v.map(|v| map.value_or_self(v)))
+            .collect();
         let result_types: Vec<_> = self.results(op).map(|r| self.value_type(r)).collect();
-        let new_op = self.create_op(self.op_name(op), &operands, &result_types, self.attrs(op), self.num_regions(op));
-        for (old, new) in self.results(op).zip(self.results(new_op)).collect::<Vec<_>>() {
+        let new_op = self.create_op(
+            self.op_name(op),
+            &operands,
+            &result_types,
+            self.attrs(op),
+            self.num_regions(op),
+        );
+        for (old, new) in self
+            .results(op)
+            .zip(self.results(new_op))
+            .collect::<Vec<_>>()
+        {
             map.map_value(old, new);
         }
         let regions: Vec<_> = self.regions(op).zip(self.regions(new_op)).collect();

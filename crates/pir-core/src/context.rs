@@ -99,12 +99,17 @@ impl IrContext {
                 hash,
                 s,
                 |e: &SymbolEntry, s| &*e.text == *s,
-                |s| SymbolEntry { text: s.into(), op: AtomicU32::new(NO_OP) },
+                |s| SymbolEntry {
+                    text: s.into(),
+                    op: AtomicU32::new(NO_OP),
+                },
                 |e| fx_hash(&*e.text),
             ))
         };
-        let well_known =
-            WellKnown { op_callstack: make_sym("op_callstack"), sym_shape_str: make_sym("sym_shape_str") };
+        let well_known = WellKnown {
+            op_callstack: make_sym("op_callstack"),
+            sym_shape_str: make_sym("sym_shape_str"),
+        };
         let ctx = IrContext {
             symbols,
             types: Interner::new(),
@@ -139,7 +144,10 @@ impl IrContext {
             hash,
             s,
             |e, s| &*e.text == *s,
-            |s| SymbolEntry { text: s.into(), op: AtomicU32::new(NO_OP) },
+            |s| SymbolEntry {
+                text: s.into(),
+                op: AtomicU32::new(NO_OP),
+            },
             |e| fx_hash(&*e.text),
         ))
     }
@@ -245,7 +253,10 @@ impl IrContext {
     /// Interns an attribute dictionary. Entries keep their order; when a name
     /// occurs twice the first entry wins (as Paddle's reader does).
     pub fn dict(&self, entries: &[(Symbol, Attribute)]) -> AttrDict {
-        let has_dup = entries.iter().enumerate().any(|(i, (n, _))| entries[..i].iter().any(|(m, _)| m == n));
+        let has_dup = entries
+            .iter()
+            .enumerate()
+            .any(|(i, (n, _))| entries[..i].iter().any(|(m, _)| m == n));
         if has_dup {
             let mut unique: Vec<(Symbol, Attribute)> = Vec::with_capacity(entries.len());
             for &(n, a) in entries {
@@ -263,9 +274,13 @@ impl IrContext {
             |entries| {
                 let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
                 sorted.sort_by(|&a, &b| {
-                    self.symbol_str(entries[a as usize].0).cmp(self.symbol_str(entries[b as usize].0))
+                    self.symbol_str(entries[a as usize].0)
+                        .cmp(self.symbol_str(entries[b as usize].0))
                 });
-                DictData { entries: entries.into(), sorted: sorted.into() }
+                DictData {
+                    entries: entries.into(),
+                    sorted: sorted.into(),
+                }
             },
             |d| fx_hash(&*d.entries),
         );
@@ -286,7 +301,10 @@ impl IrContext {
 
     /// The attribute named `name`, if present.
     pub fn dict_get(&self, dict: AttrDict, name: Symbol) -> Option<Attribute> {
-        self.dict_entries(dict).iter().find(|(n, _)| *n == name).map(|&(_, a)| a)
+        self.dict_entries(dict)
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, a)| a)
     }
 
     /// A dictionary with `name` set to `attr` (replaced in place, or appended).
@@ -301,7 +319,12 @@ impl IrContext {
 
     /// A dictionary without `name`.
     pub fn dict_without(&self, dict: AttrDict, name: Symbol) -> AttrDict {
-        let entries: Vec<_> = self.dict_entries(dict).iter().copied().filter(|(n, _)| *n != name).collect();
+        let entries: Vec<_> = self
+            .dict_entries(dict)
+            .iter()
+            .copied()
+            .filter(|(n, _)| *n != name)
+            .collect();
         self.dict(&entries)
     }
 
@@ -339,9 +362,14 @@ impl IrContext {
     /// All registered ops.
     pub fn registered_ops(&self) -> impl Iterator<Item = &OpInfo> + '_ {
         // A re-registered name leaves its old entry behind; report current ones only.
-        self.op_infos.iter().map(|(_, info)| info).filter(move |info| {
-            self.lookup_symbol(&info.name).and_then(|s| self.op_info(s)).is_some_and(|cur| std::ptr::eq(cur, *info))
-        })
+        self.op_infos
+            .iter()
+            .map(|(_, info)| info)
+            .filter(move |info| {
+                self.lookup_symbol(&info.name)
+                    .and_then(|s| self.op_info(s))
+                    .is_some_and(|cur| std::ptr::eq(cur, *info))
+            })
     }
 
     /// The id of a trait name, registering it on first use.
@@ -357,7 +385,11 @@ impl IrContext {
 
     /// The name of a trait.
     pub fn trait_name(&self, id: TraitId) -> String {
-        self.traits.lock().get(id.0 as usize).cloned().unwrap_or_default()
+        self.traits
+            .lock()
+            .get(id.0 as usize)
+            .cloned()
+            .unwrap_or_default()
     }
 
     /// Prints a type to a string (Paddle's text form).
@@ -389,7 +421,9 @@ mod tests {
     fn interning_from_many_threads_gives_one_handle() {
         let ctx = IrContext::new();
         let handles: Vec<Symbol> = std::thread::scope(|s| {
-            let hs: Vec<_> = (0..4).map(|_| s.spawn(|| ctx.symbol("shared_name"))).collect();
+            let hs: Vec<_> = (0..4)
+                .map(|_| s.spawn(|| ctx.symbol("shared_name")))
+                .collect();
             hs.into_iter().map(|h| h.join().unwrap()).collect()
         });
         assert!(handles.windows(2).all(|w| w[0] == w[1]));

@@ -78,12 +78,18 @@ impl<K: EntityId, V> Default for Arena<K, V> {
 impl<K: EntityId, V> Arena<K, V> {
     /// An empty arena.
     pub const fn new() -> Self {
-        Arena { items: Vec::new(), _key: PhantomData }
+        Arena {
+            items: Vec::new(),
+            _key: PhantomData,
+        }
     }
 
     /// An empty arena with room for `n` entities.
     pub fn with_capacity(n: usize) -> Self {
-        Arena { items: Vec::with_capacity(n), _key: PhantomData }
+        Arena {
+            items: Vec::with_capacity(n),
+            _key: PhantomData,
+        }
     }
 
     /// Adds an entity and returns its id.
@@ -166,7 +172,11 @@ pub struct SecondaryMap<K: EntityId, V: Clone> {
 impl<K: EntityId, V: Clone> SecondaryMap<K, V> {
     /// A table whose every entry reads as `default` until set.
     pub fn with_default(default: V) -> Self {
-        SecondaryMap { items: Vec::new(), default, _key: PhantomData }
+        SecondaryMap {
+            items: Vec::new(),
+            default,
+            _key: PhantomData,
+        }
     }
 
     /// The entry for `id`.

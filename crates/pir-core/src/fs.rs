@@ -46,12 +46,18 @@ pub fn write_atomic(
     if !overwrite && path.exists() {
         return Err(WriteError::Exists(path.to_path_buf()));
     }
-    let io_err = |source| WriteError::Io { path: path.to_path_buf(), source };
+    let io_err = |source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = unique_temp_path(&dir, &file_name);
     let result = (|| {
         let file = File::options().write(true).create_new(true).open(&tmp)?;
@@ -61,7 +67,10 @@ pub fn write_atomic(
         file.sync_all()?;
         drop(file);
         if !overwrite && path.exists() {
-            return Err(io::Error::new(io::ErrorKind::AlreadyExists, "destination appeared while writing"));
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "destination appeared while writing",
+            ));
         }
         std::fs::rename(&tmp, path)
     })();
@@ -91,7 +100,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.bin");
         write_atomic(&path, false, |w| w.write_all(b"one")).unwrap();
-        assert!(matches!(write_atomic(&path, false, |w| w.write_all(b"two")), Err(WriteError::Exists(_))));
+        assert!(matches!(
+            write_atomic(&path, false, |w| w.write_all(b"two")),
+            Err(WriteError::Exists(_))
+        ));
         assert_eq!(std::fs::read(&path).unwrap(), b"one");
         write_atomic(&path, true, |w| w.write_all(b"two")).unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");

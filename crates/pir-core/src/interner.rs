@@ -20,7 +20,10 @@ pub(crate) fn fx_hash<H: Hash + ?Sized>(value: &H) -> u64 {
 
 impl<T> Interner<T> {
     pub(crate) fn new() -> Self {
-        Interner { items: boxcar::Vec::new(), table: Mutex::new(HashTable::new()) }
+        Interner {
+            items: boxcar::Vec::new(),
+            table: Mutex::new(HashTable::new()),
+        }
     }
 
     /// Returns the index of the item equal to `probe` (by `hash` and `eq`),

@@ -51,6 +51,7 @@ pub use builder::Builder;
 pub use context::{Dialect, IrContext, Symbol};
 pub use op_info::{OpInfo, TraitId};
 pub use program::{
-    BlockId, InsertPoint, OpId, OperandId, Parameter, ParameterData, Program, RegionId, ValueDef, ValueId,
+    BlockId, InsertPoint, OpId, OperandId, Parameter, ParameterData, Program, RegionId, ValueDef,
+    ValueId,
 };
 pub use types::{Type, TypeDef};

@@ -177,7 +177,10 @@ impl OpInfo {
     /// The op's implementation of interface `I`, if it has one.
     pub fn interface<I: Any>(&self) -> Option<&I> {
         let id = TypeId::of::<I>();
-        self.interfaces.iter().find(|(t, _)| *t == id).and_then(|(_, b)| b.downcast_ref::<I>())
+        self.interfaces
+            .iter()
+            .find(|(t, _)| *t == id)
+            .and_then(|(_, b)| b.downcast_ref::<I>())
     }
 
     /// Whether the op implements interface `I`.

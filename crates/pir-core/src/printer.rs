@@ -169,7 +169,8 @@ impl<'a> Printer<'a> {
     /// Prints a type.
     pub fn print_type(&mut self, ty: Type) {
         if let Some((start, len)) = TextCache::lookup(&self.cache.types, ty.0) {
-            self.out.extend_from_slice(&self.cache.bytes[start..start + len]);
+            self.out
+                .extend_from_slice(&self.cache.bytes[start..start + len]);
             return;
         }
         let from = self.out.len();
@@ -181,13 +182,19 @@ impl<'a> Printer<'a> {
     /// Prints an attribute.
     pub fn print_attr(&mut self, attr: Attribute) {
         if let Some((start, len)) = TextCache::lookup(&self.cache.attrs, attr.0) {
-            self.out.extend_from_slice(&self.cache.bytes[start..start + len]);
+            self.out
+                .extend_from_slice(&self.cache.bytes[start..start + len]);
             return;
         }
         let from = self.out.len();
         self.ctx.attr_data(attr).print(self);
         let cache = &mut self.cache;
-        TextCache::store(&mut cache.attrs, &mut cache.bytes, attr.0, &self.out[from..]);
+        TextCache::store(
+            &mut cache.attrs,
+            &mut cache.bytes,
+            attr.0,
+            &self.out[from..],
+        );
     }
 
     // ---------------------------------------------------------------- values
@@ -292,14 +299,20 @@ impl<'a> Printer<'a> {
     pub fn print_attr_dict(&mut self, program: &Program, op: OpId) {
         let dict = program.attrs(op);
         if let Some((start, len)) = TextCache::lookup(&self.cache.dicts, dict.0) {
-            self.out.extend_from_slice(&self.cache.bytes[start..start + len]);
+            self.out
+                .extend_from_slice(&self.cache.bytes[start..start + len]);
             return;
         }
         let from = self.out.len();
         self.print_dict_uncached(dict);
         let cache = &mut self.cache;
         if TextCache::seen_before(&mut cache.dicts, dict.0) {
-            TextCache::store(&mut cache.dicts, &mut cache.bytes, dict.0, &self.out[from..]);
+            TextCache::store(
+                &mut cache.dicts,
+                &mut cache.bytes,
+                dict.0,
+                &self.out[from..],
+            );
         }
     }
 
@@ -500,7 +513,10 @@ mod tests {
     fn integers_format_across_the_range() {
         for v in [0i64, 7, -1, 10, -10, 1234567890123, i64::MAX, i64::MIN] {
             let mut buf = itoa_buf();
-            assert_eq!(std::str::from_utf8(format_i64(&mut buf, v)).unwrap(), v.to_string());
+            assert_eq!(
+                std::str::from_utf8(format_i64(&mut buf, v)).unwrap(),
+                v.to_string()
+            );
         }
     }
 

@@ -226,7 +226,10 @@ pub struct Program {
 
 impl fmt::Debug for Program {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Program").field("ops", &self.num_ops()).field("parameters", &self.parameters.len()).finish()
+        f.debug_struct("Program")
+            .field("ops", &self.num_ops())
+            .field("parameters", &self.parameters.len())
+            .finish()
     }
 }
 
@@ -288,12 +291,23 @@ impl Program {
         attrs: AttrDict,
         num_regions: usize,
     ) -> OpId {
-        assert!(result_types.len() <= u16::MAX as usize, "an operation has at most 65535 results");
-        assert!(num_regions <= u8::MAX as usize, "an operation has at most 255 regions");
+        assert!(
+            result_types.len() <= u16::MAX as usize,
+            "an operation has at most 65535 results"
+        );
+        assert!(
+            num_regions <= u8::MAX as usize,
+            "an operation has at most 255 regions"
+        );
         let op = self.ops.next_id();
         let first_operand = self.operands.len() as u32;
         for &value in operands {
-            let id = self.operands.push(OperandData { value: None, owner: op, prev_use: None, next_use: None });
+            let id = self.operands.push(OperandData {
+                value: None,
+                owner: op,
+                prev_use: None,
+                next_use: None,
+            });
             if let Some(v) = value {
                 self.link_use(id, v);
             }
@@ -309,7 +323,10 @@ impl Program {
         }
         let first_region = self.regions.len() as u32;
         for _ in 0..num_regions {
-            self.regions.push(RegionData { parent: Some(op), blocks: Vec::new() });
+            self.regions.push(RegionData {
+                parent: Some(op),
+                blocks: Vec::new(),
+            });
         }
         self.ops.push(OpData {
             name,
@@ -329,7 +346,10 @@ impl Program {
 
     /// Appends a new empty block to a region.
     pub fn add_block(&mut self, region: RegionId) -> BlockId {
-        let block = self.blocks.push(BlockData { parent: Some(region), ..Default::default() });
+        let block = self.blocks.push(BlockData {
+            parent: Some(region),
+            ..Default::default()
+        });
         self.regions[region].blocks.push(block);
         block
     }
@@ -363,10 +383,18 @@ impl Program {
     /// Removes positional argument `index` of a block; it must have no uses.
     pub fn erase_block_arg(&mut self, block: BlockId, index: usize) -> Result<(), EditError> {
         let args = &self.blocks[block].args;
-        let v = *args.get(index).ok_or(EditError::OutOfRange { what: "block argument", index, len: args.len() })?;
+        let v = *args.get(index).ok_or(EditError::OutOfRange {
+            what: "block argument",
+            index,
+            len: args.len(),
+        })?;
         let uses = self.use_count(v);
         if uses > 0 {
-            return Err(EditError::ArgInUse { block, index: index as u32, uses });
+            return Err(EditError::ArgInUse {
+                block,
+                index: index as u32,
+                uses,
+            });
         }
         self.blocks[block].args.remove(index);
         self.values[v].kind_index = DEF_DEAD << 30;
@@ -415,14 +443,20 @@ impl Program {
     }
 
     /// The values an op uses (`None` for an absent operand).
-    pub fn operands(&self, op: OpId) -> impl ExactSizeIterator<Item = Option<ValueId>> + Clone + '_ {
+    pub fn operands(
+        &self,
+        op: OpId,
+    ) -> impl ExactSizeIterator<Item = Option<ValueId>> + Clone + '_ {
         self.operand_ids(op).map(move |o| self.operands[o].value)
     }
 
     /// Operand `index` of an op (`None` if absent).
     pub fn operand(&self, op: OpId, index: usize) -> Option<ValueId> {
         let d = &self.ops[op];
-        assert!(index < d.num_operands as usize, "operand index {index} out of range");
+        assert!(
+            index < d.num_operands as usize,
+            "operand index {index} out of range"
+        );
         self.operands[OperandId::new(d.first_operand as usize + index)].value
     }
 
@@ -433,7 +467,10 @@ impl Program {
     }
 
     /// The results of an op.
-    pub fn results(&self, op: OpId) -> impl ExactSizeIterator<Item = ValueId> + Clone + DoubleEndedIterator {
+    pub fn results(
+        &self,
+        op: OpId,
+    ) -> impl ExactSizeIterator<Item = ValueId> + Clone + DoubleEndedIterator {
         let d = &self.ops[op];
         (d.first_result..d.first_result + d.num_results as u32).map(|i| ValueId::new(i as usize))
     }
@@ -441,7 +478,10 @@ impl Program {
     /// Result `index` of an op.
     pub fn result(&self, op: OpId, index: usize) -> ValueId {
         let d = &self.ops[op];
-        assert!(index < d.num_results as usize, "result index {index} out of range");
+        assert!(
+            index < d.num_results as usize,
+            "result index {index} out of range"
+        );
         ValueId::new(d.first_result as usize + index)
     }
 
@@ -470,7 +510,9 @@ impl Program {
 
     /// Removes one attribute; returns whether it was there.
     pub fn remove_attr(&mut self, op: OpId, name: &str) -> bool {
-        let Some(sym) = self.ctx.lookup_symbol(name) else { return false };
+        let Some(sym) = self.ctx.lookup_symbol(name) else {
+            return false;
+        };
         let before = self.ops[op].attrs;
         self.ops[op].attrs = self.ctx.dict_without(before, sym);
         self.ops[op].attrs != before
@@ -491,7 +533,10 @@ impl Program {
     /// Region `index` of an op.
     pub fn op_region(&self, op: OpId, index: usize) -> RegionId {
         let d = &self.ops[op];
-        assert!(index < d.num_regions as usize, "region index {index} out of range");
+        assert!(
+            index < d.num_regions as usize,
+            "region index {index} out of range"
+        );
         RegionId::new(d.first_region as usize + index)
     }
 
@@ -503,7 +548,8 @@ impl Program {
 
     /// The op whose region contains this op's block.
     pub fn op_parent_op(&self, op: OpId) -> Option<OpId> {
-        self.op_parent_block(op).and_then(|b| self.block_parent_op(b))
+        self.op_parent_block(op)
+            .and_then(|b| self.block_parent_op(b))
     }
 
     /// The next op in the block.
@@ -548,9 +594,18 @@ impl Program {
         let d = &self.values[v];
         let index = d.kind_index & ((1 << 30) - 1);
         match d.kind_index >> 30 {
-            DEF_RESULT => ValueDef::Result { op: OpId::new(d.owner as usize), index },
-            DEF_ARG => ValueDef::BlockArg { block: BlockId::new(d.owner as usize), index },
-            DEF_KWARG => ValueDef::BlockKwarg { block: BlockId::new(d.owner as usize), index },
+            DEF_RESULT => ValueDef::Result {
+                op: OpId::new(d.owner as usize),
+                index,
+            },
+            DEF_ARG => ValueDef::BlockArg {
+                block: BlockId::new(d.owner as usize),
+                index,
+            },
+            DEF_KWARG => ValueDef::BlockKwarg {
+                block: BlockId::new(d.owner as usize),
+                index,
+            },
             _ => ValueDef::Erased,
         }
     }
@@ -574,7 +629,10 @@ impl Program {
 
     /// The uses of a value, most recent first.
     pub fn uses(&self, v: ValueId) -> Uses<'_> {
-        Uses { program: self, next: self.values[v].first_use }
+        Uses {
+            program: self,
+            next: self.values[v].first_use,
+        }
     }
 
     /// Number of uses (O(uses)).
@@ -621,7 +679,10 @@ impl Program {
     /// The ops of a block in order. Not safe against edits: use
     /// [`Program::walk_mut`] or collect first when erasing.
     pub fn block_ops(&self, block: BlockId) -> BlockOps<'_> {
-        BlockOps { program: self, next: self.blocks[block].first_op }
+        BlockOps {
+            program: self,
+            next: self.blocks[block].first_op,
+        }
     }
 
     /// The positional arguments of a block.
@@ -644,7 +705,9 @@ impl Program {
 
     /// The op owning the region that contains a block.
     pub fn block_parent_op(&self, block: BlockId) -> Option<OpId> {
-        self.blocks[block].parent.and_then(|r| self.regions[r].parent)
+        self.blocks[block]
+            .parent
+            .and_then(|r| self.regions[r].parent)
     }
 
     /// The blocks of a region.
@@ -674,7 +737,12 @@ impl Program {
     }
 
     fn unlink_use(&mut self, operand: OperandId) {
-        let OperandData { value, prev_use, next_use, .. } = self.operands[operand].clone();
+        let OperandData {
+            value,
+            prev_use,
+            next_use,
+            ..
+        } = self.operands[operand].clone();
         let Some(v) = value else { return };
         match prev_use {
             Some(p) => self.operands[p].next_use = next_use,
@@ -698,10 +766,19 @@ impl Program {
     }
 
     /// Sets operand `index` of an op.
-    pub fn set_operand(&mut self, op: OpId, index: usize, value: Option<ValueId>) -> Result<(), EditError> {
+    pub fn set_operand(
+        &mut self,
+        op: OpId,
+        index: usize,
+        value: Option<ValueId>,
+    ) -> Result<(), EditError> {
         let d = &self.ops[op];
         if index >= d.num_operands as usize {
-            return Err(EditError::OutOfRange { what: "operand", index, len: d.num_operands as usize });
+            return Err(EditError::OutOfRange {
+                what: "operand",
+                index,
+                len: d.num_operands as usize,
+            });
         }
         self.set_operand_value(OperandId::new(d.first_operand as usize + index), value);
         Ok(())
@@ -721,7 +798,12 @@ impl Program {
         }
         let first = self.operands.len() as u32;
         for &value in values {
-            let id = self.operands.push(OperandData { value: None, owner: op, prev_use: None, next_use: None });
+            let id = self.operands.push(OperandData {
+                value: None,
+                owner: op,
+                prev_use: None,
+                next_use: None,
+            });
             if let Some(v) = value {
                 self.link_use(id, v);
             }
@@ -761,7 +843,11 @@ impl Program {
     pub fn replace_op(&mut self, op: OpId, new_values: &[ValueId]) -> Result<(), EditError> {
         let results: Vec<ValueId> = self.results(op).collect();
         if results.len() != new_values.len() {
-            return Err(EditError::OutOfRange { what: "replacement value", index: new_values.len(), len: results.len() });
+            return Err(EditError::OutOfRange {
+                what: "replacement value",
+                index: new_values.len(),
+                len: results.len(),
+            });
         }
         for (r, &n) in results.into_iter().zip(new_values) {
             self.replace_all_uses_with(r, n);
@@ -773,16 +859,27 @@ impl Program {
 
     /// Inserts a detached op at `at`.
     pub fn insert_op(&mut self, op: OpId, at: InsertPoint) {
-        assert!(self.ops[op].parent.is_none(), "{op:?} is already in a block; detach or move it");
+        assert!(
+            self.ops[op].parent.is_none(),
+            "{op:?} is already in a block; detach or move it"
+        );
         let (block, prev, next) = match at {
             InsertPoint::BlockStart(b) => (b, None, self.blocks[b].first_op),
             InsertPoint::BlockEnd(b) => (b, self.blocks[b].last_op, None),
-            InsertPoint::Before(o) => {
-                (self.ops[o].parent.expect("insertion point op is not in a block"), self.ops[o].prev, Some(o))
-            }
-            InsertPoint::After(o) => {
-                (self.ops[o].parent.expect("insertion point op is not in a block"), Some(o), self.ops[o].next)
-            }
+            InsertPoint::Before(o) => (
+                self.ops[o]
+                    .parent
+                    .expect("insertion point op is not in a block"),
+                self.ops[o].prev,
+                Some(o),
+            ),
+            InsertPoint::After(o) => (
+                self.ops[o]
+                    .parent
+                    .expect("insertion point op is not in a block"),
+                Some(o),
+                self.ops[o].next,
+            ),
         };
         let d = &mut self.ops[op];
         d.parent = Some(block);
@@ -805,7 +902,9 @@ impl Program {
 
     /// Unlinks an op from its block (it keeps its operands, results and regions).
     pub fn detach_op(&mut self, op: OpId) {
-        let OpData { parent, prev, next, .. } = self.ops[op].clone();
+        let OpData {
+            parent, prev, next, ..
+        } = self.ops[op].clone();
         let Some(block) = parent else { return };
         match prev {
             Some(p) => self.ops[p].next = next,
@@ -885,7 +984,11 @@ impl Program {
 
     /// Number of live operations, the module op excluded.
     pub fn num_ops(&self) -> usize {
-        self.ops.iter().filter(|(_, d)| d.flags & OP_ERASED == 0).count().saturating_sub(1)
+        self.ops
+            .iter()
+            .filter(|(_, d)| d.flags & OP_ERASED == 0)
+            .count()
+            .saturating_sub(1)
     }
 
     /// Heap bytes held by the program's arenas (capacity, not just length).
@@ -898,8 +1001,11 @@ impl Program {
                     + b.kwargs.capacity() * std::mem::size_of::<(Symbol, ValueId)>()
             })
             .sum();
-        let region_vecs: usize =
-            self.regions.iter().map(|(_, r)| r.blocks.capacity() * std::mem::size_of::<BlockId>()).sum();
+        let region_vecs: usize = self
+            .regions
+            .iter()
+            .map(|(_, r)| r.blocks.capacity() * std::mem::size_of::<BlockId>())
+            .sum();
         self.ops.capacity_bytes()
             + self.values.capacity_bytes()
             + self.operands.capacity_bytes()
@@ -930,7 +1036,10 @@ impl Program {
 
     /// The parameter `name`.
     pub fn parameter(&self, name: &str) -> Option<&Parameter> {
-        self.parameters.iter().find(|(n, _)| n == name).map(|(_, p)| p)
+        self.parameters
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, p)| p)
     }
 
     /// All parameters in insertion order.

@@ -27,7 +27,10 @@ pub struct DecodeError {
 impl DecodeError {
     /// An error at `path`.
     pub fn at(path: &JsonPath<'_>, message: impl Into<String>) -> Self {
-        DecodeError { path: path.to_string(), message: message.into() }
+        DecodeError {
+            path: path.to_string(),
+            message: message.into(),
+        }
     }
 }
 
@@ -43,20 +46,34 @@ pub enum EncodeError {
 }
 
 /// Reads a type object (`{"#": id, ...}`) through the context's registry.
-pub fn decode_type(ctx: &IrContext, v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+pub fn decode_type(
+    ctx: &IrContext,
+    v: JsonValue<'_>,
+    path: &JsonPath<'_>,
+) -> Result<Type, DecodeError> {
     let id = tag(v, path)?;
     match ctx.type_decoder(&id) {
         Some(decode) => decode(ctx, &id, v, path),
-        None => Err(DecodeError::at(&JsonPath::Key(path, "#"), format!("unknown type id `{id}`"))),
+        None => Err(DecodeError::at(
+            &JsonPath::Key(path, "#"),
+            format!("unknown type id `{id}`"),
+        )),
     }
 }
 
 /// Reads an attribute object through the context's registry.
-pub fn decode_attr(ctx: &IrContext, v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+pub fn decode_attr(
+    ctx: &IrContext,
+    v: JsonValue<'_>,
+    path: &JsonPath<'_>,
+) -> Result<Attribute, DecodeError> {
     let id = tag(v, path)?;
     match ctx.attr_decoder(&id) {
         Some(decode) => decode(ctx, &id, v, path),
-        None => Err(DecodeError::at(&JsonPath::Key(path, "#"), format!("unknown attribute id `{id}`"))),
+        None => Err(DecodeError::at(
+            &JsonPath::Key(path, "#"),
+            format!("unknown attribute id `{id}`"),
+        )),
     }
 }
 
@@ -66,7 +83,11 @@ pub fn encode_type(ctx: &IrContext, ty: Type, w: &mut JsonWriter<'_>) -> Result<
 }
 
 /// Writes an attribute object.
-pub fn encode_attr(ctx: &IrContext, attr: Attribute, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+pub fn encode_attr(
+    ctx: &IrContext,
+    attr: Attribute,
+    w: &mut JsonWriter<'_>,
+) -> Result<(), EncodeError> {
     ctx.attr_data(attr).encode(ctx, w)
 }
 
@@ -93,11 +114,19 @@ pub fn begin_tagged(w: &mut JsonWriter<'_>, id: &str) {
 }
 
 /// The member `key` of an object.
-pub fn field<'d>(v: JsonValue<'d>, key: &str, path: &JsonPath<'_>) -> Result<JsonValue<'d>, DecodeError> {
+pub fn field<'d>(
+    v: JsonValue<'d>,
+    key: &str,
+    path: &JsonPath<'_>,
+) -> Result<JsonValue<'d>, DecodeError> {
     if v.kind() != pir_json::Kind::Object {
-        return Err(DecodeError::at(path, format!("expected an object, found {}", describe(v))));
+        return Err(DecodeError::at(
+            path,
+            format!("expected an object, found {}", describe(v)),
+        ));
     }
-    v.get(key).ok_or_else(|| DecodeError::at(path, format!("missing key `{key}`")))
+    v.get(key)
+        .ok_or_else(|| DecodeError::at(path, format!("missing key `{key}`")))
 }
 
 /// The elements of an array.
@@ -105,14 +134,21 @@ pub fn array<'d>(
     v: JsonValue<'d>,
     path: &JsonPath<'_>,
 ) -> Result<impl ExactSizeIterator<Item = JsonValue<'d>>, DecodeError> {
-    v.array().ok_or_else(|| DecodeError::at(path, format!("expected an array, found {}", describe(v))))
+    v.array()
+        .ok_or_else(|| DecodeError::at(path, format!("expected an array, found {}", describe(v))))
 }
 
 /// The elements of an array of exactly `N` elements.
-pub fn array_n<'d, const N: usize>(v: JsonValue<'d>, path: &JsonPath<'_>) -> Result<[JsonValue<'d>; N], DecodeError> {
+pub fn array_n<'d, const N: usize>(
+    v: JsonValue<'d>,
+    path: &JsonPath<'_>,
+) -> Result<[JsonValue<'d>; N], DecodeError> {
     let items = array(v, path)?;
     if items.len() != N {
-        return Err(DecodeError::at(path, format!("expected an array of {N} elements, found {}", items.len())));
+        return Err(DecodeError::at(
+            path,
+            format!("expected an array of {N} elements, found {}", items.len()),
+        ));
     }
     let mut out = [v; N];
     for (slot, item) in out.iter_mut().zip(items) {
@@ -123,27 +159,36 @@ pub fn array_n<'d, const N: usize>(v: JsonValue<'d>, path: &JsonPath<'_>) -> Res
 
 /// A string.
 pub fn string<'d>(v: JsonValue<'d>, path: &JsonPath<'_>) -> Result<Cow<'d, str>, DecodeError> {
-    v.as_str().ok_or_else(|| DecodeError::at(path, format!("expected a string, found {}", describe(v))))
+    v.as_str()
+        .ok_or_else(|| DecodeError::at(path, format!("expected a string, found {}", describe(v))))
 }
 
 /// A signed 64-bit integer.
 pub fn int(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<i64, DecodeError> {
-    v.as_i64().ok_or_else(|| DecodeError::at(path, format!("expected an integer, found {}", describe(v))))
+    v.as_i64()
+        .ok_or_else(|| DecodeError::at(path, format!("expected an integer, found {}", describe(v))))
 }
 
 /// An unsigned 64-bit integer.
 pub fn uint(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<u64, DecodeError> {
-    v.as_u64().ok_or_else(|| DecodeError::at(path, format!("expected an unsigned integer, found {}", describe(v))))
+    v.as_u64().ok_or_else(|| {
+        DecodeError::at(
+            path,
+            format!("expected an unsigned integer, found {}", describe(v)),
+        )
+    })
 }
 
 /// A number (integers are accepted, as Paddle's reader does).
 pub fn float(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<f64, DecodeError> {
-    v.as_f64().ok_or_else(|| DecodeError::at(path, format!("expected a number, found {}", describe(v))))
+    v.as_f64()
+        .ok_or_else(|| DecodeError::at(path, format!("expected a number, found {}", describe(v))))
 }
 
 /// A boolean.
 pub fn boolean(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<bool, DecodeError> {
-    v.as_bool().ok_or_else(|| DecodeError::at(path, format!("expected a boolean, found {}", describe(v))))
+    v.as_bool()
+        .ok_or_else(|| DecodeError::at(path, format!("expected a boolean, found {}", describe(v))))
 }
 
 /// A short description of a JSON value for error messages.

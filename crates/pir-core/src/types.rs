@@ -46,8 +46,12 @@ impl Type {
 }
 
 /// Reads a type of one kind from its JSON object (`{"#": id, "D": ...}`).
-pub type TypeDecoder =
-    fn(ctx: &IrContext, id: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError>;
+pub type TypeDecoder = fn(
+    ctx: &IrContext,
+    id: &str,
+    obj: JsonValue<'_>,
+    path: &JsonPath<'_>,
+) -> Result<Type, DecodeError>;
 
 /// The definition of a type kind.
 pub trait TypeDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
@@ -63,7 +67,12 @@ pub trait TypeDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
     fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError>;
 
     /// Reads a type of this kind; `id` is the object's `"#"`, one of [`Self::JSON_IDS`].
-    fn decode(ctx: &IrContext, id: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError>;
+    fn decode(
+        ctx: &IrContext,
+        id: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, DecodeError>;
 }
 
 /// Object-safe view of a [`TypeDef`], as stored in the context.

@@ -78,7 +78,12 @@ struct Verifier<'p> {
 impl Program {
     /// Verifies the program; see the module docs.
     pub fn verify(&self) -> Result<(), VerifyErrors> {
-        let mut v = Verifier { p: self, errors: Vec::new(), position: SecondaryMap::with_default(0), ops: Vec::new() };
+        let mut v = Verifier {
+            p: self,
+            errors: Vec::new(),
+            position: SecondaryMap::with_default(0),
+            ops: Vec::new(),
+        };
         v.structure_of_op(self.module_op(), None);
         v.finish()?;
         for i in 0..v.ops.len() {
@@ -105,20 +110,33 @@ impl Verifier<'_> {
         let p = self.p;
         let name = p.op_name_str(op);
         match p.op_parent_block(op) {
-            Some(b) => format!("op {} (`{name}`, {:?}) in {:?}", self.position.get(op), op, b),
+            Some(b) => format!(
+                "op {} (`{name}`, {:?}) in {:?}",
+                self.position.get(op),
+                op,
+                b
+            ),
             None => format!("`{name}` ({op:?})"),
         }
     }
 
     fn error(&mut self, op: OpId, message: String) {
         let location = self.location(op);
-        self.errors.push(VerifyError { op: Some(op), location, message });
+        self.errors.push(VerifyError {
+            op: Some(op),
+            location,
+            message,
+        });
     }
 
     fn structure_of_op(&mut self, op: OpId, parent: Option<BlockId>) {
         let p = self.p;
         if !p.ops.contains(op) {
-            self.errors.push(VerifyError { op: None, location: format!("{parent:?}"), message: format!("{op:?} is out of range") });
+            self.errors.push(VerifyError {
+                op: None,
+                location: format!("{parent:?}"),
+                message: format!("{op:?} is out of range"),
+            });
             return;
         }
         self.ops.push(op);
@@ -127,7 +145,14 @@ impl Verifier<'_> {
             return;
         }
         if p.op_parent_block(op) != parent {
-            self.error(op, format!("parent link is {:?}, but the op is listed in {:?}", p.op_parent_block(op), parent));
+            self.error(
+                op,
+                format!(
+                    "parent link is {:?}, but the op is listed in {:?}",
+                    p.op_parent_block(op),
+                    parent
+                ),
+            );
         }
         for (i, operand) in p.operand_ids(op).enumerate() {
             if !p.operands.contains(operand) || p.operand_owner(operand) != op {
@@ -136,14 +161,20 @@ impl Verifier<'_> {
             }
             if let Some(v) = p.operand_value(operand) {
                 if !p.values.contains(v) || p.value_def(v) == ValueDef::Erased {
-                    self.error(op, format!("operand {i} refers to an erased or unknown value {v:?}"));
+                    self.error(
+                        op,
+                        format!("operand {i} refers to an erased or unknown value {v:?}"),
+                    );
                 }
             }
         }
         if let Some(info) = p.op_info(op) {
             if let Some(n) = info.num_regions {
                 if p.num_regions(op) != n as usize {
-                    self.error(op, format!("expects {n} region(s), has {}", p.num_regions(op)));
+                    self.error(
+                        op,
+                        format!("expects {n} region(s), has {}", p.num_regions(op)),
+                    );
                 }
             }
             if info.has_trait(traits::IS_TERMINATOR) && p.next_op(op).is_some() {
@@ -210,7 +241,9 @@ impl Verifier<'_> {
 
     fn visible(&self, v: ValueId, user: OpId) -> Result<(), &'static str> {
         let p = self.p;
-        let Some(def_block) = p.value_parent_block(v) else { return Err("has no defining block") };
+        let Some(def_block) = p.value_parent_block(v) else {
+            return Err("has no defining block");
+        };
         let def_op = p.defining_op(v);
         // Climb from the user to the ancestor that lives in the defining block.
         let mut cur = user;
@@ -232,9 +265,13 @@ impl Verifier<'_> {
 
     fn describe_value(&self, v: ValueId) -> String {
         match self.p.value_def(v) {
-            ValueDef::Result { op, index } => format!("result {index} of {} ({:?})", self.p.op_name_str(op), op),
+            ValueDef::Result { op, index } => {
+                format!("result {index} of {} ({:?})", self.p.op_name_str(op), op)
+            }
             ValueDef::BlockArg { block, index } => format!("argument {index} of {block:?}"),
-            ValueDef::BlockKwarg { block, index } => format!("keyword argument {index} of {block:?}"),
+            ValueDef::BlockKwarg { block, index } => {
+                format!("keyword argument {index} of {block:?}")
+            }
             ValueDef::Erased => format!("{v:?} (erased)"),
         }
     }

@@ -1,8 +1,12 @@
 //! The core API as a user sees it: building, editing, cloning, verifying.
+#![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
 use std::sync::Arc;
 
-use pir_core::builtin::{bool_array, ArrayAttr, BoolAttr, DenseTensorType, F32Attr, F64Attr, I32Attr, ScalarType, StrAttr};
+use pir_core::builtin::{
+    bool_array, ArrayAttr, BoolAttr, DenseTensorType, F32Attr, F64Attr, I32Attr, ScalarType,
+    StrAttr,
+};
 use pir_core::clone::IrMapping;
 use pir_core::walk::{Order, WalkResult};
 use pir_core::{AttrDict, Builder, InsertPoint, IrContext, OpId, Program, Type, ValueDef, ValueId};
@@ -39,26 +43,64 @@ fn build_fc(p: &mut Program) -> Vec<OpId> {
     let w0 = param("fc_0.w_0", tensor(&ctx, &[30, 30]), p);
     let mut b = Builder::at_end(p, top);
     let sg = |v: bool| bool_array(&ctx, &[v]);
-    let x = b.op("pd_op.data", &[], &[tensor(&ctx, &[-1, 30])], &[("name", StrAttr::get(&ctx, "A")), ("stop_gradient", sg(true))]);
-    let (xv, wv, bv) = (b.program().result(x, 0), b.program().result(w0, 0), b.program().result(b0, 0));
+    let x = b.op(
+        "pd_op.data",
+        &[],
+        &[tensor(&ctx, &[-1, 30])],
+        &[
+            ("name", StrAttr::get(&ctx, "A")),
+            ("stop_gradient", sg(true)),
+        ],
+    );
+    let (xv, wv, bv) = (
+        b.program().result(x, 0),
+        b.program().result(w0, 0),
+        b.program().result(b0, 0),
+    );
     let mm = b.op(
         "pd_op.matmul",
         &[xv, wv],
         &[tensor(&ctx, &[-1, 30])],
-        &[("transpose_x", ctx.intern_attr(BoolAttr(false))), ("transpose_y", ctx.intern_attr(BoolAttr(false))), ("stop_gradient", sg(false))],
+        &[
+            ("transpose_x", ctx.intern_attr(BoolAttr(false))),
+            ("transpose_y", ctx.intern_attr(BoolAttr(false))),
+            ("stop_gradient", sg(false)),
+        ],
     );
     let mmv = b.program().result(mm, 0);
-    let add = b.op("pd_op.add", &[mmv, bv], &[tensor(&ctx, &[-1, 30])], &[("stop_gradient", sg(false))]);
+    let add = b.op(
+        "pd_op.add",
+        &[mmv, bv],
+        &[tensor(&ctx, &[-1, 30])],
+        &[("stop_gradient", sg(false))],
+    );
     let addv = b.program().result(add, 0);
-    let relu = b.op("pd_op.relu", &[addv], &[tensor(&ctx, &[-1, 30])], &[("stop_gradient", sg(false))]);
+    let relu = b.op(
+        "pd_op.relu",
+        &[addv],
+        &[tensor(&ctx, &[-1, 30])],
+        &[("stop_gradient", sg(false))],
+    );
     let reluv = b.program().result(relu, 0);
-    let full = b.op("pd_op.full", &[], &[tensor(&ctx, &[1])], &[("value", F64Attr::get(&ctx, 1.0)), ("stop_gradient", sg(true))]);
+    let full = b.op(
+        "pd_op.full",
+        &[],
+        &[tensor(&ctx, &[1])],
+        &[
+            ("value", F64Attr::get(&ctx, 1.0)),
+            ("stop_gradient", sg(true)),
+        ],
+    );
     let fullv = b.program().result(full, 0);
     let scale = b.op(
         "pd_op.scale",
         &[reluv, fullv],
         &[tensor(&ctx, &[-1, 30])],
-        &[("bias", F32Attr::get(&ctx, 0.0)), ("bias_after_scale", ctx.intern_attr(BoolAttr(true))), ("stop_gradient", sg(false))],
+        &[
+            ("bias", F32Attr::get(&ctx, 0.0)),
+            ("bias_after_scale", ctx.intern_attr(BoolAttr(true))),
+            ("stop_gradient", sg(false)),
+        ],
     );
     let scalev = b.program().result(scale, 0);
     let fetch = b.op(
@@ -145,7 +187,13 @@ fn build_while(p: &mut Program) -> (OpId, ValueId) {
     let outer = b.op("test.outer", &[], &[t], &[]);
     let cond = b.op("test.cond", &[], &[b_ty], &[]);
     let (outer_v, cond_v) = (b.program().result(outer, 0), b.program().result(cond, 0));
-    let w = b.create(ctx.symbol("test.while"), &[Some(cond_v), Some(outer_v)], &[t], &[], 1);
+    let w = b.create(
+        ctx.symbol("test.while"),
+        &[Some(cond_v), Some(outer_v)],
+        &[t],
+        &[],
+        1,
+    );
     let body = p.add_block(p.op_region(w, 0));
     let arg = p.add_block_arg(body, t);
     let mut bb = Builder::at_end(p, body);
@@ -171,7 +219,11 @@ fn cloning_a_while_region_remaps_inner_values_and_keeps_outer_ones() {
     let step2 = p.block_first_op(body2).unwrap();
     assert_eq!(p.operand(step2, 0), Some(arg2), "inner value remapped");
     assert_eq!(p.operand(step2, 1), Some(outer), "outer value kept");
-    assert_eq!(p.use_count(outer), 4, "two operands of each while and each step");
+    assert_eq!(
+        p.use_count(outer),
+        4,
+        "two operands of each while and each step"
+    );
     let text = p.to_string();
     assert_eq!(text.matches("\"test.step\"").count(), 2);
 }
@@ -185,7 +237,10 @@ fn the_verifier_rejects_a_value_used_outside_its_scope() {
     let top = p.top_block();
     Builder::at_end(&mut p, top).op("test.leak", &[inner], &[], &[]);
     let err = p.verify().unwrap_err().to_string();
-    assert!(err.contains("used outside the scope where it is defined"), "{err}");
+    assert!(
+        err.contains("used outside the scope where it is defined"),
+        "{err}"
+    );
     assert!(err.contains("test.leak"), "{err}");
 }
 
@@ -195,7 +250,10 @@ fn the_verifier_rejects_use_before_def() {
     let ops = build_fc(&mut p);
     p.move_op(ops[3], InsertPoint::BlockStart(p.top_block()));
     let err = p.verify().unwrap_err().to_string();
-    assert!(err.contains("operand 0: value result 0 of pd_op.data"), "{err}");
+    assert!(
+        err.contains("operand 0: value result 0 of pd_op.data"),
+        "{err}"
+    );
     assert!(err.contains("used before it is defined"), "{err}");
 }
 
@@ -212,7 +270,10 @@ fn uniquing_gives_one_handle_per_distinct_value() {
     assert_eq!(tensor(&ctx, &[2, 3]), tensor(&ctx, &[2, 3]));
     assert_ne!(tensor(&ctx, &[2, 3]), tensor(&ctx, &[3, 2]));
     assert_eq!(ctx.intern_attr(I32Attr(1)), ctx.intern_attr(I32Attr(1)));
-    assert_ne!(ctx.intern_attr(I32Attr(1)), ctx.intern_attr(pir_core::builtin::I64Attr(1)));
+    assert_ne!(
+        ctx.intern_attr(I32Attr(1)),
+        ctx.intern_attr(pir_core::builtin::I64Attr(1))
+    );
     assert_ne!(F64Attr::get(&ctx, 0.0), F64Attr::get(&ctx, -0.0));
     assert_eq!(F64Attr::get(&ctx, f64::NAN), F64Attr::get(&ctx, f64::NAN));
     let a = ArrayAttr::get(&ctx, &[ctx.intern_attr(BoolAttr(true))]);
@@ -256,7 +317,9 @@ fn unregistered_ops_are_fully_supported() {
     let op = Builder::at_end(&mut p, top).op("my_dialect.thing", &[], &[tensor(&ctx, &[1])], &[]);
     assert!(p.op_info(op).is_none());
     p.verify().unwrap();
-    assert!(p.to_string().contains("\"my_dialect.thing\" () {} : () -> tensor<1xf32>"));
+    assert!(p
+        .to_string()
+        .contains("\"my_dialect.thing\" () {} : () -> tensor<1xf32>"));
 }
 
 #[test]
@@ -265,7 +328,13 @@ fn block_arguments_know_their_definition() {
     let (w, _) = build_while(&mut p);
     let body = p.region_blocks(p.op_region(w, 0))[0];
     let arg = p.block_args(body)[0];
-    assert_eq!(p.value_def(arg), ValueDef::BlockArg { block: body, index: 0 });
+    assert_eq!(
+        p.value_def(arg),
+        ValueDef::BlockArg {
+            block: body,
+            index: 0
+        }
+    );
     assert_eq!(p.block_parent_op(body), Some(w));
 }
 

@@ -34,7 +34,9 @@ pub fn corpus_dir() -> PathBuf {
 
 /// Whether the full corpus (not just the shipped copy) is available.
 pub fn full_corpus_available() -> bool {
-    repo_root().join("../shared/paddle-corpus/index.json").exists()
+    repo_root()
+        .join("../shared/paddle-corpus/index.json")
+        .exists()
 }
 
 /// One model of the corpus index.
@@ -59,12 +61,16 @@ impl Model {
     /// Path of the file whose name ends with `suffix` (e.g. `.json`), if listed.
     pub fn file(&self, suffix: &str) -> Option<PathBuf> {
         let stem = format!("{}{}", self.name, suffix);
-        self.files.iter().find(|f| f.ends_with(&format!("/{stem}")) || **f == stem).map(|f| self.dir.join(f))
+        self.files
+            .iter()
+            .find(|f| f.ends_with(&format!("/{stem}")) || **f == stem)
+            .map(|f| self.dir.join(f))
     }
 
     /// The model's program JSON.
     pub fn json(&self) -> PathBuf {
-        self.file(".json").unwrap_or_else(|| self.dir.join(format!("{}.json", self.name)))
+        self.file(".json")
+            .unwrap_or_else(|| self.dir.join(format!("{}.json", self.name)))
     }
 
     /// Paddle's printed text of the model, if the corpus has it.
@@ -96,16 +102,29 @@ fn read_index(section: &str) -> Vec<Model> {
         .filter_map(|m| {
             Some(Model {
                 name: m.get("name")?.as_str()?.to_owned(),
-                paddle_version: m.get("paddle_version").and_then(|v| v.as_str()).unwrap_or_default().to_owned(),
-                pir_version: m.get("pir_version").and_then(|v| v.as_u64()).unwrap_or_default(),
+                paddle_version: m
+                    .get("paddle_version")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or_default()
+                    .to_owned(),
+                pir_version: m
+                    .get("pir_version")
+                    .and_then(|v| v.as_u64())
+                    .unwrap_or_default(),
                 files: m
                     .get("files")?
                     .as_array()?
                     .iter()
                     .filter_map(|f| f.as_str().map(str::to_owned))
                     .collect(),
-                op_count: m.get("op_count").and_then(|v| v.as_u64()).unwrap_or_default(),
-                saved_by: m.get("saved_by").and_then(|v| v.as_str()).map(str::to_owned),
+                op_count: m
+                    .get("op_count")
+                    .and_then(|v| v.as_u64())
+                    .unwrap_or_default(),
+                saved_by: m
+                    .get("saved_by")
+                    .and_then(|v| v.as_str())
+                    .map(str::to_owned),
                 dir: dir.clone(),
             })
         })
@@ -132,7 +151,8 @@ pub fn synthetic_mlp_json(blocks: usize) -> String {
     const F32_4X4: &str = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4,4],"NCHW",[],0]}"##;
     const F32_N4: &str = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[-1,4],"NCHW",[],0]}"##;
     const F32_N: &str = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[-1],"NCHW",[],0]}"##;
-    const SG: &str = r##"{"AT":{"#":"0.a_array","D":[{"#":"0.a_bool","D":false}]},"N":"stop_gradient"}"##;
+    const SG: &str =
+        r##"{"AT":{"#":"0.a_array","D":[{"#":"0.a_bool","D":false}]},"N":"stop_gradient"}"##;
     let mut ops: Vec<String> = Vec::with_capacity(blocks * 8 + 2);
     let mut id = 0i64;
     let mut next = || {
@@ -164,7 +184,11 @@ pub fn synthetic_mlp_json(blocks: usize) -> String {
         r##"{{"#":"1.data","A":[{{"AT":{{"#":"0.a_str","D":"x"}},"N":"name"}},{{"AT":{{"#":"1.a_intarray","D":[-1,4]}},"N":"shape"}},{{"AT":{{"#":"1.a_dtype","D":"float32"}},"N":"dtype"}},{{"AT":{{"#":"1.a_place","D":[0,0,""]}},"N":"place"}}],"I":[],"O":[{{"%":{x},"TT":{F32_N4}}}],"OA":[{SG}]}}"##
     ));
     for (b, [w, bias, ln_w, ln_b]) in params.into_iter().enumerate() {
-        let scope = if b == 0 { "/Block/".to_owned() } else { format!("/Block_{b}/") };
+        let scope = if b == 0 {
+            "/Block/".to_owned()
+        } else {
+            format!("/Block_{b}/")
+        };
         let mm = next();
         ops.push(format!(
             r##"{{"#":"1.matmul","A":[{{"AT":{{"#":"0.a_bool","D":false}},"N":"transpose_x"}},{{"AT":{{"#":"0.a_bool","D":false}},"N":"transpose_y"}},{{"AT":{{"#":"0.a_str","D":"{scope}Linear/"}},"N":"struct_name"}}],"I":[{{"%":{x}}},{{"%":{w}}}],"O":[{{"%":{mm},"TT":{F32_N4}}}],"OA":[{SG}]}}"##

@@ -52,7 +52,12 @@ impl AttrDef for ProcessMeshAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let dpath = path.key("D");
         let [shape, ids, names] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
         let npath = dpath.index(2);
@@ -82,7 +87,11 @@ pub struct TensorDistAttr {
 const REDUCE_TYPES: [&str; 7] = ["SUM", "MAX", "MIN", "PRODUCT", "AVG", "ANY", "ALL"];
 
 fn reduce_name(t: i64) -> &'static str {
-    usize::try_from(t).ok().and_then(|i| REDUCE_TYPES.get(i)).copied().unwrap_or("UNKNOWN")
+    usize::try_from(t)
+        .ok()
+        .and_then(|i| REDUCE_TYPES.get(i))
+        .copied()
+        .unwrap_or("UNKNOWN")
 }
 
 impl TensorDistAttr {
@@ -98,7 +107,10 @@ impl TensorDistAttr {
             p.write_str(")");
         }
         p.write_str(", placements:[");
-        let mesh_dims = p.ctx().attr_as::<ProcessMeshAttr>(self.mesh).map_or(0, |m| m.shape.len());
+        let mesh_dims = p
+            .ctx()
+            .attr_as::<ProcessMeshAttr>(self.mesh)
+            .map_or(0, |m| m.shape.len());
         for mesh_dim in 0..mesh_dims as i64 {
             if mesh_dim > 0 {
                 p.write_str(",");
@@ -142,26 +154,48 @@ impl AttrDef for TensorDistAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let dpath = path.key("D");
-        let [mesh, mapping, partial] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
+        let [mesh, mapping, partial] =
+            serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
         let mesh_path = dpath.index(0);
         let mesh = serial::decode_attr(ctx, mesh, &mesh_path)?;
         if ctx.attr_as::<ProcessMeshAttr>(mesh).is_none() {
-            return Err(DecodeError::at(&mesh_path, "expected a process mesh attribute"));
+            return Err(DecodeError::at(
+                &mesh_path,
+                "expected a process mesh attribute",
+            ));
         }
         let ppath = dpath.index(2);
         let mut partial_status = Vec::new();
         for (i, entry) in serial::array(partial, &ppath)?.enumerate() {
             let epath = ppath.index(i);
             let [dim, ty] = serial::array_n::<2>(entry, &epath)?;
-            partial_status.push((serial::int(dim, &epath.index(0))?, serial::int(ty, &epath.index(1))?));
+            partial_status.push((
+                serial::int(dim, &epath.index(0))?,
+                serial::int(ty, &epath.index(1))?,
+            ));
         }
         let dims_mapping = decode_dims(mapping, &dpath.index(1))?;
-        if let Some(&(dim, _)) = partial_status.iter().find(|(d, _)| dims_mapping.contains(d)) {
-            return Err(DecodeError::at(&dpath, format!("mesh dim {dim} is both sharded and partial")));
+        if let Some(&(dim, _)) = partial_status
+            .iter()
+            .find(|(d, _)| dims_mapping.contains(d))
+        {
+            return Err(DecodeError::at(
+                &dpath,
+                format!("mesh dim {dim} is both sharded and partial"),
+            ));
         }
-        Ok(ctx.intern_attr(TensorDistAttr { mesh, dims_mapping, partial_status: partial_status.into() }))
+        Ok(ctx.intern_attr(TensorDistAttr {
+            mesh,
+            dims_mapping,
+            partial_status: partial_status.into(),
+        }))
     }
 }
 
@@ -223,9 +257,15 @@ impl AttrDef for OpDistAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let dpath = path.key("D");
-        let [mesh, operands, results, chunk] = serial::array_n::<4>(serial::field(obj, "D", path)?, &dpath)?;
+        let [mesh, operands, results, chunk] =
+            serial::array_n::<4>(serial::field(obj, "D", path)?, &dpath)?;
         let mesh = serial::decode_attr(ctx, mesh, &dpath.index(0))?;
         let mut lists = [Vec::new(), Vec::new()];
         for (k, v) in [operands, results].into_iter().enumerate() {
@@ -280,7 +320,12 @@ impl TypeDef for DistDenseTensorType {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, DecodeError> {
         let dpath = path.key("D");
         let [dense, dist, local] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
         Ok(ctx.intern_type(DistDenseTensorType {

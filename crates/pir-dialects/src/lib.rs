@@ -3,7 +3,7 @@
 //! - [`pd_op`]: Paddle's operator dialect — its types (selected rows, tensor
 //!   arrays, sparse tensors), attributes (IntArray, DataType, Place, DataLayout,
 //!   Scalar), all 1,617 `pd_op` operations of Paddle 3.3.1 compiled from their
-//!   definitions ([`op_def`]), with typed views ([`ops`]), and the control-flow
+//!   definitions ([`mod@op_def`]), with typed views ([`ops`]), and the control-flow
 //!   ops `pd_op.if`, `pd_op.while`, `pd_op.pylayer` with Paddle's printed forms.
 //! - [`cf`]: control flow (`cf.yield`, stack ops and their types).
 //! - [`dist`]: the `pd_dist` dialect's distributed attributes and types.

@@ -2,7 +2,8 @@
 //! verification every registered op gets from its definition.
 
 use pir_core::builtin::{
-    ArrayAttr, BoolAttr, Complex128Attr, Complex64Attr, F32Attr, F64Attr, I32Attr, I64Attr, IndexAttr, StrAttr,
+    ArrayAttr, BoolAttr, Complex128Attr, Complex64Attr, F32Attr, F64Attr, I32Attr, I64Attr,
+    IndexAttr, StrAttr,
 };
 use pir_core::op_info::traits;
 use pir_core::{Attribute, IrContext, OpId, OpInfo, Program};
@@ -12,19 +13,27 @@ use crate::pd_op::{DataLayoutAttr, DataTypeAttr, IntArrayAttr, PlaceAttr, Scalar
 
 /// The definition of the op named `name` (binary search in the sorted table).
 pub fn op_def(name: &str) -> Option<&'static OpDef> {
-    OP_DEFS.binary_search_by(|d| d.name.cmp(name)).ok().map(|i| &OP_DEFS[i])
+    OP_DEFS
+        .binary_search_by(|d| d.name.cmp(name))
+        .ok()
+        .map(|i| &OP_DEFS[i])
 }
 
 /// Registers every `pd_op.*` and `cf.*` op of the table (the core registers
 /// `builtin.*`), letting `customize` adjust each registration.
-pub(crate) fn register_table_ops(ctx: &IrContext, customize: &dyn Fn(&'static OpDef, OpInfo) -> OpInfo) {
+pub(crate) fn register_table_ops(
+    ctx: &IrContext,
+    customize: &dyn Fn(&'static OpDef, OpInfo) -> OpInfo,
+) {
     for def in OP_DEFS {
         if !(def.name.starts_with("pd_op.") || def.name.starts_with("cf.")) {
             continue;
         }
         let dialect = if def.dialect == "cf" { "cf" } else { "pd_op" };
         let names: Vec<&'static str> = def.attributes.iter().map(|a| a.name).collect();
-        let mut info = OpInfo::new(def.name, dialect).with_attributes(&names).with_interface(OpDefinition(def));
+        let mut info = OpInfo::new(def.name, dialect)
+            .with_attributes(&names)
+            .with_interface(OpDefinition(def));
         let mut side_effect = false;
         for t in def.traits {
             let id = ctx.trait_id(t);
@@ -49,28 +58,45 @@ pub(crate) fn register_table_ops(ctx: &IrContext, customize: &dyn Fn(&'static Op
 /// operands present, and the kinds of the declared attributes it carries.
 /// Missing attributes are not errors: real files omit some.
 pub fn verify_by_definition(p: &Program, op: OpId) -> Result<(), String> {
-    let Some(def) = p.op_info(op).and_then(|i| i.interface::<OpDefinition>()).map(|d| d.0) else {
+    let Some(def) = p
+        .op_info(op)
+        .and_then(|i| i.interface::<OpDefinition>())
+        .map(|d| d.0)
+    else {
         return Ok(());
     };
     let variadic_in = def.inputs.iter().any(|i| i.variadic);
     let fixed_in = def.inputs.iter().filter(|i| !i.variadic).count();
     let n = p.num_operands(op);
     if (!variadic_in && n != def.inputs.len()) || (variadic_in && n < fixed_in) {
-        return Err(format!("expects {} operand(s) ({}), has {n}", def.inputs.len(), names(def.inputs.iter().map(|i| i.name))));
+        return Err(format!(
+            "expects {} operand(s) ({}), has {n}",
+            def.inputs.len(),
+            names(def.inputs.iter().map(|i| i.name))
+        ));
     }
     for (i, input) in def.inputs.iter().enumerate().take(n) {
         if !input.optional && !input.variadic && p.operand(op, i).is_none() {
-            return Err(format!("operand {i} (`{}`) is required but absent", input.name));
+            return Err(format!(
+                "operand {i} (`{}`) is required but absent",
+                input.name
+            ));
         }
     }
     let variadic_out = def.outputs.iter().any(|o| o.variadic);
     let r = p.num_results(op);
     if !variadic_out && r != def.outputs.len() {
-        return Err(format!("expects {} result(s) ({}), has {r}", def.outputs.len(), names(def.outputs.iter().map(|o| o.name))));
+        return Err(format!(
+            "expects {} result(s) ({}), has {r}",
+            def.outputs.len(),
+            names(def.outputs.iter().map(|o| o.name))
+        ));
     }
     let ctx = p.ctx();
     for spec in def.attributes {
-        let Some(attr) = p.attr(op, spec.name) else { continue };
+        let Some(attr) = p.attr(op, spec.name) else {
+            continue;
+        };
         if !kind_matches(ctx, attr, spec.kind) {
             return Err(format!(
                 "attribute `{}` must be {}, found {}",
@@ -123,7 +149,9 @@ pub fn kind_matches(ctx: &IrContext, attr: Attribute, kind: AttrKind) -> bool {
         AttrKind::Double => ctx.attr_as::<F64Attr>(attr).is_some(),
         AttrKind::Str => ctx.attr_as::<StrAttr>(attr).is_some(),
         AttrKind::Array(element) => match ctx.attr_as::<ArrayAttr>(attr) {
-            Some(items) => element.is_none_or(|k| items.0.iter().all(|&a| element_matches(ctx, a, k))),
+            Some(items) => {
+                element.is_none_or(|k| items.0.iter().all(|&a| element_matches(ctx, a, k)))
+            }
             None => false,
         },
         AttrKind::IntArray => ctx.attr_as::<IntArrayAttr>(attr).is_some(),

@@ -14,7 +14,9 @@
 
 use std::sync::Arc;
 
-use pir_core::builtin::{bool_array, BoolAttr, DenseTensorType, F32Attr, I32Attr, ScalarType, StrAttr};
+use pir_core::builtin::{
+    bool_array, BoolAttr, DenseTensorType, F32Attr, I32Attr, ScalarType, StrAttr,
+};
 use pir_core::{Attribute, Builder, IrContext, Program, Symbol, Type};
 
 use crate::pd_op::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
@@ -46,7 +48,13 @@ pub fn mlp(ctx: Arc<IrContext>, blocks: usize) -> Program {
         let values: Vec<_> = names
             .iter()
             .map(|(name, ty)| {
-                let op = b.create(sym("builtin.parameter"), &[], &[*ty], &parameter_attrs(&ctx, name), 0);
+                let op = b.create(
+                    sym("builtin.parameter"),
+                    &[],
+                    &[*ty],
+                    &parameter_attrs(&ctx, name),
+                    0,
+                );
                 b.program().result(op, 0)
             })
             .collect();
@@ -64,21 +72,42 @@ pub fn mlp(ctx: Arc<IrContext>, blocks: usize) -> Program {
     let epsilon = F32Attr::get(&ctx, 1e-5);
     let three_false = bool_array(&ctx, &[false, false, false]);
     for (i, w) in params.iter().enumerate() {
-        let scope = if i == 0 { "/Block/".to_owned() } else { format!("/Block_{i}/") };
+        let scope = if i == 0 {
+            "/Block/".to_owned()
+        } else {
+            format!("/Block_{i}/")
+        };
         let linear = StrAttr::get(&ctx, &format!("{scope}Linear/"));
         let one = |ty: Type| -> [Type; 1] { [ty] };
         let mm = b.create(
             sym("pd_op.matmul"),
             &[Some(x), Some(w[0])],
             &one(tn4),
-            &[(sym("transpose_x"), f), (sym("transpose_y"), f), (struct_name, linear), (stop_gradient, no_grad)],
+            &[
+                (sym("transpose_x"), f),
+                (sym("transpose_y"), f),
+                (struct_name, linear),
+                (stop_gradient, no_grad),
+            ],
             0,
         );
         let mm = b.program().result(mm, 0);
-        let add = b.create(sym("pd_op.add"), &[Some(mm), Some(w[1])], &one(tn4), &[(struct_name, linear), (stop_gradient, no_grad)], 0);
+        let add = b.create(
+            sym("pd_op.add"),
+            &[Some(mm), Some(w[1])],
+            &one(tn4),
+            &[(struct_name, linear), (stop_gradient, no_grad)],
+            0,
+        );
         let add = b.program().result(add, 0);
         let block_name = StrAttr::get(&ctx, &scope);
-        let relu = b.create(sym("pd_op.relu"), &[Some(add)], &one(tn4), &[(struct_name, block_name), (stop_gradient, no_grad)], 0);
+        let relu = b.create(
+            sym("pd_op.relu"),
+            &[Some(add)],
+            &one(tn4),
+            &[(struct_name, block_name), (stop_gradient, no_grad)],
+            0,
+        );
         let relu = b.program().result(relu, 0);
         let ln = b.create(
             sym("pd_op.layer_norm"),
@@ -87,7 +116,10 @@ pub fn mlp(ctx: Arc<IrContext>, blocks: usize) -> Program {
             &[
                 (sym("epsilon"), epsilon),
                 (sym("begin_norm_axis"), ctx.intern_attr(I32Attr(1))),
-                (struct_name, StrAttr::get(&ctx, &format!("{scope}LayerNorm/"))),
+                (
+                    struct_name,
+                    StrAttr::get(&ctx, &format!("{scope}LayerNorm/")),
+                ),
                 (stop_gradient, three_false),
             ],
             0,

@@ -3,6 +3,7 @@
 //! again with [`Writer`] (objects in file order, integers as integers, floats through the
 //! nlohmann formatter). The corpus lives next to the workspace (`../shared/paddle-corpus`);
 //! when it is absent the tests print a note and pass.
+#![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
 use std::path::{Path, PathBuf};
 

@@ -4,6 +4,7 @@
 //! `testdata/cpp_ostream.txt` holds `std::ostream << v` of libstdc++/glibc, both produced by
 //! `scripts/gen_vectors.cpp` (see `scripts/README.md`). Larger files made by the same program
 //! can be checked by pointing `PIR_JSON_NLOHMANN_VECTORS` / `PIR_JSON_OSTREAM_VECTORS` at them.
+#![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
 use pir_json::number::{write_f32_cpp_ostream, write_f64_cpp_ostream, write_f64_nlohmann};
 

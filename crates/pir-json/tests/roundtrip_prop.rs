@@ -1,6 +1,7 @@
 //! Property tests: for random documents (unicode strings with control characters, the full
 //! integer ranges, arbitrary finite doubles, nesting), writing, parsing and writing again gives
 //! the same bytes, and the parsed values equal the ones written.
+#![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
 use std::collections::BTreeMap;
 

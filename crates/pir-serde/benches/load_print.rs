@@ -1,5 +1,6 @@
 //! Load and print throughput on the largest corpus models and a synthetic
 //! 20k-op program. Figures are reported as MB/s (bytes of JSON) and ops/s.
+#![allow(missing_docs, clippy::unwrap_used)] // criterion macros generate undocumented items
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -12,8 +13,15 @@ fn corpus_dir() -> PathBuf {
 
 fn bench_load_print(c: &mut Criterion) {
     let mut group = c.benchmark_group("corpus");
-    group.measurement_time(Duration::from_secs(3)).sample_size(20);
-    for name in ["huge_5000ops", "deep_mlp_ln200", "mobilenet_v2_x025", "resnet18_w16"] {
+    group
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(20);
+    for name in [
+        "huge_5000ops",
+        "deep_mlp_ln200",
+        "mobilenet_v2_x025",
+        "resnet18_w16",
+    ] {
         let path = corpus_dir().join(format!("{name}.json"));
         let Ok(bytes) = std::fs::read(&path) else {
             eprintln!("skipping {name}: {} not found", path.display());
@@ -27,10 +35,15 @@ fn bench_load_print(c: &mut Criterion) {
         let ops = loaded.program.num_ops() as u64;
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_with_input(BenchmarkId::new("load", name), &bytes, |b, bytes| {
-            b.iter(|| pir_serde::read_slice(ctx.clone(), bytes, &Default::default()).map(|l| l.program.num_ops()))
+            b.iter(|| {
+                pir_serde::read_slice(ctx.clone(), bytes, &Default::default())
+                    .map(|l| l.program.num_ops())
+            })
         });
         group.throughput(Throughput::Elements(ops));
-        group.bench_with_input(BenchmarkId::new("print", name), &loaded.program, |b, p| b.iter(|| p.print_to_vec().len()));
+        group.bench_with_input(BenchmarkId::new("print", name), &loaded.program, |b, p| {
+            b.iter(|| p.print_to_vec().len())
+        });
         group.bench_with_input(BenchmarkId::new("save", name), &loaded.program, |b, p| {
             b.iter(|| pir_serde::write_to_vec(p, &Default::default()).map(|v| v.len()))
         });
@@ -41,11 +54,14 @@ fn bench_load_print(c: &mut Criterion) {
 /// Synthetic programs of 20k and 100k ops (shaped like `huge_5000ops`).
 fn bench_synthetic(c: &mut Criterion) {
     let mut group = c.benchmark_group("synthetic");
-    group.measurement_time(Duration::from_secs(3)).sample_size(10);
+    group
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(10);
     for blocks in [2_500usize, 12_500] {
         let text = pir_corpus::synthetic_mlp_json(blocks);
         let ctx = pir_dialects::pd_op_context();
-        let loaded = match pir_serde::read_slice(ctx.clone(), text.as_bytes(), &Default::default()) {
+        let loaded = match pir_serde::read_slice(ctx.clone(), text.as_bytes(), &Default::default())
+        {
             Ok(l) => l,
             Err(e) => panic!("synthetic {blocks}: {e}"),
         };
@@ -53,10 +69,17 @@ fn bench_synthetic(c: &mut Criterion) {
         let label = format!("{}k_ops", ops / 1000);
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_with_input(BenchmarkId::new("load", &label), &text, |b, text| {
-            b.iter(|| pir_serde::read_slice(ctx.clone(), text.as_bytes(), &Default::default()).map(|l| l.program.num_ops()))
+            b.iter(|| {
+                pir_serde::read_slice(ctx.clone(), text.as_bytes(), &Default::default())
+                    .map(|l| l.program.num_ops())
+            })
         });
         group.throughput(Throughput::Elements(ops));
-        group.bench_with_input(BenchmarkId::new("print", &label), &loaded.program, |b, p| b.iter(|| p.print_to_vec().len()));
+        group.bench_with_input(
+            BenchmarkId::new("print", &label),
+            &loaded.program,
+            |b, p| b.iter(|| p.print_to_vec().len()),
+        );
         group.bench_with_input(BenchmarkId::new("save", &label), &loaded.program, |b, p| {
             b.iter(|| pir_serde::write_to_vec(p, &Default::default()).map(|v| v.len()))
         });

@@ -67,7 +67,10 @@ impl From<crate::patch::ApplyError> for ReadError {
 
 impl From<pir_core::serial::DecodeError> for ReadError {
     fn from(e: pir_core::serial::DecodeError) -> Self {
-        ReadError::Invalid { path: e.path, message: e.message }
+        ReadError::Invalid {
+            path: e.path,
+            message: e.message,
+        }
     }
 }
 

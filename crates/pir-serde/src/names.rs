@@ -18,7 +18,11 @@ pub fn decompress_op_name(name: &str) -> Result<std::borrow::Cow<'_, str>, &str>
     let Some((prefix, rest)) = name.split_once('.') else {
         return Ok(name.into());
     };
-    let numeric = !prefix.is_empty() && prefix.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit());
+    let numeric = !prefix.is_empty()
+        && prefix
+            .trim_start_matches('-')
+            .bytes()
+            .all(|b| b.is_ascii_digit());
     if !numeric {
         return Ok(name.into());
     }
@@ -44,7 +48,14 @@ mod tests {
 
     #[test]
     fn compression_round_trips_known_dialects() {
-        for name in ["builtin.combine", "pd_op.matmul", "cf.yield", "custom_op.x", "pd_dist.reshard", "test.op"] {
+        for name in [
+            "builtin.combine",
+            "pd_op.matmul",
+            "cf.yield",
+            "custom_op.x",
+            "pd_dist.reshard",
+            "test.op",
+        ] {
             let c = compress_op_name(name);
             assert_ne!(c, name);
             assert_eq!(decompress_op_name(&c).unwrap(), name);
@@ -54,7 +65,10 @@ mod tests {
     #[test]
     fn unknown_prefixes_are_literal_and_unknown_ids_fail() {
         assert_eq!(compress_op_name("onednn_op.conv"), "onednn_op.conv");
-        assert_eq!(decompress_op_name("onednn_op.conv").unwrap(), "onednn_op.conv");
+        assert_eq!(
+            decompress_op_name("onednn_op.conv").unwrap(),
+            "onednn_op.conv"
+        );
         assert_eq!(decompress_op_name("7.foo"), Err("7"));
     }
 }

@@ -46,13 +46,24 @@ pub struct LoadedProgram {
 }
 
 /// Reads a model file.
-pub fn read_file(ctx: Arc<IrContext>, path: &Path, options: &ReadOptions) -> Result<LoadedProgram, ReadError> {
-    let bytes = std::fs::read(path).map_err(|source| ReadError::Io { path: path.to_path_buf(), source })?;
+pub fn read_file(
+    ctx: Arc<IrContext>,
+    path: &Path,
+    options: &ReadOptions,
+) -> Result<LoadedProgram, ReadError> {
+    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
     read_slice(ctx, &bytes, options)
 }
 
 /// Reads a model from bytes.
-pub fn read_slice(ctx: Arc<IrContext>, bytes: &[u8], options: &ReadOptions) -> Result<LoadedProgram, ReadError> {
+pub fn read_slice(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<LoadedProgram, ReadError> {
     let doc = pir_json::parse(bytes)?;
     let root = doc.root();
     let top = JsonPath::Root("");
@@ -60,9 +71,15 @@ pub fn read_slice(ctx: Arc<IrContext>, bytes: &[u8], options: &ReadOptions) -> R
     let base_path = top.key("base_code");
     let magic = serial::field(base, "magic", &base_path)?;
     if !magic.str_eq("pir") {
-        return Err(ReadError::BadMagic { path: base_path.key("magic").to_string(), found: serial::describe(magic) });
+        return Err(ReadError::BadMagic {
+            path: base_path.key("magic").to_string(),
+            found: serial::describe(magic),
+        });
     }
-    let version = serial::uint(serial::field(base, "version", &base_path)?, &base_path.key("version"))?;
+    let version = serial::uint(
+        serial::field(base, "version", &base_path)?,
+        &base_path.key("version"),
+    )?;
     let trainable = match base.get("trainable") {
         Some(t) => serial::boolean(t, &base_path.key("trainable"))?,
         None => false,
@@ -71,18 +88,31 @@ pub fn read_slice(ctx: Arc<IrContext>, bytes: &[u8], options: &ReadOptions) -> R
     let program_json = serial::field(root, "program", &top)?;
     let program_path = top.key("program");
     let regions_path = program_path.key("regions");
-    let regions: Vec<JsonValue<'_>> = serial::array(serial::field(program_json, "regions", &program_path)?, &regions_path)?.collect();
+    let regions: Vec<JsonValue<'_>> = serial::array(
+        serial::field(program_json, "regions", &program_path)?,
+        &regions_path,
+    )?
+    .collect();
     if regions.len() != 1 {
         return Err(ReadError::Invalid {
             path: regions_path.to_string(),
-            message: format!("the program must have exactly 1 region, has {}", regions.len()),
+            message: format!(
+                "the program must have exactly 1 region, has {}",
+                regions.len()
+            ),
         });
     }
     let region_path = regions_path.index(0);
     let blocks_path = region_path.key("blocks");
-    let mut blocks = serial::array(serial::field(regions[0], "blocks", &region_path)?, &blocks_path)?;
+    let mut blocks = serial::array(
+        serial::field(regions[0], "blocks", &region_path)?,
+        &blocks_path,
+    )?;
     let Some(block) = blocks.next() else {
-        return Err(ReadError::Invalid { path: blocks_path.to_string(), message: "the program region has no block".into() });
+        return Err(ReadError::Invalid {
+            path: blocks_path.to_string(),
+            message: "the program region has no block".into(),
+        });
     };
     let approx_ops = bytes.len() / 260;
     let mut reader = Reader {
@@ -112,7 +142,12 @@ pub fn read_slice(ctx: Arc<IrContext>, bytes: &[u8], options: &ReadOptions) -> R
     if version > CURRENT_VERSION {
         check_newer_file(&program, version)?;
     }
-    Ok(LoadedProgram { program, trainable, version, readable: bytes.starts_with(b"{\n") })
+    Ok(LoadedProgram {
+        program,
+        trainable,
+        version,
+        readable: bytes.starts_with(b"{\n"),
+    })
 }
 
 /// The patches a file of `version` needs: the built-in upgrade chain, then the user's.
@@ -142,7 +177,9 @@ fn check_newer_file(program: &Program, version: u64) -> Result<(), ReadError> {
     let mut unknown = None;
     program.walk(program.module_op(), pir_core::walk::Order::Pre, &mut |op| {
         let name = program.op_name_str(op);
-        let known_dialect = crate::names::DIALECT_IDS.iter().any(|(d, _)| name.starts_with(&format!("{d}.")));
+        let known_dialect = crate::names::DIALECT_IDS
+            .iter()
+            .any(|(d, _)| name.starts_with(&format!("{d}.")));
         if unknown.is_none() && known_dialect && program.op_info(op).is_none() {
             unknown = Some(name.to_owned());
         }
@@ -175,7 +212,9 @@ const PARAM_ATTRS: [&str; 8] = [
 
 impl ParamSymbols {
     fn new(ctx: &IrContext) -> Self {
-        ParamSymbols { names: Some(PARAM_ATTRS.map(|n| ctx.symbol(n))) }
+        ParamSymbols {
+            names: Some(PARAM_ATTRS.map(|n| ctx.symbol(n))),
+        }
     }
     fn get(&self, i: usize) -> Symbol {
         match &self.names {
@@ -218,14 +257,24 @@ struct Reader<'o> {
 }
 
 fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> ReadError {
-    ReadError::Invalid { path: path.to_string(), message: message.into() }
+    ReadError::Invalid {
+        path: path.to_string(),
+        message: message.into(),
+    }
 }
 
 impl Reader<'_> {
-    fn read_block(&mut self, block_json: JsonValue<'_>, block: BlockId, path: &JsonPath<'_>) -> Result<(), ReadError> {
+    fn read_block(
+        &mut self,
+        block_json: JsonValue<'_>,
+        block: BlockId,
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
         serial::field(block_json, "#", path)?;
         let args_path = path.key("args");
-        for (i, arg) in serial::array(serial::field(block_json, "args", path)?, &args_path)?.enumerate() {
+        for (i, arg) in
+            serial::array(serial::field(block_json, "args", path)?, &args_path)?.enumerate()
+        {
             let apath = args_path.index(i);
             let id = serial::int(serial::field(arg, "#", &apath)?, &apath.key("#"))?;
             let ty = self.read_type(serial::field(arg, "TT", &apath)?, &apath.key("TT"))?;
@@ -237,7 +286,11 @@ impl Reader<'_> {
             for (i, kw) in serial::array(kwargs, &kw_path)?.enumerate() {
                 let kpath = kw_path.index(i);
                 let id = serial::int(serial::field(kw, "#", &kpath)?, &kpath.key("#"))?;
-                let ty = serial::decode_type(&self.ctx, serial::field(kw, "TT", &kpath)?, &kpath.key("TT"))?;
+                let ty = serial::decode_type(
+                    &self.ctx,
+                    serial::field(kw, "TT", &kpath)?,
+                    &kpath.key("TT"),
+                )?;
                 // Paddle 3.3's writer stores a copy of the positional args here, without names;
                 // such entries get the argument's id as name so nothing is lost.
                 let name = match kw.get("key") {
@@ -250,7 +303,9 @@ impl Reader<'_> {
             }
         }
         let ops_path = path.key("ops");
-        for (i, op_json) in serial::array(serial::field(block_json, "ops", path)?, &ops_path)?.enumerate() {
+        for (i, op_json) in
+            serial::array(serial::field(block_json, "ops", path)?, &ops_path)?.enumerate()
+        {
             let op = self.read_op(op_json, &ops_path.index(i))?;
             self.program.append_op(block, op);
         }
@@ -274,7 +329,10 @@ impl Reader<'_> {
         match self.values.get(&id) {
             Some(&v) => Ok(Some(v)),
             None if self.options.lenient_operands => Ok(None),
-            None => Err(invalid(path, format!("value id {id} is not defined before its use"))),
+            None => Err(invalid(
+                path,
+                format!("value id {id} is not defined before its use"),
+            )),
         }
     }
 
@@ -283,8 +341,12 @@ impl Reader<'_> {
         if let Some(&s) = self.names.get(&*compressed) {
             return Ok(s);
         }
-        let full = decompress_op_name(&compressed)
-            .map_err(|id| invalid(path, format!("unknown dialect id `{id}` in op name `{compressed}`")))?;
+        let full = decompress_op_name(&compressed).map_err(|id| {
+            invalid(
+                path,
+                format!("unknown dialect id `{id}` in op name `{compressed}`"),
+            )
+        })?;
         let sym = self.ctx.symbol(&full);
         self.names.insert(compressed.into(), sym);
         Ok(sym)
@@ -302,8 +364,14 @@ impl Reader<'_> {
     }
 
     /// The op's JSON after the patches that concern it, or `None` when none does.
-    fn patch_op(&mut self, op_json: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Option<Vec<u8>>, ReadError> {
-        let Some(set) = self.patches.take() else { return Ok(None) };
+    fn patch_op(
+        &mut self,
+        op_json: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Option<Vec<u8>>, ReadError> {
+        let Some(set) = self.patches.take() else {
+            return Ok(None);
+        };
         let result = self.patch_op_with(&set, op_json, path);
         self.patches = Some(set);
         result
@@ -324,8 +392,9 @@ impl Reader<'_> {
             self.ctx.symbol_str(sym).to_owned()
         };
         let op_patch = set.ops.get(&name);
-        let pairs: Vec<usize> =
-            (0..set.pairs.len()).filter(|&i| set.pairs[i].producer == name || set.pairs[i].consumer == name).collect();
+        let pairs: Vec<usize> = (0..set.pairs.len())
+            .filter(|&i| set.pairs[i].producer == name || set.pairs[i].consumer == name)
+            .collect();
         let renames = !set.type_renames.is_empty() || !set.attr_renames.is_empty();
         if op_patch.is_none() && pairs.is_empty() && !renames {
             return Ok(None);
@@ -346,7 +415,14 @@ impl Reader<'_> {
         Ok(Some(tree.to_bytes()))
     }
 
-    fn apply_pair(&mut self, op: &mut Json, set: &PatchSet, i: usize, name: &str, path: &str) -> Result<(), ReadError> {
+    fn apply_pair(
+        &mut self,
+        op: &mut Json,
+        set: &PatchSet,
+        i: usize,
+        name: &str,
+        path: &str,
+    ) -> Result<(), ReadError> {
         let pair = &set.pairs[i];
         if self.pair_values.len() < set.pairs.len() {
             self.pair_values.resize(set.pairs.len(), None);
@@ -360,45 +436,76 @@ impl Reader<'_> {
             })
         };
         if pair.producer == name {
-            let outputs = op.get_mut("O").and_then(Json::as_array_mut).ok_or_else(|| fail("the op has no outputs".into()))?;
+            let outputs = op
+                .get_mut("O")
+                .and_then(Json::as_array_mut)
+                .ok_or_else(|| fail("the op has no outputs".into()))?;
             let len = outputs.len();
             match &pair.add {
                 Some(ty) if pair.output <= len => {
                     let id = self.next_fresh_id;
                     self.next_fresh_id += 1;
                     self.pair_values[i] = Some(id);
-                    outputs.insert(pair.output, Json::Obj(vec![("%".into(), Json::Int(id)), ("TT".into(), ty.clone())]));
+                    outputs.insert(
+                        pair.output,
+                        Json::Obj(vec![("%".into(), Json::Int(id)), ("TT".into(), ty.clone())]),
+                    );
                 }
                 None if pair.output < len => {
                     outputs.remove(pair.output);
                 }
-                _ => return Err(fail(format!("output index {} out of range (the op has {len})", pair.output))),
+                _ => {
+                    return Err(fail(format!(
+                        "output index {} out of range (the op has {len})",
+                        pair.output
+                    )))
+                }
             }
         }
         if pair.consumer == name {
-            let inputs = op.get_mut("I").and_then(Json::as_array_mut).ok_or_else(|| fail("the op has no inputs".into()))?;
+            let inputs = op
+                .get_mut("I")
+                .and_then(Json::as_array_mut)
+                .ok_or_else(|| fail("the op has no inputs".into()))?;
             let len = inputs.len();
             match &pair.add {
                 Some(_) if pair.input <= len => {
-                    let id = self.pair_values[i]
-                        .ok_or_else(|| fail(format!("no `{}` before this op produced the value to add", pair.producer)))?;
+                    let id = self.pair_values[i].ok_or_else(|| {
+                        fail(format!(
+                            "no `{}` before this op produced the value to add",
+                            pair.producer
+                        ))
+                    })?;
                     inputs.insert(pair.input, Json::Obj(vec![("%".into(), Json::Int(id))]));
                 }
                 None if pair.input < len => {
                     inputs.remove(pair.input);
                 }
-                _ => return Err(fail(format!("input index {} out of range (the op has {len})", pair.input))),
+                _ => {
+                    return Err(fail(format!(
+                        "input index {} out of range (the op has {len})",
+                        pair.input
+                    )))
+                }
             }
         }
         Ok(())
     }
 
-    fn read_op_json(&mut self, op_json: JsonValue<'_>, path: &JsonPath<'_>) -> Result<OpId, ReadError> {
+    fn read_op_json(
+        &mut self,
+        op_json: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<OpId, ReadError> {
         // One pass over the members instead of a key search per field.
         let Some(members) = op_json.object() else {
-            return Err(invalid(path, format!("expected an op object, found {}", serial::describe(op_json))));
+            return Err(invalid(
+                path,
+                format!("expected an op object, found {}", serial::describe(op_json)),
+            ));
         };
-        let (mut name_json, mut inputs, mut outputs, mut a, mut oa, mut regions) = (None, None, None, None, None, None);
+        let (mut name_json, mut inputs, mut outputs, mut a, mut oa, mut regions) =
+            (None, None, None, None, None, None);
         for (key, value) in members.raw() {
             let slot = match key.raw_str() {
                 Some("#") => &mut name_json,
@@ -448,7 +555,15 @@ impl Reader<'_> {
                     }
                 }
             }
-            let tt = tt.ok_or_else(|| invalid(&opath, format!("expected a result {{\"%\",\"TT\"}}, found {}", serial::describe(output))))?;
+            let tt = tt.ok_or_else(|| {
+                invalid(
+                    &opath,
+                    format!(
+                        "expected a result {{\"%\",\"TT\"}}, found {}",
+                        serial::describe(output)
+                    ),
+                )
+            })?;
             result_types.push(self.read_type(tt, &opath.key("TT"))?);
             result_ids.push(match id {
                 Some(id) => Some(serial::int(id, &opath.key("%"))?),
@@ -463,13 +578,18 @@ impl Reader<'_> {
             None => 0,
         };
         if num_regions > 255 {
-            return Err(invalid(&path.key("regions"), format!("{num_regions} regions; at most 255 are supported")));
+            return Err(invalid(
+                &path.key("regions"),
+                format!("{num_regions} regions; at most 255 are supported"),
+            ));
         }
-        let op = self.program.create_op(name, &operands, &result_types, attrs, num_regions);
+        let op = self
+            .program
+            .create_op(name, &operands, &result_types, attrs, num_regions);
         self.operands = operands;
         self.result_types = result_types;
-        for i in 0..result_ids.len() {
-            if let Some(id) = result_ids[i] {
+        for (i, id) in result_ids.iter().enumerate() {
+            if let Some(id) = *id {
                 let v = self.program.result(op, i);
                 self.bind(id, v, &outputs_path.index(i).key("%"))?;
             }
@@ -482,7 +602,10 @@ impl Reader<'_> {
                 serial::field(region_json, "#", &region_path)?;
                 let region = self.program.op_region(op, r);
                 let bpath = region_path.key("blocks");
-                for (b, block_json) in serial::array(serial::field(region_json, "blocks", &region_path)?, &bpath)?.enumerate() {
+                for (b, block_json) in
+                    serial::array(serial::field(region_json, "blocks", &region_path)?, &bpath)?
+                        .enumerate()
+                {
                     let block = self.program.add_block(region);
                     self.read_block(block_json, block, &bpath.index(b))?;
                 }
@@ -531,7 +654,11 @@ impl Reader<'_> {
     }
 
     /// Reads `[{"AT":attr,"N":name}, ...]` into `self.attrs`.
-    fn read_attr_list(&mut self, list: JsonValue<'_>, path: &JsonPath<'_>) -> Result<(), ReadError> {
+    fn read_attr_list(
+        &mut self,
+        list: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
         for (i, entry) in serial::array(list, path)?.enumerate() {
             let key = entry.text_key();
             if let Some(&cached) = self.entry_cache.get(key) {
@@ -540,7 +667,11 @@ impl Reader<'_> {
             }
             let epath = path.index(i);
             let name = serial::string(serial::field(entry, "N", &epath)?, &epath.key("N"))?;
-            let attr = serial::decode_attr(&self.ctx, serial::field(entry, "AT", &epath)?, &epath.key("AT"))?;
+            let attr = serial::decode_attr(
+                &self.ctx,
+                serial::field(entry, "AT", &epath)?,
+                &epath.key("AT"),
+            )?;
             let sym = self.ctx.symbol(&name);
             self.attrs.push((sym, attr));
             self.entry_cache.insert(key.into(), (sym, attr));
@@ -549,11 +680,20 @@ impl Reader<'_> {
     }
 
     /// Reads the short form of `builtin.parameter` (format spec §2.7).
-    fn read_parameter_op(&mut self, op_json: JsonValue<'_>, path: &JsonPath<'_>) -> Result<OpId, ReadError> {
+    fn read_parameter_op(
+        &mut self,
+        op_json: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<OpId, ReadError> {
         let apath = path.key("A");
-        let [dist, is_param, clip, name] = serial::array_n::<4>(serial::field(op_json, "A", path)?, &apath)?;
+        let [dist, is_param, clip, name] =
+            serial::array_n::<4>(serial::field(op_json, "A", path)?, &apath)?;
         let flag = |v: JsonValue<'_>, p: &JsonPath<'_>| serial::int(v, p).map(|i| i != 0);
-        let flags = [flag(dist, &apath.index(0))?, flag(is_param, &apath.index(1))?, flag(clip, &apath.index(2))?];
+        let flags = [
+            flag(dist, &apath.index(0))?,
+            flag(is_param, &apath.index(1))?,
+            flag(clip, &apath.index(2))?,
+        ];
         let name = serial::string(name, &apath.index(3))?;
         self.attrs.clear();
         for (i, &f) in flags.iter().enumerate() {
@@ -570,7 +710,10 @@ impl Reader<'_> {
         if let Some(oa) = op_json.get("OA") {
             let oapath = path.key("OA");
             let [persistable, stop_gradient, trainable] = serial::array_n::<3>(oa, &oapath)?;
-            for (i, v) in [persistable, stop_gradient, trainable].into_iter().enumerate() {
+            for (i, v) in [persistable, stop_gradient, trainable]
+                .into_iter()
+                .enumerate()
+            {
                 let a = bool_array(&self.ctx, &[flag(v, &oapath.index(i))?]);
                 self.attrs.push((self.syms.get(4 + i), a));
             }
@@ -579,10 +722,15 @@ impl Reader<'_> {
         let opath = path.key("O");
         let output = serial::field(op_json, "O", path)?;
         if output.kind() != Kind::Object {
-            return Err(invalid(&opath, format!("expected an object, found {}", serial::describe(output))));
+            return Err(invalid(
+                &opath,
+                format!("expected an object, found {}", serial::describe(output)),
+            ));
         }
         let ty = self.read_type(serial::field(output, "TT", &opath)?, &opath.key("TT"))?;
-        let op = self.program.create_op(self.syms.get(7), &[], &[ty], attrs, 0);
+        let op = self
+            .program
+            .create_op(self.syms.get(7), &[], &[ty], attrs, 0);
         if let Some(id) = output.get("%") {
             let id = serial::int(id, &opath.key("%"))?;
             let v = self.program.result(op, 0);

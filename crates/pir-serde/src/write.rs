@@ -15,9 +15,9 @@
 use std::path::Path;
 
 use pir_core::entity::SecondaryMap;
-use rustc_hash::FxHashMap;
 use pir_core::serial::{self, JsonWriter};
 use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
+use rustc_hash::FxHashMap;
 
 use crate::error::WriteError;
 use crate::names::compress_op_name;
@@ -39,21 +39,34 @@ pub struct WriteOptions {
 
 impl Default for WriteOptions {
     fn default() -> Self {
-        WriteOptions { trainable: true, readable: false, version: PIR_VERSION }
+        WriteOptions {
+            trainable: true,
+            readable: false,
+            version: PIR_VERSION,
+        }
     }
 }
 
 /// Writes a program to bytes.
 pub fn write_to_vec(program: &Program, options: &WriteOptions) -> Result<Vec<u8>, WriteError> {
     let mut out = Vec::with_capacity(program.num_ops() * 300 + 256);
-    let mut w = if options.readable { JsonWriter::pretty(&mut out) } else { JsonWriter::compact(&mut out) };
+    let mut w = if options.readable {
+        JsonWriter::pretty(&mut out)
+    } else {
+        JsonWriter::compact(&mut out)
+    };
     ProgramWriter::new(program, options).write(&mut w)?;
     Ok(out)
 }
 
 /// Writes a program to a file atomically; an existing file is replaced only
 /// with `overwrite`.
-pub fn write_file(program: &Program, path: &Path, options: &WriteOptions, overwrite: bool) -> Result<(), WriteError> {
+pub fn write_file(
+    program: &Program,
+    path: &Path,
+    options: &WriteOptions,
+    overwrite: bool,
+) -> Result<(), WriteError> {
     let bytes = write_to_vec(program, options)?;
     pir_core::fs::write_atomic(path, overwrite, |w| w.write_all(&bytes))?;
     Ok(())
@@ -130,7 +143,9 @@ impl EncodedCache {
 
     fn get(table: &[(u32, u32)], index: u32) -> Option<std::ops::Range<usize>> {
         match table.get(index as usize) {
-            Some(&(start, len)) if start != u32::MAX => Some(start as usize..(start + len) as usize),
+            Some(&(start, len)) if start != u32::MAX => {
+                Some(start as usize..(start + len) as usize)
+            }
             _ => None,
         }
     }
@@ -197,7 +212,11 @@ impl<'p> ProgramWriter<'p> {
         Ok(())
     }
 
-    fn write_region(&mut self, w: &mut JsonWriter<'_>, blocks: &[BlockId]) -> Result<(), WriteError> {
+    fn write_region(
+        &mut self,
+        w: &mut JsonWriter<'_>,
+        blocks: &[BlockId],
+    ) -> Result<(), WriteError> {
         w.begin_object();
         w.key("#");
         w.string(&format!("region_{}", self.next_region));
@@ -265,11 +284,19 @@ impl<'p> ProgramWriter<'p> {
     }
 
     fn encode_error(&self, op: OpId, source: serial::EncodeError) -> WriteError {
-        WriteError::Encode { op_index: self.op_index, op_name: self.program.op_name_str(op).to_owned(), source }
+        WriteError::Encode {
+            op_index: self.op_index,
+            op_name: self.program.op_name_str(op).to_owned(),
+            source,
+        }
     }
 
     fn unsupported(&self, op: OpId, message: String) -> WriteError {
-        WriteError::Unsupported { op_index: self.op_index, op_name: self.program.op_name_str(op).to_owned(), message }
+        WriteError::Unsupported {
+            op_index: self.op_index,
+            op_name: self.program.op_name_str(op).to_owned(),
+            message,
+        }
     }
 
     fn write_type_of(&mut self, w: &mut JsonWriter<'_>, v: ValueId) -> Result<(), WriteError> {
@@ -293,15 +320,28 @@ impl<'p> ProgramWriter<'p> {
         let mut json = Vec::new();
         serial::encode_type(self.ctx, ty, &mut JsonWriter::compact(&mut json))?;
         w.raw_value(&json);
-        EncodedCache::put(&mut self.cache.types, &mut self.cache.bytes, ty.as_u32(), &json);
+        EncodedCache::put(
+            &mut self.cache.types,
+            &mut self.cache.bytes,
+            ty.as_u32(),
+            &json,
+        );
         Ok(())
     }
 
     /// Writes the `"A"` (`output == false`) or `"OA"` list of an op's attributes.
-    fn write_op_attrs(&mut self, w: &mut JsonWriter<'_>, op: OpId, output: bool) -> Result<(), WriteError> {
+    fn write_op_attrs(
+        &mut self,
+        w: &mut JsonWriter<'_>,
+        op: OpId,
+        output: bool,
+    ) -> Result<(), WriteError> {
         let dict = self.program.attrs(op);
-        let (callstack, stop_gradient, persistable) =
-            (self.names.op_callstack, self.names.stop_gradient, self.names.persistable);
+        let (callstack, stop_gradient, persistable) = (
+            self.names.op_callstack,
+            self.names.stop_gradient,
+            self.names.persistable,
+        );
         let entries = self.ctx.dict_entries(dict);
         let keep = move |&(n, _): &(Symbol, Attribute)| {
             let is_output = Some(n) == stop_gradient || Some(n) == persistable;
@@ -314,20 +354,36 @@ impl<'p> ProgramWriter<'p> {
         if w.is_pretty() {
             return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
         }
-        let table = if output { &self.cache.output_attrs } else { &self.cache.attrs };
+        let table = if output {
+            &self.cache.output_attrs
+        } else {
+            &self.cache.attrs
+        };
         if let Some(range) = EncodedCache::get(table, dict.as_u32()) {
             w.raw_value(&self.cache.bytes[range]);
             return Ok(());
         }
-        let table = if output { &mut self.cache.output_attrs } else { &mut self.cache.attrs };
+        let table = if output {
+            &mut self.cache.output_attrs
+        } else {
+            &mut self.cache.attrs
+        };
         if !EncodedCache::seen_before(table, dict.as_u32()) {
             // Many dictionaries occur once (unique names): cache from the second use on.
             return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
         }
         let mut json = Vec::new();
-        self.write_attr_list(&mut JsonWriter::compact(&mut json), op, entries.iter().copied().filter(keep))?;
+        self.write_attr_list(
+            &mut JsonWriter::compact(&mut json),
+            op,
+            entries.iter().copied().filter(keep),
+        )?;
         w.raw_value(&json);
-        let table = if output { &mut self.cache.output_attrs } else { &mut self.cache.attrs };
+        let table = if output {
+            &mut self.cache.output_attrs
+        } else {
+            &mut self.cache.attrs
+        };
         EncodedCache::put(table, &mut self.cache.bytes, dict.as_u32(), &json);
         Ok(())
     }
@@ -351,10 +407,12 @@ impl<'p> ProgramWriter<'p> {
         Ok(())
     }
 
-
     fn write_op(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
         let p = self.program;
-        if Some(p.op_name(op)) == self.names.parameter && p.num_results(op) == 1 && p.num_operands(op) == 0 {
+        if Some(p.op_name(op)) == self.names.parameter
+            && p.num_results(op) == 1
+            && p.num_operands(op) == 0
+        {
             self.write_parameter_op(w, op)?;
             self.op_index += 1;
             return Ok(());
@@ -371,7 +429,10 @@ impl<'p> ProgramWriter<'p> {
         w.begin_object();
         w.key("#");
         let name = p.op_name(op);
-        let compressed = self.op_names.entry(name).or_insert_with(|| compress_op_name(p.op_name_str(op)).into_owned());
+        let compressed = self
+            .op_names
+            .entry(name)
+            .or_insert_with(|| compress_op_name(p.op_name_str(op)).into_owned());
         w.string(compressed);
         w.key("A");
         self.write_op_attrs(w, op, false)?;
@@ -384,7 +445,9 @@ impl<'p> ProgramWriter<'p> {
                     0 => {
                         return Err(self.unsupported(
                             op,
-                            format!("operand {i} refers to a value that is not defined before the op"),
+                            format!(
+                                "operand {i} refers to a value that is not defined before the op"
+                            ),
                         ))
                     }
                     id => id,
@@ -403,7 +466,8 @@ impl<'p> ProgramWriter<'p> {
             w.key("%");
             w.i64(id);
             w.key("TT");
-            self.write_type(w, p.value_type(r)).map_err(|e| self.encode_error(op, e))?;
+            self.write_type(w, p.value_type(r))
+                .map_err(|e| self.encode_error(op, e))?;
             w.end_object();
         }
         w.end_array();
@@ -432,26 +496,46 @@ impl<'p> ProgramWriter<'p> {
         // One pass over the attributes, placing each by its name.
         let mut found: [Option<Attribute>; PARAMETER_ATTRS.len()] = [None; PARAMETER_ATTRS.len()];
         for &(n, a) in ctx.dict_entries(p.attrs(op)) {
-            match self.names.parameter_attrs.iter().position(|s| *s == Some(n)) {
+            match self
+                .names
+                .parameter_attrs
+                .iter()
+                .position(|s| *s == Some(n))
+            {
                 Some(i) => found[i] = found[i].or(Some(a)),
                 None => {
                     let n = ctx.symbol_str(n);
-                    return Err(self.unsupported(op, format!("attribute `{n}` cannot be saved on a parameter op")));
+                    return Err(self.unsupported(
+                        op,
+                        format!("attribute `{n}` cannot be saved on a parameter op"),
+                    ));
                 }
             }
         }
         let flag = |i: usize, default: bool| -> Result<bool, WriteError> {
             match found[i] {
                 None => Ok(default),
-                Some(a) => first_bool(ctx, a)
-                    .ok_or_else(|| self.unsupported(op, format!("`{}` must be a [bool] array", PARAMETER_ATTRS[i]))),
+                Some(a) => first_bool(ctx, a).ok_or_else(|| {
+                    self.unsupported(
+                        op,
+                        format!("`{}` must be a [bool] array", PARAMETER_ATTRS[i]),
+                    )
+                }),
             }
         };
-        let [is_distributed, is_parameter, need_clip, persistable, stop_gradient, trainable] =
-            [flag(0, false)?, flag(1, true)?, flag(2, false)?, flag(4, true)?, flag(5, true)?, flag(6, true)?];
+        let [is_distributed, is_parameter, need_clip, persistable, stop_gradient, trainable] = [
+            flag(0, false)?,
+            flag(1, true)?,
+            flag(2, false)?,
+            flag(4, true)?,
+            flag(5, true)?,
+            flag(6, true)?,
+        ];
         let name = found[3]
             .and_then(|a| ctx.attr_as::<pir_core::builtin::StrAttr>(a))
-            .ok_or_else(|| self.unsupported(op, "missing string attribute `parameter_name`".into()))?;
+            .ok_or_else(|| {
+                self.unsupported(op, "missing string attribute `parameter_name`".into())
+            })?;
         w.begin_object();
         w.key("#");
         w.string("p");
@@ -464,7 +548,10 @@ impl<'p> ProgramWriter<'p> {
         w.end_array();
         let syms = self.names.parameter_attrs;
         let pick = |indices: &[usize]| -> Vec<(Symbol, Attribute)> {
-            indices.iter().filter_map(|&i| Some((syms[i]?, found[i]?))).collect()
+            indices
+                .iter()
+                .filter_map(|&i| Some((syms[i]?, found[i]?)))
+                .collect()
         };
         w.key("DA");
         self.write_attr_list(w, op, pick(&[7, 8]).into_iter())?;
@@ -477,7 +564,8 @@ impl<'p> ProgramWriter<'p> {
         w.key("%");
         w.i64(id);
         w.key("TT");
-        self.write_type(w, p.value_type(r)).map_err(|e| self.encode_error(op, e))?;
+        self.write_type(w, p.value_type(r))
+            .map_err(|e| self.encode_error(op, e))?;
         w.end_object();
         if self.options.trainable {
             w.key("OA");

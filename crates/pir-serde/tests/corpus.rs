@@ -8,6 +8,7 @@
 //!   patches applied) and written again, equals what Paddle 3.3.1 wrote for it
 //!   (`.upgraded.json`) up to the order of attributes inside `A`/`OA` lists —
 //!   the one thing Paddle's own re-save reorders.
+#![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use pir_corpus::Model;
@@ -15,7 +16,10 @@ use pir_corpus::Model;
 fn first_difference(expected: &str, actual: &str) -> String {
     for (i, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
         if e != a {
-            return format!("first difference at line {}:\n  paddle: {e}\n  ours:   {a}", i + 1);
+            return format!(
+                "first difference at line {}:\n  paddle: {e}\n  ours:   {a}",
+                i + 1
+            );
         }
     }
     format!(
@@ -29,11 +33,14 @@ fn first_difference(expected: &str, actual: &str) -> String {
 
 fn load(model: &Model) -> Result<pir_serde::LoadedProgram, Failed> {
     let ctx = pir_dialects::pd_op_context();
-    pir_serde::read_file(ctx, &model.json(), &Default::default()).map_err(|e| format!("{}: {e}", model.label()).into())
+    pir_serde::read_file(ctx, &model.json(), &Default::default())
+        .map_err(|e| format!("{}: {e}", model.label()).into())
 }
 
 fn print_case(model: Model) -> Result<(), Failed> {
-    let Some(txt) = model.txt() else { return Ok(()) };
+    let Some(txt) = model.txt() else {
+        return Ok(());
+    };
     let expected = std::fs::read_to_string(&txt).map_err(|e| format!("{}: {e}", txt.display()))?;
     let loaded = load(&model)?;
     let actual = loaded.program.to_string();
@@ -45,7 +52,10 @@ fn print_case(model: Model) -> Result<(), Failed> {
 
 fn verify_case(model: Model) -> Result<(), Failed> {
     let loaded = load(&model)?;
-    loaded.program.verify().map_err(|e| Failed::from(e.to_string()))
+    loaded
+        .program
+        .verify()
+        .map_err(|e| Failed::from(e.to_string()))
 }
 
 /// A JSON tree with every `A`/`OA` attribute list sorted by name.
@@ -59,7 +69,9 @@ fn canonical(bytes: &[u8]) -> Result<pir_serde::patch::Json, Failed> {
                         if let Json::Arr(items) = v {
                             if items.iter().all(|e| e.get("N").is_some()) {
                                 items.sort_by(|a, b| {
-                                    a.get("N").and_then(Json::as_str).cmp(&b.get("N").and_then(Json::as_str))
+                                    a.get("N")
+                                        .and_then(Json::as_str)
+                                        .cmp(&b.get("N").and_then(Json::as_str))
                                 });
                             }
                         }
@@ -78,15 +90,26 @@ fn canonical(bytes: &[u8]) -> Result<pir_serde::patch::Json, Failed> {
 }
 
 fn upgrade_case(model: Model) -> Result<(), Failed> {
-    let Some(expected_path) = model.file(".upgraded.json") else { return Ok(()) };
+    let Some(expected_path) = model.file(".upgraded.json") else {
+        return Ok(());
+    };
     let loaded = load(&model)?;
-    let options = pir_serde::WriteOptions { trainable: loaded.trainable, ..Default::default() };
-    let written = pir_serde::write_to_vec(&loaded.program, &options).map_err(|e| Failed::from(e.to_string()))?;
-    let expected = std::fs::read(&expected_path).map_err(|e| format!("{}: {e}", expected_path.display()))?;
+    let options = pir_serde::WriteOptions {
+        trainable: loaded.trainable,
+        ..Default::default()
+    };
+    let written = pir_serde::write_to_vec(&loaded.program, &options)
+        .map_err(|e| Failed::from(e.to_string()))?;
+    let expected =
+        std::fs::read(&expected_path).map_err(|e| format!("{}: {e}", expected_path.display()))?;
     if canonical(&written)? != canonical(&expected)? {
         let w = String::from_utf8_lossy(&written).into_owned();
         let e = String::from_utf8_lossy(&expected).into_owned();
-        let at = w.bytes().zip(e.bytes()).position(|(a, b)| a != b).unwrap_or(0);
+        let at = w
+            .bytes()
+            .zip(e.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
         let lo = at.saturating_sub(120);
         return Err(format!(
             "differs from Paddle's upgrade near byte {at}:\n  ours:   {}\n  paddle: {}",
@@ -104,20 +127,33 @@ fn main() {
     for model in pir_corpus::models() {
         if model.txt().is_some() {
             let m = model.clone();
-            trials.push(Trial::test(format!("print/{}", model.label()), move || print_case(m)));
+            trials.push(Trial::test(format!("print/{}", model.label()), move || {
+                print_case(m)
+            }));
         }
         let m = model.clone();
-        trials.push(Trial::test(format!("verify/{}", model.label()), move || verify_case(m)));
+        trials.push(Trial::test(
+            format!("verify/{}", model.label()),
+            move || verify_case(m),
+        ));
     }
     for model in pir_corpus::compat_models() {
         if model.txt().is_some() {
             let m = model.clone();
-            trials.push(Trial::test(format!("print/{}", model.label()), move || print_case(m)));
+            trials.push(Trial::test(format!("print/{}", model.label()), move || {
+                print_case(m)
+            }));
         }
         let m = model.clone();
-        trials.push(Trial::test(format!("upgrade/{}", model.label()), move || upgrade_case(m)));
+        trials.push(Trial::test(
+            format!("upgrade/{}", model.label()),
+            move || upgrade_case(m),
+        ));
         let m = model.clone();
-        trials.push(Trial::test(format!("verify/{}", model.label()), move || verify_case(m)));
+        trials.push(Trial::test(
+            format!("verify/{}", model.label()),
+            move || verify_case(m),
+        ));
     }
     libtest_mimic::run(&args, trials).exit();
 }

@@ -1,7 +1,12 @@
 //! Bad input gives a typed error that says what and where.
+#![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
 fn read(text: &str) -> Result<pir_serde::LoadedProgram, pir_serde::ReadError> {
-    pir_serde::read_slice(pir_dialects::pd_op_context(), text.as_bytes(), &Default::default())
+    pir_serde::read_slice(
+        pir_dialects::pd_op_context(),
+        text.as_bytes(),
+        &Default::default(),
+    )
 }
 
 const HEAD: &str = r##"{"base_code":{"magic":"pir","trainable":true,"version":4},"program":{"regions":[{"#":"region_0","blocks":[{"#":"block_0","args":[],"ops":["##;
@@ -27,7 +32,10 @@ fn a_minimal_program_loads() {
 #[test]
 fn wrong_magic_is_reported() {
     let err = read(&program(&[]).replace("\"pir\"", "\"xyz\"")).unwrap_err();
-    assert!(matches!(err, pir_serde::ReadError::BadMagic { .. }), "{err}");
+    assert!(
+        matches!(err, pir_serde::ReadError::BadMagic { .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("base_code.magic"), "{err}");
 }
 
@@ -43,13 +51,19 @@ fn malformed_json_names_the_byte_offset() {
 fn unknown_type_id_names_the_json_path() {
     let op = full_op(1).replace("0.t_f32", "0.t_f99");
     let err = read(&program(&[op])).unwrap_err().to_string();
-    assert!(err.contains("program.regions[0].blocks[0].ops[0].O[0].TT.D[0]"), "{err}");
+    assert!(
+        err.contains("program.regions[0].blocks[0].ops[0].O[0].TT.D[0]"),
+        "{err}"
+    );
     assert!(err.contains("unknown type id `0.t_f99`"), "{err}");
 }
 
 #[test]
 fn unknown_attribute_id_names_the_json_path() {
-    let op = full_op(1).replace(r##""A":[]"##, r##""A":[{"AT":{"#":"0.a_nope","D":1},"N":"x"}]"##);
+    let op = full_op(1).replace(
+        r##""A":[]"##,
+        r##""A":[{"AT":{"#":"0.a_nope","D":1},"N":"x"}]"##,
+    );
     let err = read(&program(&[op])).unwrap_err().to_string();
     assert!(err.contains("ops[0].A[0].AT"), "{err}");
     assert!(err.contains("unknown attribute id `0.a_nope`"), "{err}");
@@ -62,8 +76,12 @@ fn dangling_value_id_is_an_error_unless_lenient() {
     let err = read(&text).unwrap_err().to_string();
     assert!(err.contains("ops[1].I[0].%"), "{err}");
     assert!(err.contains("value id 7 is not defined"), "{err}");
-    let lenient = pir_serde::ReadOptions { lenient_operands: true, ..Default::default() };
-    let loaded = pir_serde::read_slice(pir_dialects::pd_op_context(), text.as_bytes(), &lenient).unwrap();
+    let lenient = pir_serde::ReadOptions {
+        lenient_operands: true,
+        ..Default::default()
+    };
+    let loaded =
+        pir_serde::read_slice(pir_dialects::pd_op_context(), text.as_bytes(), &lenient).unwrap();
     assert_eq!(loaded.program.num_ops(), 2);
 }
 

@@ -1,6 +1,7 @@
 //! Bad input never panics the reader: every corpus file truncated at 50 points
 //! and with 200 random byte flips (or a random byte overwritten) is either read
 //! or rejected with an error.
+#![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
 fn corpus_files() -> Vec<std::path::PathBuf> {
     let mut files: Vec<_> = pir_corpus::models().iter().map(|m| m.json()).collect();
@@ -34,7 +35,11 @@ fn truncated_files_are_rejected_without_panic() {
         let bytes = std::fs::read(&path).unwrap();
         for k in 0..50 {
             let cut = bytes.len() * k / 50;
-            assert!(!read(&ctx, &bytes[..cut]), "{} truncated at {cut} was accepted", path.display());
+            assert!(
+                !read(&ctx, &bytes[..cut]),
+                "{} truncated at {cut} was accepted",
+                path.display()
+            );
         }
     }
 }
@@ -48,7 +53,7 @@ fn random_byte_flips_never_panic() {
         for _ in 0..200 {
             let mut bytes = original.clone();
             let i = rng.below(bytes.len());
-            if rng.next() % 2 == 0 {
+            if rng.next().is_multiple_of(2) {
                 bytes[i] ^= 1 << rng.below(8);
             } else {
                 const JSON_BYTES: &[u8] = b"{}[]\":,0-9eE.tfn#%";

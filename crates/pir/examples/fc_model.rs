@@ -4,10 +4,13 @@
 //!
 //! `cargo run -p pir --example fc_model -- PREFIX` (scripts/paddle_check_fc.py
 //! loads and runs the result in Paddle).
+#![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
 use std::sync::Arc;
 
-use pir::core::builtin::{bool_array, BoolAttr, DenseTensorType, F32Attr, F64Attr, I32Attr, ScalarType, StrAttr};
+use pir::core::builtin::{
+    bool_array, BoolAttr, DenseTensorType, F32Attr, F64Attr, I32Attr, ScalarType, StrAttr,
+};
 use pir::core::{Attribute, Builder, Parameter, Program, Symbol};
 use pir::dialects::pd_op::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
 use pir::params::{DType, Tensor};
@@ -21,7 +24,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let t = |dims: &[i64]| DenseTensorType::get(&ctx, f32_ty, dims);
     let sym = |s: &str| ctx.symbol(s);
     let sg = |v: bool| bool_array(&ctx, &[v]);
-    let attrs = |list: &[(&str, Attribute)]| -> Vec<(Symbol, Attribute)> { list.iter().map(|&(n, a)| (sym(n), a)).collect() };
+    let attrs = |list: &[(&str, Attribute)]| -> Vec<(Symbol, Attribute)> {
+        list.iter().map(|&(n, a)| (sym(n), a)).collect()
+    };
 
     let mut b = Builder::at_end(&mut p, top);
     let param = |b: &mut Builder<'_>, name: &str, dims: &[i64]| {
@@ -50,13 +55,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         sym("pd_op.matmul"),
         &[Some(x), Some(weight)],
         &[t(&[-1, 30])],
-        &attrs(&[("transpose_x", f), ("transpose_y", f), ("stop_gradient", sg(false))]),
+        &attrs(&[
+            ("transpose_x", f),
+            ("transpose_y", f),
+            ("stop_gradient", sg(false)),
+        ]),
         0,
     );
     let mm = b.program().result(mm, 0);
-    let add = b.create(sym("pd_op.add"), &[Some(mm), Some(bias)], &[t(&[-1, 30])], &attrs(&[("stop_gradient", sg(false))]), 0);
+    let add = b.create(
+        sym("pd_op.add"),
+        &[Some(mm), Some(bias)],
+        &[t(&[-1, 30])],
+        &attrs(&[("stop_gradient", sg(false))]),
+        0,
+    );
     let add = b.program().result(add, 0);
-    let relu = b.create(sym("pd_op.relu"), &[Some(add)], &[t(&[-1, 30])], &attrs(&[("stop_gradient", sg(false))]), 0);
+    let relu = b.create(
+        sym("pd_op.relu"),
+        &[Some(add)],
+        &[t(&[-1, 30])],
+        &attrs(&[("stop_gradient", sg(false))]),
+        0,
+    );
     let relu = b.program().result(relu, 0);
     let full = b.create(
         sym("pd_op.full"),
@@ -101,7 +122,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Deterministic weights in [-1, 1).
     let mut state = 0x853c_49e6_748f_ea9bu64;
     let mut next = move || {
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((state >> 40) as f32 / (1u64 << 23) as f32) - 1.0
     };
     for (name, dims) in [("fc_0.b_0", vec![30i64]), ("fc_0.w_0", vec![30, 30])] {
@@ -109,9 +132,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let values: Vec<f32> = (0..n).map(|_| next()).collect();
         let tensor = Tensor::from_slice(DType::Float32, dims.clone(), &values)?;
         let ty = t(&dims);
-        p.set_parameter(name, Parameter { ty, data: Some(Arc::new(pir::TensorParameter(tensor))) });
+        p.set_parameter(
+            name,
+            Parameter {
+                ty,
+                data: Some(Arc::new(pir::TensorParameter(tensor))),
+            },
+        );
     }
-    let model = pir::Model { program: p, trainable: true, version: pir::serde::PIR_VERSION, readable: false };
+    let model = pir::Model {
+        program: p,
+        trainable: true,
+        version: pir::serde::PIR_VERSION,
+        readable: false,
+    };
     model.save(&prefix, true)?;
     println!("{}", model.program);
     Ok(())

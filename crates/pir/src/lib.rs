@@ -105,13 +105,22 @@ fn with_extension(prefix: &Path, ext: &str) -> PathBuf {
 impl Model {
     /// Loads `prefix.json` and, if present, `prefix.pdiparams` or `prefix.pdparams`.
     pub fn load(prefix: impl AsRef<Path>) -> Result<Model, Error> {
-        Self::load_with(pir_dialects::pd_op_context(), prefix.as_ref(), &Default::default())
+        Self::load_with(
+            pir_dialects::pd_op_context(),
+            prefix.as_ref(),
+            &Default::default(),
+        )
     }
 
     /// [`Model::load`] with a given context and reader options.
-    pub fn load_with(ctx: Arc<IrContext>, prefix: &Path, options: &pir_serde::ReadOptions) -> Result<Model, Error> {
+    pub fn load_with(
+        ctx: Arc<IrContext>,
+        prefix: &Path,
+        options: &pir_serde::ReadOptions,
+    ) -> Result<Model, Error> {
         let json = with_extension(prefix, ".json");
-        let loaded = pir_serde::read_file(ctx, &json, options).map_err(|source| Error::Program { path: json, source })?;
+        let loaded = pir_serde::read_file(ctx, &json, options)
+            .map_err(|source| Error::Program { path: json, source })?;
         let mut model = Model {
             program: loaded.program,
             trainable: loaded.trainable,
@@ -133,29 +142,41 @@ impl Model {
     /// persistable `pd_op.data`, sorted as Python sorts strings (the order of a
     /// `.pdiparams` file).
     pub fn parameter_names(&self) -> Vec<String> {
-        persistable_vars(&self.program).into_iter().map(|(n, _)| n).collect()
+        persistable_vars(&self.program)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect()
     }
 
     /// The tensor bound to parameter `name`.
     pub fn tensor(&self, name: &str) -> Option<&Tensor> {
         let data = self.program.parameter(name)?.data.as_ref()?;
-        data.as_any().downcast_ref::<TensorParameter>().map(|t| &t.0)
+        data.as_any()
+            .downcast_ref::<TensorParameter>()
+            .map(|t| &t.0)
     }
 
     /// Reads a combined `.pdiparams` file (memory-mapped) and binds its tensors.
     pub fn load_pdiparams(&mut self, path: &Path) -> Result<(), Error> {
         let vars = persistable_vars(&self.program);
         let names: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
-        let params_err = |source| Error::Params { path: path.to_path_buf(), source };
+        let params_err = |source| Error::Params {
+            path: path.to_path_buf(),
+            source,
+        };
         let map = pir_params::map_file(path).map_err(params_err)?;
-        let tensors = pir_params::combined::read_combined_mapped(&map, &names).map_err(params_err)?;
+        let tensors =
+            pir_params::combined::read_combined_mapped(&map, &names).map_err(params_err)?;
         self.bind(vars, tensors)
     }
 
     /// Reads a `.pdparams` pickle and binds its tensors (bfloat16 parameters,
     /// stored as uint16 arrays, take their dtype from the program).
     pub fn load_pdparams(&mut self, path: &Path) -> Result<(), Error> {
-        let params_err = |source| Error::Params { path: path.to_path_buf(), source };
+        let params_err = |source| Error::Params {
+            path: path.to_path_buf(),
+            source,
+        };
         let map = pir_params::map_file(path).map_err(params_err)?;
         let state = pir_params::pickle::load_state_dict_mapped(&map).map_err(params_err)?;
         let vars = persistable_vars(&self.program);
@@ -166,7 +187,9 @@ impl Model {
                 message: format!("not found in {}", path.display()),
             })?;
             let tensor = match (declared(&self.program, *ty), tensor.dtype()) {
-                (Some((DType::BFloat16, _)), DType::UInt16) => tensor.reinterpret(DType::BFloat16).map_err(params_err)?,
+                (Some((DType::BFloat16, _)), DType::UInt16) => {
+                    tensor.reinterpret(DType::BFloat16).map_err(params_err)?
+                }
                 _ => tensor,
             };
             tensors.push((name.clone(), tensor));
@@ -174,11 +197,18 @@ impl Model {
         self.bind(vars, tensors)
     }
 
-    fn bind(&mut self, vars: Vec<(String, Type)>, tensors: Vec<(String, Tensor)>) -> Result<(), Error> {
+    fn bind(
+        &mut self,
+        vars: Vec<(String, Type)>,
+        tensors: Vec<(String, Tensor)>,
+    ) -> Result<(), Error> {
         for ((name, ty), (_, tensor)) in vars.into_iter().zip(tensors) {
             if let Some((dtype, dims)) = declared(&self.program, ty) {
                 let shape_fits = dims.len() == tensor.dims().len()
-                    && dims.iter().zip(tensor.dims()).all(|(&d, &t)| d < 0 || d == t);
+                    && dims
+                        .iter()
+                        .zip(tensor.dims())
+                        .all(|(&d, &t)| d < 0 || d == t);
                 if dtype != tensor.dtype() || !shape_fits {
                     return Err(Error::Mismatch {
                         name,
@@ -192,7 +222,13 @@ impl Model {
                     });
                 }
             }
-            self.program.set_parameter(&name, Parameter { ty, data: Some(Arc::new(TensorParameter(tensor))) });
+            self.program.set_parameter(
+                &name,
+                Parameter {
+                    ty,
+                    data: Some(Arc::new(TensorParameter(tensor))),
+                },
+            );
         }
         Ok(())
     }
@@ -202,15 +238,28 @@ impl Model {
     pub fn save(&self, prefix: impl AsRef<Path>, overwrite: bool) -> Result<(), Error> {
         let prefix = prefix.as_ref();
         let json = with_extension(prefix, ".json");
-        let options = pir_serde::WriteOptions { trainable: self.trainable, readable: self.readable, ..Default::default() };
-        pir_serde::write_file(&self.program, &json, &options, overwrite)
-            .map_err(|source| Error::Write { path: json.clone(), source })?;
+        let options = pir_serde::WriteOptions {
+            trainable: self.trainable,
+            readable: self.readable,
+            ..Default::default()
+        };
+        pir_serde::write_file(&self.program, &json, &options, overwrite).map_err(|source| {
+            Error::Write {
+                path: json.clone(),
+                source,
+            }
+        })?;
         let mut params = Vec::new();
         for name in self.parameter_names() {
             match self.tensor(&name) {
                 Some(t) => params.push((name, t.clone())),
                 None if params.is_empty() => continue,
-                None => return Err(Error::Mismatch { name, message: "has no data to save".into() }),
+                None => {
+                    return Err(Error::Mismatch {
+                        name,
+                        message: "has no data to save".into(),
+                    })
+                }
             }
         }
         if !params.is_empty() {
@@ -236,20 +285,33 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
             "pd_op.data" if persistable(program, op) == Some(true) => "name",
             _ => continue,
         };
-        let Some(name) = program.attr(op, name_attr).and_then(|a| ctx.attr_as::<StrAttr>(a)) else { continue };
+        let Some(name) = program
+            .attr(op, name_attr)
+            .and_then(|a| ctx.attr_as::<StrAttr>(a))
+        else {
+            continue;
+        };
         if program.num_results(op) == 1 && !vars.iter().any(|(n, _)| **n == *name.0) {
-            vars.push((name.0.to_string(), program.value_type(program.result(op, 0))));
+            vars.push((
+                name.0.to_string(),
+                program.value_type(program.result(op, 0)),
+            ));
         }
     }
     let order = pir_params::combined::paddle_sorted(vars.iter().map(|(n, _)| n.as_str()));
-    order.into_iter().filter_map(|n| vars.iter().find(|(m, _)| *m == n).cloned()).collect()
+    order
+        .into_iter()
+        .filter_map(|n| vars.iter().find(|(m, _)| *m == n).cloned())
+        .collect()
 }
 
 /// The op's `persistable` mark (the first element of its `[bool]` array), if it has one.
 fn persistable(program: &Program, op: pir_core::OpId) -> Option<bool> {
     let ctx = program.ctx();
     let attr = program.attr(op, "persistable")?;
-    let first = ctx.attr_as::<ArrayAttr>(attr).and_then(|a| a.0.first().copied());
+    let first = ctx
+        .attr_as::<ArrayAttr>(attr)
+        .and_then(|a| a.0.first().copied());
     first.and_then(|a| ctx.attr_as::<BoolAttr>(a)).map(|b| b.0)
 }
 

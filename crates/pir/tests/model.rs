@@ -1,4 +1,5 @@
 //! Models — program plus parameters — load, bind and save as Paddle wrote them.
+#![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
 use std::path::{Path, PathBuf};
 
@@ -10,22 +11,40 @@ fn prefix(json: &Path) -> PathBuf {
 fn every_corpus_model_with_parameters_loads_binds_and_saves_byte_for_byte() {
     let mut checked = 0;
     for model in pir_corpus::models() {
-        let Some(params) = model.file(".pdiparams") else { continue };
-        let loaded = pir::Model::load(prefix(&model.json())).unwrap_or_else(|e| panic!("{}: {e}", model.name));
+        let Some(params) = model.file(".pdiparams") else {
+            continue;
+        };
+        let loaded = pir::Model::load(prefix(&model.json()))
+            .unwrap_or_else(|e| panic!("{}: {e}", model.name));
         let names = loaded.parameter_names();
         assert!(!names.is_empty(), "{}", model.name);
         for name in &names {
-            let tensor = loaded.tensor(name).unwrap_or_else(|| panic!("{}: `{name}` has no data", model.name));
+            let tensor = loaded
+                .tensor(name)
+                .unwrap_or_else(|| panic!("{}: `{name}` has no data", model.name));
             assert!(tensor.is_mapped(), "tensors borrow from the memory map");
         }
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("model");
         loaded.save(&out, false).unwrap();
-        assert!(std::fs::read(out.with_extension("json")).unwrap() == std::fs::read(model.json()).unwrap(), "{}", model.name);
-        assert!(std::fs::read(out.with_extension("pdiparams")).unwrap() == std::fs::read(&params).unwrap(), "{}", model.name);
+        assert!(
+            std::fs::read(out.with_extension("json")).unwrap()
+                == std::fs::read(model.json()).unwrap(),
+            "{}",
+            model.name
+        );
+        assert!(
+            std::fs::read(out.with_extension("pdiparams")).unwrap()
+                == std::fs::read(&params).unwrap(),
+            "{}",
+            model.name
+        );
         checked += 1;
     }
-    assert!(checked >= 2, "the shipped corpus has models with parameters");
+    assert!(
+        checked >= 2,
+        "the shipped corpus has models with parameters"
+    );
 }
 
 #[test]
@@ -36,7 +55,14 @@ fn a_parameter_file_that_does_not_fit_the_program_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let prefix = dir.path().join("mixed");
     std::fs::copy(a.json(), prefix.with_extension("json")).unwrap();
-    std::fs::copy(b.file(".pdiparams").unwrap(), prefix.with_extension("pdiparams")).unwrap();
+    std::fs::copy(
+        b.file(".pdiparams").unwrap(),
+        prefix.with_extension("pdiparams"),
+    )
+    .unwrap();
     let err = pir::Model::load(&prefix).unwrap_err().to_string();
-    assert!(err.contains("mixed.pdiparams") || err.contains("parameter `"), "{err}");
+    assert!(
+        err.contains("mixed.pdiparams") || err.contains("parameter `"),
+        "{err}"
+    );
 }

@@ -21,7 +21,12 @@ impl AttrDef for NullAttr {
         serial::write_tag_only(w, "NULL");
         Ok(())
     }
-    fn decode(_: &IrContext, _: &str, _: JsonValue<'_>, _: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        _: &IrContext,
+        _: &str,
+        _: JsonValue<'_>,
+        _: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         Ok(Attribute::NULL)
     }
 }
@@ -85,7 +90,12 @@ impl AttrDef for BoolAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let v = serial::boolean(serial::field(obj, "D", path)?, &JsonPath::Key(path, "D"))?;
         Ok(ctx.intern_attr(BoolAttr(v)))
     }
@@ -155,7 +165,10 @@ fn decode_float(obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<f64, DecodeEr
         "NAN" | "-NAN" => Ok(f64::NAN),
         "INF" | "+INF" => Ok(f64::INFINITY),
         "-INF" => Ok(f64::NEG_INFINITY),
-        _ => Err(DecodeError::at(&vpath, format!("unknown special float `{special}`"))),
+        _ => Err(DecodeError::at(
+            &vpath,
+            format!("unknown special float `{special}`"),
+        )),
     }
 }
 
@@ -169,7 +182,12 @@ impl AttrDef for F32Attr {
         encode_float(w, "0.a_f32", self.value() as f64);
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let v = decode_float(obj, path)?;
         Ok(F32Attr::get(ctx, v as f32))
     }
@@ -185,7 +203,12 @@ impl AttrDef for F64Attr {
         encode_float(w, "0.a_f64", self.value());
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let v = decode_float(obj, path)?;
         Ok(F64Attr::get(ctx, v))
     }
@@ -268,7 +291,12 @@ impl AttrDef for ArrayAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let dpath = JsonPath::Key(path, "D");
         let data = serial::field(obj, "D", path)?;
         let mut items = Vec::with_capacity(data.len());
@@ -295,8 +323,17 @@ impl AttrDef for TypeAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
-        let ty = serial::decode_type(ctx, serial::field(obj, "D", path)?, &JsonPath::Key(path, "D"))?;
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
+        let ty = serial::decode_type(
+            ctx,
+            serial::field(obj, "D", path)?,
+            &JsonPath::Key(path, "D"),
+        )?;
         Ok(ctx.intern_attr(TypeAttr(ty)))
     }
 }
@@ -325,26 +362,52 @@ fn encode_complex(w: &mut JsonWriter<'_>, id: &str, re: f64, im: f64) -> Result<
 fn decode_complex(obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<(f64, f64), DecodeError> {
     let dpath = JsonPath::Key(path, "D");
     let [re, im] = serial::array_n::<2>(serial::field(obj, "D", path)?, &dpath)?;
-    Ok((serial::float(re, &JsonPath::Index(&dpath, 0))?, serial::float(im, &JsonPath::Index(&dpath, 1))?))
+    Ok((
+        serial::float(re, &JsonPath::Index(&dpath, 0))?,
+        serial::float(im, &JsonPath::Index(&dpath, 1))?,
+    ))
 }
 
 fn print_complex(p: &mut Printer<'_>, re: f64, im: f64, single: bool) {
     p.write_str("real:");
-    if single { p.write_f32_g(re as f32) } else { p.write_f64_g(re) }
+    if single {
+        p.write_f32_g(re as f32)
+    } else {
+        p.write_f64_g(re)
+    }
     p.write_str(" imag:");
-    if single { p.write_f32_g(im as f32) } else { p.write_f64_g(im) }
+    if single {
+        p.write_f32_g(im as f32)
+    } else {
+        p.write_f64_g(im)
+    }
 }
 
 impl AttrDef for Complex64Attr {
     const NAME: &'static str = "builtin.c64";
     const JSON_IDS: &'static [&'static str] = &["0.a_c64"];
     fn print(&self, p: &mut Printer<'_>) {
-        print_complex(p, f32::from_bits(self.0) as f64, f32::from_bits(self.1) as f64, true);
+        print_complex(
+            p,
+            f32::from_bits(self.0) as f64,
+            f32::from_bits(self.1) as f64,
+            true,
+        );
     }
     fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        encode_complex(w, "0.a_c64", f32::from_bits(self.0) as f64, f32::from_bits(self.1) as f64)
+        encode_complex(
+            w,
+            "0.a_c64",
+            f32::from_bits(self.0) as f64,
+            f32::from_bits(self.1) as f64,
+        )
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let (re, im) = decode_complex(obj, path)?;
         Ok(ctx.intern_attr(Complex64Attr((re as f32).to_bits(), (im as f32).to_bits())))
     }
@@ -357,9 +420,19 @@ impl AttrDef for Complex128Attr {
         print_complex(p, f64::from_bits(self.0), f64::from_bits(self.1), false);
     }
     fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        encode_complex(w, "0.a_c128", f64::from_bits(self.0), f64::from_bits(self.1))
+        encode_complex(
+            w,
+            "0.a_c128",
+            f64::from_bits(self.0),
+            f64::from_bits(self.1),
+        )
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let (re, im) = decode_complex(obj, path)?;
         Ok(ctx.intern_attr(Complex128Attr(re.to_bits(), im.to_bits())))
     }
@@ -367,6 +440,9 @@ impl AttrDef for Complex128Attr {
 
 /// Convenience: a `[bool]` array attribute as Paddle uses for `stop_gradient`.
 pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
-    let items: Vec<Attribute> = values.iter().map(|&b| ctx.intern_attr(BoolAttr(b))).collect();
+    let items: Vec<Attribute> = values
+        .iter()
+        .map(|&b| ctx.intern_attr(BoolAttr(b)))
+        .collect();
     ArrayAttr::get(ctx, &items)
 }

@@ -43,7 +43,11 @@ impl Dialect for BuiltinDialect {
         ctx.register_attr::<Complex128Attr>();
 
         let op = |name: &str| OpInfo::new(name, "builtin");
-        ctx.register_op(op("builtin.module").with_regions(1).with_verify(verify_module));
+        ctx.register_op(
+            op("builtin.module")
+                .with_regions(1)
+                .with_verify(verify_module),
+        );
         ctx.register_op(
             op("builtin.parameter")
                 .with_attributes(&[
@@ -79,7 +83,12 @@ impl Dialect for BuiltinDialect {
                     str_attr(p, o, "output_name")
                 }),
         );
-        ctx.register_op(op("builtin.combine").with_trait(traits::NO_SIDE_EFFECT).with_regions(0).with_verify(verify_combine));
+        ctx.register_op(
+            op("builtin.combine")
+                .with_trait(traits::NO_SIDE_EFFECT)
+                .with_regions(0)
+                .with_verify(verify_combine),
+        );
         ctx.register_op(
             op("builtin.slice")
                 .with_attributes(&["index"])
@@ -87,7 +96,12 @@ impl Dialect for BuiltinDialect {
                 .with_regions(0)
                 .with_verify(verify_slice),
         );
-        ctx.register_op(op("builtin.split").with_trait(traits::NO_SIDE_EFFECT).with_regions(0).with_verify(verify_split));
+        ctx.register_op(
+            op("builtin.split")
+                .with_trait(traits::NO_SIDE_EFFECT)
+                .with_regions(0)
+                .with_verify(verify_split),
+        );
         ctx.register_op(
             op("builtin.constant")
                 .with_attributes(&["value"])
@@ -96,18 +110,32 @@ impl Dialect for BuiltinDialect {
                 .with_regions(0)
                 .with_verify(|p, o| {
                     counts(p, o, Some(0), Some(1))?;
-                    p.attr(o, "value").map(|_| ()).ok_or_else(|| "missing attribute `value`".to_owned())
+                    p.attr(o, "value")
+                        .map(|_| ())
+                        .ok_or_else(|| "missing attribute `value`".to_owned())
                 }),
         );
-        ctx.register_op(op("builtin.group").with_attributes(&["group_info"]).with_regions(1));
+        ctx.register_op(
+            op("builtin.group")
+                .with_attributes(&["group_info"])
+                .with_regions(1),
+        );
     }
 }
 
 /// Checks operand and result counts (`None` = any).
-pub fn counts(p: &Program, op: OpId, operands: Option<usize>, results: Option<usize>) -> Result<(), String> {
+pub fn counts(
+    p: &Program,
+    op: OpId,
+    operands: Option<usize>,
+    results: Option<usize>,
+) -> Result<(), String> {
     if let Some(n) = operands {
         if p.num_operands(op) != n {
-            return Err(format!("expects {n} operand(s), has {}", p.num_operands(op)));
+            return Err(format!(
+                "expects {n} operand(s), has {}",
+                p.num_operands(op)
+            ));
         }
     }
     if let Some(n) = results {
@@ -130,7 +158,10 @@ fn verify_module(p: &Program, op: OpId) -> Result<(), String> {
     counts(p, op, Some(0), Some(0))?;
     let region = p.op_region(op, 0);
     if p.region_blocks(region).len() != 1 {
-        return Err(format!("the module region must have exactly 1 block, has {}", p.region_blocks(region).len()));
+        return Err(format!(
+            "the module region must have exactly 1 block, has {}",
+            p.region_blocks(region).len()
+        ));
     }
     Ok(())
 }
@@ -149,12 +180,18 @@ fn verify_combine(p: &Program, op: OpId) -> Result<(), String> {
     let out = p.value_type(p.result(op, 0));
     let elements = vector_elements(p, out).ok_or("the result must be a vector type")?;
     if elements.len() != p.num_operands(op) {
-        return Err(format!("the result vector has {} elements for {} operands", elements.len(), p.num_operands(op)));
+        return Err(format!(
+            "the result vector has {} elements for {} operands",
+            elements.len(),
+            p.num_operands(op)
+        ));
     }
     for (i, (v, &t)) in p.operands(op).zip(elements).enumerate() {
         if let Some(v) = v {
             if p.value_type(v) != t {
-                return Err(format!("element {i} of the result type differs from operand {i}'s type"));
+                return Err(format!(
+                    "element {i} of the result type differs from operand {i}'s type"
+                ));
             }
         }
     }
@@ -163,27 +200,52 @@ fn verify_combine(p: &Program, op: OpId) -> Result<(), String> {
 
 fn verify_slice(p: &Program, op: OpId) -> Result<(), String> {
     counts(p, op, Some(1), Some(1))?;
-    let index = p.attr(op, "index").and_then(|a| p.ctx().attr_as::<I32Attr>(a)).ok_or("missing i32 attribute `index`")?;
-    let Some(input) = p.operand(op, 0) else { return Ok(()) };
-    let elements = vector_elements(p, p.value_type(input)).ok_or("the operand must be a vector type")?;
-    let i = usize::try_from(index.0).ok().filter(|&i| i < elements.len());
-    let i = i.ok_or_else(|| format!("index {} out of range for {} elements", index.0, elements.len()))?;
+    let index = p
+        .attr(op, "index")
+        .and_then(|a| p.ctx().attr_as::<I32Attr>(a))
+        .ok_or("missing i32 attribute `index`")?;
+    let Some(input) = p.operand(op, 0) else {
+        return Ok(());
+    };
+    let elements =
+        vector_elements(p, p.value_type(input)).ok_or("the operand must be a vector type")?;
+    let i = usize::try_from(index.0)
+        .ok()
+        .filter(|&i| i < elements.len());
+    let i = i.ok_or_else(|| {
+        format!(
+            "index {} out of range for {} elements",
+            index.0,
+            elements.len()
+        )
+    })?;
     if elements[i] != p.value_type(p.result(op, 0)) {
-        return Err(format!("the result type differs from element {i} of the vector"));
+        return Err(format!(
+            "the result type differs from element {i} of the vector"
+        ));
     }
     Ok(())
 }
 
 fn verify_split(p: &Program, op: OpId) -> Result<(), String> {
     counts(p, op, Some(1), None)?;
-    let Some(input) = p.operand(op, 0) else { return Ok(()) };
-    let elements = vector_elements(p, p.value_type(input)).ok_or("the operand must be a vector type")?;
+    let Some(input) = p.operand(op, 0) else {
+        return Ok(());
+    };
+    let elements =
+        vector_elements(p, p.value_type(input)).ok_or("the operand must be a vector type")?;
     if elements.len() != p.num_results(op) {
-        return Err(format!("{} results for a vector of {} elements", p.num_results(op), elements.len()));
+        return Err(format!(
+            "{} results for a vector of {} elements",
+            p.num_results(op),
+            elements.len()
+        ));
     }
     for (i, (r, &t)) in p.results(op).zip(elements).enumerate() {
         if p.value_type(r) != t {
-            return Err(format!("result {i}'s type differs from element {i} of the vector"));
+            return Err(format!(
+                "result {i}'s type differs from element {i} of the vector"
+            ));
         }
     }
     Ok(())

@@ -19,7 +19,12 @@ impl TypeDef for NullType {
         serial::write_tag_only(w, "NULL");
         Ok(())
     }
-    fn decode(_: &IrContext, _: &str, _: JsonValue<'_>, _: &JsonPath<'_>) -> Result<Type, DecodeError> {
+    fn decode(
+        _: &IrContext,
+        _: &str,
+        _: JsonValue<'_>,
+        _: &JsonPath<'_>,
+    ) -> Result<Type, DecodeError> {
         Ok(Type::NULL)
     }
 }
@@ -133,7 +138,12 @@ impl TypeDef for VectorType {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, DecodeError> {
         let dpath = JsonPath::Key(path, "D");
         let data = serial::field(obj, "D", path)?;
         let items = serial::array(data, &dpath)?;
@@ -300,7 +310,11 @@ impl DenseTensorType {
 
     /// Reads the `[dtype, dims, layout, lod, offset]` data array shared by
     /// dense tensors and selected rows.
-    pub fn decode_data(ctx: &IrContext, data: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Self, DecodeError> {
+    pub fn decode_data(
+        ctx: &IrContext,
+        data: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Self, DecodeError> {
         let [dtype, dims, layout, lod, offset] = serial::array_n::<5>(data, path)?;
         Ok(DenseTensorType {
             dtype: serial::decode_type(ctx, dtype, &JsonPath::Index(path, 0))?,
@@ -338,7 +352,12 @@ impl TypeDef for DenseTensorType {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, DecodeError> {
         let data = serial::field(obj, "D", path)?;
         let t = Self::decode_data(ctx, data, &JsonPath::Key(path, "D"))?;
         Ok(ctx.intern_type(t))

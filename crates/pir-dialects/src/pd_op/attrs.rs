@@ -35,7 +35,12 @@ impl AttrDef for IntArrayAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let data = serial::field(obj, "D", path)?;
         let values = pir_core::builtin::decode_dims(data, &path.key("D"))?;
         Ok(ctx.intern_attr(IntArrayAttr(values)))
@@ -121,10 +126,16 @@ impl AttrDef for DataTypeAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let dpath = path.key("D");
         let s = serial::string(serial::field(obj, "D", path)?, &dpath)?;
-        let dtype = DataType::parse(&s).ok_or_else(|| DecodeError::at(&dpath, format!("unknown data type `{s}`")))?;
+        let dtype = DataType::parse(&s)
+            .ok_or_else(|| DecodeError::at(&dpath, format!("unknown data type `{s}`")))?;
         Ok(DataTypeAttr::get(ctx, dtype))
     }
 }
@@ -143,11 +154,19 @@ pub struct Place {
 impl Place {
     /// The undefined place `Place(undefined:0)`.
     pub fn undefined() -> Place {
-        Place { allocation_type: 0, device_id: 0, device_type: "".into() }
+        Place {
+            allocation_type: 0,
+            device_id: 0,
+            device_type: "".into(),
+        }
     }
     /// The CPU place.
     pub fn cpu() -> Place {
-        Place { allocation_type: 1, device_id: 0, device_type: "".into() }
+        Place {
+            allocation_type: 1,
+            device_id: 0,
+            device_type: "".into(),
+        }
     }
 }
 
@@ -206,7 +225,12 @@ impl AttrDef for PlaceAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let dpath = path.key("D");
         let [alloc, id, kind] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
         let place = Place {
@@ -234,8 +258,14 @@ impl AttrDef for DataLayoutAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
-        let layout = pir_core::builtin::decode_layout(serial::field(obj, "D", path)?, &path.key("D"))?;
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
+        let layout =
+            pir_core::builtin::decode_layout(serial::field(obj, "D", path)?, &path.key("D"))?;
         Ok(ctx.intern_attr(DataLayoutAttr(layout)))
     }
 }
@@ -258,7 +288,12 @@ impl ScalarAttr {
     fn is_float(&self) -> bool {
         matches!(
             self.dtype,
-            DataType::Float16 | DataType::BFloat16 | DataType::Float32 | DataType::Float64 | DataType::Complex64 | DataType::Complex128
+            DataType::Float16
+                | DataType::BFloat16
+                | DataType::Float32
+                | DataType::Float64
+                | DataType::Complex64
+                | DataType::Complex128
         )
     }
 }
@@ -297,17 +332,30 @@ impl AttrDef for ScalarAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
         let dpath = path.key("D");
         let data = serial::field(obj, "D", path)?;
         let items: Vec<JsonValue<'_>> = serial::array(data, &dpath)?.collect();
         if items.len() < 2 || items.len() > 3 {
-            return Err(DecodeError::at(&dpath, "expected [dtype, value] or [dtype, re, im]"));
+            return Err(DecodeError::at(
+                &dpath,
+                "expected [dtype, value] or [dtype, re, im]",
+            ));
         }
         let dt_path = dpath.index(0);
         let dt = serial::string(items[0], &dt_path)?;
-        let dtype = DataType::parse(&dt).ok_or_else(|| DecodeError::at(&dt_path, format!("unknown data type `{dt}`")))?;
-        let mut attr = ScalarAttr { dtype, bits: 0, imag_bits: None };
+        let dtype = DataType::parse(&dt)
+            .ok_or_else(|| DecodeError::at(&dt_path, format!("unknown data type `{dt}`")))?;
+        let mut attr = ScalarAttr {
+            dtype,
+            bits: 0,
+            imag_bits: None,
+        };
         let vpath = dpath.index(1);
         if dtype == DataType::Bool {
             attr.bits = u64::from(serial::boolean(items[1], &vpath)?);

@@ -1,7 +1,7 @@
 //! The `pd_op` dialect: Paddle's operators.
 //!
 //! Types and attributes are in [`types`] and [`attrs`]; the 1,617 operations
-//! are registered from the definition table ([`crate::op_def`]); the
+//! are registered from the definition table ([`mod@crate::op_def`]); the
 //! control-flow ops with regions get Paddle's custom printed forms here:
 //!
 //! ```text
@@ -10,7 +10,7 @@
 //! } else {
 //!     ...
 //! }
-//! (%15, %16) = "pd_op.while" (cond=%14, inputs=%13, %8) { 
+//! (%15, %16) = "pd_op.while" (cond=%14, inputs=%13, %8) {
 //! ^%arg_0 {}, %arg_1 {}
 //!     ...
 //! }
@@ -53,8 +53,14 @@ impl Dialect for PdOpDialect {
 /// Attaches the printers and checks of the ops with regions.
 fn customize_control_flow(def: &'static OpDef, info: OpInfo) -> OpInfo {
     match def.name {
-        "pd_op.if" => info.with_regions(2).with_printer(print_if).with_verify(verify_if),
-        "pd_op.while" => info.with_regions(1).with_printer(print_while).with_verify(verify_while),
+        "pd_op.if" => info
+            .with_regions(2)
+            .with_printer(print_if)
+            .with_verify(verify_if),
+        "pd_op.while" => info
+            .with_regions(1)
+            .with_printer(print_while)
+            .with_verify(verify_while),
         "pd_op.pylayer" => info.with_regions(1).with_printer(print_pylayer),
         _ => info,
     }
@@ -141,17 +147,26 @@ fn check_yields(program: &Program, op: OpId, extra: usize) -> Result<(), String>
     for (i, region) in program.regions(op).enumerate() {
         let blocks = program.region_blocks(region);
         if blocks.len() != 1 {
-            return Err(format!("region {i} must have exactly 1 block, has {}", blocks.len()));
+            return Err(format!(
+                "region {i} must have exactly 1 block, has {}",
+                blocks.len()
+            ));
         }
         let Some(last) = program.block_last_op(blocks[0]) else {
             return Err(format!("region {i} is empty; it must end with cf.yield"));
         };
         if program.op_name_str(last) != "cf.yield" {
-            return Err(format!("region {i} ends with {} instead of cf.yield", program.op_name_str(last)));
+            return Err(format!(
+                "region {i} ends with {} instead of cf.yield",
+                program.op_name_str(last)
+            ));
         }
         let want = program.num_results(op) + extra;
         if program.num_operands(last) != want {
-            return Err(format!("the cf.yield of region {i} yields {} values, expected {want}", program.num_operands(last)));
+            return Err(format!(
+                "the cf.yield of region {i} yields {} values, expected {want}",
+                program.num_operands(last)
+            ));
         }
     }
     Ok(())
@@ -159,7 +174,10 @@ fn check_yields(program: &Program, op: OpId, extra: usize) -> Result<(), String>
 
 fn verify_if(program: &Program, op: OpId) -> Result<(), String> {
     if program.num_operands(op) != 1 {
-        return Err(format!("expects 1 operand (the condition), has {}", program.num_operands(op)));
+        return Err(format!(
+            "expects 1 operand (the condition), has {}",
+            program.num_operands(op)
+        ));
     }
     check_yields(program, op, 0)
 }
@@ -170,7 +188,11 @@ fn verify_while(program: &Program, op: OpId) -> Result<(), String> {
         return Err("expects a condition operand".into());
     }
     if program.num_results(op) != n - 1 {
-        return Err(format!("has {} results for {} loop-carried values", program.num_results(op), n - 1));
+        return Err(format!(
+            "has {} results for {} loop-carried values",
+            program.num_results(op),
+            n - 1
+        ));
     }
     let body = program.op_region(op, 0);
     if let Some(&block) = program.region_blocks(body).first() {

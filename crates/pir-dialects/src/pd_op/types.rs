@@ -1,6 +1,8 @@
 //! `pd_op` types: selected rows, dense tensor arrays, sparse COO/CSR tensors.
 
-use pir_core::builtin::{decode_dims, decode_layout, encode_dims, print_shape_and_dtype, DataLayout, DenseTensorType};
+use pir_core::builtin::{
+    decode_dims, decode_layout, encode_dims, print_shape_and_dtype, DataLayout, DenseTensorType,
+};
 use pir_core::printer::Printer;
 use pir_core::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
 use pir_core::{IrContext, Type, TypeDef};
@@ -24,7 +26,12 @@ impl TypeDef for SelectedRowsType {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, DecodeError> {
         let data = serial::field(obj, "D", path)?;
         let dense = DenseTensorType::decode_data(ctx, data, &path.key("D"))?;
         Ok(ctx.intern_type(SelectedRowsType(dense)))
@@ -61,7 +68,12 @@ impl TypeDef for DenseTensorArrayType {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, DecodeError> {
         let dpath = path.key("D");
         let [dtype, dims, layout] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
         Ok(ctx.intern_type(DenseTensorArrayType {
@@ -110,9 +122,15 @@ impl TypeDef for SparseCooTensorType {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, DecodeError> {
         let dpath = path.key("D");
-        let [dtype, dims, nz, layout, indices, elements] = serial::array_n::<6>(serial::field(obj, "D", path)?, &dpath)?;
+        let [dtype, dims, nz, layout, indices, elements] =
+            serial::array_n::<6>(serial::field(obj, "D", path)?, &dpath)?;
         Ok(ctx.intern_type(SparseCooTensorType {
             dtype: serial::decode_type(ctx, dtype, &dpath.index(0))?,
             dims: decode_dims(dims, &dpath.index(1))?,
@@ -161,9 +179,15 @@ impl TypeDef for SparseCsrTensorType {
         w.end_object();
         Ok(())
     }
-    fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
+    fn decode(
+        ctx: &IrContext,
+        _: &str,
+        obj: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, DecodeError> {
         let dpath = path.key("D");
-        let [dtype, dims, layout, crows, cols, elements] = serial::array_n::<6>(serial::field(obj, "D", path)?, &dpath)?;
+        let [dtype, dims, layout, crows, cols, elements] =
+            serial::array_n::<6>(serial::field(obj, "D", path)?, &dpath)?;
         Ok(ctx.intern_type(SparseCsrTensorType {
             dtype: serial::decode_type(ctx, dtype, &dpath.index(0))?,
             dims: decode_dims(dims, &dpath.index(1))?,

@@ -27,31 +27,67 @@ struct Target<'a> {
 
 impl Target<'_> {
     fn err(&self, origin: &Origin, message: impl Into<String>) -> ApplyError {
-        ApplyError { path: self.path.to_owned(), op: self.op.to_owned(), origin: origin.to_string(), message: message.into() }
+        ApplyError {
+            path: self.path.to_owned(),
+            op: self.op.to_owned(),
+            origin: origin.to_string(),
+            message: message.into(),
+        }
     }
 }
 
 /// Applies the op-level patch to a generic op object.
-pub fn apply_op_patch(op: &mut Json, patch: &OpPatch, path: &str, op_name: &str) -> Result<(), ApplyError> {
+pub fn apply_op_patch(
+    op: &mut Json,
+    patch: &OpPatch,
+    path: &str,
+    op_name: &str,
+) -> Result<(), ApplyError> {
     let t = Target { path, op: op_name };
     for (index, origin) in &patch.delete_inputs {
-        let inputs = op.get_mut("I").and_then(Json::as_array_mut).ok_or_else(|| t.err(origin, "the op has no inputs"))?;
+        let inputs = op
+            .get_mut("I")
+            .and_then(Json::as_array_mut)
+            .ok_or_else(|| t.err(origin, "the op has no inputs"))?;
         if *index >= inputs.len() {
-            return Err(t.err(origin, format!("input index {index} out of range (the op has {})", inputs.len())));
+            return Err(t.err(
+                origin,
+                format!(
+                    "input index {index} out of range (the op has {})",
+                    inputs.len()
+                ),
+            ));
         }
         inputs.remove(*index);
     }
     for (index, ty, origin) in &patch.add_outputs {
-        let outputs = op.get_mut("O").and_then(Json::as_array_mut).ok_or_else(|| t.err(origin, "the op has no outputs"))?;
+        let outputs = op
+            .get_mut("O")
+            .and_then(Json::as_array_mut)
+            .ok_or_else(|| t.err(origin, "the op has no outputs"))?;
         if *index > outputs.len() {
-            return Err(t.err(origin, format!("output index {index} out of range (the op has {})", outputs.len())));
+            return Err(t.err(
+                origin,
+                format!(
+                    "output index {index} out of range (the op has {})",
+                    outputs.len()
+                ),
+            ));
         }
         outputs.insert(*index, Json::Obj(vec![("TT".into(), ty.clone())]));
     }
     for (index, ty, origin) in &patch.modify_output_types {
-        let outputs = op.get_mut("O").and_then(Json::as_array_mut).ok_or_else(|| t.err(origin, "the op has no outputs"))?;
+        let outputs = op
+            .get_mut("O")
+            .and_then(Json::as_array_mut)
+            .ok_or_else(|| t.err(origin, "the op has no outputs"))?;
         let len = outputs.len();
-        let out = outputs.get_mut(*index).ok_or_else(|| t.err(origin, format!("output index {index} out of range (the op has {len})")))?;
+        let out = outputs.get_mut(*index).ok_or_else(|| {
+            t.err(
+                origin,
+                format!("output index {index} out of range (the op has {len})"),
+            )
+        })?;
         out.set("TT", ty.clone());
     }
     if let Some((new, _)) = &patch.rename {
@@ -64,7 +100,12 @@ pub fn apply_op_patch(op: &mut Json, patch: &OpPatch, path: &str, op_name: &str)
     Ok(())
 }
 
-fn edit_attr_list(op: &mut Json, key: &str, actions: &[AttrAction], t: &Target<'_>) -> Result<(), ApplyError> {
+fn edit_attr_list(
+    op: &mut Json,
+    key: &str,
+    actions: &[AttrAction],
+    t: &Target<'_>,
+) -> Result<(), ApplyError> {
     if actions.is_empty() {
         return Ok(());
     }
@@ -74,7 +115,10 @@ fn edit_attr_list(op: &mut Json, key: &str, actions: &[AttrAction], t: &Target<'
     let Some(list) = op.get_mut(key).and_then(Json::as_array_mut) else {
         return Err(t.err(&actions[0].origin, format!("`{key}` is not a list")));
     };
-    let position = |list: &[Json], name: &str| list.iter().position(|e| e.get("N").and_then(Json::as_str) == Some(name));
+    let position = |list: &[Json], name: &str| {
+        list.iter()
+            .position(|e| e.get("N").and_then(Json::as_str) == Some(name))
+    };
     for action in actions {
         let found = position(list, &action.name);
         match &action.edit {
@@ -84,9 +128,20 @@ fn edit_attr_list(op: &mut Json, key: &str, actions: &[AttrAction], t: &Target<'
                     list.push(entry.clone());
                 }
             }
-            AttrEdit::Modify { id, data, element_id } => {
-                let i = found.ok_or_else(|| t.err(&action.origin, format!("the op has no attribute `{}` to modify", action.name)))?;
-                let attr = list[i].get_mut("AT").ok_or_else(|| t.err(&action.origin, "the attribute entry has no `AT`"))?;
+            AttrEdit::Modify {
+                id,
+                data,
+                element_id,
+            } => {
+                let i = found.ok_or_else(|| {
+                    t.err(
+                        &action.origin,
+                        format!("the op has no attribute `{}` to modify", action.name),
+                    )
+                })?;
+                let attr = list[i]
+                    .get_mut("AT")
+                    .ok_or_else(|| t.err(&action.origin, "the attribute entry has no `AT`"))?;
                 attr.set("#", Json::Str(id.clone()));
                 if let Some(d) = data {
                     attr.remove("VD");
@@ -105,7 +160,12 @@ fn edit_attr_list(op: &mut Json, key: &str, actions: &[AttrAction], t: &Target<'
                 }
             }
             AttrEdit::Rename(new) => {
-                let i = found.ok_or_else(|| t.err(&action.origin, format!("the op has no attribute `{}` to rename", action.name)))?;
+                let i = found.ok_or_else(|| {
+                    t.err(
+                        &action.origin,
+                        format!("the op has no attribute `{}` to rename", action.name),
+                    )
+                })?;
                 list[i].set("N", Json::Str(new.clone()));
             }
         }
@@ -130,15 +190,28 @@ fn parameter_slot(name: &str) -> Option<(&'static str, usize)> {
 /// Applies `builtin.parameter` attribute patches to a `"p"` op, whose
 /// attributes are positional.
 pub fn apply_parameter_patch(op: &mut Json, patch: &OpPatch, path: &str) -> Result<(), ApplyError> {
-    let t = Target { path, op: "builtin.parameter" };
+    let t = Target {
+        path,
+        op: "builtin.parameter",
+    };
     for action in patch.attrs.iter().chain(&patch.output_attrs) {
-        let (key, index) = parameter_slot(&action.name)
-            .ok_or_else(|| t.err(&action.origin, format!("`{}` is not an attribute of the parameter op's short form", action.name)))?;
+        let (key, index) = parameter_slot(&action.name).ok_or_else(|| {
+            t.err(
+                &action.origin,
+                format!(
+                    "`{}` is not an attribute of the parameter op's short form",
+                    action.name
+                ),
+            )
+        })?;
         let value = match &action.edit {
             AttrEdit::Add(entry) => entry.get("AT").and_then(|a| a.get("D")).cloned(),
             AttrEdit::Modify { data, .. } => data.clone(),
             AttrEdit::Delete | AttrEdit::Rename(_) => {
-                return Err(t.err(&action.origin, "the parameter op's attributes are positional: only values can change"))
+                return Err(t.err(
+                    &action.origin,
+                    "the parameter op's attributes are positional: only values can change",
+                ))
             }
         };
         let Some(value) = value else { continue };
@@ -146,7 +219,11 @@ pub fn apply_parameter_patch(op: &mut Json, patch: &OpPatch, path: &str) -> Resu
             Json::Bool(b) => Json::Int(i64::from(b)),
             other => other,
         };
-        if let Some(slot) = op.get_mut(key).and_then(Json::as_array_mut).and_then(|l| l.get_mut(index)) {
+        if let Some(slot) = op
+            .get_mut(key)
+            .and_then(Json::as_array_mut)
+            .and_then(|l| l.get_mut(index))
+        {
             *slot = value;
         }
     }
@@ -165,8 +242,13 @@ pub fn apply_id_renames(op: &mut Json, set: &PatchSet) {
             continue;
         }
         value.visit_objects_mut(&mut |obj| {
-            let Some(id) = obj.get("#").and_then(Json::as_str) else { return };
-            let renamed = set.type_renames.get(id).or_else(|| set.attr_renames.get(id));
+            let Some(id) = obj.get("#").and_then(Json::as_str) else {
+                return;
+            };
+            let renamed = set
+                .type_renames
+                .get(id)
+                .or_else(|| set.attr_renames.get(id));
             if let Some((new, _)) = renamed {
                 obj.set("#", Json::Str(new.clone()));
             }
@@ -177,5 +259,8 @@ pub fn apply_id_renames(op: &mut Json, set: &PatchSet) {
 /// Whether the id renames touch anything in `text` (a cheap pre-check on raw bytes).
 pub fn renames_may_apply(set: &PatchSet, text: &[u8]) -> bool {
     let contains = |needle: &str| text.windows(needle.len()).any(|w| w == needle.as_bytes());
-    set.type_renames.keys().chain(set.attr_renames.keys()).any(|id| contains(id))
+    set.type_renames
+        .keys()
+        .chain(set.attr_renames.keys())
+        .any(|id| contains(id))
 }

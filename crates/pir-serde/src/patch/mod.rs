@@ -20,7 +20,9 @@ mod yaml;
 
 use std::sync::OnceLock;
 
-pub use apply::{apply_id_renames, apply_op_patch, apply_parameter_patch, renames_may_apply, ApplyError};
+pub use apply::{
+    apply_id_renames, apply_op_patch, apply_parameter_patch, renames_may_apply, ApplyError,
+};
 pub use model::{AttrAction, AttrEdit, OpPatch, Origin, PairPatch, PatchSet};
 pub use tree::Json;
 pub use yaml::{attr_class_id, parse_patch_yaml, type_class_id, PatchError};
@@ -42,7 +44,12 @@ pub const BUILTIN_PATCHES: &[(u64, &str, &str)] = &[
 /// The parsed built-in patch sets (parsed once per process).
 fn builtin_sets() -> &'static [(u64, Result<PatchSet, PatchError>)] {
     static SETS: OnceLock<Vec<(u64, Result<PatchSet, PatchError>)>> = OnceLock::new();
-    SETS.get_or_init(|| BUILTIN_PATCHES.iter().map(|&(v, file, text)| (v, parse_patch_yaml(file, text))).collect())
+    SETS.get_or_init(|| {
+        BUILTIN_PATCHES
+            .iter()
+            .map(|&(v, file, text)| (v, parse_patch_yaml(file, text)))
+            .collect()
+    })
 }
 
 /// The merged patches that upgrade a file of `file_version` to

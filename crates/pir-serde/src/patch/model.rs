@@ -105,7 +105,10 @@ pub struct PatchSet {
 impl PatchSet {
     /// Whether the set does nothing.
     pub fn is_empty(&self) -> bool {
-        self.ops.is_empty() && self.pairs.is_empty() && self.type_renames.is_empty() && self.attr_renames.is_empty()
+        self.ops.is_empty()
+            && self.pairs.is_empty()
+            && self.type_renames.is_empty()
+            && self.attr_renames.is_empty()
     }
 
     /// Merges `later` into `self` with Paddle's rule: for the same op name the

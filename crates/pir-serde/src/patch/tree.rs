@@ -41,9 +41,19 @@ impl Json {
                 }
             }
             Kind::String => Json::Str(v.as_str().unwrap_or_default().into_owned()),
-            Kind::Array => Json::Arr(v.array().into_iter().flatten().map(Json::from_value).collect()),
+            Kind::Array => Json::Arr(
+                v.array()
+                    .into_iter()
+                    .flatten()
+                    .map(Json::from_value)
+                    .collect(),
+            ),
             Kind::Object => Json::Obj(
-                v.object().into_iter().flatten().map(|(k, v)| (k.into_owned(), Json::from_value(v))).collect(),
+                v.object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, v)| (k.into_owned(), Json::from_value(v)))
+                    .collect(),
             ),
         }
     }

@@ -71,12 +71,18 @@ const TYPE_CLASSES: [(&str, &str); 18] = [
 
 /// The JSON id of an attribute class name (the id itself is accepted too).
 pub fn attr_class_id(class: &str) -> Option<&'static str> {
-    ATTR_CLASSES.iter().find(|(c, id)| *c == class || *id == class).map(|(_, id)| *id)
+    ATTR_CLASSES
+        .iter()
+        .find(|(c, id)| *c == class || *id == class)
+        .map(|(_, id)| *id)
 }
 
 /// The JSON id of a type class name (the id itself is accepted too).
 pub fn type_class_id(class: &str) -> Option<&'static str> {
-    TYPE_CLASSES.iter().find(|(c, id)| *c == class || *id == class).map(|(_, id)| *id)
+    TYPE_CLASSES
+        .iter()
+        .find(|(c, id)| *c == class || *id == class)
+        .map(|(_, id)| *id)
 }
 
 struct Ctx<'a> {
@@ -87,7 +93,13 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     fn err(&self, node_span: &marked_yaml::Span, message: impl Into<String>) -> PatchError {
         let (line, column) = node_span.start().map_or((0, 0), |m| (m.line(), m.column()));
-        PatchError { file: self.file.to_string(), line, column, action: self.action, message: message.into() }
+        PatchError {
+            file: self.file.to_string(),
+            line,
+            column,
+            action: self.action,
+            message: message.into(),
+        }
     }
 
     fn origin(&self, span: &marked_yaml::Span) -> Origin {
@@ -99,10 +111,15 @@ impl Ctx<'_> {
     }
 
     fn mapping<'n>(&self, node: &'n Node, what: &str) -> Result<&'n MarkedMappingNode, PatchError> {
-        node.as_mapping().ok_or_else(|| self.err(node.span(), format!("{what} must be a mapping")))
+        node.as_mapping()
+            .ok_or_else(|| self.err(node.span(), format!("{what} must be a mapping")))
     }
 
-    fn scalar<'n>(&self, map: &'n MarkedMappingNode, key: &str) -> Result<&'n MarkedScalarNode, PatchError> {
+    fn scalar<'n>(
+        &self,
+        map: &'n MarkedMappingNode,
+        key: &str,
+    ) -> Result<&'n MarkedScalarNode, PatchError> {
         match map.get_node(key) {
             Some(Node::Scalar(s)) => Ok(s),
             Some(other) => Err(self.err(other.span(), format!("`{key}` must be a scalar"))),
@@ -113,18 +130,32 @@ impl Ctx<'_> {
     fn index(&self, node: &Node, what: &str) -> Result<usize, PatchError> {
         node.as_scalar()
             .and_then(|s| s.as_str().trim().parse::<usize>().ok())
-            .ok_or_else(|| self.err(node.span(), format!("{what} must be a non-negative integer")))
+            .ok_or_else(|| {
+                self.err(
+                    node.span(),
+                    format!("{what} must be a non-negative integer"),
+                )
+            })
     }
 }
 
 /// Parses a patch file. `file` names it in errors.
 pub fn parse_patch_yaml(file: &str, text: &str) -> Result<PatchSet, PatchError> {
     let file: Arc<str> = file.into();
-    let ctx = Ctx { file: &file, action: None };
+    let ctx = Ctx {
+        file: &file,
+        action: None,
+    };
     let root = marked_yaml::parse_yaml(0, text).map_err(|e| {
         let message = e.to_string();
         let (line, column) = load_error_position(&e);
-        PatchError { file: file.to_string(), line, column, action: None, message }
+        PatchError {
+            file: file.to_string(),
+            line,
+            column,
+            action: None,
+            message,
+        }
     })?;
     let root = ctx.mapping(&root, "a patch file")?;
     let mut set = PatchSet::default();
@@ -143,8 +174,12 @@ pub fn parse_patch_yaml(file: &str, text: &str) -> Result<PatchSet, PatchError> 
 fn load_error_position(e: &marked_yaml::LoadError) -> (usize, usize) {
     use marked_yaml::LoadError::*;
     let m = match e {
-        TopLevelMustBeMapping(m) | TopLevelMustBeSequence(m) | UnexpectedAnchor(m) | MappingKeyMustBeScalar(m)
-        | UnexpectedTag(m) | ScanError(m, _) => Some(*m),
+        TopLevelMustBeMapping(m)
+        | TopLevelMustBeSequence(m)
+        | UnexpectedAnchor(m)
+        | MappingKeyMustBeScalar(m)
+        | UnexpectedTag(m)
+        | ScanError(m, _) => Some(*m),
         _ => None,
     };
     m.map_or((0, 0), |m| (m.line(), m.column()))
@@ -154,7 +189,11 @@ fn sequence<'n>(ctx: &Ctx<'_>, node: &'n Node, what: &str) -> Result<&'n [Node],
     match node {
         Node::Sequence(s) => Ok(s),
         // An empty section (`op_patches:`) is a null scalar.
-        Node::Scalar(s) if s.as_str().trim().is_empty() || s.as_str() == "~" || s.as_str() == "null" => Ok(&[]),
+        Node::Scalar(s)
+            if s.as_str().trim().is_empty() || s.as_str() == "~" || s.as_str() == "null" =>
+        {
+            Ok(&[])
+        }
         other => Err(ctx.err(other.span(), format!("{what} must be a list"))),
     }
 }
@@ -163,7 +202,9 @@ fn parse_op_patches(ctx: &Ctx<'_>, node: &Node, set: &mut PatchSet) -> Result<()
     for entry in sequence(ctx, node, "op_patches")? {
         let map = ctx.mapping(entry, "an op patch")?;
         let op_name = ctx.scalar(map, "op_name")?.as_str().trim().to_owned();
-        let actions = map.get_node("actions").ok_or_else(|| ctx.err(map.span(), "missing `actions`"))?;
+        let actions = map
+            .get_node("actions")
+            .ok_or_else(|| ctx.err(map.span(), "missing `actions`"))?;
         let mut patch = OpPatch::default();
         for action in sequence(ctx, actions, "actions")? {
             parse_op_action(&file_ctx(ctx), action, &op_name, &mut patch)?;
@@ -176,7 +217,10 @@ fn parse_op_patches(ctx: &Ctx<'_>, node: &Node, set: &mut PatchSet) -> Result<()
 }
 
 fn file_ctx<'a>(ctx: &Ctx<'a>) -> Ctx<'a> {
-    Ctx { file: ctx.file, action: None }
+    Ctx {
+        file: ctx.file,
+        action: None,
+    }
 }
 
 /// The static name of an action keyword, for error messages and origins.
@@ -202,12 +246,24 @@ fn action_name(s: &str) -> Option<&'static str> {
     ACTIONS.iter().find(|a| **a == s).copied()
 }
 
-fn parse_op_action(ctx: &Ctx<'_>, node: &Node, op_name: &str, patch: &mut OpPatch) -> Result<(), PatchError> {
+fn parse_op_action(
+    ctx: &Ctx<'_>,
+    node: &Node,
+    op_name: &str,
+    patch: &mut OpPatch,
+) -> Result<(), PatchError> {
     let map = ctx.mapping(node, "an action")?;
     let action_node = ctx.scalar(map, "action")?;
-    let action = action_name(action_node.as_str().trim())
-        .ok_or_else(|| ctx.err(action_node.span(), format!("unknown action `{}`", action_node.as_str())))?;
-    let ctx = Ctx { file: ctx.file, action: Some(action) };
+    let action = action_name(action_node.as_str().trim()).ok_or_else(|| {
+        ctx.err(
+            action_node.span(),
+            format!("unknown action `{}`", action_node.as_str()),
+        )
+    })?;
+    let ctx = Ctx {
+        file: ctx.file,
+        action: Some(action),
+    };
     let origin = ctx.origin(map.span());
     let object = map.get_node("object");
     let object_name = || -> Result<String, PatchError> {
@@ -223,40 +279,76 @@ fn parse_op_action(ctx: &Ctx<'_>, node: &Node, op_name: &str, patch: &mut OpPatc
         "add_attr" | "add_output_attr" => {
             let name = object_name()?;
             let class = class.ok_or_else(|| ctx.err(map.span(), "missing `type`"))?;
-            let data = data.ok_or_else(|| ctx.err(map.span(), "missing `data` (the new attribute's value)"))?;
+            let data = data
+                .ok_or_else(|| ctx.err(map.span(), "missing `data` (the new attribute's value)"))?;
             let attr = attribute_json(&ctx, class, Some(data), map.span())?;
-            let entry = Json::Obj(vec![("AT".into(), attr), ("N".into(), Json::Str(name.clone()))]);
-            let list = if action == "add_attr" { &mut patch.attrs } else { &mut patch.output_attrs };
-            list.push(AttrAction { name, edit: AttrEdit::Add(entry), origin });
+            let entry = Json::Obj(vec![
+                ("AT".into(), attr),
+                ("N".into(), Json::Str(name.clone())),
+            ]);
+            let list = if action == "add_attr" {
+                &mut patch.attrs
+            } else {
+                &mut patch.output_attrs
+            };
+            list.push(AttrAction {
+                name,
+                edit: AttrEdit::Add(entry),
+                origin,
+            });
         }
         "modify_attr" | "modify_output_attr" => {
             let name = object_name()?;
             let class = class.ok_or_else(|| ctx.err(map.span(), "missing `type`"))?;
-            let id = attr_class_id(class).ok_or_else(|| ctx.err(map.span(), format!("unknown attribute class `{class}`")))?;
+            let id = attr_class_id(class)
+                .ok_or_else(|| ctx.err(map.span(), format!("unknown attribute class `{class}`")))?;
             let mut element_id = None;
             let mut new_data = None;
             if let Some(d) = data {
                 if id == "0.a_array" && array_of_bare_kinds(d) {
                     // `data: [{type: X}, ...]` without values: retag the elements the file has.
-                    let first = d.as_sequence().and_then(|s| s.first()).and_then(|n| n.as_mapping());
-                    let elem_class = first.and_then(|m| m.get_scalar("type")).map(|s| s.as_str().trim());
-                    let elem_class = elem_class.ok_or_else(|| ctx.err(d.span(), "array elements need a `type`"))?;
-                    let elem = attr_class_id(elem_class)
-                        .ok_or_else(|| ctx.err(d.span(), format!("unknown attribute class `{elem_class}`")))?;
+                    let first = d
+                        .as_sequence()
+                        .and_then(|s| s.first())
+                        .and_then(|n| n.as_mapping());
+                    let elem_class = first
+                        .and_then(|m| m.get_scalar("type"))
+                        .map(|s| s.as_str().trim());
+                    let elem_class = elem_class
+                        .ok_or_else(|| ctx.err(d.span(), "array elements need a `type`"))?;
+                    let elem = attr_class_id(elem_class).ok_or_else(|| {
+                        ctx.err(d.span(), format!("unknown attribute class `{elem_class}`"))
+                    })?;
                     element_id = Some(elem.to_owned());
                 } else {
                     let attr = attribute_json(&ctx, class, Some(d), map.span())?;
                     new_data = attr.get("D").cloned();
                 }
             }
-            let edit = AttrEdit::Modify { id: id.to_owned(), data: new_data, element_id };
-            let list = if action == "modify_attr" { &mut patch.attrs } else { &mut patch.output_attrs };
+            let edit = AttrEdit::Modify {
+                id: id.to_owned(),
+                data: new_data,
+                element_id,
+            };
+            let list = if action == "modify_attr" {
+                &mut patch.attrs
+            } else {
+                &mut patch.output_attrs
+            };
             list.push(AttrAction { name, edit, origin });
         }
         "delete_attr" | "delete_output_attr" => {
             let name = object_name()?;
-            let list = if action == "delete_attr" { &mut patch.attrs } else { &mut patch.output_attrs };
-            list.push(AttrAction { name, edit: AttrEdit::Delete, origin });
+            let list = if action == "delete_attr" {
+                &mut patch.attrs
+            } else {
+                &mut patch.output_attrs
+            };
+            list.push(AttrAction {
+                name,
+                edit: AttrEdit::Delete,
+                origin,
+            });
         }
         "modify_attr_name" | "modify_output_attr_name" => {
             let name = object_name()?;
@@ -264,15 +356,29 @@ fn parse_op_action(ctx: &Ctx<'_>, node: &Node, op_name: &str, patch: &mut OpPatc
                 .and_then(|d| d.as_scalar())
                 .map(|s| s.as_str().trim().to_owned())
                 .ok_or_else(|| ctx.err(map.span(), "missing `data` (the new name)"))?;
-            let list = if action == "modify_attr_name" { &mut patch.attrs } else { &mut patch.output_attrs };
-            list.push(AttrAction { name, edit: AttrEdit::Rename(new), origin });
+            let list = if action == "modify_attr_name" {
+                &mut patch.attrs
+            } else {
+                &mut patch.output_attrs
+            };
+            list.push(AttrAction {
+                name,
+                edit: AttrEdit::Rename(new),
+                origin,
+            });
         }
         "delete_input" => {
-            let index = ctx.index(object.ok_or_else(|| ctx.err(map.span(), "missing `object`"))?, "`object`")?;
+            let index = ctx.index(
+                object.ok_or_else(|| ctx.err(map.span(), "missing `object`"))?,
+                "`object`",
+            )?;
             patch.delete_inputs.push((index, origin));
         }
         "add_output" | "modify_output_type" => {
-            let index = ctx.index(object.ok_or_else(|| ctx.err(map.span(), "missing `object`"))?, "`object`")?;
+            let index = ctx.index(
+                object.ok_or_else(|| ctx.err(map.span(), "missing `object`"))?,
+                "`object`",
+            )?;
             let class = class.ok_or_else(|| ctx.err(map.span(), "missing `type`"))?;
             let ty = type_json(&ctx, class, data, map.span())?;
             if action == "add_output" {
@@ -290,7 +396,10 @@ fn parse_op_action(ctx: &Ctx<'_>, node: &Node, op_name: &str, patch: &mut OpPatc
             patch.rename = Some((new, origin));
         }
         other => {
-            return Err(ctx.err(action_node.span(), format!("`{other}` is not an op action (op `{op_name}`)")));
+            return Err(ctx.err(
+                action_node.span(),
+                format!("`{other}` is not an op action (op `{op_name}`)"),
+            ));
         }
     }
     Ok(())
@@ -298,16 +407,31 @@ fn parse_op_action(ctx: &Ctx<'_>, node: &Node, op_name: &str, patch: &mut OpPatc
 
 fn array_of_bare_kinds(data: &Node) -> bool {
     match data.as_sequence() {
-        Some(items) => items.iter().all(|n| n.as_mapping().is_some_and(|m| m.get_node("data").is_none() && m.get_node("default").is_none())),
+        Some(items) => items.iter().all(|n| {
+            n.as_mapping()
+                .is_some_and(|m| m.get_node("data").is_none() && m.get_node("default").is_none())
+        }),
         None => false,
     }
 }
 
 /// Builds an attribute object `{"#": id, "D": data}` from a class name and YAML data.
-fn attribute_json(ctx: &Ctx<'_>, class: &str, data: Option<&Node>, span: &marked_yaml::Span) -> Result<Json, PatchError> {
-    let id = attr_class_id(class).ok_or_else(|| ctx.err(span, format!("unknown attribute class `{class}`")))?;
-    let Some(data) = data else { return Ok(Json::tagged(id)) };
-    let scalar = || data.as_scalar().map(|s| s.as_str().trim()).ok_or_else(|| ctx.err(data.span(), format!("{class} data must be a scalar")));
+fn attribute_json(
+    ctx: &Ctx<'_>,
+    class: &str,
+    data: Option<&Node>,
+    span: &marked_yaml::Span,
+) -> Result<Json, PatchError> {
+    let id = attr_class_id(class)
+        .ok_or_else(|| ctx.err(span, format!("unknown attribute class `{class}`")))?;
+    let Some(data) = data else {
+        return Ok(Json::tagged(id));
+    };
+    let scalar = || {
+        data.as_scalar()
+            .map(|s| s.as_str().trim())
+            .ok_or_else(|| ctx.err(data.span(), format!("{class} data must be a scalar")))
+    };
     let value = match id {
         "0.a_bool" => {
             let s = scalar()?;
@@ -319,33 +443,62 @@ fn attribute_json(ctx: &Ctx<'_>, class: &str, data: Option<&Node>, span: &marked
         }
         "0.a_i32" | "0.a_i64" | "0.a_index" => Json::Int(parse_int(ctx, data, scalar()?)?),
         "0.a_f32" | "0.a_f64" => Json::Float(parse_float(ctx, data, scalar()?)?),
-        "0.a_c64" | "0.a_c128" => Json::Arr(vec![Json::Float(parse_float(ctx, data, scalar()?)?), Json::Float(0.0)]),
-        "0.a_str" | "0.a_tensorname" | "0.a_type" | "1.a_dtype" | "1.a_layout" => Json::Str(scalar()?.to_owned()),
+        "0.a_c64" | "0.a_c128" => Json::Arr(vec![
+            Json::Float(parse_float(ctx, data, scalar()?)?),
+            Json::Float(0.0),
+        ]),
+        "0.a_str" | "0.a_tensorname" | "0.a_type" | "1.a_dtype" | "1.a_layout" => {
+            Json::Str(scalar()?.to_owned())
+        }
         "0.a_array" => {
-            let items = data.as_sequence().ok_or_else(|| ctx.err(data.span(), "array data must be a list"))?;
+            let items = data
+                .as_sequence()
+                .ok_or_else(|| ctx.err(data.span(), "array data must be a list"))?;
             let mut out = Vec::with_capacity(items.len());
             for item in items.iter() {
                 let m = ctx.mapping(item, "an array element")?;
                 let elem_class = ctx.scalar(m, "type")?.as_str().trim();
-                out.push(attribute_json(ctx, elem_class, m.get_node("data").or_else(|| m.get_node("default")), m.span())?);
+                out.push(attribute_json(
+                    ctx,
+                    elem_class,
+                    m.get_node("data").or_else(|| m.get_node("default")),
+                    m.span(),
+                )?);
             }
             Json::Arr(out)
         }
         "1.a_intarray" => {
-            let items = data.as_sequence().ok_or_else(|| ctx.err(data.span(), "IntArray data must be a list of integers"))?;
+            let items = data
+                .as_sequence()
+                .ok_or_else(|| ctx.err(data.span(), "IntArray data must be a list of integers"))?;
             let mut out = Vec::with_capacity(items.len());
             for item in items.iter() {
-                let s = item.as_scalar().map(|s| s.as_str().trim()).unwrap_or_default();
+                let s = item
+                    .as_scalar()
+                    .map(|s| s.as_str().trim())
+                    .unwrap_or_default();
                 out.push(Json::Int(parse_int(ctx, item, s)?));
             }
             Json::Arr(out)
         }
         "1.a_place" => {
-            let items = data.as_sequence().ok_or_else(|| ctx.err(data.span(), "Place data must be [allocation_type, device_id, device_type]"))?;
+            let items = data.as_sequence().ok_or_else(|| {
+                ctx.err(
+                    data.span(),
+                    "Place data must be [allocation_type, device_id, device_type]",
+                )
+            })?;
             if items.len() != 3 {
-                return Err(ctx.err(data.span(), "Place data must be [allocation_type, device_id, device_type]"));
+                return Err(ctx.err(
+                    data.span(),
+                    "Place data must be [allocation_type, device_id, device_type]",
+                ));
             }
-            let text = |n: &Node| n.as_scalar().map(|s| s.as_str().trim().to_owned()).unwrap_or_default();
+            let text = |n: &Node| {
+                n.as_scalar()
+                    .map(|s| s.as_str().trim().to_owned())
+                    .unwrap_or_default()
+            };
             Json::Arr(vec![
                 Json::Int(parse_int(ctx, &items[0], &text(&items[0]))?),
                 Json::Int(parse_int(ctx, &items[1], &text(&items[1]))?),
@@ -353,8 +506,14 @@ fn attribute_json(ctx: &Ctx<'_>, class: &str, data: Option<&Node>, span: &marked
             ])
         }
         "1.a_scalar" => {
-            let items = data.as_sequence().ok_or_else(|| ctx.err(data.span(), "Scalar data must be [dtype, value]"))?;
-            let text = |n: &Node| n.as_scalar().map(|s| s.as_str().trim().to_owned()).unwrap_or_default();
+            let items = data
+                .as_sequence()
+                .ok_or_else(|| ctx.err(data.span(), "Scalar data must be [dtype, value]"))?;
+            let text = |n: &Node| {
+                n.as_scalar()
+                    .map(|s| s.as_str().trim().to_owned())
+                    .unwrap_or_default()
+            };
             if items.len() != 2 {
                 return Err(ctx.err(data.span(), "Scalar data must be [dtype, value]"));
             }
@@ -362,7 +521,9 @@ fn attribute_json(ctx: &Ctx<'_>, class: &str, data: Option<&Node>, span: &marked
             let v = text(&items[1]);
             let value = match dtype.as_str() {
                 "bool" => Json::Bool(v == "true"),
-                "float16" | "bfloat16" | "float32" | "float64" => Json::Float(parse_float(ctx, &items[1], &v)?),
+                "float16" | "bfloat16" | "float32" | "float64" => {
+                    Json::Float(parse_float(ctx, &items[1], &v)?)
+                }
                 _ => Json::Int(parse_int(ctx, &items[1], &v)?),
             };
             Json::Arr(vec![Json::Str(dtype), value])
@@ -373,29 +534,58 @@ fn attribute_json(ctx: &Ctx<'_>, class: &str, data: Option<&Node>, span: &marked
 }
 
 fn parse_int(ctx: &Ctx<'_>, node: &Node, s: &str) -> Result<i64, PatchError> {
-    s.parse::<i64>().map_err(|_| ctx.err(node.span(), format!("`{s}` is not an integer")))
+    s.parse::<i64>()
+        .map_err(|_| ctx.err(node.span(), format!("`{s}` is not an integer")))
 }
 
 fn parse_float(ctx: &Ctx<'_>, node: &Node, s: &str) -> Result<f64, PatchError> {
-    s.parse::<f64>().map_err(|_| ctx.err(node.span(), format!("`{s}` is not a number")))
+    s.parse::<f64>()
+        .map_err(|_| ctx.err(node.span(), format!("`{s}` is not a number")))
 }
 
 /// Builds a type object from a class name and YAML data.
-fn type_json(ctx: &Ctx<'_>, class: &str, data: Option<&Node>, span: &marked_yaml::Span) -> Result<Json, PatchError> {
-    let id = type_class_id(class).ok_or_else(|| ctx.err(span, format!("unknown type class `{class}`")))?;
+fn type_json(
+    ctx: &Ctx<'_>,
+    class: &str,
+    data: Option<&Node>,
+    span: &marked_yaml::Span,
+) -> Result<Json, PatchError> {
+    let id = type_class_id(class)
+        .ok_or_else(|| ctx.err(span, format!("unknown type class `{class}`")))?;
     match id {
         "0.t_dtensor" => {
-            let data = data.ok_or_else(|| ctx.err(span, "DenseTensorType needs `data: [dtype, dims, layout, lod, offset]`"))?;
+            let data = data.ok_or_else(|| {
+                ctx.err(
+                    span,
+                    "DenseTensorType needs `data: [dtype, dims, layout, lod, offset]`",
+                )
+            })?;
             let items = data.as_sequence().filter(|s| s.len() == 5);
-            let items = items.ok_or_else(|| ctx.err(data.span(), "DenseTensorType data must be [dtype, dims, layout, lod, offset]"))?;
-            let text = |n: &Node| n.as_scalar().map(|s| s.as_str().trim().to_owned()).unwrap_or_default();
+            let items = items.ok_or_else(|| {
+                ctx.err(
+                    data.span(),
+                    "DenseTensorType data must be [dtype, dims, layout, lod, offset]",
+                )
+            })?;
+            let text = |n: &Node| {
+                n.as_scalar()
+                    .map(|s| s.as_str().trim().to_owned())
+                    .unwrap_or_default()
+            };
             let dtype = type_json(ctx, &text(&items[0]), None, items[0].span())?;
             let ints = |n: &Node| -> Result<Vec<Json>, PatchError> {
-                let seq = n.as_sequence().ok_or_else(|| ctx.err(n.span(), "expected a list of integers"))?;
-                seq.iter().map(|i| parse_int(ctx, i, &text(i)).map(Json::Int)).collect()
+                let seq = n
+                    .as_sequence()
+                    .ok_or_else(|| ctx.err(n.span(), "expected a list of integers"))?;
+                seq.iter()
+                    .map(|i| parse_int(ctx, i, &text(i)).map(Json::Int))
+                    .collect()
             };
-            let lod_seq = items[3].as_sequence().ok_or_else(|| ctx.err(items[3].span(), "lod must be a list of lists"))?;
-            let lod: Result<Vec<Json>, PatchError> = lod_seq.iter().map(|l| ints(l).map(Json::Arr)).collect();
+            let lod_seq = items[3]
+                .as_sequence()
+                .ok_or_else(|| ctx.err(items[3].span(), "lod must be a list of lists"))?;
+            let lod: Result<Vec<Json>, PatchError> =
+                lod_seq.iter().map(|l| ints(l).map(Json::Arr)).collect();
             Ok(Json::tagged_with(
                 id,
                 Json::Arr(vec![
@@ -409,12 +599,18 @@ fn type_json(ctx: &Ctx<'_>, class: &str, data: Option<&Node>, span: &marked_yaml
         }
         "0.t_vec" => {
             let items = match data {
-                Some(d) => d.as_sequence().ok_or_else(|| ctx.err(d.span(), "VectorType data must be a list of types"))?.to_vec(),
+                Some(d) => d
+                    .as_sequence()
+                    .ok_or_else(|| ctx.err(d.span(), "VectorType data must be a list of types"))?
+                    .to_vec(),
                 None => Vec::new(),
             };
             let mut out = Vec::new();
             for item in &items {
-                let class = item.as_scalar().map(|s| s.as_str().trim().to_owned()).unwrap_or_default();
+                let class = item
+                    .as_scalar()
+                    .map(|s| s.as_str().trim().to_owned())
+                    .unwrap_or_default();
                 out.push(type_json(ctx, &class, None, item.span())?);
             }
             Ok(Json::tagged_with(id, Json::Arr(out)))
@@ -427,23 +623,49 @@ fn parse_pair_patches(ctx: &Ctx<'_>, node: &Node, set: &mut PatchSet) -> Result<
     for entry in sequence(ctx, node, "op_pair_patches")? {
         let map = ctx.mapping(entry, "an op pair patch")?;
         let pair = map.get_sequence("op_pair").filter(|s| s.len() == 2);
-        let pair = pair.ok_or_else(|| ctx.err(map.span(), "`op_pair` must be [producer, consumer]"))?;
-        let name = |n: &Node| n.as_scalar().map(|s| s.as_str().trim().to_owned()).unwrap_or_default();
+        let pair =
+            pair.ok_or_else(|| ctx.err(map.span(), "`op_pair` must be [producer, consumer]"))?;
+        let name = |n: &Node| {
+            n.as_scalar()
+                .map(|s| s.as_str().trim().to_owned())
+                .unwrap_or_default()
+        };
         let (producer, consumer) = (name(&pair[0]), name(&pair[1]));
-        let actions = map.get_node("actions").ok_or_else(|| ctx.err(map.span(), "missing `actions`"))?;
+        let actions = map
+            .get_node("actions")
+            .ok_or_else(|| ctx.err(map.span(), "missing `actions`"))?;
         for action in sequence(ctx, actions, "actions")? {
             let amap = ctx.mapping(action, "an action")?;
             let action_node = ctx.scalar(amap, "action")?;
-            let kind = action_name(action_node.as_str().trim()).filter(|a| *a == "add_value" || *a == "delete_value");
-            let kind = kind.ok_or_else(|| ctx.err(action_node.span(), format!("`{}` is not an op-pair action", action_node.as_str())))?;
-            let actx = Ctx { file: ctx.file, action: Some(kind) };
+            let kind = action_name(action_node.as_str().trim())
+                .filter(|a| *a == "add_value" || *a == "delete_value");
+            let kind = kind.ok_or_else(|| {
+                ctx.err(
+                    action_node.span(),
+                    format!("`{}` is not an op-pair action", action_node.as_str()),
+                )
+            })?;
+            let actx = Ctx {
+                file: ctx.file,
+                action: Some(kind),
+            };
             let object = amap.get_sequence("object").filter(|s| s.len() == 2);
-            let object = object.ok_or_else(|| actx.err(amap.span(), "`object` must be [output index, input index]"))?;
+            let object = object.ok_or_else(|| {
+                actx.err(amap.span(), "`object` must be [output index, input index]")
+            })?;
             let output = actx.index(&object[0], "the output index")?;
             let input = actx.index(&object[1], "the input index")?;
             let add = if kind == "add_value" {
-                let class = amap.get_scalar("type").map(|s| s.as_str().trim()).unwrap_or("pir::DenseTensorType");
-                Some(type_json(&actx, class, amap.get_node("data").or_else(|| amap.get_node("default")), amap.span())?)
+                let class = amap
+                    .get_scalar("type")
+                    .map(|s| s.as_str().trim())
+                    .unwrap_or("pir::DenseTensorType");
+                Some(type_json(
+                    &actx,
+                    class,
+                    amap.get_node("data").or_else(|| amap.get_node("default")),
+                    amap.span(),
+                )?)
             } else {
                 None
             };
@@ -460,32 +682,74 @@ fn parse_pair_patches(ctx: &Ctx<'_>, node: &Node, set: &mut PatchSet) -> Result<
     Ok(())
 }
 
-fn parse_id_patches(ctx: &Ctx<'_>, node: &Node, key: &str, types: bool, set: &mut PatchSet) -> Result<(), PatchError> {
+fn parse_id_patches(
+    ctx: &Ctx<'_>,
+    node: &Node,
+    key: &str,
+    types: bool,
+    set: &mut PatchSet,
+) -> Result<(), PatchError> {
     for entry in sequence(ctx, node, key)? {
         let map = ctx.mapping(entry, "an id patch")?;
         let class_node = ctx.scalar(map, key)?;
         let class = class_node.as_str().trim();
-        let lookup = |c: &str| if types { type_class_id(c) } else { attr_class_id(c) };
-        let id = lookup(class).ok_or_else(|| ctx.err(class_node.span(), format!("unknown class `{class}`")))?;
-        let actions = map.get_node("actions").ok_or_else(|| ctx.err(map.span(), "missing `actions`"))?;
+        let lookup = |c: &str| {
+            if types {
+                type_class_id(c)
+            } else {
+                attr_class_id(c)
+            }
+        };
+        let id = lookup(class)
+            .ok_or_else(|| ctx.err(class_node.span(), format!("unknown class `{class}`")))?;
+        let actions = map
+            .get_node("actions")
+            .ok_or_else(|| ctx.err(map.span(), "missing `actions`"))?;
         for action in sequence(ctx, actions, "actions")? {
             let amap = ctx.mapping(action, "an action")?;
             let action_node = ctx.scalar(amap, "action")?;
-            let kind = action_name(action_node.as_str().trim())
-                .ok_or_else(|| ctx.err(action_node.span(), format!("unknown action `{}`", action_node.as_str())))?;
-            let actx = Ctx { file: ctx.file, action: Some(kind) };
+            let kind = action_name(action_node.as_str().trim()).ok_or_else(|| {
+                ctx.err(
+                    action_node.span(),
+                    format!("unknown action `{}`", action_node.as_str()),
+                )
+            })?;
+            let actx = Ctx {
+                file: ctx.file,
+                action: Some(kind),
+            };
             let new_id = match kind {
                 "modify_name" => {
-                    let target = amap.get_scalar("type").or_else(|| amap.get_scalar("data")).map(|s| s.as_str().trim());
-                    let target = target.ok_or_else(|| actx.err(amap.span(), "missing `type` (the new class)"))?;
-                    lookup(target).ok_or_else(|| actx.err(amap.span(), format!("unknown class `{target}`")))?.to_owned()
+                    let target = amap
+                        .get_scalar("type")
+                        .or_else(|| amap.get_scalar("data"))
+                        .map(|s| s.as_str().trim());
+                    let target = target
+                        .ok_or_else(|| actx.err(amap.span(), "missing `type` (the new class)"))?;
+                    lookup(target)
+                        .ok_or_else(|| actx.err(amap.span(), format!("unknown class `{target}`")))?
+                        .to_owned()
                 }
                 "delete_type" | "delete_attr" => String::new(),
-                "add_type_attr" => return Err(actx.err(action_node.span(), "`add_type_attr` is documented but not implemented by Paddle either")),
-                other => return Err(actx.err(action_node.span(), format!("`{other}` is not a {key} action"))),
+                "add_type_attr" => {
+                    return Err(actx.err(
+                        action_node.span(),
+                        "`add_type_attr` is documented but not implemented by Paddle either",
+                    ))
+                }
+                other => {
+                    return Err(actx.err(
+                        action_node.span(),
+                        format!("`{other}` is not a {key} action"),
+                    ))
+                }
             };
             let origin = actx.origin(amap.span());
-            let map = if types { &mut set.type_renames } else { &mut set.attr_renames };
+            let map = if types {
+                &mut set.type_renames
+            } else {
+                &mut set.attr_renames
+            };
             map.insert(id.to_owned(), (new_id, origin));
         }
     }

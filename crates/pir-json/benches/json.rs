@@ -5,7 +5,8 @@
 //! `parse` builds the tape, `parse+walk` also reads every value, `write_from_dom` re-emits a
 //! parsed document through [`Writer::value`], `write_direct` drives the writer with literal
 //! keys like a serializer does, `validate_utf8` is the UTF-8 check alone for comparison.
-#![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
+#![allow(clippy::unwrap_used)]
+// a test or tool fails loudly by design
 
 // criterion's macros generate undocumented public functions.
 #![allow(missing_docs)]

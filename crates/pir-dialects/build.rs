@@ -36,9 +36,15 @@ fn generate() -> Result<(), String> {
     }
     out.push_str("];\n");
     let out_dir = std::env::var("OUT_DIR").map_err(|e| e.to_string())?;
-    let path = PathBuf::from(out_dir).join("op_defs.rs");
-    std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))
+    let path = PathBuf::from(&out_dir).join("op_defs.rs");
+    std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
+    let views = views::generate(ops)?;
+    let path = PathBuf::from(&out_dir).join("op_views.rs");
+    std::fs::write(&path, views).map_err(|e| format!("{}: {e}", path.display()))
 }
+
+#[path = "build_views.rs"]
+mod views;
 
 fn string<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")

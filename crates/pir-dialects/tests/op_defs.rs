@@ -1,0 +1,178 @@
+//! The op table compiled into the dialect says exactly what the definition
+//! file says, registration gives every op its definition, and the typed views
+//! build and read ops by name.
+
+#![allow(clippy::unwrap_used)] // a test fails loudly by design
+
+use pir_core::builtin::{DenseTensorType, I32Attr, ScalarType};
+use pir_core::{Builder, Program};
+use pir_dialects::op_def::{AttrKind, DefaultValue, OpDefinition, OP_DEFS};
+use pir_dialects::ops::{FullOp, MatmulOp, ReluInplaceOp};
+use pir_dialects::pd_op::{DataType, Place};
+
+fn definitions() -> serde_json::Value {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/pd_op_definitions.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn the_table_holds_every_op_of_the_file_in_order() {
+    let defs = definitions();
+    let ops = defs["ops"].as_object().unwrap();
+    assert_eq!(OP_DEFS.len(), 1631);
+    assert_eq!(OP_DEFS.iter().filter(|d| d.has_yaml_info).count(), 1610);
+    assert!(
+        OP_DEFS.windows(2).all(|w| w[0].name < w[1].name),
+        "sorted for binary search"
+    );
+    for def in OP_DEFS {
+        let op = &ops[def.name];
+        let names = |key: &str| -> Vec<&str> {
+            op[key]
+                .as_array()
+                .map(|a| a.iter().map(|x| x["name"].as_str().unwrap()).collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            def.attributes.iter().map(|a| a.name).collect::<Vec<_>>(),
+            names("attributes"),
+            "{}",
+            def.name
+        );
+        assert_eq!(
+            def.inputs.iter().map(|a| a.name).collect::<Vec<_>>(),
+            names("inputs"),
+            "{}",
+            def.name
+        );
+        assert_eq!(
+            def.outputs.iter().map(|a| a.name).collect::<Vec<_>>(),
+            names("outputs"),
+            "{}",
+            def.name
+        );
+        for (input, json) in def.inputs.iter().zip(op["inputs"].as_array().unwrap()) {
+            assert_eq!(
+                input.optional,
+                json["optional"].as_bool().unwrap_or(false),
+                "{}.{}",
+                def.name,
+                input.name
+            );
+        }
+        assert_eq!(
+            pir_dialects::op_def(def.name).map(|d| d.name),
+            Some(def.name)
+        );
+    }
+}
+
+#[test]
+fn sample_definitions_carry_kinds_defaults_and_inplace_maps() {
+    let matmul = pir_dialects::op_def("pd_op.matmul").unwrap();
+    assert_eq!(matmul.attributes[0].kind, AttrKind::Bool);
+    assert!(matches!(
+        matmul.attributes[1].default,
+        Some(DefaultValue::Bool(false))
+    ));
+    let full = pir_dialects::op_def("pd_op.full").unwrap();
+    let kinds: Vec<AttrKind> = full.attributes.iter().map(|a| a.kind).collect();
+    assert_eq!(kinds[0], AttrKind::IntArray);
+    assert!(matches!(
+        kinds[1],
+        AttrKind::Scalar(pir_dialects::op_def::ScalarDataType::Double)
+    ));
+    assert!(matches!(
+        full.attributes[3].default,
+        Some(DefaultValue::Place(1, 0, ""))
+    ));
+    let relu_ = pir_dialects::op_def("pd_op.relu_").unwrap();
+    assert_eq!(relu_.inplace, &[("out", "x")]);
+    let adam = pir_dialects::op_def("pd_op.adam_").unwrap();
+    assert!(adam.outputs.iter().any(|o| o.optional));
+    assert!(pir_dialects::op_def("pd_op.no_such_op").is_none());
+}
+
+#[test]
+fn registered_ops_expose_their_definition() {
+    let ctx = pir_dialects::pd_op_context();
+    let info = ctx.op_info(ctx.symbol("pd_op.conv2d")).unwrap();
+    assert_eq!(
+        info.interface::<OpDefinition>().unwrap().0.name,
+        "pd_op.conv2d"
+    );
+    assert_eq!(info.attribute_names[0], "strides");
+    let yield_ = ctx.op_info(ctx.symbol("cf.yield")).unwrap();
+    assert!(yield_.has_trait(pir_core::op_info::traits::IS_TERMINATOR));
+    let registered = ctx
+        .registered_ops()
+        .filter(|i| i.name.starts_with("pd_op.") || i.name.starts_with("cf."))
+        .count();
+    assert_eq!(registered, 1622);
+}
+
+#[test]
+fn typed_views_build_ops_and_read_them_back() {
+    let ctx = pir_dialects::pd_op_context();
+    let mut p = Program::new(ctx.clone());
+    let f32_ty = ctx.intern_type(ScalarType::F32);
+    let t = DenseTensorType::get(&ctx, f32_ty, &[2, 3]);
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let full = FullOp::build(&mut b, &[2, 3], 1.5, DataType::Float32, Place::cpu(), &[t]);
+    let x = full.out(b.program());
+    let relu = ReluInplaceOp::build(&mut b, x, &[t]);
+    let r = relu.out(b.program());
+    let mm = MatmulOp::build(&mut b, r, x, true, false, &[t]);
+    p.verify().unwrap();
+    assert_eq!(full.shape(&p), Some(vec![2, 3]));
+    assert_eq!(full.dtype(&p), Some(DataType::Float32));
+    assert_eq!(full.place(&p), Some(Place::cpu()));
+    assert_eq!(mm.transpose_x(&p), Some(true));
+    assert_eq!(mm.y(&p), Some(x));
+    let text = p.to_string();
+    assert!(
+        text.contains(r#""pd_op.full" () {dtype:float32,place:Place(cpu),shape:[2,3],value:1.5}"#),
+        "{text}"
+    );
+    // Built ops save their attributes in definition order, as Paddle writes them.
+    let json =
+        String::from_utf8(pir_serde::write_to_vec(&p, &Default::default()).unwrap()).unwrap();
+    let shape = json.find(r#""N":"shape""#).unwrap();
+    let value = json.find(r#""N":"value""#).unwrap();
+    let place = json.find(r#""N":"place""#).unwrap();
+    assert!(shape < value && value < place, "{json}");
+}
+
+#[test]
+fn definition_checks_reject_wrong_counts_and_kinds_readably() {
+    let ctx = pir_dialects::pd_op_context();
+    let mut p = Program::new(ctx.clone());
+    let t = DenseTensorType::get(&ctx, ctx.intern_type(ScalarType::F32), &[2]);
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let x = b.op("test.input", &[], &[t], &[]);
+    let x = b.program().result(x, 0);
+    b.op("pd_op.matmul", &[x], &[t], &[]);
+    let err = p.verify().unwrap_err().to_string();
+    assert!(err.contains("expects 2 operand(s) (x, y), has 1"), "{err}");
+
+    let mut p = Program::new(ctx.clone());
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let x = b.op("test.input", &[], &[t], &[]);
+    let x = b.program().result(x, 0);
+    b.op(
+        "pd_op.matmul",
+        &[x, x],
+        &[t],
+        &[("transpose_x", ctx.intern_attr(I32Attr(1)))],
+    );
+    let err = p.verify().unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "attribute `transpose_x` must be a bool (pir::BoolAttribute), found builtin.i32"
+        ),
+        "{err}"
+    );
+}

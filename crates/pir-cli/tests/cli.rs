@@ -79,3 +79,138 @@ fn verify_accepts_a_corpus_model() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn convert_rewrites_a_model_byte_for_byte_and_refuses_to_overwrite() {
+    let model = pir_corpus::models()
+        .into_iter()
+        .find(|m| m.name == "cond_if")
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let json = model.json();
+    let args = ["convert", json.to_str().unwrap(), out.to_str().unwrap()];
+    assert!(pir(&args).status.success());
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        std::fs::read(model.json()).unwrap()
+    );
+    let again = pir(&args);
+    assert_eq!(again.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+    let forced = pir(&[
+        "convert",
+        model.json().to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--force",
+        "--inference",
+    ]);
+    assert!(forced.status.success());
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains(r#""trainable":false"#) && !text.contains(r#""OA""#));
+}
+
+#[test]
+fn params_lists_tensors_named_by_the_program_as_json() {
+    let model = pir_corpus::models()
+        .into_iter()
+        .find(|m| m.name == "mlp_tiny")
+        .unwrap();
+    let params = model.file(".pdiparams").unwrap();
+    let out = pir(&[
+        "params",
+        params.to_str().unwrap(),
+        "--program",
+        model.json().to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let list: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "linear_0.b_0",
+            "linear_0.w_0",
+            "linear_1.b_0",
+            "linear_1.w_0"
+        ]
+    );
+    assert_eq!(list[1]["dtype"], "float32");
+    assert_eq!(list[1]["shape"], serde_json::json!([8, 16]));
+    assert_eq!(list[1]["bytes"], 8 * 16 * 4);
+    assert_eq!(list[1]["sha256"].as_str().unwrap().len(), 64);
+}
+
+#[test]
+fn params_convert_goes_to_pickle_and_back_to_the_same_bytes() {
+    let model = pir_corpus::models()
+        .into_iter()
+        .find(|m| m.name == "mlp_tiny")
+        .unwrap();
+    let params = model.file(".pdiparams").unwrap();
+    let program = model.json();
+    let dir = tempfile::tempdir().unwrap();
+    let pickle = dir.path().join("p.pdparams");
+    let back = dir.path().join("p.pdiparams");
+    let ok = |args: &[&str]| assert!(pir(args).status.success(), "{args:?}");
+    ok(&[
+        "params",
+        "convert",
+        params.to_str().unwrap(),
+        pickle.to_str().unwrap(),
+        "--program",
+        program.to_str().unwrap(),
+    ]);
+    ok(&[
+        "params",
+        "convert",
+        pickle.to_str().unwrap(),
+        back.to_str().unwrap(),
+        "--program",
+        program.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(&params).unwrap()
+    );
+    let no_names = pir(&[
+        "params",
+        "convert",
+        params.to_str().unwrap(),
+        pickle.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(no_names.status.code(), Some(1));
+}
+
+#[test]
+fn upgrade_writes_the_current_version() {
+    let Some(old) = pir_corpus::compat_models()
+        .into_iter()
+        .find(|m| m.pir_version == 1)
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("new.json");
+    assert!(pir(&[
+        "upgrade",
+        old.json().to_str().unwrap(),
+        out.to_str().unwrap()
+    ])
+    .status
+    .success());
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains(r#""version":4"#));
+}

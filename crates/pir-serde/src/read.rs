@@ -197,6 +197,8 @@ fn check_newer_file(program: &Program, version: u64) -> Result<(), ReadError> {
 #[derive(Default)]
 struct ParamSymbols {
     names: Option<[Symbol; 8]>,
+    /// `[false]` and `[true]`: every flag of a parameter op is one of them.
+    flags: Option<[Attribute; 2]>,
 }
 
 const PARAM_ATTRS: [&str; 8] = [
@@ -214,8 +216,16 @@ impl ParamSymbols {
     fn new(ctx: &IrContext) -> Self {
         ParamSymbols {
             names: Some(PARAM_ATTRS.map(|n| ctx.symbol(n))),
+            flags: Some([bool_array(ctx, &[false]), bool_array(ctx, &[true])]),
         }
     }
+    fn flag(&self, value: bool) -> Attribute {
+        match &self.flags {
+            Some(f) => f[usize::from(value)],
+            None => unreachable!("parameter flags are interned before reading"),
+        }
+    }
+
     fn get(&self, i: usize) -> Symbol {
         match &self.names {
             Some(n) => n[i],
@@ -697,7 +707,7 @@ impl Reader<'_> {
         let name = serial::string(name, &apath.index(3))?;
         self.attrs.clear();
         for (i, &f) in flags.iter().enumerate() {
-            let a = bool_array(&self.ctx, &[f]);
+            let a = self.syms.flag(f);
             self.attrs.push((self.syms.get(i), a));
         }
         let name_attr = StrAttr::get(&self.ctx, &name);
@@ -714,7 +724,7 @@ impl Reader<'_> {
                 .into_iter()
                 .enumerate()
             {
-                let a = bool_array(&self.ctx, &[flag(v, &oapath.index(i))?]);
+                let a = self.syms.flag(flag(v, &oapath.index(i))?);
                 self.attrs.push((self.syms.get(4 + i), a));
             }
         }

@@ -1,0 +1,265 @@
+//! Editing a program: use lists (set operands, replace uses) and op
+//! placement (insert, move, detach, erase). Every edit keeps the intrusive
+//! lists consistent in O(1) per link, O(uses) for a value's uses.
+
+use super::*;
+
+impl Program {
+    // -------------------------------------------------------------- use lists
+
+    pub(super) fn link_use(&mut self, operand: OperandId, v: ValueId) {
+        let head = self.values[v].first_use;
+        let o = &mut self.operands[operand];
+        o.value = Some(v);
+        o.prev_use = None;
+        o.next_use = head;
+        if let Some(h) = head {
+            self.operands[h].prev_use = Some(operand);
+        }
+        self.values[v].first_use = Some(operand);
+    }
+
+    pub(super) fn unlink_use(&mut self, operand: OperandId) {
+        let OperandData {
+            value,
+            prev_use,
+            next_use,
+            ..
+        } = self.operands[operand].clone();
+        let Some(v) = value else { return };
+        match prev_use {
+            Some(p) => self.operands[p].next_use = next_use,
+            None => self.values[v].first_use = next_use,
+        }
+        if let Some(n) = next_use {
+            self.operands[n].prev_use = prev_use;
+        }
+        let o = &mut self.operands[operand];
+        o.value = None;
+        o.prev_use = None;
+        o.next_use = None;
+    }
+
+    /// Sets the value in an operand slot (`None` makes it absent).
+    pub fn set_operand_value(&mut self, operand: OperandId, value: Option<ValueId>) {
+        self.unlink_use(operand);
+        if let Some(v) = value {
+            self.link_use(operand, v);
+        }
+    }
+
+    /// Sets operand `index` of an op.
+    pub fn set_operand(
+        &mut self,
+        op: OpId,
+        index: usize,
+        value: Option<ValueId>,
+    ) -> Result<(), EditError> {
+        let d = &self.ops[op];
+        if index >= d.num_operands as usize {
+            return Err(EditError::OutOfRange {
+                what: "operand",
+                index,
+                len: d.num_operands as usize,
+            });
+        }
+        self.set_operand_value(OperandId::new(d.first_operand as usize + index), value);
+        Ok(())
+    }
+
+    /// Replaces all operands of an op (their number may change).
+    pub fn set_operands(&mut self, op: OpId, values: &[Option<ValueId>]) {
+        let old: Vec<OperandId> = self.operand_ids(op).collect();
+        if old.len() == values.len() {
+            for (o, &v) in old.into_iter().zip(values) {
+                self.set_operand_value(o, v);
+            }
+            return;
+        }
+        for o in old {
+            self.unlink_use(o);
+        }
+        let first = self.operands.len() as u32;
+        for &value in values {
+            let id = self.operands.push(OperandData {
+                value: None,
+                owner: op,
+                prev_use: None,
+                next_use: None,
+            });
+            if let Some(v) = value {
+                self.link_use(id, v);
+            }
+        }
+        let d = &mut self.ops[op];
+        d.first_operand = first;
+        d.num_operands = values.len() as u32;
+    }
+
+    /// Makes every use of `from` a use of `to`. O(uses of `from`).
+    pub fn replace_all_uses_with(&mut self, from: ValueId, to: ValueId) {
+        if from == to {
+            return;
+        }
+        while let Some(operand) = self.values[from].first_use {
+            self.unlink_use(operand);
+            self.link_use(operand, to);
+        }
+    }
+
+    /// Replaces the uses of `from` for which `pred` holds.
+    pub fn replace_uses_if(
+        &mut self,
+        from: ValueId,
+        to: ValueId,
+        mut pred: impl FnMut(&Program, OperandId) -> bool,
+    ) {
+        let uses: Vec<OperandId> = self.uses(from).collect();
+        for operand in uses {
+            if pred(self, operand) {
+                self.set_operand_value(operand, Some(to));
+            }
+        }
+    }
+
+    /// Replaces each result of `op` by the matching value, then erases `op`.
+    pub fn replace_op(&mut self, op: OpId, new_values: &[ValueId]) -> Result<(), EditError> {
+        let results: Vec<ValueId> = self.results(op).collect();
+        if results.len() != new_values.len() {
+            return Err(EditError::OutOfRange {
+                what: "replacement value",
+                index: new_values.len(),
+                len: results.len(),
+            });
+        }
+        for (r, &n) in results.into_iter().zip(new_values) {
+            self.replace_all_uses_with(r, n);
+        }
+        self.erase_op(op)
+    }
+
+    // ----------------------------------------------------------- op placement
+
+    /// Inserts a detached op at `at`.
+    pub fn insert_op(&mut self, op: OpId, at: InsertPoint) {
+        assert!(
+            self.ops[op].parent.is_none(),
+            "{op:?} is already in a block; detach or move it"
+        );
+        let (block, prev, next) = match at {
+            InsertPoint::BlockStart(b) => (b, None, self.blocks[b].first_op),
+            InsertPoint::BlockEnd(b) => (b, self.blocks[b].last_op, None),
+            InsertPoint::Before(o) => (
+                self.ops[o]
+                    .parent
+                    .expect("insertion point op is not in a block"),
+                self.ops[o].prev,
+                Some(o),
+            ),
+            InsertPoint::After(o) => (
+                self.ops[o]
+                    .parent
+                    .expect("insertion point op is not in a block"),
+                Some(o),
+                self.ops[o].next,
+            ),
+        };
+        let d = &mut self.ops[op];
+        d.parent = Some(block);
+        d.prev = prev;
+        d.next = next;
+        match prev {
+            Some(p) => self.ops[p].next = Some(op),
+            None => self.blocks[block].first_op = Some(op),
+        }
+        match next {
+            Some(n) => self.ops[n].prev = Some(op),
+            None => self.blocks[block].last_op = Some(op),
+        }
+    }
+
+    /// Appends a detached op to a block.
+    pub fn append_op(&mut self, block: BlockId, op: OpId) {
+        self.insert_op(op, InsertPoint::BlockEnd(block));
+    }
+
+    /// Unlinks an op from its block (it keeps its operands, results and regions).
+    pub fn detach_op(&mut self, op: OpId) {
+        let OpData {
+            parent, prev, next, ..
+        } = self.ops[op].clone();
+        let Some(block) = parent else { return };
+        match prev {
+            Some(p) => self.ops[p].next = next,
+            None => self.blocks[block].first_op = next,
+        }
+        match next {
+            Some(n) => self.ops[n].prev = prev,
+            None => self.blocks[block].last_op = prev,
+        }
+        let d = &mut self.ops[op];
+        d.parent = None;
+        d.prev = None;
+        d.next = None;
+    }
+
+    /// Moves an op to `at` (O(1)).
+    pub fn move_op(&mut self, op: OpId, at: InsertPoint) {
+        if at == InsertPoint::Before(op) || at == InsertPoint::After(op) {
+            return;
+        }
+        self.detach_op(op);
+        self.insert_op(op, at);
+    }
+
+    /// Erases an op and everything in its regions. Its results must be unused.
+    pub fn erase_op(&mut self, op: OpId) -> Result<(), EditError> {
+        if self.is_erased(op) {
+            return Err(EditError::Erased(op));
+        }
+        for (index, r) in self.results(op).enumerate() {
+            let uses = self.use_count(r);
+            if uses > 0 {
+                return Err(EditError::ResultInUse {
+                    op,
+                    name: self.op_name_str(op).to_owned(),
+                    index: index as u32,
+                    uses,
+                });
+            }
+        }
+        self.detach_op(op);
+        // Drop every use made inside the op first, so nested values become unused.
+        let mut nested = Vec::new();
+        self.collect_nested(op, &mut nested);
+        for &o in &nested {
+            let ids: Vec<OperandId> = self.operand_ids(o).collect();
+            for id in ids {
+                self.unlink_use(id);
+            }
+        }
+        for &o in &nested {
+            for r in self.results(o).collect::<Vec<_>>() {
+                // Only reachable for invalid IR (a nested value used outside): make such uses absent.
+                while let Some(u) = self.values[r].first_use {
+                    self.unlink_use(u);
+                }
+                self.values[r].kind_index = DEF_DEAD << 30;
+            }
+            self.ops[o].flags |= OP_ERASED;
+        }
+        Ok(())
+    }
+
+    /// `op` followed by every op nested in its regions (pre-order).
+    fn collect_nested(&self, op: OpId, out: &mut Vec<OpId>) {
+        out.push(op);
+        for r in self.regions(op) {
+            for &b in &self.regions[r].blocks {
+                for o in self.block_ops(b) {
+                    self.collect_nested(o, out);
+                }
+            }
+        }
+    }
+}

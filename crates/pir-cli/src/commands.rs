@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use pir_serde::{LoadedProgram, ReadOptions};
 
+use crate::args::Args;
 use crate::{CliError, USAGE};
 
 /// Runs `pir` with its arguments (program name excluded).
@@ -58,41 +59,41 @@ fn load_with(path: &Path, options: &ReadOptions) -> Result<LoadedProgram, CliErr
 /// `pir upgrade OLD NEW` is the same with the emphasis on the version.
 fn convert(args: &[String], upgrade: bool) -> Result<(), CliError> {
     let command = if upgrade { "upgrade" } else { "convert" };
-    let mut paths = Vec::new();
-    let mut write = pir_serde::WriteOptions::default();
-    let mut force = false;
-    let mut read = ReadOptions::default();
-    let mut inference = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--inference" => inference = Some(true),
-            "--trainable" => inference = Some(false),
-            "--readable" => write.readable = true,
-            "--force" => force = true,
-            "--accept-develop-version" => read.accept_develop_version = true,
-            "--patch" => {
-                let file = it
-                    .next()
-                    .ok_or_else(|| CliError::Usage("--patch needs a yaml file".into()))?;
-                let text = std::fs::read_to_string(file)
-                    .map_err(|e| CliError::Usage(format!("cannot read patch file {file}: {e}")))?;
-                let set = pir_serde::patch::parse_patch_yaml(file, &text)
-                    .map_err(|e| CliError::Usage(format!("invalid patch file: {e}")))?;
-                let mut merged = read
-                    .patches
-                    .take()
-                    .map(|p| (*p).clone())
-                    .unwrap_or_default();
-                merged.merge(set);
-                read.patches = Some(std::sync::Arc::new(merged));
-            }
-            flag if flag.starts_with("--") => {
-                return Err(CliError::Usage(format!("unknown option `{flag}`")))
-            }
-            path => paths.push(PathBuf::from(path)),
-        }
+    let args = Args::parse(
+        args,
+        &[
+            "--inference",
+            "--trainable",
+            "--readable",
+            "--force",
+            "--accept-develop-version",
+        ],
+        &["--patch"],
+    )?;
+    let mut write = pir_serde::WriteOptions {
+        readable: args.has("--readable"),
+        ..Default::default()
+    };
+    let force = args.has("--force");
+    let mut read = ReadOptions {
+        accept_develop_version: args.has("--accept-develop-version"),
+        ..Default::default()
+    };
+    let inference = match (args.has("--inference"), args.has("--trainable")) {
+        (true, _) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    };
+    let mut merged: Option<pir_serde::patch::PatchSet> = None;
+    for file in args.values("--patch") {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| CliError::Usage(format!("cannot read patch file {file}: {e}")))?;
+        let set = pir_serde::patch::parse_patch_yaml(file, &text)
+            .map_err(|e| CliError::Usage(format!("invalid patch file: {e}")))?;
+        merged.get_or_insert_with(Default::default).merge(set);
     }
+    read.patches = merged.map(std::sync::Arc::new);
+    let paths = args.positional;
     let [input, output] = paths.as_slice() else {
         return Err(CliError::Usage(format!(
             "`pir {command}` takes an input and an output file"
@@ -176,22 +177,16 @@ fn stats(args: &[String]) -> Result<(), CliError> {
 /// `pir time MODEL.json [--repeat N]`: in-process medians of load, print and
 /// save, as one JSON object on stdout (used by the Paddle comparison script).
 fn time(args: &[String]) -> Result<(), CliError> {
-    let mut repeat = 7usize;
-    let mut path = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--repeat" => {
-                let n = it
-                    .next()
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n: &usize| n > 0);
-                repeat =
-                    n.ok_or_else(|| CliError::Usage("--repeat needs a positive number".into()))?;
-            }
-            p => path = Some(PathBuf::from(p)),
-        }
-    }
+    let args = Args::parse(args, &[], &["--repeat"])?;
+    let repeat = match args.value("--repeat") {
+        Some(n) => n
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| CliError::Usage("--repeat needs a positive number".into()))?,
+        None => 7,
+    };
+    let path = args.positional.first().cloned();
     let path = path.ok_or_else(|| CliError::Usage("`pir time` needs a model file".into()))?;
     let bytes = std::fs::read(&path).map_err(|source| CliError::Read {
         path: path.clone(),

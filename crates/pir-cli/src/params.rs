@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use pir_params::{DType, Tensor};
 
+use crate::args::Args;
 use crate::CliError;
 
 fn params_err(path: &Path) -> impl FnOnce(pir_params::Error) -> CliError + '_ {
@@ -93,25 +94,10 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     if args.first().map(String::as_str) == Some("convert") {
         return convert(&args[1..]);
     }
-    let mut file = None;
-    let mut program = None;
-    let mut json = false;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--json" => json = true,
-            "--program" => {
-                program =
-                    Some(PathBuf::from(it.next().ok_or_else(|| {
-                        CliError::Usage("--program needs a file".into())
-                    })?))
-            }
-            flag if flag.starts_with("--") => {
-                return Err(CliError::Usage(format!("unknown option `{flag}`")))
-            }
-            path => file = Some(PathBuf::from(path)),
-        }
-    }
+    let args = Args::parse(args, &["--json"], &["--program"])?;
+    let json = args.has("--json");
+    let program = args.value("--program").map(PathBuf::from);
+    let file = args.positional.first().cloned();
     let file = file.ok_or_else(|| CliError::Usage("`pir params` needs a parameter file".into()))?;
     let tensors = read_tensors(&file, program.as_deref())?;
     let mut out = std::io::stdout().lock();
@@ -160,25 +146,10 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
 
 /// `pir params convert IN OUT --program MODEL.json [--force]`, by extension.
 fn convert(args: &[String]) -> Result<(), CliError> {
-    let mut paths = Vec::new();
-    let mut program = None;
-    let mut force = false;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        match arg.as_str() {
-            "--force" => force = true,
-            "--program" => {
-                program =
-                    Some(PathBuf::from(it.next().ok_or_else(|| {
-                        CliError::Usage("--program needs a file".into())
-                    })?))
-            }
-            flag if flag.starts_with("--") => {
-                return Err(CliError::Usage(format!("unknown option `{flag}`")))
-            }
-            path => paths.push(PathBuf::from(path)),
-        }
-    }
+    let args = Args::parse(args, &["--force"], &["--program"])?;
+    let force = args.has("--force");
+    let program = args.value("--program").map(PathBuf::from);
+    let paths = args.positional;
     let [input, output] = paths.as_slice() else {
         return Err(CliError::Usage(
             "`pir params convert` takes an input and an output file".into(),

@@ -38,6 +38,7 @@ pub mod context;
 pub mod entity;
 pub mod fs;
 mod interner;
+pub mod memo;
 pub mod op_info;
 pub mod printer;
 pub mod program;

@@ -29,6 +29,7 @@ use rustc_hash::FxHashMap;
 use crate::attributes::Attribute;
 use crate::context::IrContext;
 use crate::entity::SecondaryMap;
+use crate::memo::{MemoBytes, MemoTable};
 use crate::program::{BlockId, OpId, Program, ValueDef, ValueId};
 use crate::types::Type;
 
@@ -49,52 +50,13 @@ pub struct Printer<'a> {
     cache: TextCache,
 }
 
-/// Memoized text of interned things, as ranges into one byte buffer.
+/// Memoized text of interned things.
 #[derive(Default)]
 struct TextCache {
-    bytes: Vec<u8>,
-    types: Vec<(u32, u32)>,
-    attrs: Vec<(u32, u32)>,
-    dicts: Vec<(u32, u32)>,
-}
-
-const NOT_CACHED: (u32, u32) = (u32::MAX, 0);
-/// Marks an entry met once: dictionaries are cached from their second use on,
-/// since many (a parameter's) occur only once.
-const SEEN_ONCE: (u32, u32) = (u32::MAX, 1);
-
-impl TextCache {
-    fn lookup(table: &[(u32, u32)], index: u32) -> Option<(usize, usize)> {
-        match table.get(index as usize) {
-            Some(&(start, len)) if start != u32::MAX => Some((start as usize, len as usize)),
-            _ => None,
-        }
-    }
-
-    /// Whether `index` was met before; marks it as met.
-    fn seen_before(table: &mut Vec<(u32, u32)>, index: u32) -> bool {
-        let i = index as usize;
-        if table.len() <= i {
-            table.resize(i + 1, NOT_CACHED);
-        }
-        if table[i] == NOT_CACHED {
-            table[i] = SEEN_ONCE;
-            return false;
-        }
-        true
-    }
-
-    fn store(table: &mut Vec<(u32, u32)>, bytes: &mut Vec<u8>, index: u32, text: &[u8]) {
-        let i = index as usize;
-        if table.len() <= i {
-            table.resize(i + 1, NOT_CACHED);
-        }
-        // Ranges are u32: stop caching rather than overflow on absurdly large prints.
-        if let (Ok(start), Ok(len)) = (u32::try_from(bytes.len()), u32::try_from(text.len())) {
-            table[i] = (start, len);
-            bytes.extend_from_slice(text);
-        }
-    }
+    bytes: MemoBytes,
+    types: MemoTable,
+    attrs: MemoTable,
+    dicts: MemoTable,
 }
 
 impl<'a> Printer<'a> {
@@ -168,33 +130,28 @@ impl<'a> Printer<'a> {
 
     /// Prints a type.
     pub fn print_type(&mut self, ty: Type) {
-        if let Some((start, len)) = TextCache::lookup(&self.cache.types, ty.0) {
-            self.out
-                .extend_from_slice(&self.cache.bytes[start..start + len]);
+        if let Some(text) = self.cache.types.get(ty.0, &self.cache.bytes) {
+            self.out.extend_from_slice(text);
             return;
         }
         let from = self.out.len();
         self.ctx.type_data(ty).print(self);
         let cache = &mut self.cache;
-        TextCache::store(&mut cache.types, &mut cache.bytes, ty.0, &self.out[from..]);
+        cache.types.store(ty.0, &mut cache.bytes, &self.out[from..]);
     }
 
     /// Prints an attribute.
     pub fn print_attr(&mut self, attr: Attribute) {
-        if let Some((start, len)) = TextCache::lookup(&self.cache.attrs, attr.0) {
-            self.out
-                .extend_from_slice(&self.cache.bytes[start..start + len]);
+        if let Some(text) = self.cache.attrs.get(attr.0, &self.cache.bytes) {
+            self.out.extend_from_slice(text);
             return;
         }
         let from = self.out.len();
         self.ctx.attr_data(attr).print(self);
         let cache = &mut self.cache;
-        TextCache::store(
-            &mut cache.attrs,
-            &mut cache.bytes,
-            attr.0,
-            &self.out[from..],
-        );
+        cache
+            .attrs
+            .store(attr.0, &mut cache.bytes, &self.out[from..]);
     }
 
     // ---------------------------------------------------------------- values
@@ -298,21 +255,18 @@ impl<'a> Printer<'a> {
     /// Prints `{name:value,...}` sorted by name, without `op_callstack` and `sym_shape_str`.
     pub fn print_attr_dict(&mut self, program: &Program, op: OpId) {
         let dict = program.attrs(op);
-        if let Some((start, len)) = TextCache::lookup(&self.cache.dicts, dict.0) {
-            self.out
-                .extend_from_slice(&self.cache.bytes[start..start + len]);
+        if let Some(text) = self.cache.dicts.get(dict.0, &self.cache.bytes) {
+            self.out.extend_from_slice(text);
             return;
         }
         let from = self.out.len();
         self.print_dict_uncached(dict);
+        // Many dictionaries occur once (unique names): cache from the second use on.
         let cache = &mut self.cache;
-        if TextCache::seen_before(&mut cache.dicts, dict.0) {
-            TextCache::store(
-                &mut cache.dicts,
-                &mut cache.bytes,
-                dict.0,
-                &self.out[from..],
-            );
+        if cache.dicts.seen_before(dict.0) {
+            cache
+                .dicts
+                .store(dict.0, &mut cache.bytes, &self.out[from..]);
         }
     }
 

@@ -15,6 +15,7 @@
 use std::path::Path;
 
 use pir_core::entity::SecondaryMap;
+use pir_core::memo::{MemoBytes, MemoTable};
 use pir_core::serial::{self, JsonWriter};
 use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
 use rustc_hash::FxHashMap;
@@ -116,52 +117,12 @@ struct ProgramWriter<'p> {
 
 #[derive(Default)]
 struct EncodedCache {
-    bytes: Vec<u8>,
-    types: Vec<(u32, u32)>,
+    bytes: MemoBytes,
+    types: MemoTable,
     /// `"A"` lists by attribute dictionary.
-    attrs: Vec<(u32, u32)>,
+    attrs: MemoTable,
     /// `"OA"` lists by attribute dictionary.
-    output_attrs: Vec<(u32, u32)>,
-}
-
-const NOT_CACHED: (u32, u32) = (u32::MAX, 0);
-const SEEN_ONCE: (u32, u32) = (u32::MAX, 1);
-
-impl EncodedCache {
-    /// Whether `index` was met before; marks it as met.
-    fn seen_before(table: &mut Vec<(u32, u32)>, index: u32) -> bool {
-        let i = index as usize;
-        if table.len() <= i {
-            table.resize(i + 1, NOT_CACHED);
-        }
-        if table[i] == NOT_CACHED {
-            table[i] = SEEN_ONCE;
-            return false;
-        }
-        true
-    }
-
-    fn get(table: &[(u32, u32)], index: u32) -> Option<std::ops::Range<usize>> {
-        match table.get(index as usize) {
-            Some(&(start, len)) if start != u32::MAX => {
-                Some(start as usize..(start + len) as usize)
-            }
-            _ => None,
-        }
-    }
-
-    fn put(table: &mut Vec<(u32, u32)>, bytes: &mut Vec<u8>, index: u32, json: &[u8]) {
-        let i = index as usize;
-        if table.len() <= i {
-            table.resize(i + 1, NOT_CACHED);
-        }
-        if let (Ok(start), Ok(len)) = (u32::try_from(bytes.len()), u32::try_from(json.len())) {
-            if start.checked_add(len).is_some() {
-                table[i] = (start, len);
-                bytes.extend_from_slice(json);
-            }
-        }
-    }
+    output_attrs: MemoTable,
 }
 
 impl<'p> ProgramWriter<'p> {
@@ -313,19 +274,15 @@ impl<'p> ProgramWriter<'p> {
         if w.is_pretty() {
             return serial::encode_type(self.ctx, ty, w);
         }
-        if let Some(range) = EncodedCache::get(&self.cache.types, ty.as_u32()) {
-            w.raw_value(&self.cache.bytes[range]);
+        if let Some(json) = self.cache.types.get(ty.as_u32(), &self.cache.bytes) {
+            w.raw_value(json);
             return Ok(());
         }
         let mut json = Vec::new();
         serial::encode_type(self.ctx, ty, &mut JsonWriter::compact(&mut json))?;
         w.raw_value(&json);
-        EncodedCache::put(
-            &mut self.cache.types,
-            &mut self.cache.bytes,
-            ty.as_u32(),
-            &json,
-        );
+        let cache = &mut self.cache;
+        cache.types.store(ty.as_u32(), &mut cache.bytes, &json);
         Ok(())
     }
 
@@ -354,21 +311,17 @@ impl<'p> ProgramWriter<'p> {
         if w.is_pretty() {
             return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
         }
+        let cache = &mut self.cache;
         let table = if output {
-            &self.cache.output_attrs
+            &mut cache.output_attrs
         } else {
-            &self.cache.attrs
+            &mut cache.attrs
         };
-        if let Some(range) = EncodedCache::get(table, dict.as_u32()) {
-            w.raw_value(&self.cache.bytes[range]);
+        if let Some(json) = table.get(dict.as_u32(), &cache.bytes) {
+            w.raw_value(json);
             return Ok(());
         }
-        let table = if output {
-            &mut self.cache.output_attrs
-        } else {
-            &mut self.cache.attrs
-        };
-        if !EncodedCache::seen_before(table, dict.as_u32()) {
+        if !table.seen_before(dict.as_u32()) {
             // Many dictionaries occur once (unique names): cache from the second use on.
             return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
         }
@@ -379,12 +332,13 @@ impl<'p> ProgramWriter<'p> {
             entries.iter().copied().filter(keep),
         )?;
         w.raw_value(&json);
+        let cache = &mut self.cache;
         let table = if output {
-            &mut self.cache.output_attrs
+            &mut cache.output_attrs
         } else {
-            &mut self.cache.attrs
+            &mut cache.attrs
         };
-        EncodedCache::put(table, &mut self.cache.bytes, dict.as_u32(), &json);
+        table.store(dict.as_u32(), &mut cache.bytes, &json);
         Ok(())
     }
 

@@ -118,7 +118,8 @@ pub fn read_slice(
     let mut reader = Reader {
         ctx: ctx.clone(),
         program: Program::with_capacity(ctx, approx_ops),
-        values: FxHashMap::with_capacity_and_hasher(approx_ops, Default::default()),
+        // About 1.3 values per op in real models: size the id table to avoid rehashing.
+        values: FxHashMap::with_capacity_and_hasher(approx_ops * 3 / 2, Default::default()),
         names: FxHashMap::default(),
         options,
         attrs: Vec::with_capacity(16),

@@ -22,6 +22,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         "time" => time(rest),
         "synth" => synth(rest),
         "params" => crate::params::run(rest),
+        "opt" => crate::opt::run(rest),
         "help" | "--help" | "-h" => {
             std::io::stdout().write_all(USAGE.as_bytes())?;
             Ok(())

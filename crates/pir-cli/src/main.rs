@@ -16,6 +16,7 @@ use std::process::ExitCode;
 
 mod args;
 mod commands;
+mod opt;
 mod params;
 
 const USAGE: &str = "\
@@ -29,6 +30,11 @@ commands:
                         read (upgrading old versions) and write Paddle's JSON
   upgrade OLD.json NEW.json [--force] [--patch P.yaml]
                         the same, for a model of an older Paddle release
+  opt IN.json -p PIPELINE [-o OUT.json] [--print-ir-after-all] [--print-ir-after-change]
+        [--ir-dump-dir D] [--timing] [--statistics] [--no-verify] [--force]
+                        run passes (dce, cse, canonicalize, remove-identity-ops,
+                        remove-redundant-transpose, delete-assert,
+                        replace-fetch-with-shadow-output)
   params FILE [--program MODEL.json] [--json]
                         list the tensors of a .pdiparams / .pdparams file
   params convert IN OUT [--program MODEL.json] [--force]
@@ -82,6 +88,9 @@ pub enum CliError {
         #[source]
         source: pir_params::Error,
     },
+    /// A pass pipeline failed.
+    #[error("{0}")]
+    Pass(String),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),

@@ -214,3 +214,32 @@ fn upgrade_writes_the_current_version() {
         .unwrap()
         .contains(r#""version":4"#));
 }
+
+#[test]
+fn opt_runs_a_pipeline_and_reports_statistics() {
+    let model = pir_corpus::models()
+        .into_iter()
+        .find(|m| m.name == "mlp_tiny")
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("opt.json");
+    let res = pir(&[
+        "opt",
+        model.json().to_str().unwrap(),
+        "-p",
+        "canonicalize,cse,dce",
+        "-o",
+        out.to_str().unwrap(),
+        "--statistics",
+    ]);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    assert!(String::from_utf8_lossy(&res.stderr).contains("patterns applied"));
+    assert!(pir(&["verify", out.to_str().unwrap()]).status.success());
+    let bad = pir(&["opt", model.json().to_str().unwrap(), "-p", "nope"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown pass `nope`"));
+}

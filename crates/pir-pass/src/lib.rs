@@ -1,0 +1,27 @@
+//! `pir-pass`: transformations of PIR programs.
+//!
+//! - [`pass::Pass`] and [`PassManager`] (pipelines from text, verification
+//!   after each pass, timing, statistics, IR printing).
+//! - [`rewrite`]: patterns and a greedy driver that reports why it stopped.
+//! - [`transforms`]: `dce`, `cse`, `canonicalize`, `remove-identity-ops`,
+//!   `remove-redundant-transpose`, `delete-assert`,
+//!   `replace-fetch-with-shadow-output`.
+//!
+//! ```
+//! let ctx = pir_dialects::pd_op_context();
+//! let mut program = pir_dialects::synthetic::mlp(ctx, 3);
+//! let mut pm = pir_pass::PassManager::parse("canonicalize,cse,dce").unwrap();
+//! pm.run(&mut program).unwrap();
+//! program.verify().unwrap();
+//! ```
+#![deny(unsafe_op_in_unsafe_fn)]
+
+pub mod effects;
+pub mod manager;
+pub mod pass;
+pub mod registry;
+pub mod rewrite;
+pub mod transforms;
+
+pub use manager::{Instrumentation, PassManager, RunError};
+pub use pass::{Changed, Pass, PassError, Statistics};

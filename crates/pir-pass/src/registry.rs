@@ -1,0 +1,158 @@
+//! Pipelines from text: `"dce,cse,canonicalize{max-iterations=20}"`.
+//!
+//! Each entry is a registered pass argument with optional `{key=value,...}`
+//! options. Unknown passes and options are errors that list what exists.
+
+use crate::pass::Pass;
+use crate::rewrite::GreedyConfig;
+use crate::transforms::canonicalize::PatternPass;
+use crate::transforms::{cleanup, cse, dce};
+
+/// A pipeline that cannot be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("pipeline `{pipeline}`: {message}")]
+pub struct PipelineError {
+    /// The pipeline text.
+    pub pipeline: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Argument and description of every registered pass.
+pub const PASSES: [(&str, &str); 7] = [
+    ("dce", "erase side-effect-free ops whose results are unused"),
+    ("cse", "replace an op by an identical earlier one visible at its place"),
+    ("canonicalize", "remove identity ops and fold redundant pairs to a fixed point {max-iterations, max-rewrites}"),
+    ("remove-identity-ops", "replace ops that compute their input by the input"),
+    ("remove-redundant-transpose", "remove pairs of transposes whose permutations cancel out"),
+    ("delete-assert", "remove runtime assertions"),
+    ("replace-fetch-with-shadow-output", "turn fetch ops into shadow outputs of the same name"),
+];
+
+fn greedy_options(
+    options: &[(String, String)],
+    err: &dyn Fn(String) -> PipelineError,
+) -> Result<GreedyConfig, PipelineError> {
+    let mut config = GreedyConfig::default();
+    for (k, v) in options {
+        match k.as_str() {
+            "max-iterations" => {
+                config.max_iterations = v
+                    .parse()
+                    .map_err(|_| err(format!("`{v}` is not a count")))?
+            }
+            "max-rewrites" => {
+                config.max_rewrites = Some(
+                    v.parse()
+                        .map_err(|_| err(format!("`{v}` is not a count")))?,
+                )
+            }
+            "bottom-up" => config.top_down = v != "true",
+            other => return Err(err(format!("unknown option `{other}`"))),
+        }
+    }
+    Ok(config)
+}
+
+/// Builds the passes of a pipeline text.
+pub fn parse_pipeline(text: &str) -> Result<Vec<Box<dyn Pass>>, PipelineError> {
+    let err = |message: String| PipelineError {
+        pipeline: text.to_owned(),
+        message,
+    };
+    let mut passes: Vec<Box<dyn Pass>> = Vec::new();
+    for entry in split_top_level(text).map_err(err)? {
+        let (name, options) = match entry.find('{') {
+            Some(i) => {
+                let body = entry[i + 1..]
+                    .strip_suffix('}')
+                    .ok_or_else(|| err(format!("`{entry}`: missing `}}`")))?;
+                let mut opts = Vec::new();
+                for kv in body.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                    let (k, v) = kv
+                        .split_once('=')
+                        .ok_or_else(|| err(format!("option `{kv}` needs `=value`")))?;
+                    opts.push((k.trim().to_owned(), v.trim().to_owned()));
+                }
+                (entry[..i].trim(), opts)
+            }
+            None => (entry.trim(), Vec::new()),
+        };
+        let no_options = |opts: &[(String, String)]| match opts.first() {
+            Some((k, _)) => Err(err(format!("`{name}` takes no option `{k}`"))),
+            None => Ok(()),
+        };
+        let pass: Box<dyn Pass> = match name {
+            "dce" => {
+                no_options(&options)?;
+                Box::new(dce::DeadCodeElimination)
+            }
+            "cse" => {
+                no_options(&options)?;
+                Box::new(cse::CommonSubexpressionElimination)
+            }
+            "canonicalize" => {
+                let mut p = PatternPass::canonicalize();
+                p.config = greedy_options(&options, &err)?;
+                Box::new(p)
+            }
+            "remove-identity-ops" => {
+                let mut p = PatternPass::remove_identity_ops();
+                p.config = greedy_options(&options, &err)?;
+                Box::new(p)
+            }
+            "remove-redundant-transpose" => {
+                let mut p = PatternPass::remove_redundant_transpose();
+                p.config = greedy_options(&options, &err)?;
+                Box::new(p)
+            }
+            "delete-assert" => {
+                no_options(&options)?;
+                Box::new(cleanup::DeleteAssert)
+            }
+            "replace-fetch-with-shadow-output" => {
+                no_options(&options)?;
+                Box::new(cleanup::ReplaceFetchWithShadowOutput)
+            }
+            other => {
+                let known: Vec<&str> = PASSES.iter().map(|(n, _)| *n).collect();
+                return Err(err(format!(
+                    "unknown pass `{other}` (known: {})",
+                    known.join(", ")
+                )));
+            }
+        };
+        passes.push(pass);
+    }
+    Ok(passes)
+}
+
+/// Splits at commas outside `{…}`.
+fn split_top_level(text: &str) -> Result<Vec<&str>, String> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return Err(format!("unbalanced `}}` at {i}"));
+                }
+            }
+            ',' if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 {
+        return Err("missing `}`".into());
+    }
+    out.push(text[start..].trim());
+    if out.iter().any(|s| s.is_empty()) {
+        return Err("empty pass name".into());
+    }
+    Ok(out)
+}

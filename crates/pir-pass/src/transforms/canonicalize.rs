@@ -1,0 +1,274 @@
+//! Canonicalization: identity ops removed and redundant op pairs folded,
+//! applied by the greedy driver to a fixed point. The cleanups are also
+//! available as passes of their own (`remove-identity-ops`,
+//! `remove-redundant-transpose`), as in Paddle's general passes.
+//!
+//! Every pattern replaces an op by one of its operands only when the result
+//! type equals the operand's type, so no consumer sees a different type.
+
+use pir_core::builtin::{ArrayAttr, F32Attr, F64Attr, I32Attr, I64Attr};
+use pir_core::{Attribute, IrContext, OpId, Program, ValueId};
+use pir_dialects::pd_op::{DataType, DataTypeAttr};
+
+use crate::pass::{Changed, Pass, PassError, Statistics};
+use crate::rewrite::{apply_greedily, GreedyConfig, RewritePattern, Rewriter, Root, Stop};
+
+/// Replaces `op` (one result) by operand `index` when the types agree.
+fn forward_operand(rw: &mut Rewriter<'_>, op: OpId, index: usize) -> bool {
+    let p = rw.program();
+    let Some(x) = p.operand(op, index) else {
+        return false;
+    };
+    let r = p.result(op, 0);
+    if p.value_type(x) != p.value_type(r) {
+        return false;
+    }
+    rw.replace_op(op, &[x])
+}
+
+/// A number held by a float/int attribute.
+fn number(ctx: &IrContext, a: Attribute) -> Option<f64> {
+    ctx.attr_as::<F64Attr>(a)
+        .map(|a| a.value())
+        .or_else(|| ctx.attr_as::<F32Attr>(a).map(|a| f64::from(a.value())))
+        .or_else(|| ctx.attr_as::<I64Attr>(a).map(|a| a.0 as f64))
+        .or_else(|| ctx.attr_as::<I32Attr>(a).map(|a| f64::from(a.0)))
+}
+
+fn attr_number(p: &Program, op: OpId, name: &str) -> Option<f64> {
+    number(p.ctx(), p.attr(op, name)?)
+}
+
+/// `scale(x, full(1)) + 0` is `x`.
+struct ScaleByOne;
+
+impl RewritePattern for ScaleByOne {
+    fn name(&self) -> &'static str {
+        "scale-by-one"
+    }
+    fn root(&self) -> Root {
+        Root::Op("pd_op.scale")
+    }
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+        let p = rw.program();
+        if p.num_operands(op) != 2 || attr_number(p, op, "bias") != Some(0.0) {
+            return false;
+        }
+        let Some(scale) = p.operand(op, 1).and_then(|v| p.defining_op(v)) else {
+            return false;
+        };
+        if p.op_name_str(scale) != "pd_op.full" || attr_number(p, scale, "value") != Some(1.0) {
+            return false;
+        }
+        forward_operand(rw, op, 0)
+    }
+}
+
+/// `cast(x)` to the dtype `x` already has is `x`.
+struct CastToSameType;
+
+fn tensor_dtype(p: &Program, v: ValueId) -> Option<DataType> {
+    use pir_core::builtin::{DenseTensorType, ScalarType};
+    let ctx = p.ctx();
+    let t = ctx.type_as::<DenseTensorType>(p.value_type(v))?;
+    Some(match ctx.type_as::<ScalarType>(t.dtype)? {
+        ScalarType::F32 => DataType::Float32,
+        ScalarType::F64 => DataType::Float64,
+        ScalarType::F16 => DataType::Float16,
+        ScalarType::BF16 => DataType::BFloat16,
+        ScalarType::I8 => DataType::Int8,
+        ScalarType::U8 => DataType::UInt8,
+        ScalarType::I16 => DataType::Int16,
+        ScalarType::I32 => DataType::Int32,
+        ScalarType::I64 => DataType::Int64,
+        ScalarType::Bool => DataType::Bool,
+        ScalarType::C64 => DataType::Complex64,
+        ScalarType::C128 => DataType::Complex128,
+        _ => return None,
+    })
+}
+
+impl RewritePattern for CastToSameType {
+    fn name(&self) -> &'static str {
+        "cast-to-same-type"
+    }
+    fn root(&self) -> Root {
+        Root::Op("pd_op.cast")
+    }
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+        let p = rw.program();
+        let Some(x) = p.operand(op, 0) else {
+            return false;
+        };
+        let target = p
+            .attr(op, "dtype")
+            .and_then(|a| p.ctx().attr_as::<DataTypeAttr>(a))
+            .map(|a| a.0);
+        if target.is_none() || target != tensor_dtype(p, x) {
+            return false;
+        }
+        forward_operand(rw, op, 0)
+    }
+}
+
+/// `assign(x)` (a copy) is `x` under value semantics.
+struct AssignIsIdentity;
+
+impl RewritePattern for AssignIsIdentity {
+    fn name(&self) -> &'static str {
+        "assign-is-identity"
+    }
+    fn root(&self) -> Root {
+        Root::Op("pd_op.assign")
+    }
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+        forward_operand(rw, op, 0)
+    }
+}
+
+/// `transpose(transpose(x, p), q)` with `q ∘ p` the identity is `x`.
+struct RedundantTranspose;
+
+fn perm(p: &Program, op: OpId) -> Option<Vec<i64>> {
+    let ctx = p.ctx();
+    let a = ctx.attr_as::<ArrayAttr>(p.attr(op, "perm")?)?;
+    a.0.iter()
+        .map(|&e| number(ctx, e).map(|n| n as i64))
+        .collect()
+}
+
+impl RewritePattern for RedundantTranspose {
+    fn name(&self) -> &'static str {
+        "redundant-transpose"
+    }
+    fn root(&self) -> Root {
+        Root::Op("pd_op.transpose")
+    }
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+        let p = rw.program();
+        let Some(inner) = p.operand(op, 0).and_then(|v| p.defining_op(v)) else {
+            return false;
+        };
+        if p.op_name_str(inner) != "pd_op.transpose" {
+            return false;
+        }
+        let (Some(outer_perm), Some(inner_perm)) = (perm(p, op), perm(p, inner)) else {
+            return false;
+        };
+        let n = outer_perm.len();
+        let identity = inner_perm.len() == n
+            && (0..n).all(|i| {
+                usize::try_from(outer_perm[i])
+                    .ok()
+                    .and_then(|j| inner_perm.get(j))
+                    == Some(&(i as i64))
+            });
+        let Some(x) = p.operand(inner, 0) else {
+            return false;
+        };
+        if !identity || p.value_type(x) != p.value_type(p.result(op, 0)) {
+            return false;
+        }
+        rw.replace_op(op, &[x])
+    }
+}
+
+fn patterns(names: &[&str]) -> Vec<Box<dyn RewritePattern>> {
+    let all: Vec<Box<dyn RewritePattern>> = vec![
+        Box::new(ScaleByOne),
+        Box::new(CastToSameType),
+        Box::new(AssignIsIdentity),
+        Box::new(RedundantTranspose),
+    ];
+    all.into_iter()
+        .filter(|p| names.is_empty() || names.contains(&p.name()))
+        .collect()
+}
+
+/// A pass running a set of patterns greedily.
+pub struct PatternPass {
+    argument: &'static str,
+    description: &'static str,
+    patterns: Vec<Box<dyn RewritePattern>>,
+    /// Driver limits.
+    pub config: GreedyConfig,
+}
+
+impl PatternPass {
+    /// `canonicalize`: every canonicalization pattern.
+    pub fn canonicalize() -> Self {
+        PatternPass {
+            argument: "canonicalize",
+            description: "remove identity ops and fold redundant pairs to a fixed point",
+            patterns: patterns(&[]),
+            config: GreedyConfig::default(),
+        }
+    }
+
+    /// `remove-identity-ops`: scale by one, cast to the same dtype, assign.
+    pub fn remove_identity_ops() -> Self {
+        PatternPass {
+            argument: "remove-identity-ops",
+            description: "replace ops that compute their input by the input",
+            patterns: patterns(&["scale-by-one", "cast-to-same-type", "assign-is-identity"]),
+            config: GreedyConfig::default(),
+        }
+    }
+
+    /// `remove-redundant-transpose`: transposes that cancel out.
+    pub fn remove_redundant_transpose() -> Self {
+        PatternPass {
+            argument: "remove-redundant-transpose",
+            description: "remove pairs of transposes whose permutations cancel out",
+            patterns: patterns(&["redundant-transpose"]),
+            config: GreedyConfig::default(),
+        }
+    }
+
+    /// A pass over the given patterns (for tests and extensions).
+    pub fn new(
+        argument: &'static str,
+        patterns: Vec<Box<dyn RewritePattern>>,
+        config: GreedyConfig,
+    ) -> Self {
+        PatternPass {
+            argument,
+            description: "apply patterns greedily",
+            patterns,
+            config,
+        }
+    }
+}
+
+impl Pass for PatternPass {
+    fn argument(&self) -> &'static str {
+        self.argument
+    }
+    fn description(&self) -> &'static str {
+        self.description
+    }
+    fn run(
+        &mut self,
+        p: &mut Program,
+        root: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, PassError> {
+        let outcome = apply_greedily(p, root, &self.patterns, &self.config);
+        stats.add("patterns applied", outcome.rewrites);
+        stats.add("iterations", u64::from(outcome.iterations));
+        if outcome.stop != Stop::Converged {
+            return Err(PassError {
+                pass: self.argument.into(),
+                message: format!(
+                    "did not converge: {:?} after {} rewrites",
+                    outcome.stop, outcome.rewrites
+                ),
+            });
+        }
+        Ok(if outcome.rewrites > 0 {
+            Changed::Yes
+        } else {
+            Changed::No
+        })
+    }
+}

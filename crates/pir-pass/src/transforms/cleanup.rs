@@ -1,0 +1,103 @@
+//! Paddle's general cleanups that need no kernels: `delete-assert` and
+//! `replace-fetch-with-shadow-output`.
+
+use pir_core::builtin::StrAttr;
+use pir_core::walk::Order;
+use pir_core::{InsertPoint, OpId, Program};
+
+use crate::pass::{Changed, Pass, PassError, Statistics};
+
+fn ops_named(p: &Program, root: OpId, name: &str) -> Vec<OpId> {
+    let mut found = Vec::new();
+    p.walk(root, Order::Pre, &mut |op| {
+        if p.op_name_str(op) == name {
+            found.push(op);
+        }
+    });
+    found
+}
+
+/// `delete-assert`: removes `pd_op.assert` (it has no results).
+#[derive(Debug, Default)]
+pub struct DeleteAssert;
+
+impl Pass for DeleteAssert {
+    fn argument(&self) -> &'static str {
+        "delete-assert"
+    }
+    fn description(&self) -> &'static str {
+        "remove runtime assertions"
+    }
+    fn run(
+        &mut self,
+        p: &mut Program,
+        root: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, PassError> {
+        let asserts = ops_named(p, root, "pd_op.assert");
+        for &op in &asserts {
+            p.erase_op(op).map_err(|e| PassError {
+                pass: "delete-assert".into(),
+                message: e.to_string(),
+            })?;
+        }
+        stats.add("asserts erased", asserts.len() as u64);
+        Ok(if asserts.is_empty() {
+            Changed::No
+        } else {
+            Changed::Yes
+        })
+    }
+}
+
+/// `replace-fetch-with-shadow-output`: `pd_op.fetch(x) {name}` whose result is
+/// unused becomes `builtin.shadow_output(x) {output_name: name}`.
+#[derive(Debug, Default)]
+pub struct ReplaceFetchWithShadowOutput;
+
+impl Pass for ReplaceFetchWithShadowOutput {
+    fn argument(&self) -> &'static str {
+        "replace-fetch-with-shadow-output"
+    }
+    fn description(&self) -> &'static str {
+        "turn fetch ops into shadow outputs of the same name"
+    }
+    fn run(
+        &mut self,
+        p: &mut Program,
+        root: OpId,
+        stats: &mut Statistics,
+    ) -> Result<Changed, PassError> {
+        let ctx = p.ctx_arc().clone();
+        let mut replaced = 0u64;
+        for op in ops_named(p, root, "pd_op.fetch") {
+            let Some(name) = p.attr(op, "name") else {
+                continue;
+            };
+            if ctx.attr_as::<StrAttr>(name).is_none() || p.results(op).any(|r| !p.use_empty(r)) {
+                continue;
+            }
+            let operands: Vec<_> = p.operands(op).collect();
+            let attrs = ctx.dict(&[(ctx.symbol("output_name"), name)]);
+            let shadow = p.create_op(
+                ctx.symbol("builtin.shadow_output"),
+                &operands,
+                &[],
+                attrs,
+                0,
+            );
+            p.insert_op(shadow, InsertPoint::Before(op));
+            p.erase_op(op).map_err(|e| PassError {
+                pass: self.argument().into(),
+                message: e.to_string(),
+            })?;
+            replaced += 1;
+        }
+        stats.add("fetches replaced", replaced);
+        Ok(if replaced > 0 {
+            Changed::Yes
+        } else {
+            Changed::No
+        })
+    }
+}

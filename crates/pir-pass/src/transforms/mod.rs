@@ -1,0 +1,6 @@
+//! The built-in passes.
+
+pub mod canonicalize;
+pub mod cleanup;
+pub mod cse;
+pub mod dce;

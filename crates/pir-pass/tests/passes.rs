@@ -1,0 +1,304 @@
+//! Pass tests: each builds a small program, runs a pipeline and checks one
+//! property, stated in the test's doc line.
+#![allow(clippy::unwrap_used)] // a test fails loudly by design
+
+use pir_core::builtin::{bool_array, DenseTensorType, F32Attr, ScalarType, StrAttr};
+use pir_core::{Builder, OpId, Program, Type, ValueId};
+use pir_dialects::ops::{AssignOp, CastOp, FullOp, ReluOp, ScaleOp, TransposeOp};
+use pir_dialects::pd_op::{DataType, Place};
+use pir_pass::rewrite::{apply_greedily, GreedyConfig, RewritePattern, Rewriter, Root, Stop};
+use pir_pass::PassManager;
+
+struct Fixture {
+    p: Program,
+    t: Type,
+    x: ValueId,
+}
+
+fn fixture() -> Fixture {
+    let ctx = pir_dialects::pd_op_context();
+    let mut p = Program::new(ctx.clone());
+    let t = DenseTensorType::get(&ctx, ctx.intern_type(ScalarType::F32), &[2, 3]);
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let x = b.op(
+        "pd_op.data",
+        &[],
+        &[t],
+        &[("name", StrAttr::get(&ctx, "x"))],
+    );
+    let x = b.program().result(x, 0);
+    Fixture { p, t, x }
+}
+
+fn fetch(p: &mut Program, v: ValueId, t: Type) -> OpId {
+    let ctx = p.ctx_arc().clone();
+    let top = p.top_block();
+    Builder::at_end(p, top).op(
+        "pd_op.fetch",
+        &[v],
+        &[t],
+        &[("name", StrAttr::get(&ctx, "out"))],
+    )
+}
+
+fn run(p: &mut Program, pipeline: &str) {
+    let mut pm = PassManager::parse(pipeline).unwrap();
+    pm.instrumentation.verify_each = true;
+    pm.run(p).unwrap();
+}
+
+fn names(p: &Program) -> Vec<String> {
+    p.block_ops(p.top_block())
+        .map(|op| p.op_name_str(op).to_owned())
+        .collect()
+}
+
+/// DCE erases unused pure ops, transitively, and keeps inputs and outputs.
+#[test]
+fn dce_erases_dead_chains_but_keeps_interface_ops() {
+    let Fixture { mut p, t, x } = fixture();
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let r1 = ReluOp::build(&mut b, x, &[t]);
+    let r1 = r1.out(b.program());
+    ReluOp::build(&mut b, r1, &[t]); // dead, and makes r1 dead
+    let live = ReluOp::build(&mut b, x, &[t]);
+    let live = live.out(b.program());
+    fetch(&mut p, live, t);
+    run(&mut p, "dce");
+    assert_eq!(names(&p), ["pd_op.data", "pd_op.relu", "pd_op.fetch"]);
+}
+
+/// DCE keeps ops with side effects (in-place ops) even when their results are unused.
+#[test]
+fn dce_keeps_side_effects() {
+    let Fixture { mut p, t, x } = fixture();
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    pir_dialects::ops::ReluInplaceOp::build(&mut b, x, &[t]);
+    run(&mut p, "dce");
+    assert_eq!(names(&p), ["pd_op.data", "pd_op.relu_"]);
+}
+
+/// CSE merges identical pure ops and leaves ops with different attributes apart.
+#[test]
+fn cse_merges_identical_ops_only() {
+    let Fixture { mut p, t, x } = fixture();
+    let ctx = p.ctx_arc().clone();
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let a = ReluOp::build(&mut b, x, &[t]).out(b.program());
+    let c = ReluOp::build(&mut b, x, &[t]).out(b.program());
+    let d = b.op(
+        "pd_op.relu",
+        &[x],
+        &[t],
+        &[("stop_gradient", bool_array(&ctx, &[true]))],
+    );
+    let d = b.program().result(d, 0);
+    for v in [a, c, d] {
+        fetch(&mut p, v, t);
+    }
+    run(&mut p, "cse");
+    assert_eq!(names(&p).iter().filter(|n| *n == "pd_op.relu").count(), 2);
+}
+
+/// CSE does not reuse a value defined inside a region outside of it.
+#[test]
+fn cse_respects_region_scopes() {
+    let Fixture { mut p, t, x } = fixture();
+    let ctx = p.ctx_arc().clone();
+    let top = p.top_block();
+    let cond = Builder::at_end(&mut p, top).op("test.cond", &[], &[t], &[]);
+    let cond = p.result(cond, 0);
+    let if_op =
+        Builder::at_end(&mut p, top).create(ctx.symbol("pd_op.if"), &[Some(cond)], &[], &[], 2);
+    for r in 0..2 {
+        let region = p.op_region(if_op, r);
+        let block = p.add_block(region);
+        let mut b = Builder::at_end(&mut p, block);
+        ReluOp::build(&mut b, x, &[t]);
+        b.op("cf.yield", &[], &[], &[]);
+    }
+    let after = ReluOp::build(&mut Builder::at_end(&mut p, top), x, &[t]).out(&p);
+    fetch(&mut p, after, t);
+    run(&mut p, "cse");
+    let relus = p.to_string().matches("\"pd_op.relu\"").count();
+    assert_eq!(relus, 3, "one in each branch and one after the if\n{p}");
+}
+
+/// Canonicalize removes scale-by-one, same-type casts, assigns and cancelling transposes.
+#[test]
+fn canonicalize_removes_identity_ops() {
+    let Fixture { mut p, t, x } = fixture();
+    let ctx = p.ctx_arc().clone();
+    let one_t = DenseTensorType::get(&ctx, ctx.intern_type(ScalarType::F32), &[1]);
+    let tt = DenseTensorType::get(&ctx, ctx.intern_type(ScalarType::F32), &[3, 2]);
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let one = FullOp::build(&mut b, &[1], 1.0, DataType::Float32, Place::cpu(), &[one_t])
+        .out(b.program());
+    let s = ScaleOp::build(&mut b, x, one, 0.0, true, &[t]).out(b.program());
+    let c = CastOp::build(&mut b, s, DataType::Float32, &[t]).out(b.program());
+    let a = AssignOp::build(&mut b, c, &[t]).out(b.program());
+    let t1 = TransposeOp::build(&mut b, a, &[1, 0], &[tt]).out(b.program());
+    let t2 = TransposeOp::build(&mut b, t1, &[1, 0], &[t]).out(b.program());
+    let f = fetch(&mut p, t2, t);
+    run(&mut p, "canonicalize,dce");
+    assert_eq!(p.operand(f, 0), Some(x), "{p}");
+    assert_eq!(names(&p), ["pd_op.data", "pd_op.fetch"]);
+}
+
+/// A scale with a non-zero bias, or by a value other than one, stays.
+#[test]
+fn canonicalize_keeps_real_scales() {
+    let Fixture { mut p, t, x } = fixture();
+    let ctx = p.ctx_arc().clone();
+    let one_t = DenseTensorType::get(&ctx, ctx.intern_type(ScalarType::F32), &[1]);
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let one = FullOp::build(&mut b, &[1], 1.0, DataType::Float32, Place::cpu(), &[one_t])
+        .out(b.program());
+    let two = FullOp::build(&mut b, &[1], 2.0, DataType::Float32, Place::cpu(), &[one_t])
+        .out(b.program());
+    let s1 = ScaleOp::build(&mut b, x, one, 0.5, true, &[t]).out(b.program());
+    let s2 = ScaleOp::build(&mut b, s1, two, 0.0, true, &[t]).out(b.program());
+    fetch(&mut p, s2, t);
+    run(&mut p, "canonicalize");
+    assert_eq!(names(&p).iter().filter(|n| *n == "pd_op.scale").count(), 2);
+    let _ = F32Attr::get(&ctx, 0.0);
+}
+
+/// replace-fetch-with-shadow-output keeps the output's name.
+#[test]
+fn fetch_becomes_shadow_output() {
+    let Fixture { mut p, t, x } = fixture();
+    fetch(&mut p, x, t);
+    run(&mut p, "replace-fetch-with-shadow-output");
+    assert!(
+        p.to_string()
+            .contains(r#"() = "builtin.shadow_output" (%0) {output_name:"out"}"#),
+        "{p}"
+    );
+}
+
+/// delete-assert erases assertions and nothing else.
+#[test]
+fn asserts_are_deleted() {
+    let Fixture { mut p, t: _, x } = fixture();
+    let top = p.top_block();
+    Builder::at_end(&mut p, top).op("pd_op.assert", &[x, x], &[], &[]);
+    run(&mut p, "delete-assert");
+    assert_eq!(names(&p), ["pd_op.data"]);
+}
+
+struct FlipFlop;
+impl RewritePattern for FlipFlop {
+    fn name(&self) -> &'static str {
+        "flip-flop"
+    }
+    fn root(&self) -> Root {
+        Root::Op("pd_op.relu")
+    }
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+        let ctx = rw.program().ctx_arc().clone();
+        let now = rw.program().attr(op, "flag").is_some();
+        if now {
+            rw.program().remove_attr(op, "flag");
+        } else {
+            rw.program().set_attr(op, "flag", StrAttr::get(&ctx, "on"));
+        }
+        rw.notify_modified(op);
+        true
+    }
+}
+
+/// A pattern set that never converges stops at the iteration limit and says so.
+#[test]
+fn the_greedy_driver_reports_the_iteration_limit() {
+    let Fixture { mut p, t, x } = fixture();
+    let top = p.top_block();
+    ReluOp::build(&mut Builder::at_end(&mut p, top), x, &[t]);
+    let patterns: Vec<Box<dyn RewritePattern>> = vec![Box::new(FlipFlop)];
+    let module = p.module_op();
+    let config = GreedyConfig {
+        max_iterations: 4,
+        ..GreedyConfig::default()
+    };
+    let outcome = apply_greedily(&mut p, module, &patterns, &config);
+    assert_eq!(outcome.stop, Stop::IterationLimit);
+    assert_eq!(outcome.iterations, 4);
+    let limited = GreedyConfig {
+        max_rewrites: Some(3),
+        ..GreedyConfig::default()
+    };
+    assert_eq!(
+        apply_greedily(&mut p, module, &patterns, &limited).stop,
+        Stop::RewriteLimit
+    );
+}
+
+struct Liar;
+impl RewritePattern for Liar {
+    fn name(&self) -> &'static str {
+        "liar"
+    }
+    fn root(&self) -> Root {
+        Root::Any
+    }
+    fn match_and_rewrite(&self, _: &mut Rewriter<'_>, _: OpId) -> bool {
+        true
+    }
+}
+
+/// A pattern claiming success without changing anything is caught in debug builds.
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(expected = "reported success without changing the IR")]
+fn a_pattern_claiming_success_without_change_is_detected() {
+    let Fixture { mut p, .. } = fixture();
+    let patterns: Vec<Box<dyn RewritePattern>> = vec![Box::new(Liar)];
+    let module = p.module_op();
+    apply_greedily(&mut p, module, &patterns, &GreedyConfig::default());
+}
+
+/// Pipelines parse from text with options; mistakes are readable errors.
+#[test]
+fn pipelines_parse_from_text() {
+    assert!(
+        PassManager::parse("dce, cse ,canonicalize{max-iterations=3,max-rewrites=100}").is_ok()
+    );
+    let err = PassManager::parse("dce,frobnicate")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        err.contains("unknown pass `frobnicate`") && err.contains("known: dce"),
+        "{err}"
+    );
+    let err = PassManager::parse("cse{x=1}").err().unwrap().to_string();
+    assert!(err.contains("takes no option `x`"), "{err}");
+    assert!(PassManager::parse("canonicalize{max-iterations=3").is_err());
+}
+
+/// Every corpus model still verifies and saves after canonicalize, cse and dce.
+#[test]
+fn corpus_models_verify_and_save_after_the_pipeline() {
+    for model in pir_corpus::models() {
+        let ctx = pir_dialects::pd_op_context();
+        let mut loaded = pir_serde::read_file(ctx, &model.json(), &Default::default()).unwrap();
+        let before = loaded.program.num_ops();
+        let mut pm = PassManager::parse("canonicalize,cse,dce").unwrap();
+        pm.instrumentation.verify_each = true;
+        pm.run(&mut loaded.program)
+            .unwrap_or_else(|e| panic!("{}: {e}", model.name));
+        assert!(loaded.program.num_ops() <= before);
+        let options = pir_serde::WriteOptions {
+            trainable: loaded.trainable,
+            ..Default::default()
+        };
+        let bytes = pir_serde::write_to_vec(&loaded.program, &options).unwrap();
+        pir_serde::read_slice(pir_dialects::pd_op_context(), &bytes, &Default::default()).unwrap();
+    }
+}

@@ -302,3 +302,21 @@ fn corpus_models_verify_and_save_after_the_pipeline() {
         pir_serde::read_slice(pir_dialects::pd_op_context(), &bytes, &Default::default()).unwrap();
     }
 }
+
+/// CSE does not merge a value that an in-place op later writes.
+#[test]
+fn cse_leaves_values_written_in_place_alone() {
+    let Fixture { mut p, t, x } = fixture();
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let a = ReluOp::build(&mut b, x, &[t]).out(b.program());
+    pir_dialects::ops::ExpInplaceOp::build(&mut b, a, &[t]);
+    let c = ReluOp::build(&mut b, x, &[t]).out(b.program());
+    fetch(&mut p, c, t);
+    run(&mut p, "cse");
+    assert_eq!(
+        names(&p).iter().filter(|n| *n == "pd_op.relu").count(),
+        2,
+        "{p}"
+    );
+}

@@ -1,7 +1,9 @@
 //! Common subexpression elimination: a pure op identical to an earlier one
 //! (same name, interned attribute dictionary, operands and result types) in
 //! the same block or an enclosing one is replaced by it. Scopes follow the
-//! regions, so a value is only reused where it is visible.
+//! regions, so a value is only reused where it is visible. Ops whose results
+//! an in-place op (or an unregistered op, which might be one) writes are left
+//! alone.
 
 use rustc_hash::FxHashMap;
 
@@ -53,6 +55,15 @@ impl Pass for CommonSubexpressionElimination {
     }
 }
 
+fn has_inplace_user(p: &Program, op: OpId) -> bool {
+    p.results(op).any(|r| {
+        p.uses(r).any(|u| {
+            p.op_info(p.operand_owner(u))
+                .is_none_or(|i| i.has_trait(pir_core::op_info::traits::INPLACE))
+        })
+    })
+}
+
 fn cse_block(
     p: &mut Program,
     block: BlockId,
@@ -71,7 +82,9 @@ fn cse_block(
             }
             continue;
         }
-        if !is_pure(p, op) {
+        // A value an in-place op writes is not a pure value any more: neither
+        // reuse it nor replace it.
+        if !is_pure(p, op) || has_inplace_user(p, op) {
             continue;
         }
         let key = Key {

@@ -31,3 +31,30 @@ pub fn is_pure(program: &Program, op: OpId) -> bool {
         && program.num_regions(op) == 0
         && !INTERFACE_OPS.contains(&program.op_name_str(op))
 }
+
+/// Whether some op may write `value` in place: a user whose definition maps
+/// the operand to an in-place or view output, or an unregistered user (nothing
+/// is known about it). Such a value is a buffer, not a pure value: it must not
+/// be merged with another or forwarded through a copy.
+pub fn may_be_written(program: &Program, value: pir_core::ValueId) -> bool {
+    program.uses(value).any(|u| {
+        let user = program.operand_owner(u);
+        let Some(info) = program.op_info(user) else {
+            return true;
+        };
+        let Some(def) = info
+            .interface::<pir_dialects::op_def::OpDefinition>()
+            .map(|d| d.0)
+        else {
+            return info.has_trait(traits::INPLACE);
+        };
+        let index = program.operand_index(u);
+        let Some(input) = def.inputs.get(index) else {
+            return info.has_trait(traits::INPLACE);
+        };
+        def.inplace
+            .iter()
+            .chain(def.view)
+            .any(|&(_, i)| i == input.name)
+    })
+}

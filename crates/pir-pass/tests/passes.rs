@@ -320,3 +320,16 @@ fn cse_leaves_values_written_in_place_alone() {
         "{p}"
     );
 }
+
+/// An identity op whose input or output is written in place is a real copy and stays.
+#[test]
+fn canonicalize_keeps_copies_of_values_written_in_place() {
+    let Fixture { mut p, t, x } = fixture();
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let copy = AssignOp::build(&mut b, x, &[t]).out(b.program());
+    pir_dialects::ops::ReluInplaceOp::build(&mut b, copy, &[t]);
+    fetch(&mut p, x, t);
+    run(&mut p, "canonicalize");
+    assert!(names(&p).contains(&"pd_op.assign".to_owned()), "{p}");
+}

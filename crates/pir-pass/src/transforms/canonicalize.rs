@@ -4,23 +4,31 @@
 //! `remove-redundant-transpose`), as in Paddle's general passes.
 //!
 //! Every pattern replaces an op by one of its operands only when the result
-//! type equals the operand's type, so no consumer sees a different type.
+//! type equals the operand's type, so no consumer sees a different type, and
+//! only when no op writes either value in place — there the op is a real copy.
 
 use pir_core::builtin::{ArrayAttr, F32Attr, F64Attr, I32Attr, I64Attr};
 use pir_core::{Attribute, IrContext, OpId, Program, ValueId};
 use pir_dialects::pd_op::{DataType, DataTypeAttr};
 
+use crate::effects::may_be_written;
 use crate::pass::{Changed, Pass, PassError, Statistics};
 use crate::rewrite::{apply_greedily, GreedyConfig, RewritePattern, Rewriter, Root, Stop};
 
-/// Replaces `op` (one result) by operand `index` when the types agree.
+/// Replaces `op` (one result) by operand `index` when the types agree and
+/// neither value is written in place (then the op's copy is observable).
 fn forward_operand(rw: &mut Rewriter<'_>, op: OpId, index: usize) -> bool {
     let p = rw.program();
     let Some(x) = p.operand(op, index) else {
         return false;
     };
+    forward_value(rw, op, x)
+}
+
+fn forward_value(rw: &mut Rewriter<'_>, op: OpId, x: ValueId) -> bool {
+    let p = rw.program();
     let r = p.result(op, 0);
-    if p.value_type(x) != p.value_type(r) {
+    if p.value_type(x) != p.value_type(r) || may_be_written(p, x) || may_be_written(p, r) {
         return false;
     }
     rw.replace_op(op, &[x])
@@ -166,10 +174,10 @@ impl RewritePattern for RedundantTranspose {
         let Some(x) = p.operand(inner, 0) else {
             return false;
         };
-        if !identity || p.value_type(x) != p.value_type(p.result(op, 0)) {
+        if !identity {
             return false;
         }
-        rw.replace_op(op, &[x])
+        forward_value(rw, op, x)
     }
 }
 

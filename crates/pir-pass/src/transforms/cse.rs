@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 use pir_core::{AttrDict, BlockId, OpId, Program, Symbol, Type, ValueId};
 
-use crate::effects::is_pure;
+use crate::effects::{is_pure, may_be_written};
 use crate::pass::{Changed, Pass, PassError, Statistics};
 
 /// What makes two ops interchangeable.
@@ -56,12 +56,7 @@ impl Pass for CommonSubexpressionElimination {
 }
 
 fn has_inplace_user(p: &Program, op: OpId) -> bool {
-    p.results(op).any(|r| {
-        p.uses(r).any(|u| {
-            p.op_info(p.operand_owner(u))
-                .is_none_or(|i| i.has_trait(pir_core::op_info::traits::INPLACE))
-        })
-    })
+    p.results(op).any(|r| may_be_written(p, r))
 }
 
 fn cse_block(

@@ -39,8 +39,12 @@ fn diff(before: &str, after: &str) -> String {
     }
     let _ = writeln!(out, "@@ line {} @@", prefix + 1);
     if a.len() * b.len() > 4_000_000 {
-        a.iter().for_each(|l| drop(writeln!(out, "-{l}")));
-        b.iter().for_each(|l| drop(writeln!(out, "+{l}")));
+        for l in a {
+            let _ = writeln!(out, "-{l}");
+        }
+        for l in b {
+            let _ = writeln!(out, "+{l}");
+        }
         return out;
     }
     let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];

@@ -3,7 +3,9 @@
 //! Options: `--print-ir-after-all`, `--print-ir-after-change`, `--ir-dump-dir D`
 //! (IR after each pass to `D/NN-pass.txt` instead of stderr), `--timing`,
 //! `--statistics` (a table on stderr), `--no-verify` (skip verification after
-//! each pass, on by default), `--force` (overwrite OUT). Without `-o` the
+//! each pass, on by default), `--force` (overwrite OUT), `--reproducer FILE`
+//! (when a pass fails or panics, write the input program to FILE and print the
+//! `pir opt` command that replays the failure). Without `-o` the
 //! result is printed on stdout.
 
 use std::io::Write;
@@ -24,7 +26,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "--no-verify",
             "--force",
         ],
-        &["-p", "--pipeline", "-o", "--ir-dump-dir"],
+        &["-p", "--pipeline", "-o", "--ir-dump-dir", "--reproducer"],
     )?;
     let [input] = args.positional.as_slice() else {
         return Err(CliError::Usage("`pir opt` takes one input model".into()));

@@ -54,6 +54,14 @@ pub enum RunError {
         /// The failures.
         errors: pir_core::verify::VerifyErrors,
     },
+    /// A pass panicked (a bug in the pass); the program may be half-edited.
+    #[error("pass `{pass}` panicked: {message}")]
+    Panic {
+        /// The pass.
+        pass: &'static str,
+        /// The panic message.
+        message: String,
+    },
     /// Writing an IR dump failed.
     #[error("cannot write IR dump {}: {source}", path.display())]
     Dump {
@@ -80,7 +88,14 @@ pub struct PassManager {
     pipeline: String,
     /// What to observe.
     pub instrumentation: Instrumentation,
+    /// Called when a pass fails, panics or leaves an invalid program, with the
+    /// program as it was before the pipeline, the pipeline text and the error —
+    /// enough to reproduce the failure (`pir opt --reproducer` writes them to a file).
+    pub on_failure: Option<FailureHook>,
 }
+
+/// See [`PassManager::on_failure`].
+pub type FailureHook = Box<dyn FnMut(&Program, &str, &RunError) + Send>;
 
 impl PassManager {
     /// A manager for the pipeline `text` (`"dce,cse"`).
@@ -89,6 +104,7 @@ impl PassManager {
             passes: parse_pipeline(text)?,
             pipeline: text.to_owned(),
             instrumentation: Instrumentation::default(),
+            on_failure: None,
         })
     }
 
@@ -103,6 +119,7 @@ impl PassManager {
             passes,
             pipeline,
             instrumentation: Instrumentation::default(),
+            on_failure: None,
         }
     }
 
@@ -113,14 +130,39 @@ impl PassManager {
 
     /// Runs every pass on the module, in order.
     pub fn run(&mut self, program: &mut Program) -> Result<Vec<PassRecord>, RunError> {
+        let input = self.on_failure.is_some().then(|| program.clone());
+        let result = self.run_passes(program);
+        if let (Err(e), Some(hook), Some(input)) = (&result, self.on_failure.as_mut(), input) {
+            hook(&input, &self.pipeline, e);
+        }
+        result
+    }
+
+    fn run_passes(&mut self, program: &mut Program) -> Result<Vec<PassRecord>, RunError> {
         let root = program.module_op();
         let mut records = Vec::with_capacity(self.passes.len());
         for (i, pass) in self.passes.iter_mut().enumerate() {
             let mut statistics = Statistics::default();
             let start = Instant::now();
-            let changed = pass.run(program, root, &mut statistics)?;
-            let time = start.elapsed();
             let name = pass.argument();
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                pass.run(program, root, &mut statistics)
+            }));
+            let changed = match run {
+                Ok(result) => result?,
+                Err(payload) => {
+                    let message = payload
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default();
+                    return Err(RunError::Panic {
+                        pass: name,
+                        message,
+                    });
+                }
+            };
+            let time = start.elapsed();
             if self.instrumentation.verify_each {
                 program
                     .verify()

@@ -333,3 +333,52 @@ fn canonicalize_keeps_copies_of_values_written_in_place() {
     run(&mut p, "canonicalize");
     assert!(names(&p).contains(&"pd_op.assign".to_owned()), "{p}");
 }
+
+struct Panicky;
+impl pir_pass::Pass for Panicky {
+    fn argument(&self) -> &'static str {
+        "panicky"
+    }
+    fn description(&self) -> &'static str {
+        "fails on purpose"
+    }
+    fn run(
+        &mut self,
+        p: &mut Program,
+        _: OpId,
+        _: &mut pir_pass::Statistics,
+    ) -> Result<pir_pass::Changed, pir_pass::PassError> {
+        let top = p.top_block();
+        let first = p.block_first_op(top).unwrap();
+        p.erase_op(first).ok();
+        panic!("boom");
+    }
+}
+
+/// A panicking pass becomes an error, and the failure hook gets the input program and the pipeline.
+#[test]
+fn a_failing_pass_reports_a_reproducer() {
+    let Fixture { mut p, .. } = fixture();
+    let before = p.to_string();
+    let captured = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let sink = captured.clone();
+    let mut pm = PassManager::new(vec![
+        Box::new(pir_pass::transforms::dce::DeadCodeElimination),
+        Box::new(Panicky),
+    ]);
+    pm.on_failure = Some(Box::new(move |input, pipeline, err| {
+        *sink.lock().unwrap() = Some((input.to_string(), pipeline.to_owned(), err.to_string()));
+    }));
+    let err = pm.run(&mut p).unwrap_err();
+    assert!(
+        err.to_string().contains("pass `panicky` panicked: boom"),
+        "{err}"
+    );
+    let (input, pipeline, message) = captured.lock().unwrap().take().unwrap();
+    assert_eq!(
+        input, before,
+        "the reproducer holds the program before the pipeline"
+    );
+    assert_eq!(pipeline, "dce,panicky");
+    assert!(message.contains("boom"));
+}

@@ -35,6 +35,8 @@ use pir_core::{OpId, Program, ValueId};
 pub enum Root {
     /// Ops of this name.
     Op(&'static str),
+    /// Ops whose registration has this trait.
+    Trait(pir_core::TraitId),
     /// Every op.
     Any,
 }
@@ -188,8 +190,18 @@ pub fn apply_greedily(
     patterns: &[Box<dyn RewritePattern>],
     config: &GreedyConfig,
 ) -> Outcome {
+    // The frozen set: patterns by root op name, the others tried on every op.
     let mut sorted: Vec<&dyn RewritePattern> = patterns.iter().map(|p| &**p).collect();
     sorted.sort_by_key(|p| std::cmp::Reverse(p.benefit()));
+    let mut by_name: rustc_hash::FxHashMap<&'static str, Vec<&dyn RewritePattern>> =
+        Default::default();
+    let mut generic: Vec<&dyn RewritePattern> = Vec::new();
+    for &p in &sorted {
+        match p.root() {
+            Root::Op(name) => by_name.entry(name).or_default().push(p),
+            Root::Trait(_) | Root::Any => generic.push(p),
+        }
+    }
     let mut rewrites = 0u64;
     let mut iterations = 0u32;
     loop {
@@ -228,11 +240,25 @@ pub fn apply_greedily(
             if program.is_erased(op) {
                 continue;
             }
-            let name = program.op_name_str(op).to_owned();
-            for pattern in &sorted {
-                match pattern.root() {
-                    Root::Op(n) if n != name => continue,
-                    _ => {}
+            let named = by_name
+                .get(program.op_name_str(op))
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
+            let merged: Vec<&dyn RewritePattern>;
+            let candidates: &[&dyn RewritePattern] = if generic.is_empty() {
+                named
+            } else {
+                let mut all: Vec<&dyn RewritePattern> =
+                    named.iter().chain(&generic).copied().collect();
+                all.sort_by_key(|p| std::cmp::Reverse(p.benefit()));
+                merged = all;
+                &merged
+            };
+            for &pattern in candidates {
+                if let Root::Trait(t) = pattern.root() {
+                    if !program.op_info(op).is_some_and(|i| i.has_trait(t)) {
+                        continue;
+                    }
                 }
                 let mut rw = Rewriter::new(program);
                 let applied = pattern.match_and_rewrite(&mut rw, op);

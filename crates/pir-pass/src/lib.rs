@@ -18,10 +18,11 @@
 
 pub mod effects;
 pub mod manager;
+pub mod nested;
 pub mod pass;
 pub mod registry;
 pub mod rewrite;
 pub mod transforms;
 
 pub use manager::{Instrumentation, PassManager, RunError};
-pub use pass::{Changed, Pass, PassError, Statistics};
+pub use pass::{Analysis, AnalysisManager, Changed, Pass, PassContext, PassError, Statistics};

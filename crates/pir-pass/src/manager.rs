@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use pir_core::Program;
 
-use crate::pass::{Changed, Pass, PassError, Statistics};
+use crate::pass::{Changed, Pass, PassContext, PassError, Statistics};
 use crate::registry::{parse_pipeline, PipelineError};
 
 /// What to observe while running.
@@ -16,6 +16,8 @@ use crate::registry::{parse_pipeline, PipelineError};
 pub struct Instrumentation {
     /// Verify the program after every pass (a failure stops the pipeline).
     pub verify_each: bool,
+    /// Print the IR before every pass.
+    pub print_before_all: bool,
     /// Print the IR after every pass.
     pub print_after_all: bool,
     /// Print the IR after passes that changed it.
@@ -141,12 +143,21 @@ impl PassManager {
     fn run_passes(&mut self, program: &mut Program) -> Result<Vec<PassRecord>, RunError> {
         let root = program.module_op();
         let mut records = Vec::with_capacity(self.passes.len());
+        let mut cx = PassContext::default();
         for (i, pass) in self.passes.iter_mut().enumerate() {
-            let mut statistics = Statistics::default();
             let start = Instant::now();
             let name = pass.argument();
+            let inst = &self.instrumentation;
+            if inst.print_before_all {
+                emit(
+                    inst,
+                    program,
+                    &format!("{:02}-before-{name}", i + 1),
+                    &format!("// IR before `{name}`"),
+                )?;
+            }
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                pass.run(program, root, &mut statistics)
+                pass.run(program, root, &mut cx)
             }));
             let changed = match run {
                 Ok(result) => result?,
@@ -163,6 +174,7 @@ impl PassManager {
                 }
             };
             let time = start.elapsed();
+            let statistics = cx.finish_pass(changed);
             if self.instrumentation.verify_each {
                 program
                     .verify()
@@ -171,23 +183,11 @@ impl PassManager {
             let changed = changed == Changed::Yes;
             let inst = &self.instrumentation;
             if inst.print_after_all || (inst.print_after_change && changed) {
-                let text = program.print_to_vec();
-                match &inst.dump_dir {
-                    Some(dir) => {
-                        let path = dir.join(format!("{:02}-{name}.txt", i + 1));
-                        std::fs::write(&path, &text)
-                            .map_err(|source| RunError::Dump { path, source })?;
-                    }
-                    None => {
-                        let mut err = std::io::stderr().lock();
-                        let _ = writeln!(
-                            err,
-                            "// IR after `{name}`{}",
-                            if changed { "" } else { " (unchanged)" }
-                        );
-                        let _ = err.write_all(&text);
-                    }
-                }
+                let title = format!(
+                    "// IR after `{name}`{}",
+                    if changed { "" } else { " (unchanged)" }
+                );
+                emit(inst, program, &format!("{:02}-{name}", i + 1), &title)?;
             }
             records.push(PassRecord {
                 pass: name,
@@ -197,6 +197,28 @@ impl PassManager {
             });
         }
         Ok(records)
+    }
+}
+
+/// Prints the IR to the dump directory (`NAME.txt`) or to stderr under `title`.
+fn emit(
+    inst: &Instrumentation,
+    program: &Program,
+    name: &str,
+    title: &str,
+) -> Result<(), RunError> {
+    let text = program.print_to_vec();
+    match &inst.dump_dir {
+        Some(dir) => {
+            let path = dir.join(format!("{name}.txt"));
+            std::fs::write(&path, &text).map_err(|source| RunError::Dump { path, source })
+        }
+        None => {
+            let mut err = std::io::stderr().lock();
+            let _ = writeln!(err, "{title}");
+            let _ = err.write_all(&text);
+            Ok(())
+        }
     }
 }
 

@@ -54,6 +54,99 @@ pub enum Changed {
     No,
 }
 
+/// Cached results of analyses of the program, keyed by their Rust type.
+///
+/// A pass asks for an analysis with [`AnalysisManager::get`]; it is computed
+/// once and kept until a pass changes the program without listing the
+/// analysis as preserved ([`PassContext::preserve`]).
+///
+/// ```
+/// use pir_pass::pass::{Analysis, AnalysisManager};
+/// struct OpCount(usize);
+/// impl Analysis for OpCount {
+///     fn compute(p: &pir_core::Program) -> Self { OpCount(p.num_ops()) }
+/// }
+/// let ctx = pir_dialects::pd_op_context();
+/// let p = pir_dialects::synthetic::mlp(ctx, 1);
+/// let mut am = AnalysisManager::default();
+/// assert_eq!(am.get::<OpCount>(&p).0, 10);
+/// assert!(am.is_cached::<OpCount>());
+/// ```
+#[derive(Default)]
+pub struct AnalysisManager {
+    cache: Vec<(std::any::TypeId, Box<dyn std::any::Any + Send>)>,
+}
+
+impl std::fmt::Debug for AnalysisManager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "AnalysisManager({} cached)", self.cache.len())
+    }
+}
+
+/// An analysis: a fact about a program computed from it.
+pub trait Analysis: Send + 'static {
+    /// Computes the analysis.
+    fn compute(program: &Program) -> Self;
+}
+
+impl AnalysisManager {
+    /// The analysis `A` of `program`, computed on first request.
+    pub fn get<A: Analysis>(&mut self, program: &Program) -> &A {
+        let id = std::any::TypeId::of::<A>();
+        let index = match self.cache.iter().position(|(t, _)| *t == id) {
+            Some(i) => i,
+            None => {
+                self.cache.push((id, Box::new(A::compute(program))));
+                self.cache.len() - 1
+            }
+        };
+        match self.cache[index].1.downcast_ref::<A>() {
+            Some(a) => a,
+            None => unreachable!("analyses are stored under their own type id"),
+        }
+    }
+
+    /// Whether `A` is cached.
+    pub fn is_cached<A: Analysis>(&self) -> bool {
+        self.cache
+            .iter()
+            .any(|(t, _)| *t == std::any::TypeId::of::<A>())
+    }
+
+    /// Drops every cached analysis except the preserved ones.
+    pub fn invalidate_except(&mut self, preserved: &[std::any::TypeId]) {
+        self.cache.retain(|(t, _)| preserved.contains(t));
+    }
+}
+
+/// What a running pass can use: its counters and the analysis cache.
+#[derive(Debug, Default)]
+pub struct PassContext {
+    /// The pass's counters.
+    pub statistics: Statistics,
+    /// Cached analyses (shared by the passes of a pipeline).
+    pub analyses: AnalysisManager,
+    preserved: Vec<std::any::TypeId>,
+}
+
+impl PassContext {
+    /// Declares that analysis `A` stays valid although the pass changed the program.
+    pub fn preserve<A: Analysis>(&mut self) {
+        self.preserved.push(std::any::TypeId::of::<A>());
+    }
+
+    /// Ends a pass: keeps the counters' owner informed and drops analyses the
+    /// change made stale. Returns the pass's statistics.
+    pub fn finish_pass(&mut self, changed: Changed) -> Statistics {
+        if changed == Changed::Yes {
+            let preserved = std::mem::take(&mut self.preserved);
+            self.analyses.invalidate_except(&preserved);
+        }
+        self.preserved.clear();
+        std::mem::take(&mut self.statistics)
+    }
+}
+
 /// A transformation of a program.
 pub trait Pass: Send {
     /// The name used in pipelines (`dce`).
@@ -65,6 +158,6 @@ pub trait Pass: Send {
         &mut self,
         program: &mut Program,
         root: OpId,
-        stats: &mut Statistics,
+        cx: &mut PassContext,
     ) -> Result<Changed, PassError>;
 }

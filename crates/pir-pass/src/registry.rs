@@ -1,7 +1,9 @@
 //! Pipelines from text: `"dce,cse,canonicalize{max-iterations=20}"`.
 //!
 //! Each entry is a registered pass argument with optional `{key=value,...}`
-//! options. Unknown passes and options are errors that list what exists.
+//! options, or `op.name(pipeline)` to run a pipeline on each op of that name
+//! (`pd_op.while(cse,dce)`). Unknown passes and options are errors that list
+//! what exists.
 
 use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
@@ -62,6 +64,20 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<Box<dyn Pass>>, PipelineError> {
     };
     let mut passes: Vec<Box<dyn Pass>> = Vec::new();
     for entry in split_top_level(text).map_err(err)? {
+        if let Some(open) = entry.find('(') {
+            let op_name = entry[..open].trim();
+            let inner = entry[open + 1..]
+                .strip_suffix(')')
+                .ok_or_else(|| err(format!("`{entry}`: missing `)`")))?;
+            if op_name.is_empty() {
+                return Err(err(format!(
+                    "`{entry}`: a nested pipeline needs an op name"
+                )));
+            }
+            let inner_passes = parse_pipeline(inner).map_err(|e| err(e.message))?;
+            passes.push(Box::new(crate::nested::Nested::new(op_name, inner_passes)));
+            continue;
+        }
         let (name, options) = match entry.find('{') {
             Some(i) => {
                 let body = entry[i + 1..]
@@ -133,11 +149,11 @@ fn split_top_level(text: &str) -> Result<Vec<&str>, String> {
     let (mut depth, mut start) = (0i32, 0usize);
     for (i, c) in text.char_indices() {
         match c {
-            '{' => depth += 1,
-            '}' => {
+            '{' | '(' => depth += 1,
+            '}' | ')' => {
                 depth -= 1;
                 if depth < 0 {
-                    return Err(format!("unbalanced `}}` at {i}"));
+                    return Err(format!("unbalanced `{c}` at {i}"));
                 }
             }
             ',' if depth == 0 => {
@@ -148,7 +164,7 @@ fn split_top_level(text: &str) -> Result<Vec<&str>, String> {
         }
     }
     if depth != 0 {
-        return Err("missing `}`".into());
+        return Err("missing `}` or `)`".into());
     }
     out.push(text[start..].trim());
     if out.iter().any(|s| s.is_empty()) {

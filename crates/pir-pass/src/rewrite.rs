@@ -55,11 +55,22 @@ pub trait RewritePattern: Send + Sync {
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool;
 }
 
+/// Observes the edits of a greedy rewrite (e.g. to log or count them).
+pub trait RewriteListener {
+    /// `op` is about to be erased.
+    fn on_erase(&mut self, _program: &Program, _op: OpId) {}
+    /// The uses of `from` now use `to`.
+    fn on_replace(&mut self, _program: &Program, _from: ValueId, _to: ValueId) {}
+    /// `op` was modified in place.
+    fn on_modify(&mut self, _program: &Program, _op: OpId) {}
+}
+
 /// Edits a program on behalf of a pattern, recording what changed.
 pub struct Rewriter<'p> {
     program: &'p mut Program,
     changes: u64,
     touched: Vec<OpId>,
+    listener: Option<&'p mut (dyn RewriteListener + 'p)>,
 }
 
 impl<'p> Rewriter<'p> {
@@ -69,6 +80,7 @@ impl<'p> Rewriter<'p> {
             program,
             changes: 0,
             touched: Vec::new(),
+            listener: None,
         }
     }
 
@@ -85,6 +97,9 @@ impl<'p> Rewriter<'p> {
 
     /// Records an in-place modification of `op` (e.g. an attribute set through [`Rewriter::program`]).
     pub fn notify_modified(&mut self, op: OpId) {
+        if let Some(l) = self.listener.as_deref_mut() {
+            l.on_modify(self.program, op);
+        }
         self.changes += 1;
         self.touched.push(op);
     }
@@ -104,6 +119,9 @@ impl<'p> Rewriter<'p> {
             return;
         }
         self.touch_users(from);
+        if let Some(l) = self.listener.as_deref_mut() {
+            l.on_replace(self.program, from, to);
+        }
         self.program.replace_all_uses_with(from, to);
         self.changes += 1;
     }
@@ -129,6 +147,12 @@ impl<'p> Rewriter<'p> {
             .flatten()
             .filter_map(|v| self.program.defining_op(v))
             .collect();
+        if self.program.results(op).any(|r| !self.program.use_empty(r)) {
+            return false;
+        }
+        if let Some(l) = self.listener.as_deref_mut() {
+            l.on_erase(self.program, op);
+        }
         if self.program.erase_op(op).is_err() {
             return false;
         }
@@ -189,6 +213,17 @@ pub fn apply_greedily(
     root: OpId,
     patterns: &[Box<dyn RewritePattern>],
     config: &GreedyConfig,
+) -> Outcome {
+    apply_greedily_with(program, root, patterns, config, None)
+}
+
+/// [`apply_greedily`] with a listener told about every edit.
+pub fn apply_greedily_with(
+    program: &mut Program,
+    root: OpId,
+    patterns: &[Box<dyn RewritePattern>],
+    config: &GreedyConfig,
+    mut listener: Option<&mut dyn RewriteListener>,
 ) -> Outcome {
     // The frozen set: patterns by root op name, the others tried on every op.
     let mut sorted: Vec<&dyn RewritePattern> = patterns.iter().map(|p| &**p).collect();
@@ -261,6 +296,10 @@ pub fn apply_greedily(
                     }
                 }
                 let mut rw = Rewriter::new(program);
+                rw.listener = match listener {
+                    Some(ref mut l) => Some(&mut **l),
+                    None => None,
+                };
                 let applied = pattern.match_and_rewrite(&mut rw, op);
                 let (changes, touched) = (rw.changes, std::mem::take(&mut rw.touched));
                 debug_assert!(

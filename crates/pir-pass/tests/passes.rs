@@ -346,7 +346,7 @@ impl pir_pass::Pass for Panicky {
         &mut self,
         p: &mut Program,
         _: OpId,
-        _: &mut pir_pass::Statistics,
+        _: &mut pir_pass::PassContext,
     ) -> Result<pir_pass::Changed, pir_pass::PassError> {
         let top = p.top_block();
         let first = p.block_first_op(top).unwrap();
@@ -381,4 +381,108 @@ fn a_failing_pass_reports_a_reproducer() {
     );
     assert_eq!(pipeline, "dce,panicky");
     assert!(message.contains("boom"));
+}
+
+/// A nested pipeline transforms only the regions of the named ops.
+#[test]
+fn nested_pipelines_run_inside_the_named_ops_only() {
+    let Fixture { mut p, t, x } = fixture();
+    let ctx = p.ctx_arc().clone();
+    let top = p.top_block();
+    ReluOp::build(&mut Builder::at_end(&mut p, top), x, &[t]); // dead at the top level
+    let cond = Builder::at_end(&mut p, top).op("test.cond", &[], &[t], &[]);
+    let cond = p.result(cond, 0);
+    let if_op =
+        Builder::at_end(&mut p, top).create(ctx.symbol("pd_op.if"), &[Some(cond)], &[], &[], 2);
+    for r in 0..2 {
+        let region = p.op_region(if_op, r);
+        let block = p.add_block(region);
+        let mut b = Builder::at_end(&mut p, block);
+        ReluOp::build(&mut b, x, &[t]); // dead inside the branches
+        b.op("cf.yield", &[], &[], &[]);
+    }
+    run(&mut p, "pd_op.if(dce)");
+    assert_eq!(
+        p.to_string().matches("\"pd_op.relu\"").count(),
+        1,
+        "only the top-level relu is left\n{p}"
+    );
+    assert!(PassManager::parse("pd_op.if(dce").is_err());
+}
+
+struct OpCount(usize);
+impl pir_pass::Analysis for OpCount {
+    fn compute(p: &Program) -> Self {
+        OpCount(p.num_ops())
+    }
+}
+
+/// Analyses are cached across passes and dropped when a pass changes the program without preserving them.
+#[test]
+fn analyses_are_cached_until_invalidated() {
+    let Fixture { p, .. } = fixture();
+    let mut cx = pir_pass::PassContext::default();
+    assert_eq!(cx.analyses.get::<OpCount>(&p).0, 1);
+    cx.finish_pass(pir_pass::Changed::No);
+    assert!(
+        cx.analyses.is_cached::<OpCount>(),
+        "kept across an unchanged pass"
+    );
+    cx.preserve::<OpCount>();
+    cx.finish_pass(pir_pass::Changed::Yes);
+    assert!(cx.analyses.is_cached::<OpCount>(), "kept when preserved");
+    cx.finish_pass(pir_pass::Changed::Yes);
+    assert!(
+        !cx.analyses.is_cached::<OpCount>(),
+        "dropped after a change"
+    );
+}
+
+#[derive(Default)]
+struct Log(Vec<String>);
+impl pir_pass::rewrite::RewriteListener for Log {
+    fn on_erase(&mut self, p: &Program, op: OpId) {
+        self.0.push(format!("erase {}", p.op_name_str(op)));
+    }
+    fn on_replace(&mut self, _: &Program, _: ValueId, _: ValueId) {
+        self.0.push("replace".into());
+    }
+}
+
+/// A listener sees each edit the driver makes, and trait-rooted patterns match by trait.
+#[test]
+fn listeners_observe_rewrites() {
+    let Fixture { mut p, t, x } = fixture();
+    let top = p.top_block();
+    let copy = AssignOp::build(&mut Builder::at_end(&mut p, top), x, &[t]).out(&p);
+    fetch(&mut p, copy, t);
+    struct ByTrait;
+    impl RewritePattern for ByTrait {
+        fn name(&self) -> &'static str {
+            "forward-no-side-effect-assign"
+        }
+        fn root(&self) -> Root {
+            Root::Trait(pir_core::op_info::traits::NO_SIDE_EFFECT)
+        }
+        fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+            let prog = rw.program();
+            if prog.op_name_str(op) != "pd_op.assign" {
+                return false;
+            }
+            let x = prog.operand(op, 0).unwrap();
+            rw.replace_op(op, &[x])
+        }
+    }
+    let set: Vec<Box<dyn RewritePattern>> = vec![Box::new(ByTrait)];
+    let mut log = Log::default();
+    let module = p.module_op();
+    let outcome = pir_pass::rewrite::apply_greedily_with(
+        &mut p,
+        module,
+        &set,
+        &GreedyConfig::default(),
+        Some(&mut log),
+    );
+    assert_eq!(outcome.rewrites, 1);
+    assert_eq!(log.0, ["replace", "erase pd_op.assign"]);
 }

@@ -12,7 +12,7 @@ use pir_core::{Attribute, IrContext, OpId, Program, ValueId};
 use pir_dialects::pd_op::{DataType, DataTypeAttr};
 
 use crate::effects::may_be_written;
-use crate::pass::{Changed, Pass, PassError, Statistics};
+use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::rewrite::{apply_greedily, GreedyConfig, RewritePattern, Rewriter, Root, Stop};
 
 /// Replaces `op` (one result) by operand `index` when the types agree and
@@ -259,11 +259,12 @@ impl Pass for PatternPass {
         &mut self,
         p: &mut Program,
         root: OpId,
-        stats: &mut Statistics,
+        cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
         let outcome = apply_greedily(p, root, &self.patterns, &self.config);
-        stats.add("patterns applied", outcome.rewrites);
-        stats.add("iterations", u64::from(outcome.iterations));
+        cx.statistics.add("patterns applied", outcome.rewrites);
+        cx.statistics
+            .add("iterations", u64::from(outcome.iterations));
         if outcome.stop != Stop::Converged {
             return Err(PassError {
                 pass: self.argument.into(),

@@ -5,7 +5,7 @@ use pir_core::builtin::StrAttr;
 use pir_core::walk::Order;
 use pir_core::{InsertPoint, OpId, Program};
 
-use crate::pass::{Changed, Pass, PassError, Statistics};
+use crate::pass::{Changed, Pass, PassContext, PassError};
 
 fn ops_named(p: &Program, root: OpId, name: &str) -> Vec<OpId> {
     let mut found = Vec::new();
@@ -32,7 +32,7 @@ impl Pass for DeleteAssert {
         &mut self,
         p: &mut Program,
         root: OpId,
-        stats: &mut Statistics,
+        cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
         let asserts = ops_named(p, root, "pd_op.assert");
         for &op in &asserts {
@@ -41,7 +41,7 @@ impl Pass for DeleteAssert {
                 message: e.to_string(),
             })?;
         }
-        stats.add("asserts erased", asserts.len() as u64);
+        cx.statistics.add("asserts erased", asserts.len() as u64);
         Ok(if asserts.is_empty() {
             Changed::No
         } else {
@@ -66,7 +66,7 @@ impl Pass for ReplaceFetchWithShadowOutput {
         &mut self,
         p: &mut Program,
         root: OpId,
-        stats: &mut Statistics,
+        cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
         let ctx = p.ctx_arc().clone();
         let mut replaced = 0u64;
@@ -93,7 +93,7 @@ impl Pass for ReplaceFetchWithShadowOutput {
             })?;
             replaced += 1;
         }
-        stats.add("fetches replaced", replaced);
+        cx.statistics.add("fetches replaced", replaced);
         Ok(if replaced > 0 {
             Changed::Yes
         } else {

@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use pir_core::{AttrDict, BlockId, OpId, Program, Symbol, Type, ValueId};
 
 use crate::effects::{is_pure, may_be_written};
-use crate::pass::{Changed, Pass, PassError, Statistics};
+use crate::pass::{Changed, Pass, PassContext, PassError};
 
 /// What makes two ops interchangeable.
 #[derive(Hash, PartialEq, Eq)]
@@ -36,7 +36,7 @@ impl Pass for CommonSubexpressionElimination {
         &mut self,
         p: &mut Program,
         root: OpId,
-        stats: &mut Statistics,
+        cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
         let mut scopes: Vec<FxHashMap<Key, OpId>> = Vec::new();
         let mut merged = 0u64;
@@ -46,7 +46,7 @@ impl Pass for CommonSubexpressionElimination {
                 cse_block(p, block, &mut scopes, &mut merged)?;
             }
         }
-        stats.add("ops merged", merged);
+        cx.statistics.add("ops merged", merged);
         Ok(if merged > 0 {
             Changed::Yes
         } else {

@@ -5,7 +5,7 @@ use pir_core::walk::Order;
 use pir_core::{OpId, Program};
 
 use crate::effects::is_pure;
-use crate::pass::{Changed, Pass, PassError, Statistics};
+use crate::pass::{Changed, Pass, PassContext, PassError};
 
 /// The `dce` pass.
 #[derive(Debug, Default)]
@@ -22,7 +22,7 @@ impl Pass for DeadCodeElimination {
         &mut self,
         p: &mut Program,
         root: OpId,
-        stats: &mut Statistics,
+        cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
         let mut worklist = Vec::new();
         p.walk(root, Order::Post, &mut |op| {
@@ -48,7 +48,7 @@ impl Pass for DeadCodeElimination {
             erased += 1;
             worklist.extend(defs);
         }
-        stats.add("ops erased", erased);
+        cx.statistics.add("ops erased", erased);
         Ok(if erased > 0 {
             Changed::Yes
         } else {

@@ -1,6 +1,6 @@
 //! `pir opt IN.json -p PIPELINE [-o OUT.json]`: runs passes on a model.
 //!
-//! Options: `--print-ir-after-all`, `--print-ir-after-change`, `--ir-dump-dir D`
+//! Options: `--print-ir-before-all`, `--print-ir-after-all`, `--print-ir-after-change`, `--ir-dump-dir D`
 //! (IR after each pass to `D/NN-pass.txt` instead of stderr), `--timing`,
 //! `--statistics` (a table on stderr), `--no-verify` (skip verification after
 //! each pass, on by default), `--force` (overwrite OUT), `--reproducer FILE`
@@ -38,6 +38,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     let mut pm =
         pir_pass::PassManager::parse(pipeline).map_err(|e| CliError::Usage(e.to_string()))?;
     pm.instrumentation.verify_each = !args.has("--no-verify");
+    pm.instrumentation.print_before_all = args.has("--print-ir-before-all");
     pm.instrumentation.print_after_all = args.has("--print-ir-after-all");
     pm.instrumentation.print_after_change = args.has("--print-ir-after-change");
     pm.instrumentation.dump_dir = args.value("--ir-dump-dir").map(PathBuf::from);

@@ -7,18 +7,37 @@
 
 use rustc_hash::FxHashMap;
 
-use pir_core::{AttrDict, BlockId, OpId, Program, Symbol, Type, ValueId};
+use pir_core::{BlockId, OpId, Program, ValueId};
 
 use crate::effects::{is_pure, may_be_written};
 use crate::pass::{Changed, Pass, PassContext, PassError};
 
-/// What makes two ops interchangeable.
-#[derive(Hash, PartialEq, Eq)]
-struct Key {
-    name: Symbol,
-    attrs: AttrDict,
-    operands: Box<[Option<ValueId>]>,
-    results: Box<[Type]>,
+/// A hash of what makes two ops interchangeable: name, interned attribute
+/// dictionary, operands and result types. Equal hashes are confirmed with
+/// [`same`]; on a (rare) collision between different ops the later one is
+/// simply not merged.
+fn key(p: &Program, op: OpId) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    p.op_name(op).hash(&mut h);
+    p.attrs(op).hash(&mut h);
+    for v in p.operands(op) {
+        v.hash(&mut h);
+    }
+    for r in p.results(op) {
+        p.value_type(r).hash(&mut h);
+    }
+    h.finish()
+}
+
+fn same(p: &Program, a: OpId, b: OpId) -> bool {
+    p.op_name(a) == p.op_name(b)
+        && p.attrs(a) == p.attrs(b)
+        && p.operands(a).eq(p.operands(b))
+        && p.num_results(a) == p.num_results(b)
+        && p.results(a)
+            .zip(p.results(b))
+            .all(|(x, y)| p.value_type(x) == p.value_type(y))
 }
 
 /// The `cse` pass.
@@ -38,7 +57,7 @@ impl Pass for CommonSubexpressionElimination {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        let mut scopes: Vec<FxHashMap<Key, OpId>> = Vec::new();
+        let mut scopes: Vec<FxHashMap<u64, OpId>> = Vec::new();
         let mut merged = 0u64;
         let regions: Vec<_> = p.regions(root).collect();
         for region in regions {
@@ -62,7 +81,7 @@ fn has_inplace_user(p: &Program, op: OpId) -> bool {
 fn cse_block(
     p: &mut Program,
     block: BlockId,
-    scopes: &mut Vec<FxHashMap<Key, OpId>>,
+    scopes: &mut Vec<FxHashMap<u64, OpId>>,
     merged: &mut u64,
 ) -> Result<(), PassError> {
     scopes.push(FxHashMap::default());
@@ -82,13 +101,12 @@ fn cse_block(
         if !is_pure(p, op) || has_inplace_user(p, op) {
             continue;
         }
-        let key = Key {
-            name: p.op_name(op),
-            attrs: p.attrs(op),
-            operands: p.operands(op).collect(),
-            results: p.results(op).map(|r| p.value_type(r)).collect(),
-        };
-        let existing = scopes.iter().rev().find_map(|s| s.get(&key).copied());
+        let key = key(p, op);
+        let existing = scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(&key).copied())
+            .filter(|&e| same(p, e, op));
         match existing {
             Some(earlier) => {
                 let replacements: Vec<ValueId> = p.results(earlier).collect();
@@ -100,7 +118,7 @@ fn cse_block(
             }
             None => {
                 if let Some(scope) = scopes.last_mut() {
-                    scope.insert(key, op);
+                    scope.entry(key).or_insert(op);
                 }
             }
         }

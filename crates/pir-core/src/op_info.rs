@@ -188,3 +188,9 @@ impl OpInfo {
         self.interface::<I>().is_some()
     }
 }
+
+/// The folding hook of an op: when the op's results are already available as
+/// other values (`slice(combine(a, b), 1)` is `b`), it returns them, one per
+/// result; the canonicalizer then replaces the op by them.
+#[derive(Copy, Clone, Debug)]
+pub struct FoldInterface(pub fn(&Program, OpId) -> Option<Vec<crate::program::ValueId>>);

@@ -486,3 +486,35 @@ fn listeners_observe_rewrites() {
     assert_eq!(outcome.rewrites, 1);
     assert_eq!(log.0, ["replace", "erase pd_op.assign"]);
 }
+
+/// Canonicalize applies folding hooks: `slice(combine(a, b), 1)` is `b`, `split(combine(a, b))` is `a, b`.
+#[test]
+fn canonicalize_folds_combine_slice_and_split() {
+    let Fixture { mut p, t, x } = fixture();
+    let ctx = p.ctx_arc().clone();
+    let top = p.top_block();
+    let mut b = Builder::at_end(&mut p, top);
+    let y = ReluOp::build(&mut b, x, &[t]).out(b.program());
+    let vec_t = pir_core::builtin::VectorType::get(&ctx, &[t, t]);
+    let combine = b.op("builtin.combine", &[x, y], &[vec_t], &[]);
+    let v = b.program().result(combine, 0);
+    let slice = b.op(
+        "builtin.slice",
+        &[v],
+        &[t],
+        &[("index", ctx.intern_attr(pir_core::builtin::I32Attr(1)))],
+    );
+    let s = b.program().result(slice, 0);
+    let split = b.op("builtin.split", &[v], &[t, t], &[]);
+    let (s0, s1) = (b.program().result(split, 0), b.program().result(split, 1));
+    let f1 = fetch(&mut p, s, t);
+    let f2 = fetch(&mut p, s0, t);
+    let f3 = fetch(&mut p, s1, t);
+    run(&mut p, "canonicalize,dce");
+    assert_eq!(
+        [p.operand(f1, 0), p.operand(f2, 0), p.operand(f3, 0)],
+        [Some(y), Some(x), Some(y)],
+        "{p}"
+    );
+    assert!(!names(&p).iter().any(|n| n.starts_with("builtin.")), "{p}");
+}

@@ -91,6 +91,7 @@ impl Dialect for BuiltinDialect {
         );
         ctx.register_op(
             op("builtin.slice")
+                .with_interface(crate::op_info::FoldInterface(fold_slice))
                 .with_attributes(&["index"])
                 .with_trait(traits::NO_SIDE_EFFECT)
                 .with_regions(0)
@@ -98,6 +99,7 @@ impl Dialect for BuiltinDialect {
         );
         ctx.register_op(
             op("builtin.split")
+                .with_interface(crate::op_info::FoldInterface(fold_split))
                 .with_trait(traits::NO_SIDE_EFFECT)
                 .with_regions(0)
                 .with_verify(verify_split),
@@ -249,4 +251,35 @@ fn verify_split(p: &Program, op: OpId) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The operands of the `builtin.combine` defining `v`, if it is one.
+fn combined_values(p: &Program, v: crate::ValueId) -> Option<Vec<crate::ValueId>> {
+    let def = p.defining_op(v)?;
+    if p.op_name_str(def) != "builtin.combine" {
+        return None;
+    }
+    p.operands(def).collect()
+}
+
+/// `slice(combine(a, b, ...), i)` is the i-th combined value.
+fn fold_slice(p: &Program, op: OpId) -> Option<Vec<crate::ValueId>> {
+    let index = p
+        .attr(op, "index")
+        .and_then(|a| p.ctx().attr_as::<I32Attr>(a))?
+        .0;
+    let values = combined_values(p, p.operand(op, 0)?)?;
+    let v = *values.get(usize::try_from(index).ok()?)?;
+    (p.value_type(v) == p.value_type(p.result(op, 0))).then(|| vec![v])
+}
+
+/// `split(combine(a, b, ...))` is the combined values.
+fn fold_split(p: &Program, op: OpId) -> Option<Vec<crate::ValueId>> {
+    let values = combined_values(p, p.operand(op, 0)?)?;
+    let fits = values.len() == p.num_results(op)
+        && values
+            .iter()
+            .zip(p.results(op))
+            .all(|(&v, r)| p.value_type(v) == p.value_type(r));
+    fits.then_some(values)
 }

@@ -181,8 +181,44 @@ impl RewritePattern for RedundantTranspose {
     }
 }
 
+/// Applies an op's folding hook ([`pir_core::op_info::FoldInterface`]), which
+/// each op registers next to its definition.
+struct Fold;
+
+impl RewritePattern for Fold {
+    fn name(&self) -> &'static str {
+        "fold"
+    }
+    fn root(&self) -> Root {
+        Root::Any
+    }
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+        let p = rw.program();
+        let Some(fold) = p
+            .op_info(op)
+            .and_then(|i| i.interface::<pir_core::op_info::FoldInterface>())
+            .copied()
+        else {
+            return false;
+        };
+        let Some(values) = (fold.0)(p, op) else {
+            return false;
+        };
+        let results: Vec<ValueId> = p.results(op).collect();
+        let safe = values.len() == results.len()
+            && values.iter().zip(&results).all(|(&v, &r)| {
+                v != r
+                    && p.value_type(v) == p.value_type(r)
+                    && !may_be_written(p, v)
+                    && !may_be_written(p, r)
+            });
+        safe && rw.replace_op(op, &values)
+    }
+}
+
 fn patterns(names: &[&str]) -> Vec<Box<dyn RewritePattern>> {
     let all: Vec<Box<dyn RewritePattern>> = vec![
+        Box::new(Fold),
         Box::new(ScaleByOne),
         Box::new(CastToSameType),
         Box::new(AssignIsIdentity),

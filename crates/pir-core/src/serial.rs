@@ -210,3 +210,39 @@ pub fn describe(v: JsonValue<'_>) -> String {
         Kind::Object => "an object".into(),
     }
 }
+
+/// Reads the `"D"` array of an object, each element with `item` (given the
+/// element and its path) — the shape of every list-valued type or attribute.
+pub fn decode_data_list<'d, T, E>(
+    obj: JsonValue<'d>,
+    path: &JsonPath<'_>,
+    mut item: impl FnMut(JsonValue<'d>, &JsonPath<'_>) -> Result<T, E>,
+) -> Result<Vec<T>, E>
+where
+    E: From<DecodeError>,
+{
+    let dpath = JsonPath::Key(path, "D");
+    let data = field(obj, "D", path)?;
+    let mut items = Vec::with_capacity(data.len());
+    for (i, element) in array(data, &dpath)?.enumerate() {
+        items.push(item(element, &JsonPath::Index(&dpath, i))?);
+    }
+    Ok(items)
+}
+
+/// Writes `{"#":id,"D":[...]}` with `item` writing each element.
+pub fn encode_data_list<T: Copy>(
+    w: &mut JsonWriter<'_>,
+    id: &str,
+    items: &[T],
+    mut item: impl FnMut(T, &mut JsonWriter<'_>) -> Result<(), EncodeError>,
+) -> Result<(), EncodeError> {
+    begin_tagged(w, id);
+    w.begin_array();
+    for &x in items {
+        item(x, w)?;
+    }
+    w.end_array();
+    w.end_object();
+    Ok(())
+}

@@ -282,14 +282,9 @@ impl AttrDef for ArrayAttr {
         p.write_str("]");
     }
     fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "0.a_array");
-        w.begin_array();
-        for &a in self.0.iter() {
-            serial::encode_attr(ctx, a, w)?;
-        }
-        w.end_array();
-        w.end_object();
-        Ok(())
+        serial::encode_data_list(w, "0.a_array", &self.0, |a, w| {
+            serial::encode_attr(ctx, a, w)
+        })
     }
     fn decode(
         ctx: &IrContext,
@@ -297,12 +292,8 @@ impl AttrDef for ArrayAttr {
         obj: JsonValue<'_>,
         path: &JsonPath<'_>,
     ) -> Result<Attribute, DecodeError> {
-        let dpath = JsonPath::Key(path, "D");
-        let data = serial::field(obj, "D", path)?;
-        let mut items = Vec::with_capacity(data.len());
-        for (i, item) in serial::array(data, &dpath)?.enumerate() {
-            items.push(serial::decode_attr(ctx, item, &JsonPath::Index(&dpath, i))?);
-        }
+        let items =
+            serial::decode_data_list(obj, path, |item, p| serial::decode_attr(ctx, item, p))?;
         Ok(ArrayAttr::get(ctx, &items))
     }
 }

@@ -129,14 +129,7 @@ impl TypeDef for VectorType {
         p.write_str("]");
     }
     fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "0.t_vec");
-        w.begin_array();
-        for &t in self.0.iter() {
-            serial::encode_type(ctx, t, w)?;
-        }
-        w.end_array();
-        w.end_object();
-        Ok(())
+        serial::encode_data_list(w, "0.t_vec", &self.0, |t, w| serial::encode_type(ctx, t, w))
     }
     fn decode(
         ctx: &IrContext,
@@ -144,13 +137,8 @@ impl TypeDef for VectorType {
         obj: JsonValue<'_>,
         path: &JsonPath<'_>,
     ) -> Result<Type, DecodeError> {
-        let dpath = JsonPath::Key(path, "D");
-        let data = serial::field(obj, "D", path)?;
-        let items = serial::array(data, &dpath)?;
-        let mut types = Vec::with_capacity(data.len());
-        for (i, item) in items.enumerate() {
-            types.push(serial::decode_type(ctx, item, &JsonPath::Index(&dpath, i))?);
-        }
+        let types =
+            serial::decode_data_list(obj, path, |item, p| serial::decode_type(ctx, item, p))?;
         Ok(VectorType::get(ctx, &types))
     }
 }

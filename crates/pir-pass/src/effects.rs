@@ -7,6 +7,10 @@
 //! (weights — removing one would change the parameter file), `pd_op.fetch`,
 //! `builtin.shadow_output`, `builtin.set_parameter` (outputs). Unregistered
 //! ops are never pure: nothing is known about them.
+//!
+//! Whether a pure op's *values* may be merged, forwarded or moved is the
+//! alias analysis' question ([`crate::alias`]): a pure op reading a buffer
+//! that another op writes still depends on where it runs.
 
 use pir_core::op_info::traits;
 use pir_core::{OpId, Program};
@@ -30,31 +34,4 @@ pub fn is_pure(program: &Program, op: OpId) -> bool {
         && !info.has_trait(traits::IS_TERMINATOR)
         && program.num_regions(op) == 0
         && !INTERFACE_OPS.contains(&program.op_name_str(op))
-}
-
-/// Whether some op may write `value` in place: a user whose definition maps
-/// the operand to an in-place or view output, or an unregistered user (nothing
-/// is known about it). Such a value is a buffer, not a pure value: it must not
-/// be merged with another or forwarded through a copy.
-pub fn may_be_written(program: &Program, value: pir_core::ValueId) -> bool {
-    program.uses(value).any(|u| {
-        let user = program.operand_owner(u);
-        let Some(info) = program.op_info(user) else {
-            return true;
-        };
-        let Some(def) = info
-            .interface::<pir_dialects::op_def::OpDefinition>()
-            .map(|d| d.0)
-        else {
-            return info.has_trait(traits::INPLACE);
-        };
-        let index = program.operand_index(u);
-        let Some(input) = def.inputs.get(index) else {
-            return info.has_trait(traits::INPLACE);
-        };
-        def.inplace
-            .iter()
-            .chain(def.view)
-            .any(|&(_, i)| i == input.name)
-    })
 }

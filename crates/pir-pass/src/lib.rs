@@ -16,6 +16,7 @@
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod alias;
 pub mod effects;
 pub mod manager;
 pub mod nested;

@@ -726,6 +726,12 @@ impl Program {
 
     // --------------------------------------------------------------- metrics
 
+    /// Number of value slots ever allocated (erased values included): every
+    /// [`ValueId`]'s index is below it, so analyses can keep dense tables.
+    pub fn value_slots(&self) -> usize {
+        self.values.len()
+    }
+
     /// Number of live operations, the module op excluded.
     pub fn num_ops(&self) -> usize {
         self.ops

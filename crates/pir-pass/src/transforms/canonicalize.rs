@@ -5,13 +5,14 @@
 //!
 //! Every pattern replaces an op by one of its operands only when the result
 //! type equals the operand's type, so no consumer sees a different type, and
-//! only when no op writes either value in place — there the op is a real copy.
+//! only when [`may_forward`] allows it: no op writes either value's buffer
+//! (there the op is a real copy), and the two are not both pinned.
 
 use pir_core::builtin::{ArrayAttr, F32Attr, F64Attr, I32Attr, I64Attr};
 use pir_core::{Attribute, IrContext, OpId, Program, ValueId};
 use pir_dialects::pd_op::{DataType, DataTypeAttr};
 
-use crate::effects::may_be_written;
+use crate::alias::alias_class;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::rewrite::{apply_greedily, GreedyConfig, RewritePattern, Rewriter, Root, Stop};
 
@@ -28,10 +29,23 @@ fn forward_operand(rw: &mut Rewriter<'_>, op: OpId, index: usize) -> bool {
 fn forward_value(rw: &mut Rewriter<'_>, op: OpId, x: ValueId) -> bool {
     let p = rw.program();
     let r = p.result(op, 0);
-    if p.value_type(x) != p.value_type(r) || may_be_written(p, x) || may_be_written(p, r) {
+    if !may_forward(p, x, r) {
         return false;
     }
     rw.replace_op(op, &[x])
+}
+
+/// Whether every use of `r` may read `x` instead: same type, neither buffer
+/// written by any op (a copy of a written buffer is observable), and not
+/// both observed by identity (an output of the program fed by an input, or
+/// two variables of the executor made one). Computed on demand: the greedy
+/// driver changes the program between queries.
+pub fn may_forward(p: &Program, x: ValueId, r: ValueId) -> bool {
+    if x == r || p.value_type(x) != p.value_type(r) {
+        return false;
+    }
+    let (cx, cr) = (alias_class(p, x), alias_class(p, r));
+    !cx.facts.written && !cr.facts.written && !(cr.pinned && cx.facts.pinned)
 }
 
 /// A number held by a float/int attribute.
@@ -206,12 +220,10 @@ impl RewritePattern for Fold {
         };
         let results: Vec<ValueId> = p.results(op).collect();
         let safe = values.len() == results.len()
-            && values.iter().zip(&results).all(|(&v, &r)| {
-                v != r
-                    && p.value_type(v) == p.value_type(r)
-                    && !may_be_written(p, v)
-                    && !may_be_written(p, r)
-            });
+            && values
+                .iter()
+                .zip(&results)
+                .all(|(&v, &r)| may_forward(p, v, r));
         safe && rw.replace_op(op, &values)
     }
 }

@@ -1,16 +1,57 @@
 //! Common subexpression elimination: a pure op identical to an earlier one
-//! (same name, interned attribute dictionary, operands and result types) in
-//! the same block or an enclosing one is replaced by it. Scopes follow the
-//! regions, so a value is only reused where it is visible. Ops whose results
-//! an in-place op (or an unregistered op, which might be one) writes are left
-//! alone.
+//! (same name, interned attribute dictionary, operands — in either order for
+//! commutative ops — and result types) in the same block or an enclosing one
+//! is replaced by it. Scopes follow the regions, so a value is only reused
+//! where it is visible.
+//!
+//! Only ops with value semantics take part ([`mergeable`]): no operand and no
+//! result may share a buffer that some op writes (an in-place or view user,
+//! a `while` rebinding its variables, an unknown op), no result may be pinned
+//! (yielded, carried by a `while`, an output of the program), and every
+//! result is a dense tensor. These are Paddle's own CSE rules, made exact by
+//! the alias analysis.
 
 use rustc_hash::FxHashMap;
 
 use pir_core::{BlockId, OpId, Program, ValueId};
 
-use crate::effects::{is_pure, may_be_written};
+use crate::alias::{is_dense, AliasAnalysis};
+use crate::effects::is_pure;
 use crate::pass::{Changed, Pass, PassContext, PassError};
+
+/// Ops whose first two operands commute (`maximum`/`minimum` are not among
+/// them: Paddle's kernels return the second operand when the first is NaN).
+const COMMUTATIVE: [&str; 10] = [
+    "pd_op.add",
+    "pd_op.multiply",
+    "pd_op.logical_and",
+    "pd_op.logical_or",
+    "pd_op.logical_xor",
+    "pd_op.equal",
+    "pd_op.not_equal",
+    "pd_op.bitwise_and",
+    "pd_op.bitwise_or",
+    "pd_op.bitwise_xor",
+];
+
+/// The operands of `op` in a canonical order: the two operands of a
+/// commutative op sorted.
+fn canonical_operands(p: &Program, op: OpId) -> impl Iterator<Item = Option<ValueId>> + '_ {
+    let n = p.num_operands(op);
+    let swap = n == 2
+        && p.operand(op, 0) > p.operand(op, 1)
+        && COMMUTATIVE.contains(&p.op_name_str(op));
+    (0..n).map(move |i| p.operand(op, if swap { 1 - i } else { i }))
+}
+
+/// Whether `op` may be merged with an identical op, or stand for one.
+pub fn mergeable(p: &Program, aliases: &AliasAnalysis, op: OpId) -> bool {
+    is_pure(p, op)
+        && p.results(op).all(|r| {
+            is_dense(p, p.value_type(r)) && !aliases.is_pinned(r) && !aliases.is_written(r)
+        })
+        && p.operands(op).flatten().all(|v| !aliases.is_written(v))
+}
 
 /// A hash of what makes two ops interchangeable: name, interned attribute
 /// dictionary, operands and result types. Equal hashes are confirmed with
@@ -21,7 +62,7 @@ fn key(p: &Program, op: OpId) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     p.op_name(op).hash(&mut h);
     p.attrs(op).hash(&mut h);
-    for v in p.operands(op) {
+    for v in canonical_operands(p, op) {
         v.hash(&mut h);
     }
     for r in p.results(op) {
@@ -33,7 +74,7 @@ fn key(p: &Program, op: OpId) -> u64 {
 fn same(p: &Program, a: OpId, b: OpId) -> bool {
     p.op_name(a) == p.op_name(b)
         && p.attrs(a) == p.attrs(b)
-        && p.operands(a).eq(p.operands(b))
+        && canonical_operands(p, a).eq(canonical_operands(p, b))
         && p.num_results(a) == p.num_results(b)
         && p.results(a)
             .zip(p.results(b))
@@ -57,12 +98,13 @@ impl Pass for CommonSubexpressionElimination {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
+        let aliases = AliasAnalysis::new(p);
         let mut scopes: Vec<FxHashMap<u64, OpId>> = Vec::new();
         let mut merged = 0u64;
         let regions: Vec<_> = p.regions(root).collect();
         for region in regions {
             for block in p.region_blocks(region).to_vec() {
-                cse_block(p, block, &mut scopes, &mut merged)?;
+                cse_block(p, &aliases, block, &mut scopes, &mut merged)?;
             }
         }
         cx.statistics.add("ops merged", merged);
@@ -74,12 +116,9 @@ impl Pass for CommonSubexpressionElimination {
     }
 }
 
-fn has_inplace_user(p: &Program, op: OpId) -> bool {
-    p.results(op).any(|r| may_be_written(p, r))
-}
-
 fn cse_block(
     p: &mut Program,
+    aliases: &AliasAnalysis,
     block: BlockId,
     scopes: &mut Vec<FxHashMap<u64, OpId>>,
     merged: &mut u64,
@@ -91,14 +130,14 @@ fn cse_block(
             let regions: Vec<_> = p.regions(op).collect();
             for region in regions {
                 for inner in p.region_blocks(region).to_vec() {
-                    cse_block(p, inner, scopes, merged)?;
+                    cse_block(p, aliases, inner, scopes, merged)?;
                 }
             }
             continue;
         }
-        // A value an in-place op writes is not a pure value any more: neither
-        // reuse it nor replace it.
-        if !is_pure(p, op) || has_inplace_user(p, op) {
+        // Merging only replaces uses of pure values by equal pure values, so
+        // the analysis stays true for the rest of the pass.
+        if !mergeable(p, aliases, op) {
             continue;
         }
         let key = key(p, op);

@@ -188,9 +188,13 @@ def corpus_models(which):
     return models
 
 
+CHANGE_WORDS = ("erased", "merged", "applied", "converted", "forwarded")
+
+
 def changes_of(stderr):
+    """Ops the passes changed, from `pir opt --statistics` counter lines."""
     return sum(int(l.split()[0]) for l in stderr.splitlines()
-               if l.strip() and l.split()[0].isdigit() and ("erased" in l or "merged" in l or "applied" in l))
+               if l.strip() and l.split()[0].isdigit() and any(w in l for w in CHANGE_WORDS))
 
 
 def check(worker, name, folder, meta, pipeline, work, keep):

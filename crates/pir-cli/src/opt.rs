@@ -7,6 +7,10 @@
 //! (when a pass fails or panics, write the input program to FILE and print the
 //! `pir opt` command that replays the failure). Without `-o` the
 //! result is printed on stdout.
+//!
+//! Paddle knows no value tensors: when the result holds `vt` ops or types
+//! (from `to_vtensor`), `-o` first runs `lower_vtensor` so the file is one
+//! Paddle loads; `--keep-vtensor` writes them as they are (pir reads them back).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -25,6 +29,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "--statistics",
             "--no-verify",
             "--force",
+            "--keep-vtensor",
         ],
         &["-p", "--pipeline", "-o", "--ir-dump-dir", "--reproducer"],
     )?;
@@ -55,6 +60,11 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     match args.value("-o") {
         Some(out) => {
             let out = PathBuf::from(out);
+            if !args.has("--keep-vtensor")
+                && pir_dialects::value_tensor::mentions_value_tensors(&loaded.program)
+            {
+                lower_value_tensors(&mut loaded.program, pm.instrumentation.verify_each)?;
+            }
             let options = pir_serde::WriteOptions {
                 trainable: loaded.trainable,
                 ..Default::default()
@@ -64,4 +74,67 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         None => std::io::stdout().write_all(&loaded.program.print_to_vec())?,
     }
     Ok(())
+}
+
+/// Runs `lower_vtensor` so that the program holds only Paddle's types.
+fn lower_value_tensors(program: &mut pir_core::Program, verify: bool) -> Result<(), CliError> {
+    let mut lower =
+        pir_pass::PassManager::parse("lower_vtensor").map_err(|e| CliError::Pass(e.to_string()))?;
+    lower.instrumentation.verify_each = verify;
+    lower
+        .run(program)
+        .map_err(|e| CliError::Pass(e.to_string()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // a test fails loudly by design
+
+    use super::run;
+
+    /// `-o` lowers value tensors unless `--keep-vtensor`; a kept file reads
+    /// back in pir and lowers to the original program.
+    #[test]
+    fn value_tensors_are_lowered_for_paddle_unless_kept() {
+        let model = pir_corpus::models()
+            .into_iter()
+            .find(|m| m.name == "mlp_tiny")
+            .unwrap();
+        let input = model.json();
+        let dir = tempfile::tempdir().unwrap();
+        let opt = |out: &std::path::Path, keep: bool| {
+            let mut args: Vec<String> = [
+                input.to_str().unwrap(),
+                "-p",
+                "to_vtensor,drop_vtensor_copies",
+                "-o",
+                out.to_str().unwrap(),
+            ]
+            .map(String::from)
+            .to_vec();
+            if keep {
+                args.push("--keep-vtensor".into());
+            }
+            run(&args).unwrap();
+            crate::commands::load(out).unwrap().program
+        };
+        let original = crate::commands::load(&input).unwrap().program;
+        let lowered = opt(&dir.path().join("lowered.json"), false);
+        assert!(!pir_dialects::value_tensor::mentions_value_tensors(
+            &lowered
+        ));
+        assert_eq!(lowered.to_string(), original.to_string());
+        assert_eq!(
+            std::fs::read(dir.path().join("lowered.json")).unwrap(),
+            std::fs::read(&input).unwrap(),
+            "the lowered file is the original, byte for byte"
+        );
+
+        let mut kept = opt(&dir.path().join("kept.json"), true);
+        kept.verify().unwrap();
+        assert!(pir_dialects::value_tensor::mentions_value_tensors(&kept));
+        super::lower_value_tensors(&mut kept, true).unwrap();
+        assert_eq!(kept.to_string(), original.to_string());
+    }
 }

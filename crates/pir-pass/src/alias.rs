@@ -13,8 +13,9 @@
 //!
 //! Edges of the alias relation, all derived from the op definitions and the
 //! control-flow ops:
-//! - an output mapped to an input by the op's in-place or view map
-//!   (an in-place pair also writes the class);
+//! - an output mapped to an input by the op's in-place or view map (which
+//!   also writes the class: every view map in Paddle 3.3.1 belongs to an
+//!   in-place op);
 //! - `pd_op.while`: condition ↔ the yielded next condition; loop-carried
 //!   input `i` ↔ result `i` ↔ body argument `i` ↔ yielded value `i`
 //!   (all written: the executor rebinds them each iteration);
@@ -37,6 +38,7 @@ use pir_core::entity::EntityId;
 use pir_core::op_info::traits;
 use pir_core::{BlockId, OpId, Program, ValueDef, ValueId};
 use pir_dialects::op_def::{OpDef, OpDefinition};
+use pir_dialects::value_tensor::ValueTensorType;
 
 /// What an op means for the buffers it touches, by name.
 #[derive(Debug, Clone, Copy)]
@@ -68,10 +70,7 @@ struct Roles(rustc_hash::FxHashMap<pir_core::Symbol, Role>);
 
 impl Roles {
     fn of(&mut self, p: &Program, op: OpId) -> Role {
-        *self
-            .0
-            .entry(p.op_name(op))
-            .or_insert_with(|| role(p, op))
+        *self.0.entry(p.op_name(op)).or_insert_with(|| role(p, op))
     }
 }
 
@@ -99,15 +98,16 @@ fn role(p: &Program, op: OpId) -> Role {
     }
 }
 
-/// Pairs `(result index, operand index, writes)` of a definition's in-place
-/// and view maps. Variadic inputs never carry such a map in Paddle 3.3.1, so
-/// input positions are operand positions.
-fn mapped_pairs(def: &'static OpDef) -> impl Iterator<Item = (usize, usize, bool)> {
-    let inplace = def.inplace.iter().map(|&(o, i)| (o, i, true));
-    let view = def.view.iter().map(|&(o, i)| (o, i, false));
-    inplace
-        .chain(view)
-        .filter_map(move |(o, i, writes)| Some((def.output_index(o)?, def.input_index(i)?, writes)))
+/// Pairs `(result index, operand index)` of a definition's in-place and
+/// view maps. Both write: in Paddle 3.3.1 every op with a view map is an
+/// in-place op, and the view-only pairs (`batch_norm_`'s running mean and
+/// variance, `rnn_`'s dropout state) are state its kernel updates. Variadic
+/// inputs never carry such a map, so input positions are operand positions.
+fn mapped_pairs(def: &'static OpDef) -> impl Iterator<Item = (usize, usize)> {
+    def.inplace
+        .iter()
+        .chain(def.view)
+        .filter_map(move |&(o, i)| Some((def.output_index(o)?, def.input_index(i)?)))
 }
 
 /// The `cf.yield` ending `block`, if any.
@@ -149,10 +149,10 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
             let index = index as usize;
             match roles.of(p, op) {
                 Role::Mapped(def) => {
-                    for (o, i, writes) in mapped_pairs(def) {
+                    for (o, i) in mapped_pairs(def) {
                         if o == index {
                             operand(op, i, f);
-                            local.written |= writes;
+                            local.written = true;
                         }
                     }
                 }
@@ -208,10 +208,10 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
         let k = p.operand_index(u);
         match roles.of(p, user) {
             Role::Mapped(def) => {
-                for (o, i, writes) in mapped_pairs(def) {
+                for (o, i) in mapped_pairs(def) {
                     if i == k {
                         result(user, o, f);
-                        local.written |= writes;
+                        local.written = true;
                     }
                 }
             }
@@ -435,13 +435,14 @@ impl AliasAnalysis {
     }
 }
 
-/// Whether `ty` is a dense tensor or a vector of dense tensors: the only
-/// results Paddle's CSE merges (tensor arrays, selected rows and dist tensors
-/// carry state of their own).
+/// Whether `ty` is a dense tensor (or a value tensor, its read-only twin) or
+/// a vector of them: the only results Paddle's CSE merges (tensor arrays,
+/// selected rows and dist tensors carry state of their own).
 pub fn is_dense(p: &Program, ty: pir_core::Type) -> bool {
     let ctx = p.ctx();
-    ctx.type_is::<DenseTensorType>(ty)
+    let tensor = |t| ctx.type_is::<DenseTensorType>(t) || ctx.type_is::<ValueTensorType>(t);
+    tensor(ty)
         || ctx
             .type_as::<VectorType>(ty)
-            .is_some_and(|v| v.0.iter().all(|&t| ctx.type_is::<DenseTensorType>(t)))
+            .is_some_and(|v| v.0.iter().all(|&t| tensor(t)))
 }

@@ -5,7 +5,9 @@
 //! - [`rewrite`]: patterns and a greedy driver that reports why it stopped.
 //! - [`transforms`]: `dce`, `cse`, `canonicalize`, `remove-identity-ops`,
 //!   `remove-redundant-transpose`, `delete-assert`,
-//!   `replace-fetch-with-shadow-output`.
+//!   `replace-fetch-with-shadow-output`, `de_inplace`, `inplace`,
+//!   and the value-semantics passes `to_vtensor`, `drop_vtensor_copies`,
+//!   `lower_vtensor`.
 //!
 //! ```
 //! let ctx = pir_dialects::pd_op_context();

@@ -8,7 +8,7 @@
 use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::canonicalize::PatternPass;
-use crate::transforms::{cleanup, cse, dce};
+use crate::transforms::{cleanup, cse, dce, inplace, value_semantics};
 
 /// A pipeline that cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -21,7 +21,7 @@ pub struct PipelineError {
 }
 
 /// Argument and description of every registered pass.
-pub const PASSES: [(&str, &str); 7] = [
+pub const PASSES: [(&str, &str); 12] = [
     ("dce", "erase side-effect-free ops whose results are unused"),
     ("cse", "replace an op by an identical earlier one visible at its place"),
     ("canonicalize", "remove identity ops and fold redundant pairs to a fixed point {max-iterations, max-rewrites}"),
@@ -29,6 +29,11 @@ pub const PASSES: [(&str, &str); 7] = [
     ("remove-redundant-transpose", "remove pairs of transposes whose permutations cancel out"),
     ("delete-assert", "remove runtime assertions"),
     ("replace-fetch-with-shadow-output", "turn fetch ops into shadow outputs of the same name"),
+    ("de_inplace", "replace in-place ops by their out-of-place twins where no reader can tell"),
+    ("inplace", "replace ops by their in-place twins where the input is dead and unshared"),
+    ("to_vtensor", "make ops with value semantics read and produce value tensors, through copies"),
+    ("drop_vtensor_copies", "read a value tensor directly where a tensor copied from it is copied back unchanged"),
+    ("lower_vtensor", "turn value tensors into dense tensors and copies into their operand or pd_op.assign"),
 ];
 
 fn greedy_options(
@@ -129,6 +134,26 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<Box<dyn Pass>>, PipelineError> {
             "replace-fetch-with-shadow-output" => {
                 no_options(&options)?;
                 Box::new(cleanup::ReplaceFetchWithShadowOutput)
+            }
+            "de_inplace" => {
+                no_options(&options)?;
+                Box::new(inplace::DeInplace)
+            }
+            "inplace" => {
+                no_options(&options)?;
+                Box::new(inplace::Inplace)
+            }
+            "to_vtensor" => {
+                no_options(&options)?;
+                Box::new(value_semantics::ToVTensor)
+            }
+            "drop_vtensor_copies" => {
+                no_options(&options)?;
+                Box::new(value_semantics::DropVTensorCopies)
+            }
+            "lower_vtensor" => {
+                no_options(&options)?;
+                Box::new(value_semantics::LowerVTensor)
             }
             other => {
                 let known: Vec<&str> = PASSES.iter().map(|(n, _)| *n).collect();

@@ -45,7 +45,7 @@ pub fn may_forward(p: &Program, x: ValueId, r: ValueId) -> bool {
         return false;
     }
     let (cx, cr) = (alias_class(p, x), alias_class(p, r));
-    !cx.facts.written && !cr.facts.written && !(cr.pinned && cx.facts.pinned)
+    !cx.facts.written && !cr.facts.written && (!cr.pinned || !cx.facts.pinned)
 }
 
 /// A number held by a float/int attribute.
@@ -76,10 +76,17 @@ impl RewritePattern for ScaleByOne {
         if p.num_operands(op) != 2 || attr_number(p, op, "bias") != Some(0.0) {
             return false;
         }
-        let Some(scale) = p.operand(op, 1).and_then(|v| p.defining_op(v)) else {
+        let Some(factor) = p.operand(op, 1) else {
             return false;
         };
-        if p.op_name_str(scale) != "pd_op.full" || attr_number(p, scale, "value") != Some(1.0) {
+        let Some(scale) = p.defining_op(factor) else {
+            return false;
+        };
+        // The factor is the `full`'s value only while nothing writes it.
+        if p.op_name_str(scale) != "pd_op.full"
+            || attr_number(p, scale, "value") != Some(1.0)
+            || alias_class(p, factor).facts.written
+        {
             return false;
         }
         forward_operand(rw, op, 0)
@@ -188,7 +195,10 @@ impl RewritePattern for RedundantTranspose {
         let Some(x) = p.operand(inner, 0) else {
             return false;
         };
-        if !identity {
+        // The pair reads `x` through the inner result: a write to that
+        // result between the two transposes would be lost.
+        let inner_result = p.result(inner, 0);
+        if !identity || alias_class(p, inner_result).facts.written {
             return false;
         }
         forward_value(rw, op, x)

@@ -38,9 +38,8 @@ const COMMUTATIVE: [&str; 10] = [
 /// commutative op sorted.
 fn canonical_operands(p: &Program, op: OpId) -> impl Iterator<Item = Option<ValueId>> + '_ {
     let n = p.num_operands(op);
-    let swap = n == 2
-        && p.operand(op, 0) > p.operand(op, 1)
-        && COMMUTATIVE.contains(&p.op_name_str(op));
+    let swap =
+        n == 2 && p.operand(op, 0) > p.operand(op, 1) && COMMUTATIVE.contains(&p.op_name_str(op));
     (0..n).map(move |i| p.operand(op, if swap { 1 - i } else { i }))
 }
 

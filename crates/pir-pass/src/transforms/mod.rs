@@ -4,3 +4,5 @@ pub mod canonicalize;
 pub mod cleanup;
 pub mod cse;
 pub mod dce;
+pub mod inplace;
+pub mod value_semantics;

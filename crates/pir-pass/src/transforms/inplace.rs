@@ -1,0 +1,617 @@
+//! `de_inplace` and `inplace`: turning in-place ops into their out-of-place
+//! twins and back (the design seed's §2.5.2, and the effect of Paddle's
+//! `inplace_pass` at the `pd_op` level).
+//!
+//! Paddle defines most ops twice: `pd_op.relu` returns a fresh tensor,
+//! `pd_op.relu_` writes its result into the buffer of its input (the
+//! definition's `inplace` map pairs output `out` with input `x`). The twins
+//! have the same input, attribute and output names, so one can stand for the
+//! other with the same operands, attribute dictionary and result types; what
+//! changes is which buffers are shared, and both passes only act where no op
+//! can observe that.
+//!
+//! **`de_inplace`** rewrites `b = X_(a, …)` as `b' = X(a, …)` and makes every
+//! use of `b`, and every use of `a` after the op in program order (nested
+//! uses in later ops included), read `b'`; reads of `a` before the op keep
+//! reading `a`. For each in-place pair (the `inplace` map, plus the `view`
+//! map: Paddle 3.3.1 declares `batch_norm_`'s running statistics as views
+//! although its kernel updates them) with operand `a` present:
+//! - `a` is the result of an op of the op's own block (a block argument or a
+//!   value of an enclosing block may be re-read by a loop, and its buffer is
+//!   not ours to replace);
+//! - `a` is not pinned (data, parameters, constant tensors are the caller's
+//!   or the weights' buffers: their in-place update is the point, e.g.
+//!   `adam_` on parameters or `batch_norm_` on running statistics);
+//! - every use of `a` lies in that block, directly or nested in one of its
+//!   ops;
+//! - no member of `a`'s alias class other than `a` and the op's results is
+//!   defined before the op (a view of `a` taken earlier would see the write
+//!   and no longer does); later members are fine, their uses of `a` are
+//!   rewired;
+//! - when `a` is read after the op, its type equals the paired result's type
+//!   (`reshape_` changes it: rewiring would change what later ops read).
+//!
+//! An op with several pairs is rewritten only if every pair is legal. Ops are
+//! visited in program order and classes are computed on demand, so chains
+//! (`relu_(a)` then `exp_(b)`) convert in one run.
+//!
+//! **`inplace`** rewrites a pure op without regions `b = X(a, …)` as
+//! `b = X_(a, …)` when the twin has an `inplace` map, `X` is not one Paddle
+//! keeps out-of-place (`transpose`: in place only for strided dygraph
+//! tensors; `add_grad`/`subtract_grad`: their CPU kernels cannot), and for
+//! every pair (result `k`, operand `j`), with `a` = operand `j`:
+//! - `a` is present and every operand and result of the op is a dense tensor;
+//! - the type of `a` equals the type of result `k`; a dynamic dim (`-1`) is
+//!   accepted only when the op has a single tensor input (operands that are
+//!   mutable attributes do not count: broadcasting two dynamic inputs may
+//!   give a larger result than either) and only as the leading dim of a
+//!   tensor of rank ≥ 2 (Paddle's `inplace_pass` rule: elsewhere the element
+//!   counts may differ at run time);
+//! - `a` is the result of an op of the same block (a value captured from an
+//!   enclosing block is re-read by every iteration of a loop), and that op
+//!   is not a constant (`full`, `full_int_array`, `assign_value`,
+//!   `full_with_tensor`: Paddle may share constants between users);
+//! - `a`'s alias class is `{a}`, not written and not pinned (no views, no
+//!   other writers, not carried by a `while`, not yielded, not an input or
+//!   output of the program);
+//! - the op is the last use of `a`: it reads `a` only at position `j`, and
+//!   every other use is an earlier op of the block, and none is a
+//!   `pd_op.fetch` (which may hand out the buffer itself);
+//! - neither `a` nor result `k` is read inside a region of another op, and
+//!   neither is marked `persistable` by its op (Paddle's executor binds
+//!   values read in control-flow bodies by variable, and its `inplace_pass`
+//!   keeps them and persistable values out of buffer reuse).
+//!
+//! Ops are visited in reverse program order: converting `exp(b)` first
+//! leaves `b` alone in its class, so `relu(a)` before it still converts and
+//! a chain comes back whole.
+
+use rustc_hash::FxHashMap;
+
+use pir_core::builtin::{ArrayAttr, BoolAttr, DenseTensorType};
+use pir_core::walk::Order;
+use pir_core::{
+    BlockId, Builder, InsertPoint, OpId, OperandId, Program, Symbol, ValueDef, ValueId,
+};
+use pir_dialects::op_def::{OpDef, OpDefinition};
+
+use crate::alias::alias_class;
+use crate::effects::is_pure;
+use crate::pass::{Changed, Pass, PassContext, PassError};
+
+/// Ops Paddle's `inplace_pass` never converts although a twin exists:
+/// `transpose_` is in place only for strided tensors in dygraph, and the
+/// CPU kernels of `add_grad_`/`subtract_grad_` cannot run in place
+/// (broadcasting gradients), and the backend is not known here.
+const NEVER_INPLACE: [&str; 3] = ["pd_op.transpose", "pd_op.add_grad", "pd_op.subtract_grad"];
+
+/// Ops whose results Paddle may share between several users.
+const CONSTANT_LIKE: [&str; 4] = [
+    "pd_op.full",
+    "pd_op.full_int_array",
+    "pd_op.assign_value",
+    "pd_op.full_with_tensor",
+];
+
+/// The definition registered for `name`, if any.
+fn definition(p: &Program, name: Symbol) -> Option<&'static OpDef> {
+    p.ctx()
+        .op_info(name)?
+        .interface::<OpDefinition>()
+        .map(|d| d.0)
+}
+
+/// Whether two definitions name their inputs, attributes and outputs alike
+/// (then an op of one is a well-formed op of the other).
+fn same_signature(a: &OpDef, b: &OpDef) -> bool {
+    a.inputs.len() == b.inputs.len()
+        && a.attributes.len() == b.attributes.len()
+        && a.outputs.len() == b.outputs.len()
+        && a.inputs.iter().zip(b.inputs).all(|(x, y)| x.name == y.name)
+        && a.attributes
+            .iter()
+            .zip(b.attributes)
+            .all(|(x, y)| x.name == y.name)
+        && a.outputs
+            .iter()
+            .zip(b.outputs)
+            .all(|(x, y)| x.name == y.name)
+}
+
+/// `(result index, operand index)` of each named pair, or `None` if a name
+/// is not in the definition.
+fn index_pairs(def: &OpDef, pairs: &[(&'static str, &'static str)]) -> Option<Vec<(usize, usize)>> {
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(pairs.len());
+    for &(o, i) in pairs {
+        let pair = (def.output_index(o)?, def.input_index(i)?);
+        if !out.contains(&pair) {
+            out.push(pair);
+        }
+    }
+    Some(out)
+}
+
+/// The op an op of one name becomes, and the buffers the in-place one of the
+/// two shares.
+#[derive(Debug, Clone)]
+struct Twin {
+    /// The other op's name.
+    name: Symbol,
+    /// The op's own definition (its operand and result counts are checked
+    /// before indexing).
+    def: &'static OpDef,
+    /// `(result, operand)` pairs of the in-place op.
+    pairs: Vec<(usize, usize)>,
+}
+
+/// Which way a pass converts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    /// `X_` → `X`.
+    OutOfPlace,
+    /// `X` → `X_`.
+    InPlace,
+}
+
+fn find_twin(p: &Program, name: Symbol, direction: Direction) -> Option<Twin> {
+    let def = definition(p, name)?;
+    let text = p.ctx().symbol_str(name);
+    let (twin_name, twin_text) = match direction {
+        Direction::OutOfPlace => {
+            let base = text.strip_suffix('_')?;
+            (p.ctx().lookup_symbol(base)?, base.to_owned())
+        }
+        Direction::InPlace => {
+            let inplace = format!("{text}_");
+            (p.ctx().lookup_symbol(&inplace)?, inplace)
+        }
+    };
+    let twin = definition(p, twin_name)?;
+    if twin.name != twin_text || !same_signature(def, twin) {
+        return None;
+    }
+    let pairs = match direction {
+        Direction::OutOfPlace => {
+            if !twin.inplace.is_empty() || !twin.view.is_empty() {
+                return None;
+            }
+            let mut named = def.inplace.to_vec();
+            named.extend_from_slice(def.view);
+            index_pairs(def, &named)?
+        }
+        Direction::InPlace => {
+            if !def.inplace.is_empty() || !def.view.is_empty() || twin.inplace.is_empty() {
+                return None;
+            }
+            index_pairs(twin, twin.inplace)?
+        }
+    };
+    if pairs.is_empty() {
+        return None;
+    }
+    Some(Twin {
+        name: twin_name,
+        def,
+        pairs,
+    })
+}
+
+/// Twins by op name: a program has few distinct names, each looked up once.
+struct Twins {
+    direction: Direction,
+    cache: FxHashMap<Symbol, Option<Twin>>,
+}
+
+impl Twins {
+    fn new(direction: Direction) -> Self {
+        Twins {
+            direction,
+            cache: FxHashMap::default(),
+        }
+    }
+
+    /// The twin of `op`, if it has one and its operand and result counts
+    /// match its definition (so pair indices are in range).
+    fn of(&mut self, p: &Program, op: OpId) -> Option<Twin> {
+        let direction = self.direction;
+        let twin = self
+            .cache
+            .entry(p.op_name(op))
+            .or_insert_with(|| find_twin(p, p.op_name(op), direction))
+            .as_ref()?;
+        let fits = p.num_operands(op) == twin.def.inputs.len()
+            && p.num_results(op) == twin.def.outputs.len()
+            && p.num_regions(op) == 0;
+        fits.then(|| twin.clone())
+    }
+}
+
+/// Position of each op in its block, for program-order questions. Ops keep
+/// their position when replaced by their twin, so the table stays exact.
+struct Positions(FxHashMap<OpId, u32>);
+
+impl Positions {
+    fn new(p: &Program, root: OpId) -> Self {
+        let mut table = FxHashMap::default();
+        let mut next: FxHashMap<BlockId, u32> = FxHashMap::default();
+        p.walk(root, Order::Pre, &mut |op| {
+            if let Some(block) = p.op_parent_block(op) {
+                let n = next.entry(block).or_insert(0);
+                table.insert(op, *n);
+                *n += 1;
+            }
+        });
+        Positions(table)
+    }
+
+    /// The position of `op` (ops outside the walked root sort last).
+    fn get(&self, op: OpId) -> u32 {
+        self.0.get(&op).copied().unwrap_or(u32::MAX)
+    }
+
+    fn set(&mut self, op: OpId, position: u32) {
+        self.0.insert(op, position);
+    }
+}
+
+/// The op of `block` that is `op` or contains it, if any.
+fn ancestor_in(p: &Program, mut op: OpId, block: BlockId) -> Option<OpId> {
+    loop {
+        let parent = p.op_parent_block(op)?;
+        if parent == block {
+            return Some(op);
+        }
+        op = p.block_parent_op(parent)?;
+    }
+}
+
+/// Where `x` (an op anywhere) stands relative to `op` of `block`: the
+/// ordering of its ancestor in `block`, `None` when it is outside `block`.
+fn order_in_block(
+    p: &Program,
+    pos: &Positions,
+    x: OpId,
+    op: OpId,
+    block: BlockId,
+) -> Option<std::cmp::Ordering> {
+    let anc = ancestor_in(p, x, block)?;
+    Some(pos.get(anc).cmp(&pos.get(op)))
+}
+
+/// Whether value `m` is defined after `op` of `block` (in a later op of the
+/// block or nested in one). Values outside the block count as earlier.
+fn defined_after(p: &Program, pos: &Positions, m: ValueId, op: OpId, block: BlockId) -> bool {
+    let definer = match p.value_def(m) {
+        ValueDef::Result { op: d, .. } => Some(d),
+        ValueDef::BlockArg { block: b, .. } => p.block_parent_op(b),
+        ValueDef::BlockKwarg { .. } | ValueDef::Erased => None,
+    };
+    definer.and_then(|d| order_in_block(p, pos, d, op, block)) == Some(std::cmp::Ordering::Greater)
+}
+
+/// Whether `a` is the result of an op of `block`.
+fn defined_in(p: &Program, a: ValueId, block: BlockId) -> Option<OpId> {
+    match p.value_def(a) {
+        ValueDef::Result { op, .. } if p.op_parent_block(op) == Some(block) => Some(op),
+        _ => None,
+    }
+}
+
+/// Creates `twin` before `op` with the same operands, attribute dictionary
+/// and result types, makes the users of `op`'s results use the new results,
+/// and erases `op`. Returns the new op.
+fn replace_by_twin(
+    p: &mut Program,
+    pos: &mut Positions,
+    op: OpId,
+    twin: Symbol,
+    pass: &str,
+) -> Result<OpId, PassError> {
+    let operands: Vec<Option<ValueId>> = p.operands(op).collect();
+    let types: Vec<_> = p.results(op).map(|r| p.value_type(r)).collect();
+    let attrs = p.attrs(op);
+    let new = p.create_op(twin, &operands, &types, attrs, 0);
+    Builder::new(p, InsertPoint::Before(op)).insert(new);
+    pos.set(new, pos.get(op));
+    let pairs: Vec<(ValueId, ValueId)> = p.results(op).zip(p.results(new)).collect();
+    for (old, fresh) in pairs {
+        p.replace_all_uses_with(old, fresh);
+    }
+    p.erase_op(op).map_err(|e| PassError {
+        pass: pass.into(),
+        message: e.to_string(),
+    })?;
+    Ok(new)
+}
+
+/// The ops nested in `root`, in program order.
+fn ops_in_order(p: &Program, root: OpId) -> Vec<OpId> {
+    let mut ops = Vec::new();
+    p.walk(root, Order::Pre, &mut |op| {
+        if op != root {
+            ops.push(op);
+        }
+    });
+    ops
+}
+
+/// One in-place pair of an op `de_inplace` may rewrite: result `k` takes
+/// over the buffer of `a`, whose later `uses` must read the new result.
+struct Rewire {
+    result: usize,
+    uses: Vec<OperandId>,
+}
+
+/// The rewiring that makes `op` (an in-place op with `pairs`) out-of-place,
+/// or `None` if some reader could tell the difference (module docs).
+fn de_inplace_plan(
+    p: &Program,
+    pos: &Positions,
+    op: OpId,
+    pairs: &[(usize, usize)],
+) -> Option<Vec<Rewire>> {
+    let block = p.op_parent_block(op)?;
+    let results: Vec<ValueId> = p.results(op).collect();
+    let mut sources: Vec<ValueId> = Vec::new();
+    let mut plan = Vec::new();
+    for &(k, j) in pairs {
+        // An absent optional input shares nothing.
+        let Some(a) = p.operand(op, j) else {
+            continue;
+        };
+        if sources.contains(&a) {
+            return None;
+        }
+        sources.push(a);
+        defined_in(p, a, block)?;
+        let class = alias_class(p, a);
+        if class.pinned {
+            return None;
+        }
+        let earlier_alias = class
+            .members
+            .iter()
+            .any(|&m| m != a && !results.contains(&m) && !defined_after(p, pos, m, op, block));
+        if earlier_alias {
+            return None;
+        }
+        let mut later = Vec::new();
+        for u in p.uses(a) {
+            let user = p.operand_owner(u);
+            if user == op {
+                continue;
+            }
+            if order_in_block(p, pos, user, op, block)? == std::cmp::Ordering::Greater {
+                later.push(u);
+            }
+        }
+        if !later.is_empty() && p.value_type(a) != p.value_type(results[k]) {
+            return None;
+        }
+        plan.push(Rewire {
+            result: k,
+            uses: later,
+        });
+    }
+    Some(plan)
+}
+
+/// The `de_inplace` pass: in-place ops whose write no reader can observe
+/// become their out-of-place twins.
+#[derive(Debug, Default)]
+pub struct DeInplace;
+
+impl Pass for DeInplace {
+    fn argument(&self) -> &'static str {
+        "de_inplace"
+    }
+    fn description(&self) -> &'static str {
+        "replace in-place ops by their out-of-place twins where no reader can tell"
+    }
+    fn run(
+        &mut self,
+        p: &mut Program,
+        root: OpId,
+        cx: &mut PassContext,
+    ) -> Result<Changed, PassError> {
+        let mut pos = Positions::new(p, root);
+        let mut twins = Twins::new(Direction::OutOfPlace);
+        let mut converted = 0u64;
+        for op in ops_in_order(p, root) {
+            if p.is_erased(op) {
+                continue;
+            }
+            let Some(twin) = twins.of(p, op) else {
+                continue;
+            };
+            // Classes are computed now, on the program as rewritten so far:
+            // an earlier conversion rewires reads this op's checks depend on.
+            let Some(plan) = de_inplace_plan(p, &pos, op, &twin.pairs) else {
+                continue;
+            };
+            let new = replace_by_twin(p, &mut pos, op, twin.name, self.argument())?;
+            for rewire in plan {
+                let fresh = p.result(new, rewire.result);
+                for u in rewire.uses {
+                    p.set_operand_value(u, Some(fresh));
+                }
+            }
+            converted += 1;
+        }
+        cx.statistics.add("ops converted", converted);
+        Ok(if converted > 0 {
+            Changed::Yes
+        } else {
+            Changed::No
+        })
+    }
+}
+
+/// Whether `ty` is a dense tensor type.
+fn is_dense_tensor(p: &Program, ty: pir_core::Type) -> bool {
+    p.ctx().type_is::<DenseTensorType>(ty)
+}
+
+/// How the dims of a dense tensor type allow an in-place op: `Static`,
+/// `LeadingDynamic` (only dim 0 is `-1`, rank ≥ 2: a batch size), or
+/// `Dynamic` (any other `-1`, which Paddle's `inplace_pass` refuses since
+/// the element counts may differ at run time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dims {
+    Static,
+    LeadingDynamic,
+    Dynamic,
+}
+
+fn dims_kind(p: &Program, ty: pir_core::Type) -> Dims {
+    let Some(t) = p.ctx().type_as::<DenseTensorType>(ty) else {
+        return Dims::Dynamic;
+    };
+    match t.dims.iter().position(|&d| d < 0) {
+        None => Dims::Static,
+        Some(0) if t.dims.len() >= 2 && t.dims[1..].iter().all(|&d| d >= 0) => Dims::LeadingDynamic,
+        Some(_) => Dims::Dynamic,
+    }
+}
+
+/// Whether the op's `persistable` attribute marks result `k` (Paddle keeps
+/// persistable values out of in-place reuse).
+fn persistable_result(p: &Program, op: OpId, k: usize) -> bool {
+    let ctx = p.ctx();
+    p.attr(op, "persistable")
+        .and_then(|a| ctx.attr_as::<ArrayAttr>(a))
+        .and_then(|a| a.0.get(k).copied())
+        .and_then(|b| ctx.attr_as::<BoolAttr>(b))
+        .is_some_and(|b| b.0)
+}
+
+/// Whether every use of `v` is an op directly in `block`: Paddle's
+/// executor binds a value read inside a control-flow body by its variable,
+/// and its `inplace_pass` keeps such values (input or result) apart.
+fn used_only_directly_in(p: &Program, v: ValueId, block: BlockId) -> bool {
+    p.uses(v)
+        .all(|u| p.op_parent_block(p.operand_owner(u)) == Some(block))
+}
+
+/// Whether `op` (pure, with an in-place twin whose pairs are `pairs`) may
+/// write its result into its input's buffer (module docs).
+fn may_inplace(p: &Program, pos: &Positions, op: OpId, twin: &Twin) -> bool {
+    let Some(block) = p.op_parent_block(op) else {
+        return false;
+    };
+    if !is_pure(p, op) || NEVER_INPLACE.contains(&p.op_name_str(op)) {
+        return false;
+    }
+    let dense = p
+        .operands(op)
+        .flatten()
+        .chain(p.results(op))
+        .all(|v| is_dense_tensor(p, p.value_type(v)));
+    if !dense {
+        return false;
+    }
+    let tensor_inputs = p
+        .operands(op)
+        .zip(twin.def.inputs)
+        .filter(|(v, def)| v.is_some() && !def.mutable_attribute)
+        .count();
+    let mut sources: Vec<ValueId> = Vec::new();
+    for &(k, j) in &twin.pairs {
+        let Some(a) = p.operand(op, j) else {
+            return false;
+        };
+        if sources.contains(&a) {
+            return false;
+        }
+        sources.push(a);
+        let (ty, result) = (p.value_type(a), p.result(op, k));
+        if ty != p.value_type(result) {
+            return false;
+        }
+        match dims_kind(p, ty) {
+            Dims::Static => {}
+            Dims::LeadingDynamic if tensor_inputs == 1 => {}
+            Dims::LeadingDynamic | Dims::Dynamic => return false,
+        }
+        if persistable_result(p, op, k)
+            || !used_only_directly_in(p, a, block)
+            || !used_only_directly_in(p, result, block)
+        {
+            return false;
+        }
+        let Some(definer) = defined_in(p, a, block) else {
+            return false;
+        };
+        let a_index = match p.value_def(a) {
+            ValueDef::Result { index, .. } => index as usize,
+            _ => return false,
+        };
+        if CONSTANT_LIKE.contains(&p.op_name_str(definer))
+            || persistable_result(p, definer, a_index)
+        {
+            return false;
+        }
+        let class = alias_class(p, a);
+        if class.facts.size != 1 || class.facts.written || class.facts.pinned {
+            return false;
+        }
+        // A fetch may hand out the buffer itself (Paddle never reuses a
+        // fetched value's buffer).
+        let last_use = p.uses(a).all(|u| {
+            let user = p.operand_owner(u);
+            if user == op {
+                return p.operand_index(u) == j;
+            }
+            p.op_name_str(user) != "pd_op.fetch"
+                && order_in_block(p, pos, user, op, block) == Some(std::cmp::Ordering::Less)
+        });
+        if !last_use {
+            return false;
+        }
+    }
+    true
+}
+
+/// The `inplace` pass: pure ops that are the last reader of an unshared
+/// input become their in-place twins.
+#[derive(Debug, Default)]
+pub struct Inplace;
+
+impl Pass for Inplace {
+    fn argument(&self) -> &'static str {
+        "inplace"
+    }
+    fn description(&self) -> &'static str {
+        "replace ops by their in-place twins where the input is dead and unshared"
+    }
+    fn run(
+        &mut self,
+        p: &mut Program,
+        root: OpId,
+        cx: &mut PassContext,
+    ) -> Result<Changed, PassError> {
+        let mut pos = Positions::new(p, root);
+        let mut twins = Twins::new(Direction::InPlace);
+        let mut converted = 0u64;
+        // Reverse program order: see the module docs.
+        for op in ops_in_order(p, root).into_iter().rev() {
+            if p.is_erased(op) {
+                continue;
+            }
+            let Some(twin) = twins.of(p, op) else {
+                continue;
+            };
+            if !may_inplace(p, &pos, op, &twin) {
+                continue;
+            }
+            replace_by_twin(p, &mut pos, op, twin.name, self.argument())?;
+            converted += 1;
+        }
+        cx.statistics.add("ops converted", converted);
+        Ok(if converted > 0 {
+            Changed::Yes
+        } else {
+            Changed::No
+        })
+    }
+}

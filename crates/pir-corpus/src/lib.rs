@@ -113,7 +113,10 @@ impl Model {
 }
 
 fn read_index(section: &str) -> Vec<Model> {
-    let dir = corpus_dir();
+    read_index_in(corpus_dir(), section)
+}
+
+fn read_index_in(dir: PathBuf, section: &str) -> Vec<Model> {
     let Ok(text) = std::fs::read_to_string(dir.join("index.json")) else {
         return Vec::new();
     };
@@ -164,6 +167,14 @@ pub fn models() -> Vec<Model> {
 /// Models written by older releases (`compat/<release>/`).
 pub fn compat_models() -> Vec<Model> {
     read_index("compat")
+}
+
+/// The control-flow models shipped in the repository
+/// (`tests/corpus/control_flow`, made by `scripts/make_control_flow_models.py`):
+/// loops in branches, branches in loops, carried and captured values, in-place
+/// ops in loop bodies, with inputs and Paddle's outputs.
+pub fn control_flow_models() -> Vec<Model> {
+    read_index_in(repo_root().join("tests/corpus/control_flow"), "models")
 }
 
 /// A synthetic model in Paddle's JSON format, shaped like the corpus'

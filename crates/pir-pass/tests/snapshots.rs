@@ -1,7 +1,8 @@
-//! Per-pass diff snapshots of real corpus models (in the style of rustc's
-//! mir-opt tests): for each model, every pass runs alone on the loaded program
-//! and the printed before/after difference is compared with
-//! `tests/snapshots/<model>.diff`. Each result must also verify.
+//! Per-pass diff snapshots of real corpus models and of the shipped
+//! control-flow models (in the style of rustc's mir-opt tests): for each
+//! model, every pass runs alone on the loaded program and the printed
+//! before/after difference is compared with `tests/snapshots/<model>.diff`.
+//! Each result must also verify.
 //!
 //! Re-bless after an intended change with `PIR_BLESS=1 cargo test -p pir-pass --test snapshots`,
 //! then review the diff of the snapshot files.
@@ -10,7 +11,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-const PASSES: [&str; 7] = [
+const PASSES: [&str; 9] = [
     "dce",
     "cse",
     "canonicalize",
@@ -18,6 +19,8 @@ const PASSES: [&str; 7] = [
     "remove-redundant-transpose",
     "delete-assert",
     "replace-fetch-with-shadow-output",
+    "de_inplace",
+    "inplace",
 ];
 
 /// A line diff: common prefix and suffix are skipped, the rest is an LCS diff
@@ -79,7 +82,10 @@ fn per_pass_diffs_of_corpus_models_match_their_snapshots() {
     let bless = std::env::var_os("PIR_BLESS").is_some();
     let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/snapshots"));
     let mut failures = Vec::new();
-    for model in pir_corpus::models() {
+    let models = pir_corpus::models()
+        .into_iter()
+        .chain(pir_corpus::control_flow_models());
+    for model in models {
         let ctx = pir_dialects::pd_op_context();
         let original = pir_serde::read_file(ctx, &model.json(), &Default::default())
             .unwrap()

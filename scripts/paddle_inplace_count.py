@@ -8,7 +8,8 @@ control-flow models in tests/corpus/control_flow), this counts
   `switch_ir_optim(True)`, `disable_mkldnn()`, `switch_ir_debug(True)`; the
   last "after inplace_pass" print). Paddle runs CSE, constant folding and DCE
   first, and counts ops that were in-place already;
-- ours: the in-place `pd_op` ops (names with an in-place twin, ending in `_`)
+- ours: the in-place `pd_op` ops (with an in-place or view map, e.g. `relu_`,
+  `batch_norm_`)
   in `pir opt MODEL.json -p PIPELINE`, nested regions included, for the
   pipeline given (default `canonicalize,cse,dce,inplace`), and how many of
   them were there before.
@@ -48,7 +49,7 @@ inf.create_predictor(cfg)
 
 def inplace_op_names():
     ops = json.load(open(SPEC))["ops"]
-    return {name for name, d in ops.items() if d.get("inplace")}
+    return {name for name, d in ops.items() if d.get("inplace") or d.get("view")}
 
 
 def count_ours(path, names):

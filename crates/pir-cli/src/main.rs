@@ -40,11 +40,10 @@ MODEL may be Paddle's JSON or IR text (Paddle's print or the typed form):
                         .pir files are typed text, .txt Paddle's print
   upgrade OLD.json NEW.json [--force] [--patch P.yaml]
                         the same, for a model of an older Paddle release
-  opt IN.json -p PIPELINE [-o OUT.json] [--print-ir-after-all] [--print-ir-after-change]
-        [--ir-dump-dir D] [--timing] [--statistics] [--no-verify] [--force]
-                        run passes (dce, cse, canonicalize, remove-identity-ops,
-                        remove-redundant-transpose, delete-assert,
-                        replace-fetch-with-shadow-output)
+  opt IN.json -p PIPELINE [-o OUT.json] [--print-ir-before-all] [--print-ir-after-all]
+        [--print-ir-after-change] [--ir-dump-dir D] [--timing] [--statistics]
+        [--no-verify] [--force] [--reproducer FILE] [--keep-vtensor]
+                        run passes; `pir opt --list-passes` lists them
   params FILE [--program MODEL.json] [--json]
                         list the tensors of a .pdiparams / .pdparams file
   params convert IN OUT [--program MODEL.json] [--force]

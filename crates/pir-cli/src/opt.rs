@@ -1,4 +1,5 @@
-//! `pir opt IN.json -p PIPELINE [-o OUT.json]`: runs passes on a model.
+//! `pir opt IN.json -p PIPELINE [-o OUT.json]`: runs passes on a model;
+//! `pir opt --list-passes` lists the registered passes.
 //!
 //! Options: `--print-ir-before-all`, `--print-ir-after-all`, `--print-ir-after-change`, `--ir-dump-dir D`
 //! (IR after each pass to `D/NN-pass.txt` instead of stderr), `--timing`,
@@ -20,9 +21,18 @@ use crate::CliError;
 
 /// Runs `pir opt`.
 pub fn run(args: &[String]) -> Result<(), CliError> {
+    if args.iter().any(|a| a == "--list-passes") {
+        let mut out = String::new();
+        for (name, description) in pir_pass::registry::PASSES {
+            out.push_str(&format!("{name:<34} {description}\n"));
+        }
+        std::io::stdout().write_all(out.as_bytes())?;
+        return Ok(());
+    }
     let args = Args::parse(
         args,
         &[
+            "--print-ir-before-all",
             "--print-ir-after-all",
             "--print-ir-after-change",
             "--timing",
@@ -51,6 +61,9 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         std::fs::create_dir_all(dir)?;
     }
     let mut loaded = crate::commands::load(input)?;
+    if let Some(file) = args.value("--reproducer") {
+        pm.on_failure = Some(reproducer_hook(PathBuf::from(file), loaded.trainable));
+    }
     let records = pm
         .run(&mut loaded.program)
         .map_err(|e| CliError::Pass(e.to_string()))?;
@@ -74,6 +87,24 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         None => std::io::stdout().write_all(&loaded.program.print_to_vec())?,
     }
     Ok(())
+}
+
+/// A failure hook that writes the pipeline's input program to `file` (JSON,
+/// or text for `.pir`/`.txt`) and prints the command that replays the failure.
+fn reproducer_hook(file: PathBuf, trainable: bool) -> pir_pass::manager::FailureHook {
+    Box::new(move |program, pipeline, error| {
+        let options = pir_serde::WriteOptions {
+            trainable,
+            ..Default::default()
+        };
+        match pir_serde::write_any_file(program, &file, &options, true) {
+            Ok(()) => eprintln!(
+                "reproducer: {error}\nreplay with: pir opt {} -p \"{pipeline}\"",
+                file.display()
+            ),
+            Err(e) => eprintln!("reproducer: cannot write {}: {e}", file.display()),
+        }
+    })
 }
 
 /// Runs `lower_vtensor` so that the program holds only Paddle's types.

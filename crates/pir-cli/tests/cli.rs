@@ -242,6 +242,11 @@ fn opt_runs_a_pipeline_and_reports_statistics() {
     let bad = pir(&["opt", model.json().to_str().unwrap(), "-p", "nope"]);
     assert_eq!(bad.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown pass `nope`"));
+    let list = pir(&["opt", "--list-passes"]);
+    let list = String::from_utf8_lossy(&list.stdout);
+    for pass in ["cse", "de_inplace", "inplace", "to_vtensor", "lower_vtensor"] {
+        assert!(list.lines().any(|l| l.starts_with(&format!("{pass} "))), "{list}");
+    }
 }
 
 fn corpus_model(name: &str) -> pir_corpus::Model {
@@ -347,4 +352,43 @@ fn strict_verify_rejects_unknown_ops_in_text_and_json() {
         let err = String::from_utf8_lossy(&strict.stderr);
         assert!(err.contains("unknown op `pd_op.reluu`"), "{err}");
     }
+}
+
+#[test]
+fn opt_writes_a_reproducer_when_a_pass_fails_and_prints_ir_before_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("copy.txt");
+    std::fs::write(
+        &model,
+        r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[2],stop_gradient:[false]} : () -> tensor<2xf32>
+    (%1) = "pd_op.exp" (%0) {stop_gradient:[false]} : (tensor<2xf32>) -> tensor<2xf32>
+    (%2) = "pd_op.assign" (%1) {stop_gradient:[false]} : (tensor<2xf32>) -> tensor<2xf32>
+    (%3) = "pd_op.fetch" (%2) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<2xf32>) -> tensor<2xf32>
+}
+"#,
+    )
+    .unwrap();
+    let repro = dir.path().join("repro.json");
+    let model = model.to_str().unwrap();
+    // A rewrite limit of zero stops canonicalize before its fixed point.
+    let failed = pir(&[
+        "opt",
+        model,
+        "-p",
+        "canonicalize{max-rewrites=0}",
+        "--reproducer",
+        repro.to_str().unwrap(),
+    ]);
+    assert_eq!(failed.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    assert!(stderr.contains("replay with: pir opt"), "{stderr}");
+    let replay = pir(&["print", repro.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&replay.stdout).contains("pd_op.assign"));
+
+    let before = pir(&["opt", model, "-p", "canonicalize", "--print-ir-before-all"]);
+    assert!(before.status.success());
+    let stderr = String::from_utf8_lossy(&before.stderr);
+    assert!(stderr.contains("pd_op.assign"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&before.stdout).contains("pd_op.assign"));
 }

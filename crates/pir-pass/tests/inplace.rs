@@ -642,6 +642,22 @@ fn inplace_keeps_ops_whose_result_type_may_differ() {
     assert_eq!(counts, [1], "{p}");
     assert_eq!(count(&p, "pd_op.relu_"), 1, "{p}");
     assert_eq!(count(&p, "pd_op.add"), 1, "{p}");
+    // A static bias cannot grow a dynamic batch: that add converts.
+    let bias = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,3],stop_gradient:[false]} : () -> tensor<-1x3xf32>
+    (%1) = "pd_op.data" () {dtype:float32,name:"b",place:Place(undefined:0),shape:[3],stop_gradient:[false]} : () -> tensor<3xf32>
+    (%2) = "pd_op.data" () {dtype:float32,name:"c",place:Place(undefined:0),shape:[2,3],stop_gradient:[false]} : () -> tensor<2x3xf32>
+    (%3) = "pd_op.abs" (%0) {stop_gradient:[false]} : (tensor<-1x3xf32>) -> tensor<-1x3xf32>
+    (%4) = "pd_op.add" (%3, %1) {stop_gradient:[false]} : (tensor<-1x3xf32>, tensor<3xf32>) -> tensor<-1x3xf32>
+    (%5) = "pd_op.abs" (%0) {stop_gradient:[false]} : (tensor<-1x3xf32>) -> tensor<-1x3xf32>
+    (%6) = "pd_op.add" (%5, %2) {stop_gradient:[false]} : (tensor<-1x3xf32>, tensor<2x3xf32>) -> tensor<-1x3xf32>
+    (%7) = "pd_op.fetch" (%4) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x3xf32>) -> tensor<-1x3xf32>
+    (%8) = "pd_op.fetch" (%6) {col:1,name:"out2",persistable:[true],stop_gradient:[false]} : (tensor<-1x3xf32>) -> tensor<-1x3xf32>
+}"#;
+    let (p, counts) = run_checked_structure(bias, "inplace");
+    // The add of a [2,3] operand could grow a batch of 1: it stays.
+    assert_eq!(counts, [1], "{p}");
+    assert_eq!(count(&p, "pd_op.add_"), 1, "{p}");
 }
 
 /// Paddle never runs `transpose` in place, and refuses a `-1` other than a

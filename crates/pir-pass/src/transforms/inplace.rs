@@ -44,7 +44,9 @@
 //! - the type of `a` equals the type of result `k`; a dynamic dim (`-1`) is
 //!   accepted only when the op has a single tensor input (operands that are
 //!   mutable attributes do not count: broadcasting two dynamic inputs may
-//!   give a larger result than either) and only as the leading dim of a
+//!   give a larger result than either), or when every other tensor input is
+//!   static and no larger than `a` in any dim (`add(x, bias)`), and only as
+//!   the leading dim of a
 //!   tensor of rank ≥ 2 (Paddle's `inplace_pass` rule: elsewhere the element
 //!   counts may differ at run time);
 //! - `a` is the result of an op of the same block (a value captured from an
@@ -474,6 +476,38 @@ fn dims_kind(p: &Program, ty: pir_core::Type) -> Dims {
     }
 }
 
+/// Whether broadcasting the op's other tensor inputs against operand `j`
+/// cannot make the result larger than operand `j` at run time: each is
+/// static, of no higher rank, and each of its dims (aligned from the right)
+/// is 1 or equal to a static dim of operand `j`. Then a dynamic batch dim of
+/// operand `j` is the result's too (`add(x: [-1,16], bias: [16])`), while
+/// two dynamic inputs (`[-1,16] + [-1,16]`, where one batch may be 1) stay
+/// out of place.
+fn others_cannot_grow(p: &Program, op: OpId, twin: &Twin, j: usize) -> bool {
+    let ctx = p.ctx();
+    let Some(a) = p
+        .operand(op, j)
+        .and_then(|a| ctx.type_as::<DenseTensorType>(p.value_type(a)))
+    else {
+        return false;
+    };
+    p.operands(op)
+        .zip(twin.def.inputs)
+        .enumerate()
+        .filter(|(i, (v, def))| *i != j && v.is_some() && !def.mutable_attribute)
+        .all(|(_, (v, _))| {
+            let Some(o) = v.and_then(|v| ctx.type_as::<DenseTensorType>(p.value_type(v))) else {
+                return false;
+            };
+            o.dims.len() <= a.dims.len()
+                && o.dims
+                    .iter()
+                    .rev()
+                    .zip(a.dims.iter().rev())
+                    .all(|(&od, &ad)| od == 1 || (ad >= 0 && od == ad))
+        })
+}
+
 /// Whether the op's `persistable` attribute marks result `k` (Paddle keeps
 /// persistable values out of in-place reuse).
 fn persistable_result(p: &Program, op: OpId, k: usize) -> bool {
@@ -531,6 +565,7 @@ fn may_inplace(p: &Program, pos: &Positions, op: OpId, twin: &Twin) -> bool {
         match dims_kind(p, ty) {
             Dims::Static => {}
             Dims::LeadingDynamic if tensor_inputs == 1 => {}
+            Dims::LeadingDynamic if others_cannot_grow(p, op, twin, j) => {}
             Dims::LeadingDynamic | Dims::Dynamic => return false,
         }
         if persistable_result(p, op, k)

@@ -337,8 +337,9 @@ fn create_assign(p: &mut Program, x: ValueId, r: ValueId) -> OpId {
 /// - neither buffer is ever written (and they are not both known by
 ///   identity to the executor), or
 /// - the copy is written later but nothing else reads the source: `x` is
-///   alias-free, unpinned and read only by the copy (a result handed on to
-///   an in-place op), or
+///   alias-free, unpinned, read only by the copy (a result handed on to an
+///   in-place op) and defined in the copy's block (not re-read by a loop),
+///   or
 /// - the source is written, but not while the copy is read: every read of
 ///   `r` follows the copy in its block with no op in between that may write
 ///   `x`'s buffers, and `r` is alias-free, unwritten and unpinned (a pinned
@@ -353,7 +354,15 @@ fn copy_is_unobservable(p: &Program, op: OpId, x: ValueId, r: ValueId) -> bool {
     }
     match (cx.facts.written, cr.facts.written) {
         (false, false) => true,
-        (false, true) => cx.facts.size == 1 && !cx.facts.pinned && p.use_count(x) == 1,
+        // The copy runs once per run of its block: when `x` comes from an
+        // enclosing block (a loop body copying a captured value), every
+        // iteration needs the original again.
+        (false, true) => {
+            cx.facts.size == 1
+                && !cx.facts.pinned
+                && p.use_count(x) == 1
+                && p.value_parent_block(x) == p.op_parent_block(op)
+        }
         (true, false) => {
             cr.facts.size == 1
                 && !cr.facts.pinned

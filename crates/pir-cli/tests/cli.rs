@@ -244,8 +244,17 @@ fn opt_runs_a_pipeline_and_reports_statistics() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown pass `nope`"));
     let list = pir(&["opt", "--list-passes"]);
     let list = String::from_utf8_lossy(&list.stdout);
-    for pass in ["cse", "de_inplace", "inplace", "to_vtensor", "lower_vtensor"] {
-        assert!(list.lines().any(|l| l.starts_with(&format!("{pass} "))), "{list}");
+    for pass in [
+        "cse",
+        "de_inplace",
+        "inplace",
+        "to_vtensor",
+        "lower_vtensor",
+    ] {
+        assert!(
+            list.lines().any(|l| l.starts_with(&format!("{pass} "))),
+            "{list}"
+        );
     }
 }
 

@@ -30,6 +30,13 @@ use crate::types::{DynType, Type, TypeDecoder, TypeDef};
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Symbol(pub(crate) u32);
 
+impl Symbol {
+    /// The symbol's dense index in its context, for tables keyed by symbol.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 struct SymbolEntry {
     text: Box<str>,
     /// Index into `op_infos` when an op of this name is registered, else `NO_OP`.

@@ -64,13 +64,22 @@ enum Role {
 }
 
 /// Roles by op name: an op's role depends on its name only, and a program
-/// has few distinct names.
+/// has few distinct names (a table indexed by symbol).
 #[derive(Default)]
-struct Roles(rustc_hash::FxHashMap<pir_core::Symbol, Role>);
+struct Roles(Vec<Option<Role>>);
 
 impl Roles {
     fn of(&mut self, p: &Program, op: OpId) -> Role {
-        *self.0.entry(p.op_name(op)).or_insert_with(|| role(p, op))
+        let i = p.op_name(op).index();
+        if let Some(Some(role)) = self.0.get(i) {
+            return *role;
+        }
+        let r = role(p, op);
+        if self.0.len() <= i {
+            self.0.resize(i + 1, None);
+        }
+        self.0[i] = Some(r);
+        r
     }
 }
 

@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashMap;
 
-use pir_core::{BlockId, OpId, Program, ValueId};
+use pir_core::{BlockId, OpId, Program, Symbol, ValueId};
 
 use crate::alias::{is_dense, AliasAnalysis};
 use crate::effects::is_pure;
@@ -34,50 +34,127 @@ const COMMUTATIVE: [&str; 10] = [
     "pd_op.bitwise_xor",
 ];
 
-/// The operands of `op` in a canonical order: the two operands of a
-/// commutative op sorted.
-fn canonical_operands(p: &Program, op: OpId) -> impl Iterator<Item = Option<ValueId>> + '_ {
-    let n = p.num_operands(op);
-    let swap =
-        n == 2 && p.operand(op, 0) > p.operand(op, 1) && COMMUTATIVE.contains(&p.op_name_str(op));
-    (0..n).map(move |i| p.operand(op, if swap { 1 - i } else { i }))
-}
-
 /// Whether `op` may be merged with an identical op, or stand for one.
 pub fn mergeable(p: &Program, aliases: &AliasAnalysis, op: OpId) -> bool {
+    // Cheap table lookups first; the type check last.
     is_pure(p, op)
-        && p.results(op).all(|r| {
-            is_dense(p, p.value_type(r)) && !aliases.is_pinned(r) && !aliases.is_written(r)
-        })
+        && p.results(op)
+            .all(|r| !aliases.is_pinned(r) && !aliases.is_written(r))
         && p.operands(op).flatten().all(|v| !aliases.is_written(v))
+        && p.results(op).all(|r| is_dense(p, p.value_type(r)))
 }
 
-/// A hash of what makes two ops interchangeable: name, interned attribute
-/// dictionary, operands and result types. Equal hashes are confirmed with
-/// [`same`]; on a (rare) collision between different ops the later one is
-/// simply not merged.
-fn key(p: &Program, op: OpId) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = rustc_hash::FxHasher::default();
-    p.op_name(op).hash(&mut h);
-    p.attrs(op).hash(&mut h);
-    for v in canonical_operands(p, op) {
-        v.hash(&mut h);
-    }
-    for r in p.results(op) {
-        p.value_type(r).hash(&mut h);
-    }
-    h.finish()
+/// The state of one run: the analysis, the commutative ops' symbols and the
+/// scopes of visible ops by hash.
+struct Cse<'a> {
+    aliases: &'a AliasAnalysis,
+    commutative: Vec<Symbol>,
+    scopes: Vec<FxHashMap<u64, OpId>>,
+    merged: u64,
 }
 
-fn same(p: &Program, a: OpId, b: OpId) -> bool {
-    p.op_name(a) == p.op_name(b)
-        && p.attrs(a) == p.attrs(b)
-        && canonical_operands(p, a).eq(canonical_operands(p, b))
-        && p.num_results(a) == p.num_results(b)
-        && p.results(a)
-            .zip(p.results(b))
-            .all(|(x, y)| p.value_type(x) == p.value_type(y))
+impl Cse<'_> {
+    /// Whether the two operands of a commutative `op` are out of canonical
+    /// (ascending) order.
+    fn swapped(&self, p: &Program, op: OpId) -> bool {
+        p.num_operands(op) == 2
+            && p.operand(op, 0) > p.operand(op, 1)
+            && self.commutative.contains(&p.op_name(op))
+    }
+
+    /// A hash of what makes two ops interchangeable: name, interned
+    /// attribute dictionary, operands in canonical order and result types.
+    /// Equal hashes are confirmed with [`Cse::same`]; on a (rare) collision
+    /// between different ops the later one is simply not merged.
+    fn key(&self, p: &Program, op: OpId) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        p.op_name(op).hash(&mut h);
+        p.attrs(op).hash(&mut h);
+        if self.swapped(p, op) {
+            p.operand(op, 1).hash(&mut h);
+            p.operand(op, 0).hash(&mut h);
+        } else {
+            for v in p.operands(op) {
+                v.hash(&mut h);
+            }
+        }
+        for r in p.results(op) {
+            p.value_type(r).hash(&mut h);
+        }
+        h.finish()
+    }
+
+    fn same(&self, p: &Program, a: OpId, b: OpId) -> bool {
+        let operands_equal = match (self.swapped(p, a), self.swapped(p, b)) {
+            (false, false) => p.operands(a).eq(p.operands(b)),
+            (swap_a, swap_b) => {
+                let order = |op: OpId, swap: bool| {
+                    let (x, y) = (p.operand(op, 0), p.operand(op, 1));
+                    if swap {
+                        (y, x)
+                    } else {
+                        (x, y)
+                    }
+                };
+                p.num_operands(a) == 2
+                    && p.num_operands(b) == 2
+                    && order(a, swap_a) == order(b, swap_b)
+            }
+        };
+        p.op_name(a) == p.op_name(b)
+            && p.attrs(a) == p.attrs(b)
+            && operands_equal
+            && p.num_results(a) == p.num_results(b)
+            && p.results(a)
+                .zip(p.results(b))
+                .all(|(x, y)| p.value_type(x) == p.value_type(y))
+    }
+
+    fn block(&mut self, p: &mut Program, block: BlockId) -> Result<(), PassError> {
+        let ops: Vec<OpId> = p.block_ops(block).collect();
+        self.scopes.push(FxHashMap::default());
+        for op in ops {
+            if p.num_regions(op) > 0 {
+                let regions: Vec<_> = p.regions(op).collect();
+                for region in regions {
+                    for inner in p.region_blocks(region).to_vec() {
+                        self.block(p, inner)?;
+                    }
+                }
+                continue;
+            }
+            // Merging only replaces uses of pure values by equal pure values,
+            // so the analysis stays true for the rest of the pass.
+            if !mergeable(p, self.aliases, op) {
+                continue;
+            }
+            let key = self.key(p, op);
+            let existing = self
+                .scopes
+                .iter()
+                .rev()
+                .find_map(|s| s.get(&key).copied())
+                .filter(|&e| self.same(p, e, op));
+            match existing {
+                Some(earlier) => {
+                    let replacements: Vec<ValueId> = p.results(earlier).collect();
+                    p.replace_op(op, &replacements).map_err(|e| PassError {
+                        pass: "cse".into(),
+                        message: e.to_string(),
+                    })?;
+                    self.merged += 1;
+                }
+                None => {
+                    if let Some(scope) = self.scopes.last_mut() {
+                        scope.entry(key).or_insert(op);
+                    }
+                }
+            }
+        }
+        self.scopes.pop();
+        Ok(())
+    }
 }
 
 /// The `cse` pass.
@@ -98,14 +175,23 @@ impl Pass for CommonSubexpressionElimination {
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
         let aliases = AliasAnalysis::new(p);
-        let mut scopes: Vec<FxHashMap<u64, OpId>> = Vec::new();
-        let mut merged = 0u64;
+        let ctx = p.ctx();
+        let mut cse = Cse {
+            aliases: &aliases,
+            commutative: COMMUTATIVE
+                .iter()
+                .filter_map(|name| ctx.lookup_symbol(name))
+                .collect(),
+            scopes: Vec::new(),
+            merged: 0,
+        };
         let regions: Vec<_> = p.regions(root).collect();
         for region in regions {
             for block in p.region_blocks(region).to_vec() {
-                cse_block(p, &aliases, block, &mut scopes, &mut merged)?;
+                cse.block(p, block)?;
             }
         }
+        let merged = cse.merged;
         cx.statistics.add("ops merged", merged);
         Ok(if merged > 0 {
             Changed::Yes
@@ -113,54 +199,4 @@ impl Pass for CommonSubexpressionElimination {
             Changed::No
         })
     }
-}
-
-fn cse_block(
-    p: &mut Program,
-    aliases: &AliasAnalysis,
-    block: BlockId,
-    scopes: &mut Vec<FxHashMap<u64, OpId>>,
-    merged: &mut u64,
-) -> Result<(), PassError> {
-    scopes.push(FxHashMap::default());
-    let ops: Vec<OpId> = p.block_ops(block).collect();
-    for op in ops {
-        if p.num_regions(op) > 0 {
-            let regions: Vec<_> = p.regions(op).collect();
-            for region in regions {
-                for inner in p.region_blocks(region).to_vec() {
-                    cse_block(p, aliases, inner, scopes, merged)?;
-                }
-            }
-            continue;
-        }
-        // Merging only replaces uses of pure values by equal pure values, so
-        // the analysis stays true for the rest of the pass.
-        if !mergeable(p, aliases, op) {
-            continue;
-        }
-        let key = key(p, op);
-        let existing = scopes
-            .iter()
-            .rev()
-            .find_map(|s| s.get(&key).copied())
-            .filter(|&e| same(p, e, op));
-        match existing {
-            Some(earlier) => {
-                let replacements: Vec<ValueId> = p.results(earlier).collect();
-                p.replace_op(op, &replacements).map_err(|e| PassError {
-                    pass: "cse".into(),
-                    message: e.to_string(),
-                })?;
-                *merged += 1;
-            }
-            None => {
-                if let Some(scope) = scopes.last_mut() {
-                    scope.entry(key).or_insert(op);
-                }
-            }
-        }
-    }
-    scopes.pop();
-    Ok(())
 }

@@ -211,7 +211,8 @@ def check(worker, name, folder, meta, pipeline, work, keep):
         if res.returncode != 0:
             return "pir opt: %s" % error_line(res.stderr or res.stdout), 0
         changes = changes_of(res.stderr)
-    if os.path.exists(params):
+    # pir opt writes the parameters the result uses beside it; else use the model's own file.
+    if os.path.exists(params) and not os.path.exists(prefix + ".pdiparams"):
         shutil.copy(params, prefix + ".pdiparams")
     if keep:
         for ext in (".json", ".pdiparams"):

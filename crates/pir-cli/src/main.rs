@@ -43,7 +43,8 @@ MODEL may be Paddle's JSON or IR text (Paddle's print or the typed form):
   opt IN.json -p PIPELINE [-o OUT.json] [--print-ir-before-all] [--print-ir-after-all]
         [--print-ir-after-change] [--ir-dump-dir D] [--timing] [--statistics]
         [--no-verify] [--force] [--reproducer FILE] [--keep-vtensor]
-                        run passes; `pir opt --list-passes` lists them
+                        run passes; `pir opt --list-passes` lists them; the
+                        parameters beside IN are checked and written beside OUT
   params FILE [--program MODEL.json] [--json]
                         list the tensors of a .pdiparams / .pdparams file
   params convert IN OUT [--program MODEL.json] [--force]
@@ -97,6 +98,9 @@ pub enum CliError {
         #[source]
         source: pir_params::Error,
     },
+    /// Loading or saving a model with its parameters failed.
+    #[error("{0}")]
+    Model(#[from] pir::Error),
     /// A pass pipeline failed.
     #[error("{0}")]
     Pass(String),

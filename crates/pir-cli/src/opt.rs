@@ -9,12 +9,20 @@
 //! `pir opt` command that replays the failure). Without `-o` the
 //! result is printed on stdout.
 //!
+//! A `.json` input is read with its parameter file (`IN.pdiparams`, else
+//! `IN.pdparams`) when there is one, bound and checked (names, dtypes, shapes)
+//! before any pass runs; `-o OUT` then writes `OUT.pdiparams` with exactly the
+//! persistable tensors the result still uses, in Paddle's order and format.
+//! The parameter file is written first and removed again when the program
+//! cannot be written, so no half pair is left behind (both writes are atomic).
+//! IR text inputs have no parameters.
+//!
 //! Paddle knows no value tensors: when the result holds `vt` ops or types
 //! (from `to_vtensor`), `-o` first runs `lower_vtensor` so the file is one
 //! Paddle loads; `--keep-vtensor` writes them as they are (pir reads them back).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::args::Args;
 use crate::CliError;
@@ -60,7 +68,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     if let Some(dir) = &pm.instrumentation.dump_dir {
         std::fs::create_dir_all(dir)?;
     }
-    let mut loaded = crate::commands::load(input)?;
+    let mut loaded = load_model(input)?;
     if let Some(file) = args.value("--reproducer") {
         pm.on_failure = Some(reproducer_hook(PathBuf::from(file), loaded.trainable));
     }
@@ -78,15 +86,63 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             {
                 lower_value_tensors(&mut loaded.program, pm.instrumentation.verify_each)?;
             }
-            let options = pir_serde::WriteOptions {
-                trainable: loaded.trainable,
-                ..Default::default()
-            };
-            crate::commands::save(&loaded.program, &out, &options, args.has("--force"))?;
+            save_model(&loaded, &out, args.has("--force"))?;
         }
         None => std::io::stdout().write_all(&loaded.program.print_to_vec())?,
     }
     Ok(())
+}
+
+/// Reads the input: a `.json` model with the parameter file beside it (if
+/// any) through [`pir::Model`], so the tensors stay memory-mapped and are
+/// checked against the program; anything else (IR text, or a file told by its
+/// content) as a program without parameters.
+fn load_model(input: &Path) -> Result<pir::Model, CliError> {
+    if input.extension().is_some_and(|e| e == "json") {
+        let ctx = pir_dialects::pd_op_context();
+        let prefix = input.with_extension("");
+        return Ok(pir::Model::load_with(ctx, &prefix, &Default::default())?);
+    }
+    let loaded = crate::commands::load(input)?;
+    Ok(pir::Model {
+        program: loaded.program,
+        trainable: loaded.trainable,
+        version: loaded.version,
+        readable: loaded.readable,
+    })
+}
+
+/// Writes the program to `out` (JSON, or text for `.pir`/`.txt`) and, when its
+/// parameters have data, `out` with the extension `.pdiparams` holding the
+/// persistable tensors it uses. The parameter file goes first; if the program
+/// then cannot be written, the new parameter file is removed again.
+fn save_model(model: &pir::Model, out: &Path, force: bool) -> Result<(), CliError> {
+    let params = model.persistable_tensors()?;
+    let params_path = out.with_extension("pdiparams");
+    if !params.is_empty() {
+        if params_path == out {
+            return Err(CliError::Usage(format!(
+                "{}: the output must not be the parameter file",
+                out.display()
+            )));
+        }
+        pir_params::combined::save_combined(&params_path, &params, force).map_err(|source| {
+            CliError::Params {
+                path: params_path.clone(),
+                source,
+            }
+        })?;
+    }
+    let options = pir_serde::WriteOptions {
+        trainable: model.trainable,
+        ..Default::default()
+    };
+    let saved = crate::commands::save(&model.program, out, &options, force);
+    if saved.is_err() && !params.is_empty() {
+        // Best effort: the program's error is the one to report.
+        let _ = std::fs::remove_file(&params_path);
+    }
+    saved
 }
 
 /// A failure hook that writes the pipeline's input program to `file` (JSON,
@@ -167,5 +223,62 @@ mod tests {
         assert!(pir_dialects::value_tensor::mentions_value_tensors(&kept));
         super::lower_value_tensors(&mut kept, true).unwrap();
         assert_eq!(kept.to_string(), original.to_string());
+    }
+
+    /// A parameter whose `builtin.parameter` op is erased (no registered pass
+    /// does: `dce` keeps them as the program's interface) is dropped from the
+    /// written file; the others keep their bytes, in Paddle's order.
+    #[test]
+    fn a_parameter_whose_op_is_erased_is_not_written() {
+        let model = pir_corpus::models()
+            .into_iter()
+            .find(|m| m.name == "mlp_tiny")
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("m.json");
+        std::fs::copy(model.json(), &json).unwrap();
+        std::fs::copy(
+            model.file(".pdiparams").unwrap(),
+            dir.path().join("m.pdiparams"),
+        )
+        .unwrap();
+        let mut loaded = super::load_model(&json).unwrap();
+        let original = loaded.persistable_tensors().unwrap();
+        assert_eq!(original.len(), 4);
+        // Fetch the first layer's output: the second layer becomes dead.
+        let p = &mut loaded.program;
+        let top = p.top_block();
+        let ops: Vec<_> = p.block_ops(top).collect();
+        let relu = ops
+            .iter()
+            .copied()
+            .find(|&op| p.op_name_str(op) == "pd_op.relu")
+            .unwrap();
+        let scale = ops
+            .iter()
+            .copied()
+            .find(|&op| p.op_name_str(op) == "pd_op.scale")
+            .unwrap();
+        let parameters = ops
+            .into_iter()
+            .filter(|&op| p.op_name_str(op) == "builtin.parameter");
+        let parameters: Vec<_> = parameters.collect();
+        let (from, to) = (p.result(scale, 0), p.result(relu, 0));
+        p.replace_all_uses_with(from, to);
+        let mut dce = pir_pass::PassManager::parse("dce").unwrap();
+        dce.instrumentation.verify_each = false;
+        dce.run(p).unwrap();
+        for op in parameters {
+            if p.use_empty(p.result(op, 0)) {
+                p.erase_op(op).unwrap();
+            }
+        }
+        let out = dir.path().join("y.json");
+        super::save_model(&loaded, &out, false).unwrap();
+        let back = pir::Model::load(dir.path().join("y")).unwrap();
+        assert_eq!(back.parameter_names(), ["linear_0.b_0", "linear_0.w_0"]);
+        for (name, tensor) in &original[..2] {
+            assert_eq!(back.tensor(name).unwrap().bytes(), tensor.bytes());
+        }
     }
 }

@@ -401,3 +401,157 @@ fn opt_writes_a_reproducer_when_a_pass_fails_and_prints_ir_before_passes() {
     assert!(stderr.contains("pd_op.assign"), "{stderr}");
     assert!(!String::from_utf8_lossy(&before.stdout).contains("pd_op.assign"));
 }
+
+/// `pir opt` on `mlp_tiny.json` with the pipeline `passes`, into `out`.
+fn opt_to(input: &std::path::Path, passes: &str, out: &std::path::Path) -> std::process::Output {
+    pir(&[
+        "opt",
+        input.to_str().unwrap(),
+        "-p",
+        passes,
+        "-o",
+        out.to_str().unwrap(),
+    ])
+}
+
+#[test]
+fn opt_writes_the_parameters_the_result_uses_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = corpus_model("mlp_tiny");
+    let params = model.file(".pdiparams").unwrap();
+    let out = dir.path().join("y.json");
+    let res = opt_to(&model.json(), "canonicalize,cse,dce", &out);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    assert!(
+        std::fs::read(dir.path().join("y.pdiparams")).unwrap() == std::fs::read(&params).unwrap(),
+        "y.pdiparams is the original file, byte for byte"
+    );
+    // The pair is a model pir reads back.
+    let back = pir::Model::load(dir.path().join("y")).unwrap();
+    assert_eq!(back.parameter_names().len(), 4);
+    // Text inputs have no parameters; a model without a file writes none.
+    let text = dir.path().join("t.json");
+    let res = opt_to(&model.txt().unwrap(), "dce", &text);
+    assert!(res.status.success());
+    assert!(text.exists() && !dir.path().join("t.pdiparams").exists());
+    let no_params = corpus_model("fn_no_params");
+    let res = opt_to(&no_params.json(), "dce", &dir.path().join("n.json"));
+    assert!(res.status.success());
+    assert!(!dir.path().join("n.pdiparams").exists());
+}
+
+/// `mlp_tiny` fetching the first layer's output, so that the second layer and
+/// the uses of its parameters are dead; with the original parameter file.
+fn mlp_with_a_dead_layer(dir: &std::path::Path) -> std::path::PathBuf {
+    let model = corpus_model("mlp_tiny");
+    let fetch = r#""pd_op.fetch" (%12) {col:0,name:"fetch_name_0",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#;
+    let text = std::fs::read_to_string(model.txt().unwrap()).unwrap();
+    assert!(text.contains(fetch));
+    let text = text.replace(
+        fetch,
+        r#""pd_op.fetch" (%7) {col:0,name:"fetch_name_0",persistable:[true],stop_gradient:[false]} : (tensor<-1x16xf32>) -> tensor<-1x16xf32>"#,
+    );
+    let txt = dir.join("dead.txt");
+    let json = dir.join("dead.json");
+    std::fs::write(&txt, text).unwrap();
+    assert!(
+        pir(&["convert", txt.to_str().unwrap(), json.to_str().unwrap()])
+            .status
+            .success()
+    );
+    std::fs::copy(
+        model.file(".pdiparams").unwrap(),
+        dir.join("dead.pdiparams"),
+    )
+    .unwrap();
+    json
+}
+
+/// `dce` erases the dead layer but keeps its `builtin.parameter` ops: they are
+/// the program's interface (like `pd_op.data`), so every tensor the program
+/// still names is written, with its bytes. (Dropping a parameter whose op is
+/// erased is covered by the unit tests of `opt.rs`.)
+#[test]
+fn opt_keeps_the_parameters_the_program_still_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = mlp_with_a_dead_layer(dir.path());
+    let out = dir.path().join("y.json");
+    let res = opt_to(&json, "dce", &out);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let printed =
+        String::from_utf8_lossy(&pir(&["print", out.to_str().unwrap()]).stdout).into_owned();
+    assert!(!printed.contains("pd_op.scale") && printed.contains("linear_1.w_0"));
+    assert!(
+        std::fs::read(dir.path().join("y.pdiparams")).unwrap()
+            == std::fs::read(dir.path().join("dead.pdiparams")).unwrap()
+    );
+}
+
+#[test]
+fn opt_rejects_a_truncated_or_short_parameter_file_before_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = corpus_model("mlp_tiny");
+    let bytes = std::fs::read(model.file(".pdiparams").unwrap()).unwrap();
+    let json = dir.path().join("m.json");
+    std::fs::copy(model.json(), &json).unwrap();
+    let out = dir.path().join("out.json");
+    // Cut inside the second tensor, and after the third (one tensor missing).
+    let names = [
+        "linear_0.b_0",
+        "linear_0.w_0",
+        "linear_1.b_0",
+        "linear_1.w_0",
+    ];
+    let tensors = pir_params::combined::read_combined(&bytes, &names).unwrap();
+    let mut three = Vec::new();
+    pir_params::combined::write_combined_to(&mut three, &tensors[..3]).unwrap();
+    for (cut, name) in [
+        (&bytes[..500], "linear_0.w_0"),
+        (&three[..], "linear_1.w_0"),
+    ] {
+        std::fs::write(dir.path().join("m.pdiparams"), cut).unwrap();
+        let res = opt_to(&json, "dce", &out);
+        assert_eq!(res.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&res.stderr);
+        assert!(err.contains("m.pdiparams") && err.contains(name), "{err}");
+        assert!(!out.exists() && !dir.path().join("out.pdiparams").exists());
+    }
+}
+
+#[test]
+fn opt_rejects_a_parameter_of_the_wrong_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = corpus_model("mlp_tiny");
+    let json = dir.path().join("m.json");
+    std::fs::copy(model.json(), &json).unwrap();
+    let names = [
+        "linear_0.b_0",
+        "linear_0.w_0",
+        "linear_1.b_0",
+        "linear_1.w_0",
+    ];
+    let mut tensors =
+        pir_params::combined::load_combined(&model.file(".pdiparams").unwrap(), &names).unwrap();
+    tensors[1].1 =
+        pir_params::Tensor::from_slice(pir_params::DType::Float32, vec![16, 8], &[0f32; 128])
+            .unwrap();
+    let params = dir.path().join("m.pdiparams");
+    pir_params::combined::save_combined(&params, &tensors, false).unwrap();
+    let out = dir.path().join("out.json");
+    let res = opt_to(&json, "dce", &out);
+    assert_eq!(res.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert!(
+        err.contains("linear_0.w_0") && err.contains("[16, 8]") && err.contains("m.pdiparams"),
+        "{err}"
+    );
+    assert!(!out.exists() && !dir.path().join("out.pdiparams").exists());
+}

@@ -167,7 +167,7 @@ impl Model {
         let map = pir_params::map_file(path).map_err(params_err)?;
         let tensors =
             pir_params::combined::read_combined_mapped(&map, &names).map_err(params_err)?;
-        self.bind(vars, tensors)
+        self.bind(vars, tensors, path)
     }
 
     /// Reads a `.pdparams` pickle and binds its tensors (bfloat16 parameters,
@@ -194,13 +194,14 @@ impl Model {
             };
             tensors.push((name.clone(), tensor));
         }
-        self.bind(vars, tensors)
+        self.bind(vars, tensors, path)
     }
 
     fn bind(
         &mut self,
         vars: Vec<(String, Type)>,
         tensors: Vec<(String, Tensor)>,
+        path: &Path,
     ) -> Result<(), Error> {
         for ((name, ty), (_, tensor)) in vars.into_iter().zip(tensors) {
             if let Some((dtype, dims)) = declared(&self.program, ty) {
@@ -213,9 +214,10 @@ impl Model {
                     return Err(Error::Mismatch {
                         name,
                         message: format!(
-                            "the program declares {} {:?}, the file holds {} {:?}",
+                            "the program declares {} {:?}, {} holds {} {:?}",
                             dtype.paddle_name(),
                             dims,
+                            path.display(),
                             tensor.dtype().paddle_name(),
                             tensor.dims()
                         ),
@@ -233,11 +235,38 @@ impl Model {
         Ok(())
     }
 
+    /// The tensors of [`Model::parameter_names`], in that (the `.pdiparams`)
+    /// order: empty when no parameter has data (a program read without its
+    /// parameter file), an error naming the first parameter without data when
+    /// only some have it (e.g. one a pass added).
+    pub fn persistable_tensors(&self) -> Result<Vec<(String, Tensor)>, Error> {
+        let names = self.parameter_names();
+        let mut params = Vec::with_capacity(names.len());
+        let mut missing = None;
+        for name in names {
+            match self.tensor(&name) {
+                Some(t) => params.push((name, t.clone())),
+                None => {
+                    missing.get_or_insert(name);
+                }
+            }
+        }
+        match missing {
+            Some(name) if !params.is_empty() => Err(Error::Mismatch {
+                name,
+                message: "has no data to save".into(),
+            }),
+            Some(_) => Ok(Vec::new()),
+            None => Ok(params),
+        }
+    }
+
     /// Writes `prefix.json` and `prefix.pdiparams` (when the program has
     /// parameters with data), each atomically.
     pub fn save(&self, prefix: impl AsRef<Path>, overwrite: bool) -> Result<(), Error> {
         let prefix = prefix.as_ref();
         let json = with_extension(prefix, ".json");
+        let params = self.persistable_tensors()?;
         let options = pir_serde::WriteOptions {
             trainable: self.trainable,
             readable: self.readable,
@@ -249,19 +278,6 @@ impl Model {
                 source,
             }
         })?;
-        let mut params = Vec::new();
-        for name in self.parameter_names() {
-            match self.tensor(&name) {
-                Some(t) => params.push((name, t.clone())),
-                None if params.is_empty() => continue,
-                None => {
-                    return Err(Error::Mismatch {
-                        name,
-                        message: "has no data to save".into(),
-                    })
-                }
-            }
-        }
         if !params.is_empty() {
             let path = with_extension(prefix, ".pdiparams");
             pir_params::combined::save_combined(&path, &params, overwrite)

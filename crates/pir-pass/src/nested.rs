@@ -47,7 +47,9 @@ impl Pass for Nested {
                 continue;
             }
             for pass in &mut self.passes {
-                if pass.run(p, op, cx)? == Changed::Yes {
+                let inner = pass.run(p, op, cx)?;
+                cx.finish_inner_pass(inner);
+                if inner == Changed::Yes {
                     changed = Changed::Yes;
                 }
             }

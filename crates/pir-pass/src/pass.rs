@@ -138,12 +138,19 @@ impl PassContext {
     /// Ends a pass: keeps the counters' owner informed and drops analyses the
     /// change made stale. Returns the pass's statistics.
     pub fn finish_pass(&mut self, changed: Changed) -> Statistics {
+        self.finish_inner_pass(changed);
+        std::mem::take(&mut self.statistics)
+    }
+
+    /// Ends a pass run inside another (a nested pipeline): drops the
+    /// analyses the change made stale, so the next inner pass never sees
+    /// them, and leaves the counters to the enclosing pass.
+    pub fn finish_inner_pass(&mut self, changed: Changed) {
         if changed == Changed::Yes {
             let preserved = std::mem::take(&mut self.preserved);
             self.analyses.invalidate_except(&preserved);
         }
         self.preserved.clear();
-        std::mem::take(&mut self.statistics)
     }
 }
 

@@ -7,7 +7,7 @@ use pir_core::{Builder, OpId, Program, Type, ValueId};
 use pir_dialects::ops::{AssignOp, CastOp, FullOp, ReluOp, ScaleOp, TransposeOp};
 use pir_dialects::pd_op::{DataType, Place};
 use pir_pass::rewrite::{apply_greedily, GreedyConfig, RewritePattern, Rewriter, Root, Stop};
-use pir_pass::PassManager;
+use pir_pass::{Changed, Pass, PassContext, PassError, PassManager};
 
 struct Fixture {
     p: Program,
@@ -517,4 +517,82 @@ fn canonicalize_folds_combine_slice_and_split() {
         "{p}"
     );
     assert!(!names(&p).iter().any(|n| n.starts_with("builtin.")), "{p}");
+}
+
+/// Inside a nested pipeline, a pass that changes the program drops the
+/// analyses it did not preserve before the next inner pass runs.
+#[test]
+fn nested_pipelines_drop_stale_analyses_between_inner_passes() {
+    use std::sync::{Arc, Mutex};
+    struct EraseOneRelu;
+    impl Pass for EraseOneRelu {
+        fn argument(&self) -> &'static str {
+            "erase-one-relu"
+        }
+        fn description(&self) -> &'static str {
+            "caches the op count, then erases a relu of the root's regions"
+        }
+        fn run(
+            &mut self,
+            p: &mut Program,
+            root: OpId,
+            cx: &mut PassContext,
+        ) -> Result<Changed, PassError> {
+            cx.analyses.get::<OpCount>(p);
+            let mut relu = None;
+            p.walk(root, pir_core::walk::Order::Pre, &mut |op| {
+                if p.op_name_str(op) == "pd_op.relu" {
+                    relu = Some(op);
+                }
+            });
+            match relu {
+                Some(op) => {
+                    p.erase_op(op).unwrap();
+                    Ok(Changed::Yes)
+                }
+                None => Ok(Changed::No),
+            }
+        }
+    }
+    struct ReadCount(Arc<Mutex<Vec<usize>>>);
+    impl Pass for ReadCount {
+        fn argument(&self) -> &'static str {
+            "read-count"
+        }
+        fn description(&self) -> &'static str {
+            "records the op count analysis"
+        }
+        fn run(
+            &mut self,
+            p: &mut Program,
+            _: OpId,
+            cx: &mut PassContext,
+        ) -> Result<Changed, PassError> {
+            self.0.lock().unwrap().push(cx.analyses.get::<OpCount>(p).0);
+            Ok(Changed::No)
+        }
+    }
+    let Fixture { mut p, t, x } = fixture();
+    let ctx = p.ctx_arc().clone();
+    let top = p.top_block();
+    let cond = Builder::at_end(&mut p, top).op("test.cond", &[], &[t], &[]);
+    let cond = p.result(cond, 0);
+    let if_op =
+        Builder::at_end(&mut p, top).create(ctx.symbol("pd_op.if"), &[Some(cond)], &[], &[], 2);
+    for r in 0..2 {
+        let region = p.op_region(if_op, r);
+        let block = p.add_block(region);
+        let mut b = Builder::at_end(&mut p, block);
+        ReluOp::build(&mut b, x, &[t]);
+        b.op("cf.yield", &[], &[], &[]);
+    }
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let mut nested = pir_pass::nested::Nested::new(
+        "pd_op.if",
+        vec![Box::new(EraseOneRelu), Box::new(ReadCount(seen.clone()))],
+    );
+    let mut cx = PassContext::default();
+    let module = p.module_op();
+    nested.run(&mut p, module, &mut cx).unwrap();
+    assert_eq!(*seen.lock().unwrap(), [p.num_ops()]);
 }

@@ -1,0 +1,129 @@
+//! `matmul` with `transpose_x`/`transpose_y`, batch broadcasting and the
+//! 1-d rules of Paddle's `MatmulInferMeta`.
+
+use ndarray::{ArrayD, IxDyn};
+
+use crate::attrs::Attrs;
+use crate::elementwise::broadcast_shape;
+use crate::value::{array, Elem};
+use crate::{EvalError, EvalTensor};
+
+/// A 1-d `x` becomes `[1, k]` and a 1-d `y` `[k, 1]` (those dims are dropped
+/// from the result); the transposes apply after that; batch dims broadcast.
+///
+/// Products accumulate in f64 for float types (then round once to `T`);
+/// Paddle's CPU kernel calls BLAS, whose summation order differs, so the tests
+/// compare float results with a tolerance. Integers accumulate in `i64`,
+/// wrapping like Paddle's naive integer loop.
+fn matmul_t<T: Elem>(
+    op: &str,
+    x: &ArrayD<T>,
+    y: &ArrayD<T>,
+    tx: bool,
+    ty: bool,
+) -> Result<ArrayD<T>, EvalError> {
+    let (mut xs, mut ys) = (x.shape().to_vec(), y.shape().to_vec());
+    if xs.is_empty() || ys.is_empty() {
+        return Err(EvalError::shape(op, "matmul operands must have rank >= 1"));
+    }
+    let x1 = xs.len() == 1;
+    let y1 = ys.len() == 1;
+    if x1 {
+        xs.insert(0, 1);
+    }
+    if y1 {
+        ys.push(1);
+    }
+    let (xr, yr) = (xs.len(), ys.len());
+    let (m, k) = if tx {
+        (xs[xr - 1], xs[xr - 2])
+    } else {
+        (xs[xr - 2], xs[xr - 1])
+    };
+    let (k2, n) = if ty {
+        (ys[yr - 1], ys[yr - 2])
+    } else {
+        (ys[yr - 2], ys[yr - 1])
+    };
+    if k != k2 {
+        return Err(EvalError::shape(
+            op,
+            format!(
+                "contraction dims differ: {:?} and {:?}",
+                x.shape(),
+                y.shape()
+            ),
+        ));
+    }
+    let batch = broadcast_shape(op, &xs[..xr - 2], &ys[..yr - 2])?;
+    let mut xfull = batch.clone();
+    xfull.extend_from_slice(&xs[xr - 2..]);
+    let mut yfull = batch.clone();
+    yfull.extend_from_slice(&ys[yr - 2..]);
+    let err = || EvalError::shape(op, "batch broadcast failed");
+    let xv = x.to_shape(IxDyn(&xs)).map_err(|_| err())?;
+    let yv = y.to_shape(IxDyn(&ys)).map_err(|_| err())?;
+    let xb = xv.broadcast(IxDyn(&xfull)).ok_or_else(err)?;
+    let yb = yv.broadcast(IxDyn(&yfull)).ok_or_else(err)?;
+    let xb = xb.as_standard_layout();
+    let yb = yb.as_standard_layout();
+    let (xd, yd) = (
+        xb.as_slice().ok_or_else(err)?,
+        yb.as_slice().ok_or_else(err)?,
+    );
+    let nb: usize = batch.iter().product();
+    let (xsz, ysz) = (m * k, k * n);
+    let mut out = Vec::with_capacity(nb * m * n);
+    for b in 0..nb {
+        let xm = &xd[b * xsz..(b + 1) * xsz];
+        let ym = &yd[b * ysz..(b + 1) * ysz];
+        for i in 0..m {
+            for j in 0..n {
+                let xi = |p: usize| if tx { xm[p * m + i] } else { xm[i * k + p] };
+                let yj = |p: usize| if ty { ym[j * k + p] } else { ym[p * n + j] };
+                let v = if T::FLOAT {
+                    T::from_f64((0..k).map(|p| xi(p).to_f64() * yj(p).to_f64()).sum())
+                } else {
+                    T::from_i64((0..k).fold(0i64, |acc, p| {
+                        acc.wrapping_add(xi(p).to_i64().wrapping_mul(yj(p).to_i64()))
+                    }))
+                };
+                out.push(v);
+            }
+        }
+    }
+    let mut dims = batch;
+    if !x1 {
+        dims.push(m);
+    }
+    if !y1 {
+        dims.push(n);
+    }
+    array(&dims, out)
+}
+
+/// `matmul(x, y, transpose_x, transpose_y)` for float32/float64/int32/int64
+/// (Paddle 3.3.1 has no CPU float16/bfloat16/bool matmul).
+pub(crate) fn matmul(
+    a: &Attrs<'_>,
+    x: &EvalTensor,
+    y: &EvalTensor,
+) -> Result<EvalTensor, EvalError> {
+    let tx = a.bool_or("transpose_x", false)?;
+    let ty = a.bool_or("transpose_y", false)?;
+    let op = a.name;
+    Ok(match (x, y) {
+        (EvalTensor::F32(p), EvalTensor::F32(q)) => EvalTensor::F32(matmul_t(op, p, q, tx, ty)?),
+        (EvalTensor::F64(p), EvalTensor::F64(q)) => EvalTensor::F64(matmul_t(op, p, q, tx, ty)?),
+        (EvalTensor::I32(p), EvalTensor::I32(q)) => EvalTensor::I32(matmul_t(op, p, q, tx, ty)?),
+        (EvalTensor::I64(p), EvalTensor::I64(q)) => EvalTensor::I64(matmul_t(op, p, q, tx, ty)?),
+        _ if x.dtype() != y.dtype() => {
+            return Err(EvalError::DTypeMismatch {
+                op: op.to_string(),
+                x: x.dtype(),
+                y: y.dtype(),
+            })
+        }
+        _ => return Err(EvalError::dtype(op, x.dtype())),
+    })
+}

@@ -9,6 +9,8 @@
 //! - [`combined`] — `.pdiparams` files (§7.3), sorted like Python.
 //! - [`pickle`] — an allow-listed pickle reader and a Python-identical writer
 //!   for `.pdparams`/`.pdopt` state dicts (§7.5); never executes anything.
+//! - [`bound`] — tensors bound to a program's parameters, and the one
+//!   mapping between IR element types and [`DType`].
 //! - [`convert`] — `.pdparams` ↔ `.pdiparams` at the tensor-list level.
 //!
 //! Readers check every size against the bytes left before allocating and name
@@ -32,6 +34,7 @@
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod bound;
 pub mod combined;
 pub mod convert;
 pub mod dtype;

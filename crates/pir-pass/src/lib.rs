@@ -7,7 +7,8 @@
 //!   `remove-redundant-transpose`, `delete-assert`,
 //!   `replace-fetch-with-shadow-output`, `de_inplace`, `inplace`,
 //!   and the value-semantics passes `to_vtensor`, `drop_vtensor_copies`,
-//!   `lower_vtensor`.
+//!   `lower_vtensor`, and `constant_folding` (with the CPU evaluator).
+//! - [`params`]: parameters for passes (read, create, erase).
 //!
 //! ```
 //! let ctx = pir_dialects::pd_op_context();
@@ -22,6 +23,7 @@ pub mod alias;
 pub mod effects;
 pub mod manager;
 pub mod nested;
+pub mod params;
 pub mod pass;
 pub mod registry;
 pub mod rewrite;

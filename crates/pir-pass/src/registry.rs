@@ -8,7 +8,9 @@
 use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::canonicalize::PatternPass;
-use crate::transforms::{cleanup, cse, dce, inplace, value_semantics};
+use crate::transforms::{
+    cleanup, constant_folding, cse, dce, fold_batch_norm, inplace, value_semantics,
+};
 
 /// A pipeline that cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -21,7 +23,7 @@ pub struct PipelineError {
 }
 
 /// Argument and description of every registered pass.
-pub const PASSES: [(&str, &str); 12] = [
+pub const PASSES: [(&str, &str); 14] = [
     ("dce", "erase side-effect-free ops whose results are unused"),
     ("cse", "replace an op by an identical earlier one visible at its place"),
     ("canonicalize", "remove identity ops and fold redundant pairs to a fixed point {max-iterations, max-rewrites}"),
@@ -33,6 +35,8 @@ pub const PASSES: [(&str, &str); 12] = [
     ("inplace", "replace ops by their in-place twins where the input is dead and unshared"),
     ("to_vtensor", "make ops with value semantics read and produce value tensors, through copies"),
     ("drop_vtensor_copies", "read a value tensor directly where a tensor copied from it is copied back unchanged"),
+    ("constant_folding", "compute ops whose inputs are constants and replace them by constants or new parameters {keep-params}"),
+    ("fold_batch_norm", "fold inference batch norms into the convolution or matmul before them"),
     ("lower_vtensor", "turn value tensors into dense tensors and copies into their operand or pd_op.assign"),
 ];
 
@@ -150,6 +154,26 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<Box<dyn Pass>>, PipelineError> {
             "drop_vtensor_copies" => {
                 no_options(&options)?;
                 Box::new(value_semantics::DropVTensorCopies)
+            }
+            "constant_folding" => {
+                let mut pass = constant_folding::ConstantFolding::default();
+                for (k, v) in &options {
+                    match (k.as_str(), v.as_str()) {
+                        ("keep-params", "true") => pass.keep_params = true,
+                        ("keep-params", "false") => pass.keep_params = false,
+                        ("keep-params", _) => {
+                            return Err(err(format!("keep-params takes true or false, not `{v}`")))
+                        }
+                        (other, _) => {
+                            return Err(err(format!("`{name}` takes no option `{other}`")))
+                        }
+                    }
+                }
+                Box::new(pass)
+            }
+            "fold_batch_norm" => {
+                no_options(&options)?;
+                Box::new(fold_batch_norm::FoldBatchNorm)
             }
             "lower_vtensor" => {
                 no_options(&options)?;

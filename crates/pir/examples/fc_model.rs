@@ -6,12 +6,10 @@
 //! loads and runs the result in Paddle).
 #![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
-use std::sync::Arc;
-
 use pir::core::builtin::{
     bool_array, BoolAttr, DenseTensorType, F32Attr, F64Attr, I32Attr, ScalarType, StrAttr,
 };
-use pir::core::{Attribute, Builder, Parameter, Program, Symbol};
+use pir::core::{Attribute, Builder, Program, Symbol};
 use pir::dialects::pd_op::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
 use pir::params::{DType, Tensor};
 
@@ -132,13 +130,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let values: Vec<f32> = (0..n).map(|_| next()).collect();
         let tensor = Tensor::from_slice(DType::Float32, dims.clone(), &values)?;
         let ty = t(&dims);
-        p.set_parameter(
-            name,
-            Parameter {
-                ty,
-                data: Some(Arc::new(pir::TensorParameter(tensor))),
-            },
-        );
+        pir::params::bound::bind_typed(&mut p, name, ty, tensor);
     }
     let model = pir::Model {
         program: p,

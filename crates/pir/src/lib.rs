@@ -26,8 +26,8 @@ pub use pir_dialects as dialects;
 pub use pir_params as params;
 pub use pir_serde as serde;
 
-use pir_core::builtin::{ArrayAttr, BoolAttr, DenseTensorType, ScalarType, StrAttr};
-use pir_core::{IrContext, Parameter, ParameterData, Program, Type};
+use pir_core::builtin::{ArrayAttr, BoolAttr, StrAttr};
+use pir_core::{IrContext, Program, Type};
 use pir_params::{DType, Tensor};
 
 /// Errors of loading and saving models.
@@ -68,19 +68,6 @@ pub enum Error {
         #[source]
         source: pir_serde::WriteError,
     },
-}
-
-/// A tensor bound to a program parameter.
-#[derive(Debug)]
-pub struct TensorParameter(pub Tensor);
-
-impl ParameterData for TensorParameter {
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-    fn bytes(&self) -> &[u8] {
-        self.0.bytes()
-    }
 }
 
 /// A program and its parameters.
@@ -150,10 +137,7 @@ impl Model {
 
     /// The tensor bound to parameter `name`.
     pub fn tensor(&self, name: &str) -> Option<&Tensor> {
-        let data = self.program.parameter(name)?.data.as_ref()?;
-        data.as_any()
-            .downcast_ref::<TensorParameter>()
-            .map(|t| &t.0)
+        pir_params::bound::tensor(&self.program, name)
     }
 
     /// Reads a combined `.pdiparams` file (memory-mapped) and binds its tensors.
@@ -224,13 +208,7 @@ impl Model {
                     });
                 }
             }
-            self.program.set_parameter(
-                &name,
-                Parameter {
-                    ty,
-                    data: Some(Arc::new(TensorParameter(tensor))),
-                },
-            );
+            pir_params::bound::bind_typed(&mut self.program, &name, ty, tensor);
         }
         Ok(())
     }
@@ -331,27 +309,4 @@ fn persistable(program: &Program, op: pir_core::OpId) -> Option<bool> {
     first.and_then(|a| ctx.attr_as::<BoolAttr>(a)).map(|b| b.0)
 }
 
-/// The dtype and dims a program type declares for a tensor, when it is a dense tensor.
-pub fn declared(program: &Program, ty: Type) -> Option<(DType, Vec<i64>)> {
-    let ctx = program.ctx();
-    let t = ctx.type_as::<DenseTensorType>(ty)?;
-    let scalar = ctx.type_as::<ScalarType>(t.dtype)?;
-    let dtype = match scalar {
-        ScalarType::BF16 => DType::BFloat16,
-        ScalarType::F16 => DType::Float16,
-        ScalarType::F32 => DType::Float32,
-        ScalarType::F64 => DType::Float64,
-        ScalarType::I8 => DType::Int8,
-        ScalarType::U8 => DType::UInt8,
-        ScalarType::I16 => DType::Int16,
-        ScalarType::I32 => DType::Int32,
-        ScalarType::I64 => DType::Int64,
-        ScalarType::Bool => DType::Bool,
-        ScalarType::C64 => DType::Complex64,
-        ScalarType::C128 => DType::Complex128,
-        ScalarType::F8E4M3FN => DType::Float8E4M3FN,
-        ScalarType::F8E5M2 => DType::Float8E5M2,
-        ScalarType::Index | ScalarType::Undefined => return None,
-    };
-    Some((dtype, t.dims.to_vec()))
-}
+pub use pir_params::bound::declared;

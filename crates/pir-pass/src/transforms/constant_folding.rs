@@ -1,0 +1,507 @@
+//! `constant_folding`: computes, with the CPU evaluator ([`pir_eval`]), every
+//! op whose inputs are all constants, and replaces its results by constants.
+//!
+//! **Constants** are the results of the constant makers (`pd_op.full`,
+//! `pd_op.full_int_array`, `pd_op.assign_value`), of `builtin.parameter` ops
+//! whose tensors are loaded (unless `keep-params` is set), of `builtin.combine`
+//! over constants and `builtin.split` of a constant vector, and of every op
+//! folded before.
+//!
+//! An op is **folded** when the evaluator has a kernel for it, it is pure
+//! ([`crate::effects::is_pure`]: no side effect, no region, not an interface
+//! op), every operand is a constant, and each computed result has exactly the
+//! dtype and dims its type declares (a mismatch means the evaluator and the
+//! program disagree, and the op is left alone). One in-place case is folded
+//! too: an in-place op (e.g. `assign_value_`) whose written inputs are fresh
+//! constants read by nothing else is first made out-of-place — no one can see
+//! the write — and then folded.
+//!
+//! A folded result still read by an op that is not folded becomes, in order
+//! of preference:
+//! - `pd_op.full` when every element is the same finite value (exactly
+//!   representable as the attribute's double);
+//! - `pd_op.full_int_array` when it is a short 1-D `int32`/`int64` tensor
+//!   (shapes, axes, indices — what later passes can read back);
+//! - otherwise a new `builtin.parameter` named `constant_folding@_N`, whose
+//!   tensor is bound to the program and written with the model. This needs the
+//!   program's parameters to be loaded (or absent) and `keep-params` unset;
+//!   otherwise the op stays.
+//!
+//! Folded ops, constant makers and parameters left without users are erased
+//! (a parameter's tensor is dropped with its last op). The pass counts
+//! `ops folded`, `constants created`, `parameters created` and `parameters
+//! dropped`, and `evaluation errors` for ops the evaluator refused.
+
+use std::sync::Arc;
+
+use pir_core::builtin::{ArrayAttr, BoolAttr, F64Attr, I64Attr};
+use pir_core::walk::Order;
+use pir_core::{Attribute, Builder, InsertPoint, OpId, Program, Type, ValueDef, ValueId};
+use pir_dialects::op_def::OpDefinition;
+use pir_dialects::pd_op::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
+use pir_eval::EvalTensor;
+use pir_params::DType;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::alias::AliasAnalysis;
+use crate::effects::is_pure;
+use crate::params;
+use crate::pass::{Changed, Pass, PassContext, PassError};
+
+/// The `constant_folding` pass. See the module docs.
+#[derive(Debug, Clone, Default)]
+pub struct ConstantFolding {
+    /// Leave parameters alone: never read them as constants, never create or
+    /// drop any (the parameter file stays as it is).
+    pub keep_params: bool,
+}
+
+/// Constant makers: ops without operands whose results are constants.
+const MAKERS: [&str; 3] = ["pd_op.full", "pd_op.full_int_array", "pd_op.assign_value"];
+
+/// A 1-D integer result up to this length becomes `full_int_array`.
+const MAX_INT_ARRAY: usize = 256;
+
+/// Results above this many elements are not folded into a parameter: the
+/// evaluator would have to hold them, and the file would grow.
+const MAX_PARAMETER_ELEMENTS: usize = 1 << 27;
+
+/// The prefix of the parameters the pass creates.
+const PARAMETER_PREFIX: &str = "constant_folding@_";
+
+/// What is known of a constant value.
+#[derive(Clone)]
+enum Known {
+    Tensor(Arc<EvalTensor>),
+    Vector(Vec<Arc<EvalTensor>>),
+}
+
+struct Folder<'a> {
+    keep_params: bool,
+    aliases: AliasAnalysis,
+    known: FxHashMap<ValueId, Known>,
+    /// Values found not to be constants (so they are not asked again).
+    unknown: FxHashSet<ValueId>,
+    /// Ops whose results are in `known`, in the order they became known.
+    touched: Vec<OpId>,
+    folded: FxHashSet<OpId>,
+    eval_errors: u64,
+    cx: &'a mut PassContext,
+}
+
+impl Pass for ConstantFolding {
+    fn argument(&self) -> &'static str {
+        "constant_folding"
+    }
+
+    fn description(&self) -> &'static str {
+        "compute ops whose inputs are constants and replace them by constants or new parameters"
+    }
+
+    fn run(
+        &mut self,
+        p: &mut Program,
+        root: OpId,
+        cx: &mut PassContext,
+    ) -> Result<Changed, PassError> {
+        // In-place ops that nobody can observe writing become out-of-place
+        // first, so that the alias analysis sees their results as fresh.
+        let mut changed = false;
+        let mut dying_makers = Vec::new();
+        for op in ops_under(p, root) {
+            if p.is_erased(op) {
+                continue;
+            }
+            if let Some(twin) = out_of_place_twin(p, op) {
+                // The makers whose results the twin no longer reads die.
+                for v in p.operands(op).flatten() {
+                    if let ValueDef::Result { op: maker, .. } = p.value_def(v) {
+                        dying_makers.push(maker);
+                    }
+                }
+                replace_by_twin(p, op, twin)?;
+                changed = true;
+            }
+        }
+        let mut f = Folder {
+            keep_params: self.keep_params,
+            aliases: AliasAnalysis::new(p),
+            known: FxHashMap::default(),
+            unknown: FxHashSet::default(),
+            touched: dying_makers,
+            folded: FxHashSet::default(),
+            eval_errors: 0,
+            cx,
+        };
+        for op in ops_under(p, root) {
+            f.visit(p, op);
+        }
+        let can_add_params = !self.keep_params && params::parameters_loaded(p);
+        changed |= f.materialize(p, can_add_params)?;
+        changed |= f.erase_dead(p);
+        f.cx.statistics.add("evaluation errors", f.eval_errors);
+        Ok(if changed { Changed::Yes } else { Changed::No })
+    }
+}
+
+fn pass_error(message: impl Into<String>) -> PassError {
+    PassError {
+        pass: "constant_folding".into(),
+        message: message.into(),
+    }
+}
+
+impl Folder<'_> {
+    /// Records what `op` computes if it is foldable.
+    fn visit(&mut self, p: &Program, op: OpId) {
+        match p.op_name_str(op) {
+            "builtin.combine" => {
+                let mut items = Vec::new();
+                for v in p.operands(op) {
+                    match v.and_then(|v| self.tensor(p, v)) {
+                        Some(t) => items.push(t),
+                        None => return,
+                    }
+                }
+                self.learn(op, vec![(p.result(op, 0), Known::Vector(items))]);
+            }
+            "builtin.split" => {
+                let Some(Some(Known::Vector(items))) = p.operand(op, 0).map(|v| self.get(p, v))
+                else {
+                    return;
+                };
+                if items.len() == p.num_results(op) {
+                    let facts = p.results(op).zip(items).map(|(r, t)| (r, Known::Tensor(t)));
+                    self.learn(op, facts.collect());
+                }
+            }
+            name if MAKERS.contains(&name) || name == "builtin.parameter" => {}
+            _ => self.fold(p, op),
+        }
+    }
+
+    fn learn(&mut self, op: OpId, facts: Vec<(ValueId, Known)>) {
+        self.known.extend(facts);
+        self.touched.push(op);
+    }
+
+    /// What is known of `v`, computing constant makers and reading
+    /// parameters on first use.
+    fn get(&mut self, p: &Program, v: ValueId) -> Option<Known> {
+        if let Some(k) = self.known.get(&v) {
+            return Some(k.clone());
+        }
+        if self.unknown.contains(&v) {
+            return None;
+        }
+        let found = if self.aliases.is_written(v) {
+            None
+        } else {
+            self.source(p, v)
+        };
+        match &found {
+            Some(k) => {
+                self.known.insert(v, k.clone());
+                if let ValueDef::Result { op, .. } = p.value_def(v) {
+                    self.touched.push(op);
+                }
+            }
+            None => {
+                self.unknown.insert(v);
+            }
+        }
+        found
+    }
+
+    fn tensor(&mut self, p: &Program, v: ValueId) -> Option<Arc<EvalTensor>> {
+        match self.get(p, v)? {
+            Known::Tensor(t) => Some(t),
+            Known::Vector(_) => None,
+        }
+    }
+
+    /// The value of a constant maker's or a parameter's result.
+    fn source(&mut self, p: &Program, v: ValueId) -> Option<Known> {
+        let ValueDef::Result { op, .. } = p.value_def(v) else {
+            return None;
+        };
+        let name = p.op_name_str(op);
+        let tensor = if MAKERS.contains(&name) {
+            match pir_eval::evaluate(p, op, &[]) {
+                Ok(mut out) if out.len() == 1 => out.pop()?,
+                Ok(_) => return None,
+                Err(_) => {
+                    self.eval_errors += 1;
+                    return None;
+                }
+            }
+        } else if name == "builtin.parameter" && !self.keep_params {
+            EvalTensor::from_tensor(params::parameter_tensor(p, op)?).ok()?
+        } else {
+            return None;
+        };
+        fits(p, p.value_type(v), &tensor).then(|| Known::Tensor(Arc::new(tensor)))
+    }
+
+    /// Evaluates `op` when it is foldable and records its results.
+    fn fold(&mut self, p: &Program, op: OpId) {
+        let name = p.op_name_str(op);
+        if !pir_eval::is_supported(name) || !is_pure(p, op) || p.num_operands(op) == 0 {
+            return;
+        }
+        let mut inputs = Vec::with_capacity(p.num_operands(op));
+        for v in p.operands(op).collect::<Vec<_>>() {
+            match v.and_then(|v| self.tensor(p, v)) {
+                Some(t) => inputs.push((*t).clone()),
+                None => return,
+            }
+        }
+        let outputs = match pir_eval::evaluate(p, op, &inputs) {
+            Ok(out) => out,
+            Err(_) => {
+                self.eval_errors += 1;
+                return;
+            }
+        };
+        if outputs.len() != p.num_results(op) {
+            return;
+        }
+        let mut facts = Vec::with_capacity(outputs.len());
+        for (r, t) in p.results(op).zip(outputs) {
+            if self.aliases.is_written(r) || !fits(p, p.value_type(r), &t) {
+                return;
+            }
+            facts.push((r, Known::Tensor(Arc::new(t))));
+        }
+        self.folded.insert(op);
+        self.learn(op, facts);
+    }
+
+    /// Replaces the results of folded ops that unfolded ops still read.
+    fn materialize(&mut self, p: &mut Program, can_add_params: bool) -> Result<bool, PassError> {
+        let mut changed = false;
+        let mut counter = 0usize;
+        let folded: Vec<OpId> = self
+            .touched
+            .iter()
+            .copied()
+            .filter(|op| self.folded.contains(op))
+            .collect();
+        for op in folded {
+            for r in p.results(op).collect::<Vec<_>>() {
+                let read_outside = p
+                    .uses(r)
+                    .any(|u| !self.folded.contains(&p.operand_owner(u)));
+                if !read_outside {
+                    continue;
+                }
+                let Some(Known::Tensor(t)) = self.known.get(&r).cloned() else {
+                    continue;
+                };
+                let ty = p.value_type(r);
+                let new = if let Some(attrs) = full_attrs(p, &t) {
+                    self.cx.statistics.add("constants created", 1);
+                    constant_op(p, op, "pd_op.full", ty, attrs)
+                } else if let Some(attrs) = int_array_attrs(p, &t) {
+                    self.cx.statistics.add("constants created", 1);
+                    constant_op(p, op, "pd_op.full_int_array", ty, attrs)
+                } else if can_add_params && t.numel() <= MAX_PARAMETER_ELEMENTS {
+                    let tensor = t.to_tensor().map_err(|e| pass_error(e.to_string()))?;
+                    let name = params::fresh_name(p, PARAMETER_PREFIX, &mut counter);
+                    let at = InsertPoint::Before(params::top_level_ancestor(p, op));
+                    let v = params::insert_parameter(p, at, &name, tensor)
+                        .map_err(|e| pass_error(e.to_string()))?;
+                    // Keep the declared type, which the readers were built against.
+                    p.set_value_type(v, ty);
+                    self.cx.statistics.add("parameters created", 1);
+                    v
+                } else {
+                    continue;
+                };
+                p.replace_all_uses_with(r, new);
+                changed = true;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Erases, consumers first, the ops the pass touched that are now unused.
+    fn erase_dead(&mut self, p: &mut Program) -> bool {
+        let mut seen = FxHashSet::default();
+        let mut parameters = Vec::new();
+        let mut erased_folded = 0u64;
+        let mut erased = false;
+        let touched = std::mem::take(&mut self.touched);
+        for &op in touched.iter().rev() {
+            if !seen.insert(op) || p.is_erased(op) {
+                continue;
+            }
+            if p.op_name_str(op) == "builtin.parameter" {
+                parameters.push(op);
+                continue;
+            }
+            if p.results(op).all(|r| p.use_empty(r)) && p.erase_op(op).is_ok() {
+                erased = true;
+                if self.folded.contains(&op) {
+                    erased_folded += 1;
+                }
+            }
+        }
+        let dropped = params::erase_unused(p, &parameters);
+        self.cx.statistics.add("ops folded", erased_folded);
+        self.cx.statistics.add("parameters dropped", dropped as u64);
+        erased || dropped > 0
+    }
+}
+
+/// Whether `t` has the dtype and (static) dims `ty` declares.
+fn fits(p: &Program, ty: Type, t: &EvalTensor) -> bool {
+    let Some((dtype, dims)) = pir_params::bound::declared(p, ty) else {
+        return false;
+    };
+    let actual = t.dims();
+    dtype == t.dtype()
+        && dims.len() == actual.len()
+        && dims.iter().zip(&actual).all(|(&d, &a)| d == a || d < 0)
+}
+
+/// Creates a constant maker named `name` before `op`.
+fn constant_op(
+    p: &mut Program,
+    op: OpId,
+    name: &str,
+    ty: Type,
+    attrs: Vec<(&'static str, Attribute)>,
+) -> ValueId {
+    let new = Builder::new(p, InsertPoint::Before(op)).op(name, &[], &[ty], &attrs);
+    p.result(new, 0)
+}
+
+fn dtype_attr(p: &Program, dtype: DType) -> Option<Attribute> {
+    let d = DataType::parse(dtype.paddle_name())?;
+    Some(DataTypeAttr::get(p.ctx(), d))
+}
+
+fn stop_gradient(p: &Program) -> Attribute {
+    let ctx = p.ctx();
+    ArrayAttr::get(ctx, &[ctx.intern_attr(BoolAttr(true))])
+}
+
+/// `pd_op.full`'s attributes when every element of `t` is one finite value
+/// the `value` double holds exactly.
+fn full_attrs(p: &Program, t: &EvalTensor) -> Option<Vec<(&'static str, Attribute)>> {
+    let value = match t.dtype() {
+        DType::Int32 | DType::Int64 => {
+            let v = t.to_i64_vec();
+            let first = *v.first()?;
+            if v.iter().any(|&x| x != first) || first.unsigned_abs() > (1u64 << 53) {
+                return None;
+            }
+            first as f64
+        }
+        DType::Float32 | DType::Float64 | DType::Float16 | DType::BFloat16 | DType::Bool => {
+            let v = t.to_f64_vec();
+            let first = *v.first()?;
+            if !first.is_finite() || v.iter().any(|x| x.to_bits() != first.to_bits()) {
+                return None;
+            }
+            first
+        }
+        _ => return None,
+    };
+    let ctx = p.ctx();
+    Some(vec![
+        ("shape", IntArrayAttr::get(ctx, &t.dims())),
+        ("value", F64Attr::get(ctx, value)),
+        ("dtype", dtype_attr(p, t.dtype())?),
+        ("place", PlaceAttr::get(ctx, Place::undefined())),
+        ("stop_gradient", stop_gradient(p)),
+    ])
+}
+
+/// `pd_op.full_int_array`'s attributes for a short 1-D integer tensor.
+fn int_array_attrs(p: &Program, t: &EvalTensor) -> Option<Vec<(&'static str, Attribute)>> {
+    if !matches!(t.dtype(), DType::Int32 | DType::Int64)
+        || t.shape().len() != 1
+        || t.numel() > MAX_INT_ARRAY
+    {
+        return None;
+    }
+    let ctx = p.ctx();
+    let items: Vec<Attribute> = t
+        .to_i64_vec()
+        .into_iter()
+        .map(|v| ctx.intern_attr(I64Attr(v)))
+        .collect();
+    Some(vec![
+        ("value", ArrayAttr::get(ctx, &items)),
+        ("dtype", dtype_attr(p, t.dtype())?),
+        ("place", PlaceAttr::get(ctx, Place::cpu())),
+        ("stop_gradient", stop_gradient(p)),
+    ])
+}
+
+/// The out-of-place twin of an in-place `op` when nothing can observe its
+/// writes: every written input is the result of a constant maker read by
+/// this op only, and the op has no view pairs.
+fn out_of_place_twin(p: &Program, op: OpId) -> Option<Twin> {
+    let def = p.op_info(op)?.interface::<OpDefinition>()?.0;
+    if def.inplace.is_empty() || !def.view.is_empty() || p.num_regions(op) != 0 {
+        return None;
+    }
+    let base = p.op_name_str(op).strip_suffix('_')?;
+    if !pir_eval::is_supported(base) {
+        return None;
+    }
+    for &(_, input) in def.inplace {
+        let v = p.operand(op, def.input_index(input)?)?;
+        let ValueDef::Result { op: maker, .. } = p.value_def(v) else {
+            return None;
+        };
+        if !MAKERS.contains(&p.op_name_str(maker)) || p.use_count(v) != 1 {
+            return None;
+        }
+    }
+    let ctx = p.ctx();
+    let name = ctx.symbol(base);
+    let twin_def = ctx.op_info(name)?.interface::<OpDefinition>()?.0;
+    // The twin reads the inputs it shares by name; an input only the
+    // in-place op has (`assign_value_`'s `output`) is what it overwrites.
+    let operands = twin_def
+        .inputs
+        .iter()
+        .map(|i| Some(p.operand(op, def.input_index(i.name)?)))
+        .collect::<Option<Vec<_>>>()?;
+    Some(Twin { name, operands })
+}
+
+/// The out-of-place op standing for an in-place one.
+struct Twin {
+    name: pir_core::Symbol,
+    operands: Vec<Option<ValueId>>,
+}
+
+/// Replaces `op` by `twin` with the twin's operands and the same attributes
+/// and result types; returns the new op.
+fn replace_by_twin(p: &mut Program, op: OpId, twin: Twin) -> Result<OpId, PassError> {
+    let types: Vec<Type> = p.results(op).map(|r| p.value_type(r)).collect();
+    let new = p.create_op(twin.name, &twin.operands, &types, p.attrs(op), 0);
+    Builder::new(p, InsertPoint::Before(op)).insert(new);
+    let pairs: Vec<(ValueId, ValueId)> = p.results(op).zip(p.results(new)).collect();
+    for (old, fresh) in pairs {
+        p.replace_all_uses_with(old, fresh);
+    }
+    p.erase_op(op).map_err(|e| pass_error(e.to_string()))?;
+    Ok(new)
+}
+
+/// The ops nested in `root`, in program order.
+fn ops_under(p: &Program, root: OpId) -> Vec<OpId> {
+    let mut ops = Vec::new();
+    p.walk(root, Order::Pre, &mut |op| {
+        if op != root {
+            ops.push(op);
+        }
+    });
+    ops
+}

@@ -1,0 +1,329 @@
+//! `constant_folding` and `fold_batch_norm` on small programs in Paddle's
+//! text with bound parameters, each checked by structure (what was folded,
+//! what parameters exist) and by meaning: the program is run before and after
+//! by an interpreter built on the CPU evaluator, and the fetched values must
+//! agree.
+#![allow(clippy::unwrap_used)] // a test fails loudly by design
+
+use std::collections::{BTreeMap, HashMap};
+
+use pir_core::builtin::StrAttr;
+use pir_core::walk::Order;
+use pir_core::{OpId, Program, ValueId};
+use pir_eval::EvalTensor;
+use pir_params::{DType, Tensor};
+use pir_pass::PassManager;
+
+fn parse(text: &str) -> Program {
+    let ctx = pir_dialects::pd_op_context();
+    Program::parse(&ctx, text).unwrap()
+}
+
+fn f32s(dims: &[i64], values: &[f32]) -> Tensor {
+    Tensor::from_slice(DType::Float32, dims.to_vec(), values).unwrap()
+}
+
+/// Binds `tensors` to the parameters of the same names.
+fn bind(p: &mut Program, tensors: &[(&str, Tensor)]) {
+    for (name, t) in tensors {
+        pir_params::bound::bind(p, name, t.clone()).unwrap();
+    }
+}
+
+fn run_pipeline(p: &mut Program, pipeline: &str) -> Vec<(&'static str, u64)> {
+    let mut pm = PassManager::parse(pipeline).unwrap();
+    pm.instrumentation.verify_each = true;
+    let records = pm.run(p).unwrap();
+    p.verify().unwrap();
+    records
+        .iter()
+        .flat_map(|r| r.statistics.entries().to_vec())
+        .collect()
+}
+
+fn stat(stats: &[(&'static str, u64)], name: &str) -> u64 {
+    stats
+        .iter()
+        .filter(|(k, _)| *k == name)
+        .map(|(_, v)| v)
+        .sum()
+}
+
+fn count(p: &Program, op: &str) -> usize {
+    p.to_string().matches(&format!("\"{op}\"")).count()
+}
+
+/// Runs the top block: `data` ops read `feeds` by name, parameters their
+/// bound tensors, `batch_norm_` is computed here (inference formula), every
+/// other op by the evaluator; returns what `pd_op.fetch` ops read, by name.
+fn interpret(p: &Program, feeds: &[(&str, EvalTensor)]) -> BTreeMap<String, Vec<f64>> {
+    let mut env: HashMap<ValueId, EvalTensor> = HashMap::new();
+    let mut fetched = BTreeMap::new();
+    let ctx = p.ctx();
+    let name_of = |op: OpId, attr: &str| -> String {
+        let a = p.attr(op, attr).unwrap();
+        ctx.attr_as::<StrAttr>(a).unwrap().0.to_string()
+    };
+    let mut ops = Vec::new();
+    p.walk(p.module_op(), Order::Pre, &mut |op| ops.push(op));
+    for op in ops.into_iter().skip(1) {
+        let inputs: Vec<EvalTensor> = p.operands(op).map(|v| env[&v.unwrap()].clone()).collect();
+        let outs = match p.op_name_str(op) {
+            "pd_op.data" => {
+                let name = name_of(op, "name");
+                vec![feeds.iter().find(|(n, _)| *n == name).unwrap().1.clone()]
+            }
+            "builtin.parameter" => {
+                let t = pir_params::bound::tensor(p, &name_of(op, "parameter_name")).unwrap();
+                vec![EvalTensor::from_tensor(t).unwrap()]
+            }
+            "pd_op.fetch" => {
+                fetched.insert(name_of(op, "name"), inputs[0].to_f64_vec());
+                vec![inputs[0].clone()]
+            }
+            "pd_op.batch_norm_" => {
+                let x = inputs[0].to_f64_vec();
+                let [m, v, s, b] = [1, 2, 3, 4].map(|i| inputs[i].to_f64_vec());
+                let c = m.len();
+                let out: Vec<f64> = x
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &x)| {
+                        let k = i % c;
+                        (x - m[k]) / (v[k] + 1e-5).sqrt() * s[k] + b[k]
+                    })
+                    .collect();
+                let shape = inputs[0].shape().to_vec();
+                let mut outs = vec![EvalTensor::from_f64s(DType::Float32, &shape, &out).unwrap()];
+                outs.extend(inputs[1..].iter().cloned());
+                outs.push(EvalTensor::from_f64s(DType::Float32, &[0], &[]).unwrap());
+                outs
+            }
+            _ => pir_eval::evaluate(p, op, &inputs)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.op_name_str(op))),
+        };
+        for (r, t) in p.results(op).zip(outs) {
+            env.insert(r, t);
+        }
+    }
+    fetched
+}
+
+fn assert_close(a: &BTreeMap<String, Vec<f64>>, b: &BTreeMap<String, Vec<f64>>, rtol: f64) {
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (k, x) in a {
+        let y = &b[k];
+        assert_eq!(x.len(), y.len(), "{k}");
+        for (i, (x, y)) in x.iter().zip(y).enumerate() {
+            assert!(
+                (x - y).abs() <= rtol * x.abs().max(y.abs()) + 1e-6,
+                "{k}[{i}]: {x} vs {y}"
+            );
+        }
+    }
+}
+
+const WEIGHT_CHAIN: &str = r#"{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"w",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<3x2xf32>
+    (%1) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,3],stop_gradient:[false]} : () -> tensor<-1x3xf32>
+    (%2) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:2} : () -> tensor<1xf32>
+    (%3) = "pd_op.scale" (%0, %2) {bias:0.5,bias_after_scale:true,stop_gradient:[false]} : (tensor<3x2xf32>, tensor<1xf32>) -> tensor<3x2xf32>
+    (%4) = "pd_op.transpose" (%3) {perm:[1,0],stop_gradient:[false]} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+    (%5) = "pd_op.matmul" (%1, %4) {stop_gradient:[false],transpose_x:false,transpose_y:true} : (tensor<-1x3xf32>, tensor<2x3xf32>) -> tensor<-1x2xf32>
+    (%6) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[2],stop_gradient:[true],value:1} : () -> tensor<2xf32>
+    (%7) = "pd_op.exp" (%6) {stop_gradient:[true]} : (tensor<2xf32>) -> tensor<2xf32>
+    (%8) = "pd_op.add" (%5, %7) {stop_gradient:[false]} : (tensor<-1x2xf32>, tensor<2xf32>) -> tensor<-1x2xf32>
+    (%9) = "pd_op.fetch" (%8) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x2xf32>) -> tensor<-1x2xf32>
+}"#;
+
+fn weight_chain() -> Program {
+    let mut p = parse(WEIGHT_CHAIN);
+    bind(
+        &mut p,
+        &[("w", f32s(&[3, 2], &[0.5, -1.0, 2.0, 0.25, -3.0, 1.5]))],
+    );
+    p
+}
+
+fn x_feed() -> Vec<(&'static str, EvalTensor)> {
+    let x = EvalTensor::from_f64s(DType::Float32, &[2, 3], &[1.0, 2.0, 3.0, -1.0, 0.5, 4.0]);
+    vec![("x", x.unwrap())]
+}
+
+#[test]
+fn folds_a_weight_chain_into_one_parameter() {
+    let mut p = weight_chain();
+    let before = interpret(&p, &x_feed());
+    let stats = run_pipeline(&mut p, "constant_folding");
+    // scale and transpose fold into one new parameter; exp of a uniform
+    // tensor becomes a `full`.
+    assert_eq!(stat(&stats, "ops folded"), 3, "{p}");
+    assert_eq!(stat(&stats, "parameters created"), 1);
+    assert_eq!(stat(&stats, "parameters dropped"), 1);
+    assert_eq!(stat(&stats, "constants created"), 1);
+    assert_eq!(count(&p, "pd_op.scale") + count(&p, "pd_op.transpose"), 0);
+    assert_eq!(count(&p, "pd_op.exp"), 0);
+    assert!(p.parameter("w").is_none(), "the unused weight is dropped");
+    let names: Vec<&str> = p.parameters().map(|(n, _)| n).collect();
+    assert_eq!(names, ["constant_folding@_0"]);
+    assert_close(&before, &interpret(&p, &x_feed()), 0.0);
+}
+
+#[test]
+fn keep_params_folds_constants_only() {
+    let mut p = weight_chain();
+    let before = interpret(&p, &x_feed());
+    let stats = run_pipeline(&mut p, "constant_folding{keep-params=true}");
+    assert_eq!(stat(&stats, "ops folded"), 1, "only exp(full): {p}");
+    assert_eq!(stat(&stats, "parameters created"), 0);
+    assert!(p.parameter("w").is_some());
+    assert_eq!(count(&p, "pd_op.scale"), 1);
+    assert_close(&before, &interpret(&p, &x_feed()), 0.0);
+}
+
+#[test]
+fn without_parameter_data_nothing_is_read_or_created() {
+    let mut p = parse(WEIGHT_CHAIN);
+    let stats = run_pipeline(&mut p, "constant_folding");
+    assert_eq!(stat(&stats, "ops folded"), 1, "{p}");
+    assert_eq!(count(&p, "builtin.parameter"), 1);
+}
+
+#[test]
+fn a_constant_written_in_place_is_not_folded() {
+    // `relu_` writes the `full` buffer that `exp` reads afterwards: the value
+    // exp sees is relu's, not full's.
+    let text = r#"{
+    (%0) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[2],stop_gradient:[true],value:-1} : () -> tensor<2xf32>
+    (%1) = "pd_op.relu_" (%0) {stop_gradient:[true]} : (tensor<2xf32>) -> tensor<2xf32>
+    (%2) = "pd_op.exp" (%0) {stop_gradient:[true]} : (tensor<2xf32>) -> tensor<2xf32>
+    (%3) = "pd_op.fetch" (%2) {col:0,name:"a",persistable:[true],stop_gradient:[false]} : (tensor<2xf32>) -> tensor<2xf32>
+    (%4) = "pd_op.fetch" (%1) {col:1,name:"b",persistable:[true],stop_gradient:[false]} : (tensor<2xf32>) -> tensor<2xf32>
+}"#;
+    let mut p = parse(text);
+    let stats = run_pipeline(&mut p, "constant_folding");
+    assert_eq!(stat(&stats, "ops folded"), 0, "{p}");
+    assert_eq!(count(&p, "pd_op.exp"), 1);
+}
+
+#[test]
+fn an_unobserved_in_place_write_folds() {
+    // relu_ writes a fresh `full` nothing else reads: it folds like relu.
+    let text = r#"{
+    (%0) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[2],stop_gradient:[true],value:-1} : () -> tensor<2xf32>
+    (%1) = "pd_op.relu_" (%0) {stop_gradient:[true]} : (tensor<2xf32>) -> tensor<2xf32>
+    (%2) = "pd_op.fetch" (%1) {col:0,name:"a",persistable:[true],stop_gradient:[false]} : (tensor<2xf32>) -> tensor<2xf32>
+}"#;
+    let mut p = parse(text);
+    let stats = run_pipeline(&mut p, "constant_folding");
+    assert_eq!(stat(&stats, "ops folded"), 1, "{p}");
+    assert_eq!(count(&p, "pd_op.relu_") + count(&p, "pd_op.relu"), 0);
+    let expected = BTreeMap::from([("a".to_string(), vec![0.0, 0.0])]);
+    assert_close(&expected, &interpret(&p, &[]), 0.0);
+}
+
+#[test]
+fn short_integer_results_become_int_arrays() {
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,3],stop_gradient:[false]} : () -> tensor<-1x3xf32>
+    (%1) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[7,0]} : () -> tensor<2xi64>
+    (%2) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[1]} : () -> tensor<1xi64>
+    (%3) = "pd_op.subtract" (%1, %2) {stop_gradient:[true]} : (tensor<2xi64>, tensor<1xi64>) -> tensor<2xi64>
+    (%4) = "pd_op.reshape" (%0, %3) {stop_gradient:[false]} : (tensor<-1x3xf32>, tensor<2xi64>) -> tensor<6x-1xf32>
+    (%5) = "pd_op.fetch" (%4) {col:0,name:"y",persistable:[true],stop_gradient:[false]} : (tensor<6x-1xf32>) -> tensor<6x-1xf32>
+}"#;
+    let mut p = parse(text);
+    let feeds = vec![(
+        "x",
+        EvalTensor::from_f64s(DType::Float32, &[4, 3], &[1.0; 12]).unwrap(),
+    )];
+    let before = interpret(&p, &feeds);
+    let stats = run_pipeline(&mut p, "constant_folding");
+    assert_eq!(stat(&stats, "ops folded"), 1);
+    assert_eq!(count(&p, "pd_op.full_int_array"), 1, "{p}");
+    assert!(p.to_string().contains("value:[6,-1]"), "{p}");
+    assert_close(&before, &interpret(&p, &feeds), 0.0);
+}
+
+const MATMUL_BN: &str = r#"{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"w",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<3x2xf32>
+    (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"b",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<2xf32>
+    (%2) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"mean",persistable:[true],stop_gradient:[true],trainable:[false]} : () -> tensor<2xf32>
+    (%3) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"var",persistable:[true],stop_gradient:[true],trainable:[false]} : () -> tensor<2xf32>
+    (%4) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"gamma",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<2xf32>
+    (%5) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"beta",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<2xf32>
+    (%6) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,3],stop_gradient:[false]} : () -> tensor<-1x3xf32>
+    (%7) = "pd_op.matmul" (%6, %0) {stop_gradient:[false],transpose_x:false,transpose_y:false} : (tensor<-1x3xf32>, tensor<3x2xf32>) -> tensor<-1x2xf32>
+    (%8) = "pd_op.add" (%7, %1) {stop_gradient:[false]} : (tensor<-1x2xf32>, tensor<2xf32>) -> tensor<-1x2xf32>
+    (%9, %10, %11, %12, %13, %14) = "pd_op.batch_norm_" (%8, %2, %3, %4, %5) {data_format:"NCHW",epsilon:1e-05,is_test:true,momentum:0.9,stop_gradient:[false,false,false,false,false,false],trainable_statistics:false,use_global_stats:true} : (tensor<-1x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<-1x2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<-1xu8>
+    (%15) = "pd_op.relu" (%9) {stop_gradient:[false]} : (tensor<-1x2xf32>) -> tensor<-1x2xf32>
+    (%16) = "pd_op.fetch" (%15) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x2xf32>) -> tensor<-1x2xf32>
+}"#;
+
+fn matmul_bn() -> Program {
+    let mut p = parse(MATMUL_BN);
+    bind(
+        &mut p,
+        &[
+            ("w", f32s(&[3, 2], &[0.5, -1.0, 2.0, 0.25, -3.0, 1.5])),
+            ("b", f32s(&[2], &[0.1, -0.2])),
+            ("mean", f32s(&[2], &[0.3, -0.7])),
+            ("var", f32s(&[2], &[2.0, 0.5])),
+            ("gamma", f32s(&[2], &[1.5, -0.5])),
+            ("beta", f32s(&[2], &[0.05, 0.4])),
+        ],
+    );
+    p
+}
+
+#[test]
+fn folds_batch_norm_into_matmul_and_bias() {
+    let mut p = matmul_bn();
+    let before = interpret(&p, &x_feed());
+    let stats = run_pipeline(&mut p, "fold_batch_norm");
+    assert_eq!(stat(&stats, "batch norms folded"), 1);
+    assert_eq!(count(&p, "pd_op.batch_norm_"), 0, "{p}");
+    assert_eq!(count(&p, "pd_op.add"), 1);
+    let mut names: Vec<&str> = p.parameters().map(|(n, _)| n).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["fold_batch_norm@_0", "fold_batch_norm@_1"]);
+    assert_close(&before, &interpret(&p, &x_feed()), 1e-6);
+}
+
+#[test]
+fn a_batch_norm_in_training_mode_stays() {
+    let text = MATMUL_BN
+        .replace("is_test:true", "is_test:false")
+        .replace("use_global_stats:true", "use_global_stats:false");
+    let mut p = parse(&text);
+    bind(
+        &mut p,
+        &[
+            ("w", f32s(&[3, 2], &[1.0; 6])),
+            ("b", f32s(&[2], &[0.0; 2])),
+            ("mean", f32s(&[2], &[0.0; 2])),
+            ("var", f32s(&[2], &[1.0; 2])),
+            ("gamma", f32s(&[2], &[1.0; 2])),
+            ("beta", f32s(&[2], &[0.0; 2])),
+        ],
+    );
+    let stats = run_pipeline(&mut p, "fold_batch_norm");
+    assert_eq!(stat(&stats, "batch norms folded"), 0);
+    assert_eq!(count(&p, "pd_op.batch_norm_"), 1);
+}
+
+#[test]
+fn a_shared_producer_output_stays() {
+    // The matmul's result is also fetched: scaling its weight would change it.
+    let text = MATMUL_BN.replace(
+        "    (%16) = \"pd_op.fetch\"",
+        "    (%17) = \"pd_op.fetch\" (%7) {col:1,name:\"raw\",persistable:[true],stop_gradient:[false]} : (tensor<-1x2xf32>) -> tensor<-1x2xf32>\n    (%16) = \"pd_op.fetch\"",
+    );
+    let mut p = parse(&text);
+    let bound = matmul_bn();
+    for (name, param) in bound.parameters() {
+        p.set_parameter(name, param.clone());
+    }
+    let stats = run_pipeline(&mut p, "fold_batch_norm");
+    assert_eq!(stat(&stats, "batch norms folded"), 0, "{p}");
+}

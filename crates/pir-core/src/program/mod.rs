@@ -223,7 +223,8 @@ pub struct Program {
     pub(crate) blocks: Arena<BlockId, BlockData>,
     pub(crate) regions: Arena<RegionId, RegionData>,
     module: OpId,
-    parameters: Vec<(String, Parameter)>,
+    /// By name, in insertion order (hashed: models have thousands).
+    parameters: indexmap::IndexMap<String, Parameter, rustc_hash::FxBuildHasher>,
 }
 
 impl fmt::Debug for Program {
@@ -252,7 +253,7 @@ impl Program {
             blocks: Arena::new(),
             regions: Arena::new(),
             module: OpId::new(0),
-            parameters: Vec::new(),
+            parameters: Default::default(),
         };
         p.module = p.create_op(module_name, &[], &[], AttrDict::EMPTY, 1);
         let region = p.op_region(p.module, 0);
@@ -776,20 +777,19 @@ impl Program {
 
     // ------------------------------------------------------------ parameters
 
-    /// Sets the parameter `name` (replacing an existing one).
+    /// Sets the parameter `name` (replacing an existing one in place).
     pub fn set_parameter(&mut self, name: &str, param: Parameter) {
-        match self.parameters.iter_mut().find(|(n, _)| n == name) {
-            Some(entry) => entry.1 = param,
-            None => self.parameters.push((name.to_owned(), param)),
+        match self.parameters.get_mut(name) {
+            Some(entry) => *entry = param,
+            None => {
+                self.parameters.insert(name.to_owned(), param);
+            }
         }
     }
 
     /// The parameter `name`.
     pub fn parameter(&self, name: &str) -> Option<&Parameter> {
-        self.parameters
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, p)| p)
+        self.parameters.get(name)
     }
 
     /// All parameters in insertion order.
@@ -797,10 +797,9 @@ impl Program {
         self.parameters.iter().map(|(n, p)| (n.as_str(), p))
     }
 
-    /// Removes a parameter.
+    /// Removes a parameter (the others keep their order).
     pub fn remove_parameter(&mut self, name: &str) -> Option<Parameter> {
-        let i = self.parameters.iter().position(|(n, _)| n == name)?;
-        Some(self.parameters.remove(i).1)
+        self.parameters.shift_remove(name)
     }
 }
 

@@ -27,7 +27,7 @@ use pir_dialects::ops::{
     MatmulOp,
 };
 use pir_eval::EvalTensor;
-use pir_params::Tensor;
+use pir_params::{DType, Tensor};
 
 use crate::params;
 use crate::pass::{Changed, Pass, PassContext, PassError};
@@ -278,8 +278,7 @@ fn plan(p: &Program, bn: OpId) -> Option<Plan> {
     };
     let (weight_operand, layout) = producer_weight(p, producer, norm.channels_last)?;
     let (weight_op, weight) = parameter_of(p, p.operand(producer, weight_operand)?)?;
-    if weight.dtype() != pir_params::DType::Float32 && weight.dtype() != pir_params::DType::Float64
-    {
+    if weight.dtype() != DType::Float32 && weight.dtype() != DType::Float64 {
         return None;
     }
     let mut stats = Vec::new();
@@ -358,20 +357,70 @@ fn plan(p: &Program, bn: OpId) -> Option<Plan> {
     })
 }
 
-/// The output channel of each weight element, in row-major order.
-fn channel_of(layout: WeightLayout, dims: &[usize]) -> impl Fn(usize) -> usize + '_ {
+/// Multiplies each weight element by its output channel's factor, in
+/// place, with `mul` (which computes in `f64` and rounds once).
+fn scale_weight<T>(
+    w: &mut [T],
+    dims: &[usize],
+    layout: WeightLayout,
+    scale: &[f64],
+    mul: impl Fn(T, f64) -> T,
+) where
+    T: Copy,
+{
     let numel: usize = dims.iter().product();
-    move |i| match layout {
-        WeightLayout::OutFirst => i / (numel / dims[0].max(1)).max(1),
-        WeightLayout::OutLast => i % dims[dims.len() - 1].max(1),
-        WeightLayout::Transposed { groups } => {
-            let inner: usize = dims[2..].iter().product();
-            let per_group_out = dims[1];
-            let per_group_in = dims[0] / groups;
-            let row = i / (dims[1] * inner).max(1);
-            let j = (i / inner.max(1)) % per_group_out.max(1);
-            (row / per_group_in.max(1)) * per_group_out + j
+    match layout {
+        WeightLayout::OutFirst => {
+            let inner = numel / dims.first().copied().unwrap_or(1).max(1);
+            for (chunk, &s) in w.chunks_exact_mut(inner.max(1)).zip(scale) {
+                chunk.iter_mut().for_each(|x| *x = mul(*x, s));
+            }
         }
+        WeightLayout::OutLast => {
+            for row in w.chunks_exact_mut(scale.len().max(1)) {
+                row.iter_mut()
+                    .zip(scale)
+                    .for_each(|(x, &s)| *x = mul(*x, s));
+            }
+        }
+        WeightLayout::Transposed { groups } => {
+            // [I, O/g, rest...]: row i belongs to group i / (I/g), whose
+            // output channels are g·(O/g) + j.
+            let (rows, per_group_out) = (dims[0], dims[1]);
+            let inner: usize = dims[2..].iter().product();
+            let per_group_in = (rows / groups).max(1);
+            for (i, row) in w
+                .chunks_exact_mut((per_group_out * inner).max(1))
+                .enumerate()
+            {
+                let base = (i / per_group_in) * per_group_out;
+                for (j, chunk) in row.chunks_exact_mut(inner.max(1)).enumerate() {
+                    let s = scale[base + j];
+                    chunk.iter_mut().for_each(|x| *x = mul(*x, s));
+                }
+            }
+        }
+    }
+}
+
+/// The folded weight: `weight` with every output channel scaled.
+fn folded_weight(weight: &Tensor, layout: WeightLayout, scale: &[f64]) -> Result<Tensor, String> {
+    let dims: Vec<usize> = weight.dims().iter().map(|&d| d.max(0) as usize).collect();
+    let shape = weight.dims().to_vec();
+    match weight.dtype() {
+        DType::Float32 => {
+            let mut w = weight.to_vec::<f32>().map_err(|e| e.to_string())?;
+            scale_weight(&mut w, &dims, layout, scale, |x, s| {
+                (f64::from(x) * s) as f32
+            });
+            Tensor::from_slice(DType::Float32, shape, &w).map_err(|e| e.to_string())
+        }
+        DType::Float64 => {
+            let mut w = weight.to_vec::<f64>().map_err(|e| e.to_string())?;
+            scale_weight(&mut w, &dims, layout, scale, |x, s| x * s);
+            Tensor::from_slice(DType::Float64, shape, &w).map_err(|e| e.to_string())
+        }
+        other => Err(format!("{other} weights are not folded")),
     }
 }
 
@@ -379,20 +428,10 @@ fn apply(p: &mut Program, plan: Plan, counter: &mut usize) -> Result<(), PassErr
     let err = |e: &dyn std::fmt::Display| pass_error(e.to_string());
     let weight = params::parameter_tensor(p, plan.weight_op)
         .ok_or_else(|| pass_error("the weight lost its tensor"))?;
-    let w = EvalTensor::from_tensor(weight).map_err(|e| err(&e))?;
-    let dims = w.shape().to_vec();
-    let channel = channel_of(plan.layout, &dims);
-    let scaled: Vec<f64> = w
-        .to_f64_vec()
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| v * plan.scale[channel(i)])
-        .collect();
-    let new_w = EvalTensor::from_f64s(w.dtype(), &dims, &scaled)
-        .and_then(|t| t.to_tensor())
-        .map_err(|e| err(&e))?;
+    let dtype = weight.dtype();
+    let new_w = folded_weight(weight, plan.layout, &plan.scale).map_err(pass_error)?;
     let new_b = EvalTensor::from_f64s(
-        w.dtype(),
+        dtype,
         &plan
             .bias_dims
             .iter()

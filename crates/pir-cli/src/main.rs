@@ -42,7 +42,7 @@ MODEL may be Paddle's JSON or IR text (Paddle's print or the typed form):
                         the same, for a model of an older Paddle release
   opt IN.json -p PIPELINE [-o OUT.json] [--print-ir-before-all] [--print-ir-after-all]
         [--print-ir-after-change] [--ir-dump-dir D] [--timing] [--statistics]
-        [--no-verify] [--force] [--reproducer FILE] [--keep-vtensor]
+        [--no-verify] [--force] [--reproducer FILE] [--keep-vtensor] [--keep-params]
                         run passes; `pir opt --list-passes` lists them; the
                         parameters beside IN are checked and written beside OUT
   params FILE [--program MODEL.json] [--json]

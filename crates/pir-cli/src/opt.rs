@@ -6,7 +6,9 @@
 //! `--statistics` (a table on stderr), `--no-verify` (skip verification after
 //! each pass, on by default), `--force` (overwrite OUT), `--reproducer FILE`
 //! (when a pass fails or panics, write the input program to FILE and print the
-//! `pir opt` command that replays the failure). Without `-o` the
+//! `pir opt` command that replays the failure), `--keep-params` (no pass reads
+//! a parameter as a constant, creates or drops one: `OUT.pdiparams` holds the
+//! input's tensors). Without `-o` the
 //! result is printed on stdout.
 //!
 //! A `.json` input is read with its parameter file (`IN.pdiparams`, else
@@ -48,6 +50,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "--no-verify",
             "--force",
             "--keep-vtensor",
+            "--keep-params",
         ],
         &["-p", "--pipeline", "-o", "--ir-dump-dir", "--reproducer"],
     )?;
@@ -58,8 +61,13 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         .value("-p")
         .or(args.value("--pipeline"))
         .ok_or_else(|| CliError::Usage("`pir opt` needs -p PIPELINE (e.g. \"dce,cse\")".into()))?;
-    let mut pm =
-        pir_pass::PassManager::parse(pipeline).map_err(|e| CliError::Usage(e.to_string()))?;
+    let defaults = if args.has("--keep-params") {
+        pir_pass::registry::OptionDefaults::keep_params()
+    } else {
+        Default::default()
+    };
+    let mut pm = pir_pass::PassManager::parse_with(pipeline, &defaults)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
     pm.instrumentation.verify_each = !args.has("--no-verify");
     pm.instrumentation.print_before_all = args.has("--print-ir-before-all");
     pm.instrumentation.print_after_all = args.has("--print-ir-after-all");

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use pir_core::Program;
 
 use crate::pass::{Changed, Pass, PassContext, PassError, Statistics};
-use crate::registry::{parse_pipeline, PipelineError};
+use crate::registry::{parse_pipeline_with, OptionDefaults, PipelineError};
 
 /// What to observe while running.
 #[derive(Debug, Clone, Default)]
@@ -102,8 +102,13 @@ pub type FailureHook = Box<dyn FnMut(&Program, &str, &RunError) + Send>;
 impl PassManager {
     /// A manager for the pipeline `text` (`"dce,cse"`).
     pub fn parse(text: &str) -> Result<PassManager, PipelineError> {
+        Self::parse_with(text, &OptionDefaults::default())
+    }
+
+    /// A manager for the pipeline `text`, with option defaults.
+    pub fn parse_with(text: &str, defaults: &OptionDefaults) -> Result<PassManager, PipelineError> {
         Ok(PassManager {
-            passes: parse_pipeline(text)?,
+            passes: parse_pipeline_with(text, defaults)?,
             pipeline: text.to_owned(),
             instrumentation: Instrumentation::default(),
             on_failure: None,

@@ -36,7 +36,7 @@ pub const PASSES: [(&str, &str); 14] = [
     ("to_vtensor", "make ops with value semantics read and produce value tensors, through copies"),
     ("drop_vtensor_copies", "read a value tensor directly where a tensor copied from it is copied back unchanged"),
     ("constant_folding", "compute ops whose inputs are constants and replace them by constants or new parameters {keep-params}"),
-    ("fold_batch_norm", "fold inference batch norms into the convolution or matmul before them"),
+    ("fold_batch_norm", "fold inference batch norms into the convolution or matmul before them {keep-params}"),
     ("lower_vtensor", "turn value tensors into dense tensors and copies into their operand or pd_op.assign"),
 ];
 
@@ -65,8 +65,59 @@ fn greedy_options(
     Ok(config)
 }
 
+/// Option values that a pipeline's passes take unless their entry sets the
+/// option itself: `(pass, option, value)`. `pir opt --keep-params` is
+/// `[("constant_folding", "keep-params", "true"), ("fold_batch_norm", "keep-params", "true")]`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OptionDefaults(pub Vec<(String, String, String)>);
+
+impl OptionDefaults {
+    /// The defaults that keep the parameter file as it is: no pass reads a
+    /// parameter as a constant, creates or drops one.
+    pub fn keep_params() -> OptionDefaults {
+        let entry = |pass: &str| (pass.to_owned(), "keep-params".to_owned(), "true".to_owned());
+        OptionDefaults(vec![entry("constant_folding"), entry("fold_batch_norm")])
+    }
+
+    fn apply(&self, pass: &str, options: &mut Vec<(String, String)>) {
+        for (p, k, v) in &self.0 {
+            if p == pass && !options.iter().any(|(key, _)| key == k) {
+                options.push((k.clone(), v.clone()));
+            }
+        }
+    }
+}
+
+/// Parses a `keep-params=true|false` option.
+fn keep_params(
+    name: &str,
+    options: &[(String, String)],
+    err: &dyn Fn(String) -> PipelineError,
+) -> Result<bool, PipelineError> {
+    let mut keep = false;
+    for (k, v) in options {
+        match (k.as_str(), v.as_str()) {
+            ("keep-params", "true") => keep = true,
+            ("keep-params", "false") => keep = false,
+            ("keep-params", _) => {
+                return Err(err(format!("keep-params takes true or false, not `{v}`")))
+            }
+            (other, _) => return Err(err(format!("`{name}` takes no option `{other}`"))),
+        }
+    }
+    Ok(keep)
+}
+
 /// Builds the passes of a pipeline text.
 pub fn parse_pipeline(text: &str) -> Result<Vec<Box<dyn Pass>>, PipelineError> {
+    parse_pipeline_with(text, &OptionDefaults::default())
+}
+
+/// Builds the passes of a pipeline text, with option defaults.
+pub fn parse_pipeline_with(
+    text: &str,
+    defaults: &OptionDefaults,
+) -> Result<Vec<Box<dyn Pass>>, PipelineError> {
     let err = |message: String| PipelineError {
         pipeline: text.to_owned(),
         message,
@@ -83,11 +134,11 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<Box<dyn Pass>>, PipelineError> {
                     "`{entry}`: a nested pipeline needs an op name"
                 )));
             }
-            let inner_passes = parse_pipeline(inner).map_err(|e| err(e.message))?;
+            let inner_passes = parse_pipeline_with(inner, defaults).map_err(|e| err(e.message))?;
             passes.push(Box::new(crate::nested::Nested::new(op_name, inner_passes)));
             continue;
         }
-        let (name, options) = match entry.find('{') {
+        let (name, mut options) = match entry.find('{') {
             Some(i) => {
                 let body = entry[i + 1..]
                     .strip_suffix('}')
@@ -103,6 +154,7 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<Box<dyn Pass>>, PipelineError> {
             }
             None => (entry.trim(), Vec::new()),
         };
+        defaults.apply(name, &mut options);
         let no_options = |opts: &[(String, String)]| match opts.first() {
             Some((k, _)) => Err(err(format!("`{name}` takes no option `{k}`"))),
             None => Ok(()),
@@ -155,26 +207,12 @@ pub fn parse_pipeline(text: &str) -> Result<Vec<Box<dyn Pass>>, PipelineError> {
                 no_options(&options)?;
                 Box::new(value_semantics::DropVTensorCopies)
             }
-            "constant_folding" => {
-                let mut pass = constant_folding::ConstantFolding::default();
-                for (k, v) in &options {
-                    match (k.as_str(), v.as_str()) {
-                        ("keep-params", "true") => pass.keep_params = true,
-                        ("keep-params", "false") => pass.keep_params = false,
-                        ("keep-params", _) => {
-                            return Err(err(format!("keep-params takes true or false, not `{v}`")))
-                        }
-                        (other, _) => {
-                            return Err(err(format!("`{name}` takes no option `{other}`")))
-                        }
-                    }
-                }
-                Box::new(pass)
-            }
-            "fold_batch_norm" => {
-                no_options(&options)?;
-                Box::new(fold_batch_norm::FoldBatchNorm)
-            }
+            "constant_folding" => Box::new(constant_folding::ConstantFolding {
+                keep_params: keep_params(name, &options, &err)?,
+            }),
+            "fold_batch_norm" => Box::new(fold_batch_norm::FoldBatchNorm {
+                keep_params: keep_params(name, &options, &err)?,
+            }),
             "lower_vtensor" => {
                 no_options(&options)?;
                 Box::new(value_semantics::LowerVTensor)

@@ -34,7 +34,11 @@ use crate::pass::{Changed, Pass, PassContext, PassError};
 
 /// The `fold_batch_norm` pass. See the module docs.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct FoldBatchNorm;
+pub struct FoldBatchNorm {
+    /// Leave parameters alone: the pass then changes nothing (it works by
+    /// creating parameters).
+    pub keep_params: bool,
+}
 
 /// The prefix of the parameters the pass creates.
 const PARAMETER_PREFIX: &str = "fold_batch_norm@_";
@@ -54,7 +58,7 @@ impl Pass for FoldBatchNorm {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        if !params::parameters_loaded(p) {
+        if self.keep_params || !params::parameters_loaded(p) {
             return Ok(Changed::No);
         }
         let mut bns = Vec::new();

@@ -411,18 +411,26 @@ fn scale_weight<T>(
 fn folded_weight(weight: &Tensor, layout: WeightLayout, scale: &[f64]) -> Result<Tensor, String> {
     let dims: Vec<usize> = weight.dims().iter().map(|&d| d.max(0) as usize).collect();
     let shape = weight.dims().to_vec();
+    // One copy of the (usually memory-mapped) bytes, scaled in place.
+    let mut bytes = weight.bytes().to_vec();
     match weight.dtype() {
         DType::Float32 => {
-            let mut w = weight.to_vec::<f32>().map_err(|e| e.to_string())?;
-            scale_weight(&mut w, &dims, layout, scale, |x, s| {
-                (f64::from(x) * s) as f32
+            let (w, []) = bytes.as_chunks_mut::<4>() else {
+                return Err("a float32 weight of a partial element".into());
+            };
+            scale_weight(w, &dims, layout, scale, |x, s| {
+                ((f64::from(f32::from_le_bytes(x)) * s) as f32).to_le_bytes()
             });
-            Tensor::from_slice(DType::Float32, shape, &w).map_err(|e| e.to_string())
+            Tensor::new(DType::Float32, shape, bytes).map_err(|e| e.to_string())
         }
         DType::Float64 => {
-            let mut w = weight.to_vec::<f64>().map_err(|e| e.to_string())?;
-            scale_weight(&mut w, &dims, layout, scale, |x, s| x * s);
-            Tensor::from_slice(DType::Float64, shape, &w).map_err(|e| e.to_string())
+            let (w, []) = bytes.as_chunks_mut::<8>() else {
+                return Err("a float64 weight of a partial element".into());
+            };
+            scale_weight(w, &dims, layout, scale, |x, s| {
+                (f64::from_le_bytes(x) * s).to_le_bytes()
+            });
+            Tensor::new(DType::Float64, shape, bytes).map_err(|e| e.to_string())
         }
         other => Err(format!("{other} weights are not folded")),
     }

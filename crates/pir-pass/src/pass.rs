@@ -54,6 +54,17 @@ pub enum Changed {
     No,
 }
 
+impl From<bool> for Changed {
+    /// `Yes` for `true`: `(erased > 0).into()`.
+    fn from(changed: bool) -> Changed {
+        if changed {
+            Changed::Yes
+        } else {
+            Changed::No
+        }
+    }
+}
+
 /// Cached results of analyses of the program, keyed by their Rust type.
 ///
 /// A pass asks for an analysis with [`AnalysisManager::get`]; it is computed

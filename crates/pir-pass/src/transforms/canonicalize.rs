@@ -332,10 +332,6 @@ impl Pass for PatternPass {
                 ),
             });
         }
-        Ok(if outcome.rewrites > 0 {
-            Changed::Yes
-        } else {
-            Changed::No
-        })
+        Ok(Changed::from(outcome.rewrites > 0))
     }
 }

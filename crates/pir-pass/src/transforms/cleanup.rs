@@ -94,10 +94,6 @@ impl Pass for ReplaceFetchWithShadowOutput {
             replaced += 1;
         }
         cx.statistics.add("fetches replaced", replaced);
-        Ok(if replaced > 0 {
-            Changed::Yes
-        } else {
-            Changed::No
-        })
+        Ok(Changed::from(replaced > 0))
     }
 }

@@ -35,7 +35,6 @@
 use std::sync::Arc;
 
 use pir_core::builtin::{ArrayAttr, BoolAttr, F64Attr, I64Attr};
-use pir_core::walk::Order;
 use pir_core::{Attribute, Builder, InsertPoint, OpId, Program, Type, ValueDef, ValueId};
 use pir_dialects::op_def::OpDefinition;
 use pir_dialects::pd_op::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
@@ -108,7 +107,7 @@ impl Pass for ConstantFolding {
         // first, so that the alias analysis sees their results as fresh.
         let mut changed = false;
         let mut dying_makers = Vec::new();
-        for op in ops_under(p, root) {
+        for op in super::ops_under(p, root) {
             if p.is_erased(op) {
                 continue;
             }
@@ -119,7 +118,7 @@ impl Pass for ConstantFolding {
                         dying_makers.push(maker);
                     }
                 }
-                replace_by_twin(p, op, twin)?;
+                super::replace_op(p, op, twin.name, &twin.operands, "constant_folding")?;
                 changed = true;
             }
         }
@@ -133,14 +132,14 @@ impl Pass for ConstantFolding {
             eval_errors: 0,
             cx,
         };
-        for op in ops_under(p, root) {
+        for op in super::ops_under(p, root) {
             f.visit(p, op);
         }
         let can_add_params = !self.keep_params && params::parameters_loaded(p);
         changed |= f.materialize(p, can_add_params)?;
         changed |= f.erase_dead(p);
         f.cx.statistics.add("evaluation errors", f.eval_errors);
-        Ok(if changed { Changed::Yes } else { Changed::No })
+        Ok(Changed::from(changed))
     }
 }
 
@@ -479,29 +478,4 @@ fn out_of_place_twin(p: &Program, op: OpId) -> Option<Twin> {
 struct Twin {
     name: pir_core::Symbol,
     operands: Vec<Option<ValueId>>,
-}
-
-/// Replaces `op` by `twin` with the twin's operands and the same attributes
-/// and result types; returns the new op.
-fn replace_by_twin(p: &mut Program, op: OpId, twin: Twin) -> Result<OpId, PassError> {
-    let types: Vec<Type> = p.results(op).map(|r| p.value_type(r)).collect();
-    let new = p.create_op(twin.name, &twin.operands, &types, p.attrs(op), 0);
-    Builder::new(p, InsertPoint::Before(op)).insert(new);
-    let pairs: Vec<(ValueId, ValueId)> = p.results(op).zip(p.results(new)).collect();
-    for (old, fresh) in pairs {
-        p.replace_all_uses_with(old, fresh);
-    }
-    p.erase_op(op).map_err(|e| pass_error(e.to_string()))?;
-    Ok(new)
-}
-
-/// The ops nested in `root`, in program order.
-fn ops_under(p: &Program, root: OpId) -> Vec<OpId> {
-    let mut ops = Vec::new();
-    p.walk(root, Order::Pre, &mut |op| {
-        if op != root {
-            ops.push(op);
-        }
-    });
-    ops
 }

@@ -193,10 +193,6 @@ impl Pass for CommonSubexpressionElimination {
         }
         let merged = cse.merged;
         cx.statistics.add("ops merged", merged);
-        Ok(if merged > 0 {
-            Changed::Yes
-        } else {
-            Changed::No
-        })
+        Ok(Changed::from(merged > 0))
     }
 }

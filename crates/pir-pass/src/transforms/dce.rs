@@ -49,10 +49,6 @@ impl Pass for DeadCodeElimination {
             worklist.extend(defs);
         }
         cx.statistics.add("ops erased", erased);
-        Ok(if erased > 0 {
-            Changed::Yes
-        } else {
-            Changed::No
-        })
+        Ok(Changed::from(erased > 0))
     }
 }

@@ -79,11 +79,7 @@ impl Pass for FoldBatchNorm {
             }
         }
         cx.statistics.add("batch norms folded", folded);
-        Ok(if folded > 0 {
-            Changed::Yes
-        } else {
-            Changed::No
-        })
+        Ok(Changed::from(folded > 0))
     }
 }
 

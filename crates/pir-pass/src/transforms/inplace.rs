@@ -72,9 +72,7 @@ use rustc_hash::FxHashMap;
 
 use pir_core::builtin::{ArrayAttr, BoolAttr, DenseTensorType};
 use pir_core::walk::Order;
-use pir_core::{
-    BlockId, Builder, InsertPoint, OpId, OperandId, Program, Symbol, ValueDef, ValueId,
-};
+use pir_core::{BlockId, OpId, OperandId, Program, Symbol, ValueDef, ValueId};
 use pir_dialects::op_def::{OpDef, OpDefinition};
 
 use crate::alias::alias_class;
@@ -299,9 +297,7 @@ fn defined_in(p: &Program, a: ValueId, block: BlockId) -> Option<OpId> {
     }
 }
 
-/// Creates `twin` before `op` with the same operands, attribute dictionary
-/// and result types, makes the users of `op`'s results use the new results,
-/// and erases `op`. Returns the new op.
+/// Replaces `op` by its `twin` (same operands), keeping its position.
 fn replace_by_twin(
     p: &mut Program,
     pos: &mut Positions,
@@ -310,31 +306,10 @@ fn replace_by_twin(
     pass: &str,
 ) -> Result<OpId, PassError> {
     let operands: Vec<Option<ValueId>> = p.operands(op).collect();
-    let types: Vec<_> = p.results(op).map(|r| p.value_type(r)).collect();
-    let attrs = p.attrs(op);
-    let new = p.create_op(twin, &operands, &types, attrs, 0);
-    Builder::new(p, InsertPoint::Before(op)).insert(new);
-    pos.set(new, pos.get(op));
-    let pairs: Vec<(ValueId, ValueId)> = p.results(op).zip(p.results(new)).collect();
-    for (old, fresh) in pairs {
-        p.replace_all_uses_with(old, fresh);
-    }
-    p.erase_op(op).map_err(|e| PassError {
-        pass: pass.into(),
-        message: e.to_string(),
-    })?;
+    let at = pos.get(op);
+    let new = super::replace_op(p, op, twin, &operands, pass)?;
+    pos.set(new, at);
     Ok(new)
-}
-
-/// The ops nested in `root`, in program order.
-fn ops_in_order(p: &Program, root: OpId) -> Vec<OpId> {
-    let mut ops = Vec::new();
-    p.walk(root, Order::Pre, &mut |op| {
-        if op != root {
-            ops.push(op);
-        }
-    });
-    ops
 }
 
 /// One in-place pair of an op `de_inplace` may rewrite: result `k` takes
@@ -419,7 +394,7 @@ impl Pass for DeInplace {
         let mut pos = Positions::new(p, root);
         let mut twins = Twins::new(Direction::OutOfPlace);
         let mut converted = 0u64;
-        for op in ops_in_order(p, root) {
+        for op in super::ops_under(p, root) {
             if p.is_erased(op) {
                 continue;
             }
@@ -441,11 +416,7 @@ impl Pass for DeInplace {
             converted += 1;
         }
         cx.statistics.add("ops converted", converted);
-        Ok(if converted > 0 {
-            Changed::Yes
-        } else {
-            Changed::No
-        })
+        Ok(Changed::from(converted > 0))
     }
 }
 
@@ -629,7 +600,7 @@ impl Pass for Inplace {
         let mut twins = Twins::new(Direction::InPlace);
         let mut converted = 0u64;
         // Reverse program order: see the module docs.
-        for op in ops_in_order(p, root).into_iter().rev() {
+        for op in super::ops_under(p, root).into_iter().rev() {
             if p.is_erased(op) {
                 continue;
             }
@@ -643,10 +614,6 @@ impl Pass for Inplace {
             converted += 1;
         }
         cx.statistics.add("ops converted", converted);
-        Ok(if converted > 0 {
-            Changed::Yes
-        } else {
-            Changed::No
-        })
+        Ok(Changed::from(converted > 0))
     }
 }

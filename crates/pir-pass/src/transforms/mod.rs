@@ -8,3 +8,43 @@ pub mod dce;
 pub mod fold_batch_norm;
 pub mod inplace;
 pub mod value_semantics;
+
+use pir_core::walk::Order;
+use pir_core::{Builder, InsertPoint, OpId, Program, Symbol, ValueId};
+
+use crate::pass::PassError;
+
+/// The ops nested in `root`, in program order (`root` itself left out).
+pub(crate) fn ops_under(p: &Program, root: OpId) -> Vec<OpId> {
+    let mut ops = Vec::new();
+    p.walk(root, Order::Pre, &mut |op| {
+        if op != root {
+            ops.push(op);
+        }
+    });
+    ops
+}
+
+/// Creates an op `name` before `op` reading `operands`, with `op`'s
+/// attribute dictionary and result types, makes the users of `op`'s results
+/// use the new results, and erases `op`. Returns the new op.
+pub(crate) fn replace_op(
+    p: &mut Program,
+    op: OpId,
+    name: Symbol,
+    operands: &[Option<ValueId>],
+    pass: &str,
+) -> Result<OpId, PassError> {
+    let types: Vec<_> = p.results(op).map(|r| p.value_type(r)).collect();
+    let new = p.create_op(name, operands, &types, p.attrs(op), 0);
+    Builder::new(p, InsertPoint::Before(op)).insert(new);
+    let pairs: Vec<(ValueId, ValueId)> = p.results(op).zip(p.results(new)).collect();
+    for (old, fresh) in pairs {
+        p.replace_all_uses_with(old, fresh);
+    }
+    p.erase_op(op).map_err(|e| PassError {
+        pass: pass.into(),
+        message: e.to_string(),
+    })?;
+    Ok(new)
+}

@@ -188,8 +188,8 @@ fn int_floordiv(a: i64, b: i64) -> Option<i64> {
         return None;
     }
     let q = a.wrapping_div(b);
-    Some(if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
+    Some(if (a.wrapping_rem(b) != 0) && ((a < 0) != (b < 0)) {
+        q.wrapping_sub(1)
     } else {
         q
     })
@@ -375,4 +375,84 @@ fn where_(
         let out = Zip::from(m).and(a).and(b).map_collect(|&k, &p, &q| if k { p } else { q });
         Ok(Elem::wrap(out))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::tests::{f32s, i64s, run};
+    use crate::EvalError;
+
+    #[test]
+    fn broadcasting_edges() {
+        let e = run(
+            "pd_op.add",
+            &[f32s(&[2, 3], &[0.0; 6]), f32s(&[2], &[0.0; 2])],
+            &[],
+        );
+        assert!(matches!(e, Err(EvalError::Shape { .. })));
+        let out = run(
+            "pd_op.add",
+            &[f32s(&[0, 3], &[]), f32s(&[3], &[1.0; 3])],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(out[0].dims(), vec![0, 3]);
+        let out = run(
+            "pd_op.multiply",
+            &[f32s(&[], &[2.0]), f32s(&[], &[3.0])],
+            &[],
+        )
+        .unwrap();
+        assert_eq!((out[0].dims(), out[0].to_f64_vec()), (vec![], vec![6.0]));
+    }
+
+    #[test]
+    fn maximum_propagates_nan_and_prefers_y_on_ties() {
+        let x = f32s(&[3], &[f64::NAN, 1.0, 0.0]);
+        let y = f32s(&[3], &[1.0, f64::NAN, -0.0]);
+        let out = run("pd_op.maximum", &[x.clone(), y.clone()], &[]).unwrap()[0].to_f64_vec();
+        assert!(out[0].is_nan() && out[1].is_nan());
+        assert!(out[2] == 0.0 && out[2].is_sign_negative());
+        let out = run("pd_op.minimum", &[x, y], &[]).unwrap()[0].to_f64_vec();
+        assert!(out[0].is_nan() && out[1].is_nan() && out[2].is_sign_negative());
+    }
+
+    #[test]
+    fn integer_division_by_zero_is_an_error() {
+        for op in ["pd_op.remainder", "pd_op.floor_divide"] {
+            let e = run(op, &[i64s(&[2], &[7, 1]), i64s(&[2], &[2, 0])], &[]);
+            assert!(matches!(e, Err(EvalError::DivisionByZero { .. })), "{op}");
+        }
+        // i64::MIN // -1 wraps instead of trapping.
+        let out = run(
+            "pd_op.floor_divide",
+            &[i64s(&[1], &[i64::MIN]), i64s(&[1], &[-1])],
+            &[],
+        );
+        assert_eq!(out.unwrap()[0].to_i64_vec(), vec![i64::MIN]);
+        let out = run(
+            "pd_op.remainder",
+            &[i64s(&[2], &[-7, 7]), i64s(&[2], &[3, -3])],
+            &[],
+        );
+        assert_eq!(out.unwrap()[0].to_i64_vec(), vec![2, -2]);
+    }
+
+    #[test]
+    fn where_needs_equal_shapes() {
+        let c = crate::EvalTensor::from_i64s(pir_params::DType::Bool, &[2], &[1, 0]).unwrap();
+        let e = run(
+            "pd_op.where",
+            &[c.clone(), f32s(&[1], &[1.0]), f32s(&[2], &[0.0; 2])],
+            &[],
+        );
+        assert!(matches!(e, Err(EvalError::Shape { .. })));
+        let out = run(
+            "pd_op.where",
+            &[c, f32s(&[2], &[1.0, 2.0]), f32s(&[2], &[3.0, 4.0])],
+            &[],
+        );
+        assert_eq!(out.unwrap()[0].to_f64_vec(), vec![1.0, 4.0]);
+    }
 }

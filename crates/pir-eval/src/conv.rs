@@ -36,12 +36,25 @@ pub(crate) struct Spatial {
     pub dilation: [usize; 2],
 }
 
-fn positive(c: &Ctx<'_>, attr: &str, v: &[i64], n: usize) -> Result<Vec<usize>, EvalError> {
+/// `n` values in `[0, 2^31)` (Paddle's attributes are int32; the bound
+/// keeps the index arithmetic from overflowing).
+pub(crate) fn positive(
+    c: &Ctx<'_>,
+    attr: &str,
+    v: &[i64],
+    n: usize,
+) -> Result<Vec<usize>, EvalError> {
     if v.len() != n {
         return Err(c.bad(attr, format!("expected {n} values, got {v:?}")));
     }
     v.iter()
-        .map(|&x| usize::try_from(x).map_err(|_| c.bad(attr, format!("negative value in {v:?}"))))
+        .map(|&x| {
+            u32::try_from(x)
+                .ok()
+                .filter(|&x| x <= i32::MAX as u32)
+                .map(|x| x as usize)
+                .ok_or_else(|| c.bad(attr, format!("value out of range in {v:?}")))
+        })
         .collect()
 }
 
@@ -191,9 +204,12 @@ fn conv_t<T: Elem>(c: &Ctx<'_>, x: &ArrayD<T>, w: &ArrayD<T>) -> Result<ArrayD<T
             .unwrap_or_default(),
     )?;
     let out_dim = |i: usize, input: usize, k: usize| -> Result<usize, EvalError> {
+        if k == 0 {
+            return Err(c.shape_err("empty kernel"));
+        }
         let span = sp.dilation[i] * (k - 1) + 1;
         let padded = input + sp.pad[i].0 + sp.pad[i].1;
-        if k == 0 || padded < span {
+        if padded < span {
             return Err(c.shape_err("the kernel is larger than the padded input"));
         }
         Ok((padded - span) / sp.stride[i] + 1)
@@ -332,4 +348,41 @@ fn conv_transpose_t<T: Elem>(
     let out = Array4::from_shape_vec((n, co, oh, ow), acc.into_iter().map(T::from_f64).collect())
         .map_err(|e| EvalError::Tensor(e.to_string()))?;
     Ok(from_nchw(out, nhwc))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::tests::{f32s, i64s, run, A};
+    use crate::EvalError;
+
+    #[test]
+    fn bad_geometry_is_an_error() {
+        let x = f32s(&[1, 1, 2, 2], &[1.0; 4]);
+        let w = f32s(&[1, 1, 3, 3], &[1.0; 9]);
+        let e = run("pd_op.conv2d", &[x.clone(), w.clone()], &[]);
+        assert!(matches!(e, Err(EvalError::Shape { .. })));
+        let e = run(
+            "pd_op.conv2d",
+            &[x.clone(), w.clone()],
+            &[("strides", A::I32s(vec![0, 1]))],
+        );
+        assert!(matches!(e, Err(EvalError::Attribute { .. })));
+        // Padding 1 all round fits the kernel: one output of the 4 inputs.
+        let out = run(
+            "pd_op.conv2d",
+            &[x.clone(), w],
+            &[("paddings", A::I32s(vec![1, 1]))],
+        )
+        .unwrap();
+        assert_eq!(out[0].to_f64_vec(), vec![4.0; 4]);
+        let e = run(
+            "pd_op.pool2d",
+            &[x.clone(), i64s(&[2], &[2, 2])],
+            &[("data_format", A::Str("NCDHW"))],
+        );
+        assert!(matches!(e, Err(EvalError::Attribute { .. })));
+        let e = run("pd_op.pool2d", &[x, i64s(&[2], &[0, 2])], &[]);
+        assert!(matches!(e, Err(EvalError::Shape { .. })));
+    }
 }

@@ -225,3 +225,30 @@ fn linspace(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     };
     EvalTensor::from_f64s(dtype, &[n], &v)
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::tests::{f32s, run};
+    use crate::{EvalError, EvalTensor};
+    use pir_params::DType;
+
+    fn f64s(v: f64) -> EvalTensor {
+        EvalTensor::from_f64s(DType::Float64, &[1], &[v]).unwrap()
+    }
+
+    #[test]
+    fn ranges() {
+        let e = run("pd_op.arange", &[f64s(0.0), f64s(1.0), f64s(0.0)], &[]);
+        assert!(matches!(e, Err(EvalError::InvalidValue { .. })));
+        let out = run("pd_op.arange", &[f64s(3.0), f64s(0.0), f64s(-1.0)], &[]).unwrap();
+        assert_eq!(out[0].to_f64_vec(), vec![3.0, 2.0, 1.0]);
+        let n = EvalTensor::from_i64s(DType::Int32, &[1], &[0]).unwrap();
+        let e = run(
+            "pd_op.linspace",
+            &[f32s(&[1], &[0.0]), f32s(&[1], &[1.0]), n],
+            &[],
+        );
+        assert!(e.is_err());
+    }
+}

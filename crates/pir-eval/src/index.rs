@@ -150,3 +150,27 @@ fn one_hot(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
         ArrayD::from_shape_vec(IxDyn(&dims), out).map_err(|e| EvalError::Tensor(e.to_string()))?,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::tests::{f32s, i64s, run};
+    use crate::EvalError;
+
+    #[test]
+    fn indices_wrap_once_and_are_checked() {
+        let x = f32s(&[3], &[1.0, 2.0, 3.0]);
+        let axis = crate::EvalTensor::from_i64s(pir_params::DType::Int32, &[1], &[0]).unwrap();
+        let out = run(
+            "pd_op.gather",
+            &[x.clone(), i64s(&[2], &[-1, 0]), axis.clone()],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(out[0].to_f64_vec(), vec![3.0, 1.0]);
+        let e = run("pd_op.gather", &[x, i64s(&[1], &[3]), axis], &[]);
+        assert!(matches!(e, Err(EvalError::InvalidValue { .. })));
+        let e = run("pd_op.one_hot", &[i64s(&[1], &[4]), i64s(&[1], &[4])], &[]);
+        assert!(matches!(e, Err(EvalError::InvalidValue { .. })));
+    }
+}

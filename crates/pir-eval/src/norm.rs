@@ -208,3 +208,55 @@ fn instance_norm(c: &Ctx<'_>) -> Result<Vec<EvalTensor>, EvalError> {
         )?,
     ])
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::tests::{f32s, run, A};
+    use crate::EvalError;
+
+    #[test]
+    fn batch_norm_only_in_inference() {
+        let x = f32s(&[1, 2], &[1.0, 2.0]);
+        let m = f32s(&[2], &[0.0, 1.0]);
+        let v = f32s(&[2], &[1.0, 4.0]);
+        let ins = [
+            x,
+            m.clone(),
+            v.clone(),
+            f32s(&[2], &[1.0; 2]),
+            f32s(&[2], &[0.0; 2]),
+        ];
+        let e = run("pd_op.batch_norm", &ins, &[]);
+        assert!(matches!(e, Err(EvalError::UnsupportedOp(_))));
+        let out = run(
+            "pd_op.batch_norm",
+            &ins,
+            &[("is_test", A::Bool(true)), ("epsilon", A::F32(0.0))],
+        )
+        .unwrap();
+        assert_eq!(out.len(), 6);
+        assert_eq!(out[0].to_f64_vec(), vec![1.0, 0.5]);
+        assert_eq!((&out[1], &out[2]), (&m, &v));
+    }
+
+    #[test]
+    fn layer_norm_axis_must_leave_a_batch() {
+        let x = f32s(&[2, 2], &[1.0, 3.0, 5.0, 7.0]);
+        let e = run(
+            "pd_op.layer_norm",
+            &[x.clone(), f32s(&[2], &[1.0; 2]), f32s(&[2], &[0.0; 2])],
+            &[("begin_norm_axis", A::I32(0))],
+        );
+        assert!(matches!(e, Err(EvalError::Attribute { .. })));
+        let out = run(
+            "pd_op.layer_norm",
+            &[x, f32s(&[2], &[1.0; 2]), f32s(&[2], &[0.0; 2])],
+            &[("epsilon", A::F32(0.0))],
+        )
+        .unwrap();
+        assert_eq!(out[0].to_f64_vec(), vec![-1.0, 1.0, -1.0, 1.0]);
+        assert_eq!(out[1].to_f64_vec(), vec![2.0, 6.0]);
+        assert_eq!(out[2].to_f64_vec(), vec![1.0, 1.0]);
+    }
+}

@@ -53,11 +53,11 @@ fn pool_t<T: Elem>(c: &Ctx<'_>, x: &ArrayD<T>, ksize: &[i64]) -> Result<ArrayD<T
         if ksize.len() != 2 {
             return Err(c.shape_err(format!("kernel_size {ksize:?}")));
         }
-        ksize
-            .iter()
-            .map(|&v| usize::try_from(v).ok().filter(|&v| v > 0))
-            .collect::<Option<_>>()
-            .ok_or_else(|| c.shape_err(format!("kernel_size {ksize:?}")))?
+        let k = crate::conv::positive(c, "kernel_size", ksize, 2)?;
+        if k.contains(&0) {
+            return Err(c.shape_err(format!("kernel_size {ksize:?}")));
+        }
+        k
     };
     let strides = c.ints_or("strides", Some(vec![1, 1]))?.unwrap_or_default();
     let mut sp = spatial(c, [h, w], [k[0], k[1]], &strides, &[1, 1])?;

@@ -354,3 +354,50 @@ fn softmax(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
         }
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::tests::{f32s, i64s, run, A};
+    use crate::EvalError;
+
+    #[test]
+    fn max_propagates_nan_and_refuses_empty() {
+        let x = f32s(&[2, 2], &[1.0, f64::NAN, 3.0, 2.0]);
+        let out = run("pd_op.max", &[x, i64s(&[1], &[-1])], &[]).unwrap()[0].to_f64_vec();
+        assert!(out[0].is_nan() && out[1] == 3.0);
+        let e = run("pd_op.min", &[f32s(&[2, 0], &[]), i64s(&[1], &[1])], &[]);
+        assert!(matches!(e, Err(EvalError::Shape { .. })));
+    }
+
+    #[test]
+    fn negative_axes_and_keepdim() {
+        let x = f32s(&[2, 3], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        let out = run(
+            "pd_op.sum",
+            &[x.clone(), i64s(&[1], &[-1])],
+            &[("keepdim", A::Bool(true))],
+        )
+        .unwrap();
+        assert_eq!(
+            (out[0].dims(), out[0].to_f64_vec()),
+            (vec![2, 1], vec![6.0, 15.0])
+        );
+        let e = run("pd_op.sum", &[x, i64s(&[1], &[2])], &[]);
+        assert!(matches!(e, Err(EvalError::Shape { .. })));
+    }
+
+    #[test]
+    fn argmax_skips_nan_and_takes_the_first_tie() {
+        let x = f32s(&[4], &[1.0, f64::NAN, 3.0, 3.0]);
+        let out = run("pd_op.argmax", &[x, i64s(&[1], &[0])], &[]).unwrap();
+        assert_eq!(out[0].to_i64_vec(), vec![2]);
+    }
+
+    #[test]
+    fn softmax_clips_shifted_values() {
+        let x = f32s(&[2], &[0.0, f64::NEG_INFINITY]);
+        let out = run("pd_op.log_softmax", &[x], &[("axis", A::I32(-1))]).unwrap();
+        assert_eq!(out[0].to_f64_vec()[1], -64.0);
+    }
+}

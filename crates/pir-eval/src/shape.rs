@@ -399,13 +399,17 @@ fn split(c: &Ctx<'_>) -> Result<Vec<EvalTensor>, EvalError> {
         let ax = axis(c.name, rank, a)?;
         let dim = x.shape().get(ax).copied().unwrap_or(0);
         let secs = int_values(c, c.x(1)?)?;
-        let known: i64 = secs.iter().filter(|&&s| s != -1).sum();
+        let known: i128 = secs
+            .iter()
+            .filter(|&&s| s != -1)
+            .map(|&s| i128::from(s))
+            .sum();
         let infer = secs.iter().filter(|&&s| s == -1).count();
         let sizes = secs
             .iter()
             .map(|&s| match s {
-                -1 if infer == 1 => usize::try_from(dim as i64 - known).ok(),
-                s => usize::try_from(s).ok(),
+                -1 if infer == 1 => usize::try_from(dim as i128 - known).ok(),
+                s => usize::try_from(s).ok().filter(|&s| s <= dim),
             })
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| c.shape_err(format!("bad sections {secs:?} for dim {dim}")))?;
@@ -424,7 +428,8 @@ fn split(c: &Ctx<'_>) -> Result<Vec<EvalTensor>, EvalError> {
         }
         (vec![dim / num; num], ax)
     };
-    if rank == 0 || sizes.iter().sum::<usize>() != x.shape()[ax] {
+    let total = sizes.iter().try_fold(0usize, |a, &b| a.checked_add(b));
+    if rank == 0 || total != Some(x.shape()[ax]) {
         return Err(c.shape_err(format!(
             "sections {sizes:?} do not add up to {:?}",
             x.shape()
@@ -550,8 +555,8 @@ fn strided_slice(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
         let ax = axis(c.name, rank, axes[i])?;
         let n = x.shape()[ax] as i64;
         let (mut s, mut e, st) = (starts[i], ends[i], strides[i]);
-        if st == 0 {
-            return Err(c.shape_err("stride 0"));
+        if st == 0 || st.unsigned_abs() > i32::MAX as u64 {
+            return Err(c.shape_err(format!("stride {st}")));
         }
         if s < 0 {
             s = (s + n).max(0);
@@ -569,4 +574,92 @@ fn strided_slice(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
         }
     }
     sliced(c, x, &steps)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::tests::{f32s, i64s, run, run_with, A};
+    use crate::EvalError;
+
+    #[test]
+    fn squeeze_and_unsqueeze_negative_axes() {
+        let x = f32s(&[2, 1, 3, 1], &[0.0; 6]);
+        let out = run("pd_op.squeeze", &[x, i64s(&[1], &[-1])], &[]).unwrap();
+        assert_eq!(out[0].dims(), vec![2, 1, 3]);
+        let out = run(
+            "pd_op.unsqueeze",
+            &[f32s(&[2], &[0.0; 2]), i64s(&[2], &[-1, 0])],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(out[0].dims(), vec![1, 2, 1]);
+    }
+
+    #[test]
+    fn concat_takes_a_vector_operand() {
+        let a = f32s(&[1, 2], &[1.0, 2.0]);
+        let b = f32s(&[1, 1], &[3.0]);
+        let axis = i64s(&[1], &[-1]);
+        let out = run_with(
+            "pd_op.concat",
+            &[a.clone(), b.clone(), axis.clone()],
+            Some((0, 2)),
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            (out[0].dims(), out[0].to_f64_vec()),
+            (vec![1, 3], vec![1.0, 2.0, 3.0])
+        );
+        // Without the vector the operands do not line up.
+        assert!(run("pd_op.concat", &[a, b, axis], &[]).is_err());
+    }
+
+    #[test]
+    fn split_refuses_a_negative_axis() {
+        let x = f32s(&[2, 4], &[0.0; 8]);
+        let e = run(
+            "pd_op.split",
+            &[x.clone(), i64s(&[2], &[1, 3]), i64s(&[1], &[-1])],
+            &[],
+        );
+        assert!(matches!(e, Err(EvalError::Shape { .. })));
+        let out = run(
+            "pd_op.split",
+            &[x, i64s(&[2], &[1, -1]), i64s(&[1], &[1])],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[1].dims(), vec![2, 3]);
+    }
+
+    #[test]
+    fn strided_slice_walks_backwards() {
+        let x = f32s(&[5], &[0.0, 1.0, 2.0, 3.0, 4.0]);
+        let ins = [x, i64s(&[1], &[-1]), i64s(&[1], &[-1]), i64s(&[1], &[-2])];
+        let out = run("pd_op.strided_slice", &ins, &[("axes", A::I32s(vec![0]))]).unwrap();
+        assert_eq!(out[0].to_f64_vec(), vec![4.0, 2.0, 0.0]);
+        let mut bad = ins.clone();
+        bad[3] = i64s(&[1], &[i64::MIN]);
+        assert!(run("pd_op.strided_slice", &bad, &[("axes", A::I32s(vec![0]))]).is_err());
+    }
+
+    #[test]
+    fn reshape_keeps_literal_zeros_of_empty_inputs() {
+        let out = run(
+            "pd_op.reshape",
+            &[f32s(&[0, 3], &[]), i64s(&[2], &[3, 0])],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(out[0].dims(), vec![3, 0]);
+        let e = run(
+            "pd_op.transpose",
+            &[f32s(&[2, 3], &[0.0; 6])],
+            &[("perm", A::I64s(vec![0, 0]))],
+        );
+        assert!(matches!(e, Err(EvalError::Shape { .. })));
+    }
 }

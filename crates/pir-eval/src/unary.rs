@@ -515,3 +515,78 @@ macro_rules! pow_fn {
 }
 pow_fn!(pow_f32, f32);
 pow_fn!(pow_f64, f64);
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use crate::tests::{f32s, i64s, run, A};
+    use crate::{EvalError, EvalTensor};
+    use pir_params::DType;
+
+    #[test]
+    fn clip_rejects_inverted_bounds() {
+        let e = run(
+            "pd_op.clip",
+            &[f32s(&[1], &[0.0]), f32s(&[1], &[2.0]), f32s(&[1], &[1.0])],
+            &[],
+        );
+        assert!(matches!(e, Err(EvalError::InvalidValue { .. })));
+        let out = run(
+            "pd_op.clip",
+            &[
+                f32s(&[3], &[f64::NAN, -5.0, 5.0]),
+                f32s(&[1], &[-1.0]),
+                f32s(&[1], &[1.0]),
+            ],
+            &[],
+        );
+        let v = out.unwrap()[0].to_f64_vec();
+        assert!(v[0].is_nan() && v[1] == -1.0 && v[2] == 1.0);
+    }
+
+    #[test]
+    fn integer_pow_with_negative_exponent_is_an_error() {
+        let e = run("pd_op.pow", &[i64s(&[1], &[2])], &[("y", A::F32(-1.0))]);
+        assert!(matches!(e, Err(EvalError::InvalidValue { .. })));
+        let out = run("pd_op.pow", &[i64s(&[2], &[3, -2])], &[("y", A::F32(3.5))]).unwrap();
+        assert_eq!(out[0].to_i64_vec(), vec![27, -8]);
+    }
+
+    #[test]
+    fn relu_and_relu6_treat_nan_differently() {
+        let x = f32s(&[2], &[f64::NAN, -0.0]);
+        let r = run("pd_op.relu", std::slice::from_ref(&x), &[]).unwrap()[0].to_f64_vec();
+        assert!(r[0] == 0.0 && r[1].is_sign_positive());
+        let r = run("pd_op.relu6", &[x], &[]).unwrap()[0].to_f64_vec();
+        assert!(r[0].is_nan() && r[1].is_sign_negative());
+    }
+
+    #[test]
+    fn exp_of_minus_infinity_follows_the_vectorised_path() {
+        let eight = f32s(&[9], &[f64::NEG_INFINITY; 9]);
+        let r = run("pd_op.exp", &[eight], &[]).unwrap()[0].to_f64_vec();
+        assert!(r[..8].iter().all(|&v| v > 0.0 && v < 1e-38));
+        assert_eq!(r[8], 0.0);
+    }
+
+    #[test]
+    fn casts_of_nan_to_integers_give_the_minimum() {
+        let x = f32s(&[3], &[f64::NAN, 1e20, -2.7]);
+        let out = run("pd_op.cast", &[x], &[]);
+        // `dtype` is required.
+        assert!(matches!(out, Err(EvalError::Attribute { .. })));
+        let t = EvalTensor::from_f64s(DType::Int32, &[3], &[f64::NAN, 1e20, -2.7]).unwrap();
+        assert_eq!(
+            t.to_i64_vec(),
+            vec![i64::from(i32::MIN), i64::from(i32::MIN), -2]
+        );
+    }
+
+    #[test]
+    fn empty_and_zero_d_inputs() {
+        let out = run("pd_op.exp", &[f32s(&[0, 2], &[])], &[]).unwrap();
+        assert_eq!(out[0].dims(), vec![0, 2]);
+        let out = run("pd_op.sigmoid", &[f32s(&[], &[0.0])], &[]).unwrap();
+        assert_eq!((out[0].dims(), out[0].to_f64_vec()), (vec![], vec![0.5]));
+    }
+}

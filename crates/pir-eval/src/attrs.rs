@@ -1,20 +1,27 @@
-//! Reading an op's attributes for the kernels.
+//! The op being evaluated: its name, attributes and inputs grouped by
+//! operand.
 
-use pir_core::builtin::{ArrayAttr, BoolAttr, F32Attr, F64Attr, I32Attr, I64Attr};
+use pir_core::builtin::{
+    ArrayAttr, BoolAttr, F32Attr, F64Attr, I32Attr, I64Attr, IndexAttr, StrAttr,
+};
 use pir_core::{Attribute, OpId, Program};
 use pir_dialects::pd_op::{DataType, DataTypeAttr, IntArrayAttr};
 use pir_params::DType;
 
-use crate::EvalError;
+use crate::{EvalError, EvalTensor};
 
-/// The op being evaluated, for reading its attributes.
-pub(crate) struct Attrs<'p> {
-    pub program: &'p Program,
+/// One op to evaluate: attributes are read from the program, inputs are
+/// grouped per operand (one tensor, the tensors of a vector operand, or none
+/// for an absent optional operand).
+pub(crate) struct Ctx<'a> {
+    pub program: &'a Program,
     pub op: OpId,
-    pub name: &'p str,
+    pub name: &'a str,
+    pub groups: Vec<&'a [EvalTensor]>,
 }
 
-impl Attrs<'_> {
+impl Ctx<'_> {
+    /// An attribute error.
     pub fn bad(&self, attr: &str, msg: impl Into<String>) -> EvalError {
         EvalError::Attribute {
             op: self.name.to_string(),
@@ -23,28 +30,114 @@ impl Attrs<'_> {
         }
     }
 
-    fn get(&self, attr: &str) -> Result<Attribute, EvalError> {
-        self.program
-            .attr(self.op, attr)
-            .ok_or_else(|| self.bad(attr, "missing"))
+    /// A shape error.
+    pub fn shape_err(&self, msg: impl Into<String>) -> EvalError {
+        EvalError::shape(self.name, msg)
     }
 
-    /// A number held by a float, integer or bool attribute.
-    pub fn f64(&self, attr: &str) -> Result<f64, EvalError> {
-        let a = self.get(attr)?;
+    /// An unsupported-dtype error.
+    pub fn dtype_err(&self, dtype: DType) -> EvalError {
+        EvalError::dtype(self.name, dtype)
+    }
+
+    fn arity(&self, expected: usize) -> EvalError {
+        EvalError::Arity {
+            op: self.name.to_string(),
+            expected,
+            got: self.groups.len(),
+        }
+    }
+
+    /// The single tensor of operand `i`.
+    pub fn x(&self, i: usize) -> Result<&EvalTensor, EvalError> {
+        match self.groups.get(i) {
+            Some([t]) => Ok(t),
+            Some(g) => Err(EvalError::Shape {
+                op: self.name.to_string(),
+                msg: format!("operand {i} holds {} tensors, not one", g.len()),
+            }),
+            None => Err(self.arity(i + 1)),
+        }
+    }
+
+    /// The tensor of optional operand `i`, if present.
+    pub fn opt(&self, i: usize) -> Result<Option<&EvalTensor>, EvalError> {
+        match self.groups.get(i) {
+            None | Some([]) => Ok(None),
+            Some(_) => self.x(i).map(Some),
+        }
+    }
+
+    /// The tensors of vector operand `i`.
+    pub fn list(&self, i: usize) -> Result<&[EvalTensor], EvalError> {
+        self.groups.get(i).copied().ok_or_else(|| self.arity(i + 1))
+    }
+
+    /// Checks that the op has exactly `n` operands.
+    pub fn arity_is(&self, n: usize) -> Result<(), EvalError> {
+        if self.groups.len() == n {
+            Ok(())
+        } else {
+            Err(self.arity(n))
+        }
+    }
+
+    fn get(&self, attr: &str) -> Option<Attribute> {
+        self.program.attr(self.op, attr)
+    }
+
+    fn num(&self, attr: &str, a: Attribute) -> Result<f64, EvalError> {
         let ctx = self.program.ctx();
         ctx.attr_as::<F64Attr>(a)
             .map(|a| a.value())
             .or_else(|| ctx.attr_as::<F32Attr>(a).map(|a| f64::from(a.value())))
             .or_else(|| ctx.attr_as::<I64Attr>(a).map(|a| a.0 as f64))
             .or_else(|| ctx.attr_as::<I32Attr>(a).map(|a| f64::from(a.0)))
+            .or_else(|| ctx.attr_as::<IndexAttr>(a).map(|a| a.0 as f64))
             .or_else(|| ctx.attr_as::<BoolAttr>(a).map(|a| f64::from(u8::from(a.0))))
             .ok_or_else(|| self.bad(attr, "not a number"))
     }
 
+    fn int(&self, attr: &str, a: Attribute) -> Result<i64, EvalError> {
+        let ctx = self.program.ctx();
+        ctx.attr_as::<I64Attr>(a)
+            .map(|a| a.0)
+            .or_else(|| ctx.attr_as::<I32Attr>(a).map(|a| i64::from(a.0)))
+            .or_else(|| ctx.attr_as::<IndexAttr>(a).map(|a| a.0))
+            .ok_or_else(|| self.bad(attr, "not an integer"))
+    }
+
+    /// A number held by a float, integer or bool attribute.
+    pub fn f64(&self, attr: &str) -> Result<f64, EvalError> {
+        let a = self.get(attr).ok_or_else(|| self.bad(attr, "missing"))?;
+        self.num(attr, a)
+    }
+
+    /// A number attribute, `default` when absent.
+    pub fn f64_or(&self, attr: &str, default: f64) -> Result<f64, EvalError> {
+        match self.get(attr) {
+            None => Ok(default),
+            Some(a) => self.num(attr, a),
+        }
+    }
+
+    /// A `float` attribute as the kernel sees it (`F32Attr`; a double is
+    /// rounded to float as Paddle's attribute conversion would).
+    pub fn f32_or(&self, attr: &str, default: f32) -> Result<f32, EvalError> {
+        Ok(self.f64_or(attr, f64::from(default))? as f32)
+    }
+
+    /// An integer attribute, `default` when absent.
+    pub fn i64_or(&self, attr: &str, default: i64) -> Result<i64, EvalError> {
+        match self.get(attr) {
+            None => Ok(default),
+            Some(a) => self.int(attr, a),
+        }
+    }
+
     /// A bool attribute (`default` when absent).
     pub fn bool_or(&self, attr: &str, default: bool) -> Result<bool, EvalError> {
-        match self.program.attr(self.op, attr) {
+        match self.get(attr) {
             None => Ok(default),
             Some(a) => self
                 .program
@@ -55,30 +148,70 @@ impl Attrs<'_> {
         }
     }
 
-    /// An int array: `pd_op.IntArray` or a builtin array of integers.
-    pub fn ints(&self, attr: &str) -> Result<Vec<i64>, EvalError> {
-        let a = self.get(attr)?;
+    /// A string attribute (`default` when absent).
+    pub fn str_or(&self, attr: &str, default: &str) -> Result<String, EvalError> {
+        match self.get(attr) {
+            None => Ok(default.to_string()),
+            Some(a) => self
+                .program
+                .ctx()
+                .attr_as::<StrAttr>(a)
+                .map(|s| s.0.to_string())
+                .ok_or_else(|| self.bad(attr, "not a string")),
+        }
+    }
+
+    fn elements(&self, attr: &str) -> Result<Option<Vec<Attribute>>, EvalError> {
+        let Some(a) = self.get(attr) else {
+            return Ok(None);
+        };
         let ctx = self.program.ctx();
         if let Some(v) = ctx.attr_as::<IntArrayAttr>(a) {
-            return Ok(v.0.to_vec());
+            return Ok(Some(
+                v.0.iter().map(|&i| ctx.intern_attr(I64Attr(i))).collect(),
+            ));
         }
-        let arr = ctx
-            .attr_as::<ArrayAttr>(a)
-            .ok_or_else(|| self.bad(attr, "not an int array"))?;
-        arr.0
-            .iter()
-            .map(|&e| {
-                ctx.attr_as::<I64Attr>(e)
-                    .map(|a| a.0)
-                    .or_else(|| ctx.attr_as::<I32Attr>(e).map(|a| i64::from(a.0)))
-                    .ok_or_else(|| self.bad(attr, "an element is not an integer"))
-            })
+        ctx.attr_as::<ArrayAttr>(a)
+            .map(|arr| Some(arr.0.to_vec()))
+            .ok_or_else(|| self.bad(attr, "not an array"))
+    }
+
+    /// An int array: `pd_op.IntArray` or a builtin array of integers.
+    pub fn ints(&self, attr: &str) -> Result<Vec<i64>, EvalError> {
+        self.ints_or(attr, None)?
+            .ok_or_else(|| self.bad(attr, "missing"))
+    }
+
+    /// An int array, `default` when absent.
+    pub fn ints_or(
+        &self,
+        attr: &str,
+        default: Option<Vec<i64>>,
+    ) -> Result<Option<Vec<i64>>, EvalError> {
+        match self.elements(attr)? {
+            None => Ok(default),
+            Some(v) => v
+                .into_iter()
+                .map(|e| self.int(attr, e))
+                .collect::<Result<_, _>>()
+                .map(Some),
+        }
+    }
+
+    /// An array of numbers (assign_value's `values`).
+    pub fn f64s(&self, attr: &str) -> Result<Vec<f64>, EvalError> {
+        self.elements(attr)?
+            .ok_or_else(|| self.bad(attr, "missing"))?
+            .into_iter()
+            .map(|e| self.num(attr, e))
             .collect()
     }
 
-    /// A `pd_op.DataType` attribute: `None` for `Undefined`.
+    /// A `pd_op.DataType` attribute: `None` for `Undefined` or absent.
     pub fn dtype(&self, attr: &str) -> Result<Option<DType>, EvalError> {
-        let a = self.get(attr)?;
+        let Some(a) = self.get(attr) else {
+            return Ok(None);
+        };
         let d = self
             .program
             .ctx()
@@ -91,4 +224,39 @@ impl Attrs<'_> {
             .map(Some)
             .ok_or_else(|| self.bad(attr, format!("unsupported data type {}", d.0.text())))
     }
+
+    /// A data type attribute that must be set.
+    pub fn dtype_req(&self, attr: &str) -> Result<DType, EvalError> {
+        self.dtype(attr)?.ok_or_else(|| self.bad(attr, "undefined"))
+    }
+}
+
+/// The integer values of an int32/int64 operand (axis, shape, sections...).
+pub(crate) fn int_values(c: &Ctx<'_>, t: &EvalTensor) -> Result<Vec<i64>, EvalError> {
+    match t {
+        EvalTensor::I32(_) | EvalTensor::I64(_) => Ok(t.to_i64_vec()),
+        _ => Err(c.dtype_err(t.dtype())),
+    }
+}
+
+/// The single value of a scalar operand (a `[1]` or 0-d tensor).
+pub(crate) fn scalar_value(c: &Ctx<'_>, t: &EvalTensor) -> Result<f64, EvalError> {
+    if t.numel() != 1 {
+        return Err(c.shape_err(format!(
+            "a scalar operand has {} elements, not 1",
+            t.numel()
+        )));
+    }
+    Ok(t.to_f64_vec()[0])
+}
+
+/// The single integer of a scalar int operand (int32/int64; floats truncate).
+pub(crate) fn scalar_int(c: &Ctx<'_>, t: &EvalTensor) -> Result<i64, EvalError> {
+    if t.numel() != 1 {
+        return Err(c.shape_err(format!(
+            "a scalar operand has {} elements, not 1",
+            t.numel()
+        )));
+    }
+    Ok(t.to_i64_vec()[0])
 }

@@ -2,9 +2,9 @@
 //! kernels, for constant folding and batch-norm folding.
 //!
 //! [`evaluate`] runs one op of a [`Program`] on [`EvalTensor`] inputs (one per
-//! operand, in operand order), reading its attributes from the op. Values
-//! convert from and to parameter tensors ([`EvalTensor::from_tensor`],
-//! [`EvalTensor::to_tensor`]).
+//! operand, in operand order; the tensors of a vector operand in its place),
+//! reading its attributes from the op. Values convert from and to parameter
+//! tensors ([`EvalTensor::from_tensor`], [`EvalTensor::to_tensor`]).
 //!
 //! Each kernel accepts the dtypes Paddle registers a CPU kernel for (checked
 //! against vectors recorded from Paddle by `scripts/make_vectors.py`); other
@@ -30,17 +30,27 @@
 #![forbid(unsafe_code)]
 
 mod attrs;
-mod elementwise;
+mod binary;
+mod conv;
+mod create;
+mod index;
 mod matmul;
+mod norm;
+mod pool;
 mod reduce;
 mod shape;
 mod unary;
 mod value;
 
+use pir_core::builtin::VectorType;
 use pir_core::{OpId, Program};
 use pir_params::DType;
 
 pub use value::{Elem, EvalTensor};
+
+/// The largest number of elements a result may have; larger results are
+/// refused with [`EvalError::TooLarge`] before anything is allocated.
+pub const MAX_ELEMENTS: usize = 1 << 28;
 
 /// Why an op cannot be evaluated.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -104,6 +114,21 @@ pub enum EvalError {
         /// The op name.
         op: String,
     },
+    /// A value Paddle's kernel rejects (an index out of range, `min > max` in
+    /// clip, a negative integer exponent...).
+    #[error("`{op}`: {msg}")]
+    InvalidValue {
+        /// The op name.
+        op: String,
+        /// What is wrong.
+        msg: String,
+    },
+    /// The result would have more than [`MAX_ELEMENTS`] elements.
+    #[error("`{op}`: the result would have more than {max} elements", max = MAX_ELEMENTS)]
+    TooLarge {
+        /// The op name.
+        op: String,
+    },
     /// Building or converting a tensor failed.
     #[error("tensor conversion: {0}")]
     Tensor(String),
@@ -123,132 +148,129 @@ impl EvalError {
             dtype,
         }
     }
+
+    pub(crate) fn value(op: &str, msg: impl Into<String>) -> EvalError {
+        EvalError::InvalidValue {
+            op: op.to_string(),
+            msg: msg.into(),
+        }
+    }
 }
 
-/// The op names [`evaluate`] has a kernel for.
-pub const SUPPORTED_OPS: &[&str] = &[
-    "pd_op.full",
-    "pd_op.full_int_array",
-    "pd_op.assign",
-    "pd_op.cast",
-    "pd_op.scale",
-    "pd_op.add",
-    "pd_op.subtract",
-    "pd_op.multiply",
-    "pd_op.divide",
-    "pd_op.maximum",
-    "pd_op.minimum",
-    "pd_op.relu",
-    "pd_op.exp",
-    "pd_op.tanh",
-    "pd_op.sqrt",
-    "pd_op.abs",
-    "pd_op.sigmoid",
-    "pd_op.equal",
-    "pd_op.not_equal",
-    "pd_op.less_than",
-    "pd_op.less_equal",
-    "pd_op.greater_than",
-    "pd_op.greater_equal",
-    "pd_op.reshape",
-    "pd_op.transpose",
-    "pd_op.matmul",
-    "pd_op.sum",
-    "pd_op.mean",
+/// The element count of `dims`, or [`EvalError::TooLarge`] above
+/// [`MAX_ELEMENTS`].
+pub(crate) fn numel(op: &str, dims: &[usize]) -> Result<usize, EvalError> {
+    dims.iter()
+        .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+        .filter(|&n| n <= MAX_ELEMENTS)
+        .ok_or_else(|| EvalError::TooLarge { op: op.to_string() })
+}
+
+const fn concat<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut i, mut k) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[k] = parts[i][j];
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+const PARTS: &[&[&str]] = &[
+    create::OPS,
+    unary::OPS,
+    binary::OPS,
+    reduce::OPS,
+    shape::OPS,
+    index::OPS,
+    matmul::OPS,
+    conv::OPS,
+    pool::OPS,
+    norm::OPS,
 ];
+
+const fn total(parts: &[&[&str]]) -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < parts.len() {
+        n += parts[i].len();
+        i += 1;
+    }
+    n
+}
+
+const ALL_OPS: [&str; total(PARTS)] = concat(PARTS);
+
+/// The op names [`evaluate`] has a kernel for.
+pub const SUPPORTED_OPS: &[&str] = &ALL_OPS;
 
 /// Whether [`evaluate`] has a kernel for the op named `name`.
 pub fn is_supported(name: &str) -> bool {
     SUPPORTED_OPS.contains(&name)
 }
 
-/// Evaluates `op` of `program` on `inputs` (one per operand, in order) and
-/// returns its results, as Paddle's CPU kernel would compute them.
+/// Evaluates `op` of `program` on `inputs` and returns its results, as
+/// Paddle's CPU kernel would compute them.
 ///
-/// Attributes are read from the op; operands that Paddle's kernels take as
-/// `IntArray`/`Scalar` (reshape's shape, sum/mean's axis, scale's scale) are
-/// input tensors here, as they are in the program.
+/// `inputs` holds one tensor per operand, in order; a vector operand (a
+/// `builtin.combine` result, as `concat` and `stack` take) contributes all its
+/// tensors in its place, and an absent optional operand (`batch_norm`'s
+/// scale) none. Likewise a vector result (`split`'s) is returned as its
+/// elements. Attributes are read from the op; operands that Paddle's kernels
+/// take as `IntArray`/`Scalar` (reshape's shape, sum's axis, scale's scale)
+/// are input tensors here, as they are in the program.
 pub fn evaluate(
     program: &Program,
     op: OpId,
     inputs: &[EvalTensor],
 ) -> Result<Vec<EvalTensor>, EvalError> {
     let name = program.op_name_str(op);
-    let a = attrs::Attrs { program, op, name };
-    let arity = |n: usize| {
-        if inputs.len() == n {
-            Ok(())
-        } else {
-            Err(EvalError::Arity {
-                op: name.to_string(),
-                expected: n,
-                got: inputs.len(),
-            })
-        }
+    let ctx = program.ctx();
+    let mut groups = Vec::new();
+    let mut at = 0;
+    for v in program.operands(op) {
+        let n = match v {
+            None => 0,
+            Some(v) => ctx
+                .type_as::<VectorType>(program.value_type(v))
+                .map_or(1, |vt| vt.0.len()),
+        };
+        let group = inputs.get(at..at + n).ok_or(EvalError::Arity {
+            op: name.to_string(),
+            expected: at + n,
+            got: inputs.len(),
+        })?;
+        groups.push(group);
+        at += n;
+    }
+    if at != inputs.len() {
+        return Err(EvalError::Arity {
+            op: name.to_string(),
+            expected: at,
+            got: inputs.len(),
+        });
+    }
+    let c = attrs::Ctx {
+        program,
+        op,
+        name,
+        groups,
     };
-    let out = match name {
-        "pd_op.full" => {
-            arity(0)?;
-            shape::full(&a)?
-        }
-        "pd_op.full_int_array" => {
-            arity(0)?;
-            shape::full_int_array(&a)?
-        }
-        "pd_op.assign" => {
-            arity(1)?;
-            inputs[0].clone()
-        }
-        "pd_op.cast" => {
-            arity(1)?;
-            unary::cast(
-                &inputs[0],
-                a.dtype("dtype")?
-                    .ok_or_else(|| a.bad("dtype", "undefined"))?,
-            )?
-        }
-        "pd_op.scale" => {
-            arity(2)?;
-            elementwise::scale(&a, &inputs[0], &inputs[1])?
-        }
-        "pd_op.add" | "pd_op.subtract" | "pd_op.multiply" | "pd_op.divide" | "pd_op.maximum"
-        | "pd_op.minimum" => {
-            arity(2)?;
-            elementwise::arith(name, &inputs[0], &inputs[1])?
-        }
-        "pd_op.equal"
-        | "pd_op.not_equal"
-        | "pd_op.less_than"
-        | "pd_op.less_equal"
-        | "pd_op.greater_than"
-        | "pd_op.greater_equal" => {
-            arity(2)?;
-            elementwise::compare(name, &inputs[0], &inputs[1])?
-        }
-        "pd_op.relu" | "pd_op.exp" | "pd_op.tanh" | "pd_op.sqrt" | "pd_op.abs"
-        | "pd_op.sigmoid" => {
-            arity(1)?;
-            unary::unary(name, &inputs[0])?
-        }
-        "pd_op.reshape" => {
-            arity(2)?;
-            shape::reshape(name, &inputs[0], &inputs[1])?
-        }
-        "pd_op.transpose" => {
-            arity(1)?;
-            shape::transpose(&a, &inputs[0])?
-        }
-        "pd_op.matmul" => {
-            arity(2)?;
-            matmul::matmul(&a, &inputs[0], &inputs[1])?
-        }
-        "pd_op.sum" | "pd_op.mean" => {
-            arity(2)?;
-            reduce::reduce(&a, &inputs[0], &inputs[1])?
-        }
-        other => return Err(EvalError::UnsupportedOp(other.to_string())),
-    };
-    Ok(vec![out])
+    create::eval(&c)
+        .or_else(|| unary::eval(&c))
+        .or_else(|| binary::eval(&c))
+        .or_else(|| reduce::eval(&c))
+        .or_else(|| shape::eval(&c))
+        .or_else(|| index::eval(&c))
+        .or_else(|| matmul::eval(&c))
+        .or_else(|| conv::eval(&c))
+        .or_else(|| pool::eval(&c))
+        .or_else(|| norm::eval(&c))
+        .unwrap_or_else(|| Err(EvalError::UnsupportedOp(name.to_string())))
 }
 
 #[cfg(test)]

@@ -3,10 +3,18 @@
 
 use ndarray::{ArrayD, IxDyn};
 
-use crate::attrs::Attrs;
-use crate::elementwise::broadcast_shape;
+use crate::attrs::Ctx;
+use crate::binary::broadcast_shape;
 use crate::value::{array, Elem};
-use crate::{EvalError, EvalTensor};
+use crate::{numel, EvalError, EvalTensor};
+
+/// The ops of this module.
+pub(crate) const OPS: &[&str] = &["pd_op.matmul"];
+
+/// Dispatches the ops of this module.
+pub(crate) fn eval(c: &Ctx<'_>) -> Option<Result<Vec<EvalTensor>, EvalError>> {
+    (c.name == "pd_op.matmul").then(|| matmul(c).map(|t| vec![t]))
+}
 
 /// A 1-d `x` becomes `[1, k]` and a 1-d `y` `[k, 1]` (those dims are dropped
 /// from the result); the transposes apply after that; batch dims broadcast.
@@ -71,6 +79,9 @@ fn matmul_t<T: Elem>(
         xb.as_slice().ok_or_else(err)?,
         yb.as_slice().ok_or_else(err)?,
     );
+    let mut odims = batch.clone();
+    odims.extend([m, n]);
+    numel(op, &odims)?;
     let nb: usize = batch.iter().product();
     let (xsz, ysz) = (m * k, k * n);
     let mut out = Vec::with_capacity(nb * m * n);
@@ -104,14 +115,12 @@ fn matmul_t<T: Elem>(
 
 /// `matmul(x, y, transpose_x, transpose_y)` for float32/float64/int32/int64
 /// (Paddle 3.3.1 has no CPU float16/bfloat16/bool matmul).
-pub(crate) fn matmul(
-    a: &Attrs<'_>,
-    x: &EvalTensor,
-    y: &EvalTensor,
-) -> Result<EvalTensor, EvalError> {
-    let tx = a.bool_or("transpose_x", false)?;
-    let ty = a.bool_or("transpose_y", false)?;
-    let op = a.name;
+fn matmul(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
+    c.arity_is(2)?;
+    let (x, y) = (c.x(0)?, c.x(1)?);
+    let tx = c.bool_or("transpose_x", false)?;
+    let ty = c.bool_or("transpose_y", false)?;
+    let op = c.name;
     Ok(match (x, y) {
         (EvalTensor::F32(p), EvalTensor::F32(q)) => EvalTensor::F32(matmul_t(op, p, q, tx, ty)?),
         (EvalTensor::F64(p), EvalTensor::F64(q)) => EvalTensor::F64(matmul_t(op, p, q, tx, ty)?),

@@ -222,7 +222,8 @@ pub trait Elem: Copy + Default + PartialOrd + std::fmt::Debug + Send + Sync + 's
     /// The value as `i64` (floats truncated toward zero, saturating).
     fn to_i64(self) -> i64;
     /// `static_cast<Self>(double)`; half types go through float32 as Paddle's
-    /// constructors do; float → int truncates (saturating where C++ is undefined).
+    /// constructors do; float → int truncates (NaN and out-of-range values
+    /// give the type's minimum, as x86's conversion does).
     fn from_f64(v: f64) -> Self;
     /// `static_cast<Self>(int64_t)`: integers wrap; floats round to nearest.
     fn from_i64(v: i64) -> Self;
@@ -346,8 +347,15 @@ macro_rules! elem_int {
             fn to_i64(self) -> i64 {
                 i64::from(self)
             }
+            // x86's cvttsd2si: NaN and out-of-range values give the
+            // "integer indefinite" value, the type's minimum.
             fn from_f64(v: f64) -> Self {
-                v as $t
+                let t = v.trunc();
+                if t >= <$t>::MIN as f64 && t < -(<$t>::MIN as f64) {
+                    t as $t
+                } else {
+                    <$t>::MIN
+                }
             }
             fn from_i64(v: i64) -> Self {
                 v as $t

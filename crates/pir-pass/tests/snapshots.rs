@@ -1,6 +1,6 @@
 //! Per-pass diff snapshots of real corpus models and of the shipped
 //! control-flow models (in the style of rustc's mir-opt tests): for each
-//! model, every pass runs alone on the loaded program and the printed
+//! model, every pass runs alone on the loaded program (with its parameters) and the printed
 //! before/after difference is compared with `tests/snapshots/<model>.diff`.
 //! Each result must also verify.
 //!
@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-const PASSES: [&str; 9] = [
+const PASSES: [&str; 11] = [
     "dce",
     "cse",
     "canonicalize",
@@ -21,6 +21,8 @@ const PASSES: [&str; 9] = [
     "replace-fetch-with-shadow-output",
     "de_inplace",
     "inplace",
+    "constant_folding",
+    "fold_batch_norm",
 ];
 
 /// A line diff: common prefix and suffix are skipped, the rest is an LCS diff
@@ -86,10 +88,17 @@ fn per_pass_diffs_of_corpus_models_match_their_snapshots() {
         .into_iter()
         .chain(pir_corpus::control_flow_models());
     for model in models {
-        let ctx = pir_dialects::pd_op_context();
-        let original = pir_serde::read_file(ctx, &model.json(), &Default::default())
-            .unwrap()
-            .program;
+        // With its parameters, which the folding passes read (a training
+        // checkpoint whose optimizer state lives elsewhere loads without).
+        let original = match pir::Model::load(model.json().with_extension("")) {
+            Ok(m) => m.program,
+            Err(_) => {
+                let ctx = pir_dialects::pd_op_context();
+                pir_serde::read_file(ctx, &model.json(), &Default::default())
+                    .unwrap()
+                    .program
+            }
+        };
         let before = original.to_string();
         let mut snapshot = format!(
             "// Per-pass changes to `{}` (one pass at a time on the loaded model).\n",

@@ -281,7 +281,8 @@ def creation_ops():
     def build_full_like(dt):
         out = []
         for xs, v, odt in [([2, 3], 1.5, "Undefined"), ([], -2.0, "Undefined"), ([2], 0.1, "float64"),
-                           ([2, 2], 3.0, "int32"), ([3], 1.0, "bool")]:
+                           ([2, 2], 3.0, "int32"), ([3], 1.0, "bool"), ([2], -2.7, "int64"),
+                           ([2], NAN, "int32"), ([2], -INF, "float16"), ([2], NAN, "bfloat16")]:
             x = make(data(xs, dt), dt)
             if dt == "bool" and odt == "Undefined":
                 v = 1.0  # Paddle rejects values outside [0, 1] for bool.

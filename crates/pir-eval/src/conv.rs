@@ -76,7 +76,7 @@ pub(crate) fn spatial(
         return Err(c.bad("strides", "strides and dilations must be positive"));
     }
     let algo = c.str_or("padding_algorithm", "EXPLICIT")?;
-    let p = c.ints_or("paddings", Some(vec![0, 0]))?.unwrap_or_default();
+    let p = c.ints_or("paddings", &[0, 0])?;
     let mut pad = [(0, 0); 2];
     match algo.as_str() {
         "SAME" => {
@@ -201,9 +201,8 @@ fn conv_t<T: Elem>(c: &Ctx<'_>, x: &ArrayD<T>, w: &ArrayD<T>) -> Result<ArrayD<T
         c,
         [h, wd],
         [kh, kw],
-        &c.ints_or("strides", Some(vec![1, 1]))?.unwrap_or_default(),
-        &c.ints_or("dilations", Some(vec![1, 1]))?
-            .unwrap_or_default(),
+        &c.ints_or("strides", &[1, 1])?,
+        &c.ints_or("dilations", &[1, 1])?,
     )?;
     let out_dim = |i: usize, input: usize, k: usize| -> Result<usize, EvalError> {
         if k == 0 {
@@ -295,13 +294,10 @@ fn conv_transpose_t<T: Elem>(
         c,
         [h, wd],
         [kh, kw],
-        &c.ints_or("strides", Some(vec![1, 1]))?.unwrap_or_default(),
-        &c.ints_or("dilations", Some(vec![1, 1]))?
-            .unwrap_or_default(),
+        &c.ints_or("strides", &[1, 1])?,
+        &c.ints_or("dilations", &[1, 1])?,
     )?;
-    let opad = c
-        .ints_or("output_padding", Some(Vec::new()))?
-        .unwrap_or_default();
+    let opad = c.ints_or("output_padding", &[])?;
     let mut odims = [0usize; 2];
     for (i, od) in odims.iter_mut().enumerate() {
         let (input, k) = if i == 0 { (h, kh) } else { (wd, kw) };

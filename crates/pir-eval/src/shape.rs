@@ -232,12 +232,13 @@ fn expand(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
         if matches!(x.dtype(), DType::Float16 | DType::BFloat16) {
             return Err(c.dtype_err(x.dtype()));
         }
-        match c.ints_or("target_shape", None)? {
-            Some(t) if !t.is_empty() => t,
-            _ => c
-                .opt(1)?
+        let t = c.ints_or("target_shape", &[])?;
+        if t.is_empty() {
+            c.opt(1)?
                 .ok_or_else(|| c.bad("target_shape", "missing"))?
-                .dims(),
+                .dims()
+        } else {
+            t
         }
     };
     let s = x.shape();
@@ -469,9 +470,7 @@ fn slice(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     let starts = int_values(c, c.x(1)?)?;
     let ends = int_values(c, c.x(2)?)?;
     let axes = c.ints("axes")?;
-    let decrease = c
-        .ints_or("decrease_axis", Some(Vec::new()))?
-        .unwrap_or_default();
+    let decrease = c.ints_or("decrease_axis", &[])?;
     if starts.len() != axes.len() || ends.len() != axes.len() {
         return Err(c.shape_err("starts, ends and axes differ in length"));
     }

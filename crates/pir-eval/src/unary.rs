@@ -11,7 +11,7 @@ use ndarray::ArrayD;
 use pir_params::DType;
 
 use crate::attrs::{scalar_value, Ctx};
-use crate::value::{with_array, Elem};
+use crate::value::{array, with_array, Elem};
 use crate::{EvalError, EvalTensor};
 
 /// The ops of this module.
@@ -276,16 +276,19 @@ fn run(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
         _ => return Err(EvalError::UnsupportedOp(name.to_string())),
     };
     check(ok)?;
-    fn map_f<T: Elem>(a: &ArrayD<T>, f: &dyn Fn(f64, bool) -> f64) -> EvalTensor {
+    fn map_f<T: Elem>(
+        a: &ArrayD<T>,
+        f: &dyn Fn(f64, bool) -> f64,
+    ) -> Result<EvalTensor, EvalError> {
         let n = a.len();
         let data = a
             .iter()
             .enumerate()
             .map(|(i, &v)| T::from_f64(f(v.to_f64(), packet::<T>(i, n))))
             .collect();
-        T::wrap(ArrayD::from_shape_vec(a.raw_dim(), data).unwrap_or_default())
+        Ok(T::wrap(array(a.shape(), data)?))
     }
-    Ok(with_array!(x, a => map_f(a, f.as_ref())))
+    with_array!(x, a => map_f(a, f.as_ref()))
 }
 
 /// Whether element `i` of `n` goes through Eigen's vectorised path in
@@ -455,9 +458,7 @@ fn pow(c: &Ctx<'_>, x: &EvalTensor) -> Result<EvalTensor, EvalError> {
                     pow_f32(v, y as f32, p)
                 })
                 .collect();
-            Ok(EvalTensor::F32(
-                ArrayD::from_shape_vec(a.raw_dim(), data).unwrap_or_default(),
-            ))
+            Ok(EvalTensor::F32(array(a.shape(), data)?))
         }
         EvalTensor::F64(a) => {
             let n = a.len();
@@ -466,9 +467,7 @@ fn pow(c: &Ctx<'_>, x: &EvalTensor) -> Result<EvalTensor, EvalError> {
                 .enumerate()
                 .map(|(i, &v)| pow_f64(v, y, packet::<f64>(i, n)))
                 .collect();
-            Ok(EvalTensor::F64(
-                ArrayD::from_shape_vec(a.raw_dim(), data).unwrap_or_default(),
-            ))
+            Ok(EvalTensor::F64(array(a.shape(), data)?))
         }
         _ => Err(c.dtype_err(x.dtype())),
     }

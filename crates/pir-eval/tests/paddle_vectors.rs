@@ -412,6 +412,7 @@ fn paddle_vectors() {
             let Some((case, (inputs, attrs))) =
                 cases.iter().find_map(|c| retyped(c, to).map(|r| (c, r)))
             else {
+                failures.push(format!("{op}: no case to try the refused {to:?} with"));
                 continue;
             };
             if let Ok(out) = run(op, case, &inputs, &attrs) {

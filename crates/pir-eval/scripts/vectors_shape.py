@@ -264,19 +264,20 @@ def shape_ops():
 
 
 def creation_ops():
-    w = Writer("full")
-    for dt in ALL:
-        for shape, value in [([2, 3], 1.5), ([], -2.75), ([3], 0.1), ([2, 2], 7.0), ([0], 1.0)]:
-            w.case(f"{shape}={value}/{dt}", [],
-                   [attr("shape", "int_array", shape), attr("value", "f64", value), attr("dtype", "dtype", dt)],
-                   lambda shape=shape, value=value, dt=dt: _C_ops.full(shape, value, DT[dt], paddle.CPUPlace()))
-    w.save()
-    w = Writer("full_int_array")
-    for dt in ["int32", "int64", "float32", "float64"]:
-        for value in [[1, -2, 3], [7], []]:
-            w.case(f"{value}/{dt}", [], [attr("value", "i64_array", value), attr("dtype", "dtype", dt)],
-                   lambda value=value, dt=dt: _C_ops.full_int_array(value, DT[dt], paddle.CPUPlace()))
-    w.save()
+    def build_full(dt):
+        return [(f"{shape}={value}", [],
+                 [attr("shape", "int_array", shape), attr("value", "f64", value), attr("dtype", "dtype", dt)],
+                 lambda shape=shape, value=value: _C_ops.full(shape, value, DT[dt], paddle.CPUPlace()))
+                for shape, value in [([2, 3], 1.5), ([], -2.75), ([3], 0.1), ([2, 2], 7.0), ([0], 1.0)]]
+
+    per_dtype(Writer("full"), ALL, build_full)
+
+    def build_full_int_array(dt):
+        return [(f"{value}", [], [attr("value", "i64_array", value), attr("dtype", "dtype", dt)],
+                 lambda value=value: _C_ops.full_int_array(value, DT[dt], paddle.CPUPlace()))
+                for value in [[1, -2, 3], [7], []]]
+
+    per_dtype(Writer("full_int_array"), ALL, build_full_int_array)
 
     def build_full_like(dt):
         out = []

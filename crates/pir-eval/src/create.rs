@@ -56,11 +56,16 @@ fn full(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     filled(c, c.dtype_req("dtype")?, &dims, c.f64("value")?)
 }
 
-/// `full_int_array(value, dtype)`: a 1-d tensor of the values.
+/// `full_int_array(value, dtype)`: a 1-d tensor of the values (int32 and
+/// int64 kernels only).
 fn full_int_array(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     c.arity_is(0)?;
     let values = c.ints("value")?;
-    EvalTensor::from_i64s(c.dtype_req("dtype")?, &[values.len()], &values)
+    let dtype = c.dtype_req("dtype")?;
+    if !matches!(dtype, DType::Int32 | DType::Int64) {
+        return Err(c.dtype_err(dtype));
+    }
+    EvalTensor::from_i64s(dtype, &[values.len()], &values)
 }
 
 /// `full_like(x, value, dtype)`: `x`'s dims, `dtype` or `x`'s dtype. Paddle

@@ -156,6 +156,9 @@ def shape_ops():
     simple("tile", [([3], [2]), ([2, 1], [2, 3]), ([2, 3], [2]), ([], [3]), ([2], [2, 1, 2])],
            lambda x, c: _C_ops.tile(x, c[1]), lambda c: [], lambda c: [ints(c[1])])
     simple("shape", [([2, 3],), ([],), ([0, 4, 1],)], lambda x, c: _C_ops.shape(x), lambda c: [])
+    simple("numel", [([2, 3],), ([],), ([0, 4, 1],)], lambda x, c: _C_ops.numel(x), lambda c: [])
+    simple("flip", [([2, 3], [0]), ([2, 3], [-1]), ([2, 3, 2], [0, 2]), ([4], [0]), ([], [])],
+           lambda x, c: _C_ops.flip(x, c[1]), lambda c: [attr("axis", "i32_array", c[1])])
     simple("shape64", [([2, 3],), ([],), ([0, 4, 1],)], lambda x, c: _C_ops.shape64(x), lambda c: [])
     simple("expand_as", [([3], [2, 3]), ([2, 1], [2, 4]), ([], [2, 2])],
            lambda x, c: _C_ops.expand_as(x, None, c[1]), lambda c: [attr("target_shape", "i64_array", c[1])],

@@ -110,6 +110,26 @@ def main():
     unary("softplus", _C_ops.softplus,
           attrs=[("", [attr("beta", "f64", 1.0), attr("threshold", "f64", 20.0)], (1.0, 20.0)),
                  ("b2t3", [attr("beta", "f64", 2.0), attr("threshold", "f64", 3.0)], (2.0, 3.0))])
+    unary("hardtanh", _C_ops.hardtanh,
+          attrs=[("", [attr("t_min", "f32", 0.0), attr("t_max", "f32", 24.0)], (0.0, 24.0)),
+                 ("-1,1.5", [attr("t_min", "f32", -1.0), attr("t_max", "f32", 1.5)], (-1.0, 1.5))])
+    for op in ["softsign", "tanh_shrink"]:
+        unary(op, getattr(_C_ops, op))
+    unary("selu", _C_ops.selu,
+          attrs=[("", [attr("scale", "f32", f32(1.0507009873554805)), attr("alpha", "f32", f32(1.6732632423543772))],
+                  (f32(1.0507009873554805), f32(1.6732632423543772))),
+                 ("s2a0.5", [attr("scale", "f32", 2.0), attr("alpha", "f32", 0.5)], (2.0, 0.5))])
+    unary("celu", _C_ops.celu,
+          attrs=[("", [attr("alpha", "f32", 1.0)], (1.0,)), ("a0.5", [attr("alpha", "f32", 0.5)], (0.5,))])
+    unary("mish", _C_ops.mish,
+          attrs=[("", [attr("lambda", "f32", 20.0)], (20.0,)), ("l1", [attr("lambda", "f32", 1.0)], (1.0,))])
+    for op, default in [("hardshrink", 0.5), ("softshrink", 0.5)]:
+        unary(op, getattr(_C_ops, op),
+              attrs=[("", [attr("threshold", "f32", default)], (default,)),
+                     ("t1.25", [attr("threshold", "f32", 1.25)], (1.25,))])
+    unary("thresholded_relu", _C_ops.thresholded_relu,
+          attrs=[("", [attr("threshold", "f32", 1.0), attr("value", "f32", 0.0)], (1.0, 0.0)),
+                 ("t-0.5v2", [attr("threshold", "f32", -0.5), attr("value", "f32", 2.0)], (-0.5, 2.0))])
     unary("pow", _C_ops.pow,
           attrs=[(f"y{y}", [attr("y", "f32", y)], (y,)) for y in [2.0, 0.5, 3.0, 1.75, 0.0]],
           # An integer pow with a negative exponent never returns in Paddle.

@@ -6,6 +6,31 @@ from paddle import _C_ops
 
 from vectors_lib import ALL, INTS, Writer, attr, data, ints, make, per_dtype
 
+# Static programs stay alive until the process ends (destroying one while
+# Paddle still runs can abort).
+PROGRAMS = []
+
+
+def static_outputs(fn, inputs):
+    """Runs `fn` on `inputs` in a static PIR program and returns every result
+    of the op that makes its first output (dygraph drops the intermediate
+    outputs of layer_norm and instance_norm)."""
+    arrays = [None if t is None else t.numpy() for t in inputs]
+    paddle.enable_static()
+    try:
+        main = paddle.static.Program()
+        PROGRAMS.append(main)
+        with paddle.static.program_guard(main):
+            vals = [None if a is None else paddle.static.data(f"in{i}", list(a.shape), str(a.dtype))
+                    for i, a in enumerate(arrays)]
+            results = fn(*vals).get_defining_op().results()
+        exe = paddle.static.Executor(paddle.CPUPlace())
+        feed = {f"in{i}": a for i, a in enumerate(arrays) if a is not None}
+        out = exe.run(main, feed=feed, fetch_list=list(results))
+    finally:
+        paddle.disable_static()
+    return [paddle.to_tensor(o) for o in out]
+
 
 def conv_attrs(strides, paddings, algo, dilations, groups, fmt):
     return [attr("strides", "i32_array", strides), attr("paddings", "i32_array", paddings),
@@ -155,7 +180,8 @@ def norms():
             eps = float(np.float32(1e-5))
             out.append((f"{xs}{axis}{opt}", [x] + ([s, b] if opt else []),
                         [attr("epsilon", "f32", eps), attr("begin_norm_axis", "i32", axis)],
-                        lambda x=x, s=s, b=b, axis=axis: _C_ops.layer_norm(x, s, b, eps, axis),
+                        lambda x=x, s=s, b=b, axis=axis: static_outputs(
+                            lambda x, s, b: _C_ops.layer_norm(x, s, b, eps, axis), [x, s, b]),
                         dict(operands=[1, 1, 1] if opt else [1, 0, 0])))
         return out
 
@@ -171,7 +197,8 @@ def norms():
             b = make(data([c], pdt), pdt) if opt else None
             eps = float(np.float32(1e-5))
             out.append((f"{xs}{opt}", [x] + ([s, b] if opt else []), [attr("epsilon", "f32", eps)],
-                        lambda x=x, s=s, b=b: _C_ops.instance_norm(x, s, b, eps),
+                        lambda x=x, s=s, b=b: static_outputs(
+                            lambda x, s, b: _C_ops.instance_norm(x, s, b, eps), [x, s, b]),
                         dict(operands=[1, 1, 1] if opt else [1, 0, 0])))
         return out
 

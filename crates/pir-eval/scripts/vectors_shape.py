@@ -156,6 +156,9 @@ def shape_ops():
     simple("tile", [([3], [2]), ([2, 1], [2, 3]), ([2, 3], [2]), ([], [3]), ([2], [2, 1, 2])],
            lambda x, c: _C_ops.tile(x, c[1]), lambda c: [], lambda c: [ints(c[1])])
     simple("shape", [([2, 3],), ([],), ([0, 4, 1],)], lambda x, c: _C_ops.shape(x), lambda c: [])
+    simple("numel", [([2, 3],), ([],), ([0, 4, 1],)], lambda x, c: _C_ops.numel(x), lambda c: [])
+    simple("flip", [([2, 3], [0]), ([2, 3], [-1]), ([2, 3, 2], [0, 2]), ([4], [0]), ([], [])],
+           lambda x, c: _C_ops.flip(x, c[1]), lambda c: [attr("axis", "i32_array", c[1])])
     simple("shape64", [([2, 3],), ([],), ([0, 4, 1],)], lambda x, c: _C_ops.shape64(x), lambda c: [])
     simple("expand_as", [([3], [2, 3]), ([2, 1], [2, 4]), ([], [2, 2])],
            lambda x, c: _C_ops.expand_as(x, None, c[1]), lambda c: [attr("target_shape", "i64_array", c[1])],
@@ -264,24 +267,26 @@ def shape_ops():
 
 
 def creation_ops():
-    w = Writer("full")
-    for dt in ALL:
-        for shape, value in [([2, 3], 1.5), ([], -2.75), ([3], 0.1), ([2, 2], 7.0), ([0], 1.0)]:
-            w.case(f"{shape}={value}/{dt}", [],
-                   [attr("shape", "int_array", shape), attr("value", "f64", value), attr("dtype", "dtype", dt)],
-                   lambda shape=shape, value=value, dt=dt: _C_ops.full(shape, value, DT[dt], paddle.CPUPlace()))
-    w.save()
-    w = Writer("full_int_array")
-    for dt in ["int32", "int64", "float32", "float64"]:
-        for value in [[1, -2, 3], [7], []]:
-            w.case(f"{value}/{dt}", [], [attr("value", "i64_array", value), attr("dtype", "dtype", dt)],
-                   lambda value=value, dt=dt: _C_ops.full_int_array(value, DT[dt], paddle.CPUPlace()))
-    w.save()
+    def build_full(dt):
+        return [(f"{shape}={value}", [],
+                 [attr("shape", "int_array", shape), attr("value", "f64", value), attr("dtype", "dtype", dt)],
+                 lambda shape=shape, value=value: _C_ops.full(shape, value, DT[dt], paddle.CPUPlace()))
+                for shape, value in [([2, 3], 1.5), ([], -2.75), ([3], 0.1), ([2, 2], 7.0), ([0], 1.0)]]
+
+    per_dtype(Writer("full"), ALL, build_full)
+
+    def build_full_int_array(dt):
+        return [(f"{value}", [], [attr("value", "i64_array", value), attr("dtype", "dtype", dt)],
+                 lambda value=value: _C_ops.full_int_array(value, DT[dt], paddle.CPUPlace()))
+                for value in [[1, -2, 3], [7], []]]
+
+    per_dtype(Writer("full_int_array"), ALL, build_full_int_array)
 
     def build_full_like(dt):
         out = []
         for xs, v, odt in [([2, 3], 1.5, "Undefined"), ([], -2.0, "Undefined"), ([2], 0.1, "float64"),
-                           ([2, 2], 3.0, "int32"), ([3], 1.0, "bool")]:
+                           ([2, 2], 3.0, "int32"), ([3], 1.0, "bool"), ([2], -2.7, "int64"),
+                           ([2], NAN, "int32"), ([2], -INF, "float16"), ([2], NAN, "bfloat16")]:
             x = make(data(xs, dt), dt)
             if dt == "bool" and odt == "Undefined":
                 v = 1.0  # Paddle rejects values outside [0, 1] for bool.

@@ -178,18 +178,18 @@ impl Ctx<'_> {
 
     /// An int array: `pd_op.IntArray` or a builtin array of integers.
     pub fn ints(&self, attr: &str) -> Result<Vec<i64>, EvalError> {
-        self.ints_or(attr, None)?
+        self.ints_opt(attr)?
             .ok_or_else(|| self.bad(attr, "missing"))
     }
 
     /// An int array, `default` when absent.
-    pub fn ints_or(
-        &self,
-        attr: &str,
-        default: Option<Vec<i64>>,
-    ) -> Result<Option<Vec<i64>>, EvalError> {
+    pub fn ints_or(&self, attr: &str, default: &[i64]) -> Result<Vec<i64>, EvalError> {
+        Ok(self.ints_opt(attr)?.unwrap_or_else(|| default.to_vec()))
+    }
+
+    fn ints_opt(&self, attr: &str) -> Result<Option<Vec<i64>>, EvalError> {
         match self.elements(attr)? {
-            None => Ok(default),
+            None => Ok(None),
             Some(v) => v
                 .into_iter()
                 .map(|e| self.int(attr, e))

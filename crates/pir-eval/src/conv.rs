@@ -1,10 +1,12 @@
 //! `conv2d`, `depthwise_conv2d` and `conv2d_transpose` (float32/float64,
 //! NCHW or NHWC inputs, OIHW / IOHW filters).
 //!
-//! Products accumulate in f64 and round once to `T`; Paddle's im2col + GEMM
-//! sums in `T` in BLAS's order, so the tests compare with a tolerance.
+//! `conv2d` is im2col and an f64 GEMM (matrixmultiply through ndarray),
+//! rounded once to `T`; Paddle's im2col + GEMM sums in `T` in BLAS's order,
+//! so the tests compare with a tolerance. `conv2d_transpose` scatters the
+//! products into an f64 buffer.
 
-use ndarray::{Array4, ArrayD, Ix4};
+use ndarray::{Array2, Array4, ArrayD, ArrayView2, Ix4};
 use pir_params::DType;
 
 use crate::attrs::{int_values, Ctx};
@@ -74,7 +76,7 @@ pub(crate) fn spatial(
         return Err(c.bad("strides", "strides and dilations must be positive"));
     }
     let algo = c.str_or("padding_algorithm", "EXPLICIT")?;
-    let p = c.ints_or("paddings", Some(vec![0, 0]))?.unwrap_or_default();
+    let p = c.ints_or("paddings", &[0, 0])?;
     let mut pad = [(0, 0); 2];
     match algo.as_str() {
         "SAME" => {
@@ -199,9 +201,8 @@ fn conv_t<T: Elem>(c: &Ctx<'_>, x: &ArrayD<T>, w: &ArrayD<T>) -> Result<ArrayD<T
         c,
         [h, wd],
         [kh, kw],
-        &c.ints_or("strides", Some(vec![1, 1]))?.unwrap_or_default(),
-        &c.ints_or("dilations", Some(vec![1, 1]))?
-            .unwrap_or_default(),
+        &c.ints_or("strides", &[1, 1])?,
+        &c.ints_or("dilations", &[1, 1])?,
     )?;
     let out_dim = |i: usize, input: usize, k: usize| -> Result<usize, EvalError> {
         if k == 0 {
@@ -219,34 +220,45 @@ fn conv_t<T: Elem>(c: &Ctx<'_>, x: &ArrayD<T>, w: &ArrayD<T>) -> Result<ArrayD<T
     let cog = co / groups;
     let xv: Vec<f64> = x.iter().map(|v| v.to_f64()).collect();
     let wv: Vec<f64> = w.iter().map(|v| v.to_f64()).collect();
-    let mut out = Vec::with_capacity(n * co * oh * ow);
+    // im2col: for each image and group, the patches as a
+    // [cig * kh * kw, oh * ow] matrix, multiplied by the group's
+    // [cog, cig * kh * kw] filter (an f64 GEMM).
+    let rows = cig * kh * kw;
+    let mut out = vec![T::default(); n * co * oh * ow];
+    let mut cols = Array2::<f64>::zeros((rows, oh * ow));
     for b in 0..n {
-        for o in 0..co {
-            let g = o / cog;
-            for y in 0..oh {
-                for z in 0..ow {
-                    let mut s = 0f64;
-                    for cl in 0..cig {
-                        let ch = g * cig + cl;
-                        for p in 0..kh {
+        for g in 0..groups {
+            cols.fill(0.0);
+            for cl in 0..cig {
+                let ch = g * cig + cl;
+                for p in 0..kh {
+                    for q in 0..kw {
+                        let r = (cl * kh + p) * kw + q;
+                        for y in 0..oh {
                             let iy = (y * sp.stride[0] + p * sp.dilation[0]) as isize
                                 - sp.pad[0].0 as isize;
                             if iy < 0 || iy >= h as isize {
                                 continue;
                             }
-                            for q in 0..kw {
+                            for z in 0..ow {
                                 let ix = (z * sp.stride[1] + q * sp.dilation[1]) as isize
                                     - sp.pad[1].0 as isize;
                                 if ix < 0 || ix >= wd as isize {
                                     continue;
                                 }
-                                s += xv[((b * ci + ch) * h + iy as usize) * wd + ix as usize]
-                                    * wv[((o * cig + cl) * kh + p) * kw + q];
+                                cols[[r, y * ow + z]] =
+                                    xv[((b * ci + ch) * h + iy as usize) * wd + ix as usize];
                             }
                         }
                     }
-                    out.push(T::from_f64(s));
                 }
+            }
+            let wg = ArrayView2::from_shape((cog, rows), &wv[g * cog * rows..(g + 1) * cog * rows])
+                .map_err(|e| EvalError::Tensor(e.to_string()))?;
+            let prod = wg.dot(&cols);
+            let base = (b * co + g * cog) * oh * ow;
+            for (o, v) in out[base..base + cog * oh * ow].iter_mut().zip(prod.iter()) {
+                *o = T::from_f64(*v);
             }
         }
     }
@@ -282,13 +294,10 @@ fn conv_transpose_t<T: Elem>(
         c,
         [h, wd],
         [kh, kw],
-        &c.ints_or("strides", Some(vec![1, 1]))?.unwrap_or_default(),
-        &c.ints_or("dilations", Some(vec![1, 1]))?
-            .unwrap_or_default(),
+        &c.ints_or("strides", &[1, 1])?,
+        &c.ints_or("dilations", &[1, 1])?,
     )?;
-    let opad = c
-        .ints_or("output_padding", Some(Vec::new()))?
-        .unwrap_or_default();
+    let opad = c.ints_or("output_padding", &[])?;
     let mut odims = [0usize; 2];
     for (i, od) in odims.iter_mut().enumerate() {
         let (input, k) = if i == 0 { (h, kh) } else { (wd, kw) };

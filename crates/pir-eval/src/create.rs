@@ -56,15 +56,21 @@ fn full(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     filled(c, c.dtype_req("dtype")?, &dims, c.f64("value")?)
 }
 
-/// `full_int_array(value, dtype)`: a 1-d tensor of the values.
+/// `full_int_array(value, dtype)`: a 1-d tensor of the values (int32 and
+/// int64 kernels only).
 fn full_int_array(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     c.arity_is(0)?;
     let values = c.ints("value")?;
-    EvalTensor::from_i64s(c.dtype_req("dtype")?, &[values.len()], &values)
+    let dtype = c.dtype_req("dtype")?;
+    if !matches!(dtype, DType::Int32 | DType::Int64) {
+        return Err(c.dtype_err(dtype));
+    }
+    EvalTensor::from_i64s(dtype, &[values.len()], &values)
 }
 
 /// `full_like(x, value, dtype)`: `x`'s dims, `dtype` or `x`'s dtype. Paddle
-/// refuses a value outside an integer or bool target's range.
+/// refuses a finite value outside the target's range (NaN passes; NaN into
+/// an integer gives the minimum).
 fn full_like(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     c.arity_is(2)?;
     let x = c.x(0)?;
@@ -74,10 +80,18 @@ fn full_like(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
         DType::Bool => Some((0.0, 1.0)),
         DType::Int32 => Some((f64::from(i32::MIN), f64::from(i32::MAX))),
         DType::Int64 => Some((i64::MIN as f64, i64::MAX as f64)),
+        DType::Float16 => Some((-65504.0, 65504.0)),
+        DType::BFloat16 => {
+            let max = f64::from(half::bf16::MAX.to_f32());
+            Some((-max, max))
+        }
         _ => None,
     };
     if let Some((lo, hi)) = range {
-        if !(lo..=hi).contains(&value) {
+        // NaN and infinities pass Paddle's check (an infinity only for the
+        // float types: it is out of any integer range).
+        let inf_ok = value.is_infinite() && dtype.is_float();
+        if !inf_ok && (value < lo || value > hi) {
             return Err(EvalError::value(
                 c.name,
                 format!("value {value} out of range for {dtype}"),
@@ -235,6 +249,26 @@ mod tests {
 
     fn f64s(v: f64) -> EvalTensor {
         EvalTensor::from_f64s(DType::Float64, &[1], &[v]).unwrap()
+    }
+
+    #[test]
+    fn full_like_checks_the_target_range() {
+        let x = EvalTensor::from_f64s(DType::Float16, &[2], &[0.0; 2]).unwrap();
+        let e = run("pd_op.full_like", &[x.clone(), f32s(&[1], &[70000.0])], &[]);
+        assert!(matches!(e, Err(EvalError::InvalidValue { .. })));
+        for v in [f64::INFINITY, f64::NAN, 65504.0] {
+            assert!(run("pd_op.full_like", &[x.clone(), f32s(&[1], &[v])], &[]).is_ok());
+        }
+        let i = EvalTensor::from_i64s(DType::Int32, &[1], &[0]).unwrap();
+        let out = run(
+            "pd_op.full_like",
+            &[i.clone(), f32s(&[1], &[f64::NAN])],
+            &[],
+        )
+        .unwrap();
+        assert_eq!(out[0].to_i64_vec(), vec![i64::from(i32::MIN)]);
+        let e = run("pd_op.full_like", &[i, f32s(&[1], &[3e9])], &[]);
+        assert!(matches!(e, Err(EvalError::InvalidValue { .. })));
     }
 
     #[test]

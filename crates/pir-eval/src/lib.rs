@@ -9,6 +9,31 @@
 //! Each kernel accepts the dtypes Paddle registers a CPU kernel for (checked
 //! against vectors recorded from Paddle by `scripts/make_vectors.py`); other
 //! dtypes, unknown ops and bad shapes are [`EvalError`]s, never panics.
+//! Results larger than [`MAX_ELEMENTS`] are refused before allocating.
+//!
+//! How close results are to Paddle's:
+//! - bit for bit: integer and bool results, shape and indexing ops, casts,
+//!   elementwise arithmetic (single IEEE operations, or Paddle's formula
+//!   evaluated step by step in the dtype: float16/bfloat16 compute in
+//!   float32 and round once, as most of Paddle's half kernels do), max/min
+//!   reductions, cumsum, pooling;
+//! - within an ulp or so: transcendental functions (Paddle uses glibc or
+//!   Eigen's vectorised approximations in the dtype; here the exact value
+//!   is rounded);
+//! - within a small relative error: sums (matmul, convolutions, sum/mean,
+//!   softmax, normalisations), which BLAS and Eigen add in their own order.
+//!
+//! A few of Paddle's results depend on whether an element goes through
+//! Eigen's vectorised path or its scalar tail (`exp(-inf)`, `pow` of signed
+//! zeros and infinities, float32 `sqrt(inf)`); the evaluator follows
+//! Paddle's AVX2 builds (packets of 8 float32 / 4 float64).
+//!
+//! Some inputs are refused although Paddle has a kernel, because Paddle's
+//! result cannot be checked or is wrong: integer inputs of the float math
+//! functions and of `divide` (dygraph casts them to float32, and a PIR
+//! program's executor returns float32 values for them too), `split` with a
+//! negative axis (Paddle 3.3.1 cuts the wrong elements), `batch_norm` in
+//! training mode.
 //!
 //! ```
 //! use pir_core::{Builder, Program};

@@ -1,7 +1,7 @@
 //! `matmul` with `transpose_x`/`transpose_y`, batch broadcasting and the
 //! 1-d rules of Paddle's `MatmulInferMeta`.
 
-use ndarray::{ArrayD, IxDyn};
+use ndarray::{Array2, ArrayD, IxDyn};
 
 use crate::attrs::Ctx;
 use crate::binary::broadcast_shape;
@@ -19,9 +19,10 @@ pub(crate) fn eval(c: &Ctx<'_>) -> Option<Result<Vec<EvalTensor>, EvalError>> {
 /// A 1-d `x` becomes `[1, k]` and a 1-d `y` `[k, 1]` (those dims are dropped
 /// from the result); the transposes apply after that; batch dims broadcast.
 ///
-/// Products accumulate in f64 for float types (then round once to `T`);
-/// Paddle's CPU kernel calls BLAS, whose summation order differs, so the tests
-/// compare float results with a tolerance. Integers accumulate in `i64`,
+/// Float products accumulate in f64 (a blocked GEMM from `matrixmultiply`,
+/// through ndarray's `dot`) and round once to `T`; Paddle's CPU kernel calls
+/// BLAS in `T`, whose summation order differs, so the tests compare float
+/// results with a tolerance. Integers accumulate in `i64`,
 /// wrapping like Paddle's naive integer loop.
 fn matmul_t<T: Elem>(
     op: &str,
@@ -88,18 +89,30 @@ fn matmul_t<T: Elem>(
     for b in 0..nb {
         let xm = &xd[b * xsz..(b + 1) * xsz];
         let ym = &yd[b * ysz..(b + 1) * ysz];
+        if T::FLOAT {
+            // f64 GEMM (matrixmultiply, through ndarray), rounded once.
+            let xf = Array2::from_shape_vec(
+                if tx { (k, m) } else { (m, k) },
+                xm.iter().map(|v| v.to_f64()).collect(),
+            )
+            .map_err(|_| err())?;
+            let yf = Array2::from_shape_vec(
+                if ty { (n, k) } else { (k, n) },
+                ym.iter().map(|v| v.to_f64()).collect(),
+            )
+            .map_err(|_| err())?;
+            let xv = if tx { xf.t() } else { xf.view() };
+            let yv = if ty { yf.t() } else { yf.view() };
+            out.extend(xv.dot(&yv).iter().map(|&v| T::from_f64(v)));
+            continue;
+        }
         for i in 0..m {
             for j in 0..n {
                 let xi = |p: usize| if tx { xm[p * m + i] } else { xm[i * k + p] };
                 let yj = |p: usize| if ty { ym[j * k + p] } else { ym[p * n + j] };
-                let v = if T::FLOAT {
-                    T::from_f64((0..k).map(|p| xi(p).to_f64() * yj(p).to_f64()).sum())
-                } else {
-                    T::from_i64((0..k).fold(0i64, |acc, p| {
-                        acc.wrapping_add(xi(p).to_i64().wrapping_mul(yj(p).to_i64()))
-                    }))
-                };
-                out.push(v);
+                out.push(T::from_i64((0..k).fold(0i64, |acc, p| {
+                    acc.wrapping_add(xi(p).to_i64().wrapping_mul(yj(p).to_i64()))
+                })));
             }
         }
     }

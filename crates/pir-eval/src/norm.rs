@@ -137,7 +137,7 @@ fn moments(v: &[f64], n: usize) -> Vec<(f64, f64)> {
 
 /// `layer_norm(x, scale?, bias?, epsilon, begin_norm_axis)`: normalises
 /// over the dims from `begin_norm_axis` on; results `out`, `mean` and
-/// `variance` (`[left]`, biased variance).
+/// `variance` (the dims before `begin_norm_axis`; biased variance).
 fn layer_norm(c: &Ctx<'_>) -> Result<Vec<EvalTensor>, EvalError> {
     c.arity_is(3)?;
     let x = float_input(c)?;
@@ -148,7 +148,6 @@ fn layer_norm(c: &Ctx<'_>) -> Result<Vec<EvalTensor>, EvalError> {
         .ok()
         .filter(|&a| a >= 1 && a < s.len().max(1))
         .ok_or_else(|| c.bad("begin_norm_axis", format!("{axis} for rank {}", s.len())))?;
-    let left: usize = s[..axis].iter().product();
     let right: usize = s[axis..].iter().product();
     let scale = param(c, 1, right, 1.0)?;
     let bias = param(c, 2, right, 0.0)?;
@@ -165,8 +164,8 @@ fn layer_norm(c: &Ctx<'_>) -> Result<Vec<EvalTensor>, EvalError> {
         .collect();
     Ok(vec![
         like_of(x, s, y)?,
-        like_of(x, &[left], m.iter().map(|p| p.0).collect())?,
-        like_of(x, &[left], m.iter().map(|p| p.1).collect())?,
+        like_of(x, &s[..axis], m.iter().map(|p| p.0).collect())?,
+        like_of(x, &s[..axis], m.iter().map(|p| p.1).collect())?,
     ])
 }
 

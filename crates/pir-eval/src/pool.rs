@@ -59,7 +59,7 @@ fn pool_t<T: Elem>(c: &Ctx<'_>, x: &ArrayD<T>, ksize: &[i64]) -> Result<ArrayD<T
         }
         k
     };
-    let strides = c.ints_or("strides", Some(vec![1, 1]))?.unwrap_or_default();
+    let strides = c.ints_or("strides", &[1, 1])?;
     let mut sp = spatial(c, [h, w], [k[0], k[1]], &strides, &[1, 1])?;
     if global || adaptive {
         sp.pad = [(0, 0); 2];

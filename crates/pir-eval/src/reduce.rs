@@ -191,7 +191,7 @@ fn all_any(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
         return Err(c.dtype_err(x.dtype()));
     }
     let keepdim = c.bool_or("keepdim", false)?;
-    let list = c.ints_or("axis", Some(Vec::new()))?.unwrap_or_default();
+    let list = c.ints_or("axis", &[])?;
     let axes = axes(c.name, x.shape().len(), &list)?;
     let all = c.name == "pd_op.all";
     with_array!(x, a => Ok(EvalTensor::Bool(reduce_t(a, &axes, keepdim, |v| {

@@ -29,6 +29,8 @@ pub(crate) const OPS: &[&str] = &[
     "pd_op.unstack",
     "pd_op.slice",
     "pd_op.strided_slice",
+    "pd_op.numel",
+    "pd_op.flip",
 ];
 
 /// Dispatches the ops of this module.
@@ -49,6 +51,8 @@ pub(crate) fn eval(c: &Ctx<'_>) -> Option<Result<Vec<EvalTensor>, EvalError>> {
         "pd_op.unstack" => Some(unstack(c)),
         "pd_op.slice" => one(slice(c)),
         "pd_op.strided_slice" => one(strided_slice(c)),
+        "pd_op.numel" => one(numel_op(c)),
+        "pd_op.flip" => one(flip(c)),
         _ => None,
     }
 }
@@ -232,12 +236,13 @@ fn expand(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
         if matches!(x.dtype(), DType::Float16 | DType::BFloat16) {
             return Err(c.dtype_err(x.dtype()));
         }
-        match c.ints_or("target_shape", None)? {
-            Some(t) if !t.is_empty() => t,
-            _ => c
-                .opt(1)?
+        let t = c.ints_or("target_shape", &[])?;
+        if t.is_empty() {
+            c.opt(1)?
                 .ok_or_else(|| c.bad("target_shape", "missing"))?
-                .dims(),
+                .dims()
+        } else {
+            t
         }
     };
     let s = x.shape();
@@ -305,6 +310,38 @@ fn shape(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     } else {
         EvalTensor::from_i64s(DType::Int64, &[dims.len()], &dims)
     }
+}
+
+/// `numel(x)`: the element count as a 0-d int64 tensor.
+fn numel_op(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
+    c.arity_is(1)?;
+    let n = c.x(0)?.numel();
+    EvalTensor::from_i64s(DType::Int64, &[], &[n as i64])
+}
+
+/// `flip(x, axis)`: reverses the listed axes (negative count from the end);
+/// no float16/bfloat16 kernels.
+fn flip(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
+    c.arity_is(1)?;
+    let x = c.x(0)?;
+    if matches!(x.dtype(), DType::Float16 | DType::BFloat16) {
+        return Err(c.dtype_err(x.dtype()));
+    }
+    let rank = x.shape().len();
+    let axes = c
+        .ints("axis")?
+        .iter()
+        .map(|&a| axis(c.name, rank, a))
+        .collect::<Result<Vec<_>, _>>()?;
+    with_array!(x, a => {
+        let mut v = a.view();
+        for &ax in &axes {
+            if ax < v.ndim() {
+                v.invert_axis(Axis(ax));
+            }
+        }
+        Ok(Elem::wrap(v.as_standard_layout().into_owned()))
+    })
 }
 
 /// Joins `xs` along `ax` (all of one dtype; equal dims elsewhere).
@@ -469,9 +506,7 @@ fn slice(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     let starts = int_values(c, c.x(1)?)?;
     let ends = int_values(c, c.x(2)?)?;
     let axes = c.ints("axes")?;
-    let decrease = c
-        .ints_or("decrease_axis", Some(Vec::new()))?
-        .unwrap_or_default();
+    let decrease = c.ints_or("decrease_axis", &[])?;
     if starts.len() != axes.len() || ends.len() != axes.len() {
         return Err(c.shape_err("starts, ends and axes differ in length"));
     }

@@ -11,7 +11,7 @@ use ndarray::ArrayD;
 use pir_params::DType;
 
 use crate::attrs::{scalar_value, Ctx};
-use crate::value::{with_array, Elem};
+use crate::value::{array, with_array, Elem};
 use crate::{EvalError, EvalTensor};
 
 /// The ops of this module.
@@ -51,6 +51,15 @@ pub(crate) const OPS: &[&str] = &[
     "pd_op.leaky_relu",
     "pd_op.elu",
     "pd_op.softplus",
+    "pd_op.hardtanh",
+    "pd_op.softsign",
+    "pd_op.selu",
+    "pd_op.celu",
+    "pd_op.mish",
+    "pd_op.hardshrink",
+    "pd_op.softshrink",
+    "pd_op.thresholded_relu",
+    "pd_op.tanh_shrink",
     "pd_op.erf",
     "pd_op.reciprocal",
     "pd_op.isnan",
@@ -273,19 +282,124 @@ fn run(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
                 }),
             )
         }
+        "pd_op.hardtanh" => {
+            let lo = r(f64::from(c.f32_or("t_min", 0.0)?));
+            let hi = r(f64::from(c.f32_or("t_max", 24.0)?));
+            (
+                F,
+                Box::new(move |v, _p| {
+                    if v < lo {
+                        lo
+                    } else if v > hi {
+                        hi
+                    } else {
+                        v
+                    }
+                }),
+            )
+        }
+        // x / (1 + |x|).
+        "pd_op.softsign" => (F, Box::new(move |v, _p| r(v / r(1.0 + v.abs())))),
+        // x > 0 ? scale * x : scale * (alpha * exp(x) - alpha).
+        "pd_op.selu" => {
+            // The defaults are Paddle's float attribute defaults.
+            let scale = r(f64::from(
+                c.f32_or("scale", 1.050_700_987_355_480_5_f64 as f32)?,
+            ));
+            let alpha = r(f64::from(
+                c.f32_or("alpha", 1.673_263_242_354_377_2_f64 as f32)?,
+            ));
+            (
+                F,
+                Box::new(move |v, _p| {
+                    if v > 0.0 {
+                        r(scale * v)
+                    } else {
+                        r(scale * r(r(alpha * r(v.exp())) - alpha))
+                    }
+                }),
+            )
+        }
+        // max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+        "pd_op.celu" => {
+            let alpha = r(f64::from(c.f32_or("alpha", 1.0)?));
+            (
+                F,
+                Box::new(move |v, _p| {
+                    if v.is_nan() || v >= 0.0 {
+                        // Paddle keeps NaN and -0.
+                        v
+                    } else {
+                        r(alpha * r(r(r(v / alpha).exp()) - 1.0))
+                    }
+                }),
+            )
+        }
+        // x * tanh(log(1 + exp(x))) (x above `lambda`), in `T`.
+        "pd_op.mish" => {
+            let threshold = r(f64::from(c.f32_or("lambda", 20.0)?));
+            (
+                F,
+                Box::new(move |v, _p| {
+                    let sp = if v > threshold {
+                        v
+                    } else {
+                        r(r(1.0 + r(v.exp())).ln())
+                    };
+                    r(v * r(sp.tanh()))
+                }),
+            )
+        }
+        "pd_op.hardshrink" => {
+            let t = r(f64::from(c.f32_or("threshold", 0.5)?));
+            // x * !(-t < x < t): |x| == t is kept, small negatives give -0.
+            (
+                F,
+                Box::new(move |v, _p| if v > -t && v < t { v * 0.0 } else { v }),
+            )
+        }
+        // (x > t) * (x - t) + (x < -t) * (x + t): infinities give NaN.
+        "pd_op.softshrink" => {
+            let t = r(f64::from(c.f32_or("threshold", 0.5)?));
+            (
+                F,
+                Box::new(move |v, _p| {
+                    let hi = f64::from(u8::from(v > t));
+                    let lo = f64::from(u8::from(v < -t));
+                    r(hi * r(v - t) + lo * r(v + t))
+                }),
+            )
+        }
+        "pd_op.thresholded_relu" => {
+            let t = r(f64::from(c.f32_or("threshold", 1.0)?));
+            let value = r(f64::from(c.f32_or("value", 0.0)?));
+            // (x > t) * x + (x <= t) * value: NaN and -inf give NaN.
+            (
+                F,
+                Box::new(move |v, _p| {
+                    let gt = f64::from(u8::from(v > t));
+                    let le = f64::from(u8::from(v <= t));
+                    r(gt * v + le * value)
+                }),
+            )
+        }
+        "pd_op.tanh_shrink" => (F, Box::new(move |v, _p| r(v - r(v.tanh())))),
         _ => return Err(EvalError::UnsupportedOp(name.to_string())),
     };
     check(ok)?;
-    fn map_f<T: Elem>(a: &ArrayD<T>, f: &dyn Fn(f64, bool) -> f64) -> EvalTensor {
+    fn map_f<T: Elem>(
+        a: &ArrayD<T>,
+        f: &dyn Fn(f64, bool) -> f64,
+    ) -> Result<EvalTensor, EvalError> {
         let n = a.len();
         let data = a
             .iter()
             .enumerate()
             .map(|(i, &v)| T::from_f64(f(v.to_f64(), packet::<T>(i, n))))
             .collect();
-        T::wrap(ArrayD::from_shape_vec(a.raw_dim(), data).unwrap_or_default())
+        Ok(T::wrap(array(a.shape(), data)?))
     }
-    Ok(with_array!(x, a => map_f(a, f.as_ref())))
+    with_array!(x, a => map_f(a, f.as_ref()))
 }
 
 /// Whether element `i` of `n` goes through Eigen's vectorised path in
@@ -455,9 +569,7 @@ fn pow(c: &Ctx<'_>, x: &EvalTensor) -> Result<EvalTensor, EvalError> {
                     pow_f32(v, y as f32, p)
                 })
                 .collect();
-            Ok(EvalTensor::F32(
-                ArrayD::from_shape_vec(a.raw_dim(), data).unwrap_or_default(),
-            ))
+            Ok(EvalTensor::F32(array(a.shape(), data)?))
         }
         EvalTensor::F64(a) => {
             let n = a.len();
@@ -466,9 +578,7 @@ fn pow(c: &Ctx<'_>, x: &EvalTensor) -> Result<EvalTensor, EvalError> {
                 .enumerate()
                 .map(|(i, &v)| pow_f64(v, y, packet::<f64>(i, n)))
                 .collect();
-            Ok(EvalTensor::F64(
-                ArrayD::from_shape_vec(a.raw_dim(), data).unwrap_or_default(),
-            ))
+            Ok(EvalTensor::F64(array(a.shape(), data)?))
         }
         _ => Err(c.dtype_err(x.dtype())),
     }

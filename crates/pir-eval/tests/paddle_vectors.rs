@@ -220,18 +220,23 @@ fn tolerance(op: &str, dtype: DType) -> Tol {
                 Tol::Rel(1e-14)
             }
         }
+        // x - tanh(x) cancels for small x: the last bits of Eigen's float
+        // tanh become large relative errors. Compared at the output's scale.
+        "tanh_shrink" if f32 => Tol::Rel(2e-6),
         // Eigen's float erf is a rational approximation (3 ulps seen).
         "erf" if f32 => Tol::Ulps(3.0),
         // Eigen's fast float tanh is a rational approximation; its float
         // sqrt a hardware reciprocal square root and one Newton step; its
         // float product reduction multiplies in its own order.
         "tanh" | "sqrt" | "prod" if f32 => Tol::Ulps(2.0),
+        // mish multiplies Eigen's float tanh (2 ulps) by x: 3 ulps seen.
+        "mish" if f32 => Tol::Ulps(3.0),
         // Transcendental functions: glibc's and Eigen's vectorised versions
         // are within an ulp of the exact value; we round the exact value
         // (formulas with several steps round after each, as Paddle does).
         "exp" | "expm1" | "log" | "log2" | "log10" | "log1p" | "sin" | "cos" | "tan" | "tanh"
         | "sigmoid" | "silu" | "swish" | "gelu" | "elu" | "softplus" | "erf" | "rsqrt" | "pow"
-        | "elementwise_pow" => Tol::Ulps(1.0),
+        | "elementwise_pow" | "selu" | "celu" | "mish" | "tanh_shrink" => Tol::Ulps(1.0),
         _ => Tol::Exact,
     }
 }
@@ -412,6 +417,7 @@ fn paddle_vectors() {
             let Some((case, (inputs, attrs))) =
                 cases.iter().find_map(|c| retyped(c, to).map(|r| (c, r)))
             else {
+                failures.push(format!("{op}: no case to try the refused {to:?} with"));
                 continue;
             };
             if let Ok(out) = run(op, case, &inputs, &attrs) {

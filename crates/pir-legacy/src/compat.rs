@@ -51,10 +51,7 @@ impl Compat {
                     }
                 }
                 (Some("mut"), Some(op), Some(attr)) => {
-                    c.mutable
-                        .entry(op)
-                        .or_default()
-                        .insert(attr, t.collect());
+                    c.mutable.entry(op).or_default().insert(attr, t.collect());
                 }
                 (Some("intarray"), Some(op), Some(input)) => {
                     c.int_array_inputs.insert((op, input));
@@ -109,17 +106,11 @@ impl Compat {
         match (grad_op, grad_arg) {
             (Some(op_pos), Some(arg_pos)) => {
                 let base = &arg[..arg_pos];
-                let mut legacy = self
-                    .direct(&op[..op_pos], base)
-                    .unwrap_or(base)
-                    .to_owned();
+                let mut legacy = self.direct(&op[..op_pos], base).unwrap_or(base).to_owned();
                 legacy.push_str(&arg[arg_pos..]);
                 legacy.replace(GRAD_SUFFIX, LEGACY_GRAD_SUFFIX)
             }
-            (Some(op_pos), None) => self
-                .direct(&op[..op_pos], arg)
-                .unwrap_or(arg)
-                .to_owned(),
+            (Some(op_pos), None) => self.direct(&op[..op_pos], arg).unwrap_or(arg).to_owned(),
             _ => arg.to_owned(),
         }
     }
@@ -170,12 +161,25 @@ fn extra_value(kind: &str, value: &str) -> Option<AttrValue> {
         "int" => AttrValue::Int(value.parse().ok()?),
         "float" => AttrValue::Float(value.parse().ok()?),
         "str" => AttrValue::String(string(value)?),
-        "ints" => AttrValue::Ints(list(value).iter().map(|x| x.parse().ok()).collect::<Option<_>>()?),
-        "floats" => {
-            AttrValue::Floats(list(value).iter().map(|x| x.parse().ok()).collect::<Option<_>>()?)
-        }
+        "ints" => AttrValue::Ints(
+            list(value)
+                .iter()
+                .map(|x| x.parse().ok())
+                .collect::<Option<_>>()?,
+        ),
+        "floats" => AttrValue::Floats(
+            list(value)
+                .iter()
+                .map(|x| x.parse().ok())
+                .collect::<Option<_>>()?,
+        ),
         "bools" => AttrValue::Bools(list(value).iter().map(|x| *x == "true").collect()),
-        "strs" => AttrValue::Strings(list(value).iter().map(|x| string(x)).collect::<Option<_>>()?),
+        "strs" => AttrValue::Strings(
+            list(value)
+                .iter()
+                .map(|x| string(x))
+                .collect::<Option<_>>()?,
+        ),
         _ => return None,
     })
 }
@@ -214,7 +218,10 @@ mod tests {
     #[test]
     fn gradient_arguments_follow_the_forward_names() {
         let c = compat();
-        assert_eq!(c.legacy_arg_name("elementwise_add_grad", "out_grad"), "Out@GRAD");
+        assert_eq!(
+            c.legacy_arg_name("elementwise_add_grad", "out_grad"),
+            "Out@GRAD"
+        );
         assert_eq!(c.legacy_arg_name("elementwise_add_grad", "x"), "X");
     }
 

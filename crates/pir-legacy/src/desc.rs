@@ -377,7 +377,7 @@ impl ProgramDesc {
         }
         if raw.blocks.len() > MAX_BLOCKS {
             return Err(LegacyError::Limit {
-                at: Location::default(),
+                at: Box::new(Location::default()),
                 message: format!("{} blocks (at most {MAX_BLOCKS})", raw.blocks.len()),
             });
         }
@@ -431,7 +431,7 @@ fn convert_block(b: usize, num_blocks: usize, block: proto::BlockDesc) -> Result
     }
     if block.ops.len() > MAX_OPS_PER_BLOCK {
         return Err(LegacyError::Limit {
-            at,
+            at: Box::new(at),
             message: format!("{} ops (at most {MAX_OPS_PER_BLOCK})", block.ops.len()),
         });
     }
@@ -507,12 +507,12 @@ fn slots(b: usize, i: usize, op_type: &str, raw: Vec<proto::op_desc::Var>) -> Re
     for v in raw {
         if v.arguments.len() > MAX_ARGS {
             return Err(LegacyError::Limit {
-                at: Location {
+                at: Box::new(Location {
                     block: Some(b),
                     op: Some(i),
                     op_type: Some(op_type.to_owned()),
                     var: None,
-                },
+                }),
                 message: format!(
                     "slot `{}` has {} arguments (at most {MAX_ARGS})",
                     v.parameter,
@@ -640,10 +640,7 @@ mod tests {
             r#type: proto::VarType {
                 r#type: 7,
                 dense_tensor: Some(proto::var_type::DenseTensorDesc {
-                    tensor: proto::var_type::TensorDesc {
-                        data_type: 5,
-                        dims,
-                    },
+                    tensor: proto::var_type::TensorDesc { data_type: 5, dims },
                     legacy_lod_level: None,
                 }),
                 ..Default::default()
@@ -721,14 +718,14 @@ mod tests {
         let desc = ProgramDesc::decode(&bytes).unwrap();
         assert_eq!(desc.version, Some(7));
         let op = &desc.blocks[0].ops[0];
-        assert_eq!(op.inputs[0].name, "A", "slots are sorted as Paddle's map keeps them");
+        assert_eq!(
+            op.inputs[0].name, "A",
+            "slots are sorted as Paddle's map keeps them"
+        );
         assert_eq!(op.attr("i"), Some(&AttrValue::Int(-3)));
         assert_eq!(op.attr("l"), Some(&AttrValue::Longs(vec![1, -2])));
         assert_eq!(op.attr("d"), Some(&AttrValue::Float64s(vec![0.5])));
-        assert_eq!(
-            op.attr("s"),
-            Some(&AttrValue::Scalar(ScalarValue::Long(9)))
-        );
+        assert_eq!(op.attr("s"), Some(&AttrValue::Scalar(ScalarValue::Long(9))));
         assert_eq!(op.attr("vs"), Some(&AttrValue::Vars(vec!["w".into()])));
         assert_eq!(op.attr("blk"), Some(&AttrValue::Block(0)));
         let w = desc.find_var(0, "w").unwrap();

@@ -49,7 +49,7 @@ pub enum LegacyError {
     #[error("{at}: {message}")]
     Invalid {
         /// Where.
-        at: Location,
+        at: Box<Location>,
         /// What.
         message: String,
     },
@@ -57,7 +57,7 @@ pub enum LegacyError {
     #[error("{at}: cannot translate legacy op `{op_type}`: {message}")]
     Unsupported {
         /// Where.
-        at: Location,
+        at: Box<Location>,
         /// The legacy op type.
         op_type: String,
         /// Why.
@@ -67,7 +67,7 @@ pub enum LegacyError {
     #[error("{at}: {message}")]
     Limit {
         /// Where.
-        at: Location,
+        at: Box<Location>,
         /// Which limit.
         message: String,
     },
@@ -85,7 +85,7 @@ impl LegacyError {
     /// An [`LegacyError::Invalid`] at `at`.
     pub fn invalid(at: Location, message: impl Into<String>) -> Self {
         LegacyError::Invalid {
-            at,
+            at: Box::new(at),
             message: message.into(),
         }
     }

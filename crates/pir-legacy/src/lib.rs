@@ -59,8 +59,11 @@ pub fn load_file(path: &Path, ctx: Arc<IrContext>, options: Options) -> Result<P
     let len = std::fs::metadata(path).map_err(io)?.len();
     if len > MAX_FILE_BYTES {
         return Err(LegacyError::Limit {
-            at: Location::default(),
-            message: format!("{} is {len} bytes (at most {MAX_FILE_BYTES})", path.display()),
+            at: Box::new(Location::default()),
+            message: format!(
+                "{} is {len} bytes (at most {MAX_FILE_BYTES})",
+                path.display()
+            ),
         });
     }
     let bytes = std::fs::read(path).map_err(io)?;

@@ -33,17 +33,7 @@ pub struct Scalar {
     pub c: ::core::option::Option<Complex>,
 }
 pub mod scalar {
-    #[derive(
-        Clone,
-        Copy,
-        Debug,
-        PartialEq,
-        Eq,
-        Hash,
-        PartialOrd,
-        Ord,
-        ::prost::Enumeration
-    )]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
     #[repr(i32)]
     pub enum Type {
         Boolean = 1,
@@ -242,17 +232,7 @@ pub mod var_type {
         #[prost(enumeration = "Type", repeated, packed = "false", tag = "1")]
         pub element_type: ::prost::alloc::vec::Vec<i32>,
     }
-    #[derive(
-        Clone,
-        Copy,
-        Debug,
-        PartialEq,
-        Eq,
-        Hash,
-        PartialOrd,
-        Ord,
-        ::prost::Enumeration
-    )]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
     #[repr(i32)]
     pub enum Type {
         Bool = 0,

@@ -37,7 +37,10 @@ fn models() -> Vec<PathBuf> {
 }
 
 fn sibling(model: &Path, suffix: &str) -> PathBuf {
-    let stem = model.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let stem = model
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
     model.with_file_name(format!("{stem}.{suffix}"))
 }
 
@@ -68,7 +71,10 @@ fn normalize(v: &mut Value) {
                     if let Value::Array(items) = child {
                         if items.iter().all(|i| i.get("N").is_some()) {
                             items.sort_by(|a, b| {
-                                a["N"].as_str().unwrap_or("").cmp(b["N"].as_str().unwrap_or(""))
+                                a["N"]
+                                    .as_str()
+                                    .unwrap_or("")
+                                    .cmp(b["N"].as_str().unwrap_or(""))
                             });
                         }
                     }
@@ -87,7 +93,8 @@ static JSON_BY_NAME: AtomicUsize = AtomicUsize::new(0);
 fn check_print(model: &Path) -> Result<(), Failed> {
     let program = translate(model)?;
     let got = program.to_string();
-    let want = std::fs::read_to_string(sibling(model, "translated.txt")).map_err(|e| e.to_string())?;
+    let want =
+        std::fs::read_to_string(sibling(model, "translated.txt")).map_err(|e| e.to_string())?;
     if got.trim_end() != want.trim_end() {
         return Err(first_difference(&got, &want).into());
     }
@@ -98,7 +105,10 @@ fn check_json(model: &Path) -> Result<(), Failed> {
     let program = translate(model)?;
     let got = pir_serde::write_to_vec(&program, &Default::default()).map_err(|e| e.to_string())?;
     let want = std::fs::read(sibling(model, "translated.json")).map_err(|e| e.to_string())?;
-    if got == want || got.strip_suffix(b"\n") == Some(&want) || want.strip_suffix(b"\n") == Some(&got) {
+    if got == want
+        || got.strip_suffix(b"\n") == Some(&want)
+        || want.strip_suffix(b"\n") == Some(&got)
+    {
         JSON_IDENTICAL.fetch_add(1, Ordering::Relaxed);
         return Ok(());
     }
@@ -119,14 +129,22 @@ fn main() {
     let args = Arguments::from_args();
     let models = models();
     if models.is_empty() {
-        eprintln!("legacy corpus not found (../shared/legacy-corpus, ../shared/paddle-corpus): skipping");
+        eprintln!(
+            "legacy corpus not found (../shared/legacy-corpus, ../shared/paddle-corpus): skipping"
+        );
         return;
     }
     let mut trials = Vec::new();
     for m in &models {
-        let name = m.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_owned();
+        let name = m
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("?")
+            .to_owned();
         let p = m.clone();
-        trials.push(Trial::test(format!("print::{name}"), move || check_print(&p)));
+        trials.push(Trial::test(format!("print::{name}"), move || {
+            check_print(&p)
+        }));
         let p = m.clone();
         trials.push(Trial::test(format!("json::{name}"), move || check_json(&p)));
     }

@@ -147,6 +147,12 @@ pub fn translate(ctx: &IrContext, kind: AttrKind, v: Option<&AttrValue>) -> Attr
             // Paddle narrows each element as C++ does.
             array(ctx, list, |i| ctx.intern_attr(I32Attr(i as i32)))
         }
+        (AttrKind::Array(Some(ElementKind::Double)), Some(AttrValue::Floats(list))) => {
+            // Paddle 3.3.1 widens float lists for double-list attributes
+            // (the interpolation ops' `scale`).
+            array(ctx, list, |f| F64Attr::get(ctx, f64::from(f)))
+        }
+        (AttrKind::Double, Some(AttrValue::Float(f))) => F64Attr::get(ctx, f64::from(*f)),
         (AttrKind::Int64, Some(AttrValue::Int(i))) => ctx.intern_attr(I64Attr(i64::from(*i))),
         (AttrKind::Bool, None) => ctx.intern_attr(BoolAttr(false)),
         (AttrKind::Bool, Some(AttrValue::Int(i))) => ctx.intern_attr(BoolAttr(*i != 0)),
@@ -282,10 +288,20 @@ mod tests {
     #[test]
     fn int_arrays_and_dtypes_follow_the_target_kind() {
         let ctx = pir_dialects::pd_op_context();
-        let a = translate(&ctx, AttrKind::IntArray, Some(&AttrValue::Ints(vec![1, -1])));
-        assert_eq!(ctx.attr_as::<IntArrayAttr>(a).map(|x| &x.0[..]), Some(&[1i64, -1][..]));
+        let a = translate(
+            &ctx,
+            AttrKind::IntArray,
+            Some(&AttrValue::Ints(vec![1, -1])),
+        );
+        assert_eq!(
+            ctx.attr_as::<IntArrayAttr>(a).map(|x| &x.0[..]),
+            Some(&[1i64, -1][..])
+        );
         let d = translate(&ctx, AttrKind::DataType, Some(&AttrValue::Int(5)));
-        assert_eq!(ctx.attr_as::<DataTypeAttr>(d).map(|x| x.0), Some(DataType::Float32));
+        assert_eq!(
+            ctx.attr_as::<DataTypeAttr>(d).map(|x| x.0),
+            Some(DataType::Float32)
+        );
         let b = translate(&ctx, AttrKind::Bool, None);
         assert_eq!(ctx.attr_as::<BoolAttr>(b).map(|x| x.0), Some(false));
         assert!(translate(&ctx, AttrKind::Str, None).is_null());

@@ -95,7 +95,10 @@ impl Translator<'_> {
     pub fn build_full_int_array(&mut self, block: BlockId, values: &[i64]) -> Result<ValueId> {
         let ty = self.tensor(DataType::Int64, &[values.len() as i64])?;
         let ctx = self.ctx.clone();
-        let items: Vec<Attribute> = values.iter().map(|&v| ctx.intern_attr(I64Attr(v))).collect();
+        let items: Vec<Attribute> = values
+            .iter()
+            .map(|&v| ctx.intern_attr(I64Attr(v)))
+            .collect();
         let op = self.built_op(
             block,
             false,
@@ -131,7 +134,14 @@ impl Translator<'_> {
         let xt = self.dense_of(x)?;
         let out = reshape_dims(&xt.dims, shape);
         let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, xt.dtype, &out);
-        let op = self.built_op(block, false, "pd_op.reshape", &[Some(x), Some(s)], &[ty], &[]);
+        let op = self.built_op(
+            block,
+            false,
+            "pd_op.reshape",
+            &[Some(x), Some(s)],
+            &[ty],
+            &[],
+        );
         Ok(self.program.result(op, 0))
     }
 
@@ -141,7 +151,14 @@ impl Translator<'_> {
         let xt = self.dense_of(x)?;
         let out = squeeze_dims(&xt.dims, axes);
         let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, xt.dtype, &out);
-        let op = self.built_op(block, false, "pd_op.squeeze", &[Some(x), Some(a)], &[ty], &[]);
+        let op = self.built_op(
+            block,
+            false,
+            "pd_op.squeeze",
+            &[Some(x), Some(a)],
+            &[ty],
+            &[],
+        );
         Ok(self.program.result(op, 0))
     }
 
@@ -165,7 +182,10 @@ impl Translator<'_> {
             &[ty],
             &[
                 ("bias", F32Attr::get(&ctx, 0.0)),
-                ("bias_after_scale", ctx.intern_attr(pir_core::builtin::BoolAttr(true))),
+                (
+                    "bias_after_scale",
+                    ctx.intern_attr(pir_core::builtin::BoolAttr(true)),
+                ),
             ],
         );
         Ok(self.program.result(op, 0))
@@ -190,12 +210,25 @@ impl Translator<'_> {
         let types: Vec<Type> = operands.iter().map(|&v| self.ty(v)).collect();
         let ty = values::vector_type(&self.ctx, &types);
         let ops: Vec<Option<ValueId>> = operands.iter().map(|&v| Some(v)).collect();
-        let op = self.create_op(block, false, "builtin.combine", &ops, &[ty], AttrMap::new(), 0);
+        let op = self.create_op(
+            block,
+            false,
+            "builtin.combine",
+            &ops,
+            &[ty],
+            AttrMap::new(),
+            0,
+        );
         self.program.result(op, 0)
     }
 
     /// `builtin.slice` taking a variable out of the vector it is bound to.
-    pub fn build_slice(&mut self, block: BlockId, at: InsertPoint, info: VarInfo) -> Result<ValueId> {
+    pub fn build_slice(
+        &mut self,
+        block: BlockId,
+        at: InsertPoint,
+        info: VarInfo,
+    ) -> Result<ValueId> {
         let elems = values::vector_elems(&self.ctx, self.ty(info.value))
             .ok_or_else(|| self.err("expected a vector value"))?;
         let ty = usize::try_from(info.index)
@@ -262,7 +295,8 @@ impl Translator<'_> {
         let mut total = 0i64;
         let mut dtype = None;
         for t in &elems {
-            let d = values::as_dense(&self.ctx, *t).ok_or_else(|| self.err("concat of non-tensors"))?;
+            let d =
+                values::as_dense(&self.ctx, *t).ok_or_else(|| self.err("concat of non-tensors"))?;
             let n = d.dims.first().copied().unwrap_or(1);
             total = if total < 0 || n < 0 { -1 } else { total + n };
             dtype = Some(d.dtype);
@@ -270,7 +304,14 @@ impl Translator<'_> {
         let axis = self.build_full(block, false, &[1], 0.0, DataType::Int32, Place::cpu())?;
         let dtype = dtype.ok_or_else(|| self.err("concat of no tensors"))?;
         let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, dtype, &[total]);
-        let op = self.built_op(block, false, "pd_op.concat", &[Some(vec), Some(axis)], &[ty], &[]);
+        let op = self.built_op(
+            block,
+            false,
+            "pd_op.concat",
+            &[Some(vec), Some(axis)],
+            &[ty],
+            &[],
+        );
         Ok(self.program.result(op, 0))
     }
 

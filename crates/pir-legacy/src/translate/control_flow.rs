@@ -48,7 +48,15 @@ impl Translator<'_> {
             out_types.push(self.var_type(b, name)?);
         }
         let cond_v = self.lookup(scope, &cond)?.value;
-        let if_op = self.create_op(dst, false, "pd_op.if", &[Some(cond_v)], &out_types, AttrMap::new(), 2);
+        let if_op = self.create_op(
+            dst,
+            false,
+            "pd_op.if",
+            &[Some(cond_v)],
+            &out_types,
+            AttrMap::new(),
+            2,
+        );
         let at = self.at.clone();
         if let Some(sub) = sub_block(op) {
             let true_region = self.program.op_region(if_op, 0);
@@ -78,7 +86,15 @@ impl Translator<'_> {
                 };
                 false_yields.push(Some(v));
             }
-            self.create_op(false_block, false, "cf.yield", &false_yields, &[], AttrMap::new(), 0);
+            self.create_op(
+                false_block,
+                false,
+                "cf.yield",
+                &false_yields,
+                &[],
+                AttrMap::new(),
+                0,
+            );
             let t = self.ctx.intern_attr(BoolAttr(true));
             if let Some(m) = self.attrs.get_mut(&if_op) {
                 m.set("fake_false_branch", t);
@@ -150,7 +166,15 @@ impl Translator<'_> {
             types.push(self.ty(v));
             inits.push(v);
         }
-        let while_op = self.create_op(dst, false, "pd_op.while", &operands, &types, AttrMap::new(), 1);
+        let while_op = self.create_op(
+            dst,
+            false,
+            "pd_op.while",
+            &operands,
+            &types,
+            AttrMap::new(),
+            1,
+        );
         let region = self.program.op_region(while_op, 0);
         let body = self.program.add_block(region);
         let body_scope = self.scopes.inner(scope);

@@ -69,9 +69,9 @@ impl Translator<'_> {
         dst: BlockId,
     ) -> Result<OpId> {
         let name = target_name(op);
-        let def = def(&name)
-            .filter(|d| d.has_yaml_info)
-            .ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}` in Paddle 3.3.1")))?;
+        let def = def(&name).filter(|d| d.has_yaml_info).ok_or_else(|| {
+            self.unsupported(&op.op_type, format!("no op `{name}` in Paddle 3.3.1"))
+        })?;
         self.general_with(b, op, scope, dst, def, &Hooks::default())
     }
 
@@ -134,7 +134,10 @@ impl Translator<'_> {
                 operands.push(None);
                 continue;
             }
-            if vars.is_empty() && info.mutable_attribute && c.mutable_candidates(&op.op_type, info.name).is_none() {
+            if vars.is_empty()
+                && info.mutable_attribute
+                && c.mutable_candidates(&op.op_type, info.name).is_none()
+            {
                 // Newer op-compat facts register more mutable attributes than
                 // the table knows; a legacy attribute there is the value.
                 let legacy_attr = c.legacy_attr_name(&op.op_type, info.name);
@@ -277,7 +280,12 @@ impl Translator<'_> {
         Ok((types, map))
     }
 
-    pub fn general_attrs(&self, op: &OpDesc, def: &'static OpDef, hooks: &Hooks) -> Result<AttrMap> {
+    pub fn general_attrs(
+        &self,
+        op: &OpDesc,
+        def: &'static OpDef,
+        hooks: &Hooks,
+    ) -> Result<AttrMap> {
         let c = compat();
         let mut map = AttrMap::new();
         let defaults = missing_attr_defaults(&op.op_type);
@@ -290,7 +298,10 @@ impl Translator<'_> {
             }
             let legacy = c.legacy_attr_name(&op.op_type, spec.name);
             if has_attr(op, &legacy) {
-                map.set(spec.name, attrs::translate(&self.ctx, spec.kind, op.attr(&legacy)));
+                map.set(
+                    spec.name,
+                    attrs::translate(&self.ctx, spec.kind, op.attr(&legacy)),
+                );
                 continue;
             }
             match defaults {
@@ -324,8 +335,14 @@ impl Translator<'_> {
 }
 
 /// A per-op input handler: `Some(operand)` to take over input `name`.
-pub type InputHook =
-    fn(&mut Translator<'_>, usize, &OpDesc, ScopeId, BlockId, &str) -> Result<Option<Option<ValueId>>>;
+pub type InputHook = fn(
+    &mut Translator<'_>,
+    usize,
+    &OpDesc,
+    ScopeId,
+    BlockId,
+    &str,
+) -> Result<Option<Option<ValueId>>>;
 /// A per-op attribute handler: `Some(attr)` to take over attribute `name`.
 pub type AttrHook = fn(&Translator<'_>, &OpDesc, &str) -> Result<Option<pir_core::Attribute>>;
 

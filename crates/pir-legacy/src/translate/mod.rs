@@ -135,7 +135,7 @@ impl<'d> Translator<'d> {
     /// The op cannot be translated.
     pub fn unsupported(&self, op_type: &str, message: impl Into<String>) -> LegacyError {
         LegacyError::Unsupported {
-            at: self.at.clone(),
+            at: Box::new(self.at.clone()),
             op_type: op_type.to_owned(),
             message: message.into(),
         }
@@ -200,7 +200,7 @@ impl<'d> Translator<'d> {
     pub fn translate_block(&mut self, b: usize, scope: ScopeId, dst: BlockId) -> Result<()> {
         if self.depth >= MAX_DEPTH {
             return Err(LegacyError::Limit {
-                at: self.at.clone(),
+                at: Box::new(self.at.clone()),
                 message: format!("sub-blocks nested deeper than {MAX_DEPTH}"),
             });
         }

@@ -59,9 +59,15 @@ impl Translator<'_> {
             "split" => self.split(b, op, scope, dst),
             "mul" => self.mul(b, op, scope, dst),
             "matmul" => self.legacy_matmul(b, op, scope, dst),
-            "elementwise_add" | "elementwise_sub" | "elementwise_mul" | "elementwise_div"
-            | "elementwise_max" | "elementwise_min" | "elementwise_mod"
-            | "elementwise_floordiv" | "grad_add" => self.elementwise(b, op, scope, dst),
+            "elementwise_add"
+            | "elementwise_sub"
+            | "elementwise_mul"
+            | "elementwise_div"
+            | "elementwise_max"
+            | "elementwise_min"
+            | "elementwise_mod"
+            | "elementwise_floordiv"
+            | "grad_add" => self.elementwise(b, op, scope, dst),
             "lookup_table_v2" | "lookup_table" => self.embedding(b, op, scope, dst),
             "cast" => self.with_attrs(b, op, scope, dst, "pd_op.cast", |t, op| {
                 let mut m = AttrMap::new();
@@ -80,81 +86,126 @@ impl Translator<'_> {
                 m.set("value", v);
                 m
             }),
-            "range" => self.hooked(b, op, scope, dst, &target_name(op), Hooks {
-                attr: Some(|t, op, name| {
-                    if name != "dtype" {
-                        return Ok(None);
-                    }
-                    let start = op.input_args("Start");
-                    let var = start
-                        .first()
-                        .and_then(|s| t.var(t.at.block.unwrap_or(0), s))
-                        .ok_or_else(|| t.err("`range` needs one `Start` variable"))?;
-                    Ok(Some(DataTypeAttr::get(&t.ctx, values::phi_dtype(var.dtype()))))
-                }),
-                input: None,
-            }),
-            "reduce_all" | "reduce_any" => self.hooked(b, op, scope, dst, &target_name(op), Hooks {
-                attr: Some(|t, op, name| {
-                    if name != "axis" {
-                        return Ok(None);
-                    }
-                    if bool_attr(op, "reduce_all") == Some(true) {
-                        return Ok(Some(pir_core::builtin::ArrayAttr::get(&t.ctx, &[])));
-                    }
-                    let legacy = crate::compat::compat().legacy_attr_name(&op.op_type, name);
-                    let spec = def(&target_name(op)).and_then(|d| d.attribute(name));
-                    let kind = spec.map_or(AttrKind::Any, |s| s.kind);
-                    Ok(Some(attrs::translate(&t.ctx, kind, op.attr(&legacy))))
-                }),
-                input: None,
-            }),
-            "one_hot_v2" => self.hooked(b, op, scope, dst, &target_name(op), Hooks {
-                input: Some(|t, _b, op, scope, dst, name| {
-                    if name != "num_classes" {
-                        return Ok(None);
-                    }
-                    if let Some(v) = op.input("depth_tensor").and_then(|v| v.first()) {
-                        return Ok(Some(Some(t.lookup(scope, v)?.value)));
-                    }
-                    let depth = op
-                        .attr("depth")
-                        .ok_or_else(|| t.err("`one_hot_v2` needs attribute `depth`"))?;
-                    let a = attrs::general(&t.ctx, depth);
-                    Ok(Some(Some(t.full_from_attr(dst, a)?)))
-                }),
-                attr: None,
-            }),
-            "rnn" => self.hooked(b, op, scope, dst, &target_name(op), Hooks {
-                input: Some(|t, b, op, _scope, dst, name| {
-                    if name != "dropout_state_in" {
-                        return Ok(None);
-                    }
-                    let Some(state) = op.output("DropoutState").and_then(|v| v.first()) else {
-                        return Ok(Some(None));
-                    };
-                    let var = t
-                        .var(b, state)
-                        .ok_or_else(|| t.var_err(state, "variable is not declared"))?;
-                    let dtype = values::phi_dtype(var.dtype());
-                    let shape = var.shape().to_vec();
-                    Ok(Some(Some(t.build_full(dst, false, &shape, 0.0, dtype, Place::cpu())?)))
-                }),
-                attr: None,
-            }),
-            "gather" => self.hooked(b, op, scope, dst, &target_name(op), Hooks {
-                input: Some(|t, _b, op, _scope, dst, name| {
-                    if name != "axis" || op.input("Axis").is_some_and(|a| !a.is_empty()) {
-                        return Ok(None);
-                    }
-                    let a = match op.attr("axis").filter(|_| has_attr(op, "axis")) {
-                        Some(v) => attrs::general(&t.ctx, v),
-                        None => t.ctx.intern_attr(pir_core::builtin::I64Attr(0)),
-                    };
-                    Ok(Some(Some(t.full_from_attr(dst, a)?)))
-                }),
-                attr: None,
-            }),
+            "range" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                &target_name(op),
+                Hooks {
+                    attr: Some(|t, op, name| {
+                        if name != "dtype" {
+                            return Ok(None);
+                        }
+                        let start = op.input_args("Start");
+                        let var = start
+                            .first()
+                            .and_then(|s| t.var(t.at.block.unwrap_or(0), s))
+                            .ok_or_else(|| t.err("`range` needs one `Start` variable"))?;
+                        Ok(Some(DataTypeAttr::get(
+                            &t.ctx,
+                            values::phi_dtype(var.dtype()),
+                        )))
+                    }),
+                    input: None,
+                },
+            ),
+            "reduce_all" | "reduce_any" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                &target_name(op),
+                Hooks {
+                    attr: Some(|t, op, name| {
+                        if name != "axis" {
+                            return Ok(None);
+                        }
+                        if bool_attr(op, "reduce_all") == Some(true) {
+                            return Ok(Some(pir_core::builtin::ArrayAttr::get(&t.ctx, &[])));
+                        }
+                        let legacy = crate::compat::compat().legacy_attr_name(&op.op_type, name);
+                        let spec = def(&target_name(op)).and_then(|d| d.attribute(name));
+                        let kind = spec.map_or(AttrKind::Any, |s| s.kind);
+                        Ok(Some(attrs::translate(&t.ctx, kind, op.attr(&legacy))))
+                    }),
+                    input: None,
+                },
+            ),
+            "one_hot_v2" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                &target_name(op),
+                Hooks {
+                    input: Some(|t, _b, op, scope, dst, name| {
+                        if name != "num_classes" {
+                            return Ok(None);
+                        }
+                        if let Some(v) = op.input("depth_tensor").and_then(|v| v.first()) {
+                            return Ok(Some(Some(t.lookup(scope, v)?.value)));
+                        }
+                        let depth = op
+                            .attr("depth")
+                            .ok_or_else(|| t.err("`one_hot_v2` needs attribute `depth`"))?;
+                        let a = attrs::general(&t.ctx, depth);
+                        Ok(Some(Some(t.full_from_attr(dst, a)?)))
+                    }),
+                    attr: None,
+                },
+            ),
+            "rnn" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                &target_name(op),
+                Hooks {
+                    input: Some(|t, b, op, _scope, dst, name| {
+                        if name != "dropout_state_in" {
+                            return Ok(None);
+                        }
+                        let Some(state) = op.output("DropoutState").and_then(|v| v.first()) else {
+                            return Ok(Some(None));
+                        };
+                        let var = t
+                            .var(b, state)
+                            .ok_or_else(|| t.var_err(state, "variable is not declared"))?;
+                        let dtype = values::phi_dtype(var.dtype());
+                        let shape = var.shape().to_vec();
+                        Ok(Some(Some(t.build_full(
+                            dst,
+                            false,
+                            &shape,
+                            0.0,
+                            dtype,
+                            Place::cpu(),
+                        )?)))
+                    }),
+                    attr: None,
+                },
+            ),
+            "gather" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                &target_name(op),
+                Hooks {
+                    input: Some(|t, _b, op, _scope, dst, name| {
+                        if name != "axis" || op.input("Axis").is_some_and(|a| !a.is_empty()) {
+                            return Ok(None);
+                        }
+                        let a = match op.attr("axis").filter(|_| has_attr(op, "axis")) {
+                            Some(v) => attrs::general(&t.ctx, v),
+                            None => t.ctx.intern_attr(pir_core::builtin::I64Attr(0)),
+                        };
+                        Ok(Some(Some(t.full_from_attr(dst, a)?)))
+                    }),
+                    attr: None,
+                },
+            ),
             "tril_triu" => {
                 let name = if bool_attr(op, "lower").unwrap_or(false) {
                     "pd_op.tril"
@@ -164,9 +215,14 @@ impl Translator<'_> {
                 self.hooked(b, op, scope, dst, name, Hooks::default())
             }
             "share_buffer" => self.hooked(b, op, scope, dst, "pd_op.share_data_", Hooks::default()),
-            "c_sync_comm_stream" => {
-                self.hooked(b, op, scope, dst, "pd_op.sync_comm_stream_", Hooks::default())
-            }
+            "c_sync_comm_stream" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                "pd_op.sync_comm_stream_",
+                Hooks::default(),
+            ),
             "matrix_rank" => {
                 let name = if op.input("TolTensor").is_some_and(|v| !v.is_empty()) {
                     "pd_op.matrix_rank_tol"
@@ -175,7 +231,9 @@ impl Translator<'_> {
                 };
                 self.hooked(b, op, scope, dst, name, Hooks::default())
             }
-            "read_from_array" => self.hooked(b, op, scope, dst, "pd_op.array_read", Hooks::default()),
+            "read_from_array" => {
+                self.hooked(b, op, scope, dst, "pd_op.array_read", Hooks::default())
+            }
             "write_to_array" | "lod_array_length" => self.array_op(b, op, scope, dst),
             "slice" => {
                 let input = op.input_args("Input").first();
@@ -211,7 +269,8 @@ impl Translator<'_> {
         name: &str,
         hooks: Hooks,
     ) -> Result<()> {
-        let d = def(name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        let d =
+            def(name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
         self.general_with(b, op, scope, dst, d, &hooks).map(|_| ())
     }
 
@@ -225,7 +284,8 @@ impl Translator<'_> {
         name: &str,
         make: impl Fn(&Translator<'_>, &OpDesc) -> AttrMap,
     ) -> Result<()> {
-        let d = def(name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        let d =
+            def(name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
         let operands = self.inputs_only(b, op, scope, dst, d)?;
         let (types, outputs) = self.general_outputs(b, op, d)?;
         let attrs = make(self, op);
@@ -253,7 +313,11 @@ impl Translator<'_> {
         let name = op.output_arg_names().next().unwrap_or_default().to_owned();
         let mut m = AttrMap::new();
         m.set("name", StrAttr::get(&self.ctx, &name));
-        m.set("col", self.ctx.intern_attr(I32Attr(int_attr(op, "col").unwrap_or(0))));
+        m.set(
+            "col",
+            self.ctx
+                .intern_attr(I32Attr(int_attr(op, "col").unwrap_or(0))),
+        );
         let new = self.create_op(dst, false, d.name, &[], &types, m, 0);
         self.record_outputs(scope, new, &outputs);
         Ok(())
@@ -269,7 +333,10 @@ impl Translator<'_> {
             _ => String::new(),
         };
         m.set("name", StrAttr::get(&ctx, &name));
-        m.set("shape", attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape")));
+        m.set(
+            "shape",
+            attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape")),
+        );
         let dtype = attrs::dtype_of_proto(int_attr(op, "dtype").unwrap_or(-1));
         m.set("dtype", DataTypeAttr::get(&ctx, dtype));
         let place = i64::from(int_attr(op, "place").unwrap_or(0));
@@ -299,7 +366,11 @@ impl Translator<'_> {
         let name = op.input_arg_names().next().unwrap_or_default().to_owned();
         let mut m = AttrMap::new();
         m.set("name", StrAttr::get(&self.ctx, &name));
-        m.set("col", self.ctx.intern_attr(I32Attr(int_attr(op, "col").unwrap_or(0))));
+        m.set(
+            "col",
+            self.ctx
+                .intern_attr(I32Attr(int_attr(op, "col").unwrap_or(0))),
+        );
         let ty = self.ty(v);
         self.create_op(dst, false, "pd_op.fetch", &[Some(v)], &[ty], m, 0);
         Ok(())
@@ -322,7 +393,15 @@ impl Translator<'_> {
         };
         let mut m = AttrMap::new();
         m.set("output_name", StrAttr::get(&self.ctx, &name));
-        self.create_op(dst, false, "builtin.shadow_output", &[Some(info.value)], &[], m, 0);
+        self.create_op(
+            dst,
+            false,
+            "builtin.shadow_output",
+            &[Some(info.value)],
+            &[],
+            m,
+            0,
+        );
         Ok(())
     }
 
@@ -335,9 +414,13 @@ impl Translator<'_> {
         if !(has("ShapeTensor") || has("ShapeTensorList") || has("ValueTensor")) {
             let d = def("pd_op.full").ok_or_else(|| self.err("no pd_op.full"))?;
             let (types, outputs) = self.general_outputs(b, op, d)?;
-            let value = float_attr(op, "value").ok_or_else(|| self.err("`fill_constant` needs `value`"))?;
+            let value =
+                float_attr(op, "value").ok_or_else(|| self.err("`fill_constant` needs `value`"))?;
             let mut m = AttrMap::new();
-            m.set("shape", attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape")));
+            m.set(
+                "shape",
+                attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape")),
+            );
             m.set("value", F32Attr::get(&ctx, value));
             m.set("dtype", DataTypeAttr::get(&ctx, dtype));
             let mut place_type = int_attr(op, "place_type").unwrap_or(-1);
@@ -347,9 +430,21 @@ impl Translator<'_> {
             let place = match place_type {
                 -1 => Some(Place::undefined()),
                 0 => Some(Place::cpu()),
-                1 => Some(Place { allocation_type: 2, device_id: 0, device_type: "".into() }),
-                2 => Some(Place { allocation_type: 3, device_id: 0, device_type: "".into() }),
-                3 => Some(Place { allocation_type: 4, device_id: 0, device_type: "".into() }),
+                1 => Some(Place {
+                    allocation_type: 2,
+                    device_id: 0,
+                    device_type: "".into(),
+                }),
+                2 => Some(Place {
+                    allocation_type: 3,
+                    device_id: 0,
+                    device_type: "".into(),
+                }),
+                3 => Some(Place {
+                    allocation_type: 4,
+                    device_id: 0,
+                    device_type: "".into(),
+                }),
                 _ => None,
             };
             if let Some(p) = place {
@@ -359,7 +454,8 @@ impl Translator<'_> {
             self.record_outputs(scope, new, &outputs);
             return Ok(());
         }
-        let d = def("pd_op.full_with_tensor").ok_or_else(|| self.err("no pd_op.full_with_tensor"))?;
+        let d =
+            def("pd_op.full_with_tensor").ok_or_else(|| self.err("no pd_op.full_with_tensor"))?;
         let value = match op.input("ValueTensor").and_then(|v| v.first()) {
             Some(v) => self.lookup(scope, v)?.value,
             None => {
@@ -380,7 +476,15 @@ impl Translator<'_> {
         let (types, outputs) = self.general_outputs(b, op, d)?;
         let mut m = AttrMap::new();
         m.set("dtype", DataTypeAttr::get(&ctx, dtype));
-        let new = self.create_op(dst, false, d.name, &[Some(value), Some(shape)], &types, m, 0);
+        let new = self.create_op(
+            dst,
+            false,
+            d.name,
+            &[Some(value), Some(shape)],
+            &types,
+            m,
+            0,
+        );
         self.record_outputs(scope, new, &outputs);
         Ok(())
     }
@@ -397,7 +501,15 @@ impl Translator<'_> {
             let xv = self.lookup(scope, x)?.value;
             let ov = self.lookup(scope, &out)?.value;
             let (types, outputs) = self.general_outputs(b, op, d)?;
-            let new = self.create_op(dst, false, d.name, &[Some(xv), Some(ov)], &types, AttrMap::new(), 0);
+            let new = self.create_op(
+                dst,
+                false,
+                d.name,
+                &[Some(xv), Some(ov)],
+                &types,
+                AttrMap::new(),
+                0,
+            );
             self.record_outputs(scope, new, &outputs);
             return Ok(());
         }
@@ -418,13 +530,23 @@ impl Translator<'_> {
         let kind = |n: &str| d.attribute(n).map_or(AttrKind::Any, |s| s.kind);
         let ctx = self.ctx.clone();
         let mut m = AttrMap::new();
-        let shape = op.attr("shape").ok_or_else(|| self.err("`assign_value` needs `shape`"))?;
+        let shape = op
+            .attr("shape")
+            .ok_or_else(|| self.err("`assign_value` needs `shape`"))?;
         m.set("shape", attrs::translate(&ctx, kind("shape"), Some(shape)));
-        let dtype = op.attr("dtype").ok_or_else(|| self.err("`assign_value` needs `dtype`"))?;
+        let dtype = op
+            .attr("dtype")
+            .ok_or_else(|| self.err("`assign_value` needs `dtype`"))?;
         m.set("dtype", attrs::translate(&ctx, kind("dtype"), Some(dtype)));
         m.set("place", PlaceAttr::get(&ctx, Place::undefined()));
         let mut found = false;
-        for n in ["bool_values", "fp32_values", "int32_values", "int64_values", "values"] {
+        for n in [
+            "bool_values",
+            "fp32_values",
+            "int32_values",
+            "int64_values",
+            "values",
+        ] {
             let Some(v) = op.attr(n) else { continue };
             let a = attrs::translate(&ctx, kind("values"), Some(v));
             let non_empty = ctx
@@ -446,7 +568,10 @@ impl Translator<'_> {
     }
 
     fn select_input(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
-        let mask = op.input_args("Mask").first().ok_or_else(|| self.err("`select_input` needs `Mask`"))?;
+        let mask = op
+            .input_args("Mask")
+            .first()
+            .ok_or_else(|| self.err("`select_input` needs `Mask`"))?;
         let mut operands = vec![Some(self.lookup(scope, mask)?.value)];
         let xs = op.input_args("X");
         for x in xs {
@@ -462,11 +587,18 @@ impl Translator<'_> {
         let out_ty = if t1 == t2 {
             t1
         } else {
-            let (d1, d2) = match (values::as_dense(&self.ctx, t1), values::as_dense(&self.ctx, t2)) {
+            let (d1, d2) = match (
+                values::as_dense(&self.ctx, t1),
+                values::as_dense(&self.ctx, t2),
+            ) {
                 (Some(a), Some(b)) => (a, b),
                 _ => return Err(self.err("`select_input` of different non-tensor types")),
             };
-            if d1.dtype != d2.dtype || d1.layout != d2.layout || d1.lod != d2.lod || d1.offset != d2.offset {
+            if d1.dtype != d2.dtype
+                || d1.layout != d2.layout
+                || d1.lod != d2.lod
+                || d1.offset != d2.offset
+            {
                 return Err(self.err("`select_input` inputs differ in more than their dims"));
             }
             let dims: Vec<i64> = d1
@@ -477,16 +609,34 @@ impl Translator<'_> {
                 .collect();
             pir_core::builtin::DenseTensorType::get(&self.ctx, d1.dtype, &dims)
         };
-        let out = op.output_args("Out").first().ok_or_else(|| self.err("`select_input` needs `Out`"))?.clone();
+        let out = op
+            .output_args("Out")
+            .first()
+            .ok_or_else(|| self.err("`select_input` needs `Out`"))?
+            .clone();
         let _ = b;
-        let new = self.create_op(dst, false, "pd_op.select_input", &operands, &[out_ty], AttrMap::new(), 0);
+        let new = self.create_op(
+            dst,
+            false,
+            "pd_op.select_input",
+            &operands,
+            &[out_ty],
+            AttrMap::new(),
+            0,
+        );
         self.record_outputs(scope, new, &vec![(out, 0, 0)]);
         Ok(())
     }
 
     fn select_output(&mut self, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
-        let mask = op.input_args("Mask").first().ok_or_else(|| self.err("`select_output` needs `Mask`"))?;
-        let x = op.input_args("X").first().ok_or_else(|| self.err("`select_output` needs `X`"))?;
+        let mask = op
+            .input_args("Mask")
+            .first()
+            .ok_or_else(|| self.err("`select_output` needs `Mask`"))?;
+        let x = op
+            .input_args("X")
+            .first()
+            .ok_or_else(|| self.err("`select_output` needs `X`"))?;
         let m = self.lookup(scope, mask)?.value;
         let xv = self.lookup(scope, x)?.value;
         let outs = op.output_args("Out").to_vec();
@@ -494,7 +644,15 @@ impl Translator<'_> {
             return Err(self.err("`select_output` needs two outputs"));
         }
         let ty = self.ty(xv);
-        let new = self.create_op(dst, false, "pd_op.select_output", &[Some(m), Some(xv)], &[ty, ty], AttrMap::new(), 0);
+        let new = self.create_op(
+            dst,
+            false,
+            "pd_op.select_output",
+            &[Some(m), Some(xv)],
+            &[ty, ty],
+            AttrMap::new(),
+            0,
+        );
         let map = vec![(outs[0].clone(), 0, 0), (outs[1].clone(), 1, 0)];
         self.record_outputs(scope, new, &map);
         Ok(())
@@ -502,10 +660,17 @@ impl Translator<'_> {
 
     fn split(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
         let num = int_attr(op, "num").ok_or_else(|| self.err("`split` needs `num`"))?;
-        let name = if num > 0 { "pd_op.split_with_num" } else { "pd_op.split" };
+        let name = if num > 0 {
+            "pd_op.split_with_num"
+        } else {
+            "pd_op.split"
+        };
         let d = def(name).ok_or_else(|| self.err(format!("no {name}")))?;
         self.slice_vector_inputs(op, scope, dst)?;
-        let x = op.input_args("X").first().ok_or_else(|| self.err("`split` needs `X`"))?;
+        let x = op
+            .input_args("X")
+            .first()
+            .ok_or_else(|| self.err("`split` needs `X`"))?;
         let mut operands = vec![Some(self.lookup(scope, x)?.value)];
         let ctx = self.ctx.clone();
         if num <= 0 {
@@ -541,8 +706,10 @@ impl Translator<'_> {
     fn mul(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
         let d = def("pd_op.matmul").ok_or_else(|| self.err("no pd_op.matmul"))?;
         self.slice_vector_inputs(op, scope, dst)?;
-        let xn = int_attr(op, "x_num_col_dims").ok_or_else(|| self.err("`mul` needs `x_num_col_dims`"))?;
-        let yn = int_attr(op, "y_num_col_dims").ok_or_else(|| self.err("`mul` needs `y_num_col_dims`"))?;
+        let xn = int_attr(op, "x_num_col_dims")
+            .ok_or_else(|| self.err("`mul` needs `x_num_col_dims`"))?;
+        let yn = int_attr(op, "y_num_col_dims")
+            .ok_or_else(|| self.err("`mul` needs `y_num_col_dims`"))?;
         let xv = self.single_input(op, scope, "X")?;
         let yv = self.single_input(op, scope, "Y")?;
         let xs = self.dense_dims(xv)?;
@@ -560,8 +727,14 @@ impl Translator<'_> {
         let (types, outputs) = self.general_outputs(b, op, d)?;
         let ctx = self.ctx.clone();
         let mut m = AttrMap::new();
-        m.set("transpose_x", ctx.intern_attr(pir_core::builtin::BoolAttr(false)));
-        m.set("transpose_y", ctx.intern_attr(pir_core::builtin::BoolAttr(false)));
+        m.set(
+            "transpose_x",
+            ctx.intern_attr(pir_core::builtin::BoolAttr(false)),
+        );
+        m.set(
+            "transpose_y",
+            ctx.intern_attr(pir_core::builtin::BoolAttr(false)),
+        );
         let new = self.create_op(dst, false, d.name, &[Some(x2), Some(y2)], &types, m, 0);
         self.record_outputs(scope, new, &outputs);
         if let Some(out) = op.output("Out").and_then(|v| v.first()) {
@@ -577,7 +750,10 @@ impl Translator<'_> {
     fn single_input(&self, op: &OpDesc, scope: ScopeId, slot: &str) -> Result<ValueId> {
         match op.input_args(slot) {
             [one] => Ok(self.lookup(scope, one)?.value),
-            other => Err(self.err(format!("input `{slot}` needs one variable, has {}", other.len()))),
+            other => Err(self.err(format!(
+                "input `{slot}` needs one variable, has {}",
+                other.len()
+            ))),
         }
     }
 
@@ -619,17 +795,24 @@ impl Translator<'_> {
         } else {
             target_name(op)
         };
-        let d = def(&name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        let d =
+            def(&name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
         let axis = int_attr(op, "axis").ok_or_else(|| self.err("elementwise op needs `axis`"))?;
         if axis == -1 {
-            return self.general_with(b, op, scope, dst, d, &Hooks::default()).map(|_| ());
+            return self
+                .general_with(b, op, scope, dst, d, &Hooks::default())
+                .map(|_| ());
         }
         self.slice_vector_inputs(op, scope, dst)?;
         let xv = self.single_input(op, scope, "X")?;
         let yv = self.single_input(op, scope, "Y")?;
         let xs = self.dense_dims(xv)?;
         let ys = self.dense_dims(yv)?;
-        let axis = if axis < 0 { axis + xs.len() as i32 } else { axis };
+        let axis = if axis < 0 {
+            axis + xs.len() as i32
+        } else {
+            axis
+        };
         let append = xs.len() as i64 - i64::from(axis) - ys.len() as i64;
         let y_new = if append <= 0 {
             yv
@@ -652,12 +835,28 @@ impl Translator<'_> {
             let stop = super::general::stop_gradient_all(&self.ctx, 1);
             let mut m = AttrMap::new();
             m.set("stop_gradient", stop);
-            let r = self.create_op(dst, false, "pd_op.reshape", &[Some(yv), Some(shape)], &[ty], m, 0);
+            let r = self.create_op(
+                dst,
+                false,
+                "pd_op.reshape",
+                &[Some(yv), Some(shape)],
+                &[ty],
+                m,
+                0,
+            );
             self.program.result(r, 0)
         };
         let (types, outputs) = self.general_outputs(b, op, d)?;
         let attrs = self.general_attrs(op, d, &Hooks::default())?;
-        let new = self.create_op(dst, false, d.name, &[Some(xv), Some(y_new)], &types, attrs, 0);
+        let new = self.create_op(
+            dst,
+            false,
+            d.name,
+            &[Some(xv), Some(y_new)],
+            &types,
+            attrs,
+            0,
+        );
         self.record_outputs(scope, new, &outputs);
         Ok(())
     }
@@ -696,7 +895,9 @@ impl Translator<'_> {
         let array = match self.scopes.get(scope, &var) {
             Some(v) => v.value,
             None => {
-                let desc = self.var(b, &var).ok_or_else(|| self.var_err(&var, "not declared"))?;
+                let desc = self
+                    .var(b, &var)
+                    .ok_or_else(|| self.var_err(&var, "not declared"))?;
                 let dtype = values::phi_dtype(desc.dtype());
                 self.build_create_array(dst, false, dtype)?
             }
@@ -722,4 +923,3 @@ impl Translator<'_> {
         Ok(())
     }
 }
-

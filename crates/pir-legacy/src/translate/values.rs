@@ -55,6 +55,12 @@ pub struct Scopes {
     top_order: UnorderedKeys,
 }
 
+impl Default for Scopes {
+    fn default() -> Self {
+        Scopes::new()
+    }
+}
+
 /// The top scope.
 pub const TOP: ScopeId = 0;
 

@@ -80,6 +80,34 @@ pub fn looks_like_program_desc(bytes: &[u8]) -> bool {
     }
 }
 
+/// Reads `path` as a legacy model if it is one: a `.pdmodel` by its
+/// extension, a file with an extension other than `.json`, `.pir` or `.txt`
+/// by its content. `None` when it is not a legacy model.
+pub fn load_if_legacy(
+    path: &Path,
+    ctx: Arc<IrContext>,
+    options: Options,
+) -> Option<Result<Program>> {
+    if is_pdmodel_path(path) {
+        return Some(load_file(path, ctx, options));
+    }
+    let told_by_extension = path
+        .extension()
+        .is_some_and(|e| e == "json" || e == "pir" || e == "txt");
+    if told_by_extension {
+        return None;
+    }
+    let len = std::fs::metadata(path).ok()?.len();
+    if len > MAX_FILE_BYTES {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    if !looks_like_program_desc(&bytes) {
+        return None;
+    }
+    Some(translate_bytes(&bytes, ctx, options))
+}
+
 /// Whether a path names a legacy model by its extension.
 pub fn is_pdmodel_path(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "pdmodel")

@@ -15,6 +15,7 @@
 //! `control_flow` (`conditional_block`, `while`), `build` (ops Paddle builds
 //! through its op builders, with their shape inference).
 
+mod arith;
 pub mod attrs;
 mod build;
 mod control_flow;

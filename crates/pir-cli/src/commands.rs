@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use pir_serde::{LoadedProgram, ReadOptions};
 
@@ -10,6 +11,9 @@ use crate::{CliError, USAGE};
 
 /// Runs `pir` with its arguments (program name excluded).
 pub fn run(args: &[String]) -> Result<(), CliError> {
+    // `--lenient` (any command): untranslatable legacy ops become unregistered ops.
+    LENIENT.store(args.iter().any(|a| a == "--lenient"), Ordering::Relaxed);
+    let args: Vec<String> = args.iter().filter(|a| *a != "--lenient").cloned().collect();
     let Some((command, rest)) = args.split_first() else {
         return Err(CliError::Usage("missing command".into()));
     };
@@ -50,8 +54,26 @@ pub(crate) fn load(path: &Path) -> Result<LoadedProgram, CliError> {
     load_with(path, &ReadOptions::default())
 }
 
+static LENIENT: AtomicBool = AtomicBool::new(false);
+
 fn load_with(path: &Path, options: &ReadOptions) -> Result<LoadedProgram, CliError> {
     let ctx = pir_dialects::pd_op_context();
+    let legacy = pir_legacy::Options {
+        lenient: LENIENT.load(Ordering::Relaxed),
+    };
+    if let Some(translated) = pir_legacy::load_if_legacy(path, ctx.clone(), legacy) {
+        let program = translated.map_err(|source| CliError::Legacy {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        // What Paddle 3.3.1 saves a translation as: trainable, current version.
+        return Ok(LoadedProgram {
+            program,
+            trainable: true,
+            version: pir_serde::PIR_VERSION,
+            readable: false,
+        });
+    }
     pir_serde::read_any_file(ctx, path, options).map_err(|source| CliError::Read {
         path: path.to_path_buf(),
         source,

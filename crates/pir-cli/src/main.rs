@@ -32,8 +32,10 @@ commands:
                         verify structure, SSA and op rules; --strict also
                         rejects ops that are not registered
 
-MODEL may be Paddle's JSON or IR text (Paddle's print or the typed form):
-.json is JSON, .pir and .txt are text, anything else is told by its content.
+MODEL may be Paddle's JSON, IR text (Paddle's print or the typed form) or a
+legacy Paddle 2.x NAME.pdmodel (translated as Paddle 3.3.1 does; --lenient
+keeps untranslatable ops as unregistered ops): .json is JSON, .pir and .txt
+are text, .pdmodel is legacy, anything else is told by its content.
   stats MODEL.json      op histogram, counts and memory per op
   convert IN OUT [--inference] [--readable] [--force] [--patch P.yaml]
                         read (upgrading old versions) and write Paddle's JSON;
@@ -70,6 +72,15 @@ pub enum CliError {
         /// The cause.
         #[source]
         source: pir_serde::ReadError,
+    },
+    /// Reading or translating a legacy `.pdmodel` failed.
+    #[error("{}: {source}", path.display())]
+    Legacy {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: pir_legacy::LegacyError,
     },
     /// The program failed verification.
     #[error("{}: verification failed:\n{source}", path.display())]

@@ -17,7 +17,8 @@
 //! persistable tensors the result still uses, in Paddle's order and format.
 //! The parameter file is written first and removed again when the program
 //! cannot be written, so no half pair is left behind (both writes are atomic).
-//! IR text inputs have no parameters.
+//! A legacy `.pdmodel` is translated and read with its `.pdiparams` the same
+//! way. IR text inputs have no parameters.
 //!
 //! Paddle knows no value tensors: when the result holds `vt` ops or types
 //! (from `to_vtensor`), `-o` first runs `lower_vtensor` so the file is one
@@ -110,6 +111,28 @@ fn load_model(input: &Path) -> Result<pir::Model, CliError> {
         let ctx = pir_dialects::pd_op_context();
         let prefix = input.with_extension("");
         return Ok(pir::Model::load_with(ctx, &prefix, &Default::default())?);
+    }
+    if input.extension().is_some_and(|e| e == "pdmodel") {
+        // A Paddle 2.x model, translated as Paddle 3.3.1 does, with its
+        // `.pdiparams` bound and checked like a JSON model's.
+        let ctx = pir_dialects::pd_op_context();
+        let program = pir_legacy::load_file(input, ctx, Default::default()).map_err(|source| {
+            pir::Error::Legacy {
+                path: input.to_path_buf(),
+                source,
+            }
+        })?;
+        let mut model = pir::Model {
+            program,
+            trainable: true,
+            version: pir_serde::PIR_VERSION,
+            readable: false,
+        };
+        let params = input.with_extension("pdiparams");
+        if params.exists() {
+            model.load_pdiparams(&params)?;
+        }
+        return Ok(model);
     }
     let loaded = crate::commands::load(input)?;
     Ok(pir::Model {

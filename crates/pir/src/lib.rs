@@ -42,6 +42,15 @@ pub enum Error {
         #[source]
         source: pir_serde::ReadError,
     },
+    /// A legacy `.pdmodel` could not be read or translated.
+    #[error("{}: {source}", path.display())]
+    Legacy {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: pir_legacy::LegacyError,
+    },
     /// A parameter file could not be read or written.
     #[error("{}: {source}", path.display())]
     Params {
@@ -90,7 +99,8 @@ fn with_extension(prefix: &Path, ext: &str) -> PathBuf {
 }
 
 impl Model {
-    /// Loads `prefix.json` and, if present, `prefix.pdiparams` or `prefix.pdparams`.
+    /// Loads `prefix.json` (or, when there is none, the legacy
+    /// `prefix.pdmodel`) and, if present, `prefix.pdiparams` or `prefix.pdparams`.
     pub fn load(prefix: impl AsRef<Path>) -> Result<Model, Error> {
         Self::load_with(
             pir_dialects::pd_op_context(),
@@ -106,8 +116,26 @@ impl Model {
         options: &pir_serde::ReadOptions,
     ) -> Result<Model, Error> {
         let json = with_extension(prefix, ".json");
-        let loaded = pir_serde::read_file(ctx, &json, options)
-            .map_err(|source| Error::Program { path: json, source })?;
+        let pdmodel = with_extension(prefix, ".pdmodel");
+        let loaded = if !json.exists() && pdmodel.exists() {
+            // A Paddle 2.x model, translated as Paddle 3.3.1 does.
+            let program =
+                pir_legacy::load_file(&pdmodel, ctx, Default::default()).map_err(|source| {
+                    Error::Legacy {
+                        path: pdmodel,
+                        source,
+                    }
+                })?;
+            pir_serde::LoadedProgram {
+                program,
+                trainable: true,
+                version: pir_serde::PIR_VERSION,
+                readable: false,
+            }
+        } else {
+            pir_serde::read_file(ctx, &json, options)
+                .map_err(|source| Error::Program { path: json, source })?
+        };
         let mut model = Model {
             program: loaded.program,
             trainable: loaded.trainable,

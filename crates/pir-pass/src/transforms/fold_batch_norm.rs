@@ -4,8 +4,9 @@
 //! Matched: `P → [add(·, b)] → batch_norm[_]` where `P` is `pd_op.conv2d`,
 //! `pd_op.depthwise_conv2d`, `pd_op.conv2d_transpose` or `pd_op.matmul`
 //! (rank-2 result), every intermediate result has that one reader, the
-//! weight, `b` and the batch norm's mean, variance, scale and bias are loaded
-//! parameters, the batch norm uses its running statistics
+//! weight is a loaded parameter, `b` and the batch norm's mean, variance,
+//! scale and bias are constants (parameters or constant makers) nothing
+//! writes, the batch norm uses its running statistics
 //! (`use_global_stats`, or `is_test` without `trainable_statistics`), and its
 //! other results are unused.
 //!
@@ -137,6 +138,28 @@ fn values(t: &Tensor) -> Option<Vec<f64>> {
     Some(EvalTensor::from_tensor(t).ok()?.to_f64_vec())
 }
 
+/// The tensor of a constant `v`: a loaded parameter nothing writes, or the
+/// result of a constant maker (`full`, `full_int_array`, `assign_value`)
+/// nothing writes, computed by the evaluator.
+fn constant_of(p: &Program, v: ValueId) -> Option<(OpId, Tensor)> {
+    if let Some((op, t)) = parameter_of(p, v) {
+        return Some((op, t.clone()));
+    }
+    let ValueDef::Result { op, .. } = p.value_def(v) else {
+        return None;
+    };
+    let maker = matches!(
+        p.op_name_str(op),
+        "pd_op.full" | "pd_op.full_int_array" | "pd_op.assign_value"
+    );
+    if !maker || !crate::alias::is_unwritten(p, v) {
+        return None;
+    }
+    let mut out = pir_eval::evaluate(p, op, &[]).ok()?;
+    let t = out.pop()?.to_tensor().ok()?;
+    Some((op, t))
+}
+
 /// The single reader of `v`, if it has exactly one use.
 fn only_user(p: &Program, v: ValueId) -> Option<OpId> {
     let mut uses = p.uses(v);
@@ -248,6 +271,7 @@ fn plan(p: &Program, bn: OpId) -> Option<Plan> {
         return None;
     }
     let mut conv_bias = vec![0.0; channels];
+    let mut bias_dims = None;
     let (producer, add) = if p.op_name_str(first) == AddOp::NAME {
         let add = AddOp(first);
         let (x, y) = (add.x(p)?, add.y(p)?);
@@ -257,7 +281,7 @@ fn plan(p: &Program, bn: OpId) -> Option<Plan> {
         if only_user(p, x)? != first {
             return None;
         }
-        let (bias_op, bias) = parameter_of(p, y)?;
+        let (bias_op, bias) = constant_of(p, y)?;
         let dims = bias.dims();
         // The bias must vary along the channel axis only.
         let offset = out_dims.len().checked_sub(dims.len())?;
@@ -271,7 +295,8 @@ fn plan(p: &Program, bn: OpId) -> Option<Plan> {
         if !per_channel || dims.is_empty() {
             return None;
         }
-        conv_bias = values(bias)?;
+        conv_bias = values(&bias)?;
+        bias_dims = Some(dims.to_vec());
         (producer, Some((first, 1, bias_op)))
     } else {
         (first, None)
@@ -324,7 +349,7 @@ fn plan(p: &Program, bn: OpId) -> Option<Plan> {
         return None;
     }
     let bias_dims = match add {
-        Some((_, _, bias_op)) => params::parameter_tensor(p, bias_op)?.dims().to_vec(),
+        Some(_) => bias_dims?,
         None if norm.channels_last => vec![channels as i64],
         None => {
             let mut d = vec![1i64; out_dims.len() - 1];

@@ -1,0 +1,215 @@
+//! The arithmetic legacy ops with translations of their own: `mul` (2-D
+//! flattening around a `matmul`), the old `matmul` (`alpha` as a `scale`),
+//! `elementwise_*` with a broadcast `axis` (`y` reshaped first) and the
+//! embeddings (`lookup_table` keeps a unit dim that a `squeeze` removes).
+
+use pir_core::{BlockId, ValueId};
+
+use super::attrs::AttrMap;
+use super::general::{def, target_name, Hooks};
+use super::special::{float_attr, int_attr};
+use super::values::{self, ScopeId, VarInfo};
+use super::Translator;
+use crate::desc::OpDesc;
+use crate::error::Result;
+
+impl Translator<'_> {
+    /// `mul`: both inputs flattened to 2-D by `x/y_num_col_dims`, `matmul`,
+    /// and the result reshaped back.
+    pub(super) fn mul(
+        &mut self,
+        b: usize,
+        op: &OpDesc,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
+        let d = def("pd_op.matmul").ok_or_else(|| self.err("no pd_op.matmul"))?;
+        self.slice_vector_inputs(op, scope, dst)?;
+        let xn = int_attr(op, "x_num_col_dims")
+            .ok_or_else(|| self.err("`mul` needs `x_num_col_dims`"))?;
+        let yn = int_attr(op, "y_num_col_dims")
+            .ok_or_else(|| self.err("`mul` needs `y_num_col_dims`"))?;
+        let xv = self.single_input(op, scope, "X")?;
+        let yv = self.single_input(op, scope, "Y")?;
+        let xs = self.dense_dims(xv)?;
+        let ys = self.dense_dims(yv)?;
+        let (xn, yn) = (xn.max(0) as usize, yn.max(0) as usize);
+        if xn > xs.len() || yn > ys.len() {
+            return Err(self.err("`mul`: num_col_dims exceeds the input rank"));
+        }
+        let flat = |s: &[i64], n: usize| -> Vec<i64> {
+            let p = |r: &[i64]| r.iter().product::<i64>().max(-1);
+            vec![p(&s[..n]), p(&s[n..])]
+        };
+        let x2 = self.build_reshape(dst, xv, &flat(&xs, xn))?;
+        let y2 = self.build_reshape(dst, yv, &flat(&ys, yn))?;
+        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let ctx = self.ctx.clone();
+        let mut m = AttrMap::new();
+        m.set(
+            "transpose_x",
+            ctx.intern_attr(pir_core::builtin::BoolAttr(false)),
+        );
+        m.set(
+            "transpose_y",
+            ctx.intern_attr(pir_core::builtin::BoolAttr(false)),
+        );
+        let new = self.create_op(dst, false, d.name, &[Some(x2), Some(y2)], &types, m, 0);
+        self.record_outputs(scope, new, &outputs);
+        if let Some(out) = op.output("Out").and_then(|v| v.first()) {
+            let ov = self.lookup(scope, out)?.value;
+            let mut shape: Vec<i64> = xs[..xn].to_vec();
+            shape.extend_from_slice(&ys[yn..]);
+            let r = self.build_reshape(dst, ov, &shape)?;
+            self.scopes.push(scope, out, VarInfo::plain(r));
+        }
+        Ok(())
+    }
+
+    fn single_input(&self, op: &OpDesc, scope: ScopeId, slot: &str) -> Result<ValueId> {
+        match op.input_args(slot) {
+            [one] => Ok(self.lookup(scope, one)?.value),
+            other => Err(self.err(format!(
+                "input `{slot}` needs one variable, has {}",
+                other.len()
+            ))),
+        }
+    }
+
+    fn dense_dims(&self, v: ValueId) -> Result<Vec<i64>> {
+        values::as_dense(&self.ctx, self.ty(v))
+            .map(|d| d.dims.to_vec())
+            .ok_or_else(|| self.err("expected a dense tensor input"))
+    }
+
+    /// The old `matmul`: `Scale_x/y/out` must be 1; `alpha` becomes a `scale`.
+    pub(super) fn legacy_matmul(
+        &mut self,
+        b: usize,
+        op: &OpDesc,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
+        for n in ["Scale_x", "Scale_y", "Scale_out"] {
+            if let Some(v) = float_attr(op, n) {
+                if (v - 1.0).abs() > 1e-6 {
+                    return Err(self.unsupported("matmul", format!("`{n}` is {v}, not 1")));
+                }
+            }
+        }
+        let d = def("pd_op.matmul").ok_or_else(|| self.err("no pd_op.matmul"))?;
+        let new = self.general_with(b, op, scope, dst, d, &Hooks::default())?;
+        let alpha = float_attr(op, "alpha").ok_or_else(|| self.err("`matmul` needs `alpha`"))?;
+        if (alpha - 1.0).abs() >= 1e-6 {
+            let out = op.output_args("Out").first().cloned().unwrap_or_default();
+            let v = self.program.result(new, 0);
+            let s = self.build_scale(dst, v, alpha)?;
+            self.scopes.push(scope, &out, VarInfo::plain(s));
+        }
+        Ok(())
+    }
+
+    /// `elementwise_*` with `axis`: `y` reshaped so plain broadcasting agrees.
+    pub(super) fn elementwise(
+        &mut self,
+        b: usize,
+        op: &OpDesc,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
+        let name = if op.op_type == "grad_add" {
+            let mut n = "pd_op.add".to_owned();
+            if super::general::is_inplace(op) {
+                n.push('_');
+            }
+            n
+        } else {
+            target_name(op)
+        };
+        let d =
+            def(&name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        let axis = int_attr(op, "axis").ok_or_else(|| self.err("elementwise op needs `axis`"))?;
+        if axis == -1 {
+            return self
+                .general_with(b, op, scope, dst, d, &Hooks::default())
+                .map(|_| ());
+        }
+        self.slice_vector_inputs(op, scope, dst)?;
+        let xv = self.single_input(op, scope, "X")?;
+        let yv = self.single_input(op, scope, "Y")?;
+        let xs = self.dense_dims(xv)?;
+        let ys = self.dense_dims(yv)?;
+        let rank = xs.len() as i64;
+        let axis = i64::from(axis) + if axis < 0 { rank } else { 0 };
+        if !(0..=rank).contains(&axis) {
+            return Err(self.err(format!("`axis` {axis} is outside the rank {rank} of `X`")));
+        }
+        let append = rank - axis - ys.len() as i64;
+        let y_new = if append <= 0 {
+            yv
+        } else if !ys.contains(&-1) {
+            let mut shape = vec![1i64; axis as usize];
+            shape.extend_from_slice(&ys);
+            shape.extend(std::iter::repeat_n(1, append as usize));
+            self.build_reshape(dst, yv, &shape)?
+        } else {
+            let s = self.build_shape64(dst, yv)?;
+            let ones = self.build_full_int_array(dst, &vec![1; append as usize])?;
+            let c = self.build_combine(dst, &[s, ones]);
+            let shape = self.build_concat0(dst, c)?;
+            let yt = self.dense_dims(yv)?;
+            let ty = pir_core::builtin::DenseTensorType::get(
+                &self.ctx,
+                values::as_dense(&self.ctx, self.ty(yv)).map_or(pir_core::Type::NULL, |t| t.dtype),
+                &vec![-1; yt.len() + append as usize],
+            );
+            let stop = super::general::stop_gradient_all(&self.ctx, 1);
+            let mut m = AttrMap::new();
+            m.set("stop_gradient", stop);
+            let r = self.create_op(
+                dst,
+                false,
+                "pd_op.reshape",
+                &[Some(yv), Some(shape)],
+                &[ty],
+                m,
+                0,
+            );
+            self.program.result(r, 0)
+        };
+        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let attrs = self.general_attrs(op, d, &Hooks::default())?;
+        let new = self.create_op(
+            dst,
+            false,
+            d.name,
+            &[Some(xv), Some(y_new)],
+            &types,
+            attrs,
+            0,
+        );
+        self.record_outputs(scope, new, &outputs);
+        Ok(())
+    }
+
+    /// `lookup_table(_v2)` → `embedding`; the old `lookup_table` keeps a
+    /// trailing unit dim that a `squeeze` removes.
+    pub(super) fn embedding(
+        &mut self,
+        b: usize,
+        op: &OpDesc,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
+        let d = def("pd_op.embedding").ok_or_else(|| self.err("no pd_op.embedding"))?;
+        self.general_with(b, op, scope, dst, d, &Hooks::default())?;
+        if op.op_type == "lookup_table" {
+            if let Some(out) = op.output("Out").and_then(|v| v.first()) {
+                let v = self.lookup(scope, out)?.value;
+                let s = self.build_squeeze(dst, v, &[-2])?;
+                self.scopes.push(scope, out, VarInfo::plain(s));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,443 @@
+//! Ops Paddle's translator makes through its op builders (`Op::Build`):
+//! their attributes in build order, `stop_gradient: [true…]` as the builders
+//! set it, and result types from Paddle's shape inference for the few ops
+//! involved (full, full_int_array, reshape, squeeze, scale, stack, shape64,
+//! concat, data, create_array).
+
+use pir_core::builtin::{ArrayAttr, F32Attr, F64Attr, I32Attr, I64Attr, StrAttr};
+use pir_core::{Attribute, BlockId, InsertPoint, Type, ValueId};
+use pir_dialects::pd_op::attrs::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
+use pir_dialects::pd_op::types::DenseTensorArrayType;
+
+use super::attrs::AttrMap;
+use super::general::stop_gradient_all;
+use super::values::{self, scalar_of_dtype, ScopeId, VarInfo};
+use super::Translator;
+use crate::error::Result;
+
+impl Translator<'_> {
+    fn tensor(&self, dtype: DataType, dims: &[i64]) -> Result<Type> {
+        let s = scalar_of_dtype(dtype)
+            .ok_or_else(|| self.err(format!("data type {dtype:?} has no tensor type")))?;
+        Ok(pir_core::builtin::DenseTensorType::get(
+            &self.ctx,
+            self.ctx.intern_type(s),
+            dims,
+        ))
+    }
+
+    /// A builder-made op: attributes in build order, then `stop_gradient`.
+    #[allow(clippy::too_many_arguments)]
+    fn built_op(
+        &mut self,
+        block: BlockId,
+        at_front: bool,
+        name: &str,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: &[(&str, Attribute)],
+    ) -> pir_core::OpId {
+        let mut map = AttrMap::built(attrs);
+        map.set("stop_gradient", stop_gradient_all(&self.ctx, results.len()));
+        self.create_op(block, at_front, name, operands, results, map, 0)
+    }
+
+    /// `pd_op.full` from its builder (value stored as a double).
+    pub fn build_full(
+        &mut self,
+        block: BlockId,
+        at_front: bool,
+        shape: &[i64],
+        value: f64,
+        dtype: DataType,
+        place: Place,
+    ) -> Result<ValueId> {
+        let ty = self.tensor(dtype, shape)?;
+        let ctx = self.ctx.clone();
+        let op = self.built_op(
+            block,
+            at_front,
+            "pd_op.full",
+            &[],
+            &[ty],
+            &[
+                ("shape", IntArrayAttr::get(&ctx, shape)),
+                ("value", F64Attr::get(&ctx, value)),
+                ("dtype", DataTypeAttr::get(&ctx, dtype)),
+                ("place", PlaceAttr::get(&ctx, place)),
+            ],
+        );
+        Ok(self.program.result(op, 0))
+    }
+
+    /// A one-element `full` on the CPU holding a translated attribute
+    /// (`InsertFullOperationForAttributeInput`): the value goes through a
+    /// C++ `float`, the data type follows the attribute's kind.
+    pub fn full_from_attr(&mut self, block: BlockId, attr: Attribute) -> Result<ValueId> {
+        let ctx = self.ctx.clone();
+        let (value, dtype) = if let Some(f) = ctx.attr_as::<F32Attr>(attr) {
+            (f.value(), DataType::Float32)
+        } else if let Some(d) = ctx.attr_as::<F64Attr>(attr) {
+            (d.value() as f32, DataType::Float64)
+        } else if let Some(i) = ctx.attr_as::<I32Attr>(attr) {
+            (i.0 as f32, DataType::Int32)
+        } else if let Some(i) = ctx.attr_as::<I64Attr>(attr) {
+            (i.0 as f32, DataType::Int64)
+        } else if let Some(b) = ctx.attr_as::<pir_core::builtin::BoolAttr>(attr) {
+            (if b.0 { 1.0 } else { 0.0 }, DataType::Bool)
+        } else {
+            (0.0, DataType::Undefined)
+        };
+        self.build_full(block, false, &[1], f64::from(value), dtype, Place::cpu())
+    }
+
+    /// `pd_op.full_int_array` of int64 on the CPU.
+    pub fn build_full_int_array(&mut self, block: BlockId, values: &[i64]) -> Result<ValueId> {
+        let ty = self.tensor(DataType::Int64, &[values.len() as i64])?;
+        let ctx = self.ctx.clone();
+        let items: Vec<Attribute> = values
+            .iter()
+            .map(|&v| ctx.intern_attr(I64Attr(v)))
+            .collect();
+        let op = self.built_op(
+            block,
+            false,
+            "pd_op.full_int_array",
+            &[],
+            &[ty],
+            &[
+                ("value", ArrayAttr::get(&ctx, &items)),
+                ("dtype", DataTypeAttr::get(&ctx, DataType::Int64)),
+                ("place", PlaceAttr::get(&ctx, Place::cpu())),
+            ],
+        );
+        Ok(self.program.result(op, 0))
+    }
+
+    /// `full_int_array` from an IntArray attribute.
+    pub fn full_int_array_from_attr(&mut self, block: BlockId, attr: Attribute) -> Result<ValueId> {
+        let values = self
+            .ctx
+            .attr_as::<IntArrayAttr>(attr)
+            .map(|a| a.0.to_vec())
+            .ok_or_else(|| self.err("expected an integer list for a mutable IntArray attribute"))?;
+        self.build_full_int_array(block, &values)
+    }
+
+    fn dense_of(&self, v: ValueId) -> Result<pir_core::builtin::DenseTensorType> {
+        values::as_dense(&self.ctx, self.ty(v)).ok_or_else(|| self.err("expected a dense tensor"))
+    }
+
+    /// `pd_op.reshape` to a constant shape (Paddle's shape inference).
+    pub fn build_reshape(&mut self, block: BlockId, x: ValueId, shape: &[i64]) -> Result<ValueId> {
+        let s = self.build_full_int_array(block, shape)?;
+        let xt = self.dense_of(x)?;
+        let out = reshape_dims(&xt.dims, shape);
+        let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, xt.dtype, &out);
+        let op = self.built_op(
+            block,
+            false,
+            "pd_op.reshape",
+            &[Some(x), Some(s)],
+            &[ty],
+            &[],
+        );
+        Ok(self.program.result(op, 0))
+    }
+
+    /// `pd_op.squeeze` of constant axes.
+    pub fn build_squeeze(&mut self, block: BlockId, x: ValueId, axes: &[i64]) -> Result<ValueId> {
+        let a = self.build_full_int_array(block, axes)?;
+        let xt = self.dense_of(x)?;
+        let out = squeeze_dims(&xt.dims, axes);
+        let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, xt.dtype, &out);
+        let op = self.built_op(
+            block,
+            false,
+            "pd_op.squeeze",
+            &[Some(x), Some(a)],
+            &[ty],
+            &[],
+        );
+        Ok(self.program.result(op, 0))
+    }
+
+    /// `pd_op.scale` by a constant (`ScaleOp::Build(x, scale)`).
+    pub fn build_scale(&mut self, block: BlockId, x: ValueId, scale: f32) -> Result<ValueId> {
+        let s = self.build_full(
+            block,
+            false,
+            &[1],
+            f64::from(scale),
+            DataType::Float32,
+            Place::cpu(),
+        )?;
+        let ty = self.ty(x);
+        let ctx = self.ctx.clone();
+        let op = self.built_op(
+            block,
+            false,
+            "pd_op.scale",
+            &[Some(x), Some(s)],
+            &[ty],
+            &[
+                ("bias", F32Attr::get(&ctx, 0.0)),
+                (
+                    "bias_after_scale",
+                    ctx.intern_attr(pir_core::builtin::BoolAttr(true)),
+                ),
+            ],
+        );
+        Ok(self.program.result(op, 0))
+    }
+
+    /// `builtin.combine` of bound variables (created without attributes).
+    pub fn build_combine_vars(
+        &mut self,
+        block: BlockId,
+        scope: ScopeId,
+        vars: &[String],
+    ) -> Result<ValueId> {
+        let mut operands = Vec::with_capacity(vars.len());
+        for v in vars {
+            operands.push(self.lookup(scope, v)?.value);
+        }
+        Ok(self.build_combine(block, &operands))
+    }
+
+    /// `builtin.combine` of values.
+    pub fn build_combine(&mut self, block: BlockId, operands: &[ValueId]) -> ValueId {
+        let types: Vec<Type> = operands.iter().map(|&v| self.ty(v)).collect();
+        let ty = values::vector_type(&self.ctx, &types);
+        let ops: Vec<Option<ValueId>> = operands.iter().map(|&v| Some(v)).collect();
+        let op = self.create_op(
+            block,
+            false,
+            "builtin.combine",
+            &ops,
+            &[ty],
+            AttrMap::new(),
+            0,
+        );
+        self.program.result(op, 0)
+    }
+
+    /// `builtin.slice` taking a variable out of the vector it is bound to.
+    pub fn build_slice(
+        &mut self,
+        block: BlockId,
+        at: InsertPoint,
+        info: VarInfo,
+    ) -> Result<ValueId> {
+        let elems = values::vector_elems(&self.ctx, self.ty(info.value))
+            .ok_or_else(|| self.err("expected a vector value"))?;
+        let ty = usize::try_from(info.index)
+            .ok()
+            .and_then(|i| elems.get(i).copied())
+            .ok_or_else(|| self.err("vector index out of range"))?;
+        let mut map = AttrMap::new();
+        map.set("index", self.ctx.intern_attr(I32Attr(info.index)));
+        let sym = self.ctx.symbol("builtin.slice");
+        let op = self.program.create_op(
+            sym,
+            &[Some(info.value)],
+            &[ty],
+            pir_core::AttrDict::EMPTY,
+            0,
+        );
+        let at = match at {
+            InsertPoint::BlockEnd(_) => InsertPoint::BlockEnd(block),
+            other => other,
+        };
+        self.program.insert_op(op, at);
+        self.attrs.insert(op, map);
+        Ok(self.program.result(op, 0))
+    }
+
+    /// `pd_op.stack` of a combined vector.
+    pub fn build_stack(&mut self, block: BlockId, vec: ValueId, axis: i32) -> Result<ValueId> {
+        let elems = values::vector_elems(&self.ctx, self.ty(vec))
+            .ok_or_else(|| self.err("expected a vector value"))?;
+        let first = elems
+            .first()
+            .and_then(|&t| values::as_dense(&self.ctx, t))
+            .ok_or_else(|| self.err("stack of no tensors"))?;
+        let mut dims = first.dims.to_vec();
+        let rank = dims.len() as i32 + 1;
+        let a = if axis < 0 { axis + rank } else { axis };
+        let pos = usize::try_from(a).unwrap_or(0).min(dims.len());
+        dims.insert(pos, elems.len() as i64);
+        let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, first.dtype, &dims);
+        let ctx = self.ctx.clone();
+        let op = self.built_op(
+            block,
+            false,
+            "pd_op.stack",
+            &[Some(vec)],
+            &[ty],
+            &[("axis", ctx.intern_attr(I32Attr(axis)))],
+        );
+        Ok(self.program.result(op, 0))
+    }
+
+    /// `pd_op.shape64` of a tensor.
+    pub fn build_shape64(&mut self, block: BlockId, x: ValueId) -> Result<ValueId> {
+        let rank = self.dense_of(x)?.dims.len() as i64;
+        let ty = self.tensor(DataType::Int64, &[rank])?;
+        let op = self.built_op(block, false, "pd_op.shape64", &[Some(x)], &[ty], &[]);
+        Ok(self.program.result(op, 0))
+    }
+
+    /// `pd_op.concat` of 1-D tensors along axis 0 (a constant axis).
+    pub fn build_concat0(&mut self, block: BlockId, vec: ValueId) -> Result<ValueId> {
+        let elems = values::vector_elems(&self.ctx, self.ty(vec))
+            .ok_or_else(|| self.err("expected a vector value"))?;
+        let mut total = 0i64;
+        let mut dtype = None;
+        for t in &elems {
+            let d =
+                values::as_dense(&self.ctx, *t).ok_or_else(|| self.err("concat of non-tensors"))?;
+            let n = d.dims.first().copied().unwrap_or(1);
+            total = if total < 0 || n < 0 { -1 } else { total + n };
+            dtype = Some(d.dtype);
+        }
+        let axis = self.build_full(block, false, &[1], 0.0, DataType::Int32, Place::cpu())?;
+        let dtype = dtype.ok_or_else(|| self.err("concat of no tensors"))?;
+        let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, dtype, &[total]);
+        let op = self.built_op(
+            block,
+            false,
+            "pd_op.concat",
+            &[Some(vec), Some(axis)],
+            &[ty],
+            &[],
+        );
+        Ok(self.program.result(op, 0))
+    }
+
+    /// `pd_op.data` from its builder.
+    pub fn build_data(
+        &mut self,
+        block: BlockId,
+        at_front: bool,
+        name: &str,
+        shape: &[i64],
+        dtype: DataType,
+    ) -> Result<ValueId> {
+        let ty = self.tensor(dtype, shape)?;
+        let ctx = self.ctx.clone();
+        let op = self.built_op(
+            block,
+            at_front,
+            "pd_op.data",
+            &[],
+            &[ty],
+            &[
+                ("name", StrAttr::get(&ctx, name)),
+                ("shape", IntArrayAttr::get(&ctx, shape)),
+                ("dtype", DataTypeAttr::get(&ctx, dtype)),
+                ("place", PlaceAttr::get(&ctx, Place::undefined())),
+            ],
+        );
+        Ok(self.program.result(op, 0))
+    }
+
+    /// `pd_op.create_array` from its builder.
+    pub fn build_create_array(
+        &mut self,
+        block: BlockId,
+        at_front: bool,
+        dtype: DataType,
+    ) -> Result<ValueId> {
+        let s = scalar_of_dtype(dtype)
+            .ok_or_else(|| self.err(format!("data type {dtype:?} has no array type")))?;
+        let ty = self.ctx.intern_type(DenseTensorArrayType {
+            dtype: self.ctx.intern_type(s),
+            dims: Box::new([]),
+            layout: pir_core::builtin::DataLayout::NCHW,
+        });
+        let ctx = self.ctx.clone();
+        let op = self.built_op(
+            block,
+            at_front,
+            "pd_op.create_array",
+            &[],
+            &[ty],
+            &[("dtype", DataTypeAttr::get(&ctx, dtype))],
+        );
+        Ok(self.program.result(op, 0))
+    }
+}
+
+/// Paddle's `ValidateShape` at compile time: `0` copies the input dim, one
+/// `-1` is inferred when every input dim is known.
+pub fn reshape_dims(x: &[i64], shape: &[i64]) -> Vec<i64> {
+    let mut out = Vec::with_capacity(shape.len());
+    let mut capacity: i64 = 1;
+    let mut unknown = None;
+    for (i, &s) in shape.iter().enumerate() {
+        let d = if s == -1 {
+            unknown = Some(i);
+            -1
+        } else if s == 0 {
+            x.get(i).copied().unwrap_or(0)
+        } else {
+            s
+        };
+        capacity = capacity.wrapping_mul(d);
+        out.push(d);
+    }
+    if let Some(u) = unknown {
+        let all_known = x.iter().all(|&d| d > 0);
+        if all_known && capacity != 0 {
+            let size: i64 = x.iter().product();
+            out[u] = -size / capacity;
+        } else {
+            out[u] = -1;
+        }
+    }
+    out
+}
+
+/// Paddle's squeeze shape at compile time (unknown dims named by an axis
+/// are squeezed too).
+pub fn squeeze_dims(x: &[i64], axes: &[i64]) -> Vec<i64> {
+    let rank = x.len() as i64;
+    let mut squeeze = vec![false; x.len()];
+    if axes.is_empty() {
+        for (i, &d) in x.iter().enumerate() {
+            squeeze[i] = d == 1;
+        }
+    } else {
+        for &a in axes {
+            let cur = if a < 0 { a + rank } else { a };
+            if let Some(i) = usize::try_from(cur).ok().filter(|&i| i < x.len()) {
+                squeeze[i] = x[i] == 1 || x[i] == -1;
+            }
+        }
+    }
+    x.iter()
+        .zip(squeeze)
+        .filter(|(_, s)| !s)
+        .map(|(&d, _)| d)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reshape_infers_one_unknown_dim_like_paddle() {
+        assert_eq!(reshape_dims(&[8], &[1, 8, 1, 1]), [1, 8, 1, 1]);
+        assert_eq!(reshape_dims(&[-1, 8, 1, 1], &[-1, 8]), [-1, 8]);
+        assert_eq!(reshape_dims(&[2, 3, 4], &[0, -1]), [2, 12]);
+        assert_eq!(reshape_dims(&[-1, 5], &[-1, 5]), [-1, 5]);
+    }
+
+    #[test]
+    fn squeeze_drops_named_unit_dims() {
+        assert_eq!(squeeze_dims(&[-1, 7, 1, 16], &[-2]), [-1, 7, 16]);
+        assert_eq!(squeeze_dims(&[1, 3, 1], &[]), [3]);
+    }
+}

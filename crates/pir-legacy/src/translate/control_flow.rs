@@ -1,0 +1,200 @@
+//! `conditional_block` → `pd_op.if` (the legacy block becomes the true
+//! branch; the false branch yields the outer value of each output, or a
+//! zero `full` of the true branch's type — `fake_false_branch`), and
+//! `while` → `pd_op.while` (each loop variable a block argument, the body
+//! yielding the new condition and loop variables).
+
+use pir_core::builtin::BoolAttr;
+use pir_core::{BlockId, Type, ValueId};
+use pir_dialects::pd_op::attrs::Place;
+
+use super::attrs::AttrMap;
+use super::values::{self, ScopeId, VarInfo};
+use super::Translator;
+use crate::desc::{AttrValue, OpDesc, VarKind};
+use crate::error::Result;
+
+fn sub_block(op: &OpDesc) -> Option<usize> {
+    match op.attr("sub_block") {
+        Some(AttrValue::Block(i)) => usize::try_from(*i).ok(),
+        _ => None,
+    }
+}
+
+impl Translator<'_> {
+    pub(super) fn translate_if(
+        &mut self,
+        b: usize,
+        op: &OpDesc,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
+        let cond = op
+            .input_args("Cond")
+            .first()
+            .ok_or_else(|| self.err("`conditional_block` needs `Cond`"))?
+            .clone();
+        for input in op.input_args("Input") {
+            self.value_or_create(scope, input)?;
+        }
+        let outputs: Vec<String> = op
+            .output_args("Out")
+            .iter()
+            .filter(|n| n.as_str() != "@EMPTY@")
+            .cloned()
+            .collect();
+        let mut out_types: Vec<Type> = Vec::with_capacity(outputs.len());
+        for name in &outputs {
+            out_types.push(self.var_type(b, name)?);
+        }
+        let cond_v = self.lookup(scope, &cond)?.value;
+        let if_op = self.create_op(
+            dst,
+            false,
+            "pd_op.if",
+            &[Some(cond_v)],
+            &out_types,
+            AttrMap::new(),
+            2,
+        );
+        let at = self.at.clone();
+        if let Some(sub) = sub_block(op) {
+            let true_region = self.program.op_region(if_op, 0);
+            let true_block = self.program.add_block(true_region);
+            let true_scope = self.scopes.inner(scope);
+            self.translate_block(sub, true_scope, true_block)?;
+            self.at = at.clone();
+            let mut yields: Vec<ValueId> = Vec::with_capacity(outputs.len());
+            for name in &outputs {
+                yields.push(self.lookup(true_scope, name)?.value);
+            }
+            let ops: Vec<Option<ValueId>> = yields.iter().map(|&v| Some(v)).collect();
+            self.create_op(true_block, false, "cf.yield", &ops, &[], AttrMap::new(), 0);
+
+            let false_region = self.program.op_region(if_op, 1);
+            let false_block = self.program.add_block(false_region);
+            let false_scope = self.scopes.inner(scope);
+            let mut false_yields = Vec::with_capacity(outputs.len());
+            for (i, name) in outputs.iter().enumerate() {
+                let v = match self.scopes.get(false_scope, name) {
+                    Some(v) => v.value,
+                    None => {
+                        let v = self.init_value(false_block, self.ty(yields[i]))?;
+                        self.scopes.push(false_scope, name, VarInfo::plain(v));
+                        v
+                    }
+                };
+                false_yields.push(Some(v));
+            }
+            self.create_op(
+                false_block,
+                false,
+                "cf.yield",
+                &false_yields,
+                &[],
+                AttrMap::new(),
+                0,
+            );
+            let t = self.ctx.intern_attr(BoolAttr(true));
+            if let Some(m) = self.attrs.get_mut(&if_op) {
+                m.set("fake_false_branch", t);
+            }
+        }
+        for (i, name) in outputs.iter().enumerate() {
+            let v = self.program.result(if_op, i);
+            self.scopes.push(scope, name, VarInfo::plain(v));
+        }
+        Ok(())
+    }
+
+    /// A zero `full` (dims made non-negative) or an empty `create_array` at
+    /// the start of a fake false branch (`InsertInitOpOrCreateArrayToBlock`).
+    fn init_value(&mut self, block: BlockId, ty: Type) -> Result<ValueId> {
+        if let Some(d) = values::as_dense(&self.ctx, ty) {
+            let dims: Vec<i64> = d.dims.iter().map(|x| x.abs()).collect();
+            let dtype = self
+                .ctx
+                .type_as::<pir_core::builtin::ScalarType>(d.dtype)
+                .map(|s| values::dtype_of_scalar(*s))
+                .ok_or_else(|| self.err("fake branch value of unknown element type"))?;
+            return self.build_full(block, true, &dims, 0.0, dtype, Place::cpu());
+        }
+        if let Some(a) = self
+            .ctx
+            .type_as::<pir_dialects::pd_op::types::DenseTensorArrayType>(ty)
+            .cloned()
+        {
+            let dtype = self
+                .ctx
+                .type_as::<pir_core::builtin::ScalarType>(a.dtype)
+                .map(|s| values::dtype_of_scalar(*s))
+                .ok_or_else(|| self.err("fake branch array of unknown element type"))?;
+            let v = self.build_create_array(block, true, dtype)?;
+            self.program.set_value_type(v, ty);
+            return Ok(v);
+        }
+        Err(self.err("a fake false branch can only make tensors and tensor arrays"))
+    }
+
+    pub(super) fn translate_while(
+        &mut self,
+        b: usize,
+        op: &OpDesc,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
+        let sub = sub_block(op).ok_or_else(|| self.err("`while` needs `sub_block`"))?;
+        let cond = op
+            .input_args("Condition")
+            .first()
+            .ok_or_else(|| self.err("`while` needs `Condition`"))?
+            .clone();
+        let loop_vars: Vec<String> = op
+            .output_args("Out")
+            .iter()
+            .filter(|v| **v != cond)
+            .cloned()
+            .collect();
+        let _ = b;
+        let cond_v = self.value_or_create(scope, &cond)?.value;
+        let mut operands = vec![Some(cond_v)];
+        let mut types = Vec::with_capacity(loop_vars.len());
+        let mut inits = Vec::with_capacity(loop_vars.len());
+        for name in &loop_vars {
+            let v = self.value_or_create(scope, name)?.value;
+            operands.push(Some(v));
+            types.push(self.ty(v));
+            inits.push(v);
+        }
+        let while_op = self.create_op(
+            dst,
+            false,
+            "pd_op.while",
+            &operands,
+            &types,
+            AttrMap::new(),
+            1,
+        );
+        let region = self.program.op_region(while_op, 0);
+        let body = self.program.add_block(region);
+        let body_scope = self.scopes.inner(scope);
+        for (name, &ty) in loop_vars.iter().zip(&types) {
+            let arg = self.program.add_block_arg(body, ty);
+            self.scopes.push(body_scope, name, VarInfo::plain(arg));
+        }
+        let at = self.at.clone();
+        self.translate_block(sub, body_scope, body)?;
+        self.at = at;
+        let mut yields = vec![Some(self.lookup(body_scope, &cond)?.value)];
+        for name in &loop_vars {
+            yields.push(Some(self.lookup(body_scope, name)?.value));
+        }
+        self.create_op(body, false, "cf.yield", &yields, &[], AttrMap::new(), 0);
+        for (i, name) in loop_vars.iter().enumerate() {
+            let v = self.program.result(while_op, i);
+            self.scopes.push(scope, name, VarInfo::plain(v));
+        }
+        let _ = VarKind::DenseTensor;
+        Ok(())
+    }
+}

@@ -1,0 +1,750 @@
+//! Legacy ops with a translation of their own (Paddle's special
+//! transcribers): feed/fetch, constants, assignment, selection, splitting,
+//! the old `mul`/`matmul`, elementwise broadcasting by `axis`, embeddings,
+//! tensor arrays and ops whose target depends on their inputs.
+
+use pir_core::builtin::{F32Attr, I32Attr, StrAttr};
+use pir_core::{BlockId, ValueId};
+use pir_dialects::op_def::AttrKind;
+use pir_dialects::pd_op::attrs::{DataTypeAttr, Place, PlaceAttr};
+
+use super::attrs::{self, AttrMap};
+use super::general::{def, has_attr, target_name, Hooks};
+use super::values::{self, ScopeId, VarInfo};
+use super::Translator;
+use crate::desc::{AttrValue, OpDesc, VarKind};
+use crate::error::Result;
+
+pub(super) fn int_attr(op: &OpDesc, name: &str) -> Option<i32> {
+    match op.attr(name) {
+        Some(AttrValue::Int(i)) => Some(*i),
+        Some(AttrValue::Long(i)) => i32::try_from(*i).ok(),
+        _ => None,
+    }
+}
+
+pub(super) fn float_attr(op: &OpDesc, name: &str) -> Option<f32> {
+    match op.attr(name) {
+        Some(AttrValue::Float(f)) => Some(*f),
+        _ => None,
+    }
+}
+
+fn bool_attr(op: &OpDesc, name: &str) -> Option<bool> {
+    match op.attr(name) {
+        Some(AttrValue::Bool(b)) => Some(*b),
+        _ => None,
+    }
+}
+
+impl Translator<'_> {
+    /// The op's own translation, if it has one.
+    pub fn translate_special(
+        &mut self,
+        b: usize,
+        op: &OpDesc,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Option<Result<()>> {
+        let r = match op.op_type.as_str() {
+            "feed" => self.feed(b, op, scope, dst),
+            "data" => self.data_op(b, op, scope, dst),
+            "fetch" | "fetch_v2" => self.fetch(op, scope, dst),
+            "shadow_output" => self.shadow_output(op, scope, dst),
+            "fill_constant" => self.fill_constant(b, op, scope, dst),
+            "assign" => self.assign(b, op, scope, dst),
+            "assign_value" => self.assign_value(b, op, scope, dst),
+            "select_input" => self.select_input(b, op, scope, dst),
+            "select_output" => self.select_output(op, scope, dst),
+            "split" => self.split(b, op, scope, dst),
+            "mul" => self.mul(b, op, scope, dst),
+            "matmul" => self.legacy_matmul(b, op, scope, dst),
+            "elementwise_add"
+            | "elementwise_sub"
+            | "elementwise_mul"
+            | "elementwise_div"
+            | "elementwise_max"
+            | "elementwise_min"
+            | "elementwise_mod"
+            | "elementwise_floordiv"
+            | "grad_add" => self.elementwise(b, op, scope, dst),
+            "lookup_table_v2" | "lookup_table" => self.embedding(b, op, scope, dst),
+            "cast" => self.with_attrs(b, op, scope, dst, "pd_op.cast", |t, op| {
+                let mut m = AttrMap::new();
+                m.set(
+                    "dtype",
+                    attrs::translate(&t.ctx, AttrKind::DataType, op.attr("out_dtype")),
+                );
+                m
+            }),
+            "increment" => self.with_attrs(b, op, scope, dst, &target_name(op), |t, op| {
+                let mut m = AttrMap::new();
+                let v = match op.attr("step") {
+                    Some(v) => attrs::general(&t.ctx, v),
+                    None => F32Attr::get(&t.ctx, 1.0),
+                };
+                m.set("value", v);
+                m
+            }),
+            "range" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                &target_name(op),
+                Hooks {
+                    attr: Some(|t, op, name| {
+                        if name != "dtype" {
+                            return Ok(None);
+                        }
+                        let start = op.input_args("Start");
+                        let var = start
+                            .first()
+                            .and_then(|s| t.var(t.at.block.unwrap_or(0), s))
+                            .ok_or_else(|| t.err("`range` needs one `Start` variable"))?;
+                        Ok(Some(DataTypeAttr::get(
+                            &t.ctx,
+                            values::phi_dtype(var.dtype()),
+                        )))
+                    }),
+                    input: None,
+                },
+            ),
+            "reduce_all" | "reduce_any" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                &target_name(op),
+                Hooks {
+                    attr: Some(|t, op, name| {
+                        if name != "axis" {
+                            return Ok(None);
+                        }
+                        if bool_attr(op, "reduce_all") == Some(true) {
+                            return Ok(Some(pir_core::builtin::ArrayAttr::get(&t.ctx, &[])));
+                        }
+                        let legacy = crate::compat::compat().legacy_attr_name(&op.op_type, name);
+                        let spec = def(&target_name(op)).and_then(|d| d.attribute(name));
+                        let kind = spec.map_or(AttrKind::Any, |s| s.kind);
+                        Ok(Some(attrs::translate(&t.ctx, kind, op.attr(&legacy))))
+                    }),
+                    input: None,
+                },
+            ),
+            "one_hot_v2" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                &target_name(op),
+                Hooks {
+                    input: Some(|t, _b, op, scope, dst, name| {
+                        if name != "num_classes" {
+                            return Ok(None);
+                        }
+                        if let Some(v) = op.input("depth_tensor").and_then(|v| v.first()) {
+                            return Ok(Some(Some(t.lookup(scope, v)?.value)));
+                        }
+                        let depth = op
+                            .attr("depth")
+                            .ok_or_else(|| t.err("`one_hot_v2` needs attribute `depth`"))?;
+                        let a = attrs::general(&t.ctx, depth);
+                        Ok(Some(Some(t.full_from_attr(dst, a)?)))
+                    }),
+                    attr: None,
+                },
+            ),
+            "rnn" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                &target_name(op),
+                Hooks {
+                    input: Some(|t, b, op, _scope, dst, name| {
+                        if name != "dropout_state_in" {
+                            return Ok(None);
+                        }
+                        let Some(state) = op.output("DropoutState").and_then(|v| v.first()) else {
+                            return Ok(Some(None));
+                        };
+                        let var = t
+                            .var(b, state)
+                            .ok_or_else(|| t.var_err(state, "variable is not declared"))?;
+                        let dtype = values::phi_dtype(var.dtype());
+                        let shape = var.shape().to_vec();
+                        Ok(Some(Some(t.build_full(
+                            dst,
+                            false,
+                            &shape,
+                            0.0,
+                            dtype,
+                            Place::cpu(),
+                        )?)))
+                    }),
+                    attr: None,
+                },
+            ),
+            "gather" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                &target_name(op),
+                Hooks {
+                    input: Some(|t, _b, op, _scope, dst, name| {
+                        if name != "axis" || op.input("Axis").is_some_and(|a| !a.is_empty()) {
+                            return Ok(None);
+                        }
+                        let a = match op.attr("axis").filter(|_| has_attr(op, "axis")) {
+                            Some(v) => attrs::general(&t.ctx, v),
+                            None => t.ctx.intern_attr(pir_core::builtin::I64Attr(0)),
+                        };
+                        Ok(Some(Some(t.full_from_attr(dst, a)?)))
+                    }),
+                    attr: None,
+                },
+            ),
+            "tril_triu" => {
+                let name = if bool_attr(op, "lower").unwrap_or(false) {
+                    "pd_op.tril"
+                } else {
+                    "pd_op.triu"
+                };
+                self.hooked(b, op, scope, dst, name, Hooks::default())
+            }
+            "share_buffer" => self.hooked(b, op, scope, dst, "pd_op.share_data_", Hooks::default()),
+            "c_sync_comm_stream" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                "pd_op.sync_comm_stream_",
+                Hooks::default(),
+            ),
+            "matrix_rank" => {
+                let name = if op.input("TolTensor").is_some_and(|v| !v.is_empty()) {
+                    "pd_op.matrix_rank_tol"
+                } else {
+                    "pd_op.matrix_rank"
+                };
+                self.hooked(b, op, scope, dst, name, Hooks::default())
+            }
+            "read_from_array" => {
+                self.hooked(b, op, scope, dst, "pd_op.array_read", Hooks::default())
+            }
+            "write_to_array" | "lod_array_length" => self.array_op(b, op, scope, dst),
+            "slice" => {
+                let input = op.input_args("Input").first();
+                let is_array = input
+                    .and_then(|n| self.var(b, n))
+                    .is_some_and(|v| v.kind == VarKind::DenseTensorArray);
+                let name = if !is_array {
+                    "pd_op.slice"
+                } else if op
+                    .output_args("Out")
+                    .first()
+                    .and_then(|n| self.var(b, n))
+                    .is_some_and(|v| v.kind == VarKind::DenseTensor)
+                {
+                    "pd_op.slice_array_dense"
+                } else {
+                    "pd_op.slice_array"
+                };
+                self.hooked(b, op, scope, dst, name, Hooks::default())
+            }
+            _ => return None,
+        };
+        Some(r)
+    }
+
+    /// The general path into a named op with hooks.
+    fn hooked(
+        &mut self,
+        b: usize,
+        op: &OpDesc,
+        scope: ScopeId,
+        dst: BlockId,
+        name: &str,
+        hooks: Hooks,
+    ) -> Result<()> {
+        let d =
+            def(name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        self.general_with(b, op, scope, dst, d, &hooks).map(|_| ())
+    }
+
+    /// General inputs and outputs with an attribute map of the op's own.
+    fn with_attrs(
+        &mut self,
+        b: usize,
+        op: &OpDesc,
+        scope: ScopeId,
+        dst: BlockId,
+        name: &str,
+        make: impl Fn(&Translator<'_>, &OpDesc) -> AttrMap,
+    ) -> Result<()> {
+        let d =
+            def(name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        let operands = self.inputs_only(b, op, scope, dst, d)?;
+        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let attrs = make(self, op);
+        let new = self.create_op(dst, false, d.name, &operands, &types, attrs, 0);
+        self.record_outputs(scope, new, &outputs);
+        Ok(())
+    }
+
+    /// The general inputs of `d` (slicing vector-bound inputs first).
+    fn inputs_only(
+        &mut self,
+        b: usize,
+        op: &OpDesc,
+        scope: ScopeId,
+        dst: BlockId,
+        d: &'static pir_dialects::op_def::OpDef,
+    ) -> Result<Vec<Option<ValueId>>> {
+        self.slice_vector_inputs(op, scope, dst)?;
+        self.general_inputs(b, op, scope, dst, d, &Hooks::default())
+    }
+
+    fn feed(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let d = def("pd_op.feed").ok_or_else(|| self.err("no pd_op.feed"))?;
+        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let name = op.output_arg_names().next().unwrap_or_default().to_owned();
+        let mut m = AttrMap::new();
+        m.set("name", StrAttr::get(&self.ctx, &name));
+        m.set(
+            "col",
+            self.ctx
+                .intern_attr(I32Attr(int_attr(op, "col").unwrap_or(0))),
+        );
+        let new = self.create_op(dst, false, d.name, &[], &types, m, 0);
+        self.record_outputs(scope, new, &outputs);
+        Ok(())
+    }
+
+    fn data_op(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let d = def("pd_op.data").ok_or_else(|| self.err("no pd_op.data"))?;
+        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let ctx = self.ctx.clone();
+        let mut m = AttrMap::new();
+        let name = match op.attr("name") {
+            Some(AttrValue::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        m.set("name", StrAttr::get(&ctx, &name));
+        m.set(
+            "shape",
+            attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape")),
+        );
+        let dtype = attrs::dtype_of_proto(int_attr(op, "dtype").unwrap_or(-1));
+        m.set("dtype", DataTypeAttr::get(&ctx, dtype));
+        let place = i64::from(int_attr(op, "place").unwrap_or(0));
+        m.set(
+            "place",
+            PlaceAttr::get(
+                &ctx,
+                Place {
+                    allocation_type: place,
+                    device_id: 0,
+                    device_type: "".into(),
+                },
+            ),
+        );
+        let new = self.create_op(dst, false, d.name, &[], &types, m, 0);
+        self.record_outputs(scope, new, &outputs);
+        Ok(())
+    }
+
+    fn fetch(&mut self, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        self.slice_vector_inputs(op, scope, dst)?;
+        let x = op
+            .input_args("X")
+            .first()
+            .ok_or_else(|| self.err("`fetch` needs input `X`"))?;
+        let v = self.lookup(scope, x)?.value;
+        let name = op.input_arg_names().next().unwrap_or_default().to_owned();
+        let mut m = AttrMap::new();
+        m.set("name", StrAttr::get(&self.ctx, &name));
+        m.set(
+            "col",
+            self.ctx
+                .intern_attr(I32Attr(int_attr(op, "col").unwrap_or(0))),
+        );
+        let ty = self.ty(v);
+        self.create_op(dst, false, "pd_op.fetch", &[Some(v)], &[ty], m, 0);
+        Ok(())
+    }
+
+    fn shadow_output(&mut self, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let x = op
+            .input_args("x")
+            .first()
+            .ok_or_else(|| self.err("`shadow_output` needs input `x`"))?;
+        let mut info = self.lookup(scope, x)?;
+        if info.by_vector {
+            let v = self.build_slice(dst, pir_core::InsertPoint::BlockEnd(dst), info)?;
+            info = VarInfo::plain(v);
+            self.scopes.push(scope, x, info);
+        }
+        let name = match op.attr("name") {
+            Some(AttrValue::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let mut m = AttrMap::new();
+        m.set("output_name", StrAttr::get(&self.ctx, &name));
+        self.create_op(
+            dst,
+            false,
+            "builtin.shadow_output",
+            &[Some(info.value)],
+            &[],
+            m,
+            0,
+        );
+        Ok(())
+    }
+
+    fn fill_constant(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let has = |n: &str| op.input(n).is_some_and(|v| !v.is_empty());
+        let dtype = attrs::dtype_of_proto(
+            int_attr(op, "dtype").ok_or_else(|| self.err("`fill_constant` needs `dtype`"))?,
+        );
+        let ctx = self.ctx.clone();
+        if !(has("ShapeTensor") || has("ShapeTensorList") || has("ValueTensor")) {
+            let d = def("pd_op.full").ok_or_else(|| self.err("no pd_op.full"))?;
+            let (types, outputs) = self.general_outputs(b, op, d)?;
+            let value =
+                float_attr(op, "value").ok_or_else(|| self.err("`fill_constant` needs `value`"))?;
+            let mut m = AttrMap::new();
+            m.set(
+                "shape",
+                attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape")),
+            );
+            m.set("value", F32Attr::get(&ctx, value));
+            m.set("dtype", DataTypeAttr::get(&ctx, dtype));
+            let mut place_type = int_attr(op, "place_type").unwrap_or(-1);
+            if bool_attr(op, "force_cpu") == Some(true) {
+                place_type = 0;
+            }
+            let place = match place_type {
+                -1 => Some(Place::undefined()),
+                0 => Some(Place::cpu()),
+                1 => Some(Place {
+                    allocation_type: 2,
+                    device_id: 0,
+                    device_type: "".into(),
+                }),
+                2 => Some(Place {
+                    allocation_type: 3,
+                    device_id: 0,
+                    device_type: "".into(),
+                }),
+                3 => Some(Place {
+                    allocation_type: 4,
+                    device_id: 0,
+                    device_type: "".into(),
+                }),
+                _ => None,
+            };
+            if let Some(p) = place {
+                m.set("place", PlaceAttr::get(&ctx, p));
+            }
+            let new = self.create_op(dst, false, d.name, &[], &types, m, 0);
+            self.record_outputs(scope, new, &outputs);
+            return Ok(());
+        }
+        let d =
+            def("pd_op.full_with_tensor").ok_or_else(|| self.err("no pd_op.full_with_tensor"))?;
+        let value = match op.input("ValueTensor").and_then(|v| v.first()) {
+            Some(v) => self.lookup(scope, v)?.value,
+            None => {
+                let f = float_attr(op, "value").unwrap_or(0.0);
+                self.full_from_attr(dst, F32Attr::get(&ctx, f))?
+            }
+        };
+        let shape = if let Some(v) = op.input("ShapeTensor").and_then(|v| v.first()) {
+            self.lookup(scope, v)?.value
+        } else if has("ShapeTensorList") {
+            let list = op.input_args("ShapeTensorList").to_vec();
+            let c = self.build_combine_vars(dst, scope, &list)?;
+            self.build_stack(dst, c, 0)?
+        } else {
+            let a = attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape"));
+            self.full_int_array_from_attr(dst, a)?
+        };
+        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let mut m = AttrMap::new();
+        m.set("dtype", DataTypeAttr::get(&ctx, dtype));
+        let new = self.create_op(
+            dst,
+            false,
+            d.name,
+            &[Some(value), Some(shape)],
+            &types,
+            m,
+            0,
+        );
+        self.record_outputs(scope, new, &outputs);
+        Ok(())
+    }
+
+    fn assign(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let out = op.output_args("Out").first().cloned().unwrap_or_default();
+        if self.scopes.has(scope, &out) {
+            // Writing an existing variable: `assign_out_(x, out)`.
+            let d = def("pd_op.assign_out_").ok_or_else(|| self.err("no pd_op.assign_out_"))?;
+            let x = op
+                .input_args("X")
+                .first()
+                .ok_or_else(|| self.err("`assign` needs input `X`"))?;
+            let xv = self.lookup(scope, x)?.value;
+            let ov = self.lookup(scope, &out)?.value;
+            let (types, outputs) = self.general_outputs(b, op, d)?;
+            let new = self.create_op(
+                dst,
+                false,
+                d.name,
+                &[Some(xv), Some(ov)],
+                &types,
+                AttrMap::new(),
+                0,
+            );
+            self.record_outputs(scope, new, &outputs);
+            return Ok(());
+        }
+        let x = op.input_args("X").first();
+        let is_array = x
+            .and_then(|n| self.var(b, n))
+            .is_some_and(|v| v.kind == VarKind::DenseTensorArray);
+        let name = if is_array {
+            "pd_op.assign_array_".to_owned()
+        } else {
+            target_name(op)
+        };
+        self.hooked(b, op, scope, dst, &name, Hooks::default())
+    }
+
+    fn assign_value(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let d = def("pd_op.assign_value").ok_or_else(|| self.err("no pd_op.assign_value"))?;
+        let kind = |n: &str| d.attribute(n).map_or(AttrKind::Any, |s| s.kind);
+        let ctx = self.ctx.clone();
+        let mut m = AttrMap::new();
+        let shape = op
+            .attr("shape")
+            .ok_or_else(|| self.err("`assign_value` needs `shape`"))?;
+        m.set("shape", attrs::translate(&ctx, kind("shape"), Some(shape)));
+        let dtype = op
+            .attr("dtype")
+            .ok_or_else(|| self.err("`assign_value` needs `dtype`"))?;
+        m.set("dtype", attrs::translate(&ctx, kind("dtype"), Some(dtype)));
+        m.set("place", PlaceAttr::get(&ctx, Place::undefined()));
+        let mut found = false;
+        for n in [
+            "bool_values",
+            "fp32_values",
+            "int32_values",
+            "int64_values",
+            "values",
+        ] {
+            let Some(v) = op.attr(n) else { continue };
+            let a = attrs::translate(&ctx, kind("values"), Some(v));
+            let non_empty = ctx
+                .attr_as::<pir_core::builtin::ArrayAttr>(a)
+                .is_some_and(|arr| !arr.0.is_empty());
+            if non_empty {
+                m.set("values", a);
+                found = true;
+                break;
+            }
+        }
+        if !found {
+            return Err(self.err("`assign_value` has no non-empty `*_values` attribute"));
+        }
+        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let new = self.create_op(dst, false, d.name, &[], &types, m, 0);
+        self.record_outputs(scope, new, &outputs);
+        Ok(())
+    }
+
+    fn select_input(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let mask = op
+            .input_args("Mask")
+            .first()
+            .ok_or_else(|| self.err("`select_input` needs `Mask`"))?;
+        let mut operands = vec![Some(self.lookup(scope, mask)?.value)];
+        let xs = op.input_args("X");
+        for x in xs {
+            operands.push(Some(self.lookup(scope, x)?.value));
+        }
+        if operands.len() < 3 {
+            return Err(self.err("`select_input` needs two inputs `X`"));
+        }
+        let (t1, t2) = match (operands[1], operands[2]) {
+            (Some(a), Some(c)) => (self.ty(a), self.ty(c)),
+            _ => return Err(self.err("`select_input` needs two inputs `X`")),
+        };
+        let out_ty = if t1 == t2 {
+            t1
+        } else {
+            let (d1, d2) = match (
+                values::as_dense(&self.ctx, t1),
+                values::as_dense(&self.ctx, t2),
+            ) {
+                (Some(a), Some(b)) => (a, b),
+                _ => return Err(self.err("`select_input` of different non-tensor types")),
+            };
+            if d1.dtype != d2.dtype
+                || d1.layout != d2.layout
+                || d1.lod != d2.lod
+                || d1.offset != d2.offset
+            {
+                return Err(self.err("`select_input` inputs differ in more than their dims"));
+            }
+            let dims: Vec<i64> = d1
+                .dims
+                .iter()
+                .zip(d2.dims.iter())
+                .map(|(a, c)| if a == c { *a } else { -1 })
+                .collect();
+            pir_core::builtin::DenseTensorType::get(&self.ctx, d1.dtype, &dims)
+        };
+        let out = op
+            .output_args("Out")
+            .first()
+            .ok_or_else(|| self.err("`select_input` needs `Out`"))?
+            .clone();
+        let _ = b;
+        let new = self.create_op(
+            dst,
+            false,
+            "pd_op.select_input",
+            &operands,
+            &[out_ty],
+            AttrMap::new(),
+            0,
+        );
+        self.record_outputs(scope, new, &vec![(out, 0, 0)]);
+        Ok(())
+    }
+
+    fn select_output(&mut self, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let mask = op
+            .input_args("Mask")
+            .first()
+            .ok_or_else(|| self.err("`select_output` needs `Mask`"))?;
+        let x = op
+            .input_args("X")
+            .first()
+            .ok_or_else(|| self.err("`select_output` needs `X`"))?;
+        let m = self.lookup(scope, mask)?.value;
+        let xv = self.lookup(scope, x)?.value;
+        let outs = op.output_args("Out").to_vec();
+        if outs.len() != 2 {
+            return Err(self.err("`select_output` needs two outputs"));
+        }
+        let ty = self.ty(xv);
+        let new = self.create_op(
+            dst,
+            false,
+            "pd_op.select_output",
+            &[Some(m), Some(xv)],
+            &[ty, ty],
+            AttrMap::new(),
+            0,
+        );
+        let map = vec![(outs[0].clone(), 0, 0), (outs[1].clone(), 1, 0)];
+        self.record_outputs(scope, new, &map);
+        Ok(())
+    }
+
+    fn split(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let num = int_attr(op, "num").ok_or_else(|| self.err("`split` needs `num`"))?;
+        let name = if num > 0 {
+            "pd_op.split_with_num"
+        } else {
+            "pd_op.split"
+        };
+        let d = def(name).ok_or_else(|| self.err(format!("no {name}")))?;
+        self.slice_vector_inputs(op, scope, dst)?;
+        let x = op
+            .input_args("X")
+            .first()
+            .ok_or_else(|| self.err("`split` needs `X`"))?;
+        let mut operands = vec![Some(self.lookup(scope, x)?.value)];
+        let ctx = self.ctx.clone();
+        if num <= 0 {
+            let list = op.input_args("SectionsTensorList").to_vec();
+            let s = if !list.is_empty() {
+                self.build_combine_vars(dst, scope, &list)?
+            } else {
+                let a = attrs::translate(&ctx, AttrKind::IntArray, op.attr("sections"));
+                self.full_int_array_from_attr(dst, a)?
+            };
+            operands.push(Some(s));
+        }
+        let axis = match op.input("AxisTensor").and_then(|v| v.first()) {
+            Some(v) => self.lookup(scope, v)?.value,
+            None => {
+                let a = attrs::translate(&ctx, AttrKind::Int32, op.attr("axis"));
+                self.full_from_attr(dst, a)?
+            }
+        };
+        operands.push(Some(axis));
+        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let mut m = AttrMap::new();
+        if num > 0 {
+            m.set("num", ctx.intern_attr(I32Attr(num)));
+        }
+        let new = self.create_op(dst, false, d.name, &operands, &types, m, 0);
+        self.record_outputs(scope, new, &outputs);
+        Ok(())
+    }
+
+    /// `write_to_array` / `lod_array_length`: the array input is the bound
+    /// variable or a new `create_array`.
+    fn array_op(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let (name, input, slot, from_output) = if op.op_type == "write_to_array" {
+            ("pd_op.array_write_", "array", "Out", true)
+        } else {
+            ("pd_op.array_length", "x", "X", false)
+        };
+        let d = def(name).ok_or_else(|| self.err(format!("no {name}")))?;
+        let var = if from_output {
+            op.output_args(slot).first()
+        } else {
+            op.input_args(slot).first()
+        }
+        .cloned()
+        .ok_or_else(|| self.err(format!("needs `{slot}`")))?;
+        let array = match self.scopes.get(scope, &var) {
+            Some(v) => v.value,
+            None => {
+                let desc = self
+                    .var(b, &var)
+                    .ok_or_else(|| self.var_err(&var, "not declared"))?;
+                let dtype = values::phi_dtype(desc.dtype());
+                self.build_create_array(dst, false, dtype)?
+            }
+        };
+        self.slice_vector_inputs(op, scope, dst)?;
+        let mut operands = Vec::new();
+        for info in d.inputs {
+            if info.name == input {
+                operands.push(Some(array));
+            } else {
+                let legacy = crate::compat::compat().legacy_arg_name(&op.op_type, info.name);
+                match op.input_args(&legacy).first() {
+                    Some(v) => operands.push(Some(self.lookup(scope, v)?.value)),
+                    None if info.optional => operands.push(None),
+                    None => return Err(self.err(format!("needs input `{legacy}`"))),
+                }
+            }
+        }
+        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let attrs = self.general_attrs(op, d, &Hooks::default())?;
+        let new = self.create_op(dst, false, d.name, &operands, &types, attrs, 0);
+        self.record_outputs(scope, new, &outputs);
+        Ok(())
+    }
+}

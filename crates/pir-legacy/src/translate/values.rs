@@ -1,0 +1,291 @@
+//! Which PIR value each legacy variable name stands for, block by block
+//! (Paddle's `TranslationContext`), and the types of legacy variables.
+
+use std::collections::HashMap;
+
+use pir_core::builtin::{DataLayout, DenseTensorType, ScalarType, VectorType};
+use pir_core::{IrContext, Type, ValueId};
+use pir_dialects::pd_op::attrs::DataType;
+use pir_dialects::pd_op::types::{
+    DenseTensorArrayType, SelectedRowsType, SparseCooTensorType, SparseCsrTensorType,
+};
+
+use crate::desc::{DataKind, VarDesc, VarKind};
+use crate::umap::UnorderedKeys;
+
+/// What a variable name is bound to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VarInfo {
+    /// The value.
+    pub value: ValueId,
+    /// The value is a `vec[...]` of which the variable is element `index`
+    /// (a `builtin.slice` takes it out before use).
+    pub by_vector: bool,
+    /// Index in the vector, or -1.
+    pub index: i32,
+}
+
+impl VarInfo {
+    /// A plain binding.
+    pub fn plain(value: ValueId) -> Self {
+        VarInfo {
+            value,
+            by_vector: false,
+            index: -1,
+        }
+    }
+}
+
+/// Id of a scope in [`Scopes`].
+pub type ScopeId = usize;
+
+#[derive(Debug, Default)]
+struct Scope {
+    parent: Option<ScopeId>,
+    map: HashMap<String, Vec<VarInfo>>,
+}
+
+/// Nested name scopes: a block's scope sees its parents' names; each name
+/// keeps the stack of values pushed for it (the last one is current).
+#[derive(Debug)]
+pub struct Scopes {
+    scopes: Vec<Scope>,
+    /// Names of the top scope in the order Paddle's hash map lists them
+    /// (what it iterates when it sets `stop_gradient`/`persistable`).
+    top_order: UnorderedKeys,
+}
+
+impl Default for Scopes {
+    fn default() -> Self {
+        Scopes::new()
+    }
+}
+
+/// The top scope.
+pub const TOP: ScopeId = 0;
+
+impl Scopes {
+    /// A top scope only.
+    pub fn new() -> Self {
+        Scopes {
+            scopes: vec![Scope::default()],
+            top_order: UnorderedKeys::new(),
+        }
+    }
+
+    /// A new scope inside `parent`.
+    pub fn inner(&mut self, parent: ScopeId) -> ScopeId {
+        self.scopes.push(Scope {
+            parent: Some(parent),
+            map: HashMap::new(),
+        });
+        self.scopes.len() - 1
+    }
+
+    /// The current binding of `name`, looking through parents.
+    pub fn get(&self, scope: ScopeId, name: &str) -> Option<VarInfo> {
+        let mut s = Some(scope);
+        while let Some(id) = s {
+            let sc = &self.scopes[id];
+            if let Some(list) = sc.map.get(name) {
+                return list.last().copied();
+            }
+            s = sc.parent;
+        }
+        None
+    }
+
+    /// Whether `name` is bound here or in a parent.
+    pub fn has(&self, scope: ScopeId, name: &str) -> bool {
+        self.get(scope, name).is_some()
+    }
+
+    /// Binds `name` in `scope` (pushing onto its stack).
+    pub fn push(&mut self, scope: ScopeId, name: &str, info: VarInfo) {
+        if scope == TOP {
+            self.top_order.insert(name);
+        }
+        self.scopes[scope]
+            .map
+            .entry(name.to_owned())
+            .or_default()
+            .push(info);
+    }
+
+    /// Drops the current binding of `name` in `scope`.
+    pub fn pop(&mut self, scope: ScopeId, name: &str) {
+        if let Some(list) = self.scopes[scope].map.get_mut(name) {
+            list.pop();
+        }
+    }
+
+    /// Every name of the top scope with all its values, in Paddle's order.
+    pub fn top_entries(&self) -> Vec<(&str, &[VarInfo])> {
+        let top = &self.scopes[TOP].map;
+        self.top_order
+            .iter()
+            .filter_map(|k| top.get(k).map(|v| (k, v.as_slice())))
+            .collect()
+    }
+}
+
+/// The builtin element type of a legacy data type.
+pub fn scalar_type(kind: DataKind) -> Option<ScalarType> {
+    Some(match kind {
+        DataKind::Bool => ScalarType::Bool,
+        DataKind::Int16 => ScalarType::I16,
+        DataKind::Int32 => ScalarType::I32,
+        DataKind::Int64 => ScalarType::I64,
+        DataKind::Fp16 => ScalarType::F16,
+        DataKind::Fp32 => ScalarType::F32,
+        DataKind::Fp64 => ScalarType::F64,
+        DataKind::Uint8 => ScalarType::U8,
+        DataKind::Int8 => ScalarType::I8,
+        DataKind::Bf16 => ScalarType::BF16,
+        DataKind::Complex64 => ScalarType::C64,
+        DataKind::Complex128 => ScalarType::C128,
+        DataKind::Fp8E4m3fn => ScalarType::F8E4M3FN,
+        DataKind::Fp8E5m2 => ScalarType::F8E5M2,
+        DataKind::SizeT | DataKind::PString | DataKind::Other(_) => return None,
+    })
+}
+
+/// `phi::TransToPhiDataType` of a legacy data type (undefined for the rest).
+pub fn phi_dtype(kind: DataKind) -> DataType {
+    match kind {
+        DataKind::Bool => DataType::Bool,
+        DataKind::Int8 => DataType::Int8,
+        DataKind::Uint8 => DataType::UInt8,
+        DataKind::Int16 => DataType::Int16,
+        DataKind::Int32 => DataType::Int32,
+        DataKind::Int64 => DataType::Int64,
+        DataKind::Fp16 => DataType::Float16,
+        DataKind::Bf16 => DataType::BFloat16,
+        DataKind::Fp32 => DataType::Float32,
+        DataKind::Fp64 => DataType::Float64,
+        DataKind::Complex64 => DataType::Complex64,
+        DataKind::Complex128 => DataType::Complex128,
+        DataKind::Fp8E4m3fn => DataType::Float8E4M3FN,
+        DataKind::Fp8E5m2 => DataType::Float8E5M2,
+        DataKind::PString => DataType::PString,
+        DataKind::SizeT | DataKind::Other(_) => DataType::Undefined,
+    }
+}
+
+/// The data type of a builtin element type (`TransToPhiDataType` of a type).
+pub fn dtype_of_scalar(t: ScalarType) -> DataType {
+    match t {
+        ScalarType::BF16 => DataType::BFloat16,
+        ScalarType::F16 => DataType::Float16,
+        ScalarType::F32 => DataType::Float32,
+        ScalarType::F64 => DataType::Float64,
+        ScalarType::I8 => DataType::Int8,
+        ScalarType::U8 => DataType::UInt8,
+        ScalarType::I16 => DataType::Int16,
+        ScalarType::I32 => DataType::Int32,
+        ScalarType::I64 => DataType::Int64,
+        ScalarType::Bool => DataType::Bool,
+        ScalarType::C64 => DataType::Complex64,
+        ScalarType::C128 => DataType::Complex128,
+        ScalarType::F8E4M3FN => DataType::Float8E4M3FN,
+        ScalarType::F8E5M2 => DataType::Float8E5M2,
+        ScalarType::Index | ScalarType::Undefined => DataType::Undefined,
+    }
+}
+
+/// The builtin element type of a data type (`TransToIrDataType`).
+pub fn scalar_of_dtype(d: DataType) -> Option<ScalarType> {
+    ScalarType::ALL
+        .iter()
+        .copied()
+        .find(|&s| dtype_of_scalar(s) == d && d != DataType::Undefined)
+}
+
+/// Why a variable has no PIR type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TypeError {
+    /// Its element type has no PIR counterpart.
+    DataType(DataKind),
+    /// Its kind (feed list, scopes, reader, ...) has none.
+    Kind(VarKind),
+}
+
+impl std::fmt::Display for TypeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TypeError::DataType(d) => write!(f, "data type {d:?} has no PIR type"),
+            TypeError::Kind(k) => write!(f, "variables of kind {k:?} have no PIR type"),
+        }
+    }
+}
+
+/// The PIR type of a legacy variable (Paddle's `TypeTranslator`).
+pub fn var_type(ctx: &IrContext, var: &VarDesc) -> Result<Type, TypeError> {
+    let dtype = var.dtype();
+    let elem = |ctx: &IrContext| -> Result<Type, TypeError> {
+        scalar_type(dtype)
+            .map(|s| ctx.intern_type(s))
+            .ok_or(TypeError::DataType(dtype))
+    };
+    let dims = var.shape();
+    Ok(match var.kind {
+        VarKind::DenseTensor => DenseTensorType::get(ctx, elem(ctx)?, dims),
+        VarKind::DenseTensorArray => ctx.intern_type(DenseTensorArrayType {
+            dtype: elem(ctx)?,
+            dims: dims.into(),
+            layout: DataLayout::NCHW,
+        }),
+        VarKind::SelectedRows => ctx.intern_type(SelectedRowsType(dense(ctx, elem(ctx)?, dims))),
+        VarKind::SparseCoo => {
+            let e = elem(ctx)?;
+            let t = DenseTensorType::get(ctx, e, dims);
+            ctx.intern_type(SparseCooTensorType {
+                dtype: e,
+                dims: dims.into(),
+                non_zero_dims: dims.into(),
+                layout: DataLayout::NCHW,
+                indices: t,
+                elements: t,
+            })
+        }
+        VarKind::SparseCsr => {
+            let e = elem(ctx)?;
+            let t = DenseTensorType::get(ctx, e, dims);
+            ctx.intern_type(SparseCsrTensorType {
+                dtype: e,
+                dims: dims.into(),
+                layout: DataLayout::NCHW,
+                crows: t,
+                cols: t,
+                elements: t,
+            })
+        }
+        VarKind::Scalar(_) => elem(ctx)?,
+        other => return Err(TypeError::Kind(other)),
+    })
+}
+
+fn dense(_ctx: &IrContext, dtype: Type, dims: &[i64]) -> DenseTensorType {
+    DenseTensorType {
+        dtype,
+        dims: dims.into(),
+        layout: DataLayout::NCHW,
+        lod: Box::new([]),
+        offset: 0,
+    }
+}
+
+/// `vec[types...]`.
+pub fn vector_type(ctx: &IrContext, types: &[Type]) -> Type {
+    VectorType::get(ctx, types)
+}
+
+/// The dense tensor behind a type, if it is one.
+pub fn as_dense(ctx: &IrContext, t: Type) -> Option<DenseTensorType> {
+    ctx.type_as::<DenseTensorType>(t).cloned()
+}
+
+/// The element types of a `vec[...]` type.
+pub fn vector_elems(ctx: &IrContext, t: Type) -> Option<Vec<Type>> {
+    ctx.type_as::<VectorType>(t).map(|v| v.0.to_vec())
+}

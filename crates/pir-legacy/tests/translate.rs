@@ -1,0 +1,222 @@
+//! Translation of small programs built here: an untranslatable op is an
+//! error naming op type, block and index, or with `lenient` an unregistered
+//! op that prints and saves; feed/fetch, mutable attributes and parameters
+//! take Paddle's shapes.
+
+use pir_legacy::proto::{self, op_desc, var_type};
+use pir_legacy::{LegacyError, Options, ProgramDesc};
+use prost::Message;
+
+fn tensor(name: &str, dims: &[i64], persistable: bool) -> proto::VarDesc {
+    proto::VarDesc {
+        name: name.into(),
+        r#type: proto::VarType {
+            r#type: 7,
+            dense_tensor: Some(var_type::DenseTensorDesc {
+                tensor: var_type::TensorDesc {
+                    data_type: 5,
+                    dims: dims.to_vec(),
+                },
+                legacy_lod_level: None,
+            }),
+            ..Default::default()
+        },
+        persistable: Some(persistable),
+        ..Default::default()
+    }
+}
+
+fn list_var(name: &str, ty: i32) -> proto::VarDesc {
+    proto::VarDesc {
+        name: name.into(),
+        r#type: proto::VarType {
+            r#type: ty,
+            ..Default::default()
+        },
+        persistable: Some(true),
+        ..Default::default()
+    }
+}
+
+fn slot(name: &str, args: &[&str]) -> op_desc::Var {
+    op_desc::Var {
+        parameter: name.into(),
+        arguments: args.iter().map(|s| (*s).to_owned()).collect(),
+    }
+}
+
+fn int_attr(name: &str, v: i32) -> op_desc::Attr {
+    op_desc::Attr {
+        name: name.into(),
+        r#type: proto::AttrType::Int as i32,
+        i: Some(v),
+        ..Default::default()
+    }
+}
+
+fn op(
+    ty: &str,
+    inputs: Vec<op_desc::Var>,
+    outputs: Vec<op_desc::Var>,
+    attrs: Vec<op_desc::Attr>,
+) -> proto::OpDesc {
+    proto::OpDesc {
+        r#type: ty.into(),
+        inputs,
+        outputs,
+        attrs,
+        is_target: None,
+    }
+}
+
+/// feed x → `middle` → fetch, with a parameter `w`.
+fn program(middle: proto::OpDesc) -> Vec<u8> {
+    let block = proto::BlockDesc {
+        idx: 0,
+        parent_idx: -1,
+        vars: vec![
+            list_var("feed", 9),
+            list_var("fetch", 10),
+            tensor("x", &[-1, 4], false),
+            tensor("w", &[4], true),
+            tensor("y", &[-1, 4], false),
+        ],
+        ops: vec![
+            op(
+                "feed",
+                vec![slot("X", &["feed"])],
+                vec![slot("Out", &["x"])],
+                vec![int_attr("col", 0)],
+            ),
+            middle,
+            op(
+                "fetch",
+                vec![slot("X", &["y"])],
+                vec![slot("Out", &["fetch"])],
+                vec![int_attr("col", 0)],
+            ),
+        ],
+        forward_block_idx: None,
+    };
+    proto::ProgramDesc {
+        blocks: vec![block],
+        version: None,
+        op_version_map: None,
+    }
+    .encode_to_vec()
+}
+
+fn add() -> proto::OpDesc {
+    op(
+        "elementwise_add",
+        vec![slot("X", &["x"]), slot("Y", &["w"])],
+        vec![slot("Out", &["y"])],
+        vec![int_attr("axis", -1)],
+    )
+}
+
+#[test]
+fn add_with_a_parameter_translates_like_paddle() {
+    let ctx = pir_dialects::pd_op_context();
+    let p = pir_legacy::translate_bytes(&program(add()), ctx, Options::default()).unwrap();
+    let text = p.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[1].contains("\"builtin.parameter\"") && lines[1].contains("parameter_name:\"w\""),
+        "{text}"
+    );
+    assert!(
+        lines[2].contains("\"pd_op.feed\"") && lines[2].contains("name:\"x\""),
+        "{text}"
+    );
+    assert!(lines[3].contains("\"pd_op.add\" (%1, %0)"), "{text}");
+    assert!(
+        lines[4].contains("\"pd_op.fetch\"") && lines[4].contains("name:\"y\""),
+        "{text}"
+    );
+    p.verify().unwrap();
+}
+
+#[test]
+fn unknown_op_is_an_error_naming_type_block_and_index() {
+    let ctx = pir_dialects::pd_op_context();
+    let custom = op(
+        "my_custom_op",
+        vec![slot("X", &["x"])],
+        vec![slot("Out", &["y"])],
+        vec![],
+    );
+    let err = pir_legacy::translate_bytes(&program(custom), ctx, Options::default()).unwrap_err();
+    assert!(matches!(err, LegacyError::Unsupported { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("block 0, op 1, `my_custom_op`"), "{text}");
+}
+
+#[test]
+fn lenient_keeps_unknown_ops_as_unregistered_ops_that_print_and_save() {
+    let ctx = pir_dialects::pd_op_context();
+    let mut custom = op(
+        "my_custom_op",
+        vec![slot("X", &["x"])],
+        vec![slot("Out", &["y"])],
+        vec![int_attr("k", 3)],
+    );
+    custom.attrs.push(op_desc::Attr {
+        name: "tag".into(),
+        r#type: proto::AttrType::String as i32,
+        s: Some("a".into()),
+        ..Default::default()
+    });
+    let p = pir_legacy::translate_bytes(&program(custom), ctx.clone(), Options { lenient: true })
+        .unwrap();
+    let text = p.to_string();
+    assert!(text.contains("\"legacy.my_custom_op\" (%0)"), "{text}");
+    assert!(text.contains("k:3"), "{text}");
+    let json = pir_serde::write_to_vec(&p, &Default::default()).unwrap();
+    let again = pir_serde::read_slice(ctx, &json, &Default::default()).unwrap();
+    assert_eq!(again.program.to_string(), text);
+}
+
+#[test]
+fn reshape_takes_its_shape_as_a_full_int_array() {
+    let ctx = pir_dialects::pd_op_context();
+    let ints = op_desc::Attr {
+        name: "shape".into(),
+        r#type: proto::AttrType::Ints as i32,
+        ints: vec![0, 2, 2],
+        ..Default::default()
+    };
+    let reshape = op(
+        "reshape2",
+        vec![slot("X", &["x"])],
+        vec![slot("Out", &["y"]), slot("XShape", &[])],
+        vec![ints],
+    );
+    let p = pir_legacy::translate_bytes(&program(reshape), ctx, Options::default()).unwrap();
+    let text = p.to_string();
+    assert!(text.contains("\"pd_op.full_int_array\" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[0,2,2]}"), "{text}");
+    assert!(text.contains("\"pd_op.reshape\""), "{text}");
+}
+
+#[test]
+fn truncated_and_hostile_inputs_are_errors_not_panics() {
+    let ctx = pir_dialects::pd_op_context();
+    let good = program(add());
+    for cut in 0..good.len() {
+        let _ = pir_legacy::translate_bytes(&good[..cut], ctx.clone(), Options::default());
+    }
+    let mut rng = pir_corpus::Rng(7);
+    for _ in 0..2000 {
+        let mut bytes = good.clone();
+        let i = rng.below(bytes.len());
+        bytes[i] = rng.next_u64() as u8;
+        if let Ok(desc) = ProgramDesc::decode(&bytes) {
+            for lenient in [false, true] {
+                if let Ok(p) = pir_legacy::translate(&desc, ctx.clone(), Options { lenient }) {
+                    let _ = p.to_string();
+                    let _ = pir_serde::write_to_vec(&p, &Default::default());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Legacy models through pir, run in Paddle: translation and passes together.
+
+For every Paddle 2.x model of ../shared/legacy-corpus (`NAME.pdmodel` +
+`NAME.pdiparams`, with `NAME.inputs.npz` and Paddle 2.6.2's outputs
+`NAME.ref.npz`), this runs `pir opt NAME.pdmodel -p PIPELINE -o OUT.json` (the
+translation pir does, then the passes; default pipeline
+`constant_folding,fold_batch_norm,canonicalize,cse,dce`; `-p none` for the
+translation alone), loads OUT.json + OUT.pdiparams in Paddle 3.3.1
+(`paddle.static.load_inference_model`), runs it on the inputs and compares
+with the reference (rtol 1e-4, atol 1e-5). Prints one line per model and
+`N passed, M failed`; exits 1 on any failure.
+
+Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`.
+Usage: scripts/paddle_check_legacy.py [--pipeline P] [--models a,b]
+"""
+
+import argparse
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PIR = os.environ.get("PIR_BIN", os.path.join(ROOT, "target", "release", "pir"))
+CORPUS = os.path.join(ROOT, "..", "shared", "legacy-corpus")
+
+# Runs in a child process so that a crash in Paddle is one model's failure.
+PADDLE_CHILD = r"""
+import os, sys
+os.environ["GLOG_minloglevel"] = "2"
+import warnings; warnings.filterwarnings("ignore")
+import numpy as np
+import paddle
+paddle.enable_static()
+prefix, inputs, ref = sys.argv[1], sys.argv[2], sys.argv[3]
+exe = paddle.static.Executor(paddle.CPUPlace())
+prog, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+arrays = np.load(inputs)
+feed = {k.split("_", 1)[1]: arrays[k] for k in arrays.files}
+outs = exe.run(prog, feed=feed, fetch_list=fetches)
+expected = np.load(ref)
+worst = 0.0
+for i, out in enumerate(outs):
+    want = expected["arr_%d" % i]
+    if out.shape != want.shape or not np.allclose(out, want, rtol=1e-4, atol=1e-5):
+        print("output %d differs (max abs %g)" % (i, float(np.abs(out - want).max())))
+        sys.exit(1)
+    worst = max(worst, float(np.abs(out - want).max()) if out.size else 0.0)
+print("%d outputs match (max abs diff %g)" % (len(outs), worst))
+"""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pipeline", default="constant_folding,fold_batch_norm,canonicalize,cse,dce")
+    ap.add_argument("--models", default="")
+    args = ap.parse_args()
+    wanted = set(filter(None, args.models.split(",")))
+    passed = failed = 0
+    for pdmodel in sorted(glob.glob(os.path.join(CORPUS, "*.pdmodel"))):
+        name = os.path.basename(pdmodel)[:-len(".pdmodel")]
+        if wanted and name not in wanted:
+            continue
+        stem = os.path.join(CORPUS, name)
+        with tempfile.TemporaryDirectory() as work:
+            out = os.path.join(work, name + ".json")
+            cmd = [PIR, "opt", pdmodel, "-p", args.pipeline, "-o", out, "--force"]
+            if args.pipeline == "none":
+                cmd = [PIR, "convert", pdmodel, out, "--force"]
+            res = subprocess.run(cmd, capture_output=True, text=True)
+            if res.returncode != 0:
+                print("FAIL %s: pir: %s" % (name, res.stderr.strip()[:300]))
+                failed += 1
+                continue
+            if args.pipeline == "none" and os.path.exists(stem + ".pdiparams"):
+                shutil.copy(stem + ".pdiparams", os.path.join(work, name + ".pdiparams"))
+            run = subprocess.run(
+                [sys.executable, "-c", PADDLE_CHILD, os.path.join(work, name),
+                 stem + ".inputs.npz", stem + ".ref.npz"],
+                capture_output=True, text=True, timeout=300)
+            lines = (run.stdout.strip() or run.stderr.strip()[-300:]).splitlines()
+            message = lines[-1] if lines else "exit %d" % run.returncode
+            if run.returncode == 0:
+                passed += 1
+                print("PASS %s [%s]: %s" % (name, args.pipeline, message))
+            else:
+                failed += 1
+                print("FAIL %s [%s]: %s" % (name, args.pipeline, message))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -251,7 +251,23 @@ fn time(args: &[String]) -> Result<(), CliError> {
         },
     })?;
     let ctx = pir_dialects::pd_op_context();
+    // A legacy `.pdmodel` is timed from its bytes through the translation.
+    let legacy = pir_legacy::is_pdmodel_path(std::path::Path::new(&path))
+        || pir_legacy::looks_like_program_desc(&bytes);
     let read = || {
+        if legacy {
+            let program = pir_legacy::translate_bytes(&bytes, ctx.clone(), Default::default())
+                .map_err(|source| CliError::Legacy {
+                    path: path.clone(),
+                    source,
+                })?;
+            return Ok(pir_serde::LoadedProgram {
+                program,
+                trainable: true,
+                version: pir_serde::PIR_VERSION,
+                readable: false,
+            });
+        }
         pir_serde::read_slice(ctx.clone(), &bytes, &ReadOptions::default()).map_err(|source| {
             CliError::Read {
                 path: path.clone(),

@@ -347,6 +347,15 @@ pub struct BlockDesc {
     pub vars: Vec<VarDesc>,
     /// Ops in order.
     pub ops: Vec<OpDesc>,
+    /// Index in `vars` of the first variable of each name.
+    by_name: rustc_hash::FxHashMap<String, usize>,
+}
+
+impl BlockDesc {
+    /// The block's own variable `name` (the first, if declared twice).
+    pub fn var(&self, name: &str) -> Option<&VarDesc> {
+        self.vars.get(*self.by_name.get(name)?)
+    }
 }
 
 /// A decoded `ProgramDesc`.
@@ -409,7 +418,7 @@ impl ProgramDesc {
         // bound guards against cycles.
         for _ in 0..=self.blocks.len() {
             let blk = self.blocks.get(b)?;
-            if let Some(v) = blk.vars.iter().find(|v| v.name == name) {
+            if let Some(v) = blk.var(name) {
                 return Some(v);
             }
             b = usize::try_from(blk.parent_idx).ok()?;
@@ -435,7 +444,11 @@ fn convert_block(b: usize, num_blocks: usize, block: proto::BlockDesc) -> Result
             message: format!("{} ops (at most {MAX_OPS_PER_BLOCK})", block.ops.len()),
         });
     }
-    let vars = block.vars.into_iter().map(convert_var).collect();
+    let vars: Vec<VarDesc> = block.vars.into_iter().map(convert_var).collect();
+    let mut by_name = rustc_hash::FxHashMap::default();
+    for (i, v) in vars.iter().enumerate() {
+        by_name.entry(v.name.clone()).or_insert(i);
+    }
     let mut ops = Vec::with_capacity(block.ops.len());
     for (i, op) in block.ops.into_iter().enumerate() {
         ops.push(convert_op(b, i, num_blocks, op)?);
@@ -446,6 +459,7 @@ fn convert_block(b: usize, num_blocks: usize, block: proto::BlockDesc) -> Result
         forward_block_idx: block.forward_block_idx.unwrap_or(-1),
         vars,
         ops,
+        by_name,
     })
 }
 

@@ -42,11 +42,32 @@ const PRIMES: &[u64] = &[
     3851, 4159, 4481, 4831, 5197, 5591, 6029, 6491, 6977, 7517, 8087, 8707, 9371, 10079,
 ];
 
-/// Keys in insertion order, with the bucket structure of libstdc++.
+/// Where a bucket's run starts: after the list head or after a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Before {
+    Head,
+    Node(usize),
+}
+
+/// One key: its hash and the next node in iteration order.
+#[derive(Debug, Clone)]
+struct Node {
+    key: String,
+    hash: u64,
+    next: Option<usize>,
+}
+
+/// Keys with the node list and buckets of libstdc++'s hashtable, so that
+/// inserting and iterating cost what they cost in C++ (a program's variable
+/// table has thousands of keys).
 #[derive(Debug, Default, Clone)]
 pub struct UnorderedKeys {
-    /// Keys in list (iteration) order, with their hash.
-    list: Vec<(String, u64)>,
+    nodes: Vec<Node>,
+    /// The first node in iteration order (`_M_before_begin._M_nxt`).
+    head: Option<usize>,
+    /// Per bucket, the position before its first node.
+    buckets: Vec<Option<Before>>,
+    present: rustc_hash::FxHashSet<String>,
     bucket_count: u64,
     next_resize: u64,
 }
@@ -55,18 +76,37 @@ impl UnorderedKeys {
     /// An empty map (one bucket, as a default-constructed map).
     pub fn new() -> Self {
         UnorderedKeys {
-            list: Vec::new(),
+            buckets: vec![None],
             bucket_count: 1,
-            next_resize: 0,
+            ..Default::default()
         }
+    }
+
+    fn next_of(&self, before: Before) -> Option<usize> {
+        match before {
+            Before::Head => self.head,
+            Before::Node(i) => self.nodes[i].next,
+        }
+    }
+
+    fn set_next(&mut self, before: Before, next: Option<usize>) {
+        match before {
+            Before::Head => self.head = next,
+            Before::Node(i) => self.nodes[i].next = next,
+        }
+    }
+
+    fn bucket_of(&self, node: usize) -> usize {
+        (self.nodes[node].hash % self.bucket_count) as usize
     }
 
     /// Inserts `key` unless present (as `map[key] = v` or `insert`).
     pub fn insert(&mut self, key: &str) {
-        if self.list.iter().any(|(k, _)| k == key) {
+        if self.present.contains(key) {
             return;
         }
-        let n_elt = self.list.len() as u64;
+        self.present.insert(key.to_owned());
+        let n_elt = self.nodes.len() as u64;
         if n_elt + 1 > self.next_resize {
             let min_bkts = (n_elt + 1).max(if self.next_resize == 0 { 11 } else { 0 });
             if min_bkts >= self.bucket_count {
@@ -77,16 +117,29 @@ impl UnorderedKeys {
             }
         }
         let hash = hash_bytes(key.as_bytes());
-        let bucket = hash % self.bucket_count;
-        // A non-empty bucket takes the new node at its front (right after the
-        // node preceding the bucket); an empty one puts it at the list front.
-        match self
-            .list
-            .iter()
-            .position(|(_, h)| h % self.bucket_count == bucket)
-        {
-            Some(first) => self.list.insert(first, (key.to_owned(), hash)),
-            None => self.list.insert(0, (key.to_owned(), hash)),
+        let node = self.nodes.len();
+        self.nodes.push(Node {
+            key: key.to_owned(),
+            hash,
+            next: None,
+        });
+        let bucket = self.bucket_of(node);
+        // `_M_insert_bucket_begin`: a non-empty bucket takes the node at the
+        // front of its run; an empty one puts it at the list front.
+        match self.buckets[bucket] {
+            Some(before) => {
+                self.nodes[node].next = self.next_of(before);
+                self.set_next(before, Some(node));
+            }
+            None => {
+                self.nodes[node].next = self.head;
+                self.head = Some(node);
+                if let Some(next) = self.nodes[node].next {
+                    let b = self.bucket_of(next);
+                    self.buckets[b] = Some(Before::Node(node));
+                }
+                self.buckets[bucket] = Some(Before::Head);
+            }
         }
     }
 
@@ -111,33 +164,50 @@ impl UnorderedKeys {
     /// Re-links every node into `n` buckets, walking the old list in order
     /// (libstdc++ `_M_rehash_aux` for unique keys).
     fn rehash(&mut self, n: u64) {
-        // Each bucket's run is contiguous; a node whose bucket is new goes to
-        // the list front, one whose bucket exists goes to that run's front.
-        let mut runs: Vec<(u64, Vec<(String, u64)>)> = Vec::new();
-        for node in std::mem::take(&mut self.list) {
-            let bucket = node.1 % n;
-            match runs.iter_mut().find(|(b, _)| *b == bucket) {
-                Some((_, run)) => run.insert(0, node),
-                None => runs.insert(0, (bucket, vec![node])),
-            }
-        }
-        self.list = runs.into_iter().flat_map(|(_, run)| run).collect();
         self.bucket_count = n;
+        self.buckets = vec![None; n as usize];
+        let mut p = self.head.take();
+        let mut begin_bucket = 0usize;
+        while let Some(i) = p {
+            let next = self.nodes[i].next;
+            let bucket = self.bucket_of(i);
+            match self.buckets[bucket] {
+                None => {
+                    self.nodes[i].next = self.head;
+                    self.head = Some(i);
+                    self.buckets[bucket] = Some(Before::Head);
+                    if self.nodes[i].next.is_some() {
+                        self.buckets[begin_bucket] = Some(Before::Node(i));
+                    }
+                    begin_bucket = bucket;
+                }
+                Some(before) => {
+                    self.nodes[i].next = self.next_of(before);
+                    self.set_next(before, Some(i));
+                }
+            }
+            p = next;
+        }
     }
 
     /// The keys in iteration order.
     pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        self.list.iter().map(|(k, _)| k.as_str())
+        let mut p = self.head;
+        std::iter::from_fn(move || {
+            let i = p?;
+            p = self.nodes[i].next;
+            Some(self.nodes[i].key.as_str())
+        })
     }
 
     /// Number of keys.
     pub fn len(&self) -> usize {
-        self.list.len()
+        self.nodes.len()
     }
 
     /// Whether there are no keys.
     pub fn is_empty(&self) -> bool {
-        self.list.is_empty()
+        self.nodes.is_empty()
     }
 }
 

@@ -352,10 +352,7 @@ impl<'d> Translator<'d> {
             }
         }
         for name in external {
-            if !block.vars.iter().any(|v| v.name == name)
-                || self.scopes.has(TOP, name)
-                || NO_CAST.contains(&name)
-            {
+            if block.var(name).is_none() || self.scopes.has(TOP, name) || NO_CAST.contains(&name) {
                 continue;
             }
             self.create_undefined(name)?;

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Time legacy `.pdmodel` reading + translation: Paddle 3.3.1 against pir-rs.
+
+For each `.pdmodel` of ../shared/paddle-corpus and ../shared/legacy-corpus (or
+the files given), interleaved in one run (Paddle, pir-rs, Paddle, ...), ROUNDS
+rounds of:
+  Paddle:  `core.ProgramDesc(bytes)` + `paddle.pir.translate_to_pir(desc)`,
+           median of REPEAT calls in one process (bytes already in memory);
+  pir-rs:  `pir time FILE --repeat REPEAT` (`load_ms`: decode + translate from
+           the bytes in memory, median of REPEAT);
+and prints per file the median over rounds and the ratio Paddle / pir-rs.
+
+Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`.
+Usage: bench/compare_paddle_legacy.py [FILES...] [--rounds 3] [--repeat 5]
+"""
+
+import argparse
+import glob
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PIR = os.environ.get("PIR_BIN", os.path.join(ROOT, "target", "release", "pir"))
+SHARED = os.path.join(ROOT, "..", "shared")
+
+PADDLE_CHILD = r"""
+import os, sys, time, json, statistics
+os.environ["GLOG_minloglevel"] = "2"
+import warnings; warnings.filterwarnings("ignore")
+import paddle
+from paddle.base import core
+path, repeat = sys.argv[1], int(sys.argv[2])
+data = open(path, "rb").read()
+times = []
+for _ in range(repeat + 1):
+    start = time.perf_counter()
+    desc = core.ProgramDesc(data)
+    program = paddle.pir.translate_to_pir(desc)
+    times.append((time.perf_counter() - start) * 1000.0)
+print(json.dumps({"ms": statistics.median(times[1:])}))
+"""
+
+
+def paddle_ms(path, repeat):
+    res = subprocess.run([sys.executable, "-c", PADDLE_CHILD, path, str(repeat)],
+                         capture_output=True, text=True)
+    lines = [l for l in res.stdout.splitlines() if l.startswith("{")]
+    return json.loads(lines[-1])["ms"] if res.returncode == 0 and lines else None
+
+
+def ours_ms(path, repeat):
+    res = subprocess.run([PIR, "time", path, "--repeat", str(repeat)],
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        raise SystemExit("pir time failed on %s: %s" % (path, res.stderr.strip()))
+    out = json.loads(res.stdout)
+    return out["load_ms"], out["ops"]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--repeat", type=int, default=5)
+    args = ap.parse_args()
+    files = args.files or sorted(
+        glob.glob(os.path.join(SHARED, "paddle-corpus", "*.pdmodel"))
+        + glob.glob(os.path.join(SHARED, "legacy-corpus", "*.pdmodel")))
+    print("| model | ops | Paddle read + translate (ms) | pir-rs (ms) | ratio |")
+    print("|---|---:|---:|---:|---:|")
+    for path in files:
+        paddle, ours, ops = [], [], 0
+        for _ in range(args.rounds):
+            t = paddle_ms(path, args.repeat)
+            if t is not None:
+                paddle.append(t)
+            o, ops = ours_ms(path, args.repeat)
+            ours.append(o)
+        name = os.path.basename(path)[:-len(".pdmodel")]
+        o = statistics.median(ours)
+        if not paddle:
+            print("| %s | %d | failed | %.3f | |" % (name, ops, o))
+            continue
+        p = statistics.median(paddle)
+        print("| %s | %d | %.3f | %.3f | %.1f× |" % (name, ops, p, o, p / o if o else 0))
+
+
+if __name__ == "__main__":
+    main()

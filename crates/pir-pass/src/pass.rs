@@ -170,7 +170,12 @@ pub trait Pass: Send {
     /// The name used in pipelines (`dce`).
     fn argument(&self) -> &'static str;
     /// What the pass does, in one sentence.
-    fn description(&self) -> &'static str;
+    ///
+    /// A registered pass takes its description from the registry
+    /// ([`crate::registry::PASSES`]), the one place it is written.
+    fn description(&self) -> &'static str {
+        crate::registry::description(self.argument()).unwrap_or("")
+    }
     /// Runs on the ops nested in `root`.
     fn run(
         &mut self,

@@ -40,6 +40,14 @@ pub const PASSES: [(&str, &str); 14] = [
     ("lower_vtensor", "turn value tensors into dense tensors and copies into their operand or pd_op.assign"),
 ];
 
+/// The description of the registered pass `argument`.
+pub fn description(argument: &str) -> Option<&'static str> {
+    PASSES
+        .iter()
+        .find(|(name, _)| *name == argument)
+        .map(|(_, d)| *d)
+}
+
 fn greedy_options(
     options: &[(String, String)],
     err: &dyn Fn(String) -> PipelineError,

@@ -254,7 +254,6 @@ fn patterns(names: &[&str]) -> Vec<Box<dyn RewritePattern>> {
 /// A pass running a set of patterns greedily.
 pub struct PatternPass {
     argument: &'static str,
-    description: &'static str,
     patterns: Vec<Box<dyn RewritePattern>>,
     /// Driver limits.
     pub config: GreedyConfig,
@@ -265,7 +264,6 @@ impl PatternPass {
     pub fn canonicalize() -> Self {
         PatternPass {
             argument: "canonicalize",
-            description: "remove identity ops and fold redundant pairs to a fixed point",
             patterns: patterns(&[]),
             config: GreedyConfig::default(),
         }
@@ -275,7 +273,6 @@ impl PatternPass {
     pub fn remove_identity_ops() -> Self {
         PatternPass {
             argument: "remove-identity-ops",
-            description: "replace ops that compute their input by the input",
             patterns: patterns(&["scale-by-one", "cast-to-same-type", "assign-is-identity"]),
             config: GreedyConfig::default(),
         }
@@ -285,7 +282,6 @@ impl PatternPass {
     pub fn remove_redundant_transpose() -> Self {
         PatternPass {
             argument: "remove-redundant-transpose",
-            description: "remove pairs of transposes whose permutations cancel out",
             patterns: patterns(&["redundant-transpose"]),
             config: GreedyConfig::default(),
         }
@@ -299,7 +295,6 @@ impl PatternPass {
     ) -> Self {
         PatternPass {
             argument,
-            description: "apply patterns greedily",
             patterns,
             config,
         }
@@ -309,9 +304,6 @@ impl PatternPass {
 impl Pass for PatternPass {
     fn argument(&self) -> &'static str {
         self.argument
-    }
-    fn description(&self) -> &'static str {
-        self.description
     }
     fn run(
         &mut self,

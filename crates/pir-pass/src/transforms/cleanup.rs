@@ -25,9 +25,6 @@ impl Pass for DeleteAssert {
     fn argument(&self) -> &'static str {
         "delete-assert"
     }
-    fn description(&self) -> &'static str {
-        "remove runtime assertions"
-    }
     fn run(
         &mut self,
         p: &mut Program,
@@ -58,9 +55,6 @@ pub struct ReplaceFetchWithShadowOutput;
 impl Pass for ReplaceFetchWithShadowOutput {
     fn argument(&self) -> &'static str {
         "replace-fetch-with-shadow-output"
-    }
-    fn description(&self) -> &'static str {
-        "turn fetch ops into shadow outputs of the same name"
     }
     fn run(
         &mut self,

@@ -93,10 +93,6 @@ impl Pass for ConstantFolding {
         "constant_folding"
     }
 
-    fn description(&self) -> &'static str {
-        "compute ops whose inputs are constants and replace them by constants or new parameters"
-    }
-
     fn run(
         &mut self,
         p: &mut Program,

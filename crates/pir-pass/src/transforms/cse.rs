@@ -165,9 +165,6 @@ impl Pass for CommonSubexpressionElimination {
     fn argument(&self) -> &'static str {
         "cse"
     }
-    fn description(&self) -> &'static str {
-        "replace an op by an identical earlier one visible at its place"
-    }
     fn run(
         &mut self,
         p: &mut Program,

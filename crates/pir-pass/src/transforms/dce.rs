@@ -15,9 +15,6 @@ impl Pass for DeadCodeElimination {
     fn argument(&self) -> &'static str {
         "dce"
     }
-    fn description(&self) -> &'static str {
-        "erase side-effect-free ops whose results are unused"
-    }
     fn run(
         &mut self,
         p: &mut Program,

@@ -49,10 +49,6 @@ impl Pass for FoldBatchNorm {
         "fold_batch_norm"
     }
 
-    fn description(&self) -> &'static str {
-        "fold inference batch norms into the convolution or matmul before them"
-    }
-
     fn run(
         &mut self,
         p: &mut Program,

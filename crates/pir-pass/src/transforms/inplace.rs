@@ -382,9 +382,6 @@ impl Pass for DeInplace {
     fn argument(&self) -> &'static str {
         "de_inplace"
     }
-    fn description(&self) -> &'static str {
-        "replace in-place ops by their out-of-place twins where no reader can tell"
-    }
     fn run(
         &mut self,
         p: &mut Program,
@@ -586,9 +583,6 @@ pub struct Inplace;
 impl Pass for Inplace {
     fn argument(&self) -> &'static str {
         "inplace"
-    }
-    fn description(&self) -> &'static str {
-        "replace ops by their in-place twins where the input is dead and unshared"
     }
     fn run(
         &mut self,

@@ -109,9 +109,6 @@ impl Pass for ToVTensor {
     fn argument(&self) -> &'static str {
         "to_vtensor"
     }
-    fn description(&self) -> &'static str {
-        "make ops with value semantics read and produce value tensors, through copies"
-    }
     fn run(
         &mut self,
         p: &mut Program,
@@ -197,9 +194,6 @@ impl Pass for DropVTensorCopies {
     fn argument(&self) -> &'static str {
         "drop_vtensor_copies"
     }
-    fn description(&self) -> &'static str {
-        "read a value tensor directly where a tensor copied from it is copied back unchanged"
-    }
     fn run(
         &mut self,
         p: &mut Program,
@@ -253,9 +247,6 @@ pub struct LowerVTensor;
 impl Pass for LowerVTensor {
     fn argument(&self) -> &'static str {
         "lower_vtensor"
-    }
-    fn description(&self) -> &'static str {
-        "turn value tensors into dense tensors and copies into their operand or pd_op.assign"
     }
     fn run(
         &mut self,

@@ -56,23 +56,21 @@ pub(crate) fn load(path: &Path) -> Result<LoadedProgram, CliError> {
 
 static LENIENT: AtomicBool = AtomicBool::new(false);
 
+/// How legacy models are translated (`--lenient`).
+pub(crate) fn legacy_options() -> pir_legacy::Options {
+    pir_legacy::Options {
+        lenient: LENIENT.load(Ordering::Relaxed),
+    }
+}
+
 fn load_with(path: &Path, options: &ReadOptions) -> Result<LoadedProgram, CliError> {
     let ctx = pir_dialects::pd_op_context();
-    let legacy = pir_legacy::Options {
-        lenient: LENIENT.load(Ordering::Relaxed),
-    };
-    if let Some(translated) = pir_legacy::load_if_legacy(path, ctx.clone(), legacy) {
+    if let Some(translated) = pir_legacy::load_if_legacy(path, ctx.clone(), legacy_options()) {
         let program = translated.map_err(|source| CliError::Legacy {
             path: path.to_path_buf(),
             source,
         })?;
-        // What Paddle 3.3.1 saves a translation as: trainable, current version.
-        return Ok(LoadedProgram {
-            program,
-            trainable: true,
-            version: pir_serde::PIR_VERSION,
-            readable: false,
-        });
+        return Ok(LoadedProgram::translated(program));
     }
     pir_serde::read_any_file(ctx, path, options).map_err(|source| CliError::Read {
         path: path.to_path_buf(),
@@ -256,17 +254,12 @@ fn time(args: &[String]) -> Result<(), CliError> {
         || pir_legacy::looks_like_program_desc(&bytes);
     let read = || {
         if legacy {
-            let program = pir_legacy::translate_bytes(&bytes, ctx.clone(), Default::default())
+            let program = pir_legacy::translate_bytes(&bytes, ctx.clone(), legacy_options())
                 .map_err(|source| CliError::Legacy {
                     path: path.clone(),
                     source,
                 })?;
-            return Ok(pir_serde::LoadedProgram {
-                program,
-                trainable: true,
-                version: pir_serde::PIR_VERSION,
-                readable: false,
-            });
+            return Ok(LoadedProgram::translated(program));
         }
         pir_serde::read_slice(ctx.clone(), &bytes, &ReadOptions::default()).map_err(|source| {
             CliError::Read {

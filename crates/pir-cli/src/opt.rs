@@ -112,27 +112,12 @@ fn load_model(input: &Path) -> Result<pir::Model, CliError> {
         let prefix = input.with_extension("");
         return Ok(pir::Model::load_with(ctx, &prefix, &Default::default())?);
     }
-    if input.extension().is_some_and(|e| e == "pdmodel") {
+    if pir_legacy::is_pdmodel_path(input) {
         // A Paddle 2.x model, translated as Paddle 3.3.1 does, with its
         // `.pdiparams` bound and checked like a JSON model's.
         let ctx = pir_dialects::pd_op_context();
-        let program = pir_legacy::load_file(input, ctx, Default::default()).map_err(|source| {
-            pir::Error::Legacy {
-                path: input.to_path_buf(),
-                source,
-            }
-        })?;
-        let mut model = pir::Model {
-            program,
-            trainable: true,
-            version: pir_serde::PIR_VERSION,
-            readable: false,
-        };
-        let params = input.with_extension("pdiparams");
-        if params.exists() {
-            model.load_pdiparams(&params)?;
-        }
-        return Ok(model);
+        let options = crate::commands::legacy_options();
+        return Ok(pir::Model::load_legacy(ctx, input, options)?);
     }
     let loaded = crate::commands::load(input)?;
     Ok(pir::Model {

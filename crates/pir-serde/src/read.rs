@@ -48,6 +48,20 @@ pub struct LoadedProgram {
     pub readable: bool,
 }
 
+impl LoadedProgram {
+    /// A program made in memory (e.g. translated from a legacy `.pdmodel`)
+    /// with the header Paddle 3.3.1 saves such a program under: trainable,
+    /// the current version, compact.
+    pub fn translated(program: Program) -> LoadedProgram {
+        LoadedProgram {
+            program,
+            trainable: true,
+            version: crate::PIR_VERSION,
+            readable: false,
+        }
+    }
+}
+
 /// Reads a model file.
 pub fn read_file(
     ctx: Arc<IrContext>,

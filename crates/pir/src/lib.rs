@@ -117,31 +117,12 @@ impl Model {
     ) -> Result<Model, Error> {
         let json = with_extension(prefix, ".json");
         let pdmodel = with_extension(prefix, ".pdmodel");
-        let loaded = if !json.exists() && pdmodel.exists() {
-            // A Paddle 2.x model, translated as Paddle 3.3.1 does.
-            let program =
-                pir_legacy::load_file(&pdmodel, ctx, Default::default()).map_err(|source| {
-                    Error::Legacy {
-                        path: pdmodel,
-                        source,
-                    }
-                })?;
-            pir_serde::LoadedProgram {
-                program,
-                trainable: true,
-                version: pir_serde::PIR_VERSION,
-                readable: false,
-            }
-        } else {
-            pir_serde::read_file(ctx, &json, options)
-                .map_err(|source| Error::Program { path: json, source })?
-        };
-        let mut model = Model {
-            program: loaded.program,
-            trainable: loaded.trainable,
-            version: loaded.version,
-            readable: loaded.readable,
-        };
+        if !json.exists() && pdmodel.exists() {
+            return Self::load_legacy(ctx, &pdmodel, Default::default());
+        }
+        let loaded = pir_serde::read_file(ctx, &json, options)
+            .map_err(|source| Error::Program { path: json, source })?;
+        let mut model = Model::from_loaded(loaded);
         let combined = with_extension(prefix, ".pdiparams");
         let pickle = with_extension(prefix, ".pdparams");
         if combined.exists() {
@@ -150,6 +131,35 @@ impl Model {
             model.load_pdparams(&pickle)?;
         }
         Ok(model)
+    }
+
+    /// Loads a Paddle 2.x `pdmodel` file, translated as Paddle 3.3.1 does,
+    /// and the `.pdiparams` beside it when there is one.
+    pub fn load_legacy(
+        ctx: Arc<IrContext>,
+        pdmodel: &Path,
+        options: pir_legacy::Options,
+    ) -> Result<Model, Error> {
+        let program =
+            pir_legacy::load_file(pdmodel, ctx, options).map_err(|source| Error::Legacy {
+                path: pdmodel.to_path_buf(),
+                source,
+            })?;
+        let mut model = Model::from_loaded(pir_serde::LoadedProgram::translated(program));
+        let combined = pdmodel.with_extension("pdiparams");
+        if combined.exists() {
+            model.load_pdiparams(&combined)?;
+        }
+        Ok(model)
+    }
+
+    fn from_loaded(loaded: pir_serde::LoadedProgram) -> Model {
+        Model {
+            program: loaded.program,
+            trainable: loaded.trainable,
+            version: loaded.version,
+            readable: loaded.readable,
+        }
     }
 
     /// Names of the persistable variables whose values a parameter file holds:

@@ -1,6 +1,6 @@
 //! `pd_op` attributes: IntArray, DataType, Place, DataLayout, Scalar.
 
-use pir_core::builtin::{parse_layout, DataLayout};
+use pir_core::builtin::{parse_layout, DataLayout, ScalarType};
 use pir_core::parser::{Expect, ParseError, Parser};
 use pir_core::printer::Printer;
 use pir_core::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
@@ -103,6 +103,41 @@ data_types! {
     Complex64 => "complex64", "complex64";
     Complex128 => "complex128", "complex128";
     PString => "pstring", "pstring";
+}
+
+impl DataType {
+    /// The data type of a builtin element type (Paddle's
+    /// `TransToPhiDataType`); `index` and undefined give `Undefined`.
+    pub fn of_scalar(t: ScalarType) -> DataType {
+        match t {
+            ScalarType::BF16 => DataType::BFloat16,
+            ScalarType::F16 => DataType::Float16,
+            ScalarType::F32 => DataType::Float32,
+            ScalarType::F64 => DataType::Float64,
+            ScalarType::I8 => DataType::Int8,
+            ScalarType::U8 => DataType::UInt8,
+            ScalarType::I16 => DataType::Int16,
+            ScalarType::I32 => DataType::Int32,
+            ScalarType::I64 => DataType::Int64,
+            ScalarType::Bool => DataType::Bool,
+            ScalarType::C64 => DataType::Complex64,
+            ScalarType::C128 => DataType::Complex128,
+            ScalarType::F8E4M3FN => DataType::Float8E4M3FN,
+            ScalarType::F8E5M2 => DataType::Float8E5M2,
+            ScalarType::Index | ScalarType::Undefined => DataType::Undefined,
+        }
+    }
+
+    /// The builtin element type of a data type (`TransToIrDataType`), if it has one.
+    pub fn scalar(self) -> Option<ScalarType> {
+        if self == DataType::Undefined {
+            return None;
+        }
+        ScalarType::ALL
+            .iter()
+            .copied()
+            .find(|&s| DataType::of_scalar(s) == self)
+    }
 }
 
 /// `paddle::dialect::DataTypeAttribute` (`1.a_dtype`).

@@ -11,13 +11,14 @@ use pir_dialects::pd_op::types::DenseTensorArrayType;
 
 use super::attrs::AttrMap;
 use super::general::stop_gradient_all;
-use super::values::{self, scalar_of_dtype, ScopeId, VarInfo};
+use super::values::{self, ScopeId, VarInfo};
 use super::Translator;
 use crate::error::Result;
 
 impl Translator<'_> {
     fn tensor(&self, dtype: DataType, dims: &[i64]) -> Result<Type> {
-        let s = scalar_of_dtype(dtype)
+        let s = dtype
+            .scalar()
             .ok_or_else(|| self.err(format!("data type {dtype:?} has no tensor type")))?;
         Ok(pir_core::builtin::DenseTensorType::get(
             &self.ctx,
@@ -349,7 +350,8 @@ impl Translator<'_> {
         at_front: bool,
         dtype: DataType,
     ) -> Result<ValueId> {
-        let s = scalar_of_dtype(dtype)
+        let s = dtype
+            .scalar()
             .ok_or_else(|| self.err(format!("data type {dtype:?} has no array type")))?;
         let ty = self.ctx.intern_type(DenseTensorArrayType {
             dtype: self.ctx.intern_type(s),

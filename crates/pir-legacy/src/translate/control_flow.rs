@@ -115,7 +115,7 @@ impl Translator<'_> {
             let dtype = self
                 .ctx
                 .type_as::<pir_core::builtin::ScalarType>(d.dtype)
-                .map(|s| values::dtype_of_scalar(*s))
+                .map(|s| pir_dialects::pd_op::DataType::of_scalar(*s))
                 .ok_or_else(|| self.err("fake branch value of unknown element type"))?;
             return self.build_full(block, true, &dims, 0.0, dtype, Place::cpu());
         }
@@ -127,7 +127,7 @@ impl Translator<'_> {
             let dtype = self
                 .ctx
                 .type_as::<pir_core::builtin::ScalarType>(a.dtype)
-                .map(|s| values::dtype_of_scalar(*s))
+                .map(|s| pir_dialects::pd_op::DataType::of_scalar(*s))
                 .ok_or_else(|| self.err("fake branch array of unknown element type"))?;
             let v = self.build_create_array(block, true, dtype)?;
             self.program.set_value_type(v, ty);

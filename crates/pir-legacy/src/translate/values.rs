@@ -172,35 +172,6 @@ pub fn phi_dtype(kind: DataKind) -> DataType {
     }
 }
 
-/// The data type of a builtin element type (`TransToPhiDataType` of a type).
-pub fn dtype_of_scalar(t: ScalarType) -> DataType {
-    match t {
-        ScalarType::BF16 => DataType::BFloat16,
-        ScalarType::F16 => DataType::Float16,
-        ScalarType::F32 => DataType::Float32,
-        ScalarType::F64 => DataType::Float64,
-        ScalarType::I8 => DataType::Int8,
-        ScalarType::U8 => DataType::UInt8,
-        ScalarType::I16 => DataType::Int16,
-        ScalarType::I32 => DataType::Int32,
-        ScalarType::I64 => DataType::Int64,
-        ScalarType::Bool => DataType::Bool,
-        ScalarType::C64 => DataType::Complex64,
-        ScalarType::C128 => DataType::Complex128,
-        ScalarType::F8E4M3FN => DataType::Float8E4M3FN,
-        ScalarType::F8E5M2 => DataType::Float8E5M2,
-        ScalarType::Index | ScalarType::Undefined => DataType::Undefined,
-    }
-}
-
-/// The builtin element type of a data type (`TransToIrDataType`).
-pub fn scalar_of_dtype(d: DataType) -> Option<ScalarType> {
-    ScalarType::ALL
-        .iter()
-        .copied()
-        .find(|&s| dtype_of_scalar(s) == d && d != DataType::Undefined)
-}
-
 /// Why a variable has no PIR type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TypeError {

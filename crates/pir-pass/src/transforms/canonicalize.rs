@@ -100,21 +100,8 @@ fn tensor_dtype(p: &Program, v: ValueId) -> Option<DataType> {
     use pir_core::builtin::{DenseTensorType, ScalarType};
     let ctx = p.ctx();
     let t = ctx.type_as::<DenseTensorType>(p.value_type(v))?;
-    Some(match ctx.type_as::<ScalarType>(t.dtype)? {
-        ScalarType::F32 => DataType::Float32,
-        ScalarType::F64 => DataType::Float64,
-        ScalarType::F16 => DataType::Float16,
-        ScalarType::BF16 => DataType::BFloat16,
-        ScalarType::I8 => DataType::Int8,
-        ScalarType::U8 => DataType::UInt8,
-        ScalarType::I16 => DataType::Int16,
-        ScalarType::I32 => DataType::Int32,
-        ScalarType::I64 => DataType::Int64,
-        ScalarType::Bool => DataType::Bool,
-        ScalarType::C64 => DataType::Complex64,
-        ScalarType::C128 => DataType::Complex128,
-        _ => return None,
-    })
+    let d = DataType::of_scalar(*ctx.type_as::<ScalarType>(t.dtype)?);
+    (d != DataType::Undefined).then_some(d)
 }
 
 impl RewritePattern for CastToSameType {

@@ -222,9 +222,8 @@ impl Folder<'_> {
         };
         let name = p.op_name_str(op);
         let tensor = if MAKERS.contains(&name) {
-            match pir_eval::evaluate(p, op, &[]) {
-                Ok(mut out) if out.len() == 1 => out.pop()?,
-                Ok(_) => return None,
+            match maker_value(p, op) {
+                Ok(t) => t?,
                 Err(_) => {
                     self.eval_errors += 1;
                     return None;
@@ -347,6 +346,18 @@ impl Folder<'_> {
         self.cx.statistics.add("parameters dropped", dropped as u64);
         erased || dropped > 0
     }
+}
+
+/// The value a constant maker computes (`Ok(None)` for another op).
+pub(crate) fn maker_value(
+    p: &Program,
+    op: OpId,
+) -> Result<Option<EvalTensor>, pir_eval::EvalError> {
+    if !MAKERS.contains(&p.op_name_str(op)) {
+        return Ok(None);
+    }
+    let mut out = pir_eval::evaluate(p, op, &[])?;
+    Ok(if out.len() == 1 { out.pop() } else { None })
 }
 
 /// Whether `t` has the dtype and (static) dims `ty` declares.

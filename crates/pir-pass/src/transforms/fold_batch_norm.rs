@@ -144,16 +144,11 @@ fn constant_of(p: &Program, v: ValueId) -> Option<(OpId, Tensor)> {
     let ValueDef::Result { op, .. } = p.value_def(v) else {
         return None;
     };
-    let maker = matches!(
-        p.op_name_str(op),
-        "pd_op.full" | "pd_op.full_int_array" | "pd_op.assign_value"
-    );
-    if !maker || !crate::alias::is_unwritten(p, v) {
+    let t = super::constant_folding::maker_value(p, op).ok()??;
+    if !crate::alias::is_unwritten(p, v) {
         return None;
     }
-    let mut out = pir_eval::evaluate(p, op, &[]).ok()?;
-    let t = out.pop()?.to_tensor().ok()?;
-    Some((op, t))
+    Some((op, t.to_tensor().ok()?))
 }
 
 /// The single reader of `v`, if it has exactly one use.

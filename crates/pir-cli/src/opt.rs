@@ -34,8 +34,16 @@ use crate::CliError;
 pub fn run(args: &[String]) -> Result<(), CliError> {
     if args.iter().any(|a| a == "--list-passes") {
         let mut out = String::new();
-        for (name, description) in pir_pass::registry::PASSES {
-            out.push_str(&format!("{name:<34} {description}\n"));
+        for info in pir_pass::registry::PASSES {
+            let options = if info.options.is_empty() {
+                String::new()
+            } else {
+                format!(" {{{}}}", info.options.join(", "))
+            };
+            out.push_str(&format!(
+                "{:<34} {}{options}\n",
+                info.argument, info.description
+            ));
         }
         std::io::stdout().write_all(out.as_bytes())?;
         return Ok(());

@@ -1,15 +1,17 @@
-//! Pipelines from text: `"dce,cse,canonicalize{max-iterations=20}"`.
+//! The registered passes and pipelines from text:
+//! `"dce,cse,canonicalize{max-iterations=20}"`.
 //!
-//! Each entry is a registered pass argument with optional `{key=value,...}`
-//! options, or `op.name(pipeline)` to run a pipeline on each op of that name
-//! (`pd_op.while(cse,dce)`). Unknown passes and options are errors that list
-//! what exists.
+//! Each pass is described once, by the [`PassInfo`] in its own module
+//! (argument, description, options, constructor); [`PASSES`] lists them.
+//! A pipeline entry is a registered pass argument with optional
+//! `{key=value,...}` options, or `op.name(pipeline)` to run a pipeline on
+//! each op of that name (`pd_op.while(cse,dce)`). Unknown passes and
+//! options are errors that list what exists.
 
 use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
-use crate::transforms::canonicalize::PatternPass;
 use crate::transforms::{
-    cleanup, constant_folding, cse, dce, fold_batch_norm, inplace, value_semantics,
+    canonicalize, cleanup, constant_folding, cse, dce, fold_batch_norm, inplace, value_semantics,
 };
 
 /// A pipeline that cannot be built.
@@ -22,56 +24,109 @@ pub struct PipelineError {
     pub message: String,
 }
 
-/// Argument and description of every registered pass.
-pub const PASSES: [(&str, &str); 14] = [
-    ("dce", "erase side-effect-free ops whose results are unused"),
-    ("cse", "replace an op by an identical earlier one visible at its place"),
-    ("canonicalize", "remove identity ops and fold redundant pairs to a fixed point {max-iterations, max-rewrites}"),
-    ("remove-identity-ops", "replace ops that compute their input by the input"),
-    ("remove-redundant-transpose", "remove pairs of transposes whose permutations cancel out"),
-    ("delete-assert", "remove runtime assertions"),
-    ("replace-fetch-with-shadow-output", "turn fetch ops into shadow outputs of the same name"),
-    ("de_inplace", "replace in-place ops by their out-of-place twins where no reader can tell"),
-    ("inplace", "replace ops by their in-place twins where the input is dead and unshared"),
-    ("to_vtensor", "make ops with value semantics read and produce value tensors, through copies"),
-    ("drop_vtensor_copies", "read a value tensor directly where a tensor copied from it is copied back unchanged"),
-    ("constant_folding", "compute ops whose inputs are constants and replace them by constants or new parameters {keep-params}"),
-    ("fold_batch_norm", "fold inference batch norms into the convolution or matmul before them {keep-params}"),
-    ("lower_vtensor", "turn value tensors into dense tensors and copies into their operand or pd_op.assign"),
+/// A registered pass: the one place its name, description, options and
+/// constructor are written.
+#[derive(Clone, Copy)]
+pub struct PassInfo {
+    /// The name used in pipelines (`dce`).
+    pub argument: &'static str,
+    /// What the pass does, in one sentence.
+    pub description: &'static str,
+    /// The options it takes (`{name}` in a pipeline), for listings.
+    pub options: &'static [&'static str],
+    /// Builds the pass from its options (taking those it knows).
+    pub make: fn(&mut Options) -> Result<Box<dyn Pass>, String>,
+}
+
+impl std::fmt::Debug for PassInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PassInfo")
+            .field("argument", &self.argument)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every registered pass, in the order `pir opt --list-passes` shows them.
+pub static PASSES: &[PassInfo] = &[
+    dce::INFO,
+    cse::INFO,
+    canonicalize::CANONICALIZE,
+    canonicalize::REMOVE_IDENTITY_OPS,
+    canonicalize::REMOVE_REDUNDANT_TRANSPOSE,
+    cleanup::DELETE_ASSERT,
+    cleanup::REPLACE_FETCH_WITH_SHADOW_OUTPUT,
+    inplace::DE_INPLACE,
+    inplace::INPLACE,
+    value_semantics::TO_VTENSOR_PASS,
+    value_semantics::DROP_VTENSOR_COPIES,
+    constant_folding::INFO,
+    fold_batch_norm::INFO,
+    value_semantics::LOWER_VTENSOR,
 ];
+
+/// The registered pass `argument`.
+pub fn lookup(argument: &str) -> Option<&'static PassInfo> {
+    PASSES.iter().find(|info| info.argument == argument)
+}
 
 /// The description of the registered pass `argument`.
 pub fn description(argument: &str) -> Option<&'static str> {
-    PASSES
-        .iter()
-        .find(|(name, _)| *name == argument)
-        .map(|(_, d)| *d)
+    lookup(argument).map(|info| info.description)
 }
 
-fn greedy_options(
-    options: &[(String, String)],
-    err: &dyn Fn(String) -> PipelineError,
-) -> Result<GreedyConfig, PipelineError> {
-    let mut config = GreedyConfig::default();
-    for (k, v) in options {
-        match k.as_str() {
-            "max-iterations" => {
-                config.max_iterations = v
-                    .parse()
-                    .map_err(|_| err(format!("`{v}` is not a count")))?
-            }
-            "max-rewrites" => {
-                config.max_rewrites = Some(
-                    v.parse()
-                        .map_err(|_| err(format!("`{v}` is not a count")))?,
-                )
-            }
-            "bottom-up" => config.top_down = v != "true",
-            other => return Err(err(format!("unknown option `{other}`"))),
+/// A pass entry's `{key=value}` options; constructors take the ones they
+/// know and the rest are reported as unknown.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options(Vec<(String, String)>);
+
+impl Options {
+    /// Options from `(key, value)` pairs.
+    pub fn new(entries: Vec<(String, String)>) -> Options {
+        Options(entries)
+    }
+
+    /// Removes and returns option `key`'s value.
+    pub fn take(&mut self, key: &str) -> Option<String> {
+        let i = self.0.iter().position(|(k, _)| k == key)?;
+        Some(self.0.remove(i).1)
+    }
+
+    /// Option `key` as `true`/`false` (`default` when absent).
+    pub fn take_bool(&mut self, key: &str, default: bool) -> Result<bool, String> {
+        match self.take(key).as_deref() {
+            None => Ok(default),
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
+            Some(v) => Err(format!("{key} takes true or false, not `{v}`")),
         }
     }
-    Ok(config)
+
+    /// Option `key` as a count.
+    pub fn take_count<T: std::str::FromStr>(&mut self, key: &str) -> Result<Option<T>, String> {
+        self.take(key)
+            .map(|v| v.parse().map_err(|_| format!("`{v}` is not a count")))
+            .transpose()
+    }
+
+    /// The greedy driver's options: `max-iterations`, `max-rewrites`, `bottom-up`.
+    pub fn take_greedy(&mut self) -> Result<GreedyConfig, String> {
+        let mut config = GreedyConfig::default();
+        if let Some(n) = self.take_count("max-iterations")? {
+            config.max_iterations = n;
+        }
+        config.max_rewrites = self.take_count("max-rewrites")?;
+        config.top_down = !self.take_bool("bottom-up", false)?;
+        Ok(config)
+    }
+
+    fn is_set(&self, key: &str) -> bool {
+        self.0.iter().any(|(k, _)| k == key)
+    }
 }
+
+/// The options of the greedy driver, for [`PassInfo::options`].
+pub const GREEDY_OPTIONS: &[&str] = &["max-iterations", "max-rewrites", "bottom-up"];
 
 /// Option values that a pipeline's passes take unless their entry sets the
 /// option itself: `(pass, option, value)`. `pir opt --keep-params` is
@@ -80,40 +135,32 @@ fn greedy_options(
 pub struct OptionDefaults(pub Vec<(String, String, String)>);
 
 impl OptionDefaults {
-    /// The defaults that keep the parameter file as it is: no pass reads a
-    /// parameter as a constant, creates or drops one.
+    /// The defaults that keep the parameter file as it is: every pass with a
+    /// `keep-params` option leaves parameters alone (none reads one as a
+    /// constant, creates or drops one).
     pub fn keep_params() -> OptionDefaults {
-        let entry = |pass: &str| (pass.to_owned(), "keep-params".to_owned(), "true".to_owned());
-        OptionDefaults(vec![entry("constant_folding"), entry("fold_batch_norm")])
+        OptionDefaults(
+            PASSES
+                .iter()
+                .filter(|info| info.options.contains(&"keep-params"))
+                .map(|info| {
+                    (
+                        info.argument.to_owned(),
+                        "keep-params".to_owned(),
+                        "true".to_owned(),
+                    )
+                })
+                .collect(),
+        )
     }
 
-    fn apply(&self, pass: &str, options: &mut Vec<(String, String)>) {
+    fn apply(&self, pass: &str, options: &mut Options) {
         for (p, k, v) in &self.0 {
-            if p == pass && !options.iter().any(|(key, _)| key == k) {
-                options.push((k.clone(), v.clone()));
+            if p == pass && !options.is_set(k) {
+                options.0.push((k.clone(), v.clone()));
             }
         }
     }
-}
-
-/// Parses a `keep-params=true|false` option.
-fn keep_params(
-    name: &str,
-    options: &[(String, String)],
-    err: &dyn Fn(String) -> PipelineError,
-) -> Result<bool, PipelineError> {
-    let mut keep = false;
-    for (k, v) in options {
-        match (k.as_str(), v.as_str()) {
-            ("keep-params", "true") => keep = true,
-            ("keep-params", "false") => keep = false,
-            ("keep-params", _) => {
-                return Err(err(format!("keep-params takes true or false, not `{v}`")))
-            }
-            (other, _) => return Err(err(format!("`{name}` takes no option `{other}`"))),
-        }
-    }
-    Ok(keep)
 }
 
 /// Builds the passes of a pipeline text.
@@ -158,87 +205,28 @@ pub fn parse_pipeline_with(
                         .ok_or_else(|| err(format!("option `{kv}` needs `=value`")))?;
                     opts.push((k.trim().to_owned(), v.trim().to_owned()));
                 }
-                (entry[..i].trim(), opts)
+                (entry[..i].trim(), Options(opts))
             }
-            None => (entry.trim(), Vec::new()),
+            None => (entry.trim(), Options::default()),
+        };
+        let Some(info) = lookup(name) else {
+            let known: Vec<&str> = PASSES.iter().map(|info| info.argument).collect();
+            return Err(err(format!(
+                "unknown pass `{name}` (known: {})",
+                known.join(", ")
+            )));
         };
         defaults.apply(name, &mut options);
-        let no_options = |opts: &[(String, String)]| match opts.first() {
-            Some((k, _)) => Err(err(format!("`{name}` takes no option `{k}`"))),
-            None => Ok(()),
-        };
-        let pass: Box<dyn Pass> = match name {
-            "dce" => {
-                no_options(&options)?;
-                Box::new(dce::DeadCodeElimination)
-            }
-            "cse" => {
-                no_options(&options)?;
-                Box::new(cse::CommonSubexpressionElimination)
-            }
-            "canonicalize" => {
-                let mut p = PatternPass::canonicalize();
-                p.config = greedy_options(&options, &err)?;
-                Box::new(p)
-            }
-            "remove-identity-ops" => {
-                let mut p = PatternPass::remove_identity_ops();
-                p.config = greedy_options(&options, &err)?;
-                Box::new(p)
-            }
-            "remove-redundant-transpose" => {
-                let mut p = PatternPass::remove_redundant_transpose();
-                p.config = greedy_options(&options, &err)?;
-                Box::new(p)
-            }
-            "delete-assert" => {
-                no_options(&options)?;
-                Box::new(cleanup::DeleteAssert)
-            }
-            "replace-fetch-with-shadow-output" => {
-                no_options(&options)?;
-                Box::new(cleanup::ReplaceFetchWithShadowOutput)
-            }
-            "de_inplace" => {
-                no_options(&options)?;
-                Box::new(inplace::DeInplace)
-            }
-            "inplace" => {
-                no_options(&options)?;
-                Box::new(inplace::Inplace)
-            }
-            "to_vtensor" => {
-                no_options(&options)?;
-                Box::new(value_semantics::ToVTensor)
-            }
-            "drop_vtensor_copies" => {
-                no_options(&options)?;
-                Box::new(value_semantics::DropVTensorCopies)
-            }
-            "constant_folding" => Box::new(constant_folding::ConstantFolding {
-                keep_params: keep_params(name, &options, &err)?,
-            }),
-            "fold_batch_norm" => Box::new(fold_batch_norm::FoldBatchNorm {
-                keep_params: keep_params(name, &options, &err)?,
-            }),
-            "lower_vtensor" => {
-                no_options(&options)?;
-                Box::new(value_semantics::LowerVTensor)
-            }
-            other => {
-                let known: Vec<&str> = PASSES.iter().map(|(n, _)| *n).collect();
-                return Err(err(format!(
-                    "unknown pass `{other}` (known: {})",
-                    known.join(", ")
-                )));
-            }
-        };
+        let pass = (info.make)(&mut options).map_err(|m| err(format!("`{name}`: {m}")))?;
+        if let Some((k, _)) = options.0.first() {
+            return Err(err(format!("`{name}` takes no option `{k}`")));
+        }
         passes.push(pass);
     }
     Ok(passes)
 }
 
-/// Splits at commas outside `{…}`.
+/// Splits at commas outside `{…}` and `(…)`.
 fn split_top_level(text: &str) -> Result<Vec<&str>, String> {
     let mut out = Vec::new();
     let (mut depth, mut start) = (0i32, 0usize);

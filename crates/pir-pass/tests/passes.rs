@@ -6,7 +6,9 @@ use pir_core::builtin::{bool_array, DenseTensorType, F32Attr, ScalarType, StrAtt
 use pir_core::{Builder, OpId, Program, Type, ValueId};
 use pir_dialects::ops::{AssignOp, CastOp, FullOp, ReluOp, ScaleOp, TransposeOp};
 use pir_dialects::pd_op::{DataType, Place};
-use pir_pass::rewrite::{apply_greedily, GreedyConfig, RewritePattern, Rewriter, Root, Stop};
+use pir_pass::rewrite::{
+    apply_greedily, FrozenPatternSet, GreedyConfig, RewritePattern, Rewriter, Root, Stop,
+};
 use pir_pass::{Changed, Pass, PassContext, PassError, PassManager};
 
 struct Fixture {
@@ -195,11 +197,11 @@ fn asserts_are_deleted() {
 
 struct FlipFlop;
 impl RewritePattern for FlipFlop {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "flip-flop"
     }
     fn root(&self) -> Root {
-        Root::Op("pd_op.relu")
+        Root::op("pd_op.relu")
     }
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
         let ctx = rw.program().ctx_arc().clone();
@@ -220,7 +222,7 @@ fn the_greedy_driver_reports_the_iteration_limit() {
     let Fixture { mut p, t, x } = fixture();
     let top = p.top_block();
     ReluOp::build(&mut Builder::at_end(&mut p, top), x, &[t]);
-    let patterns: Vec<Box<dyn RewritePattern>> = vec![Box::new(FlipFlop)];
+    let patterns = FrozenPatternSet::new(vec![Box::new(FlipFlop)]);
     let module = p.module_op();
     let config = GreedyConfig {
         max_iterations: 4,
@@ -241,7 +243,7 @@ fn the_greedy_driver_reports_the_iteration_limit() {
 
 struct Liar;
 impl RewritePattern for Liar {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "liar"
     }
     fn root(&self) -> Root {
@@ -258,7 +260,7 @@ impl RewritePattern for Liar {
 #[should_panic(expected = "reported success without changing the IR")]
 fn a_pattern_claiming_success_without_change_is_detected() {
     let Fixture { mut p, .. } = fixture();
-    let patterns: Vec<Box<dyn RewritePattern>> = vec![Box::new(Liar)];
+    let patterns = FrozenPatternSet::new(vec![Box::new(Liar)]);
     let module = p.module_op();
     apply_greedily(&mut p, module, &patterns, &GreedyConfig::default());
 }
@@ -458,7 +460,7 @@ fn listeners_observe_rewrites() {
     fetch(&mut p, copy, t);
     struct ByTrait;
     impl RewritePattern for ByTrait {
-        fn name(&self) -> &'static str {
+        fn name(&self) -> &str {
             "forward-no-side-effect-assign"
         }
         fn root(&self) -> Root {
@@ -473,7 +475,7 @@ fn listeners_observe_rewrites() {
             rw.replace_op(op, &[x])
         }
     }
-    let set: Vec<Box<dyn RewritePattern>> = vec![Box::new(ByTrait)];
+    let set = FrozenPatternSet::new(vec![Box::new(ByTrait)]);
     let mut log = Log::default();
     let module = p.module_op();
     let outcome = pir_pass::rewrite::apply_greedily_with(

@@ -494,14 +494,10 @@ fn corpus_models_come_back_unchanged() {
 #[test]
 fn passes_are_registered() {
     for name in ["to_vtensor", "drop_vtensor_copies", "lower_vtensor"] {
-        let (argument, description) = pir_pass::registry::PASSES
-            .iter()
-            .find(|(n, _)| *n == name)
-            .copied()
-            .unwrap();
+        let info = pir_pass::registry::lookup(name).unwrap();
         let pass = pir_pass::registry::parse_pipeline(name).unwrap().remove(0);
-        assert_eq!(pass.argument(), argument);
-        assert_eq!(pass.description(), description);
+        assert_eq!(pass.argument(), info.argument);
+        assert_eq!(pass.description(), info.description);
         assert!(pir_pass::registry::parse_pipeline(&format!("{name}{{x=1}}")).is_err());
     }
 }

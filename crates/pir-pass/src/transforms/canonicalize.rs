@@ -8,13 +8,18 @@
 //! only when [`may_forward`] allows it: no op writes either value's buffer
 //! (there the op is a real copy), and the two are not both pinned.
 
-use pir_core::builtin::{ArrayAttr, F32Attr, F64Attr, I32Attr, I64Attr};
+use pir_core::builtin::{F32Attr, F64Attr, I32Attr, I64Attr};
 use pir_core::{Attribute, IrContext, OpId, Program, ValueId};
-use pir_dialects::pd_op::{DataType, DataTypeAttr};
+use pir_dialects::pd_op::DataType;
 
 use crate::alias::alias_class;
 use crate::pass::{Changed, Pass, PassContext, PassError};
-use crate::rewrite::{apply_greedily, GreedyConfig, RewritePattern, Rewriter, Root, Stop};
+use pir_dialects::ops::{AssignOp, CastOp, FullOp, ScaleOp, TransposeOp};
+
+use crate::registry::{PassInfo, GREEDY_OPTIONS};
+use crate::rewrite::{
+    apply_greedily, FrozenPatternSet, GreedyConfig, RewritePattern, Rewriter, Root, Stop,
+};
 
 /// Replaces `op` (one result) by operand `index` when the types agree and
 /// neither value is written in place (then the op's copy is observable).
@@ -57,34 +62,30 @@ fn number(ctx: &IrContext, a: Attribute) -> Option<f64> {
         .or_else(|| ctx.attr_as::<I32Attr>(a).map(|a| f64::from(a.0)))
 }
 
-fn attr_number(p: &Program, op: OpId, name: &str) -> Option<f64> {
-    number(p.ctx(), p.attr(op, name)?)
-}
-
 /// `scale(x, full(1)) + 0` is `x`.
 struct ScaleByOne;
 
 impl RewritePattern for ScaleByOne {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "scale-by-one"
     }
     fn root(&self) -> Root {
-        Root::Op("pd_op.scale")
+        Root::op(ScaleOp::NAME)
     }
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
         let p = rw.program();
-        if p.num_operands(op) != 2 || attr_number(p, op, "bias") != Some(0.0) {
+        let scale = ScaleOp(op);
+        if p.num_operands(op) != 2 || scale.bias(p).and_then(|b| number(p.ctx(), b)) != Some(0.0) {
             return false;
         }
-        let Some(factor) = p.operand(op, 1) else {
+        let Some(factor) = scale.scale(p) else {
             return false;
         };
-        let Some(scale) = p.defining_op(factor) else {
+        let Some(full) = p.defining_op(factor).and_then(|d| FullOp::from_op(p, d)) else {
             return false;
         };
         // The factor is the `full`'s value only while nothing writes it.
-        if p.op_name_str(scale) != "pd_op.full"
-            || attr_number(p, scale, "value") != Some(1.0)
+        if full.value(p).and_then(|v| number(p.ctx(), v)) != Some(1.0)
             || alias_class(p, factor).facts.written
         {
             return false;
@@ -105,21 +106,19 @@ fn tensor_dtype(p: &Program, v: ValueId) -> Option<DataType> {
 }
 
 impl RewritePattern for CastToSameType {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "cast-to-same-type"
     }
     fn root(&self) -> Root {
-        Root::Op("pd_op.cast")
+        Root::op(CastOp::NAME)
     }
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
         let p = rw.program();
-        let Some(x) = p.operand(op, 0) else {
+        let cast = CastOp(op);
+        let Some(x) = cast.x(p) else {
             return false;
         };
-        let target = p
-            .attr(op, "dtype")
-            .and_then(|a| p.ctx().attr_as::<DataTypeAttr>(a))
-            .map(|a| a.0);
+        let target = cast.dtype(p);
         if target.is_none() || target != tensor_dtype(p, x) {
             return false;
         }
@@ -131,11 +130,11 @@ impl RewritePattern for CastToSameType {
 struct AssignIsIdentity;
 
 impl RewritePattern for AssignIsIdentity {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "assign-is-identity"
     }
     fn root(&self) -> Root {
-        Root::Op("pd_op.assign")
+        Root::op(AssignOp::NAME)
     }
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
         forward_operand(rw, op, 0)
@@ -146,28 +145,27 @@ impl RewritePattern for AssignIsIdentity {
 struct RedundantTranspose;
 
 fn perm(p: &Program, op: OpId) -> Option<Vec<i64>> {
-    let ctx = p.ctx();
-    let a = ctx.attr_as::<ArrayAttr>(p.attr(op, "perm")?)?;
-    a.0.iter()
-        .map(|&e| number(ctx, e).map(|n| n as i64))
-        .collect()
+    let perm = TransposeOp(op).perm(p)?;
+    Some(perm.into_iter().map(i64::from).collect())
 }
 
 impl RewritePattern for RedundantTranspose {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "redundant-transpose"
     }
     fn root(&self) -> Root {
-        Root::Op("pd_op.transpose")
+        Root::op(TransposeOp::NAME)
     }
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
         let p = rw.program();
-        let Some(inner) = p.operand(op, 0).and_then(|v| p.defining_op(v)) else {
+        let Some(inner) = TransposeOp(op)
+            .x(p)
+            .and_then(|v| p.defining_op(v))
+            .and_then(|d| TransposeOp::from_op(p, d))
+        else {
             return false;
         };
-        if p.op_name_str(inner) != "pd_op.transpose" {
-            return false;
-        }
+        let inner = inner.0;
         let (Some(outer_perm), Some(inner_perm)) = (perm(p, op), perm(p, inner)) else {
             return false;
         };
@@ -197,7 +195,7 @@ impl RewritePattern for RedundantTranspose {
 struct Fold;
 
 impl RewritePattern for Fold {
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         "fold"
     }
     fn root(&self) -> Root {
@@ -238,43 +236,61 @@ fn patterns(names: &[&str]) -> Vec<Box<dyn RewritePattern>> {
         .collect()
 }
 
-/// A pass running a set of patterns greedily.
+/// The `canonicalize` pass.
+pub const CANONICALIZE: PassInfo = PassInfo {
+    argument: "canonicalize",
+    description: "remove identity ops and fold redundant pairs to a fixed point",
+    options: GREEDY_OPTIONS,
+    make: |o| {
+        Ok(Box::new(PatternPass::new(
+            "canonicalize",
+            patterns(&[]),
+            o.take_greedy()?,
+        )))
+    },
+};
+
+/// The `remove-identity-ops` pass.
+pub const REMOVE_IDENTITY_OPS: PassInfo = PassInfo {
+    argument: "remove-identity-ops",
+    description: "replace ops that compute their input by the input",
+    options: GREEDY_OPTIONS,
+    make: |o| {
+        let set = patterns(&["scale-by-one", "cast-to-same-type", "assign-is-identity"]);
+        Ok(Box::new(PatternPass::new(
+            "remove-identity-ops",
+            set,
+            o.take_greedy()?,
+        )))
+    },
+};
+
+/// The `remove-redundant-transpose` pass.
+pub const REMOVE_REDUNDANT_TRANSPOSE: PassInfo = PassInfo {
+    argument: "remove-redundant-transpose",
+    description: "remove pairs of transposes whose permutations cancel out",
+    options: GREEDY_OPTIONS,
+    make: |o| {
+        let set = patterns(&["redundant-transpose"]);
+        Ok(Box::new(PatternPass::new(
+            "remove-redundant-transpose",
+            set,
+            o.take_greedy()?,
+        )))
+    },
+};
+
+/// A pass running a frozen set of patterns greedily; it fails if the driver
+/// does not converge.
 pub struct PatternPass {
     argument: &'static str,
-    patterns: Vec<Box<dyn RewritePattern>>,
+    patterns: FrozenPatternSet,
     /// Driver limits.
     pub config: GreedyConfig,
 }
 
 impl PatternPass {
-    /// `canonicalize`: every canonicalization pattern.
-    pub fn canonicalize() -> Self {
-        PatternPass {
-            argument: "canonicalize",
-            patterns: patterns(&[]),
-            config: GreedyConfig::default(),
-        }
-    }
-
-    /// `remove-identity-ops`: scale by one, cast to the same dtype, assign.
-    pub fn remove_identity_ops() -> Self {
-        PatternPass {
-            argument: "remove-identity-ops",
-            patterns: patterns(&["scale-by-one", "cast-to-same-type", "assign-is-identity"]),
-            config: GreedyConfig::default(),
-        }
-    }
-
-    /// `remove-redundant-transpose`: transposes that cancel out.
-    pub fn remove_redundant_transpose() -> Self {
-        PatternPass {
-            argument: "remove-redundant-transpose",
-            patterns: patterns(&["redundant-transpose"]),
-            config: GreedyConfig::default(),
-        }
-    }
-
-    /// A pass over the given patterns (for tests and extensions).
+    /// A pass over the given patterns.
     pub fn new(
         argument: &'static str,
         patterns: Vec<Box<dyn RewritePattern>>,
@@ -282,9 +298,14 @@ impl PatternPass {
     ) -> Self {
         PatternPass {
             argument,
-            patterns,
+            patterns: FrozenPatternSet::new(patterns),
             config,
         }
+    }
+
+    /// The pattern set.
+    pub fn patterns(&self) -> &FrozenPatternSet {
+        &self.patterns
     }
 }
 

@@ -1,6 +1,7 @@
 //! Paddle's general cleanups that need no kernels: `delete-assert` and
 //! `replace-fetch-with-shadow-output`.
 
+use crate::registry::PassInfo;
 use pir_core::builtin::StrAttr;
 use pir_core::walk::Order;
 use pir_core::{InsertPoint, OpId, Program};
@@ -17,13 +18,21 @@ fn ops_named(p: &Program, root: OpId, name: &str) -> Vec<OpId> {
     found
 }
 
+/// The `delete-assert` pass.
+pub const DELETE_ASSERT: PassInfo = PassInfo {
+    argument: "delete-assert",
+    description: "remove runtime assertions",
+    options: &[],
+    make: |_| Ok(Box::new(DeleteAssert)),
+};
+
 /// `delete-assert`: removes `pd_op.assert` (it has no results).
 #[derive(Debug, Default)]
 pub struct DeleteAssert;
 
 impl Pass for DeleteAssert {
     fn argument(&self) -> &'static str {
-        "delete-assert"
+        DELETE_ASSERT.argument
     }
     fn run(
         &mut self,
@@ -47,6 +56,14 @@ impl Pass for DeleteAssert {
     }
 }
 
+/// The `replace-fetch-with-shadow-output` pass.
+pub const REPLACE_FETCH_WITH_SHADOW_OUTPUT: PassInfo = PassInfo {
+    argument: "replace-fetch-with-shadow-output",
+    description: "turn fetch ops into shadow outputs of the same name",
+    options: &[],
+    make: |_| Ok(Box::new(ReplaceFetchWithShadowOutput)),
+};
+
 /// `replace-fetch-with-shadow-output`: `pd_op.fetch(x) {name}` whose result is
 /// unused becomes `builtin.shadow_output(x) {output_name: name}`.
 #[derive(Debug, Default)]
@@ -54,7 +71,7 @@ pub struct ReplaceFetchWithShadowOutput;
 
 impl Pass for ReplaceFetchWithShadowOutput {
     fn argument(&self) -> &'static str {
-        "replace-fetch-with-shadow-output"
+        REPLACE_FETCH_WITH_SHADOW_OUTPUT.argument
     }
     fn run(
         &mut self,

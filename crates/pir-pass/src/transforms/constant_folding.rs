@@ -32,6 +32,7 @@
 //! `ops folded`, `constants created`, `parameters created` and `parameters
 //! dropped`, and `evaluation errors` for ops the evaluator refused.
 
+use crate::registry::PassInfo;
 use std::sync::Arc;
 
 use pir_core::builtin::{ArrayAttr, BoolAttr, F64Attr, I64Attr};
@@ -46,6 +47,19 @@ use crate::alias::AliasAnalysis;
 use crate::effects::is_pure;
 use crate::params;
 use crate::pass::{Changed, Pass, PassContext, PassError};
+
+/// The `constant_folding` pass.
+pub const INFO: PassInfo = PassInfo {
+    argument: "constant_folding",
+    description:
+        "compute ops whose inputs are constants and replace them by constants or new parameters",
+    options: &["keep-params"],
+    make: |o| {
+        Ok(Box::new(ConstantFolding {
+            keep_params: o.take_bool("keep-params", false)?,
+        }))
+    },
+};
 
 /// The `constant_folding` pass. See the module docs.
 #[derive(Debug, Clone, Default)]
@@ -90,7 +104,7 @@ struct Folder<'a> {
 
 impl Pass for ConstantFolding {
     fn argument(&self) -> &'static str {
-        "constant_folding"
+        INFO.argument
     }
 
     fn run(

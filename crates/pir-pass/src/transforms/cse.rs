@@ -11,6 +11,7 @@
 //! result is a dense tensor. These are Paddle's own CSE rules, made exact by
 //! the alias analysis.
 
+use crate::registry::PassInfo;
 use rustc_hash::FxHashMap;
 
 use pir_core::{BlockId, OpId, Program, Symbol, ValueId};
@@ -158,12 +159,20 @@ impl Cse<'_> {
 }
 
 /// The `cse` pass.
+pub const INFO: PassInfo = PassInfo {
+    argument: "cse",
+    description: "replace an op by an identical earlier one visible at its place",
+    options: &[],
+    make: |_| Ok(Box::new(CommonSubexpressionElimination)),
+};
+
+/// The `cse` pass.
 #[derive(Debug, Default)]
 pub struct CommonSubexpressionElimination;
 
 impl Pass for CommonSubexpressionElimination {
     fn argument(&self) -> &'static str {
-        "cse"
+        INFO.argument
     }
     fn run(
         &mut self,

@@ -1,6 +1,7 @@
 //! Dead code elimination: erases pure ops whose results are unused, in every
 //! region, until none is left (erasing a user can make its operands dead).
 
+use crate::registry::PassInfo;
 use pir_core::walk::Order;
 use pir_core::{OpId, Program};
 
@@ -8,12 +9,20 @@ use crate::effects::is_pure;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 
 /// The `dce` pass.
+pub const INFO: PassInfo = PassInfo {
+    argument: "dce",
+    description: "erase side-effect-free ops whose results are unused",
+    options: &[],
+    make: |_| Ok(Box::new(DeadCodeElimination)),
+};
+
+/// The `dce` pass.
 #[derive(Debug, Default)]
 pub struct DeadCodeElimination;
 
 impl Pass for DeadCodeElimination {
     fn argument(&self) -> &'static str {
-        "dce"
+        INFO.argument
     }
     fn run(
         &mut self,

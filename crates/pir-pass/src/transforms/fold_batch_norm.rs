@@ -21,6 +21,7 @@
 //!
 //! Counts: `batch norms folded`.
 
+use crate::registry::PassInfo;
 use pir_core::walk::Order;
 use pir_core::{Builder, InsertPoint, OpId, Program, Type, ValueDef, ValueId};
 use pir_dialects::ops::{
@@ -32,6 +33,18 @@ use pir_params::{DType, Tensor};
 
 use crate::params;
 use crate::pass::{Changed, Pass, PassContext, PassError};
+
+/// The `fold_batch_norm` pass.
+pub const INFO: PassInfo = PassInfo {
+    argument: "fold_batch_norm",
+    description: "fold inference batch norms into the convolution or matmul before them",
+    options: &["keep-params"],
+    make: |o| {
+        Ok(Box::new(FoldBatchNorm {
+            keep_params: o.take_bool("keep-params", false)?,
+        }))
+    },
+};
 
 /// The `fold_batch_norm` pass. See the module docs.
 #[derive(Debug, Clone, Copy, Default)]
@@ -46,7 +59,7 @@ const PARAMETER_PREFIX: &str = "fold_batch_norm@_";
 
 impl Pass for FoldBatchNorm {
     fn argument(&self) -> &'static str {
-        "fold_batch_norm"
+        INFO.argument
     }
 
     fn run(

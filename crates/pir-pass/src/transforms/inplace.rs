@@ -68,6 +68,7 @@
 //! leaves `b` alone in its class, so `relu(a)` before it still converts and
 //! a chain comes back whole.
 
+use crate::registry::PassInfo;
 use rustc_hash::FxHashMap;
 
 use pir_core::builtin::{ArrayAttr, BoolAttr, DenseTensorType};
@@ -373,6 +374,14 @@ fn de_inplace_plan(
     Some(plan)
 }
 
+/// The `de_inplace` pass.
+pub const DE_INPLACE: PassInfo = PassInfo {
+    argument: "de_inplace",
+    description: "replace in-place ops by their out-of-place twins where no reader can tell",
+    options: &[],
+    make: |_| Ok(Box::new(DeInplace)),
+};
+
 /// The `de_inplace` pass: in-place ops whose write no reader can observe
 /// become their out-of-place twins.
 #[derive(Debug, Default)]
@@ -380,7 +389,7 @@ pub struct DeInplace;
 
 impl Pass for DeInplace {
     fn argument(&self) -> &'static str {
-        "de_inplace"
+        DE_INPLACE.argument
     }
     fn run(
         &mut self,
@@ -575,6 +584,14 @@ fn may_inplace(p: &Program, pos: &Positions, op: OpId, twin: &Twin) -> bool {
     true
 }
 
+/// The `inplace` pass.
+pub const INPLACE: PassInfo = PassInfo {
+    argument: "inplace",
+    description: "replace ops by their in-place twins where the input is dead and unshared",
+    options: &[],
+    make: |_| Ok(Box::new(Inplace)),
+};
+
 /// The `inplace` pass: pure ops that are the last reader of an unshared
 /// input become their in-place twins.
 #[derive(Debug, Default)]
@@ -582,7 +599,7 @@ pub struct Inplace;
 
 impl Pass for Inplace {
     fn argument(&self) -> &'static str {
-        "inplace"
+        INPLACE.argument
     }
     fn run(
         &mut self,

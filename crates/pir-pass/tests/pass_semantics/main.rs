@@ -135,7 +135,7 @@ fn run_pipeline(p: &mut Program, pipeline: &str) -> Result<(), String> {
 /// The pipelines to check: the passes that exist now, and the in-place
 /// passes once they are registered.
 fn pipelines() -> Vec<&'static str> {
-    let has = |name: &str| pir_pass::registry::PASSES.iter().any(|(n, _)| *n == name);
+    let has = |name: &str| pir_pass::registry::lookup(name).is_some();
     let mut out = vec!["cse", "canonicalize", "dce", "canonicalize,cse,dce"];
     if has("de_inplace") {
         out.push("de_inplace");

@@ -1,0 +1,164 @@
+//! The [`Rewriter`]: every edit a pattern makes, recorded.
+
+use pir_core::{AttrDict, Builder, InsertPoint, OpId, Program, Symbol, Type, ValueId};
+
+use super::RewriteListener;
+
+/// Edits a program on behalf of a pattern, recording what changed and which
+/// ops the driver should revisit (users of replaced values, definitions of
+/// erased ops' operands, created and modified ops), and telling a listener.
+pub struct Rewriter<'p> {
+    program: &'p mut Program,
+    pub(super) changes: u64,
+    pub(super) touched: Vec<OpId>,
+    pub(super) listener: Option<&'p mut (dyn RewriteListener + 'p)>,
+}
+
+impl<'p> Rewriter<'p> {
+    /// A rewriter over `program`.
+    pub fn new(program: &'p mut Program) -> Self {
+        Rewriter {
+            program,
+            changes: 0,
+            touched: Vec::new(),
+            listener: None,
+        }
+    }
+
+    /// The program (read it freely; edit through the rewriter's methods so
+    /// changes are recorded, or call [`Rewriter::notify_modified`]).
+    pub fn program(&mut self) -> &mut Program {
+        self.program
+    }
+
+    /// The program, read-only (usable while holding other borrows of the rewriter's state).
+    pub fn program_ref(&self) -> &Program {
+        self.program
+    }
+
+    /// Number of changes recorded.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// Records an in-place modification of `op` (e.g. an attribute set through [`Rewriter::program`]).
+    pub fn notify_modified(&mut self, op: OpId) {
+        if let Some(l) = self.listener.as_deref_mut() {
+            l.on_modify(self.program, op);
+        }
+        self.changes += 1;
+        self.touched.push(op);
+    }
+
+    /// Replaces `op`'s attribute dictionary (recorded unless it is unchanged).
+    pub fn set_attrs(&mut self, op: OpId, attrs: AttrDict) {
+        if self.program.attrs(op) != attrs {
+            self.program.set_attrs(op, attrs);
+            self.notify_modified(op);
+        }
+    }
+
+    /// Creates an op and inserts it before `anchor`; returns it. Absent
+    /// optional operands are `None`.
+    pub fn create_op_before(
+        &mut self,
+        anchor: OpId,
+        name: Symbol,
+        operands: &[Option<ValueId>],
+        result_types: &[Type],
+        attrs: AttrDict,
+    ) -> OpId {
+        let op = self
+            .program
+            .create_op(name, operands, result_types, attrs, 0);
+        self.insert_before(anchor, op);
+        op
+    }
+
+    /// Inserts a detached op (made with [`Program::create_op`]) before `anchor`.
+    pub fn insert_before(&mut self, anchor: OpId, op: OpId) {
+        Builder::new(self.program, InsertPoint::Before(anchor)).insert(op);
+        if let Some(l) = self.listener.as_deref_mut() {
+            l.on_insert(self.program, op);
+        }
+        self.changes += 1;
+        self.touched.push(op);
+    }
+
+    /// Replaces `op` by a new op `name` reading `operands`, with `attrs` and
+    /// `op`'s result types, inserted in its place. Returns the new op, or
+    /// `None` (nothing changed) if `op`'s results cannot all be replaced.
+    pub fn replace_op_with_new(
+        &mut self,
+        op: OpId,
+        name: Symbol,
+        operands: &[Option<ValueId>],
+        attrs: AttrDict,
+    ) -> Option<OpId> {
+        let types: Vec<Type> = self
+            .program
+            .results(op)
+            .map(|r| self.program.value_type(r))
+            .collect();
+        let new = self.create_op_before(op, name, operands, &types, attrs);
+        let values: Vec<ValueId> = self.program.results(new).collect();
+        self.replace_op(op, &values).then_some(new)
+    }
+
+    fn touch_users(&mut self, v: ValueId) {
+        let users: Vec<OpId> = self
+            .program
+            .uses(v)
+            .map(|u| self.program.operand_owner(u))
+            .collect();
+        self.touched.extend(users);
+    }
+
+    /// Replaces every use of `from` with `to`.
+    pub fn replace_all_uses(&mut self, from: ValueId, to: ValueId) {
+        if from == to || self.program.use_empty(from) {
+            return;
+        }
+        self.touch_users(from);
+        if let Some(l) = self.listener.as_deref_mut() {
+            l.on_replace(self.program, from, to);
+        }
+        self.program.replace_all_uses_with(from, to);
+        self.changes += 1;
+    }
+
+    /// Replaces the results of `op` by `values` and erases `op`.
+    pub fn replace_op(&mut self, op: OpId, values: &[ValueId]) -> bool {
+        let results: Vec<ValueId> = self.program.results(op).collect();
+        if results.len() != values.len() {
+            return false;
+        }
+        for (&r, &v) in results.iter().zip(values) {
+            self.replace_all_uses(r, v);
+        }
+        self.erase_op(op)
+    }
+
+    /// Erases `op` (its results must be unused); the defining ops of its
+    /// operands are revisited.
+    pub fn erase_op(&mut self, op: OpId) -> bool {
+        let defs: Vec<OpId> = self
+            .program
+            .operands(op)
+            .flatten()
+            .filter_map(|v| self.program.defining_op(v))
+            .collect();
+        if self.program.results(op).any(|r| !self.program.use_empty(r)) {
+            return false;
+        }
+        if let Some(l) = self.listener.as_deref_mut() {
+            l.on_erase(self.program, op);
+        }
+        if self.program.erase_op(op).is_err() {
+            return false;
+        }
+        self.touched.extend(defs);
+        self.changes += 1;
+        true
+    }
+}

@@ -8,7 +8,8 @@
 //! (when a pass fails or panics, write the input program to FILE and print the
 //! `pir opt` command that replays the failure), `--keep-params` (no pass reads
 //! a parameter as a constant, creates or drops one: `OUT.pdiparams` holds the
-//! input's tensors). Without `-o` the
+//! input's tensors), `--rules FILE` (apply the rewrite rules of FILE before
+//! the pipeline; rules that never match are reported). Without `-o` the
 //! result is printed on stdout.
 //!
 //! A `.json` input is read with its parameter file (`IN.pdiparams`, else
@@ -45,6 +46,9 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
                 info.argument, info.description
             ));
         }
+        for (name, passes, description) in pir_pass::pipelines::PIPELINES {
+            out.push_str(&format!("{name:<34} pipeline: {description} ({passes})\n"));
+        }
         std::io::stdout().write_all(out.as_bytes())?;
         return Ok(());
     }
@@ -61,15 +65,23 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "--keep-vtensor",
             "--keep-params",
         ],
-        &["-p", "--pipeline", "-o", "--ir-dump-dir", "--reproducer"],
+        &[
+            "-p",
+            "--pipeline",
+            "-o",
+            "--ir-dump-dir",
+            "--reproducer",
+            "--rules",
+        ],
     )?;
     let [input] = args.positional.as_slice() else {
         return Err(CliError::Usage("`pir opt` takes one input model".into()));
     };
-    let pipeline = args
-        .value("-p")
-        .or(args.value("--pipeline"))
-        .ok_or_else(|| CliError::Usage("`pir opt` needs -p PIPELINE (e.g. \"dce,cse\")".into()))?;
+    let pipeline = pipeline_text(
+        args.value("-p").or(args.value("--pipeline")),
+        args.value("--rules"),
+    )?;
+    let pipeline = pipeline.as_str();
     let defaults = if args.has("--keep-params") {
         pir_pass::registry::OptionDefaults::keep_params()
     } else {
@@ -95,6 +107,9 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     if args.has("--timing") || args.has("--statistics") {
         std::io::stderr().write_all(pir_pass::manager::report(&records).as_bytes())?;
     }
+    for note in records.iter().flat_map(|r| r.statistics.notes()) {
+        eprintln!("note: {note}");
+    }
     match args.value("-o") {
         Some(out) => {
             let out = PathBuf::from(out);
@@ -108,6 +123,27 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         None => std::io::stdout().write_all(&loaded.program.print_to_vec())?,
     }
     Ok(())
+}
+
+/// The pipeline to run: `--rules FILE` (the `drr` pass) first, then `-p`'s.
+fn pipeline_text(pipeline: Option<&str>, rules: Option<&str>) -> Result<String, CliError> {
+    let rules = match rules {
+        Some(file) if file.contains([',', '{', '}', '(', ')']) => {
+            return Err(CliError::Usage(format!(
+                "--rules {file}: a rule file's path may not contain `,{{}}()`"
+            )))
+        }
+        Some(file) => Some(format!("drr{{file={file}}}")),
+        None => None,
+    };
+    match (rules, pipeline) {
+        (Some(r), Some(p)) => Ok(format!("{r},{p}")),
+        (Some(r), None) => Ok(r),
+        (None, Some(p)) => Ok(p.to_owned()),
+        (None, None) => Err(CliError::Usage(
+            "`pir opt` needs -p PIPELINE (e.g. \"dce,cse\") or --rules FILE".into(),
+        )),
+    }
 }
 
 /// Reads the input: a `.json` model with the parameter file beside it (if

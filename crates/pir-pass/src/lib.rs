@@ -2,12 +2,16 @@
 //!
 //! - [`pass::Pass`] and [`PassManager`] (pipelines from text, verification
 //!   after each pass, timing, statistics, IR printing).
-//! - [`rewrite`]: patterns and a greedy driver that reports why it stopped.
+//! - [`rewrite`]: patterns, frozen pattern sets, a `Rewriter` and a greedy
+//!   driver that reports why it stopped.
+//! - [`drr`]: declarative rewrite rules (a text form, compiled into patterns).
 //! - [`transforms`]: `dce`, `cse`, `canonicalize`, `remove-identity-ops`,
-//!   `remove-redundant-transpose`, `delete-assert`,
-//!   `replace-fetch-with-shadow-output`, `de_inplace`, `inplace`,
-//!   and the value-semantics passes `to_vtensor`, `drop_vtensor_copies`,
-//!   `lower_vtensor`, and `constant_folding` (with the CPU evaluator).
+//!   `delete-assert`, `replace-fetch-with-shadow-output`, `de_inplace`,
+//!   `inplace`, the value-semantics passes `to_vtensor`, `drop_vtensor_copies`,
+//!   `lower_vtensor`, `constant_folding` (with the CPU evaluator),
+//!   `fold_batch_norm`, and Paddle's fusion and cleanup passes written as DRR
+//!   rules (`transforms::fusion`: `identity_op_clean`, `matmul_add_act_fuse`, …).
+//! - [`registry`]: every pass's `PassInfo`; [`pipelines`]: named pipelines (`inference`).
 //! - [`params`]: parameters for passes (read, create, erase).
 //!
 //! ```
@@ -17,14 +21,16 @@
 //! pm.run(&mut program).unwrap();
 //! program.verify().unwrap();
 //! ```
-#![deny(unsafe_op_in_unsafe_fn)]
+#![forbid(unsafe_code)]
 
 pub mod alias;
+pub mod drr;
 pub mod effects;
 pub mod manager;
 pub mod nested;
 pub mod params;
 pub mod pass;
+pub mod pipelines;
 pub mod registry;
 pub mod rewrite;
 pub mod transforms;

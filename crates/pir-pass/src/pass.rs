@@ -10,6 +10,7 @@ use pir_core::{OpId, Program};
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Statistics {
     entries: Vec<(&'static str, u64)>,
+    notes: Vec<String>,
 }
 
 impl Statistics {
@@ -32,6 +33,19 @@ impl Statistics {
     /// All counters in the order they were first added to.
     pub fn entries(&self) -> &[(&'static str, u64)] {
         &self.entries
+    }
+
+    /// Records something the user should hear about (a rule that never
+    /// matched), once.
+    pub fn note(&mut self, text: String) {
+        if !self.notes.contains(&text) {
+            self.notes.push(text);
+        }
+    }
+
+    /// The notes, in the order they were made.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 }
 

@@ -11,7 +11,8 @@
 use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::{
-    canonicalize, cleanup, constant_folding, cse, dce, fold_batch_norm, inplace, value_semantics,
+    canonicalize, cleanup, constant_folding, cse, dce, fold_batch_norm, fusion, inplace,
+    value_semantics,
 };
 
 /// A pipeline that cannot be built.
@@ -53,7 +54,6 @@ pub static PASSES: &[PassInfo] = &[
     cse::INFO,
     canonicalize::CANONICALIZE,
     canonicalize::REMOVE_IDENTITY_OPS,
-    canonicalize::REMOVE_REDUNDANT_TRANSPOSE,
     cleanup::DELETE_ASSERT,
     cleanup::REPLACE_FETCH_WITH_SHADOW_OUTPUT,
     inplace::DE_INPLACE,
@@ -63,6 +63,18 @@ pub static PASSES: &[PassInfo] = &[
     constant_folding::INFO,
     fold_batch_norm::INFO,
     value_semantics::LOWER_VTENSOR,
+    fusion::IDENTITY_OP_CLEAN,
+    fusion::DELETE_DROPOUT,
+    fusion::MAP_OP_TO_ANOTHER,
+    fusion::MATMUL_SCALE_FUSE,
+    fusion::MATMUL_TRANSPOSE_FUSE,
+    fusion::REMOVE_REDUNDANT_TRANSPOSE,
+    fusion::MATMUL_ADD_ACT_FUSE,
+    fusion::SILU_FUSE,
+    fusion::CONV2D_ADD_FUSE,
+    fusion::CONV2D_ADD_ACT_FUSE,
+    fusion::ADD_NORM_FUSE,
+    fusion::DRR,
 ];
 
 /// The registered pass `argument`.
@@ -209,11 +221,19 @@ pub fn parse_pipeline_with(
             }
             None => (entry.trim(), Options::default()),
         };
+        if let Some(expansion) = crate::pipelines::lookup(name) {
+            if let Some((k, _)) = options.0.first() {
+                return Err(err(format!("pipeline `{name}` takes no option `{k}`")));
+            }
+            passes.extend(parse_pipeline_with(expansion, defaults).map_err(|e| err(e.message))?);
+            continue;
+        }
         let Some(info) = lookup(name) else {
             let known: Vec<&str> = PASSES.iter().map(|info| info.argument).collect();
             return Err(err(format!(
-                "unknown pass `{name}` (known: {})",
-                known.join(", ")
+                "unknown pass `{name}` (known: {}; pipelines: {})",
+                known.join(", "),
+                crate::pipelines::names().join(", ")
             )));
         };
         defaults.apply(name, &mut options);

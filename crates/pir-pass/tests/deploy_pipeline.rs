@@ -1,10 +1,11 @@
-//! The deployment pipeline `constant_folding,fold_batch_norm,canonicalize,
-//! cse,dce` on every corpus model with its parameters, against what Paddle
+//! The deployment pipelines — `constant_folding,fold_batch_norm,canonicalize,
+//! cse,dce` and `inference` (with the fusions) — on every corpus model with
+//! its parameters, against what Paddle
 //! Inference 3.3.1 finally runs after its own CPU passes
 //! (`tests/corpus/paddle_inference_ops.json`, recorded by
 //! `scripts/paddle_inference_ops.py --record`): the result verifies, its
 //! parameters are complete, no `batch_norm` is left, and it has no more
-//! compute ops than Paddle's program. Whether the results compute the same
+//! compute ops than Paddle's program (`inference`: fewer in total). Whether the results compute the same
 //! outputs is checked in Paddle itself by `scripts/paddle_check_passes.py`.
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
@@ -52,6 +53,19 @@ fn compute_ops(p: &Program) -> BTreeMap<String, u64> {
 
 #[test]
 fn deploy_pipeline_leaves_no_more_compute_ops_than_paddle_inference() {
+    let (ours, paddle) = compare(PIPELINE);
+    assert!(ours <= paddle, "{ours} compute ops in all, Paddle {paddle}");
+}
+
+#[test]
+fn inference_pipeline_leaves_fewer_compute_ops_than_paddle_inference() {
+    let (ours, paddle) = compare("inference");
+    assert!(ours < paddle, "{ours} compute ops in all, Paddle {paddle}");
+}
+
+/// Runs `pipeline` on every recorded model; fails on a model with more
+/// compute ops than Paddle's; returns the totals (ours, Paddle's).
+fn compare(pipeline: &str) -> (u64, u64) {
     let record = pir_corpus::repo_root().join("tests/corpus/paddle_inference_ops.json");
     let record: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(record).unwrap()).unwrap();
@@ -63,6 +77,7 @@ fn deploy_pipeline_leaves_no_more_compute_ops_than_paddle_inference() {
         .collect();
     assert!(!models.is_empty(), "no recorded model in the corpus");
     let mut report = Vec::new();
+    let (mut total, mut paddle_total) = (0u64, 0u64);
     for model in models {
         let expected = &paddle[&model.name];
         let Some(limit) = expected["compute_ops"].as_u64() else {
@@ -70,7 +85,7 @@ fn deploy_pipeline_leaves_no_more_compute_ops_than_paddle_inference() {
         };
         let mut m = pir::Model::load(model.json().with_extension("")).unwrap();
         let had_params = !m.parameter_names().is_empty();
-        let mut pm = pir_pass::PassManager::parse(PIPELINE).unwrap();
+        let mut pm = pir_pass::PassManager::parse(pipeline).unwrap();
         pm.instrumentation.verify_each = true;
         pm.run(&mut m.program)
             .unwrap_or_else(|e| panic!("{}: {e}", model.name));
@@ -86,6 +101,8 @@ fn deploy_pipeline_leaves_no_more_compute_ops_than_paddle_inference() {
             .filter(|(k, _)| k.starts_with("pd_op.batch_norm"))
             .count();
         assert_eq!(batch_norms, 0, "{}: batch norms left", model.name);
+        total += ours;
+        paddle_total += limit;
         let excused = PADDLE_WRONG.iter().any(|(n, _)| *n == model.name);
         if ours > limit && !excused {
             report.push(format!(
@@ -94,5 +111,6 @@ fn deploy_pipeline_leaves_no_more_compute_ops_than_paddle_inference() {
             ));
         }
     }
-    assert!(report.is_empty(), "{}", report.join("\n"));
+    assert!(report.is_empty(), "{pipeline}:\n{}", report.join("\n"));
+    (total, paddle_total)
 }

@@ -11,18 +11,25 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-const PASSES: [&str; 11] = [
+const PASSES: [&str; 18] = [
     "dce",
     "cse",
     "canonicalize",
     "remove-identity-ops",
-    "remove-redundant-transpose",
     "delete-assert",
     "replace-fetch-with-shadow-output",
     "de_inplace",
     "inplace",
     "constant_folding",
     "fold_batch_norm",
+    "identity_op_clean",
+    "matmul_add_act_fuse",
+    "matmul_transpose_fuse",
+    "remove_redundant_transpose",
+    "silu_fuse",
+    "conv2d_add_act_fuse",
+    "add_norm_fuse",
+    "inference",
 ];
 
 /// A line diff: common prefix and suffix are skipped, the rest is an LCS diff
@@ -79,6 +86,44 @@ fn diff(before: &str, after: &str) -> String {
     out
 }
 
+/// Programs of more lines than this are recorded as op-count changes, not
+/// line diffs (which would run to megabytes).
+const LARGE: usize = 1500;
+
+/// The change of each op name's count, `name: before -> after`.
+fn histogram_change(before: &str, after: &str) -> String {
+    fn counts(text: &str) -> std::collections::BTreeMap<&str, i64> {
+        let mut m = std::collections::BTreeMap::new();
+        for line in text.lines() {
+            if let Some(start) = line.find(" = \"").map(|i| i + 4) {
+                if let Some(len) = line[start..].find('"') {
+                    *m.entry(&line[start..start + len]).or_insert(0) += 1;
+                }
+            }
+        }
+        m
+    }
+    let (a, b) = (counts(before), counts(after));
+    let mut out = String::new();
+    for name in a
+        .keys()
+        .chain(b.keys())
+        .collect::<std::collections::BTreeSet<_>>()
+    {
+        let (x, y) = (
+            a.get(name).copied().unwrap_or(0),
+            b.get(name).copied().unwrap_or(0),
+        );
+        if x != y {
+            let _ = writeln!(out, "{name}: {x} -> {y}");
+        }
+    }
+    if out.is_empty() && before != after {
+        out.push_str("(same op counts, other changes)\n");
+    }
+    out
+}
+
 #[test]
 fn per_pass_diffs_of_corpus_models_match_their_snapshots() {
     let bless = std::env::var_os("PIR_BLESS").is_some();
@@ -111,7 +156,12 @@ fn per_pass_diffs_of_corpus_models_match_their_snapshots() {
                 .unwrap_or_else(|e| panic!("{}: {e}", model.name));
             p.verify()
                 .unwrap_or_else(|e| panic!("{} after {pass}: {e}", model.name));
-            let d = diff(&before, &p.to_string());
+            let after = p.to_string();
+            let d = if before.lines().count() > LARGE {
+                histogram_change(&before, &after)
+            } else {
+                diff(&before, &after)
+            };
             let _ = writeln!(snapshot, "== {pass} ==");
             snapshot.push_str(if d.is_empty() { "(unchanged)\n" } else { &d });
         }

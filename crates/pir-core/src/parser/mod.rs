@@ -199,6 +199,39 @@ pub fn parse_text(
     })
 }
 
+/// Parses the value of attribute `attr_name` of an op `op_name` from its
+/// text as Paddle prints it (`1`, `0.5`, `"relu"`, `[1,2]`, `float32`), its
+/// kind taken from the op's definition as in a program text. The whole text
+/// must be the value.
+pub fn parse_attribute(
+    ctx: &Arc<IrContext>,
+    op_name: &str,
+    attr_name: &str,
+    text: &str,
+) -> Result<Attribute, ParseError> {
+    let mut parser = Parser::new(ctx, text, &ParseOptions::default());
+    let info = ctx.lookup_symbol(op_name).and_then(|s| ctx.op_info(s));
+    let expect = ops::attr_hint(ctx, info, attr_name);
+    let attr = parser.parse_attr(expect)?;
+    parser.cur.skip_ws();
+    if parser.cur.peek().is_some() {
+        return Err(parser.expected("the end of the attribute value"));
+    }
+    Ok(attr)
+}
+
+/// Parses a type from its text (`tensor<2x3xf32>`, either text form). The
+/// whole text must be the type.
+pub fn parse_type_text(ctx: &Arc<IrContext>, text: &str) -> Result<Type, ParseError> {
+    let mut parser = Parser::new(ctx, text, &ParseOptions::default());
+    let ty = parser.parse_type()?;
+    parser.cur.skip_ws();
+    if parser.cur.peek().is_some() {
+        return Err(parser.expected("the end of the type"));
+    }
+    Ok(ty)
+}
+
 /// Whether `bytes` look like IR text rather than JSON: a typed header, or a
 /// `{` not followed by a JSON key.
 pub fn looks_like_text(bytes: &[u8]) -> bool {

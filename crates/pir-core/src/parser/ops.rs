@@ -693,7 +693,7 @@ fn kwarg_key(name: &str) -> &str {
 }
 
 /// The kind the op (or the context's table of common names) gives attribute `name`.
-fn attr_hint(ctx: &crate::IrContext, info: Option<&OpInfo>, name: &str) -> Expect {
+pub(crate) fn attr_hint(ctx: &crate::IrContext, info: Option<&OpInfo>, name: &str) -> Expect {
     if let Some(info) = info {
         if let Some(hint) = info.interface::<AttrHintInterface>() {
             if let Some(expect) = (hint.0)(info, name) {

@@ -68,16 +68,39 @@ impl<'p> Rewriter<'p> {
         result_types: &[Type],
         attrs: AttrDict,
     ) -> OpId {
+        self.create_op_at(
+            InsertPoint::Before(anchor),
+            name,
+            operands,
+            result_types,
+            attrs,
+        )
+    }
+
+    /// Creates an op and inserts it at `point`; returns it.
+    pub fn create_op_at(
+        &mut self,
+        point: InsertPoint,
+        name: Symbol,
+        operands: &[Option<ValueId>],
+        result_types: &[Type],
+        attrs: AttrDict,
+    ) -> OpId {
         let op = self
             .program
             .create_op(name, operands, result_types, attrs, 0);
-        self.insert_before(anchor, op);
+        self.insert_at(point, op);
         op
     }
 
     /// Inserts a detached op (made with [`Program::create_op`]) before `anchor`.
     pub fn insert_before(&mut self, anchor: OpId, op: OpId) {
-        Builder::new(self.program, InsertPoint::Before(anchor)).insert(op);
+        self.insert_at(InsertPoint::Before(anchor), op);
+    }
+
+    /// Inserts a detached op at `point`.
+    pub fn insert_at(&mut self, point: InsertPoint, op: OpId) {
+        Builder::new(self.program, point).insert(op);
         if let Some(l) = self.listener.as_deref_mut() {
             l.on_insert(self.program, op);
         }

@@ -1,7 +1,8 @@
 //! Canonicalization: identity ops removed and redundant op pairs folded,
-//! applied by the greedy driver to a fixed point. The cleanups are also
-//! available as passes of their own (`remove-identity-ops`,
-//! `remove-redundant-transpose`), as in Paddle's general passes.
+//! applied by the greedy driver to a fixed point. The identity removals are
+//! also a pass of their own (`remove-identity-ops`); Paddle's own cleanups
+//! (`identity_op_clean`, `remove_redundant_transpose`) are DRR rules
+//! ([`crate::transforms::fusion`]).
 //!
 //! Every pattern replaces an op by one of its operands only when the result
 //! type equals the operand's type, so no consumer sees a different type, and
@@ -265,21 +266,6 @@ pub const REMOVE_IDENTITY_OPS: PassInfo = PassInfo {
     },
 };
 
-/// The `remove-redundant-transpose` pass.
-pub const REMOVE_REDUNDANT_TRANSPOSE: PassInfo = PassInfo {
-    argument: "remove-redundant-transpose",
-    description: "remove pairs of transposes whose permutations cancel out",
-    options: GREEDY_OPTIONS,
-    make: |o| {
-        let set = patterns(&["redundant-transpose"]);
-        Ok(Box::new(PatternPass::new(
-            "remove-redundant-transpose",
-            set,
-            o.take_greedy()?,
-        )))
-    },
-};
-
 /// A pass running a frozen set of patterns greedily; it fails if the driver
 /// does not converge.
 pub struct PatternPass {
@@ -287,6 +273,10 @@ pub struct PatternPass {
     patterns: FrozenPatternSet,
     /// Driver limits.
     pub config: GreedyConfig,
+    /// Labels of patterns to report when they never fire (`None`: no report).
+    report_unmatched: Option<Vec<String>>,
+    /// Rewrites per pattern over every run of the pass.
+    fired: Vec<u64>,
 }
 
 impl PatternPass {
@@ -296,11 +286,21 @@ impl PatternPass {
         patterns: Vec<Box<dyn RewritePattern>>,
         config: GreedyConfig,
     ) -> Self {
+        let fired = vec![0; patterns.len()];
         PatternPass {
             argument,
             patterns: FrozenPatternSet::new(patterns),
             config,
+            report_unmatched: None,
+            fired,
         }
+    }
+
+    /// Reports (as statistics notes) each pattern that has not fired after a
+    /// run, by its label (`labels[i]` for pattern `i`).
+    pub fn report_unmatched(mut self, labels: Vec<String>) -> Self {
+        self.report_unmatched = Some(labels);
+        self
     }
 
     /// The pattern set.
@@ -321,6 +321,16 @@ impl Pass for PatternPass {
     ) -> Result<Changed, PassError> {
         let outcome = apply_greedily(p, root, &self.patterns, &self.config);
         cx.statistics.add("patterns applied", outcome.rewrites);
+        for (total, n) in self.fired.iter_mut().zip(&outcome.per_pattern) {
+            *total += n;
+        }
+        if let Some(labels) = &self.report_unmatched {
+            for (label, &n) in labels.iter().zip(&self.fired) {
+                if n == 0 {
+                    cx.statistics.note(format!("{label} never matched"));
+                }
+            }
+        }
         cx.statistics
             .add("iterations", u64::from(outcome.iterations));
         if outcome.stop != Stop::Converged {

@@ -6,6 +6,7 @@ pub mod constant_folding;
 pub mod cse;
 pub mod dce;
 pub mod fold_batch_norm;
+pub mod fusion;
 pub mod inplace;
 pub mod value_semantics;
 

@@ -153,6 +153,10 @@ fn pipelines() -> Vec<&'static str> {
         out.push("to_vtensor,drop_vtensor_copies,lower_vtensor");
         out.push("to_vtensor,drop_vtensor_copies,canonicalize,cse,dce,lower_vtensor");
     }
+    // DRR rules whose result ops the interpreter runs (scale, cast, transpose).
+    if has("identity_op_clean") && has("remove_redundant_transpose") {
+        out.push("identity_op_clean,remove_redundant_transpose");
+    }
     out
 }
 

@@ -1,0 +1,24 @@
+//! Named pipelines: a pipeline entry that stands for a list of passes.
+
+/// `(name, passes, what it is for)`.
+pub const PIPELINES: &[(&str, &str, &str)] = &[(
+    "inference",
+    "identity_op_clean,constant_folding,fold_batch_norm,matmul_scale_fuse,\
+     matmul_transpose_fuse,remove_redundant_transpose,matmul_add_act_fuse,silu_fuse,\
+     constant_folding,canonicalize,cse,dce",
+    "CPU inference: cleanups, constant and batch-norm folding, and the fusions whose \
+     result ops Paddle's CPU kernels run (pd_op.fc, pd_op.swish)",
+)];
+
+/// The passes of the named pipeline `name`.
+pub fn lookup(name: &str) -> Option<&'static str> {
+    PIPELINES
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, p, _)| *p)
+}
+
+/// The names of the pipelines.
+pub fn names() -> Vec<&'static str> {
+    PIPELINES.iter().map(|(n, _, _)| *n).collect()
+}

@@ -30,8 +30,10 @@ and dtypes, `numpy.allclose(y, x, rtol=1e-4, atol=ATOL)` for floats (`--atol`,
 default 1e-5, for values that round to about zero) and exact equality
 otherwise.
 
-Prints a markdown table: model, kind (`conv` when the model has a
-convolution, `linear` when it has a matmul but no convolution, else `other`),
+Prints the machine's load average (1 min) at the start and the end (on a
+shared machine the timings are only as good as that), then a markdown table:
+model, kind (`conv` when the model has a convolution, `linear` when it has a
+matmul but no convolution, else `other`),
 X ms, Y ms, speedup X/Y (above 1: ours is faster), outputs match; then the
 geometric mean of the speedups over the models both sides ran. Models a side
 could not run (a Paddle error, a child killed after `--timeout` seconds, `pir
@@ -218,6 +220,7 @@ def main():
         return 2
     wanted = set(filter(None, args.models.split(",")))
 
+    load_start = os.getloadavg()[0]  # timings mean little on a busy machine; the table says how busy
     work = tempfile.mkdtemp(prefix="compare_paddle_predictor_")
     try:
         entries = []  # name, kind, X (json, params), Y (json, params) or None, inputs, note
@@ -253,8 +256,10 @@ def main():
                     times[name][side].append(ms)
 
         print("pipeline `%s`; Paddle Inference 3.3.1, CPU, 1 thread, oneDNN %s; "
-              "X: Paddle's optimisation, Y: ours with Paddle's off; %d rounds x %d runs (+%d warm-up)\n"
-              % (args.pipeline, "on" if args.onednn else "off", args.rounds, args.runs, args.warmup))
+              "X: Paddle's optimisation, Y: ours with Paddle's off; %d rounds x %d runs (+%d warm-up); "
+              "load average %.1f at the start, %.1f at the end on %d CPUs\n"
+              % (args.pipeline, "on" if args.onednn else "off", args.rounds, args.runs, args.warmup,
+                 load_start, os.getloadavg()[0], os.cpu_count() or 0))
         print("| model | kind | X ms | Y ms | speedup | outputs |")
         print("|---|---|---:|---:|---:|---|")
         speedups, mismatches, notes = [], 0, []

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the DRR library passes against Paddle's passes of the same names.
+"""Checks the library passes (DRR rules, horizontal_fuse) against Paddle's passes of the same names.
 
 For every library pass that Paddle 3.3.1 has (`NAME` here is Paddle's
 `NAME_pass`) and every corpus model Paddle loads (../shared/paddle-corpus and
@@ -48,6 +48,7 @@ PASSES = [
     "conv2d_add_fuse",
     "conv2d_add_act_fuse",
     "add_norm_fuse",
+    "horizontal_fuse",
 ]
 
 # (pass, model) -> why ours differs on purpose.

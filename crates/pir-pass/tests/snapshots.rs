@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-const PASSES: [&str; 18] = [
+const PASSES: [&str; 19] = [
     "dce",
     "cse",
     "canonicalize",
@@ -29,6 +29,7 @@ const PASSES: [&str; 18] = [
     "silu_fuse",
     "conv2d_add_act_fuse",
     "add_norm_fuse",
+    "horizontal_fuse",
     "inference",
 ];
 

@@ -40,7 +40,7 @@
 //! first matched op) unless its inputs are defined later, then right after
 //! the last of them; its attributes are written in its definition's order,
 //! with the definition's defaults for those the rule leaves out, then its
-//! `stop_gradient` (that of the source op whose result it replaces), then any
+//! `stop_gradient` (Paddle's rule: true when every operand's is), then any
 //! others in the rule's order. Source ops left without users are erased, and
 //! so are the side-effect-free ops that fed only them. A rule never fires where its rewrite could be
 //! observed differently: every tensor it reads or replaces must be unwritten
@@ -57,6 +57,30 @@ use std::sync::Arc;
 
 pub use eval::{Val, FUNCTIONS};
 pub use pattern::{compile, DrrPattern};
+
+/// Whether `v` stops gradients: its defining op's `stop_gradient` flag for
+/// it (false without one, as for block arguments).
+pub fn value_stop_gradient(p: &pir_core::Program, v: pir_core::ValueId) -> bool {
+    let Some(def) = p.defining_op(v) else {
+        return false;
+    };
+    let index = p.results(def).position(|r| r == v).unwrap_or(0);
+    p.attr(def, "stop_gradient")
+        .and_then(|a| p.ctx().attr_as::<pir_core::builtin::ArrayAttr>(a))
+        .and_then(|list| list.0.get(index).copied())
+        .and_then(|flag| p.ctx().attr_as::<pir_core::builtin::BoolAttr>(flag))
+        .is_some_and(|b| b.0)
+}
+
+/// A `stop_gradient` attribute of `flags`.
+pub fn stop_gradient_attr(ctx: &pir_core::IrContext, flags: &[bool]) -> pir_core::Attribute {
+    use pir_core::builtin::{ArrayAttr, BoolAttr};
+    let items: Vec<pir_core::Attribute> = flags
+        .iter()
+        .map(|&f| ctx.intern_attr(BoolAttr(f)))
+        .collect();
+    ctx.intern_attr(ArrayAttr(items.into_boxed_slice()))
+}
 
 /// A file of rules.
 #[derive(Debug, Clone, PartialEq)]

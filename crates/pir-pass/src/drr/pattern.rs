@@ -324,13 +324,7 @@ struct Planned {
 }
 
 impl DrrPattern {
-    fn plan(
-        &self,
-        p: &Program,
-        b: &Building<'_, '_>,
-        op: &super::ResultOp,
-        anchor: OpId,
-    ) -> Option<Planned> {
+    fn plan(&self, p: &Program, b: &Building<'_, '_>, op: &super::ResultOp) -> Option<Planned> {
         let ctx = p.ctx_arc();
         let def = pir_dialects::op_def(&op.op);
         let operands = op
@@ -369,17 +363,17 @@ impl DrrPattern {
                 ));
             }
         }
-        // The new op keeps the gradient flag of what it replaces.
-        let stop_gradient = ctx.symbol("stop_gradient");
+        // Paddle's rule for a built op: its results stop gradients when
+        // every operand does (an op without operands: always).
         if !op.attrs.iter().any(|(k, _)| k == "stop_gradient") {
-            let source_op = op
-                .results
+            let flag = operands
                 .iter()
-                .find_map(|n| b.source.tensor(n).and_then(|v| p.defining_op(v)))
-                .unwrap_or(anchor);
-            if let Some(flags) = p.attr(source_op, "stop_gradient") {
-                attrs.push((stop_gradient, resize_flags(ctx, flags, types.len())));
-            }
+                .flatten()
+                .all(|&v| super::value_stop_gradient(p, v));
+            attrs.push((
+                ctx.symbol("stop_gradient"),
+                super::stop_gradient_attr(ctx, &vec![flag; types.len()]),
+            ));
         }
         for (name, e) in &op.attrs {
             if def.is_some_and(|d| d.attribute(name).is_some()) {
@@ -395,20 +389,6 @@ impl DrrPattern {
             attrs,
         })
     }
-}
-
-/// `stop_gradient` flags for `n` results: the source's when the counts agree,
-/// else its first flag repeated.
-fn resize_flags(ctx: &IrContext, flags: Attribute, n: usize) -> Attribute {
-    use pir_core::builtin::ArrayAttr;
-    let Some(list) = ctx.attr_as::<ArrayAttr>(flags) else {
-        return flags;
-    };
-    if list.0.len() == n || list.0.is_empty() {
-        return flags;
-    }
-    let first = list.0[0];
-    ctx.intern_attr(ArrayAttr(vec![first; n].into_boxed_slice()))
 }
 
 impl RewritePattern for DrrPattern {
@@ -459,7 +439,7 @@ impl RewritePattern for DrrPattern {
                     created.push((name.clone(), v));
                 }
                 ResultStmt::Op(op) => {
-                    let Some(plan) = self.plan(p, &b, op, anchor) else {
+                    let Some(plan) = self.plan(p, &b, op) else {
                         return rollback(rw, &new_ops);
                     };
                     let point = placement.point(p, &plan.operands);

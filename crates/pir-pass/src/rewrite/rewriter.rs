@@ -101,6 +101,12 @@ impl<'p> Rewriter<'p> {
     /// Inserts a detached op at `point`.
     pub fn insert_at(&mut self, point: InsertPoint, op: OpId) {
         Builder::new(self.program, point).insert(op);
+        self.notify_inserted(op);
+    }
+
+    /// Records an op the pattern created and inserted itself (e.g. through a
+    /// typed view's `build` on [`Rewriter::program`]).
+    pub fn notify_inserted(&mut self, op: OpId) {
         if let Some(l) = self.listener.as_deref_mut() {
             l.on_insert(self.program, op);
         }

@@ -7,6 +7,7 @@ pub mod cse;
 pub mod dce;
 pub mod fold_batch_norm;
 pub mod fusion;
+pub mod horizontal_fuse;
 pub mod inplace;
 pub mod value_semantics;
 

@@ -555,3 +555,78 @@ fn opt_rejects_a_parameter_of_the_wrong_shape() {
     );
     assert!(!out.exists() && !dir.path().join("out.pdiparams").exists());
 }
+
+/// `pir opt --rules FILE` applies a user's rules before the pipeline and
+/// notes the rules that never matched; a malformed rule names its line.
+#[test]
+fn opt_applies_user_rules_and_reports_unmatched_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = dir.path().join("fc.drr");
+    std::fs::write(
+        &rules,
+        "rule fc {\n    %m = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false}\n    \
+         %out = pd_op.add(%m, %b)\n    where rank(%w) == 2 && rank(%b) == 1\n    =>\n    \
+         %out = pd_op.fc(%x, %w, %b) {in_num_col_dims: rank(%x) - 1, activation_type: \"\", padding_weights: false}\n}\n\
+         rule never {\n    %y = pd_op.sigmoid(%x)\n    =>\n    %y = %x\n}\n",
+    )
+    .unwrap();
+    let model = corpus_model("mlp_tiny");
+    let out = dir.path().join("out.json");
+    let res = pir(&[
+        "opt",
+        model.json().to_str().unwrap(),
+        "--rules",
+        rules.to_str().unwrap(),
+        "-p",
+        "dce",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert!(res.status.success(), "{err}");
+    assert!(
+        err.contains("rule `never`") && err.contains("never matched"),
+        "{err}"
+    );
+    assert!(!err.contains("rule `fc`"), "{err}");
+    let printed = pir(&["print", out.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&printed.stdout);
+    assert_eq!(text.matches("pd_op.fc").count(), 2, "{text}");
+    assert!(dir.path().join("out.pdiparams").exists());
+
+    std::fs::write(
+        &rules,
+        "rule bad {\n    %y = pd_op.relu(%x) {nope: 1}\n    =>\n    %y = %x\n}\n",
+    )
+    .unwrap();
+    let res = pir(&[
+        "opt",
+        model.json().to_str().unwrap(),
+        "--rules",
+        rules.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&res.stderr);
+    assert_ne!(res.status.code(), Some(0));
+    assert!(
+        err.contains("line 2, column 26") && err.contains("no attribute `nope`"),
+        "{err}"
+    );
+}
+
+/// `-p inference` is a pipeline name, listed with the passes.
+#[test]
+fn the_inference_pipeline_is_listed_and_runs() {
+    let list = pir(&["opt", "--list-passes"]);
+    let text = String::from_utf8_lossy(&list.stdout);
+    assert!(text.lines().any(|l| l.starts_with("inference ")), "{text}");
+    let model = corpus_model("mlp_tiny");
+    let res = pir(&["opt", model.json().to_str().unwrap(), "-p", "inference"]);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let text = String::from_utf8_lossy(&res.stdout);
+    assert_eq!(text.matches("pd_op.fc").count(), 2, "{text}");
+    assert!(!text.contains("pd_op.matmul"), "{text}");
+}

@@ -331,3 +331,15 @@ fn identity_rules_keep_copies_that_a_write_makes_real() {
     assert_eq!(run(&mut p, &rules), 0, "{p}");
     assert!(p.to_string().contains("pd_op.scale"));
 }
+
+/// The rule README.md shows parses and fuses.
+#[test]
+fn the_readme_rule_parses_and_fires() {
+    let readme = include_str!("../../../../README.md");
+    let start = readme
+        .find("rule matmul_add_to_fc {")
+        .expect("README shows a rule");
+    let end = start + readme[start..].find("\n}\n").expect("the rule ends") + 3;
+    let (mut p, _) = fc_program(&[8, 16], &[16]);
+    assert_eq!(run(&mut p, &readme[start..end]), 1);
+}

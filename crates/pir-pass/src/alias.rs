@@ -64,22 +64,19 @@ enum Role {
 }
 
 /// Roles by op name: an op's role depends on its name only, and a program
-/// has few distinct names (a table indexed by symbol).
+/// has few distinct names. A map, not a table indexed by symbol: a query of
+/// one value's class sees a handful of names, and sizing a table to the
+/// context's symbols on every query made each one cost as much as the
+/// program's size.
 #[derive(Default)]
-struct Roles(Vec<Option<Role>>);
+struct Roles(rustc_hash::FxHashMap<pir_core::Symbol, Role>);
 
 impl Roles {
     fn of(&mut self, p: &Program, op: OpId) -> Role {
-        let i = p.op_name(op).index();
-        if let Some(Some(role)) = self.0.get(i) {
-            return *role;
-        }
-        let r = role(p, op);
-        if self.0.len() <= i {
-            self.0.resize(i + 1, None);
-        }
-        self.0[i] = Some(r);
-        r
+        *self
+            .0
+            .entry(p.op_name(op))
+            .or_insert_with(|| role(p, op))
     }
 }
 

@@ -308,6 +308,8 @@ impl Model {
 pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
     let ctx = program.ctx();
     let mut vars: Vec<(String, Type)> = Vec::new();
+    // Names already taken, to keep the first of each without a quadratic scan.
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let top = program.top_block();
     for op in program.block_ops(top) {
         // A parameter marked non-persistable (e.g. an RNN's dropout state) is not
@@ -323,7 +325,8 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
         else {
             continue;
         };
-        if program.num_results(op) == 1 && !vars.iter().any(|(n, _)| **n == *name.0) {
+        if program.num_results(op) == 1 && !index.contains_key(&*name.0) {
+            index.insert(name.0.to_string(), vars.len());
             vars.push((
                 name.0.to_string(),
                 program.value_type(program.result(op, 0)),
@@ -333,7 +336,7 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
     let order = pir_params::combined::paddle_sorted(vars.iter().map(|(n, _)| n.as_str()));
     order
         .into_iter()
-        .filter_map(|n| vars.iter().find(|(m, _)| *m == n).cloned())
+        .filter_map(|n| index.get(&n).map(|&i| vars[i].clone()))
         .collect()
 }
 

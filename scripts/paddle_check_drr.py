@@ -53,6 +53,22 @@ PASSES = [
 
 # (pass, model) -> why ours differs on purpose.
 KNOWN = {
+    ("matmul_add_act_fuse", "infer_untrainable"): (
+        "a file saved with trainable=false stores no stop_gradient: Paddle's program in "
+        "memory shows the fc's flag, ours is compared after writing and reading the file"
+    ),
+    **{
+        ("identity_op_clean", model): (
+            "Paddle forwards scale(x, 1) into a while's carried input; the while rebinds "
+            "(writes) its carried variables, so ours keeps the copy unless it can show no "
+            "reader of x sees the write (here none does: a missed optimisation, not a bug)"
+        )
+        for model in ["inplace_in_loop", "nested_deep", "while_captures"]
+    },
+    ("map_op_to_another", "mobilenet_v2_x025"): (
+        "Paddle's map_op_to_another_pass fires only on CUDA builds (cuDNN >= 8.1); "
+        "ours does what a CUDA build does"
+    ),
     ("identity_op_clean", "inplace_ops"): (
         "Paddle forwards scale(%12, 1) -> %14 although set_value_ then writes %14 in place: "
         "%12 is fetched, so Paddle's program fetches the overwritten values; ours keeps the scale"

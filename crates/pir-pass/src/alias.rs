@@ -73,10 +73,7 @@ struct Roles(rustc_hash::FxHashMap<pir_core::Symbol, Role>);
 
 impl Roles {
     fn of(&mut self, p: &Program, op: OpId) -> Role {
-        *self
-            .0
-            .entry(p.op_name(op))
-            .or_insert_with(|| role(p, op))
+        *self.0.entry(p.op_name(op)).or_insert_with(|| role(p, op))
     }
 }
 

@@ -59,10 +59,11 @@ pub use eval::{Val, FUNCTIONS};
 pub use pattern::{compile, DrrPattern};
 
 /// Whether `v` stops gradients: its defining op's `stop_gradient` flag for
-/// it (false without one, as for block arguments).
+/// it; a block argument does (as in Paddle, which builds ops reading one
+/// as stopping gradients when their other inputs do).
 pub fn value_stop_gradient(p: &pir_core::Program, v: pir_core::ValueId) -> bool {
     let Some(def) = p.defining_op(v) else {
-        return false;
+        return true;
     };
     let index = p.results(def).position(|r| r == v).unwrap_or(0);
     p.attr(def, "stop_gradient")

@@ -197,11 +197,12 @@ impl DrrPattern {
             return None;
         }
         let ops: Vec<OpId> = m.ops.iter().copied().collect::<Option<_>>()?;
-        // In-place ops write their inputs: moving or dropping them is unsafe.
-        if ops
-            .iter()
-            .any(|&o| pir_dialects::op_def(p.op_name_str(o)).is_some_and(|d| !d.inplace.is_empty()))
-        {
+        // In-place ops write their inputs and views share them: moving,
+        // dropping or replacing them is unsafe.
+        if ops.iter().any(|&o| {
+            pir_dialects::op_def(p.op_name_str(o))
+                .is_some_and(|d| !d.inplace.is_empty() || !d.view.is_empty())
+        }) {
             return None;
         }
         // A source result the rule does not replace dies with its op: it
@@ -217,13 +218,19 @@ impl DrrPattern {
                 }
             }
         }
-        // Reads move to the anchor and results are replaced: no buffer the
-        // rule touches may be written in place anywhere.
-        if m.tensors
+        // The result ops read the pattern's inputs somewhere between the
+        // first matched op and the anchor instead of where the matched ops
+        // did: no op in that stretch may write them.
+        let inputs = m
+            .tensors
             .iter()
-            .any(|&(_, v)| alias_class(p, v).facts.written)
-        {
-            return None;
+            .map(|&(_, v)| v)
+            .filter(|&v| p.defining_op(v).is_none_or(|d| !ops.contains(&d)));
+        let span = Placement::new(p, &ops, anchor)?.span;
+        for x in inputs {
+            if written_within(p, x, &span, &ops) {
+                return None;
+            }
         }
         // `%r = %x` forwards a value: only where no reader could tell.
         for stmt in &self.rule.result {
@@ -462,6 +469,32 @@ impl RewritePattern for DrrPattern {
         erase_dead(rw, source_ops.iter().rev().copied());
         true
     }
+}
+
+/// Whether an op of `span` other than `matched` may write `x`'s buffer: an
+/// in-place op whose written operand shares it, or — where the stretch
+/// holds an op whose writes are not known op by op (regions, unregistered
+/// ops) — any write to it anywhere.
+fn written_within(p: &Program, x: ValueId, span: &[OpId], matched: &[OpId]) -> bool {
+    let class = alias_class(p, x);
+    if !class.facts.written {
+        return false;
+    }
+    span.iter().filter(|o| !matched.contains(o)).any(|&o| {
+        if p.num_regions(o) > 0 {
+            return true;
+        }
+        let Some(def) = pir_dialects::op_def(p.op_name_str(o)) else {
+            return p
+                .op_info(o)
+                .is_none_or(|i| i.has_trait(pir_core::op_info::traits::INPLACE));
+        };
+        def.inplace.iter().any(|&(_, input)| {
+            def.input_index(input)
+                .and_then(|i| p.operand(o, i))
+                .is_some_and(|v| class.members.contains(&v))
+        })
+    })
 }
 
 /// Where result ops go, as in Paddle's DRR: before the first matched op,

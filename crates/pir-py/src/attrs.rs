@@ -306,7 +306,7 @@ fn from_py_depth(
             ctx.intern_attr(DataLayoutAttr(layout))
         }
         t if t == PlaceAttr::TAG => PlaceAttr::get(ctx, place(&string(obj, "a place")?)?),
-        t if t == "Null" => {
+        "Null" => {
             if !obj.is_none() {
                 return Err(kind_error("None", obj));
             }
@@ -410,7 +410,7 @@ pub(crate) fn default_to_py(py: Python<'_>, d: DefaultValue, kind: AttrKind) -> 
                 device_id: id,
                 device_type: ty.into(),
             };
-            let attr = PlaceAttr::get(&context(), place);
+            let attr = PlaceAttr::get(context(), place);
             Py::new(py, PyAttribute { attr })?.into_any().into_bound(py)
         }
     };

@@ -46,8 +46,8 @@ enum ParamSource {
     Beside,
     /// None.
     Skip,
-    /// This file (`.pdparams`/`.pdopt` pickles, else `.pdiparams`).
-    File(PathBuf),
+    /// These files: one `.pdiparams`, or `.pdparams`/`.pdopt` pickles.
+    Files(Vec<PathBuf>),
 }
 
 fn param_source(params: &Bound<'_, PyAny>) -> PyResult<ParamSource> {
@@ -58,17 +58,31 @@ fn param_source(params: &Bound<'_, PyAny>) -> PyResult<ParamSource> {
             ParamSource::Skip
         });
     }
-    Ok(ParamSource::File(params.extract::<PathBuf>()?))
+    if let Ok(one) = params.extract::<PathBuf>() {
+        return Ok(ParamSource::Files(vec![one]));
+    }
+    Ok(ParamSource::Files(params.extract::<Vec<PathBuf>>()?))
 }
 
-fn bind_file(model: &mut pir::Model, file: &Path) -> PyResult<()> {
-    let pickle = file
-        .extension()
-        .is_some_and(|e| e == "pdparams" || e == "pdopt");
-    let bound = if pickle {
-        model.load_pdparams(file)
-    } else {
-        model.load_pdiparams(file)
+/// Binds the tensors of a `.pdiparams` file, or of `.pdparams`/`.pdopt`
+/// pickles (each variable from the first pickle holding it).
+fn bind_files(model: &mut pir::Model, files: &[PathBuf]) -> PyResult<()> {
+    let is_pickle = |f: &PathBuf| {
+        f.extension()
+            .is_some_and(|e| e == "pdparams" || e == "pdopt")
+    };
+    let bound = match files {
+        [] => Ok(()),
+        [one] if !is_pickle(one) => model.load_pdiparams(one),
+        _ if files.iter().all(is_pickle) => {
+            let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+            model.load_state_dicts(&paths)
+        }
+        _ => {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "params: one .pdiparams file, or .pdparams/.pdopt pickles",
+            ))
+        }
     };
     bound.map_err(errors::model)
 }
@@ -96,8 +110,9 @@ fn read_program(path: &Path, lenient: bool) -> PyResult<pir::Model> {
 /// `prefix.pdmodel`. Files of Paddle 3.0–3.2 are upgraded as they are read.
 /// With `params=True` the parameter file beside it (`.pdiparams`, else
 /// `.pdparams`) is memory-mapped and bound by name, checked against the
-/// program's declarations; `params=False` reads the program alone; a path
-/// names the parameter file.
+/// program's declarations (with `.pdparams`, the optimizer state of a
+/// `.pdopt` beside it too); `params=False` reads the program alone; a path
+/// (or a list of `.pdparams`/`.pdopt` paths) names the parameter files.
 #[pyfunction]
 #[pyo3(signature = (path, *, params=None, lenient=false))]
 fn load(
@@ -122,15 +137,19 @@ fn load(
     let mut model = read_program(&file, lenient)?;
     match source {
         ParamSource::Skip => {}
-        ParamSource::File(f) => bind_file(&mut model, &f)?,
+        ParamSource::Files(files) => bind_files(&mut model, &files)?,
         ParamSource::Beside => {
             let prefix = file.with_extension("");
             let combined = with_extension(&prefix, ".pdiparams");
-            let pickle = with_extension(&prefix, ".pdparams");
+            let pickles: Vec<PathBuf> = [".pdparams", ".pdopt"]
+                .iter()
+                .map(|ext| with_extension(&prefix, ext))
+                .filter(|p| p.is_file())
+                .collect();
             if combined.is_file() {
-                bind_file(&mut model, &combined)?;
-            } else if pickle.is_file() {
-                bind_file(&mut model, &pickle)?;
+                bind_files(&mut model, &[combined])?;
+            } else if pickles.first().is_some_and(|p| p.extension() == Some("pdparams".as_ref())) {
+                bind_files(&mut model, &pickles)?;
             }
         }
     }

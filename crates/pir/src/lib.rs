@@ -195,18 +195,44 @@ impl Model {
     /// Reads a `.pdparams` pickle and binds its tensors (bfloat16 parameters,
     /// stored as uint16 arrays, take their dtype from the program).
     pub fn load_pdparams(&mut self, path: &Path) -> Result<(), Error> {
+        self.load_state_dicts(&[path])
+    }
+
+    /// Reads several `.pdparams`/`.pdopt` pickles (e.g. what
+    /// `paddle.static.save` writes: parameters in one, optimizer state in the
+    /// other) and binds each persistable variable from the first that holds it.
+    pub fn load_state_dicts(&mut self, paths: &[&Path]) -> Result<(), Error> {
+        let mut states = Vec::with_capacity(paths.len());
+        for &path in paths {
+            let params_err = |source| Error::Params {
+                path: path.to_path_buf(),
+                source,
+            };
+            let map = pir_params::map_file(path).map_err(params_err)?;
+            let state = pir_params::pickle::load_state_dict_mapped(&map).map_err(params_err)?;
+            states.push((path, state));
+        }
+        let Some(&(first, _)) = states.first() else {
+            return Ok(());
+        };
         let params_err = |source| Error::Params {
-            path: path.to_path_buf(),
+            path: first.to_path_buf(),
             source,
         };
-        let map = pir_params::map_file(path).map_err(params_err)?;
-        let state = pir_params::pickle::load_state_dict_mapped(&map).map_err(params_err)?;
         let vars = persistable_vars(&self.program);
         let mut tensors = Vec::with_capacity(vars.len());
         for (name, ty) in &vars {
-            let tensor = state.get(name).cloned().ok_or_else(|| Error::Mismatch {
+            let found = states.iter().find_map(|(_, s)| s.get(name));
+            let tensor = found.cloned().ok_or_else(|| Error::Mismatch {
                 name: name.clone(),
-                message: format!("not found in {}", path.display()),
+                message: format!(
+                    "not found in {}",
+                    paths
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
             })?;
             let tensor = match (declared(&self.program, *ty), tensor.dtype()) {
                 (Some((DType::BFloat16, _)), DType::UInt16) => {
@@ -216,7 +242,7 @@ impl Model {
             };
             tensors.push((name.clone(), tensor));
         }
-        self.bind(vars, tensors, path)
+        self.bind(vars, tensors, first)
     }
 
     fn bind(

@@ -409,3 +409,20 @@ def test_types():
     assert v.elements == [t, t] and v.shape is None
     with pytest.raises(ValueError):
         pir.tensor_type("float33", [1])
+
+
+def test_the_stubs_describe_the_module():
+    import ast
+    from pathlib import Path
+
+    stub = ast.parse((Path(pir.__file__).parent / "_pir.pyi").read_text())
+    for node in stub.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            assert hasattr(pir, node.name), node.name
+        if isinstance(node, ast.ClassDef) and not issubclass(getattr(pir, node.name), Exception):
+            cls = getattr(pir, node.name)
+            for item in node.body:
+                name = getattr(item, "name", None) or getattr(getattr(item, "target", None), "id", None)
+                if name and not name.startswith("__"):
+                    assert hasattr(cls, name), f"{node.name}.{name}"
+    assert (Path(pir.__file__).parent / "py.typed").exists()

@@ -205,11 +205,9 @@ fn place(text: &str) -> PyResult<Place> {
         "xpu" => 4,
         "xpu_pinned" => 5,
         "ipu" => 7,
-        _ => {
-            return Err(PyValueError::new_err(format!(
-                "`{text}` is not a place (cpu, gpu:N, gpu_pinned, xpu:N, xpu_pinned, ipu:N, undefined)"
-            )))
-        }
+        _ => return Err(PyValueError::new_err(format!(
+            "`{text}` is not a place (cpu, gpu:N, gpu_pinned, xpu:N, xpu_pinned, ipu:N, undefined)"
+        ))),
     };
     let device_id = match id {
         Some(id) => id
@@ -225,7 +223,11 @@ fn place(text: &str) -> PyResult<Place> {
 }
 
 /// Converts a Python value into an attribute of the kind `expect`.
-pub(crate) fn from_py(ctx: &IrContext, obj: &Bound<'_, PyAny>, expect: Expect) -> PyResult<Attribute> {
+pub(crate) fn from_py(
+    ctx: &IrContext,
+    obj: &Bound<'_, PyAny>,
+    expect: Expect,
+) -> PyResult<Attribute> {
     from_py_depth(ctx, obj, expect, 0)
 }
 
@@ -339,7 +341,10 @@ fn ints(obj: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
         return Err(kind_error("a list of ints", obj));
     }
     let mut out = Vec::new();
-    for item in obj.try_iter().map_err(|_| kind_error("a list of ints", obj))? {
+    for item in obj
+        .try_iter()
+        .map_err(|_| kind_error("a list of ints", obj))?
+    {
         out.push(int(&item?, "an int")?);
     }
     Ok(out)
@@ -391,7 +396,11 @@ fn guess(ctx: &IrContext, obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<Attr
 
 /// The Python value of a definition's default (converted by the attribute's
 /// kind afterwards).
-pub(crate) fn default_to_py(py: Python<'_>, d: DefaultValue, kind: AttrKind) -> PyResult<Py<PyAny>> {
+pub(crate) fn default_to_py(
+    py: Python<'_>,
+    d: DefaultValue,
+    kind: AttrKind,
+) -> PyResult<Py<PyAny>> {
     let obj = match d {
         DefaultValue::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
         DefaultValue::Int(i) => match kind {

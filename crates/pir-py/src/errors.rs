@@ -181,11 +181,8 @@ pub(crate) fn write(file: &Path, e: pir_serde::WriteError) -> PyErr {
 pub(crate) fn verify(e: pir_core::verify::VerifyErrors) -> PyErr {
     let err = raise::<VerifyError>(e.to_string(), Where::default());
     Python::attach(|py| {
-        let pairs: Vec<(String, String)> = e
-            .0
-            .into_iter()
-            .map(|v| (v.location, v.message))
-            .collect();
+        let pairs: Vec<(String, String)> =
+            e.0.into_iter().map(|v| (v.location, v.message)).collect();
         let _ = err.value(py).setattr("errors", pairs);
     });
     err

@@ -229,6 +229,47 @@ fn region(program: &Py<PyProgram>, py: Python<'_>, id: RegionId) -> PyRegion {
     }
 }
 
+/// How deeply ops built or moved from Python may nest (as the text parser
+/// allows), so printing and walking cannot overflow the stack.
+const MAX_NESTING: usize = 200;
+
+/// How many ops enclose the ops of `block`.
+fn block_depth(p: &Program, block: BlockId) -> usize {
+    let mut depth = 0;
+    let mut cur = p.block_parent_op(block);
+    while let Some(op) = cur {
+        depth += 1;
+        cur = p.op_parent_op(op);
+    }
+    depth
+}
+
+/// How many levels of regions an op holds (0 without regions).
+fn region_height(p: &Program, op: OpId, limit: usize) -> usize {
+    if limit == 0 {
+        return 0;
+    }
+    let mut height = 0;
+    for r in p.regions(op) {
+        for &b in p.region_blocks(r) {
+            for o in p.block_ops(b) {
+                height = height.max(1 + region_height(p, o, limit - 1));
+            }
+        }
+        height = height.max(1);
+    }
+    height
+}
+
+fn check_nesting(depth: usize) -> PyResult<()> {
+    if depth > MAX_NESTING {
+        return Err(errors::edit(format!(
+            "ops would nest more than {MAX_NESTING} deep"
+        )));
+    }
+    Ok(())
+}
+
 /// Whether `op` is `ancestor` or nested in it.
 fn inside(p: &Program, op: OpId, ancestor: OpId) -> bool {
     op == ancestor || p.is_proper_ancestor(ancestor, op)
@@ -253,7 +294,12 @@ impl PyOp {
     /// The op's name (`pd_op.matmul`).
     #[getter]
     fn name(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(self.program.try_borrow(py)?.p().op_name_str(self.id).to_owned())
+        Ok(self
+            .program
+            .try_borrow(py)?
+            .p()
+            .op_name_str(self.id)
+            .to_owned())
     }
 
     /// Whether the op's name is registered (a `pd_op`, `cf` or `builtin` op).
@@ -529,6 +575,7 @@ impl PyOp {
         if block_inside(p, target, self.id) {
             return Err(errors::edit("an op cannot be moved into its own regions"));
         }
+        check_nesting(block_depth(p, target) + 1 + region_height(p, self.id, MAX_NESTING + 1))?;
         p.move_op(self.id, at);
         Ok(())
     }
@@ -683,7 +730,11 @@ impl PyValue {
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let ty = self.r#type(py)?;
-        Ok(format!("<pir.Value #{} : {}>", self.id.index(), ty.__str__()))
+        Ok(format!(
+            "<pir.Value #{} : {}>",
+            self.id.index(),
+            ty.__str__()
+        ))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -807,7 +858,11 @@ impl PyBlock {
                 return Err(PyValueError::new_err(format!(
                     "`{name}` has {} results ({}), {} result types given",
                     d.outputs.len(),
-                    d.outputs.iter().map(|o| o.name).collect::<Vec<_>>().join(", "),
+                    d.outputs
+                        .iter()
+                        .map(|o| o.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     result_types.len()
                 )));
             }
@@ -828,7 +883,9 @@ impl PyBlock {
                 same_program(&self.program, program)?;
                 check_live(p, o)?;
                 if p.op_parent_block(o) != Some(self.id) {
-                    return Err(errors::edit("the insertion point is not an op of this block"));
+                    return Err(errors::edit(
+                        "the insertion point is not an op of this block",
+                    ));
                 }
                 if is_before {
                     InsertPoint::Before(o)
@@ -838,6 +895,7 @@ impl PyBlock {
             }
             None => InsertPoint::BlockEnd(self.id),
         };
+        check_nesting(block_depth(p, self.id) + 1 + usize::from(num_regions > 0))?;
         let symbol = ctx.symbol(name);
         let dict = ctx.dict(&entries);
         let id = p.create_op(symbol, &operands, &result_types, dict, num_regions);
@@ -893,9 +951,9 @@ fn collect_operands(
     };
     let Some(operands) = operands else {
         return match def {
-            Some(d) if d.inputs.iter().any(|i| !i.optional && !i.variadic) => Err(
-                PyValueError::new_err(format!("`{name}` needs operands")),
-            ),
+            Some(d) if d.inputs.iter().any(|i| !i.optional && !i.variadic) => {
+                Err(PyValueError::new_err(format!("`{name}` needs operands")))
+            }
             Some(d) => Ok(vec![None; d.inputs.len()]),
             None => Ok(Vec::new()),
         };
@@ -911,7 +969,11 @@ fn collect_operands(
             if d.input_index(&key).is_none() {
                 return Err(PyKeyError::new_err(format!(
                     "`{name}` has no input `{key}` (inputs: {})",
-                    d.inputs.iter().map(|i| i.name).collect::<Vec<_>>().join(", ")
+                    d.inputs
+                        .iter()
+                        .map(|i| i.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )));
             }
         }
@@ -937,7 +999,11 @@ fn collect_operands(
                 return Err(PyValueError::new_err(format!(
                     "`{name}` takes {} operands ({}), {} given",
                     d.inputs.len(),
-                    d.inputs.iter().map(|i| i.name).collect::<Vec<_>>().join(", "),
+                    d.inputs
+                        .iter()
+                        .map(|i| i.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
                     values.len()
                 )));
             }

@@ -92,9 +92,9 @@ fn read_program(path: &Path, lenient: bool) -> PyResult<pir::Model> {
     let ctx = context().clone();
     let options = pir_legacy::Options { lenient };
     let loaded = match pir_legacy::load_if_legacy(path, ctx.clone(), options) {
-        Some(translated) => pir_serde::LoadedProgram::translated(
-            translated.map_err(|e| errors::legacy(path, e))?,
-        ),
+        Some(translated) => {
+            pir_serde::LoadedProgram::translated(translated.map_err(|e| errors::legacy(path, e))?)
+        }
         None => pir_serde::read_any_file(ctx, path, &Default::default())
             .map_err(|e| errors::read(Some(path), e))?,
     };
@@ -116,6 +116,7 @@ fn read_program(path: &Path, lenient: bool) -> PyResult<pir::Model> {
 #[pyfunction]
 #[pyo3(signature = (path, *, params=None, lenient=false))]
 fn load(
+    py: Python<'_>,
     path: PathBuf,
     params: Option<&Bound<'_, PyAny>>,
     lenient: bool,
@@ -125,6 +126,19 @@ fn load(
         None => ParamSource::Beside,
     };
     // A prefix: `prefix.json`, else the legacy `prefix.pdmodel`.
+    // Reading runs without the GIL: other Python threads go on meanwhile.
+    let (file, model) = py.detach(|| read_model(path, source, lenient))?;
+    Ok(PyModel {
+        program: Py::new(py, PyProgram { model })?,
+        path: Some(file.display().to_string()),
+    })
+}
+
+fn read_model(
+    path: PathBuf,
+    source: ParamSource,
+    lenient: bool,
+) -> PyResult<(PathBuf, pir::Model)> {
     let file = if path.is_file() {
         path.clone()
     } else if with_extension(&path, ".json").is_file() {
@@ -148,17 +162,15 @@ fn load(
                 .collect();
             if combined.is_file() {
                 bind_files(&mut model, &[combined])?;
-            } else if pickles.first().is_some_and(|p| p.extension() == Some("pdparams".as_ref())) {
+            } else if pickles
+                .first()
+                .is_some_and(|p| p.extension() == Some("pdparams".as_ref()))
+            {
                 bind_files(&mut model, &pickles)?;
             }
         }
     }
-    Python::attach(|py| {
-        Ok(PyModel {
-            program: Py::new(py, PyProgram { model })?,
-            path: Some(file.display().to_string()),
-        })
-    })
+    Ok((file, model))
 }
 
 /// `parse(text, *, strict=False)`: a program from IR text (Paddle's print or

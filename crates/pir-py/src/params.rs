@@ -83,9 +83,7 @@ pub(crate) fn from_numpy(obj: &Bound<'_, PyAny>, like: Option<DType>) -> PyResul
     let mut arr = numpy.call_method1("ascontiguousarray", (obj,))?;
     let mut code: String = arr.getattr("dtype")?.getattr("str")?.extract()?;
     if code.starts_with('>') {
-        let little = arr
-            .getattr("dtype")?
-            .call_method1("newbyteorder", ("<",))?;
+        let little = arr.getattr("dtype")?.call_method1("newbyteorder", ("<",))?;
         arr = arr.call_method1("astype", (little,))?;
         code = arr.getattr("dtype")?.getattr("str")?.extract()?;
     }
@@ -264,7 +262,9 @@ impl PyParams {
 /// A pickle value as a Python object (arrays zero-copy where mapped).
 fn pickle_to_py(py: Python<'_>, v: &PickleValue<'_>, depth: usize) -> PyResult<Py<PyAny>> {
     if depth > 200 {
-        return Err(PyValueError::new_err("pickle values nest more than 200 deep"));
+        return Err(PyValueError::new_err(
+            "pickle values nest more than 200 deep",
+        ));
     }
     let any = |b: Bound<'_, PyAny>| Ok(b.unbind());
     match v {
@@ -291,12 +291,17 @@ fn pickle_to_py(py: Python<'_>, v: &PickleValue<'_>, depth: usize) -> PyResult<P
         PickleValue::Dict(items) => {
             let dict = PyDict::new(py);
             for (k, v) in items {
-                dict.set_item(pickle_to_py(py, k, depth + 1)?, pickle_to_py(py, v, depth + 1)?)?;
+                dict.set_item(
+                    pickle_to_py(py, k, depth + 1)?,
+                    pickle_to_py(py, v, depth + 1)?,
+                )?;
             }
             any(dict.into_any())
         }
         PickleValue::Array(a) => {
-            let t = a.to_tensor().map_err(|e| PyValueError::new_err(e.to_string()))?;
+            let t = a
+                .to_tensor()
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
             to_numpy(py, t)
         }
     }
@@ -309,7 +314,8 @@ fn pickle_to_py(py: Python<'_>, v: &PickleValue<'_>, depth: usize) -> PyResult<P
 /// objects such files hold are allowed (numpy arrays, containers, scalars).
 #[pyfunction]
 pub(crate) fn load_state_dict(py: Python<'_>, path: PathBuf) -> PyResult<Py<PyAny>> {
-    let state = pir_params::pickle::load_state_dict_file(&path).map_err(|e| errors::params(&path, e))?;
+    let state =
+        pir_params::pickle::load_state_dict_file(&path).map_err(|e| errors::params(&path, e))?;
     let dict = PyDict::new(py);
     for (name, t) in &state.tensors {
         dict.set_item(name, to_numpy(py, t.clone())?)?;
@@ -381,7 +387,11 @@ fn py_to_pickle(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<PickleValue<'s
 /// `paddle.static.save` write, atomically.
 #[pyfunction]
 #[pyo3(signature = (path, state, overwrite=true))]
-pub(crate) fn save_state_dict(path: PathBuf, state: &Bound<'_, PyDict>, overwrite: bool) -> PyResult<()> {
+pub(crate) fn save_state_dict(
+    path: PathBuf,
+    state: &Bound<'_, PyDict>,
+    overwrite: bool,
+) -> PyResult<()> {
     let value = py_to_pickle(state.as_any(), 0)?;
     pickle::save_pickle(&path, &value, &Default::default(), overwrite)
         .map_err(|e| errors::params(&path, e))

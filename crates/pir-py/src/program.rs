@@ -302,7 +302,9 @@ impl PyModel {
     #[pyo3(signature = (prefix, overwrite=true))]
     fn save(&self, py: Python<'_>, prefix: PathBuf, overwrite: bool) -> PyResult<()> {
         let prog = self.program.try_borrow(py)?;
-        prog.model.save(&prefix, overwrite).map_err(errors::model)
+        let model = &prog.model;
+        py.detach(|| model.save(&prefix, overwrite))
+            .map_err(errors::model)
     }
 
     /// Runs a pipeline of passes (any `-p` text `pir opt` takes, e.g.

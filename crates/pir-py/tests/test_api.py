@@ -426,3 +426,13 @@ def test_the_stubs_describe_the_module():
                 if name and not name.startswith("__"):
                     assert hasattr(cls, name), f"{node.name}.{name}"
     assert (Path(pir.__file__).parent / "py.typed").exists()
+
+
+def test_ops_cannot_nest_without_bound(mlp):
+    block = mlp.program.block
+    t = pir.tensor_type("float32", [1])
+    with pytest.raises(pir.EditError, match="nest"):
+        for _ in range(1000):
+            op = block.create_op("my.nest", [], {}, [t], regions=1)
+            block = op.regions[0].add_block()
+    assert str(mlp.program).count("my.nest") > 100

@@ -37,16 +37,21 @@ import sys
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 MODELS = ["huge_5000ops", "deep_mlp_ln200", "resnet18_w16", "mobilenet_v2_x025"]
 
-PIR_CHILD = r"""
-import json, sys, time
-t = time.perf_counter()
-import pir
-out = {"import": time.perf_counter() - t}
+# Shared by both children: the median of `n` timed calls.
+MEDIAN = r"""
+import time
 def median(f, n=5):
     times = []
     for _ in range(n):
         t = time.perf_counter(); f(); times.append(time.perf_counter() - t)
     return sorted(times)[n // 2]
+"""
+
+PIR_CHILD = r"""
+import json, sys, time
+t = time.perf_counter()
+import pir
+out = {"import": time.perf_counter() - t}
 for prefix in sys.argv[1:]:
     def program():
         pir.load(prefix + ".json", params=False)
@@ -66,11 +71,6 @@ out = {"import": time.perf_counter() - t}
 from paddle.base import core
 paddle.enable_static()
 exe = paddle.static.Executor(paddle.CPUPlace())
-def median(f, n=5):
-    times = []
-    for _ in range(n):
-        t = time.perf_counter(); f(); times.append(time.perf_counter() - t)
-    return sorted(times)[n // 2]
 for prefix in sys.argv[1:]:
     def program():
         core.deserialize_pir_program(prefix + ".json", paddle.static.Program(), -1)
@@ -86,7 +86,8 @@ print(json.dumps(out))
 
 
 def run(code, prefixes):
-    res = subprocess.run([sys.executable, "-c", code, *prefixes], capture_output=True, text=True)
+    res = subprocess.run([sys.executable, "-c", MEDIAN + code, *prefixes],
+                         capture_output=True, text=True)
     if res.returncode != 0:
         raise RuntimeError(res.stderr[-2000:])
     return json.loads(res.stdout.strip().splitlines()[-1])

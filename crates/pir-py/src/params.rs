@@ -189,8 +189,11 @@ impl PyParams {
         Ok(self.names(py)?.len())
     }
 
-    fn __contains__(&self, py: Python<'_>, name: &str) -> PyResult<bool> {
-        Ok(self.program.try_borrow(py)?.model.tensor(name).is_some())
+    fn __contains__(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(name) = name.extract::<String>() else {
+            return Ok(false);
+        };
+        Ok(self.program.try_borrow(py)?.model.tensor(&name).is_some())
     }
 
     fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {

@@ -354,7 +354,7 @@ def test_assigning_parameters_copies(tmp_path, mlp):
     names = mlp.parameter_names()
     reference = dict(zip(names, decode_pdiparams(tmp_path / "m.pdiparams")))
     assert np.array_equal(reference["linear_0.w_0"], w)
-    assert "linear_0.w_0" in params and len(params) == 4
+    assert "linear_0.w_0" in params and 4 not in params and len(params) == 4
     assert dict(params.items()).keys() == set(names)
     del params["linear_0.b_0"]
     assert "linear_0.b_0" not in params and params.get("linear_0.b_0") is None

@@ -344,15 +344,22 @@ impl PyOp {
     /// attribute names, else the Python value (`int` → int64, `float` →
     /// double); a `pir.Attribute` is taken as it is.
     fn set_attr(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let ctx = context();
+        let expect = {
+            let prog = self.program.try_borrow(py)?;
+            let p = prog.p();
+            check_live(p, self.id)?;
+            match p.attr(self.id, name) {
+                Some(old) => attrs::expect_of_existing(ctx, old),
+                None => attrs::hint(ctx, p.op_info(self.id), name),
+            }
+        };
+        // Converting may run Python code (`__index__`): the program is not
+        // borrowed meanwhile.
+        let attr = attrs::from_py(ctx, value, expect)?;
         let mut prog = self.program.try_borrow_mut(py)?;
         let p = prog.p_mut();
         check_live(p, self.id)?;
-        let ctx = p.ctx_arc().clone();
-        let expect = match p.attr(self.id, name) {
-            Some(old) => attrs::expect_of_existing(&ctx, old),
-            None => attrs::hint(&ctx, p.op_info(self.id), name),
-        };
-        let attr = attrs::from_py(&ctx, value, expect)?;
         p.set_attr(self.id, name, attr);
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! `pir._pir`: the native module of the `pir` Python package.
 //!
 //! Python users read, inspect, edit, optimise and save Paddle models without
-//! Paddle: `pir.load` gives a [`program::PyModel`] (program + parameters
+//! Paddle: `pir.load` gives a `Model` (program + parameters
 //! memory-mapped), `str(model.program)` is Paddle's print, `model.opt(...)`
 //! runs any `pir opt` pipeline, `model.params` maps names to read-only NumPy
 //! arrays over the parameter file. The thin Python package around this module

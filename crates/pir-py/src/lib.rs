@@ -235,7 +235,10 @@ fn upgrade(
 /// `passes()`: `(name, description)` of every registered pass.
 #[pyfunction]
 fn passes() -> Vec<(&'static str, &'static str)> {
-    pir_pass::registry::PASSES.to_vec()
+    pir_pass::registry::PASSES
+        .iter()
+        .map(|p| (p.argument, p.description))
+        .collect()
 }
 
 /// `op_definition(name)`: the definition of a `pd_op` op (inputs, attributes

@@ -205,9 +205,11 @@ fn place(text: &str) -> PyResult<Place> {
         "xpu" => 4,
         "xpu_pinned" => 5,
         "ipu" => 7,
-        _ => return Err(PyValueError::new_err(format!(
+        _ => {
+            return Err(PyValueError::new_err(format!(
             "`{text}` is not a place (cpu, gpu:N, gpu_pinned, xpu:N, xpu_pinned, ipu:N, undefined)"
-        ))),
+        )))
+        }
     };
     let device_id = match id {
         Some(id) => id

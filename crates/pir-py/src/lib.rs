@@ -152,23 +152,9 @@ fn read_model(
     match source {
         ParamSource::Skip => {}
         ParamSource::Files(files) => bind_files(&mut model, &files)?,
-        ParamSource::Beside => {
-            let prefix = file.with_extension("");
-            let combined = with_extension(&prefix, ".pdiparams");
-            let pickles: Vec<PathBuf> = [".pdparams", ".pdopt"]
-                .iter()
-                .map(|ext| with_extension(&prefix, ext))
-                .filter(|p| p.is_file())
-                .collect();
-            if combined.is_file() {
-                bind_files(&mut model, &[combined])?;
-            } else if pickles
-                .first()
-                .is_some_and(|p| p.extension() == Some("pdparams".as_ref()))
-            {
-                bind_files(&mut model, &pickles)?;
-            }
-        }
+        ParamSource::Beside => model
+            .load_params_beside(&file.with_extension(""))
+            .map_err(errors::model)?,
     }
     Ok((file, model))
 }

@@ -100,7 +100,8 @@ fn with_extension(prefix: &Path, ext: &str) -> PathBuf {
 
 impl Model {
     /// Loads `prefix.json` (or, when there is none, the legacy
-    /// `prefix.pdmodel`) and, if present, `prefix.pdiparams` or `prefix.pdparams`.
+    /// `prefix.pdmodel`) and, if present, `prefix.pdiparams` or
+    /// `prefix.pdparams` (with the optimizer state of `prefix.pdopt`).
     pub fn load(prefix: impl AsRef<Path>) -> Result<Model, Error> {
         Self::load_with(
             pir_dialects::pd_op_context(),
@@ -123,14 +124,26 @@ impl Model {
         let loaded = pir_serde::read_file(ctx, &json, options)
             .map_err(|source| Error::Program { path: json, source })?;
         let mut model = Model::from_loaded(loaded);
+        model.load_params_beside(prefix)?;
+        Ok(model)
+    }
+
+    /// Binds the parameter file of `prefix` when there is one:
+    /// `prefix.pdiparams`, else `prefix.pdparams` (with the optimizer state
+    /// of `prefix.pdopt`, as `paddle.static.save` writes them).
+    pub fn load_params_beside(&mut self, prefix: &Path) -> Result<(), Error> {
         let combined = with_extension(prefix, ".pdiparams");
         let pickle = with_extension(prefix, ".pdparams");
+        let optimizer = with_extension(prefix, ".pdopt");
         if combined.exists() {
-            model.load_pdiparams(&combined)?;
+            self.load_pdiparams(&combined)
+        } else if pickle.exists() && optimizer.exists() {
+            self.load_state_dicts(&[&pickle, &optimizer])
         } else if pickle.exists() {
-            model.load_pdparams(&pickle)?;
+            self.load_pdparams(&pickle)
+        } else {
+            Ok(())
         }
-        Ok(model)
     }
 
     /// Loads a Paddle 2.x `pdmodel` file, translated as Paddle 3.3.1 does,

@@ -211,13 +211,17 @@ pub(crate) fn op_definition<'py>(
     };
     let dict = PyDict::new(py);
     dict.set_item("name", d.name)?;
+    // An input or output: name, what it carries, whether it may be absent.
+    let slot = |name: &str, kind: String, optional: bool| -> PyResult<Bound<'py, PyDict>> {
+        let item = PyDict::new(py);
+        item.set_item("name", name)?;
+        item.set_item("kind", kind)?;
+        item.set_item("optional", optional)?;
+        Ok(item)
+    };
     let inputs = PyList::empty(py);
     for i in d.inputs {
-        let item = PyDict::new(py);
-        item.set_item("name", i.name)?;
-        item.set_item("kind", format!("{:?}", i.kind))?;
-        item.set_item("optional", i.optional)?;
-        inputs.append(item)?;
+        inputs.append(slot(i.name, format!("{:?}", i.kind), i.optional)?)?;
     }
     dict.set_item("inputs", inputs)?;
     let attributes = PyList::empty(py);
@@ -235,11 +239,7 @@ pub(crate) fn op_definition<'py>(
     dict.set_item("attributes", attributes)?;
     let outputs = PyList::empty(py);
     for o in d.outputs {
-        let item = PyDict::new(py);
-        item.set_item("name", o.name)?;
-        item.set_item("kind", format!("{:?}", o.kind))?;
-        item.set_item("optional", o.optional)?;
-        outputs.append(item)?;
+        outputs.append(slot(o.name, format!("{:?}", o.kind), o.optional)?)?;
     }
     dict.set_item("outputs", outputs)?;
     dict.set_item("inplace", d.inplace.to_vec())?;

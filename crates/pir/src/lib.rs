@@ -100,7 +100,8 @@ fn with_extension(prefix: &Path, ext: &str) -> PathBuf {
 
 impl Model {
     /// Loads `prefix.json` (or, when there is none, the legacy
-    /// `prefix.pdmodel`) and, if present, `prefix.pdiparams` or `prefix.pdparams`.
+    /// `prefix.pdmodel`) and, if present, `prefix.pdiparams` or
+    /// `prefix.pdparams` (with the optimizer state of `prefix.pdopt`).
     pub fn load(prefix: impl AsRef<Path>) -> Result<Model, Error> {
         Self::load_with(
             pir_dialects::pd_op_context(),
@@ -123,14 +124,26 @@ impl Model {
         let loaded = pir_serde::read_file(ctx, &json, options)
             .map_err(|source| Error::Program { path: json, source })?;
         let mut model = Model::from_loaded(loaded);
+        model.load_params_beside(prefix)?;
+        Ok(model)
+    }
+
+    /// Binds the parameter file of `prefix` when there is one:
+    /// `prefix.pdiparams`, else `prefix.pdparams` (with the optimizer state
+    /// of `prefix.pdopt`, as `paddle.static.save` writes them).
+    pub fn load_params_beside(&mut self, prefix: &Path) -> Result<(), Error> {
         let combined = with_extension(prefix, ".pdiparams");
         let pickle = with_extension(prefix, ".pdparams");
+        let optimizer = with_extension(prefix, ".pdopt");
         if combined.exists() {
-            model.load_pdiparams(&combined)?;
+            self.load_pdiparams(&combined)
+        } else if pickle.exists() && optimizer.exists() {
+            self.load_state_dicts(&[&pickle, &optimizer])
         } else if pickle.exists() {
-            model.load_pdparams(&pickle)?;
+            self.load_pdparams(&pickle)
+        } else {
+            Ok(())
         }
-        Ok(model)
     }
 
     /// Loads a Paddle 2.x `pdmodel` file, translated as Paddle 3.3.1 does,
@@ -195,18 +208,44 @@ impl Model {
     /// Reads a `.pdparams` pickle and binds its tensors (bfloat16 parameters,
     /// stored as uint16 arrays, take their dtype from the program).
     pub fn load_pdparams(&mut self, path: &Path) -> Result<(), Error> {
+        self.load_state_dicts(&[path])
+    }
+
+    /// Reads several `.pdparams`/`.pdopt` pickles (e.g. what
+    /// `paddle.static.save` writes: parameters in one, optimizer state in the
+    /// other) and binds each persistable variable from the first that holds it.
+    pub fn load_state_dicts(&mut self, paths: &[&Path]) -> Result<(), Error> {
+        let mut states = Vec::with_capacity(paths.len());
+        for &path in paths {
+            let params_err = |source| Error::Params {
+                path: path.to_path_buf(),
+                source,
+            };
+            let map = pir_params::map_file(path).map_err(params_err)?;
+            let state = pir_params::pickle::load_state_dict_mapped(&map).map_err(params_err)?;
+            states.push((path, state));
+        }
+        let Some(&(first, _)) = states.first() else {
+            return Ok(());
+        };
         let params_err = |source| Error::Params {
-            path: path.to_path_buf(),
+            path: first.to_path_buf(),
             source,
         };
-        let map = pir_params::map_file(path).map_err(params_err)?;
-        let state = pir_params::pickle::load_state_dict_mapped(&map).map_err(params_err)?;
         let vars = persistable_vars(&self.program);
         let mut tensors = Vec::with_capacity(vars.len());
         for (name, ty) in &vars {
-            let tensor = state.get(name).cloned().ok_or_else(|| Error::Mismatch {
+            let found = states.iter().find_map(|(_, s)| s.get(name));
+            let tensor = found.cloned().ok_or_else(|| Error::Mismatch {
                 name: name.clone(),
-                message: format!("not found in {}", path.display()),
+                message: format!(
+                    "not found in {}",
+                    paths
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(" or ")
+                ),
             })?;
             let tensor = match (declared(&self.program, *ty), tensor.dtype()) {
                 (Some((DType::BFloat16, _)), DType::UInt16) => {
@@ -216,7 +255,7 @@ impl Model {
             };
             tensors.push((name.clone(), tensor));
         }
-        self.bind(vars, tensors, path)
+        self.bind(vars, tensors, first)
     }
 
     fn bind(

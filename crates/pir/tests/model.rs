@@ -66,3 +66,25 @@ fn a_parameter_file_that_does_not_fit_the_program_is_an_error() {
         "{err}"
     );
 }
+
+/// A `paddle.static.save` pair: parameters in the `.pdparams`, optimizer
+/// state (learning rate, moments) in the `.pdopt`; both bind.
+#[test]
+fn a_static_save_pair_binds_parameters_and_optimizer_state() {
+    let Some(model) = pir_corpus::models()
+        .into_iter()
+        .find(|m| m.name == "train_mlp_adam")
+    else {
+        panic!("the shipped corpus has train_mlp_adam");
+    };
+    let loaded = pir::Model::load(prefix(&model.json())).unwrap();
+    let names = loaded.parameter_names();
+    assert!(names.iter().any(|n| n.starts_with("learning_rate")));
+    let state = pir::params::pickle::load_state_dict_file(&model.file(".pdopt").unwrap()).unwrap();
+    for name in &names {
+        let tensor = loaded.tensor(name).unwrap();
+        if let Some(t) = state.get(name) {
+            assert_eq!(t.bytes(), tensor.bytes(), "{name}");
+        }
+    }
+}

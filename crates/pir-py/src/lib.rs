@@ -1,0 +1,266 @@
+//! `pir._pir`: the native module of the `pir` Python package.
+//!
+//! Python users read, inspect, edit, optimise and save Paddle models without
+//! Paddle: `pir.load` gives a `Model` (program + parameters
+//! memory-mapped), `str(model.program)` is Paddle's print, `model.opt(...)`
+//! runs any `pir opt` pipeline, `model.params` maps names to read-only NumPy
+//! arrays over the parameter file. The thin Python package around this module
+//! lives in `python/pir/` with its type stubs.
+//!
+//! Every program of the process shares one IR context (as Paddle's
+//! `IrContext::Instance()`), so types and attributes taken from one program
+//! can build ops in another.
+#![deny(unsafe_op_in_unsafe_fn)]
+#![forbid(unsafe_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use pir_core::IrContext;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+mod attrs;
+mod errors;
+mod ir;
+mod params;
+mod program;
+
+use program::{PyModel, PyProgram};
+
+/// The context every program of the process lives in.
+pub(crate) fn context() -> &'static Arc<IrContext> {
+    static CTX: OnceLock<Arc<IrContext>> = OnceLock::new();
+    CTX.get_or_init(pir_dialects::pd_op_context)
+}
+
+fn with_extension(path: &Path, ext: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(ext);
+    PathBuf::from(s)
+}
+
+/// What `load` binds as parameters.
+enum ParamSource {
+    /// The file beside the program, if any.
+    Beside,
+    /// None.
+    Skip,
+    /// These files: one `.pdiparams`, or `.pdparams`/`.pdopt` pickles.
+    Files(Vec<PathBuf>),
+}
+
+fn param_source(params: &Bound<'_, PyAny>) -> PyResult<ParamSource> {
+    if let Ok(flag) = params.extract::<bool>() {
+        return Ok(if flag {
+            ParamSource::Beside
+        } else {
+            ParamSource::Skip
+        });
+    }
+    if let Ok(one) = params.extract::<PathBuf>() {
+        return Ok(ParamSource::Files(vec![one]));
+    }
+    Ok(ParamSource::Files(params.extract::<Vec<PathBuf>>()?))
+}
+
+/// Binds the tensors of a `.pdiparams` file, or of `.pdparams`/`.pdopt`
+/// pickles (each variable from the first pickle holding it).
+fn bind_files(model: &mut pir::Model, files: &[PathBuf]) -> PyResult<()> {
+    let is_pickle = |f: &PathBuf| {
+        f.extension()
+            .is_some_and(|e| e == "pdparams" || e == "pdopt")
+    };
+    let bound = match files {
+        [] => Ok(()),
+        [one] if !is_pickle(one) => model.load_pdiparams(one),
+        _ if files.iter().all(is_pickle) => {
+            let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+            model.load_state_dicts(&paths)
+        }
+        _ => {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "params: one .pdiparams file, or .pdparams/.pdopt pickles",
+            ))
+        }
+    };
+    bound.map_err(errors::model)
+}
+
+/// The program of `path` alone (no parameters), by extension or content.
+fn read_program(path: &Path, lenient: bool) -> PyResult<pir::Model> {
+    let ctx = context().clone();
+    let options = pir_legacy::Options { lenient };
+    let loaded = match pir_legacy::load_if_legacy(path, ctx.clone(), options) {
+        Some(translated) => {
+            pir_serde::LoadedProgram::translated(translated.map_err(|e| errors::legacy(path, e))?)
+        }
+        None => pir_serde::read_any_file(ctx, path, &Default::default())
+            .map_err(|e| errors::read(Some(path), e))?,
+    };
+    Ok(program::from_loaded(loaded).model)
+}
+
+/// `load(path, *, params=True, lenient=False)`: reads a model.
+///
+/// `path` is a file — Paddle's `.json`, a legacy Paddle 2.x `.pdmodel`
+/// (translated as Paddle 3.3.1's `translate_to_pir` does; `lenient` keeps
+/// untranslatable ops as unregistered ops), or IR text (`.pir`, `.txt`, or
+/// told by its content) — or a prefix naming `prefix.json` /
+/// `prefix.pdmodel`. Files of Paddle 3.0–3.2 are upgraded as they are read.
+/// With `params=True` the parameter file beside it (`.pdiparams`, else
+/// `.pdparams`) is memory-mapped and bound by name, checked against the
+/// program's declarations (with `.pdparams`, the optimizer state of a
+/// `.pdopt` beside it too); `params=False` reads the program alone; a path
+/// (or a list of `.pdparams`/`.pdopt` paths) names the parameter files.
+#[pyfunction]
+#[pyo3(signature = (path, *, params=None, lenient=false))]
+fn load(
+    py: Python<'_>,
+    path: PathBuf,
+    params: Option<&Bound<'_, PyAny>>,
+    lenient: bool,
+) -> PyResult<PyModel> {
+    let source = match params {
+        Some(p) => param_source(p)?,
+        None => ParamSource::Beside,
+    };
+    // A prefix: `prefix.json`, else the legacy `prefix.pdmodel`.
+    // Reading runs without the GIL: other Python threads go on meanwhile.
+    let (file, model) = py.detach(|| read_model(path, source, lenient))?;
+    Ok(PyModel {
+        program: Py::new(py, PyProgram { model })?,
+        path: Some(file.display().to_string()),
+    })
+}
+
+fn read_model(
+    path: PathBuf,
+    source: ParamSource,
+    lenient: bool,
+) -> PyResult<(PathBuf, pir::Model)> {
+    let file = if path.is_file() {
+        path.clone()
+    } else if with_extension(&path, ".json").is_file() {
+        with_extension(&path, ".json")
+    } else if with_extension(&path, ".pdmodel").is_file() {
+        with_extension(&path, ".pdmodel")
+    } else {
+        path.clone()
+    };
+    let mut model = read_program(&file, lenient)?;
+    match source {
+        ParamSource::Skip => {}
+        ParamSource::Files(files) => bind_files(&mut model, &files)?,
+        ParamSource::Beside => model
+            .load_params_beside(&file.with_extension(""))
+            .map_err(errors::model)?,
+    }
+    Ok((file, model))
+}
+
+/// `parse(text, *, strict=False)`: a program from IR text (Paddle's print or
+/// the typed form) or from Paddle's JSON, told by the content. `strict`
+/// rejects ops without a registration.
+#[pyfunction]
+#[pyo3(signature = (text, *, strict=false))]
+fn parse(text: &str, strict: bool) -> PyResult<PyProgram> {
+    let options = pir_serde::ReadOptions {
+        strict,
+        ..Default::default()
+    };
+    let loaded = pir_serde::read_any_slice(context().clone(), text.as_bytes(), &options)
+        .map_err(|e| errors::read(None, e))?;
+    Ok(program::from_loaded(loaded))
+}
+
+/// `upgrade(src, dst, *, patches=(), overwrite=True, accept_develop_version=False, readable=None, trainable=None)`:
+/// reads a model file of any Paddle 3.x release (applying the version
+/// patches, then the given patch yaml files) and writes it as Paddle 3.3.1
+/// writes it — JSON, or text for `.pir`/`.txt`. Returns the source's version.
+#[pyfunction]
+#[pyo3(signature = (src, dst, *, patches=Vec::new(), overwrite=true, accept_develop_version=false, readable=None, trainable=None))]
+fn upgrade(
+    src: PathBuf,
+    dst: PathBuf,
+    patches: Vec<PathBuf>,
+    overwrite: bool,
+    accept_develop_version: bool,
+    readable: Option<bool>,
+    trainable: Option<bool>,
+) -> PyResult<u64> {
+    let mut merged: Option<pir_serde::patch::PatchSet> = None;
+    for file in &patches {
+        let text = std::fs::read_to_string(file).map_err(|e| {
+            errors::raise::<errors::ReadError>(
+                format!("cannot read patch file {}: {e}", file.display()),
+                errors::Where::file(file),
+            )
+        })?;
+        let set = pir_serde::patch::parse_patch_yaml(&file.display().to_string(), &text)
+            .map_err(|e| errors::read(Some(file), pir_serde::ReadError::Patch(e)))?;
+        merged.get_or_insert_with(Default::default).merge(set);
+    }
+    let options = pir_serde::ReadOptions {
+        accept_develop_version,
+        patches: merged.map(Arc::new),
+        ..Default::default()
+    };
+    let loaded = pir_serde::read_any_file(context().clone(), &src, &options)
+        .map_err(|e| errors::read(Some(&src), e))?;
+    let write = pir_serde::WriteOptions {
+        trainable: trainable.unwrap_or(loaded.trainable),
+        readable: readable.unwrap_or(loaded.readable),
+        ..Default::default()
+    };
+    pir_serde::write_any_file(&loaded.program, &dst, &write, overwrite)
+        .map_err(|e| errors::write(&dst, e))?;
+    Ok(loaded.version)
+}
+
+/// `passes()`: `(name, description)` of every registered pass.
+#[pyfunction]
+fn passes() -> Vec<(&'static str, &'static str)> {
+    pir_pass::registry::PASSES
+        .iter()
+        .map(|p| (p.argument, p.description))
+        .collect()
+}
+
+/// `op_definition(name)`: the definition of a `pd_op` op (inputs, attributes
+/// with kinds and defaults, outputs, in-place and view pairs, traits), or `None`.
+#[pyfunction]
+fn op_definition<'py>(py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
+    program::op_definition(py, name)
+}
+
+/// The native module.
+#[pymodule]
+fn _pir(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("PIR_VERSION", pir_serde::PIR_VERSION)?;
+    errors::register(m)?;
+    m.add_class::<PyModel>()?;
+    m.add_class::<PyProgram>()?;
+    m.add_class::<ir::PyOp>()?;
+    m.add_class::<ir::PyValue>()?;
+    m.add_class::<ir::PyUse>()?;
+    m.add_class::<ir::PyBlock>()?;
+    m.add_class::<ir::PyRegion>()?;
+    m.add_class::<ir::PyType>()?;
+    m.add_class::<attrs::PyAttribute>()?;
+    m.add_class::<params::PyParams>()?;
+    m.add_class::<params::PyTensorBuffer>()?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(upgrade, m)?)?;
+    m.add_function(wrap_pyfunction!(passes, m)?)?;
+    m.add_function(wrap_pyfunction!(op_definition, m)?)?;
+    m.add_function(wrap_pyfunction!(ir::tensor_type, m)?)?;
+    m.add_function(wrap_pyfunction!(ir::vector_type, m)?)?;
+    m.add_function(wrap_pyfunction!(params::load_state_dict, m)?)?;
+    m.add_function(wrap_pyfunction!(params::save_state_dict, m)?)?;
+    m.add_function(wrap_pyfunction!(params::load_params, m)?)?;
+    m.add_function(wrap_pyfunction!(params::save_params, m)?)?;
+    Ok(())
+}

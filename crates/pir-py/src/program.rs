@@ -1,0 +1,376 @@
+//! `Program` (the IR with its file header) and `Model` (a program with its
+//! parameters, loaded from and saved to files).
+
+use std::path::PathBuf;
+
+use pir_core::printer::PrintOptions;
+use pir_core::walk::Order;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::errors;
+use crate::ir::{self, PyBlock, PyOp};
+use crate::params::PyParams;
+
+/// A program: Paddle's `pir::Program` — a `builtin.module` op whose block
+/// holds the ops — with the header of the file it came from (`version`,
+/// `trainable`, `readable`) and its parameter map.
+#[pyclass(name = "Program", module = "pir")]
+pub struct PyProgram {
+    pub(crate) model: pir::Model,
+}
+
+impl PyProgram {
+    /// The IR.
+    pub(crate) fn p(&self) -> &pir_core::Program {
+        &self.model.program
+    }
+
+    /// The IR, to edit.
+    pub(crate) fn p_mut(&mut self) -> &mut pir_core::Program {
+        &mut self.model.program
+    }
+
+    /// The JSON writer's options for this program's header.
+    pub(crate) fn write_options(&self) -> pir_serde::WriteOptions {
+        pir_serde::WriteOptions {
+            trainable: self.model.trainable,
+            readable: self.model.readable,
+            version: self.model.version.max(pir_serde::PIR_VERSION),
+        }
+    }
+}
+
+/// Wraps a loaded program.
+pub(crate) fn from_loaded(loaded: pir_serde::LoadedProgram) -> PyProgram {
+    PyProgram {
+        model: pir::Model {
+            program: loaded.program,
+            trainable: loaded.trainable,
+            version: loaded.version,
+            readable: loaded.readable,
+        },
+    }
+}
+
+#[pymethods]
+impl PyProgram {
+    /// Paddle's print of the program (`print(program)` in Paddle 3.3),
+    /// byte for byte.
+    fn __str__(&self) -> String {
+        String::from_utf8_lossy(&self.p().print_to_vec()).into_owned()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<pir.Program with {} ops>", self.p().num_ops())
+    }
+
+    /// The program as text: Paddle's print, or with `typed=True` the lossless
+    /// typed form (with its `#pir-typed` header), which `pir.parse` reads back
+    /// to the same program. `json_ids` names values by their JSON ids.
+    #[pyo3(signature = (typed=false, json_ids=false))]
+    fn to_text(&self, typed: bool, json_ids: bool) -> String {
+        let bytes = if typed {
+            pir_serde::typed_bytes(self.p(), &self.write_options(), json_ids)
+        } else {
+            self.p().print_with(
+                PrintOptions {
+                    typed: false,
+                    json_ids,
+                },
+                &[],
+            )
+        };
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// The program as Paddle's JSON (what `paddle.jit.save` writes).
+    /// `readable`/`trainable` default to the header's.
+    #[pyo3(signature = (readable=None, trainable=None))]
+    fn to_json(&self, readable: Option<bool>, trainable: Option<bool>) -> PyResult<String> {
+        let mut options = self.write_options();
+        options.readable = readable.unwrap_or(options.readable);
+        options.trainable = trainable.unwrap_or(options.trainable);
+        let bytes = pir_serde::write_to_vec(self.p(), &options).map_err(|e| {
+            errors::raise::<errors::WriteError>(e.to_string(), errors::Where::default())
+        })?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// Writes the program (no parameters) atomically: Paddle's JSON, or text
+    /// for a `.pir` (typed) or `.txt` (Paddle's print) path.
+    #[pyo3(signature = (path, overwrite=true))]
+    fn save(&self, path: PathBuf, overwrite: bool) -> PyResult<()> {
+        pir_serde::write_any_file(self.p(), &path, &self.write_options(), overwrite)
+            .map_err(|e| errors::write(&path, e))
+    }
+
+    /// Checks structure, SSA dominance and every op against its definition;
+    /// raises `pir.VerifyError` listing the failures.
+    fn verify(&self) -> PyResult<()> {
+        self.p().verify().map_err(errors::verify)
+    }
+
+    /// The `builtin.module` op.
+    #[getter]
+    fn module(slf: &Bound<'_, Self>) -> PyOp {
+        let id = slf.borrow().p().module_op();
+        ir::op(&slf.clone().unbind(), slf.py(), id)
+    }
+
+    /// The top-level block.
+    #[getter]
+    fn block(slf: &Bound<'_, Self>) -> PyBlock {
+        let id = slf.borrow().p().top_block();
+        ir::block(&slf.clone().unbind(), slf.py(), id)
+    }
+
+    /// The ops of the top-level block.
+    #[getter]
+    fn ops(slf: &Bound<'_, Self>) -> Vec<PyOp> {
+        let me = slf.clone().unbind();
+        let prog = slf.borrow();
+        let p = prog.p();
+        p.block_ops(p.top_block())
+            .map(|o| ir::op(&me, slf.py(), o))
+            .collect()
+    }
+
+    /// Every op, nested ones included, in pre-order; only those named
+    /// `name` when given.
+    #[pyo3(signature = (name=None))]
+    fn walk(slf: &Bound<'_, Self>, name: Option<&str>) -> Vec<PyOp> {
+        let me = slf.clone().unbind();
+        let prog = slf.borrow();
+        let p = prog.p();
+        let module = p.module_op();
+        let mut out = Vec::new();
+        p.walk(module, Order::Pre, &mut |o| {
+            if o != module && name.is_none_or(|n| p.op_name_str(o) == n) {
+                out.push(o);
+            }
+        });
+        out.into_iter().map(|o| ir::op(&me, slf.py(), o)).collect()
+    }
+
+    /// Number of ops, nested ones included (the module op excluded).
+    #[getter]
+    fn num_ops(&self) -> usize {
+        self.p().num_ops()
+    }
+
+    /// Whether the program is saved as trainable (`base_code.trainable`).
+    #[getter]
+    fn trainable(&self) -> bool {
+        self.model.trainable
+    }
+
+    #[setter]
+    fn set_trainable(&mut self, value: bool) {
+        self.model.trainable = value;
+    }
+
+    /// The PIR version of the file the program was read from (files of
+    /// older releases are upgraded when read).
+    #[getter]
+    fn version(&self) -> u64 {
+        self.model.version
+    }
+
+    /// Whether the file was in Paddle's indented form (kept when saved).
+    #[getter]
+    fn readable(&self) -> bool {
+        self.model.readable
+    }
+
+    #[setter]
+    fn set_readable(&mut self, value: bool) {
+        self.model.readable = value;
+    }
+
+    /// A deep copy (parameters are shared until written).
+    fn clone(&self) -> PyProgram {
+        PyProgram {
+            model: pir::Model {
+                program: self.p().clone(),
+                trainable: self.model.trainable,
+                version: self.model.version,
+                readable: self.model.readable,
+            },
+        }
+    }
+}
+
+/// The definition of op `name` as a dict, or `None`.
+pub(crate) fn op_definition<'py>(
+    py: Python<'py>,
+    name: &str,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let Some(d) = pir_dialects::op_def(name) else {
+        return Ok(None);
+    };
+    let dict = PyDict::new(py);
+    dict.set_item("name", d.name)?;
+    // An input or output: name, what it carries, whether it may be absent.
+    let slot = |name: &str, kind: String, optional: bool| -> PyResult<Bound<'py, PyDict>> {
+        let item = PyDict::new(py);
+        item.set_item("name", name)?;
+        item.set_item("kind", kind)?;
+        item.set_item("optional", optional)?;
+        Ok(item)
+    };
+    let inputs = PyList::empty(py);
+    for i in d.inputs {
+        inputs.append(slot(i.name, format!("{:?}", i.kind), i.optional)?)?;
+    }
+    dict.set_item("inputs", inputs)?;
+    let attributes = PyList::empty(py);
+    for a in d.attributes {
+        let item = PyDict::new(py);
+        item.set_item("name", a.name)?;
+        item.set_item("kind", format!("{:?}", a.kind))?;
+        let default = match a.default {
+            Some(dv) => Some(crate::attrs::default_to_py(py, dv, a.kind)?),
+            None => None,
+        };
+        item.set_item("default", default)?;
+        attributes.append(item)?;
+    }
+    dict.set_item("attributes", attributes)?;
+    let outputs = PyList::empty(py);
+    for o in d.outputs {
+        outputs.append(slot(o.name, format!("{:?}", o.kind), o.optional)?)?;
+    }
+    dict.set_item("outputs", outputs)?;
+    dict.set_item("inplace", d.inplace.to_vec())?;
+    dict.set_item("view", d.view.to_vec())?;
+    dict.set_item("traits", d.traits.to_vec())?;
+    dict.set_item("num_regions", d.num_regions)?;
+    Ok(Some(dict))
+}
+
+/// A model: a program with its parameters bound by name (memory-mapped from
+/// the file until written), as `pir.load` reads it and `save` writes it.
+#[pyclass(name = "Model", module = "pir", frozen)]
+pub struct PyModel {
+    pub(crate) program: Py<PyProgram>,
+    pub(crate) path: Option<String>,
+}
+
+#[pymethods]
+impl PyModel {
+    /// A model of `program` (its parameter map is the model's parameters).
+    #[new]
+    fn new(program: Py<PyProgram>) -> PyModel {
+        PyModel {
+            program,
+            path: None,
+        }
+    }
+
+    /// The program.
+    #[getter]
+    fn program(&self, py: Python<'_>) -> Py<PyProgram> {
+        self.program.clone_ref(py)
+    }
+
+    /// The parameters: a mutable mapping from name to a read-only NumPy
+    /// array viewing the file's memory (no copy); assigning copies the array.
+    #[getter]
+    fn params(&self, py: Python<'_>) -> PyParams {
+        PyParams {
+            program: self.program.clone_ref(py),
+        }
+    }
+
+    /// The file the model was loaded from, if any.
+    #[getter]
+    fn path(&self) -> Option<String> {
+        self.path.clone()
+    }
+
+    /// Names of the persistable variables the parameter file holds (every
+    /// `builtin.parameter` and persistable `pd_op.data`), in the file's order;
+    /// with or without data.
+    fn parameter_names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        Ok(self.program.try_borrow(py)?.model.parameter_names())
+    }
+
+    /// Writes `prefix.json` and, when parameters have data,
+    /// `prefix.pdiparams` (each atomically, in Paddle's formats; only the
+    /// tensors the program still names).
+    #[pyo3(signature = (prefix, overwrite=true))]
+    fn save(&self, py: Python<'_>, prefix: PathBuf, overwrite: bool) -> PyResult<()> {
+        let prog = self.program.try_borrow(py)?;
+        let model = &prog.model;
+        py.detach(|| model.save(&prefix, overwrite))
+            .map_err(errors::model)
+    }
+
+    /// Runs a pipeline of passes (any `-p` text `pir opt` takes, e.g.
+    /// `"canonicalize,cse,dce"` or `"constant_folding,fold_batch_norm,dce"`)
+    /// on the program and its parameters. The program is verified after each
+    /// pass unless `verify=False`; `keep_params=True` keeps every pass from
+    /// reading, creating or dropping parameters. On failure the program is
+    /// left as it was and `pir.PassError` is raised. Returns one dict per
+    /// pass: `pass`, `changed`, `seconds`.
+    #[pyo3(signature = (pipeline, verify=true, keep_params=false))]
+    fn opt<'py>(
+        &self,
+        py: Python<'py>,
+        pipeline: &str,
+        verify: bool,
+        keep_params: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let defaults = if keep_params {
+            pir_pass::registry::OptionDefaults::keep_params()
+        } else {
+            Default::default()
+        };
+        let mut pm = pir_pass::PassManager::parse_with(pipeline, &defaults)
+            .map_err(|e| errors::pass(e.to_string()))?;
+        pm.instrumentation.verify_each = verify;
+        let mut prog = self.program.try_borrow_mut(py)?;
+        let before = prog.p().clone();
+        let records = match pm.run(prog.p_mut()) {
+            Ok(r) => r,
+            Err(e) => {
+                // Handles keep their ids: the program before the run has
+                // every op a handle can name.
+                prog.model.program = before;
+                return Err(errors::pass(e.to_string()));
+            }
+        };
+        let out = PyList::empty(py);
+        for r in records {
+            let item = PyDict::new(py);
+            item.set_item("pass", r.pass)?;
+            item.set_item("changed", r.changed)?;
+            item.set_item("seconds", r.time.as_secs_f64())?;
+            out.append(item)?;
+        }
+        Ok(out)
+    }
+
+    /// Verifies the program (see `Program.verify`).
+    fn verify(&self, py: Python<'_>) -> PyResult<()> {
+        self.program.try_borrow(py)?.verify()
+    }
+
+    fn __str__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(self.program.try_borrow(py)?.__str__())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let prog = self.program.try_borrow(py)?;
+        Ok(format!(
+            "<pir.Model {}with {} ops, {} parameters>",
+            self.path
+                .as_ref()
+                .map(|p| format!("{p} "))
+                .unwrap_or_default(),
+            prog.p().num_ops(),
+            prog.model.parameter_names().len()
+        ))
+    }
+}

@@ -156,60 +156,29 @@ impl<'t> RuleParser<'t> {
         let op_at = self.cur.pos();
         let op = self.cur.expect_ident("an op name")?.to_owned();
         let def = check_op(&op).map_err(|m| self.err(op_at, m))?;
-        self.cur.expect("(", "to open the operands")?;
-        let mut operands = Vec::new();
-        if !self.cur.eat(")") {
-            loop {
-                self.cur.skip_ws();
-                if self.cur.eat_keyword("none") {
-                    operands.push(SourceOperand::Absent);
-                } else if self.cur.eat("_") {
-                    operands.push(SourceOperand::Any);
-                } else {
-                    let (n, _) = self
-                        .cur
-                        .value_name()
-                        .ok_or_else(|| self.cur.expected("an operand `%name`, `_` or `none`"))?;
-                    if results.iter().flatten().any(|r| r == n) {
-                        return Err(self.cur.error_at(
-                            self.cur.pos() - n.len() - 1,
-                            n.len() + 1,
-                            format!("`%{n}` is read by the op that defines it"),
-                        ));
-                    }
-                    // A name not yet defined is an input of the pattern.
-                    if !scope.defined.contains(n) {
-                        scope.inputs.insert(n.to_owned());
-                    }
-                    operands.push(SourceOperand::Tensor(n.to_owned()));
-                }
-                if self.cur.eat(")") {
-                    break;
-                }
-                self.cur.expect(",", "between operands")?;
+        let operands = self.operand_list(|p| {
+            if p.cur.eat_keyword("none") {
+                return Ok(SourceOperand::Absent);
             }
-        }
+            if p.cur.eat("_") {
+                return Ok(SourceOperand::Any);
+            }
+            let (n, at) = p
+                .cur
+                .value_name()
+                .ok_or_else(|| p.cur.expected("an operand `%name`, `_` or `none`"))?;
+            if results.iter().flatten().any(|r| r == n) {
+                return Err(p.err(at, format!("`%{n}` is read by the op that defines it")));
+            }
+            // A name not yet defined is an input of the pattern.
+            if !scope.defined.contains(n) {
+                scope.inputs.insert(n.to_owned());
+            }
+            Ok(SourceOperand::Tensor(n.to_owned()))
+        })?;
         if let Some(def) = def {
-            if operands.len() != def.inputs.len() {
-                return Err(self.err(
-                    op_at,
-                    format!(
-                        "{op} has {} operands, not {}",
-                        def.inputs.len(),
-                        operands.len()
-                    ),
-                ));
-            }
-            if results.len() != def.outputs.len() && !results.is_empty() {
-                return Err(self.err(
-                    op_at,
-                    format!(
-                        "{op} has {} results, not {}",
-                        def.outputs.len(),
-                        results.len()
-                    ),
-                ));
-            }
+            let results = (!results.is_empty()).then_some(results.len());
+            self.check_arity(op_at, &op, def, operands.len(), results)?;
         }
         let attrs = self.attr_dict(&op, def, scope, true)?;
         Ok(SourceOp {
@@ -263,55 +232,25 @@ impl<'t> RuleParser<'t> {
             .expect_ident("an op name or a `%tensor`")?
             .to_owned();
         let def = check_op(&op).map_err(|m| self.err(at, m))?;
-        self.cur.expect("(", "to open the operands")?;
-        let mut operands = Vec::new();
-        if !self.cur.eat(")") {
-            loop {
-                self.cur.skip_ws();
-                let oat = self.cur.pos();
-                if self.cur.eat_keyword("none") {
-                    operands.push(None);
-                } else {
-                    let (n, _) = self
-                        .cur
-                        .value_name()
-                        .ok_or_else(|| self.cur.expected("an operand `%name` or `none`"))?;
-                    scope.check_readable(n).map_err(|m| self.err(oat, m))?;
-                    operands.push(Some(n.to_owned()));
-                }
-                if self.cur.eat(")") {
-                    break;
-                }
-                self.cur.expect(",", "between operands")?;
+        let operands = self.operand_list(|p| {
+            if p.cur.eat_keyword("none") {
+                return Ok(None);
             }
-        }
+            let (n, at) = p
+                .cur
+                .value_name()
+                .ok_or_else(|| p.cur.expected("an operand `%name` or `none`"))?;
+            scope.check_readable(n).map_err(|m| p.err(at, m))?;
+            Ok(Some(n.to_owned()))
+        })?;
         if let Some(def) = def {
-            if operands.len() != def.inputs.len() {
-                return Err(self.err(
-                    at,
-                    format!(
-                        "{op} has {} operands, not {}",
-                        def.inputs.len(),
-                        operands.len()
-                    ),
-                ));
-            }
+            self.check_arity(at, &op, def, operands.len(), Some(names.len()))?;
             for (input, operand) in def.inputs.iter().zip(&operands) {
                 if operand.is_none() && !input.optional {
                     return Err(
                         self.err(at, format!("{op}'s input `{}` is not optional", input.name))
                     );
                 }
-            }
-            if names.len() != def.outputs.len() {
-                return Err(self.err(
-                    at,
-                    format!(
-                        "{op} has {} results, not {}",
-                        def.outputs.len(),
-                        names.len()
-                    ),
-                ));
             }
         }
         let attrs = self.attr_dict(&op, def, scope, false)?;
@@ -362,6 +301,49 @@ impl<'t> RuleParser<'t> {
             attrs,
             types,
         }))
+    }
+
+    /// `(item, item, ...)`: an op's operands.
+    fn operand_list<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<T, ParseError>,
+    ) -> Result<Vec<T>, ParseError> {
+        self.cur.expect("(", "to open the operands")?;
+        let mut items = Vec::new();
+        if self.cur.eat(")") {
+            return Ok(items);
+        }
+        loop {
+            self.cur.skip_ws();
+            items.push(item(self)?);
+            if self.cur.eat(")") {
+                return Ok(items);
+            }
+            self.cur.expect(",", "between operands")?;
+        }
+    }
+
+    /// Operand and result counts against the op's definition (`results`:
+    /// `None` when the rule names none).
+    fn check_arity(
+        &self,
+        at: usize,
+        op: &str,
+        def: &pir_dialects::op_def::OpDef,
+        operands: usize,
+        results: Option<usize>,
+    ) -> Result<(), ParseError> {
+        if operands != def.inputs.len() {
+            let n = def.inputs.len();
+            return Err(self.err(at, format!("{op} has {n} operands, not {operands}")));
+        }
+        match results {
+            Some(r) if r != def.outputs.len() => {
+                let n = def.outputs.len();
+                Err(self.err(at, format!("{op} has {n} results, not {r}")))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// `{name: expr, ...}` (optional). In a source op, a lone `$v` binds.

@@ -4,7 +4,7 @@
 pub const PIPELINES: &[(&str, &str, &str)] = &[(
     "inference",
     "identity_op_clean,constant_folding,fold_batch_norm,matmul_scale_fuse,\
-     matmul_transpose_fuse,remove_redundant_transpose,matmul_add_act_fuse,silu_fuse,horizontal_fuse,\
+     matmul_transpose_fuse,remove_redundant_transpose,matmul_add_act_fuse,silu_fuse,\
      constant_folding,canonicalize,cse,dce,inplace",
     "CPU inference: cleanups, constant and batch-norm folding, and the fusions whose \
      result ops Paddle's CPU kernels run (pd_op.fc, pd_op.swish), then in-place ops where no reader can tell",

@@ -6,12 +6,12 @@
 //! `builtin.combine`), each output typed from its variable, each attribute
 //! translated by its declared kind.
 
-use pir_core::{AttrDict, BlockId, IrContext, OpId, Type, ValueId};
+use pir_core::{Attribute, BlockId, OpId, Symbol, Type, ValueId};
 use pir_dialects::op_def::{AttrKind, OpDef, ValueKind};
 
 use super::attrs::{self, missing_attr_defaults, AttrMap};
 use super::values::{ScopeId, VarInfo};
-use super::Translator;
+use super::{Translator, Writer};
 use crate::compat::compat;
 use crate::desc::{AttrValue, OpDesc, VarKind};
 use crate::error::Result;
@@ -19,29 +19,49 @@ use crate::error::Result;
 const EMPTY_VAR: &str = "@EMPTY@";
 
 /// Where each output variable lands: (variable, result index, index in a vector).
-pub type OutputMap = Vec<(String, usize, usize)>;
+pub type OutputMap<'d> = Vec<(&'d str, usize, usize)>;
 
-/// Paddle's `IsInplace`: some variable is both read and written.
-pub fn is_inplace(op: &OpDesc) -> bool {
-    if matches!(op.op_type.as_str(), "adagrad" | "adam" | "adamax" | "adamw") {
-        return true;
+/// Whether some name is in both lists (a set only for long lists).
+pub fn shares_name<'a>(
+    a: impl Iterator<Item = &'a str> + Clone,
+    b: impl Iterator<Item = &'a str> + Clone,
+) -> bool {
+    let (na, nb) = (a.clone().count(), b.clone().count());
+    if na.saturating_mul(nb) <= 256 {
+        let mut b = b;
+        return b.any(|x| a.clone().any(|y| y == x));
     }
-    let inputs: std::collections::HashSet<&str> = op.input_arg_names().collect();
-    op.output_arg_names().any(|o| inputs.contains(o))
+    let set: rustc_hash::FxHashSet<&str> = a.collect();
+    let mut b = b;
+    b.any(|x| set.contains(x))
 }
 
-/// `pd_op.<name>`, with `_` for in-place use (`LookUpOpInfo`).
-pub fn target_name(op: &OpDesc) -> String {
-    let mut name = format!("pd_op.{}", compat().op_name(&op.op_type));
-    if is_inplace(op) && !name.ends_with('_') {
+/// Paddle's `IsInplace`: some variable is both read and written.
+pub fn is_inplace(op: &OpDesc<'_>) -> bool {
+    if matches!(op.op_type, "adagrad" | "adam" | "adamax" | "adamw") {
+        return true;
+    }
+    shares_name(op.input_arg_names(), op.output_arg_names())
+}
+
+/// `pd_op.<name>` of a legacy op type, with `_` for in-place use
+/// (`LookUpOpInfo`).
+pub fn target_name_of(op_type: &str, inplace: bool) -> String {
+    let mut name = format!("pd_op.{}", compat().op_name(op_type));
+    if inplace && !name.ends_with('_') {
         name.push('_');
     }
     name
 }
 
+/// `pd_op.<name>`, with `_` for in-place use (`LookUpOpInfo`).
+pub fn target_name(op: &OpDesc<'_>) -> String {
+    target_name_of(op.op_type, is_inplace(op))
+}
+
 /// The arguments of input `name`, looking first at an attribute of that name
 /// holding variables (`OpDesc::Input(name, with_attr_var=true)`).
-pub fn input_with_attr_var<'o>(op: &'o OpDesc, name: &str) -> Option<&'o [String]> {
+pub fn input_with_attr_var<'o, 'd>(op: &'o OpDesc<'d>, name: &str) -> Option<&'o [&'d str]> {
     match op.attr(name) {
         Some(AttrValue::Vars(v)) => Some(v.as_slice()),
         Some(AttrValue::Var(v)) => Some(std::slice::from_ref(v)),
@@ -50,7 +70,7 @@ pub fn input_with_attr_var<'o>(op: &'o OpDesc, name: &str) -> Option<&'o [String
 }
 
 /// Whether the legacy op has attribute `name` as a plain value.
-pub fn has_attr(op: &OpDesc, name: &str) -> bool {
+pub fn has_attr(op: &OpDesc<'_>, name: &str) -> bool {
     matches!(op.attr(name), Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_)))
 }
 
@@ -59,19 +79,26 @@ pub fn def(name: &str) -> Option<&'static OpDef> {
     pir_dialects::op_def(name)
 }
 
-impl Translator<'_> {
+fn is_vector_kind(kind: ValueKind) -> bool {
+    matches!(
+        kind,
+        ValueKind::VectorDenseTensor | ValueKind::VectorSelectedRows | ValueKind::VectorDenseTensorArray
+    )
+}
+
+impl<'d> Translator<'d> {
     /// Translates `op` the general way; `Unsupported` when no `pd_op` op fits.
     pub fn translate_general(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<OpId> {
-        let name = target_name(op);
-        let def = def(&name).filter(|d| d.has_yaml_info).ok_or_else(|| {
-            self.unsupported(&op.op_type, format!("no op `{name}` in Paddle 3.3.1"))
-        })?;
+        let Some(def) = self.target(op).filter(|d| d.has_yaml_info) else {
+            let name = target_name(op);
+            return Err(self.unsupported(op.op_type, format!("no op `{name}` in Paddle 3.3.1")));
+        };
         self.general_with(b, op, scope, dst, def, &Hooks::default())
     }
 
@@ -79,7 +106,7 @@ impl Translator<'_> {
     pub fn general_with(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
         def: &'static OpDef,
@@ -96,7 +123,12 @@ impl Translator<'_> {
 
     /// Every input variable bound to an element of a vector gets a
     /// `builtin.slice` first (`InsertSliceOperationForInput`).
-    pub fn slice_vector_inputs(&mut self, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    pub fn slice_vector_inputs(
+        &mut self,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         for name in op.input_arg_names() {
             if let Some(info) = self.scopes.get(scope, name) {
                 if info.by_vector {
@@ -111,7 +143,7 @@ impl Translator<'_> {
     pub fn general_inputs(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
         def: &'static OpDef,
@@ -126,36 +158,34 @@ impl Translator<'_> {
                     continue;
                 }
             }
-            let legacy = c.legacy_arg_name(&op.op_type, info.name);
-            let mut vars: Vec<String> = input_with_attr_var(op, &legacy)
-                .map(<[String]>::to_vec)
-                .unwrap_or_default();
+            let legacy = c.legacy_arg_name(op.op_type, info.name);
+            let mut vars: &[&'d str] = input_with_attr_var(op, &legacy).unwrap_or(&[]);
             if vars.is_empty() && info.optional {
                 operands.push(None);
                 continue;
             }
             if vars.is_empty()
                 && info.mutable_attribute
-                && c.mutable_candidates(&op.op_type, info.name).is_none()
+                && c.mutable_candidates(op.op_type, info.name).is_none()
             {
                 // Newer op-compat facts register more mutable attributes than
                 // the table knows; a legacy attribute there is the value.
-                let legacy_attr = c.legacy_attr_name(&op.op_type, info.name);
-                if has_attr(op, &legacy_attr) {
+                let legacy_attr = c.legacy_attr_name(op.op_type, info.name);
+                if has_attr(op, legacy_attr) {
                     let v = self.attribute_as_input(op, def, info.name, dst)?;
                     operands.push(Some(v));
                     continue;
                 }
             }
             if vars.is_empty() {
-                if let Some(cands) = c.mutable_candidates(&op.op_type, info.name) {
+                if let Some(cands) = c.mutable_candidates(op.op_type, info.name) {
                     let found = cands.iter().find_map(|cand| {
                         op.input(cand)
                             .and_then(|_| input_with_attr_var(op, cand))
                             .filter(|v| !v.is_empty())
                     });
                     match found {
-                        Some(v) => vars = v.to_vec(),
+                        Some(v) => vars = v,
                         None => {
                             let v = self.attribute_as_input(op, def, info.name, dst)?;
                             operands.push(Some(v));
@@ -165,31 +195,26 @@ impl Translator<'_> {
                 }
             }
             let int_array = info.mutable_attribute && c.is_int_array_input(def.name, info.name);
-            let mut is_vector = matches!(
-                info.kind,
-                ValueKind::VectorDenseTensor
-                    | ValueKind::VectorSelectedRows
-                    | ValueKind::VectorDenseTensorArray
-            ) || int_array;
-            if vars.len() == 1 {
+            let mut is_vector = is_vector_kind(info.kind) || int_array;
+            if let [one] = vars {
                 let var = self
-                    .var(b, &vars[0])
-                    .ok_or_else(|| self.var_err(&vars[0], "input variable is not declared"))?;
+                    .var(b, one)
+                    .ok_or_else(|| self.var_err(one, "input variable is not declared"))?;
                 if var.kind == VarKind::DenseTensorArray {
                     is_vector = false;
                 }
             }
             if !is_vector {
-                if vars.len() != 1 {
+                let [one] = vars else {
                     return Err(self.err(format!(
                         "input `{}` ({legacy}) needs one variable, has {}",
                         info.name,
                         vars.len()
                     )));
-                }
-                operands.push(Some(self.lookup(scope, &vars[0])?.value));
+                };
+                operands.push(Some(self.lookup(scope, one)?.value));
             } else {
-                operands.push(Some(self.build_combine_vars(dst, scope, &vars)?));
+                operands.push(Some(self.build_combine_vars(dst, scope, vars)?));
             }
         }
         Ok(operands)
@@ -199,13 +224,13 @@ impl Translator<'_> {
     /// (Scalar) or `full_int_array` (IntArray) (`GetAttributeAsInput`).
     pub fn attribute_as_input(
         &mut self,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         def: &'static OpDef,
         input: &str,
         dst: BlockId,
     ) -> Result<ValueId> {
-        let legacy = compat().legacy_attr_name(&op.op_type, input);
-        let Some(value) = op.attr(&legacy).filter(|_| has_attr(op, &legacy)) else {
+        let legacy = compat().legacy_attr_name(op.op_type, input);
+        let Some(value) = op.attr(legacy).filter(|_| has_attr(op, legacy)) else {
             return Err(self.err(format!("attribute `{legacy}` is missing")));
         };
         if compat().is_int_array_input(def.name, input) {
@@ -221,15 +246,15 @@ impl Translator<'_> {
     pub fn general_outputs(
         &self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         def: &'static OpDef,
-    ) -> Result<(Vec<Type>, OutputMap)> {
+    ) -> Result<(Vec<Type>, OutputMap<'d>)> {
         let c = compat();
         let mut types = Vec::with_capacity(def.outputs.len());
-        let mut map = OutputMap::new();
+        let mut map = OutputMap::with_capacity(def.outputs.len());
         for info in def.outputs {
             let idx = types.len();
-            let legacy = c.legacy_arg_name(&op.op_type, info.name);
+            let legacy = c.legacy_arg_name(op.op_type, info.name);
             let Some(vars) = op.output(&legacy) else {
                 if !info.optional {
                     return Err(self.err(format!(
@@ -240,39 +265,33 @@ impl Translator<'_> {
                 types.push(Type::NULL);
                 continue;
             };
-            let is_vector = matches!(
-                info.kind,
-                ValueKind::VectorDenseTensor
-                    | ValueKind::VectorSelectedRows
-                    | ValueKind::VectorDenseTensorArray
-            );
-            if vars.len() == 1 {
+            if let [one] = vars {
                 let var = self
-                    .var(b, &vars[0])
-                    .ok_or_else(|| self.var_err(&vars[0], "output variable is not declared"))?;
+                    .var(b, one)
+                    .ok_or_else(|| self.var_err(one, "output variable is not declared"))?;
                 if var.kind == VarKind::DenseTensorArray {
-                    types.push(self.var_type(b, &vars[0])?);
-                    map.push((vars[0].clone(), idx, 0));
+                    types.push(self.var_type(b, one)?);
+                    map.push((one, idx, 0));
                     continue;
                 }
             }
-            if !is_vector {
+            if !is_vector_kind(info.kind) {
                 match vars.first() {
                     None => types.push(Type::NULL),
                     Some(v) => {
                         types.push(self.var_type(b, v)?);
-                        map.push((v.clone(), idx, 0));
+                        map.push((v, idx, 0));
                     }
                 }
             } else {
                 let mut elems = Vec::with_capacity(vars.len());
                 for (i, v) in vars.iter().enumerate() {
-                    if v == EMPTY_VAR {
+                    if *v == EMPTY_VAR {
                         elems.push(Type::NULL);
                     } else {
                         elems.push(self.var_type(b, v)?);
                     }
-                    map.push((v.clone(), idx, i));
+                    map.push((v, idx, i));
                 }
                 types.push(super::values::vector_type(&self.ctx, &elems));
             }
@@ -282,13 +301,14 @@ impl Translator<'_> {
 
     pub fn general_attrs(
         &self,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         def: &'static OpDef,
         hooks: &Hooks,
-    ) -> Result<AttrMap> {
+    ) -> Result<AttrMap<'d>> {
         let c = compat();
-        let mut map = AttrMap::new();
-        let defaults = missing_attr_defaults(&op.op_type);
+        // The outputs' flags follow.
+        let mut map = AttrMap::with_capacity(def.attributes.len() + 2);
+        let defaults = missing_attr_defaults(op.op_type);
         for spec in def.attributes {
             if let Some(special) = hooks.attr {
                 if let Some(a) = special(self, op, spec.name)? {
@@ -296,12 +316,10 @@ impl Translator<'_> {
                     continue;
                 }
             }
-            let legacy = c.legacy_attr_name(&op.op_type, spec.name);
-            if has_attr(op, &legacy) {
-                map.set(
-                    spec.name,
-                    attrs::translate(&self.ctx, spec.kind, op.attr(&legacy)),
-                );
+            let legacy = c.legacy_attr_name(op.op_type, spec.name);
+            let value = op.attr(legacy);
+            if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_))) {
+                map.set(spec.name, attrs::translate(&self.ctx, spec.kind, value));
                 continue;
             }
             match defaults {
@@ -317,17 +335,17 @@ impl Translator<'_> {
     }
 
     /// Binds each output variable to its result (`RecordOpResultMapping`).
-    pub fn record_outputs(&mut self, scope: ScopeId, op: OpId, outputs: &OutputMap) {
-        for (name, idx, vec_idx) in outputs {
-            let value = self.program.result(op, *idx);
-            let by_vector = super::values::vector_elems(&self.ctx, self.ty(value)).is_some();
+    pub fn record_outputs(&mut self, scope: ScopeId, op: OpId, outputs: &OutputMap<'d>) {
+        for &(name, idx, vec_idx) in outputs {
+            let value = self.program.result(op, idx);
+            let by_vector = super::values::is_vector(&self.ctx, self.ty(value));
             self.scopes.push(
                 scope,
                 name,
                 VarInfo {
                     value,
                     by_vector,
-                    index: if by_vector { *vec_idx as i32 } else { -1 },
+                    index: if by_vector { vec_idx as i32 } else { -1 },
                 },
             );
         }
@@ -335,16 +353,17 @@ impl Translator<'_> {
 }
 
 /// A per-op input handler: `Some(operand)` to take over input `name`.
-pub type InputHook = fn(
-    &mut Translator<'_>,
+pub type InputHook = for<'t> fn(
+    &mut Translator<'t>,
     usize,
-    &OpDesc,
+    &OpDesc<'t>,
     ScopeId,
     BlockId,
     &str,
 ) -> Result<Option<Option<ValueId>>>;
 /// A per-op attribute handler: `Some(attr)` to take over attribute `name`.
-pub type AttrHook = fn(&Translator<'_>, &OpDesc, &str) -> Result<Option<pir_core::Attribute>>;
+pub type AttrHook =
+    for<'t> fn(&Translator<'t>, &OpDesc<'t>, &str) -> Result<Option<pir_core::Attribute>>;
 
 /// Variations of the general path.
 #[derive(Default, Clone, Copy)]
@@ -355,56 +374,77 @@ pub struct Hooks {
     pub attr: Option<AttrHook>,
 }
 
-/// The attribute dictionary Paddle's writer and reader leave an op with:
-/// a `pd_op` op with a definition keeps its declared attributes in
+/// The attribute list Paddle's writer and reader leave an op with, into
+/// `out`: a `pd_op` op with a definition keeps its declared attributes in
 /// declaration order (others are dropped); every other op keeps all, in its
 /// map's order; `stop_gradient`/`persistable` follow in the map's order.
-pub fn final_attrs(ctx: &IrContext, name: &str, map: &AttrMap) -> AttrDict {
-    let ordered = map.ordered();
+pub(super) fn final_attrs<'d>(
+    t: &mut Translator<'d>,
+    writer: Writer,
+    map: &AttrMap<'d>,
+    out: &mut Vec<(Symbol, Attribute)>,
+) {
     let is_output = |k: &str| k == "stop_gradient" || k == "persistable";
-    let mut entries: Vec<(pir_core::Symbol, pir_core::Attribute)> = Vec::new();
-    if name == "builtin.parameter" {
-        let flag = |k: &str, default: bool| {
-            map.get(k)
-                .unwrap_or_else(|| attrs::bool_array(ctx, &[default]))
-        };
-        let t = |k: &str| ctx.symbol(k);
-        entries.push((t("is_distributed"), flag("is_distributed", false)));
-        entries.push((t("is_parameter"), flag("is_parameter", true)));
-        entries.push((t("need_clip"), flag("need_clip", false)));
-        if let Some(n) = map.get("parameter_name") {
-            entries.push((t("parameter_name"), n));
+    let ctx = t.ctx.clone();
+    match writer {
+        Writer::Parameter => {
+            let k = &t.k;
+            let flag = |name: &str, default: bool| {
+                map.get(name)
+                    .unwrap_or(if default { k.true1 } else { k.false1 })
+            };
+            let s = |name: &str| k.symbol(&ctx, name);
+            out.push((s("is_distributed"), flag("is_distributed", false)));
+            out.push((s("is_parameter"), flag("is_parameter", true)));
+            out.push((s("need_clip"), flag("need_clip", false)));
+            if let Some(n) = map.get("parameter_name") {
+                out.push((s("parameter_name"), n));
+            }
+            out.push((s("persistable"), flag("persistable", true)));
+            out.push((s("stop_gradient"), flag("stop_gradient", true)));
+            out.push((s("trainable"), flag("trainable", true)));
         }
-        entries.push((t("persistable"), flag("persistable", true)));
-        entries.push((t("stop_gradient"), flag("stop_gradient", true)));
-        entries.push((t("trainable"), flag("trainable", true)));
-        return ctx.dict(&entries);
-    }
-    match def(name).filter(|d| d.has_yaml_info) {
-        Some(d) => {
+        Writer::Declared(d) => {
             for spec in d.attributes {
                 if let Some(a) = map.get(spec.name) {
-                    entries.push((ctx.symbol(spec.name), a));
+                    out.push((t.k.symbol(&ctx, spec.name), a));
                 }
             }
-            for (k, a) in &ordered {
-                if is_output(k) {
-                    entries.push((ctx.symbol(k), *a));
+            let flags: Vec<(&str, Attribute)> = map
+                .entries()
+                .iter()
+                .copied()
+                .filter(|(k, _)| is_output(k))
+                .collect();
+            match flags.as_slice() {
+                [] => {}
+                [(k, a)] => out.push((t.k.symbol(&ctx, k), *a)),
+                _ => {
+                    let keys: Vec<&'d str> = map.keys().collect();
+                    let order = t.order_of(&keys).to_vec();
+                    for i in order {
+                        let (k, a) = map.entries()[i];
+                        if is_output(k) {
+                            out.push((t.k.symbol(&ctx, k), a));
+                        }
+                    }
                 }
             }
         }
-        None => {
-            for (k, a) in &ordered {
-                if *k != "op_callstack" {
-                    entries.push((ctx.symbol(k), *a));
+        Writer::Generic => {
+            let keys: Vec<&'d str> = map.keys().collect();
+            let order = t.order_of(&keys).to_vec();
+            for i in order {
+                let (k, a) = map.entries()[i];
+                if k != "op_callstack" {
+                    out.push((t.k.symbol(&ctx, k), a));
                 }
             }
         }
     }
-    ctx.dict(&entries)
 }
 
 /// `stop_gradient: [true, ...]` as Paddle's op builders set it.
-pub fn stop_gradient_all(ctx: &IrContext, n: usize) -> pir_core::Attribute {
+pub fn stop_gradient_all(ctx: &pir_core::IrContext, n: usize) -> pir_core::Attribute {
     attrs::bool_array(ctx, &vec![true; n])
 }

@@ -23,11 +23,15 @@ mod general;
 mod special;
 pub mod values;
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use pir_core::builtin::StrAttr;
-use pir_core::{AttrDict, BlockId, InsertPoint, IrContext, OpId, Program, Type, ValueId};
+use pir_core::entity::EntityId;
+use pir_core::{
+    AttrDict, Attribute, BlockId, InsertPoint, IrContext, OpId, Program, Symbol, Type, ValueId,
+};
+use pir_dialects::op_def::OpDef;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::desc::{OpDesc, ProgramDesc, VarDesc, VarKind};
 use crate::error::{LegacyError, Location, Result};
@@ -50,58 +54,111 @@ const NO_CAST: [&str; 2] = ["feed", "fetch"];
 
 /// Translates a decoded program into a new [`Program`] of `ctx` (which must
 /// have the `pd_op` and `cf` dialects, as [`pir_dialects::pd_op_context`]).
-pub fn translate(desc: &ProgramDesc, ctx: Arc<IrContext>, options: Options) -> Result<Program> {
-    let desc = &with_extra_attrs(desc);
+pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) -> Result<Program> {
+    let consts = Consts::new(&ctx);
+    let ops = desc.num_ops();
     let mut t = Translator {
         desc,
-        program: Program::new(ctx.clone()),
+        // Parameters, the ops and a few made by builders.
+        program: Program::with_capacity(ctx.clone(), 2 * ops + 8),
         ctx,
         scopes: Scopes::new(),
-        attrs: HashMap::new(),
-        param_vars: HashMap::new(),
-        params_visited: HashSet::new(),
+        attrs: Vec::with_capacity(2 * ops + 8),
+        writers: FxHashMap::default(),
+        orders: FxHashMap::default(),
+        targets: FxHashMap::default(),
+        param_vars: FxHashMap::default(),
+        params_visited: FxHashSet::default(),
         options,
         depth: 0,
-        at: Location::default(),
+        at: Cursor::default(),
+        k: consts,
     };
     t.run()?;
     Ok(t.finish())
 }
 
-/// A copy of `desc` in which every op has its extra attributes, with their
-/// defaults where the file lacks them — what Paddle's `OpDesc` answers.
-fn with_extra_attrs(desc: &ProgramDesc) -> ProgramDesc {
-    let c = crate::compat::compat();
-    let mut out = desc.clone();
-    for block in &mut out.blocks {
-        for op in &mut block.ops {
-            for (name, value) in c.extra_attrs(&op.op_type) {
-                if op.attr(name).is_none() {
-                    op.attrs.push(crate::desc::Attr {
-                        name: (*name).to_owned(),
-                        value: value.clone(),
-                    });
-                }
-            }
+/// Where the translator is: the block and op being translated (for errors).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Cursor {
+    /// Block index.
+    pub block: Option<usize>,
+    /// Op index within the block.
+    pub op: Option<usize>,
+}
+
+/// How Paddle's writer and reader leave an op's attributes (see
+/// [`general::final_attrs`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Writer {
+    /// `builtin.parameter`: a fixed list.
+    Parameter,
+    /// A `pd_op` op with a definition: declared attributes in order.
+    Declared(&'static OpDef),
+    /// Any other op: every attribute in its map's order.
+    Generic,
+}
+
+/// Attributes and symbols every translation uses, made once.
+pub(crate) struct Consts {
+    /// `[true]`
+    pub true1: Attribute,
+    /// `[false]`
+    pub false1: Attribute,
+    /// Symbols of the attribute names the writer emits for parameters.
+    pub sym: FxHashMap<&'static str, Symbol>,
+}
+
+impl Consts {
+    fn new(ctx: &IrContext) -> Self {
+        let names = [
+            "is_distributed",
+            "is_parameter",
+            "need_clip",
+            "parameter_name",
+            "persistable",
+            "stop_gradient",
+            "trainable",
+        ];
+        Consts {
+            true1: bool_array(ctx, &[true]),
+            false1: bool_array(ctx, &[false]),
+            sym: names.iter().map(|&n| (n, ctx.symbol(n))).collect(),
         }
     }
-    out
+
+    /// The symbol of `name`.
+    pub fn symbol(&self, ctx: &IrContext, name: &str) -> Symbol {
+        match self.sym.get(name) {
+            Some(&s) => s,
+            None => ctx.symbol(name),
+        }
+    }
 }
 
 pub(crate) struct Translator<'d> {
-    pub desc: &'d ProgramDesc,
+    pub desc: &'d ProgramDesc<'d>,
     pub ctx: Arc<IrContext>,
     pub program: Program,
-    pub scopes: Scopes,
-    /// Every created op's attributes with their insertion history.
-    pub attrs: HashMap<OpId, AttrMap>,
+    pub scopes: Scopes<'d>,
+    /// Every created op's attributes (by op index) with the way the writer
+    /// treats them.
+    pub attrs: Vec<Option<(AttrMap<'d>, Writer)>>,
+    /// How ops of each name are written.
+    writers: FxHashMap<Symbol, Writer>,
+    /// The libstdc++ map order of each key sequence seen.
+    orders: FxHashMap<Vec<&'d str>, Vec<usize>>,
+    /// The target definition of each legacy op type (in-place or not).
+    targets: FxHashMap<(&'d str, bool), Option<&'static OpDef>>,
     /// Persistable variables of the top block by name.
-    param_vars: HashMap<String, &'d VarDesc>,
-    params_visited: HashSet<String>,
+    param_vars: FxHashMap<&'d str, &'d VarDesc<'d>>,
+    params_visited: FxHashSet<&'d str>,
     pub options: Options,
     depth: usize,
     /// The op being translated, for errors.
-    pub at: Location,
+    pub at: Cursor,
+    /// Attributes made once.
+    pub k: Consts,
 }
 
 impl<'d> Translator<'d> {
@@ -111,9 +168,10 @@ impl<'d> Translator<'d> {
         self.create_data_for_external_inputs()?;
         self.translate_block(0, TOP, top)?;
         self.create_set_parameters()?;
+        let top_order = self.scopes.top_order();
         for persistable in [false, true] {
             for b in 0..self.desc.blocks.len() {
-                self.set_value_flags(b, persistable);
+                self.set_value_flags(&top_order, b, persistable);
             }
         }
         Ok(())
@@ -121,14 +179,33 @@ impl<'d> Translator<'d> {
 
     // ------------------------------------------------------------ errors
 
+    /// Where the translator is, with the op type.
+    pub fn location(&self) -> Location {
+        let op_type = match (self.at.block, self.at.op) {
+            (Some(b), Some(i)) => self
+                .desc
+                .blocks
+                .get(b)
+                .and_then(|blk| blk.ops.get(i))
+                .map(|op| op.op_type.to_owned()),
+            _ => None,
+        };
+        Location {
+            block: self.at.block,
+            op: self.at.op,
+            op_type,
+            var: None,
+        }
+    }
+
     /// An error at the current op.
     pub fn err(&self, message: impl Into<String>) -> LegacyError {
-        LegacyError::invalid(self.at.clone(), message)
+        LegacyError::invalid(self.location(), message)
     }
 
     /// An error naming a variable at the current op.
     pub fn var_err(&self, var: &str, message: impl Into<String>) -> LegacyError {
-        let mut at = self.at.clone();
+        let mut at = self.location();
         at.var = Some(var.to_owned());
         LegacyError::invalid(at, message)
     }
@@ -136,7 +213,7 @@ impl<'d> Translator<'d> {
     /// The op cannot be translated.
     pub fn unsupported(&self, op_type: &str, message: impl Into<String>) -> LegacyError {
         LegacyError::Unsupported {
-            at: Box::new(self.at.clone()),
+            at: Box::new(self.location()),
             op_type: op_type.to_owned(),
             message: message.into(),
         }
@@ -153,21 +230,65 @@ impl<'d> Translator<'d> {
         name: &str,
         operands: &[Option<ValueId>],
         results: &[Type],
-        attrs: AttrMap,
+        attrs: AttrMap<'d>,
         regions: usize,
     ) -> OpId {
-        let sym = self.ctx.symbol(name);
-        let op = self
-            .program
-            .create_op(sym, operands, results, AttrDict::EMPTY, regions);
         let at = if at_front {
             InsertPoint::BlockStart(block)
         } else {
             InsertPoint::BlockEnd(block)
         };
+        self.create_op_at(at, name, operands, results, attrs, regions)
+    }
+
+    /// Creates an op at `at`.
+    pub fn create_op_at(
+        &mut self,
+        at: InsertPoint,
+        name: &str,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: AttrMap<'d>,
+        regions: usize,
+    ) -> OpId {
+        let sym = self.ctx.symbol(name);
+        let writer = *self.writers.entry(sym).or_insert_with(|| {
+            if name == "builtin.parameter" {
+                return Writer::Parameter;
+            }
+            match general::def(name).filter(|d| d.has_yaml_info) {
+                Some(d) => Writer::Declared(d),
+                None => Writer::Generic,
+            }
+        });
+        let op = self
+            .program
+            .create_op(sym, operands, results, AttrDict::EMPTY, regions);
         self.program.insert_op(op, at);
-        self.attrs.insert(op, attrs);
+        let i = op.index();
+        if self.attrs.len() <= i {
+            self.attrs.resize_with(i + 1, || None);
+        }
+        self.attrs[i] = Some((attrs, writer));
         op
+    }
+
+    /// The attribute map of a created op.
+    pub fn attr_map(&mut self, op: OpId) -> Option<&mut AttrMap<'d>> {
+        self.attrs
+            .get_mut(op.index())
+            .and_then(Option::as_mut)
+            .map(|(m, _)| m)
+    }
+
+    /// The libstdc++ `unordered_map` order of `keys` (indices), memoized:
+    /// most ops of a type insert the same keys.
+    pub fn order_of(&mut self, keys: &[&'d str]) -> &[usize] {
+        if !self.orders.contains_key(keys) {
+            self.orders
+                .insert(keys.to_vec(), crate::umap::iteration_order(keys));
+        }
+        self.orders.get(keys).map_or(&[], Vec::as_slice)
     }
 
     /// The type of a value.
@@ -176,7 +297,7 @@ impl<'d> Translator<'d> {
     }
 
     /// Finds a variable from block `block` outwards.
-    pub fn var(&self, block: usize, name: &str) -> Option<&'d VarDesc> {
+    pub fn var(&self, block: usize, name: &str) -> Option<&'d VarDesc<'d>> {
         self.desc.find_var(block, name)
     }
 
@@ -195,13 +316,23 @@ impl<'d> Translator<'d> {
             .ok_or_else(|| self.var_err(name, "used before any op defines it"))
     }
 
+    /// The `pd_op` definition a legacy op translates to by default
+    /// (`pd_op.<compat name>`, with `_` when in place), memoized by type.
+    pub fn target(&mut self, op: &OpDesc<'d>) -> Option<&'static OpDef> {
+        let inplace = general::is_inplace(op);
+        *self
+            .targets
+            .entry((op.op_type, inplace))
+            .or_insert_with(|| general::def(&general::target_name_of(op.op_type, inplace)))
+    }
+
     // ------------------------------------------------------------ blocks
 
     /// Translates the ops of legacy block `b` into `dst` with names in `scope`.
     pub fn translate_block(&mut self, b: usize, scope: ScopeId, dst: BlockId) -> Result<()> {
         if self.depth >= MAX_DEPTH {
             return Err(LegacyError::Limit {
-                at: Box::new(self.at.clone()),
+                at: Box::new(self.location()),
                 message: format!("sub-blocks nested deeper than {MAX_DEPTH}"),
             });
         }
@@ -212,13 +343,11 @@ impl<'d> Translator<'d> {
             .get(b)
             .ok_or_else(|| self.err(format!("block {b} does not exist")))?;
         for (i, op) in block.ops.iter().enumerate() {
-            self.at = Location {
+            self.at = Cursor {
                 block: Some(b),
                 op: Some(i),
-                op_type: Some(op.op_type.clone()),
-                var: None,
             };
-            match op.op_type.as_str() {
+            match op.op_type {
                 "conditional_block" => self.translate_if(b, op, scope, dst)?,
                 "while" => self.translate_while(b, op, scope, dst)?,
                 "while_grad" | "conditional_block_grad" => {
@@ -231,7 +360,13 @@ impl<'d> Translator<'d> {
         Ok(())
     }
 
-    fn translate_op(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn translate_op(
+        &mut self,
+        b: usize,
+        op: &'d OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         if op.op_type == "shadow_output" {
             let x = op.input_args("x").first();
             if !x.is_some_and(|x| self.scopes.has(scope, x)) {
@@ -254,13 +389,13 @@ impl<'d> Translator<'d> {
     fn unsupported_or_lenient(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &'d OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
         message: &str,
     ) -> Result<()> {
         if !self.options.lenient {
-            return Err(self.unsupported(&op.op_type, message));
+            return Err(self.unsupported(op.op_type, message));
         }
         let mut operands = Vec::new();
         for name in op.input_arg_names() {
@@ -277,10 +412,10 @@ impl<'d> Translator<'d> {
             }
         }
         let mut attrs = AttrMap::new();
-        for a in &op.attrs {
-            let v = attrs::general(&self.ctx, &a.value);
+        for (name, value) in op.all_attrs() {
+            let v = attrs::general(&self.ctx, value);
             if !v.is_null() {
-                attrs.set(&a.name, v);
+                attrs.set(name, v);
             }
         }
         let name = format!("legacy.{}", op.op_type);
@@ -300,11 +435,11 @@ impl<'d> Translator<'d> {
         let desc = self.desc;
         let block = &desc.blocks[0];
         for var in &block.vars {
-            if var.persistable && !NO_CAST.contains(&var.name.as_str()) {
-                self.param_vars.entry(var.name.clone()).or_insert(var);
+            if var.persistable && !NO_CAST.contains(&var.name) {
+                self.param_vars.entry(var.name).or_insert(var);
             }
         }
-        let mut defined: HashSet<&str> = HashSet::new();
+        let mut defined: FxHashSet<&str> = FxHashSet::default();
         for op in &block.ops {
             for name in op.input_arg_names() {
                 if NO_CAST.contains(&name) || defined.contains(name) {
@@ -320,12 +455,11 @@ impl<'d> Translator<'d> {
                     continue;
                 };
                 let mut attrs = AttrMap::new();
-                let ctx = self.ctx.clone();
-                attrs.set("parameter_name", StrAttr::get(&ctx, name));
+                attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
                 let p = self.create_op(top, false, "builtin.parameter", &[], &[ty], attrs, 0);
                 let v = self.program.result(p, 0);
                 self.scopes.push(TOP, name, VarInfo::plain(v));
-                self.params_visited.insert(name.to_owned());
+                self.params_visited.insert(name);
                 defined.insert(name);
             }
             for name in op.output_arg_names() {
@@ -339,7 +473,7 @@ impl<'d> Translator<'d> {
     fn create_data_for_external_inputs(&mut self) -> Result<()> {
         let desc = self.desc;
         let block = &desc.blocks[0];
-        let mut written: HashSet<&str> = HashSet::new();
+        let mut written: FxHashSet<&str> = FxHashSet::default();
         let mut external = Vec::new();
         for op in &block.ops {
             for name in op.input_arg_names() {
@@ -362,7 +496,7 @@ impl<'d> Translator<'d> {
 
     /// `pd_op.data` (or `pd_op.create_array`) at the very start of the
     /// program for a variable nothing defines (`CreateUndefinedVariable`).
-    pub fn create_undefined(&mut self, name: &str) -> Result<VarInfo> {
+    pub fn create_undefined(&mut self, name: &'d str) -> Result<VarInfo> {
         let var = self
             .var(0, name)
             .ok_or_else(|| self.var_err(name, "variable is not declared in the top block"))?;
@@ -380,7 +514,7 @@ impl<'d> Translator<'d> {
 
     /// The binding of `name`, creating an undefined variable in the top
     /// block when there is none (`GetValueOrCreateInTop`).
-    pub fn value_or_create(&mut self, scope: ScopeId, name: &str) -> Result<VarInfo> {
+    pub fn value_or_create(&mut self, scope: ScopeId, name: &'d str) -> Result<VarInfo> {
         match self.scopes.get(scope, name) {
             Some(v) => Ok(v),
             None => self.create_undefined(name),
@@ -395,11 +529,10 @@ impl<'d> Translator<'d> {
             if op.op_type == "data" || op.op_type == "feed" {
                 continue;
             }
-            let inputs: HashSet<&str> = op.input_arg_names().collect();
             for name in op.output_arg_names() {
                 if !self.param_vars.contains_key(name)
                     || self.params_visited.contains(name)
-                    || inputs.contains(name)
+                    || op.input_arg_names().any(|i| i == name)
                 {
                     continue;
                 }
@@ -420,14 +553,16 @@ impl<'d> Translator<'d> {
                     }
                 }
                 let mut attrs = AttrMap::new();
-                attrs.set("parameter_name", StrAttr::get(&self.ctx.clone(), name));
-                let sym = self.ctx.symbol("builtin.set_parameter");
-                let set = self
-                    .program
-                    .create_op(sym, &[Some(info.value)], &[], AttrDict::EMPTY, 0);
-                self.program.insert_op(set, InsertPoint::After(after));
-                self.attrs.insert(set, attrs);
-                self.params_visited.insert(name.to_owned());
+                attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
+                self.create_op_at(
+                    InsertPoint::After(after),
+                    "builtin.set_parameter",
+                    &[Some(info.value)],
+                    &[],
+                    attrs,
+                    0,
+                );
+                self.params_visited.insert(name);
             }
         }
         Ok(())
@@ -439,43 +574,49 @@ impl<'d> Translator<'d> {
     /// variable of the top scope, as block `b` declares the variable. Paddle
     /// runs this for every block, `stop_gradient` first; the last block that
     /// sees a variable decides.
-    fn set_value_flags(&mut self, b: usize, persistable: bool) {
-        let mut updates: Vec<(OpId, usize, bool)> = Vec::new();
-        for (name, list) in self.scopes.top_entries() {
-            if NO_CAST.contains(&name) {
-                continue;
-            }
-            let Some(var) = self.desc.find_var(b, name) else {
-                continue;
-            };
-            for info in list {
-                if let pir_core::ValueDef::Result { op, index } = self.program.value_def(info.value)
-                {
-                    let flag = if persistable {
-                        var.persistable
-                    } else {
-                        var.stop_gradient
-                    };
-                    updates.push((op, index as usize, flag));
-                }
-            }
-        }
+    fn set_value_flags(&mut self, top_order: &[&'d str], b: usize, persistable: bool) {
         let name = if persistable {
             "persistable"
         } else {
             "stop_gradient"
         };
+        let mut updates: Vec<(OpId, usize, bool)> = Vec::new();
+        for &var_name in top_order {
+            if NO_CAST.contains(&var_name) {
+                continue;
+            }
+            let Some(var) = self.desc.find_var(b, var_name) else {
+                continue;
+            };
+            let flag = if persistable {
+                var.persistable
+            } else {
+                var.stop_gradient
+            };
+            for info in self.scopes.top_values(var_name) {
+                if let pir_core::ValueDef::Result { op, index } = self.program.value_def(info.value)
+                {
+                    updates.push((op, index as usize, flag));
+                }
+            }
+        }
         for (op, index, value) in updates {
             self.set_flag(op, name, index, value);
         }
     }
 
-    fn set_flag(&mut self, op: OpId, name: &str, index: usize, value: bool) {
+    fn set_flag(&mut self, op: OpId, name: &'static str, index: usize, value: bool) {
         let n = self.program.num_results(op);
+        let (true1, false1) = (self.k.true1, self.k.false1);
         let ctx = self.ctx.clone();
-        let Some(map) = self.attrs.get_mut(&op) else {
+        let Some(map) = self.attr_map(op) else {
             return;
         };
+        // One result: the two arrays made once.
+        if n == 1 && index == 0 {
+            map.set(name, if value { true1 } else { false1 });
+            return;
+        }
         let mut flags: Vec<bool> = match map.get(name) {
             Some(a) => ctx
                 .attr_as::<pir_core::builtin::ArrayAttr>(a)
@@ -502,10 +643,16 @@ impl<'d> Translator<'d> {
     /// Gives every op its final attribute dictionary, in the order Paddle's
     /// writer produces and with what its reader keeps.
     fn finish(mut self) -> Program {
-        let ops: Vec<(OpId, AttrMap)> = self.attrs.drain().collect();
-        for (op, map) in ops {
-            let name = self.program.op_name_str(op).to_owned();
-            let dict = general::final_attrs(&self.ctx, &name, &map);
+        let attrs = std::mem::take(&mut self.attrs);
+        let mut entries = Vec::new();
+        for (i, slot) in attrs.iter().enumerate() {
+            let Some((map, writer)) = slot else {
+                continue;
+            };
+            let op = OpId::new(i);
+            entries.clear();
+            general::final_attrs(&mut self, *writer, map, &mut entries);
+            let dict = self.ctx.dict(&entries);
             self.program.set_attrs(op, dict);
         }
         self.program

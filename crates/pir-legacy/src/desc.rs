@@ -9,6 +9,8 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::inline::InlineVec;
+
 use crate::error::{LegacyError, Location, Result};
 use crate::wire::{Reader, WireResult, WireType};
 
@@ -159,10 +161,19 @@ pub struct TensorDesc {
     /// Element type.
     pub dtype: DataKind,
     /// Dims; `-1` is unknown.
-    pub dims: Vec<i64>,
+    pub dims: Dims,
     /// LoD level (dense tensors and tensor arrays).
     pub lod_level: i32,
 }
+
+/// Dims of a tensor (most have at most four: kept inline).
+pub type Dims = InlineVec<i64, 4>;
+/// Variable names of an op slot (most hold one or two: kept inline).
+pub type Args<'a> = InlineVec<&'a str, 2>;
+/// Slots of an op.
+pub type Slots<'a> = Vec<Slot<'a>>;
+/// Attributes of an op.
+pub type Attrs<'a> = Vec<Attr<'a>>;
 
 /// A variable of a block.
 #[derive(Debug, Clone, PartialEq)]
@@ -209,7 +220,7 @@ pub struct Slot<'a> {
     /// Parameter name (`X`, `Out`, ...).
     pub name: &'a str,
     /// Variable names.
-    pub args: Vec<&'a str>,
+    pub args: Args<'a>,
 }
 
 /// A scalar attribute value (`SCALAR` / `SCALARS`).
@@ -285,11 +296,11 @@ pub struct OpDesc<'a> {
     /// The legacy op type (`elementwise_add`).
     pub op_type: &'a str,
     /// Input slots, sorted by parameter name as Paddle's `OpDesc` keeps them.
-    pub inputs: Vec<Slot<'a>>,
+    pub inputs: Slots<'a>,
     /// Output slots, sorted by parameter name.
-    pub outputs: Vec<Slot<'a>>,
+    pub outputs: Slots<'a>,
     /// Attributes in file order.
-    pub attrs: Vec<Attr<'a>>,
+    pub attrs: Attrs<'a>,
     /// The op type's extra attributes with their defaults: Paddle's `OpDesc`
     /// answers with these when the file lacks them.
     pub extra: ExtraAttrs,
@@ -488,13 +499,19 @@ impl<'a> ProgramDesc<'a> {
 
     /// Finds `name` in block `block` or its ancestors (`FindVarRecursive`).
     pub fn find_var(&self, block: usize, name: &str) -> Option<&VarDesc<'a>> {
+        let (b, i) = self.find_var_pos(block, name)?;
+        Some(&self.blocks[b].vars[i])
+    }
+
+    /// Where [`ProgramDesc::find_var`] finds `name`: block and index there.
+    pub fn find_var_pos(&self, block: usize, name: &str) -> Option<(usize, usize)> {
         let mut b = block;
         // The parent chain was checked to point to existing blocks; the step
         // bound guards against cycles.
         for _ in 0..=self.blocks.len() {
             let blk = self.blocks.get(b)?;
-            if let Some(v) = blk.var(name) {
-                return Some(v);
+            if let Some(&i) = blk.by_name.get(name) {
+                return Some((b, i));
             }
             b = usize::try_from(blk.parent_idx).ok()?;
         }
@@ -537,7 +554,15 @@ fn decode_version_pair<'a>(r: &mut Reader<'a>) -> WireResult<(&'a str, i32)> {
     Ok((name, version))
 }
 
+/// Buffers reused from one attribute (or variable type) to the next.
+#[derive(Default)]
+struct Scratch<'a> {
+    attr: RawAttr<'a>,
+    var_type: RawVarType,
+}
+
 fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
+    let mut scratch = Scratch::default();
     let at = || Location {
         block: Some(b),
         ..Location::default()
@@ -563,7 +588,7 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
                     });
                 }
                 let mut m = r.message(wire, "VarDesc")?;
-                block.vars.push(decode_var(&mut m)?);
+                block.vars.push(decode_var(&mut m, &mut scratch.var_type)?);
             }
             4 => {
                 if block.ops.len() >= MAX_OPS_PER_BLOCK {
@@ -574,7 +599,7 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
                 }
                 let i = block.ops.len();
                 let mut m = r.message(wire, "OpDesc")?;
-                block.ops.push(decode_op(&mut m, b, i)?);
+                block.ops.push(decode_op(&mut m, b, i, &mut scratch.attr)?);
             }
             5 => block.forward_block_idx = r.i32(wire)?,
             _ => r.skip(field, wire)?,
@@ -591,7 +616,7 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
 #[derive(Default)]
 struct RawTensor {
     data_type: i32,
-    dims: Vec<i64>,
+    dims: Dims,
 }
 
 /// `DenseTensorDesc` / `DenseTensorArrayDesc` as read.
@@ -645,6 +670,12 @@ struct RawVarType {
     vocab: Option<RawTensor>,
     sparse_coo: Option<RawTensor>,
     sparse_csr: Option<RawTensor>,
+}
+
+impl RawVarType {
+    fn reset(&mut self) {
+        *self = RawVarType::default();
+    }
 }
 
 fn merge_var_type(r: &mut Reader<'_>, t: &mut RawVarType) -> WireResult<()> {
@@ -717,14 +748,14 @@ fn check_var_attr(r: &mut Reader<'_>) -> WireResult<()> {
     Ok(())
 }
 
-fn decode_var<'a>(r: &mut Reader<'a>) -> WireResult<VarDesc<'a>> {
+fn decode_var<'a>(r: &mut Reader<'a>, ty: &mut RawVarType) -> WireResult<VarDesc<'a>> {
     let mut name = "";
-    let mut ty = RawVarType::default();
+    ty.reset();
     let mut flags = [false; 4];
     while r.has_more() {
         match r.key()? {
             (1, w) => name = r.str(w)?,
-            (2, w) => merge_var_type(&mut r.message(w, "VarType")?, &mut ty)?,
+            (2, w) => merge_var_type(&mut r.message(w, "VarType")?, ty)?,
             (f @ 3..=6, w) => flags[f as usize - 3] = r.bool(w)?,
             (7, w) => check_var_attr(&mut r.message(w, "VarDesc.Attr")?)?,
             (f, w) => r.skip(f, w)?,
@@ -735,14 +766,14 @@ fn decode_var<'a>(r: &mut Reader<'a>) -> WireResult<VarDesc<'a>> {
     let plain = |t: RawTensor| tensor_desc(t, 0);
     // Paddle reads the desc that belongs to the kind and ignores the others.
     let tensor = match kind {
-        VarKind::DenseTensor => ty.dense.map(dense),
-        VarKind::DenseTensorArray => ty.array.map(dense),
-        VarKind::SelectedRows => ty.selected_rows.map(plain),
-        VarKind::String => ty.string.map(plain),
-        VarKind::Strings => ty.strings.map(plain),
-        VarKind::Vocab => ty.vocab.map(plain),
-        VarKind::SparseCoo => ty.sparse_coo.map(plain),
-        VarKind::SparseCsr => ty.sparse_csr.map(plain),
+        VarKind::DenseTensor => ty.dense.take().map(dense),
+        VarKind::DenseTensorArray => ty.array.take().map(dense),
+        VarKind::SelectedRows => ty.selected_rows.take().map(plain),
+        VarKind::String => ty.string.take().map(plain),
+        VarKind::Strings => ty.strings.take().map(plain),
+        VarKind::Vocab => ty.vocab.take().map(plain),
+        VarKind::SparseCoo => ty.sparse_coo.take().map(plain),
+        VarKind::SparseCsr => ty.sparse_csr.take().map(plain),
         _ => None,
     };
     Ok(VarDesc {
@@ -751,10 +782,12 @@ fn decode_var<'a>(r: &mut Reader<'a>) -> WireResult<VarDesc<'a>> {
         tensor,
         tuple: ty
             .tuple
+            .take()
             .map(|t| t.into_iter().map(DataKind::from_i32).collect())
             .unwrap_or_default(),
         reader: ty
             .reader
+            .take()
             .map(|r| r.into_iter().map(dense).collect())
             .unwrap_or_default(),
         persistable: flags[0],
@@ -767,7 +800,7 @@ fn decode_var<'a>(r: &mut Reader<'a>) -> WireResult<VarDesc<'a>> {
 fn decode_slot<'a>(r: &mut Reader<'a>) -> WireResult<Slot<'a>> {
     let mut slot = Slot {
         name: "",
-        args: Vec::new(),
+        args: Args::new(),
     };
     while r.has_more() {
         match r.key()? {
@@ -784,7 +817,7 @@ fn decode_slot<'a>(r: &mut Reader<'a>) -> WireResult<Slot<'a>> {
 
 /// Inserts a slot keeping the list sorted; Paddle's `OpDesc` keeps slots in
 /// a `std::map`, so a repeated name replaces the earlier one.
-fn insert_slot<'a>(slots: &mut Vec<Slot<'a>>, slot: Slot<'a>) {
+fn insert_slot<'a>(slots: &mut Slots<'a>, slot: Slot<'a>) {
     // Slots usually come sorted: try the end first.
     if slots.last().is_none_or(|l| l.name < slot.name) {
         slots.push(slot);
@@ -855,8 +888,34 @@ fn merge_scalar(r: &mut Reader<'_>, s: &mut RawScalar) -> WireResult<()> {
     Ok(())
 }
 
-fn decode_attr<'a>(r: &mut Reader<'a>) -> WireResult<RawAttr<'a>> {
-    let mut a = RawAttr::default();
+impl RawAttr<'_> {
+    /// Empties every field, keeping the lists' buffers.
+    fn reset(&mut self) {
+        self.name = "";
+        self.ty = 0;
+        self.i = None;
+        self.f = None;
+        self.s = None;
+        self.ints.clear();
+        self.floats.clear();
+        self.strings.clear();
+        self.b = None;
+        self.bools.clear();
+        self.block_idx = None;
+        self.l = None;
+        self.blocks_idx.clear();
+        self.longs.clear();
+        self.float64s.clear();
+        self.var_name = None;
+        self.vars_name.clear();
+        self.float64 = None;
+        self.scalar = None;
+        self.scalars.clear();
+    }
+}
+
+fn decode_attr<'a>(r: &mut Reader<'a>, a: &mut RawAttr<'a>) -> WireResult<()> {
+    a.reset();
     while r.has_more() {
         match r.key()? {
             (1, w) => a.name = r.str(w)?,
@@ -895,7 +954,7 @@ fn decode_attr<'a>(r: &mut Reader<'a>) -> WireResult<RawAttr<'a>> {
             (f, w) => r.skip(f, w)?,
         }
     }
-    Ok(a)
+    Ok(())
 }
 
 fn scalar(s: &RawScalar) -> Result<ScalarValue, String> {
@@ -912,24 +971,25 @@ fn scalar(s: &RawScalar) -> Result<ScalarValue, String> {
 }
 
 /// The value an attribute's type selects (`AttrType` numbers of
-/// `framework.proto`).
-fn attr_value(a: RawAttr<'_>) -> Result<AttrValue<'_>, String> {
+/// `framework.proto`); a list is moved out of the scratch fields.
+fn attr_value<'a>(a: &mut RawAttr<'a>) -> Result<AttrValue<'a>, String> {
+    use std::mem::take;
     Ok(match a.ty {
         0 => AttrValue::Int(a.i.unwrap_or(0)),
         1 => AttrValue::Float(a.f.unwrap_or(0.0)),
         2 => AttrValue::String(a.s.unwrap_or_default()),
-        3 => AttrValue::Ints(a.ints),
-        4 => AttrValue::Floats(a.floats),
-        5 => AttrValue::Strings(a.strings),
+        3 => AttrValue::Ints(take(&mut a.ints)),
+        4 => AttrValue::Floats(take(&mut a.floats)),
+        5 => AttrValue::Strings(take(&mut a.strings)),
         6 => AttrValue::Bool(a.b.unwrap_or(false)),
-        7 => AttrValue::Bools(a.bools),
+        7 => AttrValue::Bools(take(&mut a.bools)),
         8 => AttrValue::Block(a.block_idx.unwrap_or(0)),
         9 => AttrValue::Long(a.l.unwrap_or(0)),
-        10 => AttrValue::Blocks(a.blocks_idx),
-        11 => AttrValue::Longs(a.longs),
-        12 => AttrValue::Float64s(a.float64s),
+        10 => AttrValue::Blocks(take(&mut a.blocks_idx)),
+        11 => AttrValue::Longs(take(&mut a.longs)),
+        12 => AttrValue::Float64s(take(&mut a.float64s)),
         13 => AttrValue::Var(a.var_name.unwrap_or_default()),
-        14 => AttrValue::Vars(a.vars_name),
+        14 => AttrValue::Vars(take(&mut a.vars_name)),
         15 => AttrValue::Float64(a.float64.unwrap_or(0.0)),
         16 => AttrValue::Scalar(
             a.scalar
@@ -943,12 +1003,17 @@ fn attr_value(a: RawAttr<'_>) -> Result<AttrValue<'_>, String> {
     })
 }
 
-fn decode_op<'a>(r: &mut Reader<'a>, b: usize, i: usize) -> Result<OpDesc<'a>> {
+fn decode_op<'a>(
+    r: &mut Reader<'a>,
+    b: usize,
+    i: usize,
+    raw: &mut RawAttr<'a>,
+) -> Result<OpDesc<'a>> {
     let mut op = OpDesc {
         op_type: "",
-        inputs: Vec::new(),
-        outputs: Vec::new(),
-        attrs: Vec::new(),
+        inputs: Slots::new(),
+        outputs: Slots::new(),
+        attrs: Attrs::new(),
         extra: &[],
         is_target: false,
     };
@@ -978,7 +1043,7 @@ fn decode_op<'a>(r: &mut Reader<'a>, b: usize, i: usize) -> Result<OpDesc<'a>> {
                 insert_slot(slots, slot);
             }
             4 => {
-                let raw = decode_attr(&mut r.message(wire, "OpDesc.Attr")?)?;
+                decode_attr(&mut r.message(wire, "OpDesc.Attr")?, raw)?;
                 let name = raw.name;
                 match attr_value(raw) {
                     // Paddle keeps attributes in a map: a repeated name

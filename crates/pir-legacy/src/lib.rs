@@ -26,6 +26,7 @@
 pub mod compat;
 pub mod desc;
 mod error;
+pub mod inline;
 pub mod translate;
 pub mod umap;
 pub mod wire;

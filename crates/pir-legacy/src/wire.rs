@@ -281,17 +281,17 @@ impl<'a> Reader<'a> {
     pub fn repeated_varint<T>(
         &mut self,
         wire: WireType,
-        out: &mut Vec<T>,
+        out: &mut impl Extend<T>,
         f: impl Fn(u64) -> T,
     ) -> WireResult<()> {
         if wire == WireType::Len {
             let mut packed = self.message(wire, self.what)?;
             while packed.has_more() {
-                out.push(f(packed.varint()?));
+                out.extend(Some(f(packed.varint()?)));
             }
             return Ok(());
         }
-        out.push(f(self.u64(wire)?));
+        out.extend(Some(f(self.u64(wire)?)));
         Ok(())
     }
 

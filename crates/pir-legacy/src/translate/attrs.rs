@@ -11,6 +11,7 @@ use pir_dialects::op_def::{AttrKind, ElementKind};
 use pir_dialects::pd_op::attrs::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
 
 use crate::desc::{AttrValue, DataKind, ScalarValue};
+use crate::inline::InlineVec;
 use crate::translate::values::phi_dtype;
 
 /// An op's attributes in the order Paddle first inserted each key into its
@@ -18,27 +19,30 @@ use crate::translate::values::phi_dtype;
 /// ([`crate::umap::iteration_order`]).
 #[derive(Debug, Clone, Default)]
 pub struct AttrMap<'k> {
-    entries: Vec<(&'k str, Attribute)>,
+    entries: InlineVec<(&'k str, Attribute), 8>,
 }
 
 impl<'k> AttrMap<'k> {
     /// An empty map.
     pub fn new() -> Self {
         AttrMap {
-            entries: Vec::new(),
+            entries: InlineVec::new(),
         }
     }
 
     /// An empty map with room for `n` entries.
-    pub fn with_capacity(n: usize) -> Self {
-        AttrMap {
-            entries: Vec::with_capacity(n),
-        }
+    pub fn with_capacity(_n: usize) -> Self {
+        AttrMap::new()
     }
 
     /// `map[name] = attr`: a new key is inserted, an existing one keeps its place.
     pub fn set(&mut self, name: &'k str, attr: Attribute) {
-        match self.entries.iter_mut().find(|(k, _)| *k == name) {
+        match self
+            .entries
+            .as_mut_slice()
+            .iter_mut()
+            .find(|(k, _)| *k == name)
+        {
             Some(slot) => slot.1 = attr,
             None => self.entries.push((name, attr)),
         }
@@ -58,7 +62,7 @@ impl<'k> AttrMap<'k> {
     }
 
     /// The keys in first-insertion order.
-    pub fn keys(&self) -> impl Iterator<Item = &'k str> + '_ {
+    pub fn keys(&self) -> impl Iterator<Item = &'k str> + Clone + '_ {
         self.entries.iter().map(|(k, _)| *k)
     }
 

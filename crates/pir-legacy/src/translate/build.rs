@@ -33,7 +33,7 @@ impl<'d> Translator<'d> {
         &mut self,
         block: BlockId,
         at_front: bool,
-        name: &str,
+        name: &'static str,
         operands: &[Option<ValueId>],
         results: &[Type],
         attrs: &[(&'static str, Attribute)],
@@ -44,8 +44,7 @@ impl<'d> Translator<'d> {
         for &(k, v) in attrs {
             first.set(k, v);
         }
-        let keys: Vec<&'d str> = first.keys().collect();
-        let order = self.order_of(&keys).to_vec();
+        let order = self.order_of(&first);
         let mut map = first.reordered(&order);
         let stop = if results.len() == 1 {
             self.k.true1

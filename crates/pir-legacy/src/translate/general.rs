@@ -6,10 +6,13 @@
 //! `builtin.combine`), each output typed from its variable, each attribute
 //! translated by its declared kind.
 
+use std::borrow::Cow;
+use std::sync::Arc;
+
 use pir_core::{Attribute, BlockId, OpId, Symbol, Type, ValueId};
 use pir_dialects::op_def::{AttrKind, OpDef, ValueKind};
 
-use super::attrs::{self, missing_attr_defaults, AttrMap};
+use super::attrs::{self, missing_attr_defaults, AttrMap, Fallback};
 use super::values::{ScopeId, VarInfo};
 use super::{Translator, Writer};
 use crate::compat::compat;
@@ -79,6 +82,62 @@ pub fn def(name: &str) -> Option<&'static OpDef> {
     pir_dialects::op_def(name)
 }
 
+/// How the general path reads one legacy op type into one definition: the
+/// op-compat facts for each input, output and attribute, looked up once.
+#[derive(Debug)]
+pub struct Plan {
+    /// Per input of the definition.
+    inputs: Vec<InputPlan>,
+    /// Per output: its legacy name.
+    outputs: Vec<Cow<'static, str>>,
+    /// Per attribute: its legacy name.
+    attrs: Vec<&'static str>,
+    /// Defaults for attributes the legacy op lacks, when the op has a table.
+    defaults: Option<&'static [(&'static str, Fallback)]>,
+}
+
+#[derive(Debug)]
+struct InputPlan {
+    /// The legacy input name.
+    legacy: Cow<'static, str>,
+    /// The legacy attribute of the same PIR name.
+    legacy_attr: &'static str,
+    /// Legacy inputs that may carry it as a mutable attribute.
+    candidates: Option<&'static [&'static str]>,
+    /// A mutable IntArray attribute.
+    int_array: bool,
+}
+
+impl Plan {
+    /// Looks the facts up.
+    pub fn new(op_type: &str, def: &'static OpDef) -> Plan {
+        let c = compat();
+        Plan {
+            inputs: def
+                .inputs
+                .iter()
+                .map(|info| InputPlan {
+                    legacy: c.legacy_arg_name(op_type, info.name),
+                    legacy_attr: c.legacy_attr_name(op_type, info.name),
+                    candidates: c.mutable_candidates(op_type, info.name),
+                    int_array: info.mutable_attribute && c.is_int_array_input(def.name, info.name),
+                })
+                .collect(),
+            outputs: def
+                .outputs
+                .iter()
+                .map(|info| c.legacy_arg_name(op_type, info.name))
+                .collect(),
+            attrs: def
+                .attributes
+                .iter()
+                .map(|spec| c.legacy_attr_name(op_type, spec.name))
+                .collect(),
+            defaults: missing_attr_defaults(op_type),
+        }
+    }
+}
+
 fn is_vector_kind(kind: ValueKind) -> bool {
     matches!(
         kind,
@@ -87,6 +146,11 @@ fn is_vector_kind(kind: ValueKind) -> bool {
 }
 
 impl<'d> Translator<'d> {
+    /// The plan of `op`'s type into `def`.
+    pub fn plan(&self, op: &OpDesc<'d>, def: &'static OpDef) -> Arc<Plan> {
+        super::memo::plan(op.op_type, def)
+    }
+
     /// Translates `op` the general way; `Unsupported` when no `pd_op` op fits.
     pub fn translate_general(
         &mut self,
@@ -113,9 +177,10 @@ impl<'d> Translator<'d> {
         hooks: &Hooks,
     ) -> Result<OpId> {
         self.slice_vector_inputs(op, scope, dst)?;
-        let operands = self.general_inputs(b, op, scope, dst, def, hooks)?;
-        let (types, outputs) = self.general_outputs(b, op, def)?;
-        let attrs = self.general_attrs(op, def, hooks)?;
+        let plan = self.plan(op, def);
+        let operands = self.general_inputs_with(b, op, scope, dst, def, &plan, hooks)?;
+        let (types, outputs) = self.general_outputs_with(b, op, def, &plan)?;
+        let attrs = self.general_attrs_with(op, def, &plan, hooks)?;
         let new = self.create_op(dst, false, def.name, &operands, &types, attrs, 0);
         self.record_outputs(scope, new, &outputs);
         Ok(new)
@@ -140,6 +205,7 @@ impl<'d> Translator<'d> {
         Ok(())
     }
 
+    /// The operands of the general translation into `def`.
     pub fn general_inputs(
         &mut self,
         b: usize,
@@ -149,36 +215,46 @@ impl<'d> Translator<'d> {
         def: &'static OpDef,
         hooks: &Hooks,
     ) -> Result<Vec<Option<ValueId>>> {
-        let c = compat();
+        let plan = self.plan(op, def);
+        self.general_inputs_with(b, op, scope, dst, def, &plan, hooks)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn general_inputs_with(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+        def: &'static OpDef,
+        plan: &Plan,
+        hooks: &Hooks,
+    ) -> Result<Vec<Option<ValueId>>> {
         let mut operands = Vec::with_capacity(def.inputs.len());
-        for info in def.inputs {
+        for (info, p) in def.inputs.iter().zip(&plan.inputs) {
             if let Some(special) = hooks.input {
                 if let Some(v) = special(self, b, op, scope, dst, info.name)? {
                     operands.push(v);
                     continue;
                 }
             }
-            let legacy = c.legacy_arg_name(op.op_type, info.name);
-            let mut vars: &[&'d str] = input_with_attr_var(op, &legacy).unwrap_or(&[]);
+            let legacy = &*p.legacy;
+            let mut vars: &[&'d str] = input_with_attr_var(op, legacy).unwrap_or(&[]);
             if vars.is_empty() && info.optional {
                 operands.push(None);
                 continue;
             }
-            if vars.is_empty()
-                && info.mutable_attribute
-                && c.mutable_candidates(op.op_type, info.name).is_none()
-            {
+            if vars.is_empty() && info.mutable_attribute && p.candidates.is_none() {
                 // Newer op-compat facts register more mutable attributes than
                 // the table knows; a legacy attribute there is the value.
-                let legacy_attr = c.legacy_attr_name(op.op_type, info.name);
-                if has_attr(op, legacy_attr) {
+                if has_attr(op, p.legacy_attr) {
                     let v = self.attribute_as_input(op, def, info.name, dst)?;
                     operands.push(Some(v));
                     continue;
                 }
             }
             if vars.is_empty() {
-                if let Some(cands) = c.mutable_candidates(op.op_type, info.name) {
+                if let Some(cands) = p.candidates {
                     let found = cands.iter().find_map(|cand| {
                         op.input(cand)
                             .and_then(|_| input_with_attr_var(op, cand))
@@ -194,8 +270,7 @@ impl<'d> Translator<'d> {
                     }
                 }
             }
-            let int_array = info.mutable_attribute && c.is_int_array_input(def.name, info.name);
-            let mut is_vector = is_vector_kind(info.kind) || int_array;
+            let mut is_vector = is_vector_kind(info.kind) || p.int_array;
             if let [one] = vars {
                 let var = self
                     .var(b, one)
@@ -244,18 +319,27 @@ impl<'d> Translator<'d> {
 
     /// Result types from the output variables (`GenerateOperationOutput`).
     pub fn general_outputs(
-        &self,
+        &mut self,
         b: usize,
         op: &OpDesc<'d>,
         def: &'static OpDef,
     ) -> Result<(Vec<Type>, OutputMap<'d>)> {
-        let c = compat();
+        let plan = self.plan(op, def);
+        self.general_outputs_with(b, op, def, &plan)
+    }
+
+    fn general_outputs_with(
+        &self,
+        b: usize,
+        op: &OpDesc<'d>,
+        def: &'static OpDef,
+        plan: &Plan,
+    ) -> Result<(Vec<Type>, OutputMap<'d>)> {
         let mut types = Vec::with_capacity(def.outputs.len());
         let mut map = OutputMap::with_capacity(def.outputs.len());
-        for info in def.outputs {
+        for (info, legacy) in def.outputs.iter().zip(&plan.outputs) {
             let idx = types.len();
-            let legacy = c.legacy_arg_name(op.op_type, info.name);
-            let Some(vars) = op.output(&legacy) else {
+            let Some(vars) = op.output(legacy) else {
                 if !info.optional {
                     return Err(self.err(format!(
                         "output `{}` ({legacy}) is missing and not optional",
@@ -299,24 +383,34 @@ impl<'d> Translator<'d> {
         Ok((types, map))
     }
 
+    /// The attributes of the general translation into `def`.
     pub fn general_attrs(
-        &self,
+        &mut self,
         op: &OpDesc<'d>,
         def: &'static OpDef,
         hooks: &Hooks,
     ) -> Result<AttrMap<'d>> {
-        let c = compat();
+        let plan = self.plan(op, def);
+        self.general_attrs_with(op, def, &plan, hooks)
+    }
+
+    fn general_attrs_with(
+        &self,
+        op: &OpDesc<'d>,
+        def: &'static OpDef,
+        plan: &Plan,
+        hooks: &Hooks,
+    ) -> Result<AttrMap<'d>> {
         // The outputs' flags follow.
         let mut map = AttrMap::with_capacity(def.attributes.len() + 2);
-        let defaults = missing_attr_defaults(op.op_type);
-        for spec in def.attributes {
+        let defaults = plan.defaults;
+        for (spec, &legacy) in def.attributes.iter().zip(&plan.attrs) {
             if let Some(special) = hooks.attr {
                 if let Some(a) = special(self, op, spec.name)? {
                     map.set(spec.name, a);
                     continue;
                 }
             }
-            let legacy = c.legacy_attr_name(op.op_type, spec.name);
             let value = op.attr(legacy);
             if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_))) {
                 map.set(spec.name, attrs::translate(&self.ctx, spec.kind, value));
@@ -385,59 +479,57 @@ pub(super) fn final_attrs<'d>(
     out: &mut Vec<(Symbol, Attribute)>,
 ) {
     let is_output = |k: &str| k == "stop_gradient" || k == "persistable";
-    let ctx = t.ctx.clone();
     match writer {
         Writer::Parameter => {
             let k = &t.k;
-            let flag = |name: &str, default: bool| {
-                map.get(name)
-                    .unwrap_or(if default { k.true1 } else { k.false1 })
-            };
-            let s = |name: &str| k.symbol(&ctx, name);
-            out.push((s("is_distributed"), flag("is_distributed", false)));
-            out.push((s("is_parameter"), flag("is_parameter", true)));
-            out.push((s("need_clip"), flag("need_clip", false)));
-            if let Some(n) = map.get("parameter_name") {
-                out.push((s("parameter_name"), n));
-            }
-            out.push((s("persistable"), flag("persistable", true)));
-            out.push((s("stop_gradient"), flag("stop_gradient", true)));
-            out.push((s("trainable"), flag("trainable", true)));
-        }
-        Writer::Declared(d) => {
-            for spec in d.attributes {
-                if let Some(a) = map.get(spec.name) {
-                    out.push((t.k.symbol(&ctx, spec.name), a));
+            let defaults = [false, true, false, false, true, true, true];
+            for ((name, sym), default) in super::PARAM_ATTRS.iter().zip(k.param_syms).zip(defaults) {
+                match map.get(name) {
+                    Some(a) => out.push((sym, a)),
+                    None if *name == "parameter_name" => {}
+                    None => out.push((sym, if default { k.true1 } else { k.false1 })),
                 }
             }
-            let flags: Vec<(&str, Attribute)> = map
-                .entries()
-                .iter()
-                .copied()
-                .filter(|(k, _)| is_output(k))
-                .collect();
-            match flags.as_slice() {
-                [] => {}
-                [(k, a)] => out.push((t.k.symbol(&ctx, k), *a)),
-                _ => {
-                    let keys: Vec<&'d str> = map.keys().collect();
-                    let order = t.order_of(&keys).to_vec();
-                    for i in order {
+        }
+        Writer::Declared(d, syms) => {
+            for (spec, &sym) in d.attributes.iter().zip(t.def_syms[syms].iter()) {
+                if let Some(a) = map.get(spec.name) {
+                    out.push((sym, a));
+                }
+            }
+            let flag_sym = |k: &str| {
+                if k == "stop_gradient" {
+                    t.k.stop_gradient
+                } else {
+                    t.k.persistable
+                }
+            };
+            let mut flags = map.entries().iter().filter(|(k, _)| is_output(k));
+            match (flags.next(), flags.next()) {
+                (None, _) => {}
+                (Some(&(k, a)), None) => out.push((flag_sym(k), a)),
+                (Some(_), Some(_)) => {
+                    let order = t.order_of(map);
+                    for &i in order.iter() {
                         let (k, a) = map.entries()[i];
                         if is_output(k) {
-                            out.push((t.k.symbol(&ctx, k), a));
+                            let sym = if k == "stop_gradient" {
+                                t.k.stop_gradient
+                            } else {
+                                t.k.persistable
+                            };
+                            out.push((sym, a));
                         }
                     }
                 }
             }
         }
         Writer::Generic => {
-            let keys: Vec<&'d str> = map.keys().collect();
-            let order = t.order_of(&keys).to_vec();
-            for i in order {
+            let order = t.order_of(map);
+            for &i in order.iter() {
                 let (k, a) = map.entries()[i];
                 if k != "op_callstack" {
-                    out.push((t.k.symbol(&ctx, k), a));
+                    out.push((t.ctx.symbol(k), a));
                 }
             }
         }

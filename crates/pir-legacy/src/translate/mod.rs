@@ -20,9 +20,11 @@ pub mod attrs;
 mod build;
 mod control_flow;
 mod general;
+mod memo;
 mod special;
 pub mod values;
 
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 use pir_core::builtin::StrAttr;
@@ -33,7 +35,7 @@ use pir_core::{
 use pir_dialects::op_def::OpDef;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::desc::{OpDesc, ProgramDesc, VarDesc, VarKind};
+use crate::desc::{DataKind, OpDesc, ProgramDesc, VarDesc, VarKind};
 use crate::error::{LegacyError, Location, Result};
 use attrs::{bool_array, AttrMap};
 use values::{ScopeId, Scopes, VarInfo, TOP};
@@ -57,16 +59,23 @@ const NO_CAST: [&str; 2] = ["feed", "fetch"];
 pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) -> Result<Program> {
     let consts = Consts::new(&ctx);
     let ops = desc.num_ops();
+    let var_types = desc
+        .blocks
+        .iter()
+        .map(|b| vec![Cell::new(Type::NULL); b.vars.len()])
+        .collect();
     let mut t = Translator {
         desc,
         // Parameters, the ops and a few made by builders.
         program: Program::with_capacity(ctx.clone(), 2 * ops + 8),
         ctx,
-        scopes: Scopes::new(),
+        scopes: Scopes::with_capacity(desc.blocks[0].vars.len()),
         attrs: Vec::with_capacity(2 * ops + 8),
-        writers: FxHashMap::default(),
-        orders: FxHashMap::default(),
-        targets: FxHashMap::default(),
+        def_syms: Vec::new(),
+        names: FxHashMap::default(),
+        var_types,
+        dense_types: RefCell::default(),
+
         param_vars: FxHashMap::default(),
         params_visited: FxHashSet::default(),
         options,
@@ -93,8 +102,9 @@ pub(crate) struct Cursor {
 pub(crate) enum Writer {
     /// `builtin.parameter`: a fixed list.
     Parameter,
-    /// A `pd_op` op with a definition: declared attributes in order.
-    Declared(&'static OpDef),
+    /// A `pd_op` op with a definition: declared attributes in order (the
+    /// index of their symbols in `Translator::def_syms`).
+    Declared(&'static OpDef, usize),
     /// Any other op: every attribute in its map's order.
     Generic,
 }
@@ -105,33 +115,33 @@ pub(crate) struct Consts {
     pub true1: Attribute,
     /// `[false]`
     pub false1: Attribute,
-    /// Symbols of the attribute names the writer emits for parameters.
-    pub sym: FxHashMap<&'static str, Symbol>,
+    /// Symbols of the attributes the writer emits for parameters, in order.
+    pub param_syms: [Symbol; 7],
+    /// `stop_gradient`
+    pub stop_gradient: Symbol,
+    /// `persistable`
+    pub persistable: Symbol,
 }
+
+/// The attributes of `builtin.parameter`, in the writer's order.
+pub(crate) const PARAM_ATTRS: [&str; 7] = [
+    "is_distributed",
+    "is_parameter",
+    "need_clip",
+    "parameter_name",
+    "persistable",
+    "stop_gradient",
+    "trainable",
+];
 
 impl Consts {
     fn new(ctx: &IrContext) -> Self {
-        let names = [
-            "is_distributed",
-            "is_parameter",
-            "need_clip",
-            "parameter_name",
-            "persistable",
-            "stop_gradient",
-            "trainable",
-        ];
         Consts {
             true1: bool_array(ctx, &[true]),
             false1: bool_array(ctx, &[false]),
-            sym: names.iter().map(|&n| (n, ctx.symbol(n))).collect(),
-        }
-    }
-
-    /// The symbol of `name`.
-    pub fn symbol(&self, ctx: &IrContext, name: &str) -> Symbol {
-        match self.sym.get(name) {
-            Some(&s) => s,
-            None => ctx.symbol(name),
+            param_syms: PARAM_ATTRS.map(|n| ctx.symbol(n)),
+            stop_gradient: ctx.symbol("stop_gradient"),
+            persistable: ctx.symbol("persistable"),
         }
     }
 }
@@ -144,14 +154,18 @@ pub(crate) struct Translator<'d> {
     /// Every created op's attributes (by op index) with the way the writer
     /// treats them.
     pub attrs: Vec<Option<(AttrMap<'d>, Writer)>>,
-    /// How ops of each name are written.
-    writers: FxHashMap<Symbol, Writer>,
-    /// The libstdc++ map order of each key sequence seen.
-    orders: FxHashMap<Vec<&'d str>, Vec<usize>>,
-    /// The target definition of each legacy op type (in-place or not).
-    targets: FxHashMap<(&'d str, bool), Option<&'static OpDef>>,
-    /// Persistable variables of the top block by name.
-    param_vars: FxHashMap<&'d str, &'d VarDesc<'d>>,
+    /// Symbols of the declared attributes of each definition in `writers`.
+    pub def_syms: Vec<Box<[Symbol]>>,
+    /// Symbol and writer of each op name used (keyed by the name's address:
+    /// names are static strings).
+    names: FxHashMap<(usize, usize), (Symbol, Writer)>,
+    /// The PIR type of each variable (by block and index), once asked for.
+    var_types: Vec<Vec<Cell<Type>>>,
+    /// Dense tensor types by element type and dims (variables share them).
+    dense_types: RefCell<FxHashMap<(DataKind, &'d [i64]), Type>>,
+
+    /// Persistable variables of the top block by name (with their index).
+    param_vars: FxHashMap<&'d str, usize>,
     params_visited: FxHashSet<&'d str>,
     pub options: Options,
     depth: usize,
@@ -168,12 +182,7 @@ impl<'d> Translator<'d> {
         self.create_data_for_external_inputs()?;
         self.translate_block(0, TOP, top)?;
         self.create_set_parameters()?;
-        let top_order = self.scopes.top_order();
-        for persistable in [false, true] {
-            for b in 0..self.desc.blocks.len() {
-                self.set_value_flags(&top_order, b, persistable);
-            }
-        }
+        self.set_value_flags();
         Ok(())
     }
 
@@ -227,7 +236,7 @@ impl<'d> Translator<'d> {
         &mut self,
         block: BlockId,
         at_front: bool,
-        name: &str,
+        name: &'static str,
         operands: &[Option<ValueId>],
         results: &[Type],
         attrs: AttrMap<'d>,
@@ -245,22 +254,63 @@ impl<'d> Translator<'d> {
     pub fn create_op_at(
         &mut self,
         at: InsertPoint,
-        name: &str,
+        name: &'static str,
         operands: &[Option<ValueId>],
         results: &[Type],
         attrs: AttrMap<'d>,
         regions: usize,
     ) -> OpId {
+        let key = (name.as_ptr() as usize, name.len());
+        let (sym, writer) = match self.names.get(&key) {
+            Some(&known) => known,
+            None => {
+                let known = (self.ctx.symbol(name), self.writer_of(name));
+                self.names.insert(key, known);
+                known
+            }
+        };
+        self.create_op_sym(at, sym, writer, operands, results, attrs, regions)
+    }
+
+    /// Creates an op of a name made at run time (`legacy.<type>`).
+    pub fn create_op_named(
+        &mut self,
+        at: InsertPoint,
+        name: &str,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: AttrMap<'d>,
+    ) -> OpId {
         let sym = self.ctx.symbol(name);
-        let writer = *self.writers.entry(sym).or_insert_with(|| {
-            if name == "builtin.parameter" {
-                return Writer::Parameter;
+        let writer = self.writer_of(name);
+        self.create_op_sym(at, sym, writer, operands, results, attrs, 0)
+    }
+
+    fn writer_of(&mut self, name: &str) -> Writer {
+        if name == "builtin.parameter" {
+            return Writer::Parameter;
+        }
+        match general::def(name).filter(|d| d.has_yaml_info) {
+            Some(d) => {
+                let syms = d.attributes.iter().map(|a| self.ctx.symbol(a.name));
+                self.def_syms.push(syms.collect());
+                Writer::Declared(d, self.def_syms.len() - 1)
             }
-            match general::def(name).filter(|d| d.has_yaml_info) {
-                Some(d) => Writer::Declared(d),
-                None => Writer::Generic,
-            }
-        });
+            None => Writer::Generic,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn create_op_sym(
+        &mut self,
+        at: InsertPoint,
+        sym: Symbol,
+        writer: Writer,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: AttrMap<'d>,
+        regions: usize,
+    ) -> OpId {
         let op = self
             .program
             .create_op(sym, operands, results, AttrDict::EMPTY, regions);
@@ -281,14 +331,10 @@ impl<'d> Translator<'d> {
             .map(|(m, _)| m)
     }
 
-    /// The libstdc++ `unordered_map` order of `keys` (indices), memoized:
-    /// most ops of a type insert the same keys.
-    pub fn order_of(&mut self, keys: &[&'d str]) -> &[usize] {
-        if !self.orders.contains_key(keys) {
-            self.orders
-                .insert(keys.to_vec(), crate::umap::iteration_order(keys));
-        }
-        self.orders.get(keys).map_or(&[], Vec::as_slice)
+    /// The libstdc++ `unordered_map` order of the keys of `map` (indices),
+    /// remembered: most ops of a type insert the same keys.
+    pub fn order_of(&self, map: &AttrMap<'d>) -> Arc<[usize]> {
+        memo::map_order(map.keys())
     }
 
     /// The type of a value.
@@ -303,10 +349,37 @@ impl<'d> Translator<'d> {
 
     /// The PIR type of variable `name` seen from `block`.
     pub fn var_type(&self, block: usize, name: &str) -> Result<Type> {
-        let var = self
-            .var(block, name)
+        let (b, i) = self
+            .desc
+            .find_var_pos(block, name)
             .ok_or_else(|| self.var_err(name, "variable is not declared"))?;
-        values::var_type(&self.ctx, var).map_err(|e| self.var_err(name, e.to_string()))
+        self.var_type_at(b, i)
+            .map_err(|e| self.var_err(name, e.to_string()))
+    }
+
+    /// The PIR type of variable `i` of block `b` (computed once).
+    pub fn var_type_at(&self, b: usize, i: usize) -> Result<Type, values::TypeError> {
+        let cell = &self.var_types[b][i];
+        if cell.get() != Type::NULL {
+            return Ok(cell.get());
+        }
+        let var = &self.desc.blocks[b].vars[i];
+        let t = if var.kind == VarKind::DenseTensor {
+            let key = (var.dtype(), var.shape());
+            let known = self.dense_types.borrow().get(&key).copied();
+            match known {
+                Some(t) => t,
+                None => {
+                    let t = values::var_type(&self.ctx, var)?;
+                    self.dense_types.borrow_mut().insert(key, t);
+                    t
+                }
+            }
+        } else {
+            values::var_type(&self.ctx, var)?
+        };
+        cell.set(t);
+        Ok(t)
     }
 
     /// The current binding of `name`.
@@ -318,12 +391,8 @@ impl<'d> Translator<'d> {
 
     /// The `pd_op` definition a legacy op translates to by default
     /// (`pd_op.<compat name>`, with `_` when in place), memoized by type.
-    pub fn target(&mut self, op: &OpDesc<'d>) -> Option<&'static OpDef> {
-        let inplace = general::is_inplace(op);
-        *self
-            .targets
-            .entry((op.op_type, inplace))
-            .or_insert_with(|| general::def(&general::target_name_of(op.op_type, inplace)))
+    pub fn target(&self, op: &OpDesc<'d>) -> Option<&'static OpDef> {
+        memo::target(op.op_type, general::is_inplace(op))
     }
 
     // ------------------------------------------------------------ blocks
@@ -419,7 +488,7 @@ impl<'d> Translator<'d> {
             }
         }
         let name = format!("legacy.{}", op.op_type);
-        let new = self.create_op(dst, false, &name, &operands, &types, attrs, 0);
+        let new = self.create_op_named(InsertPoint::BlockEnd(dst), &name, &operands, &types, attrs);
         for (i, out) in outs.into_iter().enumerate() {
             let v = self.program.result(new, i);
             self.scopes.push(scope, out, VarInfo::plain(v));
@@ -434,12 +503,16 @@ impl<'d> Translator<'d> {
     fn create_parameters(&mut self, top: BlockId) {
         let desc = self.desc;
         let block = &desc.blocks[0];
-        for var in &block.vars {
+        self.param_vars.reserve(block.vars.len());
+        for (i, var) in block.vars.iter().enumerate() {
             if var.persistable && !NO_CAST.contains(&var.name) {
-                self.param_vars.entry(var.name).or_insert(var);
+                self.param_vars.entry(var.name).or_insert(i);
             }
         }
-        let mut defined: FxHashSet<&str> = FxHashSet::default();
+        let mut defined: FxHashSet<&str> =
+            FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
+        self.params_visited
+            .reserve(self.param_vars.len().min(block.vars.len()));
         for op in &block.ops {
             for name in op.input_arg_names() {
                 if NO_CAST.contains(&name) || defined.contains(name) {
@@ -448,10 +521,10 @@ impl<'d> Translator<'d> {
                 if self.params_visited.contains(name) {
                     continue;
                 }
-                let Some(var) = self.param_vars.get(name).copied() else {
+                let Some(i) = self.param_vars.get(name).copied() else {
                     continue;
                 };
-                let Ok(ty) = values::var_type(&self.ctx, var) else {
+                let Ok(ty) = self.var_type_at(0, i) else {
                     continue;
                 };
                 let mut attrs = AttrMap::new();
@@ -473,7 +546,8 @@ impl<'d> Translator<'d> {
     fn create_data_for_external_inputs(&mut self) -> Result<()> {
         let desc = self.desc;
         let block = &desc.blocks[0];
-        let mut written: FxHashSet<&str> = FxHashSet::default();
+        let mut written: FxHashSet<&str> =
+            FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
         let mut external = Vec::new();
         for op in &block.ops {
             for name in op.input_arg_names() {
@@ -570,38 +644,54 @@ impl<'d> Translator<'d> {
 
     // ------------------------------------------------------------ flags
 
-    /// `stop_gradient` (or `persistable`) of every op result bound to a
-    /// variable of the top scope, as block `b` declares the variable. Paddle
-    /// runs this for every block, `stop_gradient` first; the last block that
-    /// sees a variable decides.
-    fn set_value_flags(&mut self, top_order: &[&'d str], b: usize, persistable: bool) {
-        let name = if persistable {
-            "persistable"
-        } else {
-            "stop_gradient"
-        };
-        let mut updates: Vec<(OpId, usize, bool)> = Vec::new();
-        for &var_name in top_order {
-            if NO_CAST.contains(&var_name) {
+    /// `stop_gradient` and `persistable` of every op result bound to a
+    /// variable of the top scope, as the variable is declared.
+    ///
+    /// Paddle sets `stop_gradient` for every block, walking the top scope's
+    /// names in its hash map's order, then `persistable` the same way: the
+    /// last block that sees a variable decides its flags, and when a value is
+    /// bound to several names the last of them in that order wins. Each
+    /// op's map gets `stop_gradient` before `persistable` either way, so both
+    /// are set in one walk; the map order is worked out only when a value has
+    /// several names.
+    fn set_value_flags(&mut self) {
+        let desc = self.desc;
+        let last = desc.blocks.len() - 1;
+        // (deciding block, name index, value, stop_gradient, persistable)
+        let mut updates: Vec<(usize, usize, ValueId, bool, bool)> = Vec::new();
+        let keys = self.scopes.top_keys();
+        for (k, &name) in keys.iter().enumerate() {
+            if NO_CAST.contains(&name) {
                 continue;
             }
-            let Some(var) = self.desc.find_var(b, var_name) else {
+            let found = (0..=last)
+                .rev()
+                .find_map(|b| desc.find_var(b, name).map(|v| (b, v)));
+            let Some((b, var)) = found else {
                 continue;
             };
-            let flag = if persistable {
-                var.persistable
-            } else {
-                var.stop_gradient
-            };
-            for info in self.scopes.top_values(var_name) {
-                if let pir_core::ValueDef::Result { op, index } = self.program.value_def(info.value)
-                {
-                    updates.push((op, index as usize, flag));
-                }
+            for info in self.scopes.top_values(name) {
+                updates.push((b, k, info.value, var.stop_gradient, var.persistable));
             }
         }
-        for (op, index, value) in updates {
-            self.set_flag(op, name, index, value);
+        let mut seen = vec![false; self.program.value_slots()];
+        let mut shared = false;
+        for u in &updates {
+            let i = u.2.index();
+            shared |= std::mem::replace(&mut seen[i], true);
+        }
+        if shared {
+            let mut position = vec![0usize; keys.len()];
+            for (pos, k) in crate::umap::iteration_order(keys).into_iter().enumerate() {
+                position[k] = pos;
+            }
+            updates.sort_by_key(|u| (u.0, position[u.1]));
+        }
+        for (_, _, value, stop_gradient, persistable) in updates {
+            if let pir_core::ValueDef::Result { op, index } = self.program.value_def(value) {
+                self.set_flag(op, "stop_gradient", index as usize, stop_gradient);
+                self.set_flag(op, "persistable", index as usize, persistable);
+            }
         }
     }
 

@@ -5,7 +5,7 @@
 
 use pir_core::builtin::{F32Attr, I32Attr, StrAttr};
 use pir_core::{BlockId, ValueId};
-use pir_dialects::op_def::AttrKind;
+use pir_dialects::op_def::{AttrKind, OpDef};
 use pir_dialects::pd_op::attrs::{DataTypeAttr, Place, PlaceAttr};
 
 use super::attrs::{self, AttrMap};
@@ -69,7 +69,7 @@ impl<'d> Translator<'d> {
             | "elementwise_floordiv"
             | "grad_add" => self.elementwise(b, op, scope, dst),
             "lookup_table_v2" | "lookup_table" => self.embedding(b, op, scope, dst),
-            "cast" => self.with_attrs(b, op, scope, dst, "pd_op.cast", |t, op| {
+            "cast" => self.with_attrs(b, op, scope, dst, Some("pd_op.cast"), |t, op| {
                 let mut m = AttrMap::new();
                 m.set(
                     "dtype",
@@ -77,7 +77,7 @@ impl<'d> Translator<'d> {
                 );
                 m
             }),
-            "increment" => self.with_attrs(b, op, scope, dst, &target_name(op), |t, op| {
+            "increment" => self.with_attrs(b, op, scope, dst, None, |t, op| {
                 let mut m = AttrMap::new();
                 let v = match op.attr("step") {
                     Some(v) => attrs::general(&t.ctx, v),
@@ -91,7 +91,7 @@ impl<'d> Translator<'d> {
                 op,
                 scope,
                 dst,
-                &target_name(op),
+                None,
                 Hooks {
                     attr: Some(|t, op, name| {
                         if name != "dtype" {
@@ -115,7 +115,7 @@ impl<'d> Translator<'d> {
                 op,
                 scope,
                 dst,
-                &target_name(op),
+                None,
                 Hooks {
                     attr: Some(|t, op, name| {
                         if name != "axis" {
@@ -137,7 +137,7 @@ impl<'d> Translator<'d> {
                 op,
                 scope,
                 dst,
-                &target_name(op),
+                None,
                 Hooks {
                     input: Some(|t, _b, op, scope, dst, name| {
                         if name != "num_classes" {
@@ -160,7 +160,7 @@ impl<'d> Translator<'d> {
                 op,
                 scope,
                 dst,
-                &target_name(op),
+                None,
                 Hooks {
                     input: Some(|t, b, op, _scope, dst, name| {
                         if name != "dropout_state_in" {
@@ -191,7 +191,7 @@ impl<'d> Translator<'d> {
                 op,
                 scope,
                 dst,
-                &target_name(op),
+                None,
                 Hooks {
                     input: Some(|t, _b, op, _scope, dst, name| {
                         if name != "axis" || op.input("Axis").is_some_and(|a| !a.is_empty()) {
@@ -212,15 +212,22 @@ impl<'d> Translator<'d> {
                 } else {
                     "pd_op.triu"
                 };
-                self.hooked(b, op, scope, dst, name, Hooks::default())
+                self.hooked(b, op, scope, dst, Some(name), Hooks::default())
             }
-            "share_buffer" => self.hooked(b, op, scope, dst, "pd_op.share_data_", Hooks::default()),
+            "share_buffer" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                Some("pd_op.share_data_"),
+                Hooks::default(),
+            ),
             "c_sync_comm_stream" => self.hooked(
                 b,
                 op,
                 scope,
                 dst,
-                "pd_op.sync_comm_stream_",
+                Some("pd_op.sync_comm_stream_"),
                 Hooks::default(),
             ),
             "matrix_rank" => {
@@ -229,11 +236,16 @@ impl<'d> Translator<'d> {
                 } else {
                     "pd_op.matrix_rank"
                 };
-                self.hooked(b, op, scope, dst, name, Hooks::default())
+                self.hooked(b, op, scope, dst, Some(name), Hooks::default())
             }
-            "read_from_array" => {
-                self.hooked(b, op, scope, dst, "pd_op.array_read", Hooks::default())
-            }
+            "read_from_array" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                Some("pd_op.array_read"),
+                Hooks::default(),
+            ),
             "write_to_array" | "lod_array_length" => self.array_op(b, op, scope, dst),
             "slice" => {
                 let input = op.input_args("Input").first();
@@ -252,25 +264,37 @@ impl<'d> Translator<'d> {
                 } else {
                     "pd_op.slice_array"
                 };
-                self.hooked(b, op, scope, dst, name, Hooks::default())
+                self.hooked(b, op, scope, dst, Some(name), Hooks::default())
             }
             _ => return None,
         };
         Some(r)
     }
 
-    /// The general path into a named op with hooks.
+    /// The op `name` names (`None`: the op's default target).
+    fn def_or_target(&self, op: &OpDesc<'d>, name: Option<&str>) -> Result<&'static OpDef> {
+        let d = match name {
+            Some(n) => def(n),
+            None => self.target(op),
+        };
+        d.ok_or_else(|| {
+            let name = name.map_or_else(|| target_name(op), str::to_owned);
+            self.unsupported(op.op_type, format!("no op `{name}`"))
+        })
+    }
+
+    /// The general path into a named op (`None`: the default target) with
+    /// hooks.
     fn hooked(
         &mut self,
         b: usize,
         op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
-        name: &str,
+        name: Option<&str>,
         hooks: Hooks,
     ) -> Result<()> {
-        let d =
-            def(name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        let d = self.def_or_target(op, name)?;
         self.general_with(b, op, scope, dst, d, &hooks).map(|_| ())
     }
 
@@ -281,11 +305,10 @@ impl<'d> Translator<'d> {
         op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
-        name: &str,
+        name: Option<&str>,
         make: impl Fn(&Translator<'d>, &OpDesc<'d>) -> AttrMap<'d>,
     ) -> Result<()> {
-        let d =
-            def(name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        let d = self.def_or_target(op, name)?;
         let operands = self.inputs_only(b, op, scope, dst, d)?;
         let (types, outputs) = self.general_outputs(b, op, d)?;
         let attrs = make(self, op);
@@ -517,12 +540,8 @@ impl<'d> Translator<'d> {
         let is_array = x
             .and_then(|n| self.var(b, n))
             .is_some_and(|v| v.kind == VarKind::DenseTensorArray);
-        let name = if is_array {
-            "pd_op.assign_array_".to_owned()
-        } else {
-            target_name(op)
-        };
-        self.hooked(b, op, scope, dst, &name, Hooks::default())
+        let name = is_array.then_some("pd_op.assign_array_");
+        self.hooked(b, op, scope, dst, name, Hooks::default())
     }
 
     fn assign_value(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {

@@ -79,6 +79,14 @@ impl<'d> Scopes<'d> {
         }
     }
 
+    /// A top scope with room for `n` names.
+    pub fn with_capacity(n: usize) -> Self {
+        let mut s = Scopes::new();
+        s.scopes[TOP].map.reserve(n);
+        s.top_keys.reserve(n);
+        s
+    }
+
     /// A new scope inside `parent`.
     pub fn inner(&mut self, parent: ScopeId) -> ScopeId {
         self.scopes.push(Scope {
@@ -139,13 +147,10 @@ impl<'d> Scopes<'d> {
             .flat_map(|s| s.older.iter().copied().chain(s.current))
     }
 
-    /// The names of the top scope in the order Paddle's hash map lists them
-    /// (what it iterates when it sets `stop_gradient`/`persistable`).
-    pub fn top_order(&self) -> Vec<&'d str> {
-        crate::umap::iteration_order(&self.top_keys)
-            .into_iter()
-            .map(|i| self.top_keys[i])
-            .collect()
+    /// The names of the top scope in the order they were first bound (the
+    /// order of Paddle's hash map follows from it).
+    pub fn top_keys(&self) -> &[&'d str] {
+        &self.top_keys
     }
 }
 

@@ -554,6 +554,26 @@ fn decode_version_pair<'a>(r: &mut Reader<'a>) -> WireResult<(&'a str, i32)> {
     Ok((name, version))
 }
 
+/// How many variables and ops a block message holds (a quick pass over its
+/// keys, so the lists are allocated once; malformed input stops the count
+/// and is reported by the real pass).
+fn count_fields(r: &Reader<'_>) -> (usize, usize) {
+    let mut r = r.clone();
+    let (mut vars, mut ops) = (0, 0);
+    while r.has_more() {
+        let Ok((field, wire)) = r.key() else { break };
+        match field {
+            3 => vars += 1,
+            4 => ops += 1,
+            _ => {}
+        }
+        if r.skip(field, wire).is_err() {
+            break;
+        }
+    }
+    (vars, ops)
+}
+
 /// Buffers reused from one attribute (or variable type) to the next.
 #[derive(Default)]
 struct Scratch<'a> {
@@ -563,6 +583,7 @@ struct Scratch<'a> {
 
 fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
     let mut scratch = Scratch::default();
+    let (vars, ops) = count_fields(r);
     let at = || Location {
         block: Some(b),
         ..Location::default()
@@ -571,8 +592,8 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
         idx: 0,
         parent_idx: 0,
         forward_block_idx: -1,
-        vars: Vec::new(),
-        ops: Vec::new(),
+        vars: Vec::with_capacity(vars.min(MAX_VARS_PER_BLOCK)),
+        ops: Vec::with_capacity(ops.min(MAX_OPS_PER_BLOCK)),
         by_name: FxHashMap::default(),
     };
     while r.has_more() {

@@ -13,15 +13,41 @@ use std::fmt;
 /// Most nested messages and groups (prost's `RECURSION_LIMIT`).
 pub const RECURSION_LIMIT: u32 = 100;
 
-/// Why bytes are not a valid protobuf message, and where.
+/// Why bytes are not a valid protobuf message, and where. (Boxed: results
+/// of the hot reading functions stay two words.)
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WireError {
+pub struct WireError(Box<ErrorInfo>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct ErrorInfo {
+    offset: usize,
+    message: &'static str,
+    reason: &'static str,
+}
+
+impl WireError {
+    fn new(offset: usize, message: &'static str, reason: &'static str) -> Self {
+        WireError(Box::new(ErrorInfo {
+            offset,
+            message,
+            reason,
+        }))
+    }
+
     /// Byte offset in the input.
-    pub offset: usize,
+    pub fn offset(&self) -> usize {
+        self.0.offset
+    }
+
     /// The message being read (`OpDesc.Attr`, ...).
-    pub message: &'static str,
+    pub fn message(&self) -> &'static str {
+        self.0.message
+    }
+
     /// What is wrong.
-    pub reason: &'static str,
+    pub fn reason(&self) -> &'static str {
+        self.0.reason
+    }
 }
 
 impl fmt::Display for WireError {
@@ -29,7 +55,7 @@ impl fmt::Display for WireError {
         write!(
             f,
             "{} at byte {} (in {})",
-            self.reason, self.offset, self.message
+            self.0.reason, self.0.offset, self.0.message
         )
     }
 }
@@ -80,12 +106,9 @@ impl<'a> Reader<'a> {
     }
 
     /// An error at the current position.
+    #[cold]
     pub fn error(&self, reason: &'static str) -> WireError {
-        WireError {
-            offset: self.pos,
-            message: self.what,
-            reason,
-        }
+        WireError::new(self.pos, self.what, reason)
     }
 
     /// Whether the message has more fields.
@@ -100,15 +123,19 @@ impl<'a> Reader<'a> {
     }
 
     /// A varint (prost's `decode_varint`).
-    #[inline]
+    #[inline(always)]
     pub fn varint(&mut self) -> WireResult<u64> {
-        let Some(&first) = self.data.get(self.pos) else {
-            return Err(self.error("invalid varint"));
-        };
-        if first < 0x80 {
-            self.pos += 1;
-            return Ok(u64::from(first));
+        if let Some(&first) = self.data.get(self.pos) {
+            if first < 0x80 {
+                self.pos += 1;
+                return Ok(u64::from(first));
+            }
         }
+        self.varint_long()
+    }
+
+    #[inline(never)]
+    fn varint_long(&mut self) -> WireResult<u64> {
         let mut value = 0u64;
         for i in 0..10 {
             let Some(&b) = self.data.get(self.pos + i) else {
@@ -131,11 +158,7 @@ impl<'a> Reader<'a> {
     pub fn key(&mut self) -> WireResult<(u32, WireType)> {
         let at = self.pos;
         let key = self.varint()?;
-        let bad = |reason| WireError {
-            offset: at,
-            message: self.what,
-            reason,
-        };
+        let bad = |reason| WireError::new(at, self.what, reason);
         if key > u64::from(u32::MAX) {
             return Err(bad("invalid key value"));
         }
@@ -176,11 +199,7 @@ impl<'a> Reader<'a> {
         let at = self.pos;
         let len = self.varint()?;
         if len > (self.data.len() - self.pos) as u64 {
-            return Err(WireError {
-                offset: at,
-                message: self.what,
-                reason: "buffer underflow",
-            });
+            return Err(WireError::new(at, self.what, "buffer underflow"));
         }
         Ok(len as usize)
     }
@@ -198,10 +217,12 @@ impl<'a> Reader<'a> {
     pub fn str(&mut self, wire: WireType) -> WireResult<&'a str> {
         let at = self.pos;
         let b = self.bytes(wire)?;
-        std::str::from_utf8(b).map_err(|_| WireError {
-            offset: at,
-            message: self.what,
-            reason: "invalid string value: data is not UTF-8 encoded",
+        std::str::from_utf8(b).map_err(|_| {
+            WireError::new(
+                at,
+                self.what,
+                "invalid string value: data is not UTF-8 encoded",
+            )
         })
     }
 
@@ -384,8 +405,8 @@ mod tests {
         let (f, w) = r.key().unwrap();
         assert_eq!(f, 1);
         let e = r.str(w).unwrap_err();
-        assert_eq!(e.reason, "buffer underflow");
-        assert_eq!(e.offset, 1);
+        assert_eq!(e.reason(), "buffer underflow");
+        assert_eq!(e.offset(), 1);
     }
 
     #[test]
@@ -411,7 +432,7 @@ mod tests {
         let mut r = Reader::new(&deep, "t");
         let (f, w) = r.key().unwrap();
         assert_eq!(
-            r.skip(f, w).unwrap_err().reason,
+            r.skip(f, w).unwrap_err().reason(),
             "recursion limit reached"
         );
     }

@@ -18,11 +18,16 @@ use super::{Translator, Writer};
 use crate::compat::compat;
 use crate::desc::{AttrValue, OpDesc, VarKind};
 use crate::error::Result;
+use crate::inline::InlineVec;
 
 const EMPTY_VAR: &str = "@EMPTY@";
 
 /// Where each output variable lands: (variable, result index, index in a vector).
-pub type OutputMap<'d> = Vec<(&'d str, usize, usize)>;
+pub type OutputMap<'d> = InlineVec<(&'d str, usize, usize), 4>;
+/// Operands of an op being made.
+pub type Operands = InlineVec<Option<ValueId>, 6>;
+/// Result types of an op being made.
+pub type Types = InlineVec<Type, 4>;
 
 /// Whether some name is in both lists (a set only for long lists).
 pub fn shares_name<'a>(
@@ -214,7 +219,7 @@ impl<'d> Translator<'d> {
         dst: BlockId,
         def: &'static OpDef,
         hooks: &Hooks,
-    ) -> Result<Vec<Option<ValueId>>> {
+    ) -> Result<Operands> {
         let plan = self.plan(op, def);
         self.general_inputs_with(b, op, scope, dst, def, &plan, hooks)
     }
@@ -229,8 +234,8 @@ impl<'d> Translator<'d> {
         def: &'static OpDef,
         plan: &Plan,
         hooks: &Hooks,
-    ) -> Result<Vec<Option<ValueId>>> {
-        let mut operands = Vec::with_capacity(def.inputs.len());
+    ) -> Result<Operands> {
+        let mut operands = Operands::new();
         for (info, p) in def.inputs.iter().zip(&plan.inputs) {
             if let Some(special) = hooks.input {
                 if let Some(v) = special(self, b, op, scope, dst, info.name)? {
@@ -323,7 +328,7 @@ impl<'d> Translator<'d> {
         b: usize,
         op: &OpDesc<'d>,
         def: &'static OpDef,
-    ) -> Result<(Vec<Type>, OutputMap<'d>)> {
+    ) -> Result<(Types, OutputMap<'d>)> {
         let plan = self.plan(op, def);
         self.general_outputs_with(b, op, def, &plan)
     }
@@ -334,9 +339,9 @@ impl<'d> Translator<'d> {
         op: &OpDesc<'d>,
         def: &'static OpDef,
         plan: &Plan,
-    ) -> Result<(Vec<Type>, OutputMap<'d>)> {
-        let mut types = Vec::with_capacity(def.outputs.len());
-        let mut map = OutputMap::with_capacity(def.outputs.len());
+    ) -> Result<(Types, OutputMap<'d>)> {
+        let mut types = Types::new();
+        let mut map = OutputMap::new();
         for (info, legacy) in def.outputs.iter().zip(&plan.outputs) {
             let idx = types.len();
             let Some(vars) = op.output(legacy) else {
@@ -429,7 +434,7 @@ impl<'d> Translator<'d> {
     }
 
     /// Binds each output variable to its result (`RecordOpResultMapping`).
-    pub fn record_outputs(&mut self, scope: ScopeId, op: OpId, outputs: &OutputMap<'d>) {
+    pub fn record_outputs(&mut self, scope: ScopeId, op: OpId, outputs: &[(&'d str, usize, usize)]) {
         for &(name, idx, vec_idx) in outputs {
             let value = self.program.result(op, idx);
             let by_vector = super::values::is_vector(&self.ctx, self.ty(value));

@@ -36,6 +36,7 @@ use pir_dialects::op_def::OpDef;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::desc::{DataKind, OpDesc, ProgramDesc, VarDesc, VarKind};
+use crate::inline::InlineVec;
 use crate::error::{LegacyError, Location, Result};
 use attrs::{bool_array, AttrMap};
 use values::{ScopeId, Scopes, VarInfo, TOP};
@@ -146,14 +147,27 @@ impl Consts {
     }
 }
 
+/// What the translator keeps of a created op until the end.
+pub(crate) struct OpRecord<'d> {
+    /// Its attributes.
+    pub map: AttrMap<'d>,
+    /// How the writer treats them.
+    pub writer: Writer,
+    /// `stop_gradient` and `persistable` per result while they are being
+    /// set (the map holds their keys, in place, with a placeholder).
+    flags: [Option<InlineVec<bool, 4>>; 2],
+}
+
+/// The result flags, in the order Paddle sets them.
+const FLAGS: [&str; 2] = ["stop_gradient", "persistable"];
+
 pub(crate) struct Translator<'d> {
     pub desc: &'d ProgramDesc<'d>,
     pub ctx: Arc<IrContext>,
     pub program: Program,
     pub scopes: Scopes<'d>,
-    /// Every created op's attributes (by op index) with the way the writer
-    /// treats them.
-    pub attrs: Vec<Option<(AttrMap<'d>, Writer)>>,
+    /// Every created op's attributes (by op index).
+    pub attrs: Vec<Option<OpRecord<'d>>>,
     /// Symbols of the declared attributes of each definition in `writers`.
     pub def_syms: Vec<Box<[Symbol]>>,
     /// Symbol and writer of each op name used (keyed by the name's address:
@@ -319,7 +333,11 @@ impl<'d> Translator<'d> {
         if self.attrs.len() <= i {
             self.attrs.resize_with(i + 1, || None);
         }
-        self.attrs[i] = Some((attrs, writer));
+        self.attrs[i] = Some(OpRecord {
+            map: attrs,
+            writer,
+            flags: [None, None],
+        });
         op
     }
 
@@ -328,7 +346,7 @@ impl<'d> Translator<'d> {
         self.attrs
             .get_mut(op.index())
             .and_then(Option::as_mut)
-            .map(|(m, _)| m)
+            .map(|r| &mut r.map)
     }
 
     /// The libstdc++ `unordered_map` order of the keys of `map` (indices),
@@ -689,43 +707,46 @@ impl<'d> Translator<'d> {
         }
         for (_, _, value, stop_gradient, persistable) in updates {
             if let pir_core::ValueDef::Result { op, index } = self.program.value_def(value) {
-                self.set_flag(op, "stop_gradient", index as usize, stop_gradient);
-                self.set_flag(op, "persistable", index as usize, persistable);
+                self.set_flag(op, 0, index as usize, stop_gradient);
+                self.set_flag(op, 1, index as usize, persistable);
             }
         }
     }
 
-    fn set_flag(&mut self, op: OpId, name: &'static str, index: usize, value: bool) {
+    /// Sets result `index`'s flag `which` (0: `stop_gradient`, 1:
+    /// `persistable`) of `op`.
+    fn set_flag(&mut self, op: OpId, which: usize, index: usize, value: bool) {
         let n = self.program.num_results(op);
-        let (true1, false1) = (self.k.true1, self.k.false1);
         let ctx = self.ctx.clone();
-        let Some(map) = self.attr_map(op) else {
+        let Some(rec) = self.attrs.get_mut(op.index()).and_then(Option::as_mut) else {
             return;
         };
-        // One result: the two arrays made once.
-        if n == 1 && index == 0 {
-            map.set(name, if value { true1 } else { false1 });
-            return;
-        }
-        let mut flags: Vec<bool> = match map.get(name) {
-            Some(a) => ctx
-                .attr_as::<pir_core::builtin::ArrayAttr>(a)
-                .map(|arr| {
-                    arr.0
-                        .iter()
-                        .map(|&x| {
-                            ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
-                                .is_some_and(|b| b.0)
-                        })
-                        .collect()
-                })
-                .unwrap_or_else(|| vec![false; n]),
-            None => vec![false; n],
+        let bits = match &mut rec.flags[which] {
+            Some(bits) => bits,
+            slot @ None => {
+                // The flags an op builder gave, else all false.
+                let given: Option<Vec<bool>> = rec.map.get(FLAGS[which]).and_then(|a| {
+                    ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
+                        arr.0
+                            .iter()
+                            .map(|&x| {
+                                ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
+                                    .is_some_and(|b| b.0)
+                            })
+                            .collect()
+                    })
+                });
+                rec.map.set(FLAGS[which], Attribute::NULL);
+                let bits: InlineVec<bool, 4> = match given {
+                    Some(v) => v.into_iter().collect(),
+                    None => std::iter::repeat_n(false, n).collect(),
+                };
+                slot.insert(bits)
+            }
         };
-        if index < flags.len() {
-            flags[index] = value;
+        if let Some(b) = bits.as_mut_slice().get_mut(index) {
+            *b = value;
         }
-        map.set(name, bool_array(&ctx, &flags));
     }
 
     // ------------------------------------------------------------ finish
@@ -733,15 +754,25 @@ impl<'d> Translator<'d> {
     /// Gives every op its final attribute dictionary, in the order Paddle's
     /// writer produces and with what its reader keeps.
     fn finish(mut self) -> Program {
-        let attrs = std::mem::take(&mut self.attrs);
+        let mut attrs = std::mem::take(&mut self.attrs);
         let mut entries = Vec::new();
-        for (i, slot) in attrs.iter().enumerate() {
-            let Some((map, writer)) = slot else {
+        for (i, slot) in attrs.iter_mut().enumerate() {
+            let Some(rec) = slot else {
                 continue;
             };
+            for (which, bits) in rec.flags.iter().enumerate() {
+                if let Some(bits) = bits {
+                    let attr = match bits.as_slice() {
+                        [true] => self.k.true1,
+                        [false] => self.k.false1,
+                        more => bool_array(&self.ctx, more),
+                    };
+                    rec.map.set(FLAGS[which], attr);
+                }
+            }
             let op = OpId::new(i);
             entries.clear();
-            general::final_attrs(&mut self, *writer, map, &mut entries);
+            general::final_attrs(&mut self, rec.writer, &rec.map, &mut entries);
             let dict = self.ctx.dict(&entries);
             self.program.set_attrs(op, dict);
         }

@@ -4,7 +4,7 @@
 //! tensor arrays and ops whose target depends on their inputs.
 
 use pir_core::builtin::{F32Attr, I32Attr, StrAttr};
-use pir_core::{BlockId, ValueId};
+use pir_core::BlockId;
 use pir_dialects::op_def::{AttrKind, OpDef};
 use pir_dialects::pd_op::attrs::{DataTypeAttr, Place, PlaceAttr};
 
@@ -325,7 +325,7 @@ impl<'d> Translator<'d> {
         scope: ScopeId,
         dst: BlockId,
         d: &'static pir_dialects::op_def::OpDef,
-    ) -> Result<Vec<Option<ValueId>>> {
+    ) -> Result<super::general::Operands> {
         self.slice_vector_inputs(op, scope, dst)?;
         self.general_inputs(b, op, scope, dst, d, &Hooks::default())
     }
@@ -642,7 +642,7 @@ impl<'d> Translator<'d> {
             AttrMap::new(),
             0,
         );
-        self.record_outputs(scope, new, &vec![(out, 0, 0)]);
+        self.record_outputs(scope, new, &[(out, 0, 0)]);
         Ok(())
     }
 

@@ -1071,7 +1071,13 @@ fn decode_op<'a>(
                     // replaces the value.
                     Ok(value) => match op.attrs.iter_mut().find(|x| x.name == name) {
                         Some(x) => x.value = value,
-                        None => op.attrs.push(Attr { name, value }),
+                        None => {
+                            if op.attrs.capacity() == 0 {
+                                // Most ops have a handful: one allocation.
+                                op.attrs.reserve(8);
+                            }
+                            op.attrs.push(Attr { name, value });
+                        }
                     },
                     Err(message) => {
                         bad_attr.get_or_insert((name, message));

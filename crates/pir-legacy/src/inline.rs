@@ -84,6 +84,7 @@ impl<T: Copy, const N: usize> Deref for InlineVec<T, N> {
 }
 
 impl<T: Copy, const N: usize> Extend<T> for InlineVec<T, N> {
+    #[inline]
     fn extend<I: IntoIterator<Item = T>>(&mut self, iter: I) {
         for item in iter {
             self.push(item);

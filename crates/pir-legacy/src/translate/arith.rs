@@ -117,21 +117,20 @@ impl<'d> Translator<'d> {
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<()> {
-        let name = if op.op_type == "grad_add" {
-            let mut n = "pd_op.add".to_owned();
-            if super::general::is_inplace(op) {
-                n.push('_');
-            }
-            n
+        let inplace = super::general::is_inplace(op);
+        let found = if op.op_type == "grad_add" {
+            let name = if inplace { "pd_op.add_" } else { "pd_op.add" };
+            def(name).map(|d| (d, self.plan(op, d)))
         } else {
-            target_name(op)
+            super::memo::target_plan(op.op_type, inplace)
         };
-        let d =
-            def(&name).ok_or_else(|| self.unsupported(op.op_type, format!("no op `{name}`")))?;
+        let (d, plan) = found.ok_or_else(|| {
+            self.unsupported(op.op_type, format!("no op `{}`", target_name(op)))
+        })?;
         let axis = int_attr(op, "axis").ok_or_else(|| self.err("elementwise op needs `axis`"))?;
         if axis == -1 {
             return self
-                .general_with(b, op, scope, dst, d, &Hooks::default())
+                .general_with_plan(b, op, scope, dst, d, &plan, &Hooks::default())
                 .map(|_| ());
         }
         self.slice_vector_inputs(op, scope, dst)?;

@@ -14,6 +14,13 @@ use crate::desc::{AttrValue, DataKind, ScalarValue};
 use crate::inline::InlineVec;
 use crate::translate::values::phi_dtype;
 
+/// Equal names; most are the same static strings of the op definitions,
+/// which the address tells at once.
+#[inline]
+fn same(a: &str, b: &str) -> bool {
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
+}
+
 /// An op's attributes in the order Paddle first inserted each key into its
 /// map; the order the map iterates them in follows from that order alone
 /// ([`crate::umap::iteration_order`]).
@@ -41,10 +48,34 @@ impl<'k> AttrMap<'k> {
             .entries
             .as_mut_slice()
             .iter_mut()
-            .find(|(k, _)| *k == name)
+            .find(|(k, _)| same(k, name))
         {
             Some(slot) => slot.1 = attr,
             None => self.entries.push((name, attr)),
+        }
+    }
+
+    /// Inserts `name`, which the caller knows is not in the map yet.
+    pub fn push_new(&mut self, name: &'k str, attr: Attribute) {
+        debug_assert!(self.get(name).is_none());
+        self.entries.push((name, attr));
+    }
+
+    /// Where `name` is, inserting it (with `attr`) when absent.
+    pub fn slot_of(&mut self, name: &'k str, attr: Attribute) -> usize {
+        match self.entries.iter().position(|(k, _)| same(k, name)) {
+            Some(i) => i,
+            None => {
+                self.entries.push((name, attr));
+                self.entries.len() - 1
+            }
+        }
+    }
+
+    /// Replaces the value at `slot` (from [`AttrMap::slot_of`]).
+    pub fn set_at(&mut self, slot: usize, attr: Attribute) {
+        if let Some(e) = self.entries.as_mut_slice().get_mut(slot) {
+            e.1 = attr;
         }
     }
 
@@ -52,7 +83,7 @@ impl<'k> AttrMap<'k> {
     pub fn get(&self, name: &str) -> Option<Attribute> {
         self.entries
             .iter()
-            .find(|(k, _)| *k == name)
+            .find(|(k, _)| same(k, name))
             .map(|(_, a)| *a)
     }
 

@@ -164,11 +164,12 @@ impl<'d> Translator<'d> {
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<OpId> {
-        let Some(def) = self.target(op).filter(|d| d.has_yaml_info) else {
+        let found = super::memo::target_plan(op.op_type, is_inplace(op));
+        let Some((def, plan)) = found.filter(|(d, _)| d.has_yaml_info) else {
             let name = target_name(op);
             return Err(self.unsupported(op.op_type, format!("no op `{name}` in Paddle 3.3.1")));
         };
-        self.general_with(b, op, scope, dst, def, &Hooks::default())
+        self.general_with_plan(b, op, scope, dst, def, &plan, &Hooks::default())
     }
 
     /// The general translation into `def`, with per-op variations.
@@ -181,11 +182,26 @@ impl<'d> Translator<'d> {
         def: &'static OpDef,
         hooks: &Hooks,
     ) -> Result<OpId> {
-        self.slice_vector_inputs(op, scope, dst)?;
         let plan = self.plan(op, def);
-        let operands = self.general_inputs_with(b, op, scope, dst, def, &plan, hooks)?;
-        let (types, outputs) = self.general_outputs_with(b, op, def, &plan)?;
-        let attrs = self.general_attrs_with(op, def, &plan, hooks)?;
+        self.general_with_plan(b, op, scope, dst, def, &plan, hooks)
+    }
+
+    /// [`Translator::general_with`] with the plan at hand.
+    #[allow(clippy::too_many_arguments)]
+    pub fn general_with_plan(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+        def: &'static OpDef,
+        plan: &Plan,
+        hooks: &Hooks,
+    ) -> Result<OpId> {
+        self.slice_vector_inputs(op, scope, dst)?;
+        let operands = self.general_inputs_with(b, op, scope, dst, def, plan, hooks)?;
+        let (types, outputs) = self.general_outputs_with(b, op, def, plan)?;
+        let attrs = self.general_attrs_with(op, def, plan, hooks)?;
         let new = self.create_op(dst, false, def.name, &operands, &types, attrs, 0);
         self.record_outputs(scope, new, &outputs);
         Ok(new)
@@ -355,11 +371,16 @@ impl<'d> Translator<'d> {
                 continue;
             };
             if let [one] = vars {
-                let var = self
-                    .var(b, one)
+                let (vb, vi) = self
+                    .desc
+                    .find_var_pos(b, one)
                     .ok_or_else(|| self.var_err(one, "output variable is not declared"))?;
-                if var.kind == VarKind::DenseTensorArray {
-                    types.push(self.var_type(b, one)?);
+                let is_array = self.desc.blocks[vb].vars[vi].kind == VarKind::DenseTensorArray;
+                if is_array || !is_vector_kind(info.kind) {
+                    let ty = self
+                        .var_type_at(vb, vi)
+                        .map_err(|e| self.var_err(one, e.to_string()))?;
+                    types.push(ty);
                     map.push((one, idx, 0));
                     continue;
                 }
@@ -412,22 +433,23 @@ impl<'d> Translator<'d> {
         for (spec, &legacy) in def.attributes.iter().zip(&plan.attrs) {
             if let Some(special) = hooks.attr {
                 if let Some(a) = special(self, op, spec.name)? {
-                    map.set(spec.name, a);
+                    map.push_new(spec.name, a);
                     continue;
                 }
             }
+            // Each declared attribute once: no need to look for it first.
             let value = op.attr(legacy);
             if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_))) {
-                map.set(spec.name, attrs::translate(&self.ctx, spec.kind, value));
+                map.push_new(spec.name, attrs::translate(&self.ctx, spec.kind, value));
                 continue;
             }
             match defaults {
                 Some(table) => {
                     if let Some((_, d)) = table.iter().find(|(n, _)| *n == spec.name) {
-                        map.set(spec.name, d.attr(&self.ctx));
+                        map.push_new(spec.name, d.attr(&self.ctx));
                     }
                 }
-                None => map.set(spec.name, attrs::translate(&self.ctx, spec.kind, None)),
+                None => map.push_new(spec.name, attrs::translate(&self.ctx, spec.kind, None)),
             }
         }
         Ok(map)

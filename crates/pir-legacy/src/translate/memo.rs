@@ -23,6 +23,22 @@ struct OpFacts {
     plans: Vec<(&'static str, Arc<Plan>)>,
 }
 
+impl OpFacts {
+    fn target(&mut self, op_type: &str, inplace: bool) -> Option<&'static OpDef> {
+        *self.target[usize::from(inplace)]
+            .get_or_insert_with(|| general::def(&general::target_name_of(op_type, inplace)))
+    }
+
+    fn plan(&mut self, op_type: &str, def: &'static OpDef) -> Arc<Plan> {
+        if let Some((_, p)) = self.plans.iter().find(|(n, _)| *n == def.name) {
+            return p.clone();
+        }
+        let p = Arc::new(Plan::new(op_type, def));
+        self.plans.push((def.name, p.clone()));
+        p
+    }
+}
+
 static OPS: LazyLock<Mutex<FxHashMap<Box<str>, OpFacts>>> = LazyLock::new(Default::default);
 
 fn with_op<R>(op_type: &str, f: impl FnOnce(Option<&mut OpFacts>) -> R) -> R {
@@ -36,25 +52,27 @@ fn with_op<R>(op_type: &str, f: impl FnOnce(Option<&mut OpFacts>) -> R) -> R {
 /// The definition a legacy op type translates to by default
 /// (`pd_op.<compat name>`, `_` for in-place use).
 pub fn target(op_type: &str, inplace: bool) -> Option<&'static OpDef> {
-    let lookup = || general::def(&general::target_name_of(op_type, inplace));
-    with_op(op_type, |facts| match facts {
-        Some(f) => *f.target[usize::from(inplace)].get_or_insert_with(lookup),
-        None => lookup(),
+    with_op(op_type, |facts| {
+        facts
+            .unwrap_or(&mut OpFacts::default())
+            .target(op_type, inplace)
     })
 }
 
 /// How the general path reads `op_type` into `def`.
 pub fn plan(op_type: &str, def: &'static OpDef) -> Arc<Plan> {
-    with_op(op_type, |facts| match facts {
-        Some(f) => {
-            if let Some((_, p)) = f.plans.iter().find(|(n, _)| *n == def.name) {
-                return p.clone();
-            }
-            let p = Arc::new(Plan::new(op_type, def));
-            f.plans.push((def.name, p.clone()));
-            p
-        }
-        None => Arc::new(Plan::new(op_type, def)),
+    with_op(op_type, |facts| {
+        facts.unwrap_or(&mut OpFacts::default()).plan(op_type, def)
+    })
+}
+
+/// The default target of `op_type` with its plan (one look-up).
+pub fn target_plan(op_type: &str, inplace: bool) -> Option<(&'static OpDef, Arc<Plan>)> {
+    with_op(op_type, |facts| {
+        let mut fresh = OpFacts::default();
+        let f = facts.unwrap_or(&mut fresh);
+        let def = f.target(op_type, inplace)?;
+        Some((def, f.plan(op_type, def)))
     })
 }
 

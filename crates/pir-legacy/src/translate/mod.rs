@@ -154,8 +154,8 @@ pub(crate) struct OpRecord<'d> {
     /// How the writer treats them.
     pub writer: Writer,
     /// `stop_gradient` and `persistable` per result while they are being
-    /// set (the map holds their keys, in place, with a placeholder).
-    flags: [Option<InlineVec<bool, 4>>; 2],
+    /// set, with where the map holds their keys (with a placeholder).
+    flags: [Option<(InlineVec<bool, 4>, usize)>; 2],
 }
 
 /// The result flags, in the order Paddle sets them.
@@ -716,32 +716,30 @@ impl<'d> Translator<'d> {
     /// Sets result `index`'s flag `which` (0: `stop_gradient`, 1:
     /// `persistable`) of `op`.
     fn set_flag(&mut self, op: OpId, which: usize, index: usize, value: bool) {
-        let n = self.program.num_results(op);
-        let ctx = self.ctx.clone();
         let Some(rec) = self.attrs.get_mut(op.index()).and_then(Option::as_mut) else {
             return;
         };
         let bits = match &mut rec.flags[which] {
-            Some(bits) => bits,
+            Some((bits, _)) => bits,
             slot @ None => {
                 // The flags an op builder gave, else all false.
-                let given: Option<Vec<bool>> = rec.map.get(FLAGS[which]).and_then(|a| {
-                    ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
-                        arr.0
-                            .iter()
-                            .map(|&x| {
-                                ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
-                                    .is_some_and(|b| b.0)
-                            })
-                            .collect()
-                    })
-                });
-                rec.map.set(FLAGS[which], Attribute::NULL);
-                let bits: InlineVec<bool, 4> = match given {
-                    Some(v) => v.into_iter().collect(),
-                    None => std::iter::repeat_n(false, n).collect(),
-                };
-                slot.insert(bits)
+                let ctx = &*self.ctx;
+                let given: Option<InlineVec<bool, 4>> =
+                    rec.map.get(FLAGS[which]).and_then(|a| {
+                        ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
+                            arr.0
+                                .iter()
+                                .map(|&x| {
+                                    ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
+                                        .is_some_and(|b| b.0)
+                                })
+                                .collect()
+                        })
+                    });
+                let at = rec.map.slot_of(FLAGS[which], Attribute::NULL);
+                let n = self.program.num_results(op);
+                let bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
+                &mut slot.insert((bits, at)).0
             }
         };
         if let Some(b) = bits.as_mut_slice().get_mut(index) {
@@ -760,15 +758,13 @@ impl<'d> Translator<'d> {
             let Some(rec) = slot else {
                 continue;
             };
-            for (which, bits) in rec.flags.iter().enumerate() {
-                if let Some(bits) = bits {
-                    let attr = match bits.as_slice() {
-                        [true] => self.k.true1,
-                        [false] => self.k.false1,
-                        more => bool_array(&self.ctx, more),
-                    };
-                    rec.map.set(FLAGS[which], attr);
-                }
+            for (bits, at) in rec.flags.iter().flatten() {
+                let attr = match bits.as_slice() {
+                    [true] => self.k.true1,
+                    [false] => self.k.false1,
+                    more => bool_array(&self.ctx, more),
+                };
+                rec.map.set_at(*at, attr);
             }
             let op = OpId::new(i);
             entries.clear();

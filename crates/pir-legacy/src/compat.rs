@@ -182,12 +182,7 @@ fn extra_value(kind: &str, value: &'static str) -> Option<AttrValue<'static>> {
                 .collect::<Option<_>>()?,
         ),
         "bools" => AttrValue::Bools(list(value).iter().map(|x| *x == "true").collect()),
-        "strs" => AttrValue::Strings(
-            list(value)
-                .into_iter()
-                .map(string)
-                .collect::<Option<_>>()?,
-        ),
+        "strs" => AttrValue::Strings(list(value).into_iter().map(string).collect::<Option<_>>()?),
         _ => return None,
     })
 }

@@ -702,7 +702,10 @@ impl RawVarType {
 fn merge_var_type(r: &mut Reader<'_>, t: &mut RawVarType) -> WireResult<()> {
     const TENSOR: &str = "VarType.TensorDesc";
     fn tensor(r: &mut Reader<'_>, w: WireType, slot: &mut Option<RawTensor>) -> WireResult<()> {
-        merge_tensor(&mut r.message(w, TENSOR)?, slot.get_or_insert_with(Default::default))
+        merge_tensor(
+            &mut r.message(w, TENSOR)?,
+            slot.get_or_insert_with(Default::default),
+        )
     }
     while r.has_more() {
         match r.key()? {

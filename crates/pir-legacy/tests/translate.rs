@@ -8,8 +8,8 @@
 mod proto;
 
 use pir_legacy::{LegacyError, Options, ProgramDesc};
-use proto::{op_desc, var_type};
 use prost::Message;
+use proto::{op_desc, var_type};
 
 fn tensor(name: &str, dims: &[i64], persistable: bool) -> proto::VarDesc {
     proto::VarDesc {

@@ -124,9 +124,8 @@ impl<'d> Translator<'d> {
         } else {
             super::memo::target_plan(op.op_type, inplace)
         };
-        let (d, plan) = found.ok_or_else(|| {
-            self.unsupported(op.op_type, format!("no op `{}`", target_name(op)))
-        })?;
+        let (d, plan) = found
+            .ok_or_else(|| self.unsupported(op.op_type, format!("no op `{}`", target_name(op))))?;
         let axis = int_attr(op, "axis").ok_or_else(|| self.err("elementwise op needs `axis`"))?;
         if axis == -1 {
             return self

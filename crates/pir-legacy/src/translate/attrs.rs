@@ -37,11 +37,6 @@ impl<'k> AttrMap<'k> {
         }
     }
 
-    /// An empty map with room for `n` entries.
-    pub fn with_capacity(_n: usize) -> Self {
-        AttrMap::new()
-    }
-
     /// `map[name] = attr`: a new key is inserted, an existing one keeps its place.
     pub fn set(&mut self, name: &'k str, attr: Attribute) {
         match self

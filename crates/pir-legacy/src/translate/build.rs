@@ -40,7 +40,7 @@ impl<'d> Translator<'d> {
     ) -> pir_core::OpId {
         // `Op::Build` fills a map of its own, then copies it entry by entry
         // (in that map's order) into the operation's map.
-        let mut first = AttrMap::with_capacity(attrs.len() + 1);
+        let mut first = AttrMap::new();
         for &(k, v) in attrs {
             first.set(k, v);
         }

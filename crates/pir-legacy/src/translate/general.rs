@@ -146,7 +146,9 @@ impl Plan {
 fn is_vector_kind(kind: ValueKind) -> bool {
     matches!(
         kind,
-        ValueKind::VectorDenseTensor | ValueKind::VectorSelectedRows | ValueKind::VectorDenseTensorArray
+        ValueKind::VectorDenseTensor
+            | ValueKind::VectorSelectedRows
+            | ValueKind::VectorDenseTensorArray
     )
 }
 
@@ -427,8 +429,7 @@ impl<'d> Translator<'d> {
         plan: &Plan,
         hooks: &Hooks,
     ) -> Result<AttrMap<'d>> {
-        // The outputs' flags follow.
-        let mut map = AttrMap::with_capacity(def.attributes.len() + 2);
+        let mut map = AttrMap::new();
         let defaults = plan.defaults;
         for (spec, &legacy) in def.attributes.iter().zip(&plan.attrs) {
             if let Some(special) = hooks.attr {
@@ -456,7 +457,12 @@ impl<'d> Translator<'d> {
     }
 
     /// Binds each output variable to its result (`RecordOpResultMapping`).
-    pub fn record_outputs(&mut self, scope: ScopeId, op: OpId, outputs: &[(&'d str, usize, usize)]) {
+    pub fn record_outputs(
+        &mut self,
+        scope: ScopeId,
+        op: OpId,
+        outputs: &[(&'d str, usize, usize)],
+    ) {
         for &(name, idx, vec_idx) in outputs {
             let value = self.program.result(op, idx);
             let by_vector = super::values::is_vector(&self.ctx, self.ty(value));
@@ -510,7 +516,8 @@ pub(super) fn final_attrs<'d>(
         Writer::Parameter => {
             let k = &t.k;
             let defaults = [false, true, false, false, true, true, true];
-            for ((name, sym), default) in super::PARAM_ATTRS.iter().zip(k.param_syms).zip(defaults) {
+            for ((name, sym), default) in super::PARAM_ATTRS.iter().zip(k.param_syms).zip(defaults)
+            {
                 match map.get(name) {
                     Some(a) => out.push((sym, a)),
                     None if *name == "parameter_name" => {}

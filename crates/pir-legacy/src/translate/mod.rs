@@ -36,8 +36,8 @@ use pir_dialects::op_def::OpDef;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::desc::{DataKind, OpDesc, ProgramDesc, VarDesc, VarKind};
-use crate::inline::InlineVec;
 use crate::error::{LegacyError, Location, Result};
+use crate::inline::InlineVec;
 use attrs::{bool_array, AttrMap};
 use values::{ScopeId, Scopes, VarInfo, TOP};
 
@@ -724,18 +724,17 @@ impl<'d> Translator<'d> {
             slot @ None => {
                 // The flags an op builder gave, else all false.
                 let ctx = &*self.ctx;
-                let given: Option<InlineVec<bool, 4>> =
-                    rec.map.get(FLAGS[which]).and_then(|a| {
-                        ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
-                            arr.0
-                                .iter()
-                                .map(|&x| {
-                                    ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
-                                        .is_some_and(|b| b.0)
-                                })
-                                .collect()
-                        })
-                    });
+                let given: Option<InlineVec<bool, 4>> = rec.map.get(FLAGS[which]).and_then(|a| {
+                    ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
+                        arr.0
+                            .iter()
+                            .map(|&x| {
+                                ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
+                                    .is_some_and(|b| b.0)
+                            })
+                            .collect()
+                    })
+                });
                 let at = rec.map.slot_of(FLAGS[which], Attribute::NULL);
                 let n = self.program.num_results(op);
                 let bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());

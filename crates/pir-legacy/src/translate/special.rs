@@ -428,7 +428,13 @@ impl<'d> Translator<'d> {
         Ok(())
     }
 
-    fn fill_constant(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn fill_constant(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         let has = |n: &str| op.input(n).is_some_and(|v| !v.is_empty());
         let dtype = attrs::dtype_of_proto(
             int_attr(op, "dtype").ok_or_else(|| self.err("`fill_constant` needs `dtype`"))?,
@@ -544,7 +550,13 @@ impl<'d> Translator<'d> {
         self.hooked(b, op, scope, dst, name, Hooks::default())
     }
 
-    fn assign_value(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn assign_value(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         let d = def("pd_op.assign_value").ok_or_else(|| self.err("no pd_op.assign_value"))?;
         let kind = |n: &str| d.attribute(n).map_or(AttrKind::Any, |s| s.kind);
         let ctx = self.ctx.clone();
@@ -586,7 +598,13 @@ impl<'d> Translator<'d> {
         Ok(())
     }
 
-    fn select_input(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn select_input(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         let mask = op
             .input_args("Mask")
             .first()

@@ -8,15 +8,19 @@ rounds of:
            median of REPEAT calls in one process (bytes already in memory);
   pir-rs:  `pir time FILE --repeat REPEAT` (`load_ms`: decode + translate from
            the bytes in memory, median of REPEAT);
-and prints per file the median over rounds and the ratio Paddle / pir-rs.
+and prints per file the median over rounds and the ratio Paddle / pir-rs,
+then the geometric mean of the ratios. `--baseline PIR` times a second `pir`
+binary (an older build) in the same rounds, for a before/after table.
 
 Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`.
 Usage: bench/compare_paddle_legacy.py [FILES...] [--rounds 3] [--repeat 5]
+       [--baseline PATH/TO/OLD/pir]
 """
 
 import argparse
 import glob
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -51,8 +55,8 @@ def paddle_ms(path, repeat):
     return json.loads(lines[-1])["ms"] if res.returncode == 0 and lines else None
 
 
-def ours_ms(path, repeat):
-    res = subprocess.run([PIR, "time", path, "--repeat", str(repeat)],
+def ours_ms(path, repeat, pir=PIR):
+    res = subprocess.run([pir, "time", path, "--repeat", str(repeat)],
                          capture_output=True, text=True)
     if res.returncode != 0:
         raise SystemExit("pir time failed on %s: %s" % (path, res.stderr.strip()))
@@ -60,32 +64,57 @@ def ours_ms(path, repeat):
     return out["load_ms"], out["ops"]
 
 
+def geomean(xs):
+    xs = [x for x in xs if x > 0]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else 0.0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="*")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--baseline", help="an older `pir` binary to time as well")
     args = ap.parse_args()
     files = args.files or sorted(
         glob.glob(os.path.join(SHARED, "paddle-corpus", "*.pdmodel"))
         + glob.glob(os.path.join(SHARED, "legacy-corpus", "*.pdmodel")))
-    print("| model | ops | Paddle read + translate (ms) | pir-rs (ms) | ratio |")
-    print("|---|---:|---:|---:|---:|")
+    base = args.baseline
+    if base:
+        print("| model | ops | Paddle read + translate (ms) | baseline (ms) | ratio | pir-rs (ms) | ratio |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+    else:
+        print("| model | ops | Paddle read + translate (ms) | pir-rs (ms) | ratio |")
+        print("|---|---:|---:|---:|---:|")
+    ratios, base_ratios = [], []
     for path in files:
-        paddle, ours, ops = [], [], 0
+        paddle, ours, before, ops = [], [], [], 0
         for _ in range(args.rounds):
             t = paddle_ms(path, args.repeat)
             if t is not None:
                 paddle.append(t)
+            if base:
+                before.append(ours_ms(path, args.repeat, base)[0])
             o, ops = ours_ms(path, args.repeat)
             ours.append(o)
         name = os.path.basename(path)[:-len(".pdmodel")]
         o = statistics.median(ours)
+        b = statistics.median(before) if before else None
         if not paddle:
-            print("| %s | %d | failed | %.3f | |" % (name, ops, o))
+            print("| %s | %d | failed | %s%.3f | |" % (name, ops, "%.3f | | " % b if base else "", o))
             continue
         p = statistics.median(paddle)
-        print("| %s | %d | %.3f | %.3f | %.1f× |" % (name, ops, p, o, p / o if o else 0))
+        ratios.append(p / o if o else 0)
+        if base:
+            base_ratios.append(p / b if b else 0)
+            print("| %s | %d | %.3f | %.3f | %.1f× | %.3f | %.1f× |"
+                  % (name, ops, p, b, p / b if b else 0, o, p / o if o else 0))
+        else:
+            print("| %s | %d | %.3f | %.3f | %.1f× |" % (name, ops, p, o, p / o if o else 0))
+    if base:
+        print("| geomean | | | | %.1f× | | %.1f× |" % (geomean(base_ratios), geomean(ratios)))
+    else:
+        print("| geomean | | | | %.1f× |" % geomean(ratios))
 
 
 if __name__ == "__main__":

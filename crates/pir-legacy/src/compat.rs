@@ -3,8 +3,10 @@
 //! `op_compat.yaml`, kept as data in `data/op_compat.txt` (made by
 //! `scripts/gen_legacy_op_compat.py`) and indexed once per process.
 
-use std::collections::{HashMap, HashSet};
+use std::borrow::Cow;
 use std::sync::OnceLock;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::desc::AttrValue;
 
@@ -21,7 +23,7 @@ pub struct Compat {
     args: HashMap<&'static str, HashMap<&'static str, &'static str>>,
     mutable: HashMap<&'static str, HashMap<&'static str, Vec<&'static str>>>,
     int_array_inputs: HashSet<(&'static str, &'static str)>,
-    extra: HashMap<&'static str, Vec<(&'static str, AttrValue)>>,
+    extra: HashMap<&'static str, Vec<(&'static str, AttrValue<'static>)>>,
 }
 
 /// The table, parsed on first use.
@@ -78,7 +80,7 @@ impl Compat {
 
     /// The extra attributes of legacy op `op` with their defaults: Paddle's
     /// `OpDesc` answers with these when a saved op lacks them.
-    pub fn extra_attrs(&self, op: &str) -> &[(&'static str, AttrValue)] {
+    pub fn extra_attrs(&self, op: &str) -> &[(&'static str, AttrValue<'static>)] {
         self.extra.get(op).map_or(&[], Vec::as_slice)
     }
 
@@ -97,9 +99,9 @@ impl Compat {
 
     /// The legacy name of PIR argument `arg` of legacy op `op`
     /// (`GetLegacyArgName`, with its rules for gradient ops).
-    pub fn legacy_arg_name(&self, op: &str, arg: &str) -> String {
+    pub fn legacy_arg_name<'n>(&self, op: &str, arg: &'n str) -> Cow<'n, str> {
         if let Some(name) = self.direct(op, arg) {
-            return name.to_owned();
+            return Cow::Borrowed(name);
         }
         let grad_op = op.find(GRAD_SUFFIX);
         let grad_arg = arg.find(GRAD_SUFFIX);
@@ -108,17 +110,17 @@ impl Compat {
                 let base = &arg[..arg_pos];
                 let mut legacy = self.direct(&op[..op_pos], base).unwrap_or(base).to_owned();
                 legacy.push_str(&arg[arg_pos..]);
-                legacy.replace(GRAD_SUFFIX, LEGACY_GRAD_SUFFIX)
+                Cow::Owned(legacy.replace(GRAD_SUFFIX, LEGACY_GRAD_SUFFIX))
             }
-            (Some(op_pos), None) => self.direct(&op[..op_pos], arg).unwrap_or(arg).to_owned(),
-            _ => arg.to_owned(),
+            (Some(op_pos), None) => Cow::Borrowed(self.direct(&op[..op_pos], arg).unwrap_or(arg)),
+            _ => Cow::Borrowed(arg),
         }
     }
 
     /// The legacy name of PIR attribute `attr` (`GetLegacyAttrName`).
-    pub fn legacy_attr_name(&self, op: &str, attr: &str) -> String {
+    pub fn legacy_attr_name<'n>(&self, op: &str, attr: &'n str) -> &'n str {
         let base = op.find(GRAD_SUFFIX).map_or(op, |p| &op[..p]);
-        self.direct(base, attr).unwrap_or(attr).to_owned()
+        self.direct(base, attr).unwrap_or(attr)
     }
 
     /// Legacy inputs that may carry mutable attribute `attr` of `op`, in the
@@ -142,7 +144,7 @@ impl Compat {
 }
 
 /// Parses one extra-attribute default (`bool false`, `ints [1,2]`, `str "x"`).
-fn extra_value(kind: &str, value: &str) -> Option<AttrValue> {
+fn extra_value(kind: &str, value: &'static str) -> Option<AttrValue<'static>> {
     fn list(v: &str) -> Vec<&str> {
         let inner = v.trim().trim_start_matches('[').trim_end_matches(']');
         if inner.is_empty() {
@@ -151,10 +153,16 @@ fn extra_value(kind: &str, value: &str) -> Option<AttrValue> {
             inner.split(',').collect()
         }
     }
-    let string = |v: &str| -> Option<String> {
+    // The table lives for the whole process: a string with escapes is
+    // unescaped once and kept (the data has none today).
+    let string = |v: &'static str| -> Option<&'static str> {
         let v = v.trim();
         let inner = v.strip_prefix('"')?.strip_suffix('"')?;
-        Some(inner.replace("\\\"", "\"").replace("\\\\", "\\"))
+        if !inner.contains('\\') {
+            return Some(inner);
+        }
+        let owned = inner.replace("\\\"", "\"").replace("\\\\", "\\");
+        Some(Box::leak(owned.into_boxed_str()))
     };
     Some(match kind {
         "bool" => AttrValue::Bool(value == "true"),
@@ -174,12 +182,7 @@ fn extra_value(kind: &str, value: &str) -> Option<AttrValue> {
                 .collect::<Option<_>>()?,
         ),
         "bools" => AttrValue::Bools(list(value).iter().map(|x| *x == "true").collect()),
-        "strs" => AttrValue::Strings(
-            list(value)
-                .iter()
-                .map(|x| string(x))
-                .collect::<Option<_>>()?,
-        ),
+        "strs" => AttrValue::Strings(list(value).into_iter().map(string).collect::<Option<_>>()?),
         _ => return None,
     })
 }

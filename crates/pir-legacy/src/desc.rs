@@ -2,19 +2,24 @@
 //! inputs, outputs and attributes, checked once so the translator can index
 //! without surprises.
 //!
-//! The protobuf is decoded by `prost` (lengths are bounded by the input and
-//! nesting by prost's recursion limit); [`ProgramDesc::decode`] then checks
-//! block indices, attribute kinds and counts.
+//! [`ProgramDesc::decode`] reads the protobuf in one pass straight into these
+//! types (the wire rules of [`crate::wire`]); names and strings borrow from
+//! the input, so nothing is copied. Counts are bounded while reading, block
+//! indices and attribute kinds are checked once the whole program is read.
 
-use prost::Message;
+use rustc_hash::FxHashMap;
+
+use crate::inline::InlineVec;
 
 use crate::error::{LegacyError, Location, Result};
-use crate::proto;
+use crate::wire::{Reader, WireResult, WireType};
 
 /// Most blocks a program may have.
 pub const MAX_BLOCKS: usize = 100_000;
 /// Most ops in one block.
 pub const MAX_OPS_PER_BLOCK: usize = 1_000_000;
+/// Most variables in one block.
+pub const MAX_VARS_PER_BLOCK: usize = 1_000_000;
 /// Most arguments of one input or output slot (an op result count must fit in
 /// 16 bits in the IR).
 pub const MAX_ARGS: usize = 60_000;
@@ -156,16 +161,25 @@ pub struct TensorDesc {
     /// Element type.
     pub dtype: DataKind,
     /// Dims; `-1` is unknown.
-    pub dims: Vec<i64>,
+    pub dims: Dims,
     /// LoD level (dense tensors and tensor arrays).
     pub lod_level: i32,
 }
 
+/// Dims of a tensor (most have at most four: kept inline).
+pub type Dims = InlineVec<i64, 4>;
+/// Variable names of an op slot (most hold one or two: kept inline).
+pub type Args<'a> = InlineVec<&'a str, 2>;
+/// Slots of an op.
+pub type Slots<'a> = Vec<Slot<'a>>;
+/// Attributes of an op.
+pub type Attrs<'a> = Vec<Attr<'a>>;
+
 /// A variable of a block.
 #[derive(Debug, Clone, PartialEq)]
-pub struct VarDesc {
+pub struct VarDesc<'a> {
     /// Name.
-    pub name: String,
+    pub name: &'a str,
     /// Kind.
     pub kind: VarKind,
     /// Element type and dims, for the kinds that have them.
@@ -184,7 +198,7 @@ pub struct VarDesc {
     pub stop_gradient: bool,
 }
 
-impl VarDesc {
+impl VarDesc<'_> {
     /// Element type (`FP32` when the variable has none, like Paddle's default).
     pub fn dtype(&self) -> DataKind {
         match (&self.tensor, self.kind) {
@@ -202,11 +216,11 @@ impl VarDesc {
 
 /// One input or output slot of an op: a parameter name and its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Slot {
+pub struct Slot<'a> {
     /// Parameter name (`X`, `Out`, ...).
-    pub name: String,
+    pub name: &'a str,
     /// Variable names.
-    pub args: Vec<String>,
+    pub args: Args<'a>,
 }
 
 /// A scalar attribute value (`SCALAR` / `SCALARS`).
@@ -224,19 +238,19 @@ pub enum ScalarValue {
 
 /// An attribute value, one variant per `AttrType`.
 #[derive(Debug, Clone, PartialEq)]
-pub enum AttrValue {
+pub enum AttrValue<'a> {
     /// `INT`
     Int(i32),
     /// `FLOAT`
     Float(f32),
     /// `STRING`
-    String(String),
+    String(&'a str),
     /// `INTS`
     Ints(Vec<i32>),
     /// `FLOATS`
     Floats(Vec<f32>),
     /// `STRINGS`
-    Strings(Vec<String>),
+    Strings(Vec<&'a str>),
     /// `BOOLEAN`
     Bool(bool),
     /// `BOOLEANS`
@@ -252,9 +266,9 @@ pub enum AttrValue {
     /// `FLOAT64S`
     Float64s(Vec<f64>),
     /// `VAR`: a variable name.
-    Var(String),
+    Var(&'a str),
     /// `VARS`: variable names.
-    Vars(Vec<String>),
+    Vars(Vec<&'a str>),
     /// `FLOAT64`
     Float64(f64),
     /// `SCALAR`
@@ -265,78 +279,97 @@ pub enum AttrValue {
 
 /// A named attribute.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Attr {
+pub struct Attr<'a> {
     /// Name.
-    pub name: String,
+    pub name: &'a str,
     /// Value.
-    pub value: AttrValue,
+    pub value: AttrValue<'a>,
 }
+
+/// Extra attributes of an op type with their defaults (see
+/// [`crate::compat::Compat::extra_attrs`]).
+pub type ExtraAttrs = &'static [(&'static str, AttrValue<'static>)];
 
 /// An op of a block.
 #[derive(Debug, Clone, PartialEq)]
-pub struct OpDesc {
+pub struct OpDesc<'a> {
     /// The legacy op type (`elementwise_add`).
-    pub op_type: String,
+    pub op_type: &'a str,
     /// Input slots, sorted by parameter name as Paddle's `OpDesc` keeps them.
-    pub inputs: Vec<Slot>,
+    pub inputs: Slots<'a>,
     /// Output slots, sorted by parameter name.
-    pub outputs: Vec<Slot>,
+    pub outputs: Slots<'a>,
     /// Attributes in file order.
-    pub attrs: Vec<Attr>,
+    pub attrs: Attrs<'a>,
+    /// The op type's extra attributes with their defaults: Paddle's `OpDesc`
+    /// answers with these when the file lacks them.
+    pub extra: ExtraAttrs,
     /// `is_target`.
     pub is_target: bool,
 }
 
-impl OpDesc {
+fn find_slot<'s, 'a>(slots: &'s [Slot<'a>], name: &str) -> Option<&'s [&'a str]> {
+    slots
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| s.args.as_slice())
+}
+
+impl<'a> OpDesc<'a> {
     /// The arguments of input `name` (`None` when the slot is absent).
-    pub fn input(&self, name: &str) -> Option<&[String]> {
-        self.inputs
-            .iter()
-            .find(|s| s.name == name)
-            .map(|s| s.args.as_slice())
+    pub fn input(&self, name: &str) -> Option<&[&'a str]> {
+        find_slot(&self.inputs, name)
     }
 
     /// The arguments of output `name`.
-    pub fn output(&self, name: &str) -> Option<&[String]> {
-        self.outputs
-            .iter()
-            .find(|s| s.name == name)
-            .map(|s| s.args.as_slice())
+    pub fn output(&self, name: &str) -> Option<&[&'a str]> {
+        find_slot(&self.outputs, name)
     }
 
     /// The arguments of input `name`, empty when absent.
-    pub fn input_args(&self, name: &str) -> &[String] {
+    pub fn input_args(&self, name: &str) -> &[&'a str] {
         self.input(name).unwrap_or(&[])
     }
 
     /// The arguments of output `name`, empty when absent.
-    pub fn output_args(&self, name: &str) -> &[String] {
+    pub fn output_args(&self, name: &str) -> &[&'a str] {
         self.output(name).unwrap_or(&[])
     }
 
-    /// Attribute `name`.
-    pub fn attr(&self, name: &str) -> Option<&AttrValue> {
-        self.attrs.iter().find(|a| a.name == name).map(|a| &a.value)
+    /// Attribute `name`: the file's, else the extra attribute's default.
+    pub fn attr(&self, name: &str) -> Option<&AttrValue<'a>> {
+        match self.attrs.iter().find(|a| a.name == name) {
+            Some(a) => Some(&a.value),
+            None => self.extra.iter().find(|(n, _)| *n == name).map(|(_, v)| v),
+        }
+    }
+
+    /// Every attribute Paddle's `OpDesc` answers with: the file's in file
+    /// order, then the extra attributes the file lacks.
+    pub fn all_attrs(&self) -> impl Iterator<Item = (&'a str, &AttrValue<'a>)> + '_ {
+        let own = self.attrs.iter().map(|a| (a.name, &a.value));
+        let extra = self
+            .extra
+            .iter()
+            .filter(|(n, _)| !self.attrs.iter().any(|a| a.name == *n))
+            .map(|(n, v)| (*n, v));
+        own.chain(extra)
     }
 
     /// All input arguments, slot by slot (Paddle's `InputArgumentNames`).
-    pub fn input_arg_names(&self) -> impl Iterator<Item = &str> + '_ {
-        self.inputs
-            .iter()
-            .flat_map(|s| s.args.iter().map(String::as_str))
+    pub fn input_arg_names(&self) -> impl Iterator<Item = &'a str> + Clone + '_ {
+        self.inputs.iter().flat_map(|s| s.args.iter().copied())
     }
 
     /// All output arguments, slot by slot (`OutputArgumentNames`).
-    pub fn output_arg_names(&self) -> impl Iterator<Item = &str> + '_ {
-        self.outputs
-            .iter()
-            .flat_map(|s| s.args.iter().map(String::as_str))
+    pub fn output_arg_names(&self) -> impl Iterator<Item = &'a str> + Clone + '_ {
+        self.outputs.iter().flat_map(|s| s.args.iter().copied())
     }
 }
 
 /// A block: variables and ops.
 #[derive(Debug, Clone, PartialEq)]
-pub struct BlockDesc {
+pub struct BlockDesc<'a> {
     /// Index as stored (`idx`).
     pub idx: i32,
     /// Parent block index (`-1` for the top block).
@@ -344,126 +377,299 @@ pub struct BlockDesc {
     /// `forward_block_idx`.
     pub forward_block_idx: i32,
     /// Variables.
-    pub vars: Vec<VarDesc>,
+    pub vars: Vec<VarDesc<'a>>,
     /// Ops in order.
-    pub ops: Vec<OpDesc>,
+    pub ops: Vec<OpDesc<'a>>,
     /// Index in `vars` of the first variable of each name.
-    by_name: rustc_hash::FxHashMap<String, usize>,
+    by_name: FxHashMap<&'a str, usize>,
 }
 
-impl BlockDesc {
+impl<'a> BlockDesc<'a> {
     /// The block's own variable `name` (the first, if declared twice).
-    pub fn var(&self, name: &str) -> Option<&VarDesc> {
+    pub fn var(&self, name: &str) -> Option<&VarDesc<'a>> {
         self.vars.get(*self.by_name.get(name)?)
     }
 }
 
-/// A decoded `ProgramDesc`.
+/// A decoded `ProgramDesc`; strings borrow from the serialized bytes.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ProgramDesc {
+pub struct ProgramDesc<'a> {
     /// Blocks; block 0 is the top block.
-    pub blocks: Vec<BlockDesc>,
+    pub blocks: Vec<BlockDesc<'a>>,
     /// `version.version`, when present.
     pub version: Option<i64>,
     /// `op_version_map` pairs in file order.
-    pub op_version_map: Vec<(String, i32)>,
+    pub op_version_map: Vec<(&'a str, i32)>,
 }
 
-impl ProgramDesc {
+impl<'a> ProgramDesc<'a> {
     /// Decodes and checks a serialized `ProgramDesc`.
-    pub fn decode(bytes: &[u8]) -> Result<ProgramDesc> {
-        let raw = proto::ProgramDesc::decode(bytes)?;
-        ProgramDesc::from_proto(raw)
+    pub fn decode(bytes: &'a [u8]) -> Result<ProgramDesc<'a>> {
+        let mut r = Reader::new(bytes, "ProgramDesc");
+        let mut blocks: Vec<BlockDesc<'a>> = Vec::new();
+        let mut version = None;
+        let mut op_version_map = Vec::new();
+        while r.has_more() {
+            let (field, wire) = r.key()?;
+            match field {
+                1 => {
+                    if blocks.len() >= MAX_BLOCKS {
+                        return Err(LegacyError::Limit {
+                            at: Box::new(Location::default()),
+                            message: format!("more than {MAX_BLOCKS} blocks"),
+                        });
+                    }
+                    let at = blocks.len();
+                    let mut m = r.message(wire, "BlockDesc")?;
+                    blocks.push(decode_block(&mut m, at)?);
+                }
+                4 => {
+                    let mut m = r.message(wire, "Version")?;
+                    let v = version.get_or_insert(None);
+                    while m.has_more() {
+                        match m.key()? {
+                            (1, w) => *v = Some(m.i64(w)?),
+                            (f, w) => m.skip(f, w)?,
+                        }
+                    }
+                }
+                5 => {
+                    let mut m = r.message(wire, "OpVersionMap")?;
+                    while m.has_more() {
+                        match m.key()? {
+                            (1, w) => {
+                                let mut p = m.message(w, "OpVersionMap.OpVersionPair")?;
+                                op_version_map.push(decode_version_pair(&mut p)?);
+                            }
+                            (f, w) => m.skip(f, w)?,
+                        }
+                    }
+                }
+                _ => r.skip(field, wire)?,
+            }
+        }
+        let desc = ProgramDesc {
+            blocks,
+            version: version.flatten(),
+            op_version_map,
+        };
+        desc.check()?;
+        Ok(desc)
     }
 
-    /// Checks and converts the protobuf form.
-    pub fn from_proto(raw: proto::ProgramDesc) -> Result<ProgramDesc> {
-        if raw.blocks.is_empty() {
+    /// What decoding cannot check field by field: at least one block, parent
+    /// indices and block attributes naming existing blocks.
+    fn check(&self) -> Result<()> {
+        if self.blocks.is_empty() {
             return Err(LegacyError::invalid(
                 Location::default(),
                 "the program has no blocks",
             ));
         }
-        if raw.blocks.len() > MAX_BLOCKS {
-            return Err(LegacyError::Limit {
-                at: Box::new(Location::default()),
-                message: format!("{} blocks (at most {MAX_BLOCKS})", raw.blocks.len()),
-            });
+        let n = self.blocks.len();
+        let exists = |idx: i32| idx >= 0 && (idx as usize) < n;
+        for (b, block) in self.blocks.iter().enumerate() {
+            if block.parent_idx != -1 && !exists(block.parent_idx) {
+                return Err(LegacyError::invalid(
+                    Location {
+                        block: Some(b),
+                        ..Location::default()
+                    },
+                    format!("parent block {} does not exist", block.parent_idx),
+                ));
+            }
+            for (i, op) in block.ops.iter().enumerate() {
+                for a in &op.attrs {
+                    let bad = match &a.value {
+                        AttrValue::Block(idx) => Some(*idx).filter(|&x| !exists(x)),
+                        AttrValue::Blocks(list) => list.iter().copied().find(|&x| !exists(x)),
+                        _ => None,
+                    };
+                    if let Some(idx) = bad {
+                        return Err(LegacyError::invalid(
+                            op_location(b, i, op.op_type),
+                            format!("attribute `{}`: block index {idx} does not exist", a.name),
+                        ));
+                    }
+                }
+            }
         }
-        let num_blocks = raw.blocks.len();
-        let mut blocks = Vec::with_capacity(num_blocks);
-        for (b, block) in raw.blocks.into_iter().enumerate() {
-            blocks.push(convert_block(b, num_blocks, block)?);
-        }
-        let op_version_map = raw
-            .op_version_map
-            .map(|m| {
-                m.pair
-                    .into_iter()
-                    .map(|p| (p.op_name, p.op_version.version))
-                    .collect()
-            })
-            .unwrap_or_default();
-        Ok(ProgramDesc {
-            blocks,
-            version: raw.version.and_then(|v| v.version),
-            op_version_map,
-        })
+        Ok(())
     }
 
     /// Finds `name` in block `block` or its ancestors (`FindVarRecursive`).
-    pub fn find_var(&self, block: usize, name: &str) -> Option<&VarDesc> {
+    pub fn find_var(&self, block: usize, name: &str) -> Option<&VarDesc<'a>> {
+        let (b, i) = self.find_var_pos(block, name)?;
+        Some(&self.blocks[b].vars[i])
+    }
+
+    /// Where [`ProgramDesc::find_var`] finds `name`: block and index there.
+    pub fn find_var_pos(&self, block: usize, name: &str) -> Option<(usize, usize)> {
         let mut b = block;
         // The parent chain was checked to point to existing blocks; the step
         // bound guards against cycles.
         for _ in 0..=self.blocks.len() {
             let blk = self.blocks.get(b)?;
-            if let Some(v) = blk.var(name) {
-                return Some(v);
+            if let Some(&i) = blk.by_name.get(name) {
+                return Some((b, i));
             }
             b = usize::try_from(blk.parent_idx).ok()?;
         }
         None
     }
+
+    /// Number of ops in all blocks.
+    pub fn num_ops(&self) -> usize {
+        self.blocks.iter().map(|b| b.ops.len()).sum()
+    }
 }
 
-fn convert_block(b: usize, num_blocks: usize, block: proto::BlockDesc) -> Result<BlockDesc> {
-    let at = Location {
+fn op_location(b: usize, i: usize, op_type: &str) -> Location {
+    Location {
+        block: Some(b),
+        op: Some(i),
+        op_type: Some(op_type.to_owned()),
+        var: None,
+    }
+}
+
+fn decode_version_pair<'a>(r: &mut Reader<'a>) -> WireResult<(&'a str, i32)> {
+    let mut name = "";
+    let mut version = 0;
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => name = r.str(w)?,
+            (2, w) => {
+                let mut m = r.message(w, "OpVersion")?;
+                while m.has_more() {
+                    match m.key()? {
+                        (1, w) => version = m.i32(w)?,
+                        (f, w) => m.skip(f, w)?,
+                    }
+                }
+            }
+            (f, w) => r.skip(f, w)?,
+        }
+    }
+    Ok((name, version))
+}
+
+/// How many variables and ops a block message holds (a quick pass over its
+/// keys, so the lists are allocated once; malformed input stops the count
+/// and is reported by the real pass).
+fn count_fields(r: &Reader<'_>) -> (usize, usize) {
+    let mut r = r.clone();
+    let (mut vars, mut ops) = (0, 0);
+    while r.has_more() {
+        let Ok((field, wire)) = r.key() else { break };
+        match field {
+            3 => vars += 1,
+            4 => ops += 1,
+            _ => {}
+        }
+        if r.skip(field, wire).is_err() {
+            break;
+        }
+    }
+    (vars, ops)
+}
+
+/// Buffers reused from one attribute (or variable type) to the next.
+#[derive(Default)]
+struct Scratch<'a> {
+    attr: RawAttr<'a>,
+    var_type: RawVarType,
+}
+
+fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
+    let mut scratch = Scratch::default();
+    let (vars, ops) = count_fields(r);
+    let at = || Location {
         block: Some(b),
         ..Location::default()
     };
-    if block.parent_idx >= num_blocks as i32 || block.parent_idx < -1 {
-        return Err(LegacyError::invalid(
-            at,
-            format!("parent block {} does not exist", block.parent_idx),
-        ));
+    let mut block = BlockDesc {
+        idx: 0,
+        parent_idx: 0,
+        forward_block_idx: -1,
+        vars: Vec::with_capacity(vars.min(MAX_VARS_PER_BLOCK)),
+        ops: Vec::with_capacity(ops.min(MAX_OPS_PER_BLOCK)),
+        by_name: FxHashMap::default(),
+    };
+    while r.has_more() {
+        let (field, wire) = r.key()?;
+        match field {
+            1 => block.idx = r.i32(wire)?,
+            2 => block.parent_idx = r.i32(wire)?,
+            3 => {
+                if block.vars.len() >= MAX_VARS_PER_BLOCK {
+                    return Err(LegacyError::Limit {
+                        at: Box::new(at()),
+                        message: format!("more than {MAX_VARS_PER_BLOCK} variables"),
+                    });
+                }
+                let mut m = r.message(wire, "VarDesc")?;
+                block.vars.push(decode_var(&mut m, &mut scratch.var_type)?);
+            }
+            4 => {
+                if block.ops.len() >= MAX_OPS_PER_BLOCK {
+                    return Err(LegacyError::Limit {
+                        at: Box::new(at()),
+                        message: format!("more than {MAX_OPS_PER_BLOCK} ops"),
+                    });
+                }
+                let i = block.ops.len();
+                let mut m = r.message(wire, "OpDesc")?;
+                block.ops.push(decode_op(&mut m, b, i, &mut scratch.attr)?);
+            }
+            5 => block.forward_block_idx = r.i32(wire)?,
+            _ => r.skip(field, wire)?,
+        }
     }
-    if block.ops.len() > MAX_OPS_PER_BLOCK {
-        return Err(LegacyError::Limit {
-            at: Box::new(at),
-            message: format!("{} ops (at most {MAX_OPS_PER_BLOCK})", block.ops.len()),
-        });
+    block.by_name.reserve(block.vars.len());
+    for (i, v) in block.vars.iter().enumerate() {
+        block.by_name.entry(v.name).or_insert(i);
     }
-    let vars: Vec<VarDesc> = block.vars.into_iter().map(convert_var).collect();
-    let mut by_name = rustc_hash::FxHashMap::default();
-    for (i, v) in vars.iter().enumerate() {
-        by_name.entry(v.name.clone()).or_insert(i);
-    }
-    let mut ops = Vec::with_capacity(block.ops.len());
-    for (i, op) in block.ops.into_iter().enumerate() {
-        ops.push(convert_op(b, i, num_blocks, op)?);
-    }
-    Ok(BlockDesc {
-        idx: block.idx,
-        parent_idx: block.parent_idx,
-        forward_block_idx: block.forward_block_idx.unwrap_or(-1),
-        vars,
-        ops,
-        by_name,
-    })
+    Ok(block)
 }
 
-fn tensor_desc(t: proto::var_type::TensorDesc, lod_level: i32) -> TensorDesc {
+/// `VarType.TensorDesc` as read (merged when repeated).
+#[derive(Default)]
+struct RawTensor {
+    data_type: i32,
+    dims: Dims,
+}
+
+/// `DenseTensorDesc` / `DenseTensorArrayDesc` as read.
+#[derive(Default)]
+struct RawDense {
+    tensor: RawTensor,
+    lod_level: Option<i32>,
+}
+
+fn merge_tensor(r: &mut Reader<'_>, t: &mut RawTensor) -> WireResult<()> {
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => t.data_type = r.i32(w)?,
+            (2, w) => r.repeated_varint(w, &mut t.dims, |v| v as i64)?,
+            (f, w) => r.skip(f, w)?,
+        }
+    }
+    Ok(())
+}
+
+fn merge_dense(r: &mut Reader<'_>, d: &mut RawDense) -> WireResult<()> {
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => merge_tensor(&mut r.message(w, "VarType.TensorDesc")?, &mut d.tensor)?,
+            (2, w) => d.lod_level = Some(r.i32(w)?),
+            (f, w) => r.skip(f, w)?,
+        }
+    }
+    Ok(())
+}
+
+fn tensor_desc(t: RawTensor, lod_level: i32) -> TensorDesc {
     TensorDesc {
         dtype: DataKind::from_i32(t.data_type),
         dims: t.dims,
@@ -471,182 +677,435 @@ fn tensor_desc(t: proto::var_type::TensorDesc, lod_level: i32) -> TensorDesc {
     }
 }
 
-fn convert_var(v: proto::VarDesc) -> VarDesc {
-    let ty = v.r#type;
-    let kind = VarKind::from_i32(ty.r#type);
+/// `VarType` as read: every kind's desc, of which the kind picks one.
+#[derive(Default)]
+struct RawVarType {
+    ty: i32,
+    selected_rows: Option<RawTensor>,
+    dense: Option<RawDense>,
+    array: Option<RawDense>,
+    reader: Option<Vec<RawDense>>,
+    tuple: Option<Vec<i32>>,
+    string: Option<RawTensor>,
+    strings: Option<RawTensor>,
+    vocab: Option<RawTensor>,
+    sparse_coo: Option<RawTensor>,
+    sparse_csr: Option<RawTensor>,
+}
+
+impl RawVarType {
+    fn reset(&mut self) {
+        *self = RawVarType::default();
+    }
+}
+
+fn merge_var_type(r: &mut Reader<'_>, t: &mut RawVarType) -> WireResult<()> {
+    const TENSOR: &str = "VarType.TensorDesc";
+    fn tensor(r: &mut Reader<'_>, w: WireType, slot: &mut Option<RawTensor>) -> WireResult<()> {
+        merge_tensor(
+            &mut r.message(w, TENSOR)?,
+            slot.get_or_insert_with(Default::default),
+        )
+    }
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => t.ty = r.i32(w)?,
+            (2, w) => tensor(r, w, &mut t.selected_rows)?,
+            (3, w) => merge_dense(
+                &mut r.message(w, "VarType.DenseTensorDesc")?,
+                t.dense.get_or_insert_with(Default::default),
+            )?,
+            (4, w) => merge_dense(
+                &mut r.message(w, "VarType.DenseTensorArrayDesc")?,
+                t.array.get_or_insert_with(Default::default),
+            )?,
+            (5, w) => {
+                let mut m = r.message(w, "VarType.ReaderDesc")?;
+                let list = t.reader.get_or_insert_with(Vec::new);
+                while m.has_more() {
+                    match m.key()? {
+                        (1, w) => {
+                            let mut d = RawDense::default();
+                            merge_dense(&mut m.message(w, "VarType.DenseTensorDesc")?, &mut d)?;
+                            list.push(d);
+                        }
+                        (f, w) => m.skip(f, w)?,
+                    }
+                }
+            }
+            (7, w) => {
+                let mut m = r.message(w, "VarType.Tuple")?;
+                let list = t.tuple.get_or_insert_with(Vec::new);
+                while m.has_more() {
+                    match m.key()? {
+                        (1, w) => m.repeated_varint(w, list, |v| v as i32)?,
+                        (f, w) => m.skip(f, w)?,
+                    }
+                }
+            }
+            (8, w) => tensor(r, w, &mut t.string)?,
+            (9, w) => tensor(r, w, &mut t.strings)?,
+            (10, w) => tensor(r, w, &mut t.vocab)?,
+            (11, w) => tensor(r, w, &mut t.sparse_coo)?,
+            (12, w) => tensor(r, w, &mut t.sparse_csr)?,
+            (f, w) => r.skip(f, w)?,
+        }
+    }
+    Ok(())
+}
+
+/// Reads a `VarDesc.Attr` only to check it (the translator has no use for
+/// variable attributes).
+fn check_var_attr(r: &mut Reader<'_>) -> WireResult<()> {
+    while r.has_more() {
+        match r.key()? {
+            (1 | 4, w) => {
+                r.str(w)?;
+            }
+            (2 | 3, w) => {
+                r.u64(w)?;
+            }
+            (5, w) => r.repeated_varint(w, &mut Vec::new(), |_| ())?,
+            (f, w) => r.skip(f, w)?,
+        }
+    }
+    Ok(())
+}
+
+fn decode_var<'a>(r: &mut Reader<'a>, ty: &mut RawVarType) -> WireResult<VarDesc<'a>> {
+    let mut name = "";
+    ty.reset();
+    let mut flags = [false; 4];
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => name = r.str(w)?,
+            (2, w) => merge_var_type(&mut r.message(w, "VarType")?, ty)?,
+            (f @ 3..=6, w) => flags[f as usize - 3] = r.bool(w)?,
+            (7, w) => check_var_attr(&mut r.message(w, "VarDesc.Attr")?)?,
+            (f, w) => r.skip(f, w)?,
+        }
+    }
+    let kind = VarKind::from_i32(ty.ty);
+    let dense = |d: RawDense| tensor_desc(d.tensor, d.lod_level.unwrap_or(0));
+    let plain = |t: RawTensor| tensor_desc(t, 0);
     // Paddle reads the desc that belongs to the kind and ignores the others.
     let tensor = match kind {
-        VarKind::DenseTensor => ty
-            .dense_tensor
-            .map(|d| tensor_desc(d.tensor, d.legacy_lod_level.unwrap_or(0))),
-        VarKind::DenseTensorArray => ty
-            .tensor_array
-            .map(|d| tensor_desc(d.tensor, d.legacy_lod_level.unwrap_or(0))),
-        VarKind::SelectedRows => ty.selected_rows.map(|t| tensor_desc(t, 0)),
-        VarKind::String => ty.string.map(|t| tensor_desc(t, 0)),
-        VarKind::Strings => ty.strings.map(|t| tensor_desc(t, 0)),
-        VarKind::Vocab => ty.vocab.map(|t| tensor_desc(t, 0)),
-        VarKind::SparseCoo => ty.sparse_coo.map(|t| tensor_desc(t, 0)),
-        VarKind::SparseCsr => ty.sparse_csr.map(|t| tensor_desc(t, 0)),
+        VarKind::DenseTensor => ty.dense.take().map(dense),
+        VarKind::DenseTensorArray => ty.array.take().map(dense),
+        VarKind::SelectedRows => ty.selected_rows.take().map(plain),
+        VarKind::String => ty.string.take().map(plain),
+        VarKind::Strings => ty.strings.take().map(plain),
+        VarKind::Vocab => ty.vocab.take().map(plain),
+        VarKind::SparseCoo => ty.sparse_coo.take().map(plain),
+        VarKind::SparseCsr => ty.sparse_csr.take().map(plain),
         _ => None,
     };
-    let tuple = ty
-        .tuple
-        .map(|t| t.element_type.into_iter().map(DataKind::from_i32).collect())
-        .unwrap_or_default();
-    let reader = ty
-        .reader
-        .map(|r| {
-            r.dense_tensor
-                .into_iter()
-                .map(|d| tensor_desc(d.tensor, d.legacy_lod_level.unwrap_or(0)))
-                .collect()
-        })
-        .unwrap_or_default();
-    VarDesc {
-        name: v.name,
+    Ok(VarDesc {
+        name,
         kind,
         tensor,
-        tuple,
-        reader,
-        persistable: v.persistable.unwrap_or(false),
-        need_check_feed: v.need_check_feed.unwrap_or(false),
-        is_parameter: v.is_parameter.unwrap_or(false),
-        stop_gradient: v.stop_gradient.unwrap_or(false),
-    }
-}
-
-fn slots(b: usize, i: usize, op_type: &str, raw: Vec<proto::op_desc::Var>) -> Result<Vec<Slot>> {
-    let mut out: Vec<Slot> = Vec::with_capacity(raw.len());
-    for v in raw {
-        if v.arguments.len() > MAX_ARGS {
-            return Err(LegacyError::Limit {
-                at: Box::new(Location {
-                    block: Some(b),
-                    op: Some(i),
-                    op_type: Some(op_type.to_owned()),
-                    var: None,
-                }),
-                message: format!(
-                    "slot `{}` has {} arguments (at most {MAX_ARGS})",
-                    v.parameter,
-                    v.arguments.len()
-                ),
-            });
-        }
-        // Paddle's OpDesc keeps slots in a std::map: sorted, a repeated name
-        // replaces the earlier one.
-        match out.binary_search_by(|s| s.name.as_str().cmp(&v.parameter)) {
-            Ok(pos) => out[pos].args = v.arguments,
-            Err(pos) => out.insert(
-                pos,
-                Slot {
-                    name: v.parameter,
-                    args: v.arguments,
-                },
-            ),
-        }
-    }
-    Ok(out)
-}
-
-fn scalar(s: &proto::Scalar) -> Option<ScalarValue> {
-    use proto::scalar::Type;
-    Some(match Type::try_from(s.r#type).ok()? {
-        Type::Boolean => ScalarValue::Bool(s.b.unwrap_or(false)),
-        Type::Long => ScalarValue::Long(s.i.unwrap_or(0)),
-        Type::Float64 => ScalarValue::Float64(s.r.unwrap_or(0.0)),
-        Type::Complex128 => {
-            let c = s.c.as_ref();
-            ScalarValue::Complex(c.map_or(0.0, |c| c.r), c.map_or(0.0, |c| c.i))
-        }
+        tuple: ty
+            .tuple
+            .take()
+            .map(|t| t.into_iter().map(DataKind::from_i32).collect())
+            .unwrap_or_default(),
+        reader: ty
+            .reader
+            .take()
+            .map(|r| r.into_iter().map(dense).collect())
+            .unwrap_or_default(),
+        persistable: flags[0],
+        need_check_feed: flags[1],
+        is_parameter: flags[2],
+        stop_gradient: flags[3],
     })
 }
 
-fn convert_attr(a: proto::op_desc::Attr, num_blocks: usize) -> Result<AttrValue, String> {
-    use proto::AttrType as T;
-    let kind = T::try_from(a.r#type).map_err(|_| format!("unknown attribute type {}", a.r#type))?;
-    let block = |idx: i32| -> Result<i32, String> {
-        if idx < 0 || idx as usize >= num_blocks {
-            Err(format!("block index {idx} does not exist"))
-        } else {
-            Ok(idx)
+fn decode_slot<'a>(r: &mut Reader<'a>) -> WireResult<Slot<'a>> {
+    let mut slot = Slot {
+        name: "",
+        args: Args::new(),
+    };
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => slot.name = r.str(w)?,
+            (2, w) => {
+                let s = r.str(w)?;
+                slot.args.push(s);
+            }
+            (f, w) => r.skip(f, w)?,
         }
-    };
-    let scalars = |list: &[proto::Scalar]| -> Result<Vec<ScalarValue>, String> {
-        list.iter()
-            .map(|s| scalar(s).ok_or_else(|| format!("unknown scalar type {}", s.r#type)))
-            .collect()
-    };
-    Ok(match kind {
-        T::Int => AttrValue::Int(a.i.unwrap_or(0)),
-        T::Float => AttrValue::Float(a.f.unwrap_or(0.0)),
-        T::String => AttrValue::String(a.s.unwrap_or_default()),
-        T::Ints => AttrValue::Ints(a.ints),
-        T::Floats => AttrValue::Floats(a.floats),
-        T::Strings => AttrValue::Strings(a.strings),
-        T::Boolean => AttrValue::Bool(a.b.unwrap_or(false)),
-        T::Booleans => AttrValue::Bools(a.bools),
-        T::Block => AttrValue::Block(block(a.block_idx.unwrap_or(0))?),
-        T::Long => AttrValue::Long(a.l.unwrap_or(0)),
-        T::Blocks => AttrValue::Blocks(
-            a.blocks_idx
-                .iter()
-                .map(|&i| block(i))
-                .collect::<Result<_, _>>()?,
-        ),
-        T::Longs => AttrValue::Longs(a.longs),
-        T::Float64s => AttrValue::Float64s(a.float64s),
-        T::Var => AttrValue::Var(a.var_name.unwrap_or_default()),
-        T::Vars => AttrValue::Vars(a.vars_name),
-        T::Float64 => AttrValue::Float64(a.float64.unwrap_or(0.0)),
-        T::Scalar => AttrValue::Scalar(
+    }
+    Ok(slot)
+}
+
+/// Inserts a slot keeping the list sorted; Paddle's `OpDesc` keeps slots in
+/// a `std::map`, so a repeated name replaces the earlier one.
+fn insert_slot<'a>(slots: &mut Slots<'a>, slot: Slot<'a>) {
+    // Slots usually come sorted: try the end first.
+    if slots.last().is_none_or(|l| l.name < slot.name) {
+        slots.push(slot);
+        return;
+    }
+    match slots.binary_search_by(|s| s.name.cmp(slot.name)) {
+        Ok(pos) => slots[pos].args = slot.args,
+        Err(pos) => slots.insert(pos, slot),
+    }
+}
+
+/// `OpDesc.Attr` as read: every value field, of which the type picks one.
+#[derive(Default)]
+struct RawAttr<'a> {
+    name: &'a str,
+    ty: i32,
+    i: Option<i32>,
+    f: Option<f32>,
+    s: Option<&'a str>,
+    ints: Vec<i32>,
+    floats: Vec<f32>,
+    strings: Vec<&'a str>,
+    b: Option<bool>,
+    bools: Vec<bool>,
+    block_idx: Option<i32>,
+    l: Option<i64>,
+    blocks_idx: Vec<i32>,
+    longs: Vec<i64>,
+    float64s: Vec<f64>,
+    var_name: Option<&'a str>,
+    vars_name: Vec<&'a str>,
+    float64: Option<f64>,
+    scalar: Option<RawScalar>,
+    scalars: Vec<RawScalar>,
+}
+
+/// `Scalar` as read.
+#[derive(Default, Clone, Copy)]
+struct RawScalar {
+    ty: i32,
+    b: Option<bool>,
+    i: Option<i64>,
+    r: Option<f64>,
+    c: Option<(f64, f64)>,
+}
+
+fn merge_scalar(r: &mut Reader<'_>, s: &mut RawScalar) -> WireResult<()> {
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => s.ty = r.i32(w)?,
+            (2, w) => s.b = Some(r.bool(w)?),
+            (3, w) => s.i = Some(r.i64(w)?),
+            (4, w) => s.r = Some(r.f64(w)?),
+            (5, w) => {
+                let mut m = r.message(w, "Complex")?;
+                let c = s.c.get_or_insert((0.0, 0.0));
+                while m.has_more() {
+                    match m.key()? {
+                        (1, w) => c.0 = m.f64(w)?,
+                        (2, w) => c.1 = m.f64(w)?,
+                        (f, w) => m.skip(f, w)?,
+                    }
+                }
+            }
+            (f, w) => r.skip(f, w)?,
+        }
+    }
+    Ok(())
+}
+
+impl RawAttr<'_> {
+    /// Empties every field, keeping the lists' buffers.
+    fn reset(&mut self) {
+        self.name = "";
+        self.ty = 0;
+        self.i = None;
+        self.f = None;
+        self.s = None;
+        self.ints.clear();
+        self.floats.clear();
+        self.strings.clear();
+        self.b = None;
+        self.bools.clear();
+        self.block_idx = None;
+        self.l = None;
+        self.blocks_idx.clear();
+        self.longs.clear();
+        self.float64s.clear();
+        self.var_name = None;
+        self.vars_name.clear();
+        self.float64 = None;
+        self.scalar = None;
+        self.scalars.clear();
+    }
+}
+
+fn decode_attr<'a>(r: &mut Reader<'a>, a: &mut RawAttr<'a>) -> WireResult<()> {
+    a.reset();
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => a.name = r.str(w)?,
+            (2, w) => a.ty = r.i32(w)?,
+            (3, w) => a.i = Some(r.i32(w)?),
+            (4, w) => a.f = Some(r.f32(w)?),
+            (5, w) => a.s = Some(r.str(w)?),
+            (6, w) => r.repeated_varint(w, &mut a.ints, |v| v as i32)?,
+            (7, w) => r.repeated_f32(w, &mut a.floats)?,
+            (8, w) => {
+                let s = r.str(w)?;
+                a.strings.push(s);
+            }
+            (10, w) => a.b = Some(r.bool(w)?),
+            (11, w) => r.repeated_varint(w, &mut a.bools, |v| v != 0)?,
+            (12, w) => a.block_idx = Some(r.i32(w)?),
+            (13, w) => a.l = Some(r.i64(w)?),
+            (14, w) => r.repeated_varint(w, &mut a.blocks_idx, |v| v as i32)?,
+            (15, w) => r.repeated_varint(w, &mut a.longs, |v| v as i64)?,
+            (16, w) => r.repeated_f64(w, &mut a.float64s)?,
+            (17, w) => a.var_name = Some(r.str(w)?),
+            (18, w) => {
+                let s = r.str(w)?;
+                a.vars_name.push(s);
+            }
+            (19, w) => a.float64 = Some(r.f64(w)?),
+            (20, w) => merge_scalar(
+                &mut r.message(w, "Scalar")?,
+                a.scalar.get_or_insert_with(Default::default),
+            )?,
+            (21, w) => {
+                let mut s = RawScalar::default();
+                merge_scalar(&mut r.message(w, "Scalar")?, &mut s)?;
+                a.scalars.push(s);
+            }
+            (f, w) => r.skip(f, w)?,
+        }
+    }
+    Ok(())
+}
+
+fn scalar(s: &RawScalar) -> Result<ScalarValue, String> {
+    Ok(match s.ty {
+        1 => ScalarValue::Bool(s.b.unwrap_or(false)),
+        2 => ScalarValue::Long(s.i.unwrap_or(0)),
+        3 => ScalarValue::Float64(s.r.unwrap_or(0.0)),
+        4 => {
+            let (re, im) = s.c.unwrap_or((0.0, 0.0));
+            ScalarValue::Complex(re, im)
+        }
+        other => return Err(format!("unknown scalar type {other}")),
+    })
+}
+
+/// The value an attribute's type selects (`AttrType` numbers of
+/// `framework.proto`); a list is moved out of the scratch fields.
+fn attr_value<'a>(a: &mut RawAttr<'a>) -> Result<AttrValue<'a>, String> {
+    use std::mem::take;
+    Ok(match a.ty {
+        0 => AttrValue::Int(a.i.unwrap_or(0)),
+        1 => AttrValue::Float(a.f.unwrap_or(0.0)),
+        2 => AttrValue::String(a.s.unwrap_or_default()),
+        3 => AttrValue::Ints(take(&mut a.ints)),
+        4 => AttrValue::Floats(take(&mut a.floats)),
+        5 => AttrValue::Strings(take(&mut a.strings)),
+        6 => AttrValue::Bool(a.b.unwrap_or(false)),
+        7 => AttrValue::Bools(take(&mut a.bools)),
+        8 => AttrValue::Block(a.block_idx.unwrap_or(0)),
+        9 => AttrValue::Long(a.l.unwrap_or(0)),
+        10 => AttrValue::Blocks(take(&mut a.blocks_idx)),
+        11 => AttrValue::Longs(take(&mut a.longs)),
+        12 => AttrValue::Float64s(take(&mut a.float64s)),
+        13 => AttrValue::Var(a.var_name.unwrap_or_default()),
+        14 => AttrValue::Vars(take(&mut a.vars_name)),
+        15 => AttrValue::Float64(a.float64.unwrap_or(0.0)),
+        16 => AttrValue::Scalar(
             a.scalar
                 .as_ref()
-                .map(|s| scalar(s).ok_or_else(|| format!("unknown scalar type {}", s.r#type)))
+                .map(scalar)
                 .transpose()?
                 .unwrap_or(ScalarValue::Float64(0.0)),
         ),
-        T::Scalars => AttrValue::Scalars(scalars(&a.scalars)?),
+        17 => AttrValue::Scalars(a.scalars.iter().map(scalar).collect::<Result<_, _>>()?),
+        other => return Err(format!("unknown attribute type {other}")),
     })
 }
 
-fn convert_op(b: usize, i: usize, num_blocks: usize, op: proto::OpDesc) -> Result<OpDesc> {
-    let op_type = op.r#type;
-    let inputs = slots(b, i, &op_type, op.inputs)?;
-    let outputs = slots(b, i, &op_type, op.outputs)?;
-    let mut attrs: Vec<Attr> = Vec::with_capacity(op.attrs.len());
-    for a in op.attrs {
-        let name = a.name.clone();
-        let value = convert_attr(a, num_blocks).map_err(|message| {
-            LegacyError::invalid(
-                Location {
-                    block: Some(b),
-                    op: Some(i),
-                    op_type: Some(op_type.clone()),
-                    var: None,
-                },
-                format!("attribute `{name}`: {message}"),
-            )
-        })?;
-        // Paddle keeps attributes in a map: a repeated name replaces the value.
-        match attrs.iter_mut().find(|x| x.name == name) {
-            Some(x) => x.value = value,
-            None => attrs.push(Attr { name, value }),
+fn decode_op<'a>(
+    r: &mut Reader<'a>,
+    b: usize,
+    i: usize,
+    raw: &mut RawAttr<'a>,
+) -> Result<OpDesc<'a>> {
+    let mut op = OpDesc {
+        op_type: "",
+        inputs: Slots::new(),
+        outputs: Slots::new(),
+        attrs: Attrs::new(),
+        extra: &[],
+        is_target: false,
+    };
+    // Values are checked once the type is known (it may come last).
+    let mut bad_attr: Option<(&'a str, String)> = None;
+    while r.has_more() {
+        let (field, wire) = r.key()?;
+        match field {
+            3 => op.op_type = r.str(wire)?,
+            1 | 2 => {
+                let slot = decode_slot(&mut r.message(wire, "OpDesc.Var")?)?;
+                if slot.args.len() > MAX_ARGS {
+                    return Err(LegacyError::Limit {
+                        at: Box::new(op_location(b, i, op.op_type)),
+                        message: format!(
+                            "slot `{}` has {} arguments (at most {MAX_ARGS})",
+                            slot.name,
+                            slot.args.len()
+                        ),
+                    });
+                }
+                let slots = if field == 1 {
+                    &mut op.inputs
+                } else {
+                    &mut op.outputs
+                };
+                insert_slot(slots, slot);
+            }
+            4 => {
+                decode_attr(&mut r.message(wire, "OpDesc.Attr")?, raw)?;
+                let name = raw.name;
+                match attr_value(raw) {
+                    // Paddle keeps attributes in a map: a repeated name
+                    // replaces the value.
+                    Ok(value) => match op.attrs.iter_mut().find(|x| x.name == name) {
+                        Some(x) => x.value = value,
+                        None => {
+                            if op.attrs.capacity() == 0 {
+                                // Most ops have a handful: one allocation.
+                                op.attrs.reserve(8);
+                            }
+                            op.attrs.push(Attr { name, value });
+                        }
+                    },
+                    Err(message) => {
+                        bad_attr.get_or_insert((name, message));
+                    }
+                }
+            }
+            5 => op.is_target = r.bool(wire)?,
+            _ => r.skip(field, wire)?,
         }
     }
-    Ok(OpDesc {
-        op_type,
-        inputs,
-        outputs,
-        attrs,
-        is_target: op.is_target.unwrap_or(false),
-    })
+    if let Some((name, message)) = bad_attr {
+        return Err(LegacyError::invalid(
+            op_location(b, i, op.op_type),
+            format!("attribute `{name}`: {message}"),
+        ));
+    }
+    op.extra = crate::compat::compat().extra_attrs(op.op_type);
+    Ok(op)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::proto;
+    use prost::Message;
 
     fn tensor_var(name: &str, dims: Vec<i64>) -> proto::VarDesc {
         proto::VarDesc {
@@ -740,7 +1199,7 @@ mod tests {
         assert_eq!(op.attr("l"), Some(&AttrValue::Longs(vec![1, -2])));
         assert_eq!(op.attr("d"), Some(&AttrValue::Float64s(vec![0.5])));
         assert_eq!(op.attr("s"), Some(&AttrValue::Scalar(ScalarValue::Long(9))));
-        assert_eq!(op.attr("vs"), Some(&AttrValue::Vars(vec!["w".into()])));
+        assert_eq!(op.attr("vs"), Some(&AttrValue::Vars(vec!["w"])));
         assert_eq!(op.attr("blk"), Some(&AttrValue::Block(0)));
         let w = desc.find_var(0, "w").unwrap();
         assert_eq!((w.dtype(), w.shape()), (DataKind::Fp32, &[2i64, 3][..]));

@@ -43,7 +43,7 @@ impl std::fmt::Display for Location {
 pub enum LegacyError {
     /// The bytes are not a protobuf `ProgramDesc`.
     #[error("not a Paddle ProgramDesc: {0}")]
-    Decode(#[from] prost::DecodeError),
+    Decode(#[from] crate::wire::WireError),
     /// The `ProgramDesc` decodes but is inconsistent (bad block index, unknown
     /// attribute kind, ...).
     #[error("{at}: {message}")]

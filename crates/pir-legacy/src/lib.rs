@@ -26,10 +26,17 @@
 pub mod compat;
 pub mod desc;
 mod error;
-#[allow(missing_docs, clippy::all, dead_code)]
-pub mod proto;
+pub mod inline;
 pub mod translate;
 pub mod umap;
+pub mod wire;
+
+/// Paddle's `framework.proto` as prost types: the reference the reader is
+/// tested against, and a way to write programs in tests.
+#[cfg(test)]
+#[allow(missing_docs, clippy::all, dead_code)]
+#[path = "../tests/support/proto.rs"]
+mod proto;
 
 use std::path::Path;
 use std::sync::Arc;

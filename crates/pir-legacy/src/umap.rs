@@ -50,35 +50,35 @@ enum Before {
 }
 
 /// One key: its hash and the next node in iteration order.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 struct Node {
-    key: String,
     hash: u64,
     next: Option<usize>,
 }
 
-/// Keys with the node list and buckets of libstdc++'s hashtable, so that
-/// inserting and iterating cost what they cost in C++ (a program's variable
-/// table has thousands of keys).
-#[derive(Debug, Default, Clone)]
-pub struct UnorderedKeys {
+/// The node list and buckets of libstdc++'s hashtable, so that inserting and
+/// iterating cost what they cost in C++ (a program's variable table has
+/// thousands of keys).
+#[derive(Debug)]
+struct Table {
     nodes: Vec<Node>,
     /// The first node in iteration order (`_M_before_begin._M_nxt`).
     head: Option<usize>,
     /// Per bucket, the position before its first node.
     buckets: Vec<Option<Before>>,
-    present: rustc_hash::FxHashSet<String>,
     bucket_count: u64,
     next_resize: u64,
 }
 
-impl UnorderedKeys {
+impl Table {
     /// An empty map (one bucket, as a default-constructed map).
-    pub fn new() -> Self {
-        UnorderedKeys {
+    fn new(capacity: usize) -> Self {
+        Table {
+            nodes: Vec::with_capacity(capacity),
+            head: None,
             buckets: vec![None],
             bucket_count: 1,
-            ..Default::default()
+            next_resize: 0,
         }
     }
 
@@ -100,12 +100,8 @@ impl UnorderedKeys {
         (self.nodes[node].hash % self.bucket_count) as usize
     }
 
-    /// Inserts `key` unless present (as `map[key] = v` or `insert`).
-    pub fn insert(&mut self, key: &str) {
-        if self.present.contains(key) {
-            return;
-        }
-        self.present.insert(key.to_owned());
+    /// Inserts a key that is not present yet.
+    fn insert(&mut self, key: &[u8]) {
         let n_elt = self.nodes.len() as u64;
         if n_elt + 1 > self.next_resize {
             let min_bkts = (n_elt + 1).max(if self.next_resize == 0 { 11 } else { 0 });
@@ -116,11 +112,9 @@ impl UnorderedKeys {
                 self.next_resize = self.bucket_count;
             }
         }
-        let hash = hash_bytes(key.as_bytes());
         let node = self.nodes.len();
         self.nodes.push(Node {
-            key: key.to_owned(),
-            hash,
+            hash: hash_bytes(key),
             next: None,
         });
         let bucket = self.bucket_of(node);
@@ -165,7 +159,8 @@ impl UnorderedKeys {
     /// (libstdc++ `_M_rehash_aux` for unique keys).
     fn rehash(&mut self, n: u64) {
         self.bucket_count = n;
-        self.buckets = vec![None; n as usize];
+        self.buckets.clear();
+        self.buckets.resize(n as usize, None);
         let mut p = self.head.take();
         let mut begin_bucket = 0usize;
         while let Some(i) = p {
@@ -189,26 +184,24 @@ impl UnorderedKeys {
             p = next;
         }
     }
+}
 
-    /// The keys in iteration order.
-    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        let mut p = self.head;
-        std::iter::from_fn(move || {
-            let i = p?;
-            p = self.nodes[i].next;
-            Some(self.nodes[i].key.as_str())
-        })
+/// The order in which a libstdc++ `std::unordered_map<std::string, _>` lists
+/// its keys after `keys` were inserted in this order: indices into `keys`.
+/// `keys` must be distinct (a repeated insert changes nothing in the map, so
+/// callers pass first insertions only).
+pub fn iteration_order<S: AsRef<str>>(keys: &[S]) -> Vec<usize> {
+    let mut t = Table::new(keys.len());
+    for k in keys {
+        t.insert(k.as_ref().as_bytes());
     }
-
-    /// Number of keys.
-    pub fn len(&self) -> usize {
-        self.nodes.len()
+    let mut out = Vec::with_capacity(keys.len());
+    let mut p = t.head;
+    while let Some(i) = p {
+        out.push(i);
+        p = t.nodes[i].next;
     }
-
-    /// Whether there are no keys.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
+    out
 }
 
 #[cfg(test)]
@@ -216,11 +209,10 @@ mod tests {
     use super::*;
 
     fn order(keys: &[&str]) -> Vec<String> {
-        let mut m = UnorderedKeys::new();
-        for k in keys {
-            m.insert(k);
-        }
-        m.iter().map(str::to_owned).collect()
+        iteration_order(keys)
+            .into_iter()
+            .map(|i| keys[i].to_owned())
+            .collect()
     }
 
     #[test]
@@ -233,19 +225,14 @@ mod tests {
     }
 
     #[test]
-    fn duplicates_are_ignored_and_growth_keeps_every_key() {
+    fn growth_keeps_every_key() {
         let keys: Vec<String> = (0..40).map(|i| format!("k{i}")).collect();
-        let mut m = UnorderedKeys::new();
-        for k in &keys {
-            m.insert(k);
-            m.insert(k);
-        }
-        assert_eq!(m.len(), 40);
-        let mut seen: Vec<&str> = m.iter().collect();
+        let order = iteration_order(&keys);
+        assert_eq!(order.len(), 40);
+        let mut seen = order.clone();
         seen.sort_unstable();
-        let mut want: Vec<&str> = keys.iter().map(String::as_str).collect();
-        want.sort_unstable();
-        assert_eq!(seen, want);
+        assert_eq!(seen, (0..40).collect::<Vec<_>>());
+        assert_ne!(order, (0..40).collect::<Vec<_>>(), "a hash order");
     }
 
     #[test]

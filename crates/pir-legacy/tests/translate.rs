@@ -3,9 +3,13 @@
 //! op that prints and saves; feed/fetch, mutable attributes and parameters
 //! take Paddle's shapes.
 
-use pir_legacy::proto::{self, op_desc, var_type};
+#[allow(missing_docs, clippy::all, dead_code)]
+#[path = "support/proto.rs"]
+mod proto;
+
 use pir_legacy::{LegacyError, Options, ProgramDesc};
 use prost::Message;
+use proto::{op_desc, var_type};
 
 fn tensor(name: &str, dims: &[i64], persistable: bool) -> proto::VarDesc {
     proto::VarDesc {

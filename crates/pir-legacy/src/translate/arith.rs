@@ -13,13 +13,13 @@ use super::Translator;
 use crate::desc::OpDesc;
 use crate::error::Result;
 
-impl Translator<'_> {
+impl<'d> Translator<'d> {
     /// `mul`: both inputs flattened to 2-D by `x/y_num_col_dims`, `matmul`,
     /// and the result reshaped back.
     pub(super) fn mul(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<()> {
@@ -56,7 +56,7 @@ impl Translator<'_> {
         );
         let new = self.create_op(dst, false, d.name, &[Some(x2), Some(y2)], &types, m, 0);
         self.record_outputs(scope, new, &outputs);
-        if let Some(out) = op.output("Out").and_then(|v| v.first()) {
+        if let Some(&out) = op.output("Out").and_then(|v| v.first()) {
             let ov = self.lookup(scope, out)?.value;
             let mut shape: Vec<i64> = xs[..xn].to_vec();
             shape.extend_from_slice(&ys[yn..]);
@@ -66,7 +66,7 @@ impl Translator<'_> {
         Ok(())
     }
 
-    fn single_input(&self, op: &OpDesc, scope: ScopeId, slot: &str) -> Result<ValueId> {
+    fn single_input(&self, op: &OpDesc<'d>, scope: ScopeId, slot: &str) -> Result<ValueId> {
         match op.input_args(slot) {
             [one] => Ok(self.lookup(scope, one)?.value),
             other => Err(self.err(format!(
@@ -86,7 +86,7 @@ impl Translator<'_> {
     pub(super) fn legacy_matmul(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<()> {
@@ -101,10 +101,10 @@ impl Translator<'_> {
         let new = self.general_with(b, op, scope, dst, d, &Hooks::default())?;
         let alpha = float_attr(op, "alpha").ok_or_else(|| self.err("`matmul` needs `alpha`"))?;
         if (alpha - 1.0).abs() >= 1e-6 {
-            let out = op.output_args("Out").first().cloned().unwrap_or_default();
+            let out = op.output_args("Out").first().copied().unwrap_or_default();
             let v = self.program.result(new, 0);
             let s = self.build_scale(dst, v, alpha)?;
-            self.scopes.push(scope, &out, VarInfo::plain(s));
+            self.scopes.push(scope, out, VarInfo::plain(s));
         }
         Ok(())
     }
@@ -113,25 +113,23 @@ impl Translator<'_> {
     pub(super) fn elementwise(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<()> {
-        let name = if op.op_type == "grad_add" {
-            let mut n = "pd_op.add".to_owned();
-            if super::general::is_inplace(op) {
-                n.push('_');
-            }
-            n
+        let inplace = super::general::is_inplace(op);
+        let found = if op.op_type == "grad_add" {
+            let name = if inplace { "pd_op.add_" } else { "pd_op.add" };
+            def(name).map(|d| (d, self.plan(op, d)))
         } else {
-            target_name(op)
+            super::memo::target_plan(op.op_type, inplace)
         };
-        let d =
-            def(&name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        let (d, plan) = found
+            .ok_or_else(|| self.unsupported(op.op_type, format!("no op `{}`", target_name(op))))?;
         let axis = int_attr(op, "axis").ok_or_else(|| self.err("elementwise op needs `axis`"))?;
         if axis == -1 {
             return self
-                .general_with(b, op, scope, dst, d, &Hooks::default())
+                .general_with_plan(b, op, scope, dst, d, &plan, &Hooks::default())
                 .map(|_| ());
         }
         self.slice_vector_inputs(op, scope, dst)?;
@@ -197,14 +195,14 @@ impl Translator<'_> {
     pub(super) fn embedding(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<()> {
         let d = def("pd_op.embedding").ok_or_else(|| self.err("no pd_op.embedding"))?;
         self.general_with(b, op, scope, dst, d, &Hooks::default())?;
         if op.op_type == "lookup_table" {
-            if let Some(out) = op.output("Out").and_then(|v| v.first()) {
+            if let Some(&out) = op.output("Out").and_then(|v| v.first()) {
                 let v = self.lookup(scope, out)?.value;
                 let s = self.build_squeeze(dst, v, &[-2])?;
                 self.scopes.push(scope, out, VarInfo::plain(s));

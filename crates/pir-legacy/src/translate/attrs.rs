@@ -11,61 +11,100 @@ use pir_dialects::op_def::{AttrKind, ElementKind};
 use pir_dialects::pd_op::attrs::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
 
 use crate::desc::{AttrValue, DataKind, ScalarValue};
+use crate::inline::InlineVec;
 use crate::translate::values::phi_dtype;
-use crate::umap::UnorderedKeys;
 
-/// An op's attributes with the insertion history Paddle's map would have.
-#[derive(Debug, Clone, Default)]
-pub struct AttrMap {
-    keys: UnorderedKeys,
-    values: Vec<(String, Attribute)>,
+/// Equal names; most are the same static strings of the op definitions,
+/// which the address tells at once.
+#[inline]
+fn same(a: &str, b: &str) -> bool {
+    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
 }
 
-impl AttrMap {
+/// An op's attributes in the order Paddle first inserted each key into its
+/// map; the order the map iterates them in follows from that order alone
+/// ([`crate::umap::iteration_order`]).
+#[derive(Debug, Clone, Default)]
+pub struct AttrMap<'k> {
+    entries: InlineVec<(&'k str, Attribute), 8>,
+}
+
+impl<'k> AttrMap<'k> {
     /// An empty map.
     pub fn new() -> Self {
         AttrMap {
-            keys: UnorderedKeys::new(),
-            values: Vec::new(),
+            entries: InlineVec::new(),
         }
     }
 
     /// `map[name] = attr`: a new key is inserted, an existing one keeps its place.
-    pub fn set(&mut self, name: &str, attr: Attribute) {
-        self.keys.insert(name);
-        match self.values.iter_mut().find(|(k, _)| k == name) {
+    pub fn set(&mut self, name: &'k str, attr: Attribute) {
+        match self
+            .entries
+            .as_mut_slice()
+            .iter_mut()
+            .find(|(k, _)| same(k, name))
+        {
             Some(slot) => slot.1 = attr,
-            None => self.values.push((name.to_owned(), attr)),
+            None => self.entries.push((name, attr)),
+        }
+    }
+
+    /// Inserts `name`, which the caller knows is not in the map yet.
+    pub fn push_new(&mut self, name: &'k str, attr: Attribute) {
+        debug_assert!(self.get(name).is_none());
+        self.entries.push((name, attr));
+    }
+
+    /// Where `name` is, inserting it (with `attr`) when absent.
+    pub fn slot_of(&mut self, name: &'k str, attr: Attribute) -> usize {
+        match self.entries.iter().position(|(k, _)| same(k, name)) {
+            Some(i) => i,
+            None => {
+                self.entries.push((name, attr));
+                self.entries.len() - 1
+            }
+        }
+    }
+
+    /// Replaces the value at `slot` (from [`AttrMap::slot_of`]).
+    pub fn set_at(&mut self, slot: usize, attr: Attribute) {
+        if let Some(e) = self.entries.as_mut_slice().get_mut(slot) {
+            e.1 = attr;
         }
     }
 
     /// The value of `name`.
     pub fn get(&self, name: &str) -> Option<Attribute> {
-        self.values.iter().find(|(k, _)| k == name).map(|(_, a)| *a)
+        self.entries
+            .iter()
+            .find(|(k, _)| same(k, name))
+            .map(|(_, a)| *a)
     }
 
-    /// The map a generated `Op::Build` makes: its attributes go into a map of
-    /// their own, which is then copied entry by entry (in that map's order)
-    /// into the operation's map.
-    pub fn built(entries: &[(&str, Attribute)]) -> Self {
-        let mut first = AttrMap::new();
-        for (k, v) in entries {
-            first.set(k, *v);
+    /// Entries in first-insertion order.
+    pub fn entries(&self) -> &[(&'k str, Attribute)] {
+        &self.entries
+    }
+
+    /// The keys in first-insertion order.
+    pub fn keys(&self) -> impl Iterator<Item = &'k str> + Clone + '_ {
+        self.entries.iter().map(|(k, _)| *k)
+    }
+
+    /// The same entries inserted in the order `order` (indices) gives.
+    pub fn reordered(&self, order: &[usize]) -> Self {
+        AttrMap {
+            entries: order.iter().map(|&i| self.entries[i]).collect(),
         }
-        let mut second = AttrMap::new();
-        for k in first.keys.iter() {
-            if let Some(v) = first.get(k) {
-                second.set(k, v);
-            }
-        }
-        second
     }
 
     /// Entries in the map's iteration order.
-    pub fn ordered(&self) -> Vec<(&str, Attribute)> {
-        self.keys
-            .iter()
-            .filter_map(|k| self.get(k).map(|v| (k, v)))
+    pub fn ordered(&self) -> Vec<(&'k str, Attribute)> {
+        let keys: Vec<&str> = self.keys().collect();
+        crate::umap::iteration_order(&keys)
+            .into_iter()
+            .map(|i| self.entries[i])
             .collect()
     }
 }
@@ -96,7 +135,7 @@ pub fn scalar_attr(ctx: &IrContext, s: ScalarValue) -> Attribute {
 
 /// The general visitor: each legacy kind to its natural PIR attribute; block,
 /// variable and single-scalar attributes have none (Paddle gives null).
-pub fn general(ctx: &IrContext, v: &AttrValue) -> Attribute {
+pub fn general(ctx: &IrContext, v: &AttrValue<'_>) -> Attribute {
     match v {
         AttrValue::Int(i) => ctx.intern_attr(I32Attr(*i)),
         AttrValue::Long(i) => ctx.intern_attr(I64Attr(*i)),
@@ -129,7 +168,7 @@ pub fn dtype_of_proto(v: i32) -> DataType {
 
 /// Translates a legacy attribute (`None`: absent) for a target of `kind`,
 /// as Paddle's visitor for that kind does.
-pub fn translate(ctx: &IrContext, kind: AttrKind, v: Option<&AttrValue>) -> Attribute {
+pub fn translate(ctx: &IrContext, kind: AttrKind, v: Option<&AttrValue<'_>>) -> Attribute {
     match (kind, v) {
         (AttrKind::IntArray, Some(AttrValue::Ints(list))) => {
             let values: Vec<i64> = list.iter().map(|&i| i64::from(i)).collect();
@@ -310,14 +349,17 @@ mod tests {
     }
 
     #[test]
-    fn built_maps_reinsert_in_the_first_maps_order() {
+    fn maps_keep_first_insertion_and_iterate_in_hash_order() {
         let ctx = pir_dialects::pd_op_context();
         let t = ctx.intern_attr(BoolAttr(true));
-        let m = AttrMap::built(&[("shape", t), ("value", t), ("dtype", t), ("place", t)]);
-        assert_eq!(m.ordered().len(), 4);
-        let mut plain = AttrMap::new();
-        plain.set("a", t);
-        plain.set("a", t);
-        assert_eq!(plain.ordered().len(), 1);
+        let f = ctx.intern_attr(BoolAttr(false));
+        let mut m = AttrMap::new();
+        for k in ["name", "col", "persistable", "stop_gradient"] {
+            m.set(k, t);
+        }
+        m.set("col", f);
+        assert_eq!(m.get("col"), Some(f));
+        let keys: Vec<&str> = m.ordered().into_iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["stop_gradient", "persistable", "col", "name"]);
     }
 }

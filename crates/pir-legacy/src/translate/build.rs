@@ -15,7 +15,7 @@ use super::values::{self, ScopeId, VarInfo};
 use super::Translator;
 use crate::error::Result;
 
-impl Translator<'_> {
+impl<'d> Translator<'d> {
     fn tensor(&self, dtype: DataType, dims: &[i64]) -> Result<Type> {
         let s = dtype
             .scalar()
@@ -33,13 +33,25 @@ impl Translator<'_> {
         &mut self,
         block: BlockId,
         at_front: bool,
-        name: &str,
+        name: &'static str,
         operands: &[Option<ValueId>],
         results: &[Type],
-        attrs: &[(&str, Attribute)],
+        attrs: &[(&'static str, Attribute)],
     ) -> pir_core::OpId {
-        let mut map = AttrMap::built(attrs);
-        map.set("stop_gradient", stop_gradient_all(&self.ctx, results.len()));
+        // `Op::Build` fills a map of its own, then copies it entry by entry
+        // (in that map's order) into the operation's map.
+        let mut first = AttrMap::new();
+        for &(k, v) in attrs {
+            first.set(k, v);
+        }
+        let order = self.order_of(&first);
+        let mut map = first.reordered(&order);
+        let stop = if results.len() == 1 {
+            self.k.true1
+        } else {
+            stop_gradient_all(&self.ctx, results.len())
+        };
+        map.set("stop_gradient", stop);
         self.create_op(block, at_front, name, operands, results, map, 0)
     }
 
@@ -197,7 +209,7 @@ impl Translator<'_> {
         &mut self,
         block: BlockId,
         scope: ScopeId,
-        vars: &[String],
+        vars: &[&str],
     ) -> Result<ValueId> {
         let mut operands = Vec::with_capacity(vars.len());
         for v in vars {
@@ -238,20 +250,11 @@ impl Translator<'_> {
             .ok_or_else(|| self.err("vector index out of range"))?;
         let mut map = AttrMap::new();
         map.set("index", self.ctx.intern_attr(I32Attr(info.index)));
-        let sym = self.ctx.symbol("builtin.slice");
-        let op = self.program.create_op(
-            sym,
-            &[Some(info.value)],
-            &[ty],
-            pir_core::AttrDict::EMPTY,
-            0,
-        );
         let at = match at {
             InsertPoint::BlockEnd(_) => InsertPoint::BlockEnd(block),
             other => other,
         };
-        self.program.insert_op(op, at);
-        self.attrs.insert(op, map);
+        let op = self.create_op_at(at, "builtin.slice", &[Some(info.value)], &[ty], map, 0);
         Ok(self.program.result(op, 0))
     }
 

@@ -21,33 +21,32 @@ fn sub_block(op: &OpDesc) -> Option<usize> {
     }
 }
 
-impl Translator<'_> {
+impl<'d> Translator<'d> {
     pub(super) fn translate_if(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<()> {
-        let cond = op
+        let cond = *op
             .input_args("Cond")
             .first()
-            .ok_or_else(|| self.err("`conditional_block` needs `Cond`"))?
-            .clone();
+            .ok_or_else(|| self.err("`conditional_block` needs `Cond`"))?;
         for input in op.input_args("Input") {
             self.value_or_create(scope, input)?;
         }
-        let outputs: Vec<String> = op
+        let outputs: Vec<&'d str> = op
             .output_args("Out")
             .iter()
-            .filter(|n| n.as_str() != "@EMPTY@")
-            .cloned()
+            .copied()
+            .filter(|n| *n != "@EMPTY@")
             .collect();
         let mut out_types: Vec<Type> = Vec::with_capacity(outputs.len());
         for name in &outputs {
             out_types.push(self.var_type(b, name)?);
         }
-        let cond_v = self.lookup(scope, &cond)?.value;
+        let cond_v = self.lookup(scope, cond)?.value;
         let if_op = self.create_op(
             dst,
             false,
@@ -57,15 +56,15 @@ impl Translator<'_> {
             AttrMap::new(),
             2,
         );
-        let at = self.at.clone();
+        let at = self.at;
         if let Some(sub) = sub_block(op) {
             let true_region = self.program.op_region(if_op, 0);
             let true_block = self.program.add_block(true_region);
             let true_scope = self.scopes.inner(scope);
             self.translate_block(sub, true_scope, true_block)?;
-            self.at = at.clone();
+            self.at = at;
             let mut yields: Vec<ValueId> = Vec::with_capacity(outputs.len());
-            for name in &outputs {
+            for &name in &outputs {
                 yields.push(self.lookup(true_scope, name)?.value);
             }
             let ops: Vec<Option<ValueId>> = yields.iter().map(|&v| Some(v)).collect();
@@ -75,7 +74,7 @@ impl Translator<'_> {
             let false_block = self.program.add_block(false_region);
             let false_scope = self.scopes.inner(scope);
             let mut false_yields = Vec::with_capacity(outputs.len());
-            for (i, name) in outputs.iter().enumerate() {
+            for (i, &name) in outputs.iter().enumerate() {
                 let v = match self.scopes.get(false_scope, name) {
                     Some(v) => v.value,
                     None => {
@@ -96,11 +95,11 @@ impl Translator<'_> {
                 0,
             );
             let t = self.ctx.intern_attr(BoolAttr(true));
-            if let Some(m) = self.attrs.get_mut(&if_op) {
+            if let Some(m) = self.attr_map(if_op) {
                 m.set("fake_false_branch", t);
             }
         }
-        for (i, name) in outputs.iter().enumerate() {
+        for (i, &name) in outputs.iter().enumerate() {
             let v = self.program.result(if_op, i);
             self.scopes.push(scope, name, VarInfo::plain(v));
         }
@@ -139,28 +138,27 @@ impl Translator<'_> {
     pub(super) fn translate_while(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<()> {
         let sub = sub_block(op).ok_or_else(|| self.err("`while` needs `sub_block`"))?;
-        let cond = op
+        let cond = *op
             .input_args("Condition")
             .first()
-            .ok_or_else(|| self.err("`while` needs `Condition`"))?
-            .clone();
-        let loop_vars: Vec<String> = op
+            .ok_or_else(|| self.err("`while` needs `Condition`"))?;
+        let loop_vars: Vec<&'d str> = op
             .output_args("Out")
             .iter()
-            .filter(|v| **v != cond)
-            .cloned()
+            .copied()
+            .filter(|v| *v != cond)
             .collect();
         let _ = b;
-        let cond_v = self.value_or_create(scope, &cond)?.value;
+        let cond_v = self.value_or_create(scope, cond)?.value;
         let mut operands = vec![Some(cond_v)];
         let mut types = Vec::with_capacity(loop_vars.len());
         let mut inits = Vec::with_capacity(loop_vars.len());
-        for name in &loop_vars {
+        for &name in &loop_vars {
             let v = self.value_or_create(scope, name)?.value;
             operands.push(Some(v));
             types.push(self.ty(v));
@@ -178,19 +176,19 @@ impl Translator<'_> {
         let region = self.program.op_region(while_op, 0);
         let body = self.program.add_block(region);
         let body_scope = self.scopes.inner(scope);
-        for (name, &ty) in loop_vars.iter().zip(&types) {
+        for (&name, &ty) in loop_vars.iter().zip(&types) {
             let arg = self.program.add_block_arg(body, ty);
             self.scopes.push(body_scope, name, VarInfo::plain(arg));
         }
-        let at = self.at.clone();
+        let at = self.at;
         self.translate_block(sub, body_scope, body)?;
         self.at = at;
-        let mut yields = vec![Some(self.lookup(body_scope, &cond)?.value)];
-        for name in &loop_vars {
+        let mut yields = vec![Some(self.lookup(body_scope, cond)?.value)];
+        for &name in &loop_vars {
             yields.push(Some(self.lookup(body_scope, name)?.value));
         }
         self.create_op(body, false, "cf.yield", &yields, &[], AttrMap::new(), 0);
-        for (i, name) in loop_vars.iter().enumerate() {
+        for (i, &name) in loop_vars.iter().enumerate() {
             let v = self.program.result(while_op, i);
             self.scopes.push(scope, name, VarInfo::plain(v));
         }

@@ -6,42 +6,70 @@
 //! `builtin.combine`), each output typed from its variable, each attribute
 //! translated by its declared kind.
 
-use pir_core::{AttrDict, BlockId, IrContext, OpId, Type, ValueId};
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use pir_core::{Attribute, BlockId, OpId, Symbol, Type, ValueId};
 use pir_dialects::op_def::{AttrKind, OpDef, ValueKind};
 
-use super::attrs::{self, missing_attr_defaults, AttrMap};
+use super::attrs::{self, missing_attr_defaults, AttrMap, Fallback};
 use super::values::{ScopeId, VarInfo};
-use super::Translator;
+use super::{Translator, Writer};
 use crate::compat::compat;
 use crate::desc::{AttrValue, OpDesc, VarKind};
 use crate::error::Result;
+use crate::inline::InlineVec;
 
 const EMPTY_VAR: &str = "@EMPTY@";
 
 /// Where each output variable lands: (variable, result index, index in a vector).
-pub type OutputMap = Vec<(String, usize, usize)>;
+pub type OutputMap<'d> = InlineVec<(&'d str, usize, usize), 4>;
+/// Operands of an op being made.
+pub type Operands = InlineVec<Option<ValueId>, 6>;
+/// Result types of an op being made.
+pub type Types = InlineVec<Type, 4>;
 
-/// Paddle's `IsInplace`: some variable is both read and written.
-pub fn is_inplace(op: &OpDesc) -> bool {
-    if matches!(op.op_type.as_str(), "adagrad" | "adam" | "adamax" | "adamw") {
-        return true;
+/// Whether some name is in both lists (a set only for long lists).
+pub fn shares_name<'a>(
+    a: impl Iterator<Item = &'a str> + Clone,
+    b: impl Iterator<Item = &'a str> + Clone,
+) -> bool {
+    let (na, nb) = (a.clone().count(), b.clone().count());
+    if na.saturating_mul(nb) <= 256 {
+        let mut b = b;
+        return b.any(|x| a.clone().any(|y| y == x));
     }
-    let inputs: std::collections::HashSet<&str> = op.input_arg_names().collect();
-    op.output_arg_names().any(|o| inputs.contains(o))
+    let set: rustc_hash::FxHashSet<&str> = a.collect();
+    let mut b = b;
+    b.any(|x| set.contains(x))
 }
 
-/// `pd_op.<name>`, with `_` for in-place use (`LookUpOpInfo`).
-pub fn target_name(op: &OpDesc) -> String {
-    let mut name = format!("pd_op.{}", compat().op_name(&op.op_type));
-    if is_inplace(op) && !name.ends_with('_') {
+/// Paddle's `IsInplace`: some variable is both read and written.
+pub fn is_inplace(op: &OpDesc<'_>) -> bool {
+    if matches!(op.op_type, "adagrad" | "adam" | "adamax" | "adamw") {
+        return true;
+    }
+    shares_name(op.input_arg_names(), op.output_arg_names())
+}
+
+/// `pd_op.<name>` of a legacy op type, with `_` for in-place use
+/// (`LookUpOpInfo`).
+pub fn target_name_of(op_type: &str, inplace: bool) -> String {
+    let mut name = format!("pd_op.{}", compat().op_name(op_type));
+    if inplace && !name.ends_with('_') {
         name.push('_');
     }
     name
 }
 
+/// `pd_op.<name>`, with `_` for in-place use (`LookUpOpInfo`).
+pub fn target_name(op: &OpDesc<'_>) -> String {
+    target_name_of(op.op_type, is_inplace(op))
+}
+
 /// The arguments of input `name`, looking first at an attribute of that name
 /// holding variables (`OpDesc::Input(name, with_attr_var=true)`).
-pub fn input_with_attr_var<'o>(op: &'o OpDesc, name: &str) -> Option<&'o [String]> {
+pub fn input_with_attr_var<'o, 'd>(op: &'o OpDesc<'d>, name: &str) -> Option<&'o [&'d str]> {
     match op.attr(name) {
         Some(AttrValue::Vars(v)) => Some(v.as_slice()),
         Some(AttrValue::Var(v)) => Some(std::slice::from_ref(v)),
@@ -50,7 +78,7 @@ pub fn input_with_attr_var<'o>(op: &'o OpDesc, name: &str) -> Option<&'o [String
 }
 
 /// Whether the legacy op has attribute `name` as a plain value.
-pub fn has_attr(op: &OpDesc, name: &str) -> bool {
+pub fn has_attr(op: &OpDesc<'_>, name: &str) -> bool {
     matches!(op.attr(name), Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_)))
 }
 
@@ -59,36 +87,123 @@ pub fn def(name: &str) -> Option<&'static OpDef> {
     pir_dialects::op_def(name)
 }
 
-impl Translator<'_> {
+/// How the general path reads one legacy op type into one definition: the
+/// op-compat facts for each input, output and attribute, looked up once.
+#[derive(Debug)]
+pub struct Plan {
+    /// Per input of the definition.
+    inputs: Vec<InputPlan>,
+    /// Per output: its legacy name.
+    outputs: Vec<Cow<'static, str>>,
+    /// Per attribute: its legacy name.
+    attrs: Vec<&'static str>,
+    /// Defaults for attributes the legacy op lacks, when the op has a table.
+    defaults: Option<&'static [(&'static str, Fallback)]>,
+}
+
+#[derive(Debug)]
+struct InputPlan {
+    /// The legacy input name.
+    legacy: Cow<'static, str>,
+    /// The legacy attribute of the same PIR name.
+    legacy_attr: &'static str,
+    /// Legacy inputs that may carry it as a mutable attribute.
+    candidates: Option<&'static [&'static str]>,
+    /// A mutable IntArray attribute.
+    int_array: bool,
+}
+
+impl Plan {
+    /// Looks the facts up.
+    pub fn new(op_type: &str, def: &'static OpDef) -> Plan {
+        let c = compat();
+        Plan {
+            inputs: def
+                .inputs
+                .iter()
+                .map(|info| InputPlan {
+                    legacy: c.legacy_arg_name(op_type, info.name),
+                    legacy_attr: c.legacy_attr_name(op_type, info.name),
+                    candidates: c.mutable_candidates(op_type, info.name),
+                    int_array: info.mutable_attribute && c.is_int_array_input(def.name, info.name),
+                })
+                .collect(),
+            outputs: def
+                .outputs
+                .iter()
+                .map(|info| c.legacy_arg_name(op_type, info.name))
+                .collect(),
+            attrs: def
+                .attributes
+                .iter()
+                .map(|spec| c.legacy_attr_name(op_type, spec.name))
+                .collect(),
+            defaults: missing_attr_defaults(op_type),
+        }
+    }
+}
+
+fn is_vector_kind(kind: ValueKind) -> bool {
+    matches!(
+        kind,
+        ValueKind::VectorDenseTensor
+            | ValueKind::VectorSelectedRows
+            | ValueKind::VectorDenseTensorArray
+    )
+}
+
+impl<'d> Translator<'d> {
+    /// The plan of `op`'s type into `def`.
+    pub fn plan(&self, op: &OpDesc<'d>, def: &'static OpDef) -> Arc<Plan> {
+        super::memo::plan(op.op_type, def)
+    }
+
     /// Translates `op` the general way; `Unsupported` when no `pd_op` op fits.
     pub fn translate_general(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<OpId> {
-        let name = target_name(op);
-        let def = def(&name).filter(|d| d.has_yaml_info).ok_or_else(|| {
-            self.unsupported(&op.op_type, format!("no op `{name}` in Paddle 3.3.1"))
-        })?;
-        self.general_with(b, op, scope, dst, def, &Hooks::default())
+        let found = super::memo::target_plan(op.op_type, is_inplace(op));
+        let Some((def, plan)) = found.filter(|(d, _)| d.has_yaml_info) else {
+            let name = target_name(op);
+            return Err(self.unsupported(op.op_type, format!("no op `{name}` in Paddle 3.3.1")));
+        };
+        self.general_with_plan(b, op, scope, dst, def, &plan, &Hooks::default())
     }
 
     /// The general translation into `def`, with per-op variations.
     pub fn general_with(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
         def: &'static OpDef,
         hooks: &Hooks,
     ) -> Result<OpId> {
+        let plan = self.plan(op, def);
+        self.general_with_plan(b, op, scope, dst, def, &plan, hooks)
+    }
+
+    /// [`Translator::general_with`] with the plan at hand.
+    #[allow(clippy::too_many_arguments)]
+    pub fn general_with_plan(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+        def: &'static OpDef,
+        plan: &Plan,
+        hooks: &Hooks,
+    ) -> Result<OpId> {
         self.slice_vector_inputs(op, scope, dst)?;
-        let operands = self.general_inputs(b, op, scope, dst, def, hooks)?;
-        let (types, outputs) = self.general_outputs(b, op, def)?;
-        let attrs = self.general_attrs(op, def, hooks)?;
+        let operands = self.general_inputs_with(b, op, scope, dst, def, plan, hooks)?;
+        let (types, outputs) = self.general_outputs_with(b, op, def, plan)?;
+        let attrs = self.general_attrs_with(op, def, plan, hooks)?;
         let new = self.create_op(dst, false, def.name, &operands, &types, attrs, 0);
         self.record_outputs(scope, new, &outputs);
         Ok(new)
@@ -96,7 +211,12 @@ impl Translator<'_> {
 
     /// Every input variable bound to an element of a vector gets a
     /// `builtin.slice` first (`InsertSliceOperationForInput`).
-    pub fn slice_vector_inputs(&mut self, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    pub fn slice_vector_inputs(
+        &mut self,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         for name in op.input_arg_names() {
             if let Some(info) = self.scopes.get(scope, name) {
                 if info.by_vector {
@@ -108,54 +228,63 @@ impl Translator<'_> {
         Ok(())
     }
 
+    /// The operands of the general translation into `def`.
     pub fn general_inputs(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
         def: &'static OpDef,
         hooks: &Hooks,
-    ) -> Result<Vec<Option<ValueId>>> {
-        let c = compat();
-        let mut operands = Vec::with_capacity(def.inputs.len());
-        for info in def.inputs {
+    ) -> Result<Operands> {
+        let plan = self.plan(op, def);
+        self.general_inputs_with(b, op, scope, dst, def, &plan, hooks)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn general_inputs_with(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+        def: &'static OpDef,
+        plan: &Plan,
+        hooks: &Hooks,
+    ) -> Result<Operands> {
+        let mut operands = Operands::new();
+        for (info, p) in def.inputs.iter().zip(&plan.inputs) {
             if let Some(special) = hooks.input {
                 if let Some(v) = special(self, b, op, scope, dst, info.name)? {
                     operands.push(v);
                     continue;
                 }
             }
-            let legacy = c.legacy_arg_name(&op.op_type, info.name);
-            let mut vars: Vec<String> = input_with_attr_var(op, &legacy)
-                .map(<[String]>::to_vec)
-                .unwrap_or_default();
+            let legacy = &*p.legacy;
+            let mut vars: &[&'d str] = input_with_attr_var(op, legacy).unwrap_or(&[]);
             if vars.is_empty() && info.optional {
                 operands.push(None);
                 continue;
             }
-            if vars.is_empty()
-                && info.mutable_attribute
-                && c.mutable_candidates(&op.op_type, info.name).is_none()
-            {
+            if vars.is_empty() && info.mutable_attribute && p.candidates.is_none() {
                 // Newer op-compat facts register more mutable attributes than
                 // the table knows; a legacy attribute there is the value.
-                let legacy_attr = c.legacy_attr_name(&op.op_type, info.name);
-                if has_attr(op, &legacy_attr) {
+                if has_attr(op, p.legacy_attr) {
                     let v = self.attribute_as_input(op, def, info.name, dst)?;
                     operands.push(Some(v));
                     continue;
                 }
             }
             if vars.is_empty() {
-                if let Some(cands) = c.mutable_candidates(&op.op_type, info.name) {
+                if let Some(cands) = p.candidates {
                     let found = cands.iter().find_map(|cand| {
                         op.input(cand)
                             .and_then(|_| input_with_attr_var(op, cand))
                             .filter(|v| !v.is_empty())
                     });
                     match found {
-                        Some(v) => vars = v.to_vec(),
+                        Some(v) => vars = v,
                         None => {
                             let v = self.attribute_as_input(op, def, info.name, dst)?;
                             operands.push(Some(v));
@@ -164,32 +293,26 @@ impl Translator<'_> {
                     }
                 }
             }
-            let int_array = info.mutable_attribute && c.is_int_array_input(def.name, info.name);
-            let mut is_vector = matches!(
-                info.kind,
-                ValueKind::VectorDenseTensor
-                    | ValueKind::VectorSelectedRows
-                    | ValueKind::VectorDenseTensorArray
-            ) || int_array;
-            if vars.len() == 1 {
+            let mut is_vector = is_vector_kind(info.kind) || p.int_array;
+            if let [one] = vars {
                 let var = self
-                    .var(b, &vars[0])
-                    .ok_or_else(|| self.var_err(&vars[0], "input variable is not declared"))?;
+                    .var(b, one)
+                    .ok_or_else(|| self.var_err(one, "input variable is not declared"))?;
                 if var.kind == VarKind::DenseTensorArray {
                     is_vector = false;
                 }
             }
             if !is_vector {
-                if vars.len() != 1 {
+                let [one] = vars else {
                     return Err(self.err(format!(
                         "input `{}` ({legacy}) needs one variable, has {}",
                         info.name,
                         vars.len()
                     )));
-                }
-                operands.push(Some(self.lookup(scope, &vars[0])?.value));
+                };
+                operands.push(Some(self.lookup(scope, one)?.value));
             } else {
-                operands.push(Some(self.build_combine_vars(dst, scope, &vars)?));
+                operands.push(Some(self.build_combine_vars(dst, scope, vars)?));
             }
         }
         Ok(operands)
@@ -199,13 +322,13 @@ impl Translator<'_> {
     /// (Scalar) or `full_int_array` (IntArray) (`GetAttributeAsInput`).
     pub fn attribute_as_input(
         &mut self,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         def: &'static OpDef,
         input: &str,
         dst: BlockId,
     ) -> Result<ValueId> {
-        let legacy = compat().legacy_attr_name(&op.op_type, input);
-        let Some(value) = op.attr(&legacy).filter(|_| has_attr(op, &legacy)) else {
+        let legacy = compat().legacy_attr_name(op.op_type, input);
+        let Some(value) = op.attr(legacy).filter(|_| has_attr(op, legacy)) else {
             return Err(self.err(format!("attribute `{legacy}` is missing")));
         };
         if compat().is_int_array_input(def.name, input) {
@@ -219,18 +342,27 @@ impl Translator<'_> {
 
     /// Result types from the output variables (`GenerateOperationOutput`).
     pub fn general_outputs(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        def: &'static OpDef,
+    ) -> Result<(Types, OutputMap<'d>)> {
+        let plan = self.plan(op, def);
+        self.general_outputs_with(b, op, def, &plan)
+    }
+
+    fn general_outputs_with(
         &self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         def: &'static OpDef,
-    ) -> Result<(Vec<Type>, OutputMap)> {
-        let c = compat();
-        let mut types = Vec::with_capacity(def.outputs.len());
+        plan: &Plan,
+    ) -> Result<(Types, OutputMap<'d>)> {
+        let mut types = Types::new();
         let mut map = OutputMap::new();
-        for info in def.outputs {
+        for (info, legacy) in def.outputs.iter().zip(&plan.outputs) {
             let idx = types.len();
-            let legacy = c.legacy_arg_name(&op.op_type, info.name);
-            let Some(vars) = op.output(&legacy) else {
+            let Some(vars) = op.output(legacy) else {
                 if !info.optional {
                     return Err(self.err(format!(
                         "output `{}` ({legacy}) is missing and not optional",
@@ -240,39 +372,38 @@ impl Translator<'_> {
                 types.push(Type::NULL);
                 continue;
             };
-            let is_vector = matches!(
-                info.kind,
-                ValueKind::VectorDenseTensor
-                    | ValueKind::VectorSelectedRows
-                    | ValueKind::VectorDenseTensorArray
-            );
-            if vars.len() == 1 {
-                let var = self
-                    .var(b, &vars[0])
-                    .ok_or_else(|| self.var_err(&vars[0], "output variable is not declared"))?;
-                if var.kind == VarKind::DenseTensorArray {
-                    types.push(self.var_type(b, &vars[0])?);
-                    map.push((vars[0].clone(), idx, 0));
+            if let [one] = vars {
+                let (vb, vi) = self
+                    .desc
+                    .find_var_pos(b, one)
+                    .ok_or_else(|| self.var_err(one, "output variable is not declared"))?;
+                let is_array = self.desc.blocks[vb].vars[vi].kind == VarKind::DenseTensorArray;
+                if is_array || !is_vector_kind(info.kind) {
+                    let ty = self
+                        .var_type_at(vb, vi)
+                        .map_err(|e| self.var_err(one, e.to_string()))?;
+                    types.push(ty);
+                    map.push((one, idx, 0));
                     continue;
                 }
             }
-            if !is_vector {
+            if !is_vector_kind(info.kind) {
                 match vars.first() {
                     None => types.push(Type::NULL),
                     Some(v) => {
                         types.push(self.var_type(b, v)?);
-                        map.push((v.clone(), idx, 0));
+                        map.push((v, idx, 0));
                     }
                 }
             } else {
                 let mut elems = Vec::with_capacity(vars.len());
                 for (i, v) in vars.iter().enumerate() {
-                    if v == EMPTY_VAR {
+                    if *v == EMPTY_VAR {
                         elems.push(Type::NULL);
                     } else {
                         elems.push(self.var_type(b, v)?);
                     }
-                    map.push((v.clone(), idx, i));
+                    map.push((v, idx, i));
                 }
                 types.push(super::values::vector_type(&self.ctx, &elems));
             }
@@ -280,54 +411,68 @@ impl Translator<'_> {
         Ok((types, map))
     }
 
+    /// The attributes of the general translation into `def`.
     pub fn general_attrs(
-        &self,
-        op: &OpDesc,
+        &mut self,
+        op: &OpDesc<'d>,
         def: &'static OpDef,
         hooks: &Hooks,
-    ) -> Result<AttrMap> {
-        let c = compat();
+    ) -> Result<AttrMap<'d>> {
+        let plan = self.plan(op, def);
+        self.general_attrs_with(op, def, &plan, hooks)
+    }
+
+    fn general_attrs_with(
+        &self,
+        op: &OpDesc<'d>,
+        def: &'static OpDef,
+        plan: &Plan,
+        hooks: &Hooks,
+    ) -> Result<AttrMap<'d>> {
         let mut map = AttrMap::new();
-        let defaults = missing_attr_defaults(&op.op_type);
-        for spec in def.attributes {
+        let defaults = plan.defaults;
+        for (spec, &legacy) in def.attributes.iter().zip(&plan.attrs) {
             if let Some(special) = hooks.attr {
                 if let Some(a) = special(self, op, spec.name)? {
-                    map.set(spec.name, a);
+                    map.push_new(spec.name, a);
                     continue;
                 }
             }
-            let legacy = c.legacy_attr_name(&op.op_type, spec.name);
-            if has_attr(op, &legacy) {
-                map.set(
-                    spec.name,
-                    attrs::translate(&self.ctx, spec.kind, op.attr(&legacy)),
-                );
+            // Each declared attribute once: no need to look for it first.
+            let value = op.attr(legacy);
+            if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_))) {
+                map.push_new(spec.name, attrs::translate(&self.ctx, spec.kind, value));
                 continue;
             }
             match defaults {
                 Some(table) => {
                     if let Some((_, d)) = table.iter().find(|(n, _)| *n == spec.name) {
-                        map.set(spec.name, d.attr(&self.ctx));
+                        map.push_new(spec.name, d.attr(&self.ctx));
                     }
                 }
-                None => map.set(spec.name, attrs::translate(&self.ctx, spec.kind, None)),
+                None => map.push_new(spec.name, attrs::translate(&self.ctx, spec.kind, None)),
             }
         }
         Ok(map)
     }
 
     /// Binds each output variable to its result (`RecordOpResultMapping`).
-    pub fn record_outputs(&mut self, scope: ScopeId, op: OpId, outputs: &OutputMap) {
-        for (name, idx, vec_idx) in outputs {
-            let value = self.program.result(op, *idx);
-            let by_vector = super::values::vector_elems(&self.ctx, self.ty(value)).is_some();
+    pub fn record_outputs(
+        &mut self,
+        scope: ScopeId,
+        op: OpId,
+        outputs: &[(&'d str, usize, usize)],
+    ) {
+        for &(name, idx, vec_idx) in outputs {
+            let value = self.program.result(op, idx);
+            let by_vector = super::values::is_vector(&self.ctx, self.ty(value));
             self.scopes.push(
                 scope,
                 name,
                 VarInfo {
                     value,
                     by_vector,
-                    index: if by_vector { *vec_idx as i32 } else { -1 },
+                    index: if by_vector { vec_idx as i32 } else { -1 },
                 },
             );
         }
@@ -335,16 +480,17 @@ impl Translator<'_> {
 }
 
 /// A per-op input handler: `Some(operand)` to take over input `name`.
-pub type InputHook = fn(
-    &mut Translator<'_>,
+pub type InputHook = for<'t> fn(
+    &mut Translator<'t>,
     usize,
-    &OpDesc,
+    &OpDesc<'t>,
     ScopeId,
     BlockId,
     &str,
 ) -> Result<Option<Option<ValueId>>>;
 /// A per-op attribute handler: `Some(attr)` to take over attribute `name`.
-pub type AttrHook = fn(&Translator<'_>, &OpDesc, &str) -> Result<Option<pir_core::Attribute>>;
+pub type AttrHook =
+    for<'t> fn(&Translator<'t>, &OpDesc<'t>, &str) -> Result<Option<pir_core::Attribute>>;
 
 /// Variations of the general path.
 #[derive(Default, Clone, Copy)]
@@ -355,56 +501,76 @@ pub struct Hooks {
     pub attr: Option<AttrHook>,
 }
 
-/// The attribute dictionary Paddle's writer and reader leave an op with:
-/// a `pd_op` op with a definition keeps its declared attributes in
+/// The attribute list Paddle's writer and reader leave an op with, into
+/// `out`: a `pd_op` op with a definition keeps its declared attributes in
 /// declaration order (others are dropped); every other op keeps all, in its
 /// map's order; `stop_gradient`/`persistable` follow in the map's order.
-pub fn final_attrs(ctx: &IrContext, name: &str, map: &AttrMap) -> AttrDict {
-    let ordered = map.ordered();
+pub(super) fn final_attrs<'d>(
+    t: &mut Translator<'d>,
+    writer: Writer,
+    map: &AttrMap<'d>,
+    out: &mut Vec<(Symbol, Attribute)>,
+) {
     let is_output = |k: &str| k == "stop_gradient" || k == "persistable";
-    let mut entries: Vec<(pir_core::Symbol, pir_core::Attribute)> = Vec::new();
-    if name == "builtin.parameter" {
-        let flag = |k: &str, default: bool| {
-            map.get(k)
-                .unwrap_or_else(|| attrs::bool_array(ctx, &[default]))
-        };
-        let t = |k: &str| ctx.symbol(k);
-        entries.push((t("is_distributed"), flag("is_distributed", false)));
-        entries.push((t("is_parameter"), flag("is_parameter", true)));
-        entries.push((t("need_clip"), flag("need_clip", false)));
-        if let Some(n) = map.get("parameter_name") {
-            entries.push((t("parameter_name"), n));
+    match writer {
+        Writer::Parameter => {
+            let k = &t.k;
+            let defaults = [false, true, false, false, true, true, true];
+            for ((name, sym), default) in super::PARAM_ATTRS.iter().zip(k.param_syms).zip(defaults)
+            {
+                match map.get(name) {
+                    Some(a) => out.push((sym, a)),
+                    None if *name == "parameter_name" => {}
+                    None => out.push((sym, if default { k.true1 } else { k.false1 })),
+                }
+            }
         }
-        entries.push((t("persistable"), flag("persistable", true)));
-        entries.push((t("stop_gradient"), flag("stop_gradient", true)));
-        entries.push((t("trainable"), flag("trainable", true)));
-        return ctx.dict(&entries);
-    }
-    match def(name).filter(|d| d.has_yaml_info) {
-        Some(d) => {
-            for spec in d.attributes {
+        Writer::Declared(d, syms) => {
+            for (spec, &sym) in d.attributes.iter().zip(t.def_syms[syms].iter()) {
                 if let Some(a) = map.get(spec.name) {
-                    entries.push((ctx.symbol(spec.name), a));
+                    out.push((sym, a));
                 }
             }
-            for (k, a) in &ordered {
-                if is_output(k) {
-                    entries.push((ctx.symbol(k), *a));
+            let flag_sym = |k: &str| {
+                if k == "stop_gradient" {
+                    t.k.stop_gradient
+                } else {
+                    t.k.persistable
+                }
+            };
+            let mut flags = map.entries().iter().filter(|(k, _)| is_output(k));
+            match (flags.next(), flags.next()) {
+                (None, _) => {}
+                (Some(&(k, a)), None) => out.push((flag_sym(k), a)),
+                (Some(_), Some(_)) => {
+                    let order = t.order_of(map);
+                    for &i in order.iter() {
+                        let (k, a) = map.entries()[i];
+                        if is_output(k) {
+                            let sym = if k == "stop_gradient" {
+                                t.k.stop_gradient
+                            } else {
+                                t.k.persistable
+                            };
+                            out.push((sym, a));
+                        }
+                    }
                 }
             }
         }
-        None => {
-            for (k, a) in &ordered {
-                if *k != "op_callstack" {
-                    entries.push((ctx.symbol(k), *a));
+        Writer::Generic => {
+            let order = t.order_of(map);
+            for &i in order.iter() {
+                let (k, a) = map.entries()[i];
+                if k != "op_callstack" {
+                    out.push((t.ctx.symbol(k), a));
                 }
             }
         }
     }
-    ctx.dict(&entries)
 }
 
 /// `stop_gradient: [true, ...]` as Paddle's op builders set it.
-pub fn stop_gradient_all(ctx: &IrContext, n: usize) -> pir_core::Attribute {
+pub fn stop_gradient_all(ctx: &pir_core::IrContext, n: usize) -> pir_core::Attribute {
     attrs::bool_array(ctx, &vec![true; n])
 }

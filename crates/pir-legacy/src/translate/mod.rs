@@ -20,17 +20,24 @@ pub mod attrs;
 mod build;
 mod control_flow;
 mod general;
+mod memo;
 mod special;
 pub mod values;
 
-use std::collections::{HashMap, HashSet};
+use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 use pir_core::builtin::StrAttr;
-use pir_core::{AttrDict, BlockId, InsertPoint, IrContext, OpId, Program, Type, ValueId};
+use pir_core::entity::EntityId;
+use pir_core::{
+    AttrDict, Attribute, BlockId, InsertPoint, IrContext, OpId, Program, Symbol, Type, ValueId,
+};
+use pir_dialects::op_def::OpDef;
+use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::desc::{OpDesc, ProgramDesc, VarDesc, VarKind};
+use crate::desc::{DataKind, OpDesc, ProgramDesc, VarDesc, VarKind};
 use crate::error::{LegacyError, Location, Result};
+use crate::inline::InlineVec;
 use attrs::{bool_array, AttrMap};
 use values::{ScopeId, Scopes, VarInfo, TOP};
 
@@ -50,58 +57,136 @@ const NO_CAST: [&str; 2] = ["feed", "fetch"];
 
 /// Translates a decoded program into a new [`Program`] of `ctx` (which must
 /// have the `pd_op` and `cf` dialects, as [`pir_dialects::pd_op_context`]).
-pub fn translate(desc: &ProgramDesc, ctx: Arc<IrContext>, options: Options) -> Result<Program> {
-    let desc = &with_extra_attrs(desc);
+pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) -> Result<Program> {
+    let consts = Consts::new(&ctx);
+    let ops = desc.num_ops();
+    let var_types = desc
+        .blocks
+        .iter()
+        .map(|b| vec![Cell::new(Type::NULL); b.vars.len()])
+        .collect();
     let mut t = Translator {
         desc,
-        program: Program::new(ctx.clone()),
+        // Parameters, the ops and a few made by builders.
+        program: Program::with_capacity(ctx.clone(), 2 * ops + 8),
         ctx,
-        scopes: Scopes::new(),
-        attrs: HashMap::new(),
-        param_vars: HashMap::new(),
-        params_visited: HashSet::new(),
+        scopes: Scopes::with_capacity(desc.blocks[0].vars.len()),
+        attrs: Vec::with_capacity(2 * ops + 8),
+        def_syms: Vec::new(),
+        names: FxHashMap::default(),
+        var_types,
+        dense_types: RefCell::default(),
+
+        param_vars: FxHashMap::default(),
+        params_visited: FxHashSet::default(),
         options,
         depth: 0,
-        at: Location::default(),
+        at: Cursor::default(),
+        k: consts,
     };
     t.run()?;
     Ok(t.finish())
 }
 
-/// A copy of `desc` in which every op has its extra attributes, with their
-/// defaults where the file lacks them — what Paddle's `OpDesc` answers.
-fn with_extra_attrs(desc: &ProgramDesc) -> ProgramDesc {
-    let c = crate::compat::compat();
-    let mut out = desc.clone();
-    for block in &mut out.blocks {
-        for op in &mut block.ops {
-            for (name, value) in c.extra_attrs(&op.op_type) {
-                if op.attr(name).is_none() {
-                    op.attrs.push(crate::desc::Attr {
-                        name: (*name).to_owned(),
-                        value: value.clone(),
-                    });
-                }
-            }
-        }
-    }
-    out
+/// Where the translator is: the block and op being translated (for errors).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Cursor {
+    /// Block index.
+    pub block: Option<usize>,
+    /// Op index within the block.
+    pub op: Option<usize>,
 }
 
+/// How Paddle's writer and reader leave an op's attributes (see
+/// [`general::final_attrs`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Writer {
+    /// `builtin.parameter`: a fixed list.
+    Parameter,
+    /// A `pd_op` op with a definition: declared attributes in order (the
+    /// index of their symbols in `Translator::def_syms`).
+    Declared(&'static OpDef, usize),
+    /// Any other op: every attribute in its map's order.
+    Generic,
+}
+
+/// Attributes and symbols every translation uses, made once.
+pub(crate) struct Consts {
+    /// `[true]`
+    pub true1: Attribute,
+    /// `[false]`
+    pub false1: Attribute,
+    /// Symbols of the attributes the writer emits for parameters, in order.
+    pub param_syms: [Symbol; 7],
+    /// `stop_gradient`
+    pub stop_gradient: Symbol,
+    /// `persistable`
+    pub persistable: Symbol,
+}
+
+/// The attributes of `builtin.parameter`, in the writer's order.
+pub(crate) const PARAM_ATTRS: [&str; 7] = [
+    "is_distributed",
+    "is_parameter",
+    "need_clip",
+    "parameter_name",
+    "persistable",
+    "stop_gradient",
+    "trainable",
+];
+
+impl Consts {
+    fn new(ctx: &IrContext) -> Self {
+        Consts {
+            true1: bool_array(ctx, &[true]),
+            false1: bool_array(ctx, &[false]),
+            param_syms: PARAM_ATTRS.map(|n| ctx.symbol(n)),
+            stop_gradient: ctx.symbol("stop_gradient"),
+            persistable: ctx.symbol("persistable"),
+        }
+    }
+}
+
+/// What the translator keeps of a created op until the end.
+pub(crate) struct OpRecord<'d> {
+    /// Its attributes.
+    pub map: AttrMap<'d>,
+    /// How the writer treats them.
+    pub writer: Writer,
+    /// `stop_gradient` and `persistable` per result while they are being
+    /// set, with where the map holds their keys (with a placeholder).
+    flags: [Option<(InlineVec<bool, 4>, usize)>; 2],
+}
+
+/// The result flags, in the order Paddle sets them.
+const FLAGS: [&str; 2] = ["stop_gradient", "persistable"];
+
 pub(crate) struct Translator<'d> {
-    pub desc: &'d ProgramDesc,
+    pub desc: &'d ProgramDesc<'d>,
     pub ctx: Arc<IrContext>,
     pub program: Program,
-    pub scopes: Scopes,
-    /// Every created op's attributes with their insertion history.
-    pub attrs: HashMap<OpId, AttrMap>,
-    /// Persistable variables of the top block by name.
-    param_vars: HashMap<String, &'d VarDesc>,
-    params_visited: HashSet<String>,
+    pub scopes: Scopes<'d>,
+    /// Every created op's attributes (by op index).
+    pub attrs: Vec<Option<OpRecord<'d>>>,
+    /// Symbols of the declared attributes of each definition in `writers`.
+    pub def_syms: Vec<Box<[Symbol]>>,
+    /// Symbol and writer of each op name used (keyed by the name's address:
+    /// names are static strings).
+    names: FxHashMap<(usize, usize), (Symbol, Writer)>,
+    /// The PIR type of each variable (by block and index), once asked for.
+    var_types: Vec<Vec<Cell<Type>>>,
+    /// Dense tensor types by element type and dims (variables share them).
+    dense_types: RefCell<FxHashMap<(DataKind, &'d [i64]), Type>>,
+
+    /// Persistable variables of the top block by name (with their index).
+    param_vars: FxHashMap<&'d str, usize>,
+    params_visited: FxHashSet<&'d str>,
     pub options: Options,
     depth: usize,
     /// The op being translated, for errors.
-    pub at: Location,
+    pub at: Cursor,
+    /// Attributes made once.
+    pub k: Consts,
 }
 
 impl<'d> Translator<'d> {
@@ -111,24 +196,39 @@ impl<'d> Translator<'d> {
         self.create_data_for_external_inputs()?;
         self.translate_block(0, TOP, top)?;
         self.create_set_parameters()?;
-        for persistable in [false, true] {
-            for b in 0..self.desc.blocks.len() {
-                self.set_value_flags(b, persistable);
-            }
-        }
+        self.set_value_flags();
         Ok(())
     }
 
     // ------------------------------------------------------------ errors
 
+    /// Where the translator is, with the op type.
+    pub fn location(&self) -> Location {
+        let op_type = match (self.at.block, self.at.op) {
+            (Some(b), Some(i)) => self
+                .desc
+                .blocks
+                .get(b)
+                .and_then(|blk| blk.ops.get(i))
+                .map(|op| op.op_type.to_owned()),
+            _ => None,
+        };
+        Location {
+            block: self.at.block,
+            op: self.at.op,
+            op_type,
+            var: None,
+        }
+    }
+
     /// An error at the current op.
     pub fn err(&self, message: impl Into<String>) -> LegacyError {
-        LegacyError::invalid(self.at.clone(), message)
+        LegacyError::invalid(self.location(), message)
     }
 
     /// An error naming a variable at the current op.
     pub fn var_err(&self, var: &str, message: impl Into<String>) -> LegacyError {
-        let mut at = self.at.clone();
+        let mut at = self.location();
         at.var = Some(var.to_owned());
         LegacyError::invalid(at, message)
     }
@@ -136,7 +236,7 @@ impl<'d> Translator<'d> {
     /// The op cannot be translated.
     pub fn unsupported(&self, op_type: &str, message: impl Into<String>) -> LegacyError {
         LegacyError::Unsupported {
-            at: Box::new(self.at.clone()),
+            at: Box::new(self.location()),
             op_type: op_type.to_owned(),
             message: message.into(),
         }
@@ -150,24 +250,109 @@ impl<'d> Translator<'d> {
         &mut self,
         block: BlockId,
         at_front: bool,
-        name: &str,
+        name: &'static str,
         operands: &[Option<ValueId>],
         results: &[Type],
-        attrs: AttrMap,
+        attrs: AttrMap<'d>,
         regions: usize,
     ) -> OpId {
-        let sym = self.ctx.symbol(name);
-        let op = self
-            .program
-            .create_op(sym, operands, results, AttrDict::EMPTY, regions);
         let at = if at_front {
             InsertPoint::BlockStart(block)
         } else {
             InsertPoint::BlockEnd(block)
         };
+        self.create_op_at(at, name, operands, results, attrs, regions)
+    }
+
+    /// Creates an op at `at`.
+    pub fn create_op_at(
+        &mut self,
+        at: InsertPoint,
+        name: &'static str,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: AttrMap<'d>,
+        regions: usize,
+    ) -> OpId {
+        let key = (name.as_ptr() as usize, name.len());
+        let (sym, writer) = match self.names.get(&key) {
+            Some(&known) => known,
+            None => {
+                let known = (self.ctx.symbol(name), self.writer_of(name));
+                self.names.insert(key, known);
+                known
+            }
+        };
+        self.create_op_sym(at, sym, writer, operands, results, attrs, regions)
+    }
+
+    /// Creates an op of a name made at run time (`legacy.<type>`).
+    pub fn create_op_named(
+        &mut self,
+        at: InsertPoint,
+        name: &str,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: AttrMap<'d>,
+    ) -> OpId {
+        let sym = self.ctx.symbol(name);
+        let writer = self.writer_of(name);
+        self.create_op_sym(at, sym, writer, operands, results, attrs, 0)
+    }
+
+    fn writer_of(&mut self, name: &str) -> Writer {
+        if name == "builtin.parameter" {
+            return Writer::Parameter;
+        }
+        match general::def(name).filter(|d| d.has_yaml_info) {
+            Some(d) => {
+                let syms = d.attributes.iter().map(|a| self.ctx.symbol(a.name));
+                self.def_syms.push(syms.collect());
+                Writer::Declared(d, self.def_syms.len() - 1)
+            }
+            None => Writer::Generic,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn create_op_sym(
+        &mut self,
+        at: InsertPoint,
+        sym: Symbol,
+        writer: Writer,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: AttrMap<'d>,
+        regions: usize,
+    ) -> OpId {
+        let op = self
+            .program
+            .create_op(sym, operands, results, AttrDict::EMPTY, regions);
         self.program.insert_op(op, at);
-        self.attrs.insert(op, attrs);
+        let i = op.index();
+        if self.attrs.len() <= i {
+            self.attrs.resize_with(i + 1, || None);
+        }
+        self.attrs[i] = Some(OpRecord {
+            map: attrs,
+            writer,
+            flags: [None, None],
+        });
         op
+    }
+
+    /// The attribute map of a created op.
+    pub fn attr_map(&mut self, op: OpId) -> Option<&mut AttrMap<'d>> {
+        self.attrs
+            .get_mut(op.index())
+            .and_then(Option::as_mut)
+            .map(|r| &mut r.map)
+    }
+
+    /// The libstdc++ `unordered_map` order of the keys of `map` (indices),
+    /// remembered: most ops of a type insert the same keys.
+    pub fn order_of(&self, map: &AttrMap<'d>) -> Arc<[usize]> {
+        memo::map_order(map.keys())
     }
 
     /// The type of a value.
@@ -176,16 +361,43 @@ impl<'d> Translator<'d> {
     }
 
     /// Finds a variable from block `block` outwards.
-    pub fn var(&self, block: usize, name: &str) -> Option<&'d VarDesc> {
+    pub fn var(&self, block: usize, name: &str) -> Option<&'d VarDesc<'d>> {
         self.desc.find_var(block, name)
     }
 
     /// The PIR type of variable `name` seen from `block`.
     pub fn var_type(&self, block: usize, name: &str) -> Result<Type> {
-        let var = self
-            .var(block, name)
+        let (b, i) = self
+            .desc
+            .find_var_pos(block, name)
             .ok_or_else(|| self.var_err(name, "variable is not declared"))?;
-        values::var_type(&self.ctx, var).map_err(|e| self.var_err(name, e.to_string()))
+        self.var_type_at(b, i)
+            .map_err(|e| self.var_err(name, e.to_string()))
+    }
+
+    /// The PIR type of variable `i` of block `b` (computed once).
+    pub fn var_type_at(&self, b: usize, i: usize) -> Result<Type, values::TypeError> {
+        let cell = &self.var_types[b][i];
+        if cell.get() != Type::NULL {
+            return Ok(cell.get());
+        }
+        let var = &self.desc.blocks[b].vars[i];
+        let t = if var.kind == VarKind::DenseTensor {
+            let key = (var.dtype(), var.shape());
+            let known = self.dense_types.borrow().get(&key).copied();
+            match known {
+                Some(t) => t,
+                None => {
+                    let t = values::var_type(&self.ctx, var)?;
+                    self.dense_types.borrow_mut().insert(key, t);
+                    t
+                }
+            }
+        } else {
+            values::var_type(&self.ctx, var)?
+        };
+        cell.set(t);
+        Ok(t)
     }
 
     /// The current binding of `name`.
@@ -195,13 +407,19 @@ impl<'d> Translator<'d> {
             .ok_or_else(|| self.var_err(name, "used before any op defines it"))
     }
 
+    /// The `pd_op` definition a legacy op translates to by default
+    /// (`pd_op.<compat name>`, with `_` when in place), memoized by type.
+    pub fn target(&self, op: &OpDesc<'d>) -> Option<&'static OpDef> {
+        memo::target(op.op_type, general::is_inplace(op))
+    }
+
     // ------------------------------------------------------------ blocks
 
     /// Translates the ops of legacy block `b` into `dst` with names in `scope`.
     pub fn translate_block(&mut self, b: usize, scope: ScopeId, dst: BlockId) -> Result<()> {
         if self.depth >= MAX_DEPTH {
             return Err(LegacyError::Limit {
-                at: Box::new(self.at.clone()),
+                at: Box::new(self.location()),
                 message: format!("sub-blocks nested deeper than {MAX_DEPTH}"),
             });
         }
@@ -212,13 +430,11 @@ impl<'d> Translator<'d> {
             .get(b)
             .ok_or_else(|| self.err(format!("block {b} does not exist")))?;
         for (i, op) in block.ops.iter().enumerate() {
-            self.at = Location {
+            self.at = Cursor {
                 block: Some(b),
                 op: Some(i),
-                op_type: Some(op.op_type.clone()),
-                var: None,
             };
-            match op.op_type.as_str() {
+            match op.op_type {
                 "conditional_block" => self.translate_if(b, op, scope, dst)?,
                 "while" => self.translate_while(b, op, scope, dst)?,
                 "while_grad" | "conditional_block_grad" => {
@@ -231,7 +447,13 @@ impl<'d> Translator<'d> {
         Ok(())
     }
 
-    fn translate_op(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn translate_op(
+        &mut self,
+        b: usize,
+        op: &'d OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         if op.op_type == "shadow_output" {
             let x = op.input_args("x").first();
             if !x.is_some_and(|x| self.scopes.has(scope, x)) {
@@ -254,13 +476,13 @@ impl<'d> Translator<'d> {
     fn unsupported_or_lenient(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &'d OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
         message: &str,
     ) -> Result<()> {
         if !self.options.lenient {
-            return Err(self.unsupported(&op.op_type, message));
+            return Err(self.unsupported(op.op_type, message));
         }
         let mut operands = Vec::new();
         for name in op.input_arg_names() {
@@ -277,14 +499,14 @@ impl<'d> Translator<'d> {
             }
         }
         let mut attrs = AttrMap::new();
-        for a in &op.attrs {
-            let v = attrs::general(&self.ctx, &a.value);
+        for (name, value) in op.all_attrs() {
+            let v = attrs::general(&self.ctx, value);
             if !v.is_null() {
-                attrs.set(&a.name, v);
+                attrs.set(name, v);
             }
         }
         let name = format!("legacy.{}", op.op_type);
-        let new = self.create_op(dst, false, &name, &operands, &types, attrs, 0);
+        let new = self.create_op_named(InsertPoint::BlockEnd(dst), &name, &operands, &types, attrs);
         for (i, out) in outs.into_iter().enumerate() {
             let v = self.program.result(new, i);
             self.scopes.push(scope, out, VarInfo::plain(v));
@@ -299,12 +521,16 @@ impl<'d> Translator<'d> {
     fn create_parameters(&mut self, top: BlockId) {
         let desc = self.desc;
         let block = &desc.blocks[0];
-        for var in &block.vars {
-            if var.persistable && !NO_CAST.contains(&var.name.as_str()) {
-                self.param_vars.entry(var.name.clone()).or_insert(var);
+        self.param_vars.reserve(block.vars.len());
+        for (i, var) in block.vars.iter().enumerate() {
+            if var.persistable && !NO_CAST.contains(&var.name) {
+                self.param_vars.entry(var.name).or_insert(i);
             }
         }
-        let mut defined: HashSet<&str> = HashSet::new();
+        let mut defined: FxHashSet<&str> =
+            FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
+        self.params_visited
+            .reserve(self.param_vars.len().min(block.vars.len()));
         for op in &block.ops {
             for name in op.input_arg_names() {
                 if NO_CAST.contains(&name) || defined.contains(name) {
@@ -313,19 +539,18 @@ impl<'d> Translator<'d> {
                 if self.params_visited.contains(name) {
                     continue;
                 }
-                let Some(var) = self.param_vars.get(name).copied() else {
+                let Some(i) = self.param_vars.get(name).copied() else {
                     continue;
                 };
-                let Ok(ty) = values::var_type(&self.ctx, var) else {
+                let Ok(ty) = self.var_type_at(0, i) else {
                     continue;
                 };
                 let mut attrs = AttrMap::new();
-                let ctx = self.ctx.clone();
-                attrs.set("parameter_name", StrAttr::get(&ctx, name));
+                attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
                 let p = self.create_op(top, false, "builtin.parameter", &[], &[ty], attrs, 0);
                 let v = self.program.result(p, 0);
                 self.scopes.push(TOP, name, VarInfo::plain(v));
-                self.params_visited.insert(name.to_owned());
+                self.params_visited.insert(name);
                 defined.insert(name);
             }
             for name in op.output_arg_names() {
@@ -339,7 +564,8 @@ impl<'d> Translator<'d> {
     fn create_data_for_external_inputs(&mut self) -> Result<()> {
         let desc = self.desc;
         let block = &desc.blocks[0];
-        let mut written: HashSet<&str> = HashSet::new();
+        let mut written: FxHashSet<&str> =
+            FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
         let mut external = Vec::new();
         for op in &block.ops {
             for name in op.input_arg_names() {
@@ -362,7 +588,7 @@ impl<'d> Translator<'d> {
 
     /// `pd_op.data` (or `pd_op.create_array`) at the very start of the
     /// program for a variable nothing defines (`CreateUndefinedVariable`).
-    pub fn create_undefined(&mut self, name: &str) -> Result<VarInfo> {
+    pub fn create_undefined(&mut self, name: &'d str) -> Result<VarInfo> {
         let var = self
             .var(0, name)
             .ok_or_else(|| self.var_err(name, "variable is not declared in the top block"))?;
@@ -380,7 +606,7 @@ impl<'d> Translator<'d> {
 
     /// The binding of `name`, creating an undefined variable in the top
     /// block when there is none (`GetValueOrCreateInTop`).
-    pub fn value_or_create(&mut self, scope: ScopeId, name: &str) -> Result<VarInfo> {
+    pub fn value_or_create(&mut self, scope: ScopeId, name: &'d str) -> Result<VarInfo> {
         match self.scopes.get(scope, name) {
             Some(v) => Ok(v),
             None => self.create_undefined(name),
@@ -395,11 +621,10 @@ impl<'d> Translator<'d> {
             if op.op_type == "data" || op.op_type == "feed" {
                 continue;
             }
-            let inputs: HashSet<&str> = op.input_arg_names().collect();
             for name in op.output_arg_names() {
                 if !self.param_vars.contains_key(name)
                     || self.params_visited.contains(name)
-                    || inputs.contains(name)
+                    || op.input_arg_names().any(|i| i == name)
                 {
                     continue;
                 }
@@ -420,14 +645,16 @@ impl<'d> Translator<'d> {
                     }
                 }
                 let mut attrs = AttrMap::new();
-                attrs.set("parameter_name", StrAttr::get(&self.ctx.clone(), name));
-                let sym = self.ctx.symbol("builtin.set_parameter");
-                let set = self
-                    .program
-                    .create_op(sym, &[Some(info.value)], &[], AttrDict::EMPTY, 0);
-                self.program.insert_op(set, InsertPoint::After(after));
-                self.attrs.insert(set, attrs);
-                self.params_visited.insert(name.to_owned());
+                attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
+                self.create_op_at(
+                    InsertPoint::After(after),
+                    "builtin.set_parameter",
+                    &[Some(info.value)],
+                    &[],
+                    attrs,
+                    0,
+                );
+                self.params_visited.insert(name);
             }
         }
         Ok(())
@@ -435,66 +662,88 @@ impl<'d> Translator<'d> {
 
     // ------------------------------------------------------------ flags
 
-    /// `stop_gradient` (or `persistable`) of every op result bound to a
-    /// variable of the top scope, as block `b` declares the variable. Paddle
-    /// runs this for every block, `stop_gradient` first; the last block that
-    /// sees a variable decides.
-    fn set_value_flags(&mut self, b: usize, persistable: bool) {
-        let mut updates: Vec<(OpId, usize, bool)> = Vec::new();
-        for (name, list) in self.scopes.top_entries() {
+    /// `stop_gradient` and `persistable` of every op result bound to a
+    /// variable of the top scope, as the variable is declared.
+    ///
+    /// Paddle sets `stop_gradient` for every block, walking the top scope's
+    /// names in its hash map's order, then `persistable` the same way: the
+    /// last block that sees a variable decides its flags, and when a value is
+    /// bound to several names the last of them in that order wins. Each
+    /// op's map gets `stop_gradient` before `persistable` either way, so both
+    /// are set in one walk; the map order is worked out only when a value has
+    /// several names.
+    fn set_value_flags(&mut self) {
+        let desc = self.desc;
+        let last = desc.blocks.len() - 1;
+        // (deciding block, name index, value, stop_gradient, persistable)
+        let mut updates: Vec<(usize, usize, ValueId, bool, bool)> = Vec::new();
+        let keys = self.scopes.top_keys();
+        for (k, &name) in keys.iter().enumerate() {
             if NO_CAST.contains(&name) {
                 continue;
             }
-            let Some(var) = self.desc.find_var(b, name) else {
+            let found = (0..=last)
+                .rev()
+                .find_map(|b| desc.find_var(b, name).map(|v| (b, v)));
+            let Some((b, var)) = found else {
                 continue;
             };
-            for info in list {
-                if let pir_core::ValueDef::Result { op, index } = self.program.value_def(info.value)
-                {
-                    let flag = if persistable {
-                        var.persistable
-                    } else {
-                        var.stop_gradient
-                    };
-                    updates.push((op, index as usize, flag));
-                }
+            for info in self.scopes.top_values(name) {
+                updates.push((b, k, info.value, var.stop_gradient, var.persistable));
             }
         }
-        let name = if persistable {
-            "persistable"
-        } else {
-            "stop_gradient"
-        };
-        for (op, index, value) in updates {
-            self.set_flag(op, name, index, value);
+        let mut seen = vec![false; self.program.value_slots()];
+        let mut shared = false;
+        for u in &updates {
+            let i = u.2.index();
+            shared |= std::mem::replace(&mut seen[i], true);
+        }
+        if shared {
+            let mut position = vec![0usize; keys.len()];
+            for (pos, k) in crate::umap::iteration_order(keys).into_iter().enumerate() {
+                position[k] = pos;
+            }
+            updates.sort_by_key(|u| (u.0, position[u.1]));
+        }
+        for (_, _, value, stop_gradient, persistable) in updates {
+            if let pir_core::ValueDef::Result { op, index } = self.program.value_def(value) {
+                self.set_flag(op, 0, index as usize, stop_gradient);
+                self.set_flag(op, 1, index as usize, persistable);
+            }
         }
     }
 
-    fn set_flag(&mut self, op: OpId, name: &str, index: usize, value: bool) {
-        let n = self.program.num_results(op);
-        let ctx = self.ctx.clone();
-        let Some(map) = self.attrs.get_mut(&op) else {
+    /// Sets result `index`'s flag `which` (0: `stop_gradient`, 1:
+    /// `persistable`) of `op`.
+    fn set_flag(&mut self, op: OpId, which: usize, index: usize, value: bool) {
+        let Some(rec) = self.attrs.get_mut(op.index()).and_then(Option::as_mut) else {
             return;
         };
-        let mut flags: Vec<bool> = match map.get(name) {
-            Some(a) => ctx
-                .attr_as::<pir_core::builtin::ArrayAttr>(a)
-                .map(|arr| {
-                    arr.0
-                        .iter()
-                        .map(|&x| {
-                            ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
-                                .is_some_and(|b| b.0)
-                        })
-                        .collect()
-                })
-                .unwrap_or_else(|| vec![false; n]),
-            None => vec![false; n],
+        let bits = match &mut rec.flags[which] {
+            Some((bits, _)) => bits,
+            slot @ None => {
+                // The flags an op builder gave, else all false.
+                let ctx = &*self.ctx;
+                let given: Option<InlineVec<bool, 4>> = rec.map.get(FLAGS[which]).and_then(|a| {
+                    ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
+                        arr.0
+                            .iter()
+                            .map(|&x| {
+                                ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
+                                    .is_some_and(|b| b.0)
+                            })
+                            .collect()
+                    })
+                });
+                let at = rec.map.slot_of(FLAGS[which], Attribute::NULL);
+                let n = self.program.num_results(op);
+                let bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
+                &mut slot.insert((bits, at)).0
+            }
         };
-        if index < flags.len() {
-            flags[index] = value;
+        if let Some(b) = bits.as_mut_slice().get_mut(index) {
+            *b = value;
         }
-        map.set(name, bool_array(&ctx, &flags));
     }
 
     // ------------------------------------------------------------ finish
@@ -502,10 +751,24 @@ impl<'d> Translator<'d> {
     /// Gives every op its final attribute dictionary, in the order Paddle's
     /// writer produces and with what its reader keeps.
     fn finish(mut self) -> Program {
-        let ops: Vec<(OpId, AttrMap)> = self.attrs.drain().collect();
-        for (op, map) in ops {
-            let name = self.program.op_name_str(op).to_owned();
-            let dict = general::final_attrs(&self.ctx, &name, &map);
+        let mut attrs = std::mem::take(&mut self.attrs);
+        let mut entries = Vec::new();
+        for (i, slot) in attrs.iter_mut().enumerate() {
+            let Some(rec) = slot else {
+                continue;
+            };
+            for (bits, at) in rec.flags.iter().flatten() {
+                let attr = match bits.as_slice() {
+                    [true] => self.k.true1,
+                    [false] => self.k.false1,
+                    more => bool_array(&self.ctx, more),
+                };
+                rec.map.set_at(*at, attr);
+            }
+            let op = OpId::new(i);
+            entries.clear();
+            general::final_attrs(&mut self, rec.writer, &rec.map, &mut entries);
+            let dict = self.ctx.dict(&entries);
             self.program.set_attrs(op, dict);
         }
         self.program

@@ -4,8 +4,8 @@
 //! tensor arrays and ops whose target depends on their inputs.
 
 use pir_core::builtin::{F32Attr, I32Attr, StrAttr};
-use pir_core::{BlockId, ValueId};
-use pir_dialects::op_def::AttrKind;
+use pir_core::BlockId;
+use pir_dialects::op_def::{AttrKind, OpDef};
 use pir_dialects::pd_op::attrs::{DataTypeAttr, Place, PlaceAttr};
 
 use super::attrs::{self, AttrMap};
@@ -15,7 +15,7 @@ use super::Translator;
 use crate::desc::{AttrValue, OpDesc, VarKind};
 use crate::error::Result;
 
-pub(super) fn int_attr(op: &OpDesc, name: &str) -> Option<i32> {
+pub(super) fn int_attr(op: &OpDesc<'_>, name: &str) -> Option<i32> {
     match op.attr(name) {
         Some(AttrValue::Int(i)) => Some(*i),
         Some(AttrValue::Long(i)) => i32::try_from(*i).ok(),
@@ -23,30 +23,30 @@ pub(super) fn int_attr(op: &OpDesc, name: &str) -> Option<i32> {
     }
 }
 
-pub(super) fn float_attr(op: &OpDesc, name: &str) -> Option<f32> {
+pub(super) fn float_attr(op: &OpDesc<'_>, name: &str) -> Option<f32> {
     match op.attr(name) {
         Some(AttrValue::Float(f)) => Some(*f),
         _ => None,
     }
 }
 
-fn bool_attr(op: &OpDesc, name: &str) -> Option<bool> {
+fn bool_attr(op: &OpDesc<'_>, name: &str) -> Option<bool> {
     match op.attr(name) {
         Some(AttrValue::Bool(b)) => Some(*b),
         _ => None,
     }
 }
 
-impl Translator<'_> {
+impl<'d> Translator<'d> {
     /// The op's own translation, if it has one.
     pub fn translate_special(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
     ) -> Option<Result<()>> {
-        let r = match op.op_type.as_str() {
+        let r = match op.op_type {
             "feed" => self.feed(b, op, scope, dst),
             "data" => self.data_op(b, op, scope, dst),
             "fetch" | "fetch_v2" => self.fetch(op, scope, dst),
@@ -69,7 +69,7 @@ impl Translator<'_> {
             | "elementwise_floordiv"
             | "grad_add" => self.elementwise(b, op, scope, dst),
             "lookup_table_v2" | "lookup_table" => self.embedding(b, op, scope, dst),
-            "cast" => self.with_attrs(b, op, scope, dst, "pd_op.cast", |t, op| {
+            "cast" => self.with_attrs(b, op, scope, dst, Some("pd_op.cast"), |t, op| {
                 let mut m = AttrMap::new();
                 m.set(
                     "dtype",
@@ -77,7 +77,7 @@ impl Translator<'_> {
                 );
                 m
             }),
-            "increment" => self.with_attrs(b, op, scope, dst, &target_name(op), |t, op| {
+            "increment" => self.with_attrs(b, op, scope, dst, None, |t, op| {
                 let mut m = AttrMap::new();
                 let v = match op.attr("step") {
                     Some(v) => attrs::general(&t.ctx, v),
@@ -91,7 +91,7 @@ impl Translator<'_> {
                 op,
                 scope,
                 dst,
-                &target_name(op),
+                None,
                 Hooks {
                     attr: Some(|t, op, name| {
                         if name != "dtype" {
@@ -115,7 +115,7 @@ impl Translator<'_> {
                 op,
                 scope,
                 dst,
-                &target_name(op),
+                None,
                 Hooks {
                     attr: Some(|t, op, name| {
                         if name != "axis" {
@@ -124,10 +124,10 @@ impl Translator<'_> {
                         if bool_attr(op, "reduce_all") == Some(true) {
                             return Ok(Some(pir_core::builtin::ArrayAttr::get(&t.ctx, &[])));
                         }
-                        let legacy = crate::compat::compat().legacy_attr_name(&op.op_type, name);
+                        let legacy = crate::compat::compat().legacy_attr_name(op.op_type, name);
                         let spec = def(&target_name(op)).and_then(|d| d.attribute(name));
                         let kind = spec.map_or(AttrKind::Any, |s| s.kind);
-                        Ok(Some(attrs::translate(&t.ctx, kind, op.attr(&legacy))))
+                        Ok(Some(attrs::translate(&t.ctx, kind, op.attr(legacy))))
                     }),
                     input: None,
                 },
@@ -137,7 +137,7 @@ impl Translator<'_> {
                 op,
                 scope,
                 dst,
-                &target_name(op),
+                None,
                 Hooks {
                     input: Some(|t, _b, op, scope, dst, name| {
                         if name != "num_classes" {
@@ -160,7 +160,7 @@ impl Translator<'_> {
                 op,
                 scope,
                 dst,
-                &target_name(op),
+                None,
                 Hooks {
                     input: Some(|t, b, op, _scope, dst, name| {
                         if name != "dropout_state_in" {
@@ -191,7 +191,7 @@ impl Translator<'_> {
                 op,
                 scope,
                 dst,
-                &target_name(op),
+                None,
                 Hooks {
                     input: Some(|t, _b, op, _scope, dst, name| {
                         if name != "axis" || op.input("Axis").is_some_and(|a| !a.is_empty()) {
@@ -212,15 +212,22 @@ impl Translator<'_> {
                 } else {
                     "pd_op.triu"
                 };
-                self.hooked(b, op, scope, dst, name, Hooks::default())
+                self.hooked(b, op, scope, dst, Some(name), Hooks::default())
             }
-            "share_buffer" => self.hooked(b, op, scope, dst, "pd_op.share_data_", Hooks::default()),
+            "share_buffer" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                Some("pd_op.share_data_"),
+                Hooks::default(),
+            ),
             "c_sync_comm_stream" => self.hooked(
                 b,
                 op,
                 scope,
                 dst,
-                "pd_op.sync_comm_stream_",
+                Some("pd_op.sync_comm_stream_"),
                 Hooks::default(),
             ),
             "matrix_rank" => {
@@ -229,11 +236,16 @@ impl Translator<'_> {
                 } else {
                     "pd_op.matrix_rank"
                 };
-                self.hooked(b, op, scope, dst, name, Hooks::default())
+                self.hooked(b, op, scope, dst, Some(name), Hooks::default())
             }
-            "read_from_array" => {
-                self.hooked(b, op, scope, dst, "pd_op.array_read", Hooks::default())
-            }
+            "read_from_array" => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                Some("pd_op.array_read"),
+                Hooks::default(),
+            ),
             "write_to_array" | "lod_array_length" => self.array_op(b, op, scope, dst),
             "slice" => {
                 let input = op.input_args("Input").first();
@@ -252,25 +264,37 @@ impl Translator<'_> {
                 } else {
                     "pd_op.slice_array"
                 };
-                self.hooked(b, op, scope, dst, name, Hooks::default())
+                self.hooked(b, op, scope, dst, Some(name), Hooks::default())
             }
             _ => return None,
         };
         Some(r)
     }
 
-    /// The general path into a named op with hooks.
+    /// The op `name` names (`None`: the op's default target).
+    fn def_or_target(&self, op: &OpDesc<'d>, name: Option<&str>) -> Result<&'static OpDef> {
+        let d = match name {
+            Some(n) => def(n),
+            None => self.target(op),
+        };
+        d.ok_or_else(|| {
+            let name = name.map_or_else(|| target_name(op), str::to_owned);
+            self.unsupported(op.op_type, format!("no op `{name}`"))
+        })
+    }
+
+    /// The general path into a named op (`None`: the default target) with
+    /// hooks.
     fn hooked(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
-        name: &str,
+        name: Option<&str>,
         hooks: Hooks,
     ) -> Result<()> {
-        let d =
-            def(name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        let d = self.def_or_target(op, name)?;
         self.general_with(b, op, scope, dst, d, &hooks).map(|_| ())
     }
 
@@ -278,14 +302,13 @@ impl Translator<'_> {
     fn with_attrs(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
-        name: &str,
-        make: impl Fn(&Translator<'_>, &OpDesc) -> AttrMap,
+        name: Option<&str>,
+        make: impl Fn(&Translator<'d>, &OpDesc<'d>) -> AttrMap<'d>,
     ) -> Result<()> {
-        let d =
-            def(name).ok_or_else(|| self.unsupported(&op.op_type, format!("no op `{name}`")))?;
+        let d = self.def_or_target(op, name)?;
         let operands = self.inputs_only(b, op, scope, dst, d)?;
         let (types, outputs) = self.general_outputs(b, op, d)?;
         let attrs = make(self, op);
@@ -298,21 +321,21 @@ impl Translator<'_> {
     fn inputs_only(
         &mut self,
         b: usize,
-        op: &OpDesc,
+        op: &OpDesc<'d>,
         scope: ScopeId,
         dst: BlockId,
         d: &'static pir_dialects::op_def::OpDef,
-    ) -> Result<Vec<Option<ValueId>>> {
+    ) -> Result<super::general::Operands> {
         self.slice_vector_inputs(op, scope, dst)?;
         self.general_inputs(b, op, scope, dst, d, &Hooks::default())
     }
 
-    fn feed(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn feed(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
         let d = def("pd_op.feed").ok_or_else(|| self.err("no pd_op.feed"))?;
         let (types, outputs) = self.general_outputs(b, op, d)?;
-        let name = op.output_arg_names().next().unwrap_or_default().to_owned();
+        let name = op.output_arg_names().next().unwrap_or_default();
         let mut m = AttrMap::new();
-        m.set("name", StrAttr::get(&self.ctx, &name));
+        m.set("name", StrAttr::get(&self.ctx, name));
         m.set(
             "col",
             self.ctx
@@ -323,16 +346,16 @@ impl Translator<'_> {
         Ok(())
     }
 
-    fn data_op(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn data_op(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
         let d = def("pd_op.data").ok_or_else(|| self.err("no pd_op.data"))?;
         let (types, outputs) = self.general_outputs(b, op, d)?;
         let ctx = self.ctx.clone();
         let mut m = AttrMap::new();
         let name = match op.attr("name") {
-            Some(AttrValue::String(s)) => s.clone(),
-            _ => String::new(),
+            Some(AttrValue::String(s)) => *s,
+            _ => "",
         };
-        m.set("name", StrAttr::get(&ctx, &name));
+        m.set("name", StrAttr::get(&ctx, name));
         m.set(
             "shape",
             attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape")),
@@ -356,16 +379,16 @@ impl Translator<'_> {
         Ok(())
     }
 
-    fn fetch(&mut self, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn fetch(&mut self, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
         self.slice_vector_inputs(op, scope, dst)?;
         let x = op
             .input_args("X")
             .first()
             .ok_or_else(|| self.err("`fetch` needs input `X`"))?;
         let v = self.lookup(scope, x)?.value;
-        let name = op.input_arg_names().next().unwrap_or_default().to_owned();
+        let name = op.input_arg_names().next().unwrap_or_default();
         let mut m = AttrMap::new();
-        m.set("name", StrAttr::get(&self.ctx, &name));
+        m.set("name", StrAttr::get(&self.ctx, name));
         m.set(
             "col",
             self.ctx
@@ -376,8 +399,8 @@ impl Translator<'_> {
         Ok(())
     }
 
-    fn shadow_output(&mut self, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
-        let x = op
+    fn shadow_output(&mut self, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let x = *op
             .input_args("x")
             .first()
             .ok_or_else(|| self.err("`shadow_output` needs input `x`"))?;
@@ -388,11 +411,11 @@ impl Translator<'_> {
             self.scopes.push(scope, x, info);
         }
         let name = match op.attr("name") {
-            Some(AttrValue::String(s)) => s.clone(),
-            _ => String::new(),
+            Some(AttrValue::String(s)) => *s,
+            _ => "",
         };
         let mut m = AttrMap::new();
-        m.set("output_name", StrAttr::get(&self.ctx, &name));
+        m.set("output_name", StrAttr::get(&self.ctx, name));
         self.create_op(
             dst,
             false,
@@ -405,7 +428,13 @@ impl Translator<'_> {
         Ok(())
     }
 
-    fn fill_constant(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn fill_constant(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         let has = |n: &str| op.input(n).is_some_and(|v| !v.is_empty());
         let dtype = attrs::dtype_of_proto(
             int_attr(op, "dtype").ok_or_else(|| self.err("`fill_constant` needs `dtype`"))?,
@@ -489,9 +518,9 @@ impl Translator<'_> {
         Ok(())
     }
 
-    fn assign(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
-        let out = op.output_args("Out").first().cloned().unwrap_or_default();
-        if self.scopes.has(scope, &out) {
+    fn assign(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
+        let out = op.output_args("Out").first().copied().unwrap_or_default();
+        if self.scopes.has(scope, out) {
             // Writing an existing variable: `assign_out_(x, out)`.
             let d = def("pd_op.assign_out_").ok_or_else(|| self.err("no pd_op.assign_out_"))?;
             let x = op
@@ -499,7 +528,7 @@ impl Translator<'_> {
                 .first()
                 .ok_or_else(|| self.err("`assign` needs input `X`"))?;
             let xv = self.lookup(scope, x)?.value;
-            let ov = self.lookup(scope, &out)?.value;
+            let ov = self.lookup(scope, out)?.value;
             let (types, outputs) = self.general_outputs(b, op, d)?;
             let new = self.create_op(
                 dst,
@@ -517,15 +546,17 @@ impl Translator<'_> {
         let is_array = x
             .and_then(|n| self.var(b, n))
             .is_some_and(|v| v.kind == VarKind::DenseTensorArray);
-        let name = if is_array {
-            "pd_op.assign_array_".to_owned()
-        } else {
-            target_name(op)
-        };
-        self.hooked(b, op, scope, dst, &name, Hooks::default())
+        let name = is_array.then_some("pd_op.assign_array_");
+        self.hooked(b, op, scope, dst, name, Hooks::default())
     }
 
-    fn assign_value(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn assign_value(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         let d = def("pd_op.assign_value").ok_or_else(|| self.err("no pd_op.assign_value"))?;
         let kind = |n: &str| d.attribute(n).map_or(AttrKind::Any, |s| s.kind);
         let ctx = self.ctx.clone();
@@ -567,7 +598,13 @@ impl Translator<'_> {
         Ok(())
     }
 
-    fn select_input(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn select_input(
+        &mut self,
+        b: usize,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         let mask = op
             .input_args("Mask")
             .first()
@@ -609,11 +646,10 @@ impl Translator<'_> {
                 .collect();
             pir_core::builtin::DenseTensorType::get(&self.ctx, d1.dtype, &dims)
         };
-        let out = op
+        let out = *op
             .output_args("Out")
             .first()
-            .ok_or_else(|| self.err("`select_input` needs `Out`"))?
-            .clone();
+            .ok_or_else(|| self.err("`select_input` needs `Out`"))?;
         let _ = b;
         let new = self.create_op(
             dst,
@@ -624,11 +660,11 @@ impl Translator<'_> {
             AttrMap::new(),
             0,
         );
-        self.record_outputs(scope, new, &vec![(out, 0, 0)]);
+        self.record_outputs(scope, new, &[(out, 0, 0)]);
         Ok(())
     }
 
-    fn select_output(&mut self, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn select_output(&mut self, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
         let mask = op
             .input_args("Mask")
             .first()
@@ -653,12 +689,12 @@ impl Translator<'_> {
             AttrMap::new(),
             0,
         );
-        let map = vec![(outs[0].clone(), 0, 0), (outs[1].clone(), 1, 0)];
+        let map = vec![(outs[0], 0, 0), (outs[1], 1, 0)];
         self.record_outputs(scope, new, &map);
         Ok(())
     }
 
-    fn split(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn split(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
         let num = int_attr(op, "num").ok_or_else(|| self.err("`split` needs `num`"))?;
         let name = if num > 0 {
             "pd_op.split_with_num"
@@ -703,7 +739,7 @@ impl Translator<'_> {
 
     /// `write_to_array` / `lod_array_length`: the array input is the bound
     /// variable or a new `create_array`.
-    fn array_op(&mut self, b: usize, op: &OpDesc, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn array_op(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
         let (name, input, slot, from_output) = if op.op_type == "write_to_array" {
             ("pd_op.array_write_", "array", "Out", true)
         } else {
@@ -715,14 +751,14 @@ impl Translator<'_> {
         } else {
             op.input_args(slot).first()
         }
-        .cloned()
+        .copied()
         .ok_or_else(|| self.err(format!("needs `{slot}`")))?;
-        let array = match self.scopes.get(scope, &var) {
+        let array = match self.scopes.get(scope, var) {
             Some(v) => v.value,
             None => {
                 let desc = self
-                    .var(b, &var)
-                    .ok_or_else(|| self.var_err(&var, "not declared"))?;
+                    .var(b, var)
+                    .ok_or_else(|| self.var_err(var, "not declared"))?;
                 let dtype = values::phi_dtype(desc.dtype());
                 self.build_create_array(dst, false, dtype)?
             }
@@ -733,7 +769,7 @@ impl Translator<'_> {
             if info.name == input {
                 operands.push(Some(array));
             } else {
-                let legacy = crate::compat::compat().legacy_arg_name(&op.op_type, info.name);
+                let legacy = crate::compat::compat().legacy_arg_name(op.op_type, info.name);
                 match op.input_args(&legacy).first() {
                     Some(v) => operands.push(Some(self.lookup(scope, v)?.value)),
                     None if info.optional => operands.push(None),

@@ -1,17 +1,15 @@
 //! Which PIR value each legacy variable name stands for, block by block
 //! (Paddle's `TranslationContext`), and the types of legacy variables.
 
-use std::collections::HashMap;
-
 use pir_core::builtin::{DataLayout, DenseTensorType, ScalarType, VectorType};
 use pir_core::{IrContext, Type, ValueId};
 use pir_dialects::pd_op::attrs::DataType;
 use pir_dialects::pd_op::types::{
     DenseTensorArrayType, SelectedRowsType, SparseCooTensorType, SparseCsrTensorType,
 };
+use rustc_hash::FxHashMap;
 
 use crate::desc::{DataKind, VarDesc, VarKind};
-use crate::umap::UnorderedKeys;
 
 /// What a variable name is bound to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,23 +37,31 @@ impl VarInfo {
 /// Id of a scope in [`Scopes`].
 pub type ScopeId = usize;
 
+/// The values pushed for one name: the current one last. Most names get one
+/// value, which needs no allocation.
 #[derive(Debug, Default)]
-struct Scope {
+struct Stack {
+    older: Vec<VarInfo>,
+    current: Option<VarInfo>,
+}
+
+#[derive(Debug, Default)]
+struct Scope<'d> {
     parent: Option<ScopeId>,
-    map: HashMap<String, Vec<VarInfo>>,
+    map: FxHashMap<&'d str, Stack>,
 }
 
 /// Nested name scopes: a block's scope sees its parents' names; each name
 /// keeps the stack of values pushed for it (the last one is current).
 #[derive(Debug)]
-pub struct Scopes {
-    scopes: Vec<Scope>,
-    /// Names of the top scope in the order Paddle's hash map lists them
-    /// (what it iterates when it sets `stop_gradient`/`persistable`).
-    top_order: UnorderedKeys,
+pub struct Scopes<'d> {
+    scopes: Vec<Scope<'d>>,
+    /// Names of the top scope in first-insertion order (Paddle's hash map
+    /// lists them in an order that follows from it).
+    top_keys: Vec<&'d str>,
 }
 
-impl Default for Scopes {
+impl Default for Scopes<'_> {
     fn default() -> Self {
         Scopes::new()
     }
@@ -64,20 +70,28 @@ impl Default for Scopes {
 /// The top scope.
 pub const TOP: ScopeId = 0;
 
-impl Scopes {
+impl<'d> Scopes<'d> {
     /// A top scope only.
     pub fn new() -> Self {
         Scopes {
             scopes: vec![Scope::default()],
-            top_order: UnorderedKeys::new(),
+            top_keys: Vec::new(),
         }
+    }
+
+    /// A top scope with room for `n` names.
+    pub fn with_capacity(n: usize) -> Self {
+        let mut s = Scopes::new();
+        s.scopes[TOP].map.reserve(n);
+        s.top_keys.reserve(n);
+        s
     }
 
     /// A new scope inside `parent`.
     pub fn inner(&mut self, parent: ScopeId) -> ScopeId {
         self.scopes.push(Scope {
             parent: Some(parent),
-            map: HashMap::new(),
+            map: FxHashMap::default(),
         });
         self.scopes.len() - 1
     }
@@ -87,8 +101,8 @@ impl Scopes {
         let mut s = Some(scope);
         while let Some(id) = s {
             let sc = &self.scopes[id];
-            if let Some(list) = sc.map.get(name) {
-                return list.last().copied();
+            if let Some(stack) = sc.map.get(name) {
+                return stack.current;
             }
             s = sc.parent;
         }
@@ -101,31 +115,42 @@ impl Scopes {
     }
 
     /// Binds `name` in `scope` (pushing onto its stack).
-    pub fn push(&mut self, scope: ScopeId, name: &str, info: VarInfo) {
-        if scope == TOP {
-            self.top_order.insert(name);
+    pub fn push(&mut self, scope: ScopeId, name: &'d str, info: VarInfo) {
+        let map = &mut self.scopes[scope].map;
+        match map.get_mut(name) {
+            Some(stack) => {
+                if let Some(old) = stack.current.replace(info) {
+                    stack.older.push(old);
+                }
+            }
+            None => {
+                map.insert(
+                    name,
+                    Stack {
+                        older: Vec::new(),
+                        current: Some(info),
+                    },
+                );
+                if scope == TOP {
+                    self.top_keys.push(name);
+                }
+            }
         }
-        self.scopes[scope]
+    }
+
+    /// Every value pushed for `name` in the top scope, oldest first.
+    pub fn top_values(&self, name: &str) -> impl Iterator<Item = VarInfo> + '_ {
+        self.scopes[TOP]
             .map
-            .entry(name.to_owned())
-            .or_default()
-            .push(info);
+            .get(name)
+            .into_iter()
+            .flat_map(|s| s.older.iter().copied().chain(s.current))
     }
 
-    /// Drops the current binding of `name` in `scope`.
-    pub fn pop(&mut self, scope: ScopeId, name: &str) {
-        if let Some(list) = self.scopes[scope].map.get_mut(name) {
-            list.pop();
-        }
-    }
-
-    /// Every name of the top scope with all its values, in Paddle's order.
-    pub fn top_entries(&self) -> Vec<(&str, &[VarInfo])> {
-        let top = &self.scopes[TOP].map;
-        self.top_order
-            .iter()
-            .filter_map(|k| top.get(k).map(|v| (k, v.as_slice())))
-            .collect()
+    /// The names of the top scope in the order they were first bound (the
+    /// order of Paddle's hash map follows from it).
+    pub fn top_keys(&self) -> &[&'d str] {
+        &self.top_keys
     }
 }
 
@@ -259,4 +284,9 @@ pub fn as_dense(ctx: &IrContext, t: Type) -> Option<DenseTensorType> {
 /// The element types of a `vec[...]` type.
 pub fn vector_elems(ctx: &IrContext, t: Type) -> Option<Vec<Type>> {
     ctx.type_as::<VectorType>(t).map(|v| v.0.to_vec())
+}
+
+/// Whether a type is a `vec[...]`.
+pub fn is_vector(ctx: &IrContext, t: Type) -> bool {
+    ctx.type_is::<VectorType>(t)
 }

@@ -1,0 +1,138 @@
+//! Facts derived from the static tables only (op-compat facts, `pd_op`
+//! definitions, libstdc++'s map order), kept for the whole process like the
+//! tables themselves: each legacy op type is looked up once, not once per
+//! op or per model. Each table is bounded (hostile models may name any
+//! number of op types); past the bound answers are computed, not kept.
+
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+
+use pir_dialects::op_def::OpDef;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+
+use super::general::{self, Plan};
+
+/// Most entries a table keeps.
+const MAX_ENTRIES: usize = 4096;
+
+/// Per legacy op type: its default target (in place or not) and its plans
+/// into the definitions it was translated into.
+#[derive(Default)]
+struct OpFacts {
+    target: [Option<Option<&'static OpDef>>; 2],
+    plans: Vec<(&'static str, Arc<Plan>)>,
+}
+
+impl OpFacts {
+    fn target(&mut self, op_type: &str, inplace: bool) -> Option<&'static OpDef> {
+        *self.target[usize::from(inplace)]
+            .get_or_insert_with(|| general::def(&general::target_name_of(op_type, inplace)))
+    }
+
+    fn plan(&mut self, op_type: &str, def: &'static OpDef) -> Arc<Plan> {
+        if let Some((_, p)) = self.plans.iter().find(|(n, _)| *n == def.name) {
+            return p.clone();
+        }
+        let p = Arc::new(Plan::new(op_type, def));
+        self.plans.push((def.name, p.clone()));
+        p
+    }
+}
+
+static OPS: LazyLock<Mutex<FxHashMap<Box<str>, OpFacts>>> = LazyLock::new(Default::default);
+
+fn with_op<R>(op_type: &str, f: impl FnOnce(Option<&mut OpFacts>) -> R) -> R {
+    let mut map = OPS.lock().unwrap_or_else(PoisonError::into_inner);
+    if !map.contains_key(op_type) && map.len() < MAX_ENTRIES {
+        map.insert(op_type.into(), OpFacts::default());
+    }
+    f(map.get_mut(op_type))
+}
+
+/// The definition a legacy op type translates to by default
+/// (`pd_op.<compat name>`, `_` for in-place use).
+pub fn target(op_type: &str, inplace: bool) -> Option<&'static OpDef> {
+    with_op(op_type, |facts| {
+        facts
+            .unwrap_or(&mut OpFacts::default())
+            .target(op_type, inplace)
+    })
+}
+
+/// How the general path reads `op_type` into `def`.
+pub fn plan(op_type: &str, def: &'static OpDef) -> Arc<Plan> {
+    with_op(op_type, |facts| {
+        facts.unwrap_or(&mut OpFacts::default()).plan(op_type, def)
+    })
+}
+
+/// The default target of `op_type` with its plan (one look-up).
+pub fn target_plan(op_type: &str, inplace: bool) -> Option<(&'static OpDef, Arc<Plan>)> {
+    with_op(op_type, |facts| {
+        let mut fresh = OpFacts::default();
+        let f = facts.unwrap_or(&mut fresh);
+        let def = f.target(op_type, inplace)?;
+        Some((def, f.plan(op_type, def)))
+    })
+}
+
+type Orders = FxHashMap<u64, Vec<(Box<[Box<str>]>, Arc<[usize]>)>>;
+
+static ORDERS: LazyLock<Mutex<(usize, Orders)>> = LazyLock::new(Default::default);
+
+/// The libstdc++ `unordered_map` iteration order of `keys` (distinct, in
+/// insertion order), as indices into `keys`.
+pub fn map_order<'k>(keys: impl Iterator<Item = &'k str> + Clone) -> Arc<[usize]> {
+    let mut h = FxBuildHasher.build_hasher();
+    for k in keys.clone() {
+        k.hash(&mut h);
+    }
+    let hash = h.finish();
+    let mut guard = ORDERS.lock().unwrap_or_else(PoisonError::into_inner);
+    let (count, map) = &mut *guard;
+    if let Some(list) = map.get(&hash) {
+        for (stored, order) in list {
+            if stored.iter().map(|s| &**s).eq(keys.clone()) {
+                return order.clone();
+            }
+        }
+    }
+    let owned: Vec<&str> = keys.collect();
+    let order: Arc<[usize]> = crate::umap::iteration_order(&owned).into();
+    if *count < MAX_ENTRIES {
+        *count += 1;
+        let stored = owned.iter().map(|&s| s.into()).collect();
+        map.entry(hash).or_default().push((stored, order.clone()));
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orders_are_remembered_by_content() {
+        let a = map_order(["name", "col", "persistable", "stop_gradient"].into_iter());
+        let owned: Vec<String> = ["name", "col", "persistable", "stop_gradient"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let b = map_order(owned.iter().map(String::as_str));
+        assert_eq!(&*a, &[3, 2, 1, 0]);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert_eq!(&*map_order(["x"].into_iter()), &[0]);
+    }
+
+    #[test]
+    fn targets_and_plans_are_shared() {
+        let d = target("elementwise_add", false).map(|d| d.name);
+        assert_eq!(d, Some("pd_op.add"));
+        assert_eq!(target("relu", true).map(|d| d.name), Some("pd_op.relu_"));
+        let def = general::def("pd_op.add").expect("pd_op.add");
+        assert!(Arc::ptr_eq(
+            &plan("elementwise_add", def),
+            &plan("elementwise_add", def)
+        ));
+    }
+}

@@ -9,7 +9,7 @@
 //! pir params FILE               list the tensors of a parameter file
 //! ```
 //! Errors go to stderr and the exit code is 1.
-#![deny(unsafe_op_in_unsafe_fn)]
+#![forbid(unsafe_code)]
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -16,7 +16,7 @@
 //!
 //! The layers are re-exported: [`core`] (the IR), [`dialects`] (Paddle's
 //! dialects), [`serde`] (the JSON model format), [`params`] (parameter files).
-#![deny(unsafe_op_in_unsafe_fn)]
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -289,8 +289,8 @@ impl<'t> Parser<'t> {
                 None => vec![1; blocks],
             },
         };
-        if per_region.len() > u8::MAX as usize {
-            return Err(self.error_at(head.start, 1, "more than 255 regions"));
+        if let Err(e) = crate::program::check_op_shape(0, per_region.len()) {
+            return Err(self.error_at(head.start, 1, e.to_string()));
         }
         values.clear();
         values.extend(operands.iter().map(|o| o.value));
@@ -499,8 +499,8 @@ impl<'t> Parser<'t> {
                 ),
             ));
         }
-        if result_types.len() > u16::MAX as usize {
-            return Err(self.error_at(head.start, 1, "more than 65535 results"));
+        if let Err(e) = crate::program::check_op_shape(result_types.len(), 0) {
+            return Err(self.error_at(head.start, 1, e.to_string()));
         }
         let op = self
             .program

@@ -89,7 +89,12 @@ pub fn read_slice(
     let doc = pir_json::parse(bytes)?;
     let root = doc.root();
     let top = JsonPath::Root("");
-    let base = serial::field(root, "base_code", &top)?;
+    let Some(base) = root.get("base_code") else {
+        return Err(ReadError::NotAModel(match root.kind() {
+            Kind::Object => "a JSON object without `base_code`".into(),
+            _ => format!("the JSON document is {}", serial::describe(root)),
+        }));
+    };
     let base_path = top.key("base_code");
     let magic = serial::field(base, "magic", &base_path)?;
     if !magic.str_eq("pir") {

@@ -6,7 +6,7 @@ use super::{Expect, OpHead, ParseError, Parser, TextForm};
 use crate::attributes::{AttrDict, Attribute};
 use crate::context::Symbol;
 use crate::op_info::OpInfo;
-use crate::parser::AttrHintInterface;
+use crate::parser::{AttrHintInterface, PrintedAttrsInterface};
 use crate::program::{BlockId, OpId, ValueId};
 use crate::types::Type;
 
@@ -535,6 +535,13 @@ impl<'t> Parser<'t> {
             let mut pairs = std::mem::take(&mut self.scratch.pairs);
             pairs.clear();
             pairs.extend(entries.iter().map(|e| (e.name, e.attr)));
+            if self.form == TextForm::Paddle {
+                if let Some(info) = self.ctx.op_info(op) {
+                    if let Some(restore) = info.interface::<PrintedAttrsInterface>() {
+                        (restore.0)(&self.ctx, info, &mut pairs);
+                    }
+                }
+            }
             let dict = self.ctx.dict(&pairs);
             self.scratch.pairs = pairs;
             dict

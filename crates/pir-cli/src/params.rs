@@ -94,12 +94,7 @@ fn read_tensors(path: &Path, program: Option<&Path>) -> Result<Vec<(String, Tens
                 .get(&name)
                 .cloned()
                 .ok_or_else(|| CliError::File(format!("`{name}` is not in {}", path.display())))?;
-            let t = match (dtype, t.dtype()) {
-                (Some(DType::BFloat16), DType::UInt16) => {
-                    t.reinterpret(DType::BFloat16).map_err(params_err(path))?
-                }
-                _ => t,
-            };
+            let t = pir_params::convert::as_declared(t, dtype).map_err(params_err(path))?;
             out.push((name, t));
         }
         return Ok(out);

@@ -153,8 +153,7 @@ pub fn read_slice(
         attrs: Vec::with_capacity(16),
         syms,
         patches,
-        pair_values: Vec::new(),
-        next_fresh_id: i64::MAX / 2,
+        pairs: patch::PairState::default(),
         type_cache: FxHashMap::default(),
         dict_cache: FxHashMap::default(),
         entry_cache: FxHashMap::default(),
@@ -262,10 +261,8 @@ struct Reader<'o> {
     syms: ParamSymbols,
     /// The merged version and user patches, if any apply.
     patches: Option<PatchSet>,
-    /// The value id each op-pair patch last added, by pair index.
-    pair_values: Vec<Option<i64>>,
-    /// Ids for values added by op-pair patches (far above any id in a file).
-    next_fresh_id: i64,
+    /// What the op-pair patches carry from producers to consumers.
+    pairs: patch::PairState,
     /// Types by their JSON text: real models repeat a handful of types
     /// thousands of times, so each distinct text is decoded once.
     type_cache: FxHashMap<Box<str>, Type>,
@@ -434,87 +431,10 @@ impl Reader<'_> {
             }
         }
         for i in pairs {
-            self.apply_pair(&mut tree, set, i, &name, &where_)?;
+            self.pairs.apply(&mut tree, set, i, &name, &where_)?;
         }
         patch::apply_id_renames(&mut tree, set);
         Ok(Some(tree.to_bytes()))
-    }
-
-    fn apply_pair(
-        &mut self,
-        op: &mut Json,
-        set: &PatchSet,
-        i: usize,
-        name: &str,
-        path: &str,
-    ) -> Result<(), ReadError> {
-        let pair = &set.pairs[i];
-        if self.pair_values.len() < set.pairs.len() {
-            self.pair_values.resize(set.pairs.len(), None);
-        }
-        let fail = |message: String| {
-            ReadError::from(patch::ApplyError {
-                path: path.to_owned(),
-                op: name.to_owned(),
-                origin: pair.origin.to_string(),
-                message,
-            })
-        };
-        if pair.producer == name {
-            let outputs = op
-                .get_mut("O")
-                .and_then(Json::as_array_mut)
-                .ok_or_else(|| fail("the op has no outputs".into()))?;
-            let len = outputs.len();
-            match &pair.add {
-                Some(ty) if pair.output <= len => {
-                    let id = self.next_fresh_id;
-                    self.next_fresh_id += 1;
-                    self.pair_values[i] = Some(id);
-                    outputs.insert(
-                        pair.output,
-                        Json::Obj(vec![("%".into(), Json::Int(id)), ("TT".into(), ty.clone())]),
-                    );
-                }
-                None if pair.output < len => {
-                    outputs.remove(pair.output);
-                }
-                _ => {
-                    return Err(fail(format!(
-                        "output index {} out of range (the op has {len})",
-                        pair.output
-                    )))
-                }
-            }
-        }
-        if pair.consumer == name {
-            let inputs = op
-                .get_mut("I")
-                .and_then(Json::as_array_mut)
-                .ok_or_else(|| fail("the op has no inputs".into()))?;
-            let len = inputs.len();
-            match &pair.add {
-                Some(_) if pair.input <= len => {
-                    let id = self.pair_values[i].ok_or_else(|| {
-                        fail(format!(
-                            "no `{}` before this op produced the value to add",
-                            pair.producer
-                        ))
-                    })?;
-                    inputs.insert(pair.input, Json::Obj(vec![("%".into(), Json::Int(id))]));
-                }
-                None if pair.input < len => {
-                    inputs.remove(pair.input);
-                }
-                _ => {
-                    return Err(fail(format!(
-                        "input index {} out of range (the op has {len})",
-                        pair.input
-                    )))
-                }
-            }
-        }
-        Ok(())
     }
 
     fn read_op_json(

@@ -456,7 +456,7 @@ impl<'p> ProgramWriter<'p> {
         let flag = |(attr, default): (Slot, bool)| -> Result<bool, WriteError> {
             match found[attr.index()] {
                 None => Ok(default),
-                Some(a) => first_bool(ctx, a).ok_or_else(|| {
+                Some(a) => pir_core::builtin::first_bool(ctx, a).ok_or_else(|| {
                     self.unsupported(op, format!("`{}` must be a [bool] array", attr.name()))
                 }),
             }
@@ -517,14 +517,4 @@ impl<'p> ProgramWriter<'p> {
         w.end_object();
         Ok(())
     }
-}
-
-/// The first element of a `[bool]` array attribute (or a plain bool).
-fn first_bool(ctx: &IrContext, attr: Attribute) -> Option<bool> {
-    use pir_core::builtin::{ArrayAttr, BoolAttr};
-    if let Some(b) = ctx.attr_as::<BoolAttr>(attr) {
-        return Some(b.0);
-    }
-    let first = *ctx.attr_as::<ArrayAttr>(attr)?.0.first()?;
-    ctx.attr_as::<BoolAttr>(first).map(|b| b.0)
 }

@@ -58,9 +58,9 @@ pub fn with_path(path: &Path, message: &dyn std::fmt::Display) -> String {
     }
 }
 
-use pir_core::builtin::{ArrayAttr, BoolAttr, StrAttr};
+use pir_core::builtin::StrAttr;
 use pir_core::{IrContext, Program, Type};
-use pir_params::{DType, Tensor};
+use pir_params::Tensor;
 
 /// Errors of loading and saving models.
 #[derive(Debug, thiserror::Error)]
@@ -380,12 +380,8 @@ impl Model {
                 name: name.clone(),
                 message: format!("not found in {}", path.display()),
             })?;
-            let tensor = match (declared(&self.program, *ty), tensor.dtype()) {
-                (Some((DType::BFloat16, _)), DType::UInt16) => {
-                    tensor.reinterpret(DType::BFloat16).map_err(params_err)?
-                }
-                _ => tensor,
-            };
+            let declared = declared(&self.program, *ty).map(|(d, _)| d);
+            let tensor = pir_params::convert::as_declared(tensor, declared).map_err(params_err)?;
             tensors.push((name.clone(), tensor));
         }
         self.bind(vars, tensors, path)
@@ -511,12 +507,7 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
 
 /// The op's `persistable` mark (the first element of its `[bool]` array), if it has one.
 fn persistable(program: &Program, op: pir_core::OpId) -> Option<bool> {
-    let ctx = program.ctx();
-    let attr = program.attr(op, "persistable")?;
-    let first = ctx
-        .attr_as::<ArrayAttr>(attr)
-        .and_then(|a| a.0.first().copied());
-    first.and_then(|a| ctx.attr_as::<BoolAttr>(a)).map(|b| b.0)
+    pir_core::builtin::first_bool(program.ctx(), program.attr(op, "persistable")?)
 }
 
 pub use pir_params::bound::declared;

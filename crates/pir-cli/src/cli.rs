@@ -49,6 +49,10 @@ pub enum Command {
     Opt(OptArgs),
     /// List or convert the tensors of a parameter file.
     Params(ParamsArgs),
+    /// Compare two models structurally (exit 1 when they differ).
+    Diff(DiffArgs),
+    /// Draw the dataflow graph of a model (DOT, SVG or HTML).
+    Graph(GraphArgs),
     /// In-process medians of load, print and save (JSON on stdout).
     Time(TimeArgs),
     /// Write a synthetic model of about OPS ops (for benchmarks).
@@ -218,6 +222,45 @@ pub struct ParamsConvertArgs {
     /// The model naming the tensors (default: the input's model beside it).
     #[arg(long, value_name = "MODEL")]
     pub program: Option<PathBuf>,
+    /// Overwrite the output if it exists.
+    #[arg(long, short)]
+    pub force: bool,
+}
+
+/// `pir diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The first model.
+    pub a: PathBuf,
+    /// The second model.
+    pub b: PathBuf,
+    /// Only counts: ops added, removed and changed.
+    #[arg(long)]
+    pub stat: bool,
+    /// Colour: auto (on a terminal), always or never.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// When to colour output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal only.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// `pir graph`.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// The model.
+    pub model: PathBuf,
+    /// Where to write: .dot (or .gv), .svg or .html (default: DOT on stdout).
+    #[arg(short, value_name = "OUT")]
+    pub output: Option<PathBuf>,
     /// Overwrite the output if it exists.
     #[arg(long, short)]
     pub force: bool,

@@ -21,6 +21,8 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Upgrade(args) => convert(&args, true),
         Command::Opt(args) => crate::opt::run(&args),
         Command::Params(args) => crate::params::run(&args),
+        Command::Diff(args) => crate::diff::run(&args),
+        Command::Graph(args) => crate::graph::run(&args),
         Command::Time(args) => time(&args),
         Command::Synth(args) => synth(&args),
         Command::Completions(args) => {

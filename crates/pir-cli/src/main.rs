@@ -14,6 +14,8 @@ use clap::Parser;
 
 mod cli;
 mod commands;
+mod diff;
+mod graph;
 mod input;
 mod opt;
 mod params;
@@ -58,7 +60,10 @@ pub enum CliError {
     /// A pass pipeline failed.
     #[error("{0}")]
     Pass(String),
-    /// Some other file could not be read or written (a patch file, a graph).
+    /// Writing a file failed (a graph).
+    #[error("{}", overwrite_hint(.0))]
+    Fs(#[from] pir_core::fs::WriteError),
+    /// Some other file could not be read (a patch file).
     #[error("{0}")]
     File(String),
     /// Writing output failed.

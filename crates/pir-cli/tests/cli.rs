@@ -712,3 +712,85 @@ fn opt_rejects_a_parameter_of_the_wrong_shape() {
     );
     assert!(!out.exists() && !dir.path().join("out.pdiparams").exists());
 }
+
+/// `pir diff`: identical models exit 0; an optimised one differs (exit 1)
+/// in the ops the pipeline removed and the parameters it folded.
+#[test]
+fn diff_tells_models_apart() {
+    let model = corpus_model("resblock");
+    let dir = tempfile::tempdir().unwrap();
+    let json = model.json();
+    let same = pir(&["diff", json.to_str().unwrap(), json.to_str().unwrap()]);
+    assert!(same.status.success());
+    assert!(String::from_utf8_lossy(&same.stdout).contains("no differences"));
+    let out = dir.path().join("o.json");
+    let res = opt_to(&json, "fold_batch_norm,canonicalize,cse,dce", &out);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let diff = pir(&[
+        "diff",
+        json.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--color",
+        "never",
+    ]);
+    assert_eq!(diff.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert!(
+        text.contains("- (") && text.contains("pd_op.batch_norm"),
+        "{text}"
+    );
+    assert!(!text.contains('\x1b'), "no colour when told");
+    let stat = pir(&[
+        "diff",
+        json.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--stat",
+    ]);
+    assert_eq!(stat.status.code(), Some(1));
+    let stat = String::from_utf8_lossy(&stat.stdout);
+    assert!(
+        stat.contains("removed") && stat.contains("parameters differ"),
+        "{stat}"
+    );
+}
+
+/// `pir graph`: DOT with nested regions as clusters, and a laid-out SVG and
+/// HTML page.
+#[test]
+fn graph_writes_dot_svg_and_html() {
+    let model = corpus_model("cond_if");
+    let json = model.json();
+    let dot = pir(&["graph", json.to_str().unwrap()]);
+    assert!(dot.status.success());
+    let dot = String::from_utf8_lossy(&dot.stdout);
+    assert!(
+        dot.starts_with("digraph") && dot.contains("subgraph cluster_"),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("linear_0.w_0: 4x4xf32"),
+        "parameters fold into their users"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (ext, marker) in [("svg", "<svg"), ("html", "<!DOCTYPE html>")] {
+        let out = dir.path().join(format!("g.{ext}"));
+        let res = pir(&["graph", json.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert!(
+            res.status.success(),
+            "{}",
+            String::from_utf8_lossy(&res.stderr)
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text.contains(marker) && text.contains("pd_op.if true"),
+            "{ext}"
+        );
+    }
+    let bad = dir.path().join("g.png");
+    let res = pir(&["graph", json.to_str().unwrap(), "-o", bad.to_str().unwrap()]);
+    assert_eq!(res.status.code(), Some(2));
+}

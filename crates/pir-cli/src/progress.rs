@@ -31,7 +31,7 @@ pub(crate) fn spinner(message: &str) -> Option<Spinner> {
             if wait.recv_timeout(DELAY) != Err(mpsc::RecvTimeoutError::Timeout) {
                 return;
             }
-            let bar = ProgressBar::new_spinner();
+            let bar = ProgressBar::new_spinner().with_elapsed(DELAY);
             if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} ({elapsed})") {
                 bar.set_style(style);
             }

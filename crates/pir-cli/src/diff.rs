@@ -340,25 +340,20 @@ struct Paint {
 }
 
 impl Paint {
-    fn new(on: bool) -> Paint {
-        if on {
-            Paint {
-                red: "\x1b[31m",
-                green: "\x1b[32m",
-                yellow: "\x1b[33m",
-                bold: "\x1b[1m",
-                reset: "\x1b[0m",
-            }
-        } else {
-            Paint {
-                red: "",
-                green: "",
-                yellow: "",
-                bold: "",
-                reset: "",
-            }
-        }
-    }
+    const ON: Paint = Paint {
+        red: "\x1b[31m",
+        green: "\x1b[32m",
+        yellow: "\x1b[33m",
+        bold: "\x1b[1m",
+        reset: "\x1b[0m",
+    };
+    const OFF: Paint = Paint {
+        red: "",
+        green: "",
+        yellow: "",
+        bold: "",
+        reset: "",
+    };
 }
 
 /// Parameter differences: `name: what`.
@@ -442,7 +437,7 @@ pub fn run(args: &DiffArgs) -> Result<(), CliError> {
             std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
         }
     };
-    let c = Paint::new(color);
+    let c = if color { Paint::ON } else { Paint::OFF };
     let mut out = String::new();
     if args.stat {
         let _ = writeln!(

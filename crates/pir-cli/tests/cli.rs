@@ -39,10 +39,7 @@ fn a_missing_file_is_an_error_with_exit_code_1() {
 #[test]
 fn a_corrupt_file_names_the_json_path_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let text = std::fs::read_to_string(model.json())
         .unwrap()
         .replacen("0.t_f32", "0.t_bogus", 1);
@@ -99,10 +96,7 @@ fn completions_are_printed_for_each_shell() {
 /// A file of the wrong kind says what it is; an error names its path once.
 #[test]
 fn files_of_the_wrong_kind_say_what_they_are() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let params = model.file(".pdiparams").unwrap();
     let json = model.json();
     let err = |args: &[&str]| {
@@ -142,10 +136,7 @@ fn files_of_the_wrong_kind_say_what_they_are() {
 /// Output extensions that say no format are refused before anything is read.
 #[test]
 fn unknown_output_extensions_are_refused() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let dir = tempfile::tempdir().unwrap();
     let json = model.json();
     let out = dir.path().join("out.yaml");
@@ -169,10 +160,7 @@ fn unknown_output_extensions_are_refused() {
 /// file says so.
 #[test]
 fn convert_keeps_the_layout_and_upgrade_says_when_nothing_changes() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let dir = tempfile::tempdir().unwrap();
     let json = model.json();
     let readable = dir.path().join("readable.json");
@@ -206,10 +194,7 @@ fn convert_keeps_the_layout_and_upgrade_says_when_nothing_changes() {
 
 #[test]
 fn verify_accepts_a_corpus_model() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "while_loop")
-        .unwrap();
+    let model = corpus_model("while_loop");
     let out = pir(&["verify", model.json().to_str().unwrap()]);
     assert!(
         out.status.success(),
@@ -220,10 +205,7 @@ fn verify_accepts_a_corpus_model() {
 
 #[test]
 fn convert_rewrites_a_model_byte_for_byte_and_refuses_to_overwrite() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "cond_if")
-        .unwrap();
+    let model = corpus_model("cond_if");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.json");
     let json = model.json();
@@ -250,10 +232,7 @@ fn convert_rewrites_a_model_byte_for_byte_and_refuses_to_overwrite() {
 
 #[test]
 fn params_lists_tensors_named_by_the_program_as_json() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let params = model.file(".pdiparams").unwrap();
     let out = pir(&[
         "params",
@@ -291,10 +270,7 @@ fn params_lists_tensors_named_by_the_program_as_json() {
 
 #[test]
 fn params_convert_goes_to_pickle_and_back_to_the_same_bytes() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let params = model.file(".pdiparams").unwrap();
     let program = model.json();
     let dir = tempfile::tempdir().unwrap();
@@ -366,10 +342,7 @@ fn upgrade_writes_the_current_version() {
 
 #[test]
 fn opt_runs_a_pipeline_and_reports_statistics() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("opt.json");
     let res = pir(&[

@@ -1,87 +1,35 @@
-//! The `pir` command.
+//! The `pir` command: print, verify, convert, optimise, compare and draw
+//! PaddlePaddle PIR models (`pir --help`, `pir COMMAND --help`).
 //!
-//! ```text
-//! pir print MODEL.json          print the program as Paddle prints it
-//! pir print MODEL --typed       the lossless typed text
-//! pir verify MODEL.json         check structure, SSA and op rules
-//! pir stats MODEL.json          op counts and memory use
-//! pir convert IN.json OUT.json  read and write Paddle's JSON (upgrading old files)
-//! pir params FILE               list the tensors of a parameter file
-//! ```
-//! Errors go to stderr and the exit code is 1.
-#![deny(unsafe_op_in_unsafe_fn)]
+//! Errors go to stderr as one `error: …` line (with the file and where in
+//! it); the exit code is 0 on success, 1 on an error (and for `pir diff`,
+//! when the models differ), 2 on a usage error.
+#![forbid(unsafe_code)]
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-mod args;
+use clap::Parser;
+
+mod cli;
 mod commands;
+mod diff;
+mod graph;
+mod input;
 mod opt;
 mod params;
-
-const USAGE: &str = "\
-usage: pir <command> [args]
-
-commands:
-  print MODEL [--typed] [--json-ids]
-                        print the program exactly as Paddle 3.3 prints it, or
-                        in the lossless typed form; --json-ids names values by
-                        their ids in the JSON file
-  verify MODEL.json [--strict]
-                        verify structure, SSA and op rules; --strict also
-                        rejects ops that are not registered
-
-MODEL may be Paddle's JSON, IR text (Paddle's print or the typed form) or a
-legacy Paddle 2.x NAME.pdmodel (translated as Paddle 3.3.1 does; --lenient
-keeps untranslatable ops as unregistered ops): .json is JSON, .pir and .txt
-are text, .pdmodel is legacy, anything else is told by its content.
-  stats MODEL.json      op histogram, counts and memory per op
-  convert IN OUT [--inference] [--readable] [--force] [--patch P.yaml]
-                        read (upgrading old versions) and write Paddle's JSON;
-                        .pir files are typed text, .txt Paddle's print
-  upgrade OLD.json NEW.json [--force] [--patch P.yaml]
-                        the same, for a model of an older Paddle release
-  opt IN.json -p PIPELINE [-o OUT.json] [--print-ir-before-all] [--print-ir-after-all]
-        [--print-ir-after-change] [--ir-dump-dir D] [--timing] [--statistics]
-        [--no-verify] [--force] [--reproducer FILE] [--keep-vtensor] [--keep-params]
-                        run passes; `pir opt --list-passes` lists them; the
-                        parameters beside IN are checked and written beside OUT
-  params FILE [--program MODEL.json] [--json]
-                        list the tensors of a .pdiparams / .pdparams file
-  params convert IN OUT [--program MODEL.json] [--force]
-                        convert .pdiparams <-> .pdparams (by extension)
-  time MODEL.json [--repeat N]
-                        medians of load, print and save in this process (JSON)
-  synth OPS OUT.json [--force]
-                        write a synthetic model of about OPS ops (benchmarks)
-  help                  this text
-";
+mod progress;
 
 /// A failed command: the message for stderr.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
-    /// Wrong arguments.
-    #[error("{0}\n\n{USAGE}")]
+    /// Arguments that do not fit together (exit code 2).
+    #[error("{0}")]
     Usage(String),
-    /// Reading a model failed.
-    #[error("{}: {source}", path.display())]
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        #[source]
-        source: pir_serde::ReadError,
-    },
-    /// Reading or translating a legacy `.pdmodel` failed.
-    #[error("{}: {source}", path.display())]
-    Legacy {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        #[source]
-        source: pir_legacy::LegacyError,
-    },
+    /// Reading or writing a model or its parameters failed.
+    #[error("{}", describe_model_error(.0))]
+    Model(#[from] pir::Error),
     /// The program failed verification.
     #[error("{}: verification failed:\n{source}", path.display())]
     Verify {
@@ -92,7 +40,7 @@ pub enum CliError {
         source: pir_core::verify::VerifyErrors,
     },
     /// Writing a model failed.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", pir::with_path(path, &overwrite_hint(source)))]
     Write {
         /// The file.
         path: PathBuf,
@@ -101,7 +49,7 @@ pub enum CliError {
         source: pir_serde::WriteError,
     },
     /// A parameter file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", pir::with_path(path, &overwrite_hint(source)))]
     Params {
         /// The file.
         path: PathBuf,
@@ -109,25 +57,84 @@ pub enum CliError {
         #[source]
         source: pir_params::Error,
     },
-    /// Loading or saving a model with its parameters failed.
-    #[error("{0}")]
-    Model(#[from] pir::Error),
     /// A pass pipeline failed.
     #[error("{0}")]
     Pass(String),
+    /// Writing a file failed (a graph).
+    #[error("{}", overwrite_hint(.0))]
+    Fs(#[from] pir_core::fs::WriteError),
+    /// Some other file could not be read (a patch file).
+    #[error("{0}")]
+    File(String),
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),
+    /// Not an error: `pir diff` found differences (exit code 1, nothing
+    /// more to say).
+    #[error("the models differ")]
+    Differ,
+}
+
+impl CliError {
+    /// The process exit code for this error.
+    fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// A model error, with what to do about a file of the wrong kind.
+fn describe_model_error(e: &pir::Error) -> String {
+    match e {
+        pir::Error::WrongKind {
+            path,
+            found: pir::FileKind::CombinedParams | pir::FileKind::PickleParams,
+            ..
+        } => format!(
+            "{e} (list its tensors with `pir params {}`)",
+            path.display()
+        ),
+        _ => overwrite_hint(e),
+    }
+}
+
+/// The error's message; a refused overwrite also says how to allow it.
+fn overwrite_hint(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        // The atomic writer's refusal, as itself or wrapped transparently.
+        let refused = s
+            .downcast_ref::<pir_core::fs::WriteError>()
+            .or(match s.downcast_ref::<pir_serde::WriteError>() {
+                Some(pir_serde::WriteError::File(w)) => Some(w),
+                _ => None,
+            })
+            .or(match s.downcast_ref::<pir_params::Error>() {
+                Some(pir_params::Error::Write(w)) => Some(w),
+                _ => None,
+            });
+        if let Some(pir_core::fs::WriteError::Exists(path)) = refused {
+            return format!(
+                "{} already exists (pass --force to overwrite it)",
+                path.display()
+            );
+        }
+        source = s.source();
+    }
+    e.to_string()
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match commands::run(&args) {
+    let cli = cli::Cli::parse();
+    match commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(CliError::Differ) => ExitCode::from(1),
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "error: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(e.exit_code())
         }
     }
 }

@@ -19,7 +19,7 @@
 //! The parameter file is written first and removed again when the program
 //! cannot be written, so no half pair is left behind (both writes are atomic).
 //! A legacy `.pdmodel` is translated and read with its `.pdiparams` the same
-//! way. IR text inputs have no parameters.
+//! way, and so is IR text (`IN.txt` with `IN.pdiparams`).
 //!
 //! Paddle knows no value tensors: when the result holds `vt` ops or types
 //! (from `to_vtensor`), `-o` first runs `lower_vtensor` so the file is one
@@ -27,13 +27,14 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use crate::args::Args;
+use crate::cli::OptArgs;
 use crate::CliError;
 
 /// Runs `pir opt`.
-pub fn run(args: &[String]) -> Result<(), CliError> {
-    if args.iter().any(|a| a == "--list-passes") {
+pub fn run(args: &OptArgs) -> Result<(), CliError> {
+    if args.list_passes {
         let mut out = String::new();
         for info in pir_pass::registry::PASSES {
             let options = if info.options.is_empty() {
@@ -52,75 +53,73 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         std::io::stdout().write_all(out.as_bytes())?;
         return Ok(());
     }
-    let args = Args::parse(
-        args,
-        &[
-            "--print-ir-before-all",
-            "--print-ir-after-all",
-            "--print-ir-after-change",
-            "--timing",
-            "--statistics",
-            "--no-verify",
-            "--force",
-            "--keep-vtensor",
-            "--keep-params",
-        ],
-        &[
-            "-p",
-            "--pipeline",
-            "-o",
-            "--ir-dump-dir",
-            "--reproducer",
-            "--rules",
-        ],
-    )?;
-    let [input] = args.positional.as_slice() else {
-        return Err(CliError::Usage("`pir opt` takes one input model".into()));
+    let Some(input) = &args.input else {
+        return Err(CliError::Usage(
+            "`pir opt` needs a model and -p PIPELINE (e.g. \"canonicalize,cse,dce\")".into(),
+        ));
     };
-    let pipeline = pipeline_text(
-        args.value("-p").or(args.value("--pipeline")),
-        args.value("--rules"),
-    )?;
+    let pipeline = pipeline_text(args.pipeline.as_deref(), args.rules.as_deref())?;
     let pipeline = pipeline.as_str();
-    let defaults = if args.has("--keep-params") {
+    if let Some(out) = &args.output {
+        crate::input::check_model_output(out)?;
+    }
+    let defaults = if args.keep_params {
         pir_pass::registry::OptionDefaults::keep_params()
     } else {
         Default::default()
     };
     let mut pm = pir_pass::PassManager::parse_with(pipeline, &defaults)
         .map_err(|e| CliError::Usage(e.to_string()))?;
-    pm.instrumentation.verify_each = !args.has("--no-verify");
-    pm.instrumentation.print_before_all = args.has("--print-ir-before-all");
-    pm.instrumentation.print_after_all = args.has("--print-ir-after-all");
-    pm.instrumentation.print_after_change = args.has("--print-ir-after-change");
-    pm.instrumentation.dump_dir = args.value("--ir-dump-dir").map(PathBuf::from);
+    pm.instrumentation.verify_each = !args.no_verify;
+    pm.instrumentation.print_before_all = args.print_ir_before_all;
+    pm.instrumentation.print_after_all = args.print_ir_after_all;
+    pm.instrumentation.print_after_change = args.print_ir_after_change;
+    pm.instrumentation.dump_dir = args.ir_dump_dir.clone();
     if let Some(dir) = &pm.instrumentation.dump_dir {
         std::fs::create_dir_all(dir)?;
     }
+    let started = Instant::now();
     let mut loaded = load_model(input)?;
-    if let Some(file) = args.value("--reproducer") {
-        pm.on_failure = Some(reproducer_hook(PathBuf::from(file), loaded.trainable));
+    let load_time = started.elapsed();
+    if let Some(file) = &args.reproducer {
+        pm.on_failure = Some(reproducer_hook(file.clone(), loaded.trainable));
     }
-    let records = pm
-        .run(&mut loaded.program)
-        .map_err(|e| CliError::Pass(e.to_string()))?;
-    if args.has("--timing") || args.has("--statistics") {
-        std::io::stderr().write_all(pir_pass::manager::report(&records).as_bytes())?;
-    }
+    let records = {
+        let _progress = crate::progress::spinner(&format!("running {pipeline}"));
+        pm.run(&mut loaded.program)
+            .map_err(|e| CliError::Pass(e.to_string()))?
+    };
     for note in records.iter().flat_map(|r| r.statistics.notes()) {
         eprintln!("note: {note}");
     }
-    match args.value("-o") {
+    let started = Instant::now();
+    match &args.output {
         Some(out) => {
-            let out = PathBuf::from(out);
-            if !args.has("--keep-vtensor")
+            if !args.keep_vtensor
                 && pir_dialects::value_tensor::mentions_value_tensors(&loaded.program)
             {
                 lower_value_tensors(&mut loaded.program, pm.instrumentation.verify_each)?;
             }
-            save_model(&loaded, &out, args.has("--force"))?;
+            save_model(&loaded, out, args.force)?;
         }
         None => std::io::stdout().write_all(&loaded.program.print_to_vec())?,
+    }
+    let save_time = started.elapsed();
+    if args.timing || args.statistics {
+        let mut report = pir_pass::manager::report(&records);
+        if args.timing {
+            let what = if args.output.is_some() {
+                "save"
+            } else {
+                "print"
+            };
+            report.push_str(&format!(
+                "{:11.3}         load (program and parameters)\n{:11.3}         {what}\n",
+                load_time.as_secs_f64() * 1e3,
+                save_time.as_secs_f64() * 1e3
+            ));
+        }
+        std::io::stderr().write_all(report.as_bytes())?;
     }
     Ok(())
 }
@@ -141,35 +140,19 @@ fn pipeline_text(pipeline: Option<&str>, rules: Option<&str>) -> Result<String, 
         (Some(r), None) => Ok(r),
         (None, Some(p)) => Ok(p.to_owned()),
         (None, None) => Err(CliError::Usage(
-            "`pir opt` needs -p PIPELINE (e.g. \"dce,cse\") or --rules FILE".into(),
+            "`pir opt` needs -p PIPELINE (e.g. \"canonicalize,cse,dce\") or --rules FILE".into(),
         )),
     }
 }
 
-/// Reads the input: a `.json` model with the parameter file beside it (if
-/// any) through [`pir::Model`], so the tensors stay memory-mapped and are
-/// checked against the program; anything else (IR text, or a file told by its
-/// content) as a program without parameters.
+/// Reads the input through [`pir::Model`]: a JSON or legacy model with the
+/// parameter file beside it (if any), the tensors memory-mapped and checked
+/// against the program; IR text without parameters.
 fn load_model(input: &Path) -> Result<pir::Model, CliError> {
-    if input.extension().is_some_and(|e| e == "json") {
-        let ctx = pir_dialects::pd_op_context();
-        let prefix = input.with_extension("");
-        return Ok(pir::Model::load_with(ctx, &prefix, &Default::default())?);
-    }
-    if pir_legacy::is_pdmodel_path(input) {
-        // A Paddle 2.x model, translated as Paddle 3.3.1 does, with its
-        // `.pdiparams` bound and checked like a JSON model's.
-        let ctx = pir_dialects::pd_op_context();
-        let options = crate::commands::legacy_options();
-        return Ok(pir::Model::load_legacy(ctx, input, options)?);
-    }
-    let loaded = crate::commands::load(input)?;
-    Ok(pir::Model {
-        program: loaded.program,
-        trainable: loaded.trainable,
-        version: loaded.version,
-        readable: loaded.readable,
-    })
+    let ctx = pir_dialects::pd_op_context();
+    let options = crate::input::load_options(&Default::default());
+    let _progress = crate::progress::spinner(&format!("reading {}", input.display()));
+    Ok(pir::Model::open(ctx, input, &options)?)
 }
 
 /// Writes the program to `out` (JSON, or text for `.pir`/`.txt`) and, when its
@@ -195,9 +178,10 @@ fn save_model(model: &pir::Model, out: &Path, force: bool) -> Result<(), CliErro
     }
     let options = pir_serde::WriteOptions {
         trainable: model.trainable,
+        readable: model.readable,
         ..Default::default()
     };
-    let saved = crate::commands::save(&model.program, out, &options, force);
+    let saved = crate::input::save(&model.program, out, &options, force);
     if saved.is_err() && !params.is_empty() {
         // Best effort: the program's error is the one to report.
         let _ = std::fs::remove_file(&params_path);
@@ -238,8 +222,6 @@ fn lower_value_tensors(program: &mut pir_core::Program, verify: bool) -> Result<
 mod tests {
     #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
-    use super::run;
-
     /// `-o` lowers value tensors unless `--keep-vtensor`; a kept file reads
     /// back in pir and lowers to the original program.
     #[test]
@@ -263,10 +245,15 @@ mod tests {
             if keep {
                 args.push("--keep-vtensor".into());
             }
-            run(&args).unwrap();
-            crate::commands::load(out).unwrap().program
+            let cli = <crate::cli::Cli as clap::Parser>::parse_from(
+                std::iter::once("pir".to_string())
+                    .chain(std::iter::once("opt".to_string()))
+                    .chain(args),
+            );
+            crate::commands::run(cli).unwrap();
+            crate::input::load(out).unwrap().program
         };
-        let original = crate::commands::load(&input).unwrap().program;
+        let original = crate::input::load(&input).unwrap().program;
         let lowered = opt(&dir.path().join("lowered.json"), false);
         assert!(!pir_dialects::value_tensor::mentions_value_tensors(
             &lowered

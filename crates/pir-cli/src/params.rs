@@ -1,19 +1,22 @@
 //! `pir params`: list and convert parameter files.
 //!
 //! ```text
-//! pir params FILE [--program MODEL.json] [--json]
-//! pir params convert IN OUT --program MODEL.json [--force]
+//! pir params FILE [--program MODEL] [--json]
+//! pir params convert IN OUT [--program MODEL] [--force]
 //! ```
 //! A `.pdiparams` file stores no names: they come from the program (its
-//! persistable variables, sorted as Python sorts them); without a program the
-//! tensors are listed as `#0`, `#1`, ... A `.pdparams` pickle names its arrays.
+//! persistable variables, sorted as Python sorts them), by default the model
+//! beside the file (`X.json`, else `X.pdmodel`, for `X.pdiparams`); without
+//! one the tensors are listed as `#0`, `#1`, ... A `.pdparams` pickle names
+//! its arrays.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use pir::FileKind;
 use pir_params::{DType, Tensor};
 
-use crate::args::Args;
+use crate::cli::{ParamsArgs, ParamsCommand, ParamsConvertArgs};
 use crate::CliError;
 
 fn params_err(path: &Path) -> impl FnOnce(pir_params::Error) -> CliError + '_ {
@@ -23,16 +26,42 @@ fn params_err(path: &Path) -> impl FnOnce(pir_params::Error) -> CliError + '_ {
     }
 }
 
-fn is_pickle(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("pdparams" | "pdopt" | "pkl" | "pickle")
-    )
+/// Pickle extensions a state dict may be written with.
+const PICKLE_EXTENSIONS: [&str; 4] = ["pdparams", "pdopt", "pkl", "pickle"];
+
+/// What a parameter file is, by its content: an error for anything else.
+fn params_kind(path: &Path) -> Result<FileKind, CliError> {
+    let kind = FileKind::of_file(path).map_err(|source| pir::Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if kind.is_params() {
+        return Ok(kind);
+    }
+    let beside = path.with_extension("pdiparams");
+    let hint = if kind.is_model() && beside.is_file() {
+        format!(" (its parameters are in {})", beside.display())
+    } else {
+        String::new()
+    };
+    Err(CliError::File(format!(
+        "{} is {}, not a parameter file{hint}",
+        path.display(),
+        kind.describe()
+    )))
+}
+
+/// The model beside a parameter file: `X.json`, else `X.pdmodel`.
+fn program_beside(params: &Path) -> Option<PathBuf> {
+    ["json", "pdmodel"]
+        .into_iter()
+        .map(|e| params.with_extension(e))
+        .find(|p| p.is_file())
 }
 
 /// The variable names and declared dtypes of a program file.
 fn program_vars(path: &Path) -> Result<Vec<(String, Option<DType>)>, CliError> {
-    let loaded = crate::commands::load(path)?;
+    let loaded = crate::input::load(path)?;
     let p = &loaded.program;
     Ok(pir::persistable_vars(p)
         .into_iter()
@@ -40,14 +69,21 @@ fn program_vars(path: &Path) -> Result<Vec<(String, Option<DType>)>, CliError> {
         .collect())
 }
 
-/// Reads a parameter file into named tensors.
+/// Reads a parameter file into named tensors; names of a `.pdiparams` come
+/// from `program`, else from the model beside it, else are `#0`, `#1`, ...
 fn read_tensors(path: &Path, program: Option<&Path>) -> Result<Vec<(String, Tensor)>, CliError> {
-    let vars = match program {
+    let kind = params_kind(path)?;
+    let program = match program {
+        Some(p) => Some(p.to_path_buf()),
+        None if kind == FileKind::CombinedParams => program_beside(path),
+        None => None,
+    };
+    let vars = match &program {
         Some(p) => Some(program_vars(p)?),
         None => None,
     };
     let map = pir_params::map_file(path).map_err(params_err(path))?;
-    if is_pickle(path) {
+    if kind == FileKind::PickleParams {
         let state = pir_params::pickle::load_state_dict_mapped(&map).map_err(params_err(path))?;
         let Some(vars) = vars else {
             return Ok(state.tensors);
@@ -57,13 +93,8 @@ fn read_tensors(path: &Path, program: Option<&Path>) -> Result<Vec<(String, Tens
             let t = state
                 .get(&name)
                 .cloned()
-                .ok_or_else(|| CliError::Usage(format!("`{name}` is not in {}", path.display())))?;
-            let t = match (dtype, t.dtype()) {
-                (Some(DType::BFloat16), DType::UInt16) => {
-                    t.reinterpret(DType::BFloat16).map_err(params_err(path))?
-                }
-                _ => t,
-            };
+                .ok_or_else(|| CliError::File(format!("`{name}` is not in {}", path.display())))?;
+            let t = pir_params::convert::as_declared(t, dtype).map_err(params_err(path))?;
             out.push((name, t));
         }
         return Ok(out);
@@ -86,18 +117,18 @@ fn read_tensors(path: &Path, program: Option<&Path>) -> Result<Vec<(String, Tens
 }
 
 /// Runs `pir params ...`.
-pub fn run(args: &[String]) -> Result<(), CliError> {
-    if args.first().map(String::as_str) == Some("convert") {
-        return convert(&args[1..]);
+pub fn run(args: &ParamsArgs) -> Result<(), CliError> {
+    if let Some(ParamsCommand::Convert(convert_args)) = &args.command {
+        return convert(convert_args);
     }
-    let args = Args::parse(args, &["--json"], &["--program"])?;
-    let json = args.has("--json");
-    let program = args.value("--program").map(PathBuf::from);
-    let file = args.positional.first().cloned();
-    let file = file.ok_or_else(|| CliError::Usage("`pir params` needs a parameter file".into()))?;
-    let tensors = read_tensors(&file, program.as_deref())?;
+    let Some(file) = &args.file else {
+        return Err(CliError::Usage(
+            "`pir params` needs a parameter file".into(),
+        ));
+    };
+    let tensors = read_tensors(file, args.program.as_deref())?;
     let mut out = std::io::stdout().lock();
-    if json {
+    if args.json {
         let mut text = String::from("[");
         for (i, (name, t)) in tensors.iter().enumerate() {
             if i > 0 {
@@ -140,29 +171,34 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `pir params convert IN OUT --program MODEL.json [--force]`, by extension.
-fn convert(args: &[String]) -> Result<(), CliError> {
-    let args = Args::parse(args, &["--force"], &["--program"])?;
-    let force = args.has("--force");
-    let program = args.value("--program").map(PathBuf::from);
-    let paths = args.positional;
-    let [input, output] = paths.as_slice() else {
-        return Err(CliError::Usage(
-            "`pir params convert` takes an input and an output file".into(),
-        ));
-    };
-    if program.is_none() && !is_pickle(input) {
-        return Err(CliError::Usage(
-            "a .pdiparams file has no names: pass --program MODEL.json".into(),
-        ));
+/// `pir params convert IN OUT [--program MODEL] [--force]`, by the output's
+/// extension.
+fn convert(args: &ParamsConvertArgs) -> Result<(), CliError> {
+    let mut allowed = vec!["pdiparams"];
+    allowed.extend(PICKLE_EXTENSIONS);
+    crate::input::check_extension(&args.output, &allowed, "parameters")?;
+    let kind = params_kind(&args.input)?;
+    if args.program.is_none()
+        && kind == FileKind::CombinedParams
+        && program_beside(&args.input).is_none()
+    {
+        return Err(CliError::Usage(format!(
+            "{} has no names and no model beside it: pass --program MODEL",
+            args.input.display()
+        )));
     }
-    let tensors = read_tensors(input, program.as_deref())?;
-    if is_pickle(output) {
+    let tensors = read_tensors(&args.input, args.program.as_deref())?;
+    let output = &args.output;
+    let to_pickle = output
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| PICKLE_EXTENSIONS.contains(&e));
+    if to_pickle {
         let options = pir_params::pickle::WriteOptions::default();
         let mut bytes = Vec::new();
         pir_params::pickle::write_state_dict_to(&mut bytes, &tensors, &options)
             .map_err(params_err(output))?;
-        pir_core::fs::write_atomic(output, force, |w| w.write_all(&bytes)).map_err(|e| {
+        pir_core::fs::write_atomic(output, args.force, |w| w.write_all(&bytes)).map_err(|e| {
             CliError::Params {
                 path: output.clone(),
                 source: e.into(),
@@ -171,7 +207,8 @@ fn convert(args: &[String]) -> Result<(), CliError> {
     } else {
         let mut sorted = tensors;
         pir_params::combined::sort_params(&mut sorted);
-        pir_params::combined::save_combined(output, &sorted, force).map_err(params_err(output))?;
+        pir_params::combined::save_combined(output, &sorted, args.force)
+            .map_err(params_err(output))?;
     }
     Ok(())
 }

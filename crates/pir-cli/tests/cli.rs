@@ -39,10 +39,7 @@ fn a_missing_file_is_an_error_with_exit_code_1() {
 #[test]
 fn a_corrupt_file_names_the_json_path_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let text = std::fs::read_to_string(model.json())
         .unwrap()
         .replacen("0.t_f32", "0.t_bogus", 1);
@@ -59,19 +56,145 @@ fn a_corrupt_file_names_the_json_path_and_exits_1() {
 }
 
 #[test]
-fn usage_errors_exit_1() {
-    assert_eq!(pir(&[]).status.code(), Some(1));
-    assert_eq!(pir(&["frobnicate"]).status.code(), Some(1));
-    assert_eq!(pir(&["print"]).status.code(), Some(1));
-    assert!(pir(&["help"]).status.success());
+fn usage_errors_exit_2_and_help_exits_0() {
+    assert_eq!(pir(&[]).status.code(), Some(2));
+    assert_eq!(pir(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(pir(&["print"]).status.code(), Some(2));
+    assert_eq!(pir(&["print", "a", "--bogus"]).status.code(), Some(2));
+    for args in [
+        &["help"][..],
+        &["--help"],
+        &["print", "--help"],
+        &["opt", "--help"],
+    ] {
+        let out = pir(args);
+        assert!(out.status.success(), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: pir"));
+    }
+    let version = pir(&["--version"]);
+    assert!(version.status.success());
+    assert!(String::from_utf8_lossy(&version.stdout).starts_with("pir "));
+    // A typo gets a suggestion.
+    let typo = pir(&["prnt", "x.json"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("'print'"));
+}
+
+#[test]
+fn completions_are_printed_for_each_shell() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = pir(&["completions", shell]);
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            script.contains("print") && script.contains("typed"),
+            "{shell}"
+        );
+    }
+}
+
+/// A file of the wrong kind says what it is; an error names its path once.
+#[test]
+fn files_of_the_wrong_kind_say_what_they_are() {
+    let model = corpus_model("mlp_tiny");
+    let params = model.file(".pdiparams").unwrap();
+    let json = model.json();
+    let err = |args: &[&str]| {
+        let out = pir(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let e = err(&["print", params.to_str().unwrap()]);
+    assert!(
+        e.contains("is a parameter file (.pdiparams), not a model"),
+        "{e}"
+    );
+    assert!(e.contains("pir params"), "{e}");
+    let e = err(&["params", json.to_str().unwrap()]);
+    assert!(
+        e.contains("is a Paddle JSON model, not a parameter file"),
+        "{e}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, "{}").unwrap();
+    let e = err(&["print", empty.to_str().unwrap()]);
+    assert!(
+        e.contains("not a Paddle model: a JSON object without `base_code`"),
+        "{e}"
+    );
+    assert!(!e.contains(": :"), "{e}");
+    let missing = dir.path().join("missing.json");
+    let e = err(&["print", missing.to_str().unwrap()]);
+    assert_eq!(e.matches("missing.json").count(), 1, "{e}");
+    let junk = dir.path().join("junk");
+    std::fs::write(&junk, "PK\x03\x04").unwrap();
+    let e = err(&["verify", junk.to_str().unwrap()]);
+    assert!(e.contains("is not a model"), "{e}");
+}
+
+/// Output extensions that say no format are refused before anything is read.
+#[test]
+fn unknown_output_extensions_are_refused() {
+    let model = corpus_model("mlp_tiny");
+    let dir = tempfile::tempdir().unwrap();
+    let json = model.json();
+    let out = dir.path().join("out.yaml");
+    let res = pir(&["convert", json.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(res.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&res.stderr).contains(".yaml"));
+    assert!(!out.exists());
+    let bin = dir.path().join("x.bin");
+    let params = model.file(".pdiparams").unwrap();
+    let res = pir(&[
+        "params",
+        "convert",
+        params.to_str().unwrap(),
+        bin.to_str().unwrap(),
+    ]);
+    assert_eq!(res.status.code(), Some(2));
+    assert!(!bin.exists());
+}
+
+/// JSON to JSON keeps the input's layout unless told; `upgrade` of a current
+/// file says so.
+#[test]
+fn convert_keeps_the_layout_and_upgrade_says_when_nothing_changes() {
+    let model = corpus_model("mlp_tiny");
+    let dir = tempfile::tempdir().unwrap();
+    let json = model.json();
+    let readable = dir.path().join("readable.json");
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let run = |args: &[&str]| {
+        let out = pir(args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    run(&["convert", &s(&json), &s(&readable), "--readable"]);
+    let again = dir.path().join("again.json");
+    run(&["convert", &s(&readable), &s(&again)]);
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&readable).unwrap()
+    );
+    let compact = dir.path().join("compact.json");
+    run(&["convert", &s(&readable), &s(&compact), "--compact"]);
+    assert_eq!(
+        std::fs::read(&compact).unwrap(),
+        std::fs::read(&json).unwrap()
+    );
+    let upgraded = dir.path().join("upgraded.json");
+    let note = run(&["upgrade", &s(&json), &s(&upgraded)]);
+    assert!(note.contains("already at version"), "{note}");
 }
 
 #[test]
 fn verify_accepts_a_corpus_model() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "while_loop")
-        .unwrap();
+    let model = corpus_model("while_loop");
     let out = pir(&["verify", model.json().to_str().unwrap()]);
     assert!(
         out.status.success(),
@@ -82,10 +205,7 @@ fn verify_accepts_a_corpus_model() {
 
 #[test]
 fn convert_rewrites_a_model_byte_for_byte_and_refuses_to_overwrite() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "cond_if")
-        .unwrap();
+    let model = corpus_model("cond_if");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.json");
     let json = model.json();
@@ -112,10 +232,7 @@ fn convert_rewrites_a_model_byte_for_byte_and_refuses_to_overwrite() {
 
 #[test]
 fn params_lists_tensors_named_by_the_program_as_json() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let params = model.file(".pdiparams").unwrap();
     let out = pir(&[
         "params",
@@ -153,10 +270,7 @@ fn params_lists_tensors_named_by_the_program_as_json() {
 
 #[test]
 fn params_convert_goes_to_pickle_and_back_to_the_same_bytes() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let params = model.file(".pdiparams").unwrap();
     let program = model.json();
     let dir = tempfile::tempdir().unwrap();
@@ -183,14 +297,25 @@ fn params_convert_goes_to_pickle_and_back_to_the_same_bytes() {
         std::fs::read(&back).unwrap(),
         std::fs::read(&params).unwrap()
     );
-    let no_names = pir(&[
+    // The model beside the file names its tensors; without one it is a usage error.
+    let beside = pir(&[
         "params",
         "convert",
         params.to_str().unwrap(),
         pickle.to_str().unwrap(),
         "--force",
     ]);
-    assert_eq!(no_names.status.code(), Some(1));
+    assert!(beside.status.success());
+    let alone = dir.path().join("alone.pdiparams");
+    std::fs::copy(&params, &alone).unwrap();
+    let no_names = pir(&[
+        "params",
+        "convert",
+        alone.to_str().unwrap(),
+        pickle.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(no_names.status.code(), Some(2));
 }
 
 #[test]
@@ -217,10 +342,7 @@ fn upgrade_writes_the_current_version() {
 
 #[test]
 fn opt_runs_a_pipeline_and_reports_statistics() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = corpus_model("mlp_tiny");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("opt.json");
     let res = pir(&[
@@ -240,7 +362,7 @@ fn opt_runs_a_pipeline_and_reports_statistics() {
     assert!(String::from_utf8_lossy(&res.stderr).contains("patterns applied"));
     assert!(pir(&["verify", out.to_str().unwrap()]).status.success());
     let bad = pir(&["opt", model.json().to_str().unwrap(), "-p", "nope"]);
-    assert_eq!(bad.status.code(), Some(1));
+    assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown pass `nope`"));
     let list = pir(&["opt", "--list-passes"]);
     let list = String::from_utf8_lossy(&list.stdout);
@@ -433,11 +555,19 @@ fn opt_writes_the_parameters_the_result_uses_beside_it() {
     // The pair is a model pir reads back.
     let back = pir::Model::load(dir.path().join("y")).unwrap();
     assert_eq!(back.parameter_names().len(), 4);
-    // Text inputs have no parameters; a model without a file writes none.
+    // Text is read with the parameters beside it too; a model without a
+    // parameter file writes none.
     let text = dir.path().join("t.json");
     let res = opt_to(&model.txt().unwrap(), "dce", &text);
     assert!(res.status.success());
-    assert!(text.exists() && !dir.path().join("t.pdiparams").exists());
+    assert!(
+        std::fs::read(dir.path().join("t.pdiparams")).unwrap() == std::fs::read(&params).unwrap()
+    );
+    let alone = dir.path().join("alone.txt");
+    std::fs::copy(model.txt().unwrap(), &alone).unwrap();
+    let res = opt_to(&alone, "dce", &dir.path().join("u.json"));
+    assert!(res.status.success());
+    assert!(!dir.path().join("u.pdiparams").exists());
     let no_params = corpus_model("fn_no_params");
     let res = opt_to(&no_params.json(), "dce", &dir.path().join("n.json"));
     assert!(res.status.success());
@@ -554,6 +684,88 @@ fn opt_rejects_a_parameter_of_the_wrong_shape() {
         "{err}"
     );
     assert!(!out.exists() && !dir.path().join("out.pdiparams").exists());
+}
+
+/// `pir diff`: identical models exit 0; an optimised one differs (exit 1)
+/// in the ops the pipeline removed and the parameters it folded.
+#[test]
+fn diff_tells_models_apart() {
+    let model = corpus_model("resblock");
+    let dir = tempfile::tempdir().unwrap();
+    let json = model.json();
+    let same = pir(&["diff", json.to_str().unwrap(), json.to_str().unwrap()]);
+    assert!(same.status.success());
+    assert!(String::from_utf8_lossy(&same.stdout).contains("no differences"));
+    let out = dir.path().join("o.json");
+    let res = opt_to(&json, "fold_batch_norm,canonicalize,cse,dce", &out);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    let diff = pir(&[
+        "diff",
+        json.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--color",
+        "never",
+    ]);
+    assert_eq!(diff.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert!(
+        text.contains("- (") && text.contains("pd_op.batch_norm"),
+        "{text}"
+    );
+    assert!(!text.contains('\x1b'), "no colour when told");
+    let stat = pir(&[
+        "diff",
+        json.to_str().unwrap(),
+        out.to_str().unwrap(),
+        "--stat",
+    ]);
+    assert_eq!(stat.status.code(), Some(1));
+    let stat = String::from_utf8_lossy(&stat.stdout);
+    assert!(
+        stat.contains("removed") && stat.contains("parameters differ"),
+        "{stat}"
+    );
+}
+
+/// `pir graph`: DOT with nested regions as clusters, and a laid-out SVG and
+/// HTML page.
+#[test]
+fn graph_writes_dot_svg_and_html() {
+    let model = corpus_model("cond_if");
+    let json = model.json();
+    let dot = pir(&["graph", json.to_str().unwrap()]);
+    assert!(dot.status.success());
+    let dot = String::from_utf8_lossy(&dot.stdout);
+    assert!(
+        dot.starts_with("digraph") && dot.contains("subgraph cluster_"),
+        "{dot}"
+    );
+    assert!(
+        dot.contains("linear_0.w_0: 4x4xf32"),
+        "parameters fold into their users"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    for (ext, marker) in [("svg", "<svg"), ("html", "<!DOCTYPE html>")] {
+        let out = dir.path().join(format!("g.{ext}"));
+        let res = pir(&["graph", json.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert!(
+            res.status.success(),
+            "{}",
+            String::from_utf8_lossy(&res.stderr)
+        );
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text.contains(marker) && text.contains("pd_op.if true"),
+            "{ext}"
+        );
+    }
+    let bad = dir.path().join("g.png");
+    let res = pir(&["graph", json.to_str().unwrap(), "-o", bad.to_str().unwrap()]);
+    assert_eq!(res.status.code(), Some(2));
 }
 
 /// `pir opt --rules FILE` applies a user's rules before the pipeline and

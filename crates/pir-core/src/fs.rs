@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
     /// The destination exists and overwriting was not requested.
-    #[error("{} already exists (pass --force / overwrite to replace it)", .0.display())]
+    #[error("{} already exists and overwriting it was not asked for", .0.display())]
     Exists(PathBuf),
     /// An I/O error while creating, writing, syncing or renaming.
     #[error("cannot write {}: {source}", path.display())]

@@ -29,7 +29,7 @@
 //! program.verify().unwrap();
 //! assert!(program.to_string().contains("\"test.input\""));
 //! ```
-#![deny(unsafe_op_in_unsafe_fn)]
+#![forbid(unsafe_code)]
 
 pub mod attributes;
 pub mod builder;

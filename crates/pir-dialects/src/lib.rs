@@ -19,7 +19,7 @@
 //! assert!(ctx.op_info(ctx.symbol("pd_op.matmul")).is_some());
 //! assert!(ctx.op_info(ctx.symbol("cf.yield")).is_some());
 //! ```
-#![deny(unsafe_op_in_unsafe_fn)]
+#![forbid(unsafe_code)]
 
 pub mod cf;
 pub mod dist;

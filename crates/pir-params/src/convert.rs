@@ -55,9 +55,19 @@ impl ParamSpec {
     }
 }
 
+/// A pickled tensor as the program declares it: numpy has no bfloat16, so
+/// Paddle pickles bfloat16 parameters as their uint16 bits; such a tensor
+/// takes the declared bfloat16 dtype. Any other tensor is returned as it is.
+pub fn as_declared(t: Tensor, declared: Option<DType>) -> Result<Tensor> {
+    match declared {
+        Some(DType::BFloat16) if t.dtype() == DType::UInt16 => t.reinterpret(DType::BFloat16),
+        _ => Ok(t),
+    }
+}
+
 /// The tensors of `specs` taken from a state dict, in `.pdiparams` order
 /// (Python-sorted names). A `uint16` array becomes `bfloat16` when its spec
-/// says so; any other dtype or dims difference, or a missing name, is an error.
+/// says so ([`as_declared`]); any other dtype or dims difference, or a missing name, is an error.
 /// Entries of the state dict that no spec names are ignored.
 pub fn state_dict_to_combined(
     state: &StateDict,
@@ -72,10 +82,8 @@ pub fn state_dict_to_combined(
             .get(name)
             .map(|t| (*t).clone())
             .ok_or_else(|| Error::invalid(Some(name), "not in the state dict"))?;
+        let t = as_declared(t, spec.dtype)?;
         let t = match spec.dtype {
-            Some(DType::BFloat16) if t.dtype() == DType::UInt16 => {
-                t.reinterpret(DType::BFloat16)?
-            }
             Some(d) if d != t.dtype() => {
                 return Err(Error::invalid(
                     Some(name),

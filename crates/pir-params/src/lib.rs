@@ -33,6 +33,8 @@
 //! assert_eq!(state.tensors, params);
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
+// The one `unsafe` block (memory-mapping a file, `mapped.rs`) opts in.
+#![deny(unsafe_code)]
 
 pub mod bound;
 pub mod combined;

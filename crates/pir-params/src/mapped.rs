@@ -24,6 +24,7 @@ use crate::error::{Error, Result};
 /// while it is mapped; this crate's writers never do that (they write a
 /// temporary file and rename it over the destination), so re-saving a file
 /// that is being read is safe.
+#[allow(unsafe_code)]
 pub fn map_file(path: &Path) -> Result<Arc<Mmap>> {
     let io_err = |source| Error::Io {
         path: path.to_path_buf(),

@@ -20,6 +20,9 @@ pub enum ReadError {
     /// Not valid JSON.
     #[error("malformed JSON: {0}")]
     Json(#[from] pir_json::ParseError),
+    /// Valid JSON that is not a model file at all (no `base_code`).
+    #[error("not a Paddle model: {0}")]
+    NotAModel(String),
     /// `base_code.magic` is not `pir`.
     #[error("{path}: not a PIR model file (magic is {found}, expected \"pir\")")]
     BadMagic {

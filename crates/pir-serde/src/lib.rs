@@ -6,10 +6,11 @@
 //! let loaded = pir_serde::read_file(ctx, "model.json".as_ref(), &Default::default()).unwrap();
 //! print!("{}", loaded.program);
 //! ```
-#![deny(unsafe_op_in_unsafe_fn)]
+#![forbid(unsafe_code)]
 
 mod error;
 pub mod names;
+mod param_form;
 pub mod patch;
 mod read;
 mod text;

@@ -17,6 +17,7 @@ use rustc_hash::FxHashMap;
 
 use crate::error::ReadError;
 use crate::names::decompress_op_name;
+use crate::param_form::{self, Slot};
 use crate::patch::{self, Json, PatchSet, CURRENT_VERSION};
 
 /// Options of the reader.
@@ -88,7 +89,12 @@ pub fn read_slice(
     let doc = pir_json::parse(bytes)?;
     let root = doc.root();
     let top = JsonPath::Root("");
-    let base = serial::field(root, "base_code", &top)?;
+    let Some(base) = root.get("base_code") else {
+        return Err(ReadError::NotAModel(match root.kind() {
+            Kind::Object => "a JSON object without `base_code`".into(),
+            _ => format!("the JSON document is {}", serial::describe(root)),
+        }));
+    };
     let base_path = top.key("base_code");
     let magic = serial::field(base, "magic", &base_path)?;
     if !magic.str_eq("pir") {
@@ -136,6 +142,7 @@ pub fn read_slice(
         });
     };
     let approx_ops = bytes.len() / 260;
+    let syms = ParamSymbols::new(&ctx);
     let mut reader = Reader {
         ctx: ctx.clone(),
         program: Program::with_capacity(ctx, approx_ops),
@@ -144,10 +151,9 @@ pub fn read_slice(
         names: FxHashMap::default(),
         options,
         attrs: Vec::with_capacity(16),
-        syms: ParamSymbols::default(),
+        syms,
         patches,
-        pair_values: Vec::new(),
-        next_fresh_id: i64::MAX / 2,
+        pairs: patch::PairState::default(),
         type_cache: FxHashMap::default(),
         dict_cache: FxHashMap::default(),
         entry_cache: FxHashMap::default(),
@@ -156,7 +162,6 @@ pub fn read_slice(
         result_types: Vec::new(),
         result_ids: Vec::new(),
     };
-    reader.syms = ParamSymbols::new(&reader.ctx);
     let top_block = reader.program.top_block();
     reader.read_block(block, top_block, &blocks_path.index(0))?;
     let mut program = reader.program;
@@ -216,43 +221,30 @@ fn check_newer_file(program: &Program, version: u64) -> Result<(), ReadError> {
 }
 
 /// Symbols of the parameter op's short form, interned once per load.
-#[derive(Default)]
 struct ParamSymbols {
-    names: Option<[Symbol; 8]>,
+    /// [`param_form::NAMES`], interned.
+    names: [Symbol; param_form::NAMES.len()],
+    /// `builtin.parameter`.
+    op: Symbol,
     /// `[false]` and `[true]`: every flag of a parameter op is one of them.
-    flags: Option<[Attribute; 2]>,
+    flags: [Attribute; 2],
 }
-
-const PARAM_ATTRS: [&str; 8] = [
-    "is_distributed",
-    "is_parameter",
-    "need_clip",
-    "parameter_name",
-    "persistable",
-    "stop_gradient",
-    "trainable",
-    "builtin.parameter",
-];
 
 impl ParamSymbols {
     fn new(ctx: &IrContext) -> Self {
         ParamSymbols {
-            names: Some(PARAM_ATTRS.map(|n| ctx.symbol(n))),
-            flags: Some([bool_array(ctx, &[false]), bool_array(ctx, &[true])]),
-        }
-    }
-    fn flag(&self, value: bool) -> Attribute {
-        match &self.flags {
-            Some(f) => f[usize::from(value)],
-            None => unreachable!("parameter flags are interned before reading"),
+            names: param_form::NAMES.map(|n| ctx.symbol(n)),
+            op: ctx.symbol(param_form::OP_NAME),
+            flags: [bool_array(ctx, &[false]), bool_array(ctx, &[true])],
         }
     }
 
-    fn get(&self, i: usize) -> Symbol {
-        match &self.names {
-            Some(n) => n[i],
-            None => unreachable!("parameter symbols are interned before reading"),
-        }
+    fn flag(&self, value: bool) -> Attribute {
+        self.flags[usize::from(value)]
+    }
+
+    fn get(&self, attr: Slot) -> Symbol {
+        self.names[attr.index()]
     }
 }
 
@@ -269,10 +261,8 @@ struct Reader<'o> {
     syms: ParamSymbols,
     /// The merged version and user patches, if any apply.
     patches: Option<PatchSet>,
-    /// The value id each op-pair patch last added, by pair index.
-    pair_values: Vec<Option<i64>>,
-    /// Ids for values added by op-pair patches (far above any id in a file).
-    next_fresh_id: i64,
+    /// What the op-pair patches carry from producers to consumers.
+    pairs: patch::PairState,
     /// Types by their JSON text: real models repeat a handful of types
     /// thousands of times, so each distinct text is decoded once.
     type_cache: FxHashMap<Box<str>, Type>,
@@ -416,9 +406,9 @@ impl Reader<'_> {
         path: &JsonPath<'_>,
     ) -> Result<Option<Vec<u8>>, ReadError> {
         let name_json = serial::field(op_json, "#", path)?;
-        let is_param = name_json.str_eq("p");
+        let is_param = name_json.str_eq(param_form::SHORT_NAME);
         let name = if is_param {
-            "builtin.parameter".to_owned()
+            param_form::OP_NAME.to_owned()
         } else {
             let sym = self.op_name(name_json, &path.key("#"))?;
             self.ctx.symbol_str(sym).to_owned()
@@ -441,87 +431,10 @@ impl Reader<'_> {
             }
         }
         for i in pairs {
-            self.apply_pair(&mut tree, set, i, &name, &where_)?;
+            self.pairs.apply(&mut tree, set, i, &name, &where_)?;
         }
         patch::apply_id_renames(&mut tree, set);
         Ok(Some(tree.to_bytes()))
-    }
-
-    fn apply_pair(
-        &mut self,
-        op: &mut Json,
-        set: &PatchSet,
-        i: usize,
-        name: &str,
-        path: &str,
-    ) -> Result<(), ReadError> {
-        let pair = &set.pairs[i];
-        if self.pair_values.len() < set.pairs.len() {
-            self.pair_values.resize(set.pairs.len(), None);
-        }
-        let fail = |message: String| {
-            ReadError::from(patch::ApplyError {
-                path: path.to_owned(),
-                op: name.to_owned(),
-                origin: pair.origin.to_string(),
-                message,
-            })
-        };
-        if pair.producer == name {
-            let outputs = op
-                .get_mut("O")
-                .and_then(Json::as_array_mut)
-                .ok_or_else(|| fail("the op has no outputs".into()))?;
-            let len = outputs.len();
-            match &pair.add {
-                Some(ty) if pair.output <= len => {
-                    let id = self.next_fresh_id;
-                    self.next_fresh_id += 1;
-                    self.pair_values[i] = Some(id);
-                    outputs.insert(
-                        pair.output,
-                        Json::Obj(vec![("%".into(), Json::Int(id)), ("TT".into(), ty.clone())]),
-                    );
-                }
-                None if pair.output < len => {
-                    outputs.remove(pair.output);
-                }
-                _ => {
-                    return Err(fail(format!(
-                        "output index {} out of range (the op has {len})",
-                        pair.output
-                    )))
-                }
-            }
-        }
-        if pair.consumer == name {
-            let inputs = op
-                .get_mut("I")
-                .and_then(Json::as_array_mut)
-                .ok_or_else(|| fail("the op has no inputs".into()))?;
-            let len = inputs.len();
-            match &pair.add {
-                Some(_) if pair.input <= len => {
-                    let id = self.pair_values[i].ok_or_else(|| {
-                        fail(format!(
-                            "no `{}` before this op produced the value to add",
-                            pair.producer
-                        ))
-                    })?;
-                    inputs.insert(pair.input, Json::Obj(vec![("%".into(), Json::Int(id))]));
-                }
-                None if pair.input < len => {
-                    inputs.remove(pair.input);
-                }
-                _ => {
-                    return Err(fail(format!(
-                        "input index {} out of range (the op has {len})",
-                        pair.input
-                    )))
-                }
-            }
-        }
-        Ok(())
     }
 
     fn read_op_json(
@@ -554,7 +467,7 @@ impl Reader<'_> {
         }
         let missing = |key: &str| invalid(path, format!("missing key `{key}`"));
         let name_json = name_json.ok_or_else(|| missing("#"))?;
-        if name_json.str_eq("p") {
+        if name_json.str_eq(param_form::SHORT_NAME) {
             return self.read_parameter_op(op_json, path);
         }
         let name = self.op_name(name_json, &path.key("#"))?;
@@ -613,11 +526,8 @@ impl Reader<'_> {
             Some(r) => serial::array(r, &path.key("regions"))?.len(),
             None => 0,
         };
-        if num_regions > 255 {
-            return Err(invalid(
-                &path.key("regions"),
-                format!("{num_regions} regions; at most 255 are supported"),
-            ));
+        if let Err(e) = pir_core::program::check_op_shape(result_types.len(), num_regions) {
+            return Err(invalid(path, e.to_string()));
         }
         let op = self
             .program
@@ -725,19 +635,19 @@ impl Reader<'_> {
         let [dist, is_param, clip, name] =
             serial::array_n::<4>(serial::field(op_json, "A", path)?, &apath)?;
         let flag = |v: JsonValue<'_>, p: &JsonPath<'_>| serial::int(v, p).map(|i| i != 0);
-        let flags = [
-            flag(dist, &apath.index(0))?,
-            flag(is_param, &apath.index(1))?,
-            flag(clip, &apath.index(2))?,
-        ];
-        let name = serial::string(name, &apath.index(3))?;
         self.attrs.clear();
-        for (i, &f) in flags.iter().enumerate() {
-            let a = self.syms.flag(f);
-            self.attrs.push((self.syms.get(i), a));
+        for (i, (v, (attr, _))) in [dist, is_param, clip]
+            .into_iter()
+            .zip(param_form::A_FLAGS)
+            .enumerate()
+        {
+            let a = self.syms.flag(flag(v, &apath.index(i))?);
+            self.attrs.push((self.syms.get(attr), a));
         }
+        let name = serial::string(name, &apath.index(3))?;
         let name_attr = StrAttr::get(&self.ctx, &name);
-        self.attrs.push((self.syms.get(3), name_attr));
+        self.attrs
+            .push((self.syms.get(Slot::ParameterName), name_attr));
         for key in ["DA", "QA"] {
             if let Some(list) = op_json.get(key) {
                 self.read_attr_list(list, &path.key(key))?;
@@ -745,13 +655,10 @@ impl Reader<'_> {
         }
         if let Some(oa) = op_json.get("OA") {
             let oapath = path.key("OA");
-            let [persistable, stop_gradient, trainable] = serial::array_n::<3>(oa, &oapath)?;
-            for (i, v) in [persistable, stop_gradient, trainable]
-                .into_iter()
-                .enumerate()
-            {
+            let values = serial::array_n::<3>(oa, &oapath)?;
+            for (i, (v, (attr, _))) in values.into_iter().zip(param_form::OA_FLAGS).enumerate() {
                 let a = self.syms.flag(flag(v, &oapath.index(i))?);
-                self.attrs.push((self.syms.get(4 + i), a));
+                self.attrs.push((self.syms.get(attr), a));
             }
         }
         let attrs: AttrDict = self.ctx.dict(&self.attrs);
@@ -764,9 +671,7 @@ impl Reader<'_> {
             ));
         }
         let ty = self.read_type(serial::field(output, "TT", &opath)?, &opath.key("TT"))?;
-        let op = self
-            .program
-            .create_op(self.syms.get(7), &[], &[ty], attrs, 0);
+        let op = self.program.create_op(self.syms.op, &[], &[ty], attrs, 0);
         if let Some(id) = output.get("%") {
             let id = serial::int(id, &opath.key("%"))?;
             let v = self.program.result(op, 0);

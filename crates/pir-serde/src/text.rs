@@ -107,7 +107,10 @@ pub fn read_text_with(
             .parse::<u64>()
             .map_err(|_| header_error("version", v, "expected a version number"))?,
     };
-    let trainable = flag("trainable", true)?;
+    let trainable = match parsed.header_value("trainable") {
+        Some(_) => flag("trainable", true)?,
+        None => !prints_inference_parameters(&parsed.program),
+    };
     let readable = flag("readable", false)?;
     Ok(LoadedProgram {
         program: parsed.program,
@@ -115,6 +118,32 @@ pub fn read_text_with(
         version,
         readable,
     })
+}
+
+/// Whether the program's parameter ops carry none of the output attributes
+/// (`persistable`, `stop_gradient`, `trainable`) a trainable file stores:
+/// Paddle's print of an inference (`trainable: false`) file. A program
+/// without parameter ops tells nothing (trainable).
+fn prints_inference_parameters(program: &pir_core::Program) -> bool {
+    use crate::param_form::{Slot, OA_FLAGS};
+    let ctx = program.ctx();
+    let Some(parameter) = ctx.lookup_symbol(crate::param_form::OP_NAME) else {
+        return false;
+    };
+    let flags: Vec<_> = OA_FLAGS
+        .iter()
+        .filter_map(|&(slot, _): &(Slot, bool)| ctx.lookup_symbol(slot.name()))
+        .collect();
+    let mut parameters = program
+        .block_ops(program.top_block())
+        .filter(|&op| program.op_name(op) == parameter)
+        .peekable();
+    parameters.peek().is_some()
+        && parameters.all(|op| {
+            ctx.dict_entries(program.attrs(op))
+                .iter()
+                .all(|(name, _)| !flags.contains(name))
+        })
 }
 
 fn header_error(key: &str, value: &str, message: &str) -> ReadError {

@@ -22,6 +22,7 @@ use rustc_hash::FxHashMap;
 
 use crate::error::WriteError;
 use crate::names::compress_op_name;
+use crate::param_form::{self, Slot};
 
 /// The PIR format version this crate writes (Paddle 3.3).
 pub const PIR_VERSION: u64 = 4;
@@ -78,24 +79,9 @@ struct Names {
     persistable: Option<Symbol>,
     op_callstack: Option<Symbol>,
     parameter: Option<Symbol>,
-    /// The attributes a parameter op may carry, in [`PARAMETER_ATTRS`] order.
-    parameter_attrs: [Option<Symbol>; PARAMETER_ATTRS.len()],
+    /// The attributes a parameter op may carry, in [`param_form::NAMES`] order.
+    parameter_attrs: [Option<Symbol>; param_form::NAMES.len()],
 }
-
-/// Attributes of `builtin.parameter` the short form can hold (format spec §2.7).
-const PARAMETER_ATTRS: [&str; 11] = [
-    "is_distributed",
-    "is_parameter",
-    "need_clip",
-    "parameter_name",
-    "persistable",
-    "stop_gradient",
-    "trainable",
-    "op_dist_attr",
-    "op_role",
-    "struct_name",
-    "op_callstack",
-];
 
 struct ProgramWriter<'p> {
     program: &'p Program,
@@ -143,8 +129,8 @@ impl<'p> ProgramWriter<'p> {
                 stop_gradient: ctx.lookup_symbol("stop_gradient"),
                 persistable: ctx.lookup_symbol("persistable"),
                 op_callstack: ctx.lookup_symbol("op_callstack"),
-                parameter: ctx.lookup_symbol("builtin.parameter"),
-                parameter_attrs: PARAMETER_ATTRS.map(|n| ctx.lookup_symbol(n)),
+                parameter: ctx.lookup_symbol(param_form::OP_NAME),
+                parameter_attrs: param_form::NAMES.map(|n| ctx.lookup_symbol(n)),
             },
             op_names: FxHashMap::default(),
         }
@@ -448,7 +434,8 @@ impl<'p> ProgramWriter<'p> {
         let p = self.program;
         let ctx = self.ctx;
         // One pass over the attributes, placing each by its name.
-        let mut found: [Option<Attribute>; PARAMETER_ATTRS.len()] = [None; PARAMETER_ATTRS.len()];
+        let mut found: [Option<Attribute>; param_form::NAMES.len()] =
+            [None; param_form::NAMES.len()];
         for &(n, a) in ctx.dict_entries(p.attrs(op)) {
             match self
                 .names
@@ -466,49 +453,45 @@ impl<'p> ProgramWriter<'p> {
                 }
             }
         }
-        let flag = |i: usize, default: bool| -> Result<bool, WriteError> {
-            match found[i] {
+        let flag = |(attr, default): (Slot, bool)| -> Result<bool, WriteError> {
+            match found[attr.index()] {
                 None => Ok(default),
-                Some(a) => first_bool(ctx, a).ok_or_else(|| {
-                    self.unsupported(
-                        op,
-                        format!("`{}` must be a [bool] array", PARAMETER_ATTRS[i]),
-                    )
+                Some(a) => pir_core::builtin::first_bool(ctx, a).ok_or_else(|| {
+                    self.unsupported(op, format!("`{}` must be a [bool] array", attr.name()))
                 }),
             }
         };
-        let [is_distributed, is_parameter, need_clip, persistable, stop_gradient, trainable] = [
-            flag(0, false)?,
-            flag(1, true)?,
-            flag(2, false)?,
-            flag(4, true)?,
-            flag(5, true)?,
-            flag(6, true)?,
-        ];
-        let name = found[3]
+        let (mut a_flags, mut oa_flags) = ([false; 3], [false; 3]);
+        for (slot, f) in a_flags.iter_mut().zip(param_form::A_FLAGS) {
+            *slot = flag(f)?;
+        }
+        for (slot, f) in oa_flags.iter_mut().zip(param_form::OA_FLAGS) {
+            *slot = flag(f)?;
+        }
+        let name = found[Slot::ParameterName.index()]
             .and_then(|a| ctx.attr_as::<pir_core::builtin::StrAttr>(a))
             .ok_or_else(|| {
                 self.unsupported(op, "missing string attribute `parameter_name`".into())
             })?;
         w.begin_object();
         w.key("#");
-        w.string("p");
+        w.string(param_form::SHORT_NAME);
         w.key("A");
         w.begin_array();
-        w.i64(i64::from(is_distributed));
-        w.i64(i64::from(is_parameter));
-        w.i64(i64::from(need_clip));
+        for f in a_flags {
+            w.i64(i64::from(f));
+        }
         w.string(&name.0);
         w.end_array();
         let syms = self.names.parameter_attrs;
-        let pick = |indices: &[usize]| -> Vec<(Symbol, Attribute)> {
-            indices
+        let pick = |attrs: &[Slot]| -> Vec<(Symbol, Attribute)> {
+            attrs
                 .iter()
-                .filter_map(|&i| Some((syms[i]?, found[i]?)))
+                .filter_map(|&a| Some((syms[a.index()]?, found[a.index()]?)))
                 .collect()
         };
         w.key("DA");
-        self.write_attr_list(w, op, pick(&[7, 8]).into_iter())?;
+        self.write_attr_list(w, op, pick(&param_form::DA).into_iter())?;
         let r = p.result(op, 0);
         let id = self.next_result;
         self.next_result += 1;
@@ -524,24 +507,14 @@ impl<'p> ProgramWriter<'p> {
         if self.options.trainable {
             w.key("OA");
             w.begin_array();
-            w.i64(i64::from(persistable));
-            w.i64(i64::from(stop_gradient));
-            w.i64(i64::from(trainable));
+            for f in oa_flags {
+                w.i64(i64::from(f));
+            }
             w.end_array();
         }
         w.key("QA");
-        self.write_attr_list(w, op, pick(&[9]).into_iter())?;
+        self.write_attr_list(w, op, pick(&param_form::QA).into_iter())?;
         w.end_object();
         Ok(())
     }
-}
-
-/// The first element of a `[bool]` array attribute (or a plain bool).
-fn first_bool(ctx: &IrContext, attr: Attribute) -> Option<bool> {
-    use pir_core::builtin::{ArrayAttr, BoolAttr};
-    if let Some(b) = ctx.attr_as::<BoolAttr>(attr) {
-        return Some(b.0);
-    }
-    let first = *ctx.attr_as::<ArrayAttr>(attr)?.0.first()?;
-    ctx.attr_as::<BoolAttr>(first).map(|b| b.0)
 }

@@ -50,3 +50,33 @@ fn random_byte_flips_never_panic() {
         }
     }
 }
+
+/// An op declaring more results than an op can hold (`pir verify` used to
+/// panic on it) is a typed error naming the op.
+#[test]
+fn an_op_with_too_many_results_is_an_error() {
+    let ctx = pir_dialects::pd_op_context();
+    let results: Vec<String> = (1..=70_000)
+        .map(|i| format!(r##"{{"%":{i},"TT":{{"#":"0.t_dtensor","D":[{{"#":"0.t_f32"}},[1],"NCHW",[],0]}}}}"##))
+        .collect();
+    let json = format!(
+        r##"{{"base_code":{{"magic":"pir","trainable":false,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{{"#":"0.foo","I":[],"O":[{}],"A":[]}}]}}]}}]}}}}"##,
+        results.join(",")
+    );
+    let err = pir_serde::read_slice(ctx.clone(), json.as_bytes(), &Default::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("70000 results"), "{err}");
+    assert!(err.contains("ops[0]"), "{err}");
+    // The text parser says the same.
+    let text = format!(
+        "{{\n    ({}) = \"pd_op.foo\" () {{}} : () -> {}\n}}\n",
+        (0..70_000)
+            .map(|i| format!("%{i}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        vec!["tensor<1xf32>"; 70_000].join(", ")
+    );
+    let err = pir_serde::read_text(ctx, &text).unwrap_err().to_string();
+    assert!(err.contains("70000 results"), "{err}");
+}

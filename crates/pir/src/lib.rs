@@ -14,27 +14,79 @@
 //! # Ok::<(), pir::Error>(())
 //! ```
 //!
+//! [`Model::load`] takes the path with or without its extension
+//! (`inference/model.json` or `inference/model`); [`read_program`] reads any
+//! model file (JSON, IR text, Paddle 2.x `.pdmodel`) told by its content, and
+//! [`FileKind`] says what a file is, so a file of the wrong kind gets an error
+//! saying what it is.
+//!
 //! The layers are re-exported: [`core`] (the IR), [`dialects`] (Paddle's
-//! dialects), [`serde`] (the JSON model format), [`params`] (parameter files).
-#![deny(unsafe_op_in_unsafe_fn)]
+//! dialects), [`serde`] (the JSON model format), [`params`] (parameter files),
+//! [`pass`] (passes and pipelines), [`legacy`] (Paddle 2.x models):
+//!
+//! ```no_run
+//! let mut model = pir::Model::load("inference/model.json")?;
+//! let mut pm = pir::pass::PassManager::parse("canonicalize,cse,dce").unwrap();
+//! pm.run(&mut model.program).unwrap();
+//! model.save("out/model", false)?;
+//! # Ok::<(), pir::Error>(())
+//! ```
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use pir_core as core;
 pub use pir_dialects as dialects;
+pub use pir_legacy as legacy;
 pub use pir_params as params;
+pub use pir_pass as pass;
 pub use pir_serde as serde;
 
-use pir_core::builtin::{ArrayAttr, BoolAttr, StrAttr};
+pub mod kind;
+pub use kind::FileKind;
+
+/// `path: message`, unless the message already names the path (as I/O errors
+/// of the readers and writers do): a path is said once.
+pub fn with_path(path: &Path, message: &dyn std::fmt::Display) -> String {
+    let message = message.to_string();
+    let shown = path.display().to_string();
+    if message.contains(&shown) {
+        message
+    } else {
+        format!("{shown}: {message}")
+    }
+}
+
+use pir_core::builtin::StrAttr;
 use pir_core::{IrContext, Program, Type};
-use pir_params::{DType, Tensor};
+use pir_params::Tensor;
 
 /// Errors of loading and saving models.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// A file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not of the kind wanted (a parameter file given as a
+    /// model, or a file pir does not read).
+    #[error("{}", wrong_kind(path, *found, wanted))]
+    WrongKind {
+        /// The file.
+        path: PathBuf,
+        /// What it is.
+        found: FileKind,
+        /// What was wanted ("a model").
+        wanted: &'static str,
+    },
     /// The program file could not be read.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", with_path(path, source))]
     Program {
         /// The file.
         path: PathBuf,
@@ -43,7 +95,7 @@ pub enum Error {
         source: pir_serde::ReadError,
     },
     /// A legacy `.pdmodel` could not be read or translated.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", with_path(path, source))]
     Legacy {
         /// The file.
         path: PathBuf,
@@ -52,7 +104,7 @@ pub enum Error {
         source: pir_legacy::LegacyError,
     },
     /// A parameter file could not be read or written.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", with_path(path, source))]
     Params {
         /// The file.
         path: PathBuf,
@@ -69,7 +121,7 @@ pub enum Error {
         message: String,
     },
     /// Writing the program failed.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", with_path(path, source))]
     Write {
         /// The file.
         path: PathBuf,
@@ -92,6 +144,124 @@ pub struct Model {
     pub readable: bool,
 }
 
+fn wrong_kind(path: &Path, found: FileKind, wanted: &str) -> String {
+    match found {
+        FileKind::Unknown => format!(
+            "{} is not {wanted}: pir reads Paddle JSON, IR text, .pdmodel, .pdiparams and .pdparams files",
+            path.display()
+        ),
+        _ => format!("{} is {}, not {wanted}", path.display(), found.describe()),
+    }
+}
+
+/// How to read a model file.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Options of the JSON and text readers.
+    pub read: pir_serde::ReadOptions,
+    /// Options of the legacy translation.
+    pub legacy: pir_legacy::Options,
+}
+
+/// Extensions of model files, which [`Model::load`] strips to find the
+/// parameter files beside them.
+const MODEL_EXTENSIONS: [&str; 4] = ["json", "pdmodel", "pir", "txt"];
+
+/// The prefix of a model path and its model file: `m.json` → (`m`,
+/// `m.json`); `m` → (`m`, `m.json`), or `m.pdmodel` when only that exists;
+/// any other existing file is the model file itself.
+fn model_file(path: &Path) -> (PathBuf, PathBuf) {
+    let has_model_ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| MODEL_EXTENSIONS.contains(&e));
+    if path.is_file() {
+        let prefix = if has_model_ext {
+            path.with_extension("")
+        } else {
+            path.to_path_buf()
+        };
+        return (prefix, path.to_path_buf());
+    }
+    let json = with_extension(path, ".json");
+    let pdmodel = with_extension(path, ".pdmodel");
+    if !json.exists() && pdmodel.exists() {
+        return (path.to_path_buf(), pdmodel);
+    }
+    (path.to_path_buf(), json)
+}
+
+/// Reads a program from a model file of any kind pir reads — Paddle's JSON,
+/// IR text or a Paddle 2.x `.pdmodel` (translated) — told by its content. A
+/// file of another kind is [`Error::WrongKind`].
+pub fn read_program(
+    ctx: Arc<IrContext>,
+    path: &Path,
+    options: &LoadOptions,
+) -> Result<pir_serde::LoadedProgram, Error> {
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let kind = FileKind::of_file(path).map_err(io)?;
+    if !kind.is_model() {
+        return Err(Error::WrongKind {
+            path: path.to_path_buf(),
+            found: kind,
+            wanted: "a model",
+        });
+    }
+    if kind == FileKind::LegacyModel {
+        // The legacy reader checks the size before reading.
+        let program =
+            pir_legacy::load_file(path, ctx, options.legacy).map_err(|source| Error::Legacy {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        return Ok(pir_serde::LoadedProgram::translated(program));
+    }
+    let bytes = std::fs::read(path).map_err(io)?;
+    read_program_bytes(ctx, path, kind, &bytes, options)
+}
+
+/// [`read_program`] of a file's bytes already in memory, whose kind
+/// ([`FileKind::of_file`]) is known; `path` names it in errors.
+pub fn read_program_bytes(
+    ctx: Arc<IrContext>,
+    path: &Path,
+    kind: FileKind,
+    bytes: &[u8],
+    options: &LoadOptions,
+) -> Result<pir_serde::LoadedProgram, Error> {
+    let program_err = |source| Error::Program {
+        path: path.to_path_buf(),
+        source,
+    };
+    match kind {
+        FileKind::LegacyModel => {
+            let program =
+                pir_legacy::translate_bytes(bytes, ctx, options.legacy).map_err(|source| {
+                    Error::Legacy {
+                        path: path.to_path_buf(),
+                        source,
+                    }
+                })?;
+            Ok(pir_serde::LoadedProgram::translated(program))
+        }
+        FileKind::ModelText => {
+            pir_serde::read_any_slice(ctx, bytes, &options.read).map_err(program_err)
+        }
+        FileKind::ModelJson => {
+            pir_serde::read_slice(ctx, bytes, &options.read).map_err(program_err)
+        }
+        found => Err(Error::WrongKind {
+            path: path.to_path_buf(),
+            found,
+            wanted: "a model",
+        }),
+    }
+}
+
 fn with_extension(prefix: &Path, ext: &str) -> PathBuf {
     let mut s = prefix.as_os_str().to_owned();
     s.push(ext);
@@ -99,13 +269,15 @@ fn with_extension(prefix: &Path, ext: &str) -> PathBuf {
 }
 
 impl Model {
-    /// Loads `prefix.json` (or, when there is none, the legacy
-    /// `prefix.pdmodel`) and, if present, `prefix.pdiparams` or
-    /// `prefix.pdparams` (with the optimizer state of `prefix.pdopt`).
-    pub fn load(prefix: impl AsRef<Path>) -> Result<Model, Error> {
+    /// Loads a model and, if present, the parameter file beside it
+    /// (`prefix.pdiparams`, else `prefix.pdparams` with the optimizer state
+    /// of `prefix.pdopt`). `path` is the model file (`model.json`,
+    /// `model.pdmodel`, IR text) or its prefix (`model`: `model.json`, else
+    /// the legacy `model.pdmodel`).
+    pub fn load(path: impl AsRef<Path>) -> Result<Model, Error> {
         Self::load_with(
             pir_dialects::pd_op_context(),
-            prefix.as_ref(),
+            path.as_ref(),
             &Default::default(),
         )
     }
@@ -113,18 +285,24 @@ impl Model {
     /// [`Model::load`] with a given context and reader options.
     pub fn load_with(
         ctx: Arc<IrContext>,
-        prefix: &Path,
+        path: &Path,
         options: &pir_serde::ReadOptions,
     ) -> Result<Model, Error> {
-        let json = with_extension(prefix, ".json");
-        let pdmodel = with_extension(prefix, ".pdmodel");
-        if !json.exists() && pdmodel.exists() {
-            return Self::load_legacy(ctx, &pdmodel, Default::default());
-        }
-        let loaded = pir_serde::read_file(ctx, &json, options)
-            .map_err(|source| Error::Program { path: json, source })?;
+        let options = LoadOptions {
+            read: options.clone(),
+            ..Default::default()
+        };
+        Self::open(ctx, path, &options)
+    }
+
+    /// [`Model::load`] with every option: the program is read by
+    /// [`read_program`] (told by content), the parameters beside it bound
+    /// and checked.
+    pub fn open(ctx: Arc<IrContext>, path: &Path, options: &LoadOptions) -> Result<Model, Error> {
+        let (prefix, file) = model_file(path);
+        let loaded = read_program(ctx, &file, options)?;
         let mut model = Model::from_loaded(loaded);
-        model.load_params_beside(prefix)?;
+        model.load_params_beside(&prefix)?;
         Ok(model)
     }
 
@@ -153,17 +331,11 @@ impl Model {
         pdmodel: &Path,
         options: pir_legacy::Options,
     ) -> Result<Model, Error> {
-        let program =
-            pir_legacy::load_file(pdmodel, ctx, options).map_err(|source| Error::Legacy {
-                path: pdmodel.to_path_buf(),
-                source,
-            })?;
-        let mut model = Model::from_loaded(pir_serde::LoadedProgram::translated(program));
-        let combined = pdmodel.with_extension("pdiparams");
-        if combined.exists() {
-            model.load_pdiparams(&combined)?;
-        }
-        Ok(model)
+        let options = LoadOptions {
+            legacy: options,
+            ..Default::default()
+        };
+        Self::open(ctx, pdmodel, &options)
     }
 
     fn from_loaded(loaded: pir_serde::LoadedProgram) -> Model {
@@ -247,12 +419,8 @@ impl Model {
                         .join(" or ")
                 ),
             })?;
-            let tensor = match (declared(&self.program, *ty), tensor.dtype()) {
-                (Some((DType::BFloat16, _)), DType::UInt16) => {
-                    tensor.reinterpret(DType::BFloat16).map_err(params_err)?
-                }
-                _ => tensor,
-            };
+            let declared = declared(&self.program, *ty).map(|(d, _)| d);
+            let tensor = pir_params::convert::as_declared(tensor, declared).map_err(params_err)?;
             tensors.push((name.clone(), tensor));
         }
         self.bind(vars, tensors, first)
@@ -381,12 +549,7 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
 
 /// The op's `persistable` mark (the first element of its `[bool]` array), if it has one.
 fn persistable(program: &Program, op: pir_core::OpId) -> Option<bool> {
-    let ctx = program.ctx();
-    let attr = program.attr(op, "persistable")?;
-    let first = ctx
-        .attr_as::<ArrayAttr>(attr)
-        .and_then(|a| a.0.first().copied());
-    first.and_then(|a| ctx.attr_as::<BoolAttr>(a)).map(|b| b.0)
+    pir_core::builtin::first_bool(program.ctx(), program.attr(op, "persistable")?)
 }
 
 pub use pir_params::bound::declared;

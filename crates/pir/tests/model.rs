@@ -88,3 +88,28 @@ fn a_static_save_pair_binds_parameters_and_optimizer_state() {
         }
     }
 }
+
+/// `Model::load` takes the model file or its prefix; the facade runs passes.
+#[test]
+fn a_model_loads_by_file_or_prefix_and_runs_passes() {
+    let model = pir_corpus::models()
+        .into_iter()
+        .find(|m| m.name == "mlp_tiny")
+        .unwrap();
+    let by_file = pir::Model::load(model.json()).unwrap();
+    let by_prefix = pir::Model::load(prefix(&model.json())).unwrap();
+    assert_eq!(by_file.parameter_names().len(), 4);
+    assert_eq!(by_file.program.to_string(), by_prefix.program.to_string());
+    let mut m = by_file;
+    let mut pm = pir::pass::PassManager::parse("canonicalize,cse,dce").unwrap();
+    pm.run(&mut m.program).unwrap();
+    m.program.verify().unwrap();
+    // A parameter file is not a model, and says so.
+    let err = pir::Model::load(model.file(".pdiparams").unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("is a parameter file (.pdiparams), not a model"),
+        "{err}"
+    );
+}

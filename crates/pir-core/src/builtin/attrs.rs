@@ -519,3 +519,13 @@ pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
         .collect();
     ArrayAttr::get(ctx, &items)
 }
+
+/// The first element of a `[bool]` array attribute (how Paddle stores one
+/// flag such as `persistable`), or a plain bool's value.
+pub fn first_bool(ctx: &IrContext, attr: Attribute) -> Option<bool> {
+    if let Some(b) = ctx.attr_as::<BoolAttr>(attr) {
+        return Some(b.0);
+    }
+    let first = *ctx.attr_as::<ArrayAttr>(attr)?.0.first()?;
+    ctx.attr_as::<BoolAttr>(first).map(|b| b.0)
+}

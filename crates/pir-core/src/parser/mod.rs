@@ -117,6 +117,13 @@ pub type OpParseFn = for<'t> fn(&mut Parser<'t>, &OpHead<'t>) -> Result<OpId, Pa
 #[derive(Copy, Clone, Debug)]
 pub struct AttrHintInterface(pub fn(&OpInfo, &str) -> Option<Expect>);
 
+/// An op's way of restoring, from the rest of its attributes, values that
+/// Paddle's print shortened (floats print with 6 digits): called on the
+/// attributes of each op read from Paddle's print (not the typed form),
+/// which it may change in place.
+#[derive(Copy, Clone, Debug)]
+pub struct PrintedAttrsInterface(pub fn(&IrContext, &OpInfo, &mut [(Symbol, Attribute)]));
+
 /// The start of an op line, read before the op's own syntax: its result
 /// names and its name.
 #[derive(Clone, Debug)]

@@ -6,7 +6,7 @@ use super::{Expect, OpHead, ParseError, Parser, TextForm};
 use crate::attributes::{AttrDict, Attribute};
 use crate::context::Symbol;
 use crate::op_info::OpInfo;
-use crate::parser::AttrHintInterface;
+use crate::parser::{AttrHintInterface, PrintedAttrsInterface};
 use crate::program::{BlockId, OpId, ValueId};
 use crate::types::Type;
 
@@ -289,8 +289,8 @@ impl<'t> Parser<'t> {
                 None => vec![1; blocks],
             },
         };
-        if per_region.len() > u8::MAX as usize {
-            return Err(self.error_at(head.start, 1, "more than 255 regions"));
+        if let Err(e) = crate::program::check_op_shape(0, per_region.len()) {
+            return Err(self.error_at(head.start, 1, e.to_string()));
         }
         values.clear();
         values.extend(operands.iter().map(|o| o.value));
@@ -499,8 +499,8 @@ impl<'t> Parser<'t> {
                 ),
             ));
         }
-        if result_types.len() > u16::MAX as usize {
-            return Err(self.error_at(head.start, 1, "more than 65535 results"));
+        if let Err(e) = crate::program::check_op_shape(result_types.len(), 0) {
+            return Err(self.error_at(head.start, 1, e.to_string()));
         }
         let op = self
             .program
@@ -535,6 +535,13 @@ impl<'t> Parser<'t> {
             let mut pairs = std::mem::take(&mut self.scratch.pairs);
             pairs.clear();
             pairs.extend(entries.iter().map(|e| (e.name, e.attr)));
+            if self.form == TextForm::Paddle {
+                if let Some(info) = self.ctx.op_info(op) {
+                    if let Some(restore) = info.interface::<PrintedAttrsInterface>() {
+                        (restore.0)(&self.ctx, info, &mut pairs);
+                    }
+                }
+            }
             let dict = self.ctx.dict(&pairs);
             self.scratch.pairs = pairs;
             dict

@@ -58,6 +58,34 @@ crate::entity_id!(
     pub struct RegionId, "region"
 );
 
+/// The most results one operation can have (its count is stored in 16 bits).
+pub const MAX_RESULTS: usize = u16::MAX as usize;
+/// The most regions one operation can have (its count is stored in 8 bits).
+pub const MAX_REGIONS: usize = u8::MAX as usize;
+
+/// An operation shape [`Program::create_op`] cannot store.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpShapeError {
+    /// More than [`MAX_RESULTS`] results.
+    #[error("{0} results; an operation has at most {MAX_RESULTS}")]
+    TooManyResults(usize),
+    /// More than [`MAX_REGIONS`] regions.
+    #[error("{0} regions; an operation has at most {MAX_REGIONS}")]
+    TooManyRegions(usize),
+}
+
+/// Checks that an op with `results` results and `regions` regions fits
+/// [`Program::create_op`]; readers call it before creating ops from input.
+pub fn check_op_shape(results: usize, regions: usize) -> Result<(), OpShapeError> {
+    if results > MAX_RESULTS {
+        return Err(OpShapeError::TooManyResults(results));
+    }
+    if regions > MAX_REGIONS {
+        return Err(OpShapeError::TooManyRegions(regions));
+    }
+    Ok(())
+}
+
 const OP_ERASED: u8 = 1;
 
 #[derive(Clone, Debug)]
@@ -286,6 +314,10 @@ impl Program {
 
     /// Creates a detached operation with fresh results and `num_regions` empty regions.
     /// Null operands (`None`) are absent optional inputs.
+    ///
+    /// # Panics
+    /// With more than [`MAX_RESULTS`] results or [`MAX_REGIONS`] regions:
+    /// readers check [`check_op_shape`] first and report a typed error.
     pub fn create_op(
         &mut self,
         name: Symbol,
@@ -294,14 +326,9 @@ impl Program {
         attrs: AttrDict,
         num_regions: usize,
     ) -> OpId {
-        assert!(
-            result_types.len() <= u16::MAX as usize,
-            "an operation has at most 65535 results"
-        );
-        assert!(
-            num_regions <= u8::MAX as usize,
-            "an operation has at most 255 regions"
-        );
+        if let Err(e) = check_op_shape(result_types.len(), num_regions) {
+            panic!("{e}");
+        }
         let op = self.ops.next_id();
         let first_operand = self.operands.len() as u32;
         for &value in operands {

@@ -160,12 +160,21 @@ pub(super) fn parse_pylayer<'t>(p: &mut Parser<'t>, head: &OpHead<'t>) -> Result
 /// `(cond=%c, inputs=%a, %b) {attrs} -> types { ^args … }` (typed).
 /// Paddle prints no attributes for `while`; its files give each result the
 /// `stop_gradient` of its loop-carried input. Recover that when every input's
-/// flag is known (from its defining op's `stop_gradient` list).
+/// flag is known: from its defining op's `stop_gradient` list, or for an
+/// argument of an enclosing `while` body, that loop's flag for it.
 fn inherited_stop_gradient(program: &Program, inputs: &[Option<ValueId>]) -> AttrDict {
     let ctx = program.ctx();
     let flag = |v: Option<ValueId>| -> Option<bool> {
-        let ValueDef::Result { op, index } = program.value_def(v?) else {
-            return None;
+        let (op, index) = match program.value_def(v?) {
+            ValueDef::Result { op, index } => (op, index),
+            ValueDef::BlockArg { block, index } => {
+                let parent = program.block_parent_op(block)?;
+                if program.op_name_str(parent) != "pd_op.while" {
+                    return None;
+                }
+                (parent, index)
+            }
+            _ => return None,
         };
         let list = ctx.attr_as::<ArrayAttr>(program.attr(op, "stop_gradient")?)?;
         ctx.attr_as::<BoolAttr>(*list.0.get(index as usize)?)

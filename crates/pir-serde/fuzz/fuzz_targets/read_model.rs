@@ -2,10 +2,19 @@
 //! panic; a program that loads also saves, and what it saves loads again.
 #![no_main]
 
+use std::sync::{Arc, OnceLock};
+
 use libfuzzer_sys::fuzz_target;
+use pir_core::IrContext;
+
+/// One context for all runs: building one costs far more than a small read.
+fn ctx() -> Arc<IrContext> {
+    static CTX: OnceLock<Arc<IrContext>> = OnceLock::new();
+    CTX.get_or_init(pir_dialects::pd_op_context).clone()
+}
 
 fuzz_target!(|data: &[u8]| {
-    let ctx = pir_dialects::pd_op_context();
+    let ctx = ctx();
     if let Ok(loaded) = pir_serde::read_slice(ctx.clone(), data, &Default::default()) {
         let _ = loaded.program.verify();
         let _ = loaded.program.print_to_vec();

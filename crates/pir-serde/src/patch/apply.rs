@@ -264,3 +264,108 @@ pub fn renames_may_apply(set: &PatchSet, text: &[u8]) -> bool {
         .chain(set.attr_renames.keys())
         .any(|id| contains(id))
 }
+
+/// What op-pair patches carry from a producer to its consumers while a file
+/// is read: the value each pair last added.
+#[derive(Debug)]
+pub struct PairState {
+    /// The value id each op-pair patch last added, by pair index.
+    values: Vec<Option<i64>>,
+    /// The next id for an added value (far above any id in a file).
+    next_id: i64,
+}
+
+impl Default for PairState {
+    fn default() -> Self {
+        PairState {
+            values: Vec::new(),
+            next_id: i64::MAX / 2,
+        }
+    }
+}
+
+impl PairState {
+    fn next_fresh_id(&mut self) -> i64 {
+        let id = self.next_id;
+        self.next_id = self.next_id.saturating_add(1);
+        id
+    }
+
+    /// Applies op-pair patch `i` of `set` to `op` (named `name`, at `path`):
+    /// a producer gains or loses an output, a consumer the matching input.
+    pub fn apply(
+        &mut self,
+        op: &mut Json,
+        set: &PatchSet,
+        i: usize,
+        name: &str,
+        path: &str,
+    ) -> Result<(), ApplyError> {
+        let Some(pair) = set.pairs.get(i) else {
+            return Ok(());
+        };
+        if self.values.len() < set.pairs.len() {
+            self.values.resize(set.pairs.len(), None);
+        }
+        let fail = |message: String| ApplyError {
+            path: path.to_owned(),
+            op: name.to_owned(),
+            origin: pair.origin.to_string(),
+            message,
+        };
+        if pair.producer == name {
+            let outputs = op
+                .get_mut("O")
+                .and_then(Json::as_array_mut)
+                .ok_or_else(|| fail("the op has no outputs".into()))?;
+            let len = outputs.len();
+            match &pair.add {
+                Some(ty) if pair.output <= len => {
+                    let id = self.next_fresh_id();
+                    self.values[i] = Some(id);
+                    outputs.insert(
+                        pair.output,
+                        Json::Obj(vec![("%".into(), Json::Int(id)), ("TT".into(), ty.clone())]),
+                    );
+                }
+                None if pair.output < len => {
+                    outputs.remove(pair.output);
+                }
+                _ => {
+                    return Err(fail(format!(
+                        "output index {} out of range (the op has {len})",
+                        pair.output
+                    )))
+                }
+            }
+        }
+        if pair.consumer == name {
+            let inputs = op
+                .get_mut("I")
+                .and_then(Json::as_array_mut)
+                .ok_or_else(|| fail("the op has no inputs".into()))?;
+            let len = inputs.len();
+            match &pair.add {
+                Some(_) if pair.input <= len => {
+                    let id = self.values[i].ok_or_else(|| {
+                        fail(format!(
+                            "no `{}` before this op produced the value to add",
+                            pair.producer
+                        ))
+                    })?;
+                    inputs.insert(pair.input, Json::Obj(vec![("%".into(), Json::Int(id))]));
+                }
+                None if pair.input < len => {
+                    inputs.remove(pair.input);
+                }
+                _ => {
+                    return Err(fail(format!(
+                        "input index {} out of range (the op has {len})",
+                        pair.input
+                    )))
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -22,6 +22,7 @@ use std::sync::OnceLock;
 
 pub use apply::{
     apply_id_renames, apply_op_patch, apply_parameter_patch, renames_may_apply, ApplyError,
+    PairState,
 };
 pub use model::{AttrAction, AttrEdit, OpPatch, Origin, PairPatch, PatchSet};
 pub use tree::Json;

@@ -1,0 +1,315 @@
+//! The command line: every command, option and its help text (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// What every `--help` ends with.
+const AFTER_HELP: &str = "\
+MODEL may be Paddle's JSON, IR text (Paddle's print or the typed form) or a
+legacy Paddle 2.x .pdmodel; the kind is told by the content.
+
+Exit codes: 0 success, 1 error (bad input, failed check, models that differ),
+2 usage error (unknown command or option, missing argument).";
+
+/// Inspect, convert, verify and optimise PaddlePaddle PIR models.
+#[derive(Debug, Parser)]
+#[command(
+    name = "pir",
+    version,
+    after_help = AFTER_HELP,
+    subcommand_required = true,
+    arg_required_else_help = true
+)]
+pub struct Cli {
+    /// Keep legacy ops that cannot be translated as unregistered ops
+    /// `legacy.<type>` instead of failing.
+    #[arg(long, global = true)]
+    pub lenient: bool,
+
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the program exactly as Paddle 3.3 prints it.
+    Print(PrintArgs),
+    /// Verify structure, SSA and op rules.
+    Verify(VerifyArgs),
+    /// Op histogram, counts and memory per op.
+    Stats(ModelArg),
+    /// Read a model (upgrading older versions) and write it as JSON or text.
+    Convert(ConvertArgs),
+    /// Convert a model of an older Paddle release to the current version.
+    Upgrade(ConvertArgs),
+    /// Run a pipeline of passes on a model (with its parameters).
+    Opt(OptArgs),
+    /// List or convert the tensors of a parameter file.
+    Params(ParamsArgs),
+    /// Compare two models structurally (exit 1 when they differ).
+    Diff(DiffArgs),
+    /// Draw the dataflow graph of a model (DOT, SVG or HTML).
+    Graph(GraphArgs),
+    /// In-process medians of load, print and save (JSON on stdout).
+    Time(TimeArgs),
+    /// Write a synthetic model of about OPS ops (for benchmarks).
+    Synth(SynthArgs),
+    /// Print a shell completion script.
+    Completions(CompletionsArgs),
+}
+
+/// One model file.
+#[derive(Debug, Args)]
+pub struct ModelArg {
+    /// The model file.
+    pub model: PathBuf,
+}
+
+/// `pir print`.
+#[derive(Debug, Args)]
+pub struct PrintArgs {
+    /// The model file.
+    pub model: PathBuf,
+    /// Print the lossless typed text instead of Paddle's print.
+    #[arg(long)]
+    pub typed: bool,
+    /// Name values by their ids in the JSON file.
+    #[arg(long)]
+    pub json_ids: bool,
+}
+
+/// `pir verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The model file.
+    pub model: PathBuf,
+    /// Also reject ops that are not registered.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// `pir convert` / `pir upgrade`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The model to read.
+    pub input: PathBuf,
+    /// Where to write: .json (Paddle's JSON), .pir (typed text) or .txt
+    /// (Paddle's print).
+    pub output: PathBuf,
+    /// Write an inference file (no `trainable` attributes).
+    #[arg(long, conflicts_with = "trainable")]
+    pub inference: bool,
+    /// Write a trainable file.
+    #[arg(long)]
+    pub trainable: bool,
+    /// Write indented JSON (default: the input's layout).
+    #[arg(long, conflicts_with = "compact")]
+    pub readable: bool,
+    /// Write compact JSON (default: the input's layout).
+    #[arg(long)]
+    pub compact: bool,
+    /// Overwrite the output if it exists.
+    #[arg(long, short)]
+    pub force: bool,
+    /// Apply a yaml patch file after the version upgrade (repeatable).
+    #[arg(long, value_name = "FILE")]
+    pub patch: Vec<PathBuf>,
+    /// Read version-0 files (development builds) with every released patch.
+    #[arg(long)]
+    pub accept_develop_version: bool,
+}
+
+/// `pir opt`. One option is one field here and one use in `opt.rs`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "A .json or .pdmodel input is read with its parameter file \
+(IN.pdiparams, else IN.pdparams), checked before any pass runs; -o OUT writes \
+OUT.pdiparams with the tensors the result uses."
+)]
+pub struct OptArgs {
+    /// The model to optimise.
+    #[arg(required_unless_present = "list_passes")]
+    pub input: Option<PathBuf>,
+    /// The pipeline, e.g. "canonicalize,cse,dce" or "inference".
+    #[arg(
+        short,
+        long = "pipeline",
+        value_name = "PIPELINE",
+        required_unless_present_any = ["list_passes", "rules"]
+    )]
+    pub pipeline: Option<String>,
+    /// Apply the rewrite rules (DRR) of FILE before the pipeline; rules that
+    /// never match are reported.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<String>,
+    /// Write the result here (JSON, or text for .pir/.txt) instead of
+    /// printing it.
+    #[arg(short, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// List the registered passes.
+    #[arg(long)]
+    pub list_passes: bool,
+    /// Print the IR before every pass.
+    #[arg(long)]
+    pub print_ir_before_all: bool,
+    /// Print the IR after every pass.
+    #[arg(long)]
+    pub print_ir_after_all: bool,
+    /// Print the IR after every pass that changed it.
+    #[arg(long)]
+    pub print_ir_after_change: bool,
+    /// Write the printed IR to DIR/NN-pass.txt instead of stderr.
+    #[arg(long, value_name = "DIR")]
+    pub ir_dump_dir: Option<PathBuf>,
+    /// Time load, every pass and save (on stderr).
+    #[arg(long)]
+    pub timing: bool,
+    /// Print the passes' counters (on stderr).
+    #[arg(long)]
+    pub statistics: bool,
+    /// Do not verify after each pass.
+    #[arg(long)]
+    pub no_verify: bool,
+    /// Overwrite the output if it exists.
+    #[arg(long, short)]
+    pub force: bool,
+    /// When a pass fails, write its input program to FILE and print the
+    /// command that replays the failure.
+    #[arg(long, value_name = "FILE")]
+    pub reproducer: Option<PathBuf>,
+    /// Write value tensors as they are (pir reads them; Paddle does not).
+    #[arg(long)]
+    pub keep_vtensor: bool,
+    /// No pass reads, creates or drops a parameter (the parameter file stays
+    /// as it is).
+    #[arg(long)]
+    pub keep_params: bool,
+}
+
+/// `pir params`.
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct ParamsArgs {
+    /// The parameter file (.pdiparams or .pdparams).
+    #[arg(required = true)]
+    pub file: Option<PathBuf>,
+    /// The model naming the tensors of a .pdiparams (default: FILE's model
+    /// beside it, .json or .pdmodel).
+    #[arg(long, value_name = "MODEL")]
+    pub program: Option<PathBuf>,
+    /// One JSON array on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Convert between formats.
+    #[command(subcommand)]
+    pub command: Option<ParamsCommand>,
+}
+
+/// `pir params convert`.
+#[derive(Debug, Subcommand)]
+pub enum ParamsCommand {
+    /// Convert .pdiparams <-> .pdparams (by the output's extension).
+    Convert(ParamsConvertArgs),
+}
+
+/// `pir params convert`.
+#[derive(Debug, Args)]
+pub struct ParamsConvertArgs {
+    /// The parameter file to read.
+    pub input: PathBuf,
+    /// The file to write: .pdiparams, or a pickle (.pdparams, .pdopt, .pkl,
+    /// .pickle).
+    pub output: PathBuf,
+    /// The model naming the tensors (default: the input's model beside it).
+    #[arg(long, value_name = "MODEL")]
+    pub program: Option<PathBuf>,
+    /// Overwrite the output if it exists.
+    #[arg(long, short)]
+    pub force: bool,
+}
+
+/// `pir diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The first model.
+    pub a: PathBuf,
+    /// The second model.
+    pub b: PathBuf,
+    /// Only counts: ops added, removed and changed.
+    #[arg(long)]
+    pub stat: bool,
+    /// Colour: auto (on a terminal), always or never.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+}
+
+/// When to colour output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal only.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// `pir graph`.
+#[derive(Debug, Args)]
+pub struct GraphArgs {
+    /// The model.
+    pub model: PathBuf,
+    /// Where to write: .dot (or .gv), .svg or .html (default: DOT on stdout).
+    #[arg(short, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Overwrite the output if it exists.
+    #[arg(long, short)]
+    pub force: bool,
+}
+
+/// `pir time`.
+#[derive(Debug, Args)]
+pub struct TimeArgs {
+    /// The model.
+    pub model: PathBuf,
+    /// How many runs to take the median of.
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
+}
+
+/// `pir synth`.
+#[derive(Debug, Args)]
+pub struct SynthArgs {
+    /// About how many ops.
+    pub ops: usize,
+    /// The model to write.
+    pub output: PathBuf,
+    /// Overwrite the output if it exists.
+    #[arg(long, short)]
+    pub force: bool,
+}
+
+/// `pir completions`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "bash: pir completions bash > ~/.local/share/bash-completion/completions/pir\n\
+zsh:  pir completions zsh > ~/.zfunc/_pir   (with fpath+=~/.zfunc before compinit)\n\
+fish: pir completions fish > ~/.config/fish/completions/pir.fish"
+)]
+pub struct CompletionsArgs {
+    /// The shell.
+    pub shell: clap_complete::Shell,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
+}

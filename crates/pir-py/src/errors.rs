@@ -128,7 +128,7 @@ fn read_where(file: Option<&Path>, e: &pir_serde::ReadError) -> Where {
             at.line = (p.line > 0).then_some(p.line);
             at.column = (p.column > 0).then_some(p.column);
         }
-        R::Version { .. } | R::Header { .. } => {}
+        R::Version { .. } | R::Header { .. } | R::NotAModel(_) => {}
     }
     at
 }
@@ -201,6 +201,9 @@ pub(crate) fn model(e: pir::Error) -> PyErr {
         pir::Error::Params { path, source } => params(&path, source),
         pir::Error::Write { path, source } => write(&path, source),
         e @ pir::Error::Mismatch { .. } => raise::<ParamsError>(e.to_string(), Where::default()),
+        pir::Error::Io { ref path, .. } | pir::Error::WrongKind { ref path, .. } => {
+            raise::<ReadError>(e.to_string(), Where::file(path))
+        }
     }
 }
 

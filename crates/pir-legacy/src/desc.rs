@@ -23,6 +23,9 @@ pub const MAX_VARS_PER_BLOCK: usize = 1_000_000;
 /// Most arguments of one input or output slot (an op result count must fit in
 /// 16 bits in the IR).
 pub const MAX_ARGS: usize = 60_000;
+/// Most attributes, and most slots, of one op (Paddle's have a few dozen;
+/// repeated names are merged, which costs time with the count squared).
+pub const MAX_OP_ENTRIES: usize = 10_000;
 
 /// Scalar element types of `VarType.Type` (values as in `framework.proto`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -1048,6 +1051,12 @@ fn decode_op<'a>(
         match field {
             3 => op.op_type = r.str(wire)?,
             1 | 2 => {
+                if op.inputs.len() + op.outputs.len() >= MAX_OP_ENTRIES {
+                    return Err(LegacyError::Limit {
+                        at: Box::new(op_location(b, i, op.op_type)),
+                        message: format!("more than {MAX_OP_ENTRIES} slots"),
+                    });
+                }
                 let slot = decode_slot(&mut r.message(wire, "OpDesc.Var")?)?;
                 if slot.args.len() > MAX_ARGS {
                     return Err(LegacyError::Limit {
@@ -1067,6 +1076,12 @@ fn decode_op<'a>(
                 insert_slot(slots, slot);
             }
             4 => {
+                if op.attrs.len() >= MAX_OP_ENTRIES {
+                    return Err(LegacyError::Limit {
+                        at: Box::new(op_location(b, i, op.op_type)),
+                        message: format!("more than {MAX_OP_ENTRIES} attributes"),
+                    });
+                }
                 decode_attr(&mut r.message(wire, "OpDesc.Attr")?, raw)?;
                 let name = raw.name;
                 match attr_value(raw) {
@@ -1219,6 +1234,25 @@ mod tests {
         let text = err.to_string();
         assert!(text.contains("block 0, op 0, `while`"), "{text}");
         assert!(text.contains("sub_block"), "{text}");
+    }
+
+    #[test]
+    fn ops_with_too_many_attributes_are_refused() {
+        let attrs = (0..=MAX_OP_ENTRIES)
+            .map(|i| {
+                let mut a = attr(&format!("a{i}"), proto::AttrType::Int);
+                a.i = Some(1);
+                a
+            })
+            .collect();
+        let op = proto::OpDesc {
+            r#type: "scale".into(),
+            attrs,
+            ..Default::default()
+        };
+        let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
+        assert!(matches!(err, LegacyError::Limit { .. }), "{err}");
+        assert!(err.to_string().contains("attributes"), "{err}");
     }
 
     #[test]

@@ -621,11 +621,14 @@ impl<'d> Translator<'d> {
             if op.op_type == "data" || op.op_type == "feed" {
                 continue;
             }
+            // The op's inputs, as a set only when an output needs it.
+            let mut inputs: Option<FxHashSet<&str>> = None;
             for name in op.output_arg_names() {
-                if !self.param_vars.contains_key(name)
-                    || self.params_visited.contains(name)
-                    || op.input_arg_names().any(|i| i == name)
-                {
+                if !self.param_vars.contains_key(name) || self.params_visited.contains(name) {
+                    continue;
+                }
+                let inputs = inputs.get_or_insert_with(|| op.input_arg_names().collect());
+                if inputs.contains(name) {
                     continue;
                 }
                 let Some(mut info) = self.scopes.get(TOP, name) else {

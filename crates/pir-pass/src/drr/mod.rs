@@ -6,7 +6,7 @@
 //! matched tensors and whose attributes are computed from matched ones. The
 //! result ops are inserted before the pattern's last op; the source tensors
 //! they define again (same name) are replaced, and the source ops left
-//! without users are erased. A rule is compiled into a [`RewritePattern`]
+//! without users are erased. A rule is compiled into a [`RewritePattern`](crate::rewrite::RewritePattern)
 //! for the greedy driver ([`compile`]).
 //!
 //! Rules are written in an IR-like text (the library's fusions are such

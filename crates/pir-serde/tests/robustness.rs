@@ -80,3 +80,31 @@ fn an_op_with_too_many_results_is_an_error() {
     let err = pir_serde::read_text(ctx, &text).unwrap_err().to_string();
     assert!(err.contains("70000 results"), "{err}");
 }
+
+/// Found by the `program_roundtrip` fuzz target: a registered region op
+/// (`pd_op.if`, two regions) built without regions printed no region count
+/// in the typed form, so the text read back with the registered two.
+#[test]
+fn typed_text_keeps_a_region_op_without_its_regions() {
+    let ctx = pir_dialects::pd_op_context();
+    let mut p = pir_core::Program::new(ctx.clone());
+    let top = p.top_block();
+    pir_core::Builder::at_end(&mut p, top).create(ctx.symbol("pd_op.if"), &[], &[], &[], 0);
+    let loaded = pir_serde::LoadedProgram::translated(p);
+    let typed = pir_serde::typed_text(&loaded, false);
+    let back = pir_serde::read_text(ctx, &typed).unwrap();
+    assert_eq!(
+        back.program.num_regions(
+            back.program
+                .block_ops(back.program.top_block())
+                .next()
+                .unwrap()
+        ),
+        0,
+        "{typed}"
+    );
+    assert_eq!(
+        back.program.to_typed_string(),
+        loaded.program.to_typed_string()
+    );
+}

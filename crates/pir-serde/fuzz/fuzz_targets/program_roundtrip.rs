@@ -80,8 +80,8 @@ fn tensor(ctx: &IrContext, dims: &[i8]) -> Type {
 fn attr(ctx: &IrContext, v: &AttrValue) -> Attribute {
     match v {
         AttrValue::Bool(b) => ctx.intern_attr(BoolAttr(*b)),
-        AttrValue::I32(i) => I32Attr::get(ctx, *i),
-        AttrValue::I64(i) => I64Attr::get(ctx, *i),
+        AttrValue::I32(i) => ctx.intern_attr(I32Attr(*i)),
+        AttrValue::I64(i) => ctx.intern_attr(I64Attr(*i)),
         AttrValue::F32(f) => F32Attr::get(ctx, *f),
         AttrValue::F64(f) => F64Attr::get(ctx, *f),
         AttrValue::Str(s) => StrAttr::get(ctx, s),
@@ -98,7 +98,7 @@ fn build(
     depth: usize,
     budget: &mut usize,
 ) {
-    let ctx = p.ctx().clone();
+    let ctx = ctx();
     for recipe in ops {
         if *budget == 0 {
             return;

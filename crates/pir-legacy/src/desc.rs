@@ -20,8 +20,8 @@ pub const MAX_BLOCKS: usize = 100_000;
 pub const MAX_OPS_PER_BLOCK: usize = 1_000_000;
 /// Most variables in one block.
 pub const MAX_VARS_PER_BLOCK: usize = 1_000_000;
-/// Most arguments of one input or output slot (an op result count must fit in
-/// 16 bits in the IR).
+/// Most arguments of one input or output slot, and of all output slots of
+/// an op together (an op result count must fit in 16 bits in the IR).
 pub const MAX_ARGS: usize = 60_000;
 /// Most attributes, and most slots, of one op (Paddle's have a few dozen;
 /// repeated names are merged, which costs time with the count squared).
@@ -1112,6 +1112,16 @@ fn decode_op<'a>(
             format!("attribute `{name}`: {message}"),
         ));
     }
+    // An op translated with every output argument as a result (an
+    // unregistered op under --lenient, control flow) must stay within the
+    // IR's result count.
+    let outputs: usize = op.outputs.iter().map(|s| s.args.len()).sum();
+    if outputs > MAX_ARGS {
+        return Err(LegacyError::Limit {
+            at: Box::new(op_location(b, i, op.op_type)),
+            message: format!("{outputs} output arguments (at most {MAX_ARGS})"),
+        });
+    }
     op.extra = crate::compat::compat().extra_attrs(op.op_type);
     Ok(op)
 }
@@ -1253,6 +1263,24 @@ mod tests {
         let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
         assert!(matches!(err, LegacyError::Limit { .. }), "{err}");
         assert!(err.to_string().contains("attributes"), "{err}");
+    }
+
+    /// Output slots that are each within bounds but together exceed the IR's
+    /// result count are refused, not left to panic when the op is built.
+    #[test]
+    fn ops_with_too_many_outputs_in_all_are_refused() {
+        let slot = |n: usize| proto::op_desc::Var {
+            parameter: format!("Out{n}"),
+            arguments: (0..40_000).map(|a| format!("v{n}_{a}")).collect(),
+        };
+        let op = proto::OpDesc {
+            r#type: "some_unknown_op".into(),
+            outputs: vec![slot(0), slot(1)],
+            ..Default::default()
+        };
+        let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
+        assert!(matches!(err, LegacyError::Limit { .. }), "{err}");
+        assert!(err.to_string().contains("80000 output arguments"), "{err}");
     }
 
     #[test]

@@ -74,6 +74,9 @@ struct Match<'a> {
     vars: Vec<(&'a str, Attribute)>,
     /// Attributes to compare once everything is bound: `(op, name, expr)`.
     deferred: Vec<(OpId, &'a str, &'a Expr)>,
+    /// The ops from the first matched op to the anchor, found once by the
+    /// checks and used again to place the result ops.
+    placement: Option<Placement>,
 }
 
 impl<'a> Match<'a> {
@@ -192,6 +195,7 @@ impl DrrPattern {
             tensors: Vec::new(),
             vars: Vec::new(),
             deferred: Vec::new(),
+            placement: None,
         };
         if !self.match_op(p, &mut m, n - 1, anchor, p.op_parent_block(anchor)) {
             return None;
@@ -226,12 +230,13 @@ impl DrrPattern {
             .iter()
             .map(|&(_, v)| v)
             .filter(|&v| p.defining_op(v).is_none_or(|d| !ops.contains(&d)));
-        let span = Placement::new(p, &ops, anchor)?.span;
+        let placement = Placement::new(p, &ops, anchor)?;
         for x in inputs {
-            if written_within(p, x, &span, &ops) {
+            if written_within(p, x, &placement.span, &ops) {
                 return None;
             }
         }
+        m.placement = Some(placement);
         // `%r = %x` forwards a value: only where no reader could tell.
         for stmt in &self.rule.result {
             if let ResultStmt::Alias { name, value } = stmt {
@@ -415,7 +420,7 @@ impl RewritePattern for DrrPattern {
     }
 
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, anchor: OpId) -> bool {
-        let Some(m) = self.find(rw.program_ref(), anchor) else {
+        let Some(mut m) = self.find(rw.program_ref(), anchor) else {
             return false;
         };
         // Result statements run in order; one whose value cannot be computed
@@ -428,7 +433,7 @@ impl RewritePattern for DrrPattern {
             .filter_map(|n| m.tensor(n).map(|v| (n.clone(), v)))
             .collect();
         let mut new_ops = Vec::new();
-        let Some(mut placement) = Placement::new(rw.program_ref(), &source_ops, anchor) else {
+        let Some(mut placement) = m.placement.take() else {
             return false;
         };
         for stmt in &self.rule.result {

@@ -31,6 +31,22 @@ pub(super) struct Entry {
     rank: u32,
 }
 
+/// Where an entry of an attribute dictionary was written (`len` 0: its text
+/// is not to be matched), and what it read as.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Span {
+    start: usize,
+    len: usize,
+    entry: Entry,
+}
+
+/// The previous attribute dictionary read for an op name.
+#[derive(Default)]
+pub(super) struct PrevDict {
+    spans: Vec<Span>,
+    dict: Option<AttrDict>,
+}
+
 /// What the parser knows of an attribute name on an op: its symbol, the kind
 /// its value is expected to have, and its place in the declared order.
 #[derive(Copy, Clone, Debug)]
@@ -38,7 +54,13 @@ pub(super) struct NameInfo {
     name: Symbol,
     expect: Expect,
     rank: u32,
+    /// Its counter in `Parser::name_misses`.
+    slot: u32,
 }
+
+/// After this many distinct texts of one attribute of one op name
+/// (`parameter_name:"…"`), its entries are no longer cached: they do not repeat.
+const MAX_DISTINCT_ENTRIES: u32 = 64;
 
 /// How the blocks after a generic op are distributed over its regions.
 enum RegionLayout {
@@ -259,11 +281,7 @@ impl<'t> Parser<'t> {
         self.cur.expect(":", "before the op's signature")?;
         self.cur.skip_ws();
         let sig = self.cur.pos();
-        self.cur.expect("(", "to open the operand types")?;
-        self.parse_type_list_into(operand_types)?;
-        self.cur.expect(")", "to close the operand types")?;
-        self.cur.expect("->", "before the result types")?;
-        self.parse_type_list_into(result_types)?;
+        self.parse_signature(sig, operand_types, result_types)?;
         self.check_operand_types(operands, operand_types, sig)?;
         let ctx = self.ctx.clone();
         let fixed = ctx.op_info(head.name).and_then(|i| i.num_regions);
@@ -303,6 +321,51 @@ impl<'t> Parser<'t> {
             }
         }
         Ok(op)
+    }
+
+    /// Parses `(types) -> types` at `sig`. Signatures repeat from op to op:
+    /// one that ends its line is cached by its text.
+    fn parse_signature(
+        &mut self,
+        sig: usize,
+        operand_types: &mut Vec<Type>,
+        result_types: &mut Vec<Type>,
+    ) -> Result<(), ParseError> {
+        let src = self.cur.src();
+        let line_end = memchr::memchr(b'\n', &src.as_bytes()[sig..]).map(|i| sig + i);
+        if let Some(end) = line_end {
+            if let Some(&(from, mid, to)) = self.sig_cache.get(&src[sig..end]) {
+                operand_types.clear();
+                operand_types.extend_from_slice(&self.sig_types[from..mid]);
+                result_types.clear();
+                result_types.extend_from_slice(&self.sig_types[mid..to]);
+                self.cur.set_pos(end);
+                return Ok(());
+            }
+        }
+        self.cur.expect("(", "to open the operand types")?;
+        self.parse_type_list_into(operand_types)?;
+        self.cur.expect(")", "to close the operand types")?;
+        self.cur.expect("->", "before the result types")?;
+        self.parse_type_list_into(result_types)?;
+        // The result types end the line when the cursor stopped after the
+        // newline with only white space between (`eat(",")` skipped it).
+        let pos = self.cur.pos();
+        let ends_line = |&end: &usize| {
+            end <= pos
+                && src.as_bytes()[end..pos]
+                    .iter()
+                    .all(|&b| matches!(b, b' ' | b'\n' | b'\t' | b'\r'))
+        };
+        if let Some(end) = line_end.filter(ends_line) {
+            let from = self.sig_types.len();
+            self.sig_types.extend_from_slice(operand_types);
+            let mid = self.sig_types.len();
+            self.sig_types.extend_from_slice(result_types);
+            let to = self.sig_types.len();
+            self.sig_cache.insert(&src[sig..end], (from, mid, to));
+        }
+        Ok(())
     }
 
     /// `regions:[1,0]` (typed form), or the number of `{` blocks that follow.
@@ -523,92 +586,99 @@ impl<'t> Parser<'t> {
     pub fn parse_attr_dict(&mut self, op: Symbol) -> Result<AttrDict, ParseError> {
         self.cur.expect("{", "to open the attribute dictionary")?;
         let mut entries = std::mem::take(&mut self.scratch.entries);
+        let mut spans = std::mem::take(&mut self.scratch.spans);
         entries.clear();
-        let parsed = self.parse_entries(op, &mut entries);
-        let dict = parsed.map(|()| {
-            if self.form == TextForm::Paddle {
-                // Paddle prints attributes sorted by name; files list an op's
-                // declared attributes first, in definition order (stable sort:
-                // the rest keeps the printed order).
-                entries.sort_by_key(|e| e.rank);
-            }
-            let mut pairs = std::mem::take(&mut self.scratch.pairs);
-            pairs.clear();
-            pairs.extend(entries.iter().map(|e| (e.name, e.attr)));
-            if self.form == TextForm::Paddle {
-                if let Some(info) = self.ctx.op_info(op) {
-                    if let Some(restore) = info.interface::<PrintedAttrsInterface>() {
-                        (restore.0)(&self.ctx, info, &mut pairs);
-                    }
-                }
-            }
-            let dict = self.ctx.dict(&pairs);
-            self.scratch.pairs = pairs;
-            dict
+        spans.clear();
+        // The previous dictionary of an op of this name: its entries are
+        // compared to the text in place (most ops repeat most of them).
+        let (prev_spans, prev_dict) = match self.prev_dicts.get_mut(&op) {
+            Some(prev) => (std::mem::take(&mut prev.spans), prev.dict),
+            None => (Vec::new(), None),
+        };
+        let parsed = self.parse_entries(op, &prev_spans, &mut entries, &mut spans);
+        let dict = parsed.map(|same| match prev_dict {
+            // The same entries as the previous op's give the same dictionary.
+            Some(dict) if same => dict,
+            _ => self.finish_dict(op, &mut entries),
         });
+        let keep = match dict {
+            Ok(dict) => PrevDict {
+                spans: std::mem::replace(&mut spans, prev_spans),
+                dict: Some(dict),
+            },
+            Err(_) => PrevDict {
+                spans: prev_spans,
+                dict: prev_dict,
+            },
+        };
+        self.prev_dicts.insert(op, keep);
         self.scratch.entries = entries;
+        self.scratch.spans = spans;
         dict
     }
 
-    /// Reads `name:value` entries up to the closing `}`. Entries repeat across
-    /// ops (`stop_gradient:[false]`, `struct_name:"/Linear/"`), so each distinct
-    /// text is parsed once per op name.
-    fn parse_entries(&mut self, op: Symbol, entries: &mut Vec<Entry>) -> Result<(), ParseError> {
+    /// Orders the entries of a dictionary read from Paddle's print, restores
+    /// what its print shortened and interns it.
+    fn finish_dict(&mut self, op: Symbol, entries: &mut [Entry]) -> AttrDict {
+        if self.form == TextForm::Paddle && !entries.is_sorted_by_key(|e| e.rank) {
+            // Paddle prints attributes sorted by name; files list an op's
+            // declared attributes first, in definition order (stable sort:
+            // the rest keeps the printed order).
+            entries.sort_by_key(|e| e.rank);
+        }
+        let mut pairs = std::mem::take(&mut self.scratch.pairs);
+        pairs.clear();
+        pairs.extend(entries.iter().map(|e| (e.name, e.attr)));
+        if self.form == TextForm::Paddle {
+            if let Some(info) = self.ctx.op_info(op) {
+                if let Some(restore) = info.interface::<PrintedAttrsInterface>() {
+                    (restore.0)(&self.ctx, info, &mut pairs);
+                }
+            }
+        }
+        let dict = self.ctx.dict(&pairs);
+        self.scratch.pairs = pairs;
+        dict
+    }
+
+    /// Reads `name:value` entries up to the closing `}`, recording in `spans`
+    /// where each was written. Entries repeat across ops
+    /// (`stop_gradient:[false]`, `struct_name:"/Linear/"`), so each distinct
+    /// text is parsed once per op name; an entry written as the previous op
+    /// of the name wrote it at the same place (`prev`) is taken from there
+    /// without a lookup. Returns whether every entry was so (the same
+    /// dictionary as the previous op's).
+    fn parse_entries(
+        &mut self,
+        op: Symbol,
+        prev: &[Span],
+        entries: &mut Vec<Entry>,
+        spans: &mut Vec<Span>,
+    ) -> Result<bool, ParseError> {
         if self.cur.eat("}") {
-            return Ok(());
+            return Ok(prev.is_empty());
         }
         let ctx = self.ctx.clone();
         let info = ctx.op_info(op);
+        let b = self.cur.src().as_bytes();
+        let mut same = true;
         loop {
             self.cur.skip_ws();
             let start = self.cur.pos();
-            let extent = self.entry_extent(start);
-            let cached = extent.and_then(|end| {
-                let e = self.entry_cache.get(&(op, &self.cur.src()[start..end]))?;
-                Some((*e, end))
+            let repeated = prev.get(entries.len()).filter(|p| {
+                let (from, len) = (p.start, p.len);
+                len > 0
+                    && b.get(start..start + len) == Some(&b[from..from + len])
+                    && matches!(b.get(start + len), Some(b',' | b'}'))
             });
-            let entry = match cached {
-                Some((entry, end)) => {
-                    self.cur.set_pos(end);
-                    entry
+            let (entry, clean) = match repeated {
+                Some(p) => {
+                    self.cur.set_pos(start + p.len);
+                    (p.entry, true)
                 }
                 None => {
-                    let name = self.attr_name()?;
-                    self.cur.expect(":", "after attribute name")?;
-                    let known = match &name {
-                        std::borrow::Cow::Borrowed(text) => {
-                            self.name_cache.get(&(op, *text)).copied()
-                        }
-                        std::borrow::Cow::Owned(_) => None,
-                    };
-                    let known = match known {
-                        Some(known) => known,
-                        None => {
-                            let known = NameInfo {
-                                name: ctx.symbol(&name),
-                                expect: attr_hint(&ctx, info, &name),
-                                rank: info
-                                    .and_then(|i| i.attribute_names.iter().position(|&d| d == name))
-                                    .map_or(u32::MAX, |r| r as u32),
-                            };
-                            if let std::borrow::Cow::Borrowed(text) = name {
-                                self.name_cache.insert((op, text), known);
-                            }
-                            known
-                        }
-                    };
-                    let attr = self.parse_attr(known.expect)?;
-                    let entry = Entry {
-                        name: known.name,
-                        attr,
-                        rank: known.rank,
-                    };
-                    let end = self.cur.pos();
-                    if extent == Some(end) {
-                        self.entry_cache
-                            .insert((op, &self.cur.src()[start..end]), entry);
-                    }
-                    entry
+                    same = false;
+                    self.parse_entry(op, info, start)?
                 }
             };
             if entries.iter().any(|e| e.name == entry.name) {
@@ -620,11 +690,84 @@ impl<'t> Parser<'t> {
                 ));
             }
             entries.push(entry);
+            let end = self.cur.pos();
+            spans.push(Span {
+                start,
+                // A span whose text is not the whole entry is never matched.
+                len: if clean { end - start } else { 0 },
+                entry,
+            });
             if self.cur.eat("}") {
-                return Ok(());
+                return Ok(same && entries.len() == prev.len());
             }
             self.cur.expect(",", "or `}` between attributes")?;
         }
+    }
+
+    /// Reads one `name:value` entry at `start` (through the cache of entry
+    /// texts); also says whether the entry's text ends where its value does
+    /// (at a `,` or `}`).
+    fn parse_entry(
+        &mut self,
+        op: Symbol,
+        info: Option<&OpInfo>,
+        start: usize,
+    ) -> Result<(Entry, bool), ParseError> {
+        let extent = self.entry_extent(start);
+        if let Some(end) = extent {
+            if let Some(e) = self.entry_cache.get(&(op, &self.cur.src()[start..end])) {
+                let e = *e;
+                self.cur.set_pos(end);
+                return Ok((e, true));
+            }
+        }
+        let ctx = self.ctx.clone();
+        let name = self.attr_name()?;
+        self.cur.expect(":", "after attribute name")?;
+        let known = match &name {
+            std::borrow::Cow::Borrowed(text) => self.name_cache.get(&(op, *text)).copied(),
+            std::borrow::Cow::Owned(_) => None,
+        };
+        let known = match known {
+            Some(known) => known,
+            None => {
+                let known = NameInfo {
+                    name: ctx.symbol(&name),
+                    expect: attr_hint(&ctx, info, &name),
+                    rank: info
+                        .and_then(|i| i.attribute_names.iter().position(|&d| d == name))
+                        .map_or(u32::MAX, |r| r as u32),
+                    slot: u32::MAX,
+                };
+                if let std::borrow::Cow::Borrowed(text) = name {
+                    let slot = u32::try_from(self.name_misses.len()).unwrap_or(u32::MAX);
+                    self.name_misses.push(0);
+                    let known = NameInfo { slot, ..known };
+                    self.name_cache.insert((op, text), known);
+                    known
+                } else {
+                    known
+                }
+            }
+        };
+        let attr = self.parse_attr(known.expect)?;
+        let entry = Entry {
+            name: known.name,
+            attr,
+            rank: known.rank,
+        };
+        let end = self.cur.pos();
+        let clean = extent == Some(end);
+        let misses = self.name_misses.get_mut(known.slot as usize);
+        let repeats = misses.is_some_and(|m| {
+            *m += 1;
+            *m <= MAX_DISTINCT_ENTRIES
+        });
+        if clean && repeats {
+            self.entry_cache
+                .insert((op, &self.cur.src()[start..end]), entry);
+        }
+        Ok((entry, clean))
     }
 
     /// Where the entry starting at `start` ends: the `,` or `}` after it

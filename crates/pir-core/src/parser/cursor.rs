@@ -402,10 +402,8 @@ impl<'t> Cursor<'t> {
         let b = self.bytes();
         let mut i = start + 1;
         loop {
-            // Skip ordinary bytes quickly: only quotes, backslashes and newlines matter.
-            while !matches!(*b.get(i)?, b'"' | b'\\' | b'\n') {
-                i += 1;
-            }
+            // Only quotes, backslashes and newlines matter.
+            i += memchr::memchr3(b'"', b'\\', b'\n', b.get(i..)?)?;
             match b[i] {
                 b'"' => return Some(i + 1),
                 // The typed form escapes newlines; Paddle prints them raw.

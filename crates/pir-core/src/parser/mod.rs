@@ -150,7 +150,7 @@ pub struct Parser<'t> {
     /// Types by their text.
     type_cache: FxHashMap<&'t str, Type>,
     /// Attribute entries by op name and `name:value` text.
-    entry_cache: FxHashMap<(Symbol, &'t str), ops::Entry>,
+    entry_cache: FxHashMap<(Symbol, &'t str), ops::ReadEntry>,
     /// Attribute names by op name and text.
     name_cache: FxHashMap<(Symbol, &'t str), ops::NameInfo>,
     /// How many distinct entry texts each cached attribute name has had.
@@ -287,7 +287,7 @@ impl<'t> Parser<'t> {
             form: TextForm::Paddle,
             options: options.clone(),
             program: Program::with_capacity(ctx.clone(), approx_ops),
-            values: values::ValueTable::with_capacity(approx_ops * 3 / 2),
+            values: values::ValueTable::new(approx_ops * 3 / 2, text.len()),
             type_cache: FxHashMap::default(),
             entry_cache: FxHashMap::default(),
             name_cache: FxHashMap::default(),

@@ -385,6 +385,169 @@ def m_detection(paddle):
     return "yolo_box, prior_box, box_coder, affine_grid, grid_sampler", [feat, img, img_size], [boxes, scores, pb, pv, decoded, gs]
 
 
+def m_v1_ops(paddle):
+    """Ops of Paddle 1.x / 2.0-era models, appended as their old savers wrote them."""
+    x = paddle.static.data("x", [-1, 4, 4, 4], "float32")
+    ids = paddle.static.data("ids", [-1, 3, 1], "int64")
+    a = _append
+    outs = []
+    outs += a(paddle, "reshape", {"X": [x]}, {"shape": [0, 8, 8]})
+    w = paddle.static.create_parameter([10, 3], "float32", name="emb_v1")
+    outs += a(paddle, "lookup_table", {"W": [w], "Ids": [ids]}, {"padding_idx": -1})
+    outs += a(paddle, "pad", {"X": [x]}, {"paddings": [0, 0, 1, 0, 0, 1, 2, 0], "pad_value": 1.0})
+    outs += a(paddle, "sum", {"X": [x, x, x]}, {})
+    outs += a(paddle, "brelu", {"X": [x]}, {"t_min": -0.5, "t_max": 0.5})
+    outs += a(paddle, "hard_shrink", {"X": [x]}, {"threshold": 0.3})
+    outs += a(paddle, "fill_any_like", {"X": [x]}, {"value": 3.0, "dtype": -1})
+    outs += a(paddle, "arg_min", {"X": [x]}, {"axis": 1, "keepdims": False, "flatten": False,
+                                               "dtype": 3}, out_dtype="int64")
+    outs += a(paddle, "size", {"Input": [x]}, {}, out_dtype="int64")
+    outs += a(paddle, "crop_tensor", {"X": [x]}, {"shape": [-1, 2, 3, 3], "offsets": [0, 1, 1, 0]})
+    outs += a(paddle, "shuffle_channel", {"X": [x]}, {"group": 2})
+    outs += a(paddle, "affine_channel", {"X": [x], "Scale": [paddle.full([4], 2.0)],
+                                          "Bias": [paddle.full([4], 0.5)]}, {"data_layout": "NCHW"})
+    outs += a(paddle, "depthwise_conv2d_transpose",
+              {"Input": [x], "Filter": [paddle.static.create_parameter([4, 1, 2, 2], "float32",
+                                                                        name="dwt_w")]},
+              {"strides": [2, 2], "paddings": [0, 0], "groups": 4, "dilations": [1, 1]},
+              outputs=("Output",))
+    outs += a(paddle, "lrn", {"X": [x]}, {"n": 3, "k": 1.0, "alpha": 1e-4, "beta": 0.75},
+              outputs=("Out", "MidOut"))[:1]
+    return "legacy v1 ops: reshape, lookup_table, pad, sum, brelu, hard_shrink, fill_any_like, arg_min, size, crop_tensor, shuffle_channel, affine_channel, lrn", [x, ids], outs
+
+
+def m_dynamic_attrs(paddle):
+    """Mutable attributes from tensors: the `*Tensor` / `*TensorList` inputs of legacy ops."""
+    import paddle.nn.functional as F
+
+    x = paddle.static.data("x", [-1, 2, 4, 6], "float32")
+    n = paddle.static.data("n", [1], "int64")
+    shp = paddle.shape(x)
+    b = shp[0]
+    k = paddle.full([1], 2, "int32")
+    lo = paddle.full([1], -0.2, "float32")
+    hi = paddle.full([1], 0.3, "float32")
+    start = paddle.full([1], 1, "int64")
+    v, i = paddle.topk(x, k)
+    y = paddle.static.setitem(x, (slice(None), 0, slice(1, 3)), 5.0)
+    z = paddle.static.setitem(x, (slice(None), 1), paddle.full([1], -2.0))
+    outs = [
+        paddle.reshape(x, [b, 4, -1]),
+        paddle.reshape(x, paddle.concat([paddle.cast(shp[:2], "int32"),
+                                         paddle.full([1], -1, "int32")])),
+        paddle.slice(x, axes=[2, 3], starts=[start, 0], ends=[n + 1, shp[3]]),
+        paddle.strided_slice(x, axes=[3], starts=[paddle.cast(start, "int32")], ends=[shp[3]],
+                             strides=[k]),
+        paddle.expand(paddle.mean(x, axis=1, keepdim=True), [b, 3, 4, 6]),
+        paddle.tile(x, paddle.cast(paddle.concat([paddle.full([2], 1, "int64"), n - 1, n - 2]),
+                                   "int32")),
+        paddle.full([b, 3], 1.5),
+        paddle.unsqueeze(x, paddle.full([1], 1, "int32")),
+        F.interpolate(x, size=[paddle.full([1], 3, "int32"), 5], mode="bilinear"),
+        F.interpolate(x, scale_factor=paddle.full([2], 2.0), mode="nearest"),
+        v, i,
+        paddle.clip(x, lo, hi),
+        paddle.scale(x, scale=paddle.full([1], 3.0), bias=1.0),
+        paddle.split(x, [paddle.full([1], 2, "int32"), 4], axis=3)[1],
+        paddle.concat([x, x], axis=paddle.full([1], 1, "int32")),
+        F.pad(x, paddle.full([4], 1, "int32"), mode="constant"),
+        y, z,
+        paddle.arange(start, n + 4),
+        paddle.linspace(0.0, 1.0, paddle.full([1], 4, "int32")),
+        paddle.cumsum(x, axis=-1),
+    ]
+    return "mutable attributes from tensors (shape/starts/ends/k/min/max/scale/sections/axis/size/paddings), set_value", [x, n], outs
+
+
+def m_nlp(paddle):
+    """Transformer encoder layer with a padding mask and the index ops of NLP post-processing."""
+    import paddle.nn.functional as F
+
+    ids = paddle.static.data("ids", [-1, 5], "int64")
+    emb = paddle.nn.Embedding(12, 8)
+    enc = paddle.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.1, normalize_before=True)
+    pad_mask = paddle.unsqueeze(paddle.cast(ids == 0, "float32") * -1e4, [1, 2])
+    h = enc(emb(ids), pad_mask)
+    logits = paddle.matmul(h, emb.weight, transpose_y=True)
+    mask = paddle.cast(F.sequence_mask(paddle.full([2], 3, "int64"), maxlen=5), "bool")
+    outs = [
+        h, logits,
+        paddle.index_sample(paddle.reshape(logits, [-1, 12]), paddle.zeros([10, 2], "int64")),
+        paddle.masked_select(h, paddle.unsqueeze(mask, -1).expand([2, 5, 8])),
+        paddle.nonzero(ids > 4),
+        paddle.unique(ids),
+        paddle.einsum("bsd,btd->bst", h, h),
+        paddle.cumprod(paddle.cast(ids, "float32") * 0.1 + 1.0, dim=1),
+        paddle.bitwise_and(ids, paddle.full_like(ids, 3)),
+        paddle.chunk(h, 2, axis=-1)[0],
+        paddle.unbind(h, axis=1)[2],
+        paddle.kthvalue(h, 2, axis=-1)[0],
+    ]
+    return "transformer encoder layer (pre-norm, padding mask), index_sample, masked_select, nonzero, unique, einsum, cumprod, bitwise ops, sequence_mask", [ids], outs
+
+
+def m_vision_misc(paddle):
+    """conv3d/pool3d, deformable conv, roi_align, temporal_shift, unfold, pixel_unshuffle, channel_shuffle."""
+    import paddle.nn.functional as F
+
+    x = paddle.static.data("x", [-1, 4, 6, 6], "float32")
+    v = paddle.static.data("v", [-1, 2, 3, 4, 4], "float32")
+    boxes = paddle.static.data("boxes", [-1, 4], "float32")
+    boxes_num = paddle.static.data("boxes_num", [-1], "int32")
+    conv3d = paddle.nn.Conv3D(2, 2, 3, padding=1)
+    dcn = paddle.vision.ops.DeformConv2D(4, 2, 3, padding=1)
+    offset = paddle.zeros([2, 18, 6, 6]) + 0.1
+    outs = [
+        conv3d(v),
+        F.max_pool3d(v, 2, 2),
+        F.avg_pool3d(v, [1, 2, 2]),
+        F.adaptive_avg_pool3d(v, 1),
+        dcn(x, offset),
+        paddle.vision.ops.roi_align(x, boxes, boxes_num, 2, spatial_scale=1.0),
+        F.temporal_shift(x, seg_num=2, shift_ratio=0.25),
+        F.unfold(x, [2, 2], strides=2),
+        F.pixel_unshuffle(x, 2),
+        F.channel_shuffle(x, 2),
+        F.adaptive_max_pool1d(paddle.reshape(x, [-1, 4, 36]), 6),
+        F.avg_pool1d(paddle.reshape(x, [-1, 4, 36]), 3),
+        F.conv1d(paddle.reshape(x, [-1, 4, 36]), paddle.full([2, 4, 3], 0.1)),
+    ]
+    return "conv3d, pool3d, deformable_conv, roi_align, temporal_shift, unfold, pixel_unshuffle, channel_shuffle, 1-D convs and pools", [x, v, boxes, boxes_num], outs
+
+
+def m_control_more(paddle):
+    """cond with one branch only (conditional_block without select_input), while_loop with a cond inside and nested loops."""
+    x = paddle.static.data("x", [-1, 3], "float32")
+    s = paddle.sum(x)
+    out = paddle.assign(x)
+
+    def set_if():
+        paddle.assign(x * 10.0, output=out)
+
+    paddle.static.nn.cond(s > 0.0, set_if)
+    i = paddle.full([1], 0, "int64")
+    n = paddle.full([1], 3, "int64")
+
+    def cond(i, h):
+        return i < n
+
+    def body(i, h):
+        h = paddle.static.nn.cond(paddle.mean(h) > 0.5, lambda: h * 0.5, lambda: h + 1.0)
+        j = paddle.full([1], 0, "int64")
+
+        def icond(j, g):
+            return j < i
+
+        def ibody(j, g):
+            return [j + 1, g + 0.25]
+
+        _, h = paddle.static.nn.while_loop(icond, ibody, [j, h])
+        return [i + 1, h]
+
+    i_out, h_out = paddle.static.nn.while_loop(cond, body, [i, x])
+    return "cond with one branch writing a variable, while_loop with a cond and a nested while_loop inside", [x], [out, h_out, i_out]
+
+
 MODELS = {
     "lg_elementwise": m_elementwise,
     "lg_activations": m_activations,
@@ -399,6 +562,11 @@ MODELS = {
     "lg_cond_nested": m_cond_nested,
     "lg_while_array": m_while_array,
     "lg_detection": m_detection,
+    "lg_v1_ops": m_v1_ops,
+    "lg_dynamic_attrs": m_dynamic_attrs,
+    "lg_nlp": m_nlp,
+    "lg_vision_misc": m_vision_misc,
+    "lg_control_more": m_control_more,
 }
 
 
@@ -426,7 +594,9 @@ def _inputs(feeds):
         dtype = str(var.dtype).split(".")[-1]
         dtype = {"fp32": "float32", "int64": "int64", "int32": "int32"}.get(dtype, dtype)
         if "int" in dtype:
-            if var.name == "img_size":
+            if var.name == "boxes_num":
+                a = np.full(shape, 1, dtype)
+            elif var.name == "img_size":
                 a = np.full(shape, 16, dtype)
             elif var.name == "n":
                 a = np.full(shape, 3, dtype)

@@ -602,6 +602,9 @@ def _inputs(feeds):
                 a = np.full(shape, 3, dtype)
             else:
                 a = rng.integers(0, 10, size=shape).astype(dtype)
+        elif var.name == "boxes":
+            corner = rng.uniform(0.0, 3.0, size=shape[:-1] + [2])
+            a = np.concatenate([corner, corner + 2.0], axis=-1).astype(dtype)
         else:
             a = rng.standard_normal(shape).astype(dtype)
         arrays["arg%d_%s" % (i, var.name)] = a

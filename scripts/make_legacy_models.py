@@ -548,6 +548,102 @@ def m_control_more(paddle):
     return "cond with one branch writing a variable, while_loop with a cond and a nested while_loop inside", [x], [out, h_out, i_out]
 
 
+def m_detection_post(paddle):
+    """PaddleDetection post-processing: multiclass_nms3, matrix_nms, generate_proposals_v2, roi_pool, anchor_generator."""
+    bboxes = paddle.static.data("bboxes", [-1, 6, 4], "float32")
+    scores = paddle.static.data("scores", [-1, 3, 6], "float32")
+    feat = paddle.static.data("feat", [-1, 2, 4, 4], "float32")
+    img = paddle.static.data("img", [-1, 3, 16, 16], "float32")
+    boxes = paddle.abs(bboxes) * 4.0
+    boxes = paddle.concat([boxes[:, :, :2], boxes[:, :, :2] + boxes[:, :, 2:] + 1.0], axis=-1)
+    probs = paddle.nn.functional.sigmoid(scores)
+    out, index, nms_num = _append(paddle, "multiclass_nms3", {"BBoxes": [boxes], "Scores": [probs]},
+                                  {"score_threshold": 0.3, "nms_top_k": 6, "keep_top_k": 4,
+                                   "nms_threshold": 0.5, "normalized": False, "nms_eta": 1.0,
+                                   "background_label": 0},
+                                  outputs=("Out", "Index", "NmsRoisNum"))
+    mout, mindex, mnum = paddle.vision.ops.matrix_nms(boxes, probs, 0.3, 0.1, 6, 4,
+                                                      use_gaussian=True, return_index=True,
+                                                      return_rois_num=True,
+                                                      background_label=0, normalized=False)
+    anchors, variances = _append(paddle, "anchor_generator", {"Input": [feat]},
+                                 {"anchor_sizes": [4.0, 8.0], "aspect_ratios": [1.0],
+                                  "variances": [0.1, 0.1, 0.2, 0.2], "stride": [4.0, 4.0],
+                                  "offset": 0.5}, outputs=("Anchors", "Variances"))
+    im_shape = paddle.full([2, 2], 16.0)
+    rois, roi_probs, rois_num = paddle.vision.ops.generate_proposals(
+        feat, paddle.concat([feat, feat, feat, feat], axis=1), im_shape, anchors, variances,
+        pre_nms_top_n=10, post_nms_top_n=5, return_rois_num=True)
+    roi_in = paddle.full([2, 4], 1.0) + paddle.concat(
+        [paddle.zeros([2, 2]), paddle.full([2, 2], 2.0)], axis=1)
+    pooled = paddle.vision.ops.roi_pool(img, roi_in, paddle.full([2], 1, "int32"), 2)
+    return ("multiclass_nms3, matrix_nms, anchor_generator, generate_proposals_v2, roi_pool",
+            [bboxes, scores, feat, img],
+            [out, index, nms_num, mout, mindex, mnum, anchors, variances, rois, roi_probs,
+             rois_num, pooled])
+
+
+def m_quant(paddle):
+    """Quantized models (PaddleSlim): quantize_linear (per tensor and per channel) and fake_dequantize_max_abs.
+
+    `dequantize_linear` is left out: Paddle 3.3.1 runs its own translation of it to other
+    values than Paddle 2.6.2 (it returns the quantized integers unscaled).
+    """
+    x = paddle.static.data("x", [-1, 4, 3, 3], "float32")
+    a = _append
+    scale = paddle.full([1], 0.05)
+    zero = paddle.full([1], 0.0)
+    q = a(paddle, "quantize_linear", {"X": [x], "Scale": [scale], "ZeroPoint": [zero]},
+          {"quant_axis": -1, "bit_length": 8, "round_type": 0, "is_test": True,
+           "only_observer": False}, outputs=("Y",))[0]
+    w = paddle.static.create_parameter([4, 4, 1, 1], "float32", name="quant_w")
+    wscale = paddle.full([4], 0.02)
+    wzero = paddle.full([4], 0.0)
+    qw = a(paddle, "quantize_linear", {"X": [w], "Scale": [wscale], "ZeroPoint": [wzero]},
+           {"quant_axis": 0, "bit_length": 8, "round_type": 1, "is_test": True,
+            "only_observer": False}, outputs=("Y",))[0]
+    fdq = a(paddle, "fake_dequantize_max_abs", {"X": [paddle.floor(x * 10.0)], "Scale": [scale]},
+            {"max_range": 127.0})[0]
+    return "quantize_linear (per tensor and per channel), fake_dequantize_max_abs", [x], [q, qw, fdq]
+
+
+def m_layouts_attrs(paddle):
+    """NHWC layouts, non-default activation attributes, conv transpose with output_size, global pooling, int/bool constants, scatter_nd_add, put_along_axis."""
+    import numpy as np
+    import paddle.nn.functional as F
+
+    x = paddle.static.data("x", [-1, 6, 6, 4], "float32")
+    i = paddle.static.data("i", [-1, 3], "int64")
+    conv = paddle.nn.Conv2D(4, 4, 3, padding=1, data_format="NHWC")
+    bn = paddle.nn.BatchNorm2D(4, data_format="NHWC")
+    convt = paddle.nn.Conv2DTranspose(4, 2, 3, stride=2, data_format="NHWC")
+    h = bn(conv(x))
+    xc = paddle.transpose(x, [0, 3, 1, 2])
+    outs = [
+        h,
+        F.max_pool2d(h, 2, 2, data_format="NHWC"),
+        F.adaptive_avg_pool2d(h, 1, data_format="NHWC"),
+        F.interpolate(x, scale_factor=2, mode="nearest", data_format="NHWC"),
+        F.interpolate(x, size=[4, 4], mode="bilinear", align_corners=False, align_mode=0,
+                      data_format="NHWC"),
+        convt(x, output_size=[13, 13]),
+        F.hardsigmoid(x, slope=0.2, offset=0.5),
+        F.swish(x) * F.relu6(x) + F.hardswish(x),
+        F.leaky_relu(x, 0.02),
+        F.avg_pool2d(xc, 6),
+        paddle.static.nn.conv2d(xc, 2, 1, padding="VALID", act="relu"),
+        i + paddle.full([1], 3, "int64"), i * 2, i // 3, i % 4, paddle.maximum(i, i * 0 + 4),
+        paddle.assign(np.array([True, False, True])),
+        paddle.full([2], True, "bool"), paddle.full([3], 5, "int32"),
+        paddle.scatter_nd_add(paddle.zeros([4, 3]), paddle.full([2, 1], 1, "int64"),
+                              paddle.ones([2, 3])),
+        paddle.put_along_axis(paddle.zeros([2, 3]), paddle.zeros([2, 1], "int64"),
+                              paddle.full([1], 9.0), 1),
+        paddle.unsqueeze(i, [paddle.full([1], 0, "int64"), 2]),
+    ]
+    return "NHWC conv/batch_norm/pool/interp, activation attributes, conv2d_transpose output_size, int/bool constants, scatter_nd_add, put_along_axis", [x, i], outs
+
+
 MODELS = {
     "lg_elementwise": m_elementwise,
     "lg_activations": m_activations,
@@ -567,6 +663,9 @@ MODELS = {
     "lg_nlp": m_nlp,
     "lg_vision_misc": m_vision_misc,
     "lg_control_more": m_control_more,
+    "lg_detection_post": m_detection_post,
+    "lg_quant": m_quant,
+    "lg_layouts_attrs": m_layouts_attrs,
 }
 
 

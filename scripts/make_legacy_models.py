@@ -818,8 +818,11 @@ def build(args):
             path = os.path.join(out, "%s.%s" % (name, suffix))
             if os.path.exists(path):
                 os.remove(path)
+        # Paddle 2.6.2 lists some op inputs (a while loop's `X`) from a Python set: a fixed
+        # hash seed makes the order, and so the files, the same on every run.
+        env = dict(os.environ, PYTHONHASHSEED="0")
         res = subprocess.run([sys.executable, "-c", BUILD_CHILD, os.path.dirname(__file__), name,
-                              out], capture_output=True, text=True)
+                              out], capture_output=True, text=True, env=env)
         if res.returncode != 0:
             failed.append(name)
             print("FAIL build %s: %s" % (name, res.stderr.strip()[-1500:]))

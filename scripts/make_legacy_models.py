@@ -644,6 +644,50 @@ def m_layouts_attrs(paddle):
     return "NHWC conv/batch_norm/pool/interp, activation attributes, conv2d_transpose output_size, int/bool constants, scatter_nd_add, put_along_axis", [x, i], outs
 
 
+def m_misc(paddle):
+    """Random ops made deterministic (min == max, std 0), losses kept in exported models, tensor_array_to_tensor.
+
+    Left out because Paddle 3.3.1 fails on its own translation: `paddle.static.nn.case` with
+    two conditions (it runs it to other values than 2.6.2), and a while loop with a tensor
+    array inside a `cond` branch (it crashes).
+    """
+    import paddle.nn.functional as F
+
+    x = paddle.static.data("x", [-1, 5], "float32")
+    label = paddle.static.data("label", [-1, 1], "int64")
+    shp = paddle.shape(x)
+    outs = [
+        paddle.uniform([2, 3], min=0.5, max=0.5, seed=7),
+        paddle.uniform(shp, min=-1.0, max=-1.0),
+        paddle.normal(1.5, 0.0, [3]),
+        paddle.randint(0, 1, [2, 2]),
+        F.label_smooth(F.one_hot(paddle.squeeze(label, 1), 10), epsilon=0.1),
+        F.softmax_with_cross_entropy(x, paddle.clip(label, 0, 4)),
+        F.binary_cross_entropy_with_logits(x, paddle.full_like(x, 0.5)),
+        F.cross_entropy(x, paddle.clip(label, 0, 4)),
+        F.mse_loss(x, paddle.zeros_like(x)),
+        F.smooth_l1_loss(x, paddle.zeros_like(x)),
+    ]
+
+    def looped():
+        i = paddle.full([1], 0, "int64")
+        arr = paddle.tensor.create_array("float32")
+
+        def cond(i, h, arr):
+            return i < 3
+
+        def body(i, h, arr):
+            paddle.tensor.array_write(h, i, array=arr)
+            return [i + 1, h * 0.5, arr]
+
+        _, _, arr = paddle.static.nn.while_loop(cond, body, [i, x, arr])
+        out, _ = paddle.tensor.manipulation.tensor_array_to_tensor(arr, axis=1, use_stack=False)
+        return out
+
+    outs.append(looped())
+    return "uniform_random/gaussian_random/randint made deterministic, label_smooth, losses, while with tensor_array_to_tensor", [x, label], outs
+
+
 MODELS = {
     "lg_elementwise": m_elementwise,
     "lg_activations": m_activations,
@@ -666,6 +710,7 @@ MODELS = {
     "lg_detection_post": m_detection_post,
     "lg_quant": m_quant,
     "lg_layouts_attrs": m_layouts_attrs,
+    "lg_misc": m_misc,
 }
 
 

@@ -76,6 +76,36 @@ struct TextCache {
     types: MemoTable,
     attrs: MemoTable,
     dicts: MemoTable,
+    /// `name:value` of dictionary entries met twice, by `(name, attribute)`;
+    /// `start` is `u32::MAX` for an entry met once.
+    entries: FxHashMap<(u32, u32), (u32, u32)>,
+}
+
+impl TextCache {
+    /// The stored `name:value` text of an entry.
+    #[inline]
+    fn entry(&self, name: crate::context::Symbol, attr: Attribute) -> Option<&[u8]> {
+        let &(start, len) = self.entries.get(&(name.0, attr.0))?;
+        if start == u32::MAX {
+            return None;
+        }
+        self.bytes
+            .as_slice()
+            .get(start as usize..start as usize + len as usize)
+    }
+
+    /// Notes a use of an entry printed as `text`; stores it on its second use.
+    fn note_entry(&mut self, name: crate::context::Symbol, attr: Attribute, text: &[u8]) {
+        let slot = self
+            .entries
+            .entry((name.0, attr.0))
+            .or_insert((u32::MAX, 0));
+        if slot.1 == 0 {
+            slot.1 = 1;
+        } else if let Some(range) = self.bytes.push(text) {
+            *slot = range;
+        }
+    }
 }
 
 impl<'a> Printer<'a> {
@@ -176,7 +206,8 @@ impl<'a> Printer<'a> {
             return;
         }
         self.out.push(b'"');
-        if !s.as_bytes().contains(&b'"') {
+        // A branch-free scan (vectorized) beats memchr on short names.
+        if !s.as_bytes().iter().fold(false, |q, &b| q | (b == b'"')) {
             self.out.extend_from_slice(s.as_bytes());
             self.out.push(b'"');
             return;
@@ -497,9 +528,15 @@ impl<'a> Printer<'a> {
                 self.out.push(b',');
             }
             first = false;
+            if let Some(text) = self.cache.entry(name, attr) {
+                self.out.extend_from_slice(text);
+                continue;
+            }
+            let from = self.out.len();
             self.write_str(ctx.symbol_str(name));
             self.out.push(b':');
             self.print_attr(attr);
+            self.cache.note_entry(name, attr, &self.out[from..]);
         }
         self.out.push(b'}');
     }

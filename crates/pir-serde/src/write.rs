@@ -420,6 +420,39 @@ impl<'p> ProgramWriter<'p> {
         Ok(())
     }
 
+    /// Writes `{"%":id,"TT":type}` of a result; compact output in one piece.
+    fn write_result(
+        &mut self,
+        w: &mut JsonWriter<'_>,
+        op: OpId,
+        r: ValueId,
+        id: i64,
+    ) -> Result<(), WriteError> {
+        let ty = self.program.value_type(r);
+        if w.is_pretty() {
+            w.begin_object();
+            w.key("%");
+            w.i64(id);
+            w.key("TT");
+            return self
+                .write_type(w, ty)
+                .map_err(|e| self.encode_error(op, e))
+                .map(|()| w.end_object());
+        }
+        let ty = match self.type_json(ty) {
+            Ok(json) => json,
+            Err(e) => return Err(self.encode_error(op, e)),
+        };
+        w.raw_value_with(|out| {
+            out.extend_from_slice(b"{\"%\":");
+            pir_json::number::write_i64(out, id);
+            out.extend_from_slice(b",\"TT\":");
+            out.extend_from_slice(ty);
+            out.push(b'}');
+        });
+        Ok(())
+    }
+
     /// [`pir_core::builtin::first_bool`], memoized per attribute.
     fn flag_of(&mut self, attr: Attribute) -> Option<bool> {
         let i = attr.as_u32() as usize;
@@ -502,27 +535,7 @@ impl<'p> ProgramWriter<'p> {
         w.key("O");
         w.begin_array();
         for (r, id) in p.results(op).zip(first_result..) {
-            if w.is_pretty() {
-                w.begin_object();
-                w.key("%");
-                w.i64(id);
-                w.key("TT");
-                self.write_type(w, p.value_type(r))
-                    .map_err(|e| self.encode_error(op, e))?;
-                w.end_object();
-                continue;
-            }
-            let ty = match self.type_json(p.value_type(r)) {
-                Ok(json) => json,
-                Err(e) => return Err(self.encode_error(op, e)),
-            };
-            w.raw_value_with(|out| {
-                out.extend_from_slice(b"{\"%\":");
-                pir_json::number::write_i64(out, id);
-                out.extend_from_slice(b",\"TT\":");
-                out.extend_from_slice(ty);
-                out.push(b'}');
-            });
+            self.write_result(w, op, r, id)?;
         }
         w.end_array();
         if self.options.trainable {
@@ -606,13 +619,7 @@ impl<'p> ProgramWriter<'p> {
         self.next_result += 1;
         self.ids.set(r, id);
         w.key("O");
-        w.begin_object();
-        w.key("%");
-        w.i64(id);
-        w.key("TT");
-        self.write_type(w, p.value_type(r))
-            .map_err(|e| self.encode_error(op, e))?;
-        w.end_object();
+        self.write_result(w, op, r, id)?;
         if self.options.trainable {
             w.key("OA");
             w.begin_array();

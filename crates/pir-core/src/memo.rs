@@ -25,6 +25,23 @@ pub struct MemoBytes(Vec<u8>);
 #[derive(Default, Debug)]
 pub struct MemoTable(Vec<(u32, u32)>);
 
+impl MemoBytes {
+    /// All stored bytes (ranges handed out by [`MemoBytes::push`] index it).
+    #[inline]
+    pub fn as_slice(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// Appends `text`, returning its `(start, len)`; `None` past 4 GiB.
+    pub fn push(&mut self, text: &[u8]) -> Option<(u32, u32)> {
+        let start = u32::try_from(self.0.len()).ok()?;
+        let len = u32::try_from(text.len()).ok()?;
+        start.checked_add(len)?;
+        self.0.extend_from_slice(text);
+        Some((start, len))
+    }
+}
+
 impl MemoTable {
     /// The text stored for `index`.
     #[inline]
@@ -57,13 +74,8 @@ impl MemoTable {
 
     /// Stores the text of `index` (silently skipped past 4 GiB of text).
     pub fn store(&mut self, index: u32, arena: &mut MemoBytes, text: &[u8]) {
-        let (Ok(start), Ok(len)) = (u32::try_from(arena.0.len()), u32::try_from(text.len())) else {
-            return;
-        };
-        if start.checked_add(len).is_none() {
-            return;
+        if let Some(range) = arena.push(text) {
+            *self.slot(index) = range;
         }
-        *self.slot(index) = (start, len);
-        arena.0.extend_from_slice(text);
     }
 }

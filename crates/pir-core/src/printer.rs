@@ -34,7 +34,7 @@ use rustc_hash::FxHashMap;
 
 use crate::attributes::Attribute;
 use crate::context::IrContext;
-use crate::entity::SecondaryMap;
+use crate::entity::{EntityId, SecondaryMap};
 use crate::memo::{MemoBytes, MemoTable};
 use crate::program::{BlockId, OpId, Program, ValueDef, ValueId};
 use crate::types::Type;
@@ -76,6 +76,36 @@ struct TextCache {
     types: MemoTable,
     attrs: MemoTable,
     dicts: MemoTable,
+    /// `name:value` of dictionary entries met twice, by `(name, attribute)`;
+    /// `start` is `u32::MAX` for an entry met once.
+    entries: FxHashMap<(u32, u32), (u32, u32)>,
+}
+
+impl TextCache {
+    /// The stored `name:value` text of an entry.
+    #[inline]
+    fn entry(&self, name: crate::context::Symbol, attr: Attribute) -> Option<&[u8]> {
+        let &(start, len) = self.entries.get(&(name.0, attr.0))?;
+        if start == u32::MAX {
+            return None;
+        }
+        self.bytes
+            .as_slice()
+            .get(start as usize..start as usize + len as usize)
+    }
+
+    /// Notes a use of an entry printed as `text`; stores it on its second use.
+    fn note_entry(&mut self, name: crate::context::Symbol, attr: Attribute, text: &[u8]) {
+        let slot = self
+            .entries
+            .entry((name.0, attr.0))
+            .or_insert((u32::MAX, 0));
+        if slot.1 == 0 {
+            slot.1 = 1;
+        } else if let Some(range) = self.bytes.push(text) {
+            *slot = range;
+        }
+    }
 }
 
 impl<'a> Printer<'a> {
@@ -123,14 +153,13 @@ impl<'a> Printer<'a> {
     /// Writes a decimal integer.
     #[inline]
     pub fn write_i64(&mut self, v: i64) {
-        let mut buf = itoa_buf();
-        self.out.extend_from_slice(format_i64(&mut buf, v));
+        pir_json::number::write_i64(self.out, v);
     }
 
     /// Writes a decimal unsigned integer.
+    #[inline]
     pub fn write_u64(&mut self, v: u64) {
-        let mut buf = itoa_buf();
-        self.out.extend_from_slice(format_u64(&mut buf, v));
+        pir_json::number::write_u64(self.out, v);
     }
 
     /// Writes a double as C++ `ostream << double` does (`%g`).
@@ -177,6 +206,12 @@ impl<'a> Printer<'a> {
             return;
         }
         self.out.push(b'"');
+        // A branch-free scan (vectorized) beats memchr on short names.
+        if !s.as_bytes().iter().fold(false, |q, &b| q | (b == b'"')) {
+            self.out.extend_from_slice(s.as_bytes());
+            self.out.push(b'"');
+            return;
+        }
         for part in s.split('"').enumerate() {
             if part.0 > 0 {
                 self.out.extend_from_slice(b"\\\"");
@@ -256,10 +291,13 @@ impl<'a> Printer<'a> {
             self.out.push(b')');
         }
         data.print(self);
+        // Unique attributes (names, paths) are common: cache from the second use on.
         let cache = &mut self.cache;
-        cache
-            .attrs
-            .store(attr.0, &mut cache.bytes, &self.out[from..]);
+        if cache.attrs.seen_before(attr.0) {
+            cache
+                .attrs
+                .store(attr.0, &mut cache.bytes, &self.out[from..]);
+        }
     }
 
     // ---------------------------------------------------------------- values
@@ -294,8 +332,13 @@ impl<'a> Printer<'a> {
                 return;
             }
         }
-        let n = *self.numbers.get(v);
         let def = program.value_def(v);
+        if let ValueDef::Result { .. } = def {
+            if !self.options.json_ids {
+                return self.print_result_number(v);
+            }
+        }
+        let n = *self.numbers.get(v);
         if self.options.json_ids {
             return self.print_json_id(
                 v,
@@ -339,16 +382,21 @@ impl<'a> Printer<'a> {
                     self.write_str(first_suffix);
                 }
             }
-            _ => {
-                if n == 0 {
-                    self.next_value += 1;
-                    self.numbers.set(v, self.next_value);
-                }
-                self.out.push(b'%');
-                let n = *self.numbers.get(v) - 1;
-                self.write_u64(n as u64);
-            }
+            ValueDef::Result { .. } | ValueDef::Erased => self.print_result_number(v),
         }
+    }
+
+    /// `%N` of an op result (print-order numbering), numbering it on first print.
+    #[inline]
+    fn print_result_number(&mut self, v: ValueId) {
+        let mut n = *self.numbers.get(v);
+        if n == 0 {
+            self.next_value += 1;
+            n = self.next_value;
+            self.numbers.set(v, n);
+        }
+        self.out.push(b'%');
+        self.write_u64(u64::from(n - 1));
     }
 
     /// `%<id>` with the id the JSON writer gives the value: results count up
@@ -380,11 +428,17 @@ impl<'a> Printer<'a> {
     /// Prints `(%0, %1)`: the op's results.
     pub fn print_results(&mut self, program: &Program, op: OpId) {
         self.out.push(b'(');
+        // Results are numbered here, in print order, unless named otherwise.
+        let plain = self.custom_names.is_empty() && !self.options.json_ids;
         for (i, r) in program.results(op).enumerate() {
             if i > 0 {
                 self.write_str(", ");
             }
-            self.print_value(program, r);
+            if plain {
+                self.print_result_number(r);
+            } else {
+                self.print_value(program, r);
+            }
         }
         self.out.push(b')');
     }
@@ -474,9 +528,15 @@ impl<'a> Printer<'a> {
                 self.out.push(b',');
             }
             first = false;
+            if let Some(text) = self.cache.entry(name, attr) {
+                self.out.extend_from_slice(text);
+                continue;
+            }
+            let from = self.out.len();
             self.write_str(ctx.symbol_str(name));
             self.out.push(b':');
             self.print_attr(attr);
+            self.cache.note_entry(name, attr, &self.out[from..]);
         }
         self.out.push(b'}');
     }
@@ -623,6 +683,12 @@ impl<'a> Printer<'a> {
     /// Prints a whole program: `{\n`, the top block's ops, `}\n`.
     pub fn print_program(&mut self, program: &Program) {
         let top = program.top_block();
+        // Size the value-number table once rather than growing it value by value.
+        if let Some(last) = program.values.len().checked_sub(1) {
+            let last = ValueId::new(last);
+            let n = *self.numbers.get(last);
+            self.numbers.set(last, n);
+        }
         self.write_str("{\n");
         self.print_block_args_line(program, top);
         self.print_block_ops(program, top);
@@ -638,38 +704,10 @@ fn is_plain_attr_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@' | b'-'))
 }
 
-fn itoa_buf() -> [u8; 20] {
-    [0; 20]
-}
-
-fn format_u64(buf: &mut [u8; 20], mut v: u64) -> &[u8] {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    &buf[i..]
-}
-
-fn format_i64(buf: &mut [u8; 20], v: i64) -> &[u8] {
-    if v >= 0 {
-        return format_u64(buf, v as u64);
-    }
-    // 20 bytes hold u64::MAX; i64::MIN's magnitude has 19 digits plus the sign.
-    let len = format_u64(buf, v.unsigned_abs()).len();
-    let start = buf.len() - len - 1;
-    buf[start] = b'-';
-    &buf[start..]
-}
-
 impl Program {
     /// Writes Paddle's text of the program.
     pub fn print(&self, w: &mut impl io::Write) -> io::Result<()> {
-        let mut out = Vec::with_capacity(self.ops.len() * 160);
+        let mut out = Vec::with_capacity(self.ops.len() * 256);
         Printer::new(self.ctx(), &mut out).print_program(self);
         w.write_all(&out)
     }
@@ -677,7 +715,7 @@ impl Program {
     /// The program's text in the form `options` says; a typed text starts
     /// with a `#pir-typed` line carrying `header`'s pairs.
     pub fn print_with(&self, options: PrintOptions, header: &[(&str, &str)]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.ops.len() * 200);
+        let mut out = Vec::with_capacity(self.ops.len() * 320);
         let mut p = Printer::with_options(self.ctx(), &mut out, options);
         if options.typed {
             p.print_typed_header(header);
@@ -697,7 +735,7 @@ impl Program {
 
     /// Paddle's text of the program as bytes.
     pub fn print_to_vec(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.ops.len() * 160);
+        let mut out = Vec::with_capacity(self.ops.len() * 256);
         Printer::new(self.ctx(), &mut out).print_program(self);
         out
     }
@@ -719,17 +757,6 @@ impl fmt::Display for Program {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn integers_format_across_the_range() {
-        for v in [0i64, 7, -1, 10, -10, 1234567890123, i64::MAX, i64::MIN] {
-            let mut buf = itoa_buf();
-            assert_eq!(
-                std::str::from_utf8(format_i64(&mut buf, v)).unwrap(),
-                v.to_string()
-            );
-        }
-    }
 
     #[test]
     fn quoting_escapes_only_double_quotes() {

@@ -390,6 +390,29 @@ impl<'o> Writer<'o> {
         self.out.extend_from_slice(json);
     }
 
+    /// Writes one already serialized compact JSON value given in pieces
+    /// (cached fragments joined without a temporary), e.g.
+    /// `[b"{\"AT\":", attr, b",\"N\":\"x\"}"]`. The caller guarantees the
+    /// pieces together are one complete compact value.
+    #[inline]
+    pub fn raw_value_parts(&mut self, parts: &[&[u8]]) {
+        debug_assert!(!self.pretty, "raw_value_parts is for compact output");
+        self.before_value();
+        for part in parts {
+            self.out.extend_from_slice(part);
+        }
+    }
+
+    /// Writes one compact JSON value by handing the output buffer to `write`
+    /// after the separator (e.g. a small object with a number formatted in
+    /// place). `write` must append exactly one complete compact value.
+    #[inline]
+    pub fn raw_value_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        debug_assert!(!self.pretty, "raw_value_with is for compact output");
+        self.before_value();
+        write(self.out);
+    }
+
     /// Writes a parsed value and everything below it: objects with their members in file
     /// order, integers as integers, other numbers re-formatted like nlohmann (see
     /// [`Number`]).
@@ -460,10 +483,12 @@ mod tests {
         w.f64(-0.0);
         w.f64(f64::NAN);
         w.raw_number("1E5");
+        w.raw_value_parts(&[b"{\"a\":", b"1}"]);
+        w.raw_value_with(|out| out.extend_from_slice(b"2"));
         w.end_array();
         assert_eq!(
             String::from_utf8(out).unwrap_or_default(),
-            "[{},[],null,false,18446744073709551615,-9223372036854775808,-0.0,null,1E5]"
+            "[{},[],null,false,18446744073709551615,-9223372036854775808,-0.0,null,1E5,{\"a\":1},2]"
         );
     }
 

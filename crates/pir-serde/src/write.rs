@@ -18,7 +18,6 @@ use pir_core::entity::SecondaryMap;
 use pir_core::memo::{MemoBytes, MemoTable};
 use pir_core::serial::{self, JsonWriter};
 use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
-use rustc_hash::FxHashMap;
 
 use crate::error::WriteError;
 use crate::names::compress_op_name;
@@ -51,7 +50,8 @@ impl Default for WriteOptions {
 
 /// Writes a program to bytes.
 pub fn write_to_vec(program: &Program, options: &WriteOptions) -> Result<Vec<u8>, WriteError> {
-    let mut out = Vec::with_capacity(program.num_ops() * 300 + 256);
+    // Corpus models take 270-380 bytes per op in compact form.
+    let mut out = Vec::with_capacity(program.num_ops() * 400 + 256);
     let mut w = if options.readable {
         JsonWriter::pretty(&mut out)
     } else {
@@ -94,8 +94,8 @@ struct ProgramWriter<'p> {
     next_block: u64,
     op_index: usize,
     names: Names,
-    /// Compressed op names by symbol.
-    op_names: FxHashMap<Symbol, String>,
+    /// Compressed op names by symbol index.
+    op_names: Vec<Option<Box<str>>>,
     /// Compact JSON of types and attribute lists already written: they are
     /// interned, so each is encoded once per file (compact mode only).
     cache: EncodedCache,
@@ -109,6 +109,16 @@ struct EncodedCache {
     attrs: MemoTable,
     /// `"OA"` lists by attribute dictionary.
     output_attrs: MemoTable,
+    /// Single attributes, by attribute (from their second use on: names
+    /// and paths are often unique).
+    attr_values: MemoTable,
+    /// `,"N":"name"}`, the end of an attribute entry, by name symbol.
+    entry_tails: MemoTable,
+    /// [`pir_core::builtin::first_bool`] by attribute: 0 not yet asked,
+    /// 1 not a flag, 2 false, 3 true.
+    flags: Vec<u8>,
+    /// Reused buffer for an attribute met for the first time.
+    scratch: Vec<u8>,
 }
 
 impl<'p> ProgramWriter<'p> {
@@ -132,7 +142,7 @@ impl<'p> ProgramWriter<'p> {
                 parameter: ctx.lookup_symbol(param_form::OP_NAME),
                 parameter_attrs: param_form::NAMES.map(|n| ctx.lookup_symbol(n)),
             },
-            op_names: FxHashMap::default(),
+            op_names: Vec::new(),
         }
     }
 
@@ -260,16 +270,26 @@ impl<'p> ProgramWriter<'p> {
         if w.is_pretty() {
             return serial::encode_type(self.ctx, ty, w);
         }
-        if let Some(json) = self.cache.types.get(ty.as_u32(), &self.cache.bytes) {
-            w.raw_value(json);
-            return Ok(());
-        }
-        let mut json = Vec::new();
-        serial::encode_type(self.ctx, ty, &mut JsonWriter::compact(&mut json))?;
-        w.raw_value(&json);
-        let cache = &mut self.cache;
-        cache.types.store(ty.as_u32(), &mut cache.bytes, &json);
+        w.raw_value(self.type_json(ty)?);
         Ok(())
+    }
+
+    /// The compact JSON of a type, encoded once per file.
+    fn type_json(&mut self, ty: Type) -> Result<&[u8], serial::EncodeError> {
+        let cache = &mut self.cache;
+        if cache.types.get(ty.as_u32(), &cache.bytes).is_none() {
+            cache.scratch.clear();
+            serial::encode_type(self.ctx, ty, &mut JsonWriter::compact(&mut cache.scratch))?;
+            cache
+                .types
+                .store(ty.as_u32(), &mut cache.bytes, &cache.scratch);
+        }
+        // A table that stopped storing (past 4 GiB of text) falls back to
+        // the fresh encoding in `scratch`.
+        Ok(match cache.types.get(ty.as_u32(), &cache.bytes) {
+            Some(json) => json,
+            None => &cache.scratch[..],
+        })
     }
 
     /// Writes the `"A"` (`output == false`) or `"OA"` list of an op's attributes.
@@ -329,22 +349,129 @@ impl<'p> ProgramWriter<'p> {
     }
 
     fn write_attr_list(
-        &self,
+        &mut self,
         w: &mut JsonWriter<'_>,
         op: OpId,
         entries: impl Iterator<Item = (Symbol, Attribute)>,
     ) -> Result<(), WriteError> {
         w.begin_array();
         for (name, attr) in entries {
-            w.begin_object();
-            w.key("AT");
-            serial::encode_attr(self.ctx, attr, w).map_err(|e| self.encode_error(op, e))?;
-            w.key("N");
-            w.string(self.ctx.symbol_str(name));
-            w.end_object();
+            self.write_attr_entry(w, op, name, attr)?;
         }
         w.end_array();
         Ok(())
+    }
+
+    /// Writes `{"AT":attr,"N":"name"}`; compact output joins cached pieces.
+    fn write_attr_entry(
+        &mut self,
+        w: &mut JsonWriter<'_>,
+        op: OpId,
+        name: Symbol,
+        attr: Attribute,
+    ) -> Result<(), WriteError> {
+        let ctx = self.ctx;
+        if w.is_pretty() {
+            w.begin_object();
+            w.key("AT");
+            serial::encode_attr(ctx, attr, w).map_err(|e| self.encode_error(op, e))?;
+            w.key("N");
+            w.string(ctx.symbol_str(name));
+            w.end_object();
+            return Ok(());
+        }
+        let cache = &mut self.cache;
+        let name_index = name.index() as u32;
+        if cache.entry_tails.get(name_index, &cache.bytes).is_none() {
+            cache.scratch.clear();
+            entry_tail(&mut cache.scratch, ctx.symbol_str(name));
+            cache
+                .entry_tails
+                .store(name_index, &mut cache.bytes, &cache.scratch);
+        }
+        let attr_index = attr.as_u32();
+        if cache.attr_values.get(attr_index, &cache.bytes).is_none() {
+            cache.scratch.clear();
+            let encoded =
+                serial::encode_attr(ctx, attr, &mut JsonWriter::compact(&mut cache.scratch));
+            if let Err(e) = encoded {
+                return Err(self.encode_error(op, e));
+            }
+            if cache.attr_values.seen_before(attr_index) {
+                cache
+                    .attr_values
+                    .store(attr_index, &mut cache.bytes, &cache.scratch);
+            }
+        }
+        // A table that stopped storing (past 4 GiB of text) falls back to
+        // the fresh encoding in `scratch`.
+        let value = match cache.attr_values.get(attr_index, &cache.bytes) {
+            Some(v) => v,
+            None => &cache.scratch[..],
+        };
+        match cache.entry_tails.get(name_index, &cache.bytes) {
+            Some(tail) => w.raw_value_parts(&[b"{\"AT\":", value, tail]),
+            None => {
+                let mut tail = Vec::new();
+                entry_tail(&mut tail, ctx.symbol_str(name));
+                w.raw_value_parts(&[b"{\"AT\":", value, &tail]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes `{"%":id,"TT":type}` of a result; compact output in one piece.
+    fn write_result(
+        &mut self,
+        w: &mut JsonWriter<'_>,
+        op: OpId,
+        r: ValueId,
+        id: i64,
+    ) -> Result<(), WriteError> {
+        let ty = self.program.value_type(r);
+        if w.is_pretty() {
+            w.begin_object();
+            w.key("%");
+            w.i64(id);
+            w.key("TT");
+            return self
+                .write_type(w, ty)
+                .map_err(|e| self.encode_error(op, e))
+                .map(|()| w.end_object());
+        }
+        let ty = match self.type_json(ty) {
+            Ok(json) => json,
+            Err(e) => return Err(self.encode_error(op, e)),
+        };
+        w.raw_value_with(|out| {
+            out.extend_from_slice(b"{\"%\":");
+            pir_json::number::write_i64(out, id);
+            out.extend_from_slice(b",\"TT\":");
+            out.extend_from_slice(ty);
+            out.push(b'}');
+        });
+        Ok(())
+    }
+
+    /// [`pir_core::builtin::first_bool`], memoized per attribute.
+    fn flag_of(&mut self, attr: Attribute) -> Option<bool> {
+        let i = attr.as_u32() as usize;
+        let flags = &mut self.cache.flags;
+        if flags.len() <= i {
+            flags.resize(i + 1, 0);
+        }
+        if flags[i] == 0 {
+            flags[i] = match pir_core::builtin::first_bool(self.ctx, attr) {
+                None => 1,
+                Some(false) => 2,
+                Some(true) => 3,
+            };
+        }
+        match flags[i] {
+            2 => Some(false),
+            3 => Some(true),
+            _ => None,
+        }
     }
 
     fn write_op(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
@@ -357,22 +484,20 @@ impl<'p> ProgramWriter<'p> {
             self.op_index += 1;
             return Ok(());
         }
-        let results_first: Vec<i64> = p
-            .results(op)
-            .map(|r| {
-                let id = self.next_result;
-                self.next_result += 1;
-                self.ids.set(r, id);
-                id
-            })
-            .collect();
+        // Results are numbered before the operands are looked up.
+        let first_result = self.next_result;
+        for r in p.results(op) {
+            self.ids.set(r, self.next_result);
+            self.next_result += 1;
+        }
         w.begin_object();
         w.key("#");
-        let name = p.op_name(op);
-        let compressed = self
-            .op_names
-            .entry(name)
-            .or_insert_with(|| compress_op_name(p.op_name_str(op)).into_owned());
+        let name = p.op_name(op).index();
+        if self.op_names.len() <= name {
+            self.op_names.resize(name + 1, None);
+        }
+        let compressed =
+            self.op_names[name].get_or_insert_with(|| compress_op_name(p.op_name_str(op)).into());
         w.string(compressed);
         w.key("A");
         self.write_op_attrs(w, op, false)?;
@@ -393,22 +518,24 @@ impl<'p> ProgramWriter<'p> {
                     id => id,
                 },
             };
-            w.begin_object();
-            w.key("%");
-            w.i64(id);
-            w.end_object();
+            if w.is_pretty() {
+                w.begin_object();
+                w.key("%");
+                w.i64(id);
+                w.end_object();
+            } else {
+                w.raw_value_with(|out| {
+                    out.extend_from_slice(b"{\"%\":");
+                    pir_json::number::write_i64(out, id);
+                    out.push(b'}');
+                });
+            }
         }
         w.end_array();
         w.key("O");
         w.begin_array();
-        for (r, id) in p.results(op).zip(results_first) {
-            w.begin_object();
-            w.key("%");
-            w.i64(id);
-            w.key("TT");
-            self.write_type(w, p.value_type(r))
-                .map_err(|e| self.encode_error(op, e))?;
-            w.end_object();
+        for (r, id) in p.results(op).zip(first_result..) {
+            self.write_result(w, op, r, id)?;
         }
         w.end_array();
         if self.options.trainable {
@@ -453,20 +580,15 @@ impl<'p> ProgramWriter<'p> {
                 }
             }
         }
-        let flag = |(attr, default): (Slot, bool)| -> Result<bool, WriteError> {
-            match found[attr.index()] {
-                None => Ok(default),
-                Some(a) => pir_core::builtin::first_bool(ctx, a).ok_or_else(|| {
-                    self.unsupported(op, format!("`{}` must be a [bool] array", attr.name()))
-                }),
-            }
-        };
         let (mut a_flags, mut oa_flags) = ([false; 3], [false; 3]);
-        for (slot, f) in a_flags.iter_mut().zip(param_form::A_FLAGS) {
-            *slot = flag(f)?;
-        }
-        for (slot, f) in oa_flags.iter_mut().zip(param_form::OA_FLAGS) {
-            *slot = flag(f)?;
+        let slots = a_flags.iter_mut().zip(param_form::A_FLAGS);
+        for (slot, (attr, default)) in slots.chain(oa_flags.iter_mut().zip(param_form::OA_FLAGS)) {
+            *slot = match found[attr.index()] {
+                None => default,
+                Some(a) => self.flag_of(a).ok_or_else(|| {
+                    self.unsupported(op, format!("`{}` must be a [bool] array", attr.name()))
+                })?,
+            };
         }
         let name = found[Slot::ParameterName.index()]
             .and_then(|a| ctx.attr_as::<pir_core::builtin::StrAttr>(a))
@@ -497,13 +619,7 @@ impl<'p> ProgramWriter<'p> {
         self.next_result += 1;
         self.ids.set(r, id);
         w.key("O");
-        w.begin_object();
-        w.key("%");
-        w.i64(id);
-        w.key("TT");
-        self.write_type(w, p.value_type(r))
-            .map_err(|e| self.encode_error(op, e))?;
-        w.end_object();
+        self.write_result(w, op, r, id)?;
         if self.options.trainable {
             w.key("OA");
             w.begin_array();
@@ -517,4 +633,11 @@ impl<'p> ProgramWriter<'p> {
         w.end_object();
         Ok(())
     }
+}
+
+/// `,"N":"name"}`: what follows an attribute's value in its entry.
+fn entry_tail(out: &mut Vec<u8>, name: &str) {
+    out.extend_from_slice(b",\"N\":");
+    pir_json::write_escaped_string(out, name);
+    out.push(b'}');
 }

@@ -41,6 +41,11 @@ const DIGIT_PAIRS: &[u8; 200] = b"\
 /// Appends the decimal digits of `v`.
 #[inline]
 pub fn write_u64(out: &mut Vec<u8>, mut v: u64) {
+    if v < 10 {
+        // Flags, small ids and dims: one digit, no buffer.
+        out.push(b'0' + v as u8);
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut pos = buf.len();
     while v >= 100 {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use pir_core::builtin::{bool_array, StrAttr};
 use pir_core::serial::{self, JsonPath, JsonValue};
 use pir_core::{AttrDict, Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
-use pir_json::Kind;
+use pir_json::{Kind, Stream};
 use rustc_hash::FxHashMap;
 
 use crate::error::ReadError;
@@ -81,7 +81,127 @@ pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
 }
 
 /// Reads a model from bytes.
+///
+/// Paddle's layout (`base_code` before `program`, the members of every block in
+/// key order) is read as a stream, one op's JSON at a time, so a large file
+/// never exists as a whole-document tree. Any other layout, and any error, goes
+/// through the whole-document reader, which gives the canonical error.
 pub fn read_slice(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<LoadedProgram, ReadError> {
+    if let Ok(Some(loaded)) = read_streamed(ctx.clone(), bytes, options) {
+        return Ok(loaded);
+    }
+    read_whole(ctx, bytes, options)
+}
+
+/// `base_code`: the version, the trainable flag and the patches the version needs.
+struct Header {
+    version: u64,
+    trainable: bool,
+    patches: Option<PatchSet>,
+}
+
+fn read_header(
+    base: JsonValue<'_>,
+    base_path: &JsonPath<'_>,
+    options: &ReadOptions,
+) -> Result<Header, ReadError> {
+    let magic = serial::field(base, "magic", base_path)?;
+    if !magic.str_eq("pir") {
+        return Err(ReadError::BadMagic {
+            path: base_path.key("magic").to_string(),
+            found: serial::describe(magic),
+        });
+    }
+    let version = serial::uint(
+        serial::field(base, "version", base_path)?,
+        &base_path.key("version"),
+    )?;
+    let trainable = match base.get("trainable") {
+        Some(t) => serial::boolean(t, &base_path.key("trainable"))?,
+        None => false,
+    };
+    let patches = patches_for(version, options)?;
+    Ok(Header {
+        version,
+        trainable,
+        patches,
+    })
+}
+
+/// The program and header into the loaded form, with the checks that need the whole program.
+fn finish_program(
+    mut program: Program,
+    header: &Header,
+    bytes: &[u8],
+) -> Result<LoadedProgram, ReadError> {
+    program.shrink_to_fit();
+    if header.version > CURRENT_VERSION {
+        check_newer_file(&program, header.version)?;
+    }
+    Ok(LoadedProgram {
+        program,
+        trainable: header.trainable,
+        version: header.version,
+        readable: bytes.starts_with(b"{\n"),
+    })
+}
+
+/// About how many ops a file of `len` bytes holds (for reserving tables).
+fn approx_ops(len: usize) -> usize {
+    len / 260
+}
+
+/// Reads a file laid out as Paddle writes it as a stream (see [`read_slice`]);
+/// `None` when the layout is another one.
+fn read_streamed(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Option<LoadedProgram>, ReadError> {
+    let top = JsonPath::Root("");
+    let mut s = Stream::new(bytes)?;
+    let mut root = s.begin_object()?;
+    let (mut header, mut program) = (None, None);
+    while let Some(key) = s.next_key(&mut root)? {
+        match &*key {
+            "base_code" if header.is_none() => {
+                let doc = s.value()?;
+                header = Some(read_header(doc.root(), &top.key("base_code"), options)?);
+                s.recycle(doc);
+            }
+            "program" if program.is_none() => {
+                let Some(header) = header.as_mut() else {
+                    return Ok(None);
+                };
+                let mut reader = Reader::new(
+                    s.text(),
+                    ctx.clone(),
+                    options,
+                    header.patches.take(),
+                    bytes.len(),
+                );
+                if !reader.read_program_streamed(&mut s, &top.key("program"))? {
+                    return Ok(None);
+                }
+                program = Some(reader.program);
+            }
+            "base_code" | "program" => return Ok(None),
+            _ => s.skip()?,
+        }
+    }
+    s.finish()?;
+    match (header, program) {
+        (Some(header), Some(program)) => finish_program(program, &header, bytes).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// Reads a model from its whole-document tree.
+fn read_whole(
     ctx: Arc<IrContext>,
     bytes: &[u8],
     options: &ReadOptions,
@@ -95,23 +215,7 @@ pub fn read_slice(
             _ => format!("the JSON document is {}", serial::describe(root)),
         }));
     };
-    let base_path = top.key("base_code");
-    let magic = serial::field(base, "magic", &base_path)?;
-    if !magic.str_eq("pir") {
-        return Err(ReadError::BadMagic {
-            path: base_path.key("magic").to_string(),
-            found: serial::describe(magic),
-        });
-    }
-    let version = serial::uint(
-        serial::field(base, "version", &base_path)?,
-        &base_path.key("version"),
-    )?;
-    let trainable = match base.get("trainable") {
-        Some(t) => serial::boolean(t, &base_path.key("trainable"))?,
-        None => false,
-    };
-    let patches = patches_for(version, options)?;
+    let mut header = read_header(base, &top.key("base_code"), options)?;
     let program_json = serial::field(root, "program", &top)?;
     let program_path = top.key("program");
     let regions_path = program_path.key("regions");
@@ -141,40 +245,10 @@ pub fn read_slice(
             message: "the program region has no block".into(),
         });
     };
-    let approx_ops = bytes.len() / 260;
-    let syms = ParamSymbols::new(&ctx);
-    let mut reader = Reader {
-        ctx: ctx.clone(),
-        program: Program::with_capacity(ctx, approx_ops),
-        // About 1.3 values per op in real models: size the id table to avoid rehashing.
-        values: FxHashMap::with_capacity_and_hasher(approx_ops * 3 / 2, Default::default()),
-        names: FxHashMap::default(),
-        options,
-        attrs: Vec::with_capacity(16),
-        syms,
-        patches,
-        pairs: patch::PairState::default(),
-        type_cache: FxHashMap::default(),
-        dict_cache: FxHashMap::default(),
-        entry_cache: FxHashMap::default(),
-        key: String::new(),
-        operands: Vec::new(),
-        result_types: Vec::new(),
-        result_ids: Vec::new(),
-    };
+    let mut reader = Reader::new(doc.text(), ctx, options, header.patches.take(), bytes.len());
     let top_block = reader.program.top_block();
     reader.read_block(block, top_block, &blocks_path.index(0))?;
-    let mut program = reader.program;
-    program.shrink_to_fit();
-    if version > CURRENT_VERSION {
-        check_newer_file(&program, version)?;
-    }
-    Ok(LoadedProgram {
-        program,
-        trainable,
-        version,
-        readable: bytes.starts_with(b"{\n"),
-    })
+    finish_program(reader.program, &header, bytes)
 }
 
 /// The patches a file of `version` needs: the built-in upgrade chain, then the user's.
@@ -248,11 +322,13 @@ impl ParamSymbols {
     }
 }
 
-struct Reader<'o> {
+struct Reader<'o, 'a> {
+    /// The file's text: cache keys are slices of it, so they cost no copies.
+    input: &'a str,
     ctx: Arc<IrContext>,
     program: Program,
-    /// Value ids of the file → values. Id 0 (absent) is never stored.
-    values: FxHashMap<i64, ValueId>,
+    /// Value ids of the file → values.
+    values: ValueTable,
     /// Compressed op name as written → symbol.
     names: FxHashMap<Box<str>, Symbol>,
     options: &'o ReadOptions,
@@ -265,17 +341,64 @@ struct Reader<'o> {
     pairs: patch::PairState,
     /// Types by their JSON text: real models repeat a handful of types
     /// thousands of times, so each distinct text is decoded once.
-    type_cache: FxHashMap<Box<str>, Type>,
+    type_cache: FxHashMap<&'a str, Type>,
     /// Attribute dictionaries by the JSON text of the op's `A` and `OA` lists.
-    dict_cache: FxHashMap<Box<str>, AttrDict>,
+    dict_cache: FxHashMap<(&'a str, &'a str), AttrDict>,
     /// Attribute entries (`{"AT":…,"N":…}`) by their JSON text.
-    entry_cache: FxHashMap<Box<str>, (Symbol, Attribute)>,
-    /// Scratch buffer for `dict_cache` keys.
-    key: String,
+    entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
     /// Scratch buffers of one op, reused across ops.
     operands: Vec<Option<ValueId>>,
     result_types: Vec<Type>,
     result_ids: Vec<Option<i64>>,
+}
+
+/// The file's value ids → values. Paddle numbers results 1, 2, 3, … in file
+/// order (block arguments get negative ids), so positive ids index a dense
+/// vector; it only grows up to a bound set by the file's size (every value
+/// takes several bytes of the file), and ids past it or below 1 go to a map.
+struct ValueTable {
+    dense: Vec<Option<ValueId>>,
+    dense_limit: usize,
+    sparse: FxHashMap<i64, ValueId>,
+}
+
+impl ValueTable {
+    fn new(file_len: usize, approx_ops: usize) -> ValueTable {
+        ValueTable {
+            // About 1.3 values per op in real models.
+            dense: Vec::with_capacity(approx_ops * 3 / 2),
+            dense_limit: file_len / 4 + 1024,
+            sparse: FxHashMap::default(),
+        }
+    }
+
+    fn dense_index(&self, id: i64) -> Option<usize> {
+        usize::try_from(id).ok().filter(|&i| i < self.dense_limit)
+    }
+
+    /// Binds `id` (not 0); false when it was bound already.
+    fn insert(&mut self, id: i64, v: ValueId) -> bool {
+        let Some(i) = self.dense_index(id) else {
+            return self.sparse.insert(id, v).is_none();
+        };
+        if i >= self.dense.len() {
+            self.dense.resize(i + 1, None);
+        }
+        match self.dense.get_mut(i) {
+            Some(slot @ None) => {
+                *slot = Some(v);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn get(&self, id: i64) -> Option<ValueId> {
+        match self.dense_index(id) {
+            Some(i) => self.dense.get(i).copied().flatten(),
+            None => self.sparse.get(&id).copied(),
+        }
+    }
 }
 
 fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> ReadError {
@@ -285,7 +408,150 @@ fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> ReadError {
     }
 }
 
-impl Reader<'_> {
+impl<'o, 'a> Reader<'o, 'a> {
+    fn new(
+        input: &'a str,
+        ctx: Arc<IrContext>,
+        options: &'o ReadOptions,
+        patches: Option<PatchSet>,
+        file_len: usize,
+    ) -> Reader<'o, 'a> {
+        let approx_ops = approx_ops(file_len);
+        Reader {
+            input,
+            ctx: ctx.clone(),
+            program: Program::with_capacity(ctx.clone(), approx_ops),
+            values: ValueTable::new(file_len, approx_ops),
+            names: FxHashMap::default(),
+            options,
+            attrs: Vec::with_capacity(16),
+            syms: ParamSymbols::new(&ctx),
+            patches,
+            pairs: patch::PairState::default(),
+            type_cache: FxHashMap::default(),
+            dict_cache: FxHashMap::default(),
+            entry_cache: FxHashMap::default(),
+            operands: Vec::new(),
+            result_types: Vec::new(),
+            result_ids: Vec::new(),
+        }
+    }
+}
+
+impl<'a> Reader<'_, 'a> {
+    /// `text` as a slice of the file, when it is one (the JSON of a patched op is not):
+    /// only such slices serve as cache keys.
+    fn in_input(&self, text: &str) -> Option<&'a str> {
+        let start = (text.as_ptr() as usize).checked_sub(self.input.as_ptr() as usize)?;
+        self.input.get(start..start.checked_add(text.len())?)
+    }
+
+    /// Reads `program` (the stream stands before its value) into the top block,
+    /// one op at a time. False when its layout is not Paddle's: one region
+    /// with `#` and `blocks`, whose first block has its members in key order.
+    fn read_program_streamed(
+        &mut self,
+        s: &mut Stream<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<bool, ReadError> {
+        let mut program = s.begin_object()?;
+        let mut read = false;
+        while let Some(key) = s.next_key(&mut program)? {
+            if &*key != "regions" || read {
+                s.skip()?;
+                continue;
+            }
+            read = true;
+            let regions_path = path.key("regions");
+            let region_path = regions_path.index(0);
+            let mut regions = s.begin_array()?;
+            if !s.next_element(&mut regions)? {
+                return Ok(false);
+            }
+            let mut region = s.begin_object()?;
+            let (mut named, mut blocks_read) = (false, false);
+            while let Some(key) = s.next_key(&mut region)? {
+                match &*key {
+                    "#" if !named => {
+                        named = true;
+                        s.skip()?;
+                    }
+                    "blocks" if !blocks_read => {
+                        blocks_read = true;
+                        let mut blocks = s.begin_array()?;
+                        if !s.next_element(&mut blocks)? {
+                            return Ok(false);
+                        }
+                        let top = self.program.top_block();
+                        let blocks_path = region_path.key("blocks");
+                        if !self.read_block_streamed(s, top, &blocks_path.index(0))? {
+                            return Ok(false);
+                        }
+                        // Like the whole-document reader, later blocks are not read.
+                        while s.next_element(&mut blocks)? {
+                            s.skip()?;
+                        }
+                    }
+                    "#" | "blocks" => return Ok(false),
+                    _ => s.skip()?,
+                }
+            }
+            if !(named && blocks_read) || s.next_element(&mut regions)? {
+                return Ok(false);
+            }
+        }
+        Ok(read)
+    }
+
+    /// Reads a block's object (the stream stands before it) op by op. False
+    /// when its members are not `#`, `args`, `kwargs` (optional) and `ops` in
+    /// that order (other keys anywhere).
+    fn read_block_streamed(
+        &mut self,
+        s: &mut Stream<'_>,
+        block: BlockId,
+        path: &JsonPath<'_>,
+    ) -> Result<bool, ReadError> {
+        let mut object = s.begin_object()?;
+        let (mut named, mut args, mut kwargs, mut ops) = (false, false, false, false);
+        while let Some(key) = s.next_key(&mut object)? {
+            match &*key {
+                "#" if !named => {
+                    named = true;
+                    s.skip()?;
+                }
+                "args" if !args && !kwargs && !ops => {
+                    args = true;
+                    let doc = s.value()?;
+                    self.read_block_args(doc.root(), block, path)?;
+                    s.recycle(doc);
+                }
+                "kwargs" if args && !kwargs && !ops => {
+                    kwargs = true;
+                    let doc = s.value()?;
+                    self.read_block_kwargs(doc.root(), block, path)?;
+                    s.recycle(doc);
+                }
+                "ops" if args && !ops => {
+                    ops = true;
+                    let ops_path = path.key("ops");
+                    let mut list = s.begin_array()?;
+                    let mut i = 0;
+                    while s.next_element(&mut list)? {
+                        let doc = s.value()?;
+                        let op = self.read_op(doc.root(), &ops_path.index(i))?;
+                        self.program.append_op(block, op);
+                        s.recycle(doc);
+                        i += 1;
+                    }
+                }
+                "#" | "args" | "kwargs" | "ops" => return Ok(false),
+                _ => s.skip()?,
+            }
+        }
+        Ok(named && args && ops)
+    }
+
     fn read_block(
         &mut self,
         block_json: JsonValue<'_>,
@@ -293,36 +559,9 @@ impl Reader<'_> {
         path: &JsonPath<'_>,
     ) -> Result<(), ReadError> {
         serial::field(block_json, "#", path)?;
-        let args_path = path.key("args");
-        for (i, arg) in
-            serial::array(serial::field(block_json, "args", path)?, &args_path)?.enumerate()
-        {
-            let apath = args_path.index(i);
-            let id = serial::int(serial::field(arg, "#", &apath)?, &apath.key("#"))?;
-            let ty = self.read_type(serial::field(arg, "TT", &apath)?, &apath.key("TT"))?;
-            let v = self.program.add_block_arg(block, ty);
-            self.bind(id, v, &apath.key("#"))?;
-        }
+        self.read_block_args(serial::field(block_json, "args", path)?, block, path)?;
         if let Some(kwargs) = block_json.get("kwargs") {
-            let kw_path = path.key("kwargs");
-            for (i, kw) in serial::array(kwargs, &kw_path)?.enumerate() {
-                let kpath = kw_path.index(i);
-                let id = serial::int(serial::field(kw, "#", &kpath)?, &kpath.key("#"))?;
-                let ty = serial::decode_type(
-                    &self.ctx,
-                    serial::field(kw, "TT", &kpath)?,
-                    &kpath.key("TT"),
-                )?;
-                // Paddle 3.3's writer stores a copy of the positional args here, without names;
-                // such entries get the argument's id as name so nothing is lost.
-                let name = match kw.get("key") {
-                    Some(k) => serial::string(k, &kpath.key("key"))?.into_owned(),
-                    None => format!("arg{}", id.unsigned_abs()),
-                };
-                let name = self.ctx.symbol(&name);
-                let v = self.program.add_block_kwarg(block, name, ty);
-                self.bind(id, v, &kpath.key("#"))?;
-            }
+            self.read_block_kwargs(kwargs, block, path)?;
         }
         let ops_path = path.key("ops");
         for (i, op_json) in
@@ -334,11 +573,58 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// A block's `args` (its path is `path.args`).
+    fn read_block_args(
+        &mut self,
+        args: JsonValue<'_>,
+        block: BlockId,
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
+        let args_path = path.key("args");
+        for (i, arg) in serial::array(args, &args_path)?.enumerate() {
+            let apath = args_path.index(i);
+            let id = serial::int(serial::field(arg, "#", &apath)?, &apath.key("#"))?;
+            let ty = self.read_type(serial::field(arg, "TT", &apath)?, &apath.key("TT"))?;
+            let v = self.program.add_block_arg(block, ty);
+            self.bind(id, v, &apath.key("#"))?;
+        }
+        Ok(())
+    }
+
+    /// A block's `kwargs` (its path is `path.kwargs`).
+    fn read_block_kwargs(
+        &mut self,
+        kwargs: JsonValue<'_>,
+        block: BlockId,
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
+        let kw_path = path.key("kwargs");
+        for (i, kw) in serial::array(kwargs, &kw_path)?.enumerate() {
+            let kpath = kw_path.index(i);
+            let id = serial::int(serial::field(kw, "#", &kpath)?, &kpath.key("#"))?;
+            let ty = serial::decode_type(
+                &self.ctx,
+                serial::field(kw, "TT", &kpath)?,
+                &kpath.key("TT"),
+            )?;
+            // Paddle 3.3's writer stores a copy of the positional args here, without names;
+            // such entries get the argument's id as name so nothing is lost.
+            let name = match kw.get("key") {
+                Some(k) => serial::string(k, &kpath.key("key"))?.into_owned(),
+                None => format!("arg{}", id.unsigned_abs()),
+            };
+            let name = self.ctx.symbol(&name);
+            let v = self.program.add_block_kwarg(block, name, ty);
+            self.bind(id, v, &kpath.key("#"))?;
+        }
+        Ok(())
+    }
+
     fn bind(&mut self, id: i64, v: ValueId, path: &JsonPath<'_>) -> Result<(), ReadError> {
         if id == 0 {
             return Err(invalid(path, "value id 0 is reserved for absent values"));
         }
-        if self.values.insert(id, v).is_some() {
+        if !self.values.insert(id, v) {
             return Err(invalid(path, format!("value id {id} is defined twice")));
         }
         Ok(())
@@ -348,8 +634,8 @@ impl Reader<'_> {
         if id == 0 {
             return Ok(None);
         }
-        match self.values.get(&id) {
-            Some(&v) => Ok(Some(v)),
+        match self.values.get(id) {
+            Some(v) => Ok(Some(v)),
             None if self.options.lenient_operands => Ok(None),
             None => Err(invalid(
                 path,
@@ -562,12 +848,14 @@ impl Reader<'_> {
 
     /// Reads a type, decoding each distinct JSON text once.
     fn read_type(&mut self, v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, ReadError> {
-        let key = v.text_key();
-        if let Some(&ty) = self.type_cache.get(key) {
-            return Ok(ty);
+        let key = self.in_input(v.text_key());
+        if let Some(ty) = key.and_then(|k| self.type_cache.get(k)) {
+            return Ok(*ty);
         }
         let ty = serial::decode_type(&self.ctx, v, path)?;
-        self.type_cache.insert(key.into(), ty);
+        if let Some(key) = key {
+            self.type_cache.insert(key, ty);
+        }
         Ok(ty)
     }
 
@@ -579,23 +867,26 @@ impl Reader<'_> {
         oa: Option<JsonValue<'_>>,
         path: &JsonPath<'_>,
     ) -> Result<AttrDict, ReadError> {
-        self.key.clear();
-        self.key.push_str(a.text_key());
-        self.key.push('\0');
-        if let Some(oa) = oa {
-            self.key.push_str(oa.text_key());
+        let key = match (
+            self.in_input(a.text_key()),
+            oa.map(|oa| self.in_input(oa.text_key())),
+        ) {
+            (Some(a), None) => Some((a, "")),
+            (Some(a), Some(Some(oa))) => Some((a, oa)),
+            _ => None,
+        };
+        if let Some(dict) = key.and_then(|k| self.dict_cache.get(&k)) {
+            return Ok(*dict);
         }
-        if let Some(&dict) = self.dict_cache.get(self.key.as_str()) {
-            return Ok(dict);
-        }
-        let key: Box<str> = self.key.as_str().into();
         self.attrs.clear();
         self.read_attr_list(a, &path.key("A"))?;
         if let Some(oa) = oa {
             self.read_attr_list(oa, &path.key("OA"))?;
         }
         let dict = self.ctx.dict(&self.attrs);
-        self.dict_cache.insert(key, dict);
+        if let Some(key) = key {
+            self.dict_cache.insert(key, dict);
+        }
         Ok(dict)
     }
 
@@ -606,8 +897,8 @@ impl Reader<'_> {
         path: &JsonPath<'_>,
     ) -> Result<(), ReadError> {
         for (i, entry) in serial::array(list, path)?.enumerate() {
-            let key = entry.text_key();
-            if let Some(&cached) = self.entry_cache.get(key) {
+            let key = self.in_input(entry.text_key());
+            if let Some(&cached) = key.and_then(|k| self.entry_cache.get(k)) {
                 self.attrs.push(cached);
                 continue;
             }
@@ -620,7 +911,9 @@ impl Reader<'_> {
             )?;
             let sym = self.ctx.symbol(&name);
             self.attrs.push((sym, attr));
-            self.entry_cache.insert(key.into(), (sym, attr));
+            if let Some(key) = key {
+                self.entry_cache.insert(key, (sym, attr));
+            }
         }
         Ok(())
     }
@@ -678,5 +971,109 @@ impl Reader<'_> {
             self.bind(id, v, &opath.key("%"))?;
         }
         Ok(op)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::{write_to_vec, WriteOptions};
+
+    fn json_of(loaded: &LoadedProgram) -> Vec<u8> {
+        let options = WriteOptions {
+            readable: loaded.readable,
+            trainable: loaded.trainable,
+            version: loaded.version,
+        };
+        write_to_vec(&loaded.program, &options).unwrap()
+    }
+
+    /// Paddle's files are read as a stream, to the same program as the whole-document reader.
+    #[test]
+    fn corpus_files_are_read_as_a_stream() {
+        let dir = pir_corpus::corpus_dir();
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            eprintln!("skipping: no corpus at {}", dir.display());
+            return;
+        };
+        let mut seen = 0;
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            let name = path.to_string_lossy();
+            if !name.ends_with(".json")
+                || name.ends_with(".meta.json")
+                || name.ends_with("index.json")
+            {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let ctx = pir_dialects::pd_op_context();
+            let Ok(whole) = read_whole(ctx.clone(), &bytes, &ReadOptions::default()) else {
+                continue;
+            };
+            let streamed = read_streamed(ctx, &bytes, &ReadOptions::default())
+                .unwrap()
+                .unwrap_or_else(|| panic!("{name} was not read as a stream"));
+            assert_eq!(json_of(&streamed), json_of(&whole), "{name}");
+            assert_eq!(streamed.version, whole.version);
+            seen += 1;
+        }
+        assert!(seen >= 20, "only {seen} corpus models read");
+    }
+
+    /// Other layouts go through the whole-document reader, with the same result.
+    #[test]
+    fn other_layouts_fall_back_to_the_whole_document() {
+        let ctx = pir_dialects::pd_op_context();
+        let json = write_to_vec(
+            &pir_dialects::synthetic::mlp(ctx.clone(), 2),
+            &WriteOptions::default(),
+        )
+        .unwrap();
+        let text = String::from_utf8(json.clone()).unwrap();
+        let want = read_slice(ctx.clone(), &json, &ReadOptions::default()).unwrap();
+        assert!(read_streamed(ctx.clone(), &json, &ReadOptions::default())
+            .unwrap()
+            .is_some());
+        // `program` before `base_code`.
+        let (head, rest) = text.split_at(text.find(",\"program\"").unwrap());
+        let swapped = format!("{{{},{}}}", &rest[1..rest.len() - 1], &head[1..]);
+        // A block whose `ops` come before its `args`.
+        assert!(text.ends_with("]}]}]}}"));
+        let (body, end) = text.split_at(text.len() - 6);
+        let ops_first = format!("{body},\"args\":[]{end}").replacen("\"args\":[],", "", 1);
+        for variant in [swapped, ops_first] {
+            assert_ne!(variant, text);
+            assert!(
+                read_streamed(ctx.clone(), variant.as_bytes(), &ReadOptions::default())
+                    .unwrap()
+                    .is_none(),
+                "{variant:.200}"
+            );
+            let got = read_slice(ctx.clone(), variant.as_bytes(), &ReadOptions::default()).unwrap();
+            assert_eq!(json_of(&got), json_of(&want));
+        }
+    }
+
+    #[test]
+    fn value_ids_far_apart_and_negative_are_kept() {
+        let mut table = ValueTable::new(100, 1);
+        let ctx = pir_dialects::pd_op_context();
+        let mut program = Program::new(ctx.clone());
+        let top = program.top_block();
+        let ty = pir_core::builtin::VectorType::get(&ctx, &[]);
+        let values: Vec<ValueId> = (0..4).map(|_| program.add_block_arg(top, ty)).collect();
+        for (id, v) in [1, -3, 1 << 40, 1049].into_iter().zip(&values) {
+            assert!(table.insert(id, *v));
+            assert!(!table.insert(id, *v), "{id} bound twice");
+        }
+        assert_eq!(table.get(1), Some(values[0]));
+        assert_eq!(table.get(-3), Some(values[1]));
+        assert_eq!(table.get(1 << 40), Some(values[2]));
+        assert_eq!(table.get(1049), Some(values[3]));
+        assert_eq!(table.get(2), None);
+        assert_eq!(table.get(-1), None);
+        assert!(table.dense.len() <= table.dense_limit);
     }
 }

@@ -488,7 +488,7 @@ fn string_content<'d>(doc: &'d Document<'d>, node: Node) -> &'d str {
 
 /// Parses an integer token (`-?[0-9]+`) into `i64`, `None` on overflow.
 #[inline]
-fn parse_i64(text: &[u8]) -> Option<i64> {
+pub(crate) fn parse_i64(text: &[u8]) -> Option<i64> {
     match text.split_first() {
         Some((b'-', digits)) => {
             if digits.is_empty() {

@@ -312,7 +312,8 @@ fn push(tape: &mut Vec<Node>, start: usize, end: usize, tag: Tag) -> u32 {
 
 /// Parses one value from `pos` onto `tape`; returns the offset just past it.
 fn run(input: &[u8], mut pos: usize, tape: &mut Vec<Node>) -> Result<usize, Fail> {
-    let mut stack: Vec<Frame> = Vec::with_capacity(32);
+    // Allocated only when a container opens inside another: most values of a stream are flat.
+    let mut stack: Vec<Frame> = Vec::new();
     let mut current = TOP_LEVEL;
     'value: loop {
         // A value is expected at the next non-whitespace byte.
@@ -564,7 +565,7 @@ fn skip_digits(input: &[u8], mut pos: usize) -> usize {
 
 /// Scans a number starting at `start` (a `-` or a digit); returns its end and tag.
 #[inline(always)]
-fn scan_number(input: &[u8], start: usize) -> Result<(usize, Tag), Fail> {
+pub(crate) fn scan_number(input: &[u8], start: usize) -> Result<(usize, Tag), Fail> {
     let invalid = || fail(start, ParseErrorKind::InvalidNumber);
     let mut pos = start;
     if input.get(pos) == Some(&b'-') {

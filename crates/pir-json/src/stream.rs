@@ -35,9 +35,10 @@
 
 use std::borrow::Cow;
 
-use crate::dom::{unescape, Document, Node};
+use crate::dom::{parse_i64, unescape, Document, Node, Tag};
 use crate::parser::{
-    fail, next_byte, parse_value_at, scan_string, skip_ws, Fail, ParseError, ParseErrorKind,
+    fail, next_byte, parse_value_at, scan_number, scan_string, skip_ws, Fail, ParseError,
+    ParseErrorKind, MAX_DEPTH,
 };
 
 /// A cursor over JSON text that hands out its values one at a time. See the
@@ -234,6 +235,60 @@ impl<'a> Stream<'a> {
         Ok(())
     }
 
+    /// Moves the stream back (or forward) to byte `offset`, e.g. to read a value again as a
+    /// document after looking into it with the other methods.
+    pub fn rewind(&mut self, offset: usize) {
+        self.pos = offset.min(self.text.len());
+    }
+
+    /// The integer at the stream (the stream moves past it), or `None` when the value there
+    /// is another kind or out of `i64`'s range (the stream then stays before it).
+    pub fn i64(&mut self) -> Result<Option<i64>, ParseError> {
+        let start = self.pos;
+        let b = self.peek("a value")?;
+        if !(b == b'-' || b.is_ascii_digit()) {
+            self.pos = start;
+            return Ok(None);
+        }
+        let input = self.bytes();
+        let at = self.pos;
+        let (end, tag) = scan_number(input, at).map_err(|f| self.error(f))?;
+        match (tag, input.get(at..end).and_then(parse_i64)) {
+            (Tag::Integer, Some(v)) => {
+                self.pos = end;
+                Ok(Some(v))
+            }
+            _ => {
+                self.pos = start;
+                Ok(None)
+            }
+        }
+    }
+
+    /// The exact text of the value at the stream, which the stream moves past, found by
+    /// matching brackets and string quotes only: the text is **not validated**. Read it
+    /// with [`document`](Self::document) before trusting it — unless byte-equal text was
+    /// read as a document before, as a cache keyed by this text does.
+    pub fn raw_value(&mut self) -> Result<&'a str, ParseError> {
+        self.peek("a value")?;
+        let start = self.pos;
+        let end = delimit(self.bytes(), start).map_err(|f| self.error(f))?;
+        self.pos = end;
+        Ok(self.text.get(start..end).unwrap_or(""))
+    }
+
+    /// `raw` (a slice of this stream's text, e.g. from [`raw_value`](Self::raw_value)) parsed
+    /// as a document of its own. Give it back with [`recycle`](Self::recycle).
+    pub fn document(&mut self, raw: &'a str) -> Result<Document<'a>, ParseError> {
+        let offset = (raw.as_ptr() as usize)
+            .checked_sub(self.text.as_ptr() as usize)
+            .filter(|&o| o <= self.text.len())
+            .unwrap_or(self.text.len());
+        let tape = std::mem::take(&mut self.tape);
+        let (doc, _) = parse_value_at(self.text, offset, tape)?;
+        Ok(doc)
+    }
+
     /// Checks that nothing but whitespace follows.
     pub fn finish(&mut self) -> Result<(), ParseError> {
         let input = self.bytes();
@@ -243,6 +298,60 @@ impl<'a> Stream<'a> {
         }
         self.pos = end;
         Ok(())
+    }
+}
+
+/// The offset just past the value starting at `start` (not whitespace), found by matching
+/// brackets and quotes: strings are scanned exactly (escapes included), everything else is
+/// only delimited. Never reads past the input; nesting is bounded by [`MAX_DEPTH`].
+fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
+    let mut depth = 0usize;
+    let mut pos = start;
+    loop {
+        let Some(&b) = input.get(pos) else {
+            return Err(fail(
+                input.len(),
+                ParseErrorKind::UnexpectedEnd {
+                    expected: "the end of the value",
+                },
+            ));
+        };
+        match b {
+            b'"' => pos = scan_string(input, pos)?.0,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(fail(pos, ParseErrorKind::TooDeep { limit: MAX_DEPTH }));
+                }
+                pos += 1;
+            }
+            b']' | b'}' if depth > 0 => {
+                depth -= 1;
+                pos += 1;
+            }
+            b']' | b'}' | b',' | b':' if depth == 0 => {
+                return Err(fail(
+                    pos,
+                    ParseErrorKind::Expected {
+                        expected: "a value",
+                    },
+                ))
+            }
+            _ if depth == 0 => {
+                // A number or literal: up to the next delimiter.
+                while let Some(&c) = input.get(pos) {
+                    if matches!(c, b',' | b']' | b'}' | b':' | b' ' | b'\n' | b'\r' | b'\t') {
+                        break;
+                    }
+                    pos += 1;
+                }
+                return Ok(pos);
+            }
+            _ => pos += 1,
+        }
+        if depth == 0 {
+            return Ok(pos);
+        }
     }
 }
 
@@ -329,6 +438,80 @@ mod tests {
             };
             assert_eq!(got, want, "{text:?}");
         }
+    }
+
+    #[test]
+    fn raw_values_are_delimited_exactly() {
+        let text = r#"[{"a": "x]\"}", "b": [1, {}]}, -12.5e3, true, "s\\", [[]], 7]"#;
+        let mut s = Stream::new(text.as_bytes()).unwrap();
+        let mut array = s.begin_array().unwrap();
+        let mut raws = Vec::new();
+        while s.next_element(&mut array).unwrap() {
+            raws.push(s.raw_value().unwrap());
+        }
+        s.finish().unwrap();
+        assert_eq!(
+            raws,
+            [
+                r#"{"a": "x]\"}", "b": [1, {}]}"#,
+                "-12.5e3",
+                "true",
+                r#""s\\""#,
+                "[[]]",
+                "7"
+            ]
+        );
+        let doc = s.document(raws[0]).unwrap();
+        assert_eq!(
+            doc.root()
+                .get("b")
+                .and_then(|b| b.at(0))
+                .and_then(|v| v.as_i64()),
+            Some(1)
+        );
+        s.recycle(doc);
+        assert!(s.document(&text[3..]).is_err(), "a slice that is no value");
+    }
+
+    #[test]
+    fn raw_values_never_read_past_the_input() {
+        for text in ["[\"abc", "[[1, 2", "[{", "[ ", "[\"\\", "[]]", "[,"] {
+            let mut s = Stream::new(text.as_bytes()).unwrap();
+            let mut array = s.begin_array().unwrap();
+            let result = s.next_element(&mut array).and_then(|more| {
+                if more {
+                    s.raw_value().map(|_| ())
+                } else {
+                    Ok(())
+                }
+            });
+            let _ = result.and_then(|()| s.finish());
+        }
+        let deep = "[".repeat(MAX_DEPTH + 2);
+        let mut s = Stream::new(deep.as_bytes()).unwrap();
+        let mut array = s.begin_array().unwrap();
+        assert!(s.next_element(&mut array).unwrap());
+        assert!(matches!(
+            s.raw_value().unwrap_err().kind,
+            ParseErrorKind::TooDeep { .. }
+        ));
+    }
+
+    #[test]
+    fn integers_are_read_and_other_values_left_in_place() {
+        let mut s = Stream::new(b"[12, -3, 1.5, \"x\", 99999999999999999999]").unwrap();
+        let mut array = s.begin_array().unwrap();
+        let mut got = Vec::new();
+        while s.next_element(&mut array).unwrap() {
+            match s.i64().unwrap() {
+                Some(v) => got.push(Some(v)),
+                None => {
+                    got.push(None);
+                    s.skip().unwrap();
+                }
+            }
+        }
+        assert_eq!(got, [Some(12), Some(-3), None, None, None]);
     }
 
     #[test]

@@ -159,7 +159,8 @@ pub fn parse(input: &[u8]) -> Result<Document<'_>, ParseError> {
         0
     };
     let mut tape = Vec::with_capacity(estimate_nodes(input.len()));
-    let parsed = run(input, start, &mut tape).and_then(|end| {
+    let mut stack = Vec::with_capacity(32);
+    let parsed = run(input, start, &mut tape, &mut stack).and_then(|end| {
         let end = skip_ws(input, end);
         if end == input.len() {
             Ok(())
@@ -179,17 +180,18 @@ pub fn parse(input: &[u8]) -> Result<Document<'_>, ParseError> {
 /// it is not looked at. Offsets in the document and in errors are offsets into `text`.
 ///
 /// [`Stream`](crate::Stream) uses it to hold one part of a large file as a document at a time.
-pub(crate) fn parse_value_at(
-    text: &str,
+pub(crate) fn parse_value_at<'a>(
+    text: &'a str,
     pos: usize,
     mut tape: Vec<Node>,
-) -> Result<(Document<'_>, usize), ParseError> {
+    stack: &mut Vec<Frame>,
+) -> Result<(Document<'a>, usize), ParseError> {
     let input = text.as_bytes();
     if u32::try_from(input.len()).is_err() {
         return Err(ParseError::new(input, 0, ParseErrorKind::InputTooLarge));
     }
     tape.clear();
-    match run(input, pos, &mut tape) {
+    match run(input, pos, &mut tape, stack) {
         Ok(end) => Ok((Document::new(text, tape, end), end)),
         Err(e) => Err(ParseError::new(input, e.0, e.1)),
     }
@@ -214,7 +216,7 @@ pub(crate) fn fail(offset: usize, kind: ParseErrorKind) -> Fail {
 
 /// An open array or object.
 #[derive(Clone, Copy)]
-struct Frame {
+pub(crate) struct Frame {
     node: u32,
     count: u32,
     is_object: bool,
@@ -311,9 +313,13 @@ fn push(tape: &mut Vec<Node>, start: usize, end: usize, tag: Tag) -> u32 {
 }
 
 /// Parses one value from `pos` onto `tape`; returns the offset just past it.
-fn run(input: &[u8], mut pos: usize, tape: &mut Vec<Node>) -> Result<usize, Fail> {
-    // Allocated only when a container opens inside another: most values of a stream are flat.
-    let mut stack: Vec<Frame> = Vec::new();
+fn run(
+    input: &[u8],
+    mut pos: usize,
+    tape: &mut Vec<Node>,
+    stack: &mut Vec<Frame>,
+) -> Result<usize, Fail> {
+    stack.clear();
     let mut current = TOP_LEVEL;
     'value: loop {
         // A value is expected at the next non-whitespace byte.

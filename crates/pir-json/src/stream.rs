@@ -37,7 +37,7 @@ use std::borrow::Cow;
 
 use crate::dom::{parse_i64, unescape, Document, Node, Tag};
 use crate::parser::{
-    fail, next_byte, parse_value_at, scan_number, scan_string, skip_ws, Fail, ParseError,
+    fail, next_byte, parse_value_at, scan_number, scan_string, skip_ws, Fail, Frame, ParseError,
     ParseErrorKind, MAX_DEPTH,
 };
 
@@ -48,6 +48,8 @@ pub struct Stream<'a> {
     pos: usize,
     /// The tape of the last value handed out, given back by [`Stream::recycle`].
     tape: Vec<Node>,
+    /// The parser's stack of open containers, reused from value to value.
+    stack: Vec<Frame>,
 }
 
 /// An array or object opened by [`Stream::begin_array`] / [`Stream::begin_object`]; pass it to
@@ -76,6 +78,7 @@ impl<'a> Stream<'a> {
             text,
             pos,
             tape: Vec::new(),
+            stack: Vec::new(),
         })
     }
 
@@ -218,7 +221,7 @@ impl<'a> Stream<'a> {
     /// reuse its tape.
     pub fn value(&mut self) -> Result<Document<'a>, ParseError> {
         let tape = std::mem::take(&mut self.tape);
-        let (doc, end) = parse_value_at(self.text, self.pos, tape)?;
+        let (doc, end) = parse_value_at(self.text, self.pos, tape, &mut self.stack)?;
         self.pos = end;
         Ok(doc)
     }
@@ -285,7 +288,7 @@ impl<'a> Stream<'a> {
             .filter(|&o| o <= self.text.len())
             .unwrap_or(self.text.len());
         let tape = std::mem::take(&mut self.tape);
-        let (doc, _) = parse_value_at(self.text, offset, tape)?;
+        let (doc, _) = parse_value_at(self.text, offset, tape, &mut self.stack)?;
         Ok(doc)
     }
 

@@ -737,11 +737,13 @@ impl<'a> Reader<'_, 'a> {
             return Ok(dict);
         }
         self.attrs.clear();
+        let resume = s.offset();
         for (raw, name) in [(Some(a), "A"), (oa, "OA")] {
             let Some(raw) = raw else { continue };
-            let doc = s.document(raw)?;
-            let read = self.read_attr_list(doc.root(), &path.key(name));
-            s.recycle(doc);
+            // Entries repeat across ops far more than whole lists do: look each one up.
+            s.rewind(raw.as_ptr() as usize - self.input.as_ptr() as usize);
+            let read = self.read_attr_entries(s, &path.key(name));
+            s.rewind(resume);
             read?;
         }
         let dict = self.ctx.dict(&self.attrs);
@@ -1099,20 +1101,54 @@ impl<'a> Reader<'_, 'a> {
                 self.attrs.push(cached);
                 continue;
             }
-            let epath = path.index(i);
-            let name = serial::string(serial::field(entry, "N", &epath)?, &epath.key("N"))?;
-            let attr = serial::decode_attr(
-                &self.ctx,
-                serial::field(entry, "AT", &epath)?,
-                &epath.key("AT"),
-            )?;
-            let sym = self.ctx.symbol(&name);
-            self.attrs.push((sym, attr));
+            let entry = self.read_attr_entry(entry, &path.index(i))?;
+            self.attrs.push(entry);
             if let Some(key) = key {
-                self.entry_cache.insert(key, (sym, attr));
+                self.entry_cache.insert(key, entry);
             }
         }
         Ok(())
+    }
+
+    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, into
+    /// `self.attrs`, decoding each distinct entry text once.
+    fn read_attr_entries(
+        &mut self,
+        s: &mut Stream<'a>,
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
+        let mut list = s.begin_array()?;
+        let mut i = 0;
+        while s.next_element(&mut list)? {
+            let raw = s.raw_value()?;
+            if let Some(&cached) = self.entry_cache.get(raw) {
+                self.attrs.push(cached);
+            } else {
+                let doc = s.document(raw)?;
+                let entry = self.read_attr_entry(doc.root(), &path.index(i));
+                s.recycle(doc);
+                let entry = entry?;
+                self.attrs.push(entry);
+                self.entry_cache.insert(raw, entry);
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// One `{"AT":attr,"N":name}` entry.
+    fn read_attr_entry(
+        &mut self,
+        entry: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<(Symbol, Attribute), ReadError> {
+        let name = serial::string(serial::field(entry, "N", path)?, &path.key("N"))?;
+        let attr = serial::decode_attr(
+            &self.ctx,
+            serial::field(entry, "AT", path)?,
+            &path.key("AT"),
+        )?;
+        Ok((self.ctx.symbol(&name), attr))
     }
 
     /// Reads the short form of `builtin.parameter` (format spec §2.7).

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Legacy models through pir, run in Paddle: translation and passes together.
 
-For every Paddle 2.x model of ../shared/legacy-corpus (`NAME.pdmodel` +
+For every Paddle 2.x model of ../shared/legacy-corpus and tests/corpus/legacy
+(made by scripts/make_legacy_models.py) (`NAME.pdmodel` +
 `NAME.pdiparams`, with `NAME.inputs.npz` and Paddle 2.6.2's outputs
 `NAME.ref.npz`), this runs `pir opt NAME.pdmodel -p PIPELINE -o OUT.json` (the
 translation pir does, then the passes; default pipeline
@@ -12,7 +13,7 @@ with the reference (rtol 1e-4, atol 1e-5). Prints one line per model and
 `N passed, M failed`; exits 1 on any failure.
 
 Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`.
-Usage: scripts/paddle_check_legacy.py [--pipeline P] [--models a,b]
+Usage: scripts/paddle_check_legacy.py [--pipeline P] [--models a,b] [--corpus DIR ...]
 """
 
 import argparse
@@ -25,7 +26,10 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PIR = os.environ.get("PIR_BIN", os.path.join(ROOT, "target", "release", "pir"))
-CORPUS = os.path.join(ROOT, "..", "shared", "legacy-corpus")
+CORPORA = [
+    os.path.join(ROOT, "..", "shared", "legacy-corpus"),
+    os.path.join(ROOT, "tests", "corpus", "legacy"),
+]
 
 # Runs in a child process so that a crash in Paddle is one model's failure.
 PADDLE_CHILD = r"""
@@ -45,10 +49,17 @@ expected = np.load(ref)
 worst = 0.0
 for i, out in enumerate(outs):
     want = expected["arr_%d" % i]
-    if out.shape != want.shape or not np.allclose(out, want, rtol=1e-4, atol=1e-5):
-        print("output %d differs (max abs %g)" % (i, float(np.abs(out - want).max())))
+    out = np.asarray(out)
+    if out.shape != want.shape:
+        print("output %d: shape %s, reference %s" % (i, out.shape, want.shape))
         sys.exit(1)
-    worst = max(worst, float(np.abs(out - want).max()) if out.size else 0.0)
+    if out.dtype == np.bool_ or want.dtype == np.bool_:
+        out, want = out.astype(np.int8), want.astype(np.int8)
+    diff = float(np.abs(out.astype(np.float64) - want).max()) if out.size else 0.0
+    if not np.allclose(out, want, rtol=1e-4, atol=1e-5):
+        print("output %d differs (max abs %g)" % (i, diff))
+        sys.exit(1)
+    worst = max(worst, diff)
 print("%d outputs match (max abs diff %g)" % (len(outs), worst))
 """
 
@@ -57,14 +68,20 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pipeline", default="constant_folding,fold_batch_norm,canonicalize,cse,dce")
     ap.add_argument("--models", default="")
+    ap.add_argument("--corpus", action="append", default=None,
+                    help="a folder of NAME.pdmodel + NAME.inputs.npz + NAME.ref.npz "
+                         "(repeatable; default: the two legacy corpora)")
     args = ap.parse_args()
     wanted = set(filter(None, args.models.split(",")))
     passed = failed = 0
-    for pdmodel in sorted(glob.glob(os.path.join(CORPUS, "*.pdmodel"))):
+    models = []
+    for corpus in args.corpus or CORPORA:
+        models += sorted(glob.glob(os.path.join(corpus, "*.pdmodel")))
+    for pdmodel in models:
         name = os.path.basename(pdmodel)[:-len(".pdmodel")]
         if wanted and name not in wanted:
             continue
-        stem = os.path.join(CORPUS, name)
+        stem = pdmodel[:-len(".pdmodel")]
         with tempfile.TemporaryDirectory() as work:
             out = os.path.join(work, name + ".json")
             cmd = [PIR, "opt", pdmodel, "-p", args.pipeline, "-o", out, "--force"]

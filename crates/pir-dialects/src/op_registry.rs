@@ -129,6 +129,13 @@ pub fn verify_by_definition(p: &Program, op: OpId) -> Result<(), String> {
 ///
 /// Float attributes (`f32`) are already the nearest float32.
 pub fn restore_printed_floats(ctx: &IrContext, info: &OpInfo, attrs: &mut [(Symbol, Attribute)]) {
+    // Only float attributes change, and most ops have none: leave before
+    // looking anything up.
+    let is_float =
+        |a: Attribute| ctx.attr_as::<F32Attr>(a).is_some() || ctx.attr_as::<F64Attr>(a).is_some();
+    if !attrs.iter().any(|&(_, a)| is_float(a)) {
+        return;
+    }
     let Some(def) = info.interface::<OpDefinition>().map(|d| d.0) else {
         return;
     };
@@ -146,6 +153,9 @@ pub fn restore_printed_floats(ctx: &IrContext, info: &OpInfo, attrs: &mut [(Symb
         .is_some_and(|p| p.0.allocation_type != 0);
     let float32_op = float32 && placed;
     for (name, attr) in attrs.iter_mut() {
+        if !is_float(*attr) {
+            continue;
+        }
         let default = def
             .attribute(ctx.symbol_str(*name))
             .and_then(|spec| match spec.default {
@@ -153,6 +163,9 @@ pub fn restore_printed_floats(ctx: &IrContext, info: &OpInfo, attrs: &mut [(Symb
                 _ => None,
             });
         if let Some(f) = ctx.attr_as::<F32Attr>(*attr) {
+            if default.is_some_and(|d| (d as f32).to_bits() == f.value().to_bits()) {
+                continue; // the default itself: nothing to restore
+            }
             let printed = pir_json::f32_to_cpp_ostream_string(f.value());
             if let Some(d) =
                 default.filter(|&d| pir_json::f32_to_cpp_ostream_string(d as f32) == printed)
@@ -161,12 +174,17 @@ pub fn restore_printed_floats(ctx: &IrContext, info: &OpInfo, attrs: &mut [(Symb
             }
         } else if let Some(f) = ctx.attr_as::<F64Attr>(*attr) {
             let widen = |v: f64| if float32_op { f64::from(v as f32) } else { v };
-            let printed = pir_json::f64_to_cpp_ostream_string(f.value());
-            let restored =
-                match default.filter(|&d| pir_json::f64_to_cpp_ostream_string(d) == printed) {
-                    Some(d) => widen(d),
-                    None => widen(f.value()),
-                };
+            let restored = match default {
+                // The default prints as itself: no need to compare the prints.
+                Some(d) if d.to_bits() == f.value().to_bits() => widen(d),
+                _ => {
+                    let printed = pir_json::f64_to_cpp_ostream_string(f.value());
+                    match default.filter(|&d| pir_json::f64_to_cpp_ostream_string(d) == printed) {
+                        Some(d) => widen(d),
+                        None => widen(f.value()),
+                    }
+                }
+            };
             if restored.to_bits() != f.value().to_bits() {
                 *attr = F64Attr::get(ctx, restored);
             }

@@ -5,6 +5,10 @@
 //! with `NAME.translated.json` (byte for byte, else with the attribute lists
 //! `A`/`OA` compared by name; the summary counts both).
 //!
+//! `tests/corpus/legacy/unsupported` holds models of legacy ops Paddle
+//! 3.3.1 cannot translate (its error in `NAME.paddle_error.txt`): each must
+//! fail here too, with an error naming the op.
+//!
 //! Skips with a message when neither corpus is present.
 
 use std::path::{Path, PathBuf};
@@ -87,6 +91,42 @@ fn normalize(v: &mut Value) {
     }
 }
 
+fn unsupported_models() -> Vec<PathBuf> {
+    let dir = pir_corpus::repo_root().join("tests/corpus/legacy/unsupported");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "pdmodel"))
+        .collect();
+    found.sort();
+    found
+}
+
+/// The model fails to translate, naming the first op of the top block that
+/// is not `feed` (each holds one op Paddle cannot translate).
+fn check_unsupported(model: &Path) -> Result<(), Failed> {
+    let bytes = std::fs::read(model).map_err(|e| e.to_string())?;
+    let desc = pir_legacy::ProgramDesc::decode(&bytes).map_err(|e| e.to_string())?;
+    let op_type = desc.blocks[0]
+        .ops
+        .iter()
+        .map(|op| op.op_type)
+        .find(|t| *t != "feed")
+        .ok_or("no op")?;
+    let ctx = pir_dialects::pd_op_context();
+    match pir_legacy::load_file(model, ctx, Default::default()) {
+        Ok(_) => Err(format!(
+            "translated `{op_type}`, which Paddle 3.3.1 cannot: {}",
+            std::fs::read_to_string(sibling(model, "paddle_error.txt")).unwrap_or_default()
+        )
+        .into()),
+        Err(e) if e.to_string().contains(&format!("`{op_type}`")) => Ok(()),
+        Err(e) => Err(format!("error does not name `{op_type}`: {e}").into()),
+    }
+}
+
 static JSON_IDENTICAL: AtomicUsize = AtomicUsize::new(0);
 static JSON_BY_NAME: AtomicUsize = AtomicUsize::new(0);
 
@@ -147,6 +187,16 @@ fn main() {
         }));
         let p = m.clone();
         trials.push(Trial::test(format!("json::{name}"), move || check_json(&p)));
+    }
+    for m in unsupported_models() {
+        let name = m
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("?")
+            .to_owned();
+        trials.push(Trial::test(format!("unsupported::{name}"), move || {
+            check_unsupported(&m)
+        }));
     }
     let conclusion = libtest_mimic::run(&args, trials);
     eprintln!(

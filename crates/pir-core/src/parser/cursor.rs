@@ -203,10 +203,19 @@ impl<'t> Cursor<'t> {
     pub fn expect(&mut self, s: &str, context: &str) -> Result<(), ParseError> {
         if self.eat(s) {
             Ok(())
-        } else if context.is_empty() {
-            Err(self.expected(&format!("`{s}`")))
         } else {
-            Err(self.expected(&format!("`{s}` {context}")))
+            Err(self.expect_failed(s, context))
+        }
+    }
+
+    /// The error of a failed [`Cursor::expect`], out of the hot path.
+    #[cold]
+    #[inline(never)]
+    fn expect_failed(&mut self, s: &str, context: &str) -> ParseError {
+        if context.is_empty() {
+            self.expected(&format!("`{s}`"))
+        } else {
+            self.expected(&format!("`{s}` {context}"))
         }
     }
 
@@ -393,10 +402,8 @@ impl<'t> Cursor<'t> {
         let b = self.bytes();
         let mut i = start + 1;
         loop {
-            // Skip ordinary bytes quickly: only quotes, backslashes and newlines matter.
-            while !matches!(*b.get(i)?, b'"' | b'\\' | b'\n') {
-                i += 1;
-            }
+            // Only quotes, backslashes and newlines matter.
+            i += memchr::memchr3(b'"', b'\\', b'\n', b.get(i..)?)?;
             match b[i] {
                 b'"' => return Some(i + 1),
                 // The typed form escapes newlines; Paddle prints them raw.

@@ -150,15 +150,24 @@ pub struct Parser<'t> {
     /// Types by their text.
     type_cache: FxHashMap<&'t str, Type>,
     /// Attribute entries by op name and `name:value` text.
-    entry_cache: FxHashMap<(Symbol, &'t str), ops::Entry>,
+    entry_cache: FxHashMap<(Symbol, &'t str), ops::ReadEntry>,
     /// Attribute names by op name and text.
     name_cache: FxHashMap<(Symbol, &'t str), ops::NameInfo>,
+    /// How many distinct entry texts each cached attribute name has had.
+    name_misses: Vec<u32>,
     /// Attribute parsers by tag (the context's table, without its lock).
     attr_parsers: FxHashMap<&'static str, Option<AttrParseFn>>,
     /// Buffers reused from op to op.
     scratch: Scratch<'t>,
     /// Quoted op names → symbols.
     op_names: FxHashMap<&'t str, Symbol>,
+    /// The last attribute dictionary read for each op name.
+    prev_dicts: FxHashMap<Symbol, ops::PrevDict>,
+    /// Op signatures `(types) -> types` that end their line, by their text:
+    /// the operand and result types' ranges in `sig_types`.
+    sig_cache: FxHashMap<&'t str, (usize, usize, usize)>,
+    /// The types of the cached signatures.
+    sig_types: Vec<Type>,
     /// Nesting of type parsing (only outermost types are cached).
     type_depth: u32,
     /// Nesting of blocks, bounded so hostile input cannot overflow the stack.
@@ -169,6 +178,7 @@ pub struct Parser<'t> {
 #[derive(Default)]
 struct Scratch<'t> {
     entries: Vec<ops::Entry>,
+    spans: Vec<ops::Span>,
     pairs: Vec<(Symbol, Attribute)>,
     results: Vec<(&'t str, usize)>,
     operands: Vec<ops::Operand<'t>>,
@@ -277,13 +287,17 @@ impl<'t> Parser<'t> {
             form: TextForm::Paddle,
             options: options.clone(),
             program: Program::with_capacity(ctx.clone(), approx_ops),
-            values: values::ValueTable::with_capacity(approx_ops * 3 / 2),
+            values: values::ValueTable::new(approx_ops * 3 / 2, text.len()),
             type_cache: FxHashMap::default(),
             entry_cache: FxHashMap::default(),
             name_cache: FxHashMap::default(),
+            name_misses: Vec::new(),
             attr_parsers: FxHashMap::default(),
             scratch: Scratch::default(),
             op_names: FxHashMap::default(),
+            prev_dicts: FxHashMap::default(),
+            sig_cache: FxHashMap::default(),
+            sig_types: Vec::new(),
             type_depth: 0,
             depth: 0,
         }

@@ -31,6 +31,31 @@ pub(super) struct Entry {
     rank: u32,
 }
 
+/// An entry as read: the attribute, what is known of its name, and where
+/// its value starts (bytes after the entry's start).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct ReadEntry {
+    entry: Entry,
+    known: NameInfo,
+    value_at: usize,
+}
+
+/// Where an entry of an attribute dictionary was written (`len` 0: its text
+/// is not to be matched whole), and what it read as.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Span {
+    start: usize,
+    len: usize,
+    read: ReadEntry,
+}
+
+/// The previous attribute dictionary read for an op name.
+#[derive(Default)]
+pub(super) struct PrevDict {
+    spans: Vec<Span>,
+    dict: Option<AttrDict>,
+}
+
 /// What the parser knows of an attribute name on an op: its symbol, the kind
 /// its value is expected to have, and its place in the declared order.
 #[derive(Copy, Clone, Debug)]
@@ -38,7 +63,13 @@ pub(super) struct NameInfo {
     name: Symbol,
     expect: Expect,
     rank: u32,
+    /// Its counter in `Parser::name_misses`.
+    slot: u32,
 }
+
+/// After this many distinct texts of one attribute of one op name
+/// (`parameter_name:"…"`), its entries are no longer cached: they do not repeat.
+const MAX_DISTINCT_ENTRIES: u32 = 64;
 
 /// How the blocks after a generic op are distributed over its regions.
 enum RegionLayout {
@@ -259,11 +290,7 @@ impl<'t> Parser<'t> {
         self.cur.expect(":", "before the op's signature")?;
         self.cur.skip_ws();
         let sig = self.cur.pos();
-        self.cur.expect("(", "to open the operand types")?;
-        self.parse_type_list_into(operand_types)?;
-        self.cur.expect(")", "to close the operand types")?;
-        self.cur.expect("->", "before the result types")?;
-        self.parse_type_list_into(result_types)?;
+        self.parse_signature(sig, operand_types, result_types)?;
         self.check_operand_types(operands, operand_types, sig)?;
         let ctx = self.ctx.clone();
         let fixed = ctx.op_info(head.name).and_then(|i| i.num_regions);
@@ -303,6 +330,51 @@ impl<'t> Parser<'t> {
             }
         }
         Ok(op)
+    }
+
+    /// Parses `(types) -> types` at `sig`. Signatures repeat from op to op:
+    /// one that ends its line is cached by its text.
+    fn parse_signature(
+        &mut self,
+        sig: usize,
+        operand_types: &mut Vec<Type>,
+        result_types: &mut Vec<Type>,
+    ) -> Result<(), ParseError> {
+        let src = self.cur.src();
+        let line_end = memchr::memchr(b'\n', &src.as_bytes()[sig..]).map(|i| sig + i);
+        if let Some(end) = line_end {
+            if let Some(&(from, mid, to)) = self.sig_cache.get(&src[sig..end]) {
+                operand_types.clear();
+                operand_types.extend_from_slice(&self.sig_types[from..mid]);
+                result_types.clear();
+                result_types.extend_from_slice(&self.sig_types[mid..to]);
+                self.cur.set_pos(end);
+                return Ok(());
+            }
+        }
+        self.cur.expect("(", "to open the operand types")?;
+        self.parse_type_list_into(operand_types)?;
+        self.cur.expect(")", "to close the operand types")?;
+        self.cur.expect("->", "before the result types")?;
+        self.parse_type_list_into(result_types)?;
+        // The result types end the line when the cursor stopped after the
+        // newline with only white space between (`eat(",")` skipped it).
+        let pos = self.cur.pos();
+        let ends_line = |&end: &usize| {
+            end <= pos
+                && src.as_bytes()[end..pos]
+                    .iter()
+                    .all(|&b| matches!(b, b' ' | b'\n' | b'\t' | b'\r'))
+        };
+        if let Some(end) = line_end.filter(ends_line) {
+            let from = self.sig_types.len();
+            self.sig_types.extend_from_slice(operand_types);
+            let mid = self.sig_types.len();
+            self.sig_types.extend_from_slice(result_types);
+            let to = self.sig_types.len();
+            self.sig_cache.insert(&src[sig..end], (from, mid, to));
+        }
+        Ok(())
     }
 
     /// `regions:[1,0]` (typed form), or the number of `{` blocks that follow.
@@ -523,108 +595,251 @@ impl<'t> Parser<'t> {
     pub fn parse_attr_dict(&mut self, op: Symbol) -> Result<AttrDict, ParseError> {
         self.cur.expect("{", "to open the attribute dictionary")?;
         let mut entries = std::mem::take(&mut self.scratch.entries);
+        let mut spans = std::mem::take(&mut self.scratch.spans);
         entries.clear();
-        let parsed = self.parse_entries(op, &mut entries);
-        let dict = parsed.map(|()| {
-            if self.form == TextForm::Paddle {
-                // Paddle prints attributes sorted by name; files list an op's
-                // declared attributes first, in definition order (stable sort:
-                // the rest keeps the printed order).
-                entries.sort_by_key(|e| e.rank);
-            }
-            let mut pairs = std::mem::take(&mut self.scratch.pairs);
-            pairs.clear();
-            pairs.extend(entries.iter().map(|e| (e.name, e.attr)));
-            if self.form == TextForm::Paddle {
-                if let Some(info) = self.ctx.op_info(op) {
-                    if let Some(restore) = info.interface::<PrintedAttrsInterface>() {
-                        (restore.0)(&self.ctx, info, &mut pairs);
-                    }
-                }
-            }
-            let dict = self.ctx.dict(&pairs);
-            self.scratch.pairs = pairs;
-            dict
+        spans.clear();
+        // The previous dictionary of an op of this name: its entries are
+        // compared to the text in place (most ops repeat most of them).
+        let (prev_spans, prev_dict) = match self.prev_dicts.get_mut(&op) {
+            Some(prev) => (std::mem::take(&mut prev.spans), prev.dict),
+            None => (Vec::new(), None),
+        };
+        let parsed = self.parse_entries(op, &prev_spans, &mut entries, &mut spans);
+        let dict = parsed.map(|same| match prev_dict {
+            // The same entries as the previous op's give the same dictionary.
+            Some(dict) if same => dict,
+            _ => self.finish_dict(op, &mut entries),
         });
+        let keep = match dict {
+            Ok(dict) => PrevDict {
+                spans: std::mem::replace(&mut spans, prev_spans),
+                dict: Some(dict),
+            },
+            Err(_) => PrevDict {
+                spans: prev_spans,
+                dict: prev_dict,
+            },
+        };
+        self.prev_dicts.insert(op, keep);
         self.scratch.entries = entries;
+        self.scratch.spans = spans;
         dict
     }
 
-    /// Reads `name:value` entries up to the closing `}`. Entries repeat across
-    /// ops (`stop_gradient:[false]`, `struct_name:"/Linear/"`), so each distinct
-    /// text is parsed once per op name.
-    fn parse_entries(&mut self, op: Symbol, entries: &mut Vec<Entry>) -> Result<(), ParseError> {
+    /// Orders the entries of a dictionary read from Paddle's print, restores
+    /// what its print shortened and interns it.
+    fn finish_dict(&mut self, op: Symbol, entries: &mut [Entry]) -> AttrDict {
+        if self.form == TextForm::Paddle && !entries.is_sorted_by_key(|e| e.rank) {
+            // Paddle prints attributes sorted by name; files list an op's
+            // declared attributes first, in definition order (stable sort:
+            // the rest keeps the printed order).
+            entries.sort_by_key(|e| e.rank);
+        }
+        let mut pairs = std::mem::take(&mut self.scratch.pairs);
+        pairs.clear();
+        pairs.extend(entries.iter().map(|e| (e.name, e.attr)));
+        if self.form == TextForm::Paddle {
+            if let Some(info) = self.ctx.op_info(op) {
+                if let Some(restore) = info.interface::<PrintedAttrsInterface>() {
+                    (restore.0)(&self.ctx, info, &mut pairs);
+                }
+            }
+        }
+        let dict = self.ctx.dict(&pairs);
+        self.scratch.pairs = pairs;
+        dict
+    }
+
+    /// Reads `name:value` entries up to the closing `}`, recording in `spans`
+    /// where each was written. Entries repeat across ops
+    /// (`stop_gradient:[false]`, `struct_name:"/Linear/"`), so each distinct
+    /// text is parsed once per op name; an entry written as the previous op
+    /// of the name wrote it at the same place (`prev`) is taken from there
+    /// without a lookup. Returns whether every entry was so (the same
+    /// dictionary as the previous op's).
+    fn parse_entries(
+        &mut self,
+        op: Symbol,
+        prev: &[Span],
+        entries: &mut Vec<Entry>,
+        spans: &mut Vec<Span>,
+    ) -> Result<bool, ParseError> {
         if self.cur.eat("}") {
-            return Ok(());
+            return Ok(prev.is_empty());
         }
         let ctx = self.ctx.clone();
         let info = ctx.op_info(op);
+        let b = self.cur.src().as_bytes();
+        let mut same = true;
         loop {
             self.cur.skip_ws();
             let start = self.cur.pos();
-            let extent = self.entry_extent(start);
-            let cached = extent.and_then(|end| {
-                let e = self.entry_cache.get(&(op, &self.cur.src()[start..end]))?;
-                Some((*e, end))
+            // A run of the previous op's entries written the same way, one
+            // after the other: compared at once and taken whole.
+            let from = entries.len().min(prev.len());
+            let (count, taken) = matching_run(b, start, &prev[from..]);
+            if count > 0 {
+                let base = prev[from].start;
+                for p in &prev[from..from + count] {
+                    let at = start + (p.start - base);
+                    if entries.iter().any(|e| e.name == p.read.entry.name) {
+                        return Err(self.twice(p.read.entry.name, at));
+                    }
+                    entries.push(p.read.entry);
+                    spans.push(Span { start: at, ..*p });
+                }
+                self.cur.set_pos(start + taken);
+                // The run takes the `,` or `}` after its last entry.
+                if b[start + taken - 1] == b'}' {
+                    return Ok(same && entries.len() == prev.len());
+                }
+                continue;
+            }
+            let at_prev = prev.get(entries.len());
+            let repeated = at_prev.filter(|p| {
+                let (from, len) = (p.start, p.len);
+                len > 0
+                    && b.get(start..start + len) == Some(&b[from..from + len])
+                    && matches!(b.get(start + len), Some(b',' | b'}'))
             });
-            let entry = match cached {
-                Some((entry, end)) => {
-                    self.cur.set_pos(end);
-                    entry
+            let (read, clean) = match repeated {
+                Some(p) => {
+                    self.cur.set_pos(start + p.len);
+                    (p.read, true)
                 }
                 None => {
-                    let name = self.attr_name()?;
-                    self.cur.expect(":", "after attribute name")?;
-                    let known = match &name {
-                        std::borrow::Cow::Borrowed(text) => {
-                            self.name_cache.get(&(op, *text)).copied()
-                        }
-                        std::borrow::Cow::Owned(_) => None,
-                    };
-                    let known = match known {
-                        Some(known) => known,
-                        None => {
-                            let known = NameInfo {
-                                name: ctx.symbol(&name),
-                                expect: attr_hint(&ctx, info, &name),
-                                rank: info
-                                    .and_then(|i| i.attribute_names.iter().position(|&d| d == name))
-                                    .map_or(u32::MAX, |r| r as u32),
-                            };
-                            if let std::borrow::Cow::Borrowed(text) = name {
-                                self.name_cache.insert((op, text), known);
-                            }
-                            known
-                        }
-                    };
-                    let attr = self.parse_attr(known.expect)?;
-                    let entry = Entry {
-                        name: known.name,
-                        attr,
-                        rank: known.rank,
-                    };
-                    let end = self.cur.pos();
-                    if extent == Some(end) {
-                        self.entry_cache
-                            .insert((op, &self.cur.src()[start..end]), entry);
-                    }
-                    entry
+                    same = false;
+                    // The same `name:` as the previous op's entry here: what
+                    // the name is is known.
+                    let hint = at_prev.filter(|p| {
+                        let (from, len) = (p.start, p.read.value_at);
+                        b.get(start..start + len) == Some(&b[from..from + len])
+                    });
+                    self.parse_entry(op, info, start, hint.map(|p| p.read))?
                 }
             };
+            let entry = read.entry;
             if entries.iter().any(|e| e.name == entry.name) {
-                let name = ctx.symbol_str(entry.name);
-                return Err(self.error_at(
-                    start,
-                    name.len(),
-                    format!("attribute `{name}` is given twice"),
-                ));
+                return Err(self.twice(entry.name, start));
             }
             entries.push(entry);
+            let end = self.cur.pos();
+            spans.push(Span {
+                start,
+                // A span whose text is not the whole entry is never matched.
+                len: if clean { end - start } else { 0 },
+                read,
+            });
             if self.cur.eat("}") {
-                return Ok(());
+                return Ok(same && entries.len() == prev.len());
             }
             self.cur.expect(",", "or `}` between attributes")?;
         }
+    }
+
+    /// The error of an attribute given twice, the second time at `start`.
+    #[cold]
+    fn twice(&self, name: Symbol, start: usize) -> ParseError {
+        let name = self.ctx.symbol_str(name);
+        self.error_at(
+            start,
+            name.len(),
+            format!("attribute `{name}` is given twice"),
+        )
+    }
+
+    /// Reads one `name:value` entry at `start` (through the cache of entry
+    /// texts, unless its name's values do not repeat); `hint` is an entry
+    /// of the same name. Also says whether the entry's text ends where its
+    /// value does (at a `,` or `}`).
+    fn parse_entry(
+        &mut self,
+        op: Symbol,
+        info: Option<&OpInfo>,
+        start: usize,
+        hint: Option<ReadEntry>,
+    ) -> Result<(ReadEntry, bool), ParseError> {
+        let distinct = hint.is_some_and(|h| {
+            self.name_misses
+                .get(h.known.slot as usize)
+                .is_some_and(|&m| m > MAX_DISTINCT_ENTRIES)
+        });
+        let extent = if distinct {
+            None
+        } else {
+            self.entry_extent(start)
+        };
+        if let Some(end) = extent {
+            if let Some(e) = self.entry_cache.get(&(op, &self.cur.src()[start..end])) {
+                let e = *e;
+                self.cur.set_pos(end);
+                return Ok((e, true));
+            }
+        }
+        let known = match hint {
+            Some(h) => {
+                self.cur.set_pos(start + h.value_at);
+                h.known
+            }
+            None => self.attr_name_info(op, info)?,
+        };
+        let value_at = self.cur.pos() - start;
+        let attr = self.parse_attr(known.expect)?;
+        let read = ReadEntry {
+            entry: Entry {
+                name: known.name,
+                attr,
+                rank: known.rank,
+            },
+            known,
+            value_at,
+        };
+        let end = self.cur.pos();
+        let clean = extent == Some(end);
+        let misses = self.name_misses.get_mut(known.slot as usize);
+        let repeats = misses.is_some_and(|m| {
+            *m = m.saturating_add(1);
+            *m <= MAX_DISTINCT_ENTRIES
+        });
+        if clean && repeats {
+            self.entry_cache
+                .insert((op, &self.cur.src()[start..end]), read);
+        }
+        Ok((read, clean))
+    }
+
+    /// Reads `name:` of an entry and what is known of the name on `op`.
+    fn attr_name_info(
+        &mut self,
+        op: Symbol,
+        info: Option<&OpInfo>,
+    ) -> Result<NameInfo, ParseError> {
+        let name = self.attr_name()?;
+        self.cur.expect(":", "after attribute name")?;
+        if let std::borrow::Cow::Borrowed(text) = name {
+            if let Some(&known) = self.name_cache.get(&(op, text)) {
+                return Ok(known);
+            }
+        }
+        let ctx = self.ctx.clone();
+        let known = NameInfo {
+            name: ctx.symbol(&name),
+            expect: attr_hint(&ctx, info, &name),
+            rank: info
+                .and_then(|i| i.attribute_names.iter().position(|&d| d == name))
+                .map_or(u32::MAX, |r| r as u32),
+            slot: u32::MAX,
+        };
+        Ok(match name {
+            std::borrow::Cow::Borrowed(text) => {
+                let slot = u32::try_from(self.name_misses.len()).unwrap_or(u32::MAX);
+                self.name_misses.push(0);
+                let known = NameInfo { slot, ..known };
+                self.name_cache.insert((op, text), known);
+                known
+            }
+            std::borrow::Cow::Owned(_) => known,
+        })
     }
 
     /// Where the entry starting at `start` ends: the `,` or `}` after it
@@ -689,6 +904,62 @@ impl<'t> Parser<'t> {
     }
 }
 
+/// How many of the entries `prev` (written one after the other, each
+/// followed by its `,` or `}`) the text at `start` repeats, with the bytes
+/// they take there (separators included).
+fn matching_run(b: &[u8], start: usize, prev: &[Span]) -> (usize, usize) {
+    let Some(base) = prev.first().map(|p| p.start) else {
+        return (0, 0);
+    };
+    // The stretch of contiguous, wholly matchable entries.
+    let mut extent = 0;
+    let mut contiguous = 0;
+    for p in prev {
+        if p.len == 0 || p.start != base + extent {
+            break;
+        }
+        extent += p.len + 1;
+        contiguous += 1;
+    }
+    if contiguous == 0 {
+        return (0, 0);
+    }
+    let (Some(text), Some(was)) = (b.get(start..), b.get(base..base + extent)) else {
+        return (0, 0);
+    };
+    let common = common_prefix(text, was);
+    let mut taken = 0;
+    let mut count = 0;
+    for p in &prev[..contiguous] {
+        if taken + p.len + 1 > common {
+            break;
+        }
+        taken += p.len + 1;
+        count += 1;
+    }
+    (count, taken)
+}
+
+/// The length of the common prefix of `a` and `b`, eight bytes at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut i = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        let x = u64::from_le_bytes(<[u8; 8]>::try_from(x).unwrap_or_default());
+        let y = u64::from_le_bytes(<[u8; 8]>::try_from(y).unwrap_or_default());
+        if x != y {
+            return i + ((x ^ y).trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + a[i..]
+        .iter()
+        .zip(&b[i..])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 /// The key of a keyword argument named `kwarg_<key>` (the typed form adds
 /// `$N` to repeated names).
 fn kwarg_key(name: &str) -> &str {
@@ -709,4 +980,84 @@ pub(crate) fn attr_hint(ctx: &crate::IrContext, info: Option<&OpInfo>, name: &st
         }
     }
     ctx.attr_name_hint(name).unwrap_or(Expect::Any)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::{IrContext, Program};
+
+    fn op(name: &str, result: usize, attrs: &str) -> String {
+        format!("    (%{result}) = \"{name}\" () {{{attrs}}} : () -> tensor<2xf32>\n")
+    }
+
+    /// Dictionaries repeating, changing, growing, shrinking and reordering the
+    /// previous op's entries read as written.
+    #[test]
+    fn attribute_dicts_against_the_previous_op() {
+        let ctx = Arc::new(IrContext::new());
+        let dicts = [
+            "a:1,b:\"x\",c:[true]",
+            "a:1,b:\"x\",c:[true]",
+            "a:1,b:\"y\",c:[true]",
+            "a:1,b:\"y\"",
+            "a:1,b:\"y\",c:[true],d:2.5",
+            "b:\"y\",a:1",
+            "a:10,b:\"y\"",
+            "a:1,b:\"x\",c:[true]",
+            "",
+            "a:1",
+        ];
+        let mut text = String::from("{\n");
+        for (i, d) in dicts.iter().enumerate() {
+            text += &op("test.op", i, d);
+        }
+        text += "}\n";
+        let program = Program::parse(&ctx, &text).unwrap();
+        // Paddle's print sorts attributes by name.
+        let sorted = text.replace("{b:\"y\",a:1}", "{a:1,b:\"y\"}");
+        assert_eq!(program.to_string(), sorted);
+        let top = program.top_block();
+        let ops: Vec<_> = program.block_ops(top).collect();
+        assert_eq!(program.attrs(ops[0]), program.attrs(ops[1]));
+        assert_eq!(program.attrs(ops[0]), program.attrs(ops[7]));
+        assert_ne!(program.attrs(ops[1]), program.attrs(ops[2]));
+        assert_ne!(program.attrs(ops[3]), program.attrs(ops[5]));
+    }
+
+    /// An entry repeated within a dictionary is an error even where it
+    /// matches the previous op's entries.
+    #[test]
+    fn repeated_entry_after_a_matching_op() {
+        let ctx = Arc::new(IrContext::new());
+        let text = format!(
+            "{{\n{}{}}}\n",
+            op("test.op", 0, "a:1,b:2"),
+            op("test.op", 1, "a:1,a:1")
+        );
+        let err = Program::parse(&ctx, &text).unwrap_err();
+        assert_eq!(err.message, "attribute `a` is given twice");
+        assert_eq!((err.line, err.column), (3, 30));
+    }
+
+    /// A signature ending its line is cached; the same text elsewhere (with
+    /// trailing text, or a result type mismatch) is still checked.
+    #[test]
+    fn cached_signatures_still_check_operands() {
+        let ctx = Arc::new(IrContext::new());
+        let good = "{\n    (%0) = \"test.a\" () {} : () -> tensor<2xf32>\n    \
+                    (%1) = \"test.b\" (%0) {} : (tensor<2xf32>) -> tensor<2xf32>\n    \
+                    (%2) = \"test.b\" (%1) {} : (tensor<2xf32>) -> tensor<2xf32>\n}\n";
+        let program = Program::parse(&ctx, good).unwrap();
+        assert_eq!(program.to_string(), good);
+        let bad = good.replace("(%2) = \"test.b\" (%1)", "(%2) = \"test.b\" (%1, %0)");
+        let err = Program::parse(&ctx, &bad).unwrap_err();
+        assert_eq!(err.line, 4);
+        assert!(
+            err.message.contains("1 operand type(s) for 2 operand(s)"),
+            "{}",
+            err.message
+        );
+    }
 }

@@ -358,7 +358,9 @@ impl<'d> Translator<'d> {
             .ok_or_else(|| self.err(format!("data type {dtype:?} has no array type")))?;
         let ty = self.ctx.intern_type(DenseTensorArrayType {
             dtype: self.ctx.intern_type(s),
-            dims: Box::new([]),
+            // `CreateArrayInferMeta` leaves the dims of a new array at
+            // `[0]` (what Paddle 3.3.1 writes for a fresh `create_array`).
+            dims: Box::new([0]),
             layout: pir_core::builtin::DataLayout::NCHW,
         });
         let ctx = self.ctx.clone();

@@ -453,6 +453,20 @@ impl<'d> Translator<'d> {
                 None => map.push_new(spec.name, attrs::translate(&self.ctx, spec.kind, None)),
             }
         }
+        // Paddle creates the op with its signature checked (`VerifySig`): a
+        // declared attribute the legacy op cannot give (a 2.x op without an
+        // attribute 3.x added, e.g. `round`'s `decimals`) fails there.
+        for spec in def.attributes {
+            if map.get(spec.name).is_none_or(|a| a.is_null()) {
+                return Err(self.unsupported(
+                    op.op_type,
+                    format!(
+                        "`{}` needs attribute `{}`, which the legacy op lacks",
+                        def.name, spec.name
+                    ),
+                ));
+            }
+        }
         Ok(map)
     }
 

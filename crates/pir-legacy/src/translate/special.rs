@@ -246,6 +246,27 @@ impl<'d> Translator<'d> {
                 Some("pd_op.array_read"),
                 Hooks::default(),
             ),
+            // `LegacySetValueDispatcher`: a value given as a tensor makes
+            // `set_value_with_tensor`, its `values` operand that tensor.
+            "set_value" if op.input("ValueTensor").is_some_and(|v| !v.is_empty()) => self.hooked(
+                b,
+                op,
+                scope,
+                dst,
+                Some("pd_op.set_value_with_tensor"),
+                Hooks {
+                    input: Some(|t, _b, op, scope, _dst, name| {
+                        if name != "values" {
+                            return Ok(None);
+                        }
+                        let [v] = op.input_args("ValueTensor") else {
+                            return Err(t.err("`ValueTensor` of `set_value` needs one variable"));
+                        };
+                        Ok(Some(Some(t.lookup(scope, v)?.value)))
+                    }),
+                    attr: None,
+                },
+            ),
             "write_to_array" | "lod_array_length" => self.array_op(b, op, scope, dst),
             "slice" => {
                 let input = op.input_args("Input").first();

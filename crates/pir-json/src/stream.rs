@@ -350,37 +350,12 @@ fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
                 }
                 return Ok(pos);
             }
-            _ => {
-                // Inside a container: jump over runs without quotes or brackets.
-                pos += 1;
-                while let Some(chunk) = input.get(pos..).and_then(|s| s.first_chunk::<8>()) {
-                    let mask = structural_mask(u64::from_le_bytes(*chunk));
-                    if mask != 0 {
-                        pos += (mask.trailing_zeros() / 8) as usize;
-                        break;
-                    }
-                    pos += 8;
-                }
-            }
+            _ => pos += 1,
         }
         if depth == 0 {
             return Ok(pos);
         }
     }
-}
-
-/// Bit 7 of a byte lane is set for the first lane of `w` holding `"`, `[`, `]`, `{` or `}`
-/// (lanes above the first hit may be set too; lanes below it never are).
-#[inline(always)]
-fn structural_mask(w: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let zero_lanes = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
-    // `[` `]` are `{` `}` without bit 5: setting it folds each pair into one test.
-    let folded = w | (ONES * 0x20);
-    zero_lanes(w ^ (ONES * u64::from(b'"')))
-        | zero_lanes(folded ^ (ONES * u64::from(b'{')))
-        | zero_lanes(folded ^ (ONES * u64::from(b'}')))
 }
 
 #[cfg(test)]
@@ -499,28 +474,6 @@ mod tests {
         );
         s.recycle(doc);
         assert!(s.document(&text[3..]).is_err(), "a slice that is no value");
-    }
-
-    #[test]
-    fn the_structural_mask_finds_the_first_quote_or_bracket_in_every_lane() {
-        for lane in 0..8 {
-            for special in [b'"', b'[', b']', b'{', b'}'] {
-                for filler in [b'a', b'0', b',', b':', b' ', b';', b'=', b'\\', 0x80, 0xFF] {
-                    let mut bytes = [filler; 8];
-                    bytes[lane] = special;
-                    let mask = structural_mask(u64::from_le_bytes(bytes));
-                    assert_eq!(mask.trailing_zeros() / 8, lane as u32, "{bytes:?}");
-                }
-            }
-        }
-        for byte in 0..=255u8 {
-            let special = matches!(byte, b'"' | b'[' | b']' | b'{' | b'}');
-            assert_eq!(
-                structural_mask(u64::from_le_bytes([byte; 8])) != 0,
-                special,
-                "{byte}"
-            );
-        }
     }
 
     #[test]

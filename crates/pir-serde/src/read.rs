@@ -355,7 +355,7 @@ struct Reader<'o, 'a> {
     /// thousands of times, so each distinct text is decoded once.
     type_cache: FxHashMap<&'a str, Type>,
     /// Attribute dictionaries by the JSON text of the op's `A` and `OA` lists.
-    dict_cache: FxHashMap<(&'a str, &'a str), AttrDict>,
+    dict_cache: DictCache<'a>,
     /// Attribute entries (`{"AT":…,"N":…}`) by their JSON text.
     entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
     /// Scratch buffers of one op, reused across ops.
@@ -364,6 +364,38 @@ struct Reader<'o, 'a> {
     result_ids: Vec<Option<i64>>,
     /// How many ops were read field by field (see `read_op_streamed`).
     plain_ops: usize,
+}
+
+/// Attribute dictionaries by the texts of an op's `A` and `OA` lists. Models
+/// whose ops carry unique attributes (a `struct_name` per layer) never repeat a
+/// whole list: once most lookups miss, new lists are no longer stored, so
+/// such files do not pay a table entry per op for nothing.
+#[derive(Default)]
+struct DictCache<'a> {
+    map: FxHashMap<(&'a str, &'a str), AttrDict>,
+    hits: u64,
+    misses: u64,
+}
+
+impl<'a> DictCache<'a> {
+    /// Lookups after which the hit rate decides whether new lists are stored.
+    const TRIAL: u64 = 4096;
+
+    fn get(&mut self, key: (&'a str, &'a str)) -> Option<AttrDict> {
+        let found = self.map.get(&key).copied();
+        match found {
+            Some(_) => self.hits += 1,
+            None => self.misses += 1,
+        }
+        found
+    }
+
+    fn insert(&mut self, key: (&'a str, &'a str), dict: AttrDict) {
+        let worth_it = self.misses < Self::TRIAL || self.hits * 4 >= self.misses;
+        if worth_it {
+            self.map.insert(key, dict);
+        }
+    }
 }
 
 /// The file's value ids → values. Paddle numbers results 1, 2, 3, … in file
@@ -443,7 +475,7 @@ impl<'o, 'a> Reader<'o, 'a> {
             patches,
             pairs: patch::PairState::default(),
             type_cache: FxHashMap::default(),
-            dict_cache: FxHashMap::default(),
+            dict_cache: DictCache::default(),
             entry_cache: FxHashMap::default(),
             operands: Vec::new(),
             result_types: Vec::new(),
@@ -733,7 +765,7 @@ impl<'a> Reader<'_, 'a> {
         path: &JsonPath<'_>,
     ) -> Result<AttrDict, ReadError> {
         let key = (a, oa.unwrap_or(""));
-        if let Some(&dict) = self.dict_cache.get(&key) {
+        if let Some(dict) = self.dict_cache.get(key) {
             return Ok(dict);
         }
         self.attrs.clear();
@@ -1074,8 +1106,8 @@ impl<'a> Reader<'_, 'a> {
             (Some(a), Some(Some(oa))) => Some((a, oa)),
             _ => None,
         };
-        if let Some(dict) = key.and_then(|k| self.dict_cache.get(&k)) {
-            return Ok(*dict);
+        if let Some(dict) = key.and_then(|k| self.dict_cache.get(k)) {
+            return Ok(dict);
         }
         self.attrs.clear();
         self.read_attr_list(a, &path.key("A"))?;
@@ -1289,6 +1321,34 @@ mod tests {
             let got = read_slice(ctx.clone(), variant.as_bytes(), &ReadOptions::default()).unwrap();
             assert_eq!(json_of(&got), json_of(&want));
         }
+    }
+
+    #[test]
+    fn dictionaries_stop_being_stored_when_lists_never_repeat() {
+        let ctx = pir_dialects::pd_op_context();
+        let dict = ctx.dict(&[]);
+        let texts: Vec<String> = (0..3 * DictCache::TRIAL)
+            .map(|i| format!("[{i}]"))
+            .collect();
+        let mut unique = DictCache::default();
+        for t in &texts {
+            assert_eq!(unique.get((t, "")), None);
+            unique.insert((t, ""), dict);
+        }
+        assert!(
+            unique.map.len() as u64 <= DictCache::TRIAL + 1,
+            "{}",
+            unique.map.len()
+        );
+        // Lists that repeat stay cached however many lookups there are.
+        let mut repeated = DictCache::default();
+        for t in texts.iter().map(|t| &t[..2]) {
+            if repeated.get((t, "x")).is_none() {
+                repeated.insert((t, "x"), dict);
+            }
+        }
+        assert_eq!(repeated.misses, 10);
+        assert_eq!(repeated.get(("[7", "x")), Some(dict));
     }
 
     #[test]

@@ -275,6 +275,26 @@ impl IrContext {
         Attribute(index)
     }
 
+    /// Interns the attribute of kind `T` that `key` stands for: `key` hashes as `T` does and
+    /// `matches` recognises it, so `make` builds a `T` only when none exists yet (a lookup
+    /// allocates nothing).
+    pub(crate) fn intern_attr_by<T: AttrDef, Q: std::hash::Hash + ?Sized>(
+        &self,
+        key: &Q,
+        matches: impl Fn(&T) -> bool,
+        make: impl FnOnce() -> T,
+    ) -> Attribute {
+        let hash = crate::types::hash_as_kind::<T, Q>(key);
+        let index = self.attrs.intern(
+            hash,
+            (),
+            |stored, ()| stored.as_any().downcast_ref::<T>().is_some_and(&matches),
+            |()| Box::new(make()) as Box<dyn DynAttr>,
+            |stored| stored.dyn_hash(),
+        );
+        Attribute(index)
+    }
+
     /// The stored data of an attribute.
     #[inline]
     pub fn attr_data(&self, attr: Attribute) -> &dyn DynAttr {
@@ -487,6 +507,20 @@ mod tests {
             hs.into_iter().map(|h| h.join().unwrap()).collect()
         });
         assert!(handles.windows(2).all(|w| w[0] == w[1]));
+    }
+
+    #[test]
+    fn borrowed_lookups_find_the_attribute_built_from_its_value() {
+        use crate::builtin::{StrAttr, TensorNameAttr};
+        let ctx = IrContext::new();
+        let built = ctx.intern_attr(StrAttr("x.w_0".into()));
+        assert_eq!(StrAttr::get(&ctx, "x.w_0"), built);
+        let fresh = StrAttr::get(&ctx, "y.w_0");
+        assert_eq!(ctx.intern_attr(StrAttr("y.w_0".into())), fresh);
+        assert_ne!(fresh, built);
+        // Same text, another kind: another attribute.
+        assert_ne!(TensorNameAttr::get(&ctx, "x.w_0"), built);
+        assert_eq!(StrAttr::get(&ctx, ""), ctx.intern_attr(StrAttr("".into())));
     }
 
     #[test]

@@ -108,9 +108,15 @@ pub trait DynType: Any + Send + Sync + Debug {
 }
 
 pub(crate) fn hash_with_kind<T: Any + Hash>(value: &T) -> u64 {
+    hash_as_kind::<T, T>(value)
+}
+
+/// [`hash_with_kind`] of a `T` from a borrowed form `key` that hashes as `T` does (e.g. `str`
+/// for a newtype over `Box<str>`), so a lookup needs no `T`.
+pub(crate) fn hash_as_kind<T: Any, Q: Hash + ?Sized>(key: &Q) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     std::any::TypeId::of::<T>().hash(&mut h);
-    value.hash(&mut h);
+    key.hash(&mut h);
     h.finish()
 }
 

@@ -118,12 +118,21 @@ const NULL_NODE: Node = Node {
 pub struct Document<'a> {
     text: &'a str,
     tape: Vec<Node>,
+    /// Byte offset just past the document's text: the input's length for a whole-input
+    /// parse, the end of the value for one value of a [`Stream`](crate::Stream).
+    end: usize,
 }
 
 impl<'a> Document<'a> {
     #[inline]
-    pub(crate) fn new(text: &'a str, tape: Vec<Node>) -> Document<'a> {
-        Document { text, tape }
+    pub(crate) fn new(text: &'a str, tape: Vec<Node>, end: usize) -> Document<'a> {
+        Document { text, tape, end }
+    }
+
+    /// Gives back the tape's allocation, for the next value of a stream.
+    #[inline]
+    pub(crate) fn into_tape(self) -> Vec<Node> {
+        self.tape
     }
 
     /// The root value.
@@ -274,7 +283,7 @@ impl<'d> Value<'d> {
         let next = self.doc.skip(self.idx);
         let end = match self.doc.tape.get(next as usize) {
             Some(n) => n.start as usize,
-            None => self.doc.text.len(),
+            None => self.doc.end,
         };
         self.doc.text.get(node.start as usize..end).unwrap_or("")
     }
@@ -479,7 +488,7 @@ fn string_content<'d>(doc: &'d Document<'d>, node: Node) -> &'d str {
 
 /// Parses an integer token (`-?[0-9]+`) into `i64`, `None` on overflow.
 #[inline]
-fn parse_i64(text: &[u8]) -> Option<i64> {
+pub(crate) fn parse_i64(text: &[u8]) -> Option<i64> {
     match text.split_first() {
         Some((b'-', digits)) => {
             if digits.is_empty() {
@@ -511,7 +520,7 @@ fn digit(b: u8) -> Option<u8> {
 
 /// Decodes the escapes of a string that the parser validated. Malformed sequences (impossible
 /// after a successful parse) become U+FFFD instead of panicking.
-fn unescape(raw: &str) -> String {
+pub(crate) fn unescape(raw: &str) -> String {
     let mut out = String::with_capacity(raw.len());
     let mut rest = raw;
     while let Some(pos) = rest.find('\\') {

@@ -6,6 +6,7 @@
 //! * [`Writer`] streams JSON into a `Vec<u8>` exactly as nlohmann's `dump()` / `dump(4)`.
 //! * [`number`] formats doubles like nlohmann (Grisu2) and like C++ `std::ostream` (`%g`).
 //! * [`Path`] builds JSON paths on the stack for error messages.
+//! * [`Stream`] walks a large document's outer containers and parses one value at a time.
 //!
 //! The byte-exact rules are those of the format spec §4 (key order, numbers, strings, pretty
 //! mode).
@@ -30,6 +31,7 @@ pub mod dom;
 pub mod number;
 pub mod parser;
 pub mod path;
+pub mod stream;
 pub mod writer;
 
 pub use dom::{Document, Elements, Kind, Members, Number, RawMembers, Value};
@@ -39,4 +41,5 @@ pub use number::{
 };
 pub use parser::{parse, ParseError, ParseErrorKind, MAX_CONTAINER_LEN, MAX_DEPTH};
 pub use path::Path;
+pub use stream::{Open, Stream};
 pub use writer::{write_escaped_string, Writer};

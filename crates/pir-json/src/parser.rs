@@ -102,7 +102,7 @@ pub struct ParseError {
 
 impl ParseError {
     #[cold]
-    fn new(input: &[u8], offset: usize, kind: ParseErrorKind) -> ParseError {
+    pub(crate) fn new(input: &[u8], offset: usize, kind: ParseErrorKind) -> ParseError {
         let offset = offset.min(input.len());
         let before = input.get(..offset).unwrap_or(&[]);
         let line_start = before
@@ -159,8 +159,40 @@ pub fn parse(input: &[u8]) -> Result<Document<'_>, ParseError> {
         0
     };
     let mut tape = Vec::with_capacity(estimate_nodes(input.len()));
-    match run(input, start, &mut tape) {
-        Ok(()) => Ok(Document::new(text, tape)),
+    let mut stack = Vec::with_capacity(32);
+    let parsed = run(input, start, &mut tape, &mut stack).and_then(|end| {
+        let end = skip_ws(input, end);
+        if end == input.len() {
+            Ok(())
+        } else {
+            Err(fail(end, ParseErrorKind::TrailingCharacters))
+        }
+    });
+    match parsed {
+        Ok(()) => Ok(Document::new(text, tape, input.len())),
+        Err(e) => Err(ParseError::new(input, e.0, e.1)),
+    }
+}
+
+/// Parses the one JSON value that starts at byte `pos` of `text` (after optional whitespace)
+/// onto `tape`, which is cleared first so that its allocation can be reused from value to
+/// value. Returns the value's document and the byte offset just past the value; what follows
+/// it is not looked at. Offsets in the document and in errors are offsets into `text`.
+///
+/// [`Stream`](crate::Stream) uses it to hold one part of a large file as a document at a time.
+pub(crate) fn parse_value_at<'a>(
+    text: &'a str,
+    pos: usize,
+    mut tape: Vec<Node>,
+    stack: &mut Vec<Frame>,
+) -> Result<(Document<'a>, usize), ParseError> {
+    let input = text.as_bytes();
+    if u32::try_from(input.len()).is_err() {
+        return Err(ParseError::new(input, 0, ParseErrorKind::InputTooLarge));
+    }
+    tape.clear();
+    match run(input, pos, &mut tape, stack) {
+        Ok(end) => Ok((Document::new(text, tape, end), end)),
         Err(e) => Err(ParseError::new(input, e.0, e.1)),
     }
 }
@@ -174,17 +206,17 @@ fn estimate_nodes(len: usize) -> usize {
 
 /// An internal error: byte offset and kind (line and column are computed at the end). Boxed so
 /// that the hot functions return their results in registers.
-type Fail = Box<(usize, ParseErrorKind)>;
+pub(crate) type Fail = Box<(usize, ParseErrorKind)>;
 
 #[cold]
 #[inline(never)]
-fn fail(offset: usize, kind: ParseErrorKind) -> Fail {
+pub(crate) fn fail(offset: usize, kind: ParseErrorKind) -> Fail {
     Box::new((offset, kind))
 }
 
 /// An open array or object.
 #[derive(Clone, Copy)]
-struct Frame {
+pub(crate) struct Frame {
     node: u32,
     count: u32,
     is_object: bool,
@@ -236,7 +268,7 @@ fn is_ws(b: u8) -> bool {
 
 /// Skips whitespace from `pos`; returns the new position.
 #[inline(never)]
-fn skip_ws(input: &[u8], mut pos: usize) -> usize {
+pub(crate) fn skip_ws(input: &[u8], mut pos: usize) -> usize {
     const SPACES: u64 = 0x2020_2020_2020_2020;
     loop {
         // Pretty-printed files indent with long runs of spaces.
@@ -256,7 +288,7 @@ fn skip_ws(input: &[u8], mut pos: usize) -> usize {
 /// The next non-whitespace byte at or after `*pos` (moving `*pos` to it), or an "unexpected
 /// end" failure naming `expected`.
 #[inline(always)]
-fn next_byte(input: &[u8], pos: &mut usize, expected: &'static str) -> Result<u8, Fail> {
+pub(crate) fn next_byte(input: &[u8], pos: &mut usize, expected: &'static str) -> Result<u8, Fail> {
     if let Some(&b) = input.get(*pos) {
         if b > b' ' {
             return Ok(b);
@@ -280,9 +312,14 @@ fn push(tape: &mut Vec<Node>, start: usize, end: usize, tag: Tag) -> u32 {
     index
 }
 
-/// Parses the whole input from `pos` onto `tape`.
-fn run(input: &[u8], mut pos: usize, tape: &mut Vec<Node>) -> Result<(), Fail> {
-    let mut stack: Vec<Frame> = Vec::with_capacity(32);
+/// Parses one value from `pos` onto `tape`; returns the offset just past it.
+fn run(
+    input: &[u8],
+    mut pos: usize,
+    tape: &mut Vec<Node>,
+    stack: &mut Vec<Frame>,
+) -> Result<usize, Fail> {
+    stack.clear();
     let mut current = TOP_LEVEL;
     'value: loop {
         // A value is expected at the next non-whitespace byte.
@@ -390,11 +427,7 @@ fn run(input: &[u8], mut pos: usize, tape: &mut Vec<Node>) -> Result<(), Fail> {
             }
         }
     }
-    pos = skip_ws(input, pos);
-    if pos != input.len() {
-        return Err(fail(pos, ParseErrorKind::TrailingCharacters));
-    }
-    Ok(())
+    Ok(pos)
 }
 
 /// Records the end and length of the container `frame`.
@@ -456,7 +489,7 @@ fn literal(
 /// Scans a string whose opening quote is at `start`; returns the offset after the closing
 /// quote and whether the string contains escapes.
 #[inline(always)]
-fn scan_string(input: &[u8], start: usize) -> Result<(usize, bool), Fail> {
+pub(crate) fn scan_string(input: &[u8], start: usize) -> Result<(usize, bool), Fail> {
     let mut pos = start + 1;
     let mut escaped = false;
     loop {
@@ -538,7 +571,7 @@ fn skip_digits(input: &[u8], mut pos: usize) -> usize {
 
 /// Scans a number starting at `start` (a `-` or a digit); returns its end and tag.
 #[inline(always)]
-fn scan_number(input: &[u8], start: usize) -> Result<(usize, Tag), Fail> {
+pub(crate) fn scan_number(input: &[u8], start: usize) -> Result<(usize, Tag), Fail> {
     let invalid = || fail(start, ParseErrorKind::InvalidNumber);
     let mut pos = start;
     if input.get(pos) == Some(&b'-') {

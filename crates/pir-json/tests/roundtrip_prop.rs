@@ -198,3 +198,58 @@ proptest! {
         }
     }
 }
+
+/// Each element of a root array, delimited by the stream without parsing and parsed alone.
+fn stream_elements(text: &[u8]) -> Result<Vec<(String, Vec<u8>)>, pir_json::ParseError> {
+    let mut s = pir_json::Stream::new(text)?;
+    let mut array = s.begin_array()?;
+    let mut out = Vec::new();
+    while s.next_element(&mut array)? {
+        let raw = s.raw_value()?;
+        let doc = s.document(raw)?;
+        out.push((raw.to_owned(), rewrite(doc.root(), false)));
+        s.recycle(doc);
+    }
+    s.finish()?;
+    Ok(out)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// `Stream::raw_value` finds exactly the text of every element (compact and pretty), and
+    /// each element parsed alone equals the same element of the whole-document parse.
+    #[test]
+    fn stream_elements_are_delimited_exactly(items in proptest::collection::vec(json(), 0..6)) {
+        let doc = Json::Array(items);
+        for pretty in [false, true] {
+            let text = to_bytes(&doc, pretty);
+            let whole = parse(&text).unwrap();
+            let elements = match stream_elements(&text) {
+                Ok(elements) => elements,
+                Err(e) => return Err(TestCaseError::fail(format!("{e} in {}", String::from_utf8_lossy(&text)))),
+            };
+            let expected: Vec<Vec<u8>> = whole.root().array().unwrap().map(|v| rewrite(v, false)).collect();
+            prop_assert_eq!(elements.len(), expected.len());
+            for ((raw, alone), want) in elements.iter().zip(&expected) {
+                prop_assert_eq!(alone, want);
+                let reparsed = parse(raw.as_bytes()).unwrap();
+                prop_assert_eq!(&rewrite(reparsed.root(), false), want);
+            }
+        }
+    }
+
+    /// Damaged input makes the stream fail or succeed, never panic or read out of bounds.
+    #[test]
+    fn streaming_json_like_bytes_never_panics(bytes in proptest::collection::vec(
+        prop_oneof![
+            Just(b'{'), Just(b'}'), Just(b'['), Just(b']'), Just(b','), Just(b':'),
+            Just(b'"'), Just(b'\\'), Just(b'1'), Just(b' '), Just(b'n'), Just(b'x'),
+        ],
+        0..64,
+    )) {
+        let mut text = vec![b'['];
+        text.extend(bytes);
+        let _ = stream_elements(&text);
+    }
+}

@@ -170,6 +170,40 @@ fn folds_a_weight_chain_into_one_parameter() {
 }
 
 #[test]
+fn a_parameter_made_for_a_value_of_unknown_dims_gets_its_tensor_s_shape() {
+    // Paddle refuses to run a parameter whose type leaves dims unknown.
+    let text = WEIGHT_CHAIN
+        .replace(
+            "(tensor<3x2xf32>, tensor<1xf32>) -> tensor<3x2xf32>",
+            "(tensor<3x2xf32>, tensor<1xf32>) -> tensor<-1x2xf32>",
+        )
+        .replace(
+            "(tensor<3x2xf32>) -> tensor<2x3xf32>",
+            "(tensor<-1x2xf32>) -> tensor<2x-1xf32>",
+        )
+        .replace(
+            "(tensor<-1x3xf32>, tensor<2x3xf32>)",
+            "(tensor<-1x3xf32>, tensor<2x-1xf32>)",
+        );
+    assert_eq!(text.matches("x-1xf32>").count(), 2, "{text}");
+    let mut p = parse(&text);
+    bind(
+        &mut p,
+        &[("w", f32s(&[3, 2], &[0.5, -1.0, 2.0, 0.25, -3.0, 1.5]))],
+    );
+    let before = interpret(&p, &x_feed());
+    let stats = run_pipeline(&mut p, "constant_folding");
+    assert_eq!(stat(&stats, "parameters created"), 1, "{p}");
+    let printed = p.to_string();
+    let line = printed
+        .lines()
+        .find(|l| l.contains("constant_folding@_0"))
+        .unwrap();
+    assert!(line.ends_with("() -> tensor<2x3xf32>"), "{line}");
+    assert_close(&before, &interpret(&p, &x_feed()), 0.0);
+}
+
+#[test]
 fn keep_params_folds_constants_only() {
     let mut p = weight_chain();
     let before = interpret(&p, &x_feed());

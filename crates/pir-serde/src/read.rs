@@ -12,7 +12,7 @@ use std::sync::Arc;
 use pir_core::builtin::{bool_array, StrAttr};
 use pir_core::serial::{self, JsonPath, JsonValue};
 use pir_core::{AttrDict, Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
-use pir_json::Kind;
+use pir_json::{Kind, Stream};
 use rustc_hash::FxHashMap;
 
 use crate::error::ReadError;
@@ -81,7 +81,139 @@ pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
 }
 
 /// Reads a model from bytes.
+///
+/// Paddle's layout (`base_code` before `program`, the members of every block in
+/// key order) is read as a stream, one op's JSON at a time, so a large file
+/// never exists as a whole-document tree. Any other layout, and any error, goes
+/// through the whole-document reader, which gives the canonical error.
 pub fn read_slice(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<LoadedProgram, ReadError> {
+    if let Ok(Some(loaded)) = read_streamed(ctx.clone(), bytes, options) {
+        return Ok(loaded);
+    }
+    read_whole(ctx, bytes, options)
+}
+
+/// `base_code`: the version, the trainable flag and the patches the version needs.
+struct Header {
+    version: u64,
+    trainable: bool,
+    patches: Option<PatchSet>,
+}
+
+fn read_header(
+    base: JsonValue<'_>,
+    base_path: &JsonPath<'_>,
+    options: &ReadOptions,
+) -> Result<Header, ReadError> {
+    let magic = serial::field(base, "magic", base_path)?;
+    if !magic.str_eq("pir") {
+        return Err(ReadError::BadMagic {
+            path: base_path.key("magic").to_string(),
+            found: serial::describe(magic),
+        });
+    }
+    let version = serial::uint(
+        serial::field(base, "version", base_path)?,
+        &base_path.key("version"),
+    )?;
+    let trainable = match base.get("trainable") {
+        Some(t) => serial::boolean(t, &base_path.key("trainable"))?,
+        None => false,
+    };
+    let patches = patches_for(version, options)?;
+    Ok(Header {
+        version,
+        trainable,
+        patches,
+    })
+}
+
+/// The program and header into the loaded form, with the checks that need the whole program.
+fn finish_program(
+    mut program: Program,
+    header: &Header,
+    bytes: &[u8],
+) -> Result<LoadedProgram, ReadError> {
+    program.shrink_to_fit();
+    if header.version > CURRENT_VERSION {
+        check_newer_file(&program, header.version)?;
+    }
+    Ok(LoadedProgram {
+        program,
+        trainable: header.trainable,
+        version: header.version,
+        readable: bytes.starts_with(b"{\n"),
+    })
+}
+
+/// About how many ops a file of `len` bytes holds (for reserving tables).
+fn approx_ops(len: usize) -> usize {
+    len / 260
+}
+
+/// Reads a file laid out as Paddle writes it as a stream (see [`read_slice`]);
+/// `None` when the layout is another one.
+fn read_streamed(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Option<LoadedProgram>, ReadError> {
+    Ok(read_streamed_counting(ctx, bytes, options)?.map(|(loaded, _)| loaded))
+}
+
+/// [`read_streamed`], and how many ops were read field by field.
+fn read_streamed_counting(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Option<(LoadedProgram, usize)>, ReadError> {
+    let top = JsonPath::Root("");
+    let mut s = Stream::new(bytes)?;
+    let mut root = s.begin_object()?;
+    let (mut header, mut program, mut plain_ops) = (None, None, 0);
+    while let Some(key) = s.next_key(&mut root)? {
+        match &*key {
+            "base_code" if header.is_none() => {
+                let doc = s.value()?;
+                header = Some(read_header(doc.root(), &top.key("base_code"), options)?);
+                s.recycle(doc);
+            }
+            "program" if program.is_none() => {
+                let Some(header) = header.as_mut() else {
+                    return Ok(None);
+                };
+                let mut reader = Reader::new(
+                    s.text(),
+                    ctx.clone(),
+                    options,
+                    header.patches.take(),
+                    bytes.len(),
+                );
+                if !reader.read_program_streamed(&mut s, &top.key("program"))? {
+                    return Ok(None);
+                }
+                plain_ops = reader.plain_ops;
+                program = Some(reader.program);
+            }
+            "base_code" | "program" => return Ok(None),
+            _ => s.skip()?,
+        }
+    }
+    s.finish()?;
+    match (header, program) {
+        (Some(header), Some(program)) => {
+            finish_program(program, &header, bytes).map(|p| Some((p, plain_ops)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Reads a model from its whole-document tree.
+fn read_whole(
     ctx: Arc<IrContext>,
     bytes: &[u8],
     options: &ReadOptions,
@@ -95,23 +227,7 @@ pub fn read_slice(
             _ => format!("the JSON document is {}", serial::describe(root)),
         }));
     };
-    let base_path = top.key("base_code");
-    let magic = serial::field(base, "magic", &base_path)?;
-    if !magic.str_eq("pir") {
-        return Err(ReadError::BadMagic {
-            path: base_path.key("magic").to_string(),
-            found: serial::describe(magic),
-        });
-    }
-    let version = serial::uint(
-        serial::field(base, "version", &base_path)?,
-        &base_path.key("version"),
-    )?;
-    let trainable = match base.get("trainable") {
-        Some(t) => serial::boolean(t, &base_path.key("trainable"))?,
-        None => false,
-    };
-    let patches = patches_for(version, options)?;
+    let mut header = read_header(base, &top.key("base_code"), options)?;
     let program_json = serial::field(root, "program", &top)?;
     let program_path = top.key("program");
     let regions_path = program_path.key("regions");
@@ -141,40 +257,10 @@ pub fn read_slice(
             message: "the program region has no block".into(),
         });
     };
-    let approx_ops = bytes.len() / 260;
-    let syms = ParamSymbols::new(&ctx);
-    let mut reader = Reader {
-        ctx: ctx.clone(),
-        program: Program::with_capacity(ctx, approx_ops),
-        // About 1.3 values per op in real models: size the id table to avoid rehashing.
-        values: FxHashMap::with_capacity_and_hasher(approx_ops * 3 / 2, Default::default()),
-        names: FxHashMap::default(),
-        options,
-        attrs: Vec::with_capacity(16),
-        syms,
-        patches,
-        pairs: patch::PairState::default(),
-        type_cache: FxHashMap::default(),
-        dict_cache: FxHashMap::default(),
-        entry_cache: FxHashMap::default(),
-        key: String::new(),
-        operands: Vec::new(),
-        result_types: Vec::new(),
-        result_ids: Vec::new(),
-    };
+    let mut reader = Reader::new(doc.text(), ctx, options, header.patches.take(), bytes.len());
     let top_block = reader.program.top_block();
     reader.read_block(block, top_block, &blocks_path.index(0))?;
-    let mut program = reader.program;
-    program.shrink_to_fit();
-    if version > CURRENT_VERSION {
-        check_newer_file(&program, version)?;
-    }
-    Ok(LoadedProgram {
-        program,
-        trainable,
-        version,
-        readable: bytes.starts_with(b"{\n"),
-    })
+    finish_program(reader.program, &header, bytes)
 }
 
 /// The patches a file of `version` needs: the built-in upgrade chain, then the user's.
@@ -248,11 +334,13 @@ impl ParamSymbols {
     }
 }
 
-struct Reader<'o> {
+struct Reader<'o, 'a> {
+    /// The file's text: cache keys are slices of it, so they cost no copies.
+    input: &'a str,
     ctx: Arc<IrContext>,
     program: Program,
-    /// Value ids of the file → values. Id 0 (absent) is never stored.
-    values: FxHashMap<i64, ValueId>,
+    /// Value ids of the file → values.
+    values: ValueTable,
     /// Compressed op name as written → symbol.
     names: FxHashMap<Box<str>, Symbol>,
     options: &'o ReadOptions,
@@ -265,17 +353,98 @@ struct Reader<'o> {
     pairs: patch::PairState,
     /// Types by their JSON text: real models repeat a handful of types
     /// thousands of times, so each distinct text is decoded once.
-    type_cache: FxHashMap<Box<str>, Type>,
+    type_cache: FxHashMap<&'a str, Type>,
     /// Attribute dictionaries by the JSON text of the op's `A` and `OA` lists.
-    dict_cache: FxHashMap<Box<str>, AttrDict>,
+    dict_cache: DictCache<'a>,
     /// Attribute entries (`{"AT":…,"N":…}`) by their JSON text.
-    entry_cache: FxHashMap<Box<str>, (Symbol, Attribute)>,
-    /// Scratch buffer for `dict_cache` keys.
-    key: String,
+    entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
     /// Scratch buffers of one op, reused across ops.
     operands: Vec<Option<ValueId>>,
     result_types: Vec<Type>,
     result_ids: Vec<Option<i64>>,
+    /// How many ops were read field by field (see `read_op_streamed`).
+    plain_ops: usize,
+}
+
+/// Attribute dictionaries by the texts of an op's `A` and `OA` lists. Models
+/// whose ops carry unique attributes (a `struct_name` per layer) never repeat a
+/// whole list: once most lookups miss, new lists are no longer stored, so
+/// such files do not pay a table entry per op for nothing.
+#[derive(Default)]
+struct DictCache<'a> {
+    map: FxHashMap<(&'a str, &'a str), AttrDict>,
+    hits: u64,
+    misses: u64,
+}
+
+impl<'a> DictCache<'a> {
+    /// Lookups after which the hit rate decides whether new lists are stored.
+    const TRIAL: u64 = 4096;
+
+    fn get(&mut self, key: (&'a str, &'a str)) -> Option<AttrDict> {
+        let found = self.map.get(&key).copied();
+        match found {
+            Some(_) => self.hits += 1,
+            None => self.misses += 1,
+        }
+        found
+    }
+
+    fn insert(&mut self, key: (&'a str, &'a str), dict: AttrDict) {
+        let worth_it = self.misses < Self::TRIAL || self.hits * 4 >= self.misses;
+        if worth_it {
+            self.map.insert(key, dict);
+        }
+    }
+}
+
+/// The file's value ids → values. Paddle numbers results 1, 2, 3, … in file
+/// order (block arguments get negative ids), so positive ids index a dense
+/// vector; it only grows up to a bound set by the file's size (every value
+/// takes several bytes of the file), and ids past it or below 1 go to a map.
+struct ValueTable {
+    dense: Vec<Option<ValueId>>,
+    dense_limit: usize,
+    sparse: FxHashMap<i64, ValueId>,
+}
+
+impl ValueTable {
+    fn new(file_len: usize, approx_ops: usize) -> ValueTable {
+        ValueTable {
+            // About 1.3 values per op in real models.
+            dense: Vec::with_capacity(approx_ops * 3 / 2),
+            dense_limit: file_len / 4 + 1024,
+            sparse: FxHashMap::default(),
+        }
+    }
+
+    fn dense_index(&self, id: i64) -> Option<usize> {
+        usize::try_from(id).ok().filter(|&i| i < self.dense_limit)
+    }
+
+    /// Binds `id` (not 0); false when it was bound already.
+    fn insert(&mut self, id: i64, v: ValueId) -> bool {
+        let Some(i) = self.dense_index(id) else {
+            return self.sparse.insert(id, v).is_none();
+        };
+        if i >= self.dense.len() {
+            self.dense.resize(i + 1, None);
+        }
+        match self.dense.get_mut(i) {
+            Some(slot @ None) => {
+                *slot = Some(v);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn get(&self, id: i64) -> Option<ValueId> {
+        match self.dense_index(id) {
+            Some(i) => self.dense.get(i).copied().flatten(),
+            None => self.sparse.get(&id).copied(),
+        }
+    }
 }
 
 fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> ReadError {
@@ -285,7 +454,335 @@ fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> ReadError {
     }
 }
 
-impl Reader<'_> {
+impl<'o, 'a> Reader<'o, 'a> {
+    fn new(
+        input: &'a str,
+        ctx: Arc<IrContext>,
+        options: &'o ReadOptions,
+        patches: Option<PatchSet>,
+        file_len: usize,
+    ) -> Reader<'o, 'a> {
+        let approx_ops = approx_ops(file_len);
+        Reader {
+            input,
+            ctx: ctx.clone(),
+            program: Program::with_capacity(ctx.clone(), approx_ops),
+            values: ValueTable::new(file_len, approx_ops),
+            names: FxHashMap::default(),
+            options,
+            attrs: Vec::with_capacity(16),
+            syms: ParamSymbols::new(&ctx),
+            patches,
+            pairs: patch::PairState::default(),
+            type_cache: FxHashMap::default(),
+            dict_cache: DictCache::default(),
+            entry_cache: FxHashMap::default(),
+            operands: Vec::new(),
+            result_types: Vec::new(),
+            result_ids: Vec::new(),
+            plain_ops: 0,
+        }
+    }
+}
+
+impl<'a> Reader<'_, 'a> {
+    /// `text` as a slice of the file, when it is one (the JSON of a patched op is not):
+    /// only such slices serve as cache keys.
+    fn in_input(&self, text: &str) -> Option<&'a str> {
+        let start = (text.as_ptr() as usize).checked_sub(self.input.as_ptr() as usize)?;
+        self.input.get(start..start.checked_add(text.len())?)
+    }
+
+    /// Reads `program` (the stream stands before its value) into the top block,
+    /// one op at a time. False when its layout is not Paddle's: one region
+    /// with `#` and `blocks`, whose first block has its members in key order.
+    fn read_program_streamed(
+        &mut self,
+        s: &mut Stream<'a>,
+        path: &JsonPath<'_>,
+    ) -> Result<bool, ReadError> {
+        let mut program = s.begin_object()?;
+        let mut read = false;
+        while let Some(key) = s.next_key(&mut program)? {
+            if &*key != "regions" || read {
+                s.skip()?;
+                continue;
+            }
+            read = true;
+            let regions_path = path.key("regions");
+            let region_path = regions_path.index(0);
+            let mut regions = s.begin_array()?;
+            if !s.next_element(&mut regions)? {
+                return Ok(false);
+            }
+            let mut region = s.begin_object()?;
+            let (mut named, mut blocks_read) = (false, false);
+            while let Some(key) = s.next_key(&mut region)? {
+                match &*key {
+                    "#" if !named => {
+                        named = true;
+                        s.skip()?;
+                    }
+                    "blocks" if !blocks_read => {
+                        blocks_read = true;
+                        let mut blocks = s.begin_array()?;
+                        if !s.next_element(&mut blocks)? {
+                            return Ok(false);
+                        }
+                        let top = self.program.top_block();
+                        let blocks_path = region_path.key("blocks");
+                        if !self.read_block_streamed(s, top, &blocks_path.index(0))? {
+                            return Ok(false);
+                        }
+                        // Like the whole-document reader, later blocks are not read.
+                        while s.next_element(&mut blocks)? {
+                            s.skip()?;
+                        }
+                    }
+                    "#" | "blocks" => return Ok(false),
+                    _ => s.skip()?,
+                }
+            }
+            if !(named && blocks_read) || s.next_element(&mut regions)? {
+                return Ok(false);
+            }
+        }
+        Ok(read)
+    }
+
+    /// Reads a block's object (the stream stands before it) op by op. False
+    /// when its members are not `#`, `args`, `kwargs` (optional) and `ops` in
+    /// that order (other keys anywhere).
+    fn read_block_streamed(
+        &mut self,
+        s: &mut Stream<'a>,
+        block: BlockId,
+        path: &JsonPath<'_>,
+    ) -> Result<bool, ReadError> {
+        let mut object = s.begin_object()?;
+        let (mut named, mut args, mut kwargs, mut ops) = (false, false, false, false);
+        while let Some(key) = s.next_key(&mut object)? {
+            match &*key {
+                "#" if !named => {
+                    named = true;
+                    s.skip()?;
+                }
+                "args" if !args && !kwargs && !ops => {
+                    args = true;
+                    let doc = s.value()?;
+                    self.read_block_args(doc.root(), block, path)?;
+                    s.recycle(doc);
+                }
+                "kwargs" if args && !kwargs && !ops => {
+                    kwargs = true;
+                    let doc = s.value()?;
+                    self.read_block_kwargs(doc.root(), block, path)?;
+                    s.recycle(doc);
+                }
+                "ops" if args && !ops => {
+                    ops = true;
+                    let ops_path = path.key("ops");
+                    let mut list = s.begin_array()?;
+                    let mut i = 0;
+                    while s.next_element(&mut list)? {
+                        let op = self.read_op_streamed(s, &ops_path.index(i))?;
+                        self.program.append_op(block, op);
+                        i += 1;
+                    }
+                }
+                "#" | "args" | "kwargs" | "ops" => return Ok(false),
+                _ => s.skip()?,
+            }
+        }
+        Ok(named && args && ops)
+    }
+
+    /// Reads the op at the stream. A plain op is read field by field, its types
+    /// and attribute lists looked up by their text before any of it is parsed;
+    /// parameter ops, ops with regions, ops of patched files and unusual layouts
+    /// are read as one document.
+    fn read_op_streamed(
+        &mut self,
+        s: &mut Stream<'a>,
+        path: &JsonPath<'_>,
+    ) -> Result<OpId, ReadError> {
+        let start = s.offset();
+        if self.patches.is_none() {
+            let mut operands = std::mem::take(&mut self.operands);
+            let mut result_types = std::mem::take(&mut self.result_types);
+            let mut result_ids = std::mem::take(&mut self.result_ids);
+            operands.clear();
+            result_types.clear();
+            result_ids.clear();
+            let plain =
+                self.read_plain_op(s, path, &mut operands, &mut result_types, &mut result_ids);
+            self.operands = operands;
+            self.result_types = result_types;
+            self.result_ids = result_ids;
+            if let Some(op) = plain? {
+                self.plain_ops += 1;
+                return Ok(op);
+            }
+            s.rewind(start);
+        }
+        let doc = s.value()?;
+        let op = self.read_op(doc.root(), path);
+        s.recycle(doc);
+        op
+    }
+
+    /// A plain op (see [`Self::read_op_streamed`]), or `None` for the others.
+    fn read_plain_op(
+        &mut self,
+        s: &mut Stream<'a>,
+        path: &JsonPath<'_>,
+        operands: &mut Vec<Option<ValueId>>,
+        result_types: &mut Vec<Type>,
+        result_ids: &mut Vec<Option<i64>>,
+    ) -> Result<Option<OpId>, ReadError> {
+        let mut object = s.begin_object()?;
+        if s.next_key(&mut object)?.as_deref() != Some("#") {
+            return Ok(None);
+        }
+        let raw_name = s.raw_value()?;
+        let name = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            Some(n) if n == param_form::SHORT_NAME || n.contains('\\') => return Ok(None),
+            Some(n) => match self.names.get(n) {
+                Some(&sym) => sym,
+                None => {
+                    let doc = s.document(raw_name)?;
+                    let sym = self.op_name(doc.root(), &path.key("#"));
+                    s.recycle(doc);
+                    sym?
+                }
+            },
+            None => return Ok(None),
+        };
+        if self.options.strict && self.ctx.op_info(name).is_none() {
+            return Ok(None);
+        }
+        let (mut a, mut oa, mut inputs, mut outputs) = (None, None, false, false);
+        while let Some(key) = s.next_key(&mut object)? {
+            match &*key {
+                "I" if !inputs => {
+                    inputs = true;
+                    let inputs_path = path.key("I");
+                    let mut list = s.begin_array()?;
+                    while s.next_element(&mut list)? {
+                        let mut input = s.begin_object()?;
+                        if s.next_key(&mut input)?.as_deref() != Some("%") {
+                            return Ok(None);
+                        }
+                        let Some(id) = s.i64()? else {
+                            return Ok(None);
+                        };
+                        if s.next_key(&mut input)?.is_some() {
+                            return Ok(None);
+                        }
+                        let ipath = inputs_path.index(operands.len());
+                        operands.push(self.lookup(id, &ipath.key("%"))?);
+                    }
+                }
+                "O" if !outputs => {
+                    outputs = true;
+                    let outputs_path = path.key("O");
+                    let mut list = s.begin_array()?;
+                    while s.next_element(&mut list)? {
+                        let mut output = s.begin_object()?;
+                        let (mut id, mut ty) = (None, None);
+                        while let Some(key) = s.next_key(&mut output)? {
+                            match &*key {
+                                "%" if id.is_none() => match s.i64()? {
+                                    Some(v) => id = Some(v),
+                                    None => return Ok(None),
+                                },
+                                "TT" if ty.is_none() => {
+                                    let raw = s.raw_value()?;
+                                    let opath = outputs_path.index(result_types.len());
+                                    ty = Some(self.read_type_raw(s, raw, &opath.key("TT"))?);
+                                }
+                                _ => return Ok(None),
+                            }
+                        }
+                        let Some(ty) = ty else {
+                            return Ok(None);
+                        };
+                        result_types.push(ty);
+                        result_ids.push(id);
+                    }
+                }
+                "A" if a.is_none() => a = Some(s.raw_value()?),
+                "OA" if oa.is_none() => oa = Some(s.raw_value()?),
+                "#" | "I" | "O" | "A" | "OA" | "regions" => return Ok(None),
+                _ => s.skip()?,
+            }
+        }
+        let (Some(a), true, true) = (a, inputs, outputs) else {
+            return Ok(None);
+        };
+        let attrs = self.read_attr_dict_raw(s, a, oa, path)?;
+        if let Err(e) = pir_core::program::check_op_shape(result_types.len(), 0) {
+            return Err(invalid(path, e.to_string()));
+        }
+        let op = self
+            .program
+            .create_op(name, operands, result_types, attrs, 0);
+        let outputs_path = path.key("O");
+        for (i, id) in result_ids.iter().enumerate() {
+            if let Some(id) = *id {
+                let v = self.program.result(op, i);
+                self.bind(id, v, &outputs_path.index(i).key("%"))?;
+            }
+        }
+        Ok(Some(op))
+    }
+
+    /// A type from its text (a slice of the file), decoding each distinct text once.
+    fn read_type_raw(
+        &mut self,
+        s: &mut Stream<'a>,
+        raw: &'a str,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, ReadError> {
+        if let Some(&ty) = self.type_cache.get(raw) {
+            return Ok(ty);
+        }
+        let doc = s.document(raw)?;
+        let ty = serial::decode_type(&self.ctx, doc.root(), path);
+        s.recycle(doc);
+        let ty = ty?;
+        self.type_cache.insert(raw, ty);
+        Ok(ty)
+    }
+
+    /// An op's attribute dictionary from the texts of its `A` and `OA` lists,
+    /// decoding each distinct pair once.
+    fn read_attr_dict_raw(
+        &mut self,
+        s: &mut Stream<'a>,
+        a: &'a str,
+        oa: Option<&'a str>,
+        path: &JsonPath<'_>,
+    ) -> Result<AttrDict, ReadError> {
+        let key = (a, oa.unwrap_or(""));
+        if let Some(dict) = self.dict_cache.get(key) {
+            return Ok(dict);
+        }
+        self.attrs.clear();
+        let resume = s.offset();
+        for (raw, name) in [(Some(a), "A"), (oa, "OA")] {
+            let Some(raw) = raw else { continue };
+            // Entries repeat across ops far more than whole lists do: look each one up.
+            s.rewind(raw.as_ptr() as usize - self.input.as_ptr() as usize);
+            let read = self.read_attr_entries(s, &path.key(name));
+            s.rewind(resume);
+            read?;
+        }
+        let dict = self.ctx.dict(&self.attrs);
+        self.dict_cache.insert(key, dict);
+        Ok(dict)
+    }
+
     fn read_block(
         &mut self,
         block_json: JsonValue<'_>,
@@ -293,36 +790,9 @@ impl Reader<'_> {
         path: &JsonPath<'_>,
     ) -> Result<(), ReadError> {
         serial::field(block_json, "#", path)?;
-        let args_path = path.key("args");
-        for (i, arg) in
-            serial::array(serial::field(block_json, "args", path)?, &args_path)?.enumerate()
-        {
-            let apath = args_path.index(i);
-            let id = serial::int(serial::field(arg, "#", &apath)?, &apath.key("#"))?;
-            let ty = self.read_type(serial::field(arg, "TT", &apath)?, &apath.key("TT"))?;
-            let v = self.program.add_block_arg(block, ty);
-            self.bind(id, v, &apath.key("#"))?;
-        }
+        self.read_block_args(serial::field(block_json, "args", path)?, block, path)?;
         if let Some(kwargs) = block_json.get("kwargs") {
-            let kw_path = path.key("kwargs");
-            for (i, kw) in serial::array(kwargs, &kw_path)?.enumerate() {
-                let kpath = kw_path.index(i);
-                let id = serial::int(serial::field(kw, "#", &kpath)?, &kpath.key("#"))?;
-                let ty = serial::decode_type(
-                    &self.ctx,
-                    serial::field(kw, "TT", &kpath)?,
-                    &kpath.key("TT"),
-                )?;
-                // Paddle 3.3's writer stores a copy of the positional args here, without names;
-                // such entries get the argument's id as name so nothing is lost.
-                let name = match kw.get("key") {
-                    Some(k) => serial::string(k, &kpath.key("key"))?.into_owned(),
-                    None => format!("arg{}", id.unsigned_abs()),
-                };
-                let name = self.ctx.symbol(&name);
-                let v = self.program.add_block_kwarg(block, name, ty);
-                self.bind(id, v, &kpath.key("#"))?;
-            }
+            self.read_block_kwargs(kwargs, block, path)?;
         }
         let ops_path = path.key("ops");
         for (i, op_json) in
@@ -334,11 +804,58 @@ impl Reader<'_> {
         Ok(())
     }
 
+    /// A block's `args` (its path is `path.args`).
+    fn read_block_args(
+        &mut self,
+        args: JsonValue<'_>,
+        block: BlockId,
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
+        let args_path = path.key("args");
+        for (i, arg) in serial::array(args, &args_path)?.enumerate() {
+            let apath = args_path.index(i);
+            let id = serial::int(serial::field(arg, "#", &apath)?, &apath.key("#"))?;
+            let ty = self.read_type(serial::field(arg, "TT", &apath)?, &apath.key("TT"))?;
+            let v = self.program.add_block_arg(block, ty);
+            self.bind(id, v, &apath.key("#"))?;
+        }
+        Ok(())
+    }
+
+    /// A block's `kwargs` (its path is `path.kwargs`).
+    fn read_block_kwargs(
+        &mut self,
+        kwargs: JsonValue<'_>,
+        block: BlockId,
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
+        let kw_path = path.key("kwargs");
+        for (i, kw) in serial::array(kwargs, &kw_path)?.enumerate() {
+            let kpath = kw_path.index(i);
+            let id = serial::int(serial::field(kw, "#", &kpath)?, &kpath.key("#"))?;
+            let ty = serial::decode_type(
+                &self.ctx,
+                serial::field(kw, "TT", &kpath)?,
+                &kpath.key("TT"),
+            )?;
+            // Paddle 3.3's writer stores a copy of the positional args here, without names;
+            // such entries get the argument's id as name so nothing is lost.
+            let name = match kw.get("key") {
+                Some(k) => serial::string(k, &kpath.key("key"))?.into_owned(),
+                None => format!("arg{}", id.unsigned_abs()),
+            };
+            let name = self.ctx.symbol(&name);
+            let v = self.program.add_block_kwarg(block, name, ty);
+            self.bind(id, v, &kpath.key("#"))?;
+        }
+        Ok(())
+    }
+
     fn bind(&mut self, id: i64, v: ValueId, path: &JsonPath<'_>) -> Result<(), ReadError> {
         if id == 0 {
             return Err(invalid(path, "value id 0 is reserved for absent values"));
         }
-        if self.values.insert(id, v).is_some() {
+        if !self.values.insert(id, v) {
             return Err(invalid(path, format!("value id {id} is defined twice")));
         }
         Ok(())
@@ -348,8 +865,8 @@ impl Reader<'_> {
         if id == 0 {
             return Ok(None);
         }
-        match self.values.get(&id) {
-            Some(&v) => Ok(Some(v)),
+        match self.values.get(id) {
+            Some(v) => Ok(Some(v)),
             None if self.options.lenient_operands => Ok(None),
             None => Err(invalid(
                 path,
@@ -562,12 +1079,14 @@ impl Reader<'_> {
 
     /// Reads a type, decoding each distinct JSON text once.
     fn read_type(&mut self, v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, ReadError> {
-        let key = v.text_key();
-        if let Some(&ty) = self.type_cache.get(key) {
-            return Ok(ty);
+        let key = self.in_input(v.text_key());
+        if let Some(ty) = key.and_then(|k| self.type_cache.get(k)) {
+            return Ok(*ty);
         }
         let ty = serial::decode_type(&self.ctx, v, path)?;
-        self.type_cache.insert(key.into(), ty);
+        if let Some(key) = key {
+            self.type_cache.insert(key, ty);
+        }
         Ok(ty)
     }
 
@@ -579,23 +1098,26 @@ impl Reader<'_> {
         oa: Option<JsonValue<'_>>,
         path: &JsonPath<'_>,
     ) -> Result<AttrDict, ReadError> {
-        self.key.clear();
-        self.key.push_str(a.text_key());
-        self.key.push('\0');
-        if let Some(oa) = oa {
-            self.key.push_str(oa.text_key());
-        }
-        if let Some(&dict) = self.dict_cache.get(self.key.as_str()) {
+        let key = match (
+            self.in_input(a.text_key()),
+            oa.map(|oa| self.in_input(oa.text_key())),
+        ) {
+            (Some(a), None) => Some((a, "")),
+            (Some(a), Some(Some(oa))) => Some((a, oa)),
+            _ => None,
+        };
+        if let Some(dict) = key.and_then(|k| self.dict_cache.get(k)) {
             return Ok(dict);
         }
-        let key: Box<str> = self.key.as_str().into();
         self.attrs.clear();
         self.read_attr_list(a, &path.key("A"))?;
         if let Some(oa) = oa {
             self.read_attr_list(oa, &path.key("OA"))?;
         }
         let dict = self.ctx.dict(&self.attrs);
-        self.dict_cache.insert(key, dict);
+        if let Some(key) = key {
+            self.dict_cache.insert(key, dict);
+        }
         Ok(dict)
     }
 
@@ -606,23 +1128,59 @@ impl Reader<'_> {
         path: &JsonPath<'_>,
     ) -> Result<(), ReadError> {
         for (i, entry) in serial::array(list, path)?.enumerate() {
-            let key = entry.text_key();
-            if let Some(&cached) = self.entry_cache.get(key) {
+            let key = self.in_input(entry.text_key());
+            if let Some(&cached) = key.and_then(|k| self.entry_cache.get(k)) {
                 self.attrs.push(cached);
                 continue;
             }
-            let epath = path.index(i);
-            let name = serial::string(serial::field(entry, "N", &epath)?, &epath.key("N"))?;
-            let attr = serial::decode_attr(
-                &self.ctx,
-                serial::field(entry, "AT", &epath)?,
-                &epath.key("AT"),
-            )?;
-            let sym = self.ctx.symbol(&name);
-            self.attrs.push((sym, attr));
-            self.entry_cache.insert(key.into(), (sym, attr));
+            let entry = self.read_attr_entry(entry, &path.index(i))?;
+            self.attrs.push(entry);
+            if let Some(key) = key {
+                self.entry_cache.insert(key, entry);
+            }
         }
         Ok(())
+    }
+
+    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, into
+    /// `self.attrs`, decoding each distinct entry text once.
+    fn read_attr_entries(
+        &mut self,
+        s: &mut Stream<'a>,
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
+        let mut list = s.begin_array()?;
+        let mut i = 0;
+        while s.next_element(&mut list)? {
+            let raw = s.raw_value()?;
+            if let Some(&cached) = self.entry_cache.get(raw) {
+                self.attrs.push(cached);
+            } else {
+                let doc = s.document(raw)?;
+                let entry = self.read_attr_entry(doc.root(), &path.index(i));
+                s.recycle(doc);
+                let entry = entry?;
+                self.attrs.push(entry);
+                self.entry_cache.insert(raw, entry);
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// One `{"AT":attr,"N":name}` entry.
+    fn read_attr_entry(
+        &mut self,
+        entry: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<(Symbol, Attribute), ReadError> {
+        let name = serial::string(serial::field(entry, "N", path)?, &path.key("N"))?;
+        let attr = serial::decode_attr(
+            &self.ctx,
+            serial::field(entry, "AT", path)?,
+            &path.key("AT"),
+        )?;
+        Ok((self.ctx.symbol(&name), attr))
     }
 
     /// Reads the short form of `builtin.parameter` (format spec §2.7).
@@ -678,5 +1236,139 @@ impl Reader<'_> {
             self.bind(id, v, &opath.key("%"))?;
         }
         Ok(op)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::{write_to_vec, WriteOptions};
+
+    fn json_of(loaded: &LoadedProgram) -> Vec<u8> {
+        let options = WriteOptions {
+            readable: loaded.readable,
+            trainable: loaded.trainable,
+            version: loaded.version,
+        };
+        write_to_vec(&loaded.program, &options).unwrap()
+    }
+
+    /// Paddle's files are read as a stream, to the same program as the whole-document reader.
+    #[test]
+    fn corpus_files_are_read_as_a_stream() {
+        let dir = pir_corpus::corpus_dir();
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            eprintln!("skipping: no corpus at {}", dir.display());
+            return;
+        };
+        let (mut seen, mut plain_ops) = (0, 0);
+        for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+            let name = path.to_string_lossy();
+            if !name.ends_with(".json")
+                || name.ends_with(".meta.json")
+                || name.ends_with("index.json")
+            {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let ctx = pir_dialects::pd_op_context();
+            let Ok(whole) = read_whole(ctx.clone(), &bytes, &ReadOptions::default()) else {
+                continue;
+            };
+            let (streamed, plain) = read_streamed_counting(ctx, &bytes, &ReadOptions::default())
+                .unwrap()
+                .unwrap_or_else(|| panic!("{name} was not read as a stream"));
+            assert_eq!(json_of(&streamed), json_of(&whole), "{name}");
+            plain_ops += plain;
+            assert_eq!(streamed.version, whole.version);
+            seen += 1;
+        }
+        assert!(seen >= 20, "only {seen} corpus models read");
+        assert!(plain_ops > 1000, "only {plain_ops} ops read field by field");
+    }
+
+    /// Other layouts go through the whole-document reader, with the same result.
+    #[test]
+    fn other_layouts_fall_back_to_the_whole_document() {
+        let ctx = pir_dialects::pd_op_context();
+        let json = write_to_vec(
+            &pir_dialects::synthetic::mlp(ctx.clone(), 2),
+            &WriteOptions::default(),
+        )
+        .unwrap();
+        let text = String::from_utf8(json.clone()).unwrap();
+        let want = read_slice(ctx.clone(), &json, &ReadOptions::default()).unwrap();
+        assert!(read_streamed(ctx.clone(), &json, &ReadOptions::default())
+            .unwrap()
+            .is_some());
+        // `program` before `base_code`.
+        let (head, rest) = text.split_at(text.find(",\"program\"").unwrap());
+        let swapped = format!("{{{},{}}}", &rest[1..rest.len() - 1], &head[1..]);
+        // A block whose `ops` come before its `args`.
+        assert!(text.ends_with("]}]}]}}"));
+        let (body, end) = text.split_at(text.len() - 6);
+        let ops_first = format!("{body},\"args\":[]{end}").replacen("\"args\":[],", "", 1);
+        for variant in [swapped, ops_first] {
+            assert_ne!(variant, text);
+            assert!(
+                read_streamed(ctx.clone(), variant.as_bytes(), &ReadOptions::default())
+                    .unwrap()
+                    .is_none(),
+                "{variant:.200}"
+            );
+            let got = read_slice(ctx.clone(), variant.as_bytes(), &ReadOptions::default()).unwrap();
+            assert_eq!(json_of(&got), json_of(&want));
+        }
+    }
+
+    #[test]
+    fn dictionaries_stop_being_stored_when_lists_never_repeat() {
+        let ctx = pir_dialects::pd_op_context();
+        let dict = ctx.dict(&[]);
+        let texts: Vec<String> = (0..3 * DictCache::TRIAL)
+            .map(|i| format!("[{i}]"))
+            .collect();
+        let mut unique = DictCache::default();
+        for t in &texts {
+            assert_eq!(unique.get((t, "")), None);
+            unique.insert((t, ""), dict);
+        }
+        assert!(
+            unique.map.len() as u64 <= DictCache::TRIAL + 1,
+            "{}",
+            unique.map.len()
+        );
+        // Lists that repeat stay cached however many lookups there are.
+        let mut repeated = DictCache::default();
+        for t in texts.iter().map(|t| &t[..2]) {
+            if repeated.get((t, "x")).is_none() {
+                repeated.insert((t, "x"), dict);
+            }
+        }
+        assert_eq!(repeated.misses, 10);
+        assert_eq!(repeated.get(("[7", "x")), Some(dict));
+    }
+
+    #[test]
+    fn value_ids_far_apart_and_negative_are_kept() {
+        let mut table = ValueTable::new(100, 1);
+        let ctx = pir_dialects::pd_op_context();
+        let mut program = Program::new(ctx.clone());
+        let top = program.top_block();
+        let ty = pir_core::builtin::VectorType::get(&ctx, &[]);
+        let values: Vec<ValueId> = (0..4).map(|_| program.add_block_arg(top, ty)).collect();
+        for (id, v) in [1, -3, 1 << 40, 1049].into_iter().zip(&values) {
+            assert!(table.insert(id, *v));
+            assert!(!table.insert(id, *v), "{id} bound twice");
+        }
+        assert_eq!(table.get(1), Some(values[0]));
+        assert_eq!(table.get(-3), Some(values[1]));
+        assert_eq!(table.get(1 << 40), Some(values[2]));
+        assert_eq!(table.get(1049), Some(values[3]));
+        assert_eq!(table.get(2), None);
+        assert_eq!(table.get(-1), None);
+        assert!(table.dense.len() <= table.dense_limit);
     }
 }

@@ -269,9 +269,10 @@ macro_rules! str_attr {
         pub struct $name(pub Box<str>);
 
         impl $name {
-            /// Interns the attribute.
+            /// Interns the attribute (allocating only when it is new).
             pub fn get(ctx: &IrContext, s: &str) -> Attribute {
-                ctx.intern_attr($name(s.into()))
+                // `$name` hashes as its one `Box<str>` field, that is as `str`.
+                ctx.intern_attr_by(s, |a: &$name| &*a.0 == s, || $name(s.into()))
             }
         }
 

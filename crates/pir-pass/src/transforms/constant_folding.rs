@@ -319,8 +319,12 @@ impl Folder<'_> {
                     let at = InsertPoint::Before(params::top_level_ancestor(p, op));
                     let v = params::insert_parameter(p, at, &name, tensor)
                         .map_err(|e| pass_error(e.to_string()))?;
-                    // Keep the declared type, which the readers were built against.
-                    p.set_value_type(v, ty);
+                    // Keep the declared type, which the readers were built against,
+                    // unless it leaves dims unknown: Paddle refuses to run a parameter
+                    // whose type is not its tensor's own shape.
+                    if fully_known(p, ty) {
+                        p.set_value_type(v, ty);
+                    }
                     self.cx.statistics.add("parameters created", 1);
                     v
                 } else {
@@ -383,6 +387,11 @@ fn fits(p: &Program, ty: Type, t: &EvalTensor) -> bool {
     dtype == t.dtype()
         && dims.len() == actual.len()
         && dims.iter().zip(&actual).all(|(&d, &a)| d == a || d < 0)
+}
+
+/// Whether `ty` is a tensor type with every dim known.
+fn fully_known(p: &Program, ty: Type) -> bool {
+    pir_params::bound::declared(p, ty).is_some_and(|(_, dims)| dims.iter().all(|&d| d >= 0))
 }
 
 /// Creates a constant maker named `name` before `op`.

@@ -1,0 +1,525 @@
+//! Reading a large document one part at a time.
+//!
+//! [`parse`](crate::parse) builds a tape of the whole input: about 12 bytes per JSON value, so
+//! for a 276 MB model several times the file's size. A [`Stream`] walks the outer containers of
+//! the same text itself — object keys and array elements, one at a time — and turns only the
+//! value at hand into a [`Document`], reusing one tape allocation for all of them. A reader that
+//! knows the shape of its file (Paddle's models: a few levels of objects around one long array
+//! of ops) then holds one op's tape at a time.
+//!
+//! The stream accepts exactly what [`parse`](crate::parse) accepts; errors carry the same
+//! offsets, lines and columns.
+//!
+//! ```
+//! use pir_json::Stream;
+//!
+//! let text = br#"{"name": "m", "items": [{"x": 1}, {"x": 2}]}"#;
+//! let mut s = Stream::new(text).unwrap();
+//! let mut root = s.begin_object().unwrap();
+//! let mut xs = Vec::new();
+//! while let Some(key) = s.next_key(&mut root).unwrap() {
+//!     if key == "items" {
+//!         let mut items = s.begin_array().unwrap();
+//!         while s.next_element(&mut items).unwrap() {
+//!             let doc = s.value().unwrap();
+//!             xs.push(doc.root().get("x").and_then(|x| x.as_i64()));
+//!             s.recycle(doc);
+//!         }
+//!     } else {
+//!         s.skip().unwrap();
+//!     }
+//! }
+//! s.finish().unwrap();
+//! assert_eq!(xs, [Some(1), Some(2)]);
+//! ```
+
+use std::borrow::Cow;
+
+use crate::dom::{parse_i64, unescape, Document, Node, Tag};
+use crate::parser::{
+    fail, next_byte, parse_value_at, scan_number, scan_string, skip_ws, Fail, Frame, ParseError,
+    ParseErrorKind, MAX_DEPTH,
+};
+
+/// A cursor over JSON text that hands out its values one at a time. See the
+/// [module docs](self).
+pub struct Stream<'a> {
+    text: &'a str,
+    pos: usize,
+    /// The tape of the last value handed out, given back by [`Stream::recycle`].
+    tape: Vec<Node>,
+    /// The parser's stack of open containers, reused from value to value.
+    stack: Vec<Frame>,
+}
+
+/// An array or object opened by [`Stream::begin_array`] / [`Stream::begin_object`]; pass it to
+/// [`Stream::next_element`] / [`Stream::next_key`] to move through its entries.
+#[derive(Debug)]
+pub struct Open {
+    first: bool,
+    done: bool,
+}
+
+impl<'a> Stream<'a> {
+    /// A stream over `input`, which must be UTF-8 (checked here, once) and shorter than 4 GiB.
+    /// A leading byte order mark is skipped, as [`parse`](crate::parse) does.
+    pub fn new(input: &'a [u8]) -> Result<Stream<'a>, ParseError> {
+        if u32::try_from(input.len()).is_err() {
+            return Err(ParseError::new(input, 0, ParseErrorKind::InputTooLarge));
+        }
+        let text = std::str::from_utf8(input)
+            .map_err(|e| ParseError::new(input, e.valid_up_to(), ParseErrorKind::InvalidUtf8))?;
+        let pos = if input.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        Ok(Stream {
+            text,
+            pos,
+            tape: Vec::new(),
+            stack: Vec::new(),
+        })
+    }
+
+    /// The whole input as text.
+    #[inline]
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// The byte offset of the stream in the input.
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    #[cold]
+    #[allow(clippy::boxed_local)] // `Fail` is boxed to keep the scanners' results small
+    fn error(&self, f: Fail) -> ParseError {
+        ParseError::new(self.bytes(), f.0, f.1)
+    }
+
+    /// The next non-whitespace byte, without moving past it.
+    fn peek(&mut self, expected: &'static str) -> Result<u8, ParseError> {
+        let input = self.bytes();
+        next_byte(input, &mut self.pos, expected).map_err(|f| self.error(f))
+    }
+
+    /// Opens the object that must come next.
+    pub fn begin_object(&mut self) -> Result<Open, ParseError> {
+        self.begin(b'{', "an object")
+    }
+
+    /// Opens the array that must come next.
+    pub fn begin_array(&mut self) -> Result<Open, ParseError> {
+        self.begin(b'[', "an array")
+    }
+
+    fn begin(&mut self, open: u8, expected: &'static str) -> Result<Open, ParseError> {
+        if self.peek(expected)? != open {
+            return Err(self.error(fail(self.pos, ParseErrorKind::Expected { expected })));
+        }
+        self.pos += 1;
+        Ok(Open {
+            first: true,
+            done: false,
+        })
+    }
+
+    /// Moves to the next entry of `open`: past the `,` between entries, or past the closing
+    /// bracket `close` (then returns false).
+    fn advance(
+        &mut self,
+        open: &mut Open,
+        close: u8,
+        between: &'static str,
+        first: &'static str,
+    ) -> Result<bool, ParseError> {
+        if open.done {
+            return Ok(false);
+        }
+        let b = self.peek(if open.first { first } else { between })?;
+        if b == close {
+            self.pos += 1;
+            open.done = true;
+            return Ok(false);
+        }
+        if open.first {
+            open.first = false;
+            return Ok(true);
+        }
+        if b != b',' {
+            return Err(self.error(fail(
+                self.pos,
+                ParseErrorKind::Expected { expected: between },
+            )));
+        }
+        self.pos += 1;
+        Ok(true)
+    }
+
+    /// The next key of `object` (the stream then stands before its value, which must be read
+    /// with [`value`](Self::value), [`skip`](Self::skip) or a `begin_…`), or `None` after the
+    /// closing `}`.
+    pub fn next_key(&mut self, object: &mut Open) -> Result<Option<Cow<'a, str>>, ParseError> {
+        if !self.advance(
+            object,
+            b'}',
+            "',' or '}' after object member",
+            "'}' or a string key",
+        )? {
+            return Ok(None);
+        }
+        let input = self.bytes();
+        let start = skip_ws(input, self.pos);
+        if input.get(start) != Some(&b'"') {
+            return Err(self.error(fail(
+                start,
+                ParseErrorKind::Expected {
+                    expected: "a string key",
+                },
+            )));
+        }
+        let (end, escaped) = scan_string(input, start).map_err(|f| self.error(f))?;
+        let raw = self.text.get(start + 1..end - 1).unwrap_or("");
+        let key = if escaped {
+            Cow::Owned(unescape(raw))
+        } else {
+            Cow::Borrowed(raw)
+        };
+        self.pos = end;
+        const EXPECTED: &str = "':' after object key";
+        if self.peek(EXPECTED)? != b':' {
+            return Err(self.error(fail(
+                self.pos,
+                ParseErrorKind::Expected { expected: EXPECTED },
+            )));
+        }
+        self.pos += 1;
+        Ok(Some(key))
+    }
+
+    /// Whether `array` has another element (the stream then stands before it), or false after
+    /// the closing `]`.
+    pub fn next_element(&mut self, array: &mut Open) -> Result<bool, ParseError> {
+        self.advance(
+            array,
+            b']',
+            "',' or ']' after array element",
+            "']' or a value",
+        )
+    }
+
+    /// The value at the stream as a document of its own (offsets are those of the whole input);
+    /// the stream moves past it. Give the document back with [`recycle`](Self::recycle) to
+    /// reuse its tape.
+    pub fn value(&mut self) -> Result<Document<'a>, ParseError> {
+        let tape = std::mem::take(&mut self.tape);
+        let (doc, end) = parse_value_at(self.text, self.pos, tape, &mut self.stack)?;
+        self.pos = end;
+        Ok(doc)
+    }
+
+    /// Takes back the tape of a document made by [`value`](Self::value).
+    pub fn recycle(&mut self, doc: Document<'a>) {
+        self.tape = doc.into_tape();
+    }
+
+    /// Checks and skips the value at the stream.
+    pub fn skip(&mut self) -> Result<(), ParseError> {
+        let doc = self.value()?;
+        self.recycle(doc);
+        Ok(())
+    }
+
+    /// Moves the stream back (or forward) to byte `offset`, e.g. to read a value again as a
+    /// document after looking into it with the other methods.
+    pub fn rewind(&mut self, offset: usize) {
+        self.pos = offset.min(self.text.len());
+    }
+
+    /// The integer at the stream (the stream moves past it), or `None` when the value there
+    /// is another kind or out of `i64`'s range (the stream then stays before it).
+    pub fn i64(&mut self) -> Result<Option<i64>, ParseError> {
+        let start = self.pos;
+        let b = self.peek("a value")?;
+        if !(b == b'-' || b.is_ascii_digit()) {
+            self.pos = start;
+            return Ok(None);
+        }
+        let input = self.bytes();
+        let at = self.pos;
+        let (end, tag) = scan_number(input, at).map_err(|f| self.error(f))?;
+        match (tag, input.get(at..end).and_then(parse_i64)) {
+            (Tag::Integer, Some(v)) => {
+                self.pos = end;
+                Ok(Some(v))
+            }
+            _ => {
+                self.pos = start;
+                Ok(None)
+            }
+        }
+    }
+
+    /// The exact text of the value at the stream, which the stream moves past, found by
+    /// matching brackets and string quotes only: the text is **not validated**. Read it
+    /// with [`document`](Self::document) before trusting it — unless byte-equal text was
+    /// read as a document before, as a cache keyed by this text does.
+    pub fn raw_value(&mut self) -> Result<&'a str, ParseError> {
+        self.peek("a value")?;
+        let start = self.pos;
+        let end = delimit(self.bytes(), start).map_err(|f| self.error(f))?;
+        self.pos = end;
+        Ok(self.text.get(start..end).unwrap_or(""))
+    }
+
+    /// `raw` (a slice of this stream's text, e.g. from [`raw_value`](Self::raw_value)) parsed
+    /// as a document of its own. Give it back with [`recycle`](Self::recycle).
+    pub fn document(&mut self, raw: &'a str) -> Result<Document<'a>, ParseError> {
+        let offset = (raw.as_ptr() as usize)
+            .checked_sub(self.text.as_ptr() as usize)
+            .filter(|&o| o <= self.text.len())
+            .unwrap_or(self.text.len());
+        let tape = std::mem::take(&mut self.tape);
+        let (doc, _) = parse_value_at(self.text, offset, tape, &mut self.stack)?;
+        Ok(doc)
+    }
+
+    /// Checks that nothing but whitespace follows.
+    pub fn finish(&mut self) -> Result<(), ParseError> {
+        let input = self.bytes();
+        let end = skip_ws(input, self.pos);
+        if end != input.len() {
+            return Err(self.error(fail(end, ParseErrorKind::TrailingCharacters)));
+        }
+        self.pos = end;
+        Ok(())
+    }
+}
+
+/// The offset just past the value starting at `start` (not whitespace), found by matching
+/// brackets and quotes: strings are scanned exactly (escapes included), everything else is
+/// only delimited. Never reads past the input; nesting is bounded by [`MAX_DEPTH`].
+fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
+    let mut depth = 0usize;
+    let mut pos = start;
+    loop {
+        let Some(&b) = input.get(pos) else {
+            return Err(fail(
+                input.len(),
+                ParseErrorKind::UnexpectedEnd {
+                    expected: "the end of the value",
+                },
+            ));
+        };
+        match b {
+            b'"' => pos = scan_string(input, pos)?.0,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(fail(pos, ParseErrorKind::TooDeep { limit: MAX_DEPTH }));
+                }
+                pos += 1;
+            }
+            b']' | b'}' if depth > 0 => {
+                depth -= 1;
+                pos += 1;
+            }
+            b']' | b'}' | b',' | b':' if depth == 0 => {
+                return Err(fail(
+                    pos,
+                    ParseErrorKind::Expected {
+                        expected: "a value",
+                    },
+                ))
+            }
+            _ if depth == 0 => {
+                // A number or literal: up to the next delimiter.
+                while let Some(&c) = input.get(pos) {
+                    if matches!(c, b',' | b']' | b'}' | b':' | b' ' | b'\n' | b'\r' | b'\t') {
+                        break;
+                    }
+                    pos += 1;
+                }
+                return Ok(pos);
+            }
+            _ => pos += 1,
+        }
+        if depth == 0 {
+            return Ok(pos);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// Every value of the root array, each read as its own document, printed back compactly.
+    fn elements(text: &str) -> Result<Vec<String>, ParseError> {
+        let mut s = Stream::new(text.as_bytes())?;
+        let mut array = s.begin_array()?;
+        let mut out = Vec::new();
+        while s.next_element(&mut array)? {
+            let doc = s.value()?;
+            let mut buf = Vec::new();
+            crate::Writer::compact(&mut buf).value(doc.root());
+            out.push(String::from_utf8(buf).unwrap());
+            s.recycle(doc);
+        }
+        s.finish()?;
+        Ok(out)
+    }
+
+    #[test]
+    fn elements_come_one_at_a_time() {
+        assert_eq!(
+            elements(" [ {\"a\" : [1, 2]} ,\n\"x\\n\", [] , 3.5 ] ").unwrap(),
+            [r#"{"a":[1,2]}"#, r#""x\n""#, "[]", "3.5"]
+        );
+        assert_eq!(elements("[]").unwrap(), Vec::<String>::new());
+    }
+
+    #[test]
+    fn keys_are_unescaped_and_values_keep_their_offsets() {
+        let text = br#"{"a\u0062": 7, "c": {"d": true}}"#;
+        let mut s = Stream::new(text).unwrap();
+        let mut root = s.begin_object().unwrap();
+        assert_eq!(s.next_key(&mut root).unwrap().as_deref(), Some("ab"));
+        s.skip().unwrap();
+        assert_eq!(s.next_key(&mut root).unwrap().as_deref(), Some("c"));
+        let doc = s.value().unwrap();
+        assert_eq!(doc.root().offset(), 20);
+        assert_eq!(doc.root().text_key(), r#"{"d": true}"#);
+        s.recycle(doc);
+        assert_eq!(s.next_key(&mut root).unwrap(), None);
+        assert_eq!(s.next_key(&mut root).unwrap(), None);
+        s.finish().unwrap();
+    }
+
+    /// Walks an object at the root, skipping every value.
+    fn members(text: &str) -> Result<(), ParseError> {
+        let mut s = Stream::new(text.as_bytes())?;
+        let mut object = s.begin_object()?;
+        while s.next_key(&mut object)?.is_some() {
+            s.skip()?;
+        }
+        s.finish()
+    }
+
+    #[test]
+    fn errors_are_those_of_the_whole_input_parse() {
+        for text in [
+            "[1, 2,]",
+            "[1 2]",
+            "[1, {\"a\" 2}]",
+            "[1, [2, 3}",
+            "[1, 2] x",
+            "[1, \"abc",
+            "[",
+            "[01]",
+            "{\"a\": 1,}",
+            "{\"a\" 1}",
+            "{\"a\": [1, 2}",
+            "{\"a\": 1} {",
+            "{1: 2}",
+        ] {
+            let want = crate::parse(text.as_bytes()).unwrap_err();
+            let got = if text.starts_with('[') {
+                elements(text).unwrap_err()
+            } else {
+                members(text).unwrap_err()
+            };
+            assert_eq!(got, want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn raw_values_are_delimited_exactly() {
+        let text = r#"[{"a": "x]\"}", "b": [1, {}]}, -12.5e3, true, "s\\", [[]], 7]"#;
+        let mut s = Stream::new(text.as_bytes()).unwrap();
+        let mut array = s.begin_array().unwrap();
+        let mut raws = Vec::new();
+        while s.next_element(&mut array).unwrap() {
+            raws.push(s.raw_value().unwrap());
+        }
+        s.finish().unwrap();
+        assert_eq!(
+            raws,
+            [
+                r#"{"a": "x]\"}", "b": [1, {}]}"#,
+                "-12.5e3",
+                "true",
+                r#""s\\""#,
+                "[[]]",
+                "7"
+            ]
+        );
+        let doc = s.document(raws[0]).unwrap();
+        assert_eq!(
+            doc.root()
+                .get("b")
+                .and_then(|b| b.at(0))
+                .and_then(|v| v.as_i64()),
+            Some(1)
+        );
+        s.recycle(doc);
+        assert!(s.document(&text[3..]).is_err(), "a slice that is no value");
+    }
+
+    #[test]
+    fn raw_values_never_read_past_the_input() {
+        for text in ["[\"abc", "[[1, 2", "[{", "[ ", "[\"\\", "[]]", "[,"] {
+            let mut s = Stream::new(text.as_bytes()).unwrap();
+            let mut array = s.begin_array().unwrap();
+            let result = s.next_element(&mut array).and_then(|more| {
+                if more {
+                    s.raw_value().map(|_| ())
+                } else {
+                    Ok(())
+                }
+            });
+            let _ = result.and_then(|()| s.finish());
+        }
+        let deep = "[".repeat(MAX_DEPTH + 2);
+        let mut s = Stream::new(deep.as_bytes()).unwrap();
+        let mut array = s.begin_array().unwrap();
+        assert!(s.next_element(&mut array).unwrap());
+        assert!(matches!(
+            s.raw_value().unwrap_err().kind,
+            ParseErrorKind::TooDeep { .. }
+        ));
+    }
+
+    #[test]
+    fn integers_are_read_and_other_values_left_in_place() {
+        let mut s = Stream::new(b"[12, -3, 1.5, \"x\", 99999999999999999999]").unwrap();
+        let mut array = s.begin_array().unwrap();
+        let mut got = Vec::new();
+        while s.next_element(&mut array).unwrap() {
+            match s.i64().unwrap() {
+                Some(v) => got.push(Some(v)),
+                None => {
+                    got.push(None);
+                    s.skip().unwrap();
+                }
+            }
+        }
+        assert_eq!(got, [Some(12), Some(-3), None, None, None]);
+    }
+
+    #[test]
+    fn invalid_utf8_is_refused_up_front() {
+        let err = Stream::new(b"[\"\xff\"]").err().unwrap();
+        assert_eq!((err.kind, err.offset), (ParseErrorKind::InvalidUtf8, 2));
+    }
+}

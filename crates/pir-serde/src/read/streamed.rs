@@ -1,0 +1,387 @@
+//! Reading a file in Paddle's layout as a [`Stream`], one value at a time (see
+//! [`read_slice`](super::read_slice)).
+
+use std::sync::Arc;
+
+use pir_core::serial::{self, JsonPath};
+use pir_core::{AttrDict, BlockId, IrContext, OpId, Type, ValueId};
+use pir_json::Stream;
+
+use super::{finish_program, invalid, read_header, LoadedProgram, ReadOptions, Reader};
+use crate::error::ReadError;
+use crate::param_form;
+
+/// Reads a file laid out as Paddle writes it as a stream (see [`read_slice`]);
+/// `None` when the layout is another one.
+pub(super) fn read_streamed(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Option<LoadedProgram>, ReadError> {
+    Ok(read_streamed_counting(ctx, bytes, options)?.map(|(loaded, _)| loaded))
+}
+
+/// [`read_streamed`], and how many ops were read field by field.
+pub(super) fn read_streamed_counting(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+) -> Result<Option<(LoadedProgram, usize)>, ReadError> {
+    let top = JsonPath::Root("");
+    let mut s = Stream::new(bytes)?;
+    let mut root = s.begin_object()?;
+    let (mut header, mut program, mut plain_ops) = (None, None, 0);
+    while let Some(key) = s.next_key(&mut root)? {
+        match &*key {
+            "base_code" if header.is_none() => {
+                let doc = s.value()?;
+                header = Some(read_header(doc.root(), &top.key("base_code"), options)?);
+                s.recycle(doc);
+            }
+            "program" if program.is_none() => {
+                let Some(header) = header.as_mut() else {
+                    return Ok(None);
+                };
+                let mut reader = Reader::new(
+                    s.text(),
+                    ctx.clone(),
+                    options,
+                    header.patches.take(),
+                    bytes.len(),
+                );
+                if !reader.read_program_streamed(&mut s, &top.key("program"))? {
+                    return Ok(None);
+                }
+                plain_ops = reader.plain_ops;
+                program = Some(reader.program);
+            }
+            "base_code" | "program" => return Ok(None),
+            _ => s.skip()?,
+        }
+    }
+    s.finish()?;
+    match (header, program) {
+        (Some(header), Some(program)) => {
+            finish_program(program, &header, bytes).map(|p| Some((p, plain_ops)))
+        }
+        _ => Ok(None),
+    }
+}
+
+impl<'a> Reader<'_, 'a> {
+    /// Reads `program` (the stream stands before its value) into the top block,
+    /// one op at a time. False when its layout is not Paddle's: one region
+    /// with `#` and `blocks`, whose first block has its members in key order.
+    fn read_program_streamed(
+        &mut self,
+        s: &mut Stream<'a>,
+        path: &JsonPath<'_>,
+    ) -> Result<bool, ReadError> {
+        let mut program = s.begin_object()?;
+        let mut read = false;
+        while let Some(key) = s.next_key(&mut program)? {
+            if &*key != "regions" || read {
+                s.skip()?;
+                continue;
+            }
+            read = true;
+            let regions_path = path.key("regions");
+            let region_path = regions_path.index(0);
+            let mut regions = s.begin_array()?;
+            if !s.next_element(&mut regions)? {
+                return Ok(false);
+            }
+            let mut region = s.begin_object()?;
+            let (mut named, mut blocks_read) = (false, false);
+            while let Some(key) = s.next_key(&mut region)? {
+                match &*key {
+                    "#" if !named => {
+                        named = true;
+                        s.skip()?;
+                    }
+                    "blocks" if !blocks_read => {
+                        blocks_read = true;
+                        let mut blocks = s.begin_array()?;
+                        if !s.next_element(&mut blocks)? {
+                            return Ok(false);
+                        }
+                        let top = self.program.top_block();
+                        let blocks_path = region_path.key("blocks");
+                        if !self.read_block_streamed(s, top, &blocks_path.index(0))? {
+                            return Ok(false);
+                        }
+                        // Like the whole-document reader, later blocks are not read.
+                        while s.next_element(&mut blocks)? {
+                            s.skip()?;
+                        }
+                    }
+                    "#" | "blocks" => return Ok(false),
+                    _ => s.skip()?,
+                }
+            }
+            if !(named && blocks_read) || s.next_element(&mut regions)? {
+                return Ok(false);
+            }
+        }
+        Ok(read)
+    }
+
+    /// Reads a block's object (the stream stands before it) op by op. False
+    /// when its members are not `#`, `args`, `kwargs` (optional) and `ops` in
+    /// that order (other keys anywhere).
+    fn read_block_streamed(
+        &mut self,
+        s: &mut Stream<'a>,
+        block: BlockId,
+        path: &JsonPath<'_>,
+    ) -> Result<bool, ReadError> {
+        let mut object = s.begin_object()?;
+        let (mut named, mut args, mut kwargs, mut ops) = (false, false, false, false);
+        while let Some(key) = s.next_key(&mut object)? {
+            match &*key {
+                "#" if !named => {
+                    named = true;
+                    s.skip()?;
+                }
+                "args" if !args && !kwargs && !ops => {
+                    args = true;
+                    let doc = s.value()?;
+                    self.read_block_args(doc.root(), block, path)?;
+                    s.recycle(doc);
+                }
+                "kwargs" if args && !kwargs && !ops => {
+                    kwargs = true;
+                    let doc = s.value()?;
+                    self.read_block_kwargs(doc.root(), block, path)?;
+                    s.recycle(doc);
+                }
+                "ops" if args && !ops => {
+                    ops = true;
+                    let ops_path = path.key("ops");
+                    let mut list = s.begin_array()?;
+                    let mut i = 0;
+                    while s.next_element(&mut list)? {
+                        let op = self.read_op_streamed(s, &ops_path.index(i))?;
+                        self.program.append_op(block, op);
+                        i += 1;
+                    }
+                }
+                "#" | "args" | "kwargs" | "ops" => return Ok(false),
+                _ => s.skip()?,
+            }
+        }
+        Ok(named && args && ops)
+    }
+
+    /// Reads the op at the stream. A plain op is read field by field, its types
+    /// and attribute lists looked up by their text before any of it is parsed;
+    /// parameter ops, ops with regions, ops of patched files and unusual layouts
+    /// are read as one document.
+    fn read_op_streamed(
+        &mut self,
+        s: &mut Stream<'a>,
+        path: &JsonPath<'_>,
+    ) -> Result<OpId, ReadError> {
+        let start = s.offset();
+        if self.patches.is_none() {
+            let mut operands = std::mem::take(&mut self.operands);
+            let mut result_types = std::mem::take(&mut self.result_types);
+            let mut result_ids = std::mem::take(&mut self.result_ids);
+            operands.clear();
+            result_types.clear();
+            result_ids.clear();
+            let plain =
+                self.read_plain_op(s, path, &mut operands, &mut result_types, &mut result_ids);
+            self.operands = operands;
+            self.result_types = result_types;
+            self.result_ids = result_ids;
+            if let Some(op) = plain? {
+                self.plain_ops += 1;
+                return Ok(op);
+            }
+            s.rewind(start);
+        }
+        let doc = s.value()?;
+        let op = self.read_op(doc.root(), path);
+        s.recycle(doc);
+        op
+    }
+
+    /// A plain op (see [`Self::read_op_streamed`]), or `None` for the others.
+    fn read_plain_op(
+        &mut self,
+        s: &mut Stream<'a>,
+        path: &JsonPath<'_>,
+        operands: &mut Vec<Option<ValueId>>,
+        result_types: &mut Vec<Type>,
+        result_ids: &mut Vec<Option<i64>>,
+    ) -> Result<Option<OpId>, ReadError> {
+        let mut object = s.begin_object()?;
+        if s.next_key(&mut object)?.as_deref() != Some("#") {
+            return Ok(None);
+        }
+        let raw_name = s.raw_value()?;
+        let name = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            Some(n) if n == param_form::SHORT_NAME || n.contains('\\') => return Ok(None),
+            Some(n) => match self.names.get(n) {
+                Some(&sym) => sym,
+                None => {
+                    let doc = s.document(raw_name)?;
+                    let sym = self.op_name(doc.root(), &path.key("#"));
+                    s.recycle(doc);
+                    sym?
+                }
+            },
+            None => return Ok(None),
+        };
+        if self.options.strict && self.ctx.op_info(name).is_none() {
+            return Ok(None);
+        }
+        let (mut a, mut oa, mut inputs, mut outputs) = (None, None, false, false);
+        while let Some(key) = s.next_key(&mut object)? {
+            match &*key {
+                "I" if !inputs => {
+                    inputs = true;
+                    let inputs_path = path.key("I");
+                    let mut list = s.begin_array()?;
+                    while s.next_element(&mut list)? {
+                        let mut input = s.begin_object()?;
+                        if s.next_key(&mut input)?.as_deref() != Some("%") {
+                            return Ok(None);
+                        }
+                        let Some(id) = s.i64()? else {
+                            return Ok(None);
+                        };
+                        if s.next_key(&mut input)?.is_some() {
+                            return Ok(None);
+                        }
+                        let ipath = inputs_path.index(operands.len());
+                        operands.push(self.lookup(id, &ipath.key("%"))?);
+                    }
+                }
+                "O" if !outputs => {
+                    outputs = true;
+                    let outputs_path = path.key("O");
+                    let mut list = s.begin_array()?;
+                    while s.next_element(&mut list)? {
+                        let mut output = s.begin_object()?;
+                        let (mut id, mut ty) = (None, None);
+                        while let Some(key) = s.next_key(&mut output)? {
+                            match &*key {
+                                "%" if id.is_none() => match s.i64()? {
+                                    Some(v) => id = Some(v),
+                                    None => return Ok(None),
+                                },
+                                "TT" if ty.is_none() => {
+                                    let raw = s.raw_value()?;
+                                    let opath = outputs_path.index(result_types.len());
+                                    ty = Some(self.read_type_raw(s, raw, &opath.key("TT"))?);
+                                }
+                                _ => return Ok(None),
+                            }
+                        }
+                        let Some(ty) = ty else {
+                            return Ok(None);
+                        };
+                        result_types.push(ty);
+                        result_ids.push(id);
+                    }
+                }
+                "A" if a.is_none() => a = Some(s.raw_value()?),
+                "OA" if oa.is_none() => oa = Some(s.raw_value()?),
+                "#" | "I" | "O" | "A" | "OA" | "regions" => return Ok(None),
+                _ => s.skip()?,
+            }
+        }
+        let (Some(a), true, true) = (a, inputs, outputs) else {
+            return Ok(None);
+        };
+        let attrs = self.read_attr_dict_raw(s, a, oa, path)?;
+        if let Err(e) = pir_core::program::check_op_shape(result_types.len(), 0) {
+            return Err(invalid(path, e.to_string()));
+        }
+        let op = self
+            .program
+            .create_op(name, operands, result_types, attrs, 0);
+        let outputs_path = path.key("O");
+        for (i, id) in result_ids.iter().enumerate() {
+            if let Some(id) = *id {
+                let v = self.program.result(op, i);
+                self.bind(id, v, &outputs_path.index(i).key("%"))?;
+            }
+        }
+        Ok(Some(op))
+    }
+
+    /// A type from its text (a slice of the file), decoding each distinct text once.
+    fn read_type_raw(
+        &mut self,
+        s: &mut Stream<'a>,
+        raw: &'a str,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, ReadError> {
+        if let Some(&ty) = self.type_cache.get(raw) {
+            return Ok(ty);
+        }
+        let doc = s.document(raw)?;
+        let ty = serial::decode_type(&self.ctx, doc.root(), path);
+        s.recycle(doc);
+        let ty = ty?;
+        self.type_cache.insert(raw, ty);
+        Ok(ty)
+    }
+
+    /// An op's attribute dictionary from the texts of its `A` and `OA` lists,
+    /// decoding each distinct pair once.
+    fn read_attr_dict_raw(
+        &mut self,
+        s: &mut Stream<'a>,
+        a: &'a str,
+        oa: Option<&'a str>,
+        path: &JsonPath<'_>,
+    ) -> Result<AttrDict, ReadError> {
+        let key = (a, oa.unwrap_or(""));
+        if let Some(dict) = self.dict_cache.get(key) {
+            return Ok(dict);
+        }
+        self.attrs.clear();
+        let resume = s.offset();
+        for (raw, name) in [(Some(a), "A"), (oa, "OA")] {
+            let Some(raw) = raw else { continue };
+            // Entries repeat across ops far more than whole lists do: look each one up.
+            s.rewind(raw.as_ptr() as usize - self.input.as_ptr() as usize);
+            let read = self.read_attr_entries(s, &path.key(name));
+            s.rewind(resume);
+            read?;
+        }
+        let dict = self.ctx.dict(&self.attrs);
+        self.dict_cache.insert(key, dict);
+        Ok(dict)
+    }
+
+    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, into
+    /// `self.attrs`, decoding each distinct entry text once.
+    fn read_attr_entries(
+        &mut self,
+        s: &mut Stream<'a>,
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
+        let mut list = s.begin_array()?;
+        let mut i = 0;
+        while s.next_element(&mut list)? {
+            let raw = s.raw_value()?;
+            if let Some(&cached) = self.entry_cache.get(raw) {
+                self.attrs.push(cached);
+            } else {
+                let doc = s.document(raw)?;
+                let entry = self.read_attr_entry(doc.root(), &path.index(i));
+                s.recycle(doc);
+                let entry = entry?;
+                self.attrs.push(entry);
+                self.entry_cache.insert(raw, entry);
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,85 @@
+//! The reader's lookup tables: value ids and attribute dictionaries.
+
+use pir_core::{AttrDict, ValueId};
+use rustc_hash::FxHashMap;
+
+/// Attribute dictionaries by the texts of an op's `A` and `OA` lists. Models
+/// whose ops carry unique attributes (a `struct_name` per layer) never repeat a
+/// whole list: once most lookups miss, new lists are no longer stored, so
+/// such files do not pay a table entry per op for nothing.
+#[derive(Default)]
+pub(super) struct DictCache<'a> {
+    pub(super) map: FxHashMap<(&'a str, &'a str), AttrDict>,
+    hits: u64,
+    pub(super) misses: u64,
+}
+
+impl<'a> DictCache<'a> {
+    /// Lookups after which the hit rate decides whether new lists are stored.
+    pub(super) const TRIAL: u64 = 4096;
+
+    pub(super) fn get(&mut self, key: (&'a str, &'a str)) -> Option<AttrDict> {
+        let found = self.map.get(&key).copied();
+        match found {
+            Some(_) => self.hits += 1,
+            None => self.misses += 1,
+        }
+        found
+    }
+
+    pub(super) fn insert(&mut self, key: (&'a str, &'a str), dict: AttrDict) {
+        let worth_it = self.misses < Self::TRIAL || self.hits * 4 >= self.misses;
+        if worth_it {
+            self.map.insert(key, dict);
+        }
+    }
+}
+
+/// The file's value ids → values. Paddle numbers results 1, 2, 3, … in file
+/// order (block arguments get negative ids), so positive ids index a dense
+/// vector; it only grows up to a bound set by the file's size (every value
+/// takes several bytes of the file), and ids past it or below 1 go to a map.
+pub(super) struct ValueTable {
+    pub(super) dense: Vec<Option<ValueId>>,
+    pub(super) dense_limit: usize,
+    sparse: FxHashMap<i64, ValueId>,
+}
+
+impl ValueTable {
+    pub(super) fn new(file_len: usize, approx_ops: usize) -> ValueTable {
+        ValueTable {
+            // About 1.3 values per op in real models.
+            dense: Vec::with_capacity(approx_ops * 3 / 2),
+            dense_limit: file_len / 4 + 1024,
+            sparse: FxHashMap::default(),
+        }
+    }
+
+    fn dense_index(&self, id: i64) -> Option<usize> {
+        usize::try_from(id).ok().filter(|&i| i < self.dense_limit)
+    }
+
+    /// Binds `id` (not 0); false when it was bound already.
+    pub(super) fn insert(&mut self, id: i64, v: ValueId) -> bool {
+        let Some(i) = self.dense_index(id) else {
+            return self.sparse.insert(id, v).is_none();
+        };
+        if i >= self.dense.len() {
+            self.dense.resize(i + 1, None);
+        }
+        match self.dense.get_mut(i) {
+            Some(slot @ None) => {
+                *slot = Some(v);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub(super) fn get(&self, id: i64) -> Option<ValueId> {
+        match self.dense_index(id) {
+            Some(i) => self.dense.get(i).copied().flatten(),
+            None => self.sparse.get(&id).copied(),
+        }
+    }
+}

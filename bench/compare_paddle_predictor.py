@@ -15,6 +15,24 @@ with a `NAME.inputs.npz`):
      deleted with `Config.delete_pass`, since in 3.3.1 on CPU
      `switch_ir_optim(False)` alone still runs every pass.
 
+What Paddle still does to Y (checked with `Config.switch_ir_debug`): the two
+passes that are not optional, `replace_fetch_with_shadow_output_pass` and
+`remove_shadow_feed_pass` (feed/fetch plumbing of the executor), and the
+lowering to kernels. No fusion, no folding, no CSE/DCE, no `inplace_pass`:
+every compute op Y runs is one `pir opt` wrote, and the run-time work those
+passes would do is our pipeline's (its `inplace` pass makes the in-place ops,
+its `constant_folding{constants-as-params=true}` turns the constants left
+into parameters).
+
+The latter matters most on small models: Paddle's `constant_folding_pass`
+replaces every `full`/`full_int_array`/`assign_value` by a variable loaded
+once (`builtin.constant`/`builtin.parameter`), while in a program without it
+each of them is a kernel launched on every run (and on every iteration of a
+`while` body). Before our pipeline did the same, the small models with many
+such constants (slicing, cond_if, c_pool_interp, the `while` models) were
+those where Y lost most; the op lists of X after Paddle and of Y differed in
+little else (`pd_op.fc` for `matmul`+`add`, fewer in-place ops).
+
 Both predictors are CPU ones with one math thread
 (`set_cpu_math_library_num_threads(1)`, and OMP/MKL threads 1 in the child's
 environment), oneDNN off (`disable_mkldnn()`; `--onednn` turns it on for both,
@@ -23,9 +41,11 @@ with which X also gets Paddle's oneDNN fusion passes and Y none).
 Each measurement is one child process (Paddle imported afresh, nothing shared):
 it creates the predictor, copies the model's own inputs in before every run,
 runs `--warmup` untimed runs and then `--runs` timed `predictor.run()` calls,
-and reports their median. Per round the models are measured X, Y, X, Y ...
-(X then Y for each model, `--rounds` rounds); a model's time is the median of
-its round medians. Y's outputs (from its last run) must equal X's: same shapes
+and reports their median (`--stat median`, the default) or their minimum
+(`--stat min`: on a loaded machine most runs of a 0.1 ms model are stretched
+by preemption, and the minimum is the run the other processes left alone).
+Per round the models are measured X, Y, X, Y ... (X then Y for each model,
+`--rounds` rounds); a model's time is the median of its rounds' values. Y's outputs (from its last run) must equal X's: same shapes
 and dtypes, `numpy.allclose(y, x, rtol=1e-4, atol=ATOL)` for floats (`--atol`,
 default 1e-5, for values that round to about zero) and exact equality
 otherwise.
@@ -45,7 +65,7 @@ Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`
 
 Usage:
   bench/compare_paddle_predictor.py [--pipeline P] [--models a,b] [--rounds 3]
-                                    [--warmup 3] [--runs 10] [--onednn]
+                                    [--warmup 3] [--runs 10] [--stat median|min] [--onednn]
                                     [--timeout 120] [--atol 1e-5]
 """
 
@@ -136,8 +156,11 @@ def error_line(text, limit=240):
     return (lines[-1] if lines else "no output")[:limit]
 
 
+STATS = {"median": statistics.median, "min": min}
+
+
 def measure(model, params, inputs, optim, args, outputs):
-    """(median ms, None) of one child's timed runs, or (None, problem)."""
+    """(ms, None) of one child's timed runs (their `--stat`), or (None, problem)."""
     env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", GLOG_minloglevel="2")
     cmd = [sys.executable, "-c", CHILD, model, params, inputs, "1" if optim else "0",
            "1" if args.onednn else "0", str(args.warmup), str(args.runs), outputs,
@@ -149,7 +172,7 @@ def measure(model, params, inputs, optim, args, outputs):
         return None, "no answer after %d s (killed)" % args.timeout
     for line in res.stdout.splitlines():
         if line.startswith(RESULT):
-            return statistics.median(json.loads(line[len(RESULT):])["ms"]), None
+            return STATS[args.stat](json.loads(line[len(RESULT):])["ms"]), None
     return None, "exit %d: %s" % (res.returncode, error_line(res.stderr + res.stdout))
 
 
@@ -200,6 +223,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--stat", choices=sorted(STATS), default="median",
+                    help="what a child reports of its timed runs")
     ap.add_argument("--onednn", action="store_true", help="oneDNN on for both predictors")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds one measurement may take")
     ap.add_argument("--atol", type=float, default=1e-5)
@@ -256,10 +281,11 @@ def main():
                     times[name][side].append(ms)
 
         print("pipeline `%s`; Paddle Inference 3.3.1, CPU, 1 thread, oneDNN %s; "
-              "X: Paddle's optimisation, Y: ours with Paddle's off; %d rounds x %d runs (+%d warm-up); "
+              "X: Paddle's optimisation, Y: ours with Paddle's off; %d rounds x %d runs (+%d warm-up), "
+              "%s of a round's runs; "
               "load average %.1f at the start, %.1f at the end on %d CPUs\n"
               % (args.pipeline, "on" if args.onednn else "off", args.rounds, args.runs, args.warmup,
-                 load_start, os.getloadavg()[0], os.cpu_count() or 0))
+                 args.stat, load_start, os.getloadavg()[0], os.cpu_count() or 0))
         print("| model | kind | X ms | Y ms | speedup | outputs |")
         print("|---|---|---:|---:|---:|---|")
         speedups, mismatches, notes = [], 0, []

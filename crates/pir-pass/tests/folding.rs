@@ -361,3 +361,68 @@ fn a_shared_producer_output_stays() {
     let stats = run_pipeline(&mut p, "fold_batch_norm");
     assert_eq!(stat(&stats, "batch norms folded"), 0, "{p}");
 }
+
+#[test]
+fn constants_as_params_hoists_read_only_makers_and_shares_equal_ones() {
+    // Two equal `full_int_array`s (one inside an `if` branch) and a `scale`
+    // factor become parameters; the `full` that `relu_` writes before `exp`
+    // reads it stays an op.
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,3],stop_gradient:[false]} : () -> tensor<-1x3xf32>
+    (%1) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[1]} : () -> tensor<1xi64>
+    (%2) = "pd_op.sum" (%0, %1) {dtype:Undefined,keepdim:false,stop_gradient:[false]} : (tensor<-1x3xf32>, tensor<1xi64>) -> tensor<-1xf32>
+    (%3) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:2} : () -> tensor<1xf32>
+    (%4) = "pd_op.scale" (%2, %3) {bias:0.5,bias_after_scale:true,stop_gradient:[false]} : (tensor<-1xf32>, tensor<1xf32>) -> tensor<-1xf32>
+    (%5) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[2],stop_gradient:[true],value:-1} : () -> tensor<2xf32>
+    (%6) = "pd_op.relu_" (%5) {stop_gradient:[true]} : (tensor<2xf32>) -> tensor<2xf32>
+    (%13) = "pd_op.exp" (%5) {stop_gradient:[true]} : (tensor<2xf32>) -> tensor<2xf32>
+    (%7) = "pd_op.data" () {dtype:bool,name:"c",place:Place(undefined:0),shape:[],stop_gradient:[true]} : () -> tensor<b>
+    (%8) = "pd_op.if" (%7) {stop_gradient:[false]} -> tensor<-1xf32> {
+        (%9) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[1]} : () -> tensor<1xi64>
+        (%10) = "pd_op.max" (%0, %9) {keepdim:false,stop_gradient:[false]} : (tensor<-1x3xf32>, tensor<1xi64>) -> tensor<-1xf32>
+        () = "cf.yield" (%10) {} : (tensor<-1xf32>) -> 
+    } else {
+        () = "cf.yield" (%4) {} : (tensor<-1xf32>) -> 
+    }
+    (%11) = "pd_op.fetch" (%8) {col:0,name:"a",persistable:[true],stop_gradient:[false]} : (tensor<-1xf32>) -> tensor<-1xf32>
+    (%12) = "pd_op.fetch" (%6) {col:1,name:"b",persistable:[true],stop_gradient:[false]} : (tensor<2xf32>) -> tensor<2xf32>
+    (%14) = "pd_op.fetch" (%13) {col:2,name:"c",persistable:[true],stop_gradient:[false]} : (tensor<2xf32>) -> tensor<2xf32>
+}"#;
+    let mut p = parse(text);
+    let stats = run_pipeline(&mut p, "constant_folding{constants-as-params=true}");
+    assert_eq!(stat(&stats, "constants hoisted"), 3, "{p}");
+    assert_eq!(count(&p, "pd_op.full_int_array"), 0, "{p}");
+    assert_eq!(count(&p, "pd_op.full"), 1, "the written full stays: {p}");
+    let names: Vec<&str> = p.parameters().map(|(n, _)| n).collect();
+    assert_eq!(
+        names.len(),
+        2,
+        "equal constants share a parameter: {names:?}"
+    );
+    // Parameters come first in the top block, so they dominate every reader.
+    let top = p.top_block();
+    let first: Vec<&str> = p
+        .block_ops(top)
+        .take(2)
+        .map(|op| p.op_name_str(op))
+        .collect();
+    assert_eq!(first, ["builtin.parameter", "builtin.parameter"]);
+}
+
+#[test]
+fn constants_as_params_needs_parameter_data() {
+    // Without the weights' tensors no parameter can be written.
+    let mut p = parse(WEIGHT_CHAIN);
+    let stats = run_pipeline(&mut p, "constant_folding{constants-as-params=true}");
+    assert_eq!(stat(&stats, "constants hoisted"), 0, "{p}");
+    let mut p = weight_chain();
+    let before = interpret(&p, &x_feed());
+    let stats = run_pipeline(&mut p, "constant_folding{constants-as-params=true}");
+    assert_eq!(
+        stat(&stats, "constants hoisted"),
+        1,
+        "the folded exp's full: {p}"
+    );
+    assert_eq!(count(&p, "pd_op.full"), 0);
+    assert_close(&before, &interpret(&p, &x_feed()), 0.0);
+}

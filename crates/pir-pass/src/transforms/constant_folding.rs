@@ -31,6 +31,20 @@
 //! (a parameter's tensor is dropped with its last op). The pass counts
 //! `ops folded`, `constants created`, `parameters created` and `parameters
 //! dropped`, and `evaluation errors` for ops the evaluator refused.
+//!
+//! With `constants-as-params` (for inference) the constant makers left at the
+//! end become parameters too: a `full`/`full_int_array`/`assign_value` op is a
+//! kernel that Paddle's executor runs on every run (and on every iteration
+//! inside a `while` body), while a parameter is loaded once. Only makers whose
+//! result has value semantics ([`AliasAnalysis::has_value_semantics`]: never
+//! written, shared with no other value, not bound to a named variable such as
+//! a loop-carried one or an output) and has between 1 and
+//! `MAX_HOISTED_ELEMENTS` elements are replaced (Paddle loads an empty
+//! tensor without a buffer, and `paddle.jit.load` then fails on it); equal constants (same type,
+//! same bytes) share one parameter. Counted as `constants hoisted`. Paddle's
+//! own `constant_folding_pass` does the same on the program it runs (into
+//! `builtin.constant`/`builtin.parameter`), but also for makers an in-place op
+//! writes, which then keep their value across runs; here those stay ops.
 
 use crate::registry::PassInfo;
 use std::sync::Arc;
@@ -53,10 +67,11 @@ pub const INFO: PassInfo = PassInfo {
     argument: "constant_folding",
     description:
         "compute ops whose inputs are constants and replace them by constants or new parameters",
-    options: &["keep-params"],
+    options: &["keep-params", "constants-as-params"],
     make: |o| {
         Ok(Box::new(ConstantFolding {
             keep_params: o.take_bool("keep-params", false)?,
+            constants_as_params: o.take_bool("constants-as-params", false)?,
         }))
     },
 };
@@ -67,6 +82,9 @@ pub struct ConstantFolding {
     /// Leave parameters alone: never read them as constants, never create or
     /// drop any (the parameter file stays as it is).
     pub keep_params: bool,
+    /// Replace the constant makers left at the end by parameters, where no
+    /// one can tell (see the module docs); ignored with `keep_params`.
+    pub constants_as_params: bool,
 }
 
 /// Constant makers: ops without operands whose results are constants.
@@ -78,6 +96,11 @@ const MAX_INT_ARRAY: usize = 256;
 /// Results above this many elements are not folded into a parameter: the
 /// evaluator would have to hold them, and the file would grow.
 const MAX_PARAMETER_ELEMENTS: usize = 1 << 27;
+
+/// Constant makers above this many elements stay ops under
+/// `constants-as-params`: filling them costs little next to their readers,
+/// and the parameter file would grow.
+const MAX_HOISTED_ELEMENTS: usize = 1 << 16;
 
 /// The prefix of the parameters the pass creates.
 const PARAMETER_PREFIX: &str = "constant_folding@_";
@@ -149,6 +172,12 @@ impl Pass for ConstantFolding {
         changed |= f.materialize(p, can_add_params)?;
         changed |= f.erase_dead(p);
         f.cx.statistics.add("evaluation errors", f.eval_errors);
+        if self.constants_as_params && can_add_params {
+            let (hoisted, errors) = hoist_makers(p, root)?;
+            cx.statistics.add("constants hoisted", hoisted);
+            cx.statistics.add("evaluation errors", errors);
+            changed |= hoisted > 0;
+        }
         Ok(Changed::from(changed))
     }
 }
@@ -364,6 +393,73 @@ impl Folder<'_> {
         self.cx.statistics.add("parameters dropped", dropped as u64);
         erased || dropped > 0
     }
+}
+
+/// Replaces the constant makers under `root` whose results no one can tell
+/// from a parameter by parameters (one per distinct type and content), and
+/// erases them. Returns how many makers were replaced and how many the
+/// evaluator refused.
+fn hoist_makers(p: &mut Program, root: OpId) -> Result<(u64, u64), PassError> {
+    let aliases = AliasAnalysis::new(p);
+    let makers: Vec<OpId> = super::ops_under(p, root)
+        .into_iter()
+        .filter(|&op| MAKERS.contains(&p.op_name_str(op)) && p.num_results(op) == 1)
+        .collect();
+    let mut shared: FxHashMap<(Type, Vec<u8>), ValueId> = FxHashMap::default();
+    let (mut counter, mut hoisted, mut errors) = (0usize, 0u64, 0u64);
+    let mut last: Option<OpId> = None;
+    for op in makers {
+        if p.is_erased(op) {
+            continue;
+        }
+        let r = p.result(op, 0);
+        if p.use_empty(r) || !aliases.has_value_semantics(r) {
+            continue;
+        }
+        let tensor = match maker_value(p, op) {
+            Ok(Some(t)) => t,
+            Ok(None) => continue,
+            Err(_) => {
+                errors += 1;
+                continue;
+            }
+        };
+        let ty = p.value_type(r);
+        // An empty tensor (`full_int_array []`, the axes of a full
+        // reduction) loads without a buffer, which Paddle's kernels reject.
+        if tensor.numel() == 0 || tensor.numel() > MAX_HOISTED_ELEMENTS || !fits(p, ty, &tensor) {
+            continue;
+        }
+        let Ok(tensor) = tensor.to_tensor() else {
+            continue;
+        };
+        let key = (ty, tensor.bytes().to_vec());
+        let new = match shared.get(&key) {
+            Some(&v) => v,
+            None => {
+                let name = params::fresh_name(p, PARAMETER_PREFIX, &mut counter);
+                // At the top of the program, in order: a parameter shared by
+                // makers in different places dominates them all.
+                let at = match last {
+                    Some(prev) => InsertPoint::After(prev),
+                    None => InsertPoint::BlockStart(p.top_block()),
+                };
+                let v = params::insert_parameter(p, at, &name, tensor)
+                    .map_err(|e| pass_error(e.to_string()))?;
+                p.set_value_type(v, ty);
+                if let ValueDef::Result { op: param, .. } = p.value_def(v) {
+                    last = Some(param);
+                }
+                shared.insert(key, v);
+                v
+            }
+        };
+        p.replace_all_uses_with(r, new);
+        p.erase_op(op)
+            .map_err(|e| pass_error(format!("erasing a hoisted constant: {e}")))?;
+        hoisted += 1;
+    }
+    Ok((hoisted, errors))
 }
 
 /// The value a constant maker computes (`Ok(None)` for another op).

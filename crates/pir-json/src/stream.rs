@@ -288,7 +288,17 @@ impl<'a> Stream<'a> {
             .filter(|&o| o <= self.text.len())
             .unwrap_or(self.text.len());
         let tape = std::mem::take(&mut self.tape);
-        let (doc, _) = parse_value_at(self.text, offset, tape, &mut self.stack)?;
+        let (doc, end) = parse_value_at(self.text, offset, tape, &mut self.stack)?;
+        // `raw` must be exactly one value: `1e1{"a"` delimits as one piece but parses as `1e1`.
+        if end != offset + raw.len() {
+            self.tape = doc.into_tape();
+            return Err(self.error(fail(
+                end,
+                ParseErrorKind::Expected {
+                    expected: "the end of the value",
+                },
+            )));
+        }
         Ok(doc)
     }
 
@@ -341,9 +351,9 @@ fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
                 ))
             }
             _ if depth == 0 => {
-                // A number or literal: up to the next delimiter.
+                // A number or literal: the bytes those can hold.
                 while let Some(&c) = input.get(pos) {
-                    if matches!(c, b',' | b']' | b'}' | b':' | b' ' | b'\n' | b'\r' | b'\t') {
+                    if !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')) {
                         break;
                     }
                     pos += 1;
@@ -474,6 +484,10 @@ mod tests {
         );
         s.recycle(doc);
         assert!(s.document(&text[3..]).is_err(), "a slice that is no value");
+        assert!(
+            s.document(&text[1..5]).is_err(),
+            "a slice longer than its value"
+        );
     }
 
     #[test]
@@ -498,6 +512,22 @@ mod tests {
             s.raw_value().unwrap_err().kind,
             ParseErrorKind::TooDeep { .. }
         ));
+    }
+
+    #[test]
+    fn a_scalar_followed_by_garbage_is_refused() {
+        // Found by fuzzing: `1e1{"a[t're` was delimited as one value and parsed as `1e1`.
+        for text in ["[1e1{\"a[t're]", "[1e1{]", "[true{}]", "[1\"x\"]"] {
+            let mut s = Stream::new(text.as_bytes()).unwrap();
+            let mut array = s.begin_array().unwrap();
+            assert!(s.next_element(&mut array).unwrap());
+            let walked = s
+                .raw_value()
+                .and_then(|raw| s.document(raw).map(|doc| s.recycle(doc)))
+                .and_then(|()| s.next_element(&mut array).map(|_| ()));
+            assert!(walked.is_err(), "{text}");
+            assert!(crate::parse(text.as_bytes()).is_err());
+        }
     }
 
     #[test]

@@ -238,6 +238,15 @@ impl<'a> Stream<'a> {
         Ok(())
     }
 
+    /// The byte offset of `raw`, a slice of this stream's text (the text's length for
+    /// another string).
+    pub fn offset_of(&self, raw: &str) -> usize {
+        (raw.as_ptr() as usize)
+            .checked_sub(self.text.as_ptr() as usize)
+            .filter(|&o| o <= self.text.len())
+            .unwrap_or(self.text.len())
+    }
+
     /// Moves the stream back (or forward) to byte `offset`, e.g. to read a value again as a
     /// document after looking into it with the other methods.
     pub fn rewind(&mut self, offset: usize) {
@@ -283,10 +292,7 @@ impl<'a> Stream<'a> {
     /// `raw` (a slice of this stream's text, e.g. from [`raw_value`](Self::raw_value)) parsed
     /// as a document of its own. Give it back with [`recycle`](Self::recycle).
     pub fn document(&mut self, raw: &'a str) -> Result<Document<'a>, ParseError> {
-        let offset = (raw.as_ptr() as usize)
-            .checked_sub(self.text.as_ptr() as usize)
-            .filter(|&o| o <= self.text.len())
-            .unwrap_or(self.text.len());
+        let offset = self.offset_of(raw);
         let tape = std::mem::take(&mut self.tape);
         let (doc, end) = parse_value_at(self.text, offset, tape, &mut self.stack)?;
         // `raw` must be exactly one value: `1e1{"a"` delimits as one piece but parses as `1e1`.

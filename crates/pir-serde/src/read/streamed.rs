@@ -349,7 +349,7 @@ impl<'a> Reader<'_, 'a> {
         for (raw, name) in [(Some(a), "A"), (oa, "OA")] {
             let Some(raw) = raw else { continue };
             // Entries repeat across ops far more than whole lists do: look each one up.
-            s.rewind(raw.as_ptr() as usize - self.input.as_ptr() as usize);
+            s.rewind(s.offset_of(raw));
             let read = self.read_attr_entries(s, &path.key(name));
             s.rewind(resume);
             read?;

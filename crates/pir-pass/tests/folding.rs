@@ -410,6 +410,27 @@ fn constants_as_params_hoists_read_only_makers_and_shares_equal_ones() {
 }
 
 #[test]
+fn a_hoisted_constant_of_unknown_declared_dims_gets_its_tensor_s_shape() {
+    // As for folded values: Paddle refuses a parameter whose type leaves dims unknown.
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1],stop_gradient:[false]} : () -> tensor<-1xf32>
+    (%1) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[3],stop_gradient:[true],value:2} : () -> tensor<-1xf32>
+    (%2) = "pd_op.add" (%0, %1) {stop_gradient:[false]} : (tensor<-1xf32>, tensor<-1xf32>) -> tensor<-1xf32>
+    (%3) = "pd_op.fetch" (%2) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1xf32>) -> tensor<-1xf32>
+}"#;
+    let mut p = parse(text);
+    bind(&mut p, &[]);
+    let stats = run_pipeline(&mut p, "constant_folding{constants-as-params=true}");
+    assert_eq!(stat(&stats, "constants hoisted"), 1, "{p}");
+    let printed = p.to_string();
+    let line = printed
+        .lines()
+        .find(|l| l.contains("\"builtin.parameter\""))
+        .unwrap();
+    assert!(line.ends_with("() -> tensor<3xf32>"), "{line}");
+}
+
+#[test]
 fn constants_as_params_needs_parameter_data() {
     // Without the weights' tensors no parameter can be written.
     let mut p = parse(WEIGHT_CHAIN);

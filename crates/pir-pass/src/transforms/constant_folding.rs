@@ -348,12 +348,7 @@ impl Folder<'_> {
                     let at = InsertPoint::Before(params::top_level_ancestor(p, op));
                     let v = params::insert_parameter(p, at, &name, tensor)
                         .map_err(|e| pass_error(e.to_string()))?;
-                    // Keep the declared type, which the readers were built against,
-                    // unless it leaves dims unknown: Paddle refuses to run a parameter
-                    // whose type is not its tensor's own shape.
-                    if fully_known(p, ty) {
-                        p.set_value_type(v, ty);
-                    }
+                    declare_parameter_type(p, v, ty);
                     self.cx.statistics.add("parameters created", 1);
                     v
                 } else {
@@ -446,7 +441,7 @@ fn hoist_makers(p: &mut Program, root: OpId) -> Result<(u64, u64), PassError> {
                 };
                 let v = params::insert_parameter(p, at, &name, tensor)
                     .map_err(|e| pass_error(e.to_string()))?;
-                p.set_value_type(v, ty);
+                declare_parameter_type(p, v, ty);
                 if let ValueDef::Result { op: param, .. } = p.value_def(v) {
                     last = Some(param);
                 }
@@ -485,9 +480,16 @@ fn fits(p: &Program, ty: Type, t: &EvalTensor) -> bool {
         && dims.iter().zip(&actual).all(|(&d, &a)| d == a || d < 0)
 }
 
-/// Whether `ty` is a tensor type with every dim known.
-fn fully_known(p: &Program, ty: Type) -> bool {
-    pir_params::bound::declared(p, ty).is_some_and(|(_, dims)| dims.iter().all(|&d| d >= 0))
+/// Gives the new parameter `v` the type `ty` of the value it replaces, which
+/// the readers were built against — unless `ty` leaves dims unknown: Paddle
+/// refuses to run a parameter whose type is not its tensor's own shape, so it
+/// keeps the shape `insert_parameter` gave it.
+fn declare_parameter_type(p: &mut Program, v: ValueId, ty: Type) {
+    let fully_known =
+        pir_params::bound::declared(p, ty).is_some_and(|(_, dims)| dims.iter().all(|&d| d >= 0));
+    if fully_known {
+        p.set_value_type(v, ty);
+    }
 }
 
 /// Creates a constant maker named `name` before `op`.

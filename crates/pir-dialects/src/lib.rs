@@ -27,6 +27,7 @@ pub mod op_def;
 mod op_registry;
 pub mod ops;
 pub mod pd_op;
+mod printed_floats;
 pub mod synthetic;
 pub mod value_tensor;
 mod views_support;

@@ -7,11 +7,9 @@ use pir_core::builtin::{
 };
 use pir_core::op_info::traits;
 use pir_core::parser::{AttrHintInterface, Expect, PrintedAttrsInterface};
-use pir_core::{AttrDef, Attribute, IrContext, OpId, OpInfo, Program, Symbol};
+use pir_core::{AttrDef, Attribute, IrContext, OpId, OpInfo, Program};
 
-use crate::op_def::{
-    AttrKind, DefaultValue, ElementKind, OpDef, OpDefinition, ScalarDataType, OP_DEFS,
-};
+use crate::op_def::{AttrKind, ElementKind, OpDef, OpDefinition, ScalarDataType, OP_DEFS};
 use crate::pd_op::{DataLayoutAttr, DataTypeAttr, IntArrayAttr, PlaceAttr, ScalarAttr};
 
 /// The definition of the op named `name` (binary search in the sorted table).
@@ -38,7 +36,9 @@ pub(crate) fn register_table_ops(
             .with_attributes(&names)
             .with_interface(OpDefinition(def))
             .with_interface(AttrHintInterface(attr_hint_from_definition))
-            .with_interface(PrintedAttrsInterface(restore_printed_floats));
+            .with_interface(PrintedAttrsInterface(
+                crate::printed_floats::restore_printed_floats,
+            ));
         let mut side_effect = false;
         for t in def.traits {
             let id = ctx.trait_id(t);
@@ -112,84 +112,6 @@ pub fn verify_by_definition(p: &Program, op: OpId) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Restores float attributes Paddle's print shortened to 6 digits (the
-/// text parser's [`PrintedAttrsInterface`] for table ops):
-///
-/// - a value that prints as the definition's default is the default (Paddle
-///   builds most of them from it: `selu`'s scale 1.0507 is 1.05070102…);
-/// - a double of an op whose `dtype` is float32 is the float32 nearest the
-///   printed decimal, widened (Paddle's API stores such values through a
-///   float: `full`'s value 0.1 is 0.10000000149011612) — unless the op's
-///   place is undefined: such ops are made inside Paddle from doubles
-///   (`full` 1e-12 of `normalize`). In the corpora every double of a
-///   float32 op with a place is a widened float32 (23 of 23), and the one
-///   with an undefined place is not.
-///
-/// Float attributes (`f32`) are already the nearest float32.
-pub fn restore_printed_floats(ctx: &IrContext, info: &OpInfo, attrs: &mut [(Symbol, Attribute)]) {
-    // Only float attributes change, and most ops have none: leave before
-    // looking anything up.
-    let is_float =
-        |a: Attribute| ctx.attr_as::<F32Attr>(a).is_some() || ctx.attr_as::<F64Attr>(a).is_some();
-    if !attrs.iter().any(|&(_, a)| is_float(a)) {
-        return;
-    }
-    let Some(def) = info.interface::<OpDefinition>().map(|d| d.0) else {
-        return;
-    };
-    let named = |wanted: &str| {
-        attrs
-            .iter()
-            .find(|&&(name, _)| ctx.symbol_str(name) == wanted)
-            .map(|&(_, a)| a)
-    };
-    let float32 = named("dtype")
-        .and_then(|a| ctx.attr_as::<DataTypeAttr>(a))
-        .is_some_and(|d| d.0 == crate::pd_op::DataType::Float32);
-    let placed = named("place")
-        .and_then(|a| ctx.attr_as::<PlaceAttr>(a))
-        .is_some_and(|p| p.0.allocation_type != 0);
-    let float32_op = float32 && placed;
-    for (name, attr) in attrs.iter_mut() {
-        if !is_float(*attr) {
-            continue;
-        }
-        let default = def
-            .attribute(ctx.symbol_str(*name))
-            .and_then(|spec| match spec.default {
-                Some(DefaultValue::Float(d)) => Some(d),
-                _ => None,
-            });
-        if let Some(f) = ctx.attr_as::<F32Attr>(*attr) {
-            if default.is_some_and(|d| (d as f32).to_bits() == f.value().to_bits()) {
-                continue; // the default itself: nothing to restore
-            }
-            let printed = pir_json::f32_to_cpp_ostream_string(f.value());
-            if let Some(d) =
-                default.filter(|&d| pir_json::f32_to_cpp_ostream_string(d as f32) == printed)
-            {
-                *attr = F32Attr::get(ctx, d as f32);
-            }
-        } else if let Some(f) = ctx.attr_as::<F64Attr>(*attr) {
-            let widen = |v: f64| if float32_op { f64::from(v as f32) } else { v };
-            let restored = match default {
-                // The default prints as itself: no need to compare the prints.
-                Some(d) if d.to_bits() == f.value().to_bits() => widen(d),
-                _ => {
-                    let printed = pir_json::f64_to_cpp_ostream_string(f.value());
-                    match default.filter(|&d| pir_json::f64_to_cpp_ostream_string(d) == printed) {
-                        Some(d) => widen(d),
-                        None => widen(f.value()),
-                    }
-                }
-            };
-            if restored.to_bits() != f.value().to_bits() {
-                *attr = F64Attr::get(ctx, restored);
-            }
-        }
-    }
 }
 
 /// The text parser's hint for an attribute of an op with a definition: the

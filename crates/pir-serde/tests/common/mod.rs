@@ -46,9 +46,6 @@ pub fn first_json_difference(expected: &[u8], actual: &[u8]) -> String {
 /// from cannot hold them.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Masks {
-    /// Compare float and double attributes at the 6 significant digits
-    /// Paddle prints.
-    pub float_digits: bool,
     /// Leave out the attributes of `pd_op.while` (Paddle prints none).
     pub while_attrs: bool,
     /// Leave out the dims of tensor array types (Paddle prints only the
@@ -82,13 +79,6 @@ fn normalise(j: &mut Json, masks: Masks) {
                     }
                 }
             }
-            if masks.float_digits && matches!(tag.as_deref(), Some("0.a_f32" | "0.a_f64")) {
-                for (k, v) in members.iter_mut() {
-                    if k == "D" {
-                        *v = Json::Str(six_digits(v));
-                    }
-                }
-            }
             for (k, v) in members.iter_mut() {
                 if k == "A" || k == "OA" {
                     if let Json::Arr(items) = v {
@@ -107,13 +97,4 @@ fn normalise(j: &mut Json, masks: Masks) {
         Json::Arr(items) => items.iter_mut().for_each(|i| normalise(i, masks)),
         _ => {}
     }
-}
-
-fn six_digits(v: &Json) -> String {
-    let x = match v {
-        Json::Int(i) => *i as f64,
-        Json::Float(f) => *f,
-        _ => return format!("{v:?}"),
-    };
-    format!("{x:.5e}")
 }

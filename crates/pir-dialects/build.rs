@@ -18,6 +18,8 @@ fn generate() -> Result<(), String> {
     let data = PathBuf::from(&manifest).join("data/pd_op_definitions.json");
     println!("cargo:rerun-if-changed={}", data.display());
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build_views.rs");
+    println!("cargo:rerun-if-changed=build_attr_types.rs");
     let text = std::fs::read_to_string(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let json: Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", data.display()))?;
@@ -46,6 +48,9 @@ fn generate() -> Result<(), String> {
 #[path = "build_views.rs"]
 mod views;
 
+#[path = "build_attr_types.rs"]
+mod attr_types;
+
 fn string<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")
 }
@@ -68,57 +73,8 @@ fn value_kind(ty: &str) -> &'static str {
     }
 }
 
-fn element_kind(ty: &str) -> Option<&'static str> {
-    Some(match ty {
-        "pir::BoolAttribute" => "Bool",
-        "pir::Int32Attribute" => "Int32",
-        "pir::Int64Attribute" => "Int64",
-        "pir::FloatAttribute" => "Float",
-        "pir::DoubleAttribute" => "Double",
-        "pir::StrAttribute" => "Str",
-        "paddle::dialect::ScalarAttribute" => "Scalar",
-        _ => return None,
-    })
-}
-
 fn attr_kind(attr: &Value) -> String {
-    let ty = string(attr, "type");
-    if let Some(inner) = ty
-        .strip_prefix("pir::ArrayAttribute<")
-        .and_then(|s| s.strip_suffix('>'))
-    {
-        return match element_kind(inner) {
-            Some(k) => format!("AttrKind::Array(Some(ElementKind::{k}))"),
-            None => "AttrKind::Array(None)".into(),
-        };
-    }
-    match ty {
-        "pir::BoolAttribute" => "AttrKind::Bool".into(),
-        "pir::Int32Attribute" => "AttrKind::Int32".into(),
-        "pir::Int64Attribute" => "AttrKind::Int64".into(),
-        "pir::IndexAttribute" => "AttrKind::Index".into(),
-        "pir::FloatAttribute" => "AttrKind::Float".into(),
-        "pir::DoubleAttribute" => "AttrKind::Double".into(),
-        "pir::StrAttribute" => "AttrKind::Str".into(),
-        "pir::ArrayAttribute" => "AttrKind::Array(None)".into(),
-        "paddle::dialect::IntArrayAttribute" => "AttrKind::IntArray".into(),
-        "paddle::dialect::DataTypeAttribute" => "AttrKind::DataType".into(),
-        "paddle::dialect::PlaceAttribute" => "AttrKind::Place".into(),
-        "paddle::dialect::DataLayoutAttribute" => "AttrKind::DataLayout".into(),
-        "pir::PointerAttribute" => "AttrKind::Pointer".into(),
-        "paddle::dialect::ScalarAttribute" => {
-            let dt = match string(attr, "data_type") {
-                "float" => "Float",
-                "double" => "Double",
-                "int" => "Int32",
-                "int64_t" => "Int64",
-                "bool" => "Bool",
-                _ => "Other",
-            };
-            format!("AttrKind::Scalar(ScalarDataType::{dt})")
-        }
-        _ => "AttrKind::Any".into(),
-    }
+    attr_types::attr_type(string(attr, "type"), string(attr, "data_type")).kind
 }
 
 fn float_literal(f: f64) -> String {

@@ -61,58 +61,10 @@ fn camel(name: &str) -> String {
 }
 
 /// (getter return type, getter helper, build parameter type, build maker).
-fn attr_rust(attr: &Value) -> (&'static str, &'static str, &'static str, &'static str) {
+fn attr_rust(attr: &Value) -> super::attr_types::View {
     let ty = attr.get("type").and_then(Value::as_str).unwrap_or("");
     let data_type = attr.get("data_type").and_then(Value::as_str).unwrap_or("");
-    match ty {
-        "pir::BoolAttribute" => ("bool", "attr_bool", "bool", "make_bool"),
-        "pir::Int32Attribute" => ("i32", "attr_i32", "i32", "make_i32"),
-        "pir::Int64Attribute" => ("i64", "attr_i64", "i64", "make_i64"),
-        "pir::IndexAttribute" => ("i64", "attr_i64", "i64", "make_index"),
-        "pir::FloatAttribute" => ("f32", "attr_f32", "f32", "make_f32"),
-        "pir::DoubleAttribute" => ("f64", "attr_f64", "f64", "make_f64"),
-        "pir::StrAttribute" => ("String", "attr_string", "&str", "make_str"),
-        "pir::ArrayAttribute<pir::Int32Attribute>" => {
-            ("Vec<i32>", "attr_i32_vec", "&[i32]", "make_i32_vec")
-        }
-        "pir::ArrayAttribute<pir::Int64Attribute>" => {
-            ("Vec<i64>", "attr_i64_vec", "&[i64]", "make_i64_vec")
-        }
-        "pir::ArrayAttribute<pir::FloatAttribute>" => {
-            ("Vec<f32>", "attr_f32_vec", "&[f32]", "make_f32_vec")
-        }
-        "pir::ArrayAttribute<pir::DoubleAttribute>" => {
-            ("Vec<f64>", "attr_f64_vec", "&[f64]", "make_f64_vec")
-        }
-        "pir::ArrayAttribute<pir::BoolAttribute>" => {
-            ("Vec<bool>", "attr_bool_vec", "&[bool]", "make_bool_vec")
-        }
-        "pir::ArrayAttribute<pir::StrAttribute>" => {
-            ("Vec<String>", "attr_string_vec", "&[&str]", "make_str_vec")
-        }
-        "paddle::dialect::IntArrayAttribute" => {
-            ("Vec<i64>", "attr_int_array", "&[i64]", "make_int_array")
-        }
-        "paddle::dialect::DataTypeAttribute" => {
-            ("DataType", "attr_data_type", "DataType", "make_data_type")
-        }
-        "paddle::dialect::PlaceAttribute" => ("Place", "attr_place", "Place", "make_place"),
-        "paddle::dialect::DataLayoutAttribute" => (
-            "pir_core::builtin::DataLayout",
-            "attr_layout",
-            "pir_core::builtin::DataLayout",
-            "make_layout",
-        ),
-        "paddle::dialect::ScalarAttribute" => match data_type {
-            "float" => ("Attribute", "attr_raw", "f32", "make_f32"),
-            "double" => ("Attribute", "attr_raw", "f64", "make_f64"),
-            "int" => ("Attribute", "attr_raw", "i32", "make_i32"),
-            "int64_t" => ("Attribute", "attr_raw", "i64", "make_i64"),
-            "bool" => ("Attribute", "attr_raw", "bool", "make_bool"),
-            _ => ("Attribute", "attr_raw", "Attribute", "make_raw"),
-        },
-        _ => ("Attribute", "attr_raw", "Attribute", "make_raw"),
-    }
+    super::attr_types::attr_type(ty, data_type).view
 }
 
 fn list<'a>(op: &'a Value, key: &str) -> &'a [Value] {

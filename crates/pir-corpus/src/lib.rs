@@ -12,6 +12,8 @@
 //! }
 //! ```
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 
 /// A small deterministic random generator (xorshift64*) for tests that

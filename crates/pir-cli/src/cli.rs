@@ -278,6 +278,11 @@ pub struct TimeArgs {
     /// How many runs to take the median of.
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
+    /// Also time reading the parameters: the `.pdiparams` beside the model,
+    /// memory-mapped, every tensor located and summed (`params_ms`, and
+    /// `params_gbps` of the file's size).
+    #[arg(long)]
+    pub params: bool,
 }
 
 /// `pir synth`.

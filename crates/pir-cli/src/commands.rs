@@ -192,9 +192,19 @@ fn time(args: &TimeArgs) -> Result<(), CliError> {
         save_ms.push(t.elapsed().as_secs_f64() * 1e3);
         std::hint::black_box((text.len(), json.len()));
     }
+    let params = if args.params {
+        let (bytes, ms) = time_params(path, &loaded.program, args.repeat)?;
+        let gbps = bytes as f64 / (median(ms.clone()) * 1e6);
+        format!(
+            ",\"params_bytes\":{bytes},\"params_ms\":{:.4},\"params_gbps\":{gbps:.3}",
+            median(ms)
+        )
+    } else {
+        String::new()
+    };
     writeln!(
         std::io::stdout(),
-        "{{\"file\":{:?},\"bytes\":{},\"ops\":{},\"repeat\":{},\"load_ms\":{:.4},\"print_ms\":{:.4},\"save_ms\":{:.4}}}",
+        "{{\"file\":{:?},\"bytes\":{},\"ops\":{},\"repeat\":{},\"load_ms\":{:.4},\"print_ms\":{:.4},\"save_ms\":{:.4}{params}}}",
         path.display().to_string(),
         bytes.len(),
         loaded.program.num_ops(),
@@ -204,6 +214,38 @@ fn time(args: &TimeArgs) -> Result<(), CliError> {
         median(save_ms)
     )?;
     Ok(())
+}
+
+/// Times `repeat` reads of the `.pdiparams` beside `model`: mapped, each of
+/// `program`'s parameters located, checked and summed (so every byte is
+/// read). Gives the file's size and the times in ms.
+fn time_params(
+    model: &std::path::Path,
+    program: &pir_core::Program,
+    repeat: u32,
+) -> Result<(u64, Vec<f64>), CliError> {
+    let path = model.with_extension("pdiparams");
+    let vars = pir::persistable_vars(program);
+    let names: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
+    let err = |source| pir::Error::Params {
+        path: path.clone(),
+        source,
+    };
+    let size = std::fs::metadata(&path)
+        .map_err(|source| pir::Error::Io {
+            path: path.clone(),
+            source,
+        })?
+        .len();
+    let mut ms = Vec::new();
+    for _ in 0..repeat {
+        let t = std::time::Instant::now();
+        let tensors = pir_params::combined::load_combined(&path, &names).map_err(err)?;
+        let sum: f64 = tensors.iter().map(|(_, t)| t.sum_f64()).sum();
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+        std::hint::black_box(sum);
+    }
+    Ok((size, ms))
 }
 
 /// `pir synth OPS OUT [--force]`: writes a synthetic model of about OPS ops

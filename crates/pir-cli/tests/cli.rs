@@ -269,6 +269,33 @@ fn params_lists_tensors_named_by_the_program_as_json() {
 }
 
 #[test]
+fn time_reports_the_phases_and_with_params_reads_the_parameter_file() {
+    let model = corpus_model("mlp_tiny");
+    let json = model.json();
+    let out = pir(&["time", json.to_str().unwrap(), "--repeat", "2", "--params"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let size = std::fs::metadata(model.file(".pdiparams").unwrap())
+        .unwrap()
+        .len();
+    assert_eq!(report["params_bytes"], size);
+    for key in ["load_ms", "print_ms", "save_ms", "params_ms", "params_gbps"] {
+        assert!(report[key].as_f64().unwrap() >= 0.0, "{key}: {report}");
+    }
+    // A model without a parameter file beside it is an error naming the file.
+    let dir = tempfile::tempdir().unwrap();
+    let alone = dir.path().join("alone.json");
+    std::fs::copy(&json, &alone).unwrap();
+    let out = pir(&["time", alone.to_str().unwrap(), "--params"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("alone.pdiparams"));
+}
+
+#[test]
 fn params_convert_goes_to_pickle_and_back_to_the_same_bytes() {
     let model = corpus_model("mlp_tiny");
     let params = model.file(".pdiparams").unwrap();

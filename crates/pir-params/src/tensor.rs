@@ -334,12 +334,22 @@ impl Tensor {
     /// Complex tensors sum their **real parts**; `bool` counts the `true`
     /// elements; float8 and half types are decoded exactly. Integers are
     /// converted to `f64` one by one (large 64-bit values lose precision).
+    /// Elements are added in [`SUM_LANES`] interleaved partial sums (element
+    /// `i` to lane `i % SUM_LANES`, the rest after the last full group in
+    /// order), so the adds run in parallel; the lanes are then added in order.
     pub fn sum_f64(&self) -> f64 {
         let b = self.bytes();
         fn sum<const N: usize>(b: &[u8], f: impl Fn([u8; N]) -> f64) -> f64 {
-            b.chunks_exact(N)
-                .map(|c| f(c.try_into().unwrap_or([0; N])))
-                .sum()
+            let element = |c: &[u8]| f(c.try_into().unwrap_or([0; N]));
+            let mut lanes = [0.0f64; SUM_LANES];
+            let mut groups = b.chunks_exact(N * SUM_LANES);
+            for group in &mut groups {
+                for (lane, c) in lanes.iter_mut().zip(group.chunks_exact(N)) {
+                    *lane += element(c);
+                }
+            }
+            let rest: f64 = groups.remainder().chunks_exact(N).map(element).sum();
+            lanes.iter().sum::<f64>() + rest
         }
         match self.dtype {
             DType::Bool => b.iter().filter(|&&x| x != 0).count() as f64,
@@ -366,6 +376,10 @@ impl Tensor {
         }
     }
 }
+
+/// How many partial sums [`Tensor::sum_f64`] keeps: enough independent adds
+/// to fill the vector units and hide an add's latency.
+pub const SUM_LANES: usize = 8;
 
 impl PartialEq for Tensor {
     fn eq(&self, other: &Tensor) -> bool {

@@ -40,7 +40,7 @@ pub enum Command {
     /// Verify structure, SSA and op rules.
     Verify(VerifyArgs),
     /// Op histogram, counts and memory per op.
-    Stats(ModelArg),
+    Stats(StatsArgs),
     /// Read a model (upgrading older versions) and write it as JSON or text.
     Convert(ConvertArgs),
     /// Convert a model of an older Paddle release to the current version.
@@ -61,11 +61,29 @@ pub enum Command {
     Completions(CompletionsArgs),
 }
 
-/// One model file.
+/// How many models to work on at once.
 #[derive(Debug, Args)]
-pub struct ModelArg {
-    /// The model file.
-    pub model: PathBuf,
+pub struct Jobs {
+    /// Work on this many models at once (default: one per core).
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+}
+
+impl Jobs {
+    /// The number given, if any.
+    pub fn get(&self) -> Option<usize> {
+        self.jobs.map(|j| j as usize)
+    }
+}
+
+/// `pir stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// The model files (several are read in parallel, reported in order).
+    #[arg(required = true)]
+    pub models: Vec<PathBuf>,
+    #[command(flatten)]
+    pub jobs: Jobs,
 }
 
 /// `pir print`.
@@ -84,11 +102,15 @@ pub struct PrintArgs {
 /// `pir verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The model file.
-    pub model: PathBuf,
+    /// The model files (several are verified in parallel, reported in
+    /// order; the exit code is 1 when any fails).
+    #[arg(required = true)]
+    pub models: Vec<PathBuf>,
     /// Also reject ops that are not registered.
     #[arg(long)]
     pub strict: bool,
+    #[command(flatten)]
+    pub jobs: Jobs,
 }
 
 /// `pir convert` / `pir upgrade`.

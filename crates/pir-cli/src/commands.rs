@@ -16,7 +16,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::Print(args) => print(&args),
         Command::Verify(args) => verify(&args),
-        Command::Stats(args) => stats(&args.model),
+        Command::Stats(args) => crate::batch::run(&args.models, args.jobs.get(), stats),
         Command::Convert(args) => convert(&args, false),
         Command::Upgrade(args) => convert(&args, true),
         Command::Opt(args) => crate::opt::run(&args),
@@ -104,22 +104,22 @@ fn verify(args: &VerifyArgs) -> Result<(), CliError> {
         strict: args.strict,
         ..Default::default()
     };
-    let loaded = load_with(&args.model, &options)?;
-    loaded.program.verify().map_err(|source| CliError::Verify {
-        path: args.model.clone(),
-        source,
-    })?;
-    writeln!(
-        std::io::stdout(),
-        "{}: ok ({} ops)",
-        args.model.display(),
-        loaded.program.num_ops()
-    )?;
-    Ok(())
+    crate::batch::run(&args.models, args.jobs.get(), |path| {
+        let loaded = load_with(path, &options)?;
+        loaded.program.verify().map_err(|source| CliError::Verify {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(format!(
+            "{}: ok ({} ops)\n",
+            path.display(),
+            loaded.program.num_ops()
+        ))
+    })
 }
 
 /// `pir stats MODEL`.
-fn stats(path: &Path) -> Result<(), CliError> {
+fn stats(path: &Path) -> Result<String, CliError> {
     let loaded = load(path)?;
     let p = &loaded.program;
     let mut histogram: std::collections::BTreeMap<String, usize> = Default::default();
@@ -130,26 +130,28 @@ fn stats(path: &Path) -> Result<(), CliError> {
             total += 1;
         }
     });
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "file: {}", path.display())?;
-    writeln!(
+    // Writing into a String cannot fail.
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let _ = writeln!(out, "file: {}", path.display());
+    let _ = writeln!(
         out,
         "pir version: {}, trainable: {}",
         loaded.version, loaded.trainable
-    )?;
-    writeln!(out, "ops: {total}")?;
+    );
+    let _ = writeln!(out, "ops: {total}");
     let bytes = p.heap_bytes();
-    writeln!(
+    let _ = writeln!(
         out,
         "program arena bytes: {bytes} ({:.1} per op)",
         bytes as f64 / total.max(1) as f64
-    )?;
+    );
     let mut rows: Vec<_> = histogram.into_iter().collect();
     rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (name, n) in rows {
-        writeln!(out, "{n:8}  {name}")?;
+        let _ = writeln!(out, "{n:8}  {name}");
     }
-    Ok(())
+    Ok(out)
 }
 
 /// `pir time MODEL [--repeat N]`: in-process medians of load, print and

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+mod batch;
 mod cli;
 mod commands;
 mod diff;
@@ -69,6 +70,14 @@ pub enum CliError {
     /// Writing output failed.
     #[error("cannot write output: {0}")]
     Output(#[from] std::io::Error),
+    /// Some of several models failed (each error was already written).
+    #[error("{failed} of {total} models failed")]
+    Failed {
+        /// How many failed.
+        failed: usize,
+        /// How many were given.
+        total: usize,
+    },
     /// Not an error: `pir diff` found differences (exit code 1, nothing
     /// more to say).
     #[error("the models differ")]

@@ -4,6 +4,7 @@
 //! is drawn when stderr is not a terminal (piped, redirected, CI).
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -11,6 +12,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 /// How long work runs before its spinner appears.
 const DELAY: Duration = Duration::from_secs(1);
+
+/// Set when no spinner may be drawn (several models worked on at once).
+static SILENT: AtomicBool = AtomicBool::new(false);
+
+/// Draws no spinner from now on.
+pub(crate) fn silence() {
+    SILENT.store(true, Ordering::Relaxed);
+}
 
 /// A spinner shown while it lives (see the module doc).
 pub(crate) struct Spinner {
@@ -20,7 +29,7 @@ pub(crate) struct Spinner {
 
 /// A spinner saying `message` after [`DELAY`], if stderr is a terminal.
 pub(crate) fn spinner(message: &str) -> Option<Spinner> {
-    if !std::io::stderr().is_terminal() {
+    if SILENT.load(Ordering::Relaxed) || !std::io::stderr().is_terminal() {
         return None;
     }
     let (done, wait) = mpsc::channel::<()>();

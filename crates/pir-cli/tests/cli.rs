@@ -204,6 +204,55 @@ fn verify_accepts_a_corpus_model() {
 }
 
 #[test]
+fn verify_and_stats_take_many_models_and_report_them_in_order() {
+    let models: Vec<String> = pir_corpus::models()
+        .iter()
+        .map(|m| m.json().to_str().unwrap().to_owned())
+        .collect();
+    assert!(models.len() >= 2);
+    let mut args = vec!["verify", "-j", "3"];
+    args.extend(models.iter().map(String::as_str));
+    let out = pir(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let reported: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split(": ok (").next().unwrap())
+        .collect();
+    assert_eq!(
+        reported,
+        models.iter().map(String::as_str).collect::<Vec<_>>()
+    );
+
+    // A bad file among good ones: every file is still reported, the bad one
+    // on stderr, and the exit code is 1.
+    let mut args = vec!["verify", models[0].as_str(), "/nonexistent/m.json"];
+    args.push(models[1].as_str());
+    let out = pir(&args);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/m.json"), "{err}");
+    assert!(err.contains("1 of 3 models failed"), "{err}");
+
+    let out = pir(&["stats", models[0].as_str(), models[1].as_str()]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let files: Vec<&str> = stdout.lines().filter(|l| l.starts_with("file: ")).collect();
+    assert_eq!(
+        files,
+        [
+            format!("file: {}", models[0]),
+            format!("file: {}", models[1])
+        ]
+    );
+}
+
+#[test]
 fn convert_rewrites_a_model_byte_for_byte_and_refuses_to_overwrite() {
     let model = corpus_model("cond_if");
     let dir = tempfile::tempdir().unwrap();

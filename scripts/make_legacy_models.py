@@ -11,7 +11,7 @@ translation of each, with the conventions of `../shared/legacy-corpus/README.md`
 | `NAME.pdmodel`, `NAME.pdiparams` | built with Paddle 2.6.2's static-graph API (`paddle.static`, `paddle.static.nn`, `paddle.nn`, `paddle.nn.functional`; a few legacy ops without a 2.x Python API are appended with `Block.append_op`), saved with `paddle.static.save_inference_model`; random weights after `paddle.seed(2024)` |
 | `NAME.inputs.npz` | inputs (`arg<i>_<feed name>`, `numpy.random.default_rng(0)`; batch 2 where a dim is -1) |
 | `NAME.ref.npz` | what Paddle 2.6.2's executor computes from those inputs with the saved inference program (`arr_0`, `arr_1`, ... in fetch order) |
-| `NAME.legacy.json` | Paddle version, feed names, and the legacy op types of the top block |
+| `NAME.legacy.json` | Paddle version, feed names, the legacy op types of the top block, and the LoD of the feeds that have one (`lod`: feed name → offsets per level, as `set_lod` takes them; `NAME.inputs.npz` holds the data only) |
 | `NAME.translated.json` | Paddle 3.3.1: `paddle.pir.translate_to_pir(core.ProgramDesc(bytes))`, then `core.serialize_pir_program(prog, path, True, False, True)` |
 | `NAME.translated.txt` | Paddle 3.3.1's print of `NAME.translated.json` read back with `core.deserialize_pir_program` |
 
@@ -688,6 +688,70 @@ def m_misc(paddle):
     return "uniform_random/gaussian_random/randint made deterministic, label_smooth, losses, while with tensor_array_to_tensor", [x, label], outs
 
 
+def m_sequence(paddle):
+    """Sequence (LoD) ops of Paddle 1.x/2.x text models: sequence_pool of every pool type, sequence_softmax, sequence_conv, sequence_expand, sequence_mask, im2sequence.
+
+    `lod_reset` is left out: Paddle 3.3.1 translates it as pir does, but its kernel fails
+    (without `Y`, on an uninitialised meta tensor; with `Y`, on an empty level 0).
+    """
+    x = paddle.static.data("x", [-1, 8], "float32", lod_level=1)
+    n = paddle.static.data("n", [-1], "int64")
+    img = paddle.static.data("img", [-1, 2, 4, 4], "float32")
+    nn = paddle.static.nn
+    pools = [nn.sequence_pool(x, t) for t in ("sum", "average", "sqrt", "max", "last", "first")]
+    outs = pools + [
+        nn.sequence_softmax(paddle.slice(x, [1], [0], [1])),
+        nn.sequence_conv(x, num_filters=4, filter_size=3),
+        nn.sequence_expand(pools[0], x),
+        paddle.nn.functional.sequence_mask(n, maxlen=6),
+        _append(paddle, "im2sequence", {"X": [img]},
+                {"kernels": [2, 2], "strides": [1, 1], "paddings": [0, 0, 0, 0],
+                 "out_stride": [1, 1]})[0],
+    ]
+    return ("sequence_pool (sum, average, sqrt, max, last, first), sequence_softmax, sequence_conv, "
+            "sequence_expand, sequence_mask, im2sequence on a LoD input",
+            [x, n, img], outs, {"lod": {"x": [[0, 2, 5]]}})
+
+
+def m_beam_search(paddle):
+    """One step of beam search as Paddle 1.x/2.x decoders saved it: beam_search on two-level LoD inputs.
+
+    `beam_search_decode` is left out: Paddle 3.3.1 cannot translate it from the tensor
+    arrays its Paddle 2.x API takes (`Type validation failed for the 0th input, got
+    pd_op.tensor_array<i64>`).
+    """
+    import numpy as np
+
+    lod = [[0, 1, 4], [0, 1, 2, 3, 4]]
+    pre_ids = paddle.static.data("pre_ids", [-1, 1], "int64", lod_level=2)
+    pre_scores = paddle.static.data("pre_scores", [-1, 1], "float32", lod_level=2)
+    ids = paddle.static.data("ids", [-1, 3], "int64", lod_level=2)
+    scores = paddle.static.data("scores", [-1, 3], "float32", lod_level=2)
+    from paddle.base.layer_helper import LayerHelper
+
+    helper = LayerHelper("beam_search")
+    sel_ids = helper.create_variable_for_type_inference("int64")
+    sel_scores = helper.create_variable_for_type_inference("float32")
+    parent = helper.create_variable_for_type_inference("int32", stop_gradient=True)
+    helper.append_op(
+        type="beam_search",
+        inputs={"pre_ids": [pre_ids], "pre_scores": [pre_scores], "ids": [ids],
+                "scores": [scores]},
+        outputs={"selected_ids": [sel_ids], "selected_scores": [sel_scores],
+                 "parent_idx": [parent]},
+        attrs={"level": 0, "beam_size": 2, "end_id": 0, "is_accumulated": True})
+    inputs = {
+        "pre_ids": np.array([[1], [2], [3], [4]], "int64"),
+        "pre_scores": np.array([[0.1], [0.2], [0.3], [0.4]], "float32"),
+        "ids": np.array([[4, 2, 5], [2, 1, 3], [3, 5, 2], [8, 2, 1]], "int64"),
+        "scores": np.array([[0.5, 0.3, 0.2], [0.6, 0.3, 0.1], [0.9, 0.5, 0.1],
+                            [0.7, 0.5, 0.1]], "float32"),
+    }
+    return ("beam_search (two-level LoD inputs, accumulated scores, parent indices)",
+            [pre_ids, pre_scores, ids, scores], [sel_ids, sel_scores, parent],
+            {"lod": {k: lod for k in inputs}, "inputs": inputs})
+
+
 MODELS = {
     "lg_elementwise": m_elementwise,
     "lg_activations": m_activations,
@@ -711,6 +775,8 @@ MODELS = {
     "lg_quant": m_quant,
     "lg_layouts_attrs": m_layouts_attrs,
     "lg_misc": m_misc,
+    "lg_sequence": m_sequence,
+    "lg_beam_search": m_beam_search,
 }
 
 
@@ -776,13 +842,20 @@ M.build_one(sys.argv[2], sys.argv[3])
 """
 
 
-def _inputs(feeds):
+def _inputs(feeds, lod=None, fixed=None):
+    """Inputs of `feeds`: `fixed` arrays where given, else random ones whose first dim
+    is the rows of the feed's LoD (`lod`), else BATCH where the dim is -1."""
     import numpy as np
 
     rng = np.random.default_rng(0)
     arrays = {}
     for i, var in enumerate(feeds):
+        if fixed and var.name in fixed:
+            arrays["arg%d_%s" % (i, var.name)] = fixed[var.name]
+            continue
         shape = [BATCH if d < 0 else d for d in var.shape]
+        if lod and var.name in lod:
+            shape[0] = lod[var.name][-1][-1]
         dtype = str(var.dtype).split(".")[-1]
         dtype = {"fp32": "float32", "int64": "int64", "int32": "int32"}.get(dtype, dtype)
         if "int" in dtype:
@@ -801,6 +874,21 @@ def _inputs(feeds):
             a = rng.standard_normal(shape).astype(dtype)
         arrays["arg%d_%s" % (i, var.name)] = a
     return arrays
+
+
+def feed_of(paddle, arrays, lod=None):
+    """The feed dict of an `.inputs.npz` (`arg<i>_<name>` keys): the arrays, and a tensor
+    with its LoD for each feed `lod` names (Paddle 2.6.2 and 3.3.1 alike)."""
+    feed = {}
+    for key in (arrays.files if hasattr(arrays, "files") else arrays):
+        name = key.split("_", 1)[1]
+        feed[name] = arrays[key]
+        if lod and name in lod:
+            tensor = paddle.base.core.LoDTensor()
+            tensor.set(arrays[key], paddle.CPUPlace())
+            tensor.set_lod(lod[name])
+            feed[name] = tensor
+    return feed
 
 
 def build_one(name, out):
@@ -829,7 +917,9 @@ def build_one(name, out):
     np.random.seed(SEED)
     main, startup = paddle.static.Program(), paddle.static.Program()
     with paddle.utils.unique_name.guard(), paddle.static.program_guard(main, startup):
-        description, feeds, fetches = (MODELS.get(name) or UNSUPPORTED[name])(paddle)
+        description, feeds, fetches, *extra = (MODELS.get(name) or UNSUPPORTED[name])(paddle)
+    extra = extra[0] if extra else {}
+    lod = extra.get("lod", {})
     exe = paddle.static.Executor(paddle.CPUPlace())
     exe.run(startup)
     prefix = os.path.join(out, name)
@@ -838,16 +928,18 @@ def build_one(name, out):
         ops = [op.type for op in main.global_block().ops]
         print("built %s (expected to fail in Paddle 3.3.1): %s" % (name, ", ".join(ops)))
         return
-    arrays = _inputs(feeds)
+    arrays = _inputs(feeds, lod, extra.get("inputs"))
     np.savez(prefix + ".inputs.npz", **arrays)
     prog, feed_names, fetch_vars = paddle.static.load_inference_model(prefix, exe)
-    feed = {k.split("_", 1)[1]: arrays[k] for k in arrays}
-    results = exe.run(prog, feed=feed, fetch_list=fetch_vars)
+    results = exe.run(prog, feed=feed_of(paddle, arrays, lod), fetch_list=fetch_vars,
+                      return_numpy=False)
     np.savez(prefix + ".ref.npz", *[np.asarray(r) for r in results])
     ops = [op.type for op in prog.global_block().ops if op.type not in ("feed", "fetch")]
     sub_ops = sorted({op.type for blk in prog.blocks[1:] for op in blk.ops})
     meta = {"name": name, "paddle_version": paddle.__version__, "feeds": feed_names,
             "ops": ops, "sub_block_ops": sub_ops, "description": description}
+    if lod:
+        meta["lod"] = lod
     with open(prefix + ".legacy.json", "w") as f:
         json.dump(meta, f, indent=1)
     print("built %s: %d ops, %d outputs" % (name, len(ops), len(results)))
@@ -881,7 +973,7 @@ def build(args):
 # ---------------------------------------------------------------------------------------
 
 TRANSLATE_CHILD = r"""
-import os, sys, shutil, tempfile, warnings
+import json, os, sys, shutil, tempfile, warnings
 os.environ["GLOG_minloglevel"] = "2"
 warnings.filterwarnings("ignore")
 import numpy as np
@@ -908,8 +1000,11 @@ with tempfile.TemporaryDirectory() as work:
     exe = paddle.static.Executor(paddle.CPUPlace())
     p, feeds, fetches = paddle.static.load_inference_model(os.path.join(work, name), exe)
     arrays = np.load(prefix + ".inputs.npz")
-    feed = {k.split("_", 1)[1]: arrays[k] for k in arrays.files}
-    outs = exe.run(p, feed=feed, fetch_list=fetches)
+    with open(prefix + ".legacy.json") as f:
+        lod = json.load(f).get("lod")
+    sys.path.insert(0, sys.argv[3])
+    from make_legacy_models import feed_of
+    outs = exe.run(p, feed=feed_of(paddle, arrays, lod), fetch_list=fetches, return_numpy=False)
 expected = np.load(prefix + ".ref.npz")
 if len(outs) != len(expected.files):
     print("%d outputs, reference has %d" % (len(outs), len(expected.files)))
@@ -941,7 +1036,8 @@ def translate(args):
             if expect_failure:
                 shutil.copy(prefix + ".pdmodel", target + ".pdmodel")
             res = subprocess.run([sys.executable, "-c", TRANSLATE_CHILD, target,
-                                  "expect-failure" if expect_failure else "run"],
+                                  "expect-failure" if expect_failure else "run",
+                                  os.path.dirname(os.path.abspath(__file__))],
                                  capture_output=True, text=True, timeout=600)
         lines = (res.stdout.strip() or res.stderr.strip()[-600:]).splitlines()
         message = lines[-1].strip() if lines else "exit %d" % res.returncode

@@ -4,7 +4,7 @@
 For every Paddle 2.x model of ../shared/legacy-corpus and tests/corpus/legacy
 (made by scripts/make_legacy_models.py) (`NAME.pdmodel` +
 `NAME.pdiparams`, with `NAME.inputs.npz` and Paddle 2.6.2's outputs
-`NAME.ref.npz`), this runs `pir opt NAME.pdmodel -p PIPELINE -o OUT.json` (the
+`NAME.ref.npz`; feeds with a LoD get it from `NAME.legacy.json`), this runs `pir opt NAME.pdmodel -p PIPELINE -o OUT.json` (the
 translation pir does, then the passes; default pipeline
 `constant_folding,fold_batch_norm,canonicalize,cse,dce`; `-p none` for the
 translation alone), loads OUT.json + OUT.pdiparams in Paddle 3.3.1
@@ -33,18 +33,23 @@ CORPORA = [
 
 # Runs in a child process so that a crash in Paddle is one model's failure.
 PADDLE_CHILD = r"""
-import os, sys
+import json, os, sys
 os.environ["GLOG_minloglevel"] = "2"
 import warnings; warnings.filterwarnings("ignore")
 import numpy as np
 import paddle
 paddle.enable_static()
-prefix, inputs, ref = sys.argv[1], sys.argv[2], sys.argv[3]
+prefix, inputs, ref, meta, scripts = sys.argv[1:6]
+sys.path.insert(0, scripts)
+from make_legacy_models import feed_of
+lod = None
+if os.path.exists(meta):
+    with open(meta) as f:
+        lod = json.load(f).get("lod")
 exe = paddle.static.Executor(paddle.CPUPlace())
 prog, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
 arrays = np.load(inputs)
-feed = {k.split("_", 1)[1]: arrays[k] for k in arrays.files}
-outs = exe.run(prog, feed=feed, fetch_list=fetches)
+outs = exe.run(prog, feed=feed_of(paddle, arrays, lod), fetch_list=fetches, return_numpy=False)
 expected = np.load(ref)
 worst = 0.0
 for i, out in enumerate(outs):
@@ -96,7 +101,8 @@ def main():
                 shutil.copy(stem + ".pdiparams", os.path.join(work, name + ".pdiparams"))
             run = subprocess.run(
                 [sys.executable, "-c", PADDLE_CHILD, os.path.join(work, name),
-                 stem + ".inputs.npz", stem + ".ref.npz"],
+                 stem + ".inputs.npz", stem + ".ref.npz", stem + ".legacy.json",
+                 os.path.dirname(os.path.abspath(__file__))],
                 capture_output=True, text=True, timeout=300)
             lines = (run.stdout.strip() or run.stderr.strip()[-300:]).splitlines()
             message = lines[-1] if lines else "exit %d" % run.returncode

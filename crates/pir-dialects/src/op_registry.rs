@@ -11,6 +11,7 @@ use pir_core::{AttrDef, Attribute, IrContext, OpId, OpInfo, Program};
 
 use crate::op_def::{AttrKind, ElementKind, OpDef, OpDefinition, ScalarDataType, OP_DEFS};
 use crate::pd_op::{DataLayoutAttr, DataTypeAttr, IntArrayAttr, PlaceAttr, ScalarAttr};
+use crate::value_kinds;
 
 /// The definition of the op named `name` (binary search in the sorted table).
 pub fn op_def(name: &str) -> Option<&'static OpDef> {
@@ -60,7 +61,8 @@ pub(crate) fn register_table_ops(
 }
 
 /// Checks an op against its definition: operand and result counts, required
-/// operands present, and the kinds of the declared attributes it carries.
+/// operands present, operand and result types of the declared kinds (see
+/// [`value_kinds`]), and the kinds of the declared attributes it carries.
 /// Missing attributes are not errors: real files omit some.
 pub fn verify_by_definition(p: &Program, op: OpId) -> Result<(), String> {
     let Some(def) = p
@@ -98,6 +100,33 @@ pub fn verify_by_definition(p: &Program, op: OpId) -> Result<(), String> {
         ));
     }
     let ctx = p.ctx();
+    if !variadic_in {
+        for (i, input) in def.inputs.iter().enumerate() {
+            let Some(v) = p.operand(op, i) else { continue };
+            let ty = p.value_type(v);
+            if !value_kinds::fits(ctx, ty, input.kind, input.mutable_attribute) {
+                return Err(format!(
+                    "operand {i} (`{}`) must be {}, found {}",
+                    input.name,
+                    value_kinds::describe(input.kind),
+                    ctx.type_data(ty).kind_name()
+                ));
+            }
+        }
+    }
+    if !variadic_out {
+        for (i, output) in def.outputs.iter().enumerate() {
+            let ty = p.value_type(p.result(op, i));
+            if !value_kinds::fits(ctx, ty, output.kind, false) {
+                return Err(format!(
+                    "result {i} (`{}`) must be {}, found {}",
+                    output.name,
+                    value_kinds::describe(output.kind),
+                    ctx.type_data(ty).kind_name()
+                ));
+            }
+        }
+    }
     for spec in def.attributes {
         let Some(attr) = p.attr(op, spec.name) else {
             continue;

@@ -176,3 +176,50 @@ fn definition_checks_reject_wrong_counts_and_kinds_readably() {
         "{err}"
     );
 }
+
+#[test]
+fn operands_and_results_of_another_kind_are_refused_as_paddle_does() {
+    use pir_core::builtin::{DataLayout, VectorType};
+    use pir_dialects::pd_op::DenseTensorArrayType;
+
+    let ctx = pir_dialects::pd_op_context();
+    let f32 = ctx.intern_type(ScalarType::F32);
+    let dense = DenseTensorType::get(&ctx, f32, &[2]);
+    let array = ctx.intern_type(DenseTensorArrayType {
+        dtype: f32,
+        dims: Box::new([2]),
+        layout: DataLayout::NCHW,
+    });
+    let build = |operand_type, result_type, name: &str, operands: usize| {
+        let mut p = Program::new(ctx.clone());
+        let top = p.top_block();
+        let mut b = Builder::at_end(&mut p, top);
+        let x = b.op("test.input", &[], &[operand_type], &[]);
+        let x = b.program().result(x, 0);
+        b.op(name, &vec![x; operands], &[result_type], &[]);
+        p.verify().map_err(|e| e.to_string())
+    };
+    // A tensor array where Paddle's definition takes a dense tensor (what
+    // Paddle 3.3.1 refuses when translating a 2.x `beam_search_decode`).
+    let err = build(array, dense, "pd_op.relu", 1).unwrap_err();
+    assert!(
+        err.contains("operand 0 (`x`) must be a dense tensor, found pd_op.tensor_array"),
+        "{err}"
+    );
+    let err = build(dense, array, "pd_op.relu", 1).unwrap_err();
+    assert!(
+        err.contains("result 0 (`out`) must be a dense tensor, found pd_op.tensor_array"),
+        "{err}"
+    );
+    // And the other way round: a dense tensor where a tensor array is taken.
+    let err = build(dense, dense, "pd_op.array_length", 1).unwrap_err();
+    assert!(err.contains("must be a tensor array"), "{err}");
+    build(array, dense, "pd_op.array_length", 1).unwrap();
+    // A vector of dense tensors where a vector is taken, and one tensor too.
+    let vec = ctx.intern_type(VectorType(Box::new([dense, dense])));
+    build(vec, dense, "pd_op.add_n", 1).unwrap();
+    build(dense, dense, "pd_op.add_n", 1).unwrap();
+    let arrays = ctx.intern_type(VectorType(Box::new([array])));
+    let err = build(arrays, dense, "pd_op.add_n", 1).unwrap_err();
+    assert!(err.contains("must be a vector of dense tensors"), "{err}");
+}

@@ -525,6 +525,13 @@ impl Gen {
                 .operands(op)
                 .flatten()
                 .filter(|v| self.kind_of.get(v).is_some_and(|k| k.float()))
+                // A `builtin.combine` vector is no tensor to write in place.
+                .filter(|&v| {
+                    let ty = self.p.value_type(v);
+                    self.ctx
+                        .type_as::<pir_core::builtin::VectorType>(ty)
+                        .is_none()
+                })
                 .collect();
             if !operands.is_empty() {
                 let v = self.choose(&operands);

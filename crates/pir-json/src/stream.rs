@@ -168,6 +168,9 @@ impl<'a> Stream<'a> {
     /// with [`value`](Self::value), [`skip`](Self::skip) or a `begin_…`), or `None` after the
     /// closing `}`.
     pub fn next_key(&mut self, object: &mut Open) -> Result<Option<Cow<'a, str>>, ParseError> {
+        if let Some(key) = self.compact_key(object) {
+            return Ok(Some(Cow::Borrowed(key)));
+        }
         if !self.advance(
             object,
             b'}',
@@ -205,9 +208,64 @@ impl<'a> Stream<'a> {
         Ok(Some(key))
     }
 
+    /// The next key of `object` when the text is compact there (`"key":`, after a `,` for
+    /// all but the first), and the key short and plain (no escapes, no control characters);
+    /// otherwise `None`, with nothing moved, for [`next_key`](Self::next_key) to read.
+    #[inline]
+    fn compact_key(&mut self, object: &mut Open) -> Option<&'a str> {
+        const LONGEST: usize = 32;
+        if object.done {
+            return None;
+        }
+        let input = self.bytes();
+        let quote = if object.first {
+            self.pos
+        } else if input.get(self.pos) == Some(&b',') {
+            self.pos + 1
+        } else {
+            return None;
+        };
+        if input.get(quote) != Some(&b'"') {
+            return None;
+        }
+        let rest = input.get(quote + 1..)?;
+        let len = rest
+            .iter()
+            .take(LONGEST)
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
+        let end = quote + 1 + len;
+        if rest.get(len) != Some(&b'"') || input.get(end + 1) != Some(&b':') {
+            return None;
+        }
+        let key = self.text.get(quote + 1..end)?;
+        object.first = false;
+        self.pos = end + 2;
+        Some(key)
+    }
+
     /// Whether `array` has another element (the stream then stands before it), or false after
     /// the closing `]`.
+    #[inline]
     pub fn next_element(&mut self, array: &mut Open) -> Result<bool, ParseError> {
+        // Compact text: the `,` or `]` right here, or the first element.
+        if !array.done {
+            match self.bytes().get(self.pos) {
+                Some(b',') if !array.first => {
+                    self.pos += 1;
+                    return Ok(true);
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    array.done = true;
+                    return Ok(false);
+                }
+                Some(&b) if array.first && b > b' ' => {
+                    array.first = false;
+                    return Ok(true);
+                }
+                _ => {}
+            }
+        }
         self.advance(
             array,
             b']',
@@ -256,6 +314,9 @@ impl<'a> Stream<'a> {
     /// The integer at the stream (the stream moves past it), or `None` when the value there
     /// is another kind or out of `i64`'s range (the stream then stays before it).
     pub fn i64(&mut self) -> Result<Option<i64>, ParseError> {
+        if let Some(v) = self.short_i64() {
+            return Ok(Some(v));
+        }
         let start = self.pos;
         let b = self.peek("a value")?;
         if !(b == b'-' || b.is_ascii_digit()) {
@@ -275,6 +336,34 @@ impl<'a> Stream<'a> {
                 Ok(None)
             }
         }
+    }
+
+    /// A JSON integer of at most 18 digits right at the stream (no white space before it),
+    /// which the stream moves past; `None` for anything else, with nothing moved.
+    #[inline]
+    fn short_i64(&mut self) -> Option<i64> {
+        const MOST: usize = 18;
+        let input = self.bytes();
+        let negative = input.get(self.pos) == Some(&b'-');
+        let first = self.pos + usize::from(negative);
+        let digits = input.get(first..)?;
+        let len = digits
+            .iter()
+            .take(MOST + 1)
+            .position(|b| !b.is_ascii_digit())?;
+        // Not a number, a leading zero, too long, or a fraction or exponent follows.
+        if len == 0 || len > MOST || (len > 1 && digits.first() == Some(&b'0')) {
+            return None;
+        }
+        if matches!(digits.get(len), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        let magnitude = digits
+            .iter()
+            .take(len)
+            .fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
+        self.pos = first + len;
+        Some(if negative { -magnitude } else { magnitude })
     }
 
     /// The exact text of the value at the stream, which the stream moves past, found by
@@ -320,57 +409,93 @@ impl<'a> Stream<'a> {
     }
 }
 
+/// The class of each byte for [`delimit`]: 1 for `"`, 2 for `[` and `{`, 3 for `]` and
+/// `}`, 0 for the bytes it passes over.
+static DELIMITERS: [u8; 256] = {
+    let mut classes = [0u8; 256];
+    classes[b'"' as usize] = 1;
+    classes[b'[' as usize] = 2;
+    classes[b'{' as usize] = 2;
+    classes[b']' as usize] = 3;
+    classes[b'}' as usize] = 3;
+    classes
+};
+
 /// The offset just past the value starting at `start` (not whitespace), found by matching
-/// brackets and quotes: strings are scanned exactly (escapes included), everything else is
-/// only delimited. Never reads past the input; nesting is bounded by [`MAX_DEPTH`].
+/// brackets and quotes: only quotes, backslashes and brackets are looked at (a table gives
+/// each byte's class), nothing is validated. Never reads past the input; nesting is bounded
+/// by [`MAX_DEPTH`].
 fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
-    let mut depth = 0usize;
-    let mut pos = start;
-    loop {
-        let Some(&b) = input.get(pos) else {
-            return Err(fail(
-                input.len(),
-                ParseErrorKind::UnexpectedEnd {
-                    expected: "the end of the value",
-                },
-            ));
-        };
-        match b {
-            b'"' => pos = scan_string(input, pos)?.0,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return Err(fail(pos, ParseErrorKind::TooDeep { limit: MAX_DEPTH }));
-                }
-                pos += 1;
-            }
-            b']' | b'}' if depth > 0 => {
-                depth -= 1;
-                pos += 1;
-            }
-            b']' | b'}' | b',' | b':' if depth == 0 => {
-                return Err(fail(
-                    pos,
-                    ParseErrorKind::Expected {
-                        expected: "a value",
-                    },
-                ))
-            }
-            _ if depth == 0 => {
-                // A number or literal: the bytes those can hold.
-                while let Some(&c) = input.get(pos) {
-                    if !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')) {
-                        break;
+    let unexpected_end = || {
+        fail(
+            input.len(),
+            ParseErrorKind::UnexpectedEnd {
+                expected: "the end of the value",
+            },
+        )
+    };
+    match input.get(start) {
+        None => Err(unexpected_end()),
+        Some(b'"') => string_end(input, start),
+        Some(b'[' | b'{') => {
+            let mut depth = 1usize;
+            let mut pos = start + 1;
+            loop {
+                let rest = input.get(pos..).unwrap_or_default();
+                let Some(skip) = rest.iter().position(|&b| DELIMITERS[usize::from(b)] != 0) else {
+                    return Err(unexpected_end());
+                };
+                pos += skip;
+                match rest.get(skip).map(|&b| DELIMITERS[usize::from(b)]) {
+                    Some(1) => pos = string_end(input, pos)?,
+                    Some(2) => {
+                        depth += 1;
+                        if depth > MAX_DEPTH {
+                            return Err(fail(pos, ParseErrorKind::TooDeep { limit: MAX_DEPTH }));
+                        }
+                        pos += 1;
                     }
-                    pos += 1;
+                    _ => {
+                        depth -= 1;
+                        pos += 1;
+                        if depth == 0 {
+                            return Ok(pos);
+                        }
+                    }
                 }
-                return Ok(pos);
             }
-            _ => pos += 1,
         }
-        if depth == 0 {
-            return Ok(pos);
+        Some(b']' | b'}' | b',' | b':') => Err(fail(
+            start,
+            ParseErrorKind::Expected {
+                expected: "a value",
+            },
+        )),
+        // A number or literal: the bytes those can hold.
+        Some(_) => {
+            let rest = input.get(start..).unwrap_or_default();
+            let len = rest
+                .iter()
+                .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')))
+                .unwrap_or(rest.len());
+            Ok(start + len)
         }
+    }
+}
+
+/// The offset just past the string whose opening quote is at `start`: the first `"` not
+/// escaped by a backslash (escapes are not checked).
+fn string_end(input: &[u8], start: usize) -> Result<usize, Fail> {
+    let mut pos = start + 1;
+    loop {
+        let rest = input.get(pos..).unwrap_or_default();
+        let Some(skip) = rest.iter().position(|&b| b == b'"' || b == b'\\') else {
+            return Err(fail(start, ParseErrorKind::UnterminatedString));
+        };
+        if rest.get(skip) == Some(&b'"') {
+            return Ok(pos + skip + 1);
+        }
+        pos += skip + 2;
     }
 }
 

@@ -307,6 +307,8 @@ struct Reader<'o, 'a> {
     dict_cache: DictCache<'a>,
     /// Attribute entries (`{"AT":…,"N":…}`) by their JSON text.
     entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
+    /// The texts of one op's attribute entries (see `read_attr_texts`).
+    entry_texts: Vec<&'a str>,
     /// Scratch buffers of one op, reused across ops.
     operands: Vec<Option<ValueId>>,
     result_types: Vec<Type>,
@@ -345,6 +347,7 @@ impl<'o, 'a> Reader<'o, 'a> {
             type_cache: FxHashMap::default(),
             dict_cache: DictCache::default(),
             entry_cache: FxHashMap::default(),
+            entry_texts: Vec::new(),
             operands: Vec::new(),
             result_types: Vec::new(),
             result_ids: Vec::new(),

@@ -1,15 +1,22 @@
 //! Reading a file in Paddle's layout as a [`Stream`], one value at a time (see
 //! [`read_slice`](super::read_slice)).
 
+use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::Arc;
 
+use pir_core::builtin::StrAttr;
 use pir_core::serial::{self, JsonPath};
 use pir_core::{AttrDict, BlockId, IrContext, OpId, Type, ValueId};
-use pir_json::Stream;
+use pir_json::{Open, Stream};
 
 use super::{finish_program, invalid, read_header, LoadedProgram, ReadOptions, Reader};
 use crate::error::ReadError;
-use crate::param_form;
+use crate::param_form::{self, Slot};
+
+/// An attribute list: its text and the range of its entries' texts in
+/// `Reader::entry_texts`.
+type AttrList<'a> = (&'a str, Range<usize>);
 
 /// Reads a file laid out as Paddle writes it as a stream (see [`read_slice`]);
 /// `None` when the layout is another one.
@@ -190,6 +197,7 @@ impl<'a> Reader<'_, 'a> {
             operands.clear();
             result_types.clear();
             result_ids.clear();
+            self.entry_texts.clear();
             let plain =
                 self.read_plain_op(s, path, &mut operands, &mut result_types, &mut result_ids);
             self.operands = operands;
@@ -222,7 +230,8 @@ impl<'a> Reader<'_, 'a> {
         }
         let raw_name = s.raw_value()?;
         let name = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-            Some(n) if n == param_form::SHORT_NAME || n.contains('\\') => return Ok(None),
+            Some(param_form::SHORT_NAME) => return self.read_parameter_streamed(s, object, path),
+            Some(n) if n.contains('\\') => return Ok(None),
             Some(n) => match self.names.get(n) {
                 Some(&sym) => sym,
                 None => {
@@ -287,8 +296,8 @@ impl<'a> Reader<'_, 'a> {
                         result_ids.push(id);
                     }
                 }
-                "A" if a.is_none() => a = Some(s.raw_value()?),
-                "OA" if oa.is_none() => oa = Some(s.raw_value()?),
+                "A" if a.is_none() => a = Some(self.read_attr_texts(s)?),
+                "OA" if oa.is_none() => oa = Some(self.read_attr_texts(s)?),
                 "#" | "I" | "O" | "A" | "OA" | "regions" => return Ok(None),
                 _ => s.skip()?,
             }
@@ -313,6 +322,106 @@ impl<'a> Reader<'_, 'a> {
         Ok(Some(op))
     }
 
+    /// The short form of `builtin.parameter` (format spec §2.7) after its name,
+    /// read field by field: `A` and `OA` hold integer flags and a plain name,
+    /// `O` a result, `DA`/`QA` attribute lists. `None` for anything else
+    /// (escaped keys or names, other keys, repeated keys, other shapes).
+    fn read_parameter_streamed(
+        &mut self,
+        s: &mut Stream<'a>,
+        mut object: Open,
+        path: &JsonPath<'_>,
+    ) -> Result<Option<OpId>, ReadError> {
+        let (mut a, mut oa, mut da, mut qa, mut output) = (None, None, None, None, None);
+        while let Some(key) = s.next_key(&mut object)? {
+            let Cow::Borrowed(key) = key else {
+                return Ok(None);
+            };
+            match key {
+                "A" if a.is_none() => {
+                    let mut list = s.begin_array()?;
+                    let Some(flags) = read_flags(s, &mut list)? else {
+                        return Ok(None);
+                    };
+                    if !s.next_element(&mut list)? {
+                        return Ok(None);
+                    }
+                    // A name without escapes or control characters is its own text.
+                    let raw = s.raw_value()?;
+                    let name = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+                        Some(n) if n.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"') => n,
+                        _ => return Ok(None),
+                    };
+                    if s.next_element(&mut list)? {
+                        return Ok(None);
+                    }
+                    a = Some((flags, name));
+                }
+                "OA" if oa.is_none() => {
+                    let mut list = s.begin_array()?;
+                    match read_flags(s, &mut list)? {
+                        Some(flags) if !s.next_element(&mut list)? => oa = Some(flags),
+                        _ => return Ok(None),
+                    }
+                }
+                "DA" if da.is_none() => da = Some(self.read_attr_texts(s)?),
+                "QA" if qa.is_none() => qa = Some(self.read_attr_texts(s)?),
+                "O" if output.is_none() => {
+                    let mut object = s.begin_object()?;
+                    let (mut id, mut ty) = (None, None);
+                    while let Some(key) = s.next_key(&mut object)? {
+                        match &*key {
+                            "%" if id.is_none() => match s.i64()? {
+                                Some(v) => id = Some(v),
+                                None => return Ok(None),
+                            },
+                            "TT" if ty.is_none() => {
+                                let raw = s.raw_value()?;
+                                let opath = path.key("O");
+                                ty = Some(self.read_type_raw(s, raw, &opath.key("TT"))?);
+                            }
+                            _ => return Ok(None),
+                        }
+                    }
+                    match ty {
+                        Some(ty) => output = Some((id, ty)),
+                        None => return Ok(None),
+                    }
+                }
+                _ => return Ok(None),
+            }
+        }
+        let (Some((flags, name)), Some((id, ty))) = (a, output) else {
+            return Ok(None);
+        };
+        // The attributes in the whole-document reader's order: `A`, `DA`, `QA`, `OA`.
+        self.attrs.clear();
+        for (value, (slot, _)) in flags.into_iter().zip(param_form::A_FLAGS) {
+            self.attrs
+                .push((self.syms.get(slot), self.syms.flag(value)));
+        }
+        let name_attr = StrAttr::get(&self.ctx, name);
+        self.attrs
+            .push((self.syms.get(Slot::ParameterName), name_attr));
+        for (list, key) in [(da, "DA"), (qa, "QA")] {
+            if let Some((_, entries)) = list {
+                self.read_attr_entries(s, entries, &path.key(key))?;
+            }
+        }
+        for (value, (slot, _)) in oa.into_iter().flatten().zip(param_form::OA_FLAGS) {
+            self.attrs
+                .push((self.syms.get(slot), self.syms.flag(value)));
+        }
+        let attrs = self.ctx.dict(&self.attrs);
+        let op = self.program.create_op(self.syms.op, &[], &[ty], attrs, 0);
+        if let Some(id) = id {
+            let v = self.program.result(op, 0);
+            let opath = path.key("O");
+            self.bind(id, v, &opath.key("%"))?;
+        }
+        Ok(Some(op))
+    }
+
     /// A type from its text (a slice of the file), decoding each distinct text once.
     fn read_type_raw(
         &mut self,
@@ -331,57 +440,82 @@ impl<'a> Reader<'_, 'a> {
         Ok(ty)
     }
 
-    /// An op's attribute dictionary from the texts of its `A` and `OA` lists,
-    /// decoding each distinct pair once.
+    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`: its text,
+    /// and its entries' texts (unchecked) appended to `self.entry_texts`.
+    fn read_attr_texts(&mut self, s: &mut Stream<'a>) -> Result<AttrList<'a>, ReadError> {
+        let mut list = s.begin_array()?;
+        let start = s.offset() - 1;
+        let first = self.entry_texts.len();
+        while s.next_element(&mut list)? {
+            let raw = s.raw_value()?;
+            self.entry_texts.push(raw);
+        }
+        let text = s.text().get(start..s.offset()).unwrap_or_default();
+        Ok((text, first..self.entry_texts.len()))
+    }
+
+    /// An op's attribute dictionary from its `A` and `OA` lists, decoding each
+    /// distinct pair of list texts once.
     fn read_attr_dict_raw(
         &mut self,
         s: &mut Stream<'a>,
-        a: &'a str,
-        oa: Option<&'a str>,
+        a: AttrList<'a>,
+        oa: Option<AttrList<'a>>,
         path: &JsonPath<'_>,
     ) -> Result<AttrDict, ReadError> {
-        let key = (a, oa.unwrap_or(""));
+        let key = (a.0, oa.as_ref().map_or("", |oa| oa.0));
         if let Some(dict) = self.dict_cache.get(key) {
             return Ok(dict);
         }
         self.attrs.clear();
-        let resume = s.offset();
-        for (raw, name) in [(Some(a), "A"), (oa, "OA")] {
-            let Some(raw) = raw else { continue };
-            // Entries repeat across ops far more than whole lists do: look each one up.
-            s.rewind(s.offset_of(raw));
-            let read = self.read_attr_entries(s, &path.key(name));
-            s.rewind(resume);
-            read?;
+        self.read_attr_entries(s, a.1, &path.key("A"))?;
+        if let Some((_, entries)) = oa {
+            self.read_attr_entries(s, entries, &path.key("OA"))?;
         }
         let dict = self.ctx.dict(&self.attrs);
         self.dict_cache.insert(key, dict);
         Ok(dict)
     }
 
-    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, into
+    /// The attribute entries `self.entry_texts[entries]` (`{"AT":…,"N":…}`) into
     /// `self.attrs`, decoding each distinct entry text once.
     fn read_attr_entries(
         &mut self,
         s: &mut Stream<'a>,
+        entries: Range<usize>,
         path: &JsonPath<'_>,
     ) -> Result<(), ReadError> {
-        let mut list = s.begin_array()?;
-        let mut i = 0;
-        while s.next_element(&mut list)? {
-            let raw = s.raw_value()?;
+        for (i, k) in entries.enumerate() {
+            let Some(&raw) = self.entry_texts.get(k) else {
+                continue;
+            };
             if let Some(&cached) = self.entry_cache.get(raw) {
                 self.attrs.push(cached);
-            } else {
-                let doc = s.document(raw)?;
-                let entry = self.read_attr_entry(doc.root(), &path.index(i));
-                s.recycle(doc);
-                let entry = entry?;
-                self.attrs.push(entry);
-                self.entry_cache.insert(raw, entry);
+                continue;
             }
-            i += 1;
+            let doc = s.document(raw)?;
+            let entry = self.read_attr_entry(doc.root(), &path.index(i));
+            s.recycle(doc);
+            let entry = entry?;
+            self.attrs.push(entry);
+            self.entry_cache.insert(raw, entry);
         }
         Ok(())
     }
+}
+
+/// Three integer flags (non-zero is true) of an open array, or `None` when
+/// the array holds fewer or other values.
+fn read_flags(s: &mut Stream<'_>, list: &mut Open) -> Result<Option<[bool; 3]>, ReadError> {
+    let mut flags = [false; 3];
+    for flag in &mut flags {
+        if !s.next_element(list)? {
+            return Ok(None);
+        }
+        match s.i64()? {
+            Some(v) => *flag = v != 0,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(flags))
 }

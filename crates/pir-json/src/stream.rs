@@ -228,13 +228,15 @@ impl<'a> Stream<'a> {
         if input.get(quote) != Some(&b'"') {
             return None;
         }
-        let rest = input.get(quote + 1..)?;
-        let len = rest
-            .iter()
-            .take(LONGEST)
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)?;
-        let end = quote + 1 + len;
-        if rest.get(len) != Some(&b'"') || input.get(end + 1) != Some(&b':') {
+        let mut end = quote + 1;
+        loop {
+            match input.get(end) {
+                Some(b'"') => break,
+                Some(&b) if b >= 0x20 && b != b'\\' && end - quote <= LONGEST => end += 1,
+                _ => return None,
+            }
+        }
+        if input.get(end + 1) != Some(&b':') {
             return None;
         }
         let key = self.text.get(quote + 1..end)?;
@@ -366,6 +368,24 @@ impl<'a> Stream<'a> {
         Some(if negative { -magnitude } else { magnitude })
     }
 
+    /// Moves past `text` if the input at the stream (no white space before it) starts with
+    /// it, and says whether it did. `text` must be an array, object or string read before
+    /// (as a [`document`](Self::document)): such a value ends where its text ends, so
+    /// the value at the stream is then exactly `text`. Other texts are never matched.
+    #[inline]
+    pub fn skip_known(&mut self, text: &str) -> bool {
+        if !matches!(text.as_bytes().first(), Some(b'[' | b'{' | b'"')) {
+            return false;
+        }
+        match self.bytes().get(self.pos..) {
+            Some(rest) if rest.starts_with(text.as_bytes()) => {
+                self.pos += text.len();
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The exact text of the value at the stream, which the stream moves past, found by
     /// matching brackets and string quotes only: the text is **not validated**. Read it
     /// with [`document`](Self::document) before trusting it — unless byte-equal text was
@@ -434,36 +454,51 @@ fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
             },
         )
     };
+    let unterminated = |at: usize| fail(at, ParseErrorKind::UnterminatedString);
     match input.get(start) {
         None => Err(unexpected_end()),
-        Some(b'"') => string_end(input, start),
-        Some(b'[' | b'{') => {
-            let mut depth = 1usize;
-            let mut pos = start + 1;
-            loop {
-                let rest = input.get(pos..).unwrap_or_default();
-                let Some(skip) = rest.iter().position(|&b| DELIMITERS[usize::from(b)] != 0) else {
-                    return Err(unexpected_end());
-                };
-                pos += skip;
-                match rest.get(skip).map(|&b| DELIMITERS[usize::from(b)]) {
-                    Some(1) => pos = string_end(input, pos)?,
-                    Some(2) => {
-                        depth += 1;
-                        if depth > MAX_DEPTH {
-                            return Err(fail(pos, ParseErrorKind::TooDeep { limit: MAX_DEPTH }));
+        Some(b'"' | b'[' | b'{') => {
+            let mut depth = 0usize;
+            let mut pos = start;
+            // One loop over the bytes: strings are walked in place, not by a call each, as
+            // models' texts hold a quote every few bytes.
+            while let Some(&b) = input.get(pos) {
+                pos += 1;
+                match DELIMITERS[usize::from(b)] {
+                    0 => {}
+                    1 => {
+                        let open = pos - 1;
+                        loop {
+                            match input.get(pos) {
+                                Some(b'"') => break,
+                                Some(b'\\') => pos += 2,
+                                Some(_) => pos += 1,
+                                None => return Err(unterminated(open)),
+                            }
                         }
                         pos += 1;
+                        if depth == 0 {
+                            return Ok(pos);
+                        }
+                    }
+                    2 => {
+                        depth += 1;
+                        if depth > MAX_DEPTH {
+                            return Err(fail(
+                                pos - 1,
+                                ParseErrorKind::TooDeep { limit: MAX_DEPTH },
+                            ));
+                        }
                     }
                     _ => {
                         depth -= 1;
-                        pos += 1;
                         if depth == 0 {
                             return Ok(pos);
                         }
                     }
                 }
             }
+            Err(unexpected_end())
         }
         Some(b']' | b'}' | b',' | b':') => Err(fail(
             start,
@@ -480,22 +515,6 @@ fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
                 .unwrap_or(rest.len());
             Ok(start + len)
         }
-    }
-}
-
-/// The offset just past the string whose opening quote is at `start`: the first `"` not
-/// escaped by a backslash (escapes are not checked).
-fn string_end(input: &[u8], start: usize) -> Result<usize, Fail> {
-    let mut pos = start + 1;
-    loop {
-        let rest = input.get(pos..).unwrap_or_default();
-        let Some(skip) = rest.iter().position(|&b| b == b'"' || b == b'\\') else {
-            return Err(fail(start, ParseErrorKind::UnterminatedString));
-        };
-        if rest.get(skip) == Some(&b'"') {
-            return Ok(pos + skip + 1);
-        }
-        pos += skip + 2;
     }
 }
 
@@ -659,6 +678,30 @@ mod tests {
             assert!(walked.is_err(), "{text}");
             assert!(crate::parse(text.as_bytes()).is_err());
         }
+    }
+
+    #[test]
+    fn known_texts_are_skipped_only_when_they_come_next() {
+        let text = br#"[{"a":[1]},{"a":[1]}, {"a":[1]},{"a":[1]}x]"#;
+        let mut s = Stream::new(text).unwrap();
+        let mut array = s.begin_array().unwrap();
+        assert!(s.next_element(&mut array).unwrap());
+        let first = s.raw_value().unwrap();
+        assert!(s.next_element(&mut array).unwrap());
+        assert!(s.skip_known(first));
+        assert!(s.next_element(&mut array).unwrap());
+        assert!(!s.skip_known(first), "white space is not skipped");
+        s.skip().unwrap();
+        assert!(s.next_element(&mut array).unwrap());
+        assert!(s.skip_known(first));
+        assert!(
+            s.next_element(&mut array).is_err(),
+            "what follows is still read"
+        );
+        let mut s = Stream::new(b"123").unwrap();
+        assert!(!s.skip_known("12"), "a number is no known text");
+        assert!(!s.skip_known(""));
+        assert_eq!(s.i64().unwrap(), Some(123));
     }
 
     #[test]

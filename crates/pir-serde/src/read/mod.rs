@@ -309,6 +309,12 @@ struct Reader<'o, 'a> {
     entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
     /// The texts of one op's attribute entries (see `read_attr_texts`).
     entry_texts: Vec<&'a str>,
+    /// The last two texts (and types) of each op name's outputs, by output index.
+    type_memo: FxHashMap<(Symbol, usize), [Option<(&'a str, Type)>; 2]>,
+    /// The last two `A`/`OA` text pairs (and dictionaries) of each op name.
+    dict_memo: FxHashMap<Symbol, [Option<(&'a str, &'a str, AttrDict)>; 2]>,
+    /// The last two texts of each op name's attribute entries, by list and index.
+    entry_memo: FxHashMap<(Symbol, streamed::AttrListId, u32), [Option<&'a str>; 2]>,
     /// Scratch buffers of one op, reused across ops.
     operands: Vec<Option<ValueId>>,
     result_types: Vec<Type>,
@@ -348,6 +354,9 @@ impl<'o, 'a> Reader<'o, 'a> {
             dict_cache: DictCache::default(),
             entry_cache: FxHashMap::default(),
             entry_texts: Vec::new(),
+            type_memo: FxHashMap::default(),
+            dict_memo: FxHashMap::default(),
+            entry_memo: FxHashMap::default(),
             operands: Vec::new(),
             result_types: Vec::new(),
             result_ids: Vec::new(),

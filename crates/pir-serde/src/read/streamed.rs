@@ -7,16 +7,25 @@ use std::sync::Arc;
 
 use pir_core::builtin::StrAttr;
 use pir_core::serial::{self, JsonPath};
-use pir_core::{AttrDict, BlockId, IrContext, OpId, Type, ValueId};
+use pir_core::{AttrDict, BlockId, IrContext, OpId, Symbol, Type, ValueId};
 use pir_json::{Open, Stream};
 
 use super::{finish_program, invalid, read_header, LoadedProgram, ReadOptions, Reader};
 use crate::error::ReadError;
 use crate::param_form::{self, Slot};
 
-/// An attribute list: its text and the range of its entries' texts in
-/// `Reader::entry_texts`.
-type AttrList<'a> = (&'a str, Range<usize>);
+/// An attribute list: its text and, once delimited, the range of its
+/// entries' texts in `Reader::entry_texts`.
+type AttrList<'a> = (&'a str, Option<Range<usize>>);
+
+/// Which attribute list of an op: `A`, `OA`, or a parameter's `DA`, `QA`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum AttrListId {
+    A,
+    Oa,
+    Da,
+    Qa,
+}
 
 /// Reads a file laid out as Paddle writes it as a stream (see [`read_slice`]);
 /// `None` when the layout is another one.
@@ -282,9 +291,10 @@ impl<'a> Reader<'_, 'a> {
                                     None => return Ok(None),
                                 },
                                 "TT" if ty.is_none() => {
-                                    let raw = s.raw_value()?;
-                                    let opath = outputs_path.index(result_types.len());
-                                    ty = Some(self.read_type_raw(s, raw, &opath.key("TT"))?);
+                                    let index = result_types.len();
+                                    let opath = outputs_path.index(index);
+                                    let tpath = opath.key("TT");
+                                    ty = Some(self.read_type_memo(s, name, index, &tpath)?);
                                 }
                                 _ => return Ok(None),
                             }
@@ -296,8 +306,8 @@ impl<'a> Reader<'_, 'a> {
                         result_ids.push(id);
                     }
                 }
-                "A" if a.is_none() => a = Some(self.read_attr_texts(s)?),
-                "OA" if oa.is_none() => oa = Some(self.read_attr_texts(s)?),
+                "A" if a.is_none() => a = Some(self.read_attr_list_memo(s, name, false)?),
+                "OA" if oa.is_none() => oa = Some(self.read_attr_list_memo(s, name, true)?),
                 "#" | "I" | "O" | "A" | "OA" | "regions" => return Ok(None),
                 _ => s.skip()?,
             }
@@ -305,7 +315,7 @@ impl<'a> Reader<'_, 'a> {
         let (Some(a), true, true) = (a, inputs, outputs) else {
             return Ok(None);
         };
-        let attrs = self.read_attr_dict_raw(s, a, oa, path)?;
+        let attrs = self.read_attr_dict_raw(s, name, a, oa, path)?;
         if let Err(e) = pir_core::program::check_op_shape(result_types.len(), 0) {
             return Err(invalid(path, e.to_string()));
         }
@@ -364,8 +374,12 @@ impl<'a> Reader<'_, 'a> {
                         _ => return Ok(None),
                     }
                 }
-                "DA" if da.is_none() => da = Some(self.read_attr_texts(s)?),
-                "QA" if qa.is_none() => qa = Some(self.read_attr_texts(s)?),
+                "DA" if da.is_none() => {
+                    da = Some(self.read_attr_texts(s, self.syms.op, AttrListId::Da)?);
+                }
+                "QA" if qa.is_none() => {
+                    qa = Some(self.read_attr_texts(s, self.syms.op, AttrListId::Qa)?);
+                }
                 "O" if output.is_none() => {
                     let mut object = s.begin_object()?;
                     let (mut id, mut ty) = (None, None);
@@ -376,9 +390,9 @@ impl<'a> Reader<'_, 'a> {
                                 None => return Ok(None),
                             },
                             "TT" if ty.is_none() => {
-                                let raw = s.raw_value()?;
                                 let opath = path.key("O");
-                                ty = Some(self.read_type_raw(s, raw, &opath.key("TT"))?);
+                                let tpath = opath.key("TT");
+                                ty = Some(self.read_type_memo(s, self.syms.op, 0, &tpath)?);
                             }
                             _ => return Ok(None),
                         }
@@ -440,41 +454,143 @@ impl<'a> Reader<'_, 'a> {
         Ok(ty)
     }
 
-    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`: its text,
-    /// and its entries' texts (unchecked) appended to `self.entry_texts`.
-    fn read_attr_texts(&mut self, s: &mut Stream<'a>) -> Result<AttrList<'a>, ReadError> {
-        let mut list = s.begin_array()?;
+    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, list
+    /// `list` (see [`AttrListId`]) of an op named `name`: its text, and its
+    /// entries' texts (unchecked) appended to `self.entry_texts`. Each entry is
+    /// first matched against the two texts the same entry had last.
+    fn read_attr_texts(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: Symbol,
+        list: AttrListId,
+    ) -> Result<(&'a str, Range<usize>), ReadError> {
+        let mut open = s.begin_array()?;
         let start = s.offset() - 1;
         let first = self.entry_texts.len();
-        while s.next_element(&mut list)? {
-            let raw = s.raw_value()?;
+        let mut index = 0u32;
+        while s.next_element(&mut open)? {
+            let key = (name, list, index);
+            let last = self.entry_memo.get(&key).copied().unwrap_or_default();
+            let raw = match last.into_iter().flatten().find(|&text| s.skip_known(text)) {
+                Some(text) => text,
+                None => {
+                    // Unchecked until its op is read: a text that is no value fails
+                    // that op, and with it the whole stream.
+                    let raw = s.raw_value()?;
+                    self.entry_memo.insert(key, [Some(raw), last[0]]);
+                    raw
+                }
+            };
             self.entry_texts.push(raw);
+            index += 1;
         }
         let text = s.text().get(start..s.offset()).unwrap_or_default();
         Ok((text, first..self.entry_texts.len()))
     }
 
-    /// An op's attribute dictionary from its `A` and `OA` lists, decoding each
-    /// distinct pair of list texts once.
+    /// The type at the stream, output `index` of an op named `name`: the two
+    /// texts that type had last are tried first, as ops of one kind mostly
+    /// repeat their types, then the text is delimited and looked up.
+    fn read_type_memo(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: Symbol,
+        index: usize,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, ReadError> {
+        let last = self
+            .type_memo
+            .get(&(name, index))
+            .copied()
+            .unwrap_or_default();
+        for (text, ty) in last.into_iter().flatten() {
+            if s.skip_known(text) {
+                return Ok(ty);
+            }
+        }
+        let raw = s.raw_value()?;
+        let ty = self.read_type_raw(s, raw, path)?;
+        self.type_memo
+            .insert((name, index), [Some((raw, ty)), last[0]]);
+        Ok(ty)
+    }
+
+    /// The `A` (or with `output`, the `OA`) list of an op named `name` at the
+    /// stream: matched against the lists that op had last, else delimited.
+    fn read_attr_list_memo(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: Symbol,
+        output: bool,
+    ) -> Result<AttrList<'a>, ReadError> {
+        let start = s.offset();
+        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
+        for (a, oa, _) in last.into_iter().flatten() {
+            if s.skip_known(if output { oa } else { a }) {
+                return Ok((s.text().get(start..s.offset()).unwrap_or_default(), None));
+            }
+        }
+        let list = if output {
+            AttrListId::Oa
+        } else {
+            AttrListId::A
+        };
+        let (text, entries) = self.read_attr_texts(s, name, list)?;
+        Ok((text, Some(entries)))
+    }
+
+    /// An op's attribute dictionary from its `A` and `OA` lists: the pairs the
+    /// op named `name` had last, then each distinct pair of texts decoded once.
     fn read_attr_dict_raw(
         &mut self,
         s: &mut Stream<'a>,
+        name: Symbol,
         a: AttrList<'a>,
         oa: Option<AttrList<'a>>,
         path: &JsonPath<'_>,
     ) -> Result<AttrDict, ReadError> {
         let key = (a.0, oa.as_ref().map_or("", |oa| oa.0));
-        if let Some(dict) = self.dict_cache.get(key) {
+        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
+        if let Some((_, _, dict)) = last.into_iter().flatten().find(|m| (m.0, m.1) == key) {
             return Ok(dict);
         }
-        self.attrs.clear();
-        self.read_attr_entries(s, a.1, &path.key("A"))?;
-        if let Some((_, entries)) = oa {
-            self.read_attr_entries(s, entries, &path.key("OA"))?;
-        }
-        let dict = self.ctx.dict(&self.attrs);
-        self.dict_cache.insert(key, dict);
+        let dict = match self.dict_cache.get(key) {
+            Some(dict) => dict,
+            None => {
+                self.attrs.clear();
+                let a_entries = self.attr_entries_of(s, name, a, AttrListId::A)?;
+                self.read_attr_entries(s, a_entries, &path.key("A"))?;
+                if let Some(oa) = oa {
+                    let oa_entries = self.attr_entries_of(s, name, oa, AttrListId::Oa)?;
+                    self.read_attr_entries(s, oa_entries, &path.key("OA"))?;
+                }
+                let dict = self.ctx.dict(&self.attrs);
+                self.dict_cache.insert(key, dict);
+                dict
+            }
+        };
+        self.dict_memo
+            .insert(name, [Some((key.0, key.1, dict)), last[0]]);
         Ok(dict)
+    }
+
+    /// The range of `list`'s entries in `self.entry_texts`, delimiting them
+    /// now if they were not.
+    fn attr_entries_of(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: Symbol,
+        (text, entries): AttrList<'a>,
+        id: AttrListId,
+    ) -> Result<Range<usize>, ReadError> {
+        if let Some(entries) = entries {
+            return Ok(entries);
+        }
+        let resume = s.offset();
+        s.rewind(s.offset_of(text));
+        let read = self.read_attr_texts(s, name, id);
+        s.rewind(resume);
+        Ok(read?.1)
     }
 
     /// The attribute entries `self.entry_texts[entries]` (`{"AT":…,"N":…}`) into

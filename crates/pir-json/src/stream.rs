@@ -348,23 +348,27 @@ impl<'a> Stream<'a> {
         let input = self.bytes();
         let negative = input.get(self.pos) == Some(&b'-');
         let first = self.pos + usize::from(negative);
-        let digits = input.get(first..)?;
-        let len = digits
-            .iter()
-            .take(MOST + 1)
-            .position(|b| !b.is_ascii_digit())?;
-        // Not a number, a leading zero, too long, or a fraction or exponent follows.
-        if len == 0 || len > MOST || (len > 1 && digits.first() == Some(&b'0')) {
+        let mut pos = first;
+        let mut magnitude = 0i64;
+        while let Some(&d) = input.get(pos) {
+            if !d.is_ascii_digit() {
+                break;
+            }
+            if pos - first == MOST {
+                return None;
+            }
+            magnitude = magnitude * 10 + i64::from(d - b'0');
+            pos += 1;
+        }
+        // Not a number, a leading zero, or a fraction or exponent follows.
+        let len = pos - first;
+        if len == 0 || (len > 1 && input.get(first) == Some(&b'0')) {
             return None;
         }
-        if matches!(digits.get(len), Some(b'.' | b'e' | b'E')) {
+        if matches!(input.get(pos), Some(b'.' | b'e' | b'E')) {
             return None;
         }
-        let magnitude = digits
-            .iter()
-            .take(len)
-            .fold(0i64, |v, &d| v * 10 + i64::from(d - b'0'));
-        self.pos = first + len;
+        self.pos = pos;
         Some(if negative { -magnitude } else { magnitude })
     }
 

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use pir_core::builtin::StrAttr;
 use pir_core::serial::{self, JsonPath};
-use pir_core::{AttrDict, BlockId, IrContext, OpId, Symbol, Type, ValueId};
+use pir_core::{AttrDef, AttrDict, Attribute, BlockId, IrContext, OpId, Symbol, Type, ValueId};
 use pir_json::{Open, Stream};
 
 use super::{finish_program, invalid, read_header, LoadedProgram, ReadOptions, Reader};
@@ -488,6 +488,24 @@ impl<'a> Reader<'_, 'a> {
         Ok((text, first..self.entry_texts.len()))
     }
 
+    /// An entry holding a string attribute, `{"AT":{"#":"0.a_str","D":"…"},"N":"…"}`
+    /// exactly, with plain strings (no escapes or control characters): such text
+    /// is valid as it stands, so it is read without a document. Models name
+    /// every layer (`struct_name`), so these entries are the ones that repeat least.
+    fn plain_str_entry(&self, raw: &str) -> Option<(Symbol, Attribute)> {
+        let plain = |t: &str| t.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"');
+        let rest = raw
+            .strip_prefix(r##"{"AT":{"#":""##)?
+            .strip_prefix(StrAttr::JSON_IDS.first()?)?
+            .strip_prefix(r#"","D":""#)?;
+        let (value, rest) = rest.split_once('"')?;
+        let name = rest.strip_prefix(r#"},"N":""#)?.strip_suffix(r#""}"#)?;
+        if !(plain(value) && plain(name)) {
+            return None;
+        }
+        Some((self.ctx.symbol(name), StrAttr::get(&self.ctx, value)))
+    }
+
     /// The type at the stream, output `index` of an op named `name`: the two
     /// texts that type had last are tried first, as ops of one kind mostly
     /// repeat their types, then the text is delimited and looked up.
@@ -607,6 +625,11 @@ impl<'a> Reader<'_, 'a> {
             };
             if let Some(&cached) = self.entry_cache.get(raw) {
                 self.attrs.push(cached);
+                continue;
+            }
+            if let Some(entry) = self.plain_str_entry(raw) {
+                self.attrs.push(entry);
+                self.entry_cache.insert(raw, entry);
                 continue;
             }
             let doc = s.document(raw)?;

@@ -195,3 +195,39 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
         assert_eq!(got.to_string(), want.to_string(), "{op}");
     }
 }
+
+/// String attribute entries in every spelling read as the whole-document reader reads them.
+#[test]
+fn string_entries_read_to_the_same_attributes() {
+    let entries = [
+        r##"{"AT":{"#":"0.a_str","D":"/Block_1/Linear/"},"N":"struct_name"}"##,
+        r##"{"AT":{"#":"0.a_str","D":""},"N":"x"}"##,
+        r##"{"AT":{"#":"0.a_str","D":"a\"b"},"N":"y"}"##,
+        r##"{"AT":{"#":"0.a_str","D":"é\u00e9"},"N":"z"}"##,
+        r##"{"AT":{"#":"0.a_str","D":"v","E":1},"N":"w"}"##,
+        r##"{"N":"v","AT":{"#":"0.a_str","D":"v"}}"##,
+        r##"{"AT":{"#":"0.a_tensorname","D":"t"},"N":"t"}"##,
+    ];
+    let ctx = pir_dialects::pd_op_context();
+    let options = ReadOptions::default();
+    for entry in entries {
+        let text = format!(
+            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{{"#":"1.relu","A":[{entry}],"I":[],"O":[],"OA":[]}}]}}]}}]}}}}"##
+        );
+        let whole = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap();
+        let (streamed, plain) = read_streamed_counting(ctx.clone(), text.as_bytes(), &options)
+            .unwrap()
+            .unwrap();
+        assert_eq!(plain, 1, "{entry}");
+        assert_eq!(json_of(&streamed), json_of(&whole), "{entry}");
+    }
+    let text = r##"{"AT":{"#":"0.a_str","D":"a\u0001"},"N":"n"}"##.replace("\\u0001", "\u{1}");
+    let file = format!(
+        r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{{"#":"1.relu","A":[{text}],"I":[],"O":[],"OA":[]}}]}}]}}]}}}}"##
+    );
+    assert!(read_whole(ctx.clone(), file.as_bytes(), &options).is_err());
+    assert!(!matches!(
+        read_streamed_counting(ctx.clone(), file.as_bytes(), &options),
+        Ok(Some(_))
+    ));
+}

@@ -112,16 +112,32 @@ impl<'a> Stream<'a> {
     }
 
     /// Opens the object that must come next.
+    #[inline]
     pub fn begin_object(&mut self) -> Result<Open, ParseError> {
         self.begin(b'{', "an object")
     }
 
     /// Opens the array that must come next.
+    #[inline]
     pub fn begin_array(&mut self) -> Result<Open, ParseError> {
         self.begin(b'[', "an array")
     }
 
+    #[inline]
     fn begin(&mut self, open: u8, expected: &'static str) -> Result<Open, ParseError> {
+        if self.bytes().get(self.pos) == Some(&open) {
+            self.pos += 1;
+            return Ok(Open {
+                first: true,
+                done: false,
+            });
+        }
+        self.begin_in_full(open, expected)
+    }
+
+    /// [`begin`](Self::begin) for any text.
+    #[inline(never)]
+    fn begin_in_full(&mut self, open: u8, expected: &'static str) -> Result<Open, ParseError> {
         if self.peek(expected)? != open {
             return Err(self.error(fail(self.pos, ParseErrorKind::Expected { expected })));
         }
@@ -167,10 +183,17 @@ impl<'a> Stream<'a> {
     /// The next key of `object` (the stream then stands before its value, which must be read
     /// with [`value`](Self::value), [`skip`](Self::skip) or a `begin_…`), or `None` after the
     /// closing `}`.
+    #[inline]
     pub fn next_key(&mut self, object: &mut Open) -> Result<Option<Cow<'a, str>>, ParseError> {
-        if let Some(key) = self.compact_key(object) {
-            return Ok(Some(Cow::Borrowed(key)));
+        match self.compact_key(object) {
+            Some(key) => Ok(Some(Cow::Borrowed(key))),
+            None => self.next_key_in_full(object),
         }
+    }
+
+    /// [`next_key`](Self::next_key) for any text.
+    #[inline(never)]
+    fn next_key_in_full(&mut self, object: &mut Open) -> Result<Option<Cow<'a, str>>, ParseError> {
         if !self.advance(
             object,
             b'}',
@@ -315,10 +338,17 @@ impl<'a> Stream<'a> {
 
     /// The integer at the stream (the stream moves past it), or `None` when the value there
     /// is another kind or out of `i64`'s range (the stream then stays before it).
+    #[inline]
     pub fn i64(&mut self) -> Result<Option<i64>, ParseError> {
-        if let Some(v) = self.short_i64() {
-            return Ok(Some(v));
+        match self.short_i64() {
+            Some(v) => Ok(Some(v)),
+            None => self.i64_in_full(),
         }
+    }
+
+    /// [`i64`](Self::i64) for any text.
+    #[inline(never)]
+    fn i64_in_full(&mut self) -> Result<Option<i64>, ParseError> {
         let start = self.pos;
         let b = self.peek("a value")?;
         if !(b == b'-' || b.is_ascii_digit()) {

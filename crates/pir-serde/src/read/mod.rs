@@ -24,7 +24,7 @@ mod streamed;
 mod tables;
 
 use streamed::read_streamed;
-use tables::{DictCache, ValueTable};
+use tables::{DictCache, Recent, ValueTable};
 
 /// Options of the reader.
 #[derive(Clone, Debug, Default)]
@@ -310,11 +310,11 @@ struct Reader<'o, 'a> {
     /// The texts of one op's attribute entries (see `read_attr_texts`).
     entry_texts: Vec<&'a str>,
     /// The last two texts (and types) of each op name's outputs, by output index.
-    type_memo: FxHashMap<(Symbol, usize), [Option<(&'a str, Type)>; 2]>,
+    type_memo: FxHashMap<(Symbol, usize), Recent<(&'a str, Type)>>,
     /// The last two `A`/`OA` text pairs (and dictionaries) of each op name.
-    dict_memo: FxHashMap<Symbol, [Option<(&'a str, &'a str, AttrDict)>; 2]>,
+    dict_memo: FxHashMap<Symbol, Recent<(&'a str, &'a str, AttrDict)>>,
     /// The last two texts of each op name's attribute entries, by list and index.
-    entry_memo: FxHashMap<(Symbol, streamed::AttrListId, u32), [Option<&'a str>; 2]>,
+    entry_memo: FxHashMap<(Symbol, streamed::AttrListId, u32), Recent<&'a str>>,
     /// Scratch buffers of one op, reused across ops.
     operands: Vec<Option<ValueId>>,
     result_types: Vec<Type>,

@@ -282,24 +282,9 @@ impl<'a> Reader<'_, 'a> {
                     let outputs_path = path.key("O");
                     let mut list = s.begin_array()?;
                     while s.next_element(&mut list)? {
-                        let mut output = s.begin_object()?;
-                        let (mut id, mut ty) = (None, None);
-                        while let Some(key) = s.next_key(&mut output)? {
-                            match &*key {
-                                "%" if id.is_none() => match s.i64()? {
-                                    Some(v) => id = Some(v),
-                                    None => return Ok(None),
-                                },
-                                "TT" if ty.is_none() => {
-                                    let index = result_types.len();
-                                    let opath = outputs_path.index(index);
-                                    let tpath = opath.key("TT");
-                                    ty = Some(self.read_type_memo(s, name, index, &tpath)?);
-                                }
-                                _ => return Ok(None),
-                            }
-                        }
-                        let Some(ty) = ty else {
+                        let index = result_types.len();
+                        let rpath = outputs_path.index(index);
+                        let Some((id, ty)) = self.read_result(s, name, index, &rpath)? else {
                             return Ok(None);
                         };
                         result_types.push(ty);
@@ -330,6 +315,32 @@ impl<'a> Reader<'_, 'a> {
             }
         }
         Ok(Some(op))
+    }
+
+    /// A result `{"%":id,"TT":type}` at the stream, output `index` of an op named
+    /// `name` (`path` is the result's); `None` for other shapes.
+    fn read_result(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: Symbol,
+        index: usize,
+        path: &JsonPath<'_>,
+    ) -> Result<Option<(Option<i64>, Type)>, ReadError> {
+        let mut object = s.begin_object()?;
+        let (mut id, mut ty) = (None, None);
+        while let Some(key) = s.next_key(&mut object)? {
+            match &*key {
+                "%" if id.is_none() => match s.i64()? {
+                    Some(v) => id = Some(v),
+                    None => return Ok(None),
+                },
+                "TT" if ty.is_none() => {
+                    ty = Some(self.read_type_memo(s, name, index, &path.key("TT"))?);
+                }
+                _ => return Ok(None),
+            }
+        }
+        Ok(ty.map(|ty| (id, ty)))
     }
 
     /// The short form of `builtin.parameter` (format spec §2.7) after its name,
@@ -381,24 +392,8 @@ impl<'a> Reader<'_, 'a> {
                     qa = Some(self.read_attr_texts(s, self.syms.op, AttrListId::Qa)?);
                 }
                 "O" if output.is_none() => {
-                    let mut object = s.begin_object()?;
-                    let (mut id, mut ty) = (None, None);
-                    while let Some(key) = s.next_key(&mut object)? {
-                        match &*key {
-                            "%" if id.is_none() => match s.i64()? {
-                                Some(v) => id = Some(v),
-                                None => return Ok(None),
-                            },
-                            "TT" if ty.is_none() => {
-                                let opath = path.key("O");
-                                let tpath = opath.key("TT");
-                                ty = Some(self.read_type_memo(s, self.syms.op, 0, &tpath)?);
-                            }
-                            _ => return Ok(None),
-                        }
-                    }
-                    match ty {
-                        Some(ty) => output = Some((id, ty)),
+                    match self.read_result(s, self.syms.op, 0, &path.key("O"))? {
+                        Some(result) => output = Some(result),
                         None => return Ok(None),
                     }
                 }

@@ -166,6 +166,8 @@ impl AttrDict {
 #[derive(Debug)]
 pub(crate) struct DictData {
     pub(crate) entries: Box<[(Symbol, Attribute)]>,
-    /// Indices into `entries`, ordered by the names' bytes (the printer's order).
-    pub(crate) sorted: Box<[u32]>,
+    /// Indices into `entries`, ordered by the names' bytes (the printer's order);
+    /// `None` when `entries` are in that order already, as most dictionaries read
+    /// from files are, so they cost one allocation.
+    pub(crate) sorted: Option<Box<[u32]>>,
 }

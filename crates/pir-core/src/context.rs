@@ -352,14 +352,18 @@ impl IrContext {
             entries,
             |d, entries| &*d.entries == *entries,
             |entries| {
-                let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
-                sorted.sort_by(|&a, &b| {
-                    self.symbol_str(entries[a as usize].0)
-                        .cmp(self.symbol_str(entries[b as usize].0))
+                let name = |i: u32| self.symbol_str(entries[i as usize].0);
+                let in_order = entries
+                    .windows(2)
+                    .all(|w| self.symbol_str(w[0].0) <= self.symbol_str(w[1].0));
+                let sorted = (!in_order).then(|| {
+                    let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
+                    sorted.sort_by(|&a, &b| name(a).cmp(name(b)));
+                    sorted.into_boxed_slice()
                 });
                 DictData {
                     entries: entries.into(),
-                    sorted: sorted.into(),
+                    sorted,
                 }
             },
             |d| fx_hash(&*d.entries),
@@ -376,7 +380,11 @@ impl IrContext {
     /// The entries of a dictionary ordered by name (byte order).
     pub fn dict_sorted(&self, dict: AttrDict) -> impl Iterator<Item = (Symbol, Attribute)> + '_ {
         let data = self.dicts.get(dict.0);
-        data.sorted.iter().map(move |&i| data.entries[i as usize])
+        let sorted = data.sorted.as_deref();
+        (0..data.entries.len()).map(move |k| {
+            let i = sorted.map_or(k, |s| s[k] as usize);
+            data.entries[i]
+        })
     }
 
     /// The attribute named `name`, if present.
@@ -531,5 +539,23 @@ mod tests {
         let two = ctx.intern_attr(crate::builtin::I32Attr(2));
         let d = ctx.dict(&[(a, one), (a, two)]);
         assert_eq!(ctx.dict_entries(d), &[(a, one)]);
+    }
+
+    #[test]
+    fn dicts_iterate_in_name_order_whether_stored_in_it_or_not() {
+        let ctx = IrContext::new();
+        let one = ctx.intern_attr(crate::builtin::I32Attr(1));
+        let names =
+            |d| -> Vec<&str> { ctx.dict_sorted(d).map(|(n, _)| ctx.symbol_str(n)).collect() };
+        let entries = |ns: &[&str]| -> Vec<(Symbol, Attribute)> {
+            ns.iter().map(|n| (ctx.symbol(n), one)).collect()
+        };
+        let in_order = ctx.dict(&entries(&["a", "ab", "b"]));
+        let shuffled = ctx.dict(&entries(&["b", "a", "ab"]));
+        assert_ne!(in_order, shuffled);
+        assert_eq!(names(in_order), ["a", "ab", "b"]);
+        assert_eq!(names(shuffled), ["a", "ab", "b"]);
+        assert!(ctx.dicts.get(in_order.0).sorted.is_none());
+        assert_eq!(names(ctx.dict(&[])), Vec::<&str>::new());
     }
 }

@@ -112,16 +112,32 @@ impl<'a> Stream<'a> {
     }
 
     /// Opens the object that must come next.
+    #[inline]
     pub fn begin_object(&mut self) -> Result<Open, ParseError> {
         self.begin(b'{', "an object")
     }
 
     /// Opens the array that must come next.
+    #[inline]
     pub fn begin_array(&mut self) -> Result<Open, ParseError> {
         self.begin(b'[', "an array")
     }
 
+    #[inline]
     fn begin(&mut self, open: u8, expected: &'static str) -> Result<Open, ParseError> {
+        if self.bytes().get(self.pos) == Some(&open) {
+            self.pos += 1;
+            return Ok(Open {
+                first: true,
+                done: false,
+            });
+        }
+        self.begin_in_full(open, expected)
+    }
+
+    /// [`begin`](Self::begin) for any text.
+    #[inline(never)]
+    fn begin_in_full(&mut self, open: u8, expected: &'static str) -> Result<Open, ParseError> {
         if self.peek(expected)? != open {
             return Err(self.error(fail(self.pos, ParseErrorKind::Expected { expected })));
         }
@@ -167,7 +183,17 @@ impl<'a> Stream<'a> {
     /// The next key of `object` (the stream then stands before its value, which must be read
     /// with [`value`](Self::value), [`skip`](Self::skip) or a `begin_…`), or `None` after the
     /// closing `}`.
+    #[inline]
     pub fn next_key(&mut self, object: &mut Open) -> Result<Option<Cow<'a, str>>, ParseError> {
+        match self.compact_key(object) {
+            Some(key) => Ok(Some(Cow::Borrowed(key))),
+            None => self.next_key_in_full(object),
+        }
+    }
+
+    /// [`next_key`](Self::next_key) for any text.
+    #[inline(never)]
+    fn next_key_in_full(&mut self, object: &mut Open) -> Result<Option<Cow<'a, str>>, ParseError> {
         if !self.advance(
             object,
             b'}',
@@ -205,9 +231,66 @@ impl<'a> Stream<'a> {
         Ok(Some(key))
     }
 
+    /// The next key of `object` when the text is compact there (`"key":`, after a `,` for
+    /// all but the first), and the key short and plain (no escapes, no control characters);
+    /// otherwise `None`, with nothing moved, for [`next_key`](Self::next_key) to read.
+    #[inline]
+    fn compact_key(&mut self, object: &mut Open) -> Option<&'a str> {
+        const LONGEST: usize = 32;
+        if object.done {
+            return None;
+        }
+        let input = self.bytes();
+        let quote = if object.first {
+            self.pos
+        } else if input.get(self.pos) == Some(&b',') {
+            self.pos + 1
+        } else {
+            return None;
+        };
+        if input.get(quote) != Some(&b'"') {
+            return None;
+        }
+        let mut end = quote + 1;
+        loop {
+            match input.get(end) {
+                Some(b'"') => break,
+                Some(&b) if b >= 0x20 && b != b'\\' && end - quote <= LONGEST => end += 1,
+                _ => return None,
+            }
+        }
+        if input.get(end + 1) != Some(&b':') {
+            return None;
+        }
+        let key = self.text.get(quote + 1..end)?;
+        object.first = false;
+        self.pos = end + 2;
+        Some(key)
+    }
+
     /// Whether `array` has another element (the stream then stands before it), or false after
     /// the closing `]`.
+    #[inline]
     pub fn next_element(&mut self, array: &mut Open) -> Result<bool, ParseError> {
+        // Compact text: the `,` or `]` right here, or the first element.
+        if !array.done {
+            match self.bytes().get(self.pos) {
+                Some(b',') if !array.first => {
+                    self.pos += 1;
+                    return Ok(true);
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    array.done = true;
+                    return Ok(false);
+                }
+                Some(&b) if array.first && b > b' ' => {
+                    array.first = false;
+                    return Ok(true);
+                }
+                _ => {}
+            }
+        }
         self.advance(
             array,
             b']',
@@ -255,7 +338,17 @@ impl<'a> Stream<'a> {
 
     /// The integer at the stream (the stream moves past it), or `None` when the value there
     /// is another kind or out of `i64`'s range (the stream then stays before it).
+    #[inline]
     pub fn i64(&mut self) -> Result<Option<i64>, ParseError> {
+        match self.short_i64() {
+            Some(v) => Ok(Some(v)),
+            None => self.i64_in_full(),
+        }
+    }
+
+    /// [`i64`](Self::i64) for any text.
+    #[inline(never)]
+    fn i64_in_full(&mut self) -> Result<Option<i64>, ParseError> {
         let start = self.pos;
         let b = self.peek("a value")?;
         if !(b == b'-' || b.is_ascii_digit()) {
@@ -274,6 +367,56 @@ impl<'a> Stream<'a> {
                 self.pos = start;
                 Ok(None)
             }
+        }
+    }
+
+    /// A JSON integer of at most 18 digits right at the stream (no white space before it),
+    /// which the stream moves past; `None` for anything else, with nothing moved.
+    #[inline]
+    fn short_i64(&mut self) -> Option<i64> {
+        const MOST: usize = 18;
+        let input = self.bytes();
+        let negative = input.get(self.pos) == Some(&b'-');
+        let first = self.pos + usize::from(negative);
+        let mut pos = first;
+        let mut magnitude = 0i64;
+        while let Some(&d) = input.get(pos) {
+            if !d.is_ascii_digit() {
+                break;
+            }
+            if pos - first == MOST {
+                return None;
+            }
+            magnitude = magnitude * 10 + i64::from(d - b'0');
+            pos += 1;
+        }
+        // Not a number, a leading zero, or a fraction or exponent follows.
+        let len = pos - first;
+        if len == 0 || (len > 1 && input.get(first) == Some(&b'0')) {
+            return None;
+        }
+        if matches!(input.get(pos), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        self.pos = pos;
+        Some(if negative { -magnitude } else { magnitude })
+    }
+
+    /// Moves past `text` if the input at the stream (no white space before it) starts with
+    /// it, and says whether it did. `text` must be an array, object or string read before
+    /// (as a [`document`](Self::document)): such a value ends where its text ends, so
+    /// the value at the stream is then exactly `text`. Other texts are never matched.
+    #[inline]
+    pub fn skip_known(&mut self, text: &str) -> bool {
+        if !matches!(text.as_bytes().first(), Some(b'[' | b'{' | b'"')) {
+            return false;
+        }
+        match self.bytes().get(self.pos..) {
+            Some(rest) if rest.starts_with(text.as_bytes()) => {
+                self.pos += text.len();
+                true
+            }
+            _ => false,
         }
     }
 
@@ -320,56 +463,91 @@ impl<'a> Stream<'a> {
     }
 }
 
+/// The class of each byte for [`delimit`]: 1 for `"`, 2 for `[` and `{`, 3 for `]` and
+/// `}`, 0 for the bytes it passes over.
+static DELIMITERS: [u8; 256] = {
+    let mut classes = [0u8; 256];
+    classes[b'"' as usize] = 1;
+    classes[b'[' as usize] = 2;
+    classes[b'{' as usize] = 2;
+    classes[b']' as usize] = 3;
+    classes[b'}' as usize] = 3;
+    classes
+};
+
 /// The offset just past the value starting at `start` (not whitespace), found by matching
-/// brackets and quotes: strings are scanned exactly (escapes included), everything else is
-/// only delimited. Never reads past the input; nesting is bounded by [`MAX_DEPTH`].
+/// brackets and quotes: only quotes, backslashes and brackets are looked at (a table gives
+/// each byte's class), nothing is validated. Never reads past the input; nesting is bounded
+/// by [`MAX_DEPTH`].
 fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
-    let mut depth = 0usize;
-    let mut pos = start;
-    loop {
-        let Some(&b) = input.get(pos) else {
-            return Err(fail(
-                input.len(),
-                ParseErrorKind::UnexpectedEnd {
-                    expected: "the end of the value",
-                },
-            ));
-        };
-        match b {
-            b'"' => pos = scan_string(input, pos)?.0,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return Err(fail(pos, ParseErrorKind::TooDeep { limit: MAX_DEPTH }));
-                }
+    let unexpected_end = || {
+        fail(
+            input.len(),
+            ParseErrorKind::UnexpectedEnd {
+                expected: "the end of the value",
+            },
+        )
+    };
+    let unterminated = |at: usize| fail(at, ParseErrorKind::UnterminatedString);
+    match input.get(start) {
+        None => Err(unexpected_end()),
+        Some(b'"' | b'[' | b'{') => {
+            let mut depth = 0usize;
+            let mut pos = start;
+            // One loop over the bytes: strings are walked in place, not by a call each, as
+            // models' texts hold a quote every few bytes.
+            while let Some(&b) = input.get(pos) {
                 pos += 1;
-            }
-            b']' | b'}' if depth > 0 => {
-                depth -= 1;
-                pos += 1;
-            }
-            b']' | b'}' | b',' | b':' if depth == 0 => {
-                return Err(fail(
-                    pos,
-                    ParseErrorKind::Expected {
-                        expected: "a value",
-                    },
-                ))
-            }
-            _ if depth == 0 => {
-                // A number or literal: the bytes those can hold.
-                while let Some(&c) = input.get(pos) {
-                    if !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')) {
-                        break;
+                match DELIMITERS[usize::from(b)] {
+                    0 => {}
+                    1 => {
+                        let open = pos - 1;
+                        loop {
+                            match input.get(pos) {
+                                Some(b'"') => break,
+                                Some(b'\\') => pos += 2,
+                                Some(_) => pos += 1,
+                                None => return Err(unterminated(open)),
+                            }
+                        }
+                        pos += 1;
+                        if depth == 0 {
+                            return Ok(pos);
+                        }
                     }
-                    pos += 1;
+                    2 => {
+                        depth += 1;
+                        if depth > MAX_DEPTH {
+                            return Err(fail(
+                                pos - 1,
+                                ParseErrorKind::TooDeep { limit: MAX_DEPTH },
+                            ));
+                        }
+                    }
+                    _ => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Ok(pos);
+                        }
+                    }
                 }
-                return Ok(pos);
             }
-            _ => pos += 1,
+            Err(unexpected_end())
         }
-        if depth == 0 {
-            return Ok(pos);
+        Some(b']' | b'}' | b',' | b':') => Err(fail(
+            start,
+            ParseErrorKind::Expected {
+                expected: "a value",
+            },
+        )),
+        // A number or literal: the bytes those can hold.
+        Some(_) => {
+            let rest = input.get(start..).unwrap_or_default();
+            let len = rest
+                .iter()
+                .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.')))
+                .unwrap_or(rest.len());
+            Ok(start + len)
         }
     }
 }
@@ -534,6 +712,30 @@ mod tests {
             assert!(walked.is_err(), "{text}");
             assert!(crate::parse(text.as_bytes()).is_err());
         }
+    }
+
+    #[test]
+    fn known_texts_are_skipped_only_when_they_come_next() {
+        let text = br#"[{"a":[1]},{"a":[1]}, {"a":[1]},{"a":[1]}x]"#;
+        let mut s = Stream::new(text).unwrap();
+        let mut array = s.begin_array().unwrap();
+        assert!(s.next_element(&mut array).unwrap());
+        let first = s.raw_value().unwrap();
+        assert!(s.next_element(&mut array).unwrap());
+        assert!(s.skip_known(first));
+        assert!(s.next_element(&mut array).unwrap());
+        assert!(!s.skip_known(first), "white space is not skipped");
+        s.skip().unwrap();
+        assert!(s.next_element(&mut array).unwrap());
+        assert!(s.skip_known(first));
+        assert!(
+            s.next_element(&mut array).is_err(),
+            "what follows is still read"
+        );
+        let mut s = Stream::new(b"123").unwrap();
+        assert!(!s.skip_known("12"), "a number is no known text");
+        assert!(!s.skip_known(""));
+        assert_eq!(s.i64().unwrap(), Some(123));
     }
 
     #[test]

@@ -24,7 +24,7 @@ mod streamed;
 mod tables;
 
 use streamed::read_streamed;
-use tables::{DictCache, ValueTable};
+use tables::{DictCache, Recent, ValueTable};
 
 /// Options of the reader.
 #[derive(Clone, Debug, Default)]
@@ -307,6 +307,14 @@ struct Reader<'o, 'a> {
     dict_cache: DictCache<'a>,
     /// Attribute entries (`{"AT":…,"N":…}`) by their JSON text.
     entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
+    /// The texts of one op's attribute entries (see `read_attr_texts`).
+    entry_texts: Vec<&'a str>,
+    /// The last two texts (and types) of each op name's outputs, by output index.
+    type_memo: FxHashMap<(Symbol, usize), Recent<(&'a str, Type)>>,
+    /// The last two `A`/`OA` text pairs (and dictionaries) of each op name.
+    dict_memo: FxHashMap<Symbol, Recent<(&'a str, &'a str, AttrDict)>>,
+    /// The last two texts of each op name's attribute entries, by list and index.
+    entry_memo: FxHashMap<(Symbol, streamed::AttrListId, u32), Recent<&'a str>>,
     /// Scratch buffers of one op, reused across ops.
     operands: Vec<Option<ValueId>>,
     result_types: Vec<Type>,
@@ -345,6 +353,10 @@ impl<'o, 'a> Reader<'o, 'a> {
             type_cache: FxHashMap::default(),
             dict_cache: DictCache::default(),
             entry_cache: FxHashMap::default(),
+            entry_texts: Vec::new(),
+            type_memo: FxHashMap::default(),
+            dict_memo: FxHashMap::default(),
+            entry_memo: FxHashMap::default(),
             operands: Vec::new(),
             result_types: Vec::new(),
             result_ids: Vec::new(),

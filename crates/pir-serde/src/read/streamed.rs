@@ -1,15 +1,31 @@
 //! Reading a file in Paddle's layout as a [`Stream`], one value at a time (see
 //! [`read_slice`](super::read_slice)).
 
+use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::Arc;
 
+use pir_core::builtin::StrAttr;
 use pir_core::serial::{self, JsonPath};
-use pir_core::{AttrDict, BlockId, IrContext, OpId, Type, ValueId};
-use pir_json::Stream;
+use pir_core::{AttrDef, AttrDict, Attribute, BlockId, IrContext, OpId, Symbol, Type, ValueId};
+use pir_json::{Open, Stream};
 
 use super::{finish_program, invalid, read_header, LoadedProgram, ReadOptions, Reader};
 use crate::error::ReadError;
-use crate::param_form;
+use crate::param_form::{self, Slot};
+
+/// An attribute list: its text and, once delimited, the range of its
+/// entries' texts in `Reader::entry_texts`.
+type AttrList<'a> = (&'a str, Option<Range<usize>>);
+
+/// Which attribute list of an op: `A`, `OA`, or a parameter's `DA`, `QA`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum AttrListId {
+    A,
+    Oa,
+    Da,
+    Qa,
+}
 
 /// Reads a file laid out as Paddle writes it as a stream (see [`read_slice`]);
 /// `None` when the layout is another one.
@@ -190,6 +206,7 @@ impl<'a> Reader<'_, 'a> {
             operands.clear();
             result_types.clear();
             result_ids.clear();
+            self.entry_texts.clear();
             let plain =
                 self.read_plain_op(s, path, &mut operands, &mut result_types, &mut result_ids);
             self.operands = operands;
@@ -222,7 +239,8 @@ impl<'a> Reader<'_, 'a> {
         }
         let raw_name = s.raw_value()?;
         let name = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-            Some(n) if n == param_form::SHORT_NAME || n.contains('\\') => return Ok(None),
+            Some(param_form::SHORT_NAME) => return self.read_parameter_streamed(s, object, path),
+            Some(n) if n.contains('\\') => return Ok(None),
             Some(n) => match self.names.get(n) {
                 Some(&sym) => sym,
                 None => {
@@ -264,31 +282,17 @@ impl<'a> Reader<'_, 'a> {
                     let outputs_path = path.key("O");
                     let mut list = s.begin_array()?;
                     while s.next_element(&mut list)? {
-                        let mut output = s.begin_object()?;
-                        let (mut id, mut ty) = (None, None);
-                        while let Some(key) = s.next_key(&mut output)? {
-                            match &*key {
-                                "%" if id.is_none() => match s.i64()? {
-                                    Some(v) => id = Some(v),
-                                    None => return Ok(None),
-                                },
-                                "TT" if ty.is_none() => {
-                                    let raw = s.raw_value()?;
-                                    let opath = outputs_path.index(result_types.len());
-                                    ty = Some(self.read_type_raw(s, raw, &opath.key("TT"))?);
-                                }
-                                _ => return Ok(None),
-                            }
-                        }
-                        let Some(ty) = ty else {
+                        let index = result_types.len();
+                        let rpath = outputs_path.index(index);
+                        let Some((id, ty)) = self.read_result(s, name, index, &rpath)? else {
                             return Ok(None);
                         };
                         result_types.push(ty);
                         result_ids.push(id);
                     }
                 }
-                "A" if a.is_none() => a = Some(s.raw_value()?),
-                "OA" if oa.is_none() => oa = Some(s.raw_value()?),
+                "A" if a.is_none() => a = Some(self.read_attr_list_memo(s, name, false)?),
+                "OA" if oa.is_none() => oa = Some(self.read_attr_list_memo(s, name, true)?),
                 "#" | "I" | "O" | "A" | "OA" | "regions" => return Ok(None),
                 _ => s.skip()?,
             }
@@ -296,7 +300,7 @@ impl<'a> Reader<'_, 'a> {
         let (Some(a), true, true) = (a, inputs, outputs) else {
             return Ok(None);
         };
-        let attrs = self.read_attr_dict_raw(s, a, oa, path)?;
+        let attrs = self.read_attr_dict_raw(s, name, a, oa, path)?;
         if let Err(e) = pir_core::program::check_op_shape(result_types.len(), 0) {
             return Err(invalid(path, e.to_string()));
         }
@@ -309,6 +313,120 @@ impl<'a> Reader<'_, 'a> {
                 let v = self.program.result(op, i);
                 self.bind(id, v, &outputs_path.index(i).key("%"))?;
             }
+        }
+        Ok(Some(op))
+    }
+
+    /// A result `{"%":id,"TT":type}` at the stream, output `index` of an op named
+    /// `name` (`path` is the result's); `None` for other shapes.
+    fn read_result(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: Symbol,
+        index: usize,
+        path: &JsonPath<'_>,
+    ) -> Result<Option<(Option<i64>, Type)>, ReadError> {
+        let mut object = s.begin_object()?;
+        let (mut id, mut ty) = (None, None);
+        while let Some(key) = s.next_key(&mut object)? {
+            match &*key {
+                "%" if id.is_none() => match s.i64()? {
+                    Some(v) => id = Some(v),
+                    None => return Ok(None),
+                },
+                "TT" if ty.is_none() => {
+                    ty = Some(self.read_type_memo(s, name, index, &path.key("TT"))?);
+                }
+                _ => return Ok(None),
+            }
+        }
+        Ok(ty.map(|ty| (id, ty)))
+    }
+
+    /// The short form of `builtin.parameter` (format spec §2.7) after its name,
+    /// read field by field: `A` and `OA` hold integer flags and a plain name,
+    /// `O` a result, `DA`/`QA` attribute lists. `None` for anything else
+    /// (escaped keys or names, other keys, repeated keys, other shapes).
+    fn read_parameter_streamed(
+        &mut self,
+        s: &mut Stream<'a>,
+        mut object: Open,
+        path: &JsonPath<'_>,
+    ) -> Result<Option<OpId>, ReadError> {
+        let (mut a, mut oa, mut da, mut qa, mut output) = (None, None, None, None, None);
+        while let Some(key) = s.next_key(&mut object)? {
+            let Cow::Borrowed(key) = key else {
+                return Ok(None);
+            };
+            match key {
+                "A" if a.is_none() => {
+                    let mut list = s.begin_array()?;
+                    let Some(flags) = read_flags(s, &mut list)? else {
+                        return Ok(None);
+                    };
+                    if !s.next_element(&mut list)? {
+                        return Ok(None);
+                    }
+                    // A name without escapes or control characters is its own text.
+                    let raw = s.raw_value()?;
+                    let name = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+                        Some(n) if n.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"') => n,
+                        _ => return Ok(None),
+                    };
+                    if s.next_element(&mut list)? {
+                        return Ok(None);
+                    }
+                    a = Some((flags, name));
+                }
+                "OA" if oa.is_none() => {
+                    let mut list = s.begin_array()?;
+                    match read_flags(s, &mut list)? {
+                        Some(flags) if !s.next_element(&mut list)? => oa = Some(flags),
+                        _ => return Ok(None),
+                    }
+                }
+                "DA" if da.is_none() => {
+                    da = Some(self.read_attr_texts(s, self.syms.op, AttrListId::Da)?);
+                }
+                "QA" if qa.is_none() => {
+                    qa = Some(self.read_attr_texts(s, self.syms.op, AttrListId::Qa)?);
+                }
+                "O" if output.is_none() => {
+                    match self.read_result(s, self.syms.op, 0, &path.key("O"))? {
+                        Some(result) => output = Some(result),
+                        None => return Ok(None),
+                    }
+                }
+                _ => return Ok(None),
+            }
+        }
+        let (Some((flags, name)), Some((id, ty))) = (a, output) else {
+            return Ok(None);
+        };
+        // The attributes in the whole-document reader's order: `A`, `DA`, `QA`, `OA`.
+        self.attrs.clear();
+        for (value, (slot, _)) in flags.into_iter().zip(param_form::A_FLAGS) {
+            self.attrs
+                .push((self.syms.get(slot), self.syms.flag(value)));
+        }
+        let name_attr = StrAttr::get(&self.ctx, name);
+        self.attrs
+            .push((self.syms.get(Slot::ParameterName), name_attr));
+        for (list, key) in [(da, "DA"), (qa, "QA")] {
+            if let Some((_, entries)) = list {
+                self.read_attr_entries(s, entries, &path.key(key))?;
+            }
+        }
+        for (value, (slot, _)) in oa.into_iter().flatten().zip(param_form::OA_FLAGS) {
+            self.attrs
+                .push((self.syms.get(slot), self.syms.flag(value)));
+        }
+        let attrs = self.ctx.dict(&self.attrs);
+        let op = self.program.create_op(self.syms.op, &[], &[ty], attrs, 0);
+        if let Some(id) = id {
+            let v = self.program.result(op, 0);
+            let opath = path.key("O");
+            self.bind(id, v, &opath.key("%"))?;
         }
         Ok(Some(op))
     }
@@ -331,57 +449,207 @@ impl<'a> Reader<'_, 'a> {
         Ok(ty)
     }
 
-    /// An op's attribute dictionary from the texts of its `A` and `OA` lists,
-    /// decoding each distinct pair once.
+    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, list
+    /// `list` (see [`AttrListId`]) of an op named `name`: its text, and its
+    /// entries' texts (unchecked) appended to `self.entry_texts`. Each entry is
+    /// first matched against the two texts the same entry had last.
+    fn read_attr_texts(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: Symbol,
+        list: AttrListId,
+    ) -> Result<(&'a str, Range<usize>), ReadError> {
+        let mut open = s.begin_array()?;
+        let start = s.offset() - 1;
+        let first = self.entry_texts.len();
+        let mut index = 0u32;
+        while s.next_element(&mut open)? {
+            let key = (name, list, index);
+            let last = self.entry_memo.get(&key).copied().unwrap_or_default();
+            let raw = match last.into_iter().flatten().find(|&text| s.skip_known(text)) {
+                Some(text) => text,
+                None => {
+                    // Unchecked until its op is read: a text that is no value fails
+                    // that op, and with it the whole stream.
+                    let raw = s.raw_value()?;
+                    self.entry_memo.insert(key, [Some(raw), last[0]]);
+                    raw
+                }
+            };
+            self.entry_texts.push(raw);
+            index += 1;
+        }
+        let text = s.text().get(start..s.offset()).unwrap_or_default();
+        Ok((text, first..self.entry_texts.len()))
+    }
+
+    /// An entry holding a string attribute, `{"AT":{"#":"0.a_str","D":"…"},"N":"…"}`
+    /// exactly, with plain strings (no escapes or control characters): such text
+    /// is valid as it stands, so it is read without a document. Models name
+    /// every layer (`struct_name`), so these entries are the ones that repeat least.
+    fn plain_str_entry(&self, raw: &str) -> Option<(Symbol, Attribute)> {
+        let plain = |t: &str| t.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"');
+        let rest = raw
+            .strip_prefix(r##"{"AT":{"#":""##)?
+            .strip_prefix(StrAttr::JSON_IDS.first()?)?
+            .strip_prefix(r#"","D":""#)?;
+        let (value, rest) = rest.split_once('"')?;
+        let name = rest.strip_prefix(r#"},"N":""#)?.strip_suffix(r#""}"#)?;
+        if !(plain(value) && plain(name)) {
+            return None;
+        }
+        Some((self.ctx.symbol(name), StrAttr::get(&self.ctx, value)))
+    }
+
+    /// The type at the stream, output `index` of an op named `name`: the two
+    /// texts that type had last are tried first, as ops of one kind mostly
+    /// repeat their types, then the text is delimited and looked up.
+    fn read_type_memo(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: Symbol,
+        index: usize,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, ReadError> {
+        let last = self
+            .type_memo
+            .get(&(name, index))
+            .copied()
+            .unwrap_or_default();
+        for (text, ty) in last.into_iter().flatten() {
+            if s.skip_known(text) {
+                return Ok(ty);
+            }
+        }
+        let raw = s.raw_value()?;
+        let ty = self.read_type_raw(s, raw, path)?;
+        self.type_memo
+            .insert((name, index), [Some((raw, ty)), last[0]]);
+        Ok(ty)
+    }
+
+    /// The `A` (or with `output`, the `OA`) list of an op named `name` at the
+    /// stream: matched against the lists that op had last, else delimited.
+    fn read_attr_list_memo(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: Symbol,
+        output: bool,
+    ) -> Result<AttrList<'a>, ReadError> {
+        let start = s.offset();
+        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
+        for (a, oa, _) in last.into_iter().flatten() {
+            if s.skip_known(if output { oa } else { a }) {
+                return Ok((s.text().get(start..s.offset()).unwrap_or_default(), None));
+            }
+        }
+        let list = if output {
+            AttrListId::Oa
+        } else {
+            AttrListId::A
+        };
+        let (text, entries) = self.read_attr_texts(s, name, list)?;
+        Ok((text, Some(entries)))
+    }
+
+    /// An op's attribute dictionary from its `A` and `OA` lists: the pairs the
+    /// op named `name` had last, then each distinct pair of texts decoded once.
     fn read_attr_dict_raw(
         &mut self,
         s: &mut Stream<'a>,
-        a: &'a str,
-        oa: Option<&'a str>,
+        name: Symbol,
+        a: AttrList<'a>,
+        oa: Option<AttrList<'a>>,
         path: &JsonPath<'_>,
     ) -> Result<AttrDict, ReadError> {
-        let key = (a, oa.unwrap_or(""));
-        if let Some(dict) = self.dict_cache.get(key) {
+        let key = (a.0, oa.as_ref().map_or("", |oa| oa.0));
+        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
+        if let Some((_, _, dict)) = last.into_iter().flatten().find(|m| (m.0, m.1) == key) {
             return Ok(dict);
         }
-        self.attrs.clear();
-        let resume = s.offset();
-        for (raw, name) in [(Some(a), "A"), (oa, "OA")] {
-            let Some(raw) = raw else { continue };
-            // Entries repeat across ops far more than whole lists do: look each one up.
-            s.rewind(s.offset_of(raw));
-            let read = self.read_attr_entries(s, &path.key(name));
-            s.rewind(resume);
-            read?;
-        }
-        let dict = self.ctx.dict(&self.attrs);
-        self.dict_cache.insert(key, dict);
+        let dict = match self.dict_cache.get(key) {
+            Some(dict) => dict,
+            None => {
+                self.attrs.clear();
+                let a_entries = self.attr_entries_of(s, name, a, AttrListId::A)?;
+                self.read_attr_entries(s, a_entries, &path.key("A"))?;
+                if let Some(oa) = oa {
+                    let oa_entries = self.attr_entries_of(s, name, oa, AttrListId::Oa)?;
+                    self.read_attr_entries(s, oa_entries, &path.key("OA"))?;
+                }
+                let dict = self.ctx.dict(&self.attrs);
+                self.dict_cache.insert(key, dict);
+                dict
+            }
+        };
+        self.dict_memo
+            .insert(name, [Some((key.0, key.1, dict)), last[0]]);
         Ok(dict)
     }
 
-    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, into
+    /// The range of `list`'s entries in `self.entry_texts`, delimiting them
+    /// now if they were not.
+    fn attr_entries_of(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: Symbol,
+        (text, entries): AttrList<'a>,
+        id: AttrListId,
+    ) -> Result<Range<usize>, ReadError> {
+        if let Some(entries) = entries {
+            return Ok(entries);
+        }
+        let resume = s.offset();
+        s.rewind(s.offset_of(text));
+        let read = self.read_attr_texts(s, name, id);
+        s.rewind(resume);
+        Ok(read?.1)
+    }
+
+    /// The attribute entries `self.entry_texts[entries]` (`{"AT":…,"N":…}`) into
     /// `self.attrs`, decoding each distinct entry text once.
     fn read_attr_entries(
         &mut self,
         s: &mut Stream<'a>,
+        entries: Range<usize>,
         path: &JsonPath<'_>,
     ) -> Result<(), ReadError> {
-        let mut list = s.begin_array()?;
-        let mut i = 0;
-        while s.next_element(&mut list)? {
-            let raw = s.raw_value()?;
+        for (i, k) in entries.enumerate() {
+            let Some(&raw) = self.entry_texts.get(k) else {
+                continue;
+            };
             if let Some(&cached) = self.entry_cache.get(raw) {
                 self.attrs.push(cached);
-            } else {
-                let doc = s.document(raw)?;
-                let entry = self.read_attr_entry(doc.root(), &path.index(i));
-                s.recycle(doc);
-                let entry = entry?;
+                continue;
+            }
+            if let Some(entry) = self.plain_str_entry(raw) {
                 self.attrs.push(entry);
                 self.entry_cache.insert(raw, entry);
+                continue;
             }
-            i += 1;
+            let doc = s.document(raw)?;
+            let entry = self.read_attr_entry(doc.root(), &path.index(i));
+            s.recycle(doc);
+            let entry = entry?;
+            self.attrs.push(entry);
+            self.entry_cache.insert(raw, entry);
         }
         Ok(())
     }
+}
+
+/// Three integer flags (non-zero is true) of an open array, or `None` when
+/// the array holds fewer or other values.
+fn read_flags(s: &mut Stream<'_>, list: &mut Open) -> Result<Option<[bool; 3]>, ReadError> {
+    let mut flags = [false; 3];
+    for flag in &mut flags {
+        if !s.next_element(list)? {
+            return Ok(None);
+        }
+        match s.i64()? {
+            Some(v) => *flag = v != 0,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(flags))
 }

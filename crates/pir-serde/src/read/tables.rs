@@ -3,6 +3,9 @@
 use pir_core::{AttrDict, ValueId};
 use rustc_hash::FxHashMap;
 
+/// The last two of something seen at one place of the file, newest first.
+pub(super) type Recent<T> = [Option<T>; 2];
+
 /// Attribute dictionaries by the texts of an op's `A` and `OA` lists. Models
 /// whose ops carry unique attributes (a `struct_name` per layer) never repeat a
 /// whole list: once most lookups miss, new lists are no longer stored, so

@@ -127,3 +127,107 @@ fn value_ids_far_apart_and_negative_are_kept() {
     assert_eq!(table.get(-1), None);
     assert!(table.dense.len() <= table.dense_limit);
 }
+
+/// Parameter ops in every shape read to the program the whole-document reader
+/// makes; the usual shapes field by field.
+#[test]
+fn parameter_ops_are_read_field_by_field_to_the_same_program() {
+    let ty = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
+    let role = r##"{"AT":{"#":"0.a_i32","D":1},"N":"op_role"}"##;
+    let name = r##"{"AT":{"#":"0.a_str","D":"/L/"},"N":"struct_name"}"##;
+    let usual = [
+        format!(
+            r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
+        ),
+        format!(r##"{{"#":"p","A":[1,0,2,"w 1"],"O":{{"%":1,"TT":{ty}}}}}"##),
+        format!(
+            r##"{{"#":"p","A":[0,1,0,"w"],"DA":[{role}],"O":{{"TT":{ty},"%":1}},"QA":[{name}],"OA":[0,0,0]}}"##
+        ),
+        format!(r##"{{"#":"p","O":{{"TT":{ty}}},"QA":[{name},{role}],"A":[0,1,1,"é"]}}"##),
+    ];
+    let unusual = [
+        format!(r##"{{"#":"p","A":[0,1,1,"w\u0030"],"O":{{"%":1,"TT":{ty}}}}}"##),
+        format!(r##"{{"#":"p","A":[0,1,1,"w"],"x":[1],"O":{{"%":1,"TT":{ty}}}}}"##),
+        format!(r##"{{"#":"p","A":[0,1,1,"w"],"O":{{"%":1,"TT":{ty},"y":2}}}}"##),
+        format!(r##"{{"#":"p","A":[0,1,1,"w"],"A":[1,1,1,"v"],"O":{{"%":1,"TT":{ty}}}}}"##),
+        format!(r##"{{"#":"p","A":[0,1,1,"w"],"O":{{"%":1,"TT":{ty}}},"O":{{"%":2,"TT":{ty}}}}}"##),
+    ];
+    let wrong = [
+        format!(r##"{{"#":"p","A":[0,1.5,1,"w"],"O":{{"%":1,"TT":{ty}}}}}"##),
+        format!(r##"{{"#":"p","A":[0,1,1,"w",2],"O":{{"%":1,"TT":{ty}}}}}"##),
+        format!(r##"{{"#":"p","A":[0,1,1,"w"],"O":{{"%":1,"TT":{ty}}},"OA":[1,1]}}"##),
+        r##"{"#":"p","A":[0,1,1,"w"],"O":{"%":1}}"##.to_owned(),
+        format!(r##"{{"#":"p","A":[0,1,1,"w"],"DA":[1],"O":{{"%":1,"TT":{ty}}}}}"##),
+        format!(r##"{{"#":"p","A":[0,1,1,"w"],"DA":{{}},"O":{{"%":1,"TT":{ty}}}}}"##),
+        r##"{"#":"p","A":[0,1,1,"w"],"O":[],"OA":[1,0,1]}"##.to_owned(),
+        r##"{"#":"p","A":[0,1,1,"w"]}"##.to_owned(),
+        format!("{{\"#\":\"p\",\"A\":[0,1,1,\"w\u{1}\"],\"O\":{{\"%\":1,\"TT\":{ty}}}}}"),
+    ];
+    let file = |op: &str| {
+        format!(
+            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{op}]}}]}}]}}}}"##
+        )
+    };
+    let ctx = pir_dialects::pd_op_context();
+    let options = ReadOptions::default();
+    for (ops, field_by_field) in [(&usual[..], true), (&unusual[..], false)] {
+        for op in ops {
+            let text = file(op);
+            let whole = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap();
+            let (streamed, plain) = read_streamed_counting(ctx.clone(), text.as_bytes(), &options)
+                .unwrap()
+                .unwrap();
+            assert_eq!(json_of(&streamed), json_of(&whole), "{op}");
+            assert_eq!(plain == 1, field_by_field, "{op}");
+        }
+    }
+    for op in &wrong {
+        let text = file(op);
+        let want = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap_err();
+        assert!(
+            !matches!(
+                read_streamed_counting(ctx.clone(), text.as_bytes(), &options),
+                Ok(Some(_))
+            ),
+            "{op}"
+        );
+        let got = read_slice(ctx.clone(), text.as_bytes(), &options).unwrap_err();
+        assert_eq!(got.to_string(), want.to_string(), "{op}");
+    }
+}
+
+/// String attribute entries in every spelling read as the whole-document reader reads them.
+#[test]
+fn string_entries_read_to_the_same_attributes() {
+    let entries = [
+        r##"{"AT":{"#":"0.a_str","D":"/Block_1/Linear/"},"N":"struct_name"}"##,
+        r##"{"AT":{"#":"0.a_str","D":""},"N":"x"}"##,
+        r##"{"AT":{"#":"0.a_str","D":"a\"b"},"N":"y"}"##,
+        r##"{"AT":{"#":"0.a_str","D":"é\u00e9"},"N":"z"}"##,
+        r##"{"AT":{"#":"0.a_str","D":"v","E":1},"N":"w"}"##,
+        r##"{"N":"v","AT":{"#":"0.a_str","D":"v"}}"##,
+        r##"{"AT":{"#":"0.a_tensorname","D":"t"},"N":"t"}"##,
+    ];
+    let ctx = pir_dialects::pd_op_context();
+    let options = ReadOptions::default();
+    for entry in entries {
+        let text = format!(
+            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{{"#":"1.relu","A":[{entry}],"I":[],"O":[],"OA":[]}}]}}]}}]}}}}"##
+        );
+        let whole = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap();
+        let (streamed, plain) = read_streamed_counting(ctx.clone(), text.as_bytes(), &options)
+            .unwrap()
+            .unwrap();
+        assert_eq!(plain, 1, "{entry}");
+        assert_eq!(json_of(&streamed), json_of(&whole), "{entry}");
+    }
+    let text = r##"{"AT":{"#":"0.a_str","D":"a\u0001"},"N":"n"}"##.replace("\\u0001", "\u{1}");
+    let file = format!(
+        r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{{"#":"1.relu","A":[{text}],"I":[],"O":[],"OA":[]}}]}}]}}]}}}}"##
+    );
+    assert!(read_whole(ctx.clone(), file.as_bytes(), &options).is_err());
+    assert!(!matches!(
+        read_streamed_counting(ctx.clone(), file.as_bytes(), &options),
+        Ok(Some(_))
+    ));
+}

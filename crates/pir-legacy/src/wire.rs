@@ -62,6 +62,21 @@ impl fmt::Display for WireError {
 
 impl std::error::Error for WireError {}
 
+/// `bytes` as text when they are UTF-8. Names and strings of a model are
+/// nearly always short and ASCII, which one word-at-a-time check settles;
+/// the general check (`std::str::from_utf8`, byte by byte on short input)
+/// takes the rest.
+#[inline]
+#[allow(unsafe_code)]
+pub fn utf8(bytes: &[u8]) -> Option<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: every ASCII byte sequence is valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes).ok()
+    }
+}
+
 /// Wire types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WireType {
@@ -217,7 +232,7 @@ impl<'a> Reader<'a> {
     pub fn str(&mut self, wire: WireType) -> WireResult<&'a str> {
         let at = self.pos;
         let b = self.bytes(wire)?;
-        std::str::from_utf8(b).map_err(|_| {
+        utf8(b).ok_or_else(|| {
             WireError::new(
                 at,
                 self.what,
@@ -450,6 +465,30 @@ mod tests {
         let mut r = Reader::new(&[0x0a, 0x03, 0, 0, 0], "t");
         let (_, w) = r.key().unwrap();
         assert!(r.repeated_f32(w, &mut floats).is_err());
+    }
+
+    #[test]
+    fn utf8_takes_exactly_the_valid_inputs() {
+        let cases: [&[u8]; 9] = [
+            b"",
+            b"x",
+            b"layer_norm_0.tmp_2",
+            b"a longer name of more than sixteen bytes",
+            "\u{e9}t\u{e9}".as_bytes(),
+            &[0x80],
+            &[b'a', b'b', 0xc3],
+            &[0xed, 0xa0, 0x80],
+            &[b'x'; 7],
+        ];
+        for bytes in cases {
+            assert_eq!(utf8(bytes), std::str::from_utf8(bytes).ok(), "{bytes:?}");
+        }
+        // A non-ASCII byte at every position of a word-sized input.
+        for at in 0..24 {
+            let mut b = vec![b'a'; 24];
+            b[at] = 0xff;
+            assert_eq!(utf8(&b), None);
+        }
     }
 
     #[test]

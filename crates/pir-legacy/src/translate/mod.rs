@@ -153,9 +153,6 @@ pub(crate) struct OpRecord<'d> {
     pub map: AttrMap<'d>,
     /// How the writer treats them.
     pub writer: Writer,
-    /// `stop_gradient` and `persistable` per result while they are being
-    /// set, with where the map holds their keys (with a placeholder).
-    flags: [Option<(InlineVec<bool, 4>, usize)>; 2],
 }
 
 /// The result flags, in the order Paddle sets them.
@@ -192,8 +189,7 @@ pub(crate) struct Translator<'d> {
 impl<'d> Translator<'d> {
     fn run(&mut self) -> Result<()> {
         let top = self.program.top_block();
-        self.create_parameters(top);
-        self.create_data_for_external_inputs()?;
+        self.create_parameters_and_data(top)?;
         self.translate_block(0, TOP, top)?;
         self.create_set_parameters()?;
         self.set_value_flags();
@@ -333,11 +329,7 @@ impl<'d> Translator<'d> {
         if self.attrs.len() <= i {
             self.attrs.resize_with(i + 1, || None);
         }
-        self.attrs[i] = Some(OpRecord {
-            map: attrs,
-            writer,
-            flags: [None, None],
-        });
+        self.attrs[i] = Some(OpRecord { map: attrs, writer });
         op
     }
 
@@ -517,8 +509,11 @@ impl<'d> Translator<'d> {
     // ------------------------------------------------------------ parameters
 
     /// `builtin.parameter` for each persistable variable of the top block, in
-    /// the order ops first read it (inputs slot by slot, slots sorted).
-    fn create_parameters(&mut self, top: BlockId) {
+    /// the order ops first read it (inputs slot by slot, slots sorted); then
+    /// `pd_op.data` at the top for each variable the top block reads before
+    /// writing that is neither a parameter nor the feed/fetch list. One walk
+    /// over the ops finds both (Paddle makes two).
+    fn create_parameters_and_data(&mut self, top: BlockId) -> Result<()> {
         let desc = self.desc;
         let block = &desc.blocks[0];
         self.param_vars.reserve(block.vars.len());
@@ -527,16 +522,19 @@ impl<'d> Translator<'d> {
                 self.param_vars.entry(var.name).or_insert(i);
             }
         }
-        let mut defined: FxHashSet<&str> =
+        // Output names of the ops walked so far.
+        let mut written: FxHashSet<&str> =
             FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
+        let mut external = Vec::new();
         self.params_visited
             .reserve(self.param_vars.len().min(block.vars.len()));
         for op in &block.ops {
             for name in op.input_arg_names() {
-                if NO_CAST.contains(&name) || defined.contains(name) {
+                if written.contains(name) {
                     continue;
                 }
-                if self.params_visited.contains(name) {
+                external.push(name);
+                if NO_CAST.contains(&name) || self.params_visited.contains(name) {
                     continue;
                 }
                 let Some(i) = self.param_vars.get(name).copied() else {
@@ -551,27 +549,6 @@ impl<'d> Translator<'d> {
                 let v = self.program.result(p, 0);
                 self.scopes.push(TOP, name, VarInfo::plain(v));
                 self.params_visited.insert(name);
-                defined.insert(name);
-            }
-            for name in op.output_arg_names() {
-                defined.insert(name);
-            }
-        }
-    }
-
-    /// `pd_op.data` at the top for each variable the top block reads before
-    /// writing that is neither a parameter nor the feed/fetch list.
-    fn create_data_for_external_inputs(&mut self) -> Result<()> {
-        let desc = self.desc;
-        let block = &desc.blocks[0];
-        let mut written: FxHashSet<&str> =
-            FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
-        let mut external = Vec::new();
-        for op in &block.ops {
-            for name in op.input_arg_names() {
-                if !written.contains(name) {
-                    external.push(name);
-                }
             }
             for name in op.output_arg_names() {
                 written.insert(name);
@@ -708,44 +685,63 @@ impl<'d> Translator<'d> {
             }
             updates.sort_by_key(|u| (u.0, position[u.1]));
         }
+        // The last update of a value decides its flags (bit 0: set, bit 1:
+        // stop_gradient, bit 2: persistable); ops are flagged in the order
+        // first touched (the order does not matter: maps are per op).
+        let mut flags = vec![0u8; self.program.value_slots()];
+        let mut touched_op = vec![false; self.attrs.len()];
+        let mut touched = Vec::new();
         for (_, _, value, stop_gradient, persistable) in updates {
-            if let pir_core::ValueDef::Result { op, index } = self.program.value_def(value) {
-                self.set_flag(op, 0, index as usize, stop_gradient);
-                self.set_flag(op, 1, index as usize, persistable);
+            if let pir_core::ValueDef::Result { op, .. } = self.program.value_def(value) {
+                flags[value.index()] =
+                    1 | u8::from(stop_gradient) << 1 | u8::from(persistable) << 2;
+                if let Some(t) = touched_op.get_mut(op.index()) {
+                    if !std::mem::replace(t, true) {
+                        touched.push(op);
+                    }
+                }
             }
+        }
+        for op in touched {
+            self.set_flags(op, &flags);
         }
     }
 
-    /// Sets result `index`'s flag `which` (0: `stop_gradient`, 1:
-    /// `persistable`) of `op`.
-    fn set_flag(&mut self, op: OpId, which: usize, index: usize, value: bool) {
+    /// Sets `stop_gradient` then `persistable` of `op`'s results from
+    /// `flags` (per value, as [`Translator::set_value_flags`] leaves them);
+    /// results without flags keep what an op builder gave, else false.
+    fn set_flags(&mut self, op: OpId, flags: &[u8]) {
+        let n = self.program.num_results(op);
         let Some(rec) = self.attrs.get_mut(op.index()).and_then(Option::as_mut) else {
             return;
         };
-        let bits = match &mut rec.flags[which] {
-            Some((bits, _)) => bits,
-            slot @ None => {
-                // The flags an op builder gave, else all false.
-                let ctx = &*self.ctx;
-                let given: Option<InlineVec<bool, 4>> = rec.map.get(FLAGS[which]).and_then(|a| {
-                    ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
-                        arr.0
-                            .iter()
-                            .map(|&x| {
-                                ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
-                                    .is_some_and(|b| b.0)
-                            })
-                            .collect()
-                    })
-                });
-                let at = rec.map.slot_of(FLAGS[which], Attribute::NULL);
-                let n = self.program.num_results(op);
-                let bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
-                &mut slot.insert((bits, at)).0
+        let ctx = &*self.ctx;
+        for (which, name) in FLAGS.iter().enumerate() {
+            let given: Option<InlineVec<bool, 4>> = rec.map.get(name).and_then(|a| {
+                ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
+                    arr.0
+                        .iter()
+                        .map(|&x| {
+                            ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
+                                .is_some_and(|b| b.0)
+                        })
+                        .collect()
+                })
+            });
+            let at = rec.map.slot_of(name, Attribute::NULL);
+            let mut bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
+            for (i, bit) in bits.as_mut_slice().iter_mut().enumerate().take(n) {
+                let f = flags[self.program.result(op, i).index()];
+                if f & 1 != 0 {
+                    *bit = f & (2 << which) != 0;
+                }
             }
-        };
-        if let Some(b) = bits.as_mut_slice().get_mut(index) {
-            *b = value;
+            let attr = match bits.as_slice() {
+                [true] => self.k.true1,
+                [false] => self.k.false1,
+                more => bool_array(ctx, more),
+            };
+            rec.map.set_at(at, attr);
         }
     }
 
@@ -760,14 +756,6 @@ impl<'d> Translator<'d> {
             let Some(rec) = slot else {
                 continue;
             };
-            for (bits, at) in rec.flags.iter().flatten() {
-                let attr = match bits.as_slice() {
-                    [true] => self.k.true1,
-                    [false] => self.k.false1,
-                    more => bool_array(&self.ctx, more),
-                };
-                rec.map.set_at(*at, attr);
-            }
             let op = OpId::new(i);
             entries.clear();
             general::final_attrs(&mut self, rec.writer, &rec.map, &mut entries);

@@ -59,6 +59,8 @@ pub struct Scopes<'d> {
     /// Names of the top scope in first-insertion order (Paddle's hash map
     /// lists them in an order that follows from it).
     top_keys: Vec<&'d str>,
+    /// Whether any binding so far is an element of a vector.
+    any_by_vector: bool,
 }
 
 impl Default for Scopes<'_> {
@@ -76,6 +78,7 @@ impl<'d> Scopes<'d> {
         Scopes {
             scopes: vec![Scope::default()],
             top_keys: Vec::new(),
+            any_by_vector: false,
         }
     }
 
@@ -116,6 +119,7 @@ impl<'d> Scopes<'d> {
 
     /// Binds `name` in `scope` (pushing onto its stack).
     pub fn push(&mut self, scope: ScopeId, name: &'d str, info: VarInfo) {
+        self.any_by_vector |= info.by_vector;
         let map = &mut self.scopes[scope].map;
         match map.get_mut(name) {
             Some(stack) => {
@@ -136,6 +140,12 @@ impl<'d> Scopes<'d> {
                 }
             }
         }
+    }
+
+    /// Whether any name was ever bound to an element of a vector (else no
+    /// input needs a `builtin.slice`).
+    pub fn any_by_vector(&self) -> bool {
+        self.any_by_vector
     }
 
     /// Every value pushed for `name` in the top scope, oldest first.

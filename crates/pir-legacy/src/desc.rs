@@ -1267,6 +1267,69 @@ mod tests {
         assert!(w.persistable);
     }
 
+    /// A repeated attribute or slot name replaces the earlier value in its
+    /// place (Paddle's maps), whether the names come sorted or not; slots
+    /// are kept sorted per side.
+    #[test]
+    fn repeated_names_replace_in_place() {
+        let int = |name: &str, i: i32| {
+            let mut a = attr(name, proto::AttrType::Int);
+            a.i = Some(i);
+            a
+        };
+        let var = |p: &str, a: &str| proto::op_desc::Var {
+            parameter: p.into(),
+            arguments: vec![a.into()],
+        };
+        let orders: [&[(&str, i32)]; 3] = [
+            &[("a", 1), ("b", 2), ("c", 3), ("b", 4)],
+            &[("c", 1), ("a", 2), ("b", 3), ("c", 4)],
+            &[("a", 1), ("a", 2), ("b", 3)],
+        ];
+        for attrs in orders {
+            let op = proto::OpDesc {
+                r#type: "scale".into(),
+                inputs: vec![var("Y", "w"), var("X", "w"), var("Y", "v")],
+                outputs: vec![var("Out", "w"), var("A", "v")],
+                attrs: attrs.iter().map(|&(n, i)| int(n, i)).collect(),
+                ..Default::default()
+            };
+            let bytes = program(vec![op]).encode_to_vec();
+            let desc = ProgramDesc::decode(&bytes).unwrap();
+            let op = &desc.blocks[0].ops[0];
+            let mut want: Vec<(&str, i32)> = Vec::new();
+            for &(n, i) in attrs {
+                match want.iter_mut().find(|(m, _)| *m == n) {
+                    Some(e) => e.1 = i,
+                    None => want.push((n, i)),
+                }
+            }
+            let got: Vec<(&str, i32)> = op
+                .attrs
+                .iter()
+                .map(|a| match a.value {
+                    AttrValue::Int(i) => (a.name, i),
+                    _ => (a.name, i32::MIN),
+                })
+                .collect();
+            assert_eq!(got, want);
+            let names = |slots: &[Slot<'_>]| -> Vec<(String, Vec<String>)> {
+                slots
+                    .iter()
+                    .map(|s| {
+                        (
+                            s.name.to_owned(),
+                            s.args.iter().map(|a| a.to_string()).collect(),
+                        )
+                    })
+                    .collect()
+            };
+            let pair = |n: &str, a: &str| (n.to_owned(), vec![a.to_owned()]);
+            assert_eq!(names(op.inputs()), [pair("X", "w"), pair("Y", "v")]);
+            assert_eq!(names(op.outputs()), [pair("A", "v"), pair("Out", "w")]);
+        }
+    }
+
     #[test]
     fn bad_block_index_names_block_op_and_attribute() {
         let mut a = attr("sub_block", proto::AttrType::Block);

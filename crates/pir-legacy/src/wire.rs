@@ -483,11 +483,15 @@ mod tests {
         for bytes in cases {
             assert_eq!(utf8(bytes), std::str::from_utf8(bytes).ok(), "{bytes:?}");
         }
-        // A non-ASCII byte at every position of a word-sized input.
-        for at in 0..24 {
-            let mut b = vec![b'a'; 24];
-            b[at] = 0xff;
-            assert_eq!(utf8(&b), None);
+        // A non-ASCII byte at every position of inputs of every length
+        // around the word size.
+        for len in 1..=26 {
+            for at in 0..len {
+                let mut b = vec![b'a'; len];
+                b[at] = 0xff;
+                assert_eq!(utf8(&b), None);
+            }
+            assert!(utf8(&vec![0x7f; len]).is_some());
         }
     }
 

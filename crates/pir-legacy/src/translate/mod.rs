@@ -52,6 +52,12 @@ pub struct Options {
 /// Deepest nesting of sub-blocks followed (each level recurses once).
 pub const MAX_DEPTH: usize = 64;
 
+/// Map orders by the hash of their keys' addresses, with those addresses.
+type LocalOrders = FxHashMap<u64, Vec<(Box<[(usize, usize)]>, Arc<[usize]>)>>;
+
+/// Most key lists [`Translator::order_of`] remembers per translation.
+const MAX_LOCAL_ORDERS: usize = 256;
+
 /// Variable names Paddle never binds (the feed and fetch lists).
 const NO_CAST: [&str; 2] = ["feed", "fetch"];
 
@@ -76,6 +82,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         names: FxHashMap::default(),
         var_types,
         dense_types: RefCell::default(),
+        orders: RefCell::default(),
 
         param_vars: FxHashMap::default(),
         params_visited: FxHashSet::default(),
@@ -166,7 +173,7 @@ pub(crate) struct Translator<'d> {
     /// Every created op's attributes (by op index).
     pub attrs: Vec<Option<OpRecord<'d>>>,
     /// Symbols of the declared attributes of each definition in `writers`.
-    pub def_syms: Vec<Box<[Symbol]>>,
+    pub def_syms: Vec<Arc<[Symbol]>>,
     /// Symbol and writer of each op name used (keyed by the name's address:
     /// names are static strings).
     names: FxHashMap<(usize, usize), (Symbol, Writer)>,
@@ -174,6 +181,8 @@ pub(crate) struct Translator<'d> {
     var_types: Vec<Vec<Cell<Type>>>,
     /// Dense tensor types by element type and dims (variables share them).
     dense_types: RefCell<FxHashMap<(DataKind, &'d [i64]), Type>>,
+    /// Map orders by the addresses of the keys (see [`Translator::order_of`]).
+    orders: RefCell<LocalOrders>,
 
     /// Persistable variables of the top block by name (with their index).
     param_vars: FxHashMap<&'d str, usize>,
@@ -302,8 +311,7 @@ impl<'d> Translator<'d> {
         }
         match general::def(name).filter(|d| d.has_yaml_info) {
             Some(d) => {
-                let syms = d.attributes.iter().map(|a| self.ctx.symbol(a.name));
-                self.def_syms.push(syms.collect());
+                self.def_syms.push(memo::def_symbols(&self.ctx, d));
                 Writer::Declared(d, self.def_syms.len() - 1)
             }
             None => Writer::Generic,
@@ -344,7 +352,29 @@ impl<'d> Translator<'d> {
     /// The libstdc++ `unordered_map` order of the keys of `map` (indices),
     /// remembered: most ops of a type insert the same keys.
     pub fn order_of(&self, map: &AttrMap<'d>) -> Arc<[usize]> {
-        memo::map_order(map.keys())
+        // Most maps have the static names of a definition or builder: known
+        // by the keys' addresses (equal addresses are equal keys) without
+        // hashing their text.
+        let addr = |k: &str| (k.as_ptr() as usize, k.len());
+        let mut h = rustc_hash::FxHasher::default();
+        for k in map.keys() {
+            std::hash::Hash::hash(&addr(k), &mut h);
+        }
+        let hash = std::hash::Hasher::finish(&h);
+        let mut orders = self.orders.borrow_mut();
+        if let Some(list) = orders.get(&hash) {
+            for (keys, order) in list {
+                if keys.iter().copied().eq(map.keys().map(addr)) {
+                    return order.clone();
+                }
+            }
+        }
+        let order = memo::map_order(map.keys());
+        if orders.len() < MAX_LOCAL_ORDERS {
+            let keys = map.keys().map(addr).collect();
+            orders.entry(hash).or_default().push((keys, order.clone()));
+        }
+        order
     }
 
     /// The type of a value.

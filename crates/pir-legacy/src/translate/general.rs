@@ -178,7 +178,7 @@ impl<'d> Translator<'d> {
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<OpId> {
-        let found = super::memo::target_plan(op.op_type, is_inplace(op));
+        let found = self.target_plan(op.op_type, is_inplace(op));
         let Some((def, plan)) = found.filter(|(d, _)| d.has_yaml_info) else {
             let name = target_name(op);
             return Err(self.unsupported(op.op_type, format!("no op `{name}` in Paddle 3.3.1")));
@@ -555,8 +555,19 @@ pub(super) fn final_attrs<'d>(
             }
         }
         Writer::Declared(d, syms) => {
+            // Maps made from the definition hold its names in its order:
+            // follow them along (keys are distinct, and an equal address is
+            // an equal name), looking up only what is elsewhere.
+            let entries = map.entries();
+            let mut next = 0;
             for (spec, &sym) in d.attributes.iter().zip(t.def_syms[syms].iter()) {
-                if let Some(a) = map.get(spec.name) {
+                let here = entries.get(next).filter(|(k, _)| {
+                    k.as_ptr() == spec.name.as_ptr() && k.len() == spec.name.len()
+                });
+                if let Some(&(_, a)) = here {
+                    next += 1;
+                    out.push((sym, a));
+                } else if let Some(a) = map.get(spec.name) {
                     out.push((sym, a));
                 }
             }

@@ -33,6 +33,7 @@ use pir_core::{
     AttrDict, Attribute, BlockId, InsertPoint, IrContext, OpId, Program, Symbol, Type, ValueId,
 };
 use pir_dialects::op_def::OpDef;
+use pir_dialects::pd_op::attrs::{IntArrayAttr, Place, PlaceAttr};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::desc::{DataKind, OpDesc, ProgramDesc, VarDesc, VarKind};
@@ -54,6 +55,9 @@ pub const MAX_DEPTH: usize = 64;
 
 /// Map orders by the hash of their keys' addresses, with those addresses.
 type LocalOrders = FxHashMap<u64, Vec<(Box<[(usize, usize)]>, Arc<[usize]>)>>;
+
+/// A target definition with the plan into it.
+type TargetPlan = (&'static OpDef, Arc<general::Plan>);
 
 /// Most key lists [`Translator::order_of`] remembers per translation.
 const MAX_LOCAL_ORDERS: usize = 256;
@@ -83,6 +87,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         var_types,
         dense_types: RefCell::default(),
         orders: RefCell::default(),
+        target_plans: RefCell::default(),
 
         param_vars: FxHashMap::default(),
         params_visited: FxHashSet::default(),
@@ -129,6 +134,10 @@ pub(crate) struct Consts {
     pub stop_gradient: Symbol,
     /// `persistable`
     pub persistable: Symbol,
+    /// The CPU place.
+    pub cpu: Attribute,
+    /// The int array `[1]` (the shape of a `full` made for an attribute).
+    pub shape1: Attribute,
 }
 
 /// The attributes of `builtin.parameter`, in the writer's order.
@@ -150,6 +159,8 @@ impl Consts {
             param_syms: PARAM_ATTRS.map(|n| ctx.symbol(n)),
             stop_gradient: ctx.symbol("stop_gradient"),
             persistable: ctx.symbol("persistable"),
+            cpu: PlaceAttr::get(ctx, Place::cpu()),
+            shape1: IntArrayAttr::get(ctx, &[1]),
         }
     }
 }
@@ -183,6 +194,9 @@ pub(crate) struct Translator<'d> {
     dense_types: RefCell<FxHashMap<(DataKind, &'d [i64]), Type>>,
     /// Map orders by the addresses of the keys (see [`Translator::order_of`]).
     orders: RefCell<LocalOrders>,
+    /// Default target and plan per legacy op type and in-place use (the
+    /// process-wide memo, without its lock).
+    target_plans: RefCell<FxHashMap<(&'d str, bool), Option<TargetPlan>>>,
 
     /// Persistable variables of the top block by name (with their index).
     param_vars: FxHashMap<&'d str, usize>,
@@ -352,27 +366,33 @@ impl<'d> Translator<'d> {
     /// The libstdc++ `unordered_map` order of the keys of `map` (indices),
     /// remembered: most ops of a type insert the same keys.
     pub fn order_of(&self, map: &AttrMap<'d>) -> Arc<[usize]> {
+        self.order_of_keys(map.keys())
+    }
+
+    /// The libstdc++ `unordered_map` order of distinct `keys` inserted in
+    /// this order (indices).
+    pub fn order_of_keys<'k>(&self, keys: impl Iterator<Item = &'k str> + Clone) -> Arc<[usize]> {
         // Most maps have the static names of a definition or builder: known
         // by the keys' addresses (equal addresses are equal keys) without
         // hashing their text.
         let addr = |k: &str| (k.as_ptr() as usize, k.len());
         let mut h = rustc_hash::FxHasher::default();
-        for k in map.keys() {
+        for k in keys.clone() {
             std::hash::Hash::hash(&addr(k), &mut h);
         }
         let hash = std::hash::Hasher::finish(&h);
         let mut orders = self.orders.borrow_mut();
         if let Some(list) = orders.get(&hash) {
-            for (keys, order) in list {
-                if keys.iter().copied().eq(map.keys().map(addr)) {
+            for (known, order) in list {
+                if known.iter().copied().eq(keys.clone().map(addr)) {
                     return order.clone();
                 }
             }
         }
-        let order = memo::map_order(map.keys());
+        let order = memo::map_order(keys.clone());
         if orders.len() < MAX_LOCAL_ORDERS {
-            let keys = map.keys().map(addr).collect();
-            orders.entry(hash).or_default().push((keys, order.clone()));
+            let known = keys.map(addr).collect();
+            orders.entry(hash).or_default().push((known, order.clone()));
         }
         order
     }
@@ -427,6 +447,16 @@ impl<'d> Translator<'d> {
         self.scopes
             .get(scope, name)
             .ok_or_else(|| self.var_err(name, "used before any op defines it"))
+    }
+
+    /// The default target of legacy op type `op_type` (in place or not)
+    /// with its plan ([`memo::target_plan`], asked once per translation).
+    pub fn target_plan(&self, op_type: &'d str, inplace: bool) -> Option<TargetPlan> {
+        self.target_plans
+            .borrow_mut()
+            .entry((op_type, inplace))
+            .or_insert_with(|| memo::target_plan(op_type, inplace))
+            .clone()
     }
 
     /// The `pd_op` definition a legacy op translates to by default

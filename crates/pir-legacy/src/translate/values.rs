@@ -120,21 +120,19 @@ impl<'d> Scopes<'d> {
     /// Binds `name` in `scope` (pushing onto its stack).
     pub fn push(&mut self, scope: ScopeId, name: &'d str, info: VarInfo) {
         self.any_by_vector |= info.by_vector;
-        let map = &mut self.scopes[scope].map;
-        match map.get_mut(name) {
-            Some(stack) => {
+        use std::collections::hash_map::Entry;
+        match self.scopes[scope].map.entry(name) {
+            Entry::Occupied(mut e) => {
+                let stack = e.get_mut();
                 if let Some(old) = stack.current.replace(info) {
                     stack.older.push(old);
                 }
             }
-            None => {
-                map.insert(
-                    name,
-                    Stack {
-                        older: Vec::new(),
-                        current: Some(info),
-                    },
-                );
+            Entry::Vacant(e) => {
+                e.insert(Stack {
+                    older: Vec::new(),
+                    current: Some(info),
+                });
                 if scope == TOP {
                     self.top_keys.push(name);
                 }

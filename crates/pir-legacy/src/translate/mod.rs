@@ -348,10 +348,15 @@ impl<'d> Translator<'d> {
             .create_op(sym, operands, results, AttrDict::EMPTY, regions);
         self.program.insert_op(op, at);
         let i = op.index();
-        if self.attrs.len() <= i {
-            self.attrs.resize_with(i + 1, || None);
+        let rec = Some(OpRecord { map: attrs, writer });
+        if self.attrs.len() == i {
+            self.attrs.push(rec);
+        } else {
+            if self.attrs.len() < i {
+                self.attrs.resize_with(i + 1, || None);
+            }
+            self.attrs[i] = rec;
         }
-        self.attrs[i] = Some(OpRecord { map: attrs, writer });
         op
     }
 
@@ -718,7 +723,9 @@ impl<'d> Translator<'d> {
         // (deciding block, name index, value, stop_gradient, persistable)
         let mut updates: Vec<(usize, usize, ValueId, bool, bool)> = Vec::new();
         let keys = self.scopes.top_keys();
-        for (k, &name) in keys.iter().enumerate() {
+        // Names in any order: a value's updates are ordered below when it has
+        // several names, and one name's values are pushed oldest first.
+        for (k, name, values) in self.scopes.top_entries() {
             if NO_CAST.contains(&name) {
                 continue;
             }
@@ -728,7 +735,7 @@ impl<'d> Translator<'d> {
             let Some((b, var)) = found else {
                 continue;
             };
-            for info in self.scopes.top_values(name) {
+            for info in values {
                 updates.push((b, k, info.value, var.stop_gradient, var.persistable));
             }
         }
@@ -777,18 +784,20 @@ impl<'d> Translator<'d> {
         };
         let ctx = &*self.ctx;
         for (which, name) in FLAGS.iter().enumerate() {
-            let given: Option<InlineVec<bool, 4>> = rec.map.get(name).and_then(|a| {
-                ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
-                    arr.0
-                        .iter()
-                        .map(|&x| {
-                            ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
-                                .is_some_and(|b| b.0)
-                        })
-                        .collect()
-                })
-            });
             let at = rec.map.slot_of(name, Attribute::NULL);
+            let given = rec.map.entries()[at].1;
+            let given: Option<InlineVec<bool, 4>> =
+                Some(given).filter(|a| !a.is_null()).and_then(|a| {
+                    ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
+                        arr.0
+                            .iter()
+                            .map(|&x| {
+                                ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
+                                    .is_some_and(|b| b.0)
+                            })
+                            .collect()
+                    })
+                });
             let mut bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
             for (i, bit) in bits.as_mut_slice().iter_mut().enumerate().take(n) {
                 let f = flags[self.program.result(op, i).index()];

@@ -43,6 +43,8 @@ pub type ScopeId = usize;
 struct Stack {
     older: Vec<VarInfo>,
     current: Option<VarInfo>,
+    /// Index of the name in `Scopes::top_keys` (top scope only).
+    key: usize,
 }
 
 #[derive(Debug, Default)]
@@ -132,6 +134,7 @@ impl<'d> Scopes<'d> {
                 e.insert(Stack {
                     older: Vec::new(),
                     current: Some(info),
+                    key: self.top_keys.len(),
                 });
                 if scope == TOP {
                     self.top_keys.push(name);
@@ -153,6 +156,17 @@ impl<'d> Scopes<'d> {
             .get(name)
             .into_iter()
             .flat_map(|s| s.older.iter().copied().chain(s.current))
+    }
+
+    /// Each name of the top scope (in no particular order) with its index in
+    /// [`Scopes::top_keys`] and every value pushed for it, oldest first.
+    pub fn top_entries(
+        &self,
+    ) -> impl Iterator<Item = (usize, &'d str, impl Iterator<Item = VarInfo> + '_)> + '_ {
+        self.scopes[TOP]
+            .map
+            .iter()
+            .map(|(name, s)| (s.key, *name, s.older.iter().copied().chain(s.current)))
     }
 
     /// The names of the top scope in the order they were first bound (the

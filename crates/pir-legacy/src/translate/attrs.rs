@@ -111,7 +111,7 @@ impl<'k> AttrMap<'k> {
 
 /// `pir::ArrayAttribute` of bools.
 pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
-    let items: Vec<Attribute> = values
+    let items: InlineVec<Attribute, 8> = values
         .iter()
         .map(|&b| ctx.intern_attr(BoolAttr(b)))
         .collect();
@@ -119,7 +119,7 @@ pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
 }
 
 fn array<T: Copy>(ctx: &IrContext, values: &[T], f: impl Fn(T) -> Attribute) -> Attribute {
-    let items: Vec<Attribute> = values.iter().map(|&v| f(v)).collect();
+    let items: InlineVec<Attribute, 8> = values.iter().map(|&v| f(v)).collect();
     ArrayAttr::get(ctx, &items)
 }
 
@@ -144,7 +144,8 @@ pub fn general(ctx: &IrContext, v: &AttrValue<'_>) -> Attribute {
         AttrValue::Bool(b) => ctx.intern_attr(BoolAttr(*b)),
         AttrValue::String(s) => StrAttr::get(ctx, s),
         AttrValue::Strings(list) => {
-            let items: Vec<Attribute> = list.iter().map(|s| StrAttr::get(ctx, s)).collect();
+            let items: InlineVec<Attribute, 8> =
+                list.iter().map(|s| StrAttr::get(ctx, s)).collect();
             ArrayAttr::get(ctx, &items)
         }
         AttrValue::Floats(list) => array(ctx, list, |f| F32Attr::get(ctx, f)),

@@ -14,6 +14,7 @@ use super::general::stop_gradient_all;
 use super::values::{self, ScopeId, VarInfo};
 use super::Translator;
 use crate::error::Result;
+use crate::inline::InlineVec;
 
 impl<'d> Translator<'d> {
     fn tensor(&self, dtype: DataType, dims: &[i64]) -> Result<Type> {
@@ -123,7 +124,7 @@ impl<'d> Translator<'d> {
     pub fn build_full_int_array(&mut self, block: BlockId, values: &[i64]) -> Result<ValueId> {
         let ty = self.tensor(DataType::Int64, &[values.len() as i64])?;
         let ctx = self.ctx.clone();
-        let items: Vec<Attribute> = values
+        let items: InlineVec<Attribute, 8> = values
             .iter()
             .map(|&v| ctx.intern_attr(I64Attr(v)))
             .collect();

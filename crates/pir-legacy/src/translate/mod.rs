@@ -590,7 +590,7 @@ impl<'d> Translator<'d> {
         // Output names of the ops walked so far.
         let mut written: FxHashSet<&str> =
             FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
-        let mut external = Vec::new();
+        let mut external = Vec::with_capacity(block.vars.len());
         self.params_visited
             .reserve(self.param_vars.len().min(block.vars.len()));
         for op in &block.ops {
@@ -721,8 +721,8 @@ impl<'d> Translator<'d> {
         let desc = self.desc;
         let last = desc.blocks.len() - 1;
         // (deciding block, name index, value, stop_gradient, persistable)
-        let mut updates: Vec<(usize, usize, ValueId, bool, bool)> = Vec::new();
         let keys = self.scopes.top_keys();
+        let mut updates: Vec<(usize, usize, ValueId, bool, bool)> = Vec::with_capacity(keys.len());
         // Names in any order: a value's updates are ordered below when it has
         // several names, and one name's values are pushed oldest first.
         for (k, name, values) in self.scopes.top_entries() {
@@ -757,7 +757,7 @@ impl<'d> Translator<'d> {
         // first touched (the order does not matter: maps are per op).
         let mut flags = vec![0u8; self.program.value_slots()];
         let mut touched_op = vec![false; self.attrs.len()];
-        let mut touched = Vec::new();
+        let mut touched = Vec::with_capacity(self.attrs.len());
         for (_, _, value, stop_gradient, persistable) in updates {
             if let pir_core::ValueDef::Result { op, .. } = self.program.value_def(value) {
                 flags[value.index()] =

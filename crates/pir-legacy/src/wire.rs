@@ -228,7 +228,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A string field (UTF-8 checked, borrowed).
-    #[inline]
+    #[inline(always)]
     pub fn str(&mut self, wire: WireType) -> WireResult<&'a str> {
         let at = self.pos;
         let b = self.bytes(wire)?;

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Time legacy `.pdmodel` reading + translation: Paddle 3.3.1 against pir-rs.
 
-For each `.pdmodel` of ../shared/paddle-corpus and ../shared/legacy-corpus (or
-the files given), interleaved in one run (Paddle, pir-rs, Paddle, ...), ROUNDS
-rounds of:
+For each `.pdmodel` of ../shared/paddle-corpus, ../shared/legacy-corpus and
+tests/corpus/legacy (or the files given), interleaved in one run (Paddle,
+pir-rs, Paddle, ...), ROUNDS rounds of:
   Paddle:  `core.ProgramDesc(bytes)` + `paddle.pir.translate_to_pir(desc)`,
            median of REPEAT calls in one process (bytes already in memory);
   pir-rs:  `pir time FILE --repeat REPEAT` (`load_ms`: decode + translate from
@@ -78,7 +78,8 @@ def main():
     args = ap.parse_args()
     files = args.files or sorted(
         glob.glob(os.path.join(SHARED, "paddle-corpus", "*.pdmodel"))
-        + glob.glob(os.path.join(SHARED, "legacy-corpus", "*.pdmodel")))
+        + glob.glob(os.path.join(SHARED, "legacy-corpus", "*.pdmodel"))
+        + glob.glob(os.path.join(ROOT, "tests", "corpus", "legacy", "*.pdmodel")))
     base = args.baseline
     if base:
         print("| model | ops | Paddle read + translate (ms) | baseline (ms) | ratio | pir-rs (ms) | ratio |")

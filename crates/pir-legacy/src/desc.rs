@@ -298,10 +298,12 @@ pub type ExtraAttrs = &'static [(&'static str, AttrValue<'static>)];
 pub struct OpDesc<'a> {
     /// The legacy op type (`elementwise_add`).
     pub op_type: &'a str,
-    /// Input slots, sorted by parameter name as Paddle's `OpDesc` keeps them.
-    pub inputs: Slots<'a>,
-    /// Output slots, sorted by parameter name.
-    pub outputs: Slots<'a>,
+    /// Input slots, then output slots ([`OpDesc::inputs`],
+    /// [`OpDesc::outputs`]; one list, one allocation), each sorted by
+    /// parameter name as Paddle's `OpDesc` keeps them.
+    slots: Slots<'a>,
+    /// How many of `slots` are inputs.
+    num_inputs: usize,
     /// Attributes in file order.
     pub attrs: Attrs<'a>,
     /// The op type's extra attributes with their defaults: Paddle's `OpDesc`
@@ -309,6 +311,9 @@ pub struct OpDesc<'a> {
     pub extra: ExtraAttrs,
     /// `is_target`.
     pub is_target: bool,
+    /// Whether some attribute holds variables (`VAR`/`VARS`: inputs given
+    /// as attributes), so most ops look inputs up in their slots only.
+    pub has_var_attrs: bool,
 }
 
 fn find_slot<'s, 'a>(slots: &'s [Slot<'a>], name: &str) -> Option<&'s [&'a str]> {
@@ -319,14 +324,26 @@ fn find_slot<'s, 'a>(slots: &'s [Slot<'a>], name: &str) -> Option<&'s [&'a str]>
 }
 
 impl<'a> OpDesc<'a> {
+    /// Input slots, sorted by parameter name as Paddle's `OpDesc` keeps them.
+    #[inline]
+    pub fn inputs(&self) -> &[Slot<'a>] {
+        &self.slots[..self.num_inputs]
+    }
+
+    /// Output slots, sorted by parameter name.
+    #[inline]
+    pub fn outputs(&self) -> &[Slot<'a>] {
+        &self.slots[self.num_inputs..]
+    }
+
     /// The arguments of input `name` (`None` when the slot is absent).
     pub fn input(&self, name: &str) -> Option<&[&'a str]> {
-        find_slot(&self.inputs, name)
+        find_slot(self.inputs(), name)
     }
 
     /// The arguments of output `name`.
     pub fn output(&self, name: &str) -> Option<&[&'a str]> {
-        find_slot(&self.outputs, name)
+        find_slot(self.outputs(), name)
     }
 
     /// The arguments of input `name`, empty when absent.
@@ -361,12 +378,12 @@ impl<'a> OpDesc<'a> {
 
     /// All input arguments, slot by slot (Paddle's `InputArgumentNames`).
     pub fn input_arg_names(&self) -> impl Iterator<Item = &'a str> + Clone + '_ {
-        self.inputs.iter().flat_map(|s| s.args.iter().copied())
+        self.inputs().iter().flat_map(|s| s.args.iter().copied())
     }
 
     /// All output arguments, slot by slot (`OutputArgumentNames`).
     pub fn output_arg_names(&self) -> impl Iterator<Item = &'a str> + Clone + '_ {
-        self.outputs.iter().flat_map(|s| s.args.iter().copied())
+        self.outputs().iter().flat_map(|s| s.args.iter().copied())
     }
 }
 
@@ -842,17 +859,35 @@ fn decode_slot<'a>(r: &mut Reader<'a>) -> WireResult<Slot<'a>> {
     Ok(slot)
 }
 
-/// Inserts a slot keeping the list sorted; Paddle's `OpDesc` keeps slots in
-/// a `std::map`, so a repeated name replaces the earlier one.
-fn insert_slot<'a>(slots: &mut Slots<'a>, slot: Slot<'a>) {
-    // Slots usually come sorted: try the end first.
-    if slots.last().is_none_or(|l| l.name < slot.name) {
-        slots.push(slot);
-        return;
+/// Inserts an input (`input`) or output slot keeping each part sorted;
+/// Paddle's `OpDesc` keeps slots in a `std::map`, so a repeated name replaces
+/// the earlier one.
+fn insert_slot<'a>(op: &mut OpDesc<'a>, input: bool, slot: Slot<'a>) {
+    if op.slots.capacity() == 0 {
+        // Most ops have up to six slots: one allocation.
+        op.slots.reserve(6);
     }
-    match slots.binary_search_by(|s| s.name.cmp(slot.name)) {
-        Ok(pos) => slots[pos].args = slot.args,
-        Err(pos) => slots.insert(pos, slot),
+    let (start, end) = if input {
+        (0, op.num_inputs)
+    } else {
+        (op.num_inputs, op.slots.len())
+    };
+    let part = &op.slots[start..end];
+    // Slots usually come sorted: try the end first.
+    let at = if part.last().is_none_or(|l| l.name < slot.name) {
+        end
+    } else {
+        match part.binary_search_by(|s| s.name.cmp(slot.name)) {
+            Ok(pos) => {
+                op.slots[start + pos].args = slot.args;
+                return;
+            }
+            Err(pos) => start + pos,
+        }
+    };
+    op.slots.insert(at, slot);
+    if input {
+        op.num_inputs += 1;
     }
 }
 
@@ -1038,11 +1073,12 @@ fn decode_op<'a>(
 ) -> Result<OpDesc<'a>> {
     let mut op = OpDesc {
         op_type: "",
-        inputs: Slots::new(),
-        outputs: Slots::new(),
+        slots: Slots::new(),
+        num_inputs: 0,
         attrs: Attrs::new(),
         extra: &[],
         is_target: false,
+        has_var_attrs: false,
     };
     // Values are checked once the type is known (it may come last).
     let mut bad_attr: Option<(&'a str, String)> = None;
@@ -1051,7 +1087,7 @@ fn decode_op<'a>(
         match field {
             3 => op.op_type = r.str(wire)?,
             1 | 2 => {
-                if op.inputs.len() + op.outputs.len() >= MAX_OP_ENTRIES {
+                if op.slots.len() >= MAX_OP_ENTRIES {
                     return Err(LegacyError::Limit {
                         at: Box::new(op_location(b, i, op.op_type)),
                         message: format!("more than {MAX_OP_ENTRIES} slots"),
@@ -1068,12 +1104,7 @@ fn decode_op<'a>(
                         ),
                     });
                 }
-                let slots = if field == 1 {
-                    &mut op.inputs
-                } else {
-                    &mut op.outputs
-                };
-                insert_slot(slots, slot);
+                insert_slot(&mut op, field == 1, slot);
             }
             4 => {
                 if op.attrs.len() >= MAX_OP_ENTRIES {
@@ -1091,8 +1122,8 @@ fn decode_op<'a>(
                         Some(x) => x.value = value,
                         None => {
                             if op.attrs.capacity() == 0 {
-                                // Most ops have a handful: one allocation.
-                                op.attrs.reserve(8);
+                                // Most ops have up to a dozen: one allocation.
+                                op.attrs.reserve(12);
                             }
                             op.attrs.push(Attr { name, value });
                         }
@@ -1115,7 +1146,7 @@ fn decode_op<'a>(
     // An op translated with every output argument as a result (an
     // unregistered op under --lenient, control flow) must stay within the
     // IR's result count.
-    let outputs: usize = op.outputs.iter().map(|s| s.args.len()).sum();
+    let outputs: usize = op.outputs().iter().map(|s| s.args.len()).sum();
     if outputs > MAX_ARGS {
         return Err(LegacyError::Limit {
             at: Box::new(op_location(b, i, op.op_type)),
@@ -1123,6 +1154,10 @@ fn decode_op<'a>(
         });
     }
     op.extra = crate::compat::compat().extra_attrs(op.op_type);
+    op.has_var_attrs = op
+        .attrs
+        .iter()
+        .any(|a| matches!(a.value, AttrValue::Var(_) | AttrValue::Vars(_)));
     Ok(op)
 }
 
@@ -1217,7 +1252,8 @@ mod tests {
         assert_eq!(desc.version, Some(7));
         let op = &desc.blocks[0].ops[0];
         assert_eq!(
-            op.inputs[0].name, "A",
+            op.inputs()[0].name,
+            "A",
             "slots are sorted as Paddle's map keeps them"
         );
         assert_eq!(op.attr("i"), Some(&AttrValue::Int(-3)));
@@ -1229,6 +1265,69 @@ mod tests {
         let w = desc.find_var(0, "w").unwrap();
         assert_eq!((w.dtype(), w.shape()), (DataKind::Fp32, &[2i64, 3][..]));
         assert!(w.persistable);
+    }
+
+    /// A repeated attribute or slot name replaces the earlier value in its
+    /// place (Paddle's maps), whether the names come sorted or not; slots
+    /// are kept sorted per side.
+    #[test]
+    fn repeated_names_replace_in_place() {
+        let int = |name: &str, i: i32| {
+            let mut a = attr(name, proto::AttrType::Int);
+            a.i = Some(i);
+            a
+        };
+        let var = |p: &str, a: &str| proto::op_desc::Var {
+            parameter: p.into(),
+            arguments: vec![a.into()],
+        };
+        let orders: [&[(&str, i32)]; 3] = [
+            &[("a", 1), ("b", 2), ("c", 3), ("b", 4)],
+            &[("c", 1), ("a", 2), ("b", 3), ("c", 4)],
+            &[("a", 1), ("a", 2), ("b", 3)],
+        ];
+        for attrs in orders {
+            let op = proto::OpDesc {
+                r#type: "scale".into(),
+                inputs: vec![var("Y", "w"), var("X", "w"), var("Y", "v")],
+                outputs: vec![var("Out", "w"), var("A", "v")],
+                attrs: attrs.iter().map(|&(n, i)| int(n, i)).collect(),
+                ..Default::default()
+            };
+            let bytes = program(vec![op]).encode_to_vec();
+            let desc = ProgramDesc::decode(&bytes).unwrap();
+            let op = &desc.blocks[0].ops[0];
+            let mut want: Vec<(&str, i32)> = Vec::new();
+            for &(n, i) in attrs {
+                match want.iter_mut().find(|(m, _)| *m == n) {
+                    Some(e) => e.1 = i,
+                    None => want.push((n, i)),
+                }
+            }
+            let got: Vec<(&str, i32)> = op
+                .attrs
+                .iter()
+                .map(|a| match a.value {
+                    AttrValue::Int(i) => (a.name, i),
+                    _ => (a.name, i32::MIN),
+                })
+                .collect();
+            assert_eq!(got, want);
+            let names = |slots: &[Slot<'_>]| -> Vec<(String, Vec<String>)> {
+                slots
+                    .iter()
+                    .map(|s| {
+                        (
+                            s.name.to_owned(),
+                            s.args.iter().map(|a| a.to_string()).collect(),
+                        )
+                    })
+                    .collect()
+            };
+            let pair = |n: &str, a: &str| (n.to_owned(), vec![a.to_owned()]);
+            assert_eq!(names(op.inputs()), [pair("X", "w"), pair("Y", "v")]);
+            assert_eq!(names(op.outputs()), [pair("A", "v"), pair("Out", "w")]);
+        }
     }
 
     #[test]

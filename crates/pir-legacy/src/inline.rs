@@ -29,23 +29,30 @@ impl<T: Copy, const N: usize> InlineVec<T, N> {
     #[inline]
     pub fn push(&mut self, item: T) {
         match self {
-            InlineVec::Inline { len, buf } => {
-                let n = usize::from(*len);
-                if n < N && n < usize::from(u8::MAX) {
-                    buf[n] = item;
-                    *len += 1;
-                } else {
-                    let mut v = Vec::with_capacity(2 * n.max(1));
-                    v.extend_from_slice(&buf[..n]);
-                    v.push(item);
-                    *self = InlineVec::Heap(v);
-                }
+            InlineVec::Inline { len, buf } if usize::from(*len) < N.min(usize::from(u8::MAX)) => {
+                buf[usize::from(*len)] = item;
+                *len += 1;
             }
             InlineVec::Heap(v) if v.capacity() == 0 && N > 0 => {
                 *self = InlineVec::Inline {
                     len: 1,
                     buf: [item; N],
                 };
+            }
+            _ => self.push_spilled(item),
+        }
+    }
+
+    /// [`InlineVec::push`] past the inline room (kept out of line: rare).
+    #[inline(never)]
+    fn push_spilled(&mut self, item: T) {
+        match self {
+            InlineVec::Inline { len, buf } => {
+                let n = usize::from(*len);
+                let mut v = Vec::with_capacity(2 * n.max(1));
+                v.extend_from_slice(&buf[..n]);
+                v.push(item);
+                *self = InlineVec::Heap(v);
             }
             InlineVec::Heap(v) => v.push(item),
         }

@@ -62,6 +62,21 @@ impl fmt::Display for WireError {
 
 impl std::error::Error for WireError {}
 
+/// `bytes` as text when they are UTF-8. Names and strings of a model are
+/// nearly always short and ASCII, which one word-at-a-time check settles;
+/// the general check (`std::str::from_utf8`, byte by byte on short input)
+/// takes the rest.
+#[inline]
+#[allow(unsafe_code)]
+pub fn utf8(bytes: &[u8]) -> Option<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: every ASCII byte sequence is valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes).ok()
+    }
+}
+
 /// Wire types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WireType {
@@ -213,11 +228,11 @@ impl<'a> Reader<'a> {
     }
 
     /// A string field (UTF-8 checked, borrowed).
-    #[inline]
+    #[inline(always)]
     pub fn str(&mut self, wire: WireType) -> WireResult<&'a str> {
         let at = self.pos;
         let b = self.bytes(wire)?;
-        std::str::from_utf8(b).map_err(|_| {
+        utf8(b).ok_or_else(|| {
             WireError::new(
                 at,
                 self.what,
@@ -450,6 +465,34 @@ mod tests {
         let mut r = Reader::new(&[0x0a, 0x03, 0, 0, 0], "t");
         let (_, w) = r.key().unwrap();
         assert!(r.repeated_f32(w, &mut floats).is_err());
+    }
+
+    #[test]
+    fn utf8_takes_exactly_the_valid_inputs() {
+        let cases: [&[u8]; 9] = [
+            b"",
+            b"x",
+            b"layer_norm_0.tmp_2",
+            b"a longer name of more than sixteen bytes",
+            "\u{e9}t\u{e9}".as_bytes(),
+            &[0x80],
+            &[b'a', b'b', 0xc3],
+            &[0xed, 0xa0, 0x80],
+            &[b'x'; 7],
+        ];
+        for bytes in cases {
+            assert_eq!(utf8(bytes), std::str::from_utf8(bytes).ok(), "{bytes:?}");
+        }
+        // A non-ASCII byte at every position of inputs of every length
+        // around the word size.
+        for len in 1..=26 {
+            for at in 0..len {
+                let mut b = vec![b'a'; len];
+                b[at] = 0xff;
+                assert_eq!(utf8(&b), None);
+            }
+            assert!(utf8(&vec![0x7f; len]).is_some());
+        }
     }
 
     #[test]

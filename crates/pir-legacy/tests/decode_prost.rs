@@ -233,7 +233,7 @@ fn lines(d: &ProgramDesc<'_>) -> Vec<String> {
         }
         for op in &b.ops {
             out.push(format!("op {} {}", op.op_type, op.is_target));
-            for (kind, list) in [("in", &op.inputs), ("out", &op.outputs)] {
+            for (kind, list) in [("in", op.inputs()), ("out", op.outputs())] {
                 for s in list {
                     out.push(format!("{kind} {} {:?}", s.name, s.args.to_vec()));
                 }

@@ -122,7 +122,7 @@ impl<'d> Translator<'d> {
             let name = if inplace { "pd_op.add_" } else { "pd_op.add" };
             def(name).map(|d| (d, self.plan(op, d)))
         } else {
-            super::memo::target_plan(op.op_type, inplace)
+            self.target_plan(op.op_type, inplace)
         };
         let (d, plan) = found
             .ok_or_else(|| self.unsupported(op.op_type, format!("no op `{}`", target_name(op))))?;

@@ -111,15 +111,20 @@ impl<'k> AttrMap<'k> {
 
 /// `pir::ArrayAttribute` of bools.
 pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
-    let items: Vec<Attribute> = values
+    // Each of the two values interned once, not once per element.
+    let (mut t, mut f) = (None, None);
+    let items: InlineVec<Attribute, 8> = values
         .iter()
-        .map(|&b| ctx.intern_attr(BoolAttr(b)))
+        .map(|&b| {
+            let slot = if b { &mut t } else { &mut f };
+            *slot.get_or_insert_with(|| ctx.intern_attr(BoolAttr(b)))
+        })
         .collect();
     ArrayAttr::get(ctx, &items)
 }
 
 fn array<T: Copy>(ctx: &IrContext, values: &[T], f: impl Fn(T) -> Attribute) -> Attribute {
-    let items: Vec<Attribute> = values.iter().map(|&v| f(v)).collect();
+    let items: InlineVec<Attribute, 8> = values.iter().map(|&v| f(v)).collect();
     ArrayAttr::get(ctx, &items)
 }
 
@@ -144,7 +149,8 @@ pub fn general(ctx: &IrContext, v: &AttrValue<'_>) -> Attribute {
         AttrValue::Bool(b) => ctx.intern_attr(BoolAttr(*b)),
         AttrValue::String(s) => StrAttr::get(ctx, s),
         AttrValue::Strings(list) => {
-            let items: Vec<Attribute> = list.iter().map(|s| StrAttr::get(ctx, s)).collect();
+            let items: InlineVec<Attribute, 8> =
+                list.iter().map(|s| StrAttr::get(ctx, s)).collect();
             ArrayAttr::get(ctx, &items)
         }
         AttrValue::Floats(list) => array(ctx, list, |f| F32Attr::get(ctx, f)),

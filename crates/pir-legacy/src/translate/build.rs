@@ -14,6 +14,7 @@ use super::general::stop_gradient_all;
 use super::values::{self, ScopeId, VarInfo};
 use super::Translator;
 use crate::error::Result;
+use crate::inline::InlineVec;
 
 impl<'d> Translator<'d> {
     fn tensor(&self, dtype: DataType, dims: &[i64]) -> Result<Type> {
@@ -39,13 +40,19 @@ impl<'d> Translator<'d> {
         attrs: &[(&'static str, Attribute)],
     ) -> pir_core::OpId {
         // `Op::Build` fills a map of its own, then copies it entry by entry
-        // (in that map's order) into the operation's map.
-        let mut first = AttrMap::new();
-        for &(k, v) in attrs {
-            first.set(k, v);
+        // (in that map's order) into the operation's map. (Builders name
+        // each attribute once.)
+        debug_assert!(attrs
+            .iter()
+            .enumerate()
+            .all(|(i, (k, _))| attrs[..i].iter().all(|(j, _)| j != k)));
+        let order = self.order_of_keys(attrs.iter().map(|(k, _)| *k));
+        let mut map = AttrMap::new();
+        for &i in order.iter() {
+            if let Some(&(k, v)) = attrs.get(i) {
+                map.set(k, v);
+            }
         }
-        let order = self.order_of(&first);
-        let mut map = first.reordered(&order);
         let stop = if results.len() == 1 {
             self.k.true1
         } else {
@@ -67,6 +74,15 @@ impl<'d> Translator<'d> {
     ) -> Result<ValueId> {
         let ty = self.tensor(dtype, shape)?;
         let ctx = self.ctx.clone();
+        let shape = match shape {
+            [1] => self.k.shape1,
+            _ => IntArrayAttr::get(&ctx, shape),
+        };
+        let place = if place == Place::cpu() {
+            self.k.cpu
+        } else {
+            PlaceAttr::get(&ctx, place)
+        };
         let op = self.built_op(
             block,
             at_front,
@@ -74,10 +90,10 @@ impl<'d> Translator<'d> {
             &[],
             &[ty],
             &[
-                ("shape", IntArrayAttr::get(&ctx, shape)),
+                ("shape", shape),
                 ("value", F64Attr::get(&ctx, value)),
                 ("dtype", DataTypeAttr::get(&ctx, dtype)),
-                ("place", PlaceAttr::get(&ctx, place)),
+                ("place", place),
             ],
         );
         Ok(self.program.result(op, 0))
@@ -108,7 +124,7 @@ impl<'d> Translator<'d> {
     pub fn build_full_int_array(&mut self, block: BlockId, values: &[i64]) -> Result<ValueId> {
         let ty = self.tensor(DataType::Int64, &[values.len() as i64])?;
         let ctx = self.ctx.clone();
-        let items: Vec<Attribute> = values
+        let items: InlineVec<Attribute, 8> = values
             .iter()
             .map(|&v| ctx.intern_attr(I64Attr(v)))
             .collect();
@@ -121,7 +137,7 @@ impl<'d> Translator<'d> {
             &[
                 ("value", ArrayAttr::get(&ctx, &items)),
                 ("dtype", DataTypeAttr::get(&ctx, DataType::Int64)),
-                ("place", PlaceAttr::get(&ctx, Place::cpu())),
+                ("place", self.k.cpu),
             ],
         );
         Ok(self.program.result(op, 0))

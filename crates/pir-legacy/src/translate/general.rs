@@ -49,7 +49,16 @@ pub fn is_inplace(op: &OpDesc<'_>) -> bool {
     if matches!(op.op_type, "adagrad" | "adam" | "adamax" | "adamw") {
         return true;
     }
-    shares_name(op.input_arg_names(), op.output_arg_names())
+    let count = |slots: &[crate::desc::Slot<'_>]| slots.iter().map(|s| s.args.len()).sum::<usize>();
+    if count(op.inputs()).saturating_mul(count(op.outputs())) > 256 {
+        return shares_name(op.input_arg_names(), op.output_arg_names());
+    }
+    // Few names (the usual case): compare them pairwise, lengths first.
+    op.outputs().iter().flat_map(|s| s.args.iter()).any(|o| {
+        op.inputs()
+            .iter()
+            .any(|s| s.args.iter().any(|i| i.len() == o.len() && i == o))
+    })
 }
 
 /// `pd_op.<name>` of a legacy op type, with `_` for in-place use
@@ -70,6 +79,9 @@ pub fn target_name(op: &OpDesc<'_>) -> String {
 /// The arguments of input `name`, looking first at an attribute of that name
 /// holding variables (`OpDesc::Input(name, with_attr_var=true)`).
 pub fn input_with_attr_var<'o, 'd>(op: &'o OpDesc<'d>, name: &str) -> Option<&'o [&'d str]> {
+    if !op.has_var_attrs {
+        return op.input(name);
+    }
     match op.attr(name) {
         Some(AttrValue::Vars(v)) => Some(v.as_slice()),
         Some(AttrValue::Var(v)) => Some(std::slice::from_ref(v)),
@@ -166,7 +178,7 @@ impl<'d> Translator<'d> {
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<OpId> {
-        let found = super::memo::target_plan(op.op_type, is_inplace(op));
+        let found = self.target_plan(op.op_type, is_inplace(op));
         let Some((def, plan)) = found.filter(|(d, _)| d.has_yaml_info) else {
             let name = target_name(op);
             return Err(self.unsupported(op.op_type, format!("no op `{name}` in Paddle 3.3.1")));
@@ -217,6 +229,9 @@ impl<'d> Translator<'d> {
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<()> {
+        if !self.scopes.any_by_vector() {
+            return Ok(());
+        }
         for name in op.input_arg_names() {
             if let Some(info) = self.scopes.get(scope, name) {
                 if info.by_vector {
@@ -540,8 +555,19 @@ pub(super) fn final_attrs<'d>(
             }
         }
         Writer::Declared(d, syms) => {
+            // Maps made from the definition hold its names in its order:
+            // follow them along (keys are distinct, and an equal address is
+            // an equal name), looking up only what is elsewhere.
+            let entries = map.entries();
+            let mut next = 0;
             for (spec, &sym) in d.attributes.iter().zip(t.def_syms[syms].iter()) {
-                if let Some(a) = map.get(spec.name) {
+                let here = entries.get(next).filter(|(k, _)| {
+                    k.as_ptr() == spec.name.as_ptr() && k.len() == spec.name.len()
+                });
+                if let Some(&(_, a)) = here {
+                    next += 1;
+                    out.push((sym, a));
+                } else if let Some(a) = map.get(spec.name) {
                     out.push((sym, a));
                 }
             }

@@ -5,8 +5,9 @@
 //! number of op types); past the bound answers are computed, not kept.
 
 use std::hash::{BuildHasher, Hash, Hasher};
-use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 
+use pir_core::{IrContext, Symbol};
 use pir_dialects::op_def::OpDef;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
@@ -76,6 +77,32 @@ pub fn target_plan(op_type: &str, inplace: bool) -> Option<(&'static OpDef, Arc<
     })
 }
 
+/// Symbols of each definition's declared attributes in one context: the
+/// last one asked about (the `Weak` keeps its address from being reused).
+type DefSymbols = (Weak<IrContext>, FxHashMap<usize, Arc<[Symbol]>>);
+
+static DEF_SYMBOLS: LazyLock<Mutex<DefSymbols>> =
+    LazyLock::new(|| Mutex::new((Weak::new(), FxHashMap::default())));
+
+/// The symbols of `def`'s declared attributes, in declaration order, in `ctx`.
+pub fn def_symbols(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<[Symbol]> {
+    let mut guard = DEF_SYMBOLS.lock().unwrap_or_else(PoisonError::into_inner);
+    let (known_ctx, map) = &mut *guard;
+    if !std::ptr::eq(known_ctx.as_ptr(), Arc::as_ptr(ctx)) {
+        *known_ctx = Arc::downgrade(ctx);
+        map.clear();
+    }
+    let key = std::ptr::from_ref(def) as usize;
+    if let Some(syms) = map.get(&key) {
+        return syms.clone();
+    }
+    let syms: Arc<[Symbol]> = def.attributes.iter().map(|a| ctx.symbol(a.name)).collect();
+    if map.len() < MAX_ENTRIES {
+        map.insert(key, syms.clone());
+    }
+    syms
+}
+
 type Orders = FxHashMap<u64, Vec<(Box<[Box<str>]>, Arc<[usize]>)>>;
 
 static ORDERS: LazyLock<Mutex<(usize, Orders)>> = LazyLock::new(Default::default);
@@ -122,6 +149,27 @@ mod tests {
         assert_eq!(&*a, &[3, 2, 1, 0]);
         assert!(Arc::ptr_eq(&a, &b));
         assert_eq!(&*map_order(["x"].into_iter()), &[0]);
+    }
+
+    #[test]
+    fn definition_symbols_belong_to_their_context() {
+        let def = general::def("pd_op.scale").expect("pd_op.scale");
+        let a = pir_dialects::pd_op_context();
+        // A bare context numbering names in another order.
+        let b = Arc::new(IrContext::new());
+        for n in ["first", "second"] {
+            b.symbol(n);
+        }
+        let names = |ctx: &IrContext, syms: &[Symbol]| -> Vec<String> {
+            syms.iter().map(|&s| ctx.symbol_str(s).to_owned()).collect()
+        };
+        let want: Vec<String> = def.attributes.iter().map(|a| a.name.to_owned()).collect();
+        assert!(!want.is_empty());
+        let (in_a, in_b) = (def_symbols(&a, def), def_symbols(&b, def));
+        assert_ne!(in_a, in_b, "the two contexts number the names alike");
+        for (ctx, syms) in [(&a, in_a), (&b, in_b), (&a, def_symbols(&a, def))] {
+            assert_eq!(names(ctx, &syms), want);
+        }
     }
 
     #[test]

@@ -33,6 +33,7 @@ use pir_core::{
     AttrDict, Attribute, BlockId, InsertPoint, IrContext, OpId, Program, Symbol, Type, ValueId,
 };
 use pir_dialects::op_def::OpDef;
+use pir_dialects::pd_op::attrs::{IntArrayAttr, Place, PlaceAttr};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::desc::{DataKind, OpDesc, ProgramDesc, VarDesc, VarKind};
@@ -51,6 +52,15 @@ pub struct Options {
 
 /// Deepest nesting of sub-blocks followed (each level recurses once).
 pub const MAX_DEPTH: usize = 64;
+
+/// Map orders by the hash of their keys' addresses, with those addresses.
+type LocalOrders = FxHashMap<u64, Vec<(Box<[(usize, usize)]>, Arc<[usize]>)>>;
+
+/// A target definition with the plan into it.
+type TargetPlan = (&'static OpDef, Arc<general::Plan>);
+
+/// Most key lists [`Translator::order_of`] remembers per translation.
+const MAX_LOCAL_ORDERS: usize = 256;
 
 /// Variable names Paddle never binds (the feed and fetch lists).
 const NO_CAST: [&str; 2] = ["feed", "fetch"];
@@ -76,6 +86,8 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         names: FxHashMap::default(),
         var_types,
         dense_types: RefCell::default(),
+        orders: RefCell::default(),
+        target_plans: RefCell::default(),
 
         param_vars: FxHashMap::default(),
         params_visited: FxHashSet::default(),
@@ -122,6 +134,10 @@ pub(crate) struct Consts {
     pub stop_gradient: Symbol,
     /// `persistable`
     pub persistable: Symbol,
+    /// The CPU place.
+    pub cpu: Attribute,
+    /// The int array `[1]` (the shape of a `full` made for an attribute).
+    pub shape1: Attribute,
 }
 
 /// The attributes of `builtin.parameter`, in the writer's order.
@@ -143,6 +159,8 @@ impl Consts {
             param_syms: PARAM_ATTRS.map(|n| ctx.symbol(n)),
             stop_gradient: ctx.symbol("stop_gradient"),
             persistable: ctx.symbol("persistable"),
+            cpu: PlaceAttr::get(ctx, Place::cpu()),
+            shape1: IntArrayAttr::get(ctx, &[1]),
         }
     }
 }
@@ -153,9 +171,6 @@ pub(crate) struct OpRecord<'d> {
     pub map: AttrMap<'d>,
     /// How the writer treats them.
     pub writer: Writer,
-    /// `stop_gradient` and `persistable` per result while they are being
-    /// set, with where the map holds their keys (with a placeholder).
-    flags: [Option<(InlineVec<bool, 4>, usize)>; 2],
 }
 
 /// The result flags, in the order Paddle sets them.
@@ -169,7 +184,7 @@ pub(crate) struct Translator<'d> {
     /// Every created op's attributes (by op index).
     pub attrs: Vec<Option<OpRecord<'d>>>,
     /// Symbols of the declared attributes of each definition in `writers`.
-    pub def_syms: Vec<Box<[Symbol]>>,
+    pub def_syms: Vec<Arc<[Symbol]>>,
     /// Symbol and writer of each op name used (keyed by the name's address:
     /// names are static strings).
     names: FxHashMap<(usize, usize), (Symbol, Writer)>,
@@ -177,6 +192,11 @@ pub(crate) struct Translator<'d> {
     var_types: Vec<Vec<Cell<Type>>>,
     /// Dense tensor types by element type and dims (variables share them).
     dense_types: RefCell<FxHashMap<(DataKind, &'d [i64]), Type>>,
+    /// Map orders by the addresses of the keys (see [`Translator::order_of`]).
+    orders: RefCell<LocalOrders>,
+    /// Default target and plan per legacy op type and in-place use (the
+    /// process-wide memo, without its lock).
+    target_plans: RefCell<FxHashMap<(&'d str, bool), Option<TargetPlan>>>,
 
     /// Persistable variables of the top block by name (with their index).
     param_vars: FxHashMap<&'d str, usize>,
@@ -192,8 +212,7 @@ pub(crate) struct Translator<'d> {
 impl<'d> Translator<'d> {
     fn run(&mut self) -> Result<()> {
         let top = self.program.top_block();
-        self.create_parameters(top);
-        self.create_data_for_external_inputs()?;
+        self.create_parameters_and_data(top)?;
         self.translate_block(0, TOP, top)?;
         self.create_set_parameters()?;
         self.set_value_flags();
@@ -306,8 +325,7 @@ impl<'d> Translator<'d> {
         }
         match general::def(name).filter(|d| d.has_yaml_info) {
             Some(d) => {
-                let syms = d.attributes.iter().map(|a| self.ctx.symbol(a.name));
-                self.def_syms.push(syms.collect());
+                self.def_syms.push(memo::def_symbols(&self.ctx, d));
                 Writer::Declared(d, self.def_syms.len() - 1)
             }
             None => Writer::Generic,
@@ -330,14 +348,15 @@ impl<'d> Translator<'d> {
             .create_op(sym, operands, results, AttrDict::EMPTY, regions);
         self.program.insert_op(op, at);
         let i = op.index();
-        if self.attrs.len() <= i {
-            self.attrs.resize_with(i + 1, || None);
+        let rec = Some(OpRecord { map: attrs, writer });
+        if self.attrs.len() == i {
+            self.attrs.push(rec);
+        } else {
+            if self.attrs.len() < i {
+                self.attrs.resize_with(i + 1, || None);
+            }
+            self.attrs[i] = rec;
         }
-        self.attrs[i] = Some(OpRecord {
-            map: attrs,
-            writer,
-            flags: [None, None],
-        });
         op
     }
 
@@ -352,7 +371,35 @@ impl<'d> Translator<'d> {
     /// The libstdc++ `unordered_map` order of the keys of `map` (indices),
     /// remembered: most ops of a type insert the same keys.
     pub fn order_of(&self, map: &AttrMap<'d>) -> Arc<[usize]> {
-        memo::map_order(map.keys())
+        self.order_of_keys(map.keys())
+    }
+
+    /// The libstdc++ `unordered_map` order of distinct `keys` inserted in
+    /// this order (indices).
+    pub fn order_of_keys<'k>(&self, keys: impl Iterator<Item = &'k str> + Clone) -> Arc<[usize]> {
+        // Most maps have the static names of a definition or builder: known
+        // by the keys' addresses (equal addresses are equal keys) without
+        // hashing their text.
+        let addr = |k: &str| (k.as_ptr() as usize, k.len());
+        let mut h = rustc_hash::FxHasher::default();
+        for k in keys.clone() {
+            std::hash::Hash::hash(&addr(k), &mut h);
+        }
+        let hash = std::hash::Hasher::finish(&h);
+        let mut orders = self.orders.borrow_mut();
+        if let Some(list) = orders.get(&hash) {
+            for (known, order) in list {
+                if known.iter().copied().eq(keys.clone().map(addr)) {
+                    return order.clone();
+                }
+            }
+        }
+        let order = memo::map_order(keys.clone());
+        if orders.len() < MAX_LOCAL_ORDERS {
+            let known = keys.map(addr).collect();
+            orders.entry(hash).or_default().push((known, order.clone()));
+        }
+        order
     }
 
     /// The type of a value.
@@ -405,6 +452,16 @@ impl<'d> Translator<'d> {
         self.scopes
             .get(scope, name)
             .ok_or_else(|| self.var_err(name, "used before any op defines it"))
+    }
+
+    /// The default target of legacy op type `op_type` (in place or not)
+    /// with its plan ([`memo::target_plan`], asked once per translation).
+    pub fn target_plan(&self, op_type: &'d str, inplace: bool) -> Option<TargetPlan> {
+        self.target_plans
+            .borrow_mut()
+            .entry((op_type, inplace))
+            .or_insert_with(|| memo::target_plan(op_type, inplace))
+            .clone()
     }
 
     /// The `pd_op` definition a legacy op translates to by default
@@ -517,8 +574,11 @@ impl<'d> Translator<'d> {
     // ------------------------------------------------------------ parameters
 
     /// `builtin.parameter` for each persistable variable of the top block, in
-    /// the order ops first read it (inputs slot by slot, slots sorted).
-    fn create_parameters(&mut self, top: BlockId) {
+    /// the order ops first read it (inputs slot by slot, slots sorted); then
+    /// `pd_op.data` at the top for each variable the top block reads before
+    /// writing that is neither a parameter nor the feed/fetch list. One walk
+    /// over the ops finds both (Paddle makes two).
+    fn create_parameters_and_data(&mut self, top: BlockId) -> Result<()> {
         let desc = self.desc;
         let block = &desc.blocks[0];
         self.param_vars.reserve(block.vars.len());
@@ -527,16 +587,19 @@ impl<'d> Translator<'d> {
                 self.param_vars.entry(var.name).or_insert(i);
             }
         }
-        let mut defined: FxHashSet<&str> =
+        // Output names of the ops walked so far.
+        let mut written: FxHashSet<&str> =
             FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
+        let mut external = Vec::with_capacity(block.vars.len());
         self.params_visited
             .reserve(self.param_vars.len().min(block.vars.len()));
         for op in &block.ops {
             for name in op.input_arg_names() {
-                if NO_CAST.contains(&name) || defined.contains(name) {
+                if written.contains(name) {
                     continue;
                 }
-                if self.params_visited.contains(name) {
+                external.push(name);
+                if NO_CAST.contains(&name) || self.params_visited.contains(name) {
                     continue;
                 }
                 let Some(i) = self.param_vars.get(name).copied() else {
@@ -551,27 +614,6 @@ impl<'d> Translator<'d> {
                 let v = self.program.result(p, 0);
                 self.scopes.push(TOP, name, VarInfo::plain(v));
                 self.params_visited.insert(name);
-                defined.insert(name);
-            }
-            for name in op.output_arg_names() {
-                defined.insert(name);
-            }
-        }
-    }
-
-    /// `pd_op.data` at the top for each variable the top block reads before
-    /// writing that is neither a parameter nor the feed/fetch list.
-    fn create_data_for_external_inputs(&mut self) -> Result<()> {
-        let desc = self.desc;
-        let block = &desc.blocks[0];
-        let mut written: FxHashSet<&str> =
-            FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
-        let mut external = Vec::new();
-        for op in &block.ops {
-            for name in op.input_arg_names() {
-                if !written.contains(name) {
-                    external.push(name);
-                }
             }
             for name in op.output_arg_names() {
                 written.insert(name);
@@ -679,9 +721,11 @@ impl<'d> Translator<'d> {
         let desc = self.desc;
         let last = desc.blocks.len() - 1;
         // (deciding block, name index, value, stop_gradient, persistable)
-        let mut updates: Vec<(usize, usize, ValueId, bool, bool)> = Vec::new();
         let keys = self.scopes.top_keys();
-        for (k, &name) in keys.iter().enumerate() {
+        let mut updates: Vec<(usize, usize, ValueId, bool, bool)> = Vec::with_capacity(keys.len());
+        // Names in any order: a value's updates are ordered below when it has
+        // several names, and one name's values are pushed oldest first.
+        for (k, name, values) in self.scopes.top_entries() {
             if NO_CAST.contains(&name) {
                 continue;
             }
@@ -691,7 +735,7 @@ impl<'d> Translator<'d> {
             let Some((b, var)) = found else {
                 continue;
             };
-            for info in self.scopes.top_values(name) {
+            for info in values {
                 updates.push((b, k, info.value, var.stop_gradient, var.persistable));
             }
         }
@@ -708,26 +752,42 @@ impl<'d> Translator<'d> {
             }
             updates.sort_by_key(|u| (u.0, position[u.1]));
         }
+        // The last update of a value decides its flags (bit 0: set, bit 1:
+        // stop_gradient, bit 2: persistable); ops are flagged in the order
+        // first touched (the order does not matter: maps are per op).
+        let mut flags = vec![0u8; self.program.value_slots()];
+        let mut touched_op = vec![false; self.attrs.len()];
+        let mut touched = Vec::with_capacity(self.attrs.len());
         for (_, _, value, stop_gradient, persistable) in updates {
-            if let pir_core::ValueDef::Result { op, index } = self.program.value_def(value) {
-                self.set_flag(op, 0, index as usize, stop_gradient);
-                self.set_flag(op, 1, index as usize, persistable);
+            if let pir_core::ValueDef::Result { op, .. } = self.program.value_def(value) {
+                flags[value.index()] =
+                    1 | u8::from(stop_gradient) << 1 | u8::from(persistable) << 2;
+                if let Some(t) = touched_op.get_mut(op.index()) {
+                    if !std::mem::replace(t, true) {
+                        touched.push(op);
+                    }
+                }
             }
+        }
+        for op in touched {
+            self.set_flags(op, &flags);
         }
     }
 
-    /// Sets result `index`'s flag `which` (0: `stop_gradient`, 1:
-    /// `persistable`) of `op`.
-    fn set_flag(&mut self, op: OpId, which: usize, index: usize, value: bool) {
+    /// Sets `stop_gradient` then `persistable` of `op`'s results from
+    /// `flags` (per value, as [`Translator::set_value_flags`] leaves them);
+    /// results without flags keep what an op builder gave, else false.
+    fn set_flags(&mut self, op: OpId, flags: &[u8]) {
+        let n = self.program.num_results(op);
         let Some(rec) = self.attrs.get_mut(op.index()).and_then(Option::as_mut) else {
             return;
         };
-        let bits = match &mut rec.flags[which] {
-            Some((bits, _)) => bits,
-            slot @ None => {
-                // The flags an op builder gave, else all false.
-                let ctx = &*self.ctx;
-                let given: Option<InlineVec<bool, 4>> = rec.map.get(FLAGS[which]).and_then(|a| {
+        let ctx = &*self.ctx;
+        for (which, name) in FLAGS.iter().enumerate() {
+            let at = rec.map.slot_of(name, Attribute::NULL);
+            let given = rec.map.entries()[at].1;
+            let given: Option<InlineVec<bool, 4>> =
+                Some(given).filter(|a| !a.is_null()).and_then(|a| {
                     ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
                         arr.0
                             .iter()
@@ -738,14 +798,19 @@ impl<'d> Translator<'d> {
                             .collect()
                     })
                 });
-                let at = rec.map.slot_of(FLAGS[which], Attribute::NULL);
-                let n = self.program.num_results(op);
-                let bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
-                &mut slot.insert((bits, at)).0
+            let mut bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
+            for (i, bit) in bits.as_mut_slice().iter_mut().enumerate().take(n) {
+                let f = flags[self.program.result(op, i).index()];
+                if f & 1 != 0 {
+                    *bit = f & (2 << which) != 0;
+                }
             }
-        };
-        if let Some(b) = bits.as_mut_slice().get_mut(index) {
-            *b = value;
+            let attr = match bits.as_slice() {
+                [true] => self.k.true1,
+                [false] => self.k.false1,
+                more => bool_array(ctx, more),
+            };
+            rec.map.set_at(at, attr);
         }
     }
 
@@ -760,14 +825,6 @@ impl<'d> Translator<'d> {
             let Some(rec) = slot else {
                 continue;
             };
-            for (bits, at) in rec.flags.iter().flatten() {
-                let attr = match bits.as_slice() {
-                    [true] => self.k.true1,
-                    [false] => self.k.false1,
-                    more => bool_array(&self.ctx, more),
-                };
-                rec.map.set_at(*at, attr);
-            }
             let op = OpId::new(i);
             entries.clear();
             general::final_attrs(&mut self, rec.writer, &rec.map, &mut entries);

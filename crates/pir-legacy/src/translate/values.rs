@@ -43,6 +43,8 @@ pub type ScopeId = usize;
 struct Stack {
     older: Vec<VarInfo>,
     current: Option<VarInfo>,
+    /// Index of the name in `Scopes::top_keys` (top scope only).
+    key: usize,
 }
 
 #[derive(Debug, Default)]
@@ -59,6 +61,8 @@ pub struct Scopes<'d> {
     /// Names of the top scope in first-insertion order (Paddle's hash map
     /// lists them in an order that follows from it).
     top_keys: Vec<&'d str>,
+    /// Whether any binding so far is an element of a vector.
+    any_by_vector: bool,
 }
 
 impl Default for Scopes<'_> {
@@ -76,6 +80,7 @@ impl<'d> Scopes<'d> {
         Scopes {
             scopes: vec![Scope::default()],
             top_keys: Vec::new(),
+            any_by_vector: false,
         }
     }
 
@@ -116,26 +121,32 @@ impl<'d> Scopes<'d> {
 
     /// Binds `name` in `scope` (pushing onto its stack).
     pub fn push(&mut self, scope: ScopeId, name: &'d str, info: VarInfo) {
-        let map = &mut self.scopes[scope].map;
-        match map.get_mut(name) {
-            Some(stack) => {
+        self.any_by_vector |= info.by_vector;
+        use std::collections::hash_map::Entry;
+        match self.scopes[scope].map.entry(name) {
+            Entry::Occupied(mut e) => {
+                let stack = e.get_mut();
                 if let Some(old) = stack.current.replace(info) {
                     stack.older.push(old);
                 }
             }
-            None => {
-                map.insert(
-                    name,
-                    Stack {
-                        older: Vec::new(),
-                        current: Some(info),
-                    },
-                );
+            Entry::Vacant(e) => {
+                e.insert(Stack {
+                    older: Vec::new(),
+                    current: Some(info),
+                    key: self.top_keys.len(),
+                });
                 if scope == TOP {
                     self.top_keys.push(name);
                 }
             }
         }
+    }
+
+    /// Whether any name was ever bound to an element of a vector (else no
+    /// input needs a `builtin.slice`).
+    pub fn any_by_vector(&self) -> bool {
+        self.any_by_vector
     }
 
     /// Every value pushed for `name` in the top scope, oldest first.
@@ -145,6 +156,17 @@ impl<'d> Scopes<'d> {
             .get(name)
             .into_iter()
             .flat_map(|s| s.older.iter().copied().chain(s.current))
+    }
+
+    /// Each name of the top scope (in no particular order) with its index in
+    /// [`Scopes::top_keys`] and every value pushed for it, oldest first.
+    pub fn top_entries(
+        &self,
+    ) -> impl Iterator<Item = (usize, &'d str, impl Iterator<Item = VarInfo> + '_)> + '_ {
+        self.scopes[TOP]
+            .map
+            .iter()
+            .map(|(name, s)| (s.key, *name, s.older.iter().copied().chain(s.current)))
     }
 
     /// The names of the top scope in the order they were first bound (the

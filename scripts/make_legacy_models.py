@@ -688,6 +688,111 @@ def m_misc(paddle):
     return "uniform_random/gaussian_random/randint made deterministic, label_smooth, losses, while with tensor_array_to_tensor", [x, label], outs
 
 
+def m_math_more(paddle):
+    """Elementwise math and logic of scientific and NLP models: trigonometric and hyperbolic functions, log2/log10/logit, trunc, erfinv, lgamma/digamma, bitwise ops, isinf, equal_all, allclose/isclose, fmax/fmin, heaviside, stanh, logcumsumexp."""
+    import paddle.nn.functional as F
+
+    x = paddle.static.data("x", [-1, 6], "float32")
+    k = paddle.static.data("k", [-1, 6], "int32")
+    u = paddle.clip(x * 0.3, -0.9, 0.9)
+    p = paddle.abs(x) + 0.5
+    outs = [
+        paddle.acos(u), paddle.asin(u), paddle.atan(x), paddle.atan2(x, p), paddle.cosh(u),
+        paddle.sinh(u), paddle.tan(u), paddle.acosh(p + 1.0), paddle.asinh(x), paddle.atanh(u),
+        paddle.log2(p), paddle.log10(p), paddle.logit(paddle.nn.functional.sigmoid(x), 1e-6),
+        paddle.trunc(x * 3.0), paddle.erfinv(u), paddle.lgamma(p), paddle.digamma(p),
+        paddle.bitwise_not(k), paddle.bitwise_or(k, k + 3), paddle.bitwise_xor(k, k * 2),
+        paddle.isinf(x / (x - x)), paddle.equal_all(x, x), paddle.allclose(x, x + 1e-9),
+        paddle.isclose(x, x * 1.0000001), paddle.fmax(x, p), paddle.fmin(x, p),
+        paddle.heaviside(x, p), paddle.stanh(x),
+        paddle.logcumsumexp(x, axis=1),
+    ]
+    return ("acos/asin/atan/atan2/cosh/sinh/tan/acosh/asinh/atanh, log2/log10/logit, trunc, "
+            "erfinv, lgamma/digamma, bitwise not/or/xor, isinf, equal_all, allclose/isclose, "
+            "fmax/fmin, heaviside, stanh, logcumsumexp"), [x, k], outs
+
+
+def m_linalg(paddle):
+    """Linear algebra: dot, mv, kron, addmm, cross, multi_dot, matrix_power, inverse, determinant, slogdet, cholesky, solve, triangular_solve, trace, diagonal, diag_embed, norms.
+
+    `matrix_rank` is left out: Paddle 3.3.1 runs its translation to an int64 result that the
+    int32 `scale` of the saved model cannot read.
+    """
+    x = paddle.static.data("x", [4, 4], "float32")
+    v = paddle.static.data("v", [4], "float32")
+    spd = paddle.matmul(x, x, transpose_y=True) + paddle.eye(4) * 4.0
+    outs = [
+        paddle.dot(v, v), paddle.mv(x, v), paddle.kron(x, paddle.ones([2, 2])),
+        paddle.addmm(x, x, x, beta=0.5, alpha=2.0), paddle.cross(x[:, :3], x[:, 1:], axis=1),
+        paddle.linalg.multi_dot([x, spd, x]), paddle.linalg.matrix_power(spd, 3),
+        paddle.linalg.inv(spd), paddle.linalg.det(spd), paddle.linalg.slogdet(spd),
+        paddle.linalg.cholesky(spd), paddle.linalg.solve(spd, x),
+        paddle.linalg.triangular_solve(paddle.linalg.cholesky(spd), x, upper=False),
+        paddle.trace(x), paddle.diagonal(x, offset=1), paddle.diag_embed(paddle.unsqueeze(v, 0)),
+        paddle.linalg.norm(x, p="fro"), paddle.linalg.norm(v, p=1),
+        paddle.linalg.norm(x, p=2, axis=1),
+    ]
+    return ("dot, mv, kron, addmm, cross, multi_dot, matrix_power, inverse, determinant, "
+            "slogdeterminant, cholesky, solve, triangular_solve, trace, diagonal, diag_embed, "
+            "frobenius/p norms"), [x, v], outs
+
+
+def m_search_signal(paddle):
+    """Search, counting and signal ops: fft (c2c, r2c, c2r), searchsorted, bincount, unique_consecutive, mode, index_add, broadcast_tensors, shard_index.
+
+    Left out: `nanmedian` (Paddle 2.6.2 crashes running it from a saved inference model) and
+    `histogram` (Paddle 3.3.1 refuses its own translation: `min` is no FloatAttribute).
+    """
+    x = paddle.static.data("x", [-1, 8], "float32")
+    ids = paddle.static.data("ids", [-1, 8], "int64")
+    sorted_seq = paddle.sort(x, axis=1)
+    spectrum = paddle.fft.fft(paddle.complex(x, x))
+    outs = [
+        paddle.real(spectrum), paddle.imag(paddle.fft.rfft(x)),
+        paddle.fft.irfft(paddle.fft.rfft(x)), paddle.searchsorted(sorted_seq, x),
+        paddle.bincount(paddle.flatten(paddle.abs(ids))),
+        paddle.unique_consecutive(paddle.flatten(ids)), paddle.mode(x, axis=1)[0],
+        paddle.index_add(x, paddle.full([2], 0, "int64"), 1, paddle.ones_like(x[:, :2])),
+        paddle.broadcast_tensors([x, paddle.ones([1, 8])])[1],
+        paddle.shard_index(paddle.unsqueeze(paddle.abs(ids[:, 0]), 1), 20, 2, 0),
+    ]
+    return ("fft_c2c/r2c/c2r with real/imag, searchsorted, bincount, "
+            "unique_consecutive, mode, index_add, broadcast_tensors, shard_index"), [x, ids], outs
+
+
+def m_losses_misc(paddle):
+    """Losses kept in exported models and the rest of the common inference ops: kldiv, bce, nll, log_loss, hinge, clip_by_norm, renorm, linear/trilinear interp, conv3d_transpose, max_pool3d_with_index, unpool, fold, psroi_pool, box_clip, nms."""
+    import paddle.nn.functional as F
+
+    x = paddle.static.data("x", [-1, 6], "float32")
+    label = paddle.static.data("label", [-1], "int64")
+    vol = paddle.static.data("vol", [-1, 2, 4, 4, 4], "float32")
+    img = paddle.static.data("img", [-1, 4, 6, 6], "float32")
+    prob = F.sigmoid(x)
+    pooled, mask = F.max_pool2d(img, 2, 2, return_mask=True)
+    boxes = paddle.full([1, 4], 1.0)
+    outs = [
+        F.kl_div(F.log_softmax(x), F.softmax(x), reduction="none"),
+        F.binary_cross_entropy(prob, paddle.full_like(prob, 0.5), reduction="none"),
+        F.nll_loss(F.log_softmax(x), paddle.clip(label, 0, 5), reduction="none"),
+        F.log_loss(prob[:, :1], paddle.full_like(prob[:, :1], 1.0)),
+        paddle.nn.clip.clip_by_norm(x, 1.0) if hasattr(paddle.nn.clip, "clip_by_norm")
+        else paddle.renorm(x, 2.0, 0, 1.0),
+        paddle.renorm(x, 2.0, 0, 1.0),
+        F.interpolate(paddle.unsqueeze(x, 1), scale_factor=2, mode="linear", data_format="NCW"),
+        F.interpolate(vol, scale_factor=2, mode="trilinear", data_format="NCDHW"),
+        paddle.static.nn.conv3d_transpose(vol, 2, filter_size=3),
+        F.max_pool3d(vol, 2, 2, return_mask=True)[1],
+        F.max_unpool2d(pooled, mask, 2, 2),
+        F.fold(paddle.reshape(img, [-1, 16, 9]), [4, 4], 2),
+        paddle.vision.ops.box_clip(paddle.reshape(boxes, [1, 1, 4]), paddle.full([1, 3], 8.0))
+        if hasattr(paddle.vision.ops, "box_clip") else paddle.abs(x),
+        paddle.vision.ops.nms(paddle.concat([boxes, boxes + 0.5]), 0.5),
+    ]
+    return ("kldiv/bce/nll/log_loss, clip_by_norm, renorm, linear and trilinear interp_v2, "
+            "conv3d_transpose, max_pool3d_with_index, unpool, fold, box_clip, nms"), [x, label, vol, img], outs
+
+
 def m_sequence(paddle):
     """Sequence (LoD) ops of Paddle 1.x/2.x text models: sequence_pool of every pool type, sequence_softmax, sequence_conv, sequence_expand, sequence_mask, im2sequence.
 
@@ -777,13 +882,18 @@ MODELS = {
     "lg_misc": m_misc,
     "lg_sequence": m_sequence,
     "lg_beam_search": m_beam_search,
+    "lg_math_more": m_math_more,
+    "lg_linalg": m_linalg,
+    "lg_search_signal": m_search_signal,
+    "lg_losses_misc": m_losses_misc,
 }
 
 
 # ---------------------------------------------------------------------------------------
 # Ops Paddle 3.3.1 cannot translate (or translates to a program it rejects): one tiny model
-# each in `unsupported/`, with Paddle's error in `NAME.paddle_error.txt`. pir must refuse
-# them too, naming the op (crates/pir-legacy/tests/legacy_corpus.rs).
+# each in `unsupported/`, named `u_<op type>` (a `_v1` suffix for the 1.x version of an op),
+# with Paddle's error in `NAME.paddle_error.txt`. pir must refuse them too, naming the op
+# (crates/pir-legacy/tests/legacy_corpus.rs).
 # ---------------------------------------------------------------------------------------
 
 
@@ -812,6 +922,27 @@ def u_repeat_interleave(paddle):
     return "repeat_interleave (`output_size` of another kind)", [x], [paddle.repeat_interleave(x, 2, 1)]
 
 
+def u_beam_search_decode(paddle):
+    from paddle.base.layer_helper import LayerHelper
+
+    ids = paddle.static.data("ids", [-1, 1], "int64", lod_level=2)
+    scores = paddle.static.data("scores", [-1, 1], "float32", lod_level=2)
+    i = paddle.full([1], 0, "int64")
+    id_array = paddle.tensor.create_array("int64")
+    score_array = paddle.tensor.create_array("float32")
+    paddle.tensor.array_write(ids, i, array=id_array)
+    paddle.tensor.array_write(scores, i, array=score_array)
+    helper = LayerHelper("beam_search_decode")
+    sentence_ids = helper.create_variable_for_type_inference("int64")
+    sentence_scores = helper.create_variable_for_type_inference("float32")
+    helper.append_op(
+        type="beam_search_decode", inputs={"Ids": [id_array], "Scores": [score_array]},
+        outputs={"SentenceIds": [sentence_ids], "SentenceScores": [sentence_scores]},
+        attrs={"beam_size": 2, "end_id": 0})
+    return ("beam_search_decode of tensor arrays (3.3.1's op takes dense tensors)", [ids, scores],
+            [sentence_ids, sentence_scores])
+
+
 UNSUPPORTED = {
     "u_transpose_v1": _one_op("transpose", {"axis": [0, 2, 3, 1]}),
     "u_flatten2": _one_op("flatten2", {"axis": 2}, outputs=("Out", "XShape")),
@@ -825,6 +956,7 @@ UNSUPPORTED = {
     "u_round": u_round,
     "u_thresholded_relu": u_thresholded_relu,
     "u_repeat_interleave": u_repeat_interleave,
+    "u_beam_search_decode": u_beam_search_decode,
 }
 
 

@@ -29,7 +29,7 @@ pub mod ops;
 pub mod pd_op;
 mod printed_floats;
 pub mod synthetic;
-mod value_kinds;
+pub mod value_kinds;
 pub mod value_tensor;
 mod views_support;
 

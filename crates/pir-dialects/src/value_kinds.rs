@@ -52,7 +52,7 @@ fn category(ctx: &IrContext, ty: Type) -> Category {
 /// Whether a value of type `ty` may be where the definition declares
 /// `kind`; `mutable_attribute` inputs take a dense tensor or a vector of
 /// them (an `IntArray` from `builtin.combine`).
-pub(crate) fn fits(ctx: &IrContext, ty: Type, kind: ValueKind, mutable_attribute: bool) -> bool {
+pub fn fits(ctx: &IrContext, ty: Type, kind: ValueKind, mutable_attribute: bool) -> bool {
     let one =
         |want: Category| matches!(category(ctx, ty), Category::Other) || category(ctx, ty) == want;
     let vector_of = |want: Category| match ctx.type_as::<VectorType>(ty) {
@@ -77,7 +77,7 @@ pub(crate) fn fits(ctx: &IrContext, ty: Type, kind: ValueKind, mutable_attribute
 }
 
 /// How `kind` reads in an error message.
-pub(crate) fn describe(kind: ValueKind) -> &'static str {
+pub fn describe(kind: ValueKind) -> &'static str {
     match kind {
         ValueKind::DenseTensor => "a dense tensor",
         ValueKind::SelectedRows => "selected rows",

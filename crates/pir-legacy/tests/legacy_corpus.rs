@@ -104,17 +104,20 @@ fn unsupported_models() -> Vec<PathBuf> {
     found
 }
 
-/// The model fails to translate, naming the first op of the top block that
-/// is not `feed` (each holds one op Paddle cannot translate).
+/// The model fails to translate, naming its op: `u_<op type>`, with `_v1`
+/// for the 1.x version of an op (`u_top_k_v1` holds a `top_k`).
 fn check_unsupported(model: &Path) -> Result<(), Failed> {
+    let stem = model
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .ok_or("no file name")?;
+    let name = stem.strip_prefix("u_").ok_or("not named u_<op type>")?;
+    let op_type = name.strip_suffix("_v1").unwrap_or(name);
     let bytes = std::fs::read(model).map_err(|e| e.to_string())?;
     let desc = pir_legacy::ProgramDesc::decode(&bytes).map_err(|e| e.to_string())?;
-    let op_type = desc.blocks[0]
-        .ops
-        .iter()
-        .map(|op| op.op_type)
-        .find(|t| *t != "feed")
-        .ok_or("no op")?;
+    if !desc.blocks[0].ops.iter().any(|op| op.op_type == op_type) {
+        return Err(format!("{stem} holds no `{op_type}` op").into());
+    }
     let ctx = pir_dialects::pd_op_context();
     match pir_legacy::load_file(model, ctx, Default::default()) {
         Ok(_) => Err(format!(

@@ -9,8 +9,10 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use pir_core::builtin::{F64Attr, StrAttr};
 use pir_core::{Attribute, BlockId, OpId, Symbol, Type, ValueId};
 use pir_dialects::op_def::{AttrKind, OpDef, ValueKind};
+use pir_dialects::value_kinds;
 
 use super::attrs::{self, missing_attr_defaults, AttrMap, Fallback};
 use super::values::{ScopeId, VarInfo};
@@ -214,11 +216,40 @@ impl<'d> Translator<'d> {
     ) -> Result<OpId> {
         self.slice_vector_inputs(op, scope, dst)?;
         let operands = self.general_inputs_with(b, op, scope, dst, def, plan, hooks)?;
+        self.check_operand_kinds(op, def, &operands)?;
         let (types, outputs) = self.general_outputs_with(b, op, def, plan)?;
         let attrs = self.general_attrs_with(op, def, plan, hooks)?;
         let new = self.create_op(dst, false, def.name, &operands, &types, attrs, 0);
         self.record_outputs(scope, new, &outputs);
         Ok(new)
+    }
+
+    /// Paddle builds the op with its signature checked (`VerifySig`): an
+    /// operand of another kind than the definition declares (a tensor array
+    /// where `beam_search_decode` takes a dense tensor) fails there.
+    fn check_operand_kinds(
+        &self,
+        op: &OpDesc<'d>,
+        def: &'static OpDef,
+        operands: &[Option<ValueId>],
+    ) -> Result<()> {
+        for (i, (input, v)) in def.inputs.iter().zip(operands).enumerate() {
+            let Some(v) = *v else { continue };
+            let ty = self.program.value_type(v);
+            if !value_kinds::fits(&self.ctx, ty, input.kind, input.mutable_attribute) {
+                return Err(self.unsupported(
+                    op.op_type,
+                    format!(
+                        "`{}` takes {} as operand {i} (`{}`), the legacy op gives {}",
+                        def.name,
+                        value_kinds::describe(input.kind),
+                        input.name,
+                        self.ctx.type_data(ty).kind_name()
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Every input variable bound to an element of a vector gets a
@@ -350,7 +381,18 @@ impl<'d> Translator<'d> {
             let attr = attrs::translate(&self.ctx, AttrKind::IntArray, Some(value));
             self.full_int_array_from_attr(dst, attr)
         } else {
-            let attr = attrs::general(&self.ctx, value);
+            let mut attr = attrs::general(&self.ctx, value);
+            // Scalars that 2.x ops keep as text (`allclose`'s `rtol: "1e-05"`)
+            // become a float64 `full`, as Paddle 3.3.1 makes them.
+            if let Some(text) = self.ctx.attr_as::<StrAttr>(attr) {
+                let number: f64 = text.0.trim().parse().map_err(|_| {
+                    self.err(format!(
+                        "attribute `{legacy}` is not a number: {:?}",
+                        text.0
+                    ))
+                })?;
+                attr = F64Attr::get(&self.ctx, number);
+            }
             self.full_from_attr(dst, attr)
         }
     }

@@ -193,27 +193,26 @@ mod tests {
         );
     }
 
+    fn stays_as_printed(printed: &str) {
+        let value: f32 = printed.parse().unwrap();
+        assert_eq!(
+            f32_print_restores(printed).to_bits(),
+            value.to_bits(),
+            "{printed}"
+        );
+    }
+
     #[test]
     fn values_the_print_did_not_round_stay_as_printed() {
         for printed in ["0.1", "0.5", "1e-05", "0.0001", "1.0507", "3", "-2.5"] {
-            let value: f32 = printed.parse().unwrap();
-            assert_eq!(
-                f32_print_restores(printed).to_bits(),
-                value.to_bits(),
-                "{printed}"
-            );
+            stays_as_printed(printed);
         }
     }
 
     #[test]
     fn six_digit_values_of_no_simple_form_stay_the_nearest_float() {
         for printed in ["0.123457", "2.71828", "123457", "1.23457e-07"] {
-            let value: f32 = printed.parse().unwrap();
-            assert_eq!(
-                f32_print_restores(printed).to_bits(),
-                value.to_bits(),
-                "{printed}"
-            );
+            stays_as_printed(printed);
         }
     }
 

@@ -155,8 +155,9 @@ pub struct Parser<'t> {
     name_cache: FxHashMap<(Symbol, &'t str), ops::NameInfo>,
     /// How many distinct entry texts each cached attribute name has had.
     name_misses: Vec<u32>,
-    /// Attribute parsers by tag (the context's table, without its lock).
-    attr_parsers: FxHashMap<&'static str, Option<AttrParseFn>>,
+    /// Attribute parsers by the address and length of their tag (the
+    /// context's table, without its lock or hashing the tag's text).
+    attr_parsers: FxHashMap<(usize, usize), Option<AttrParseFn>>,
     /// Buffers reused from op to op.
     scratch: Scratch<'t>,
     /// Quoted op names → symbols.
@@ -565,11 +566,13 @@ impl<'t> Parser<'t> {
 
     /// The parser of the attribute kind tagged `tag`.
     fn attr_parser(&mut self, tag: &'static str) -> Option<AttrParseFn> {
-        if let Some(&parse) = self.attr_parsers.get(tag) {
+        // Tags are constants: one text has one address (or a few, equal).
+        let key = (tag.as_ptr() as usize, tag.len());
+        if let Some(&parse) = self.attr_parsers.get(&key) {
             return parse;
         }
         let parse = self.ctx.attr_parser(tag);
-        self.attr_parsers.insert(tag, parse);
+        self.attr_parsers.insert(key, parse);
         parse
     }
 

@@ -660,11 +660,13 @@ impl<'a> Printer<'a> {
         self.print_result_types(program, op);
         // A registered region count the op does not have is shown too
         // (`regions:[]`), or the parser would give the op its registered regions.
-        let registered = program
-            .op_info(op)
-            .and_then(|i| i.num_regions)
-            .is_some_and(|n| n as usize != program.num_regions(op));
-        if self.options.typed && (program.num_regions(op) > 0 || registered) {
+        let registered = || {
+            program
+                .op_info(op)
+                .and_then(|i| i.num_regions)
+                .is_some_and(|n| n as usize != program.num_regions(op))
+        };
+        if self.options.typed && (program.num_regions(op) > 0 || registered()) {
             // Blocks alone do not show where one region ends and the next begins.
             self.write_str(" regions:[");
             for (i, region) in program.regions(op).enumerate() {

@@ -81,9 +81,9 @@ struct TextCache {
     types: MemoTable,
     attrs: MemoTable,
     dicts: MemoTable,
-    /// The last dictionary printed for each op name, by the name's symbol
-    /// (an index into `prev`, `u32::MAX` for none).
-    prev_of: Vec<u32>,
+    /// The last dictionary printed for each op name: its index in `prev`.
+    /// (A map, not a table by symbol: symbols number far more than op names.)
+    prev_of: FxHashMap<crate::context::Symbol, usize>,
     prev: Vec<PrintedDict>,
     /// A cleared [`PrintedDict`] whose buffers the next dictionary reuses.
     spare: PrintedDict,
@@ -102,16 +102,12 @@ struct PrintedDict {
 impl TextCache {
     /// The slot in `prev` of the last dictionary printed for op name `name`.
     fn prev_slot(&mut self, name: crate::context::Symbol) -> usize {
-        let i = name.0 as usize;
-        if self.prev_of.len() <= i {
-            self.prev_of.resize(i + 1, u32::MAX);
-        }
-        if self.prev_of[i] == u32::MAX {
-            // Fewer op names than 2^32 exist in any context.
-            self.prev_of[i] = u32::try_from(self.prev.len()).unwrap_or(u32::MAX - 1);
+        let next = self.prev.len();
+        let slot = *self.prev_of.entry(name).or_insert(next);
+        if slot == next {
             self.prev.push(PrintedDict::default());
         }
-        self.prev_of[i] as usize
+        slot
     }
 }
 

@@ -295,6 +295,14 @@ impl IrContext {
         Attribute(index)
     }
 
+    /// Makes room for about `attrs` more attributes and `dicts` more
+    /// attribute dictionaries, so a reader that knows roughly how many it
+    /// will intern does not rehash the tables as they grow.
+    pub fn reserve_interned(&self, attrs: usize, dicts: usize) {
+        self.attrs.reserve(attrs, |stored| stored.dyn_hash());
+        self.dicts.reserve(dicts, |d| fx_hash(&*d.entries));
+    }
+
     /// The stored data of an attribute.
     #[inline]
     pub fn attr_data(&self, attr: Attribute) -> &dyn DynAttr {

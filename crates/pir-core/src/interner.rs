@@ -47,6 +47,14 @@ impl<T> Interner<T> {
         index
     }
 
+    /// Makes room for `additional` more items without growing the table on
+    /// the way (`rehash` as for [`Interner::intern`]).
+    pub(crate) fn reserve(&self, additional: usize, rehash: impl Fn(&T) -> u64) {
+        self.table
+            .lock()
+            .reserve(additional, |&i| rehash(self.get(i)));
+    }
+
     /// Looks up without inserting.
     pub(crate) fn find(&self, hash: u64, eq: impl Fn(&T) -> bool) -> Option<u32> {
         let table = self.table.lock();

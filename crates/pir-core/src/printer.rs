@@ -39,6 +39,11 @@ use crate::memo::{MemoBytes, MemoTable};
 use crate::program::{BlockId, OpId, Program, ValueDef, ValueId};
 use crate::types::Type;
 
+/// Marks the entries of `Printer::numbers` that are not op results (block
+/// arguments and keyword arguments), so a result prints without a look at
+/// its definition.
+const NOT_A_RESULT: u32 = 1 << 31;
+
 /// What to print.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct PrintOptions {
@@ -76,35 +81,33 @@ struct TextCache {
     types: MemoTable,
     attrs: MemoTable,
     dicts: MemoTable,
-    /// `name:value` of dictionary entries met twice, by `(name, attribute)`;
-    /// `start` is `u32::MAX` for an entry met once.
-    entries: FxHashMap<(u32, u32), (u32, u32)>,
+    /// The last dictionary printed for each op name: its index in `prev`.
+    /// (A map, not a table by symbol: symbols number far more than op names.)
+    prev_of: FxHashMap<crate::context::Symbol, usize>,
+    prev: Vec<PrintedDict>,
+    /// A cleared [`PrintedDict`] whose buffers the next dictionary reuses.
+    spare: PrintedDict,
+}
+
+/// A dictionary as printed in Paddle's form: its shown entries in print
+/// order and where each entry's `name:value` text lies in the output.
+/// Dictionaries of one op name mostly repeat the previous one's entries, so
+/// runs of equal entries at the same places are copied from its text.
+#[derive(Default)]
+struct PrintedDict {
+    entries: Vec<(crate::context::Symbol, Attribute)>,
+    spans: Vec<(usize, usize)>,
 }
 
 impl TextCache {
-    /// The stored `name:value` text of an entry.
-    #[inline]
-    fn entry(&self, name: crate::context::Symbol, attr: Attribute) -> Option<&[u8]> {
-        let &(start, len) = self.entries.get(&(name.0, attr.0))?;
-        if start == u32::MAX {
-            return None;
+    /// The slot in `prev` of the last dictionary printed for op name `name`.
+    fn prev_slot(&mut self, name: crate::context::Symbol) -> usize {
+        let next = self.prev.len();
+        let slot = *self.prev_of.entry(name).or_insert(next);
+        if slot == next {
+            self.prev.push(PrintedDict::default());
         }
-        self.bytes
-            .as_slice()
-            .get(start as usize..start as usize + len as usize)
-    }
-
-    /// Notes a use of an entry printed as `text`; stores it on its second use.
-    fn note_entry(&mut self, name: crate::context::Symbol, attr: Attribute, text: &[u8]) {
-        let slot = self
-            .entries
-            .entry((name.0, attr.0))
-            .or_insert((u32::MAX, 0));
-        if slot.1 == 0 {
-            slot.1 = 1;
-        } else if let Some(range) = self.bytes.push(text) {
-            *slot = range;
-        }
+        slot
     }
 }
 
@@ -262,7 +265,11 @@ impl<'a> Printer<'a> {
 
     /// Writes the current indentation.
     pub fn write_indent(&mut self) {
-        self.out.resize(self.out.len() + self.indent, b' ');
+        const SPACES: &[u8; 32] = b"                                ";
+        match SPACES.get(..self.indent) {
+            Some(spaces) => self.out.extend_from_slice(spaces),
+            None => self.out.resize(self.out.len() + self.indent, b' '),
+        }
     }
 
     /// Prints a type.
@@ -325,6 +332,13 @@ impl<'a> Printer<'a> {
     /// Prints a value reference, numbering it on first print. A block argument's
     /// first print carries its (empty) attribute dictionary: `%arg_0 {}`.
     pub fn print_value(&mut self, program: &Program, v: ValueId) {
+        // A result printed before: its number, without looking at its definition.
+        let n = *self.numbers.get(v);
+        if n & NOT_A_RESULT == 0 && n != 0 && self.plain_names() {
+            self.out.push(b'%');
+            self.write_u64(u64::from(n - 1));
+            return;
+        }
         if !self.custom_names.is_empty() {
             if let Some(name) = self.custom_names.get(&v) {
                 self.out.push(b'%');
@@ -338,7 +352,6 @@ impl<'a> Printer<'a> {
                 return self.print_result_number(v);
             }
         }
-        let n = *self.numbers.get(v);
         if self.options.json_ids {
             return self.print_json_id(
                 v,
@@ -352,10 +365,11 @@ impl<'a> Printer<'a> {
                 let first = n == 0;
                 if first {
                     self.next_arg += 1;
-                    self.numbers.set(v, self.next_arg);
+                    self.numbers.set(v, self.next_arg | NOT_A_RESULT);
                 }
                 self.write_str("%arg_");
-                self.write_u64(u64::from(*self.numbers.get(v) - 1));
+                let n = *self.numbers.get(v) & !NOT_A_RESULT;
+                self.write_u64(u64::from(n - 1));
                 if first {
                     self.write_str(first_suffix);
                 }
@@ -369,9 +383,9 @@ impl<'a> Printer<'a> {
                     let seen = self.kwarg_keys.entry(key).or_insert(0);
                     *seen += 1;
                     let nth = if self.options.typed { *seen } else { 1 };
-                    self.numbers.set(v, nth);
+                    self.numbers.set(v, nth | NOT_A_RESULT);
                 }
-                let nth = *self.numbers.get(v);
+                let nth = *self.numbers.get(v) & !NOT_A_RESULT;
                 self.write_str("%kwarg_");
                 self.write_str(self.ctx.symbol_str(key));
                 if nth > 1 {
@@ -384,6 +398,12 @@ impl<'a> Printer<'a> {
             }
             ValueDef::Result { .. } | ValueDef::Erased => self.print_result_number(v),
         }
+    }
+
+    /// Whether values print by their numbers: no custom names, no JSON ids.
+    #[inline]
+    fn plain_names(&self) -> bool {
+        self.custom_names.is_empty() && !self.options.json_ids
     }
 
     /// `%N` of an op result (print-order numbering), numbering it on first print.
@@ -429,7 +449,7 @@ impl<'a> Printer<'a> {
     pub fn print_results(&mut self, program: &Program, op: OpId) {
         self.out.push(b'(');
         // Results are numbered here, in print order, unless named otherwise.
-        let plain = self.custom_names.is_empty() && !self.options.json_ids;
+        let plain = self.plain_names();
         for (i, r) in program.results(op).enumerate() {
             if i > 0 {
                 self.write_str(", ");
@@ -486,7 +506,11 @@ impl<'a> Printer<'a> {
             return;
         }
         let from = self.out.len();
-        self.print_dict_uncached(dict);
+        if self.options.typed {
+            self.print_dict_typed(dict);
+        } else {
+            self.print_dict_paddle(program.op_name(op), dict);
+        }
         // Many dictionaries occur once (unique names): cache from the second use on.
         let cache = &mut self.cache;
         if cache.dicts.seen_before(dict.0) {
@@ -496,49 +520,96 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn print_dict_uncached(&mut self, dict: crate::attributes::AttrDict) {
+    /// The typed form's dictionary: stored order and every attribute, so it
+    /// loses nothing.
+    fn print_dict_typed(&mut self, dict: crate::attributes::AttrDict) {
         let ctx = self.ctx;
-        if self.options.typed {
-            // Stored order and every attribute: the typed form loses nothing.
-            self.out.push(b'{');
-            for (i, &(name, attr)) in ctx.dict_entries(dict).iter().enumerate() {
-                if i > 0 {
-                    self.out.push(b',');
-                }
-                let name = ctx.symbol_str(name);
-                if is_plain_attr_name(name) {
-                    self.write_str(name);
-                } else {
-                    self.write_quoted_escaped(name);
-                }
-                self.out.push(b':');
-                self.print_attr(attr);
-            }
-            self.out.push(b'}');
-            return;
-        }
-        let hidden = [ctx.well_known.op_callstack, ctx.well_known.sym_shape_str];
         self.out.push(b'{');
-        let mut first = true;
+        for (i, &(name, attr)) in ctx.dict_entries(dict).iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            let name = ctx.symbol_str(name);
+            if is_plain_attr_name(name) {
+                self.write_str(name);
+            } else {
+                self.write_quoted_escaped(name);
+            }
+            self.out.push(b':');
+            self.print_attr(attr);
+        }
+        self.out.push(b'}');
+    }
+
+    /// Paddle's dictionary: sorted by name, without the hidden entries. Runs
+    /// of entries equal to the previous dictionary of the same op name at
+    /// the same places are copied from its text.
+    fn print_dict_paddle(
+        &mut self,
+        op_name: crate::context::Symbol,
+        dict: crate::attributes::AttrDict,
+    ) {
+        let ctx = self.ctx;
+        let hidden = [ctx.well_known.op_callstack, ctx.well_known.sym_shape_str];
+        let slot = self.cache.prev_slot(op_name);
+        let prev = std::mem::take(&mut self.cache.prev[slot]);
+        let mut now = std::mem::take(&mut self.cache.spare);
+        now.entries.clear();
+        now.spans.clear();
+        self.out.push(b'{');
+        // The pending run of entries equal to `prev`'s: first and last index.
+        let mut run: Option<(usize, usize)> = None;
         for (name, attr) in ctx.dict_sorted(dict) {
             if hidden.contains(&name) {
                 continue;
             }
-            if !first {
-                self.out.push(b',');
-            }
-            first = false;
-            if let Some(text) = self.cache.entry(name, attr) {
-                self.out.extend_from_slice(text);
+            let i = now.entries.len();
+            now.entries.push((name, attr));
+            if prev.entries.get(i) == Some(&(name, attr)) {
+                run = Some(run.map_or((i, i), |(first, _)| (first, i)));
                 continue;
             }
-            let from = self.out.len();
+            if let Some((first, last)) = run.take() {
+                self.copy_entries(&prev, first, last, &mut now);
+            }
+            if i > 0 {
+                self.out.push(b',');
+            }
+            let start = self.out.len();
             self.write_str(ctx.symbol_str(name));
             self.out.push(b':');
             self.print_attr(attr);
-            self.cache.note_entry(name, attr, &self.out[from..]);
+            now.spans.push((start, self.out.len()));
+        }
+        if let Some((first, last)) = run {
+            self.copy_entries(&prev, first, last, &mut now);
         }
         self.out.push(b'}');
+        self.cache.prev[slot] = now;
+        self.cache.spare = prev;
+    }
+
+    /// Copies the text of `prev`'s entries `first..=last` (printed one after
+    /// the other earlier in this output), recording their new places in `now`.
+    fn copy_entries(
+        &mut self,
+        prev: &PrintedDict,
+        first: usize,
+        last: usize,
+        now: &mut PrintedDict,
+    ) {
+        if first > 0 {
+            self.out.push(b',');
+        }
+        let (from, to) = (prev.spans[first].0, prev.spans[last].1);
+        let at = self.out.len();
+        // The output only grows while printing: the earlier text is there.
+        self.out.extend_from_within(from..to);
+        now.spans.extend(
+            prev.spans[first..=last]
+                .iter()
+                .map(|&(s, e)| (s - from + at, e - from + at)),
+        );
     }
 
     /// Prints the operand types separated by `, ` (`<<NULL TYPE>>` for absent operands).
@@ -585,11 +656,13 @@ impl<'a> Printer<'a> {
         self.print_result_types(program, op);
         // A registered region count the op does not have is shown too
         // (`regions:[]`), or the parser would give the op its registered regions.
-        let registered = program
-            .op_info(op)
-            .and_then(|i| i.num_regions)
-            .is_some_and(|n| n as usize != program.num_regions(op));
-        if self.options.typed && (program.num_regions(op) > 0 || registered) {
+        let registered = || {
+            program
+                .op_info(op)
+                .and_then(|i| i.num_regions)
+                .is_some_and(|n| n as usize != program.num_regions(op))
+        };
+        if self.options.typed && (program.num_regions(op) > 0 || registered()) {
             // Blocks alone do not show where one region ends and the next begins.
             self.write_str(" regions:[");
             for (i, region) in program.regions(op).enumerate() {
@@ -757,6 +830,51 @@ impl fmt::Display for Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Dictionaries printed after others of the same op name (equal, changed,
+    /// grown, shrunk, with hidden entries) print as they are, whatever the
+    /// runs copied from the previous one.
+    #[test]
+    fn dictionaries_after_the_previous_of_their_op_name() {
+        use crate::builtin::{I32Attr, StrAttr};
+        let ctx = std::sync::Arc::new(IrContext::new());
+        let mut p = Program::new(ctx.clone());
+        let int = |v: i32| ctx.intern_attr(I32Attr(v));
+        let hidden = StrAttr::get(&ctx, "stack");
+        let dicts: Vec<Vec<(&str, Attribute)>> = vec![
+            vec![("a", int(1)), ("b", int(2)), ("c", int(3))],
+            vec![("a", int(1)), ("b", int(2)), ("c", int(3))],
+            vec![("a", int(1)), ("b", int(5)), ("c", int(3))],
+            vec![("a", int(1)), ("op_callstack", hidden), ("c", int(3))],
+            vec![],
+            vec![("a", int(1)), ("b", int(5)), ("c", int(3)), ("d", int(4))],
+            vec![("b", int(5)), ("c", int(3))],
+            vec![("c", int(3)), ("a", int(7)), ("b", int(5))],
+        ];
+        let top = p.top_block();
+        let mut b = crate::Builder::at_end(&mut p, top);
+        for (i, d) in dicts.iter().enumerate() {
+            let name = if i == 5 { "test.other" } else { "test.op" };
+            b.op(name, &[], &[], d);
+        }
+        let want = [
+            "{a:1,b:2,c:3}",
+            "{a:1,b:2,c:3}",
+            "{a:1,b:5,c:3}",
+            "{a:1,c:3}",
+            "{}",
+            "{a:1,b:5,c:3,d:4}",
+            "{b:5,c:3}",
+            "{a:7,b:5,c:3}",
+        ];
+        let mut text = String::from("{\n");
+        for (i, d) in want.iter().enumerate() {
+            let name = if i == 5 { "test.other" } else { "test.op" };
+            text += &format!("    () = \"{name}\" () {d} : () -> \n");
+        }
+        text += "}\n";
+        assert_eq!(p.to_string(), text);
+    }
 
     #[test]
     fn quoting_escapes_only_double_quotes() {

@@ -20,6 +20,8 @@
 //! `normalize`). Whatever is chosen prints as Paddle's text did, so the print
 //! of a parsed text never changes.
 
+use std::any::TypeId;
+
 use pir_core::builtin::{F32Attr, F64Attr};
 use pir_core::{Attribute, IrContext, OpInfo, Symbol};
 
@@ -44,8 +46,12 @@ const MAX_DENOMINATOR: u32 = 64;
 pub fn restore_printed_floats(ctx: &IrContext, info: &OpInfo, attrs: &mut [(Symbol, Attribute)]) {
     // Only float attributes change, and most ops have none: leave before
     // looking anything up.
-    let is_float =
-        |a: Attribute| ctx.attr_as::<F32Attr>(a).is_some() || ctx.attr_as::<F64Attr>(a).is_some();
+    let (f32_id, f64_id) = (TypeId::of::<F32Attr>(), TypeId::of::<F64Attr>());
+    let is_float = |a: Attribute| {
+        // One look at the kind rather than two downcasts.
+        let kind = ctx.attr_data(a).as_any().type_id();
+        kind == f32_id || kind == f64_id
+    };
     if !attrs.iter().any(|&(_, a)| is_float(a)) {
         return;
     }

@@ -385,12 +385,12 @@ impl<'t> Cursor<'t> {
         if self.bytes().get(start) != Some(&b'"') {
             return Err(self.expected("a quoted string"));
         }
-        let end = self
-            .string_end(start)
+        let (end, escaped) = self
+            .scan_string(start)
             .ok_or_else(|| self.error_at(start, 1, "unterminated string"))?;
         let body = &self.src[start + 1..end - 1];
         self.pos = end;
-        if !body.contains('\\') {
+        if !escaped {
             return Ok(Cow::Borrowed(body));
         }
         self.unescape(body, start + 1).map(Cow::Owned)
@@ -399,21 +399,31 @@ impl<'t> Cursor<'t> {
     /// The offset just past the closing quote of the string opening at `start`.
     #[inline]
     pub fn string_end(&self, start: usize) -> Option<usize> {
+        self.scan_string(start).map(|(end, _)| end)
+    }
+
+    /// [`Cursor::string_end`], and whether the string holds a backslash.
+    #[inline]
+    fn scan_string(&self, start: usize) -> Option<(usize, bool)> {
         let b = self.bytes();
         let mut i = start + 1;
+        let mut escaped = false;
         loop {
             // Only quotes, backslashes and newlines matter.
             i += memchr::memchr3(b'"', b'\\', b'\n', b.get(i..)?)?;
             match b[i] {
-                b'"' => return Some(i + 1),
+                b'"' => return Some((i + 1, escaped)),
                 // The typed form escapes newlines; Paddle prints them raw.
                 b'\n' if self.escapes == StringEscapes::Full => return None,
                 b'\n' => i += 1,
-                _ => match self.escapes {
-                    StringEscapes::Paddle if b.get(i + 1) == Some(&b'"') => i += 2,
-                    StringEscapes::Paddle => i += 1,
-                    StringEscapes::Full => i += 2,
-                },
+                _ => {
+                    escaped = true;
+                    match self.escapes {
+                        StringEscapes::Paddle if b.get(i + 1) == Some(&b'"') => i += 2,
+                        StringEscapes::Paddle => i += 1,
+                        StringEscapes::Full => i += 2,
+                    }
+                }
             }
         }
     }

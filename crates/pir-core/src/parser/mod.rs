@@ -155,8 +155,9 @@ pub struct Parser<'t> {
     name_cache: FxHashMap<(Symbol, &'t str), ops::NameInfo>,
     /// How many distinct entry texts each cached attribute name has had.
     name_misses: Vec<u32>,
-    /// Attribute parsers by tag (the context's table, without its lock).
-    attr_parsers: FxHashMap<&'static str, Option<AttrParseFn>>,
+    /// Attribute parsers by the address and length of their tag (the
+    /// context's table, without its lock or hashing the tag's text).
+    attr_parsers: FxHashMap<(usize, usize), Option<AttrParseFn>>,
     /// Buffers reused from op to op.
     scratch: Scratch<'t>,
     /// Quoted op names → symbols.
@@ -281,6 +282,9 @@ fn trim_start(b: &[u8]) -> &[u8] {
 impl<'t> Parser<'t> {
     fn new(ctx: &Arc<IrContext>, text: &'t str, options: &ParseOptions) -> Self {
         let approx_ops = text.len() / 200;
+        // Most ops of a text bring a dictionary of their own, and many a
+        // string (a parameter's name) too.
+        ctx.reserve_interned(approx_ops / 2, approx_ops);
         Parser {
             cur: Cursor::new(text, StringEscapes::Paddle),
             ctx: ctx.clone(),
@@ -565,11 +569,13 @@ impl<'t> Parser<'t> {
 
     /// The parser of the attribute kind tagged `tag`.
     fn attr_parser(&mut self, tag: &'static str) -> Option<AttrParseFn> {
-        if let Some(&parse) = self.attr_parsers.get(tag) {
+        // Tags are constants: one text has one address (or a few, equal).
+        let key = (tag.as_ptr() as usize, tag.len());
+        if let Some(&parse) = self.attr_parsers.get(&key) {
             return parse;
         }
         let parse = self.ctx.attr_parser(tag);
-        self.attr_parsers.insert(tag, parse);
+        self.attr_parsers.insert(key, parse);
         parse
     }
 
@@ -594,24 +600,26 @@ impl<'t> Parser<'t> {
     /// Recognises an untagged attribute by its shape.
     fn guess_attr(&mut self) -> Result<Attribute, ParseError> {
         let start = self.cur.pos();
-        let ctx = self.ctx.clone();
         match self.cur.peek() {
             Some(b'"') => {
                 let s = self.cur.string()?;
-                Ok(StrAttr::get(&ctx, &s))
+                Ok(StrAttr::get(&self.ctx, &s))
             }
             Some(b'[') => self.parse_array(Expect::Any),
-            Some(b'<') if self.cur.eat("<#AttrNull>") => Ok(ctx.intern_attr(NullAttr)),
-            Some(b'<') => Ok(ctx.intern_attr(TypeAttr(self.parse_type()?))),
+            Some(b'<') if self.cur.eat("<#AttrNull>") => Ok(self.ctx.intern_attr(NullAttr)),
+            Some(b'<') => {
+                let ty = self.parse_type()?;
+                Ok(self.ctx.intern_attr(TypeAttr(ty)))
+            }
             Some(b'-' | b'+' | b'0'..=b'9') => self.parse_number_attr(),
-            Some(b'{') => match ctx.attr_keyword_parser("{") {
+            Some(b'{') => match self.ctx.attr_keyword_parser("{") {
                 Some(parse) => parse(self, Expect::Any),
                 None => Err(self.expected("an attribute value")),
             },
             Some(c) if c.is_ascii_alphabetic() || c == b'_' => {
                 let word = self.cur.ident().unwrap_or_default();
                 match word {
-                    "true" | "false" => return Ok(ctx.intern_attr(BoolAttr(word == "true"))),
+                    "true" | "false" => return Ok(self.ctx.intern_attr(BoolAttr(word == "true"))),
                     _ if word.eq_ignore_ascii_case("nan") || word.eq_ignore_ascii_case("inf") => {
                         self.cur.set_pos(start);
                         return self.parse_number_attr();
@@ -619,11 +627,12 @@ impl<'t> Parser<'t> {
                     _ => {}
                 }
                 self.cur.set_pos(start);
-                if let Some(parse) = ctx.attr_keyword_parser(word) {
+                if let Some(parse) = self.ctx.attr_keyword_parser(word) {
                     return parse(self, Expect::Any);
                 }
-                if ctx.type_parser(word).is_some() {
-                    return Ok(ctx.intern_attr(TypeAttr(self.parse_type()?)));
+                if self.ctx.type_parser(word).is_some() {
+                    let ty = self.parse_type()?;
+                    return Ok(self.ctx.intern_attr(TypeAttr(ty)));
                 }
                 Err(self.error_at(
                     start,
@@ -647,16 +656,15 @@ impl<'t> Parser<'t> {
             || text
                 .bytes()
                 .any(|b| matches!(b, b'.' | b'e' | b'E' | b'n' | b'N' | b'i' | b'I'));
-        let ctx = self.ctx.clone();
         if is_float {
             self.cur.set_pos(start);
             let v = self.parse_f64()?;
-            return Ok(F64Attr::get(&ctx, v));
+            return Ok(F64Attr::get(&self.ctx, v));
         }
         match text.parse::<i64>() {
             Ok(v) => Ok(match i32::try_from(v) {
-                Ok(v) => ctx.intern_attr(I32Attr(v)),
-                Err(_) => ctx.intern_attr(I64Attr(v)),
+                Ok(v) => self.ctx.intern_attr(I32Attr(v)),
+                Err(_) => self.ctx.intern_attr(I64Attr(v)),
             }),
             Err(_) => {
                 Err(self.error_at(start, text.len(), format!("integer `{text}` out of range")))

@@ -210,10 +210,14 @@ impl<'t> Parser<'t> {
             self.cur.uint("an op id")?;
             self.cur.expect("]", "after the op id")?;
         }
-        let ctx = self.ctx.clone();
-        let info = ctx.op_info(name);
-        if info.is_none() && self.options.strict {
-            let text = ctx.symbol_str(name);
+        // What the op's registration says, copied out (no handle on the
+        // context is kept, nor its count touched, per op).
+        let (registered, parse) = match self.ctx.op_info(name) {
+            Some(info) => (true, info.parse),
+            None => (false, None),
+        };
+        if !registered && self.options.strict {
+            let text = self.ctx.symbol_str(name);
             return Err(self.error_at(name_offset, text.len() + 2, format!("unknown op `{text}`")));
         }
         let head = OpHead {
@@ -222,7 +226,7 @@ impl<'t> Parser<'t> {
             start,
             name_offset,
         };
-        let op = match info.and_then(|i| i.parse) {
+        let op = match parse {
             Some(parse) => parse(self, &head),
             None => self.parse_generic_op(&head),
         };
@@ -292,8 +296,7 @@ impl<'t> Parser<'t> {
         let sig = self.cur.pos();
         self.parse_signature(sig, operand_types, result_types)?;
         self.check_operand_types(operands, operand_types, sig)?;
-        let ctx = self.ctx.clone();
-        let fixed = ctx.op_info(head.name).and_then(|i| i.num_regions);
+        let fixed = self.ctx.op_info(head.name).and_then(|i| i.num_regions);
         let per_region: Vec<usize> = match self.region_layout()? {
             RegionLayout::Explicit(counts) => counts,
             RegionLayout::Counted { blocks: 0 } => match fixed {
@@ -304,14 +307,12 @@ impl<'t> Parser<'t> {
                 Some(n) if n as usize == blocks => vec![1; blocks],
                 Some(1) => vec![blocks],
                 Some(n) => {
+                    let name = self.ctx.symbol_str(head.name);
                     return Err(self.error_at(
                         head.name_offset,
-                        ctx.symbol_str(head.name).len() + 2,
-                        format!(
-                            "`{}` has {n} regions but {blocks} blocks follow it",
-                            ctx.symbol_str(head.name)
-                        ),
-                    ))
+                        name.len() + 2,
+                        format!("`{name}` has {n} regions but {blocks} blocks follow it"),
+                    ));
                 }
                 None => vec![1; blocks],
             },
@@ -667,8 +668,6 @@ impl<'t> Parser<'t> {
         if self.cur.eat("}") {
             return Ok(prev.is_empty());
         }
-        let ctx = self.ctx.clone();
-        let info = ctx.op_info(op);
         let b = self.cur.src().as_bytes();
         let mut same = true;
         loop {
@@ -715,7 +714,7 @@ impl<'t> Parser<'t> {
                         let (from, len) = (p.start, p.read.value_at);
                         b.get(start..start + len) == Some(&b[from..from + len])
                     });
-                    self.parse_entry(op, info, start, hint.map(|p| p.read))?
+                    self.parse_entry(op, start, hint.map(|p| p.read))?
                 }
             };
             let entry = read.entry;
@@ -755,7 +754,6 @@ impl<'t> Parser<'t> {
     fn parse_entry(
         &mut self,
         op: Symbol,
-        info: Option<&OpInfo>,
         start: usize,
         hint: Option<ReadEntry>,
     ) -> Result<(ReadEntry, bool), ParseError> {
@@ -781,7 +779,7 @@ impl<'t> Parser<'t> {
                 self.cur.set_pos(start + h.value_at);
                 h.known
             }
-            None => self.attr_name_info(op, info)?,
+            None => self.attr_name_info(op)?,
         };
         let value_at = self.cur.pos() - start;
         let attr = self.parse_attr(known.expect)?;
@@ -809,11 +807,7 @@ impl<'t> Parser<'t> {
     }
 
     /// Reads `name:` of an entry and what is known of the name on `op`.
-    fn attr_name_info(
-        &mut self,
-        op: Symbol,
-        info: Option<&OpInfo>,
-    ) -> Result<NameInfo, ParseError> {
+    fn attr_name_info(&mut self, op: Symbol) -> Result<NameInfo, ParseError> {
         let name = self.attr_name()?;
         self.cur.expect(":", "after attribute name")?;
         if let std::borrow::Cow::Borrowed(text) = name {
@@ -822,6 +816,7 @@ impl<'t> Parser<'t> {
             }
         }
         let ctx = self.ctx.clone();
+        let info = ctx.op_info(op);
         let known = NameInfo {
             name: ctx.symbol(&name),
             expect: attr_hint(&ctx, info, &name),

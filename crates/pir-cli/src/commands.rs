@@ -196,11 +196,9 @@ fn time(args: &TimeArgs) -> Result<(), CliError> {
     }
     let params = if args.params {
         let (bytes, ms) = time_params(path, &loaded.program, args.repeat)?;
-        let gbps = bytes as f64 / (median(ms.clone()) * 1e6);
-        format!(
-            ",\"params_bytes\":{bytes},\"params_ms\":{:.4},\"params_gbps\":{gbps:.3}",
-            median(ms)
-        )
+        let ms = median(ms);
+        let gbps = bytes as f64 / (ms * 1e6);
+        format!(",\"params_bytes\":{bytes},\"params_ms\":{ms:.4},\"params_gbps\":{gbps:.3}")
     } else {
         String::new()
     };

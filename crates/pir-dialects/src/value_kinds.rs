@@ -53,13 +53,14 @@ fn category(ctx: &IrContext, ty: Type) -> Category {
 /// `kind`; `mutable_attribute` inputs take a dense tensor or a vector of
 /// them (an `IntArray` from `builtin.combine`).
 pub fn fits(ctx: &IrContext, ty: Type, kind: ValueKind, mutable_attribute: bool) -> bool {
-    let one =
-        |want: Category| matches!(category(ctx, ty), Category::Other) || category(ctx, ty) == want;
+    // A type of no known kind is never refused.
+    let is = |t: Type, want: Category| match category(ctx, t) {
+        Category::Other => true,
+        c => c == want,
+    };
+    let one = |want: Category| is(ty, want);
     let vector_of = |want: Category| match ctx.type_as::<VectorType>(ty) {
-        Some(v) => {
-            v.0.iter()
-                .all(|&t| matches!(category(ctx, t), Category::Other) || category(ctx, t) == want)
-        }
+        Some(v) => v.0.iter().all(|&t| is(t, want)),
         None => one(want),
     };
     match kind {

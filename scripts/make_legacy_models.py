@@ -964,6 +964,10 @@ UNSUPPORTED = {
 # build (Paddle 2.6.2)
 # ---------------------------------------------------------------------------------------
 
+# Models exported from dygraph layers with `paddle.jit.save` (the file says why).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from legacy_exported_models import EXPORTED  # noqa: E402
+
 BUILD_CHILD = r"""
 import os, sys, json, warnings
 os.environ["GLOG_minloglevel"] = "2"
@@ -1023,17 +1027,12 @@ def feed_of(paddle, arrays, lod=None):
     return feed
 
 
-def build_one(name, out):
-    """Builds model `name` with Paddle 2.6.2 and writes its files into `out`."""
-    import numpy as np
-    import paddle
-
-    assert paddle.__version__ == "2.6.2", "build needs Paddle 2.6.2, not " + paddle.__version__
+def _keep_own_frames():
+    """Paddle records the whole Python stack of every op (`op_callstack`); keep only the
+    model's own line, with the script's path relative to the repository, so the files
+    are small and do not depend on where the repository or the venv is."""
     import traceback
 
-    # Paddle records the whole Python stack of every op (`op_callstack`); keep only the
-    # model's own line, with the script's path relative to the repository, so the files
-    # are small and do not depend on where the repository or the venv is.
     real_extract_stack = traceback.extract_stack
     here = os.path.abspath(__file__)
 
@@ -1044,6 +1043,73 @@ def build_one(name, out):
         return frames[-1:]
 
     traceback.extract_stack = model_frames
+
+
+def _reference(paddle, prefix, lod=None, fixed=None, shapes=None):
+    """Runs the saved inference program at `prefix` with Paddle 2.6.2 on generated inputs;
+    writes `NAME.inputs.npz` and `NAME.ref.npz`. Returns the program, feed names and the
+    number of outputs."""
+    import types
+
+    import numpy as np
+
+    paddle.enable_static()
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    prog, feed_names, fetch_vars = paddle.static.load_inference_model(prefix, exe)
+    feeds = [prog.global_block().var(n) for n in feed_names]
+    if shapes:  # dynamic dims of the feeds filled in
+        feeds = [types.SimpleNamespace(name=v.name, shape=s, dtype=v.dtype)
+                 for v, s in zip(feeds, shapes)]
+    arrays = _inputs(feeds, lod, fixed)
+    np.savez(prefix + ".inputs.npz", **arrays)
+    results = exe.run(prog, feed=feed_of(paddle, arrays, lod), fetch_list=fetch_vars,
+                      return_numpy=False)
+    np.savez(prefix + ".ref.npz", *[np.asarray(r) for r in results])
+    return prog, feed_names, len(results)
+
+
+def _write_meta(paddle, prefix, name, prog, feed_names, description, lod=None):
+    ops = [op.type for op in prog.global_block().ops if op.type not in ("feed", "fetch")]
+    sub_ops = sorted({op.type for blk in prog.blocks[1:] for op in blk.ops})
+    meta = {"name": name, "paddle_version": paddle.__version__, "feeds": feed_names,
+            "ops": ops, "sub_block_ops": sub_ops, "description": description}
+    if lod:
+        meta["lod"] = lod
+    with open(prefix + ".legacy.json", "w") as f:
+        json.dump(meta, f, indent=1)
+    return ops
+
+
+def build_exported(name, out):
+    """Builds model `name` of legacy_exported_models.py with Paddle 2.6.2: a dygraph layer
+    converted by dy2static and saved by `paddle.jit.save`, as published models are."""
+    import numpy as np
+    import paddle
+
+    paddle.disable_static()
+    paddle.seed(SEED)
+    np.random.seed(SEED)
+    description, layer, specs, shapes = EXPORTED[name](paddle)
+    layer.eval()
+    prefix = os.path.join(out, name)
+    paddle.jit.save(layer, prefix, input_spec=specs)
+    info = prefix + ".pdiparams.info"  # dygraph parameter names; not part of the model
+    if os.path.exists(info):
+        os.remove(info)
+    prog, feed_names, n_out = _reference(paddle, prefix, shapes=shapes)
+    ops = _write_meta(paddle, prefix, name, prog, feed_names, description)
+    print("built %s: %d ops, %d outputs" % (name, len(ops), n_out))
+
+
+def build_one(name, out):
+    """Builds model `name` with Paddle 2.6.2 and writes its files into `out`."""
+    import numpy as np
+    import paddle
+
+    assert paddle.__version__ == "2.6.2", "build needs Paddle 2.6.2, not " + paddle.__version__
+    _keep_own_frames()
+    if name in EXPORTED:
+        return build_exported(name, out)
     paddle.enable_static()
     paddle.seed(SEED)
     np.random.seed(SEED)
@@ -1060,21 +1126,9 @@ def build_one(name, out):
         ops = [op.type for op in main.global_block().ops]
         print("built %s (expected to fail in Paddle 3.3.1): %s" % (name, ", ".join(ops)))
         return
-    arrays = _inputs(feeds, lod, extra.get("inputs"))
-    np.savez(prefix + ".inputs.npz", **arrays)
-    prog, feed_names, fetch_vars = paddle.static.load_inference_model(prefix, exe)
-    results = exe.run(prog, feed=feed_of(paddle, arrays, lod), fetch_list=fetch_vars,
-                      return_numpy=False)
-    np.savez(prefix + ".ref.npz", *[np.asarray(r) for r in results])
-    ops = [op.type for op in prog.global_block().ops if op.type not in ("feed", "fetch")]
-    sub_ops = sorted({op.type for blk in prog.blocks[1:] for op in blk.ops})
-    meta = {"name": name, "paddle_version": paddle.__version__, "feeds": feed_names,
-            "ops": ops, "sub_block_ops": sub_ops, "description": description}
-    if lod:
-        meta["lod"] = lod
-    with open(prefix + ".legacy.json", "w") as f:
-        json.dump(meta, f, indent=1)
-    print("built %s: %d ops, %d outputs" % (name, len(ops), len(results)))
+    prog, feed_names, n_out = _reference(paddle, prefix, lod, extra.get("inputs"))
+    ops = _write_meta(paddle, prefix, name, prog, feed_names, description, lod)
+    print("built %s: %d ops, %d outputs" % (name, len(ops), n_out))
 
 
 def build(args):
@@ -1225,7 +1279,7 @@ def _dir_of(out, name):
 
 
 def _selected(args, present_in=None):
-    names = list(MODELS) + list(UNSUPPORTED)
+    names = list(MODELS) + list(EXPORTED) + list(UNSUPPORTED)
     if args.only:
         wanted = set(args.only.split(","))
         names = [n for n in names if n in wanted]

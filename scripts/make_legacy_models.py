@@ -857,6 +857,173 @@ def m_beam_search(paddle):
             {"lod": {k: lod for k in inputs}, "inputs": inputs})
 
 
+def m_ops_more(paddle):
+    """More ops of inference models: reduce_amax/amin, multiplex, reverse, logspace, lerp, dist, l1_norm, squared_l2_norm, soft_relu, fill_any, fill_diagonal, fill_diagonal_tensor, mean, row_conv, spectral_norm, unpool3d, segment_pool, angle, conj, as_complex, as_real."""
+    import paddle.nn.functional as F
+
+    x = paddle.static.data("x", [-1, 4, 6], "float32")
+    y = paddle.static.data("y", [-1, 4, 6], "float32")
+    sq = paddle.static.data("sq", [4, 4], "float32")
+    vol = paddle.static.data("vol", [-1, 2, 4, 4, 4], "float32")
+    a = _append
+    flat = paddle.reshape(x, [-1, 6])
+    pooled, mask = F.max_pool3d(vol, 2, 2, return_mask=True)
+    pairs = paddle.reshape(x, [-1, 4, 3, 2])
+    outs = [
+        paddle.amax(x, axis=1), paddle.amin(x, axis=[1, 2], keepdim=True),
+        paddle.multiplex([sq, paddle.scale(sq, 2.0)], paddle.full([4, 1], 1, "int32")),
+        a(paddle, "reverse", {"X": [x]}, {"axis": [1, 2]})[0],
+        paddle.logspace(0.0, 2.0, 5, 2.0),
+        paddle.lerp(x, y, paddle.full([1], 0.25)),
+        paddle.dist(x, y, 3.0),
+        a(paddle, "l1_norm", {"X": [x]}, {})[0],
+        a(paddle, "squared_l2_norm", {"X": [x]}, {})[0],
+        a(paddle, "soft_relu", {"X": [x]}, {"threshold": 2.0})[0],
+        a(paddle, "fill_any", {"X": [paddle.scale(x, 1.0)]},
+          {"value_float": 1.5, "value_int": 0})[0],
+        a(paddle, "fill_diagonal", {"X": [paddle.scale(sq, 1.0)]},
+          {"value": 2.0, "offset": 0, "wrap": False})[0],
+        paddle.tensor.manipulation.fill_diagonal_tensor(paddle.scale(sq, 1.0), sq[0, :3], 1),
+        a(paddle, "mean", {"X": [x]}, {})[0],
+        paddle.static.nn.row_conv(x, 2),
+        paddle.static.nn.spectral_norm(sq, dim=0, power_iters=2),
+        F.max_unpool3d(pooled, mask, 2, 2),
+        paddle.incubate.segment_sum(flat[:2], paddle.arange(2, dtype="int32")),
+        paddle.as_real(paddle.conj(paddle.as_complex(pairs))),
+        paddle.angle(paddle.as_complex(pairs)),
+    ]
+    return ("reduce_amax/amin, multiplex, reverse, logspace, lerp, dist, l1_norm, "
+            "squared_l2_norm, soft_relu, fill_any, fill_diagonal(_tensor), mean, row_conv, "
+            "spectral_norm, unpool3d, segment_pool, as_complex/as_real, conj, angle"), [x, y, sq, vol], outs
+
+
+def m_decode(paddle):
+    """Decoding ops of OCR and NLP models: ctc_align (CTC greedy decoding), gather_tree (beam search back-tracking), viterbi_decode, crf_decoding, edit_distance.
+
+    viterbi_decode's `Scores` is not fetched: Paddle 3.3.1 translates the op but its
+    executor fails fetching that output (int64 data asked of a float32 tensor).
+    """
+    probs = paddle.static.data("probs", [2, 6, 5], "float32")
+    emis = paddle.static.data("emis", [2, 4, 3], "float32")
+    length = paddle.full([2], 4, "int64")
+    best = paddle.cast(paddle.argmax(probs, axis=2), "int32")
+    a = _append
+    ctc, ctc_len = a(paddle, "ctc_align", {"Input": [best], "InputLength": [
+        paddle.full([2, 1], 6, "int32")]}, {"blank": 0, "merge_repeated": True,
+                                            "padding_value": -1},
+        out_dtype="int32", outputs=("Output", "OutputLength"))
+    ids = paddle.cast(paddle.argmax(probs, axis=2), "int64")
+    parents = paddle.cast(paddle.argmin(probs, axis=2), "int64") % 2
+    tree = paddle.nn.functional.gather_tree(paddle.unsqueeze(paddle.transpose(ids, [1, 0]), 1),
+                                            paddle.unsqueeze(paddle.transpose(parents, [1, 0]), 1))
+    trans = paddle.static.create_parameter([3, 3], "float32", name="crf_trans")
+    _, path = paddle.text.viterbi_decode(emis, trans, length, include_bos_eos_tag=False)
+    crf_w = paddle.static.create_parameter([5, 3], "float32", name="crf_w")
+    crf = a(paddle, "crf_decoding", {"Emission": [emis], "Transition": [crf_w],
+                                     "Length": [length]}, {}, out_dtype="int64",
+            outputs=("ViterbiPath",))[0]
+    hyp = paddle.cast(paddle.argmax(emis, axis=2), "int64")
+    dist, _ = a(paddle, "edit_distance", {
+        "Hyps": [hyp], "Refs": [paddle.zeros_like(hyp)],
+        "HypsLength": [length], "RefsLength": [paddle.full([2], 3, "int64")]},
+        {"normalized": False}, outputs=("Out",), extra_outs=(("SequenceNum", "int64"),))[0], None
+    return ("ctc_align (padding mode), gather_tree, viterbi_decode, crf_decoding, "
+            "edit_distance"), [probs, emis], [ctc, ctc_len, tree, path, crf, dist]
+
+
+def m_detection_more(paddle):
+    """Two-stage detector ops: generate_proposals_v2, distribute_fpn_proposals, collect_fpn_proposals, deformable_conv, bipartite_match.
+
+    `psroi_pool` and `box_clip` are left out: Paddle 2.6.2's CPU kernels crash (segmentation
+    fault) on inputs without a LoD.
+    """
+    scores = paddle.static.data("scores", [1, 3, 4, 4], "float32")
+    deltas = paddle.static.data("deltas", [1, 12, 4, 4], "float32")
+    feat = paddle.static.data("feat", [1, 8, 8, 8], "float32")
+    dist_m = paddle.static.data("dist_m", [3, 5], "float32")
+    a = _append
+    grid = paddle.arange(16, dtype="float32")
+    cx = paddle.reshape(paddle.tile(paddle.reshape(grid % 4 * 4.0, [4, 4, 1, 1]), [1, 1, 3, 1]),
+                        [4, 4, 3, 1])
+    cy = paddle.reshape(paddle.tile(paddle.reshape(paddle.floor(grid / 4) * 4.0, [4, 4, 1, 1]),
+                                    [1, 1, 3, 1]), [4, 4, 3, 1])
+    anchors = paddle.concat([cx, cy, cx + 6.0, cy + 6.0], axis=3)
+    variances = paddle.full([4, 4, 3, 4], 1.0)
+    rois, probs = paddle.vision.ops.generate_proposals(
+        scores, deltas * 0.1, paddle.full([1, 2], 16.0), anchors, variances, pre_nms_top_n=20,
+        post_nms_top_n=8, nms_thresh=0.7, min_size=0.1)[:2]
+    fpn_boxes = paddle.to_tensor([[0.0, 0.0, 8.0, 8.0], [2.0, 2.0, 34.0, 34.0],
+                                  [1.0, 1.0, 3.0, 3.0], [4.0, 4.0, 40.0, 40.0]])
+    multi, restore, nums = paddle.vision.ops.distribute_fpn_proposals(
+        fpn_boxes, 2, 3, 2, 8, rois_num=paddle.full([1], 4, "int32"))
+    collected = a(paddle, "collect_fpn_proposals", {
+        "MultiLevelRois": multi,
+        "MultiLevelScores": [paddle.sum(r, 1, keepdim=True) for r in multi],
+        "MultiLevelRoIsNum": nums}, {"post_nms_topN": 4}, outputs=("FpnRois",),
+        extra_outs=(("RoisNum", "int32"),))[0]
+    offset = paddle.zeros([1, 18, 8, 8])
+    dcn_w = paddle.static.create_parameter([4, 8, 3, 3], "float32", name="dcn_w")
+    dcn = paddle.vision.ops.deform_conv2d(feat, offset, dcn_w, padding=1)
+    match = a(paddle, "bipartite_match", {"DistMat": [dist_m]},
+              {"match_type": "bipartite", "dist_threshold": 0.5}, out_dtype="int32",
+              outputs=("ColToRowMatchIndices",), extra_outs=(("ColToRowMatchDist", "float32"),))[0]
+    return ("generate_proposals_v2, distribute_fpn_proposals, collect_fpn_proposals, "
+            "deformable_conv, bipartite_match"), \
+        [scores, deltas, feat, dist_m], [rois, probs, restore, collected, dcn, match]
+
+
+def m_linalg_more(paddle):
+    """Decompositions and solvers, fetched through invariants (reconstructions, sorted values) so that sign and order choices of LAPACK do not matter: eig, eigh, eigvals, eigvalsh, svd, qr, lu, lu_unpack, lstsq, cholesky_solve; and the signal ops stft, frame, overlap_add."""
+    m = paddle.static.data("m", [3, 3], "float32")
+    sig = paddle.static.data("sig", [2, 32], "float32")
+    sym = paddle.matmul(m, m, transpose_y=True) + paddle.eye(3) * 3.0
+    la = paddle.linalg
+    w, v = la.eigh(sym)
+    u, s, vh = la.svd(m)
+    q, r = la.qr(m)
+    lu, piv = la.lu(m)
+    p_, l_, u_ = la.lu_unpack(lu, piv)
+    ev = la.eig(sym)[0]
+    chol = la.cholesky(sym)
+    outs = [
+        paddle.matmul(paddle.matmul(v, paddle.diag(w)), v, transpose_y=True),
+        la.eigvalsh(sym), paddle.sort(paddle.real(la.eigvals(sym))), paddle.sort(paddle.real(ev)),
+        paddle.matmul(paddle.matmul(u, paddle.diag(s)), vh),
+        paddle.matmul(q, r),
+        paddle.matmul(paddle.matmul(p_, l_), u_),
+        la.lstsq(sym, m)[0],
+        la.cholesky_solve(m, chol),
+        paddle.signal.frame(sig, 8, 4),
+        paddle.signal.overlap_add(paddle.signal.frame(sig, 8, 4), 4),
+        paddle.abs(paddle.signal.stft(sig, 16, 4, center=False)),
+    ]
+    return ("eigh/eigvalsh/eigvals/eig, svd, qr, lu/lu_unpack, lstsq, cholesky_solve through "
+            "reconstructions; frame, overlap_add, stft"), [m, sig], outs
+
+
+def m_random(paddle):
+    """Random ops, fetched through what does not depend on the generator: randperm sorted, bernoulli of 0 and 1, the row sums of gumbel_softmax and dirichlet, the shapes of multinomial, poisson, exponential_ and uniform_random_batch_size_like."""
+    x = paddle.static.data("x", [-1, 4], "float32")
+    a = _append
+    probs = paddle.nn.functional.softmax(x)
+    ones = paddle.ones_like(x)
+    exp = a(paddle, "exponential", {"X": [paddle.scale(x, 1.0)]}, {"lambda": 1.0})[0]
+    like = a(paddle, "uniform_random_batch_size_like", {"Input": [x]},
+             {"shape": [-1, 3], "min": 0.0, "max": 1.0, "seed": 0, "dtype": 5,
+              "input_dim_idx": 0, "output_dim_idx": 0})[0]
+    outs = [
+        paddle.sort(paddle.cast(paddle.randperm(6), "float32")),
+        paddle.bernoulli(paddle.concat([ones, ones * 0.0], 1)),
+        paddle.floor(paddle.sum(paddle.nn.functional.gumbel_softmax(x, hard=True), 1) + 0.5),
+        paddle.shape(paddle.multinomial(probs, 3, replacement=True)),
+        paddle.shape(paddle.poisson(paddle.abs(x))),
+        paddle.shape(exp), paddle.shape(like),
+        paddle.floor(paddle.sum(paddle.distribution.Dirichlet(ones + 1.0).sample(), -1) + 0.5),
+    ]
+    return ("randperm, bernoulli, gumbel_softmax, multinomial, poisson, exponential, "
+            "uniform_random_batch_size_like, dirichlet through generator-free results"), [x], outs
+
+
 MODELS = {
     "lg_elementwise": m_elementwise,
     "lg_activations": m_activations,
@@ -886,6 +1053,11 @@ MODELS = {
     "lg_linalg": m_linalg,
     "lg_search_signal": m_search_signal,
     "lg_losses_misc": m_losses_misc,
+    "lg_ops_more": m_ops_more,
+    "lg_decode": m_decode,
+    "lg_detection_more": m_detection_more,
+    "lg_linalg_more": m_linalg_more,
+    "lg_random": m_random,
 }
 
 
@@ -943,6 +1115,28 @@ def u_beam_search_decode(paddle):
             [sentence_ids, sentence_scores])
 
 
+def u_generate_proposals(paddle):
+    scores = paddle.static.data("scores", [1, 3, 4, 4], "float32")
+    deltas = paddle.static.data("deltas", [1, 12, 4, 4], "float32")
+    anchors = paddle.full([4, 4, 3, 4], 1.0)
+    rois, probs = _append(paddle, "generate_proposals", {
+        "Scores": [scores], "BboxDeltas": [deltas], "ImInfo": [paddle.full([1, 3], 16.0)],
+        "Anchors": [anchors], "Variances": [paddle.full([4, 4, 3, 4], 1.0)]},
+        {"pre_nms_topN": 20, "post_nms_topN": 8, "nms_thresh": 0.7, "min_size": 0.1,
+         "eta": 1.0}, outputs=("RpnRois", "RpnRoiProbs"))
+    return "generate_proposals (v1; 3.3.1 has generate_proposals_v2 only)", [scores, deltas], [rois]
+
+
+def u_multiclass_nms(paddle):
+    boxes = paddle.static.data("boxes", [1, 4, 4], "float32")
+    scores = paddle.static.data("scores", [1, 2, 4], "float32")
+    out = _append(paddle, "multiclass_nms", {"BBoxes": [boxes], "Scores": [scores]},
+                  {"background_label": -1, "score_threshold": 0.0, "nms_top_k": 4,
+                   "nms_threshold": 0.5, "nms_eta": 1.0, "keep_top_k": 4,
+                   "normalized": True})
+    return "multiclass_nms (v1; 3.3.1 has multiclass_nms3 only)", [boxes, scores], out
+
+
 UNSUPPORTED = {
     "u_transpose_v1": _one_op("transpose", {"axis": [0, 2, 3, 1]}),
     "u_flatten2": _one_op("flatten2", {"axis": 2}, outputs=("Out", "XShape")),
@@ -957,6 +1151,12 @@ UNSUPPORTED = {
     "u_thresholded_relu": u_thresholded_relu,
     "u_repeat_interleave": u_repeat_interleave,
     "u_beam_search_decode": u_beam_search_decode,
+    "u_norm": _one_op("norm", {"axis": 1, "epsilon": 1e-10}, outputs=("Out", "Norm")),
+    "u_pad2d": _one_op("pad2d", {"paddings": [1, 0, 0, 1], "mode": "constant",
+                                 "pad_value": 0.5, "data_format": "NCHW"}),
+    "u_crop": _one_op("crop", {"shape": [-1, 2, 3, 3], "offsets": [0, 1, 1, 0]}),
+    "u_multiclass_nms": u_multiclass_nms,
+    "u_generate_proposals": u_generate_proposals,
 }
 
 

@@ -8,12 +8,82 @@
 //! `builtin.shadow_output`, `builtin.set_parameter` (outputs). Unregistered
 //! ops are never pure: nothing is known about them.
 //!
+//! Ops that draw random numbers are never pure, although Paddle 3.3.1's
+//! definitions give `SideEffectTrait` only to some of them (`uniform`,
+//! `gaussian`, `randint`, `dropout`...): `bernoulli`, `multinomial`,
+//! `poisson`, `gumbel_softmax` and the others of [`RANDOM`] have no such
+//! trait, and the training forms of the ops in [`RANDOM_UNLESS_TEST`] drop
+//! out at random. Merging two of them would make two independent draws one
+//! (Paddle's own CSE does: two `bernoulli(p)` come out equal), and folding
+//! one would freeze a single draw into the model.
+//!
 //! Whether a pure op's *values* may be merged, forwarded or moved is the
 //! alias analysis' question ([`crate::alias`]): a pure op reading a buffer
 //! that another op writes still depends on where it runs.
 
+use pir_core::builtin::BoolAttr;
 use pir_core::op_info::traits;
 use pir_core::{OpId, Program};
+
+/// Ops that draw random numbers on every run but have no `SideEffectTrait`
+/// in Paddle 3.3.1's definitions.
+pub const RANDOM: [&str; 16] = [
+    "pd_op.bernoulli",
+    "pd_op.binomial",
+    "pd_op.dirichlet",
+    "pd_op.multinomial",
+    "pd_op.poisson",
+    "pd_op.standard_gamma",
+    "pd_op.gumbel_softmax",
+    "pd_op.gaussian_inplace",
+    "pd_op.nce",
+    "pd_op.tdm_sampler",
+    "pd_op.top_p_sampling",
+    "pd_op.dpsgd",
+    "pd_op.graph_khop_sampler",
+    "pd_op.graph_sample_neighbors",
+    "pd_op.weighted_sample_neighbors",
+    "pd_op.fused_dot_product_attention",
+];
+
+/// Ops that draw random numbers (dropout, a random slope) unless their
+/// `is_test` attribute is true, and have no `SideEffectTrait`.
+pub const RANDOM_UNLESS_TEST: [&str; 16] = [
+    "pd_op.rrelu",
+    "pd_op.rnn",
+    "pd_op.cudnn_lstm",
+    "pd_op.fused_dropout_add",
+    "pd_op.fused_bias_dropout_residual_layer_norm",
+    "pd_op.fused_attention",
+    "pd_op.fused_feedforward",
+    "pd_op.flash_attn",
+    "pd_op.flash_attn_qkvpacked",
+    "pd_op.flash_attn_unpadded",
+    "pd_op.flash_attn_varlen_qkvpacked",
+    "pd_op.flashmask_attention",
+    "pd_op.memory_efficient_attention",
+    "pd_op.fused_multi_transformer_int8",
+    "pd_op.fused_multi_transformer_int8_xpu",
+    "pd_op.fused_multi_transformer_xpu",
+];
+
+/// Whether `op` draws random numbers although its definition declares no
+/// side effect (module docs).
+pub fn draws_random_numbers(program: &Program, op: OpId) -> bool {
+    let name = program.op_name_str(op);
+    if RANDOM.contains(&name) {
+        return true;
+    }
+    if !RANDOM_UNLESS_TEST.contains(&name) {
+        return false;
+    }
+    let ctx = program.ctx();
+    let is_test = program
+        .attr(op, "is_test")
+        .and_then(|a| ctx.attr_as::<BoolAttr>(a))
+        .is_some_and(|b| b.0);
+    !is_test
+}
 
 const INTERFACE_OPS: [&str; 5] = [
     "pd_op.data",
@@ -34,4 +104,26 @@ pub fn is_pure(program: &Program, op: OpId) -> bool {
         && !info.has_trait(traits::IS_TERMINATOR)
         && program.num_regions(op) == 0
         && !INTERFACE_OPS.contains(&program.op_name_str(op))
+        && !draws_random_numbers(program, op)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every op of the two lists is registered and declares no side effect
+    /// itself; one that gained `SideEffectTrait` would need no entry.
+    #[test]
+    fn the_random_lists_name_registered_ops_without_side_effect_traits() {
+        let ctx = pir_dialects::pd_op_context();
+        for name in RANDOM.iter().chain(RANDOM_UNLESS_TEST.iter()) {
+            let info = ctx.op_info(ctx.symbol(name));
+            let info = info.unwrap_or_else(|| panic!("{name} is not registered"));
+            assert!(
+                !info.has_trait(traits::SIDE_EFFECT),
+                "{name} has SideEffectTrait"
+            );
+            assert!(info.has_trait(traits::NO_SIDE_EFFECT), "{name}");
+        }
+    }
 }

@@ -1,5 +1,7 @@
-//! Passes against ops that draw random numbers: two identical draws are two
-//! draws, and a draw is not a constant. Paddle 3.3.1's definitions give
+//! Passes against ops with effects their definitions do not declare. Random
+//! draws: two identical draws are two draws, and a draw is not a constant.
+//! Communication and file writes: they run although nobody reads their
+//! results. Paddle 3.3.1's definitions give
 //! `bernoulli`, `multinomial`, `gumbel_softmax` and others no side effect,
 //! and Paddle's own CSE merges them: `paddle.jit.load` runs a saved program
 //! with twin `bernoulli(p)` draws to equal values, while Paddle's static
@@ -111,4 +113,20 @@ fn rrelu_twins_merge_only_in_test_mode() {
     let mut inference = parse(&twins(true));
     run(&mut inference, "cse");
     assert_eq!(count(&inference, "pd_op.rrelu"), 1);
+}
+
+/// A `barrier` or a `save_combine` whose result nobody reads still runs:
+/// DCE keeps both (Paddle's definitions give them no side effect).
+#[test]
+fn dce_keeps_communication_and_file_writes() {
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[2,3],stop_gradient:[true]} : () -> tensor<2x3xf32>
+    (%1) = "pd_op.barrier" (%0) {ring_id:0,stop_gradient:[true]} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    (%2) = "builtin.combine" (%0) {} : (tensor<2x3xf32>) -> vec[tensor<2x3xf32>]
+    (%3) = "pd_op.save_combine" (%2) {file_path:"/tmp/w.pdiparams",overwrite:true,save_as_fp16:false,save_to_memory:false,stop_gradient:[true]} : (vec[tensor<2x3xf32>]) -> tensor<2x3xf32>
+}"#;
+    let mut p = parse(text);
+    run(&mut p, "dce");
+    assert_eq!(count(&p, "pd_op.barrier"), 1);
+    assert_eq!(count(&p, "pd_op.save_combine"), 1);
 }

@@ -26,6 +26,7 @@
 pub mod alias;
 pub mod drr;
 pub mod effects;
+pub mod leading_dim;
 pub mod manager;
 pub mod nested;
 pub mod params;

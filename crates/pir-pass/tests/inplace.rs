@@ -839,3 +839,59 @@ fn corpus_models_verify_after_both_passes() {
         eprintln!("{:<28} {}", model.name, counts.join("  "));
     }
 }
+
+/// Two inputs with a dynamic batch: in place only when both provably have
+/// the data input's batch (`crate::leading_dim`), as a residual add does.
+#[test]
+fn inplace_converts_a_residual_add_of_one_batch() {
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
+    (%1) = "pd_op.abs" (%0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%2) = "pd_op.exp" (%1) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%3) = "pd_op.add" (%2, %1) {stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%4) = "pd_op.fetch" (%3) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+}"#;
+    let (p, counts) = run_checked(text, "inplace");
+    assert_eq!(counts, [1], "{p}");
+    assert_eq!(count(&p, "pd_op.add_"), 1, "{p}");
+}
+
+/// The same add of two data inputs' values: one batch may be 1 and
+/// broadcast to the other's, so the result may not fit the first buffer.
+#[test]
+fn inplace_keeps_an_add_of_two_batches() {
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
+    (%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
+    (%2) = "pd_op.abs" (%0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%3) = "pd_op.abs" (%1) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%4) = "pd_op.add" (%2, %3) {stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%5) = "pd_op.fetch" (%4) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+}"#;
+    let (p, counts) = run_checked(text, "inplace");
+    assert_eq!(counts, [0], "{p}");
+}
+
+/// A value an earlier in-place op wrote (`relu_`) is still the last
+/// version of its buffer: the add after it writes there too.
+#[test]
+fn inplace_continues_a_chain() {
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[2,3],stop_gradient:[false]} : () -> tensor<2x3xf32>
+    (%1) = "pd_op.abs" (%0) {stop_gradient:[false]} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    (%2) = "pd_op.relu_" (%1) {stop_gradient:[false]} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    (%3) = "pd_op.add" (%2, %0) {stop_gradient:[false]} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+    (%4) = "pd_op.fetch" (%3) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+}"#;
+    let (p, counts) = run_checked(text, "inplace");
+    assert_eq!(counts, [1], "{p}");
+    assert_eq!(count(&p, "pd_op.add_"), 1, "{p}");
+    // ... but not when the chain's first value is read after the add
+    let text = text.replace(
+        r#"(%4) = "pd_op.fetch" (%3)"#,
+        r#"(%5) = "pd_op.exp" (%1) {stop_gradient:[false]} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    (%4) = "pd_op.fetch" (%3)"#,
+    );
+    let (p, _) = run_checked(&text, "inplace");
+    assert_eq!(count(&p, "pd_op.add_"), 0, "{p}");
+}

@@ -45,17 +45,21 @@
 //!   accepted only when the op has a single tensor input (operands that are
 //!   mutable attributes do not count: broadcasting two dynamic inputs may
 //!   give a larger result than either), or when every other tensor input is
-//!   static and no larger than `a` in any dim (`add(x, bias)`), and only as
-//!   the leading dim of a
-//!   tensor of rank ≥ 2 (Paddle's `inplace_pass` rule: elsewhere the element
-//!   counts may differ at run time);
+//!   static and no larger than `a` in any dim (`add(x, bias)`) or, in the
+//!   leading dim, has the batch of `a` by [`crate::leading_dim`] (a residual
+//!   `add(x, shortcut)`), and only as the leading dim of a tensor of rank
+//!   ≥ 2 (Paddle's `inplace_pass` rule: elsewhere the element counts may
+//!   differ at run time);
 //! - `a` is the result of an op of the same block (a value captured from an
 //!   enclosing block is re-read by every iteration of a loop), and that op
 //!   is not a constant (`full`, `full_int_array`, `assign_value`,
 //!   `full_with_tensor`: Paddle may share constants between users);
-//! - `a`'s alias class is `{a}`, not written and not pinned (no views, no
-//!   other writers, not carried by a `while`, not yielded, not an input or
-//!   output of the program);
+//! - `a`'s alias class is not pinned (not carried by a `while`, not
+//!   yielded, not an input or output of the program), and either it is `{a}`
+//!   and not written, or every other member is the result of an earlier,
+//!   non-constant op of the block that only earlier ops of the block read (a
+//!   chain: `b = relu_(a0)` before `add(b, y)`; the buffer is done with
+//!   before the op writes it);
 //! - the op is the last use of `a`: it reads `a` only at position `j`, and
 //!   every other use is an earlier op of the block, and none is a
 //!   `pd_op.fetch` (which may hand out the buffer itself);
@@ -78,6 +82,7 @@ use pir_dialects::op_def::{OpDef, OpDefinition};
 
 use crate::alias::alias_class;
 use crate::effects::is_pure;
+use crate::leading_dim::LeadingDims;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 
 /// Ops Paddle's `inplace_pass` never converts although a twin exists:
@@ -290,6 +295,30 @@ fn defined_after(p: &Program, pos: &Positions, m: ValueId, op: OpId, block: Bloc
     definer.and_then(|d| order_in_block(p, pos, d, op, block)) == Some(std::cmp::Ordering::Greater)
 }
 
+/// Whether every member of `a`'s alias class other than `a` is a result of
+/// an op of `block`, not a constant, whose every use is an earlier op of
+/// `block`: the buffer was written or viewed before (`a = relu_(x)`, then
+/// `add(a, y)`), and once `op` runs nothing but `op` itself reads it.
+fn earlier_members_done(
+    p: &Program,
+    pos: &Positions,
+    members: &[ValueId],
+    a: ValueId,
+    op: OpId,
+    block: BlockId,
+) -> bool {
+    members.iter().filter(|&&m| m != a).all(|&m| {
+        let Some(definer) = defined_in(p, m, block) else {
+            return false;
+        };
+        !CONSTANT_LIKE.contains(&p.op_name_str(definer))
+            && p.uses(m).all(|u| {
+                let user = p.operand_owner(u);
+                p.op_parent_block(user) == Some(block) && pos.get(user) < pos.get(op)
+            })
+    })
+}
+
 /// Whether `a` is the result of an op of `block`.
 fn defined_in(p: &Program, a: ValueId, block: BlockId) -> Option<OpId> {
     match p.value_def(a) {
@@ -454,34 +483,44 @@ fn dims_kind(p: &Program, ty: pir_core::Type) -> Dims {
 }
 
 /// Whether broadcasting the op's other tensor inputs against operand `j`
-/// cannot make the result larger than operand `j` at run time: each is
-/// static, of no higher rank, and each of its dims (aligned from the right)
-/// is 1 or equal to a static dim of operand `j`. Then a dynamic batch dim of
-/// operand `j` is the result's too (`add(x: [-1,16], bias: [16])`), while
-/// two dynamic inputs (`[-1,16] + [-1,16]`, where one batch may be 1) stay
-/// out of place.
-fn others_cannot_grow(p: &Program, op: OpId, twin: &Twin, j: usize) -> bool {
+/// cannot make the result larger than operand `j` at run time: each is of
+/// no higher rank, and each of its dims (aligned from the right) is 1, equal
+/// to a static dim of operand `j`, or, in the leading dim, dynamic with the
+/// same origin as operand `j`'s ([`LeadingDims`]). Then a dynamic batch dim
+/// of operand `j` is the result's too (`add(x: [-1,16], bias: [16])`, a
+/// residual add of one batch), while two dynamic inputs of unknown origin
+/// (`[-1,16] + [-1,16]`, where one batch may be 1) stay out of place.
+fn others_cannot_grow(p: &Program, leading: &LeadingDims, op: OpId, twin: &Twin, j: usize) -> bool {
     let ctx = p.ctx();
-    let Some(a) = p
-        .operand(op, j)
-        .and_then(|a| ctx.type_as::<DenseTensorType>(p.value_type(a)))
-    else {
+    let Some(a_value) = p.operand(op, j) else {
         return false;
     };
+    let Some(a) = ctx.type_as::<DenseTensorType>(p.value_type(a_value)) else {
+        return false;
+    };
+    let a_origin = leading.origin(a_value);
     p.operands(op)
         .zip(twin.def.inputs)
         .enumerate()
         .filter(|(i, (v, def))| *i != j && v.is_some() && !def.mutable_attribute)
         .all(|(_, (v, _))| {
-            let Some(o) = v.and_then(|v| ctx.type_as::<DenseTensorType>(p.value_type(v))) else {
+            let Some(v) = v else { return false };
+            let Some(o) = ctx.type_as::<DenseTensorType>(p.value_type(v)) else {
                 return false;
             };
+            // the other input's dim aligned with `a`'s leading dim, if any
+            let leading_at = (o.dims.len() == a.dims.len()).then_some(0);
+            let same_batch = a_origin.is_some() && leading.origin(v) == a_origin;
             o.dims.len() <= a.dims.len()
                 && o.dims
                     .iter()
-                    .rev()
-                    .zip(a.dims.iter().rev())
-                    .all(|(&od, &ad)| od == 1 || (ad >= 0 && od == ad))
+                    .zip(&a.dims[a.dims.len() - o.dims.len()..])
+                    .enumerate()
+                    .all(|(i, (&od, &ad))| {
+                        od == 1
+                            || (ad >= 0 && od == ad)
+                            || (leading_at == Some(i) && od == -1 && ad == -1 && same_batch)
+                    })
         })
 }
 
@@ -506,7 +545,7 @@ fn used_only_directly_in(p: &Program, v: ValueId, block: BlockId) -> bool {
 
 /// Whether `op` (pure, with an in-place twin whose pairs are `pairs`) may
 /// write its result into its input's buffer (module docs).
-fn may_inplace(p: &Program, pos: &Positions, op: OpId, twin: &Twin) -> bool {
+fn may_inplace(p: &Program, pos: &Positions, leading: &LeadingDims, op: OpId, twin: &Twin) -> bool {
     let Some(block) = p.op_parent_block(op) else {
         return false;
     };
@@ -542,7 +581,7 @@ fn may_inplace(p: &Program, pos: &Positions, op: OpId, twin: &Twin) -> bool {
         match dims_kind(p, ty) {
             Dims::Static => {}
             Dims::LeadingDynamic if tensor_inputs == 1 => {}
-            Dims::LeadingDynamic if others_cannot_grow(p, op, twin, j) => {}
+            Dims::LeadingDynamic if others_cannot_grow(p, leading, op, twin, j) => {}
             Dims::LeadingDynamic | Dims::Dynamic => return false,
         }
         if persistable_result(p, op, k)
@@ -564,7 +603,11 @@ fn may_inplace(p: &Program, pos: &Positions, op: OpId, twin: &Twin) -> bool {
             return false;
         }
         let class = alias_class(p, a);
-        if class.facts.size != 1 || class.facts.written || class.facts.pinned {
+        if class.facts.pinned {
+            return false;
+        }
+        let alone = class.facts.size == 1 && !class.facts.written;
+        if !alone && !earlier_members_done(p, pos, &class.members, a, op, block) {
             return false;
         }
         // A fetch may hand out the buffer itself (Paddle never reuses a
@@ -608,6 +651,9 @@ impl Pass for Inplace {
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
         let mut pos = Positions::new(p, root);
+        // Ops are converted later-first, so the origins of the operands met
+        // stay those of this walk.
+        let leading = LeadingDims::new(p, root);
         let mut twins = Twins::new(Direction::InPlace);
         let mut converted = 0u64;
         // Reverse program order: see the module docs.
@@ -618,7 +664,7 @@ impl Pass for Inplace {
             let Some(twin) = twins.of(p, op) else {
                 continue;
             };
-            if !may_inplace(p, &pos, op, &twin) {
+            if !may_inplace(p, &pos, &leading, op, &twin) {
                 continue;
             }
             replace_by_twin(p, &mut pos, op, twin.name, self.argument())?;

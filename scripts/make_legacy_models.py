@@ -1024,6 +1024,126 @@ def m_random(paddle):
             "uniform_random_batch_size_like, dirichlet through generator-free results"), [x], outs
 
 
+def m_quant_fake(paddle):
+    """Quantization-aware-training ops of PaddleSlim exports before quantize_linear: fake_quantize(_dequantize)_moving_average_abs_max, fake_quantize_range_abs_max, moving_average_abs_max_scale, fake_channel_wise_dequantize_max_abs, dequantize_abs_max, dequantize_log.
+
+    The abs_max forms (`fake_quantize_abs_max`, `fake_quantize_dequantize_abs_max`, and the
+    channel-wise ones) are in `unsupported/`: a 2.6.2 file lacks their `round_type`, which
+    Paddle 3.3.1's ops require.
+    """
+    x = paddle.static.data("x", [-1, 4, 3, 3], "float32")
+    a = _append
+    bits = {"bit_length": 8, "round_type": 1}
+    state = {"moving_rate": 0.9, "is_test": True, **bits}
+
+    def stats(name):
+        return [paddle.static.create_parameter([1], "float32", name=name,
+                                               default_initializer=paddle.nn.initializer.Constant(1.0))]
+
+    w = paddle.static.create_parameter([4, 4, 1, 1], "float32", name="qat_w")
+    scale_out = ("OutScale", "float32")
+    outs = [
+        a(paddle, "fake_quantize_moving_average_abs_max",
+          {"X": [x], "InScale": stats("ma_scale"), "InAccum": stats("ma_accum"),
+           "InState": stats("ma_state")}, state,
+          extra_outs=(scale_out, ("OutState", "float32"), ("OutAccum", "float32")))[0],
+        a(paddle, "fake_quantize_dequantize_moving_average_abs_max",
+          {"X": [x], "InScale": stats("mad_scale"), "InAccum": stats("mad_accum"),
+           "InState": stats("mad_state")}, state,
+          extra_outs=(scale_out, ("OutState", "float32"), ("OutAccum", "float32")))[0],
+        a(paddle, "fake_quantize_range_abs_max", {"X": [x], "InScale": stats("range_scale")},
+          {"window_size": 100, "is_test": True, **bits}, extra_outs=(scale_out,))[0],
+        a(paddle, "moving_average_abs_max_scale",
+          {"X": [x], "InAccum": stats("mas_accum"), "InState": stats("mas_state")},
+          {"moving_rate": 0.9, "is_test": True},
+          extra_outs=(scale_out, ("OutState", "float32"), ("OutAccum", "float32")))[0],
+        a(paddle, "fake_channel_wise_dequantize_max_abs",
+          {"X": [paddle.floor(w * 10.0)], "Scales": [paddle.full([4], 0.5)]},
+          {"quant_bits": [8], "quant_axis": 0})[0],
+        a(paddle, "dequantize_abs_max", {"X": [paddle.cast(paddle.floor(x * 10.0), "int8")],
+                                         "Scale": [paddle.full([1], 0.5)]}, {"max_range": 127.0})[0],
+        a(paddle, "dequantize_log", {"X": [paddle.cast(paddle.floor(x * 10.0), "int8")],
+                                     "Dict": [paddle.linspace(0.0, 1.0, 128)]}, {})[0],
+    ]
+    return ("fake_quantize(_dequantize)_moving_average_abs_max, fake_quantize_range_abs_max, "
+            "moving_average_abs_max_scale, fake_channel_wise_dequantize_max_abs, "
+            "dequantize_abs_max, dequantize_log"), [x], outs
+
+
+def m_rnn_v1(paddle):
+    """Recurrent ops of Paddle 1.x text models (LAC and the like) on LoD inputs: gru, lstm, gru_unit.
+
+    The legacy `fc` op is left out: Paddle 3.3.1 translates it to `onednn_op.fc`, and then
+    cannot read back the file it writes.
+
+    Saved without clipping "extra" outputs and attributes (`clip_extra=False`), as Paddle 1.x
+    saved them: Paddle 2.6.2's default drops the intermediate outputs (`BatchGate`, `XX`,
+    ...) these ops cannot run without.
+    """
+    hid = 3
+    gates3 = paddle.static.data("gates3", [-1, 3 * hid], "float32", lod_level=1)
+    gates4 = paddle.static.data("gates4", [-1, 4 * hid], "float32", lod_level=1)
+    step = paddle.static.data("step", [-1, 6], "float32")
+    a = _append
+
+    def param(name, shape):
+        return [paddle.static.create_parameter(shape, "float32", name=name)]
+
+    outs = []
+    outs += a(paddle, "gru", {"Input": [gates3], "Weight": param("gru_w", [hid, 3 * hid]),
+                              "Bias": param("gru_b", [1, 3 * hid])},
+              {"activation": "tanh", "gate_activation": "sigmoid", "is_reverse": False,
+               "origin_mode": False, "is_test": True},
+              outputs=("Hidden",), extra_outs=(("BatchGate", "float32"),
+                                                ("BatchResetHiddenPrev", "float32"),
+                                                ("BatchHidden", "float32")))
+    outs += a(paddle, "lstm", {"Input": [gates4], "Weight": param("lstm_w", [hid, 4 * hid]),
+                               "Bias": param("lstm_b", [1, 4 * hid])},
+              {"use_peepholes": False, "is_reverse": False, "gate_activation": "sigmoid",
+               "cell_activation": "tanh", "candidate_activation": "tanh", "is_test": True},
+              outputs=("Hidden", "Cell"), extra_outs=(("BatchGate", "float32"),
+                                                     ("BatchCellPreAct", "float32")))
+    outs += a(paddle, "gru_unit",
+              {"Input": [paddle.matmul(step, paddle.ones([6, 3 * hid])) * 0.1],
+               "HiddenPrev": [step[:, :hid]], "Weight": param("unit_w", [hid, 3 * hid]),
+               "Bias": param("unit_b", [1, 3 * hid])},
+              {"activation": 2, "gate_activation": 1, "origin_mode": False},
+              outputs=("Hidden",), extra_outs=(("Gate", "float32"),
+                                                ("ResetHiddenPrev", "float32")))
+    return ("gru and lstm on LoD inputs; gru_unit"), \
+        [gates3, gates4, step], outs, \
+        {"lod": {"gates3": [[0, 2, 5]], "gates4": [[0, 2, 5]]},
+         "clip_extra": False}
+
+
+def m_fusion_rnn(paddle):
+    """fusion_gru and fusion_lstm, the CPU fusions Paddle Inference 2.x wrote into optimised models, on a LoD input."""
+    f32 = "float32"
+    x = paddle.static.data("x", [-1, 6], f32, lod_level=1)
+
+    def param(name, shape):
+        return [paddle.static.create_parameter(shape, f32, name=name)]
+
+    gru = _append(paddle, "fusion_gru", {"X": [x], "WeightX": param("fgru_wx", [6, 9]),
+                                         "WeightH": param("fgru_wh", [3, 9]),
+                                         "Bias": param("fgru_b", [1, 9])},
+                  {"activation": "tanh", "gate_activation": "sigmoid", "is_reverse": False,
+                   "use_seq": True, "origin_mode": False}, outputs=("Hidden",),
+                  extra_outs=tuple((n, f32) for n in ("ReorderedH0", "XX", "BatchedInput",
+                                                      "BatchedOut")))
+    lstm = _append(paddle, "fusion_lstm", {"X": [x], "WeightX": param("flstm_wx", [6, 12]),
+                                           "WeightH": param("flstm_wh", [3, 12]),
+                                           "Bias": param("flstm_b", [1, 12])},
+                   {"use_peepholes": False, "is_reverse": False, "use_seq": True,
+                    "gate_activation": "sigmoid", "cell_activation": "tanh",
+                    "candidate_activation": "tanh"}, outputs=("Hidden", "Cell"),
+                   extra_outs=tuple((n, f32) for n in (
+                       "XX", "BatchedInput", "BatchedHidden", "BatchedCell", "ReorderedH0",
+                       "ReorderedC0", "CheckedCell")))
+    return "fusion_gru and fusion_lstm on a LoD input", [x], gru + lstm, \
+        {"lod": {"x": [[0, 2, 5]]}, "clip_extra": False}
+
+
 MODELS = {
     "lg_elementwise": m_elementwise,
     "lg_activations": m_activations,
@@ -1058,6 +1178,9 @@ MODELS = {
     "lg_detection_more": m_detection_more,
     "lg_linalg_more": m_linalg_more,
     "lg_random": m_random,
+    "lg_quant_fake": m_quant_fake,
+    "lg_rnn_v1": m_rnn_v1,
+    "lg_fusion_rnn": m_fusion_rnn,
 }
 
 
@@ -1157,6 +1280,8 @@ UNSUPPORTED = {
     "u_crop": _one_op("crop", {"shape": [-1, 2, 3, 3], "offsets": [0, 1, 1, 0]}),
     "u_multiclass_nms": u_multiclass_nms,
     "u_generate_proposals": u_generate_proposals,
+    "u_fake_quantize_abs_max": _one_op("fake_quantize_abs_max", {"bit_length": 8},
+                                       outputs=("Out", "OutScale")),
 }
 
 
@@ -1321,7 +1446,8 @@ def build_one(name, out):
     exe = paddle.static.Executor(paddle.CPUPlace())
     exe.run(startup)
     prefix = os.path.join(out, name)
-    paddle.static.save_inference_model(prefix, feeds, fetches, exe, program=main)
+    paddle.static.save_inference_model(prefix, feeds, fetches, exe, program=main,
+                                       clip_extra=extra.get("clip_extra", True))
     if name in UNSUPPORTED:
         ops = [op.type for op in main.global_block().ops]
         print("built %s (expected to fail in Paddle 3.3.1): %s" % (name, ", ".join(ops)))

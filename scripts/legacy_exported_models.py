@@ -9,7 +9,8 @@ arrays), its helper ops (`assign`, `fill_constant` of loop counters, `shape` + `
 dynamic sizes), the layers' own kernels (`rnn` for `paddle.nn.LSTM`, `hard_swish`,
 `depthwise_conv2d`), and variable names of its own.
 
-Each function here gets the paddle module (2.6.2, dygraph mode) and returns
+Each function here is called with the paddle module (2.6.2, dygraph mode; the layers use
+the module-level import, the same module) and returns
 `(description, layer, input_specs, shapes)`: the layer to export, its
 `paddle.static.InputSpec`s, and the concrete shape of each input for the reference run
 (the specs' `None` dims filled in). Widths are tiny so the parameter files stay small.
@@ -22,7 +23,7 @@ from paddle import nn
 from paddle.nn import functional as F
 
 
-def _conv_bn(paddle, cin, cout, k=3, stride=1, act=True):
+def _conv_bn(cin, cout, k=3, stride=1, act=True):
     layers = [nn.Conv2D(cin, cout, k, stride=stride, padding=k // 2, bias_attr=False),
               nn.BatchNorm2D(cout)]
     if act:
@@ -30,35 +31,35 @@ def _conv_bn(paddle, cin, cout, k=3, stride=1, act=True):
     return nn.Sequential(*layers)
 
 
-def e_mobilenet_v3(paddle):
+def e_mobilenet_v3(_paddle):
     layer = paddle.vision.models.mobilenet_v3_small(scale=0.35, num_classes=10)
     spec = paddle.static.InputSpec([None, 3, 32, 32], "float32", "x")
     return ("paddle.vision MobileNetV3-small (x0.35) exported by paddle.jit.save: hardswish, "
             "squeeze-excitation, depthwise conv", layer, [spec], [[2, 3, 32, 32]])
 
 
-def e_shufflenet_v2(paddle):
+def e_shufflenet_v2(_paddle):
     layer = paddle.vision.models.shufflenet_v2_x0_25(num_classes=10)
     spec = paddle.static.InputSpec([None, 3, 32, 32], "float32", "x")
     return ("paddle.vision ShuffleNetV2 x0.25 exported by paddle.jit.save: channel shuffle "
             "(reshape/transpose), split, concat", layer, [spec], [[2, 3, 32, 32]])
 
 
-def e_ocr_det(paddle):
+def e_ocr_det(_paddle):
     class DBLite(nn.Layer):
         """A text detector shaped like PaddleOCR's DB: backbone, FPN neck, transposed-conv head."""
 
         def __init__(self):
             super().__init__()
-            self.stem = _conv_bn(paddle, 3, 8, stride=2)
-            self.c2 = _conv_bn(paddle, 8, 16, stride=2)
-            self.c3 = _conv_bn(paddle, 16, 24, stride=2)
-            self.c4 = _conv_bn(paddle, 24, 32, stride=2)
+            self.stem = _conv_bn(3, 8, stride=2)
+            self.c2 = _conv_bn(8, 16, stride=2)
+            self.c3 = _conv_bn(16, 24, stride=2)
+            self.c4 = _conv_bn(24, 32, stride=2)
             self.lat = nn.LayerList([nn.Conv2D(c, 16, 1, bias_attr=False) for c in (16, 24, 32)])
             self.smooth = nn.LayerList([nn.Conv2D(16, 4, 3, padding=1, bias_attr=False)
                                         for _ in range(3)])
             self.head = nn.Sequential(
-                _conv_bn(paddle, 12, 4),
+                _conv_bn(12, 4),
                 nn.Conv2DTranspose(4, 4, 2, stride=2), nn.BatchNorm2D(4), nn.ReLU(),
                 nn.Conv2DTranspose(4, 1, 2, stride=2))
 
@@ -79,16 +80,16 @@ def e_ocr_det(paddle):
             "upsampling, conv2d_transpose head", DBLite(), [spec], [[1, 3, 64, 96]])
 
 
-def e_ocr_rec(paddle):
+def e_ocr_rec(_paddle):
     class CRNNLite(nn.Layer):
         """A text recogniser shaped like PaddleOCR's CRNN: conv backbone, BiLSTM, CTC head."""
 
         def __init__(self):
             super().__init__()
             self.backbone = nn.Sequential(
-                _conv_bn(paddle, 3, 8), nn.MaxPool2D(2, 2),
-                _conv_bn(paddle, 8, 16), nn.MaxPool2D((2, 1), (2, 1)),
-                _conv_bn(paddle, 16, 16), nn.MaxPool2D((4, 1), (4, 1)))
+                _conv_bn(3, 8), nn.MaxPool2D(2, 2),
+                _conv_bn(8, 16), nn.MaxPool2D((2, 1), (2, 1)),
+                _conv_bn(16, 16), nn.MaxPool2D((4, 1), (4, 1)))
             self.rnn = nn.LSTM(16, 12, num_layers=2, direction="bidirect")
             self.fc = nn.Linear(24, 11)
 
@@ -104,7 +105,7 @@ def e_ocr_rec(paddle):
             "(rnn op), softmax over classes", CRNNLite(), [spec], [[2, 3, 16, 40]])
 
 
-def e_text_encoder(paddle):
+def e_text_encoder(_paddle):
     class TextEncoder(nn.Layer):
         """A PaddleNLP-style encoder: token + position embeddings, padding mask, pooler."""
 
@@ -132,7 +133,7 @@ def e_text_encoder(paddle):
             "padding mask, 2 transformer layers, pooler", TextEncoder(), [spec], [[2, 7]])
 
 
-def e_dy2static_flow(paddle):
+def e_dy2static_flow(_paddle):
     class Flow(nn.Layer):
         """Python control flow on tensors, as dy2static converts it."""
 

@@ -455,7 +455,14 @@ impl<'a> ProgramDesc<'a> {
                 }
                 5 => {
                     let mut m = r.message(wire, "OpVersionMap")?;
+                    // Paddle's pairs take 16 bytes or more.
+                    op_version_map.reserve(m.rest().len() / 16);
                     while m.has_more() {
+                        if let Some((pair, len)) = canonical_version_pair(m.rest()) {
+                            op_version_map.push(pair);
+                            m.advance(len);
+                            continue;
+                        }
                         match m.key()? {
                             (1, w) => {
                                 let mut p = m.message(w, "OpVersionMap.OpVersionPair")?;
@@ -550,6 +557,30 @@ fn op_location(b: usize, i: usize, op_type: &str) -> Location {
         op: Some(i),
         op_type: Some(op_type.to_owned()),
         var: None,
+    }
+}
+
+/// An `OpVersionMap.pair` field as Paddle writes it, read in one step:
+/// `0a L 0a n NAME 12 02 08 v` (a pair of length `L = n + 6` under 128, a
+/// UTF-8 `op_name`, and `op_version { version: v }` with `v` under 128).
+/// Paddle 2.x saves some 70 of these with every model, so the general path
+/// was a fixed cost of each read. `None` for any other layout, which
+/// [`decode_version_pair`] reads; it gives the same pair for this one.
+/// Returns the pair and the bytes it takes.
+fn canonical_version_pair(rest: &[u8]) -> Option<((&str, i32), usize)> {
+    let [0x0a, len, 0x0a, n, tail @ ..] = rest else {
+        return None;
+    };
+    let (len, n) = (usize::from(*len), usize::from(*n));
+    if len != n + 6 || len >= 0x80 || tail.len() < n + 4 {
+        return None;
+    }
+    let (name, after) = tail.split_at(n);
+    match after {
+        [0x12, 0x02, 0x08, v, ..] if *v < 0x80 => {
+            Some(((crate::wire::utf8(name)?, i32::from(*v)), len + 2))
+        }
+        _ => None,
     }
 }
 
@@ -1380,6 +1411,69 @@ mod tests {
         let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
         assert!(matches!(err, LegacyError::Limit { .. }), "{err}");
         assert!(err.to_string().contains("80000 output arguments"), "{err}");
+    }
+
+    #[test]
+    fn version_pairs_read_in_one_step_or_in_general_alike() {
+        let long = "x".repeat(122);
+        let cases: [(&str, i32); 7] = [
+            ("conv2d", 1),
+            ("", 0),
+            ("relu", 127),
+            ("relu", 128),
+            ("matmul_v2", -1),
+            (&long[..121], 2),
+            (&long, 2),
+        ];
+        let pairs = cases
+            .iter()
+            .map(|&(name, version)| proto::op_version_map::OpVersionPair {
+                op_name: name.into(),
+                op_version: proto::OpVersion { version },
+            })
+            .collect();
+        let mut p = program(vec![]);
+        p.op_version_map = Some(proto::OpVersionMap { pair: pairs });
+        let bytes = p.encode_to_vec();
+        let desc = ProgramDesc::decode(&bytes).unwrap();
+        assert_eq!(desc.op_version_map, cases);
+        // Which of them the one-step reader takes, each compared with the
+        // general reader on the same bytes.
+        let map = proto::OpVersionMap { pair: vec![] };
+        let mut taken = Vec::new();
+        for &(name, version) in &cases {
+            let mut m = map.clone();
+            m.pair.push(proto::op_version_map::OpVersionPair {
+                op_name: name.into(),
+                op_version: proto::OpVersion { version },
+            });
+            let field = m.encode_to_vec();
+            let fast = canonical_version_pair(&field);
+            if let Some((pair, len)) = fast {
+                assert_eq!(len, field.len());
+                let mut r = Reader::new(&field, "t");
+                let (f, w) = r.key().unwrap();
+                assert_eq!(f, 1);
+                let mut inner = r.message(w, "t").unwrap();
+                assert_eq!(decode_version_pair(&mut inner).unwrap(), pair);
+            }
+            taken.push(fast.is_some());
+        }
+        assert_eq!(taken, [true, true, true, false, false, true, false]);
+        // Names that are not UTF-8, other field orders and truncated pairs
+        // go the general way.
+        assert!(canonical_version_pair(b"\x0a\x08\x0a\x02\xc3\x28\x12\x02\x08\x01").is_none());
+        let accented = canonical_version_pair(b"\x0a\x08\x0a\x02\xc3\xa9\x12\x02\x08\x01");
+        assert_eq!(accented, Some((("\u{e9}", 1), 10)));
+        assert!(canonical_version_pair(b"\x0a\x08\x12\x02\x08\x01\x0a\x02ab").is_none());
+        assert!(canonical_version_pair(b"\x0a\x08\x0a\x02ab\x12\x02\x08").is_none());
+        let bad = [0x2a, 0x08, 0x0a, 0x06, 0x0a, 0x02, 0xc3, 0x28, 0x12, 0x00];
+        let mut with_bad = program(vec![]).encode_to_vec();
+        with_bad.extend_from_slice(&bad);
+        assert!(matches!(
+            ProgramDesc::decode(&with_bad),
+            Err(LegacyError::Decode(_))
+        ));
     }
 
     #[test]

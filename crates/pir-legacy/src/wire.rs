@@ -137,6 +137,19 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
+    /// The unread bytes of the message.
+    #[inline]
+    pub fn rest(&self) -> &'a [u8] {
+        &self.data[self.pos..]
+    }
+
+    /// Moves past `n` unread bytes (at most those left), for a field a
+    /// caller read from [`Reader::rest`].
+    #[inline]
+    pub fn advance(&mut self, n: usize) {
+        self.pos = self.pos.saturating_add(n).min(self.data.len());
+    }
+
     /// A varint (prost's `decode_varint`).
     #[inline(always)]
     pub fn varint(&mut self) -> WireResult<u64> {

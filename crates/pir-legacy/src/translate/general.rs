@@ -98,7 +98,7 @@ pub fn has_attr(op: &OpDesc<'_>, name: &str) -> bool {
 
 /// A `pd_op` definition by full name.
 pub fn def(name: &str) -> Option<&'static OpDef> {
-    pir_dialects::op_def(name)
+    super::memo::def(name)
 }
 
 /// How the general path reads one legacy op type into one definition: the

@@ -77,6 +77,25 @@ pub fn target_plan(op_type: &str, inplace: bool) -> Option<(&'static OpDef, Arc<
     })
 }
 
+static DEFS: LazyLock<Mutex<FxHashMap<Box<str>, Option<&'static OpDef>>>> =
+    LazyLock::new(Default::default);
+
+/// The `pd_op` definition named `name`, remembered: a hash look-up where
+/// the definition table's binary search compares names some ten times
+/// (each with the common `pd_op.` prefix), and translations ask for the
+/// same few names on every model.
+pub fn def(name: &str) -> Option<&'static OpDef> {
+    let mut map = DEFS.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(&known) = map.get(name) {
+        return known;
+    }
+    let found = pir_dialects::op_def(name);
+    if map.len() < MAX_ENTRIES {
+        map.insert(name.into(), found);
+    }
+    found
+}
+
 /// Symbols of each definition's declared attributes in one context: the
 /// last one asked about (the `Weak` keeps its address from being reused).
 type DefSymbols = (Weak<IrContext>, FxHashMap<usize, Arc<[Symbol]>>);
@@ -170,6 +189,23 @@ mod tests {
         for (ctx, syms) in [(&a, in_a), (&b, in_b), (&a, def_symbols(&a, def))] {
             assert_eq!(names(ctx, &syms), want);
         }
+    }
+
+    #[test]
+    fn definitions_are_those_of_the_table() {
+        for name in [
+            "pd_op.add",
+            "pd_op.full",
+            "builtin.combine",
+            "pd_op.nope",
+            "",
+        ] {
+            let want = pir_dialects::op_def(name).map(std::ptr::from_ref);
+            for _ in 0..2 {
+                assert_eq!(def(name).map(std::ptr::from_ref), want, "{name}");
+            }
+        }
+        assert!(def("pd_op.add").is_some() && def("pd_op.nope").is_none());
     }
 
     #[test]

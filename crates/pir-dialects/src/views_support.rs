@@ -21,7 +21,7 @@ pub(crate) fn attr_raw(p: &Program, op: OpId, name: &str) -> Option<Attribute> {
 }
 
 pub(crate) fn attr_bool(p: &Program, op: OpId, name: &str) -> Option<bool> {
-    p.ctx().attr_as::<BoolAttr>(p.attr(op, name)?).map(|a| a.0)
+    p.attr_bool(op, name)
 }
 
 pub(crate) fn attr_i32(p: &Program, op: OpId, name: &str) -> Option<i32> {

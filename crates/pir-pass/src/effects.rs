@@ -28,7 +28,6 @@
 //! alias analysis' question ([`crate::alias`]): a pure op reading a buffer
 //! that another op writes still depends on where it runs.
 
-use pir_core::builtin::BoolAttr;
 use pir_core::op_info::traits;
 use pir_core::{OpId, Program};
 
@@ -113,12 +112,7 @@ pub fn draws_random_numbers(program: &Program, op: OpId) -> bool {
     if !RANDOM_UNLESS_TEST.contains(&name) {
         return false;
     }
-    let ctx = program.ctx();
-    let is_test = program
-        .attr(op, "is_test")
-        .and_then(|a| ctx.attr_as::<BoolAttr>(a))
-        .is_some_and(|b| b.0);
-    !is_test
+    program.attr_bool(op, "is_test") != Some(true)
 }
 
 const INTERFACE_OPS: [&str; 5] = [

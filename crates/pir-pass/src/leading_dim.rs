@@ -15,7 +15,7 @@
 //! Values whose leading dim comes from anything else (a `reshape`, a
 //! `gather`, a loop) have no origin: nothing is claimed about them.
 
-use pir_core::builtin::{BoolAttr, DenseTensorType};
+use pir_core::builtin::DenseTensorType;
 use pir_core::walk::Order;
 use pir_core::{OpId, Program, ValueId};
 use pir_dialects::op_def::OpDefinition;
@@ -120,12 +120,7 @@ fn keeps_leading_matmul(p: &Program, op: OpId) -> bool {
     if p.op_name_str(op) != "pd_op.matmul" {
         return false;
     }
-    let ctx = p.ctx();
-    let transpose_x = p
-        .attr(op, "transpose_x")
-        .and_then(|a| ctx.attr_as::<BoolAttr>(a))
-        .map(|b| b.0);
-    transpose_x == Some(false)
+    p.attr_bool(op, "transpose_x") == Some(false)
         && p.operand(op, 0)
             .and_then(|x| rank(p, x))
             .is_some_and(|r| r >= 2)

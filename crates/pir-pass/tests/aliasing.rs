@@ -4,24 +4,10 @@
 //! what must survive which pass, and why.
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
-use pir_core::Program;
+mod common;
+
+use common::{count, parse, run};
 use pir_pass::alias::{alias_class, AliasAnalysis};
-use pir_pass::PassManager;
-
-fn parse(text: &str) -> Program {
-    let ctx = pir_dialects::pd_op_context();
-    Program::parse(&ctx, text).unwrap()
-}
-
-fn run(p: &mut Program, pipeline: &str) {
-    let mut pm = PassManager::parse(pipeline).unwrap();
-    pm.instrumentation.verify_each = true;
-    pm.run(p).unwrap();
-}
-
-fn count(p: &Program, op: &str) -> usize {
-    p.to_string().matches(&format!("\"{op}\"")).count()
-}
 
 const DATA: &str = r#"(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[2,3],stop_gradient:[false]} : () -> tensor<2x3xf32>"#;
 const N: &str = r#"(%1) = "pd_op.data" () {dtype:int64,name:"n",place:Place(undefined:0),shape:[1],stop_gradient:[false]} : () -> tensor<1xi64>"#;

@@ -8,23 +8,9 @@
 //! executor, which runs no CSE, draws each. Ours must not merge them.
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
-use pir_core::Program;
-use pir_pass::PassManager;
+mod common;
 
-fn parse(text: &str) -> Program {
-    let ctx = pir_dialects::pd_op_context();
-    Program::parse(&ctx, text).unwrap()
-}
-
-fn run(p: &mut Program, pipeline: &str) {
-    let mut pm = PassManager::parse(pipeline).unwrap();
-    pm.instrumentation.verify_each = true;
-    pm.run(p).unwrap();
-}
-
-fn count(p: &Program, op: &str) -> usize {
-    p.to_string().matches(&format!("\"{op}\"")).count()
-}
+use common::{count, parse, run};
 
 /// Written by Paddle 3.3.1 (`paddle.bernoulli`, `paddle.multinomial`,
 /// `F.gumbel_softmax`, each twice on the same input, and the differences

@@ -527,6 +527,12 @@ impl Program {
         self.ctx.dict_get(self.ops[op].attrs, sym)
     }
 
+    /// The op's attribute named `name` when it is a `BoolAttr`.
+    pub fn attr_bool(&self, op: OpId, name: &str) -> Option<bool> {
+        let a = self.attr(op, name)?;
+        self.ctx.attr_as::<crate::builtin::BoolAttr>(a).map(|b| b.0)
+    }
+
     /// Replaces the op's attribute dictionary.
     pub fn set_attrs(&mut self, op: OpId, attrs: AttrDict) {
         self.ops[op].attrs = attrs;

@@ -55,20 +55,13 @@ fn dims(p: &Program, v: ValueId) -> Option<&[i64]> {
         .map(|t| &*t.dims)
 }
 
-fn bool_attr(p: &Program, op: OpId, name: &str) -> Option<bool> {
-    let a = p.attr(op, name)?;
-    p.ctx()
-        .attr_as::<pir_core::builtin::BoolAttr>(a)
-        .map(|b| b.0)
-}
-
 /// Whether `op` may take part, and the index of its weight operand.
 fn valid_user(p: &Program, op: OpId, v: ValueId) -> Option<usize> {
     match p.op_name_str(op) {
         "pd_op.fc" => {}
         "pd_op.matmul" => {
-            if bool_attr(p, op, "transpose_x") == Some(true)
-                || bool_attr(p, op, "transpose_y") == Some(true)
+            if p.attr_bool(op, "transpose_x") == Some(true)
+                || p.attr_bool(op, "transpose_y") == Some(true)
             {
                 return None;
             }

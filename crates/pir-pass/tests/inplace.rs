@@ -895,3 +895,29 @@ fn inplace_continues_a_chain() {
     let (p, _) = run_checked(&text, "inplace");
     assert_eq!(count(&p, "pd_op.add_"), 0, "{p}");
 }
+
+/// A view (`reshape`, `squeeze`, `unsqueeze`, `flatten`) of a dead value
+/// shares its buffer although the types differ, dynamic inner dims
+/// included: the op keeps the element count by definition. A view whose
+/// input is read later does not.
+#[test]
+fn inplace_converts_views_of_dead_values() {
+    let view = |out: &str, later: &str| {
+        format!(
+            r#"{{
+    (%0) = "pd_op.data" () {{dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,-1,8],stop_gradient:[false]}} : () -> tensor<-1x-1x8xf32>
+    (%1) = "pd_op.abs" (%0) {{stop_gradient:[false]}} : (tensor<-1x-1x8xf32>) -> tensor<-1x-1x8xf32>
+    (%2) = "pd_op.full_int_array" () {{dtype:int64,place:Place(cpu),stop_gradient:[true],value:[0,0,2,4]}} : () -> tensor<4xi64>
+    (%3) = "pd_op.reshape" (%1, %2) {{stop_gradient:[false]}} : (tensor<-1x-1x8xf32>, tensor<4xi64>) -> tensor<{out}xf32>
+    {later}
+    (%4) = "pd_op.fetch" (%3) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<{out}xf32>) -> tensor<{out}xf32>
+}}"#
+        )
+    };
+    let (p, counts) = run_checked_structure(&view("-1x-1x2x4", ""), "inplace");
+    assert_eq!(counts, [1], "{p}");
+    assert_eq!(count(&p, "pd_op.reshape_"), 1, "{p}");
+    let read_later = r#"(%5) = "pd_op.exp" (%1) {stop_gradient:[false]} : (tensor<-1x-1x8xf32>) -> tensor<-1x-1x8xf32>"#;
+    let (p, _) = run_checked_structure(&view("-1x-1x2x4", read_later), "inplace");
+    assert_eq!(count(&p, "pd_op.reshape_"), 0, "{p}");
+}

@@ -41,7 +41,11 @@
 //! tensors; `add_grad`/`subtract_grad`: their CPU kernels cannot), and for
 //! every pair (result `k`, operand `j`), with `a` = operand `j`:
 //! - `a` is present and every operand and result of the op is a dense tensor;
-//! - the type of `a` equals the type of result `k`; a dynamic dim (`-1`) is
+//! - for a view pair (the twin's `view` map: `reshape_`, `squeeze_`,
+//!   `unsqueeze_`, `flatten_`, which keep the element count by definition),
+//!   `a` and result `k` agree in dtype, layout, LoD and offset, whatever
+//!   their dims; for any other pair
+//!   the type of `a` equals the type of result `k`; a dynamic dim (`-1`) is
 //!   accepted only when the op has a single tensor input (operands that are
 //!   mutable attributes do not count: broadcasting two dynamic inputs may
 //!   give a larger result than either), or when every other tensor input is
@@ -148,6 +152,9 @@ struct Twin {
     def: &'static OpDef,
     /// `(result, operand)` pairs of the in-place op.
     pairs: Vec<(usize, usize)>,
+    /// The pairs among them whose result is a view of the operand
+    /// (`reshape_`, `squeeze_`...): same elements, other dims.
+    views: Vec<(usize, usize)>,
 }
 
 /// Which way a pass converts.
@@ -176,20 +183,23 @@ fn find_twin(p: &Program, name: Symbol, direction: Direction) -> Option<Twin> {
     if twin.name != twin_text || !same_signature(def, twin) {
         return None;
     }
-    let pairs = match direction {
+    let (pairs, views) = match direction {
         Direction::OutOfPlace => {
             if !twin.inplace.is_empty() || !twin.view.is_empty() {
                 return None;
             }
             let mut named = def.inplace.to_vec();
             named.extend_from_slice(def.view);
-            index_pairs(def, &named)?
+            (index_pairs(def, &named)?, index_pairs(def, def.view)?)
         }
         Direction::InPlace => {
             if !def.inplace.is_empty() || !def.view.is_empty() || twin.inplace.is_empty() {
                 return None;
             }
-            index_pairs(twin, twin.inplace)?
+            (
+                index_pairs(twin, twin.inplace)?,
+                index_pairs(twin, twin.view)?,
+            )
         }
     };
     if pairs.is_empty() {
@@ -199,6 +209,7 @@ fn find_twin(p: &Program, name: Symbol, direction: Direction) -> Option<Twin> {
         name: twin_name,
         def,
         pairs,
+        views,
     })
 }
 
@@ -482,6 +493,22 @@ fn dims_kind(p: &Program, ty: pir_core::Type) -> Dims {
     }
 }
 
+/// Whether a view's result may share its input's buffer whatever the dims:
+/// the same dtype, layout, LoD and offset. The element count needs no check:
+/// the view maps of Paddle 3.3.1 pair a shape-only op's result with its input
+/// (`reshape_`, `squeeze_`, `unsqueeze_`, `flatten_`: as many elements by the
+/// op's definition) or a state with itself (`batch_norm_`'s statistics).
+fn same_storage(p: &Program, a: pir_core::Type, b: pir_core::Type) -> bool {
+    let ctx = p.ctx();
+    let (Some(x), Some(y)) = (
+        ctx.type_as::<DenseTensorType>(a),
+        ctx.type_as::<DenseTensorType>(b),
+    ) else {
+        return false;
+    };
+    x.dtype == y.dtype && x.layout == y.layout && x.lod == y.lod && x.offset == y.offset
+}
+
 /// Whether broadcasting the op's other tensor inputs against operand `j`
 /// cannot make the result larger than operand `j` at run time: each is of
 /// no higher rank, and each of its dims (aligned from the right) is 1, equal
@@ -575,14 +602,20 @@ fn may_inplace(p: &Program, pos: &Positions, leading: &LeadingDims, op: OpId, tw
         }
         sources.push(a);
         let (ty, result) = (p.value_type(a), p.result(op, k));
-        if ty != p.value_type(result) {
-            return false;
-        }
-        match dims_kind(p, ty) {
-            Dims::Static => {}
-            Dims::LeadingDynamic if tensor_inputs == 1 => {}
-            Dims::LeadingDynamic if others_cannot_grow(p, leading, op, twin, j) => {}
-            Dims::LeadingDynamic | Dims::Dynamic => return false,
+        if twin.views.contains(&(k, j)) {
+            if !same_storage(p, ty, p.value_type(result)) {
+                return false;
+            }
+        } else {
+            if ty != p.value_type(result) {
+                return false;
+            }
+            match dims_kind(p, ty) {
+                Dims::Static => {}
+                Dims::LeadingDynamic if tensor_inputs == 1 => {}
+                Dims::LeadingDynamic if others_cannot_grow(p, leading, op, twin, j) => {}
+                Dims::LeadingDynamic | Dims::Dynamic => return false,
+            }
         }
         if persistable_result(p, op, k)
             || !used_only_directly_in(p, a, block)

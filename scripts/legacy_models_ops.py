@@ -534,7 +534,7 @@ def m_search_signal(paddle):
 
 
 def m_losses_misc(paddle):
-    """Losses kept in exported models and the rest of the common inference ops: kldiv, bce, nll, log_loss, hinge, clip_by_norm, renorm, linear/trilinear interp, conv3d_transpose, max_pool3d_with_index, unpool, fold, psroi_pool, box_clip, nms."""
+    """Losses kept in exported models and the rest of the common inference ops: kldiv, bce, nll, log_loss, clip_by_norm, renorm, linear/trilinear interp, conv3d_transpose, max_pool3d_with_index, unpool, fold, nms."""
     import paddle.nn.functional as F
 
     x = paddle.static.data("x", [-1, 6], "float32")
@@ -549,8 +549,7 @@ def m_losses_misc(paddle):
         F.binary_cross_entropy(prob, paddle.full_like(prob, 0.5), reduction="none"),
         F.nll_loss(F.log_softmax(x), paddle.clip(label, 0, 5), reduction="none"),
         F.log_loss(prob[:, :1], paddle.full_like(prob[:, :1], 1.0)),
-        paddle.nn.clip.clip_by_norm(x, 1.0) if hasattr(paddle.nn.clip, "clip_by_norm")
-        else paddle.renorm(x, 2.0, 0, 1.0),
+        paddle.nn.clip.clip_by_norm(x, 1.0),
         paddle.renorm(x, 2.0, 0, 1.0),
         F.interpolate(paddle.unsqueeze(x, 1), scale_factor=2, mode="linear", data_format="NCW"),
         F.interpolate(vol, scale_factor=2, mode="trilinear", data_format="NCDHW"),
@@ -558,12 +557,10 @@ def m_losses_misc(paddle):
         F.max_pool3d(vol, 2, 2, return_mask=True)[1],
         F.max_unpool2d(pooled, mask, 2, 2),
         F.fold(paddle.reshape(img, [-1, 16, 9]), [4, 4], 2),
-        paddle.vision.ops.box_clip(paddle.reshape(boxes, [1, 1, 4]), paddle.full([1, 3], 8.0))
-        if hasattr(paddle.vision.ops, "box_clip") else paddle.abs(x),
         paddle.vision.ops.nms(paddle.concat([boxes, boxes + 0.5]), 0.5),
     ]
     return ("kldiv/bce/nll/log_loss, clip_by_norm, renorm, linear and trilinear interp_v2, "
-            "conv3d_transpose, max_pool3d_with_index, unpool, fold, box_clip, nms"), [x, label, vol, img], outs
+            "conv3d_transpose, max_pool3d_with_index, unpool, fold, nms"), [x, label, vol, img], outs
 
 
 def m_ops_more(paddle):

@@ -13,7 +13,7 @@ then the geometric mean of the ratios. `--baseline PIR` times a second `pir`
 binary (an older build) in the same rounds, for a before/after table.
 
 Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`.
-Usage: bench/compare_paddle_legacy.py [FILES...] [--rounds 3] [--repeat 5]
+Usage: bench/compare_paddle_legacy.py [FILES...] [--rounds 3] [--repeat 20]
        [--baseline PATH/TO/OLD/pir]
 """
 
@@ -73,7 +73,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="*")
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=20,
+                    help="runs per median (small files take 20-60 us: fewer scatter)")
     ap.add_argument("--baseline", help="an older `pir` binary to time as well")
     args = ap.parse_args()
     files = args.files or sorted(

@@ -41,6 +41,8 @@ with which X also gets Paddle's oneDNN fusion passes and Y none).
 Each measurement is one child process (Paddle imported afresh, nothing shared):
 it creates the predictor, copies the model's own inputs in before every run,
 runs `--warmup` untimed runs and then `--runs` timed `predictor.run()` calls,
+more while they add up to less than `--min-ms` (200 ms: a 0.03 ms model gets
+thousands of runs, whose statistics scatter far less than 100 runs' do),
 and reports their median (`--stat median`, the default) or their minimum
 (`--stat min`: on a loaded machine most runs of a 0.1 ms model are stretched
 by preemption, and the minimum is the run the other processes left alone).
@@ -65,7 +67,8 @@ Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`
 
 Usage:
   bench/compare_paddle_predictor.py [--pipeline P] [--models a,b] [--rounds 3]
-                                    [--warmup 3] [--runs 10] [--stat median|min] [--onednn]
+                                    [--warmup 3] [--runs 10] [--min-ms 200]
+                                    [--stat median|min] [--onednn]
                                     [--timeout 120] [--atol 1e-5]
 """
 
@@ -97,14 +100,16 @@ RESULT = "@@result "
 
 # One measurement, in its own process:
 #   argv: model.json params inputs.npz optim(0/1) onednn(0/1) warmup runs outputs.npz deleted-passes
+#         min-ms
 # prints `@@result {"ms": [...]}` and writes the outputs of the last run.
 CHILD = r"""
 import json, os, sys, time
 os.environ["GLOG_minloglevel"] = "2"
 import numpy as np
 import paddle.inference as inf
-(model, params, inputs, optim, onednn, warmup, runs, outputs, deleted) = sys.argv[1:10]
+(model, params, inputs, optim, onednn, warmup, runs, outputs, deleted, min_ms) = sys.argv[1:11]
 optim, onednn, warmup, runs = optim == "1", onednn == "1", int(warmup), int(runs)
+min_ms = float(min_ms)
 cfg = inf.Config(model, params)
 if onednn:
     cfg.enable_mkldnn()
@@ -136,6 +141,8 @@ def run():
 for _ in range(warmup):
     run()
 times = [run() for _ in range(runs)]
+while sum(times) < min_ms and len(times) < 100000:  # small models: enough runs to see them
+    times.append(run())
 outs = {"out%d" % i: predictor.get_output_handle(n).copy_to_cpu()
         for i, n in enumerate(predictor.get_output_names())}
 np.savez(outputs, **outs)
@@ -164,7 +171,7 @@ def measure(model, params, inputs, optim, args, outputs):
     env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", GLOG_minloglevel="2")
     cmd = [sys.executable, "-c", CHILD, model, params, inputs, "1" if optim else "0",
            "1" if args.onednn else "0", str(args.warmup), str(args.runs), outputs,
-           ",".join(OPTIONAL_PASSES)]
+           ",".join(OPTIONAL_PASSES), str(args.min_ms)]
     try:
         res = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env,
                              cwd=os.path.dirname(outputs))
@@ -223,6 +230,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--min-ms", type=float, default=200.0,
+                    help="keep running past --runs until the timed runs add up to this")
     ap.add_argument("--stat", choices=sorted(STATS), default="median",
                     help="what a child reports of its timed runs")
     ap.add_argument("--onednn", action="store_true", help="oneDNN on for both predictors")

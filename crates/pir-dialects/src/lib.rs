@@ -29,6 +29,7 @@ pub mod ops;
 pub mod pd_op;
 mod printed_floats;
 pub mod synthetic;
+pub mod undeclared_effects;
 pub mod value_kinds;
 pub mod value_tensor;
 mod views_support;

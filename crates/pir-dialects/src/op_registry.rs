@@ -46,6 +46,10 @@ pub(crate) fn register_table_ops(
             side_effect |= id == traits::SIDE_EFFECT || id == traits::INPLACE;
             info = info.with_trait(id);
         }
+        if crate::undeclared_effects::undeclared(def.name) {
+            side_effect = true;
+            info = info.with_trait(traits::SIDE_EFFECT);
+        }
         if def.name == "cf.yield" {
             info = info.with_trait(traits::IS_TERMINATOR);
         }

@@ -8,21 +8,13 @@
 //! `builtin.shadow_output`, `builtin.set_parameter` (outputs). Unregistered
 //! ops are never pure: nothing is known about them.
 //!
-//! Ops that draw random numbers are never pure, although Paddle 3.3.1's
-//! definitions give `SideEffectTrait` only to some of them (`uniform`,
-//! `gaussian`, `randint`, `dropout`...): `bernoulli`, `multinomial`,
-//! `poisson`, `gumbel_softmax` and the others of [`RANDOM`] have no such
-//! trait, and the training forms of the ops in [`RANDOM_UNLESS_TEST`] drop
-//! out at random. Merging two of them would make two independent draws one
-//! (Paddle's own CSE does: two `bernoulli(p)` come out equal), and folding
-//! one would freeze a single draw into the model.
-//!
-//! Ops that communicate or write files are never pure either: Paddle's
-//! definitions give `SideEffectTrait` to `send_v2` but not to `partial_send`,
-//! `recv_v2`, `barrier`, the collectives or `save_combine` ([`EXTERNAL`]).
-//! DCE would erase a `save_combine` or a `barrier` whose result nobody reads,
-//! and a collective dropped or merged in one rank's program but not another's
-//! leaves the other ranks waiting.
+//! Ops with effects Paddle's definitions leave undeclared (random draws,
+//! communication, file writes) are registered with the side-effect trait
+//! ([`pir_dialects::undeclared_effects`]). What registration cannot know is
+//! left here: the ops of [`RANDOM_UNLESS_TEST`] drop out or draw a slope at
+//! random only in training (`is_test` false or absent), and are never pure
+//! then. Merging two such ops would make two independent draws one, and
+//! folding one would freeze a single draw into the model.
 //!
 //! Whether a pure op's *values* may be merged, forwarded or moved is the
 //! alias analysis' question ([`crate::alias`]): a pure op reading a buffer
@@ -30,27 +22,6 @@
 
 use pir_core::op_info::traits;
 use pir_core::{OpId, Program};
-
-/// Ops that draw random numbers on every run but have no `SideEffectTrait`
-/// in Paddle 3.3.1's definitions.
-pub const RANDOM: [&str; 16] = [
-    "pd_op.bernoulli",
-    "pd_op.binomial",
-    "pd_op.dirichlet",
-    "pd_op.multinomial",
-    "pd_op.poisson",
-    "pd_op.standard_gamma",
-    "pd_op.gumbel_softmax",
-    "pd_op.gaussian_inplace",
-    "pd_op.nce",
-    "pd_op.tdm_sampler",
-    "pd_op.top_p_sampling",
-    "pd_op.dpsgd",
-    "pd_op.graph_khop_sampler",
-    "pd_op.graph_sample_neighbors",
-    "pd_op.weighted_sample_neighbors",
-    "pd_op.fused_dot_product_attention",
-];
 
 /// Ops that draw random numbers (dropout, a random slope) unless their
 /// `is_test` attribute is true, and have no `SideEffectTrait`.
@@ -73,46 +44,10 @@ pub const RANDOM_UNLESS_TEST: [&str; 16] = [
     "pd_op.fused_multi_transformer_xpu",
 ];
 
-/// Ops that communicate with other ranks, synchronise streams or write
-/// files but have no `SideEffectTrait` in Paddle 3.3.1's definitions.
-pub const EXTERNAL: [&str; 24] = [
-    "pd_op.all_gather",
-    "pd_op.all_reduce",
-    "pd_op.all_to_all",
-    "pd_op.barrier",
-    "pd_op.broadcast",
-    "pd_op.reduce",
-    "pd_op.reduce_scatter",
-    "pd_op.c_allreduce_sum",
-    "pd_op.c_concat",
-    "pd_op.c_scatter",
-    "pd_op.c_softmax_with_cross_entropy",
-    "pd_op.c_softmax_with_multi_label_cross_entropy",
-    "pd_op.mp_allreduce_sum",
-    "pd_op.global_gather",
-    "pd_op.global_scatter",
-    "pd_op.partial_allgather",
-    "pd_op.partial_recv",
-    "pd_op.partial_send",
-    "pd_op.recv_v2",
-    "pd_op.comm_init_all",
-    "pd_op.distributed_fused_lamb_init",
-    "pd_op.sync_calc_stream",
-    "pd_op.sync_comm_stream",
-    "pd_op.save_combine",
-];
-
-/// Whether `op` draws random numbers although its definition declares no
-/// side effect (module docs).
+/// Whether `op` is one of [`RANDOM_UNLESS_TEST`] in training mode.
 pub fn draws_random_numbers(program: &Program, op: OpId) -> bool {
-    let name = program.op_name_str(op);
-    if RANDOM.contains(&name) {
-        return true;
-    }
-    if !RANDOM_UNLESS_TEST.contains(&name) {
-        return false;
-    }
-    program.attr_bool(op, "is_test") != Some(true)
+    RANDOM_UNLESS_TEST.contains(&program.op_name_str(op))
+        && program.attr_bool(op, "is_test") != Some(true)
 }
 
 const INTERFACE_OPS: [&str; 5] = [
@@ -134,7 +69,6 @@ pub fn is_pure(program: &Program, op: OpId) -> bool {
         && !info.has_trait(traits::IS_TERMINATOR)
         && program.num_regions(op) == 0
         && !INTERFACE_OPS.contains(&program.op_name_str(op))
-        && !EXTERNAL.contains(&program.op_name_str(op))
         && !draws_random_numbers(program, op)
 }
 
@@ -142,12 +76,12 @@ pub fn is_pure(program: &Program, op: OpId) -> bool {
 mod tests {
     use super::*;
 
-    /// Every op of the two lists is registered and declares no side effect
+    /// Every op of the list is registered and declares no side effect
     /// itself; one that gained `SideEffectTrait` would need no entry.
     #[test]
-    fn the_lists_name_registered_ops_without_side_effect_traits() {
+    fn the_list_names_registered_ops_without_side_effect_traits() {
         let ctx = pir_dialects::pd_op_context();
-        for name in RANDOM.iter().chain(&RANDOM_UNLESS_TEST).chain(&EXTERNAL) {
+        for name in RANDOM_UNLESS_TEST {
             let info = ctx.op_info(ctx.symbol(name));
             let info = info.unwrap_or_else(|| panic!("{name} is not registered"));
             assert!(

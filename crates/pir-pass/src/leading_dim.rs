@@ -15,11 +15,12 @@
 //! Values whose leading dim comes from anything else (a `reshape`, a
 //! `gather`, a loop) have no origin: nothing is claimed about them.
 
-use pir_core::builtin::DenseTensorType;
 use pir_core::walk::Order;
 use pir_core::{OpId, Program, ValueId};
 use pir_dialects::op_def::OpDefinition;
 use rustc_hash::FxHashMap;
+
+use crate::transforms::dense_dims;
 
 /// Ops whose first result has the leading dim of their first operand
 /// (batch-first layers: convolutions, pools, norms, interpolations, and
@@ -102,16 +103,12 @@ impl LeadingDims {
 
 /// The leading dim of `v`'s dense tensor type, if it has one.
 fn leading_dim(p: &Program, v: ValueId) -> Option<i64> {
-    p.ctx()
-        .type_as::<DenseTensorType>(p.value_type(v))
-        .and_then(|t| t.dims.first().copied())
+    dense_dims(p, v)?.first().copied()
 }
 
 /// The rank of `v`'s dense tensor type, if it is one.
 fn rank(p: &Program, v: ValueId) -> Option<usize> {
-    p.ctx()
-        .type_as::<DenseTensorType>(p.value_type(v))
-        .map(|t| t.dims.len())
+    dense_dims(p, v).map(<[i64]>::len)
 }
 
 /// `matmul(x, y)` without `transpose_x`, `y` of rank ≤ 2 and `x` of rank

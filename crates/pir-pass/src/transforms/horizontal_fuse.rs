@@ -49,12 +49,6 @@ struct User {
     bias: Option<ValueId>,
 }
 
-fn dims(p: &Program, v: ValueId) -> Option<&[i64]> {
-    p.ctx()
-        .type_as::<DenseTensorType>(p.value_type(v))
-        .map(|t| &*t.dims)
-}
-
 /// Whether `op` may take part, and the index of its weight operand.
 fn valid_user(p: &Program, op: OpId, v: ValueId) -> Option<usize> {
     match p.op_name_str(op) {
@@ -187,7 +181,10 @@ impl HorizontalFuse {
             let weight = p.operand(op, wi)?;
             if let Some(first) = users.first() {
                 let compare = if w_index == 0 { 1 } else { 0 };
-                let (a, b) = (dims(p, first.weight)?, dims(p, weight)?);
+                let (a, b) = (
+                    super::dense_dims(p, first.weight)?,
+                    super::dense_dims(p, weight)?,
+                );
                 if p.op_name_str(op) != p.op_name_str(first.op)
                     || p.num_operands(op) != p.num_operands(first.op)
                     || p.num_results(op) != p.num_results(first.op)
@@ -247,10 +244,10 @@ impl HorizontalFuse {
         {
             return None;
         }
-        let x_dims = dims(p, v)?.to_vec();
+        let x_dims = super::dense_dims(p, v)?.to_vec();
         let w_dims: Vec<Vec<i64>> = users
             .iter()
-            .map(|u| dims(p, u.weight).map(<[i64]>::to_vec))
+            .map(|u| super::dense_dims(p, u.weight).map(<[i64]>::to_vec))
             .collect::<Option<_>>()?;
         // The width each user contributes, and the axis of the fused result.
         let sections: Vec<i64> = w_dims

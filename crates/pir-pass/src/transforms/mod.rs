@@ -16,6 +16,13 @@ use pir_core::{Builder, InsertPoint, OpId, Program, Symbol, ValueId};
 
 use crate::pass::PassError;
 
+/// The dims of `v`'s type when it is a dense tensor.
+pub(crate) fn dense_dims(p: &Program, v: ValueId) -> Option<&[i64]> {
+    p.ctx()
+        .type_as::<pir_core::builtin::DenseTensorType>(p.value_type(v))
+        .map(|t| &*t.dims)
+}
+
 /// The ops nested in `root`, in program order (`root` itself left out).
 pub(crate) fn ops_under(p: &Program, root: OpId) -> Vec<OpId> {
     let mut ops = Vec::new();

@@ -114,13 +114,13 @@ fn mapped_pairs(def: &'static OpDef) -> impl Iterator<Item = (usize, usize)> {
 }
 
 /// The `cf.yield` ending `block`, if any.
-fn yield_of(p: &Program, block: BlockId) -> Option<OpId> {
+pub(crate) fn yield_of(p: &Program, block: BlockId) -> Option<OpId> {
     p.block_last_op(block)
         .filter(|&op| p.op_name_str(op) == "cf.yield")
 }
 
 /// The body block of a `while` (its first region's first block).
-fn while_body(p: &Program, op: OpId) -> Option<BlockId> {
+pub(crate) fn while_body(p: &Program, op: OpId) -> Option<BlockId> {
     let region = p.regions(op).next()?;
     p.region_blocks(region).first().copied()
 }
@@ -129,7 +129,16 @@ fn while_body(p: &Program, op: OpId) -> Option<BlockId> {
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 struct Local {
     written: bool,
+    stored: bool,
     pinned: bool,
+}
+
+impl Local {
+    /// An op stores into the buffer (which also makes it written).
+    fn store(&mut self) {
+        self.written = true;
+        self.stored = true;
+    }
 }
 
 /// Calls `f` on every value that shares a buffer with `v` by one edge, and
@@ -155,13 +164,13 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
                     for (o, i) in mapped_pairs(def) {
                         if o == index {
                             operand(op, i, f);
-                            local.written = true;
+                            local.store();
                         }
                     }
                 }
                 Role::Unknown | Role::UnknownInplace => {
                     p.operands(op).flatten().for_each(&mut *f);
-                    local.written = true;
+                    local.store();
                 }
                 Role::While => {
                     local.written = true;
@@ -214,13 +223,13 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
                 for (o, i) in mapped_pairs(def) {
                     if i == k {
                         result(user, o, f);
-                        local.written = true;
+                        local.store();
                     }
                 }
             }
             Role::Unknown | Role::UnknownInplace => {
                 p.results(user).for_each(&mut *f);
-                local.written = true;
+                local.store();
             }
             Role::While => {
                 local.written = true;
@@ -276,8 +285,16 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
 /// What is known about one alias class.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct ClassFacts {
-    /// Some op may store into a buffer of the class.
+    /// Some op may store into a buffer of the class, or a `while` rebinds
+    /// one of its members (see [`ClassFacts::stored`]).
     pub written: bool,
+    /// Some op may store into a buffer of the class: an in-place or view op,
+    /// or an op nothing is known of. A `while` rebinding its variables only
+    /// shares buffers (Paddle's executor points the body arguments, the
+    /// yielded values and the results at each other's data and copies
+    /// nothing), so a class that is written but not stored keeps its
+    /// contents: each buffer holds the value it was computed with.
+    pub stored: bool,
     /// Some member's identity is observable (see the module docs).
     pub pinned: bool,
     /// Number of values in the class.
@@ -313,6 +330,7 @@ pub fn alias_class(p: &Program, v: ValueId) -> AliasClass {
             }
         });
         facts.written |= local.written;
+        facts.stored |= local.stored;
         facts.pinned |= local.pinned;
         if x == v {
             pinned_self = local.pinned;
@@ -379,6 +397,7 @@ impl AliasAnalysis {
                 });
                 a.pinned[x.index()] = local.pinned;
                 facts.written |= local.written;
+                facts.stored |= local.stored;
                 facts.pinned |= local.pinned;
             }
             a.classes.push(facts);
@@ -408,6 +427,7 @@ impl AliasAnalysis {
             Some(&c) if c != NO_CLASS => self.classes[c as usize],
             _ => ClassFacts {
                 written: true,
+                stored: true,
                 pinned: true,
                 size: 1,
             },
@@ -417,6 +437,12 @@ impl AliasAnalysis {
     /// Whether some op may write the buffer of `v`.
     pub fn is_written(&self, v: ValueId) -> bool {
         self.facts(v).written
+    }
+
+    /// Whether some op may store into the buffer of `v` (not only rebind it:
+    /// [`ClassFacts::stored`]).
+    pub fn is_stored(&self, v: ValueId) -> bool {
+        self.facts(v).stored
     }
 
     /// Whether the identity of `v` itself is observable.

@@ -5,9 +5,9 @@ pub const PIPELINES: &[(&str, &str, &str)] = &[(
     "inference",
     "identity_op_clean,constant_folding,fold_batch_norm,matmul_scale_fuse,\
      matmul_transpose_fuse,remove_redundant_transpose,matmul_add_act_fuse,silu_fuse,\
-     constant_folding,canonicalize,cse,dce,constant_folding{constants-as-params=true},inplace",
-    "CPU inference: cleanups, constant and batch-norm folding, and the fusions whose \
-     result ops Paddle's CPU kernels run (pd_op.fc, pd_op.swish), the constants left as parameters (loaded once, not computed per run), \
+     constant_folding,canonicalize,loop_invariant_code_motion,cse,dce,constant_folding{constants-as-params=true},inplace",
+    "CPU inference: cleanups, constant and batch-norm folding, the fusions whose \
+     result ops Paddle's CPU kernels run (pd_op.fc, pd_op.swish), loop-invariant ops moved out of loops, the constants left as parameters (loaded once, not computed per run), \
      then in-place ops where no reader can tell",
 )];
 

@@ -12,7 +12,7 @@ use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::{
     canonicalize, cleanup, constant_folding, cse, dce, fold_batch_norm, fusion, horizontal_fuse,
-    inplace, value_semantics,
+    inplace, loop_invariant, value_semantics,
 };
 
 /// A pipeline that cannot be built.
@@ -52,6 +52,7 @@ impl std::fmt::Debug for PassInfo {
 pub static PASSES: &[PassInfo] = &[
     dce::INFO,
     cse::INFO,
+    loop_invariant::INFO,
     canonicalize::CANONICALIZE,
     canonicalize::REMOVE_IDENTITY_OPS,
     cleanup::DELETE_ASSERT,

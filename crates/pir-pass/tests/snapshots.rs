@@ -11,9 +11,10 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-const PASSES: [&str; 19] = [
+const PASSES: [&str; 20] = [
     "dce",
     "cse",
+    "loop_invariant_code_motion",
     "canonicalize",
     "remove-identity-ops",
     "delete-assert",

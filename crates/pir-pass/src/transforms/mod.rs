@@ -9,6 +9,7 @@ pub mod fold_batch_norm;
 pub mod fusion;
 pub mod horizontal_fuse;
 pub mod inplace;
+pub mod loop_invariant;
 pub mod value_semantics;
 
 use pir_core::walk::Order;

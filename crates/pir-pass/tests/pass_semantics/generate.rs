@@ -765,6 +765,21 @@ impl Gen {
             self.push(arg);
             args.push(arg);
         }
+        // An op that reads only a value from before the loop: invariant
+        // unless some op writes that value's buffer.
+        if self.chance(2) {
+            let outer: Vec<Val> = self.pool[..pool]
+                .iter()
+                .copied()
+                .filter(|v| v.kind.float())
+                .collect();
+            if !outer.is_empty() {
+                let x = outer[self.rng.below(outer.len())];
+                let name = self.choose(&["pd_op.exp", "pd_op.tanh", "pd_op.abs"]);
+                let op = self.emit(body, name, &[x.v], x.kind);
+                self.keep(op, x.kind);
+            }
+        }
         let ops = 1 + self.rng.below(6);
         self.gen_block(body, ops);
         // Advance the counter: out of place, or in place on the argument.

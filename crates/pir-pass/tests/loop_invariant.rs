@@ -1,0 +1,225 @@
+//! `loop_invariant_code_motion` on loops written in Paddle's text: which ops
+//! leave a `while` body and which must stay. That the moved programs compute
+//! what the originals do is checked by the property test (`pass_semantics`),
+//! whose random loops read outer values, write them in place and run zero to
+//! three times.
+#![allow(clippy::unwrap_used)] // a test fails loudly by design
+
+mod common;
+
+use common::{parse, run};
+use pir_core::{OpId, Program};
+
+const X: &str = r#"(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>"#;
+const Y: &str = r#"(%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>"#;
+const W: &str = r#"(%2) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"w",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<4x4xf32>"#;
+const COUNTER: &str = r#"(%3) = "pd_op.full" () {dtype:int64,place:Place(cpu),shape:[1],stop_gradient:[true],value:0} : () -> tensor<1xi64>
+    (%4) = "pd_op.full" () {dtype:int64,place:Place(cpu),shape:[1],stop_gradient:[true],value:3} : () -> tensor<1xi64>
+    (%5) = "pd_op.less_than" (%3, %4) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>"#;
+
+/// The ops named `name` that are directly in the top block, and those that
+/// are not.
+fn placement(p: &Program, name: &str) -> (usize, usize) {
+    let mut ops: Vec<OpId> = Vec::new();
+    p.walk(p.module_op(), pir_core::walk::Order::Pre, &mut |op| {
+        if p.op_name_str(op) == name {
+            ops.push(op);
+        }
+    });
+    let top = ops
+        .iter()
+        .filter(|&&op| p.op_parent_block(op) == Some(p.top_block()))
+        .count();
+    (top, ops.len() - top)
+}
+
+/// How many loops enclose the (only) op named `name`.
+fn loop_depth(p: &Program, name: &str) -> usize {
+    let mut found = None;
+    p.walk(p.module_op(), pir_core::walk::Order::Pre, &mut |op| {
+        if p.op_name_str(op) == name {
+            found = Some(op);
+        }
+    });
+    let mut op = found.unwrap();
+    let mut depth = 0;
+    while let Some(parent) = p.op_parent_block(op).and_then(|b| p.block_parent_op(b)) {
+        depth += usize::from(p.op_name_str(parent) == "pd_op.while");
+        op = parent;
+    }
+    depth
+}
+
+fn moved(text: &str) -> Program {
+    let mut p = parse(text);
+    run(&mut p, "loop_invariant_code_motion");
+    p
+}
+
+/// A matmul by a weight and what follows from it move; so does an
+/// element-wise op of two values of x's batch and a constant. An op of x
+/// and y stays: their batch sizes may differ, and the loop may run zero
+/// times, so moving it could make a program fail that did not.
+#[test]
+fn invariant_ops_move_and_shape_dependent_ones_stay() {
+    let text = format!(
+        r#"{{
+    {X}
+    {Y}
+    {W}
+    {COUNTER}
+    (%6, %7) = "pd_op.while" (cond=%5, inputs=%0, %3) {{
+    ^%arg_0 {{}}, %arg_1 {{}}
+        (%8) = "pd_op.matmul" (%0, %2) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%9) = "pd_op.tanh" (%8) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%10) = "pd_op.subtract" (%0, %1) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%11) = "pd_op.multiply" (%9, %0) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%12) = "pd_op.exp" (%arg_0) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%13) = "pd_op.add" (%12, %11) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%14) = "pd_op.maximum" (%13, %10) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%15) = "pd_op.full" () {{dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:1}} : () -> tensor<1xf32>
+        (%16) = "pd_op.scale" (%arg_1, %15) {{bias:1,bias_after_scale:true,stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xf32>) -> tensor<1xi64>
+        (%17) = "pd_op.less_than" (%16, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%17, %14, %16) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
+    }}
+    (%18) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+}}"#
+    );
+    let p = moved(&text);
+    for name in ["pd_op.matmul", "pd_op.tanh", "pd_op.multiply"] {
+        assert_eq!(placement(&p, name), (1, 0), "{name} moves\n{p}");
+    }
+    // The counter's constant moves; the program's own constants stay.
+    assert_eq!(placement(&p, "pd_op.full"), (3, 0), "{p}");
+    for name in [
+        "pd_op.subtract",
+        "pd_op.exp",
+        "pd_op.add",
+        "pd_op.maximum",
+        "pd_op.scale",
+    ] {
+        assert_eq!(placement(&p, name), (0, 1), "{name} stays\n{p}");
+    }
+    assert_eq!(placement(&p, "pd_op.less_than"), (1, 1), "{p}");
+    p.verify().unwrap();
+}
+
+/// An outer value the body writes in place is not invariant, nor is an op
+/// whose result the loop carries (it is rebound every iteration) or writes
+/// in place later.
+#[test]
+fn ops_on_written_or_carried_buffers_stay() {
+    let text = format!(
+        r#"{{
+    {X}
+    {Y}
+    {W}
+    {COUNTER}
+    (%6) = "pd_op.assign" (%2) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    (%7, %8, %9) = "pd_op.while" (cond=%5, inputs=%0, %3, %2) {{
+    ^%arg_0 {{}}, %arg_1 {{}}, %arg_2 {{}}
+        (%10) = "pd_op.exp" (%6) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%11) = "pd_op.relu_" (%6) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%12) = "pd_op.abs" (%2) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%13) = "pd_op.sin" (%2) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%14) = "pd_op.tanh_" (%13) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%15) = "pd_op.matmul" (%arg_0, %10) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%16) = "pd_op.matmul" (%15, %14) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%17) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
+        (%18) = "pd_op.less_than" (%17, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%18, %16, %17, %12) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<4x4xf32>) -> 
+    }}
+    (%19) = "pd_op.fetch" (%7) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%20) = "pd_op.fetch" (%9) {{col:1,name:"carried",persistable:[true],stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+}}"#
+    );
+    let p = moved(&text);
+    for name in ["pd_op.exp", "pd_op.abs", "pd_op.sin"] {
+        assert_eq!(placement(&p, name), (0, 1), "{name} stays\n{p}");
+    }
+    p.verify().unwrap();
+}
+
+/// An op invariant in two nested loops leaves both; one that reads the
+/// outer loop's argument leaves the inner loop only.
+#[test]
+fn inner_loops_go_first() {
+    let text = format!(
+        r#"{{
+    {X}
+    {Y}
+    {W}
+    {COUNTER}
+    (%6, %7) = "pd_op.while" (cond=%5, inputs=%0, %3) {{
+    ^%arg_0 {{}}, %arg_1 {{}}
+        (%8, %9) = "pd_op.while" (cond=%5, inputs=%arg_0, %3) {{
+        ^%arg_2 {{}}, %arg_3 {{}}
+            (%10) = "pd_op.exp" (%2) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+            (%11) = "pd_op.tanh" (%arg_0) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+            (%12) = "pd_op.matmul" (%11, %10) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+            (%13) = "pd_op.add" (%arg_2, %12) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+            (%14) = "pd_op.increment_" (%arg_3) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
+            (%15) = "pd_op.less_than" (%14, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+            () = "cf.yield" (%15, %13, %14) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
+        }}
+        (%16) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
+        (%17) = "pd_op.less_than" (%16, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%17, %8, %16) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
+    }}
+    (%18) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+}}"#
+    );
+    let p = moved(&text);
+    for (name, depth) in [
+        ("pd_op.exp", 0),
+        ("pd_op.tanh", 1),
+        ("pd_op.matmul", 1),
+        ("pd_op.add", 2),
+    ] {
+        assert_eq!(loop_depth(&p, name), depth, "{name}\n{p}");
+    }
+    p.verify().unwrap();
+}
+
+/// A yielded invariant op stays in the body, where the loop's variable is
+/// rebound to it, and a copy before the loop serves its other readers, which
+/// then move.
+#[test]
+fn a_yielded_op_is_copied_for_its_other_readers() {
+    let text = format!(
+        r#"{{
+    {X}
+    {Y}
+    {W}
+    {COUNTER}
+    (%6, %7, %8) = "pd_op.while" (cond=%5, inputs=%0, %3, %0) {{
+    ^%arg_0 {{}}, %arg_1 {{}}, %arg_2 {{}}
+        (%9) = "pd_op.matmul" (%0, %2) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%10) = "pd_op.tanh" (%9) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%11) = "pd_op.add" (%arg_0, %10) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%12) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
+        (%13) = "pd_op.less_than" (%12, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%13, %11, %12, %9) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<-1x4xf32>) -> 
+    }}
+    (%14) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%15) = "pd_op.fetch" (%8) {{col:1,name:"last",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+}}"#
+    );
+    let p = moved(&text);
+    assert_eq!(placement(&p, "pd_op.matmul"), (1, 1), "{p}");
+    assert_eq!(loop_depth(&p, "pd_op.tanh"), 0, "{p}");
+    assert_eq!(loop_depth(&p, "pd_op.add"), 1, "{p}");
+    let body = p
+        .block_ops(p.top_block())
+        .find(|&op| p.op_name_str(op) == "pd_op.while")
+        .unwrap();
+    let body = p.region_blocks(p.regions(body).next().unwrap())[0];
+    let terminator = p.block_last_op(body).unwrap();
+    let yielded = p.defining_op(p.operand(terminator, 3).unwrap()).unwrap();
+    assert_eq!(
+        p.op_parent_block(yielded),
+        Some(body),
+        "the body still yields its own matmul\n{p}"
+    );
+    p.verify().unwrap();
+}

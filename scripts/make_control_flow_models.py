@@ -15,6 +15,7 @@ inplace / value-semantics passes):
 | `if_in_while` | a `pd_op.if` inside a `while` body, the same sub-expression in both branches |
 | `while_carried_used_after` | loop-carried results used after the loop, the carried initial value used before the loop, and the initial value's expression computed again after the loop |
 | `while_captures` | the body reads values captured from the enclosing block (not carried): parameters, a data input, values computed before the loop, and recomputes a loop-invariant expression |
+| `while_decoder` | a decoder loop that recomputes loop-invariant projections of its encoder states every step (`[batch, 16, 64]`, 8 steps) |
 | `inplace_in_loop` | real in-place ops (`pd_op.add_`, `relu_`, `scale_`, `set_value_`, `set_value_with_tensor_`, `increment_`, `assign_out_`) inside a loop body on carried values, and outside loops on intermediate values |
 | `inplace_views` | view ops (reshape, unsqueeze, squeeze, flatten, transpose) whose results or sources are written in place (`set_value_`), identical computations whose results are then written in place differently |
 | `nested_deep` | `if` inside `while` inside `if` inside `while` (region depth 4), duplicated expressions at every level |
@@ -77,6 +78,8 @@ SEED = 2024
 # Inputs of every model: x [-1, 4] float32 (batch 2), n [1] int64 in [3, 6).
 X_SPEC = ("x", [-1, 4], "float32", [2, 4], "normal")
 N_SPEC = ("n", [1], "int64", [1], "int:3:6")
+ENC_SPEC = ("enc", [-1, 16, 64], "float32", [4, 16, 64], "normal")
+STEPS_SPEC = ("n", [1], "int64", [1], "int:8:9")
 
 
 def define_models():
@@ -301,6 +304,29 @@ def define_models():
                 i = i + 1
             return h + base, i
 
+    class WhileDecoder(paddle.nn.Layer):
+        """A greedy attention decoder written as users write one: the keys and values
+        of the encoder states are projected inside the loop, every step."""
+
+        def __init__(self):
+            super().__init__()
+            self.key = paddle.nn.Linear(64, 64)
+            self.value = paddle.nn.Linear(64, 64)
+            self.cell = paddle.nn.Linear(128, 64)
+
+        def forward(self, enc, n):
+            h = paddle.mean(enc, axis=1)
+            i = paddle.zeros([1], dtype="int64")
+            while i < n:
+                k = self.key(enc)  # loop-invariant: [batch, 16, 64]
+                v = paddle.tanh(self.value(enc))  # loop-invariant
+                scores = paddle.matmul(k, paddle.unsqueeze(h, -1))  # [batch, 16, 1]
+                attn = F.softmax(scores * 0.125, axis=1)
+                context = paddle.sum(v * attn, axis=1)
+                h = paddle.tanh(self.cell(paddle.concat([h, context], axis=-1)))
+                i = i + 1
+            return h
+
     both = [X_SPEC, N_SPEC]
     return {
         "while_in_if": (
@@ -333,6 +359,10 @@ def define_models():
             "(weight, bias, a scalar gain), the data input x and values computed before the loop; the body "
             "recomputes a loop-invariant expression identical to one before the loop",
             WhileCaptures, both, [["pd_op.while"]]),
+        "while_decoder": (
+            "a greedy attention decoder loop over encoder states [batch, 16, 64] that projects the keys and values "
+            "of the states inside the loop, every step (two loop-invariant linear layers and a tanh)",
+            WhileDecoder, [ENC_SPEC, STEPS_SPEC], [["pd_op.while"]]),
         "inplace_in_loop": (
             "in-place ops outside a loop on intermediate values (pd_op.add_, relu_, scale_, set_value_) and inside a "
             "while body on the loop-carried values (add_, relu_, scale_, set_value_with_tensor_, assign_out_, increment_)",

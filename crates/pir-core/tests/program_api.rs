@@ -228,6 +228,28 @@ fn cloning_a_while_region_remaps_inner_values_and_keeps_outer_ones() {
     assert_eq!(text.matches("\"test.step\"").count(), 2);
 }
 
+/// A while rebuilt around the same body: the body's blocks move to the new
+/// op, their values and uses intact, and the old op erases cleanly.
+#[test]
+fn region_blocks_move_to_a_rebuilt_op() {
+    let mut p = Program::new(ctx());
+    let (w, outer) = build_while(&mut p);
+    let operands: Vec<_> = p.operands(w).collect();
+    let types: Vec<_> = p.results(w).map(|r| p.value_type(r)).collect();
+    let w2 = p.create_op(p.op_name(w), &operands, &types, p.attrs(w), 1);
+    p.insert_op(w2, InsertPoint::After(w));
+    let body = p.region_blocks(p.op_region(w, 0))[0];
+    p.move_region_blocks(p.op_region(w, 0), p.op_region(w2, 0));
+    assert!(p.region_blocks(p.op_region(w, 0)).is_empty());
+    assert_eq!(p.region_blocks(p.op_region(w2, 0)), [body]);
+    assert_eq!(p.block_parent_op(body), Some(w2));
+    p.erase_op(w).unwrap();
+    p.verify().unwrap();
+    let step = p.block_first_op(body).unwrap();
+    assert_eq!(p.operand(step, 1), Some(outer));
+    assert_eq!(p.operand(step, 0), Some(p.block_args(body)[0]));
+}
+
 #[test]
 fn the_verifier_rejects_a_value_used_outside_its_scope() {
     let mut p = Program::new(ctx());

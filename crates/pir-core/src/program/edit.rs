@@ -212,6 +212,22 @@ impl Program {
         self.insert_op(op, at);
     }
 
+    /// Moves every block of region `from` to the end of region `to` (MLIR's
+    /// `takeBody` when `to` is empty), for rebuilding an op with other
+    /// operands or results around the same body. Ops and values keep their
+    /// ids, so every use stays a use; the caller makes sure `to`'s op sees
+    /// what `from`'s did.
+    pub fn move_region_blocks(&mut self, from: RegionId, to: RegionId) {
+        if from == to {
+            return;
+        }
+        let blocks = std::mem::take(&mut self.regions[from].blocks);
+        for &block in &blocks {
+            self.blocks[block].parent = Some(to);
+        }
+        self.regions[to].blocks.extend(blocks);
+    }
+
     /// Erases an op and everything in its regions. Its results must be unused.
     pub fn erase_op(&mut self, op: OpId) -> Result<(), EditError> {
         if self.is_erased(op) {

@@ -1,17 +1,25 @@
 //! Dead code elimination: erases pure ops whose results are unused, in every
-//! region, until none is left (erasing a user can make its operands dead).
+//! region, until none is left (erasing a user can make its operands dead),
+//! and the loop-carried values of a `pd_op.while` that nothing reads: not
+//! the body (its argument is unused) and nothing after the loop (its result
+//! is unused). Paddle's dy2static makes every variable a loop assigns a
+//! carried value, so a loop often carries values only its own iterations
+//! wrote; the ops computing them then die too.
 
 use crate::registry::PassInfo;
+use pir_core::builtin::ArrayAttr;
 use pir_core::walk::Order;
-use pir_core::{OpId, Program};
+use pir_core::{Attribute, InsertPoint, OpId, Program};
 
+use crate::alias::{while_body, yield_of};
 use crate::effects::is_pure;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 
 /// The `dce` pass.
 pub const INFO: PassInfo = PassInfo {
     argument: "dce",
-    description: "erase side-effect-free ops whose results are unused",
+    description: "erase side-effect-free ops whose results are unused, and loop-carried values \
+                  nothing reads",
     options: &[],
     make: |_| Ok(Box::new(DeadCodeElimination)),
 };
@@ -30,31 +38,139 @@ impl Pass for DeadCodeElimination {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        let mut worklist = Vec::new();
-        p.walk(root, Order::Post, &mut |op| {
-            if op != root {
-                worklist.push(op);
+        let mut erased = erase_dead_ops(p, root)?;
+        let mut dropped = 0u64;
+        // Dropping a carried value kills what the body computed for it,
+        // which can leave another carried value unread: until neither moves.
+        loop {
+            let more = drop_unread_carried(p, root)?;
+            if more == 0 {
+                break;
             }
-        });
-        // Users come after their operands' definitions: pop from the end first.
-        let mut erased = 0u64;
-        while let Some(op) = worklist.pop() {
-            if p.is_erased(op) || !is_pure(p, op) || p.results(op).any(|r| !p.use_empty(r)) {
-                continue;
-            }
-            let defs: Vec<OpId> = p
-                .operands(op)
-                .flatten()
-                .filter_map(|v| p.defining_op(v))
-                .collect();
-            p.erase_op(op).map_err(|e| PassError {
-                pass: "dce".into(),
-                message: e.to_string(),
-            })?;
-            erased += 1;
-            worklist.extend(defs);
+            dropped += more;
+            erased += erase_dead_ops(p, root)?;
         }
         cx.statistics.add("ops erased", erased);
-        Ok(Changed::from(erased > 0))
+        cx.statistics.add("loop-carried values dropped", dropped);
+        Ok(Changed::from(erased + dropped > 0))
     }
+}
+
+fn error(e: impl std::fmt::Display) -> PassError {
+    PassError {
+        pass: "dce".into(),
+        message: e.to_string(),
+    }
+}
+
+/// Erases the pure ops under `root` whose results are unused, until none is
+/// left; returns how many.
+fn erase_dead_ops(p: &mut Program, root: OpId) -> Result<u64, PassError> {
+    let mut worklist = Vec::new();
+    p.walk(root, Order::Post, &mut |op| {
+        if op != root {
+            worklist.push(op);
+        }
+    });
+    // Users come after their operands' definitions: pop from the end first.
+    let mut erased = 0u64;
+    while let Some(op) = worklist.pop() {
+        if p.is_erased(op) || !is_pure(p, op) || p.results(op).any(|r| !p.use_empty(r)) {
+            continue;
+        }
+        let defs: Vec<OpId> = p
+            .operands(op)
+            .flatten()
+            .filter_map(|v| p.defining_op(v))
+            .collect();
+        p.erase_op(op).map_err(error)?;
+        erased += 1;
+        worklist.extend(defs);
+    }
+    Ok(erased)
+}
+
+/// Output attributes: one entry per result (Paddle's `"OA"`).
+const PER_RESULT: [&str; 2] = ["stop_gradient", "persistable"];
+
+/// Rebuilds every `pd_op.while` under `root` without its unread carried
+/// values (module docs); returns how many were dropped.
+fn drop_unread_carried(p: &mut Program, root: OpId) -> Result<u64, PassError> {
+    let mut loops = Vec::new();
+    p.walk(root, Order::Post, &mut |op| {
+        if op != root && p.op_name_str(op) == "pd_op.while" {
+            loops.push(op);
+        }
+    });
+    let mut dropped = 0;
+    for lp in loops {
+        let Some(body) = while_body(p, lp) else {
+            continue;
+        };
+        let Some(terminator) = yield_of(p, body) else {
+            continue;
+        };
+        let n = p.num_results(lp);
+        // Only the shape Paddle's verifier accepts: cond + n inputs, n
+        // arguments, cond + n yielded values, one region.
+        if p.num_operands(lp) != n + 1
+            || p.block_args(body).len() != n
+            || p.num_operands(terminator) != n + 1
+            || p.num_regions(lp) != 1
+        {
+            continue;
+        }
+        let unread = |i: usize| p.use_empty(p.block_args(body)[i]) && p.use_empty(p.result(lp, i));
+        let keep: Vec<usize> = (0..n).filter(|&i| !unread(i)).collect();
+        if keep.len() == n {
+            continue;
+        }
+        let pick = |values: Vec<_>| -> Vec<_> {
+            std::iter::once(values[0])
+                .chain(keep.iter().map(|&i| values[i + 1]))
+                .collect()
+        };
+        let operands = pick(p.operands(lp).collect());
+        let yielded = pick(p.operands(terminator).collect());
+        let types: Vec<_> = keep
+            .iter()
+            .map(|&i| p.value_type(p.result(lp, i)))
+            .collect();
+        let attrs = kept_result_attrs(p, lp, &keep);
+        let rebuilt = p.create_op(p.op_name(lp), &operands, &types, attrs, 1);
+        p.insert_op(rebuilt, InsertPoint::Before(lp));
+        p.move_region_blocks(p.op_region(lp, 0), p.op_region(rebuilt, 0));
+        p.set_operands(terminator, &yielded);
+        for i in (0..n).rev().filter(|i| !keep.contains(i)) {
+            p.erase_block_arg(body, i).map_err(error)?;
+        }
+        for (k, &i) in keep.iter().enumerate() {
+            p.replace_all_uses_with(p.result(lp, i), p.result(rebuilt, k));
+        }
+        p.erase_op(lp).map_err(error)?;
+        dropped += (n - keep.len()) as u64;
+    }
+    Ok(dropped)
+}
+
+/// `op`'s attributes with the per-result lists cut to the results `keep`.
+fn kept_result_attrs(p: &Program, op: OpId, keep: &[usize]) -> pir_core::AttrDict {
+    let ctx = p.ctx();
+    let n = p.num_results(op);
+    let mut attrs = p.attrs(op);
+    for name in PER_RESULT {
+        let Some(sym) = ctx.lookup_symbol(name) else {
+            continue;
+        };
+        let Some(list) = ctx
+            .dict_get(attrs, sym)
+            .and_then(|a| ctx.attr_as::<ArrayAttr>(a))
+            .filter(|list| list.0.len() == n)
+        else {
+            continue;
+        };
+        let kept: Vec<Attribute> = keep.iter().map(|&i| list.0[i]).collect();
+        attrs = ctx.dict_with(attrs, sym, ArrayAttr::get(ctx, &kept));
+    }
+    attrs
 }

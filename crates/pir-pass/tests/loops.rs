@@ -1,6 +1,7 @@
-//! `loop_invariant_code_motion` on loops written in Paddle's text: which ops
-//! leave a `while` body and which must stay. That the moved programs compute
-//! what the originals do is checked by the property test (`pass_semantics`),
+//! Passes on loops written in Paddle's text: which ops
+//! `loop_invariant_code_motion` takes out of a `while` body and which must
+//! stay, and the carried values `dce` drops. That the results compute what
+//! the originals do is checked by the property test (`pass_semantics`),
 //! whose random loops read outer values, write them in place and run zero to
 //! three times.
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
@@ -221,5 +222,61 @@ fn a_yielded_op_is_copied_for_its_other_readers() {
         Some(body),
         "the body still yields its own matmul\n{p}"
     );
+    p.verify().unwrap();
+}
+
+/// dy2static carries every variable a loop assigns. A carried value that
+/// neither the body nor anything after the loop reads is dropped from the
+/// `while` (input, argument, yielded value, result and its `stop_gradient`
+/// entry), and the op computing it dies with it.
+#[test]
+fn dce_drops_carried_values_nothing_reads() {
+    let text = format!(
+        r#"{{
+    {X}
+    {Y}
+    {W}
+    {COUNTER}
+    (%6, %7, %8) = "pd_op.while" (cond=%5, inputs=%0, %3, %1) {{
+    ^%arg_0 {{}}, %arg_1 {{}}, %arg_2 {{}}
+        (%9) = "pd_op.matmul" (%arg_0, %2) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%10) = "pd_op.tanh" (%9) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%11) = "pd_op.exp" (%9) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%12) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
+        (%13) = "pd_op.less_than" (%12, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%13, %10, %12, %11) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<-1x4xf32>) -> 
+    }}
+    (%14) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+}}"#
+    );
+    let mut p = parse(&text);
+    let lp = p
+        .block_ops(p.top_block())
+        .find(|&op| p.op_name_str(op) == "pd_op.while")
+        .unwrap();
+    p.set_attr(
+        lp,
+        "stop_gradient",
+        pir_core::builtin::bool_array(p.ctx(), &[false, true, false]),
+    );
+    run(&mut p, "dce");
+    let text = p.to_string();
+    assert_eq!(placement(&p, "pd_op.exp"), (0, 0), "{text}");
+    assert!(
+        text.contains(r#""pd_op.while" (cond=%5, inputs=%0, %3)"#),
+        "the counter stays: the body reads it\n{text}"
+    );
+    let lp = p
+        .block_ops(p.top_block())
+        .find(|&op| p.op_name_str(op) == "pd_op.while")
+        .unwrap();
+    assert_eq!(p.num_results(lp), 2);
+    assert_eq!(
+        p.ctx().display_attr(p.attr(lp, "stop_gradient").unwrap()),
+        "[false,true]"
+    );
+    let body = p.region_blocks(p.regions(lp).next().unwrap())[0];
+    assert_eq!(p.block_args(body).len(), 2);
+    assert_eq!(p.num_operands(p.block_last_op(body).unwrap()), 3);
     p.verify().unwrap();
 }

@@ -31,7 +31,7 @@ use crate::transforms::dense_dims;
 /// Ops whose first result has the leading dim of their first operand
 /// (batch-first layers: convolutions, pools, norms, interpolations, and
 /// shape-keeping ops without Paddle's element-wise trait).
-pub const KEEPS_LEADING_DIM: [&str; 28] = [
+pub const KEEPS_LEADING_DIM: [&str; 29] = [
     "pd_op.conv2d",
     "pd_op.depthwise_conv2d",
     "pd_op.conv2d_transpose",
@@ -60,6 +60,7 @@ pub const KEEPS_LEADING_DIM: [&str; 28] = [
     "pd_op.nearest_interp",
     "pd_op.bicubic_interp",
     "pd_op.linear_interp",
+    "pd_op.full_like",
 ];
 
 /// The origin of every value with a dynamic leading dim that has one

@@ -36,9 +36,9 @@
 //! end become parameters too: a `full`/`full_int_array`/`assign_value` op is a
 //! kernel that Paddle's executor runs on every run (and on every iteration
 //! inside a `while` body), while a parameter is loaded once. Only makers whose
-//! result has value semantics ([`AliasAnalysis::has_value_semantics`]: never
-//! written, shared with no other value, not bound to a named variable such as
-//! a loop-carried one or an output) and has between 1 and
+//! result's alias class is never written and has no member bound to a named
+//! variable (a loop-carried one, an output; [`AliasAnalysis::facts`]), and
+//! has between 1 and
 //! `MAX_HOISTED_ELEMENTS` elements are replaced (Paddle loads an empty
 //! tensor without a buffer, and `paddle.jit.load` then fails on it); equal constants (same type,
 //! same bytes) share one parameter. Counted as `constants hoisted`. Paddle's
@@ -408,7 +408,10 @@ fn hoist_makers(p: &mut Program, root: OpId) -> Result<(u64, u64), PassError> {
             continue;
         }
         let r = p.result(op, 0);
-        if p.use_empty(r) || !aliases.has_value_semantics(r) {
+        // A read-only class may share the parameter's buffer: an element of
+        // a `builtin.combine` (the dims of a shape) too.
+        let facts = aliases.facts(r);
+        if p.use_empty(r) || facts.written || facts.pinned {
             continue;
         }
         let tensor = match maker_value(p, op) {

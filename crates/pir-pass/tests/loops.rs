@@ -280,3 +280,31 @@ fn dce_drops_carried_values_nothing_reads() {
     assert_eq!(p.num_operands(p.block_last_op(body).unwrap()), 3);
     p.verify().unwrap();
 }
+
+/// An integer division raises on a zero divisor, so it stays where a
+/// zero-trip loop would not run it; a float division gives inf and moves.
+#[test]
+fn integer_divisions_stay_in_the_loop() {
+    let text = format!(
+        r#"{{
+    {X}
+    {Y}
+    {W}
+    {COUNTER}
+    (%6, %7) = "pd_op.while" (cond=%5, inputs=%0, %3) {{
+    ^%arg_0 {{}}, %arg_1 {{}}
+        (%8) = "pd_op.floor_divide" (%4, %3) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+        (%9) = "pd_op.divide" (%2, %2) {{stop_gradient:[false]}} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%10) = "pd_op.matmul" (%arg_0, %9) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%11) = "pd_op.add" (%arg_1, %8) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+        (%12) = "pd_op.less_than" (%11, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%12, %10, %11) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
+    }}
+    (%13) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+}}"#
+    );
+    let p = moved(&text);
+    assert_eq!(loop_depth(&p, "pd_op.floor_divide"), 1, "{p}");
+    assert_eq!(loop_depth(&p, "pd_op.divide"), 0, "{p}");
+    p.verify().unwrap();
+}

@@ -22,7 +22,8 @@
 //!   except the batch (leading) dim of an op that treats samples apart
 //!   (convolutions, norms, element-wise and `matmul` by a weight), and two
 //!   dynamic batch dims of an element-wise op only when they provably come
-//!   from one data input ([`LeadingDims`]).
+//!   from one data input ([`LeadingDims`]); no integer division, which
+//!   raises on a zero divisor.
 //!
 //! Inner loops go first, so an op leaves every loop it is invariant in.
 //! Paddle's passes have no such motion; its executor runs every body op in
@@ -210,6 +211,9 @@ pub fn speculatable(p: &Program, leading: &LeadingDims, op: OpId) -> bool {
         });
     }
     if has("pir::BinaryElementWiseTrait") {
+        if INTEGER_DIVISIONS.contains(&p.op_name_str(op)) && !float_results(p, op) {
+            return false;
+        }
         return operands
             .iter()
             .zip(&shapes)
@@ -223,6 +227,31 @@ pub fn speculatable(p: &Program, leading: &LeadingDims, op: OpId) -> bool {
             });
     }
     operands.is_empty()
+}
+
+/// Element-wise ops whose kernels raise on an integer divisor of zero.
+const INTEGER_DIVISIONS: [&str; 5] = [
+    "pd_op.divide",
+    "pd_op.floor_divide",
+    "pd_op.trunc_divide",
+    "pd_op.remainder",
+    "pd_op.fused_elementwise_div",
+];
+
+/// Whether every result of `op` is a tensor of floating-point numbers.
+fn float_results(p: &Program, op: OpId) -> bool {
+    use pir_core::builtin::{DenseTensorType, ScalarType};
+    let ctx = p.ctx();
+    p.results(op).all(|r| {
+        ctx.type_as::<DenseTensorType>(p.value_type(r))
+            .and_then(|t| ctx.type_as::<ScalarType>(t.dtype))
+            .is_some_and(|s| {
+                matches!(
+                    s,
+                    ScalarType::F16 | ScalarType::BF16 | ScalarType::F32 | ScalarType::F64
+                )
+            })
+    })
 }
 
 /// Whether two operands broadcast whatever their dynamic dims turn out to

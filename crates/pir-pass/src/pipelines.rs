@@ -3,11 +3,11 @@
 /// `(name, passes, what it is for)`.
 pub const PIPELINES: &[(&str, &str, &str)] = &[(
     "inference",
-    "identity_op_clean,constant_folding,fold_batch_norm,matmul_scale_fuse,\
+    "identity_op_clean,einsum_to_matmul,constant_folding,fold_batch_norm,matmul_scale_fuse,\
      matmul_transpose_fuse,remove_redundant_transpose,matmul_add_act_fuse,silu_fuse,\
      constant_folding,canonicalize,loop_invariant_code_motion,cse,dce,constant_folding{constants-as-params=true},inplace",
     "CPU inference: cleanups, constant and batch-norm folding, the fusions whose \
-     result ops Paddle's CPU kernels run (pd_op.fc, pd_op.swish), loop-invariant ops moved out of loops, the constants left as parameters (loaded once, not computed per run), \
+     result ops Paddle's CPU kernels run (pd_op.fc, pd_op.swish), einsums that are matrix products as matmuls, loop-invariant ops moved out of loops, the constants left as parameters (loaded once, not computed per run), \
      then in-place ops where no reader can tell",
 )];
 

@@ -11,8 +11,8 @@
 use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::{
-    canonicalize, cleanup, constant_folding, cse, dce, fold_batch_norm, fusion, horizontal_fuse,
-    inplace, loop_invariant, value_semantics,
+    canonicalize, cleanup, constant_folding, cse, dce, einsum, fold_batch_norm, fusion,
+    horizontal_fuse, inplace, loop_invariant, value_semantics,
 };
 
 /// A pipeline that cannot be built.
@@ -76,6 +76,7 @@ pub static PASSES: &[PassInfo] = &[
     fusion::CONV2D_ADD_ACT_FUSE,
     fusion::ADD_NORM_FUSE,
     horizontal_fuse::INFO,
+    einsum::INFO,
     fusion::DRR,
 ];
 

@@ -11,10 +11,11 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-const PASSES: [&str; 20] = [
+const PASSES: [&str; 21] = [
     "dce",
     "cse",
     "loop_invariant_code_motion",
+    "einsum_to_matmul",
     "canonicalize",
     "remove-identity-ops",
     "delete-assert",

@@ -5,6 +5,7 @@ pub mod cleanup;
 pub mod constant_folding;
 pub mod cse;
 pub mod dce;
+pub mod einsum;
 pub mod fold_batch_norm;
 pub mod fusion;
 pub mod horizontal_fuse;

@@ -18,7 +18,11 @@
 //!   in-place op);
 //! - `pd_op.while`: condition ↔ the yielded next condition; loop-carried
 //!   input `i` ↔ result `i` ↔ body argument `i` ↔ yielded value `i`
-//!   (all written: the executor rebinds them each iteration);
+//!   (all written: the executor rebinds them each iteration, but none
+//!   stored: the rebinding shares buffers and copies nothing, so what a
+//!   buffer holds changes only by the ops that store into it, the in-place
+//!   and view ops and the unknown ones; loop-invariant code motion asks
+//!   this);
 //! - `pd_op.if` / `pd_op.pylayer`: result `i` ↔ operand `i` of every branch's
 //!   `cf.yield`;
 //! - `builtin.combine`, `builtin.split`, `builtin.slice`: a vector and its

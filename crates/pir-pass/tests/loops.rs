@@ -308,3 +308,34 @@ fn integer_divisions_stay_in_the_loop() {
     assert_eq!(loop_depth(&p, "pd_op.divide"), 0, "{p}");
     p.verify().unwrap();
 }
+
+/// An interpolation to a size fixed by its attributes moves; one whose size
+/// is a tensor stays (a zero or negative size raises).
+#[test]
+fn interpolations_move_only_to_a_fixed_size() {
+    let text = format!(
+        r#"{{
+    (%0) = "pd_op.data" () {{dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4,12,12],stop_gradient:[false]}} : () -> tensor<-1x4x12x12xf32>
+    (%1) = "pd_op.data" () {{dtype:int32,name:"size",place:Place(undefined:0),shape:[2],stop_gradient:[true]}} : () -> tensor<2xi32>
+    (%2) = "pd_op.full" () {{dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0}} : () -> tensor<1xf32>
+    {COUNTER}
+    (%6, %7) = "pd_op.while" (cond=%5, inputs=%2, %3) {{
+    ^%arg_0 {{}}, %arg_1 {{}}
+        (%8) = "pd_op.bilinear_interp" (%0, <<NULL VALUE>>, <<NULL VALUE>>, <<NULL VALUE>>) {{align_corners:true,align_mode:0,data_format:"NCHW",interp_method:"bilinear",out_d:-1,out_h:20,out_w:20,scale:[],stop_gradient:[false]}} : (tensor<-1x4x12x12xf32>, <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>) -> tensor<-1x4x20x20xf32>
+        (%9) = "pd_op.nearest_interp" (%0, %1, <<NULL VALUE>>, <<NULL VALUE>>) {{align_corners:false,align_mode:0,data_format:"NCHW",interp_method:"nearest",out_d:-1,out_h:-1,out_w:-1,scale:[],stop_gradient:[false]}} : (tensor<-1x4x12x12xf32>, tensor<2xi32>, <<NULL TYPE>>, <<NULL TYPE>>) -> tensor<-1x4x-1x-1xf32>
+        (%10) = "pd_op.mean_all" (%8) {{stop_gradient:[false]}} : (tensor<-1x4x20x20xf32>) -> tensor<f32>
+        (%11) = "pd_op.mean_all" (%9) {{stop_gradient:[false]}} : (tensor<-1x4x-1x-1xf32>) -> tensor<f32>
+        (%12) = "pd_op.add" (%10, %11) {{stop_gradient:[false]}} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+        (%13) = "pd_op.add" (%arg_0, %12) {{stop_gradient:[false]}} : (tensor<1xf32>, tensor<f32>) -> tensor<1xf32>
+        (%14) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
+        (%15) = "pd_op.less_than" (%14, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%15, %13, %14) {{}} : (tensor<1xb>, tensor<1xf32>, tensor<1xi64>) -> 
+    }}
+    (%16) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<1xf32>) -> tensor<1xf32>
+}}"#
+    );
+    let p = moved(&text);
+    assert_eq!(loop_depth(&p, "pd_op.bilinear_interp"), 0, "{p}");
+    assert_eq!(loop_depth(&p, "pd_op.nearest_interp"), 1, "{p}");
+    p.verify().unwrap();
+}

@@ -118,11 +118,9 @@ fn hoist(p: &mut Program, aliases: &AliasAnalysis, leading: &mut LeadingDims, lp
     let ops: Vec<OpId> = p.block_ops(body).collect();
     for op in ops {
         let invariant = is_pure(p, op)
-            && p.operands(op).all(|v| {
-                v.is_some_and(|v| {
-                    (fresh.contains(&v) || !aliases.is_stored(v)) && !defined_under(p, v, lp)
-                })
-            })
+            && p.operands(op)
+                .flatten()
+                .all(|v| (fresh.contains(&v) || !aliases.is_stored(v)) && !defined_under(p, v, lp))
             && p.results(op).all(|r| !aliases.is_stored(r))
             && speculatable(p, leading, op);
         if !invariant {
@@ -183,9 +181,12 @@ fn defined_under(p: &Program, v: ValueId, op: OpId) -> bool {
 /// An op without operands (`full`, `full_int_array`) reads nothing that
 /// could disagree.
 pub fn speculatable(p: &Program, leading: &LeadingDims, op: OpId) -> bool {
-    let Some(operands) = p.operands(op).collect::<Option<Vec<ValueId>>>() else {
+    // Absent optional inputs read nothing. An interpolation's optional
+    // inputs are its output size or scale, whose values can make it fail.
+    let operands: Vec<ValueId> = p.operands(op).flatten().collect();
+    if p.op_name_str(op).ends_with("_interp") && operands.len() > 1 {
         return false;
-    };
+    }
     let Some(shapes) = operands
         .iter()
         .map(|&v| dense_dims(p, v))

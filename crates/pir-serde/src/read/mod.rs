@@ -339,6 +339,11 @@ impl<'o, 'a> Reader<'o, 'a> {
         file_len: usize,
     ) -> Reader<'o, 'a> {
         let approx_ops = approx_ops(file_len);
+        // Models whose ops carry a name each (a parameter's, a layer's
+        // `struct_name`) bring a new dictionary per op and a new string for
+        // about every other: room for them up front spares the tables'
+        // growth (rehashing, and the old table held meanwhile).
+        ctx.reserve_interned(approx_ops / 2, approx_ops);
         Reader {
             input,
             ctx: ctx.clone(),

@@ -140,11 +140,11 @@ fn read_header(
 
 /// The program and header into the loaded form, with the checks that need the whole program.
 fn finish_program(
-    mut program: Program,
+    program: Program,
     header: &Header,
     bytes: &[u8],
 ) -> Result<LoadedProgram, ReadError> {
-    program.shrink_to_fit();
+    // The arenas keep their spare room (see `Program::shrink_to_fit`).
     if header.version > CURRENT_VERSION {
         check_newer_file(&program, header.version)?;
     }

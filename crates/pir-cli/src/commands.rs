@@ -78,22 +78,27 @@ fn convert(args: &ConvertArgs, upgrade: bool) -> Result<(), CliError> {
     save(&loaded.program, &args.output, &write, args.force)
 }
 
-/// `pir print MODEL [--typed] [--json-ids]`.
+/// `pir print MODEL [--typed] [--json-ids]`: the text goes to stdout as it
+/// is printed, so it never exists whole in memory.
 fn print(args: &PrintArgs) -> Result<(), CliError> {
     let loaded = load(&args.model)?;
-    let _progress = crate::progress::spinner("printing");
-    let out = if args.typed {
-        pir_serde::typed_text(&loaded, args.json_ids).into_bytes()
+    // A spinner would mix with text printed on the terminal.
+    let _progress = if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        None
+    } else {
+        crate::progress::spinner("printing")
+    };
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    if args.typed {
+        let options = pir_serde::typed_options(&loaded);
+        pir_serde::write_typed(&loaded.program, &options, args.json_ids, &mut stdout)?;
     } else {
         let options = pir_core::printer::PrintOptions {
             typed: false,
             json_ids: args.json_ids,
         };
-        loaded.program.print_with(options, &[])
-    };
-    drop(_progress);
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(&out)?;
+        loaded.program.print_with_to(options, &[], &mut stdout)?;
+    }
     stdout.flush()?;
     Ok(())
 }

@@ -14,6 +14,10 @@ use clap::Parser;
 
 /// mimalloc: a model is many small allocations (op dictionaries, interned
 /// strings), which it serves in about half the time of glibc's malloc.
+/// It asks for transparent huge pages where the system gives them on
+/// request: a 1M-op program loads about 10% faster with them, for about
+/// 45 MB of partly used 2 MB pages at its peak (`MIMALLOC_ALLOW_THP=0`
+/// trades them back).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -166,8 +166,9 @@ impl AttrDict {
 #[derive(Debug)]
 pub(crate) struct DictData {
     pub(crate) entries: Box<[(Symbol, Attribute)]>,
-    /// Indices into `entries`, ordered by the names' bytes (the printer's order);
-    /// `None` when `entries` are in that order already, as most dictionaries read
-    /// from files are, so they cost one allocation.
-    pub(crate) sorted: Option<Box<[u32]>>,
+    /// The order of `entries` by the names' bytes (the printer's order), as
+    /// 1 + its index among the context's interned orders: dictionaries of
+    /// one op kind share their order, so a model with a dictionary per op
+    /// stores a handful. `None` when `entries` are in that order already.
+    pub(crate) sorted: Option<std::num::NonZeroU32>,
 }

@@ -15,6 +15,7 @@
 //! ```
 
 use std::collections::HashSet;
+use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use parking_lot::{Mutex, RwLock};
@@ -60,6 +61,8 @@ pub struct IrContext {
     types: Interner<Box<dyn DynType>>,
     attrs: Interner<Box<dyn DynAttr>>,
     dicts: Interner<DictData>,
+    /// The orders of unsorted dictionaries' entries by name (see `DictData::sorted`).
+    orders: Interner<Box<[u32]>>,
     op_infos: boxcar::Vec<OpInfo>,
     type_decoders: RwLock<FxHashMap<&'static str, TypeDecoder>>,
     attr_decoders: RwLock<FxHashMap<&'static str, AttrDecoder>>,
@@ -135,6 +138,7 @@ impl IrContext {
             types: Interner::new(),
             attrs: Interner::new(),
             dicts: Interner::new(),
+            orders: Interner::new(),
             op_infos: boxcar::Vec::new(),
             type_decoders: RwLock::new(FxHashMap::default()),
             attr_decoders: RwLock::new(FxHashMap::default()),
@@ -367,7 +371,15 @@ impl IrContext {
                 let sorted = (!in_order).then(|| {
                     let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
                     sorted.sort_by(|&a, &b| name(a).cmp(name(b)));
-                    sorted.into_boxed_slice()
+                    let index = self.orders.intern(
+                        fx_hash(&sorted),
+                        sorted,
+                        |stored, probe| **stored == **probe,
+                        Vec::into_boxed_slice,
+                        |stored| fx_hash(&**stored),
+                    );
+                    // Below `u32::MAX` (the interner's bound), so 1 + it fits.
+                    NonZeroU32::MIN.saturating_add(index)
                 });
                 DictData {
                     entries: entries.into(),
@@ -388,7 +400,7 @@ impl IrContext {
     /// The entries of a dictionary ordered by name (byte order).
     pub fn dict_sorted(&self, dict: AttrDict) -> impl Iterator<Item = (Symbol, Attribute)> + '_ {
         let data = self.dicts.get(dict.0);
-        let sorted = data.sorted.as_deref();
+        let sorted = data.sorted.map(|i| &**self.orders.get(i.get() - 1));
         (0..data.entries.len()).map(move |k| {
             let i = sorted.map_or(k, |s| s[k] as usize);
             data.entries[i]
@@ -564,6 +576,17 @@ mod tests {
         assert_eq!(names(in_order), ["a", "ab", "b"]);
         assert_eq!(names(shuffled), ["a", "ab", "b"]);
         assert!(ctx.dicts.get(in_order.0).sorted.is_none());
+        // Dictionaries whose names come in the same order share their order.
+        let other = ctx.dict(&entries(&["d", "c", "cd"]));
+        assert_eq!(names(other), ["c", "cd", "d"]);
+        let reversed = ctx.dict(&entries(&["ab", "a"]));
+        assert_eq!(names(reversed), ["a", "ab"]);
+        let order = |d: AttrDict| ctx.dicts.get(d.0).sorted;
+        assert_eq!(order(other), order(shuffled));
+        assert_ne!(order(reversed), order(shuffled));
+        assert_eq!(ctx.orders.len(), 2);
+        // A stored dictionary takes 3 words (its entries and order).
+        assert!(std::mem::size_of::<DictData>() <= 24);
         assert_eq!(names(ctx.dict(&[])), Vec::<&str>::new());
     }
 }

@@ -4,7 +4,10 @@
 //! forms for the ops that register a [`crate::op_info::PrintFn`].
 //!
 //! Printing is a visitor writing into one output buffer; it allocates nothing
-//! per op beyond that buffer and the value-number table.
+//! per op beyond that buffer and the value-number table. Printing to a
+//! writer ([`Program::print`], [`Program::print_with_to`]) passes the buffer
+//! on every [`FLUSH_BYTES`] between top-level ops, so a large program's text
+//! never exists whole in memory.
 //!
 //! With [`PrintOptions::typed`] it writes the lossless typed form instead,
 //! which [`crate::parser`] reads back exactly: a `#pir-typed` header line,
@@ -43,6 +46,9 @@ use crate::types::Type;
 /// arguments and keyword arguments), so a result prints without a look at
 /// its definition.
 const NOT_A_RESULT: u32 = 1 << 31;
+
+/// How much text a print to a writer holds before passing it on.
+pub const FLUSH_BYTES: usize = 1 << 20;
 
 /// What to print.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -755,17 +761,56 @@ impl<'a> Printer<'a> {
 
     /// Prints a whole program: `{\n`, the top block's ops, `}\n`.
     pub fn print_program(&mut self, program: &Program) {
-        let top = program.top_block();
-        // Size the value-number table once rather than growing it value by value.
+        self.begin_program(program);
+        self.print_block_ops(program, program.top_block());
+        self.write_str("}\n");
+    }
+
+    /// [`Printer::print_program`], passing the text to `sink` (the buffer
+    /// and then `sink`) every [`FLUSH_BYTES`] between top-level ops and at the end.
+    pub fn print_program_to(
+        &mut self,
+        program: &Program,
+        sink: &mut dyn io::Write,
+    ) -> io::Result<()> {
+        self.begin_program(program);
+        self.indent += 4;
+        for op in program.block_ops(program.top_block()) {
+            self.write_indent();
+            self.print_op(program, op);
+            self.out.push(b'\n');
+            if self.out.len() >= FLUSH_BYTES {
+                self.flush_to(sink)?;
+            }
+        }
+        self.indent -= 4;
+        self.write_str("}\n");
+        self.flush_to(sink)
+    }
+
+    /// The program's opening: sizes the value-number table once rather
+    /// than growing it value by value, then `{\n` and the top block's arguments.
+    fn begin_program(&mut self, program: &Program) {
         if let Some(last) = program.values.len().checked_sub(1) {
             let last = ValueId::new(last);
             let n = *self.numbers.get(last);
             self.numbers.set(last, n);
         }
         self.write_str("{\n");
-        self.print_block_args_line(program, top);
-        self.print_block_ops(program, top);
-        self.write_str("}\n");
+        self.print_block_args_line(program, program.top_block());
+    }
+
+    /// Passes the buffered text to `sink` and empties the buffer.
+    fn flush_to(&mut self, sink: &mut dyn io::Write) -> io::Result<()> {
+        sink.write_all(self.out)?;
+        self.out.clear();
+        // The dictionaries' spans point into the buffer: later ones no longer
+        // copy from them.
+        for printed in &mut self.cache.prev {
+            printed.entries.clear();
+            printed.spans.clear();
+        }
+        Ok(())
     }
 }
 
@@ -778,11 +823,25 @@ fn is_plain_attr_name(name: &str) -> bool {
 }
 
 impl Program {
-    /// Writes Paddle's text of the program.
+    /// Writes Paddle's text of the program to `w`, a part at a time (see
+    /// [`FLUSH_BYTES`]).
     pub fn print(&self, w: &mut impl io::Write) -> io::Result<()> {
-        let mut out = Vec::with_capacity(self.ops.len() * 256);
-        Printer::new(self.ctx(), &mut out).print_program(self);
-        w.write_all(&out)
+        self.print_with_to(PrintOptions::default(), &[], w)
+    }
+
+    /// [`Program::print_with`] to a writer, a part at a time (see [`FLUSH_BYTES`]).
+    pub fn print_with_to(
+        &self,
+        options: PrintOptions,
+        header: &[(&str, &str)],
+        w: &mut dyn io::Write,
+    ) -> io::Result<()> {
+        let mut out = Vec::with_capacity(FLUSH_BYTES + FLUSH_BYTES / 4);
+        let mut p = Printer::with_options(self.ctx(), &mut out, options);
+        if options.typed {
+            p.print_typed_header(header);
+        }
+        p.print_program_to(self, w)
     }
 
     /// The program's text in the form `options` says; a typed text starts

@@ -195,6 +195,20 @@ impl<'o> Writer<'o> {
         self.depth
     }
 
+    /// How many bytes the output buffer holds.
+    pub fn buffered(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Passes the output written so far to `sink` and empties the buffer;
+    /// writing goes on where it stood (separators depend on the writer's
+    /// state, not on the buffer), so a large document can be streamed.
+    pub fn drain_to(&mut self, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+        sink.write_all(self.out)?;
+        self.out.clear();
+        Ok(())
+    }
+
     #[inline]
     fn newline_indent(&mut self, depth: usize) {
         self.out.push(b'\n');
@@ -465,6 +479,51 @@ mod tests {
         assert_eq!(escaped("/\u{7f}"), "\"/\u{7f}\"");
         assert_eq!(escaped("é\u{2028}😀"), "\"é\u{2028}😀\"");
         assert_eq!(escaped(""), "\"\"");
+    }
+
+    /// A document written in one buffer, and the same drained to a sink after every value.
+    fn whole_and_drained(pretty: bool) -> (Vec<u8>, Vec<u8>) {
+        let write = |w: &mut Writer<'_>, sink: &mut Option<&mut Vec<u8>>| {
+            w.begin_object();
+            w.key("a");
+            w.begin_array();
+            for i in 0..3 {
+                w.i64(i);
+                if let Some(s) = sink.as_deref_mut() {
+                    w.drain_to(s).unwrap();
+                    assert_eq!(w.buffered(), 0);
+                }
+            }
+            w.begin_object();
+            w.end_object();
+            w.end_array();
+            w.key("b");
+            w.string("x");
+            w.end_object();
+            if let Some(s) = sink.as_deref_mut() {
+                w.drain_to(s).unwrap();
+            }
+        };
+        let (mut whole, mut buf, mut sink) = (Vec::new(), Vec::new(), Vec::new());
+        let new = |out| {
+            if pretty {
+                Writer::pretty(out)
+            } else {
+                Writer::compact(out)
+            }
+        };
+        write(&mut new(&mut whole), &mut None);
+        write(&mut new(&mut buf), &mut Some(&mut sink));
+        assert!(buf.is_empty());
+        (whole, sink)
+    }
+
+    #[test]
+    fn draining_to_a_sink_gives_the_same_bytes() {
+        for pretty in [false, true] {
+            let (whole, drained) = whole_and_drained(pretty);
+            assert_eq!(whole, drained);
+        }
     }
 
     #[test]

@@ -117,4 +117,7 @@ pub enum WriteError {
     /// Writing the file failed.
     #[error(transparent)]
     File(#[from] pir_core::fs::WriteError),
+    /// The writer the output streams to failed.
+    #[error("cannot write the output: {0}")]
+    Io(#[from] std::io::Error),
 }

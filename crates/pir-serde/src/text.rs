@@ -158,17 +158,26 @@ fn header_error(key: &str, value: &str, message: &str) -> ReadError {
 /// its content (files of older releases were upgraded on reading), the
 /// `trainable` flag and (when set) `readable`.
 pub fn typed_text(loaded: &LoadedProgram, json_ids: bool) -> String {
-    let options = WriteOptions {
-        trainable: loaded.trainable,
-        readable: loaded.readable,
-        version: loaded.version.max(PIR_VERSION),
-    };
+    let options = typed_options(loaded);
     String::from_utf8_lossy(&typed_bytes(&loaded.program, &options, json_ids)).into_owned()
 }
 
 /// The typed text of a program whose header says what `options` would
 /// write as JSON (`version`, `trainable`, `readable`).
 pub fn typed_bytes(program: &Program, options: &WriteOptions, json_ids: bool) -> Vec<u8> {
+    let mut out = Vec::new();
+    // Writing into a vector cannot fail.
+    let _ = write_typed(program, options, json_ids, &mut out);
+    out
+}
+
+/// [`typed_bytes`] to a writer, a part at a time.
+pub fn write_typed(
+    program: &Program,
+    options: &WriteOptions,
+    json_ids: bool,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let version = options.version.to_string();
     let mut header = vec![
         ("version", version.as_str()),
@@ -184,24 +193,38 @@ pub fn typed_bytes(program: &Program, options: &WriteOptions, json_ids: bool) ->
         typed: true,
         json_ids,
     };
-    program.print_with(print, &header)
+    program.print_with_to(print, &header, w)
+}
+
+/// The header options of a loaded model's typed text: the version of its
+/// content (files of older releases were upgraded on reading), its
+/// `trainable` flag and layout.
+pub fn typed_options(loaded: &LoadedProgram) -> WriteOptions {
+    WriteOptions {
+        trainable: loaded.trainable,
+        readable: loaded.readable,
+        version: loaded.version.max(PIR_VERSION),
+    }
 }
 
 /// Writes a program atomically as IR text: the typed form for a `.pir`
 /// path, Paddle's print for any other (`.txt`). An existing file is
-/// replaced only with `overwrite`.
+/// replaced only with `overwrite`. The text goes to the file as it is
+/// printed, a part at a time.
 pub fn write_text_file(
     program: &Program,
     path: &Path,
     options: &WriteOptions,
     overwrite: bool,
 ) -> Result<(), WriteError> {
-    let bytes = if path.extension().is_some_and(|e| e == "pir") {
-        typed_bytes(program, options, false)
-    } else {
-        program.print_to_vec()
-    };
-    pir_core::fs::write_atomic(path, overwrite, |w| w.write_all(&bytes))?;
+    let typed = path.extension().is_some_and(|e| e == "pir");
+    pir_core::fs::write_atomic(path, overwrite, |w| {
+        if typed {
+            write_typed(program, options, false, w)
+        } else {
+            program.print_with_to(PrintOptions::default(), &[], w)
+        }
+    })?;
     Ok(())
 }
 

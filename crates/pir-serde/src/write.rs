@@ -12,10 +12,12 @@
 //! `pd_op` definition does not declare are kept rather than silently dropped
 //! (Paddle's reader accepts them). `builtin.parameter` uses the short `"p"` form.
 
+use std::io::Write;
 use std::path::Path;
 
 use pir_core::entity::SecondaryMap;
 use pir_core::memo::{MemoBytes, MemoTable};
+use pir_core::printer::FLUSH_BYTES;
 use pir_core::serial::{self, JsonWriter};
 use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
 
@@ -52,26 +54,57 @@ impl Default for WriteOptions {
 pub fn write_to_vec(program: &Program, options: &WriteOptions) -> Result<Vec<u8>, WriteError> {
     // Corpus models take 270-380 bytes per op in compact form.
     let mut out = Vec::with_capacity(program.num_ops() * 400 + 256);
-    let mut w = if options.readable {
-        JsonWriter::pretty(&mut out)
-    } else {
-        JsonWriter::compact(&mut out)
-    };
-    ProgramWriter::new(program, options).write(&mut w)?;
+    let mut w = json_writer(&mut out, options);
+    ProgramWriter::new(program, options, None).write(&mut w)?;
     Ok(out)
 }
 
-/// Writes a program to a file atomically; an existing file is replaced only
-/// with `overwrite`.
+/// Writes a program to `sink`, a part at a time: the top block's ops are
+/// encoded into a buffer passed on every [`FLUSH_BYTES`], so a large
+/// program's JSON never exists whole in memory.
+pub fn write_to(
+    program: &Program,
+    options: &WriteOptions,
+    sink: &mut dyn Write,
+) -> Result<(), WriteError> {
+    let mut out = Vec::with_capacity(FLUSH_BYTES + FLUSH_BYTES / 4);
+    let mut w = json_writer(&mut out, options);
+    ProgramWriter::new(program, options, Some(sink)).write(&mut w)
+}
+
+/// The JSON writer of `options`' layout.
+fn json_writer<'o>(out: &'o mut Vec<u8>, options: &WriteOptions) -> JsonWriter<'o> {
+    if options.readable {
+        JsonWriter::pretty(out)
+    } else {
+        JsonWriter::compact(out)
+    }
+}
+
+/// Writes a program to a file atomically, as it is encoded (see
+/// [`write_to`]); an existing file is replaced only with `overwrite`.
 pub fn write_file(
     program: &Program,
     path: &Path,
     options: &WriteOptions,
     overwrite: bool,
 ) -> Result<(), WriteError> {
-    let bytes = write_to_vec(program, options)?;
-    pir_core::fs::write_atomic(path, overwrite, |w| w.write_all(&bytes))?;
-    Ok(())
+    // An encoding error stops the file (which is then removed) and is
+    // reported as itself rather than as the file's I/O error.
+    let mut failed = None;
+    let written =
+        pir_core::fs::write_atomic(path, overwrite, |w| match write_to(program, options, w) {
+            Ok(()) => Ok(()),
+            Err(WriteError::Io(e)) => Err(e),
+            Err(e) => {
+                failed = Some(e);
+                Err(std::io::Error::other("the program cannot be written"))
+            }
+        });
+    match (failed, written) {
+        (Some(e), _) => Err(e),
+        (None, written) => Ok(written?),
+    }
 }
 
 struct Names {
@@ -99,6 +132,8 @@ struct ProgramWriter<'p> {
     /// Compact JSON of types and attribute lists already written: they are
     /// interned, so each is encoded once per file (compact mode only).
     cache: EncodedCache,
+    /// Where the output goes a part at a time (see [`write_to`]), if anywhere.
+    sink: Option<&'p mut dyn Write>,
 }
 
 #[derive(Default)]
@@ -122,7 +157,11 @@ struct EncodedCache {
 }
 
 impl<'p> ProgramWriter<'p> {
-    fn new(program: &'p Program, options: &'p WriteOptions) -> Self {
+    fn new(
+        program: &'p Program,
+        options: &'p WriteOptions,
+        sink: Option<&'p mut dyn Write>,
+    ) -> Self {
         let ctx = program.ctx();
         ProgramWriter {
             program,
@@ -143,7 +182,19 @@ impl<'p> ProgramWriter<'p> {
                 parameter_attrs: param_form::NAMES.map(|n| ctx.lookup_symbol(n)),
             },
             op_names: Vec::new(),
+            sink,
         }
+    }
+
+    /// Passes the output to the sink, if there is one, once the buffer holds
+    /// [`FLUSH_BYTES`] (or with `all`, whatever it holds).
+    fn flush(&mut self, w: &mut JsonWriter<'_>, all: bool) -> Result<(), WriteError> {
+        if let Some(sink) = self.sink.as_deref_mut() {
+            if all || w.buffered() >= FLUSH_BYTES {
+                w.drain_to(sink)?;
+            }
+        }
+        Ok(())
     }
 
     fn write(&mut self, w: &mut JsonWriter<'_>) -> Result<(), WriteError> {
@@ -166,7 +217,7 @@ impl<'p> ProgramWriter<'p> {
         w.end_array();
         w.end_object();
         w.end_object();
-        Ok(())
+        self.flush(w, true)
     }
 
     fn write_region(
@@ -227,6 +278,7 @@ impl<'p> ProgramWriter<'p> {
         w.begin_array();
         for op in p.block_ops(block) {
             self.write_op(w, op)?;
+            self.flush(w, false)?;
         }
         w.end_array();
         w.end_object();

@@ -110,3 +110,83 @@ fn a_program_built_in_rust_saves_exactly_as_paddle_writes_its_shape() {
         "writer output differs"
     );
 }
+
+/// A sink that records how many writes it got.
+#[derive(Default)]
+struct Sink {
+    bytes: Vec<u8>,
+    writes: usize,
+}
+
+impl std::io::Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writes += 1;
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Streamed output (JSON compact and indented, Paddle's print, the typed
+/// text) equals the output built whole; the number of writes the sink got
+/// for each, in that order.
+fn streamed_equals_whole(bytes: &[u8]) -> [usize; 4] {
+    let ctx = pir_dialects::pd_op_context();
+    let loaded = pir_serde::read_slice(ctx, bytes, &Default::default()).unwrap();
+    let p = &loaded.program;
+    let mut writes = [0; 4];
+    for (i, readable) in [false, true].into_iter().enumerate() {
+        let options = pir_serde::WriteOptions {
+            trainable: loaded.trainable,
+            readable,
+            ..Default::default()
+        };
+        let mut sink = Sink::default();
+        pir_serde::write_to(p, &options, &mut sink).unwrap();
+        assert!(sink.bytes == pir_serde::write_to_vec(p, &options).unwrap());
+        writes[i] = sink.writes;
+    }
+    let mut sink = Sink::default();
+    p.print(&mut sink).unwrap();
+    assert!(sink.bytes == p.print_to_vec(), "streamed print differs");
+    writes[2] = sink.writes;
+    let options = pir_serde::typed_options(&loaded);
+    let mut sink = Sink::default();
+    pir_serde::write_typed(p, &options, false, &mut sink).unwrap();
+    assert!(sink.bytes == pir_serde::typed_bytes(p, &options, false));
+    writes[3] = sink.writes;
+    writes
+}
+
+#[test]
+fn streamed_output_equals_the_whole_output() {
+    for model in pir_corpus::models() {
+        streamed_equals_whole(&std::fs::read(model.json()).unwrap());
+    }
+    // 5 MB of JSON, 4 MB of text: each form goes out in several parts.
+    let text = pir_corpus::synthetic_mlp_json(2_500);
+    let writes = streamed_equals_whole(text.as_bytes());
+    assert!(writes.iter().all(|&n| n > 2), "{writes:?}");
+}
+
+#[test]
+fn a_program_that_cannot_be_written_leaves_no_file() {
+    // The 20k-op program (several parts written) then a parameter op without
+    // its name, which the format cannot express.
+    let ctx = pir_dialects::pd_op_context();
+    let mut program = pir_dialects::synthetic::mlp(ctx.clone(), 2_500);
+    let top = program.top_block();
+    let ty = program.value_type(program.result(program.block_ops(top).next().unwrap(), 0));
+    pir_core::Builder::at_end(&mut program, top).op("builtin.parameter", &[], &[ty], &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let err = pir_serde::write_file(&program, &out, &Default::default(), false).unwrap_err();
+    assert!(
+        matches!(err, pir_serde::WriteError::Unsupported { .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("parameter_name"), "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

@@ -208,8 +208,8 @@ pub fn parse_text(
     let header = parser.parse_header()?;
     parser.parse_top_level()?;
     let form = parser.form;
-    let mut program = parser.program;
-    program.shrink_to_fit();
+    // The arenas keep their spare room (see `Program::shrink_to_fit`).
+    let program = parser.program;
     Ok(ParsedText {
         program,
         form,

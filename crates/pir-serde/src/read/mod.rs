@@ -140,11 +140,11 @@ fn read_header(
 
 /// The program and header into the loaded form, with the checks that need the whole program.
 fn finish_program(
-    mut program: Program,
+    program: Program,
     header: &Header,
     bytes: &[u8],
 ) -> Result<LoadedProgram, ReadError> {
-    program.shrink_to_fit();
+    // The arenas keep their spare room (see `Program::shrink_to_fit`).
     if header.version > CURRENT_VERSION {
         check_newer_file(&program, header.version)?;
     }
@@ -339,6 +339,11 @@ impl<'o, 'a> Reader<'o, 'a> {
         file_len: usize,
     ) -> Reader<'o, 'a> {
         let approx_ops = approx_ops(file_len);
+        // Models whose ops carry a name each (a parameter's, a layer's
+        // `struct_name`) bring a new dictionary per op and a new string for
+        // about every other: room for them up front spares the tables'
+        // growth (rehashing, and the old table held meanwhile).
+        ctx.reserve_interned(approx_ops / 2, approx_ops);
         Reader {
             input,
             ctx: ctx.clone(),

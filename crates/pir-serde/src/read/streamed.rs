@@ -607,7 +607,10 @@ impl<'a> Reader<'_, 'a> {
     }
 
     /// The attribute entries `self.entry_texts[entries]` (`{"AT":…,"N":…}`) into
-    /// `self.attrs`, decoding each distinct entry text once.
+    /// `self.attrs`, decoding each distinct entry text once. Plain string
+    /// entries are read from their text every time instead: they are the
+    /// ones models repeat least, so a table of them would grow by about one
+    /// entry per op for few hits.
     fn read_attr_entries(
         &mut self,
         s: &mut Stream<'a>,
@@ -618,13 +621,12 @@ impl<'a> Reader<'_, 'a> {
             let Some(&raw) = self.entry_texts.get(k) else {
                 continue;
             };
-            if let Some(&cached) = self.entry_cache.get(raw) {
-                self.attrs.push(cached);
-                continue;
-            }
             if let Some(entry) = self.plain_str_entry(raw) {
                 self.attrs.push(entry);
-                self.entry_cache.insert(raw, entry);
+                continue;
+            }
+            if let Some(&cached) = self.entry_cache.get(raw) {
+                self.attrs.push(cached);
                 continue;
             }
             let doc = s.document(raw)?;

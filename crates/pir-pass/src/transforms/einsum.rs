@@ -5,8 +5,9 @@
 //! einsum kernel parses the equation and plans its transposes on every run,
 //! which at inference sizes costs more than the product.
 //!
-//! The equation must be explicit (`->`), of two operands, letters only (no
-//! `...`), no letter twice in one operand, and its letters must fall into
+//! The equation must be explicit (`->`), of two operands, letters (and a
+//! `...` for the same number of leading batch dims in every term), no
+//! letter twice in one operand, and its letters must fall into
 //! the product's roles: batch letters in both operands and the output, one
 //! contracted letter in both operands only, and one free letter of each
 //! operand that goes to the output (a letter of one operand only that the
@@ -91,7 +92,6 @@ fn plan(p: &Program, einsum: EinsumOp) -> Option<Plan> {
     let equation = einsum.equation(p)?;
     let (inputs, output) = equation.split_once("->")?;
     let (a, b) = inputs.split_once(',')?;
-    let (a, b, c) = (letters(a)?, letters(b)?, letters(output)?);
     if [einsum.inner_cache(p), einsum.xshape(p)]
         .iter()
         .any(|&r| !p.use_empty(r))
@@ -106,6 +106,16 @@ fn plan(p: &Program, einsum: EinsumOp) -> Option<Plan> {
     let (dx, dy) = (dims(p, x)?, dims(p, y)?);
     let out_type = p.value_type(einsum.out(p));
     let dc = dims_of_type(p, out_type)?;
+    // `...` stands for the same number of batch dims in both operands.
+    let ellipsis = ellipsis_dims(a, dx.len())?;
+    if ellipsis_dims(b, dy.len())? != ellipsis {
+        return None;
+    }
+    let (a, b, c) = (
+        letters(a, ellipsis)?,
+        letters(b, ellipsis)?,
+        letters(output, ellipsis)?,
+    );
     if dx.len() != a.len() || dy.len() != b.len() || dc.len() != c.len() {
         return None;
     }
@@ -182,12 +192,39 @@ fn plan(p: &Program, einsum: EinsumOp) -> Option<Plan> {
     })
 }
 
-/// The letters of one operand of an equation, when it has only letters and
-/// none twice.
-fn letters(term: &str) -> Option<Vec<char>> {
-    let ls: Vec<char> = term.trim().chars().collect();
+/// How many dims the `...` of `term` stands for in an operand of `rank` dims
+/// (0 without one).
+fn ellipsis_dims(term: &str, rank: usize) -> Option<usize> {
+    let term = term.trim();
+    match term.split_once("...") {
+        Some((before, after)) => rank.checked_sub(before.len() + after.len()),
+        None => Some(0),
+    }
+}
+
+/// The letters of one term of an equation, its `...` spelled as `ellipsis`
+/// letters of their own (Greek, which an equation cannot contain), when it
+/// has only letters and none twice.
+fn letters(term: &str, ellipsis: usize) -> Option<Vec<char>> {
+    let term = term.trim();
+    let (before, after) = term.split_once("...").unwrap_or((term, ""));
+    let named = |part: &str| part.chars().all(|l| l.is_ascii_alphabetic());
+    if !named(before) || !named(after) {
+        return None;
+    }
+    let batch = (0..u32::try_from(ellipsis).ok()?).map(|i| char::from_u32(0x3b1 + i));
+    let ls: Vec<char> = if term.contains("...") {
+        before
+            .chars()
+            .map(Some)
+            .chain(batch)
+            .chain(after.chars().map(Some))
+            .collect::<Option<_>>()?
+    } else {
+        before.chars().collect()
+    };
     let distinct = ls.iter().enumerate().all(|(i, l)| !ls[..i].contains(l));
-    (!ls.is_empty() && distinct && ls.iter().all(char::is_ascii_alphabetic)).then_some(ls)
+    (!ls.is_empty() && distinct).then_some(ls)
 }
 
 /// `perm` with `to[i] == from[perm[i]]`, when `to` is a rearrangement of `from`.
@@ -318,6 +355,17 @@ mod tests {
     }
 
     #[test]
+    fn an_ellipsis_is_batch_dims() {
+        let plan = planned("...qd,...kd->...qk", "2x4x5x8", "2x4x6x8", "2x4x5x6").unwrap();
+        assert!(!plan.transpose_x && plan.transpose_y);
+        assert_eq!(
+            (plan.perm_x, plan.perm_y, plan.perm_out),
+            (None, None, None)
+        );
+        assert_eq!(plan.dims_product, [2, 4, 5, 6]);
+    }
+
+    #[test]
     fn other_layouts_get_transposes() {
         let plan = planned("qbk,kbd->bqd", "5x2x3", "3x2x7", "2x5x7").unwrap();
         assert_eq!(plan.perm_x, Some(vec![1, 0, 2]));
@@ -329,12 +377,13 @@ mod tests {
     #[test]
     fn what_is_not_a_matmul_stays() {
         for (eq, x, y, out) in [
-            ("ij,jk", "2x3", "3x4", "2x4"),           // implicit output
-            ("ij,jk->i", "2x3", "3x4", "2"),          // a sum
-            ("ii,ij->ij", "3x3", "3x4", "3x4"),       // a diagonal
-            ("ij,kl->ijkl", "2x3", "4x5", "2x3x4x5"), // an outer product
-            ("...ij,jk->...ik", "2x3", "3x4", "2x4"),
-            ("ij,jk->ik", "2x3", "4x5", "2x5"), // sizes disagree
+            ("ij,jk", "2x3", "3x4", "2x4"),               // implicit output
+            ("ij,jk->i", "2x3", "3x4", "2"),              // a sum
+            ("ii,ij->ij", "3x3", "3x4", "3x4"),           // a diagonal
+            ("ij,kl->ijkl", "2x3", "4x5", "2x3x4x5"),     // an outer product
+            ("...ij,jk->...ik", "5x2x3", "3x4", "5x2x4"), // one-sided batch
+            ("...ij,...jk->ik", "5x2x3", "5x3x4", "2x4"), // summed batch
+            ("ij,jk->ik", "2x3", "4x5", "2x5"),           // sizes disagree
             ("bij,bjk,bkl->bil", "2x3", "3x4", "2x4"),
         ] {
             assert_eq!(planned(eq, x, y, out), None, "{eq}");

@@ -1113,6 +1113,8 @@ fn decode_op<'a>(
     };
     // Values are checked once the type is known (it may come last).
     let mut bad_attr: Option<(&'a str, String)> = None;
+    // Whether the attributes so far came in increasing name order.
+    let mut attrs_sorted = true;
     while r.has_more() {
         let (field, wire) = r.key()?;
         match field {
@@ -1148,15 +1150,24 @@ fn decode_op<'a>(
                 let name = raw.name;
                 match attr_value(raw) {
                     // Paddle keeps attributes in a map: a repeated name
-                    // replaces the value.
-                    Ok(value) => match op.attrs.iter_mut().find(|x| x.name == name) {
-                        Some(x) => x.value = value,
+                    // replaces the value. Paddle writes them sorted by
+                    // name: while they come sorted, a name past the last
+                    // one is new.
+                    Ok(value) => match op.attrs.last() {
                         None => {
-                            if op.attrs.capacity() == 0 {
-                                // Most ops have up to a dozen: one allocation.
-                                op.attrs.reserve(12);
-                            }
+                            // Most ops have up to a dozen: one allocation.
+                            op.attrs.reserve(12);
                             op.attrs.push(Attr { name, value });
+                        }
+                        Some(last) if attrs_sorted && last.name < name => {
+                            op.attrs.push(Attr { name, value })
+                        }
+                        Some(_) => {
+                            attrs_sorted = false;
+                            match op.attrs.iter_mut().find(|x| x.name == name) {
+                                Some(x) => x.value = value,
+                                None => op.attrs.push(Attr { name, value }),
+                            }
                         }
                     },
                     Err(message) => {

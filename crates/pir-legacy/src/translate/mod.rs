@@ -65,6 +65,14 @@ const MAX_LOCAL_ORDERS: usize = 256;
 /// Variable names Paddle never binds (the feed and fetch lists).
 const NO_CAST: [&str; 2] = ["feed", "fetch"];
 
+/// How many op names, op types, tensor types and attribute key lists the
+/// per-translation maps make room for at the start.
+const TYPICAL_KINDS: usize = 32;
+
+fn map_with_capacity<K, V>(n: usize) -> FxHashMap<K, V> {
+    FxHashMap::with_capacity_and_hasher(n, Default::default())
+}
+
 /// Translates a decoded program into a new [`Program`] of `ctx` (which must
 /// have the `pd_op` and `cf` dialects, as [`pir_dialects::pd_op_context`]).
 pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) -> Result<Program> {
@@ -82,12 +90,14 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         ctx,
         scopes: Scopes::with_capacity(desc.blocks[0].vars.len()),
         attrs: Vec::with_capacity(2 * ops + 8),
-        def_syms: Vec::new(),
-        names: FxHashMap::default(),
+        // Room for the op names, types and key lists of a typical model:
+        // these maps would otherwise grow a few times on every small one.
+        def_syms: Vec::with_capacity(TYPICAL_KINDS),
+        names: map_with_capacity(TYPICAL_KINDS),
         var_types,
-        dense_types: RefCell::default(),
-        orders: RefCell::default(),
-        target_plans: RefCell::default(),
+        dense_types: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
+        orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
+        target_plans: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
 
         param_vars: FxHashMap::default(),
         params_visited: FxHashSet::default(),
@@ -820,7 +830,7 @@ impl<'d> Translator<'d> {
     /// writer produces and with what its reader keeps.
     fn finish(mut self) -> Program {
         let mut attrs = std::mem::take(&mut self.attrs);
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(TYPICAL_KINDS);
         for (i, slot) in attrs.iter_mut().enumerate() {
             let Some(rec) = slot else {
                 continue;

@@ -92,7 +92,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         attrs: Vec::with_capacity(2 * ops + 8),
         // Room for the op names, types and key lists of a typical model:
         // these maps would otherwise grow a few times on every small one.
-        def_syms: Vec::with_capacity(TYPICAL_KINDS),
+        def_facts: Vec::with_capacity(TYPICAL_KINDS),
         names: map_with_capacity(TYPICAL_KINDS),
         var_types,
         dense_types: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
@@ -126,7 +126,7 @@ pub(crate) enum Writer {
     /// `builtin.parameter`: a fixed list.
     Parameter,
     /// A `pd_op` op with a definition: declared attributes in order (the
-    /// index of their symbols in `Translator::def_syms`).
+    /// index of its facts in `Translator::def_facts`).
     Declared(&'static OpDef, usize),
     /// Any other op: every attribute in its map's order.
     Generic,
@@ -184,7 +184,7 @@ pub(crate) struct OpRecord<'d> {
 }
 
 /// The result flags, in the order Paddle sets them.
-const FLAGS: [&str; 2] = ["stop_gradient", "persistable"];
+pub(crate) const FLAGS: [&str; 2] = ["stop_gradient", "persistable"];
 
 pub(crate) struct Translator<'d> {
     pub desc: &'d ProgramDesc<'d>,
@@ -193,8 +193,8 @@ pub(crate) struct Translator<'d> {
     pub scopes: Scopes<'d>,
     /// Every created op's attributes (by op index).
     pub attrs: Vec<Option<OpRecord<'d>>>,
-    /// Symbols of the declared attributes of each definition in `writers`.
-    pub def_syms: Vec<Arc<[Symbol]>>,
+    /// Symbols and flag order of each definition in `writers`.
+    pub def_facts: Vec<Arc<memo::DefFacts>>,
     /// Symbol and writer of each op name used (keyed by the name's address:
     /// names are static strings).
     names: FxHashMap<(usize, usize), (Symbol, Writer)>,
@@ -335,8 +335,8 @@ impl<'d> Translator<'d> {
         }
         match general::def(name).filter(|d| d.has_yaml_info) {
             Some(d) => {
-                self.def_syms.push(memo::def_symbols(&self.ctx, d));
-                Writer::Declared(d, self.def_syms.len() - 1)
+                self.def_facts.push(memo::def_facts(&self.ctx, d));
+                Writer::Declared(d, self.def_facts.len() - 1)
             }
             None => Writer::Generic,
         }

@@ -83,13 +83,16 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         .iter()
         .map(|b| vec![Cell::new(Type::NULL); b.vars.len()])
         .collect();
+    // Room for the parameters, the ops and the ops builders add (about one
+    // per op): the per-op lists are never copied to grow.
+    let params = desc.blocks[0].vars.iter().filter(|v| v.persistable).count();
+    let room = params + 2 * ops + 8;
     let mut t = Translator {
         desc,
-        // Parameters, the ops and a few made by builders.
-        program: Program::with_capacity(ctx.clone(), 2 * ops + 8),
+        program: Program::with_capacity(ctx.clone(), room),
         ctx,
         scopes: Scopes::with_capacity(desc.blocks[0].vars.len()),
-        attrs: Vec::with_capacity(2 * ops + 8),
+        attrs: Vec::with_capacity(room),
         // Room for the op names, types and key lists of a typical model:
         // these maps would otherwise grow a few times on every small one.
         def_facts: Vec::with_capacity(TYPICAL_KINDS),

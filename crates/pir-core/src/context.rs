@@ -345,7 +345,16 @@ impl IrContext {
     /// Interns an attribute dictionary. Entries keep their order; when a name
     /// occurs twice the first entry wins (as Paddle's reader does).
     pub fn dict(&self, entries: &[(Symbol, Attribute)]) -> AttrDict {
-        let has_dup = entries
+        // Names are nearly always distinct: a bit per name (by its index
+        // modulo 64) settles most lists in one pass, pairs are compared
+        // only when two names share a bit.
+        let mut bits = 0u64;
+        let has_dup = entries.iter().any(|(n, _)| {
+            let bit = 1u64 << (n.0 % 64);
+            let seen = bits & bit != 0;
+            bits |= bit;
+            seen
+        }) && entries
             .iter()
             .enumerate()
             .any(|(i, (n, _))| entries[..i].iter().any(|(m, _)| m == n));
@@ -559,6 +568,18 @@ mod tests {
         let two = ctx.intern_attr(crate::builtin::I32Attr(2));
         let d = ctx.dict(&[(a, one), (a, two)]);
         assert_eq!(ctx.dict_entries(d), &[(a, one)]);
+        // Distinct names whose indices are 64 apart (they share a bit of
+        // the quick check) are all kept; a repeat among them is dropped.
+        let names: Vec<Symbol> = (0..130).map(|i| ctx.symbol(&format!("n{i}"))).collect();
+        let (x, y) = (names[0], names[64]);
+        assert_eq!(x.0 % 64, y.0 % 64);
+        let d = ctx.dict(&[(x, one), (y, two)]);
+        assert_eq!(ctx.dict_entries(d), &[(x, one), (y, two)]);
+        let d = ctx.dict(&[(x, one), (y, two), (names[128], one), (y, one)]);
+        assert_eq!(
+            ctx.dict_entries(d),
+            &[(x, one), (y, two), (names[128], one)]
+        );
     }
 
     #[test]

@@ -890,6 +890,25 @@ fn decode_slot<'a>(r: &mut Reader<'a>) -> WireResult<Slot<'a>> {
     Ok(slot)
 }
 
+/// Whether name `a` sorts before `b` (byte order), settled on the first
+/// eight bytes where those differ (most names that are not equal), without
+/// a call into `memcmp`.
+#[inline]
+fn name_lt(a: &str, b: &str) -> bool {
+    fn prefix(s: &str) -> u64 {
+        let mut w = [0u8; 8];
+        let n = s.len().min(8);
+        w[..n].copy_from_slice(&s.as_bytes()[..n]);
+        u64::from_be_bytes(w)
+    }
+    // Zero padding keeps the order: a shorter name is less unless the
+    // longer one goes on with zero bytes, which leaves the prefixes equal.
+    match prefix(a).cmp(&prefix(b)) {
+        std::cmp::Ordering::Equal => a < b,
+        o => o.is_lt(),
+    }
+}
+
 /// Inserts an input (`input`) or output slot keeping each part sorted;
 /// Paddle's `OpDesc` keeps slots in a `std::map`, so a repeated name replaces
 /// the earlier one.
@@ -905,7 +924,7 @@ fn insert_slot<'a>(op: &mut OpDesc<'a>, input: bool, slot: Slot<'a>) {
     };
     let part = &op.slots[start..end];
     // Slots usually come sorted: try the end first.
-    let at = if part.last().is_none_or(|l| l.name < slot.name) {
+    let at = if part.last().is_none_or(|l| name_lt(l.name, slot.name)) {
         end
     } else {
         match part.binary_search_by(|s| s.name.cmp(slot.name)) {
@@ -1113,6 +1132,8 @@ fn decode_op<'a>(
     };
     // Values are checked once the type is known (it may come last).
     let mut bad_attr: Option<(&'a str, String)> = None;
+    // Whether the attributes so far came in increasing name order.
+    let mut attrs_sorted = true;
     while r.has_more() {
         let (field, wire) = r.key()?;
         match field {
@@ -1148,15 +1169,24 @@ fn decode_op<'a>(
                 let name = raw.name;
                 match attr_value(raw) {
                     // Paddle keeps attributes in a map: a repeated name
-                    // replaces the value.
-                    Ok(value) => match op.attrs.iter_mut().find(|x| x.name == name) {
-                        Some(x) => x.value = value,
+                    // replaces the value. Paddle writes them sorted by
+                    // name: while they come sorted, a name past the last
+                    // one is new.
+                    Ok(value) => match op.attrs.last() {
                         None => {
-                            if op.attrs.capacity() == 0 {
-                                // Most ops have up to a dozen: one allocation.
-                                op.attrs.reserve(12);
-                            }
+                            // Most ops have up to a dozen: one allocation.
+                            op.attrs.reserve(12);
                             op.attrs.push(Attr { name, value });
+                        }
+                        Some(last) if attrs_sorted && name_lt(last.name, name) => {
+                            op.attrs.push(Attr { name, value })
+                        }
+                        Some(_) => {
+                            attrs_sorted = false;
+                            match op.attrs.iter_mut().find(|x| x.name == name) {
+                                Some(x) => x.value = value,
+                                None => op.attrs.push(Attr { name, value }),
+                            }
                         }
                     },
                     Err(message) => {
@@ -1358,6 +1388,31 @@ mod tests {
             let pair = |n: &str, a: &str| (n.to_owned(), vec![a.to_owned()]);
             assert_eq!(names(op.inputs()), [pair("X", "w"), pair("Y", "v")]);
             assert_eq!(names(op.outputs()), [pair("A", "v"), pair("Out", "w")]);
+        }
+    }
+
+    #[test]
+    fn names_order_as_bytes_do() {
+        let names = [
+            "",
+            "\0",
+            "a",
+            "a\0",
+            "a\0\0b",
+            "ab",
+            "abcdefgh",
+            "abcdefgh\0",
+            "abcdefghi",
+            "abcdefgi",
+            "op_role",
+            "op_role_var",
+            "b",
+            "\u{e9}",
+        ];
+        for a in names {
+            for b in names {
+                assert_eq!(name_lt(a, b), a < b, "{a:?} < {b:?}");
+            }
         }
     }
 

@@ -15,10 +15,11 @@ use crate::inline::InlineVec;
 use crate::translate::values::phi_dtype;
 
 /// Equal names; most are the same static strings of the op definitions,
-/// which the address tells at once.
+/// which the address tells at once (after the length, which tells most
+/// different names apart).
 #[inline]
 fn same(a: &str, b: &str) -> bool {
-    (a.as_ptr() == b.as_ptr() && a.len() == b.len()) || a == b
+    a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a.as_bytes() == b.as_bytes())
 }
 
 /// An op's attributes in the order Paddle first inserted each key into its

@@ -413,8 +413,10 @@ pub fn reshape_dims(x: &[i64], shape: &[i64]) -> Vec<i64> {
     if let Some(u) = unknown {
         let all_known = x.iter().all(|&d| d > 0);
         if all_known && capacity != 0 {
-            let size: i64 = x.iter().product();
-            out[u] = -size / capacity;
+            // Dims from the file may be of any size: wrapping arithmetic,
+            // like the C++ it follows, never a panic.
+            let size = x.iter().fold(1i64, |acc, &d| acc.wrapping_mul(d));
+            out[u] = size.wrapping_neg().wrapping_div(capacity);
         } else {
             out[u] = -1;
         }
@@ -456,6 +458,11 @@ mod tests {
         assert_eq!(reshape_dims(&[-1, 8, 1, 1], &[-1, 8]), [-1, 8]);
         assert_eq!(reshape_dims(&[2, 3, 4], &[0, -1]), [2, 12]);
         assert_eq!(reshape_dims(&[-1, 5], &[-1, 5]), [-1, 5]);
+        // Dims whose product overflows give some shape, not a panic.
+        let huge = [i64::MAX, i64::MAX, 3];
+        assert_eq!(reshape_dims(&huge, &[-1, 1]).len(), 2);
+        assert_eq!(reshape_dims(&[1 << 62, 2], &[-1]).len(), 1);
+        assert_eq!(reshape_dims(&[1 << 62, 2, 2], &[-1]).len(), 1);
     }
 
     #[test]

@@ -596,13 +596,14 @@ pub(super) fn final_attrs<'d>(
                 }
             }
         }
-        Writer::Declared(d, syms) => {
+        Writer::Declared(d, facts) => {
             // Maps made from the definition hold its names in its order:
             // follow them along (keys are distinct, and an equal address is
             // an equal name), looking up only what is elsewhere.
             let entries = map.entries();
+            let facts = &t.def_facts[facts];
             let mut next = 0;
-            for (spec, &sym) in d.attributes.iter().zip(t.def_syms[syms].iter()) {
+            for (spec, &sym) in d.attributes.iter().zip(facts.syms.iter()) {
                 let here = entries.get(next).filter(|(k, _)| {
                     k.as_ptr() == spec.name.as_ptr() && k.len() == spec.name.len()
                 });
@@ -620,6 +621,19 @@ pub(super) fn final_attrs<'d>(
                     t.k.persistable
                 }
             };
+            // What the general path makes: the declared names in order, then
+            // the two flags; the definition knows their order.
+            if let [(sg, sg_attr), (p, p_attr)] = &entries[next..] {
+                if next == d.attributes.len() && *sg == super::FLAGS[0] && *p == super::FLAGS[1] {
+                    let (sg, p) = ((t.k.stop_gradient, *sg_attr), (t.k.persistable, *p_attr));
+                    if facts.stop_gradient_first {
+                        out.extend([sg, p]);
+                    } else {
+                        out.extend([p, sg]);
+                    }
+                    return;
+                }
+            }
             let mut flags = map.entries().iter().filter(|(k, _)| is_output(k));
             match (flags.next(), flags.next()) {
                 (None, _) => {}
@@ -629,12 +643,7 @@ pub(super) fn final_attrs<'d>(
                     for &i in order.iter() {
                         let (k, a) = map.entries()[i];
                         if is_output(k) {
-                            let sym = if k == "stop_gradient" {
-                                t.k.stop_gradient
-                            } else {
-                                t.k.persistable
-                            };
-                            out.push((sym, a));
+                            out.push((flag_sym(k), a));
                         }
                     }
                 }

@@ -96,30 +96,51 @@ pub fn def(name: &str) -> Option<&'static OpDef> {
     found
 }
 
-/// Symbols of each definition's declared attributes in one context: the
-/// last one asked about (the `Weak` keeps its address from being reused).
-type DefSymbols = (Weak<IrContext>, FxHashMap<usize, Arc<[Symbol]>>);
+/// What the writer needs of a definition in one context.
+#[derive(Debug, PartialEq, Eq)]
+pub struct DefFacts {
+    /// Symbols of the declared attributes, in declaration order.
+    pub syms: Box<[Symbol]>,
+    /// Whether a map holding the declared attributes in declaration order,
+    /// then `stop_gradient`, then `persistable` (what the general path
+    /// makes), lists `stop_gradient` first.
+    pub stop_gradient_first: bool,
+}
 
-static DEF_SYMBOLS: LazyLock<Mutex<DefSymbols>> =
+/// Facts of each definition in one context: the last one asked about (the
+/// `Weak` keeps its address from being reused).
+type DefFactsMap = (Weak<IrContext>, FxHashMap<usize, Arc<DefFacts>>);
+
+static DEF_FACTS: LazyLock<Mutex<DefFactsMap>> =
     LazyLock::new(|| Mutex::new((Weak::new(), FxHashMap::default())));
 
-/// The symbols of `def`'s declared attributes, in declaration order, in `ctx`.
-pub fn def_symbols(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<[Symbol]> {
-    let mut guard = DEF_SYMBOLS.lock().unwrap_or_else(PoisonError::into_inner);
+/// The symbols of `def`'s declared attributes in `ctx`, and the order of the
+/// result flags after them.
+pub fn def_facts(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<DefFacts> {
+    let mut guard = DEF_FACTS.lock().unwrap_or_else(PoisonError::into_inner);
     let (known_ctx, map) = &mut *guard;
     if !std::ptr::eq(known_ctx.as_ptr(), Arc::as_ptr(ctx)) {
         *known_ctx = Arc::downgrade(ctx);
         map.clear();
     }
     let key = std::ptr::from_ref(def) as usize;
-    if let Some(syms) = map.get(&key) {
-        return syms.clone();
+    if let Some(facts) = map.get(&key) {
+        return facts.clone();
     }
-    let syms: Arc<[Symbol]> = def.attributes.iter().map(|a| ctx.symbol(a.name)).collect();
+    let mut keys: Vec<&str> = def.attributes.iter().map(|a| a.name).collect();
+    let n = keys.len();
+    keys.extend(super::FLAGS);
+    let first_flag = crate::umap::iteration_order(&keys)
+        .into_iter()
+        .find(|&i| i >= n);
+    let facts = Arc::new(DefFacts {
+        syms: def.attributes.iter().map(|a| ctx.symbol(a.name)).collect(),
+        stop_gradient_first: first_flag == Some(n),
+    });
     if map.len() < MAX_ENTRIES {
-        map.insert(key, syms.clone());
+        map.insert(key, facts.clone());
     }
-    syms
+    facts
 }
 
 type Orders = FxHashMap<u64, Vec<(Box<[Box<str>]>, Arc<[usize]>)>>;
@@ -184,10 +205,50 @@ mod tests {
         };
         let want: Vec<String> = def.attributes.iter().map(|a| a.name.to_owned()).collect();
         assert!(!want.is_empty());
-        let (in_a, in_b) = (def_symbols(&a, def), def_symbols(&b, def));
-        assert_ne!(in_a, in_b, "the two contexts number the names alike");
-        for (ctx, syms) in [(&a, in_a), (&b, in_b), (&a, def_symbols(&a, def))] {
-            assert_eq!(names(ctx, &syms), want);
+        let (in_a, in_b) = (def_facts(&a, def), def_facts(&b, def));
+        assert_ne!(
+            in_a.syms, in_b.syms,
+            "the two contexts number the names alike"
+        );
+        for (ctx, facts) in [(&a, in_a), (&b, in_b), (&a, def_facts(&a, def))] {
+            assert_eq!(names(ctx, &facts.syms), want);
+        }
+    }
+
+    /// The flag order kept per definition is the one the general map
+    /// order gives for its keys followed by the two flags.
+    #[test]
+    fn flag_order_is_that_of_the_whole_map() {
+        let ctx = pir_dialects::pd_op_context();
+        let names = [
+            "pd_op.scale",
+            "pd_op.relu",
+            "pd_op.conv2d",
+            "pd_op.matmul",
+            "pd_op.add",
+            "pd_op.layer_norm",
+            "pd_op.batch_norm_",
+            "pd_op.pool2d",
+            "pd_op.softmax",
+            "pd_op.dropout",
+            "pd_op.full",
+            "pd_op.reshape",
+            "pd_op.transpose",
+            "pd_op.gather",
+            "pd_op.cast",
+        ];
+        for name in names {
+            let def = general::def(name).expect(name);
+            let keys: Vec<&str> = def
+                .attributes
+                .iter()
+                .map(|a| a.name)
+                .chain(["stop_gradient", "persistable"])
+                .collect();
+            let order = map_order(keys.iter().copied());
+            let pos = |k: &str| order.iter().position(|&i| keys[i] == k);
+            let want = pos("stop_gradient") < pos("persistable");
+            assert_eq!(def_facts(&ctx, def).stop_gradient_first, want, "{name}");
         }
     }
 

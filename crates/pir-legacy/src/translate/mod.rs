@@ -65,6 +65,14 @@ const MAX_LOCAL_ORDERS: usize = 256;
 /// Variable names Paddle never binds (the feed and fetch lists).
 const NO_CAST: [&str; 2] = ["feed", "fetch"];
 
+/// How many op names, op types, tensor types and attribute key lists the
+/// per-translation maps make room for at the start.
+const TYPICAL_KINDS: usize = 32;
+
+fn map_with_capacity<K, V>(n: usize) -> FxHashMap<K, V> {
+    FxHashMap::with_capacity_and_hasher(n, Default::default())
+}
+
 /// Translates a decoded program into a new [`Program`] of `ctx` (which must
 /// have the `pd_op` and `cf` dialects, as [`pir_dialects::pd_op_context`]).
 pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) -> Result<Program> {
@@ -75,19 +83,24 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         .iter()
         .map(|b| vec![Cell::new(Type::NULL); b.vars.len()])
         .collect();
+    // Room for the parameters, the ops and the ops builders add (about one
+    // per op): the per-op lists are never copied to grow.
+    let params = desc.blocks[0].vars.iter().filter(|v| v.persistable).count();
+    let room = params + 2 * ops + 8;
     let mut t = Translator {
         desc,
-        // Parameters, the ops and a few made by builders.
-        program: Program::with_capacity(ctx.clone(), 2 * ops + 8),
+        program: Program::with_capacity(ctx.clone(), room),
         ctx,
         scopes: Scopes::with_capacity(desc.blocks[0].vars.len()),
-        attrs: Vec::with_capacity(2 * ops + 8),
-        def_syms: Vec::new(),
-        names: FxHashMap::default(),
+        attrs: Vec::with_capacity(room),
+        // Room for the op names, types and key lists of a typical model:
+        // these maps would otherwise grow a few times on every small one.
+        def_facts: Vec::with_capacity(TYPICAL_KINDS),
+        names: map_with_capacity(TYPICAL_KINDS),
         var_types,
-        dense_types: RefCell::default(),
-        orders: RefCell::default(),
-        target_plans: RefCell::default(),
+        dense_types: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
+        orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
+        target_plans: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
 
         param_vars: FxHashMap::default(),
         params_visited: FxHashSet::default(),
@@ -116,7 +129,7 @@ pub(crate) enum Writer {
     /// `builtin.parameter`: a fixed list.
     Parameter,
     /// A `pd_op` op with a definition: declared attributes in order (the
-    /// index of their symbols in `Translator::def_syms`).
+    /// index of its facts in `Translator::def_facts`).
     Declared(&'static OpDef, usize),
     /// Any other op: every attribute in its map's order.
     Generic,
@@ -174,7 +187,7 @@ pub(crate) struct OpRecord<'d> {
 }
 
 /// The result flags, in the order Paddle sets them.
-const FLAGS: [&str; 2] = ["stop_gradient", "persistable"];
+pub(crate) const FLAGS: [&str; 2] = ["stop_gradient", "persistable"];
 
 pub(crate) struct Translator<'d> {
     pub desc: &'d ProgramDesc<'d>,
@@ -183,8 +196,8 @@ pub(crate) struct Translator<'d> {
     pub scopes: Scopes<'d>,
     /// Every created op's attributes (by op index).
     pub attrs: Vec<Option<OpRecord<'d>>>,
-    /// Symbols of the declared attributes of each definition in `writers`.
-    pub def_syms: Vec<Arc<[Symbol]>>,
+    /// Symbols and flag order of each definition in `writers`.
+    pub def_facts: Vec<Arc<memo::DefFacts>>,
     /// Symbol and writer of each op name used (keyed by the name's address:
     /// names are static strings).
     names: FxHashMap<(usize, usize), (Symbol, Writer)>,
@@ -325,8 +338,8 @@ impl<'d> Translator<'d> {
         }
         match general::def(name).filter(|d| d.has_yaml_info) {
             Some(d) => {
-                self.def_syms.push(memo::def_symbols(&self.ctx, d));
-                Writer::Declared(d, self.def_syms.len() - 1)
+                self.def_facts.push(memo::def_facts(&self.ctx, d));
+                Writer::Declared(d, self.def_facts.len() - 1)
             }
             None => Writer::Generic,
         }
@@ -820,7 +833,7 @@ impl<'d> Translator<'d> {
     /// writer produces and with what its reader keeps.
     fn finish(mut self) -> Program {
         let mut attrs = std::mem::take(&mut self.attrs);
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(TYPICAL_KINDS);
         for (i, slot) in attrs.iter_mut().enumerate() {
             let Some(rec) = slot else {
                 continue;

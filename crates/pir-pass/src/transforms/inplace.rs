@@ -48,12 +48,13 @@
 //!   the type of `a` equals the type of result `k`; a dynamic dim (`-1`) is
 //!   accepted only when the op has a single tensor input (operands that are
 //!   mutable attributes do not count: broadcasting two dynamic inputs may
-//!   give a larger result than either), or when every other tensor input is
-//!   static and no larger than `a` in any dim (`add(x, bias)`) or, in the
-//!   leading dim, has the batch of `a` by [`crate::leading_dim`] (a residual
-//!   `add(x, shortcut)`), and only as the leading dim of a tensor of rank
-//!   ≥ 2 (Paddle's `inplace_pass` rule: elsewhere the element counts may
-//!   differ at run time);
+//!   give a larger result than either; with one, the twin writes its result
+//!   into that input, so it has the input's shape whatever the dims), or
+//!   when every other tensor input is 1 or equal and static in every dim of
+//!   `a` (`add(x, bias)`) or, in the leading dim, has the batch of `a` by
+//!   [`crate::leading_dim`] (a residual `add(x, shortcut)`). Paddle's
+//!   `inplace_pass` accepts `-1` only as the leading dim of a tensor of rank
+//!   ≥ 2, not knowing which ops keep shapes;
 //! - `a` is the result of an op of the same block (a value captured from an
 //!   enclosing block is re-read by every iteration of a loop), and that op
 //!   is not a constant (`full`, `full_int_array`, `assign_value`,
@@ -473,8 +474,7 @@ fn is_dense_tensor(p: &Program, ty: pir_core::Type) -> bool {
 
 /// How the dims of a dense tensor type allow an in-place op: `Static`,
 /// `LeadingDynamic` (only dim 0 is `-1`, rank ≥ 2: a batch size), or
-/// `Dynamic` (any other `-1`, which Paddle's `inplace_pass` refuses since
-/// the element counts may differ at run time).
+/// `Dynamic` (any other `-1`; Paddle's `inplace_pass` refuses those).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Dims {
     Static,
@@ -610,10 +610,14 @@ fn may_inplace(p: &Program, pos: &Positions, leading: &LeadingDims, op: OpId, tw
             if ty != p.value_type(result) {
                 return false;
             }
+            // One tensor input: the twin writes its result into that input,
+            // so the result has the input's shape whatever its dims. More
+            // inputs: none may broadcast it larger. Paddle refuses every
+            // `-1` but the leading one, not knowing which ops keep shapes.
             match dims_kind(p, ty) {
                 Dims::Static => {}
-                Dims::LeadingDynamic if tensor_inputs == 1 => {}
-                Dims::LeadingDynamic if others_cannot_grow(p, leading, op, twin, j) => {}
+                _ if tensor_inputs == 1 => {}
+                _ if others_cannot_grow(p, leading, op, twin, j) => {}
                 Dims::LeadingDynamic | Dims::Dynamic => return false,
             }
         }

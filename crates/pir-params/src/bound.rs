@@ -39,6 +39,17 @@ pub fn tensor<'p>(program: &'p Program, name: &str) -> Option<&'p Tensor> {
     data.as_any().downcast_ref::<Tensor>()
 }
 
+/// Whether a parameter file holds the value of parameter op `op`: not when
+/// its `persistable` mark is false (an RNN's dropout state, which Paddle
+/// makes at run time and never saves), else yes (an inference file marks
+/// nothing).
+pub fn is_saved(program: &Program, op: pir_core::OpId) -> bool {
+    let mark = program
+        .attr(op, "persistable")
+        .and_then(|a| pir_core::builtin::first_bool(program.ctx(), a));
+    mark != Some(false)
+}
+
 /// Binds `tensor` to parameter `name` with the dense tensor type of its dtype
 /// and dims, creating or replacing the parameter. Fails for a dtype the IR
 /// has no element type for.

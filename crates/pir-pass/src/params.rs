@@ -26,13 +26,14 @@ pub fn parameter_tensor(p: &Program, op: OpId) -> Option<&Tensor> {
     pir_params::bound::tensor(p, parameter_name(p, op)?)
 }
 
-/// Whether every `builtin.parameter` of the program's top block has a
-/// tensor: only then can a pass add parameters and still have a complete
+/// Whether every `builtin.parameter` of the program's top block that a
+/// parameter file holds ([`pir_params::bound::is_saved`]) has a tensor: only then can a pass add parameters and still have a complete
 /// parameter file to write (a program read without its parameters has none).
 pub fn parameters_loaded(p: &Program) -> bool {
     let top = p.top_block();
     p.block_ops(top)
         .filter(|&op| p.op_name_str(op) == "builtin.parameter")
+        .filter(|&op| pir_params::bound::is_saved(p, op))
         .all(|op| parameter_tensor(p, op).is_some())
 }
 

@@ -522,7 +522,7 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
         // A parameter marked non-persistable (e.g. an RNN's dropout state) is not
         // saved; one without the mark (an inference file has none) is.
         let name_attr = match program.op_name_str(op) {
-            "builtin.parameter" if persistable(program, op) != Some(false) => "parameter_name",
+            "builtin.parameter" if pir_params::bound::is_saved(program, op) => "parameter_name",
             "pd_op.data" if persistable(program, op) == Some(true) => "name",
             _ => continue,
         };

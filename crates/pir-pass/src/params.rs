@@ -27,8 +27,9 @@ pub fn parameter_tensor(p: &Program, op: OpId) -> Option<&Tensor> {
 }
 
 /// Whether every `builtin.parameter` of the program's top block that a
-/// parameter file holds ([`pir_params::bound::is_saved`]) has a tensor: only then can a pass add parameters and still have a complete
-/// parameter file to write (a program read without its parameters has none).
+/// parameter file holds ([`pir_params::bound::is_saved`]) has a tensor:
+/// only then can a pass add parameters and still have a complete parameter
+/// file to write (a program read without its parameters has none).
 pub fn parameters_loaded(p: &Program) -> bool {
     let top = p.top_block();
     p.block_ops(top)

@@ -519,8 +519,7 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let top = program.top_block();
     for op in program.block_ops(top) {
-        // A parameter marked non-persistable (e.g. an RNN's dropout state) is not
-        // saved; one without the mark (an inference file has none) is.
+        // Parameters as `is_saved` says; data inputs only when marked persistable.
         let name_attr = match program.op_name_str(op) {
             "builtin.parameter" if pir_params::bound::is_saved(program, op) => "parameter_name",
             "pd_op.data" if persistable(program, op) == Some(true) => "name",

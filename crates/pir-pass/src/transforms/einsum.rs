@@ -23,6 +23,7 @@ use pir_dialects::ops::{EinsumOp, MatmulOp, TransposeOp};
 
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::registry::PassInfo;
+use crate::transforms::dense_dims;
 
 /// The `einsum_to_matmul` pass.
 pub const INFO: PassInfo = PassInfo {
@@ -103,9 +104,8 @@ fn plan(p: &Program, einsum: EinsumOp) -> Option<Plan> {
         return None;
     }
     let (x, y) = (p.operand(combine, 0)?, p.operand(combine, 1)?);
-    let (dx, dy) = (dims(p, x)?, dims(p, y)?);
-    let out_type = p.value_type(einsum.out(p));
-    let dc = dims_of_type(p, out_type)?;
+    let (dx, dy) = (dense_dims(p, x)?, dense_dims(p, y)?);
+    let dc = dense_dims(p, einsum.out(p))?;
     // `...` stands for the same number of batch dims in both operands.
     let ellipsis = ellipsis_dims(a, dx.len())?;
     if ellipsis_dims(b, dy.len())? != ellipsis {
@@ -170,8 +170,8 @@ fn plan(p: &Program, einsum: EinsumOp) -> Option<Plan> {
             Some((Some(perm), false, permuted))
         }
     };
-    let (perm_x, transpose_x, dims_x) = layout(&a, &dx, [*m, *k])?;
-    let (perm_y, transpose_y, dims_y) = layout(&b, &dy, [*k, *n])?;
+    let (perm_x, transpose_x, dims_x) = layout(&a, dx, [*m, *k])?;
+    let (perm_y, transpose_y, dims_y) = layout(&b, dy, [*k, *n])?;
     let product: Vec<char> = batch.iter().copied().chain([*m, *n]).collect();
     let dims_product = product
         .iter()
@@ -245,16 +245,6 @@ fn is_identity(perm: &[i32]) -> bool {
     perm.iter()
         .enumerate()
         .all(|(i, &j)| usize::try_from(j) == Ok(i))
-}
-
-fn dims(p: &Program, v: ValueId) -> Option<Vec<i64>> {
-    dims_of_type(p, p.value_type(v))
-}
-
-fn dims_of_type(p: &Program, ty: Type) -> Option<Vec<i64>> {
-    p.ctx()
-        .type_as::<DenseTensorType>(ty)
-        .map(|t| t.dims.to_vec())
 }
 
 /// `ty` with other dims.

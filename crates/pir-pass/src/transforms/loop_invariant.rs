@@ -15,7 +15,7 @@
 //!   is, for the executor rebinds the loop's variables to it; the op is
 //!   copied before the loop for its other readers instead;
 //! - it cannot fail where the original would not have run it
-//!   ([`speculatable`]). A loop may run zero times; a moved op then runs
+//!   (`speculatable`). A loop may run zero times; a moved op then runs
 //!   where the original ran nothing. Types fix the static dims, which
 //!   Paddle checked when it built the program, so the op moves only when
 //!   its operands' shapes cannot disagree at run time: every dim static
@@ -29,8 +29,9 @@
 //! Paddle's passes have no such motion; its executor runs every body op in
 //! every iteration.
 
+use pir_core::op_info::TraitId;
 use pir_core::walk::Order;
-use pir_core::{InsertPoint, OpId, Program, ValueDef, ValueId};
+use pir_core::{InsertPoint, OpId, Program, ValueId};
 use rustc_hash::FxHashSet;
 
 use crate::alias::{while_body, yield_of, AliasAnalysis};
@@ -76,9 +77,10 @@ impl Pass for LoopInvariantCodeMotion {
         // analyses hold for the whole run.
         let aliases = AliasAnalysis::new(p);
         let mut leading = LeadingDims::new(p, root);
+        let traits = ElementWise::new(p);
         let mut total = Hoisted::default();
         for lp in loops {
-            let done = hoist(p, &aliases, &mut leading, lp);
+            let done = hoist(p, &aliases, &mut leading, traits, lp);
             total.moved += done.moved;
             total.copied += done.copied;
         }
@@ -106,7 +108,13 @@ struct Hoisted {
 /// that outer buffer. Such an op is copied instead: the copy, before the
 /// loop, serves the op's other readers in the body, so they (and what
 /// follows from them) can move too.
-fn hoist(p: &mut Program, aliases: &AliasAnalysis, leading: &mut LeadingDims, lp: OpId) -> Hoisted {
+fn hoist(
+    p: &mut Program,
+    aliases: &AliasAnalysis,
+    leading: &mut LeadingDims,
+    traits: ElementWise,
+    lp: OpId,
+) -> Hoisted {
     let mut done = Hoisted::default();
     let Some(body) = while_body(p, lp) else {
         return done;
@@ -122,7 +130,7 @@ fn hoist(p: &mut Program, aliases: &AliasAnalysis, leading: &mut LeadingDims, lp
                 .flatten()
                 .all(|v| (fresh.contains(&v) || !aliases.is_stored(v)) && !defined_under(p, v, lp))
             && p.results(op).all(|r| !aliases.is_stored(r))
-            && speculatable(p, leading, op);
+            && speculatable(p, leading, traits, op);
         if !invariant {
             continue;
         }
@@ -157,21 +165,25 @@ fn hoist(p: &mut Program, aliases: &AliasAnalysis, leading: &mut LeadingDims, lp
 /// Whether `v` is defined inside `op` (a result of an op nested in it, or an
 /// argument of one of its blocks).
 fn defined_under(p: &Program, v: ValueId, op: OpId) -> bool {
-    let mut block = match p.value_def(v) {
-        ValueDef::Result { op: def, .. } => p.op_parent_block(def),
-        ValueDef::BlockArg { block, .. } | ValueDef::BlockKwarg { block, .. } => Some(block),
-        ValueDef::Erased => None,
-    };
-    while let Some(b) = block {
-        let Some(parent) = p.block_parent_op(b) else {
-            return false;
-        };
-        if parent == op {
-            return true;
+    p.value_parent_block(v)
+        .and_then(|b| p.block_parent_op(b))
+        .is_some_and(|owner| owner == op || p.is_proper_ancestor(op, owner))
+}
+
+/// Paddle's element-wise traits, looked up once per run.
+#[derive(Debug, Clone, Copy)]
+struct ElementWise {
+    unary: TraitId,
+    binary: TraitId,
+}
+
+impl ElementWise {
+    fn new(p: &Program) -> Self {
+        ElementWise {
+            unary: p.ctx().trait_id("pir::UnaryElementWiseTrait"),
+            binary: p.ctx().trait_id("pir::BinaryElementWiseTrait"),
         }
-        block = p.op_parent_block(parent);
     }
-    false
 }
 
 /// Whether `op` cannot fail at run time on operands of their types (module
@@ -180,7 +192,7 @@ fn defined_under(p: &Program, v: ValueId, op: OpId) -> bool {
 /// dynamic, or it is element-wise and its operands broadcast by their types.
 /// An op without operands (`full`, `full_int_array`) reads nothing that
 /// could disagree.
-pub fn speculatable(p: &Program, leading: &LeadingDims, op: OpId) -> bool {
+fn speculatable(p: &Program, leading: &LeadingDims, traits: ElementWise, op: OpId) -> bool {
     // Absent optional inputs read nothing. An interpolation's optional
     // inputs are its output size or scale, whose values can make it fail.
     let operands: Vec<ValueId> = p.operands(op).flatten().collect();
@@ -200,9 +212,8 @@ pub fn speculatable(p: &Program, leading: &LeadingDims, op: OpId) -> bool {
     let Some(info) = p.op_info(op) else {
         return false;
     };
-    let has = |name: &str| info.has_trait(p.ctx().trait_id(name));
     let per_sample = KEEPS_LEADING_DIM.contains(&p.op_name_str(op))
-        || has("pir::UnaryElementWiseTrait")
+        || info.has_trait(traits.unary)
         || keeps_leading_matmul(p, op);
     if per_sample {
         return shapes.iter().enumerate().all(|(k, dims)| {
@@ -211,7 +222,7 @@ pub fn speculatable(p: &Program, leading: &LeadingDims, op: OpId) -> bool {
                 .all(|(d, &n)| n >= 0 || (k == 0 && d == 0))
         });
     }
-    if has("pir::BinaryElementWiseTrait") {
+    if info.has_trait(traits.binary) {
         if INTEGER_DIVISIONS.contains(&p.op_name_str(op)) && !float_results(p, op) {
             return false;
         }
@@ -239,19 +250,11 @@ const INTEGER_DIVISIONS: [&str; 5] = [
     "pd_op.fused_elementwise_div",
 ];
 
-/// Whether every result of `op` is a tensor of floating-point numbers.
+/// Whether every result of `op` is a tensor of floating-point (or complex)
+/// numbers.
 fn float_results(p: &Program, op: OpId) -> bool {
-    use pir_core::builtin::{DenseTensorType, ScalarType};
-    let ctx = p.ctx();
     p.results(op).all(|r| {
-        ctx.type_as::<DenseTensorType>(p.value_type(r))
-            .and_then(|t| ctx.type_as::<ScalarType>(t.dtype))
-            .is_some_and(|s| {
-                matches!(
-                    s,
-                    ScalarType::F16 | ScalarType::BF16 | ScalarType::F32 | ScalarType::F64
-                )
-            })
+        pir_params::bound::declared(p, p.value_type(r)).is_some_and(|(dtype, _)| dtype.is_float())
     })
 }
 

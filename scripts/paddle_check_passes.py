@@ -188,7 +188,7 @@ def corpus_models(which):
     return models
 
 
-CHANGE_WORDS = ("erased", "merged", "applied", "converted", "forwarded", "moved", "copied", "dropped", "rewritten", "hoisted", "folded")
+CHANGE_WORDS = ("erased", "merged", "applied", "converted", "forwarded", "moved", "copied", "dropped", "rewritten", "hoisted", "folded", "trimmed")
 
 
 def changes_of(stderr):

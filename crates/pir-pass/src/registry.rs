@@ -11,8 +11,8 @@
 use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::{
-    canonicalize, cleanup, constant_folding, cse, dce, einsum, fold_batch_norm, fusion,
-    horizontal_fuse, inplace, loop_invariant, value_semantics,
+    broadcast_trim, canonicalize, cleanup, constant_folding, cse, dce, einsum, fold_batch_norm,
+    fusion, horizontal_fuse, inplace, loop_invariant, value_semantics,
 };
 
 /// A pipeline that cannot be built.
@@ -77,6 +77,7 @@ pub static PASSES: &[PassInfo] = &[
     fusion::ADD_NORM_FUSE,
     horizontal_fuse::INFO,
     einsum::INFO,
+    broadcast_trim::INFO,
     fusion::DRR,
 ];
 

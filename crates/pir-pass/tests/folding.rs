@@ -447,3 +447,98 @@ fn constants_as_params_needs_parameter_data() {
     assert_eq!(count(&p, "pd_op.full"), 0);
     assert_close(&before, &interpret(&p, &x_feed()), 0.0);
 }
+
+/// A convolution-bias-shaped parameter `b` (`1x3x1x1`) read by `add` (as the
+/// second operand) and `multiply` (as the first), with `READER` spliced in
+/// as a third reader of `b` when given.
+fn bias_program(reader: &str) -> Program {
+    let text = format!(
+        r#"{{
+    (%0) = "builtin.parameter" () {{is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"b",persistable:[true],stop_gradient:[false],trainable:[true]}} : () -> tensor<1x3x1x1xf32>
+    (%1) = "pd_op.data" () {{dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,3,2,2],stop_gradient:[false]}} : () -> tensor<-1x3x2x2xf32>
+    (%2) = "pd_op.add" (%1, %0) {{stop_gradient:[false]}} : (tensor<-1x3x2x2xf32>, tensor<1x3x1x1xf32>) -> tensor<-1x3x2x2xf32>
+    (%3) = "pd_op.multiply" (%0, %2) {{stop_gradient:[false]}} : (tensor<1x3x1x1xf32>, tensor<-1x3x2x2xf32>) -> tensor<-1x3x2x2xf32>
+    (%4) = "pd_op.fetch" (%3) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x3x2x2xf32>) -> tensor<-1x3x2x2xf32>
+{reader}}}"#
+    );
+    let mut p = parse(&text);
+    bind(&mut p, &[("b", f32s(&[1, 3, 1, 1], &[0.5, -2.0, 3.0]))]);
+    p
+}
+
+fn nchw_feed() -> Vec<(&'static str, EvalTensor)> {
+    let values: Vec<f64> = (0..24).map(|i| f64::from(i) * 0.25 - 2.0).collect();
+    let x = EvalTensor::from_f64s(DType::Float32, &[2, 3, 2, 2], &values);
+    vec![("x", x.unwrap())]
+}
+
+#[test]
+fn a_bias_read_by_element_wise_ops_loses_its_leading_unit_dims() {
+    let mut p = bias_program("");
+    let before = interpret(&p, &nchw_feed());
+    let stats = run_pipeline(&mut p, "trim_broadcast_constants");
+    assert_eq!(stat(&stats, "parameters trimmed"), 1, "{p}");
+    let printed = p.to_string();
+    assert!(
+        printed.contains("() -> tensor<3x1x1xf32>")
+            && printed
+                .contains("(tensor<-1x3x2x2xf32>, tensor<3x1x1xf32>) -> tensor<-1x3x2x2xf32>")
+            && printed
+                .contains("(tensor<3x1x1xf32>, tensor<-1x3x2x2xf32>) -> tensor<-1x3x2x2xf32>"),
+        "{printed}"
+    );
+    let t = pir_params::bound::tensor(&p, "b").unwrap();
+    assert_eq!(t.dims(), [3, 1, 1]);
+    assert_eq!(t.to_vec::<f32>().unwrap(), [0.5, -2.0, 3.0]);
+    assert_close(&before, &interpret(&p, &nchw_feed()), 0.0);
+}
+
+#[test]
+fn a_bias_with_a_reader_that_is_not_a_broadcast_keeps_its_dims() {
+    let other_readers = [
+        // Not an element-wise binary op.
+        r#"    (%5) = "pd_op.relu" (%0) {stop_gradient:[false]} : (tensor<1x3x1x1xf32>) -> tensor<1x3x1x1xf32>
+"#,
+        // The other operand has a lower rank: the leading 1 is the result's.
+        r#"    (%5) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[2,2],stop_gradient:[false]} : () -> tensor<2x2xf32>
+    (%6) = "pd_op.add" (%0, %5) {stop_gradient:[false]} : (tensor<1x3x1x1xf32>, tensor<2x2xf32>) -> tensor<1x3x2x2xf32>
+"#,
+        // The written operand of an in-place op.
+        r#"    (%5) = "pd_op.add_" (%0, %0) {stop_gradient:[false]} : (tensor<1x3x1x1xf32>, tensor<1x3x1x1xf32>) -> tensor<1x3x1x1xf32>
+"#,
+    ];
+    for reader in other_readers {
+        let mut p = bias_program(reader);
+        let stats = run_pipeline(&mut p, "trim_broadcast_constants");
+        assert_eq!(stat(&stats, "parameters trimmed"), 0, "{p}");
+        assert_eq!(
+            pir_params::bound::tensor(&p, "b").unwrap().dims(),
+            [1, 3, 1, 1]
+        );
+    }
+}
+
+#[test]
+fn the_inference_pipeline_trims_a_folded_convolution_bias() {
+    // Paddle's layer writes `reshape(bias, [1,-1,1,1])`; folding makes it a
+    // `1x3x1x1` parameter, which the pipeline then trims.
+    let text = r#"{
+    (%0) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"b",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<3xf32>
+    (%1) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,3,2,2],stop_gradient:[false]} : () -> tensor<-1x3x2x2xf32>
+    (%2) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[1,-1,1,1]} : () -> tensor<4xi64>
+    (%3) = "pd_op.reshape" (%0, %2) {stop_gradient:[false]} : (tensor<3xf32>, tensor<4xi64>) -> tensor<1x3x1x1xf32>
+    (%4) = "pd_op.add" (%1, %3) {stop_gradient:[false]} : (tensor<-1x3x2x2xf32>, tensor<1x3x1x1xf32>) -> tensor<-1x3x2x2xf32>
+    (%5) = "pd_op.fetch" (%4) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x3x2x2xf32>) -> tensor<-1x3x2x2xf32>
+}"#;
+    let mut p = parse(text);
+    bind(&mut p, &[("b", f32s(&[3], &[0.5, -2.0, 3.0]))]);
+    let before = interpret(&p, &nchw_feed());
+    let stats = run_pipeline(&mut p, "inference");
+    assert_eq!(stat(&stats, "parameters trimmed"), 1, "{p}");
+    assert!(
+        p.to_string()
+            .contains("tensor<3x1x1xf32>) -> tensor<-1x3x2x2xf32>"),
+        "{p}"
+    );
+    assert_close(&before, &interpret(&p, &nchw_feed()), 0.0);
+}

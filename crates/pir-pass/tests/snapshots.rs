@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-const PASSES: [&str; 21] = [
+const PASSES: [&str; 22] = [
     "dce",
     "cse",
     "loop_invariant_code_motion",
@@ -32,6 +32,7 @@ const PASSES: [&str; 21] = [
     "conv2d_add_act_fuse",
     "add_norm_fuse",
     "horizontal_fuse",
+    "trim_broadcast_constants",
     "inference",
 ];
 

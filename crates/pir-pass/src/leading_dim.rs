@@ -9,8 +9,9 @@
 //! - an op that keeps its first operand's leading dim in its first result
 //!   ([`KEEPS_LEADING_DIM`], ops with Paddle's `UnaryElementWiseTrait`, and
 //!   `matmul` of a weight of rank ≤ 2 without `transpose_x`);
-//! - an op with `BinaryElementWiseTrait` whose operands of the result's rank
-//!   all have the same origin, or a static leading dim of 1 (broadcast).
+//! - an op with `BinaryElementWiseTrait` (or [`BROADCASTS_LIKE_BINARY`])
+//!   whose operands of the result's rank all have the same origin, or a
+//!   static leading dim of 1 (broadcast).
 //!
 //! - a `pd_op.while` body argument, and the matching result, when its initial
 //!   value has the origin and the body yields a value of that origin back
@@ -31,7 +32,7 @@ use crate::transforms::dense_dims;
 /// Ops whose first result has the leading dim of their first operand
 /// (batch-first layers: convolutions, pools, norms, interpolations, and
 /// shape-keeping ops without Paddle's element-wise trait).
-pub const KEEPS_LEADING_DIM: [&str; 29] = [
+pub const KEEPS_LEADING_DIM: [&str; 39] = [
     "pd_op.conv2d",
     "pd_op.depthwise_conv2d",
     "pd_op.conv2d_transpose",
@@ -61,6 +62,34 @@ pub const KEEPS_LEADING_DIM: [&str; 29] = [
     "pd_op.bicubic_interp",
     "pd_op.linear_interp",
     "pd_op.full_like",
+    // Element-wise without Paddle's trait.
+    "pd_op.gelu",
+    "pd_op.selu",
+    "pd_op.clip",
+    "pd_op.clip_",
+    "pd_op.round",
+    "pd_op.round_",
+    "pd_op.pow",
+    "pd_op.pow_",
+    "pd_op.trunc",
+    "pd_op.assign",
+];
+
+/// Ops that broadcast their tensor operands like those with Paddle's
+/// `BinaryElementWiseTrait` but lack the trait.
+pub const BROADCASTS_LIKE_BINARY: [&str; 12] = [
+    "pd_op.minimum",
+    "pd_op.where",
+    "pd_op.where_",
+    "pd_op.equal",
+    "pd_op.not_equal",
+    "pd_op.less_than",
+    "pd_op.less_equal",
+    "pd_op.greater_than",
+    "pd_op.greater_equal",
+    "pd_op.logical_and",
+    "pd_op.logical_or",
+    "pd_op.logical_xor",
 ];
 
 /// The origin of every value with a dynamic leading dim that has one
@@ -197,7 +226,9 @@ impl Walk<'_> {
                     || keeps_leading_matmul(p, op)
                 {
                     p.operand(op, 0).and_then(|x| self.origin(x))
-                } else if info.is_some_and(|i| i.has_trait(self.binary)) {
+                } else if info.is_some_and(|i| i.has_trait(self.binary))
+                    || BROADCASTS_LIKE_BINARY.contains(&name)
+                {
                     binary_origin(p, &self.map, op, result)
                 } else {
                     None
@@ -336,6 +367,36 @@ mod tests {
             dims.origin(value(6)),
             None,
             "a reshape's leading dim is its own"
+        );
+    }
+
+    /// Element-wise ops without Paddle's traits (`gelu`, `pow`, `minimum`,
+    /// `where`) keep the batch too; `where` broadcasting another data
+    /// input's batch does not.
+    #[test]
+    fn element_wise_ops_without_traits_keep_the_batch() {
+        let ctx = pir_dialects::pd_op_context();
+        let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,8],stop_gradient:[false]} : () -> tensor<-1x8xf32>
+    (%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,8],stop_gradient:[false]} : () -> tensor<-1x8xf32>
+    (%2) = "pd_op.gelu" (%0) {approximate:false,stop_gradient:[false]} : (tensor<-1x8xf32>) -> tensor<-1x8xf32>
+    (%3) = "pd_op.pow" (%2) {stop_gradient:[false],y:2} : (tensor<-1x8xf32>) -> tensor<-1x8xf32>
+    (%4) = "pd_op.minimum" (%3, %0) {stop_gradient:[false]} : (tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xf32>
+    (%5) = "pd_op.greater_than" (%4, %0) {stop_gradient:[false]} : (tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xb>
+    (%6) = "pd_op.where" (%5, %4, %0) {stop_gradient:[false]} : (tensor<-1x8xb>, tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xf32>
+    (%7) = "pd_op.where" (%5, %4, %1) {stop_gradient:[false]} : (tensor<-1x8xb>, tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xf32>
+}"#;
+        let p = Program::parse(&ctx, text).unwrap();
+        let dims = LeadingDims::new(&p, p.module_op());
+        let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
+        let value = |n: usize| p.results(ops[n]).next().unwrap();
+        for op in [2, 3, 4, 5, 6] {
+            assert_eq!(dims.origin(value(op)), Some(value(0)), "op {op}");
+        }
+        assert_eq!(
+            dims.origin(value(7)),
+            None,
+            "x's and y's batches may differ"
         );
     }
 

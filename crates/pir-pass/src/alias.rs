@@ -135,6 +135,7 @@ struct Local {
     written: bool,
     stored: bool,
     pinned: bool,
+    condition: bool,
 }
 
 impl Local {
@@ -239,6 +240,7 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
                 local.written = true;
                 local.pinned = true;
                 if k == 0 {
+                    local.condition = true;
                     if let Some(y) = while_body(p, user).and_then(|b| yield_of(p, b)) {
                         operand(y, 0, f);
                     }
@@ -264,6 +266,7 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
                     Role::While => {
                         local.written = true;
                         if k == 0 {
+                            local.condition = true;
                             operand(parent, 0, f);
                         } else {
                             let i = k - 1;
@@ -301,6 +304,12 @@ pub struct ClassFacts {
     pub stored: bool,
     /// Some member's identity is observable (see the module docs).
     pub pinned: bool,
+    /// Some member is the condition of a `while` (its operand, or the next
+    /// condition its body yields). The loop points the condition operand's
+    /// variable at each next condition's data, so unlike the other
+    /// rebindings this one changes what the operand reads after the loop
+    /// (and inside its body).
+    pub condition: bool,
     /// Number of values in the class.
     pub size: u32,
 }
@@ -336,6 +345,7 @@ pub fn alias_class(p: &Program, v: ValueId) -> AliasClass {
         facts.written |= local.written;
         facts.stored |= local.stored;
         facts.pinned |= local.pinned;
+        facts.condition |= local.condition;
         if x == v {
             pinned_self = local.pinned;
         }
@@ -403,6 +413,7 @@ impl AliasAnalysis {
                 facts.written |= local.written;
                 facts.stored |= local.stored;
                 facts.pinned |= local.pinned;
+                facts.condition |= local.condition;
             }
             a.classes.push(facts);
         };
@@ -433,6 +444,7 @@ impl AliasAnalysis {
                 written: true,
                 stored: true,
                 pinned: true,
+                condition: true,
                 size: 1,
             },
         }
@@ -447,6 +459,15 @@ impl AliasAnalysis {
     /// [`ClassFacts::stored`]).
     pub fn is_stored(&self, v: ValueId) -> bool {
         self.facts(v).stored
+    }
+
+    /// Whether what `v` reads stays what it was computed as, wherever it is
+    /// read: no op stores into its class, and no `while` rebinds it as its
+    /// condition. (The loop's other rebindings point variables at buffers
+    /// and change none.)
+    pub fn is_stable(&self, v: ValueId) -> bool {
+        let f = self.facts(v);
+        !f.stored && !f.condition
     }
 
     /// Whether the identity of `v` itself is observable.

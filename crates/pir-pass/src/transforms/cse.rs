@@ -4,12 +4,14 @@
 //! is replaced by it. Scopes follow the regions, so a value is only reused
 //! where it is visible.
 //!
-//! Only ops with value semantics take part ([`mergeable`]): no operand and no
-//! result may share a buffer that some op writes (an in-place or view user,
-//! a `while` rebinding its variables, an unknown op), no result may be pinned
-//! (yielded, carried by a `while`, an output of the program), and every
-//! result is a dense tensor. These are Paddle's own CSE rules, made exact by
-//! the alias analysis.
+//! Only ops with value semantics take part ([`mergeable`]): no operand may
+//! share a buffer that some op stores into (an in-place or view user, an
+//! unknown op) or be a `while`'s condition (the loop rebinds its variable),
+//! no result may share a buffer some op writes or be pinned (yielded,
+//! carried by a `while`, an output of the program), and every result is a
+//! dense tensor. A `while` rebinding its other variables copies no data, so
+//! ops reading a loop's initial value still merge. These are Paddle's own
+//! CSE rules, made exact by the alias analysis.
 
 use crate::registry::PassInfo;
 use rustc_hash::FxHashMap;
@@ -35,13 +37,23 @@ const COMMUTATIVE: [&str; 10] = [
     "pd_op.bitwise_xor",
 ];
 
-/// Whether `op` may be merged with an identical op, or stand for one.
+/// Whether `op` may be merged with an identical op, or stand for one: it is
+/// pure, computes dense tensors, no result shares a buffer that some op
+/// writes or the executor knows by name (pinned), and what its operands read
+/// is what they were computed as wherever they are read
+/// ([`AliasAnalysis::is_stable`]: a loop's initial value is, though the loop
+/// rebinds its variables).
+///
+/// A result may not be a loop's initial value even though that value stays
+/// what it was: Paddle 3.3.1's executor fails ("Tensor holds no memory")
+/// when a value a `while` carries in is read after the loop, which merging an
+/// identical op after the loop into it would do.
 pub fn mergeable(p: &Program, aliases: &AliasAnalysis, op: OpId) -> bool {
     // Cheap table lookups first; the type check last.
     is_pure(p, op)
         && p.results(op)
             .all(|r| !aliases.is_pinned(r) && !aliases.is_written(r))
-        && p.operands(op).flatten().all(|v| !aliases.is_written(v))
+        && p.operands(op).flatten().all(|v| aliases.is_stable(v))
         && p.results(op).all(|r| is_dense(p, p.value_type(r)))
 }
 

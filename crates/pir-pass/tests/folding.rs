@@ -542,3 +542,50 @@ fn the_inference_pipeline_trims_a_folded_convolution_bias() {
     );
     assert_close(&before, &interpret(&p, &nchw_feed()), 0.0);
 }
+
+#[test]
+fn an_empty_axes_list_of_full_reductions_becomes_every_axis_as_a_parameter() {
+    // Paddle loads an empty parameter without a buffer: `[]` itself cannot
+    // be one. Naming every axis reduces the same, one list per input rank.
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,3],stop_gradient:[false]} : () -> tensor<-1x3xf32>
+    (%1) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[]} : () -> tensor<0xi64>
+    (%2) = "pd_op.mean" (%0, %1) {keepdim:false,stop_gradient:[false]} : (tensor<-1x3xf32>, tensor<0xi64>) -> tensor<f32>
+    (%3) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[-1]} : () -> tensor<1xi64>
+    (%4) = "pd_op.reshape" (%0, %3) {stop_gradient:[false]} : (tensor<-1x3xf32>, tensor<1xi64>) -> tensor<-1xf32>
+    (%5) = "pd_op.sum" (%4, %1) {dtype:Undefined,keepdim:true,stop_gradient:[false]} : (tensor<-1xf32>, tensor<0xi64>) -> tensor<1xf32>
+    (%6) = "pd_op.max" (%0, %1) {keepdim:false,stop_gradient:[false]} : (tensor<-1x3xf32>, tensor<0xi64>) -> tensor<f32>
+    (%7) = "pd_op.fetch" (%2) {col:0,name:"mean",persistable:[true],stop_gradient:[false]} : (tensor<f32>) -> tensor<f32>
+    (%8) = "pd_op.fetch" (%5) {col:1,name:"sum",persistable:[true],stop_gradient:[false]} : (tensor<1xf32>) -> tensor<1xf32>
+    (%9) = "pd_op.fetch" (%6) {col:2,name:"max",persistable:[true],stop_gradient:[false]} : (tensor<f32>) -> tensor<f32>
+}"#;
+    let mut p = parse(text);
+    bind(&mut p, &[]);
+    let feed = || {
+        let x = EvalTensor::from_f64s(DType::Float32, &[2, 3], &[1.0, -2.0, 3.5, 0.5, 4.0, -1.0]);
+        vec![("x", x.unwrap())]
+    };
+    let before = interpret(&p, &feed());
+    let stats = run_pipeline(&mut p, "constant_folding{constants-as-params=true}");
+    assert_eq!(stat(&stats, "constants hoisted"), 2, "{p}");
+    assert_eq!(count(&p, "pd_op.full_int_array"), 0, "{p}");
+    let lists: Vec<Vec<i64>> = p
+        .parameters()
+        .map(|(n, _)| {
+            pir_params::bound::tensor(&p, n)
+                .unwrap()
+                .to_vec::<i64>()
+                .unwrap()
+        })
+        .collect();
+    assert!(
+        lists.contains(&vec![0, 1]) && lists.contains(&vec![0]),
+        "{lists:?}"
+    );
+    assert_eq!(
+        lists.len(),
+        3,
+        "[-1], [0, 1] shared by mean and max, [0]: {lists:?}"
+    );
+    assert_close(&before, &interpret(&p, &feed()), 0.0);
+}

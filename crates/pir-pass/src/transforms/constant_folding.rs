@@ -40,8 +40,11 @@
 //! variable (a loop-carried one, an output; [`AliasAnalysis::facts`]), and
 //! has between 1 and
 //! `MAX_HOISTED_ELEMENTS` elements are replaced (Paddle loads an empty
-//! tensor without a buffer, and `paddle.jit.load` then fails on it); equal constants (same type,
-//! same bytes) share one parameter. Counted as `constants hoisted`. Paddle's
+//! tensor without a buffer, and `paddle.jit.load` then fails on it); an
+//! empty axes list read only by full reductions (`mean(x, [])`) is replaced
+//! by the list of every axis of each reader's input, which reduces the same
+//! in Paddle's kernels. Equal constants (same type, same bytes) share one
+//! parameter. Counted as `constants hoisted`. Paddle's
 //! own `constant_folding_pass` does the same on the program it runs (into
 //! `builtin.constant`/`builtin.parameter`), but also for makers an in-place op
 //! writes, which then keep their value across runs; here those stay ops.
@@ -50,11 +53,13 @@ use crate::registry::PassInfo;
 use std::sync::Arc;
 
 use pir_core::builtin::{ArrayAttr, BoolAttr, F64Attr, I64Attr};
-use pir_core::{Attribute, Builder, InsertPoint, OpId, Program, Type, ValueDef, ValueId};
+use pir_core::{
+    Attribute, Builder, InsertPoint, OpId, OperandId, Program, Type, ValueDef, ValueId,
+};
 use pir_dialects::op_def::OpDefinition;
 use pir_dialects::pd_op::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
 use pir_eval::EvalTensor;
-use pir_params::DType;
+use pir_params::{DType, Tensor};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::alias::AliasAnalysis;
@@ -390,19 +395,99 @@ impl Folder<'_> {
     }
 }
 
+/// Reductions whose kernels reduce over every dim when the axes list is
+/// empty or names as many axes as the input has dims (phi's
+/// `recompute_reduce_all`), with the axes as operand 1.
+const FULL_REDUCTIONS: [&str; 5] = [
+    "pd_op.mean",
+    "pd_op.sum",
+    "pd_op.max",
+    "pd_op.min",
+    "pd_op.prod",
+];
+
+/// The parameters made for hoisted constants: one per distinct type and
+/// content, at the top of the program in order of creation.
+#[derive(Default)]
+struct Hoisted {
+    shared: FxHashMap<(Type, Vec<u8>), ValueId>,
+    counter: usize,
+    last: Option<OpId>,
+}
+
+impl Hoisted {
+    /// The parameter holding `tensor` as type `ty`, made on first use.
+    fn parameter(
+        &mut self,
+        p: &mut Program,
+        ty: Type,
+        tensor: Tensor,
+    ) -> Result<ValueId, PassError> {
+        let key = (ty, tensor.bytes().to_vec());
+        if let Some(&v) = self.shared.get(&key) {
+            return Ok(v);
+        }
+        let name = params::fresh_name(p, PARAMETER_PREFIX, &mut self.counter);
+        // At the top of the program, in order: a parameter shared by
+        // makers in different places dominates them all.
+        let at = match self.last {
+            Some(prev) => InsertPoint::After(prev),
+            None => InsertPoint::BlockStart(p.top_block()),
+        };
+        let v = params::insert_parameter(p, at, &name, tensor)
+            .map_err(|e| pass_error(e.to_string()))?;
+        declare_parameter_type(p, v, ty);
+        if let ValueDef::Result { op: param, .. } = p.value_def(v) {
+            self.last = Some(param);
+        }
+        self.shared.insert(key, v);
+        Ok(v)
+    }
+}
+
+/// For an empty axes list `axes` that only full reductions read, the
+/// operands reading it and the rank of each reduction's input (at least 1):
+/// naming every axis instead reduces the same, and a non-empty list can be
+/// a parameter.
+fn full_reduction_uses(p: &Program, axes: ValueId) -> Option<Vec<(OperandId, usize)>> {
+    p.uses(axes)
+        .map(|u| {
+            let op = p.operand_owner(u);
+            if !FULL_REDUCTIONS.contains(&p.op_name_str(op)) || p.operand_index(u) != 1 {
+                return None;
+            }
+            let rank = super::dense_dims(p, p.operand(op, 0)?)?.len();
+            (rank > 0).then_some((u, rank))
+        })
+        .collect()
+}
+
+/// The axes `0..rank` as a tensor of `dtype` (an integer type).
+fn all_axes(dtype: DType, rank: usize) -> Option<Tensor> {
+    let axes: Vec<i64> = (0..rank as i64).collect();
+    match dtype {
+        DType::Int64 => Tensor::from_slice(dtype, vec![rank as i64], &axes).ok(),
+        DType::Int32 => {
+            let axes: Vec<i32> = axes.iter().map(|&a| a as i32).collect();
+            Tensor::from_slice(dtype, vec![rank as i64], &axes).ok()
+        }
+        _ => None,
+    }
+}
+
 /// Replaces the constant makers under `root` whose results no one can tell
 /// from a parameter by parameters (one per distinct type and content), and
-/// erases them. Returns how many makers were replaced and how many the
-/// evaluator refused.
+/// erases them. An empty axes list read only by full reductions becomes the
+/// list of every axis of each reader's input first. Returns how many makers
+/// were replaced and how many the evaluator refused.
 fn hoist_makers(p: &mut Program, root: OpId) -> Result<(u64, u64), PassError> {
     let aliases = AliasAnalysis::new(p);
     let makers: Vec<OpId> = super::ops_under(p, root)
         .into_iter()
         .filter(|&op| MAKERS.contains(&p.op_name_str(op)) && p.num_results(op) == 1)
         .collect();
-    let mut shared: FxHashMap<(Type, Vec<u8>), ValueId> = FxHashMap::default();
-    let (mut counter, mut hoisted, mut errors) = (0usize, 0u64, 0u64);
-    let mut last: Option<OpId> = None;
+    let mut made = Hoisted::default();
+    let (mut hoisted, mut errors) = (0u64, 0u64);
     for op in makers {
         if p.is_erased(op) {
             continue;
@@ -425,34 +510,33 @@ fn hoist_makers(p: &mut Program, root: OpId) -> Result<(u64, u64), PassError> {
         let ty = p.value_type(r);
         // An empty tensor (`full_int_array []`, the axes of a full
         // reduction) loads without a buffer, which Paddle's kernels reject.
-        if tensor.numel() == 0 || tensor.numel() > MAX_HOISTED_ELEMENTS || !fits(p, ty, &tensor) {
-            continue;
-        }
-        let Ok(tensor) = tensor.to_tensor() else {
-            continue;
-        };
-        let key = (ty, tensor.bytes().to_vec());
-        let new = match shared.get(&key) {
-            Some(&v) => v,
-            None => {
-                let name = params::fresh_name(p, PARAMETER_PREFIX, &mut counter);
-                // At the top of the program, in order: a parameter shared by
-                // makers in different places dominates them all.
-                let at = match last {
-                    Some(prev) => InsertPoint::After(prev),
-                    None => InsertPoint::BlockStart(p.top_block()),
-                };
-                let v = params::insert_parameter(p, at, &name, tensor)
+        if tensor.numel() == 0 {
+            let Some(uses) = full_reduction_uses(p, r) else {
+                continue;
+            };
+            let Some(lists) = uses
+                .iter()
+                .map(|&(_, rank)| all_axes(tensor.dtype(), rank))
+                .collect::<Option<Vec<Tensor>>>()
+            else {
+                continue;
+            };
+            for ((operand, _), axes) in uses.into_iter().zip(lists) {
+                let ty = pir_params::bound::tensor_type(p.ctx(), axes.dtype(), axes.dims())
                     .map_err(|e| pass_error(e.to_string()))?;
-                declare_parameter_type(p, v, ty);
-                if let ValueDef::Result { op: param, .. } = p.value_def(v) {
-                    last = Some(param);
-                }
-                shared.insert(key, v);
-                v
+                let v = made.parameter(p, ty, axes)?;
+                p.set_operand_value(operand, Some(v));
             }
-        };
-        p.replace_all_uses_with(r, new);
+        } else {
+            if tensor.numel() > MAX_HOISTED_ELEMENTS || !fits(p, ty, &tensor) {
+                continue;
+            }
+            let Ok(tensor) = tensor.to_tensor() else {
+                continue;
+            };
+            let v = made.parameter(p, ty, tensor)?;
+            p.replace_all_uses_with(r, v);
+        }
         p.erase_op(op)
             .map_err(|e| pass_error(format!("erasing a hoisted constant: {e}")))?;
         hoisted += 1;

@@ -135,7 +135,18 @@ struct Local {
     written: bool,
     stored: bool,
     pinned: bool,
+    /// Pinned otherwise than as what an `if` branch yields.
+    bound: bool,
     condition: bool,
+}
+
+impl Local {
+    /// The value's identity is observable, not only as an `if`'s branch
+    /// result.
+    fn bind(&mut self) {
+        self.pinned = true;
+        self.bound = true;
+    }
 }
 
 impl Local {
@@ -200,7 +211,7 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
                 }
                 Role::Split => operand(op, 0, f),
                 Role::Combine => p.operands(op).flatten().for_each(&mut *f),
-                Role::Source => local.pinned = true,
+                Role::Source => local.bind(),
                 Role::Yield | Role::Sink | Role::Plain => {}
             }
         }
@@ -238,7 +249,7 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
             }
             Role::While => {
                 local.written = true;
-                local.pinned = true;
+                local.bind();
                 if k == 0 {
                     local.condition = true;
                     if let Some(y) = while_body(p, user).and_then(|b| yield_of(p, b)) {
@@ -257,11 +268,16 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
             Role::Yield => {
                 local.pinned = true;
                 let Some(block) = p.op_parent_block(user) else {
+                    local.bind();
                     continue;
                 };
                 let Some(parent) = p.block_parent_op(block) else {
+                    local.bind();
                     continue;
                 };
+                if !matches!(roles.of(p, parent), Role::If) {
+                    local.bind();
+                }
                 match roles.of(p, parent) {
                     Role::While => {
                         local.written = true;
@@ -282,7 +298,7 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
             }
             Role::Combine => p.results(user).for_each(&mut *f),
             Role::Split => p.results(user).for_each(&mut *f),
-            Role::Sink => local.pinned = true,
+            Role::Sink => local.bind(),
             Role::If | Role::PyLayer | Role::Source | Role::Plain => {}
         }
     }
@@ -304,6 +320,11 @@ pub struct ClassFacts {
     pub stored: bool,
     /// Some member's identity is observable (see the module docs).
     pub pinned: bool,
+    /// Some member is pinned otherwise than as what an `if` branch yields.
+    /// An `if` result shares the buffer its taken branch yields, and the
+    /// branch is done when the `if` is: after the `if`, the result is the
+    /// only name of that buffer.
+    pub bound: bool,
     /// Some member is the condition of a `while` (its operand, or the next
     /// condition its body yields). The loop points the condition operand's
     /// variable at each next condition's data, so unlike the other
@@ -345,6 +366,7 @@ pub fn alias_class(p: &Program, v: ValueId) -> AliasClass {
         facts.written |= local.written;
         facts.stored |= local.stored;
         facts.pinned |= local.pinned;
+        facts.bound |= local.bound;
         facts.condition |= local.condition;
         if x == v {
             pinned_self = local.pinned;
@@ -413,6 +435,7 @@ impl AliasAnalysis {
                 facts.written |= local.written;
                 facts.stored |= local.stored;
                 facts.pinned |= local.pinned;
+                facts.bound |= local.bound;
                 facts.condition |= local.condition;
             }
             a.classes.push(facts);
@@ -444,6 +467,7 @@ impl AliasAnalysis {
                 written: true,
                 stored: true,
                 pinned: true,
+                bound: true,
                 condition: true,
                 size: 1,
             },

@@ -775,6 +775,45 @@ fn inplace_keeps_pinned_values() {
     assert_eq!(counts, [0], "{p}");
 }
 
+/// An `if` result shares the buffer its taken branch yields, and the
+/// branch is done: after the `if`, an op may write the result in place (as
+/// Paddle's `inplace_pass` does). Not when a branch yields a value read after
+/// the `if`: writing the result would write that value.
+#[test]
+fn inplace_writes_if_results_whose_branches_are_done() {
+    let branches = |else_yield: &str| {
+        vec![
+            DATA.into(),
+            unary("abs", 1, "%0"),
+            r#"(%2) = "pd_op.full" () {dtype:bool,place:Place(cpu),shape:[1],stop_gradient:[true],value:0} : () -> tensor<1xb>"#.into(),
+            r#"(%3) = "pd_op.if" (%2) {stop_gradient:[false]} -> tensor<2x3xf32> {"#.into(),
+            format!("    {}", unary("exp", 4, "%1")),
+            r#"    () = "cf.yield" (%4) {} : (tensor<2x3xf32>) -> "#.into(),
+            "} else {".into(),
+            format!("    {}", unary("tanh", 5, "%1")),
+            format!(r#"    () = "cf.yield" ({else_yield}) {{}} : (tensor<2x3xf32>) -> "#),
+            "}".into(),
+        ]
+    };
+    let mut fresh = branches("%5");
+    fresh.extend([unary("relu", 6, "%3"), add(7, 6, 1), fetch(7, 8, "out")]);
+    let (p, counts) = run_checked(&program(&fresh), "inplace");
+    assert_eq!(counts, [2], "relu and add: {p}");
+    assert_eq!(
+        operand_def(&p, find(&p, "pd_op.relu_"), 0),
+        "pd_op.if",
+        "{p}"
+    );
+    let mut outer = branches("%1");
+    outer.extend([unary("relu", 6, "%3"), add(7, 6, 1), fetch(7, 8, "out")]);
+    let (p, _) = run_checked(&program(&outer), "inplace");
+    assert_eq!(
+        count(&p, "pd_op.relu_"),
+        0,
+        "the else branch yields abs, read later: {p}"
+    );
+}
+
 // ------------------------------------------------------------ both
 
 /// `de_inplace` then `inplace` gives the in-place chain back.

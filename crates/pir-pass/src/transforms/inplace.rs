@@ -308,9 +308,11 @@ fn defined_after(p: &Program, pos: &Positions, m: ValueId, op: OpId, block: Bloc
 }
 
 /// Whether every member of `a`'s alias class other than `a` is a result of
-/// an op of `block`, not a constant, whose every use is an earlier op of
-/// `block`: the buffer was written or viewed before (`a = relu_(x)`, then
-/// `add(a, y)`), and once `op` runs nothing but `op` itself reads it.
+/// an op of `block` or nested in an earlier one (what an `if` branch
+/// yields), not a constant, whose every use is in an earlier op of `block`
+/// or nested in one: the buffer was written or viewed before
+/// (`a = relu_(x)`, then `add(a, y)`), and once `op` runs nothing but `op`
+/// itself reads it.
 fn earlier_members_done(
     p: &Program,
     pos: &Positions,
@@ -319,15 +321,15 @@ fn earlier_members_done(
     op: OpId,
     block: BlockId,
 ) -> bool {
+    let earlier = |x: OpId| order_in_block(p, pos, x, op, block) == Some(std::cmp::Ordering::Less);
     members.iter().filter(|&&m| m != a).all(|&m| {
-        let Some(definer) = defined_in(p, m, block) else {
+        let ValueDef::Result { op: definer, .. } = p.value_def(m) else {
             return false;
         };
-        !CONSTANT_LIKE.contains(&p.op_name_str(definer))
-            && p.uses(m).all(|u| {
-                let user = p.operand_owner(u);
-                p.op_parent_block(user) == Some(block) && pos.get(user) < pos.get(op)
-            })
+        let here = p.op_parent_block(definer) == Some(block);
+        (here || earlier(definer))
+            && !CONSTANT_LIKE.contains(&p.op_name_str(definer))
+            && p.uses(m).all(|u| earlier(p.operand_owner(u)))
     })
 }
 
@@ -640,7 +642,7 @@ fn may_inplace(p: &Program, pos: &Positions, leading: &LeadingDims, op: OpId, tw
             return false;
         }
         let class = alias_class(p, a);
-        if class.facts.pinned {
+        if class.facts.bound {
             return false;
         }
         let alone = class.facts.size == 1 && !class.facts.written;

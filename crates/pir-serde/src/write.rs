@@ -175,8 +175,8 @@ impl<'p> ProgramWriter<'p> {
             op_index: 0,
             cache: EncodedCache::default(),
             names: Names {
-                stop_gradient: ctx.lookup_symbol("stop_gradient"),
-                persistable: ctx.lookup_symbol("persistable"),
+                stop_gradient: ctx.lookup_symbol(pir_core::builtin::STOP_GRADIENT),
+                persistable: ctx.lookup_symbol(pir_core::builtin::PERSISTABLE),
                 op_callstack: ctx.lookup_symbol("op_callstack"),
                 parameter: ctx.lookup_symbol(param_form::OP_NAME),
                 parameter_attrs: param_form::NAMES.map(|n| ctx.lookup_symbol(n)),

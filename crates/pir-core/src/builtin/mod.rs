@@ -16,6 +16,15 @@ use crate::context::{Dialect, IrContext};
 use crate::op_info::{traits, OpInfo};
 use crate::program::{OpId, Program};
 
+/// `stop_gradient`: per result, whether no gradient flows back through it.
+pub const STOP_GRADIENT: &str = "stop_gradient";
+/// `persistable`: per result, whether the value outlives a run (a weight).
+pub const PERSISTABLE: &str = "persistable";
+/// The attributes Paddle keeps per result, one array element for each
+/// (its JSON's output attributes, `"OA"`); a pass that drops a result drops
+/// its element of each.
+pub const PER_RESULT_ATTRS: [&str; 2] = [STOP_GRADIENT, PERSISTABLE];
+
 /// The builtin dialect.
 pub struct BuiltinDialect;
 

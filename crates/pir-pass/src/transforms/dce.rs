@@ -90,9 +90,6 @@ fn erase_dead_ops(p: &mut Program, root: OpId) -> Result<u64, PassError> {
     Ok(erased)
 }
 
-/// Output attributes: one entry per result (Paddle's `"OA"`).
-const PER_RESULT: [&str; 2] = ["stop_gradient", "persistable"];
-
 /// Rebuilds every `pd_op.while` under `root` without its unread carried
 /// values (module docs); returns how many were dropped.
 fn drop_unread_carried(p: &mut Program, root: OpId) -> Result<u64, PassError> {
@@ -158,7 +155,7 @@ fn kept_result_attrs(p: &Program, op: OpId, keep: &[usize]) -> pir_core::AttrDic
     let ctx = p.ctx();
     let n = p.num_results(op);
     let mut attrs = p.attrs(op);
-    for name in PER_RESULT {
+    for name in pir_core::builtin::PER_RESULT_ATTRS {
         let Some(sym) = ctx.lookup_symbol(name) else {
             continue;
         };

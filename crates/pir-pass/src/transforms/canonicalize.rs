@@ -1,5 +1,6 @@
-//! Canonicalization: identity ops removed and redundant op pairs folded,
-//! applied by the greedy driver to a fixed point. The identity removals are
+//! Canonicalization: identity ops removed, redundant op pairs folded and
+//! slices moved before transposes, applied by the greedy driver to a fixed
+//! point. The identity removals are
 //! also a pass of their own (`remove-identity-ops`); Paddle's own cleanups
 //! (`identity_op_clean`, `remove_redundant_transpose`) are DRR rules
 //! ([`crate::transforms::fusion`]).
@@ -9,13 +10,13 @@
 //! only when [`may_forward`] allows it: no op writes either value's buffer
 //! (there the op is a real copy), and the two are not both pinned.
 
-use pir_core::builtin::{F32Attr, F64Attr, I32Attr, I64Attr};
-use pir_core::{Attribute, IrContext, OpId, Program, ValueId};
+use pir_core::builtin::{DenseTensorType, F32Attr, F64Attr, I32Attr, I64Attr};
+use pir_core::{Attribute, Builder, InsertPoint, IrContext, OpId, Program, ValueId};
 use pir_dialects::pd_op::DataType;
 
 use crate::alias::alias_class;
 use crate::pass::{Changed, Pass, PassContext, PassError};
-use pir_dialects::ops::{AssignOp, CastOp, FullOp, ScaleOp, TransposeOp};
+use pir_dialects::ops::{AssignOp, CastOp, FullOp, ScaleOp, SliceOp, TransposeOp};
 
 use crate::registry::{PassInfo, GREEDY_OPTIONS};
 use crate::rewrite::{
@@ -191,6 +192,166 @@ impl RewritePattern for RedundantTranspose {
     }
 }
 
+/// `slice(transpose(x, perm))` slices `x` first, on the axes the transpose
+/// moved there, and transposes only what is left (or nothing, when the
+/// dims the slice drops leave the rest in order): the common
+/// `output[:, -1, :]` after a time-major RNN reads its last step without
+/// copying the whole sequence. Only when the slice is the transpose's one
+/// reader and nothing writes the transposed tensor.
+struct SliceOfTranspose;
+
+impl RewritePattern for SliceOfTranspose {
+    fn name(&self) -> &str {
+        "slice-of-transpose"
+    }
+    fn root(&self) -> Root {
+        Root::op(SliceOp::NAME)
+    }
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+        let p = rw.program_ref();
+        let slice = SliceOp(op);
+        let Some(t) = slice.input(p) else {
+            return false;
+        };
+        let Some(transpose) = p.defining_op(t).and_then(|d| TransposeOp::from_op(p, d)) else {
+            return false;
+        };
+        let (Some(x), Some(perm)) = (transpose.x(p), perm(p, transpose.0)) else {
+            return false;
+        };
+        let (Some(axes), Some(flags), Some(decrease)) =
+            (slice.axes(p), slice.infer_flags(p), slice.decrease_axis(p))
+        else {
+            return false;
+        };
+        let (Some(starts), Some(ends)) = (slice.starts(p), slice.ends(p)) else {
+            return false;
+        };
+        if p.use_count(t) != 1 || alias_class(p, t).facts.written {
+            return false;
+        }
+        let Some(plan) = pushed_down(&perm, &axes, &decrease, super::dense_dims(p, slice.out(p)))
+        else {
+            return false;
+        };
+        let Some(out_type) = p
+            .ctx()
+            .type_as::<DenseTensorType>(p.value_type(slice.out(p)))
+            .map(|t| DenseTensorType {
+                dims: plan.sliced_dims.clone().into(),
+                ..t.clone()
+            })
+        else {
+            return false;
+        };
+        let stop_gradient = p.attr(op, "stop_gradient");
+        let out = slice.out(p);
+        let sliced_type = rw.program_ref().ctx().intern_type(out_type);
+        let program = rw.program();
+        let mut b = Builder::new(program, InsertPoint::Before(op));
+        let new_slice = SliceOp::build(
+            &mut b,
+            x,
+            starts,
+            ends,
+            &plan.axes,
+            &flags,
+            &plan.decrease,
+            &[sliced_type],
+        );
+        let mut last = new_slice.0;
+        if let Some(sg) = stop_gradient {
+            program.set_attr(new_slice.0, "stop_gradient", sg);
+        }
+        rw.notify_inserted(new_slice.0);
+        if let Some(rest) = &plan.rest {
+            let ty = rw.program_ref().value_type(out);
+            let program = rw.program();
+            let sliced = program.result(new_slice.0, 0);
+            let mut b = Builder::new(program, InsertPoint::Before(op));
+            let moved = TransposeOp::build(&mut b, sliced, rest, &[ty]);
+            if let Some(sg) = stop_gradient {
+                program.set_attr(moved.0, "stop_gradient", sg);
+            }
+            rw.notify_inserted(moved.0);
+            last = moved.0;
+        }
+        let value = rw.program_ref().result(last, 0);
+        rw.replace_op(op, &[value])
+    }
+}
+
+/// A slice moved before a transpose: its axes and dropped axes in the
+/// transpose's input, the dims of its result, and the transpose left after
+/// it (`None`: none).
+#[derive(Debug, PartialEq, Eq)]
+struct PushedDown {
+    axes: Vec<i64>,
+    decrease: Vec<i64>,
+    sliced_dims: Vec<i64>,
+    rest: Option<Vec<i32>>,
+}
+
+/// How `slice(transpose(x, perm), axes, decrease)` with result dims `out`
+/// becomes a slice of `x` (and a smaller transpose).
+fn pushed_down(
+    perm: &[i64],
+    axes: &[i64],
+    decrease: &[i64],
+    out: Option<&[i64]>,
+) -> Option<PushedDown> {
+    let rank = perm.len();
+    let out = out?;
+    let position = |a: i64| {
+        usize::try_from(if a < 0 { a + rank as i64 } else { a })
+            .ok()
+            .filter(|&a| a < rank)
+    };
+    let moved = |a: i64| position(a).map(|a| perm[a]);
+    let axes_x: Vec<i64> = axes.iter().map(|&a| moved(a)).collect::<Option<_>>()?;
+    let decrease_x: Vec<i64> = decrease.iter().map(|&a| moved(a)).collect::<Option<_>>()?;
+    let dropped: Vec<usize> = decrease
+        .iter()
+        .map(|&a| position(a))
+        .collect::<Option<_>>()?;
+    // The transposed positions that stay, in order, and the input axis each reads.
+    let kept: Vec<usize> = (0..rank).filter(|j| !dropped.contains(j)).collect();
+    if kept.len() != out.len()
+        || perm
+            .iter()
+            .any(|&a| usize::try_from(a).map_or(true, |a| a >= rank))
+    {
+        return None;
+    }
+    // The slice of `x` keeps the input axes not dropped, in input order.
+    let dropped_x: Vec<i64> = dropped.iter().map(|&j| perm[j]).collect();
+    let kept_x: Vec<i64> = (0..rank as i64)
+        .filter(|a| !dropped_x.contains(a))
+        .collect();
+    // Its dims: each kept input axis has the size of the result dim it becomes.
+    let sliced_dims: Vec<i64> = kept_x
+        .iter()
+        .map(|&a| kept.iter().position(|&j| perm[j] == a).map(|k| out[k]))
+        .collect::<Option<_>>()?;
+    // The transpose left: result position k reads the slice's axis of `perm[kept[k]]`.
+    let rest: Vec<i32> = kept
+        .iter()
+        .map(|&j| {
+            kept_x
+                .iter()
+                .position(|&a| a == perm[j])
+                .and_then(|i| i32::try_from(i).ok())
+        })
+        .collect::<Option<_>>()?;
+    let identity = rest.iter().enumerate().all(|(i, &r)| r as usize == i);
+    Some(PushedDown {
+        axes: axes_x,
+        decrease: decrease_x,
+        sliced_dims,
+        rest: (!identity).then_some(rest),
+    })
+}
+
 /// Applies an op's folding hook ([`pir_core::op_info::FoldInterface`]), which
 /// each op registers next to its definition.
 struct Fold;
@@ -231,6 +392,7 @@ fn patterns(names: &[&str]) -> Vec<Box<dyn RewritePattern>> {
         Box::new(CastToSameType),
         Box::new(AssignIsIdentity),
         Box::new(RedundantTranspose),
+        Box::new(SliceOfTranspose),
     ];
     all.into_iter()
         .filter(|p| names.is_empty() || names.contains(&p.name()))
@@ -240,7 +402,8 @@ fn patterns(names: &[&str]) -> Vec<Box<dyn RewritePattern>> {
 /// The `canonicalize` pass.
 pub const CANONICALIZE: PassInfo = PassInfo {
     argument: "canonicalize",
-    description: "remove identity ops and fold redundant pairs to a fixed point",
+    description: "remove identity ops, fold redundant pairs and slice before transposing, \
+                  to a fixed point",
     options: GREEDY_OPTIONS,
     make: |o| {
         Ok(Box::new(PatternPass::new(
@@ -343,5 +506,107 @@ impl Pass for PatternPass {
             });
         }
         Ok(Changed::from(outcome.rewrites > 0))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // a test fails loudly by design
+mod tests {
+    use super::*;
+    use pir_eval::EvalTensor;
+    use pir_params::DType;
+    use std::collections::HashMap;
+
+    #[test]
+    fn a_slice_dropping_a_moved_axis_needs_no_transpose_after_it() {
+        // `y = transpose(x: [T, B, H], [1, 0, 2])[:, -1, :]`
+        let plan = pushed_down(&[1, 0, 2], &[1], &[1], Some(&[-1, 32])).unwrap();
+        assert_eq!(plan.axes, [0]);
+        assert_eq!(plan.decrease, [0]);
+        assert_eq!(plan.sliced_dims, [-1, 32]);
+        assert_eq!(plan.rest, None);
+    }
+
+    #[test]
+    fn a_slice_keeping_every_axis_keeps_the_transpose_after_it() {
+        // `transpose(x: [2, 5, 3], [0, 2, 1])[:, 1:3, :]` is `[2, 2, 5]`.
+        let plan = pushed_down(&[0, 2, 1], &[1], &[], Some(&[2, 2, 5])).unwrap();
+        assert_eq!(plan.axes, [2]);
+        assert_eq!(plan.sliced_dims, [2, 5, 2]);
+        assert_eq!(plan.rest, Some(vec![0, 2, 1]));
+        // A negative axis counts from the end.
+        assert_eq!(
+            pushed_down(&[0, 2, 1], &[-2], &[], Some(&[2, 2, 5])),
+            Some(plan)
+        );
+        assert_eq!(pushed_down(&[0, 2, 1], &[3], &[], Some(&[2, 2, 5])), None);
+    }
+
+    /// Runs a program of one block op by op with the evaluator; `data` reads
+    /// `x`. Returns what the fetch reads.
+    fn run(p: &Program, x: &EvalTensor) -> Vec<f64> {
+        let mut env: HashMap<ValueId, EvalTensor> = HashMap::new();
+        let mut out = Vec::new();
+        for op in p.block_ops(p.top_block()).collect::<Vec<_>>() {
+            let inputs: Vec<EvalTensor> =
+                p.operands(op).map(|v| env[&v.unwrap()].clone()).collect();
+            let results = match p.op_name_str(op) {
+                "pd_op.data" => vec![x.clone()],
+                "pd_op.fetch" => {
+                    out = inputs[0].to_f64_vec();
+                    vec![inputs[0].clone()]
+                }
+                _ => pir_eval::evaluate(p, op, &inputs).unwrap(),
+            };
+            for (r, t) in p.results(op).zip(results) {
+                env.insert(r, t);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn slices_move_before_transposes_and_compute_the_same() {
+        let ctx = pir_dialects::pd_op_context();
+        let x = EvalTensor::from_f64s(
+            DType::Float32,
+            &[2, 5, 3],
+            &(0..30).map(f64::from).collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let cases = [
+            // the last step, taken after making the sequence time-major:
+            // no transpose left
+            ("[1,0,2]", "5x2x3", "[0]", "[4]", "[5]", "[0]", "2x3", 0),
+            // a window of the middle axis: a transpose stays, after the slice
+            ("[0,2,1]", "2x3x5", "[2]", "[1]", "[3]", "[]", "2x3x2", 1),
+        ];
+        for (perm, tdims, axes, start, end, decrease, odims, transposes) in cases {
+            let n = |s: &str| s.matches(',').count() + usize::from(s != "[]");
+            let text = format!(
+                r#"{{
+    (%0) = "pd_op.data" () {{dtype:float32,name:"x",place:Place(undefined:0),shape:[2,5,3],stop_gradient:[false]}} : () -> tensor<2x5x3xf32>
+    (%1) = "pd_op.transpose" (%0) {{perm:{perm},stop_gradient:[false]}} : (tensor<2x5x3xf32>) -> tensor<{tdims}xf32>
+    (%2) = "pd_op.full_int_array" () {{dtype:int64,place:Place(cpu),stop_gradient:[true],value:{start}}} : () -> tensor<{a}xi64>
+    (%3) = "pd_op.full_int_array" () {{dtype:int64,place:Place(cpu),stop_gradient:[true],value:{end}}} : () -> tensor<{a}xi64>
+    (%4) = "pd_op.slice" (%1, %2, %3) {{axes:{axes},decrease_axis:{decrease},infer_flags:[1],stop_gradient:[false]}} : (tensor<{tdims}xf32>, tensor<{a}xi64>, tensor<{a}xi64>) -> tensor<{odims}xf32>
+    (%5) = "pd_op.fetch" (%4) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<{odims}xf32>) -> tensor<{odims}xf32>
+}}"#,
+                a = n(axes),
+            );
+            let mut p = Program::parse(&ctx, &text).unwrap();
+            let before = run(&p, &x);
+            let mut pm = crate::PassManager::parse("canonicalize,dce").unwrap();
+            pm.instrumentation.verify_each = true;
+            pm.run(&mut p).unwrap();
+            let printed = p.to_string();
+            assert_eq!(
+                printed.matches("\"pd_op.transpose\"").count(),
+                transposes,
+                "{printed}"
+            );
+            assert!(printed.contains("(%0, "), "the slice reads x: {printed}");
+            assert_eq!(run(&p, &x), before, "{printed}");
+        }
     }
 }

@@ -21,7 +21,8 @@
 //! written operand of an in-place op.
 
 use pir_core::builtin::DenseTensorType;
-use pir_core::{OpId, Program, ValueId};
+use pir_core::{Attribute, OpId, Program, ValueId};
+use rustc_hash::FxHashMap;
 
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::registry::PassInfo;
@@ -87,8 +88,30 @@ impl Pass for TrimBroadcastConstants {
             .block_ops(p.top_block())
             .filter(|&op| p.op_name_str(op) == "builtin.parameter")
             .collect();
+        let shaped = |op: OpId| {
+            dense_dims(p, p.result(op, 0)).is_some_and(|d| without_leading_ones(d).is_some())
+        };
+        if !params.iter().any(|&op| shaped(op)) {
+            cx.statistics.add("parameters trimmed", 0);
+            return Ok(Changed::No);
+        }
+        // Another parameter op reading the same name would keep the old dims.
+        // Names are interned attributes: equal names, equal handles.
+        let key = p.ctx().lookup_symbol("parameter_name");
+        let name_of = |op: OpId| key.and_then(|k| p.ctx().dict_get(p.attrs(op), k));
+        let mut ops_per_name: FxHashMap<Attribute, u32> = FxHashMap::default();
+        for &op in &params {
+            if let Some(name) = name_of(op) {
+                *ops_per_name.entry(name).or_default() += 1;
+            }
+        }
+        let single: Vec<OpId> = params
+            .iter()
+            .copied()
+            .filter(|&op| shaped(op) && name_of(op).and_then(|n| ops_per_name.get(&n)) == Some(&1))
+            .collect();
         let mut trimmed = 0u64;
-        for op in params {
+        for op in single {
             if trim(p, op) {
                 trimmed += 1;
             }
@@ -130,7 +153,8 @@ fn reader_allows(p: &Program, op: OpId, v: ValueId, rank: usize) -> bool {
         .is_some_and(|d| d.len() >= rank)
 }
 
-/// Trims the parameter of `op` when it qualifies; returns whether it did.
+/// Trims the parameter of `op` (the only parameter op of its name) when it
+/// qualifies; returns whether it did.
 fn trim(p: &mut Program, op: OpId) -> bool {
     let v = p.result(op, 0);
     let Some(name) = crate::params::parameter_name(p, op).map(str::to_owned) else {
@@ -145,14 +169,6 @@ fn trim(p: &mut Program, op: OpId) -> bool {
     let rank = dims.len();
     let readers: Vec<OpId> = p.uses(v).map(|u| p.operand_owner(u)).collect();
     if readers.is_empty() || !readers.iter().all(|&r| reader_allows(p, r, v, rank)) {
-        return false;
-    }
-    // Another parameter op reading the same name would keep the old dims.
-    let same_name = p
-        .block_ops(p.top_block())
-        .filter(|&o| crate::params::parameter_name(p, o) == Some(name.as_str()))
-        .count();
-    if same_name != 1 {
         return false;
     }
     let Some(tensor) = crate::params::parameter_tensor(p, op) else {

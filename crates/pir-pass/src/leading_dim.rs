@@ -21,6 +21,7 @@
 //! Values whose leading dim comes from anything else (a `reshape`, a
 //! `gather`) have no origin: nothing is claimed about them.
 
+use pir_core::op_info::TraitId;
 use pir_core::walk::Order;
 use pir_core::{OpId, Program, ValueId};
 use pir_dialects::op_def::OpDefinition;
@@ -92,6 +93,18 @@ pub const BROADCASTS_LIKE_BINARY: [&str; 12] = [
     "pd_op.logical_xor",
 ];
 
+/// Whether `op` broadcasts its tensor operands element-wise: it has
+/// Paddle's `BinaryElementWiseTrait` (`binary`), or it or its out-of-place
+/// twin is one of [`BROADCASTS_LIKE_BINARY`].
+pub(crate) fn broadcasts(p: &Program, op: OpId, binary: TraitId) -> bool {
+    let name = p.op_name_str(op);
+    p.op_info(op).is_some_and(|i| i.has_trait(binary))
+        || BROADCASTS_LIKE_BINARY.contains(&name)
+        || name
+            .strip_suffix('_')
+            .is_some_and(|base| BROADCASTS_LIKE_BINARY.contains(&base))
+}
+
 /// The origin of every value with a dynamic leading dim that has one
 /// (module docs), computed in one walk in program order.
 #[derive(Debug, Default)]
@@ -157,8 +170,8 @@ fn walk(p: &Program, root: OpId, dropped: &FxHashSet<ValueId>) -> FxHashMap<Valu
 struct Walk<'a> {
     p: &'a Program,
     dropped: &'a FxHashSet<ValueId>,
-    unary: pir_core::op_info::TraitId,
-    binary: pir_core::op_info::TraitId,
+    unary: TraitId,
+    binary: TraitId,
     map: FxHashMap<ValueId, ValueId>,
 }
 
@@ -226,9 +239,7 @@ impl Walk<'_> {
                     || keeps_leading_matmul(p, op)
                 {
                     p.operand(op, 0).and_then(|x| self.origin(x))
-                } else if info.is_some_and(|i| i.has_trait(self.binary))
-                    || BROADCASTS_LIKE_BINARY.contains(&name)
-                {
+                } else if broadcasts(p, op, self.binary) {
                     binary_origin(p, &self.map, op, result)
                 } else {
                     None

@@ -15,15 +15,19 @@
 //! where the larger operand's dim is 1 too, both shapes match the same run.
 //!
 //! Only parameters with loaded tensors change (the tensor keeps its bytes
-//! and gets the new dims), and only when every reader qualifies: an op of
-//! [`BROADCAST_BINARY`] with two operands whose other operand has at least
-//! the parameter's rank (so no reader's result changes), and not as the
-//! written operand of an in-place op.
+//! and gets the new dims), and only when every reader qualifies: an
+//! element-wise binary op ([`crate::leading_dim::broadcasts`]: Paddle's CPU
+//! kernels of all of them broadcast through `ElementwiseCompute`) with two
+//! operands whose other operand has at least the parameter's rank (so no
+//! reader's result changes), and not as the written operand of an in-place
+//! op.
 
 use pir_core::builtin::DenseTensorType;
+use pir_core::op_info::TraitId;
 use pir_core::{Attribute, OpId, Program, ValueId};
 use rustc_hash::FxHashMap;
 
+use crate::leading_dim::broadcasts;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::registry::PassInfo;
 use crate::transforms::dense_dims;
@@ -36,35 +40,6 @@ pub const INFO: PassInfo = PassInfo {
     options: &[],
     make: |_| Ok(Box::new(TrimBroadcastConstants)),
 };
-
-/// The element-wise binary ops whose Paddle CPU kernels broadcast through
-/// `funcs::ElementwiseCompute` (`phi/kernels/cpu/elementwise*_kernel.cc`,
-/// `compare_kernel.cc`, `logical_kernel.cc`, `bitwise_kernel.cc`), without
-/// the `pd_op.` prefix; each also has an in-place form ending in `_`.
-pub const BROADCAST_BINARY: &[&str] = &[
-    "add",
-    "subtract",
-    "multiply",
-    "divide",
-    "maximum",
-    "minimum",
-    "remainder",
-    "floor_divide",
-    "elementwise_pow",
-    "heaviside",
-    "equal",
-    "not_equal",
-    "less_than",
-    "less_equal",
-    "greater_than",
-    "greater_equal",
-    "logical_and",
-    "logical_or",
-    "logical_xor",
-    "bitwise_and",
-    "bitwise_or",
-    "bitwise_xor",
-];
 
 /// The `trim_broadcast_constants` pass.
 #[derive(Debug, Default)]
@@ -110,9 +85,10 @@ impl Pass for TrimBroadcastConstants {
             .copied()
             .filter(|&op| shaped(op) && name_of(op).and_then(|n| ops_per_name.get(&n)) == Some(&1))
             .collect();
+        let binary = p.ctx().trait_id("pir::BinaryElementWiseTrait");
         let mut trimmed = 0u64;
         for op in single {
-            if trim(p, op) {
+            if trim(p, binary, op) {
                 trimmed += 1;
             }
         }
@@ -131,17 +107,11 @@ fn without_leading_ones(dims: &[i64]) -> Option<&[i64]> {
 
 /// Whether `op` reads `v` (of rank `rank`) where `v` may lose leading unit
 /// dims without changing `op`'s result (module docs).
-fn reader_allows(p: &Program, op: OpId, v: ValueId, rank: usize) -> bool {
-    let Some(name) = p.op_name_str(op).strip_prefix("pd_op.") else {
-        return false;
-    };
-    let (base, in_place) = match name.strip_suffix('_') {
-        Some(base) => (base, true),
-        None => (name, false),
-    };
-    if !BROADCAST_BINARY.contains(&base) || p.num_operands(op) != 2 {
+fn reader_allows(p: &Program, binary: TraitId, op: OpId, v: ValueId, rank: usize) -> bool {
+    if !broadcasts(p, op, binary) || p.num_operands(op) != 2 {
         return false;
     }
+    let in_place = p.op_name_str(op).ends_with('_');
     let (x, y) = (p.operand(op, 0), p.operand(op, 1));
     let other = match (x == Some(v), y == Some(v)) {
         (false, true) => x,
@@ -155,7 +125,7 @@ fn reader_allows(p: &Program, op: OpId, v: ValueId, rank: usize) -> bool {
 
 /// Trims the parameter of `op` (the only parameter op of its name) when it
 /// qualifies; returns whether it did.
-fn trim(p: &mut Program, op: OpId) -> bool {
+fn trim(p: &mut Program, binary: TraitId, op: OpId) -> bool {
     let v = p.result(op, 0);
     let Some(name) = crate::params::parameter_name(p, op).map(str::to_owned) else {
         return false;
@@ -168,7 +138,11 @@ fn trim(p: &mut Program, op: OpId) -> bool {
     };
     let rank = dims.len();
     let readers: Vec<OpId> = p.uses(v).map(|u| p.operand_owner(u)).collect();
-    if readers.is_empty() || !readers.iter().all(|&r| reader_allows(p, r, v, rank)) {
+    if readers.is_empty()
+        || !readers
+            .iter()
+            .all(|&r| reader_allows(p, binary, r, v, rank))
+    {
         return false;
     }
     let Some(tensor) = crate::params::parameter_tensor(p, op) else {

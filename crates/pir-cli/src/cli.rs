@@ -205,8 +205,8 @@ pub struct OptArgs {
     /// Write value tensors as they are (pir reads them; Paddle does not).
     #[arg(long)]
     pub keep_vtensor: bool,
-    /// No pass reads, creates or drops a parameter (the parameter file stays
-    /// as it is).
+    /// No pass reads, creates, drops or reshapes a parameter (the parameter
+    /// file stays as it is).
     #[arg(long)]
     pub keep_params: bool,
 }

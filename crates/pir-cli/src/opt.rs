@@ -7,8 +7,8 @@
 //! each pass, on by default), `--force` (overwrite OUT), `--reproducer FILE`
 //! (when a pass fails or panics, write the input program to FILE and print the
 //! `pir opt` command that replays the failure), `--keep-params` (no pass reads
-//! a parameter as a constant, creates or drops one: `OUT.pdiparams` holds the
-//! input's tensors), `--rules FILE` (apply the rewrite rules of FILE before
+//! a parameter as a constant, creates, drops or reshapes one: `OUT.pdiparams`
+//! holds the input's tensors), `--rules FILE` (apply the rewrite rules of FILE before
 //! the pipeline; rules that never match are reported). Without `-o` the
 //! result is printed on stdout.
 //!

@@ -701,6 +701,37 @@ fn opt_keeps_the_parameters_the_program_still_names() {
     );
 }
 
+/// With `--keep-params` no pass reads, creates, drops or reshapes a
+/// parameter: the inference pipeline on a conv model (whose biases it would
+/// fold and trim) writes the parameter file it read, byte for byte.
+#[test]
+fn opt_keep_params_writes_the_parameter_file_it_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = corpus_model("lenet");
+    let out = dir.path().join("y.json");
+    let res = pir(&[
+        "opt",
+        model.json().to_str().unwrap(),
+        "-p",
+        "inference",
+        "--keep-params",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        res.status.success(),
+        "{}",
+        String::from_utf8_lossy(&res.stderr)
+    );
+    assert!(
+        std::fs::read(dir.path().join("y.pdiparams")).unwrap()
+            == std::fs::read(model.file(".pdiparams").unwrap()).unwrap()
+    );
+    let printed =
+        String::from_utf8_lossy(&pir(&["print", out.to_str().unwrap()]).stdout).into_owned();
+    assert!(!printed.contains("constant_folding@"), "{printed}");
+}
+
 #[test]
 fn opt_rejects_a_truncated_or_short_parameter_file_before_writing() {
     let dir = tempfile::tempdir().unwrap();

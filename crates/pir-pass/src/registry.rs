@@ -146,7 +146,8 @@ pub const GREEDY_OPTIONS: &[&str] = &["max-iterations", "max-rewrites", "bottom-
 
 /// Option values that a pipeline's passes take unless their entry sets the
 /// option itself: `(pass, option, value)`. `pir opt --keep-params` is
-/// `[("constant_folding", "keep-params", "true"), ("fold_batch_norm", "keep-params", "true")]`.
+/// `("constant_folding", "keep-params", "true")` and the same for every
+/// other pass with that option ([`OptionDefaults::keep_params`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OptionDefaults(pub Vec<(String, String, String)>);
 

@@ -494,6 +494,17 @@ fn a_bias_read_by_element_wise_ops_loses_its_leading_unit_dims() {
 }
 
 #[test]
+fn keep_params_keeps_a_bias_s_dims() {
+    let mut p = bias_program("");
+    let stats = run_pipeline(&mut p, "trim_broadcast_constants{keep-params=true}");
+    assert_eq!(stat(&stats, "parameters trimmed"), 0, "{p}");
+    assert_eq!(
+        pir_params::bound::tensor(&p, "b").unwrap().dims(),
+        [1, 3, 1, 1]
+    );
+}
+
+#[test]
 fn a_bias_with_a_reader_that_is_not_a_broadcast_keeps_its_dims() {
     let other_readers = [
         // Not an element-wise binary op.

@@ -37,13 +37,20 @@ pub const INFO: PassInfo = PassInfo {
     argument: "trim_broadcast_constants",
     description: "drop the leading unit dims of parameters read only by element-wise binary ops, \
                   so Paddle's CPU kernels broadcast them with their fast loop",
-    options: &[],
-    make: |_| Ok(Box::new(TrimBroadcastConstants)),
+    options: &["keep-params"],
+    make: |o| {
+        Ok(Box::new(TrimBroadcastConstants {
+            keep_params: o.take_bool("keep-params", false)?,
+        }))
+    },
 };
 
 /// The `trim_broadcast_constants` pass.
 #[derive(Debug, Default)]
-pub struct TrimBroadcastConstants;
+pub struct TrimBroadcastConstants {
+    /// Leave the parameters as they are (`pir opt --keep-params`).
+    pub keep_params: bool,
+}
 
 impl Pass for TrimBroadcastConstants {
     fn argument(&self) -> &'static str {
@@ -56,7 +63,7 @@ impl Pass for TrimBroadcastConstants {
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
         // Parameters live in the top block of the module.
-        if root != p.module_op() {
+        if self.keep_params || root != p.module_op() {
             return Ok(Changed::No);
         }
         let params: Vec<OpId> = p

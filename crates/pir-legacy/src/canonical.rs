@@ -1,21 +1,24 @@
 //! One-step readers for the byte layouts Paddle's protobuf writer gives the
-//! messages a model holds most of: attributes of the common kinds, dense
+//! messages a model holds most of: attributes of the common kinds, slots, dense
 //! tensor variables and op-version pairs. Each takes the bytes of one
 //! message and answers only when they are exactly that layout (fields in
 //! number order, short lengths, nothing else); `None` sends the message to
 //! the general reader of [`crate::desc`], which gives the same result for
-//! these layouts (the tests there compare the two). Reading these layouts
+//! these layouts (the tests below compare the two). Reading these layouts
 //! field by field was most of the cost of decoding a model.
 
-use crate::desc::{AttrValue, DataKind, Dims, TensorDesc, VarDesc, VarKind};
+use crate::desc::{Args, AttrValue, DataKind, Dims, Slot, TensorDesc, VarDesc, VarKind};
 use crate::wire::{utf8, Reader};
 
 /// A varint at the start of `b`, with the bytes it takes (the rules of
 /// [`Reader::varint`]).
 #[inline]
 fn varint(b: &[u8]) -> Option<(u64, usize)> {
+    const MINUS_ONE: [u8; 10] = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
     match b.first() {
         Some(&v) if v < 0x80 => Some((u64::from(v), 1)),
+        // An unknown dim (`-1`), in most shapes.
+        _ if b.starts_with(&MINUS_ONE) => Some((u64::MAX, MINUS_ONE.len())),
         _ => {
             let mut r = Reader::new(b, "");
             let v = r.varint().ok()?;
@@ -88,6 +91,22 @@ pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
         _ => return None,
     };
     Some((name, value))
+}
+
+/// An `OpDesc.Var` (an input or output slot) as Paddle writes it:
+/// `0a n PARAMETER`, then `12 m ARGUMENT` for each argument.
+pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
+    let (name, mut rest) = short_field(0x0a, b)?;
+    let mut slot = Slot {
+        name: utf8(name)?,
+        args: Args::new(),
+    };
+    while !rest.is_empty() {
+        let (arg, after) = short_field(0x12, rest)?;
+        slot.args.push(utf8(arg)?);
+        rest = after;
+    }
+    Some(slot)
 }
 
 /// A `VarDesc` of a dense tensor as Paddle writes it: `0a n NAME`, then
@@ -176,7 +195,7 @@ pub(crate) fn version_pair(rest: &[u8]) -> Option<((&str, i32), usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::desc::{general_attr, general_var};
+    use crate::desc::{general_attr, general_slot, general_var};
     use crate::proto;
     use prost::Message;
 
@@ -286,6 +305,39 @@ mod tests {
             }
         }
         assert!(taken > 20);
+    }
+
+    #[test]
+    fn slots_read_in_one_step_or_in_general_alike() {
+        let cases = [
+            ("X", vec!["x"]),
+            ("Out", vec![]),
+            ("Ids", vec!["a", "b", "c", "\u{e9}"]),
+            ("Long", vec!["y"; 1]),
+        ];
+        for (name, args) in cases {
+            let mut v = proto::op_desc::Var {
+                parameter: name.into(),
+                arguments: args.iter().map(|a| a.to_string()).collect(),
+            };
+            if name == "Long" {
+                v.arguments[0] = "z".repeat(130);
+            }
+            let bytes = v.encode_to_vec();
+            assert_eq!(slot(&bytes).is_some(), name != "Long", "{name}");
+            let mut variants = vec![bytes.clone()];
+            variants.extend((0..bytes.len()).map(|n| bytes[..n].to_vec()));
+            for i in 0..bytes.len() * 8 {
+                let mut b = bytes.clone();
+                b[i / 8] ^= 1 << (i % 8);
+                variants.push(b);
+            }
+            for b in &variants {
+                if let Some(fast) = slot(b) {
+                    assert_eq!(Ok(fast), general_slot(b), "{b:x?}");
+                }
+            }
+        }
     }
 
     fn var(name: &str, dims: Vec<i64>, lod: Option<i32>, flags: [Option<bool>; 4]) -> Vec<u8> {

@@ -570,6 +570,13 @@ pub(crate) fn general_attr(bytes: &[u8]) -> WireResult<Result<(&str, AttrValue<'
     Ok(attr_value(&mut raw).map(|v| (raw.name, v)))
 }
 
+/// The general reader of one `OpDesc.Var` message, for comparison with
+/// [`crate::canonical::slot`].
+#[cfg(test)]
+pub(crate) fn general_slot(bytes: &[u8]) -> WireResult<Slot<'_>> {
+    decode_slot(&mut Reader::new(bytes, "OpDesc.Var"))
+}
+
 /// The general reader of one `VarDesc` message, for comparison with
 /// [`crate::canonical::dense_var`].
 #[cfg(test)]
@@ -1145,7 +1152,11 @@ fn decode_op<'a>(
                         message: format!("more than {MAX_OP_ENTRIES} slots"),
                     });
                 }
-                let slot = decode_slot(&mut r.message(wire, "OpDesc.Var")?)?;
+                let mut m = r.message(wire, "OpDesc.Var")?;
+                let slot = match crate::canonical::slot(m.rest()) {
+                    Some(slot) => slot,
+                    None => decode_slot(&mut m)?,
+                };
                 if slot.args.len() > MAX_ARGS {
                     return Err(LegacyError::Limit {
                         at: Box::new(op_location(b, i, op.op_type)),

@@ -124,6 +124,28 @@ pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
     ArrayAttr::get(ctx, &items)
 }
 
+/// `pir::ArrayAttribute`s of bools, each list made once (the ops of one
+/// kind give their results the same flags).
+#[derive(Debug, Default)]
+pub struct BoolLists(rustc_hash::FxHashMap<(usize, u64), Attribute>);
+
+impl BoolLists {
+    /// The array of `values`.
+    pub fn get(&mut self, ctx: &IrContext, values: &[bool]) -> Attribute {
+        if values.len() > 64 {
+            return bool_array(ctx, values);
+        }
+        let bits = values
+            .iter()
+            .rev()
+            .fold(0u64, |m, &b| m << 1 | u64::from(b));
+        *self
+            .0
+            .entry((values.len(), bits))
+            .or_insert_with(|| bool_array(ctx, values))
+    }
+}
+
 fn array<T: Copy>(ctx: &IrContext, values: &[T], f: impl Fn(T) -> Attribute) -> Attribute {
     let items: InlineVec<Attribute, 8> = values.iter().map(|&v| f(v)).collect();
     ArrayAttr::get(ctx, &items)

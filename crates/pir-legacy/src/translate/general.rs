@@ -660,8 +660,3 @@ pub(super) fn final_attrs<'d>(
         }
     }
 }
-
-/// `stop_gradient: [true, ...]` as Paddle's op builders set it.
-pub fn stop_gradient_all(ctx: &pir_core::IrContext, n: usize) -> pir_core::Attribute {
-    attrs::bool_array(ctx, &vec![true; n])
-}

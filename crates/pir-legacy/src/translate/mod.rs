@@ -39,7 +39,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::desc::{DataKind, OpDesc, ProgramDesc, VarDesc, VarKind};
 use crate::error::{LegacyError, Location, Result};
 use crate::inline::InlineVec;
-use attrs::{bool_array, AttrMap};
+use attrs::{bool_array, AttrMap, BoolLists};
 use values::{ScopeId, Scopes, VarInfo, TOP};
 
 /// How to translate.
@@ -102,6 +102,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
         target_plans: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
 
+        bool_lists: BoolLists::default(),
         param_vars: FxHashMap::default(),
         params_visited: FxHashSet::default(),
         options,
@@ -211,6 +212,8 @@ pub(crate) struct Translator<'d> {
     /// process-wide memo, without its lock).
     target_plans: RefCell<FxHashMap<(&'d str, bool), Option<TargetPlan>>>,
 
+    /// Flag lists made so far.
+    pub bool_lists: BoolLists,
     /// Persistable variables of the top block by name (with their index).
     param_vars: FxHashMap<&'d str, usize>,
     params_visited: FxHashSet<&'d str>,
@@ -799,7 +802,9 @@ impl<'d> Translator<'d> {
         for (which, name) in FLAGS.iter().enumerate() {
             let at = rec.map.slot_of(name, Attribute::NULL);
             let given = rec.map.entries()[at].1;
-            let given: Option<InlineVec<bool, 4>> =
+            let given: Option<InlineVec<bool, 4>> = if given == self.k.true1 {
+                Some(InlineVec::from(&[true][..]))
+            } else {
                 Some(given).filter(|a| !a.is_null()).and_then(|a| {
                     ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
                         arr.0
@@ -810,7 +815,8 @@ impl<'d> Translator<'d> {
                             })
                             .collect()
                     })
-                });
+                })
+            };
             let mut bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
             for (i, bit) in bits.as_mut_slice().iter_mut().enumerate().take(n) {
                 let f = flags[self.program.result(op, i).index()];
@@ -821,7 +827,7 @@ impl<'d> Translator<'d> {
             let attr = match bits.as_slice() {
                 [true] => self.k.true1,
                 [false] => self.k.false1,
-                more => bool_array(ctx, more),
+                more => self.bool_lists.get(ctx, more),
             };
             rec.map.set_at(at, attr);
         }

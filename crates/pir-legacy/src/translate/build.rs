@@ -49,7 +49,7 @@ impl<'d> Translator<'d> {
         let mut map = AttrMap::new();
         for &i in order.iter() {
             if let Some(&(k, v)) = attrs.get(i) {
-                map.set(k, v);
+                map.push_new(k, v);
             }
         }
         let stop = if results.len() == 1 {

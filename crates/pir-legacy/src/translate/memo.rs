@@ -3,6 +3,8 @@
 //! tables themselves: each legacy op type is looked up once, not once per
 //! op or per model. Each table is bounded (hostile models may name any
 //! number of op types); past the bound answers are computed, not kept.
+//! What is interned in a context (definition symbols, the constants of
+//! every translation) is kept for the last context asked about.
 
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
@@ -143,6 +145,23 @@ pub fn def_facts(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<DefFacts> {
     facts
 }
 
+/// The constants of the last context asked about (the `Weak` keeps its
+/// address from being reused).
+static CONSTS: LazyLock<Mutex<(Weak<IrContext>, Option<super::Consts>)>> =
+    LazyLock::new(|| Mutex::new((Weak::new(), None)));
+
+/// The attributes and symbols every translation in `ctx` uses: made for
+/// the first one, not interned again for each.
+pub(crate) fn consts(ctx: &Arc<IrContext>) -> super::Consts {
+    let mut guard = CONSTS.lock().unwrap_or_else(PoisonError::into_inner);
+    let (known_ctx, consts) = &mut *guard;
+    if !std::ptr::eq(known_ctx.as_ptr(), Arc::as_ptr(ctx)) {
+        *known_ctx = Arc::downgrade(ctx);
+        *consts = None;
+    }
+    *consts.get_or_insert_with(|| super::Consts::new(ctx))
+}
+
 type Orders = FxHashMap<u64, Vec<(Box<[Box<str>]>, Arc<[usize]>)>>;
 
 static ORDERS: LazyLock<Mutex<(usize, Orders)>> = LazyLock::new(Default::default);
@@ -212,6 +231,21 @@ mod tests {
         );
         for (ctx, facts) in [(&a, in_a), (&b, in_b), (&a, def_facts(&a, def))] {
             assert_eq!(names(ctx, &facts.syms), want);
+        }
+    }
+
+    #[test]
+    fn constants_belong_to_their_context() {
+        let a = pir_dialects::pd_op_context();
+        let b = Arc::new(IrContext::new());
+        for n in ["first", "second"] {
+            b.symbol(n);
+        }
+        for ctx in [&a, &b, &a] {
+            let k = consts(ctx);
+            assert_eq!(ctx.symbol_str(k.stop_gradient), "stop_gradient");
+            assert_eq!(ctx.symbol_str(k.param_syms[3]), "parameter_name");
+            assert_eq!(k.true1, super::super::attrs::bool_array(ctx, &[true]));
         }
     }
 

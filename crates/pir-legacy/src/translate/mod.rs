@@ -76,7 +76,7 @@ fn map_with_capacity<K, V>(n: usize) -> FxHashMap<K, V> {
 /// Translates a decoded program into a new [`Program`] of `ctx` (which must
 /// have the `pd_op` and `cf` dialects, as [`pir_dialects::pd_op_context`]).
 pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) -> Result<Program> {
-    let consts = Consts::new(&ctx);
+    let consts = memo::consts(&ctx);
     let ops = desc.num_ops();
     let var_types = desc
         .blocks
@@ -136,7 +136,9 @@ pub(crate) enum Writer {
     Generic,
 }
 
-/// Attributes and symbols every translation uses, made once.
+/// Attributes and symbols every translation uses, made once per context
+/// ([`memo::consts`]).
+#[derive(Clone, Copy)]
 pub(crate) struct Consts {
     /// `[true]`
     pub true1: Attribute,
@@ -166,7 +168,7 @@ pub(crate) const PARAM_ATTRS: [&str; 7] = [
 ];
 
 impl Consts {
-    fn new(ctx: &IrContext) -> Self {
+    pub(crate) fn new(ctx: &IrContext) -> Self {
         Consts {
             true1: bool_array(ctx, &[true]),
             false1: bool_array(ctx, &[false]),

@@ -145,6 +145,48 @@ pub fn def_facts(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<DefFacts> {
     facts
 }
 
+/// The symbol and writer of each op name a translation made ops of (keyed
+/// by the name's address: these names are static strings), with the facts
+/// of the definitions the writers point into.
+#[derive(Default)]
+pub(crate) struct OpNames {
+    /// Symbol and writer by name.
+    pub names: FxHashMap<(usize, usize), (Symbol, super::Writer)>,
+    /// What [`super::Writer::Declared`] points into.
+    pub def_facts: Vec<Arc<DefFacts>>,
+}
+
+/// The op names of the last translation in the last context asked about.
+static OP_NAMES: LazyLock<Mutex<(Weak<IrContext>, Option<OpNames>)>> =
+    LazyLock::new(|| Mutex::new((Weak::new(), None)));
+
+/// The op names a translation in `ctx` left ([`keep_op_names`]), or none:
+/// most models make ops of the same few names, and each name costs a
+/// symbol and a definition look-up the first time.
+pub(crate) fn take_op_names(ctx: &Arc<IrContext>) -> OpNames {
+    let mut guard = OP_NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+    let (known_ctx, names) = &mut *guard;
+    if std::ptr::eq(known_ctx.as_ptr(), Arc::as_ptr(ctx)) {
+        if let Some(names) = names.take() {
+            return names;
+        }
+    }
+    let mut fresh = OpNames::default();
+    fresh.names.reserve(32);
+    fresh.def_facts.reserve(32);
+    fresh
+}
+
+/// Keeps the op names of a finished translation in `ctx` for the next one
+/// (within the bound of the other tables).
+pub(crate) fn keep_op_names(ctx: &Arc<IrContext>, names: OpNames) {
+    if names.names.len() > MAX_ENTRIES || names.def_facts.len() > MAX_ENTRIES {
+        return;
+    }
+    let mut guard = OP_NAMES.lock().unwrap_or_else(PoisonError::into_inner);
+    *guard = (Arc::downgrade(ctx), Some(names));
+}
+
 /// The constants of the last context asked about (the `Weak` keeps its
 /// address from being reused).
 static CONSTS: LazyLock<Mutex<(Weak<IrContext>, Option<super::Consts>)>> =

@@ -87,16 +87,16 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
     // per op): the per-op lists are never copied to grow.
     let params = desc.blocks[0].vars.iter().filter(|v| v.persistable).count();
     let room = params + 2 * ops + 8;
+    let op_names = memo::take_op_names(&ctx);
     let mut t = Translator {
         desc,
+        op_names,
         program: Program::with_capacity(ctx.clone(), room),
         ctx,
         scopes: Scopes::with_capacity(desc.blocks[0].vars.len()),
         attrs: Vec::with_capacity(room),
         // Room for the op names, types and key lists of a typical model:
         // these maps would otherwise grow a few times on every small one.
-        def_facts: Vec::with_capacity(TYPICAL_KINDS),
-        names: map_with_capacity(TYPICAL_KINDS),
         var_types,
         dense_types: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
         orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
@@ -199,11 +199,10 @@ pub(crate) struct Translator<'d> {
     pub scopes: Scopes<'d>,
     /// Every created op's attributes (by op index).
     pub attrs: Vec<Option<OpRecord<'d>>>,
-    /// Symbols and flag order of each definition in `writers`.
-    pub def_facts: Vec<Arc<memo::DefFacts>>,
-    /// Symbol and writer of each op name used (keyed by the name's address:
-    /// names are static strings).
-    names: FxHashMap<(usize, usize), (Symbol, Writer)>,
+    /// Symbol and writer of each op name used, with the definition facts
+    /// the writers point into (kept for the next translation in the same
+    /// context).
+    pub op_names: memo::OpNames,
     /// The PIR type of each variable (by block and index), once asked for.
     var_types: Vec<Vec<Cell<Type>>>,
     /// Dense tensor types by element type and dims (variables share them).
@@ -312,11 +311,11 @@ impl<'d> Translator<'d> {
         regions: usize,
     ) -> OpId {
         let key = (name.as_ptr() as usize, name.len());
-        let (sym, writer) = match self.names.get(&key) {
+        let (sym, writer) = match self.op_names.names.get(&key) {
             Some(&known) => known,
             None => {
                 let known = (self.ctx.symbol(name), self.writer_of(name));
-                self.names.insert(key, known);
+                self.op_names.names.insert(key, known);
                 known
             }
         };
@@ -343,8 +342,9 @@ impl<'d> Translator<'d> {
         }
         match general::def(name).filter(|d| d.has_yaml_info) {
             Some(d) => {
-                self.def_facts.push(memo::def_facts(&self.ctx, d));
-                Writer::Declared(d, self.def_facts.len() - 1)
+                let facts = &mut self.op_names.def_facts;
+                facts.push(memo::def_facts(&self.ctx, d));
+                Writer::Declared(d, facts.len() - 1)
             }
             None => Writer::Generic,
         }
@@ -852,6 +852,7 @@ impl<'d> Translator<'d> {
             let dict = self.ctx.dict(&entries);
             self.program.set_attrs(op, dict);
         }
+        memo::keep_op_names(&self.ctx, std::mem::take(&mut self.op_names));
         self.program
     }
 }

@@ -601,7 +601,7 @@ pub(super) fn final_attrs<'d>(
             // follow them along (keys are distinct, and an equal address is
             // an equal name), looking up only what is elsewhere.
             let entries = map.entries();
-            let facts = &t.op_names.def_facts[facts];
+            let facts = &t.memo.get_mut().def_facts[facts];
             let mut next = 0;
             for (spec, &sym) in d.attributes.iter().zip(facts.syms.iter()) {
                 let here = entries.get(next).filter(|(k, _)| {

@@ -9,11 +9,12 @@
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 
-use pir_core::{IrContext, Symbol};
+use pir_core::{IrContext, Symbol, Type};
 use pir_dialects::op_def::OpDef;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::general::{self, Plan};
+use crate::desc::DataKind;
 
 /// Most entries a table keeps.
 const MAX_ENTRIES: usize = 4096;
@@ -145,46 +146,79 @@ pub fn def_facts(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<DefFacts> {
     facts
 }
 
-/// The symbol and writer of each op name a translation made ops of (keyed
-/// by the name's address: these names are static strings), with the facts
-/// of the definitions the writers point into.
+/// What a translation in a context leaves for the next one in it: the
+/// symbol and writer of each op name it made ops of (keyed by the name's
+/// address: these names are static strings) with the facts of the
+/// definitions the writers point into, and the dense tensor types of its
+/// variables. Most models make ops of the same few names and variables of
+/// the same few types, and each costs interning the first time.
 #[derive(Default)]
-pub(crate) struct OpNames {
-    /// Symbol and writer by name.
+pub(crate) struct ContextMemo {
+    /// Symbol and writer by op name.
     pub names: FxHashMap<(usize, usize), (Symbol, super::Writer)>,
     /// What [`super::Writer::Declared`] points into.
     pub def_facts: Vec<Arc<DefFacts>>,
+    /// Dense tensor types by a hash of element type and dims (see
+    /// [`ContextMemo::dense_type`]).
+    dense_types: FxHashMap<u64, (DataKind, Box<[i64]>, Type)>,
 }
 
-/// The op names of the last translation in the last context asked about.
-static OP_NAMES: LazyLock<Mutex<(Weak<IrContext>, Option<OpNames>)>> =
+impl ContextMemo {
+    /// The dense tensor type of `kind` and `dims`, made by `make` unless
+    /// known.
+    pub fn dense_type<E>(
+        &mut self,
+        kind: DataKind,
+        dims: &[i64],
+        make: impl FnOnce() -> Result<Type, E>,
+    ) -> Result<Type, E> {
+        let hash = FxBuildHasher.hash_one((kind, dims));
+        if let Some((k, d, t)) = self.dense_types.get(&hash) {
+            // Equal hashes of different keys make a new type.
+            if *k == kind && **d == *dims {
+                return Ok(*t);
+            }
+        }
+        let t = make()?;
+        self.dense_types.insert(hash, (kind, dims.into(), t));
+        Ok(t)
+    }
+}
+
+/// The memo of the last translation in the last context asked about.
+static CONTEXT_MEMO: LazyLock<Mutex<(Weak<IrContext>, Option<ContextMemo>)>> =
     LazyLock::new(|| Mutex::new((Weak::new(), None)));
 
-/// The op names a translation in `ctx` left ([`keep_op_names`]), or none:
-/// most models make ops of the same few names, and each name costs a
-/// symbol and a definition look-up the first time.
-pub(crate) fn take_op_names(ctx: &Arc<IrContext>) -> OpNames {
-    let mut guard = OP_NAMES.lock().unwrap_or_else(PoisonError::into_inner);
-    let (known_ctx, names) = &mut *guard;
+/// What a translation in `ctx` left ([`keep_context_memo`]), or an empty
+/// memo. Taken, not shared: translations running at once never share one.
+pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> ContextMemo {
+    let mut guard = CONTEXT_MEMO.lock().unwrap_or_else(PoisonError::into_inner);
+    let (known_ctx, memo) = &mut *guard;
     if std::ptr::eq(known_ctx.as_ptr(), Arc::as_ptr(ctx)) {
-        if let Some(names) = names.take() {
-            return names;
+        if let Some(memo) = memo.take() {
+            return memo;
         }
     }
-    let mut fresh = OpNames::default();
+    let mut fresh = ContextMemo::default();
     fresh.names.reserve(32);
     fresh.def_facts.reserve(32);
+    fresh.dense_types.reserve(32);
     fresh
 }
 
-/// Keeps the op names of a finished translation in `ctx` for the next one
+/// Keeps the memo of a finished translation in `ctx` for the next one
 /// (within the bound of the other tables).
-pub(crate) fn keep_op_names(ctx: &Arc<IrContext>, names: OpNames) {
-    if names.names.len() > MAX_ENTRIES || names.def_facts.len() > MAX_ENTRIES {
+pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
+    let sizes = [
+        memo.names.len(),
+        memo.def_facts.len(),
+        memo.dense_types.len(),
+    ];
+    if sizes.iter().any(|&n| n > MAX_ENTRIES) {
         return;
     }
-    let mut guard = OP_NAMES.lock().unwrap_or_else(PoisonError::into_inner);
-    *guard = (Arc::downgrade(ctx), Some(names));
+    let mut guard = CONTEXT_MEMO.lock().unwrap_or_else(PoisonError::into_inner);
+    *guard = (Arc::downgrade(ctx), Some(memo));
 }
 
 /// The constants of the last context asked about (the `Weak` keeps its

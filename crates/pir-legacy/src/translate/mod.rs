@@ -36,7 +36,7 @@ use pir_dialects::op_def::OpDef;
 use pir_dialects::pd_op::attrs::{IntArrayAttr, Place, PlaceAttr};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::desc::{DataKind, OpDesc, ProgramDesc, VarDesc, VarKind};
+use crate::desc::{OpDesc, ProgramDesc, VarDesc, VarKind};
 use crate::error::{LegacyError, Location, Result};
 use crate::inline::InlineVec;
 use attrs::{bool_array, AttrMap, BoolLists};
@@ -87,18 +87,17 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
     // per op): the per-op lists are never copied to grow.
     let params = desc.blocks[0].vars.iter().filter(|v| v.persistable).count();
     let room = params + 2 * ops + 8;
-    let op_names = memo::take_op_names(&ctx);
+    let memo = RefCell::new(memo::take_context_memo(&ctx));
     let mut t = Translator {
         desc,
-        op_names,
+        memo,
         program: Program::with_capacity(ctx.clone(), room),
         ctx,
         scopes: Scopes::with_capacity(desc.blocks[0].vars.len()),
         attrs: Vec::with_capacity(room),
-        // Room for the op names, types and key lists of a typical model:
+        // Room for the key lists and op types of a typical model:
         // these maps would otherwise grow a few times on every small one.
         var_types,
-        dense_types: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
         orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
         target_plans: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
 
@@ -199,14 +198,11 @@ pub(crate) struct Translator<'d> {
     pub scopes: Scopes<'d>,
     /// Every created op's attributes (by op index).
     pub attrs: Vec<Option<OpRecord<'d>>>,
-    /// Symbol and writer of each op name used, with the definition facts
-    /// the writers point into (kept for the next translation in the same
-    /// context).
-    pub op_names: memo::OpNames,
+    /// Op names, definition facts and dense types made so far (kept for
+    /// the next translation in the same context).
+    pub memo: RefCell<memo::ContextMemo>,
     /// The PIR type of each variable (by block and index), once asked for.
     var_types: Vec<Vec<Cell<Type>>>,
-    /// Dense tensor types by element type and dims (variables share them).
-    dense_types: RefCell<FxHashMap<(DataKind, &'d [i64]), Type>>,
     /// Map orders by the addresses of the keys (see [`Translator::order_of`]).
     orders: RefCell<LocalOrders>,
     /// Default target and plan per legacy op type and in-place use (the
@@ -311,11 +307,11 @@ impl<'d> Translator<'d> {
         regions: usize,
     ) -> OpId {
         let key = (name.as_ptr() as usize, name.len());
-        let (sym, writer) = match self.op_names.names.get(&key) {
+        let (sym, writer) = match self.memo.get_mut().names.get(&key) {
             Some(&known) => known,
             None => {
                 let known = (self.ctx.symbol(name), self.writer_of(name));
-                self.op_names.names.insert(key, known);
+                self.memo.get_mut().names.insert(key, known);
                 known
             }
         };
@@ -342,7 +338,7 @@ impl<'d> Translator<'d> {
         }
         match general::def(name).filter(|d| d.has_yaml_info) {
             Some(d) => {
-                let facts = &mut self.op_names.def_facts;
+                let facts = &mut self.memo.get_mut().def_facts;
                 facts.push(memo::def_facts(&self.ctx, d));
                 Writer::Declared(d, facts.len() - 1)
             }
@@ -448,16 +444,11 @@ impl<'d> Translator<'d> {
         }
         let var = &self.desc.blocks[b].vars[i];
         let t = if var.kind == VarKind::DenseTensor {
-            let key = (var.dtype(), var.shape());
-            let known = self.dense_types.borrow().get(&key).copied();
-            match known {
-                Some(t) => t,
-                None => {
-                    let t = values::var_type(&self.ctx, var)?;
-                    self.dense_types.borrow_mut().insert(key, t);
-                    t
-                }
-            }
+            self.memo
+                .borrow_mut()
+                .dense_type(var.dtype(), var.shape(), || {
+                    values::var_type(&self.ctx, var)
+                })?
         } else {
             values::var_type(&self.ctx, var)?
         };
@@ -852,7 +843,7 @@ impl<'d> Translator<'d> {
             let dict = self.ctx.dict(&entries);
             self.program.set_attrs(op, dict);
         }
-        memo::keep_op_names(&self.ctx, std::mem::take(&mut self.op_names));
+        memo::keep_context_memo(&self.ctx, self.memo.take());
         self.program
     }
 }

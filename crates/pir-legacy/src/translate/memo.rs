@@ -149,9 +149,10 @@ pub fn def_facts(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<DefFacts> {
 /// What a translation in a context leaves for the next one in it: the
 /// symbol and writer of each op name it made ops of (keyed by the name's
 /// address: these names are static strings) with the facts of the
-/// definitions the writers point into, and the dense tensor types of its
-/// variables. Most models make ops of the same few names and variables of
-/// the same few types, and each costs interning the first time.
+/// definitions the writers point into, the dense tensor types of its
+/// variables and the targets and plans of its legacy op types. Most models
+/// make ops of the same few names and types and variables of the same few
+/// types, and each costs interning or a locked look-up the first time.
 #[derive(Default)]
 pub(crate) struct ContextMemo {
     /// Symbol and writer by op name.
@@ -161,9 +162,23 @@ pub(crate) struct ContextMemo {
     /// Dense tensor types by a hash of element type and dims (see
     /// [`ContextMemo::dense_type`]).
     dense_types: FxHashMap<u64, (DataKind, Box<[i64]>, Type)>,
+    /// Default target and plan per legacy op type, not in place and in
+    /// place ([`target_plan`] without its lock).
+    target_plans: [FxHashMap<Box<str>, Option<super::TargetPlan>>; 2],
 }
 
 impl ContextMemo {
+    /// [`target_plan`], remembered.
+    pub fn target_plan(&mut self, op_type: &str, inplace: bool) -> Option<super::TargetPlan> {
+        let plans = &mut self.target_plans[usize::from(inplace)];
+        if let Some(known) = plans.get(op_type) {
+            return known.clone();
+        }
+        let found = target_plan(op_type, inplace);
+        plans.insert(op_type.into(), found.clone());
+        found
+    }
+
     /// The dense tensor type of `kind` and `dims`, made by `make` unless
     /// known.
     pub fn dense_type<E>(
@@ -203,6 +218,7 @@ pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> ContextMemo {
     fresh.names.reserve(32);
     fresh.def_facts.reserve(32);
     fresh.dense_types.reserve(32);
+    fresh.target_plans[0].reserve(32);
     fresh
 }
 
@@ -213,6 +229,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
         memo.names.len(),
         memo.def_facts.len(),
         memo.dense_types.len(),
+        memo.target_plans[0].len() + memo.target_plans[1].len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {
         return;

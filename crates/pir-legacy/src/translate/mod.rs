@@ -57,7 +57,7 @@ pub const MAX_DEPTH: usize = 64;
 type LocalOrders = FxHashMap<u64, Vec<(Box<[(usize, usize)]>, Arc<[usize]>)>>;
 
 /// A target definition with the plan into it.
-type TargetPlan = (&'static OpDef, Arc<general::Plan>);
+pub(crate) type TargetPlan = (&'static OpDef, Arc<general::Plan>);
 
 /// Most key lists [`Translator::order_of`] remembers per translation.
 const MAX_LOCAL_ORDERS: usize = 256;
@@ -99,7 +99,6 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         // these maps would otherwise grow a few times on every small one.
         var_types,
         orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
-        target_plans: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
 
         bool_lists: BoolLists::default(),
         param_vars: FxHashMap::default(),
@@ -205,9 +204,6 @@ pub(crate) struct Translator<'d> {
     var_types: Vec<Vec<Cell<Type>>>,
     /// Map orders by the addresses of the keys (see [`Translator::order_of`]).
     orders: RefCell<LocalOrders>,
-    /// Default target and plan per legacy op type and in-place use (the
-    /// process-wide memo, without its lock).
-    target_plans: RefCell<FxHashMap<(&'d str, bool), Option<TargetPlan>>>,
 
     /// Flag lists made so far.
     pub bool_lists: BoolLists,
@@ -464,13 +460,9 @@ impl<'d> Translator<'d> {
     }
 
     /// The default target of legacy op type `op_type` (in place or not)
-    /// with its plan ([`memo::target_plan`], asked once per translation).
+    /// with its plan ([`memo::target_plan`], asked once per context).
     pub fn target_plan(&self, op_type: &'d str, inplace: bool) -> Option<TargetPlan> {
-        self.target_plans
-            .borrow_mut()
-            .entry((op_type, inplace))
-            .or_insert_with(|| memo::target_plan(op_type, inplace))
-            .clone()
+        self.memo.borrow_mut().target_plan(op_type, inplace)
     }
 
     /// The `pd_op` definition a legacy op translates to by default

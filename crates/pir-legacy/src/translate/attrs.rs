@@ -27,10 +27,13 @@ fn same(a: &str, b: &str) -> bool {
 
 /// An op's attributes in the order Paddle first inserted each key into its
 /// map; the order the map iterates them in follows from that order alone
-/// ([`crate::umap::iteration_order`]).
+/// ([`crate::umap::iteration_order`]). Up to four entries (most ops: the
+/// declared attributes and the two result flags) live inline; the map is
+/// moved a few times on its way to the op, and a larger inline map costs
+/// more in those moves than the few larger maps cost on the heap.
 #[derive(Debug, Clone, Default)]
 pub struct AttrMap<'k> {
-    entries: InlineVec<(&'k str, Attribute), 8>,
+    entries: InlineVec<(&'k str, Attribute), 4>,
 }
 
 impl<'k> AttrMap<'k> {

@@ -25,7 +25,7 @@ use crate::inline::InlineVec;
 const EMPTY_VAR: &str = "@EMPTY@";
 
 /// Where each output variable lands: (variable, result index, index in a vector).
-pub type OutputMap<'d> = InlineVec<(&'d str, usize, usize), 4>;
+pub type OutputMap<'d> = InlineVec<(&'d str, usize, usize), 2>;
 /// Operands of an op being made.
 pub type Operands = InlineVec<Option<ValueId>, 6>;
 /// Result types of an op being made.

@@ -199,6 +199,18 @@ mod tests {
     use crate::proto;
     use prost::Message;
 
+    /// `bytes`, every truncation of them and every copy with one bit flipped.
+    fn damaged(bytes: &[u8]) -> Vec<Vec<u8>> {
+        let mut out = vec![bytes.to_vec()];
+        out.extend((0..bytes.len()).map(|n| bytes[..n].to_vec()));
+        for i in 0..bytes.len() * 8 {
+            let mut b = bytes.to_vec();
+            b[i / 8] ^= 1 << (i % 8);
+            out.push(b);
+        }
+        out
+    }
+
     fn attrs() -> Vec<proto::op_desc::Attr> {
         use proto::AttrType as T;
         let base = |name: &str, ty: T| proto::op_desc::Attr {
@@ -290,14 +302,7 @@ mod tests {
             // Lengths take one byte.
             let short = a.s.as_ref().is_none_or(|s| s.len() < 0x80);
             assert_eq!(fast.is_some(), common && has_value && short, "{a:?}");
-            let mut variants = vec![bytes.clone()];
-            variants.extend((0..bytes.len()).map(|n| bytes[..n].to_vec()));
-            for i in 0..bytes.len() * 8 {
-                let mut b = bytes.clone();
-                b[i / 8] ^= 1 << (i % 8);
-                variants.push(b);
-            }
-            for b in &variants {
+            for b in &damaged(&bytes) {
                 if let Some(fast) = attr(b) {
                     let general = general_attr(b).ok().and_then(Result::ok);
                     assert_eq!(Some(fast), general, "{b:x?}");
@@ -325,14 +330,7 @@ mod tests {
             }
             let bytes = v.encode_to_vec();
             assert_eq!(slot(&bytes).is_some(), name != "Long", "{name}");
-            let mut variants = vec![bytes.clone()];
-            variants.extend((0..bytes.len()).map(|n| bytes[..n].to_vec()));
-            for i in 0..bytes.len() * 8 {
-                let mut b = bytes.clone();
-                b[i / 8] ^= 1 << (i % 8);
-                variants.push(b);
-            }
-            for b in &variants {
+            for b in &damaged(&bytes) {
                 if let Some(fast) = slot(b) {
                     assert_eq!(Ok(fast), general_slot(b), "{b:x?}");
                 }
@@ -341,23 +339,17 @@ mod tests {
     }
 
     fn var(name: &str, dims: Vec<i64>, lod: Option<i32>, flags: [Option<bool>; 4]) -> Vec<u8> {
-        proto::VarDesc {
-            name: name.into(),
-            r#type: proto::VarType {
-                r#type: 7,
-                dense_tensor: Some(proto::var_type::DenseTensorDesc {
-                    tensor: proto::var_type::TensorDesc { data_type: 5, dims },
-                    legacy_lod_level: lod,
-                }),
-                ..Default::default()
-            },
-            persistable: flags[0],
-            need_check_feed: flags[1],
-            is_parameter: flags[2],
-            stop_gradient: flags[3],
-            attrs: vec![],
+        let mut v = crate::desc::tests::tensor_var(name, dims);
+        if let Some(d) = v.r#type.dense_tensor.as_mut() {
+            d.legacy_lod_level = lod;
         }
-        .encode_to_vec()
+        [
+            v.persistable,
+            v.need_check_feed,
+            v.is_parameter,
+            v.stop_gradient,
+        ] = flags;
+        v.encode_to_vec()
     }
 
     #[test]
@@ -376,14 +368,7 @@ mod tests {
         for bytes in &cases {
             let fast = dense_var(bytes);
             assert!(fast.is_some(), "{bytes:x?}");
-            let mut variants = vec![bytes.clone()];
-            variants.extend((0..bytes.len()).map(|n| bytes[..n].to_vec()));
-            for i in 0..bytes.len() * 8 {
-                let mut b = bytes.clone();
-                b[i / 8] ^= 1 << (i % 8);
-                variants.push(b);
-            }
-            for b in &variants {
+            for b in &damaged(bytes) {
                 if let Some(fast) = dense_var(b) {
                     assert_eq!(Ok(fast), general_var(b), "{b:x?}");
                 }

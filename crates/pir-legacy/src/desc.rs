@@ -1240,12 +1240,13 @@ fn decode_op<'a>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::proto;
     use prost::Message;
 
-    fn tensor_var(name: &str, dims: Vec<i64>) -> proto::VarDesc {
+    /// A persistable `FP32` dense tensor variable.
+    pub(crate) fn tensor_var(name: &str, dims: Vec<i64>) -> proto::VarDesc {
         proto::VarDesc {
             name: name.into(),
             r#type: proto::VarType {

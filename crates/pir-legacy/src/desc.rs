@@ -3,7 +3,8 @@
 //! without surprises.
 //!
 //! [`ProgramDesc::decode`] reads the protobuf in one pass straight into these
-//! types (the wire rules of [`crate::wire`]); names and strings borrow from
+//! types (the wire rules of [`crate::wire`]; the layouts Paddle writes most
+//! in one step each, `crate::canonical`); names and strings borrow from
 //! the input, so nothing is copied. Counts are bounded while reading, block
 //! indices and attribute kinds are checked once the whole program is read.
 
@@ -458,7 +459,7 @@ impl<'a> ProgramDesc<'a> {
                     // Paddle's pairs take 16 bytes or more.
                     op_version_map.reserve(m.rest().len() / 16);
                     while m.has_more() {
-                        if let Some((pair, len)) = canonical_version_pair(m.rest()) {
+                        if let Some((pair, len)) = crate::canonical::version_pair(m.rest()) {
                             op_version_map.push(pair);
                             m.advance(len);
                             continue;
@@ -560,28 +561,30 @@ fn op_location(b: usize, i: usize, op_type: &str) -> Location {
     }
 }
 
-/// An `OpVersionMap.pair` field as Paddle writes it, read in one step:
-/// `0a L 0a n NAME 12 02 08 v` (a pair of length `L = n + 6` under 128, a
-/// UTF-8 `op_name`, and `op_version { version: v }` with `v` under 128).
-/// Paddle 2.x saves some 70 of these with every model, so the general path
-/// was a fixed cost of each read. `None` for any other layout, which
-/// [`decode_version_pair`] reads; it gives the same pair for this one.
-/// Returns the pair and the bytes it takes.
-fn canonical_version_pair(rest: &[u8]) -> Option<((&str, i32), usize)> {
-    let [0x0a, len, 0x0a, n, tail @ ..] = rest else {
-        return None;
-    };
-    let (len, n) = (usize::from(*len), usize::from(*n));
-    if len != n + 6 || len >= 0x80 || tail.len() < n + 4 {
-        return None;
-    }
-    let (name, after) = tail.split_at(n);
-    match after {
-        [0x12, 0x02, 0x08, v, ..] if *v < 0x80 => {
-            Some(((crate::wire::utf8(name)?, i32::from(*v)), len + 2))
-        }
-        _ => None,
-    }
+/// The general reader of one `OpDesc.Attr` message, for comparison with
+/// [`crate::canonical::attr`].
+#[cfg(test)]
+pub(crate) fn general_attr(bytes: &[u8]) -> WireResult<Result<(&str, AttrValue<'_>), String>> {
+    let mut raw = RawAttr::default();
+    decode_attr(&mut Reader::new(bytes, "OpDesc.Attr"), &mut raw)?;
+    Ok(attr_value(&mut raw).map(|v| (raw.name, v)))
+}
+
+/// The general reader of one `OpDesc.Var` message, for comparison with
+/// [`crate::canonical::slot`].
+#[cfg(test)]
+pub(crate) fn general_slot(bytes: &[u8]) -> WireResult<Slot<'_>> {
+    decode_slot(&mut Reader::new(bytes, "OpDesc.Var"))
+}
+
+/// The general reader of one `VarDesc` message, for comparison with
+/// [`crate::canonical::dense_var`].
+#[cfg(test)]
+pub(crate) fn general_var(bytes: &[u8]) -> WireResult<VarDesc<'_>> {
+    decode_var(
+        &mut Reader::new(bytes, "VarDesc"),
+        &mut RawVarType::default(),
+    )
 }
 
 fn decode_version_pair<'a>(r: &mut Reader<'a>) -> WireResult<(&'a str, i32)> {
@@ -660,7 +663,11 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
                     });
                 }
                 let mut m = r.message(wire, "VarDesc")?;
-                block.vars.push(decode_var(&mut m, &mut scratch.var_type)?);
+                let var = match crate::canonical::dense_var(m.rest()) {
+                    Some(var) => var,
+                    None => decode_var(&mut m, &mut scratch.var_type)?,
+                };
+                block.vars.push(var);
             }
             4 => {
                 if block.ops.len() >= MAX_OPS_PER_BLOCK {
@@ -1145,7 +1152,11 @@ fn decode_op<'a>(
                         message: format!("more than {MAX_OP_ENTRIES} slots"),
                     });
                 }
-                let slot = decode_slot(&mut r.message(wire, "OpDesc.Var")?)?;
+                let mut m = r.message(wire, "OpDesc.Var")?;
+                let slot = match crate::canonical::slot(m.rest()) {
+                    Some(slot) => slot,
+                    None => decode_slot(&mut m)?,
+                };
                 if slot.args.len() > MAX_ARGS {
                     return Err(LegacyError::Limit {
                         at: Box::new(op_location(b, i, op.op_type)),
@@ -1165,9 +1176,15 @@ fn decode_op<'a>(
                         message: format!("more than {MAX_OP_ENTRIES} attributes"),
                     });
                 }
-                decode_attr(&mut r.message(wire, "OpDesc.Attr")?, raw)?;
-                let name = raw.name;
-                match attr_value(raw) {
+                let mut m = r.message(wire, "OpDesc.Attr")?;
+                let (name, value) = match crate::canonical::attr(m.rest()) {
+                    Some((name, value)) => (name, Ok(value)),
+                    None => {
+                        decode_attr(&mut m, raw)?;
+                        (raw.name, attr_value(raw))
+                    }
+                };
+                match value {
                     // Paddle keeps attributes in a map: a repeated name
                     // replaces the value. Paddle writes them sorted by
                     // name: while they come sorted, a name past the last
@@ -1223,12 +1240,13 @@ fn decode_op<'a>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::proto;
     use prost::Message;
 
-    fn tensor_var(name: &str, dims: Vec<i64>) -> proto::VarDesc {
+    /// A persistable `FP32` dense tensor variable.
+    pub(crate) fn tensor_var(name: &str, dims: Vec<i64>) -> proto::VarDesc {
         proto::VarDesc {
             name: name.into(),
             r#type: proto::VarType {
@@ -1503,7 +1521,7 @@ mod tests {
                 op_version: proto::OpVersion { version },
             });
             let field = m.encode_to_vec();
-            let fast = canonical_version_pair(&field);
+            let fast = crate::canonical::version_pair(&field);
             if let Some((pair, len)) = fast {
                 assert_eq!(len, field.len());
                 let mut r = Reader::new(&field, "t");
@@ -1517,11 +1535,13 @@ mod tests {
         assert_eq!(taken, [true, true, true, false, false, true, false]);
         // Names that are not UTF-8, other field orders and truncated pairs
         // go the general way.
-        assert!(canonical_version_pair(b"\x0a\x08\x0a\x02\xc3\x28\x12\x02\x08\x01").is_none());
-        let accented = canonical_version_pair(b"\x0a\x08\x0a\x02\xc3\xa9\x12\x02\x08\x01");
+        assert!(
+            crate::canonical::version_pair(b"\x0a\x08\x0a\x02\xc3\x28\x12\x02\x08\x01").is_none()
+        );
+        let accented = crate::canonical::version_pair(b"\x0a\x08\x0a\x02\xc3\xa9\x12\x02\x08\x01");
         assert_eq!(accented, Some((("\u{e9}", 1), 10)));
-        assert!(canonical_version_pair(b"\x0a\x08\x12\x02\x08\x01\x0a\x02ab").is_none());
-        assert!(canonical_version_pair(b"\x0a\x08\x0a\x02ab\x12\x02\x08").is_none());
+        assert!(crate::canonical::version_pair(b"\x0a\x08\x12\x02\x08\x01\x0a\x02ab").is_none());
+        assert!(crate::canonical::version_pair(b"\x0a\x08\x0a\x02ab\x12\x02\x08").is_none());
         let bad = [0x2a, 0x08, 0x0a, 0x06, 0x0a, 0x02, 0xc3, 0x28, 0x12, 0x00];
         let mut with_bad = program(vec![]).encode_to_vec();
         with_bad.extend_from_slice(&bad);

@@ -25,6 +25,7 @@
 // The one `unsafe` block (text known to be ASCII, `wire::utf8`) opts in.
 #![deny(unsafe_code)]
 
+mod canonical;
 pub mod compat;
 pub mod desc;
 mod error;

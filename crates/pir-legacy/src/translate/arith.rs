@@ -161,7 +161,7 @@ impl<'d> Translator<'d> {
                 values::as_dense(&self.ctx, self.ty(yv)).map_or(pir_core::Type::NULL, |t| t.dtype),
                 &vec![-1; yt.len() + append as usize],
             );
-            let stop = super::general::stop_gradient_all(&self.ctx, 1);
+            let stop = self.k.true1;
             let mut m = AttrMap::new();
             m.set("stop_gradient", stop);
             let r = self.create_op(

@@ -16,18 +16,24 @@ use crate::translate::values::phi_dtype;
 
 /// Equal names; most are the same static strings of the op definitions,
 /// which the address tells at once (after the length, which tells most
-/// different names apart).
+/// different names apart, and the last byte, which tells most names of one
+/// length apart without a call into `memcmp`: `shape`/`value`/`dtype`).
 #[inline]
 fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && (a.as_ptr() == b.as_ptr() || a.as_bytes() == b.as_bytes())
+    a.len() == b.len()
+        && (a.as_ptr() == b.as_ptr()
+            || (a.as_bytes().last() == b.as_bytes().last() && a.as_bytes() == b.as_bytes()))
 }
 
 /// An op's attributes in the order Paddle first inserted each key into its
 /// map; the order the map iterates them in follows from that order alone
-/// ([`crate::umap::iteration_order`]).
+/// ([`crate::umap::iteration_order`]). Up to four entries (most ops: the
+/// declared attributes and the two result flags) live inline; the map is
+/// moved a few times on its way to the op, and a larger inline map costs
+/// more in those moves than the few larger maps cost on the heap.
 #[derive(Debug, Clone, Default)]
 pub struct AttrMap<'k> {
-    entries: InlineVec<(&'k str, Attribute), 8>,
+    entries: InlineVec<(&'k str, Attribute), 4>,
 }
 
 impl<'k> AttrMap<'k> {
@@ -122,6 +128,28 @@ pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
         })
         .collect();
     ArrayAttr::get(ctx, &items)
+}
+
+/// `pir::ArrayAttribute`s of bools, each list made once (the ops of one
+/// kind give their results the same flags).
+#[derive(Debug, Default)]
+pub struct BoolLists(rustc_hash::FxHashMap<(usize, u64), Attribute>);
+
+impl BoolLists {
+    /// The array of `values`.
+    pub fn get(&mut self, ctx: &IrContext, values: &[bool]) -> Attribute {
+        if values.len() > 64 {
+            return bool_array(ctx, values);
+        }
+        let bits = values
+            .iter()
+            .rev()
+            .fold(0u64, |m, &b| m << 1 | u64::from(b));
+        *self
+            .0
+            .entry((values.len(), bits))
+            .or_insert_with(|| bool_array(ctx, values))
+    }
 }
 
 fn array<T: Copy>(ctx: &IrContext, values: &[T], f: impl Fn(T) -> Attribute) -> Attribute {

@@ -10,7 +10,6 @@ use pir_dialects::pd_op::attrs::{DataType, DataTypeAttr, IntArrayAttr, Place, Pl
 use pir_dialects::pd_op::types::DenseTensorArrayType;
 
 use super::attrs::AttrMap;
-use super::general::stop_gradient_all;
 use super::values::{self, ScopeId, VarInfo};
 use super::Translator;
 use crate::error::Result;
@@ -50,13 +49,13 @@ impl<'d> Translator<'d> {
         let mut map = AttrMap::new();
         for &i in order.iter() {
             if let Some(&(k, v)) = attrs.get(i) {
-                map.set(k, v);
+                map.push_new(k, v);
             }
         }
         let stop = if results.len() == 1 {
             self.k.true1
         } else {
-            stop_gradient_all(&self.ctx, results.len())
+            self.bool_lists.get(&self.ctx, &vec![true; results.len()])
         };
         map.set("stop_gradient", stop);
         self.create_op(block, at_front, name, operands, results, map, 0)

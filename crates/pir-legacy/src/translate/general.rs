@@ -25,7 +25,7 @@ use crate::inline::InlineVec;
 const EMPTY_VAR: &str = "@EMPTY@";
 
 /// Where each output variable lands: (variable, result index, index in a vector).
-pub type OutputMap<'d> = InlineVec<(&'d str, usize, usize), 4>;
+pub type OutputMap<'d> = InlineVec<(&'d str, usize, usize), 2>;
 /// Operands of an op being made.
 pub type Operands = InlineVec<Option<ValueId>, 6>;
 /// Result types of an op being made.
@@ -601,7 +601,7 @@ pub(super) fn final_attrs<'d>(
             // follow them along (keys are distinct, and an equal address is
             // an equal name), looking up only what is elsewhere.
             let entries = map.entries();
-            let facts = &t.def_facts[facts];
+            let facts = &t.memo.get_mut().def_facts[facts];
             let mut next = 0;
             for (spec, &sym) in d.attributes.iter().zip(facts.syms.iter()) {
                 let here = entries.get(next).filter(|(k, _)| {
@@ -659,9 +659,4 @@ pub(super) fn final_attrs<'d>(
             }
         }
     }
-}
-
-/// `stop_gradient: [true, ...]` as Paddle's op builders set it.
-pub fn stop_gradient_all(ctx: &pir_core::IrContext, n: usize) -> pir_core::Attribute {
-    attrs::bool_array(ctx, &vec![true; n])
 }

@@ -3,15 +3,18 @@
 //! tables themselves: each legacy op type is looked up once, not once per
 //! op or per model. Each table is bounded (hostile models may name any
 //! number of op types); past the bound answers are computed, not kept.
+//! What is interned in a context (definition symbols, the constants of
+//! every translation) is kept for the last context asked about.
 
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 
-use pir_core::{IrContext, Symbol};
+use pir_core::{IrContext, Symbol, Type};
 use pir_dialects::op_def::OpDef;
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::general::{self, Plan};
+use crate::desc::DataKind;
 
 /// Most entries a table keeps.
 const MAX_ENTRIES: usize = 4096;
@@ -143,6 +146,115 @@ pub fn def_facts(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<DefFacts> {
     facts
 }
 
+/// What a translation in a context leaves for the next one in it: the
+/// symbol and writer of each op name it made ops of (keyed by the name's
+/// address: these names are static strings) with the facts of the
+/// definitions the writers point into, the dense tensor types of its
+/// variables and the targets and plans of its legacy op types. Most models
+/// make ops of the same few names and types and variables of the same few
+/// types, and each costs interning or a locked look-up the first time.
+#[derive(Default)]
+pub(crate) struct ContextMemo {
+    /// Symbol and writer by op name.
+    pub names: FxHashMap<(usize, usize), (Symbol, super::Writer)>,
+    /// What [`super::Writer::Declared`] points into.
+    pub def_facts: Vec<Arc<DefFacts>>,
+    /// Dense tensor types by a hash of element type and dims (see
+    /// [`ContextMemo::dense_type`]).
+    dense_types: FxHashMap<u64, (DataKind, Box<[i64]>, Type)>,
+    /// Default target and plan per legacy op type, not in place and in
+    /// place ([`target_plan`] without its lock).
+    target_plans: [FxHashMap<Box<str>, Option<super::TargetPlan>>; 2],
+}
+
+impl ContextMemo {
+    /// [`target_plan`], remembered.
+    pub fn target_plan(&mut self, op_type: &str, inplace: bool) -> Option<super::TargetPlan> {
+        let plans = &mut self.target_plans[usize::from(inplace)];
+        if let Some(known) = plans.get(op_type) {
+            return known.clone();
+        }
+        let found = target_plan(op_type, inplace);
+        plans.insert(op_type.into(), found.clone());
+        found
+    }
+
+    /// The dense tensor type of `kind` and `dims`, made by `make` unless
+    /// known.
+    pub fn dense_type<E>(
+        &mut self,
+        kind: DataKind,
+        dims: &[i64],
+        make: impl FnOnce() -> Result<Type, E>,
+    ) -> Result<Type, E> {
+        let hash = FxBuildHasher.hash_one((kind, dims));
+        if let Some((k, d, t)) = self.dense_types.get(&hash) {
+            // Equal hashes of different keys make a new type.
+            if *k == kind && **d == *dims {
+                return Ok(*t);
+            }
+        }
+        let t = make()?;
+        self.dense_types.insert(hash, (kind, dims.into(), t));
+        Ok(t)
+    }
+}
+
+/// The memo of the last translation in the last context asked about.
+static CONTEXT_MEMO: LazyLock<Mutex<(Weak<IrContext>, Option<ContextMemo>)>> =
+    LazyLock::new(|| Mutex::new((Weak::new(), None)));
+
+/// What a translation in `ctx` left ([`keep_context_memo`]), or an empty
+/// memo. Taken, not shared: translations running at once never share one.
+pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> ContextMemo {
+    let mut guard = CONTEXT_MEMO.lock().unwrap_or_else(PoisonError::into_inner);
+    let (known_ctx, memo) = &mut *guard;
+    if std::ptr::eq(known_ctx.as_ptr(), Arc::as_ptr(ctx)) {
+        if let Some(memo) = memo.take() {
+            return memo;
+        }
+    }
+    let mut fresh = ContextMemo::default();
+    fresh.names.reserve(32);
+    fresh.def_facts.reserve(32);
+    fresh.dense_types.reserve(32);
+    fresh.target_plans[0].reserve(32);
+    fresh
+}
+
+/// Keeps the memo of a finished translation in `ctx` for the next one
+/// (within the bound of the other tables).
+pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
+    let sizes = [
+        memo.names.len(),
+        memo.def_facts.len(),
+        memo.dense_types.len(),
+        memo.target_plans[0].len() + memo.target_plans[1].len(),
+    ];
+    if sizes.iter().any(|&n| n > MAX_ENTRIES) {
+        return;
+    }
+    let mut guard = CONTEXT_MEMO.lock().unwrap_or_else(PoisonError::into_inner);
+    *guard = (Arc::downgrade(ctx), Some(memo));
+}
+
+/// The constants of the last context asked about (the `Weak` keeps its
+/// address from being reused).
+static CONSTS: LazyLock<Mutex<(Weak<IrContext>, Option<super::Consts>)>> =
+    LazyLock::new(|| Mutex::new((Weak::new(), None)));
+
+/// The attributes and symbols every translation in `ctx` uses: made for
+/// the first one, not interned again for each.
+pub(crate) fn consts(ctx: &Arc<IrContext>) -> super::Consts {
+    let mut guard = CONSTS.lock().unwrap_or_else(PoisonError::into_inner);
+    let (known_ctx, consts) = &mut *guard;
+    if !std::ptr::eq(known_ctx.as_ptr(), Arc::as_ptr(ctx)) {
+        *known_ctx = Arc::downgrade(ctx);
+        *consts = None;
+    }
+    *consts.get_or_insert_with(|| super::Consts::new(ctx))
+}
+
 type Orders = FxHashMap<u64, Vec<(Box<[Box<str>]>, Arc<[usize]>)>>;
 
 static ORDERS: LazyLock<Mutex<(usize, Orders)>> = LazyLock::new(Default::default);
@@ -212,6 +324,21 @@ mod tests {
         );
         for (ctx, facts) in [(&a, in_a), (&b, in_b), (&a, def_facts(&a, def))] {
             assert_eq!(names(ctx, &facts.syms), want);
+        }
+    }
+
+    #[test]
+    fn constants_belong_to_their_context() {
+        let a = pir_dialects::pd_op_context();
+        let b = Arc::new(IrContext::new());
+        for n in ["first", "second"] {
+            b.symbol(n);
+        }
+        for ctx in [&a, &b, &a] {
+            let k = consts(ctx);
+            assert_eq!(ctx.symbol_str(k.stop_gradient), "stop_gradient");
+            assert_eq!(ctx.symbol_str(k.param_syms[3]), "parameter_name");
+            assert_eq!(k.true1, super::super::attrs::bool_array(ctx, &[true]));
         }
     }
 

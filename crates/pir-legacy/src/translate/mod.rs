@@ -36,10 +36,10 @@ use pir_dialects::op_def::OpDef;
 use pir_dialects::pd_op::attrs::{IntArrayAttr, Place, PlaceAttr};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::desc::{DataKind, OpDesc, ProgramDesc, VarDesc, VarKind};
+use crate::desc::{OpDesc, ProgramDesc, VarDesc, VarKind};
 use crate::error::{LegacyError, Location, Result};
 use crate::inline::InlineVec;
-use attrs::{bool_array, AttrMap};
+use attrs::{bool_array, AttrMap, BoolLists};
 use values::{ScopeId, Scopes, VarInfo, TOP};
 
 /// How to translate.
@@ -57,7 +57,7 @@ pub const MAX_DEPTH: usize = 64;
 type LocalOrders = FxHashMap<u64, Vec<(Box<[(usize, usize)]>, Arc<[usize]>)>>;
 
 /// A target definition with the plan into it.
-type TargetPlan = (&'static OpDef, Arc<general::Plan>);
+pub(crate) type TargetPlan = (&'static OpDef, Arc<general::Plan>);
 
 /// Most key lists [`Translator::order_of`] remembers per translation.
 const MAX_LOCAL_ORDERS: usize = 256;
@@ -76,7 +76,7 @@ fn map_with_capacity<K, V>(n: usize) -> FxHashMap<K, V> {
 /// Translates a decoded program into a new [`Program`] of `ctx` (which must
 /// have the `pd_op` and `cf` dialects, as [`pir_dialects::pd_op_context`]).
 pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) -> Result<Program> {
-    let consts = Consts::new(&ctx);
+    let consts = memo::consts(&ctx);
     let ops = desc.num_ops();
     let var_types = desc
         .blocks
@@ -87,21 +87,20 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
     // per op): the per-op lists are never copied to grow.
     let params = desc.blocks[0].vars.iter().filter(|v| v.persistable).count();
     let room = params + 2 * ops + 8;
+    let memo = RefCell::new(memo::take_context_memo(&ctx));
     let mut t = Translator {
         desc,
+        memo,
         program: Program::with_capacity(ctx.clone(), room),
         ctx,
         scopes: Scopes::with_capacity(desc.blocks[0].vars.len()),
         attrs: Vec::with_capacity(room),
-        // Room for the op names, types and key lists of a typical model:
+        // Room for the key lists and op types of a typical model:
         // these maps would otherwise grow a few times on every small one.
-        def_facts: Vec::with_capacity(TYPICAL_KINDS),
-        names: map_with_capacity(TYPICAL_KINDS),
         var_types,
-        dense_types: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
         orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
-        target_plans: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
 
+        bool_lists: BoolLists::default(),
         param_vars: FxHashMap::default(),
         params_visited: FxHashSet::default(),
         options,
@@ -135,7 +134,9 @@ pub(crate) enum Writer {
     Generic,
 }
 
-/// Attributes and symbols every translation uses, made once.
+/// Attributes and symbols every translation uses, made once per context
+/// ([`memo::consts`]).
+#[derive(Clone, Copy)]
 pub(crate) struct Consts {
     /// `[true]`
     pub true1: Attribute,
@@ -165,7 +166,7 @@ pub(crate) const PARAM_ATTRS: [&str; 7] = [
 ];
 
 impl Consts {
-    fn new(ctx: &IrContext) -> Self {
+    pub(crate) fn new(ctx: &IrContext) -> Self {
         Consts {
             true1: bool_array(ctx, &[true]),
             false1: bool_array(ctx, &[false]),
@@ -196,21 +197,16 @@ pub(crate) struct Translator<'d> {
     pub scopes: Scopes<'d>,
     /// Every created op's attributes (by op index).
     pub attrs: Vec<Option<OpRecord<'d>>>,
-    /// Symbols and flag order of each definition in `writers`.
-    pub def_facts: Vec<Arc<memo::DefFacts>>,
-    /// Symbol and writer of each op name used (keyed by the name's address:
-    /// names are static strings).
-    names: FxHashMap<(usize, usize), (Symbol, Writer)>,
+    /// Op names, definition facts and dense types made so far (kept for
+    /// the next translation in the same context).
+    pub memo: RefCell<memo::ContextMemo>,
     /// The PIR type of each variable (by block and index), once asked for.
     var_types: Vec<Vec<Cell<Type>>>,
-    /// Dense tensor types by element type and dims (variables share them).
-    dense_types: RefCell<FxHashMap<(DataKind, &'d [i64]), Type>>,
     /// Map orders by the addresses of the keys (see [`Translator::order_of`]).
     orders: RefCell<LocalOrders>,
-    /// Default target and plan per legacy op type and in-place use (the
-    /// process-wide memo, without its lock).
-    target_plans: RefCell<FxHashMap<(&'d str, bool), Option<TargetPlan>>>,
 
+    /// Flag lists made so far.
+    pub bool_lists: BoolLists,
     /// Persistable variables of the top block by name (with their index).
     param_vars: FxHashMap<&'d str, usize>,
     params_visited: FxHashSet<&'d str>,
@@ -307,11 +303,11 @@ impl<'d> Translator<'d> {
         regions: usize,
     ) -> OpId {
         let key = (name.as_ptr() as usize, name.len());
-        let (sym, writer) = match self.names.get(&key) {
+        let (sym, writer) = match self.memo.get_mut().names.get(&key) {
             Some(&known) => known,
             None => {
                 let known = (self.ctx.symbol(name), self.writer_of(name));
-                self.names.insert(key, known);
+                self.memo.get_mut().names.insert(key, known);
                 known
             }
         };
@@ -338,8 +334,9 @@ impl<'d> Translator<'d> {
         }
         match general::def(name).filter(|d| d.has_yaml_info) {
             Some(d) => {
-                self.def_facts.push(memo::def_facts(&self.ctx, d));
-                Writer::Declared(d, self.def_facts.len() - 1)
+                let facts = &mut self.memo.get_mut().def_facts;
+                facts.push(memo::def_facts(&self.ctx, d));
+                Writer::Declared(d, facts.len() - 1)
             }
             None => Writer::Generic,
         }
@@ -443,16 +440,11 @@ impl<'d> Translator<'d> {
         }
         let var = &self.desc.blocks[b].vars[i];
         let t = if var.kind == VarKind::DenseTensor {
-            let key = (var.dtype(), var.shape());
-            let known = self.dense_types.borrow().get(&key).copied();
-            match known {
-                Some(t) => t,
-                None => {
-                    let t = values::var_type(&self.ctx, var)?;
-                    self.dense_types.borrow_mut().insert(key, t);
-                    t
-                }
-            }
+            self.memo
+                .borrow_mut()
+                .dense_type(var.dtype(), var.shape(), || {
+                    values::var_type(&self.ctx, var)
+                })?
         } else {
             values::var_type(&self.ctx, var)?
         };
@@ -468,13 +460,9 @@ impl<'d> Translator<'d> {
     }
 
     /// The default target of legacy op type `op_type` (in place or not)
-    /// with its plan ([`memo::target_plan`], asked once per translation).
+    /// with its plan ([`memo::target_plan`], asked once per context).
     pub fn target_plan(&self, op_type: &'d str, inplace: bool) -> Option<TargetPlan> {
-        self.target_plans
-            .borrow_mut()
-            .entry((op_type, inplace))
-            .or_insert_with(|| memo::target_plan(op_type, inplace))
-            .clone()
+        self.memo.borrow_mut().target_plan(op_type, inplace)
     }
 
     /// The `pd_op` definition a legacy op translates to by default
@@ -799,7 +787,9 @@ impl<'d> Translator<'d> {
         for (which, name) in FLAGS.iter().enumerate() {
             let at = rec.map.slot_of(name, Attribute::NULL);
             let given = rec.map.entries()[at].1;
-            let given: Option<InlineVec<bool, 4>> =
+            let given: Option<InlineVec<bool, 4>> = if given == self.k.true1 {
+                Some(InlineVec::from(&[true][..]))
+            } else {
                 Some(given).filter(|a| !a.is_null()).and_then(|a| {
                     ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
                         arr.0
@@ -810,7 +800,8 @@ impl<'d> Translator<'d> {
                             })
                             .collect()
                     })
-                });
+                })
+            };
             let mut bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
             for (i, bit) in bits.as_mut_slice().iter_mut().enumerate().take(n) {
                 let f = flags[self.program.result(op, i).index()];
@@ -821,7 +812,7 @@ impl<'d> Translator<'d> {
             let attr = match bits.as_slice() {
                 [true] => self.k.true1,
                 [false] => self.k.false1,
-                more => bool_array(ctx, more),
+                more => self.bool_lists.get(ctx, more),
             };
             rec.map.set_at(at, attr);
         }
@@ -844,6 +835,7 @@ impl<'d> Translator<'d> {
             let dict = self.ctx.dict(&entries);
             self.program.set_attrs(op, dict);
         }
+        memo::keep_context_memo(&self.ctx, self.memo.take());
         self.program
     }
 }

@@ -1,0 +1,389 @@
+//! One-step readers for the byte layouts Paddle's protobuf writer gives the
+//! messages a model holds most of: attributes of the common kinds, slots, dense
+//! tensor variables and op-version pairs. Each takes the bytes of one
+//! message and answers only when they are exactly that layout (fields in
+//! number order, short lengths, nothing else); `None` sends the message to
+//! the general reader of [`crate::desc`], which gives the same result for
+//! these layouts (the tests below compare the two). Reading these layouts
+//! field by field was most of the cost of decoding a model.
+
+use crate::desc::{Args, AttrValue, DataKind, Dims, Slot, TensorDesc, VarDesc, VarKind};
+use crate::wire::{utf8, Reader};
+
+/// A varint at the start of `b`, with the bytes it takes (the rules of
+/// [`Reader::varint`]).
+#[inline]
+fn varint(b: &[u8]) -> Option<(u64, usize)> {
+    const MINUS_ONE: [u8; 10] = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    match b.first() {
+        Some(&v) if v < 0x80 => Some((u64::from(v), 1)),
+        // An unknown dim (`-1`), in most shapes.
+        _ if b.starts_with(&MINUS_ONE) => Some((u64::MAX, MINUS_ONE.len())),
+        _ => {
+            let mut r = Reader::new(b, "");
+            let v = r.varint().ok()?;
+            Some((v, r.offset()))
+        }
+    }
+}
+
+/// A length-delimited field `key n BYTES` (`n` under 128) at the start of
+/// `b`: the bytes and the rest.
+#[inline]
+fn short_field(key: u8, b: &[u8]) -> Option<(&[u8], &[u8])> {
+    match b {
+        [k, n, rest @ ..] if *k == key && *n < 0x80 && rest.len() >= usize::from(*n) => {
+            Some(rest.split_at(usize::from(*n)))
+        }
+        _ => None,
+    }
+}
+
+/// An `OpDesc.Attr` of kind `INT`, `FLOAT`, `STRING`, `INTS`, `STRINGS`,
+/// `BOOLEAN` or `LONG` as Paddle writes it: `0a n NAME 10 TYPE` then the
+/// value field(s) of that kind (`INTS` and `STRINGS` unpacked, possibly
+/// none), and nothing else.
+pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
+    let (name, rest) = short_field(0x0a, b)?;
+    let name = utf8(name)?;
+    let [0x10, ty, rest @ ..] = rest else {
+        return None;
+    };
+    let value = match (*ty, rest) {
+        (0, [0x18, v @ ..]) => match varint(v)? {
+            (i, n) if n == v.len() => AttrValue::Int(i as i32),
+            _ => return None,
+        },
+        (1, [0x25, a, b, c, d]) => AttrValue::Float(f32::from_le_bytes([*a, *b, *c, *d])),
+        (2, s) => {
+            let (s, rest) = short_field(0x2a, s)?;
+            if !rest.is_empty() {
+                return None;
+            }
+            AttrValue::String(utf8(s)?)
+        }
+        (3, mut list) => {
+            let mut ints = Vec::with_capacity(list.len() / 2);
+            while let [0x30, v @ ..] = list {
+                let (i, n) = varint(v)?;
+                ints.push(i as i32);
+                list = &v[n..];
+            }
+            if !list.is_empty() {
+                return None;
+            }
+            AttrValue::Ints(ints)
+        }
+        (5, mut list) => {
+            let mut strings = Vec::new();
+            while !list.is_empty() {
+                let (s, rest) = short_field(0x42, list)?;
+                strings.push(utf8(s)?);
+                list = rest;
+            }
+            AttrValue::Strings(strings)
+        }
+        (6, [0x50, v @ (0 | 1)]) => AttrValue::Bool(*v == 1),
+        (9, [0x68, v @ ..]) => match varint(v)? {
+            (i, n) if n == v.len() => AttrValue::Long(i as i64),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    Some((name, value))
+}
+
+/// An `OpDesc.Var` (an input or output slot) as Paddle writes it:
+/// `0a n PARAMETER`, then `12 m ARGUMENT` for each argument.
+pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
+    let (name, mut rest) = short_field(0x0a, b)?;
+    let mut slot = Slot {
+        name: utf8(name)?,
+        args: Args::new(),
+    };
+    while !rest.is_empty() {
+        let (arg, after) = short_field(0x12, rest)?;
+        slot.args.push(utf8(arg)?);
+        rest = after;
+    }
+    Some(slot)
+}
+
+/// A `VarDesc` of a dense tensor as Paddle writes it: `0a n NAME`, then
+/// `12 L` holding `08 07 1a L2` (type `DENSE_TENSOR` and its desc:
+/// `0a L3 [08 DTYPE (10 DIM)*]`, optionally `10 LOD`), then any of the
+/// flags `persistable`, `need_check_feed`, `is_parameter`, `stop_gradient`
+/// as `0/1`, and nothing else.
+pub(crate) fn dense_var(b: &[u8]) -> Option<VarDesc<'_>> {
+    let (name, rest) = short_field(0x0a, b)?;
+    let name = utf8(name)?;
+    let (var_type, mut flags_bytes) = short_field(0x12, rest)?;
+    let [0x08, 0x07, desc @ ..] = var_type else {
+        return None;
+    };
+    let (dense, rest) = short_field(0x1a, desc)?;
+    if !rest.is_empty() {
+        return None;
+    }
+    let (tensor, lod) = short_field(0x0a, dense)?;
+    let lod_level = match lod {
+        [] => 0,
+        [0x10, v] if *v < 0x80 => i32::from(*v),
+        _ => return None,
+    };
+    let [0x08, dtype, dims_bytes @ ..] = tensor else {
+        return None;
+    };
+    let mut dims_bytes: &[u8] = dims_bytes;
+    if *dtype >= 0x80 {
+        return None;
+    }
+    let mut dims = Dims::new();
+    while let [0x10, v @ ..] = dims_bytes {
+        let (d, n) = varint(v)?;
+        dims.push(d as i64);
+        dims_bytes = &v[n..];
+    }
+    if !dims_bytes.is_empty() {
+        return None;
+    }
+    let mut flags = [false; 4];
+    while let [key @ (0x18 | 0x20 | 0x28 | 0x30), v @ (0 | 1), rest @ ..] = flags_bytes {
+        flags[usize::from((key >> 3) - 3)] = *v == 1;
+        flags_bytes = rest;
+    }
+    if !flags_bytes.is_empty() {
+        return None;
+    }
+    Some(VarDesc {
+        name,
+        kind: VarKind::DenseTensor,
+        tensor: Some(TensorDesc {
+            dtype: DataKind::from_i32(i32::from(*dtype)),
+            dims,
+            lod_level,
+        }),
+        tuple: Vec::new(),
+        reader: Vec::new(),
+        persistable: flags[0],
+        need_check_feed: flags[1],
+        is_parameter: flags[2],
+        stop_gradient: flags[3],
+    })
+}
+
+/// An `OpVersionMap.pair` field as Paddle writes it, read in one step:
+/// `0a L 0a n NAME 12 02 08 v` (a pair of length `L = n + 6` under 128, a
+/// UTF-8 `op_name`, and `op_version { version: v }` with `v` under 128).
+/// Paddle 2.x saves some 70 of these with every model. Returns the pair and
+/// the bytes it takes.
+pub(crate) fn version_pair(rest: &[u8]) -> Option<((&str, i32), usize)> {
+    let [0x0a, len, 0x0a, n, tail @ ..] = rest else {
+        return None;
+    };
+    let (len, n) = (usize::from(*len), usize::from(*n));
+    if len != n + 6 || len >= 0x80 || tail.len() < n + 4 {
+        return None;
+    }
+    let (name, after) = tail.split_at(n);
+    match after {
+        [0x12, 0x02, 0x08, v, ..] if *v < 0x80 => Some(((utf8(name)?, i32::from(*v)), len + 2)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desc::{general_attr, general_slot, general_var};
+    use crate::proto;
+    use prost::Message;
+
+    /// `bytes`, every truncation of them and every copy with one bit flipped.
+    fn damaged(bytes: &[u8]) -> Vec<Vec<u8>> {
+        let mut out = vec![bytes.to_vec()];
+        out.extend((0..bytes.len()).map(|n| bytes[..n].to_vec()));
+        for i in 0..bytes.len() * 8 {
+            let mut b = bytes.to_vec();
+            b[i / 8] ^= 1 << (i % 8);
+            out.push(b);
+        }
+        out
+    }
+
+    fn attrs() -> Vec<proto::op_desc::Attr> {
+        use proto::AttrType as T;
+        let base = |name: &str, ty: T| proto::op_desc::Attr {
+            name: name.into(),
+            r#type: ty as i32,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        for i in [0, 1, 127, 128, -1, i32::MIN, i32::MAX] {
+            out.push(proto::op_desc::Attr {
+                i: Some(i),
+                ..base("op_role", T::Int)
+            });
+        }
+        for f in [0.0, 1e-5, -3.5] {
+            out.push(proto::op_desc::Attr {
+                f: Some(f),
+                ..base("epsilon", T::Float)
+            });
+        }
+        for s in [
+            "",
+            "/",
+            "NCHW",
+            "\u{e9}t\u{e9}",
+            &"x".repeat(127),
+            &"y".repeat(128),
+        ] {
+            out.push(proto::op_desc::Attr {
+                s: Some(s.into()),
+                ..base("data_format", T::String)
+            });
+        }
+        for ints in [vec![], vec![1, 1], vec![-1, 300, 0]] {
+            out.push(proto::op_desc::Attr {
+                ints,
+                ..base("strides", T::Ints)
+            });
+        }
+        for strings in [vec![], vec!["a".to_string(), String::new()]] {
+            out.push(proto::op_desc::Attr {
+                strings,
+                ..base("op_role_var", T::Strings)
+            });
+        }
+        for b in [true, false] {
+            out.push(proto::op_desc::Attr {
+                b: Some(b),
+                ..base("is_test", T::Boolean)
+            });
+        }
+        for l in [0, -1, i64::MAX, 1 << 40] {
+            out.push(proto::op_desc::Attr {
+                l: Some(l),
+                ..base("seed", T::Long)
+            });
+        }
+        // Kinds and layouts the general reader takes.
+        out.push(base("missing_value", T::Int));
+        out.push(proto::op_desc::Attr {
+            longs: vec![1, 2],
+            ..base("shape", T::Longs)
+        });
+        out.push(proto::op_desc::Attr {
+            i: Some(3),
+            b: Some(true),
+            ..base("two_values", T::Int)
+        });
+        out.push(proto::op_desc::Attr {
+            float64: Some(0.5),
+            ..base("value", T::Float64)
+        });
+        out
+    }
+
+    /// Whatever the one-step reader answers, the general reader answers too:
+    /// on Paddle's layouts, on every truncation and on every flipped bit of
+    /// them.
+    #[test]
+    fn attributes_read_in_one_step_or_in_general_alike() {
+        let mut taken = 0;
+        for a in attrs() {
+            let bytes = a.encode_to_vec();
+            let fast = attr(&bytes);
+            taken += usize::from(fast.is_some());
+            let kind = a.r#type;
+            let common = [0, 1, 2, 3, 5, 6, 9].contains(&kind) && a.name != "two_values";
+            let has_value = a.name != "missing_value" || kind != 0;
+            // Lengths take one byte.
+            let short = a.s.as_ref().is_none_or(|s| s.len() < 0x80);
+            assert_eq!(fast.is_some(), common && has_value && short, "{a:?}");
+            for b in &damaged(&bytes) {
+                if let Some(fast) = attr(b) {
+                    let general = general_attr(b).ok().and_then(Result::ok);
+                    assert_eq!(Some(fast), general, "{b:x?}");
+                }
+            }
+        }
+        assert!(taken > 20);
+    }
+
+    #[test]
+    fn slots_read_in_one_step_or_in_general_alike() {
+        let cases = [
+            ("X", vec!["x"]),
+            ("Out", vec![]),
+            ("Ids", vec!["a", "b", "c", "\u{e9}"]),
+            ("Long", vec!["y"; 1]),
+        ];
+        for (name, args) in cases {
+            let mut v = proto::op_desc::Var {
+                parameter: name.into(),
+                arguments: args.iter().map(|a| a.to_string()).collect(),
+            };
+            if name == "Long" {
+                v.arguments[0] = "z".repeat(130);
+            }
+            let bytes = v.encode_to_vec();
+            assert_eq!(slot(&bytes).is_some(), name != "Long", "{name}");
+            for b in &damaged(&bytes) {
+                if let Some(fast) = slot(b) {
+                    assert_eq!(Ok(fast), general_slot(b), "{b:x?}");
+                }
+            }
+        }
+    }
+
+    fn var(name: &str, dims: Vec<i64>, lod: Option<i32>, flags: [Option<bool>; 4]) -> Vec<u8> {
+        let mut v = crate::desc::tests::tensor_var(name, dims);
+        if let Some(d) = v.r#type.dense_tensor.as_mut() {
+            d.legacy_lod_level = lod;
+        }
+        [
+            v.persistable,
+            v.need_check_feed,
+            v.is_parameter,
+            v.stop_gradient,
+        ] = flags;
+        v.encode_to_vec()
+    }
+
+    #[test]
+    fn dense_variables_read_in_one_step_or_in_general_alike() {
+        let cases = [
+            var("w", vec![2, 3], None, [Some(true), None, None, None]),
+            var(
+                "x",
+                vec![-1, 8],
+                Some(0),
+                [Some(false), None, None, Some(true)],
+            ),
+            var("\u{e9}", vec![], Some(1), [None; 4]),
+            var("y", vec![1 << 40], None, [Some(true); 4]),
+        ];
+        for bytes in &cases {
+            let fast = dense_var(bytes);
+            assert!(fast.is_some(), "{bytes:x?}");
+            for b in &damaged(bytes) {
+                if let Some(fast) = dense_var(b) {
+                    assert_eq!(Ok(fast), general_var(b), "{b:x?}");
+                }
+            }
+        }
+        // Other kinds, long names and variable attributes go the general way.
+        let mut other = proto::VarDesc::decode(&cases[0][..]).unwrap();
+        other.r#type.r#type = 9;
+        assert!(dense_var(&other.encode_to_vec()).is_none());
+        assert!(dense_var(&var(&"n".repeat(200), vec![1], None, [None; 4])).is_none());
+        let mut with_attr = proto::VarDesc::decode(&cases[0][..]).unwrap();
+        with_attr.attrs.push(proto::var_desc::Attr {
+            name: "a".into(),
+            ..Default::default()
+        });
+        assert!(dense_var(&with_attr.encode_to_vec()).is_none());
+    }
+}

@@ -83,21 +83,21 @@ fn other_layouts_fall_back_to_the_whole_document() {
 fn dictionaries_stop_being_stored_when_lists_never_repeat() {
     let ctx = pir_dialects::pd_op_context();
     let dict = ctx.dict(&[]);
-    let texts: Vec<String> = (0..3 * DictCache::TRIAL)
+    let texts: Vec<String> = (0..3 * DictCache::<AttrDict>::TRIAL)
         .map(|i| format!("[{i}]"))
         .collect();
-    let mut unique = DictCache::default();
+    let mut unique = DictCache::<AttrDict>::default();
     for t in &texts {
         assert_eq!(unique.get((t, "")), None);
         unique.insert((t, ""), dict);
     }
     assert!(
-        unique.map.len() as u64 <= DictCache::TRIAL + 1,
+        unique.map.len() as u64 <= DictCache::<AttrDict>::TRIAL + 1,
         "{}",
         unique.map.len()
     );
     // Lists that repeat stay cached however many lookups there are.
-    let mut repeated = DictCache::default();
+    let mut repeated = DictCache::<AttrDict>::default();
     for t in texts.iter().map(|t| &t[..2]) {
         if repeated.get((t, "x")).is_none() {
             repeated.insert((t, "x"), dict);

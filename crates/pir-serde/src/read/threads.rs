@@ -1,0 +1,206 @@
+//! Reading the top block's ops on two threads.
+//!
+//! Reading an op is two halves (see [`scan`](super::scan)): scanning its
+//! text, which needs nothing but the text, and building it, which interns
+//! into the context and resolves value ids, so must go in file order. A
+//! large list is cut where an op seems to begin, a fifth of the way in: a
+//! second thread scans from there to the list's end, handing batches of
+//! scanned ops over a channel, while this thread reads the ops before the
+//! cut, then builds the scanned ones in order. The context interns
+//! everything in the order one thread would, so the program — its ops,
+//! values, and every interned handle — is the one a single thread reads.
+//!
+//! The cut is a guess, found by bytes alone; this thread checks it: only
+//! if reading the ops before it stops exactly there, before an op of this
+//! list, is the second thread's work used, else it is dropped and this
+//! thread reads on alone. The scanner's errors are errors of the ops after
+//! the cut, which one thread would meet too; like every error of the
+//! streamed reader they send the file to the whole-document reader.
+
+use std::sync::mpsc;
+
+use pir_core::serial::JsonPath;
+use pir_core::BlockId;
+use pir_json::{Open, Stream};
+
+use super::scan::{Batch, Scanner};
+use super::streamed::{Reached, Resolved};
+use super::{ReadOptions, Reader};
+use crate::error::ReadError;
+
+/// Files shorter than this are read on one thread: starting a second costs
+/// about as much as scanning this much text (measured, see the module docs).
+const MIN_BYTES: usize = 512 << 10;
+
+/// Scanned ops per message.
+const BATCH_OPS: usize = 512;
+
+/// Messages the scanner may be ahead by (so at most this many batches of
+/// scanned ops wait in memory).
+const AHEAD: usize = 128;
+
+/// The share of the list's bytes this thread reads before the cut, in
+/// 1/64ths: building a scanned op costs about two fifths of reading it, so
+/// with a fifth read here both threads finish together.
+const SHARE_64THS: usize = 13;
+
+/// How far past the planned cut the guess may look for an op's beginning.
+const SEARCH: usize = 64 << 10;
+
+/// How many threads `options` allow (see [`ReadOptions::threads`]).
+pub(super) fn threads(options: &ReadOptions) -> usize {
+    if options.threads > 0 {
+        return options.threads;
+    }
+    if let Some(n) = std::env::var("PIR_LOAD_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+    {
+        return n;
+    }
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// Reads the ops of the top block's open list `list` into `block`.
+pub(super) fn read_ops<'a>(
+    reader: &mut Reader<'_, 'a>,
+    s: &mut Stream<'a>,
+    list: &mut Open,
+    block: BlockId,
+    ops_path: &JsonPath<'_>,
+) -> Result<(), ReadError> {
+    let mut index = 0;
+    let cut = if reader.patches.is_none() && threads(reader.options) > 1 {
+        cut(s.text(), s.offset())
+    } else {
+        None
+    };
+    let Some(cut) = cut else {
+        reader.read_ops_until(s, list, block, ops_path, &mut index, usize::MAX, false)?;
+        return Ok(());
+    };
+    let text = s.text();
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::sync_channel(AHEAD);
+        let spawned = std::thread::Builder::new()
+            .name("pir-scan".into())
+            .spawn_scoped(scope, move || scan_from(text, cut, &sender));
+        // Without a second thread, this one reads on alone.
+        let stop = if spawned.is_ok() { cut } else { usize::MAX };
+        match reader.read_ops_until(s, list, block, ops_path, &mut index, stop, false)? {
+            Reached::End => Ok(()),
+            Reached::Past => {
+                drop(receiver);
+                reader.read_ops_until(s, list, block, ops_path, &mut index, usize::MAX, true)?;
+                Ok(())
+            }
+            Reached::Stop => {
+                let mut resolved = Resolved::default();
+                loop {
+                    match receiver.recv() {
+                        Ok(Message::Ops(batch)) => reader.build_batch(
+                            s,
+                            &batch,
+                            &mut resolved,
+                            block,
+                            ops_path,
+                            &mut index,
+                        )?,
+                        Ok(Message::End(end)) => {
+                            s.rewind(end);
+                            break;
+                        }
+                        Ok(Message::Failed(e)) => return Err(e),
+                        Err(mpsc::RecvError) => {
+                            return Err(ReadError::Invalid {
+                                path: ops_path.to_string(),
+                                message: "the ops' scanner stopped".into(),
+                            })
+                        }
+                    }
+                }
+                // The scanner stopped before the list's `]`.
+                reader.read_ops_until(s, list, block, ops_path, &mut index, usize::MAX, false)?;
+                Ok(())
+            }
+        }
+    })
+}
+
+/// What the scanning thread sends.
+enum Message<'a> {
+    /// Scanned ops.
+    Ops(Batch<'a>),
+    /// The list has no more ops; its last one ends at this offset.
+    End(usize),
+    /// Scanning failed.
+    Failed(ReadError),
+}
+
+/// Scans the ops from offset `at` of `text` to the end of their list,
+/// sending them in batches; stops early when nobody receives.
+fn scan_from<'a>(text: &'a str, at: usize, sender: &mpsc::SyncSender<Message<'a>>) {
+    let (mut s, mut list) = Stream::resume_in_array(text, at);
+    let mut scanner = Scanner::default();
+    let mut batch = Batch::default();
+    let scanned = loop {
+        if let Err(e) = scanner.scan_op(&mut s, &mut batch) {
+            break Err(e);
+        }
+        let end = s.offset();
+        if batch.ops.len() >= BATCH_OPS
+            && sender
+                .send(Message::Ops(std::mem::take(&mut batch)))
+                .is_err()
+        {
+            return;
+        }
+        match s.next_element(&mut list) {
+            Ok(true) => {}
+            Ok(false) => break Ok(end),
+            Err(e) => break Err(e.into()),
+        }
+    };
+    let last = match scanned {
+        Ok(end) => Message::End(end),
+        Err(e) => Message::Failed(e),
+    };
+    if sender.send(Message::Ops(batch)).is_ok() {
+        // Nobody to tell when the receiver is gone.
+        let _ = sender.send(last);
+    }
+}
+
+/// Where a second thread may start scanning the list whose ops begin at
+/// `from`: the `{` of what looks like an op (`,{"#":"` and a name that is no
+/// type, attribute, region or block) about a fifth of the way to the end
+/// of the text. `None` for short texts and when nothing is found nearby.
+pub(super) fn cut(text: &str, from: usize) -> Option<usize> {
+    const MARK: &[u8] = b",{\"#\":\"";
+    let bytes = text.as_bytes();
+    let len = bytes.len().checked_sub(from)?;
+    if len < MIN_BYTES {
+        return None;
+    }
+    let target = from + len / 64 * SHARE_64THS;
+    let window = bytes.get(target..)?;
+    let window = window.get(..SEARCH.min(window.len()))?;
+    let mut at = 0;
+    while let Some(found) = window
+        .get(at..)?
+        .windows(MARK.len())
+        .position(|w| w == MARK)
+    {
+        let start = at + found;
+        let name = window.get(start + MARK.len()..)?;
+        let not_an_op = [&b"0.t_"[..], b"0.a_", b"region", b"block"]
+            .iter()
+            .any(|p| name.starts_with(p));
+        if !not_an_op {
+            return Some(target + start + 1);
+        }
+        at = start + 1;
+    }
+    None
+}

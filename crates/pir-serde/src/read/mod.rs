@@ -325,6 +325,10 @@ struct Reader<'o, 'a> {
     result_ids: Vec<Option<i64>>,
     /// How many ops were read field by field (see [`scan`]).
     plain_ops: usize,
+    /// Where the top block's ops may be cut for a second thread.
+    plan: threads::Plan,
+    /// How many ops were scanned on a second thread.
+    scanned_apart: usize,
 }
 
 fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> ReadError {
@@ -369,6 +373,8 @@ impl<'o, 'a> Reader<'o, 'a> {
             result_types: Vec::new(),
             result_ids: Vec::new(),
             plain_ops: 0,
+            plan: threads::Plan::default(),
+            scanned_apart: 0,
         }
     }
 }

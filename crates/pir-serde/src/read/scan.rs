@@ -27,6 +27,9 @@ pub(super) enum AttrListId {
     Qa,
 }
 
+/// The two pairs of `A`/`OA` texts an op kind had last, and their numbers.
+type RecentDicts<'a> = Recent<(&'a str, &'a str, Option<TextId>)>;
+
 /// The name id the parameter op's lists and result are remembered under.
 const PARAMETER: TextId = TextId::MAX;
 
@@ -37,16 +40,7 @@ type AttrList<'a> = (&'a str, Option<Range<u32>>);
 /// One op as scanned.
 pub(super) enum Scanned<'a> {
     /// An op without regions read field by field.
-    Plain {
-        /// The scanner's number of the name, and its JSON text (quoted).
-        name: (TextId, &'a str),
-        /// Its operands' value ids in [`Batch::operands`].
-        operands: Range<u32>,
-        /// Its results in [`Batch::results`].
-        results: Range<u32>,
-        /// Its attribute dictionary.
-        dict: ScannedDict,
-    },
+    Plain(PlainOp<'a>),
     /// The short form of `builtin.parameter` (format spec §2.7).
     Parameter {
         /// The flags of `A`.
@@ -62,6 +56,18 @@ pub(super) enum Scanned<'a> {
     },
     /// Any other op (regions, escapes, unusual layouts): its text, read as one document.
     Other(&'a str),
+}
+
+/// An op without regions as scanned.
+pub(super) struct PlainOp<'a> {
+    /// The scanner's number of the name, and its JSON text (quoted).
+    pub(super) name: (TextId, &'a str),
+    /// Its operands' value ids in [`Batch::operands`].
+    pub(super) operands: Range<u32>,
+    /// Its results in [`Batch::results`].
+    pub(super) results: Range<u32>,
+    /// Its attribute dictionary.
+    pub(super) dict: ScannedDict,
 }
 
 /// An op's attribute dictionary as scanned.
@@ -115,7 +121,7 @@ pub(super) struct Scanner<'a> {
     /// The last two texts (and numbers) of each op name's outputs, by output index.
     type_memo: FxHashMap<(TextId, usize), Recent<(&'a str, TextId)>>,
     /// The last two `A`/`OA` text pairs (and numbers) of each op name.
-    dict_memo: FxHashMap<TextId, Recent<(&'a str, &'a str, Option<TextId>)>>,
+    dict_memo: FxHashMap<TextId, RecentDicts<'a>>,
     /// The last two texts of each op name's attribute entries, by list and index.
     entry_memo: FxHashMap<(TextId, AttrListId, u32), Recent<&'a str>>,
 }
@@ -215,12 +221,12 @@ impl<'a> Scanner<'a> {
             return Ok(None);
         };
         let dict = self.scan_dict(s, name, a, oa, batch)?;
-        Ok(Some(Scanned::Plain {
+        Ok(Some(Scanned::Plain(PlainOp {
             name: (name, raw_name),
             operands,
             results,
             dict,
-        }))
+        })))
     }
 
     /// A result `{"%":id,"TT":type}` at the stream, output `index` of an op

@@ -9,7 +9,8 @@ use pir_core::serial::{self, JsonPath};
 use pir_core::{AttrDef, AttrDict, Attribute, BlockId, IrContext, OpId, Symbol, Type};
 use pir_json::{Open, Stream};
 
-use super::scan::{Batch, Scanned, ScannedDict, ScannedResult, TextId};
+use super::scan::{Batch, PlainOp, Scanned, ScannedDict, ScannedResult, TextId};
+use super::threads::Plan;
 use super::{finish_program, invalid, read_header, LoadedProgram, ReadOptions, Reader};
 use crate::error::ReadError;
 use crate::param_form::{self, Slot};
@@ -50,19 +51,42 @@ pub(super) fn read_streamed(
     bytes: &[u8],
     options: &ReadOptions,
 ) -> Result<Option<LoadedProgram>, ReadError> {
-    Ok(read_streamed_counting(ctx, bytes, options)?.map(|(loaded, _)| loaded))
+    Ok(read_streamed_with(ctx, bytes, options, Plan::default())?.map(|(loaded, _)| loaded))
 }
 
 /// [`read_streamed`], and how many ops were read field by field.
+#[cfg(test)]
 pub(super) fn read_streamed_counting(
     ctx: Arc<IrContext>,
     bytes: &[u8],
     options: &ReadOptions,
 ) -> Result<Option<(LoadedProgram, usize)>, ReadError> {
+    Ok(read_streamed_with(ctx, bytes, options, Plan::default())?
+        .map(|(loaded, counts)| (loaded, counts.plain)))
+}
+
+/// How many ops a streamed read read how (for tests).
+#[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(super) struct Counts {
+    /// Ops read field by field.
+    pub(super) plain: usize,
+    /// Ops scanned on a second thread.
+    pub(super) scanned_apart: usize,
+}
+
+/// [`read_streamed`] with the top block's ops cut for a second thread as
+/// `plan` says, and how many ops were read how.
+pub(super) fn read_streamed_with(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+    plan: Plan,
+) -> Result<Option<(LoadedProgram, Counts)>, ReadError> {
     let top = JsonPath::Root("");
     let mut s = Stream::new(bytes)?;
     let mut root = s.begin_object()?;
-    let (mut header, mut program, mut plain_ops) = (None, None, 0);
+    let (mut header, mut program, mut counts) = (None, None, Counts::default());
     while let Some(key) = s.next_key(&mut root)? {
         match &*key {
             "base_code" if header.is_none() => {
@@ -81,10 +105,14 @@ pub(super) fn read_streamed_counting(
                     header.patches.take(),
                     bytes.len(),
                 );
+                reader.plan = plan;
                 if !reader.read_program_streamed(&mut s, &top.key("program"))? {
                     return Ok(None);
                 }
-                plain_ops = reader.plain_ops;
+                counts = Counts {
+                    plain: reader.plain_ops,
+                    scanned_apart: reader.scanned_apart,
+                };
                 program = Some(reader.program);
             }
             "base_code" | "program" => return Ok(None),
@@ -94,7 +122,7 @@ pub(super) fn read_streamed_counting(
     s.finish()?;
     match (header, program) {
         (Some(header), Some(program)) => {
-            finish_program(program, &header, bytes).map(|p| Some((p, plain_ops)))
+            finish_program(program, &header, bytes).map(|p| Some((p, counts)))
         }
         _ => Ok(None),
     }
@@ -200,17 +228,14 @@ impl<'a> Reader<'_, 'a> {
         Ok(named && args && ops)
     }
 
-    /// Reads the ops of the open list `list` (the top block's) into `block`,
-    /// the next being number `*index`, until the list ends or, before an op,
-    /// the stream reaches `stop` (see [`Reached`]). With `pending`, the
-    /// stream stands before an op already.
+    /// Reads the ops of the open list `list` (the top block's) into `dest`
+    /// until the list ends or, before an op, the stream reaches `stop` (see
+    /// [`Reached`]). With `pending`, the stream stands before an op already.
     pub(super) fn read_ops_until(
         &mut self,
         s: &mut Stream<'a>,
         list: &mut Open,
-        block: BlockId,
-        ops_path: &JsonPath<'_>,
-        index: &mut usize,
+        dest: &mut Dest<'_>,
         stop: usize,
         mut pending: bool,
     ) -> Result<Reached, ReadError> {
@@ -234,13 +259,13 @@ impl<'a> Reader<'_, 'a> {
                 });
             }
             let read = if self.patches.is_some() {
-                self.read_op_document(s, block, &ops_path.index(*index))
-                    .map(|()| *index += 1)
+                self.read_op_document(s, dest.block, &dest.path.index(dest.index))
+                    .map(|()| dest.index += 1)
             } else {
                 batch.clear();
-                scanner.scan_op(s, &mut batch).and_then(|()| {
-                    self.build_batch(s, &batch, &mut resolved, block, ops_path, index)
-                })
+                scanner
+                    .scan_op(s, &mut batch)
+                    .and_then(|()| self.build_batch(s, &batch, &mut resolved, dest))
             };
             if let Err(e) = read {
                 break Err(e);
@@ -266,29 +291,29 @@ impl<'a> Reader<'_, 'a> {
         Ok(())
     }
 
-    /// Builds the ops of `batch` in order and appends them to `block`, the
-    /// first being number `*index`; `resolved` holds the handles of what
-    /// the batch's scanner numbered.
+    /// Builds the ops of `batch` in order into `dest`; `resolved` holds the
+    /// handles of what the batch's scanner numbered.
     pub(super) fn build_batch(
         &mut self,
         s: &mut Stream<'a>,
         batch: &Batch<'a>,
         resolved: &mut Resolved,
-        block: BlockId,
-        ops_path: &JsonPath<'_>,
-        index: &mut usize,
+        dest: &mut Dest<'_>,
     ) -> Result<(), ReadError> {
         for scanned in &batch.ops {
-            let path = ops_path.index(*index);
+            let path = dest.path.index(dest.index);
             let op = match scanned {
-                Scanned::Plain {
-                    name,
-                    operands,
-                    results,
-                    dict,
-                } => {
-                    let name = self.build_name(s, resolved, *name, &path)?;
-                    self.build_plain(s, batch, resolved, name, [operands, results], dict, &path)?
+                Scanned::Plain(op) => {
+                    let mut scratch = Scratch {
+                        operands: std::mem::take(&mut self.operands),
+                        result_types: std::mem::take(&mut self.result_types),
+                    };
+                    scratch.operands.clear();
+                    scratch.result_types.clear();
+                    let built = self.build_plain(s, batch, resolved, op, &path, &mut scratch);
+                    self.operands = scratch.operands;
+                    self.result_types = scratch.result_types;
+                    built?
                 }
                 Scanned::Parameter {
                     flags,
@@ -331,8 +356,8 @@ impl<'a> Reader<'_, 'a> {
                     op?
                 }
             };
-            self.program.append_op(block, op);
-            *index += 1;
+            self.program.append_op(dest.block, op);
+            dest.index += 1;
         }
         Ok(())
     }
@@ -380,82 +405,48 @@ impl<'a> Reader<'_, 'a> {
         Ok(ty)
     }
 
-    /// A plain op named `name` from its scanned operands, results and attributes.
-    #[allow(clippy::too_many_arguments)]
+    /// A plain op from its scanned name, operands, results and attributes.
     fn build_plain(
         &mut self,
         s: &mut Stream<'a>,
         batch: &Batch<'a>,
         resolved: &mut Resolved,
-        name: Symbol,
-        [operand_ids, results]: [&Range<u32>; 2],
-        dict: &ScannedDict,
+        op: &PlainOp<'a>,
         path: &JsonPath<'_>,
+        scratch: &mut Scratch,
     ) -> Result<OpId, ReadError> {
+        let name = self.build_name(s, resolved, op.name, path)?;
         if self.options.strict && self.ctx.op_info(name).is_none() {
             let text = self.ctx.symbol_str(name);
             return Err(invalid(&path.key("#"), format!("unknown op `{text}`")));
         }
-        let mut operands = std::mem::take(&mut self.operands);
-        let mut result_types = std::mem::take(&mut self.result_types);
-        operands.clear();
-        result_types.clear();
-        let built = self.build_plain_parts(
-            s,
-            batch,
-            resolved,
-            name,
-            [operand_ids, results],
-            dict,
-            path,
-            (&mut operands, &mut result_types),
-        );
-        self.operands = operands;
-        self.result_types = result_types;
-        built
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn build_plain_parts(
-        &mut self,
-        s: &mut Stream<'a>,
-        batch: &Batch<'a>,
-        resolved: &mut Resolved,
-        name: Symbol,
-        [operand_ids, results]: [&Range<u32>; 2],
-        dict: &ScannedDict,
-        path: &JsonPath<'_>,
-        (operands, result_types): (&mut Vec<Option<pir_core::ValueId>>, &mut Vec<Type>),
-    ) -> Result<OpId, ReadError> {
         let inputs_path = path.key("I");
-        for (i, &id) in part(&batch.operands, operand_ids).iter().enumerate() {
-            operands.push(self.lookup(id, &inputs_path.index(i).key("%"))?);
+        for (i, &id) in part(&batch.operands, &op.operands).iter().enumerate() {
+            scratch
+                .operands
+                .push(self.lookup(id, &inputs_path.index(i).key("%"))?);
         }
         let outputs_path = path.key("O");
-        let results = part(&batch.results, results);
+        let results = part(&batch.results, &op.results);
         for (i, result) in results.iter().enumerate() {
-            result_types.push(self.build_type(
-                s,
-                resolved,
-                result,
-                &outputs_path.index(i).key("TT"),
-            )?);
+            let ty = self.build_type(s, resolved, result, &outputs_path.index(i).key("TT"))?;
+            scratch.result_types.push(ty);
         }
-        let attrs = self.build_dict(s, batch, resolved, dict, path)?;
-        if let Err(e) = pir_core::program::check_op_shape(result_types.len(), 0) {
+        let attrs = self.build_dict(s, batch, resolved, &op.dict, path)?;
+        if let Err(e) = pir_core::program::check_op_shape(scratch.result_types.len(), 0) {
             return Err(invalid(path, e.to_string()));
         }
-        let op = self
-            .program
-            .create_op(name, operands, result_types, attrs, 0);
+        let created =
+            self.program
+                .create_op(name, &scratch.operands, &scratch.result_types, attrs, 0);
         for (i, result) in results.iter().enumerate() {
             if let Some(id) = result.id {
-                let v = self.program.result(op, i);
+                let v = self.program.result(created, i);
                 self.bind(id, v, &outputs_path.index(i).key("%"))?;
             }
         }
         self.plain_ops += 1;
-        Ok(op)
+        Ok(created)
     }
 
     /// The attribute dictionary of a scanned op: the one its pair of lists
@@ -550,6 +541,19 @@ impl<'a> Reader<'_, 'a> {
         }
         Ok(())
     }
+}
+
+/// Where built ops go: a block, the path of its `ops`, and the number of the next op.
+pub(super) struct Dest<'p> {
+    pub(super) block: BlockId,
+    pub(super) path: &'p JsonPath<'p>,
+    pub(super) index: usize,
+}
+
+/// An op's operands and result types as they are built, in buffers reused across ops.
+struct Scratch {
+    operands: Vec<Option<pir_core::ValueId>>,
+    result_types: Vec<Type>,
 }
 
 /// Where [`Reader::read_ops_until`] stopped.

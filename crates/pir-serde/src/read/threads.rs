@@ -24,7 +24,7 @@ use pir_core::BlockId;
 use pir_json::{Open, Stream};
 
 use super::scan::{Batch, Scanner};
-use super::streamed::{Reached, Resolved};
+use super::streamed::{Dest, Reached, Resolved};
 use super::{ReadOptions, Reader};
 use crate::error::ReadError;
 
@@ -46,6 +46,24 @@ const SHARE_64THS: usize = 13;
 
 /// How far past the planned cut the guess may look for an op's beginning.
 const SEARCH: usize = 64 << 10;
+
+/// Where the top block's ops are cut for a second thread.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Plan {
+    /// Lists shorter than this many bytes are read on one thread.
+    pub(super) min_bytes: usize,
+    /// The share of the list this thread reads before the cut, in 1/64ths.
+    pub(super) share_64ths: usize,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Plan {
+            min_bytes: MIN_BYTES,
+            share_64ths: SHARE_64THS,
+        }
+    }
+}
 
 /// How many threads `options` allow (see [`ReadOptions::threads`]).
 pub(super) fn threads(options: &ReadOptions) -> usize {
@@ -70,14 +88,18 @@ pub(super) fn read_ops<'a>(
     block: BlockId,
     ops_path: &JsonPath<'_>,
 ) -> Result<(), ReadError> {
-    let mut index = 0;
+    let mut dest = Dest {
+        block,
+        path: ops_path,
+        index: 0,
+    };
     let cut = if reader.patches.is_none() && threads(reader.options) > 1 {
-        cut(s.text(), s.offset())
+        cut(s.text(), s.offset(), reader.plan)
     } else {
         None
     };
     let Some(cut) = cut else {
-        reader.read_ops_until(s, list, block, ops_path, &mut index, usize::MAX, false)?;
+        reader.read_ops_until(s, list, &mut dest, usize::MAX, false)?;
         return Ok(());
     };
     let text = s.text();
@@ -88,25 +110,21 @@ pub(super) fn read_ops<'a>(
             .spawn_scoped(scope, move || scan_from(text, cut, &sender));
         // Without a second thread, this one reads on alone.
         let stop = if spawned.is_ok() { cut } else { usize::MAX };
-        match reader.read_ops_until(s, list, block, ops_path, &mut index, stop, false)? {
+        match reader.read_ops_until(s, list, &mut dest, stop, false)? {
             Reached::End => Ok(()),
             Reached::Past => {
                 drop(receiver);
-                reader.read_ops_until(s, list, block, ops_path, &mut index, usize::MAX, true)?;
+                reader.read_ops_until(s, list, &mut dest, usize::MAX, true)?;
                 Ok(())
             }
             Reached::Stop => {
                 let mut resolved = Resolved::default();
                 loop {
                     match receiver.recv() {
-                        Ok(Message::Ops(batch)) => reader.build_batch(
-                            s,
-                            &batch,
-                            &mut resolved,
-                            block,
-                            ops_path,
-                            &mut index,
-                        )?,
+                        Ok(Message::Ops(batch)) => {
+                            reader.scanned_apart += batch.ops.len();
+                            reader.build_batch(s, &batch, &mut resolved, &mut dest)?;
+                        }
                         Ok(Message::End(end)) => {
                             s.rewind(end);
                             break;
@@ -121,7 +139,7 @@ pub(super) fn read_ops<'a>(
                     }
                 }
                 // The scanner stopped before the list's `]`.
-                reader.read_ops_until(s, list, block, ops_path, &mut index, usize::MAX, false)?;
+                reader.read_ops_until(s, list, &mut dest, usize::MAX, false)?;
                 Ok(())
             }
         }
@@ -174,16 +192,17 @@ fn scan_from<'a>(text: &'a str, at: usize, sender: &mpsc::SyncSender<Message<'a>
 
 /// Where a second thread may start scanning the list whose ops begin at
 /// `from`: the `{` of what looks like an op (`,{"#":"` and a name that is no
-/// type, attribute, region or block) about a fifth of the way to the end
-/// of the text. `None` for short texts and when nothing is found nearby.
-pub(super) fn cut(text: &str, from: usize) -> Option<usize> {
+/// type, attribute, region or block) at about the plan's share of the way
+/// to the end of the text. `None` for short texts and when nothing is
+/// found nearby.
+fn cut(text: &str, from: usize, plan: Plan) -> Option<usize> {
     const MARK: &[u8] = b",{\"#\":\"";
     let bytes = text.as_bytes();
     let len = bytes.len().checked_sub(from)?;
-    if len < MIN_BYTES {
+    if len < plan.min_bytes {
         return None;
     }
-    let target = from + len / 64 * SHARE_64THS;
+    let target = from + len.saturating_mul(plan.share_64ths.min(64)) / 64;
     let window = bytes.get(target..)?;
     let window = window.get(..SEARCH.min(window.len()))?;
     let mut at = 0;

@@ -101,6 +101,16 @@ pub(super) struct Batch<'a> {
 }
 
 impl Batch<'_> {
+    /// A batch with room for about `ops` ops.
+    pub(super) fn with_capacity(ops: usize) -> Self {
+        Batch {
+            ops: Vec::with_capacity(ops),
+            operands: Vec::with_capacity(ops * 2),
+            results: Vec::with_capacity(ops * 3 / 2),
+            entries: Vec::with_capacity(ops * 2),
+        }
+    }
+
     pub(super) fn clear(&mut self) {
         self.ops.clear();
         self.operands.clear();

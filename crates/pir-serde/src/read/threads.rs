@@ -3,7 +3,7 @@
 //! Reading an op is two halves (see [`scan`](super::scan)): scanning its
 //! text, which needs nothing but the text, and building it, which interns
 //! into the context and resolves value ids, so must go in file order. A
-//! large list is cut where an op seems to begin, a fifth of the way in: a
+//! large list is cut where an op seems to begin, a sixth of the way in: a
 //! second thread scans from there to the list's end, handing batches of
 //! scanned ops over a channel, while this thread reads the ops before the
 //! cut, then builds the scanned ones in order. The context interns
@@ -40,9 +40,12 @@ const BATCH_OPS: usize = 512;
 const AHEAD: usize = 128;
 
 /// The share of the list's bytes this thread reads before the cut, in
-/// 1/64ths: building a scanned op costs about two fifths of reading it, so
-/// with a fifth read here both threads finish together.
-const SHARE_64THS: usize = 13;
+/// 1/64ths. Building a scanned op costs about two fifths of reading it
+/// (instructions on the 20k-op synthetic model), so with a sixth read here
+/// both threads finish together; on much larger programs building costs
+/// more (interning into tables larger than the cache), and a smaller share
+/// would do a little better.
+const SHARE_64THS: usize = 10;
 
 /// How far past the planned cut the guess may look for an op's beginning.
 const SEARCH: usize = 64 << 10;
@@ -161,18 +164,17 @@ enum Message<'a> {
 fn scan_from<'a>(text: &'a str, at: usize, sender: &mpsc::SyncSender<Message<'a>>) {
     let (mut s, mut list) = Stream::resume_in_array(text, at);
     let mut scanner = Scanner::default();
-    let mut batch = Batch::default();
+    let mut batch = Batch::with_capacity(BATCH_OPS);
     let scanned = loop {
         if let Err(e) = scanner.scan_op(&mut s, &mut batch) {
             break Err(e);
         }
         let end = s.offset();
-        if batch.ops.len() >= BATCH_OPS
-            && sender
-                .send(Message::Ops(std::mem::take(&mut batch)))
-                .is_err()
-        {
-            return;
+        if batch.ops.len() >= BATCH_OPS {
+            let full = std::mem::replace(&mut batch, Batch::with_capacity(BATCH_OPS));
+            if sender.send(Message::Ops(full)).is_err() {
+                return;
+            }
         }
         match s.next_element(&mut list) {
             Ok(true) => {}

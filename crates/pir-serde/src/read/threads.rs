@@ -37,7 +37,7 @@ const BATCH_OPS: usize = 512;
 
 /// Messages the scanner may be ahead by (so at most this many batches of
 /// scanned ops wait in memory).
-const AHEAD: usize = 128;
+const AHEAD: usize = 64;
 
 /// The share of the list's bytes this thread reads before the cut, in
 /// 1/64ths. Building a scanned op costs about two fifths of reading it

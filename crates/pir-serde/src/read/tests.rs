@@ -286,8 +286,9 @@ fn threaded_equals_one_thread(bytes: &[u8], plan: threads::Plan, name: &str) -> 
 }
 
 /// Whatever the cut (before a parameter, a plain op, an op with regions,
-/// inside a region, past the end), two threads read every corpus model to
-/// the program one thread reads, with the same handles.
+/// inside a region, past the end), and whether the second thread's scan is
+/// waited for or given up on, two threads read every corpus model to the
+/// program one thread reads, with the same handles.
 #[test]
 fn threaded_reads_equal_one_thread_on_the_corpus() {
     let dir = pir_corpus::corpus_dir();
@@ -312,11 +313,21 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
         {
             continue;
         }
-        for share_64ths in (1..64).step_by(3) {
+        for share_64ths in (1..64).step_by(6) {
+            // A scanner never given up on, then one given up on at once.
             let plan = threads::Plan {
                 min_bytes: 0,
                 share_64ths,
+                patience: std::time::Duration::from_secs(60),
             };
+            threaded_equals_one_thread(
+                &bytes,
+                threads::Plan {
+                    patience: std::time::Duration::ZERO,
+                    ..plan
+                },
+                &name,
+            );
             let n = threaded_equals_one_thread(&bytes, plan, &name);
             apart += n;
             let text = std::str::from_utf8(&bytes).unwrap();
@@ -348,9 +359,19 @@ fn synthetic_json(blocks: usize) -> Vec<u8> {
 #[test]
 fn threaded_reads_equal_one_thread_on_a_large_synthetic_model() {
     let bytes = synthetic_json(600);
-    assert!(bytes.len() > threads::Plan::default().min_bytes);
-    let apart = threaded_equals_one_thread(&bytes, threads::Plan::default(), "synthetic");
+    let plan = threads::Plan::default();
+    assert!(bytes.len() > plan.min_bytes);
+    let patient = threads::Plan {
+        patience: std::time::Duration::from_secs(60),
+        ..plan
+    };
+    let apart = threaded_equals_one_thread(&bytes, patient, "synthetic");
     assert!(apart > 1000, "only {apart} ops scanned on a second thread");
+    let impatient = threads::Plan {
+        patience: std::time::Duration::ZERO,
+        ..plan
+    };
+    threaded_equals_one_thread(&bytes, impatient, "synthetic, the scan given up on");
 }
 
 /// An error late in the file, in the part a second thread scans, fails the

@@ -13,11 +13,15 @@
 //! The cut is a guess, found by bytes alone; this thread checks it: only
 //! if reading the ops before it stops exactly there, before an op of this
 //! list, is the second thread's work used, else it is dropped and this
-//! thread reads on alone. The scanner's errors are errors of the ops after
+//! thread reads on alone. When a batch is late (the second thread waits for
+//! a core other programs hold), this thread stops waiting and reads on
+//! alone from the last op it built: which thread scanned what then depends
+//! on timing, the program read does not. The scanner's errors are errors of the ops after
 //! the cut, which one thread would meet too; like every error of the
 //! streamed reader they send the file to the whole-document reader.
 
 use std::sync::mpsc;
+use std::time::Duration;
 
 use pir_core::serial::JsonPath;
 use pir_core::BlockId;
@@ -47,6 +51,11 @@ const AHEAD: usize = 64;
 /// would do a little better.
 const SHARE_64THS: usize = 10;
 
+/// How long this thread waits for a batch before it reads on alone: about
+/// ten times what scanning one takes, so only a scanning thread that waits
+/// for a core (other programs keep both busy) or is gone is given up on.
+const PATIENCE: Duration = Duration::from_millis(2);
+
 /// How far past the planned cut the guess may look for an op's beginning.
 const SEARCH: usize = 64 << 10;
 
@@ -57,6 +66,9 @@ pub(super) struct Plan {
     pub(super) min_bytes: usize,
     /// The share of the list this thread reads before the cut, in 1/64ths.
     pub(super) share_64ths: usize,
+    /// How long this thread waits for the next batch before it reads on
+    /// alone.
+    pub(super) patience: Duration,
 }
 
 impl Default for Plan {
@@ -64,6 +76,7 @@ impl Default for Plan {
         Plan {
             min_bytes: MIN_BYTES,
             share_64ths: SHARE_64THS,
+            patience: PATIENCE,
         }
     }
 }
@@ -122,27 +135,43 @@ pub(super) fn read_ops<'a>(
             }
             Reached::Stop => {
                 let mut resolved = Resolved::default();
-                loop {
-                    match receiver.recv() {
-                        Ok(Message::Ops(batch)) => {
+                // Where the last op built from the scanner's batches ends.
+                let mut built_to = None;
+                let taken_over = loop {
+                    match receiver.recv_timeout(reader.plan.patience) {
+                        Ok(Message::Ops(batch, end)) => {
                             reader.scanned_apart += batch.ops.len();
                             reader.build_batch(s, &batch, &mut resolved, &mut dest)?;
+                            if !batch.ops.is_empty() {
+                                built_to = Some(end);
+                            }
                         }
                         Ok(Message::End(end)) => {
                             s.rewind(end);
-                            break;
+                            break false;
                         }
                         Ok(Message::Failed(e)) => return Err(e),
-                        Err(mpsc::RecvError) => {
-                            return Err(ReadError::Invalid {
-                                path: ops_path.to_string(),
-                                message: "the ops' scanner stopped".into(),
-                            })
-                        }
+                        Err(_) => break true,
+                    }
+                };
+                if !taken_over {
+                    // The scanner stopped before the list's `]`.
+                    reader.read_ops_until(s, list, &mut dest, usize::MAX, false)?;
+                    return Ok(());
+                }
+                // The scanner is late (its thread waits for a core) or gone:
+                // this thread reads on from the last op it built.
+                drop(receiver);
+                match built_to {
+                    Some(end) => {
+                        s.rewind(end);
+                        reader.read_ops_until(s, list, &mut dest, usize::MAX, false)?;
+                    }
+                    None => {
+                        s.rewind(cut);
+                        reader.read_ops_until(s, list, &mut dest, usize::MAX, true)?;
                     }
                 }
-                // The scanner stopped before the list's `]`.
-                reader.read_ops_until(s, list, &mut dest, usize::MAX, false)?;
                 Ok(())
             }
         }
@@ -151,8 +180,8 @@ pub(super) fn read_ops<'a>(
 
 /// What the scanning thread sends.
 enum Message<'a> {
-    /// Scanned ops.
-    Ops(Batch<'a>),
+    /// Scanned ops, and the offset where the last of them ends.
+    Ops(Batch<'a>, usize),
     /// The list has no more ops; its last one ends at this offset.
     End(usize),
     /// Scanning failed.
@@ -172,7 +201,7 @@ fn scan_from<'a>(text: &'a str, at: usize, sender: &mpsc::SyncSender<Message<'a>
         let end = s.offset();
         if batch.ops.len() >= BATCH_OPS {
             let full = std::mem::replace(&mut batch, Batch::with_capacity(BATCH_OPS));
-            if sender.send(Message::Ops(full)).is_err() {
+            if sender.send(Message::Ops(full, end)).is_err() {
                 return;
             }
         }
@@ -182,11 +211,11 @@ fn scan_from<'a>(text: &'a str, at: usize, sender: &mpsc::SyncSender<Message<'a>
             Err(e) => break Err(e.into()),
         }
     };
-    let last = match scanned {
-        Ok(end) => Message::End(end),
-        Err(e) => Message::Failed(e),
+    let (end, last) = match scanned {
+        Ok(end) => (end, Message::End(end)),
+        Err(e) => (s.offset(), Message::Failed(e)),
     };
-    if sender.send(Message::Ops(batch)).is_ok() {
+    if sender.send(Message::Ops(batch, end)).is_ok() {
         // Nobody to tell when the receiver is gone.
         let _ = sender.send(last);
     }

@@ -20,7 +20,7 @@
 //! the cut, which one thread would meet too; like every error of the
 //! streamed reader they send the file to the whole-document reader.
 
-use std::sync::mpsc;
+use std::sync::{mpsc, OnceLock};
 use std::time::Duration;
 
 use pir_core::serial::JsonPath;
@@ -93,7 +93,9 @@ pub(super) fn threads(options: &ReadOptions) -> usize {
     {
         return n;
     }
-    std::thread::available_parallelism().map_or(1, usize::from)
+    // Asked once: on Linux the answer reads the process's cgroup files.
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// Reads the ops of the top block's open list `list` into `block`.
@@ -109,11 +111,11 @@ pub(super) fn read_ops<'a>(
         path: ops_path,
         index: 0,
     };
-    let cut = if reader.patches.is_none() && threads(reader.options) > 1 {
-        cut(s.text(), s.offset(), reader.plan)
-    } else {
-        None
+    let cut = match reader.patches {
+        None => cut(s.text(), s.offset(), reader.plan),
+        Some(_) => None,
     };
+    let cut = cut.filter(|_| threads(reader.options) > 1);
     let Some(cut) = cut else {
         reader.read_ops_until(s, list, &mut dest, usize::MAX, false)?;
         return Ok(());

@@ -4,8 +4,10 @@
 Runs, in one session and interleaved (Paddle, pir-rs, Paddle, pir-rs, ...), ROUNDS rounds of:
   Paddle:  paddle.base.core.deserialize_pir_program (load), str(program) (print),
            paddle.base.core.serialize_pir_program (save) -- medians of REPEAT calls each
-  pir-rs:  `pir time FILE --repeat REPEAT` (medians of the same three, in-process)
-and prints, per file, the median over rounds of each median and the ratio Paddle / pir-rs.
+  pir-rs:  `pir time FILE --repeat REPEAT` (medians of the same three, in-process), on every
+           core, then with PIR_LOAD_THREADS=1 (one thread)
+and prints, per file, the median over rounds of each median and the ratio Paddle / pir-rs;
+`load` is on every core (files of 512 KiB and more are read on two threads), `load 1t` on one.
 
 Also checks that Paddle loads every file pir-rs writes (`pir convert`), and that Paddle's
 own re-save of the file equals ours up to attribute order inside A/OA lists.
@@ -77,8 +79,13 @@ def time_paddle(path, repeat):
     return res
 
 
-def time_ours(path, repeat):
-    out = subprocess.run([PIR, "time", path, "--repeat", str(repeat)], check=True, capture_output=True, text=True)
+def time_ours(path, repeat, threads=None):
+    env = dict(os.environ)
+    env.pop("PIR_LOAD_THREADS", None)
+    if threads:
+        env["PIR_LOAD_THREADS"] = str(threads)
+    out = subprocess.run([PIR, "time", path, "--repeat", str(repeat)], check=True, capture_output=True, text=True,
+                         env=env)
     return json.loads(out.stdout)
 
 
@@ -124,22 +131,24 @@ def main():
     files = args.files or [os.path.join(CORPUS, n + ".json") for n in
                            ("huge_5000ops", "deep_mlp_ln200", "mobilenet_v2_x025", "resnet18_w16", "mlp_tiny")]
     files += [synthetic(n) for n in args.synthetic]
-    print("%-28s %7s %9s | %-23s | %-23s | %-23s | %s" % (
-        "file", "ops", "bytes", "load ms paddle/ours = x", "print ms paddle/ours = x", "save ms paddle/ours = x", "resave"))
+    print("%-28s %7s %9s | %-23s | %-23s | %-23s | %-23s | %s" % (
+        "file", "ops", "bytes", "load ms paddle/ours = x", "load 1t paddle/ours = x", "print ms paddle/ours = x",
+        "save ms paddle/ours = x", "resave"))
     for path in files:
-        rounds = {"paddle": [], "ours": []}
+        rounds = {"paddle": [], "ours": [], "ours_1t": []}
         for _ in range(args.rounds):
             rounds["paddle"].append(time_paddle(path, args.repeat))
             rounds["ours"].append(time_ours(path, args.repeat))
+            rounds["ours_1t"].append(time_ours(path, args.repeat, threads=1))
         ops = rounds["ours"][0]["ops"]
         cols = []
-        for key in ("load_ms", "print_ms", "save_ms"):
+        for key, ours in (("load_ms", "ours"), ("load_ms", "ours_1t"), ("print_ms", "ours"), ("save_ms", "ours")):
             p = statistics.median(r[key] for r in rounds["paddle"])
-            o = statistics.median(r[key] for r in rounds["ours"])
+            o = statistics.median(r[key] for r in rounds[ours])
             cols.append("%8.3f/%7.3f = %5.1fx" % (p, o, p / o if o else float("inf")))
         same = "equal" if paddle_resave_matches_ours(path) else "DIFFERENT"
-        print("%-28s %7d %9d | %s | %s | %s | %s" % (
-            os.path.basename(path)[:28], ops, os.path.getsize(path), cols[0], cols[1], cols[2], same))
+        print("%-28s %7d %9d | %s | %s | %s | %s | %s" % (
+            os.path.basename(path)[:28], ops, os.path.getsize(path), cols[0], cols[1], cols[2], cols[3], same))
     return 0
 
 

@@ -82,6 +82,31 @@ impl<'a> Stream<'a> {
         })
     }
 
+    /// A stream over `text` standing at byte `at`, which must be where an element of an array
+    /// begins other than its first, with the array open: a second reader of the same text can
+    /// take over a long array part of the way through. Whether `at` is such a place is the
+    /// caller's to check (e.g. by a stream that reads up to `at` from the start); elsewhere
+    /// the stream reads whatever the text holds there and fails where it is no such element.
+    /// A text of 4 GiB or more, which [`new`](Self::new) refuses, gives a stream at its end.
+    pub fn resume_in_array(text: &'a str, at: usize) -> (Stream<'a>, Open) {
+        let pos = if u32::try_from(text.len()).is_ok() {
+            at.min(text.len())
+        } else {
+            text.len()
+        };
+        let stream = Stream {
+            text,
+            pos,
+            tape: Vec::new(),
+            stack: Vec::new(),
+        };
+        let open = Open {
+            first: false,
+            done: false,
+        };
+        (stream, open)
+    }
+
     /// The whole input as text.
     #[inline]
     pub fn text(&self) -> &'a str {

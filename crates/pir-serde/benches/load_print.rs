@@ -1,5 +1,7 @@
 //! Load and print throughput on the largest corpus models and a synthetic
 //! 20k-op program. Figures are reported as MB/s (bytes of JSON) and ops/s.
+//! `load` uses every core (files of 512 KiB and more are read on two
+//! threads), `load_one_thread` the calling thread only.
 #![allow(missing_docs, clippy::unwrap_used)] // criterion macros generate undocumented items
 
 use std::path::PathBuf;
@@ -9,6 +11,15 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 
 fn corpus_dir() -> PathBuf {
     pir_corpus::corpus_dir()
+}
+
+/// The loads measured: on every core, and on one thread.
+fn loads() -> [(&'static str, pir_serde::ReadOptions); 2] {
+    let one = pir_serde::ReadOptions {
+        threads: 1,
+        ..Default::default()
+    };
+    [("load", Default::default()), ("load_one_thread", one)]
 }
 
 fn bench_load_print(c: &mut Criterion) {
@@ -34,12 +45,13 @@ fn bench_load_print(c: &mut Criterion) {
         };
         let ops = loaded.program.num_ops() as u64;
         group.throughput(Throughput::Bytes(bytes.len() as u64));
-        group.bench_with_input(BenchmarkId::new("load", name), &bytes, |b, bytes| {
-            b.iter(|| {
-                pir_serde::read_slice(ctx.clone(), bytes, &Default::default())
-                    .map(|l| l.program.num_ops())
-            })
-        });
+        for (id, options) in loads() {
+            group.bench_with_input(BenchmarkId::new(id, name), &bytes, |b, bytes| {
+                b.iter(|| {
+                    pir_serde::read_slice(ctx.clone(), bytes, &options).map(|l| l.program.num_ops())
+                })
+            });
+        }
         group.throughput(Throughput::Elements(ops));
         group.bench_with_input(BenchmarkId::new("print", name), &loaded.program, |b, p| {
             b.iter(|| p.print_to_vec().len())
@@ -68,12 +80,14 @@ fn bench_synthetic(c: &mut Criterion) {
         let ops = loaded.program.num_ops() as u64;
         let label = format!("{}k_ops", ops / 1000);
         group.throughput(Throughput::Bytes(text.len() as u64));
-        group.bench_with_input(BenchmarkId::new("load", &label), &text, |b, text| {
-            b.iter(|| {
-                pir_serde::read_slice(ctx.clone(), text.as_bytes(), &Default::default())
-                    .map(|l| l.program.num_ops())
-            })
-        });
+        for (id, options) in loads() {
+            group.bench_with_input(BenchmarkId::new(id, &label), &text, |b, text| {
+                b.iter(|| {
+                    pir_serde::read_slice(ctx.clone(), text.as_bytes(), &options)
+                        .map(|l| l.program.num_ops())
+                })
+            });
+        }
         group.throughput(Throughput::Elements(ops));
         group.bench_with_input(
             BenchmarkId::new("print", &label),

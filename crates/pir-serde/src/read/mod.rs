@@ -20,11 +20,13 @@ use crate::names::decompress_op_name;
 use crate::param_form::{self, Slot};
 use crate::patch::{self, Json, PatchSet, CURRENT_VERSION};
 
+mod scan;
 mod streamed;
 mod tables;
+mod threads;
 
 use streamed::read_streamed;
-use tables::{DictCache, Recent, ValueTable};
+use tables::{DictCache, ValueTable};
 
 /// Options of the reader.
 #[derive(Clone, Debug, Default)]
@@ -40,6 +42,11 @@ pub struct ReadOptions {
     /// Every op must be registered: an unknown op name (a typo, an op of a
     /// newer release) is an error instead of an unregistered op.
     pub strict: bool,
+    /// How many threads a large file's ops may be read on: 0 (the default)
+    /// takes the environment variable `PIR_LOAD_THREADS` if set, else every
+    /// core; 1 reads on the calling thread only. The program read is the
+    /// same whatever the number.
+    pub threads: usize,
 }
 
 /// A program read from a model file, with the file's header.
@@ -304,23 +311,24 @@ struct Reader<'o, 'a> {
     /// thousands of times, so each distinct text is decoded once.
     type_cache: FxHashMap<&'a str, Type>,
     /// Attribute dictionaries by the JSON text of the op's `A` and `OA` lists.
-    dict_cache: DictCache<'a>,
+    dict_cache: DictCache<'a, AttrDict>,
     /// Attribute entries (`{"AT":…,"N":…}`) by their JSON text.
     entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
-    /// The texts of one op's attribute entries (see `read_attr_texts`).
-    entry_texts: Vec<&'a str>,
-    /// The last two texts (and types) of each op name's outputs, by output index.
-    type_memo: FxHashMap<(Symbol, usize), Recent<(&'a str, Type)>>,
-    /// The last two `A`/`OA` text pairs (and dictionaries) of each op name.
-    dict_memo: FxHashMap<Symbol, Recent<(&'a str, &'a str, AttrDict)>>,
-    /// The last two texts of each op name's attribute entries, by list and index.
-    entry_memo: FxHashMap<(Symbol, streamed::AttrListId, u32), Recent<&'a str>>,
+    /// The top block's ops scanned on this thread (see [`scan`]), the
+    /// handles of what the scanner numbered, and the scanned op at hand.
+    scanner: scan::Scanner<'a>,
+    resolved: streamed::Resolved,
+    batch: scan::Batch<'a>,
     /// Scratch buffers of one op, reused across ops.
     operands: Vec<Option<ValueId>>,
     result_types: Vec<Type>,
     result_ids: Vec<Option<i64>>,
-    /// How many ops were read field by field (see `read_op_streamed`).
+    /// How many ops were read field by field (see [`scan`]).
     plain_ops: usize,
+    /// Where the top block's ops may be cut for a second thread.
+    plan: threads::Plan,
+    /// How many ops were scanned on a second thread.
+    scanned_apart: usize,
 }
 
 fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> ReadError {
@@ -358,14 +366,15 @@ impl<'o, 'a> Reader<'o, 'a> {
             type_cache: FxHashMap::default(),
             dict_cache: DictCache::default(),
             entry_cache: FxHashMap::default(),
-            entry_texts: Vec::new(),
-            type_memo: FxHashMap::default(),
-            dict_memo: FxHashMap::default(),
-            entry_memo: FxHashMap::default(),
+            scanner: scan::Scanner::default(),
+            resolved: streamed::Resolved::default(),
+            batch: scan::Batch::default(),
             operands: Vec::new(),
             result_types: Vec::new(),
             result_ids: Vec::new(),
             plain_ops: 0,
+            plan: threads::Plan::default(),
+            scanned_apart: 0,
         }
     }
 }

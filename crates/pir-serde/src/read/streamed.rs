@@ -1,30 +1,47 @@
 //! Reading a file in Paddle's layout as a [`Stream`], one value at a time (see
 //! [`read_slice`](super::read_slice)).
 
-use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::Arc;
 
 use pir_core::builtin::StrAttr;
 use pir_core::serial::{self, JsonPath};
-use pir_core::{AttrDef, AttrDict, Attribute, BlockId, IrContext, OpId, Symbol, Type, ValueId};
+use pir_core::{AttrDef, AttrDict, Attribute, BlockId, IrContext, OpId, Symbol, Type};
 use pir_json::{Open, Stream};
 
+use super::scan::{Batch, PlainOp, Scanned, ScannedDict, ScannedResult, TextId};
+use super::threads::Plan;
 use super::{finish_program, invalid, read_header, LoadedProgram, ReadOptions, Reader};
 use crate::error::ReadError;
 use crate::param_form::{self, Slot};
 
-/// An attribute list: its text and, once delimited, the range of its
-/// entries' texts in `Reader::entry_texts`.
-type AttrList<'a> = (&'a str, Option<Range<usize>>);
+/// The handles of what one [`Scanner`](super::scan::Scanner) numbered, found
+/// as its ops are built.
+#[derive(Default)]
+pub(super) struct Resolved {
+    names: Vec<Option<Symbol>>,
+    types: Vec<Option<Type>>,
+    dicts: Vec<Option<AttrDict>>,
+}
 
-/// Which attribute list of an op: `A`, `OA`, or a parameter's `DA`, `QA`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum AttrListId {
-    A,
-    Oa,
-    Da,
-    Qa,
+fn resolved<T: Copy>(table: &[Option<T>], id: TextId) -> Option<T> {
+    table.get(id as usize).copied().flatten()
+}
+
+fn resolve<T: Copy>(table: &mut Vec<Option<T>>, id: TextId, handle: T) {
+    let i = id as usize;
+    if i >= table.len() {
+        table.resize(i + 1, None);
+    }
+    if let Some(slot) = table.get_mut(i) {
+        *slot = Some(handle);
+    }
+}
+
+/// The part `range` of `list`.
+fn part<'l, T>(list: &'l [T], range: &Range<u32>) -> &'l [T] {
+    list.get(range.start as usize..range.end as usize)
+        .unwrap_or_default()
 }
 
 /// Reads a file laid out as Paddle writes it as a stream (see [`read_slice`]);
@@ -34,19 +51,42 @@ pub(super) fn read_streamed(
     bytes: &[u8],
     options: &ReadOptions,
 ) -> Result<Option<LoadedProgram>, ReadError> {
-    Ok(read_streamed_counting(ctx, bytes, options)?.map(|(loaded, _)| loaded))
+    Ok(read_streamed_with(ctx, bytes, options, Plan::default())?.map(|(loaded, _)| loaded))
 }
 
 /// [`read_streamed`], and how many ops were read field by field.
+#[cfg(test)]
 pub(super) fn read_streamed_counting(
     ctx: Arc<IrContext>,
     bytes: &[u8],
     options: &ReadOptions,
 ) -> Result<Option<(LoadedProgram, usize)>, ReadError> {
+    Ok(read_streamed_with(ctx, bytes, options, Plan::default())?
+        .map(|(loaded, counts)| (loaded, counts.plain)))
+}
+
+/// How many ops a streamed read read how (for tests).
+#[derive(Clone, Copy, Debug, Default)]
+#[cfg_attr(not(test), allow(dead_code))]
+pub(super) struct Counts {
+    /// Ops read field by field.
+    pub(super) plain: usize,
+    /// Ops scanned on a second thread.
+    pub(super) scanned_apart: usize,
+}
+
+/// [`read_streamed`] with the top block's ops cut for a second thread as
+/// `plan` says, and how many ops were read how.
+pub(super) fn read_streamed_with(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+    plan: Plan,
+) -> Result<Option<(LoadedProgram, Counts)>, ReadError> {
     let top = JsonPath::Root("");
     let mut s = Stream::new(bytes)?;
     let mut root = s.begin_object()?;
-    let (mut header, mut program, mut plain_ops) = (None, None, 0);
+    let (mut header, mut program, mut counts) = (None, None, Counts::default());
     while let Some(key) = s.next_key(&mut root)? {
         match &*key {
             "base_code" if header.is_none() => {
@@ -65,10 +105,14 @@ pub(super) fn read_streamed_counting(
                     header.patches.take(),
                     bytes.len(),
                 );
+                reader.plan = plan;
                 if !reader.read_program_streamed(&mut s, &top.key("program"))? {
                     return Ok(None);
                 }
-                plain_ops = reader.plain_ops;
+                counts = Counts {
+                    plain: reader.plain_ops,
+                    scanned_apart: reader.scanned_apart,
+                };
                 program = Some(reader.program);
             }
             "base_code" | "program" => return Ok(None),
@@ -78,7 +122,7 @@ pub(super) fn read_streamed_counting(
     s.finish()?;
     match (header, program) {
         (Some(header), Some(program)) => {
-            finish_program(program, &header, bytes).map(|p| Some((p, plain_ops)))
+            finish_program(program, &header, bytes).map(|p| Some((p, counts)))
         }
         _ => Ok(None),
     }
@@ -175,12 +219,7 @@ impl<'a> Reader<'_, 'a> {
                     ops = true;
                     let ops_path = path.key("ops");
                     let mut list = s.begin_array()?;
-                    let mut i = 0;
-                    while s.next_element(&mut list)? {
-                        let op = self.read_op_streamed(s, &ops_path.index(i))?;
-                        self.program.append_op(block, op);
-                        i += 1;
-                    }
+                    super::threads::read_ops(self, s, &mut list, block, &ops_path)?;
                 }
                 "#" | "args" | "kwargs" | "ops" => return Ok(false),
                 _ => s.skip()?,
@@ -189,246 +228,252 @@ impl<'a> Reader<'_, 'a> {
         Ok(named && args && ops)
     }
 
-    /// Reads the op at the stream. A plain op is read field by field, its types
-    /// and attribute lists looked up by their text before any of it is parsed;
-    /// parameter ops, ops with regions, ops of patched files and unusual layouts
-    /// are read as one document.
-    fn read_op_streamed(
+    /// Reads the ops of the open list `list` (the top block's) into `dest`
+    /// until the list ends or, before an op, the stream reaches `stop` (see
+    /// [`Reached`]). With `pending`, the stream stands before an op already.
+    pub(super) fn read_ops_until(
         &mut self,
         s: &mut Stream<'a>,
-        path: &JsonPath<'_>,
-    ) -> Result<OpId, ReadError> {
-        let start = s.offset();
-        if self.patches.is_none() {
-            let mut operands = std::mem::take(&mut self.operands);
-            let mut result_types = std::mem::take(&mut self.result_types);
-            let mut result_ids = std::mem::take(&mut self.result_ids);
-            operands.clear();
-            result_types.clear();
-            result_ids.clear();
-            self.entry_texts.clear();
-            let plain =
-                self.read_plain_op(s, path, &mut operands, &mut result_types, &mut result_ids);
-            self.operands = operands;
-            self.result_types = result_types;
-            self.result_ids = result_ids;
-            if let Some(op) = plain? {
-                self.plain_ops += 1;
-                return Ok(op);
+        list: &mut Open,
+        dest: &mut Dest<'_>,
+        stop: usize,
+        mut pending: bool,
+    ) -> Result<Reached, ReadError> {
+        let mut batch = std::mem::take(&mut self.batch);
+        let mut scanner = std::mem::take(&mut self.scanner);
+        let mut resolved = std::mem::take(&mut self.resolved);
+        let result = loop {
+            if !pending {
+                match s.next_element(list) {
+                    Ok(true) => {}
+                    Ok(false) => break Ok(Reached::End),
+                    Err(e) => break Err(e.into()),
+                }
             }
-            s.rewind(start);
-        }
+            pending = false;
+            if s.offset() >= stop {
+                break Ok(if s.offset() == stop {
+                    Reached::Stop
+                } else {
+                    Reached::Past
+                });
+            }
+            let read = if self.patches.is_some() {
+                self.read_op_document(s, dest.block, &dest.path.index(dest.index))
+                    .map(|()| dest.index += 1)
+            } else {
+                batch.clear();
+                scanner
+                    .scan_op(s, &mut batch)
+                    .and_then(|()| self.build_batch(s, &batch, &mut resolved, dest))
+            };
+            if let Err(e) = read {
+                break Err(e);
+            }
+        };
+        self.batch = batch;
+        self.scanner = scanner;
+        self.resolved = resolved;
+        result
+    }
+
+    /// Reads the op at the stream as one document into `block`.
+    fn read_op_document(
+        &mut self,
+        s: &mut Stream<'a>,
+        block: BlockId,
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
         let doc = s.value()?;
         let op = self.read_op(doc.root(), path);
         s.recycle(doc);
-        op
+        self.program.append_op(block, op?);
+        Ok(())
     }
 
-    /// A plain op (see [`Self::read_op_streamed`]), or `None` for the others.
-    fn read_plain_op(
+    /// Builds the ops of `batch` in order into `dest`; `resolved` holds the
+    /// handles of what the batch's scanner numbered.
+    pub(super) fn build_batch(
         &mut self,
         s: &mut Stream<'a>,
-        path: &JsonPath<'_>,
-        operands: &mut Vec<Option<ValueId>>,
-        result_types: &mut Vec<Type>,
-        result_ids: &mut Vec<Option<i64>>,
-    ) -> Result<Option<OpId>, ReadError> {
-        let mut object = s.begin_object()?;
-        if s.next_key(&mut object)?.as_deref() != Some("#") {
-            return Ok(None);
-        }
-        let raw_name = s.raw_value()?;
-        let name = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-            Some(param_form::SHORT_NAME) => return self.read_parameter_streamed(s, object, path),
-            Some(n) if n.contains('\\') => return Ok(None),
-            Some(n) => match self.names.get(n) {
-                Some(&sym) => sym,
-                None => {
-                    let doc = s.document(raw_name)?;
-                    let sym = self.op_name(doc.root(), &path.key("#"));
+        batch: &Batch<'a>,
+        resolved: &mut Resolved,
+        dest: &mut Dest<'_>,
+    ) -> Result<(), ReadError> {
+        for scanned in &batch.ops {
+            let path = dest.path.index(dest.index);
+            let op = match scanned {
+                Scanned::Plain(op) => {
+                    let mut scratch = Scratch {
+                        operands: std::mem::take(&mut self.operands),
+                        result_types: std::mem::take(&mut self.result_types),
+                    };
+                    scratch.operands.clear();
+                    scratch.result_types.clear();
+                    let built = self.build_plain(s, batch, resolved, op, &path, &mut scratch);
+                    self.operands = scratch.operands;
+                    self.result_types = scratch.result_types;
+                    built?
+                }
+                Scanned::Parameter {
+                    flags,
+                    name,
+                    lists,
+                    output_flags,
+                    result,
+                } => {
+                    let ty = self.build_type(s, resolved, result, &path.key("O").key("TT"))?;
+                    self.attrs.clear();
+                    for (&value, (slot, _)) in flags.iter().zip(param_form::A_FLAGS) {
+                        self.attrs
+                            .push((self.syms.get(slot), self.syms.flag(value)));
+                    }
+                    let name_attr = StrAttr::get(&self.ctx, name);
+                    self.attrs
+                        .push((self.syms.get(Slot::ParameterName), name_attr));
+                    for (list, key) in lists.iter().zip(["DA", "QA"]) {
+                        self.read_attr_entries(s, part(&batch.entries, list), &path.key(key))?;
+                    }
+                    for (&value, (slot, _)) in
+                        output_flags.iter().flatten().zip(param_form::OA_FLAGS)
+                    {
+                        self.attrs
+                            .push((self.syms.get(slot), self.syms.flag(value)));
+                    }
+                    let attrs = self.ctx.dict(&self.attrs);
+                    let op = self.program.create_op(self.syms.op, &[], &[ty], attrs, 0);
+                    if let Some(id) = result.id {
+                        let v = self.program.result(op, 0);
+                        self.bind(id, v, &path.key("O").key("%"))?;
+                    }
+                    self.plain_ops += 1;
+                    op
+                }
+                Scanned::Other(raw) => {
+                    let doc = s.document(raw)?;
+                    let op = self.read_op(doc.root(), &path);
                     s.recycle(doc);
-                    sym?
+                    op?
                 }
-            },
-            None => return Ok(None),
-        };
-        if self.options.strict && self.ctx.op_info(name).is_none() {
-            return Ok(None);
+            };
+            self.program.append_op(dest.block, op);
+            dest.index += 1;
         }
-        let (mut a, mut oa, mut inputs, mut outputs) = (None, None, false, false);
-        while let Some(key) = s.next_key(&mut object)? {
-            match &*key {
-                "I" if !inputs => {
-                    inputs = true;
-                    let inputs_path = path.key("I");
-                    let mut list = s.begin_array()?;
-                    while s.next_element(&mut list)? {
-                        let mut input = s.begin_object()?;
-                        if s.next_key(&mut input)?.as_deref() != Some("%") {
-                            return Ok(None);
-                        }
-                        let Some(id) = s.i64()? else {
-                            return Ok(None);
-                        };
-                        if s.next_key(&mut input)?.is_some() {
-                            return Ok(None);
-                        }
-                        let ipath = inputs_path.index(operands.len());
-                        operands.push(self.lookup(id, &ipath.key("%"))?);
-                    }
-                }
-                "O" if !outputs => {
-                    outputs = true;
-                    let outputs_path = path.key("O");
-                    let mut list = s.begin_array()?;
-                    while s.next_element(&mut list)? {
-                        let index = result_types.len();
-                        let rpath = outputs_path.index(index);
-                        let Some((id, ty)) = self.read_result(s, name, index, &rpath)? else {
-                            return Ok(None);
-                        };
-                        result_types.push(ty);
-                        result_ids.push(id);
-                    }
-                }
-                "A" if a.is_none() => a = Some(self.read_attr_list_memo(s, name, false)?),
-                "OA" if oa.is_none() => oa = Some(self.read_attr_list_memo(s, name, true)?),
-                "#" | "I" | "O" | "A" | "OA" | "regions" => return Ok(None),
-                _ => s.skip()?,
+        Ok(())
+    }
+
+    /// The symbol of a scanned op name (`raw` is its JSON text).
+    fn build_name(
+        &mut self,
+        s: &mut Stream<'a>,
+        resolved: &mut Resolved,
+        (id, raw): (TextId, &'a str),
+        path: &JsonPath<'_>,
+    ) -> Result<Symbol, ReadError> {
+        if let Some(name) = self::resolved(&resolved.names, id) {
+            return Ok(name);
+        }
+        let known = raw
+            .get(1..raw.len().saturating_sub(1))
+            .and_then(|n| self.names.get(n).copied());
+        let name = match known {
+            Some(name) => name,
+            None => {
+                let doc = s.document(raw)?;
+                let name = self.op_name(doc.root(), &path.key("#"));
+                s.recycle(doc);
+                name?
             }
-        }
-        let (Some(a), true, true) = (a, inputs, outputs) else {
-            return Ok(None);
         };
-        let attrs = self.read_attr_dict_raw(s, name, a, oa, path)?;
-        if let Err(e) = pir_core::program::check_op_shape(result_types.len(), 0) {
+        resolve(&mut resolved.names, id, name);
+        Ok(name)
+    }
+
+    /// The type of a scanned result.
+    fn build_type(
+        &mut self,
+        s: &mut Stream<'a>,
+        resolved: &mut Resolved,
+        result: &ScannedResult<'a>,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, ReadError> {
+        if let Some(ty) = self::resolved(&resolved.types, result.ty) {
+            return Ok(ty);
+        }
+        let ty = self.read_type_raw(s, result.text, path)?;
+        resolve(&mut resolved.types, result.ty, ty);
+        Ok(ty)
+    }
+
+    /// A plain op from its scanned name, operands, results and attributes.
+    fn build_plain(
+        &mut self,
+        s: &mut Stream<'a>,
+        batch: &Batch<'a>,
+        resolved: &mut Resolved,
+        op: &PlainOp<'a>,
+        path: &JsonPath<'_>,
+        scratch: &mut Scratch,
+    ) -> Result<OpId, ReadError> {
+        let name = self.build_name(s, resolved, op.name, path)?;
+        if self.options.strict && self.ctx.op_info(name).is_none() {
+            let text = self.ctx.symbol_str(name);
+            return Err(invalid(&path.key("#"), format!("unknown op `{text}`")));
+        }
+        let inputs_path = path.key("I");
+        for (i, &id) in part(&batch.operands, &op.operands).iter().enumerate() {
+            scratch
+                .operands
+                .push(self.lookup(id, &inputs_path.index(i).key("%"))?);
+        }
+        let outputs_path = path.key("O");
+        let results = part(&batch.results, &op.results);
+        for (i, result) in results.iter().enumerate() {
+            let ty = self.build_type(s, resolved, result, &outputs_path.index(i).key("TT"))?;
+            scratch.result_types.push(ty);
+        }
+        let attrs = self.build_dict(s, batch, resolved, &op.dict, path)?;
+        if let Err(e) = pir_core::program::check_op_shape(scratch.result_types.len(), 0) {
             return Err(invalid(path, e.to_string()));
         }
-        let op = self
-            .program
-            .create_op(name, operands, result_types, attrs, 0);
-        let outputs_path = path.key("O");
-        for (i, id) in result_ids.iter().enumerate() {
-            if let Some(id) = *id {
-                let v = self.program.result(op, i);
+        let created =
+            self.program
+                .create_op(name, &scratch.operands, &scratch.result_types, attrs, 0);
+        for (i, result) in results.iter().enumerate() {
+            if let Some(id) = result.id {
+                let v = self.program.result(created, i);
                 self.bind(id, v, &outputs_path.index(i).key("%"))?;
             }
         }
-        Ok(Some(op))
+        self.plain_ops += 1;
+        Ok(created)
     }
 
-    /// A result `{"%":id,"TT":type}` at the stream, output `index` of an op named
-    /// `name` (`path` is the result's); `None` for other shapes.
-    fn read_result(
+    /// The attribute dictionary of a scanned op: the one its pair of lists
+    /// had, or its entries decoded.
+    fn build_dict(
         &mut self,
         s: &mut Stream<'a>,
-        name: Symbol,
-        index: usize,
+        batch: &Batch<'a>,
+        resolved: &mut Resolved,
+        dict: &ScannedDict,
         path: &JsonPath<'_>,
-    ) -> Result<Option<(Option<i64>, Type)>, ReadError> {
-        let mut object = s.begin_object()?;
-        let (mut id, mut ty) = (None, None);
-        while let Some(key) = s.next_key(&mut object)? {
-            match &*key {
-                "%" if id.is_none() => match s.i64()? {
-                    Some(v) => id = Some(v),
-                    None => return Ok(None),
-                },
-                "TT" if ty.is_none() => {
-                    ty = Some(self.read_type_memo(s, name, index, &path.key("TT"))?);
-                }
-                _ => return Ok(None),
-            }
+    ) -> Result<AttrDict, ReadError> {
+        if let Some(found) = dict.id.and_then(|id| self::resolved(&resolved.dicts, id)) {
+            return Ok(found);
         }
-        Ok(ty.map(|ty| (id, ty)))
-    }
-
-    /// The short form of `builtin.parameter` (format spec §2.7) after its name,
-    /// read field by field: `A` and `OA` hold integer flags and a plain name,
-    /// `O` a result, `DA`/`QA` attribute lists. `None` for anything else
-    /// (escaped keys or names, other keys, repeated keys, other shapes).
-    fn read_parameter_streamed(
-        &mut self,
-        s: &mut Stream<'a>,
-        mut object: Open,
-        path: &JsonPath<'_>,
-    ) -> Result<Option<OpId>, ReadError> {
-        let (mut a, mut oa, mut da, mut qa, mut output) = (None, None, None, None, None);
-        while let Some(key) = s.next_key(&mut object)? {
-            let Cow::Borrowed(key) = key else {
-                return Ok(None);
-            };
-            match key {
-                "A" if a.is_none() => {
-                    let mut list = s.begin_array()?;
-                    let Some(flags) = read_flags(s, &mut list)? else {
-                        return Ok(None);
-                    };
-                    if !s.next_element(&mut list)? {
-                        return Ok(None);
-                    }
-                    // A name without escapes or control characters is its own text.
-                    let raw = s.raw_value()?;
-                    let name = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-                        Some(n) if n.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"') => n,
-                        _ => return Ok(None),
-                    };
-                    if s.next_element(&mut list)? {
-                        return Ok(None);
-                    }
-                    a = Some((flags, name));
-                }
-                "OA" if oa.is_none() => {
-                    let mut list = s.begin_array()?;
-                    match read_flags(s, &mut list)? {
-                        Some(flags) if !s.next_element(&mut list)? => oa = Some(flags),
-                        _ => return Ok(None),
-                    }
-                }
-                "DA" if da.is_none() => {
-                    da = Some(self.read_attr_texts(s, self.syms.op, AttrListId::Da)?);
-                }
-                "QA" if qa.is_none() => {
-                    qa = Some(self.read_attr_texts(s, self.syms.op, AttrListId::Qa)?);
-                }
-                "O" if output.is_none() => {
-                    match self.read_result(s, self.syms.op, 0, &path.key("O"))? {
-                        Some(result) => output = Some(result),
-                        None => return Ok(None),
-                    }
-                }
-                _ => return Ok(None),
-            }
-        }
-        let (Some((flags, name)), Some((id, ty))) = (a, output) else {
-            return Ok(None);
+        let Some([a, oa]) = &dict.entries else {
+            // A scanner gives the entries with the first op of each pair.
+            return Err(invalid(path, "attribute lists out of order"));
         };
-        // The attributes in the whole-document reader's order: `A`, `DA`, `QA`, `OA`.
         self.attrs.clear();
-        for (value, (slot, _)) in flags.into_iter().zip(param_form::A_FLAGS) {
-            self.attrs
-                .push((self.syms.get(slot), self.syms.flag(value)));
+        self.read_attr_entries(s, part(&batch.entries, a), &path.key("A"))?;
+        self.read_attr_entries(s, part(&batch.entries, oa), &path.key("OA"))?;
+        let found = self.ctx.dict(&self.attrs);
+        if let Some(id) = dict.id {
+            resolve(&mut resolved.dicts, id, found);
         }
-        let name_attr = StrAttr::get(&self.ctx, name);
-        self.attrs
-            .push((self.syms.get(Slot::ParameterName), name_attr));
-        for (list, key) in [(da, "DA"), (qa, "QA")] {
-            if let Some((_, entries)) = list {
-                self.read_attr_entries(s, entries, &path.key(key))?;
-            }
-        }
-        for (value, (slot, _)) in oa.into_iter().flatten().zip(param_form::OA_FLAGS) {
-            self.attrs
-                .push((self.syms.get(slot), self.syms.flag(value)));
-        }
-        let attrs = self.ctx.dict(&self.attrs);
-        let op = self.program.create_op(self.syms.op, &[], &[ty], attrs, 0);
-        if let Some(id) = id {
-            let v = self.program.result(op, 0);
-            let opath = path.key("O");
-            self.bind(id, v, &opath.key("%"))?;
-        }
-        Ok(Some(op))
+        Ok(found)
     }
 
     /// A type from its text (a slice of the file), decoding each distinct text once.
@@ -449,40 +494,6 @@ impl<'a> Reader<'_, 'a> {
         Ok(ty)
     }
 
-    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, list
-    /// `list` (see [`AttrListId`]) of an op named `name`: its text, and its
-    /// entries' texts (unchecked) appended to `self.entry_texts`. Each entry is
-    /// first matched against the two texts the same entry had last.
-    fn read_attr_texts(
-        &mut self,
-        s: &mut Stream<'a>,
-        name: Symbol,
-        list: AttrListId,
-    ) -> Result<(&'a str, Range<usize>), ReadError> {
-        let mut open = s.begin_array()?;
-        let start = s.offset() - 1;
-        let first = self.entry_texts.len();
-        let mut index = 0u32;
-        while s.next_element(&mut open)? {
-            let key = (name, list, index);
-            let last = self.entry_memo.get(&key).copied().unwrap_or_default();
-            let raw = match last.into_iter().flatten().find(|&text| s.skip_known(text)) {
-                Some(text) => text,
-                None => {
-                    // Unchecked until its op is read: a text that is no value fails
-                    // that op, and with it the whole stream.
-                    let raw = s.raw_value()?;
-                    self.entry_memo.insert(key, [Some(raw), last[0]]);
-                    raw
-                }
-            };
-            self.entry_texts.push(raw);
-            index += 1;
-        }
-        let text = s.text().get(start..s.offset()).unwrap_or_default();
-        Ok((text, first..self.entry_texts.len()))
-    }
-
     /// An entry holding a string attribute, `{"AT":{"#":"0.a_str","D":"…"},"N":"…"}`
     /// exactly, with plain strings (no escapes or control characters): such text
     /// is valid as it stands, so it is read without a document. Models name
@@ -501,112 +512,7 @@ impl<'a> Reader<'_, 'a> {
         Some((self.ctx.symbol(name), StrAttr::get(&self.ctx, value)))
     }
 
-    /// The type at the stream, output `index` of an op named `name`: the two
-    /// texts that type had last are tried first, as ops of one kind mostly
-    /// repeat their types, then the text is delimited and looked up.
-    fn read_type_memo(
-        &mut self,
-        s: &mut Stream<'a>,
-        name: Symbol,
-        index: usize,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, ReadError> {
-        let last = self
-            .type_memo
-            .get(&(name, index))
-            .copied()
-            .unwrap_or_default();
-        for (text, ty) in last.into_iter().flatten() {
-            if s.skip_known(text) {
-                return Ok(ty);
-            }
-        }
-        let raw = s.raw_value()?;
-        let ty = self.read_type_raw(s, raw, path)?;
-        self.type_memo
-            .insert((name, index), [Some((raw, ty)), last[0]]);
-        Ok(ty)
-    }
-
-    /// The `A` (or with `output`, the `OA`) list of an op named `name` at the
-    /// stream: matched against the lists that op had last, else delimited.
-    fn read_attr_list_memo(
-        &mut self,
-        s: &mut Stream<'a>,
-        name: Symbol,
-        output: bool,
-    ) -> Result<AttrList<'a>, ReadError> {
-        let start = s.offset();
-        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
-        for (a, oa, _) in last.into_iter().flatten() {
-            if s.skip_known(if output { oa } else { a }) {
-                return Ok((s.text().get(start..s.offset()).unwrap_or_default(), None));
-            }
-        }
-        let list = if output {
-            AttrListId::Oa
-        } else {
-            AttrListId::A
-        };
-        let (text, entries) = self.read_attr_texts(s, name, list)?;
-        Ok((text, Some(entries)))
-    }
-
-    /// An op's attribute dictionary from its `A` and `OA` lists: the pairs the
-    /// op named `name` had last, then each distinct pair of texts decoded once.
-    fn read_attr_dict_raw(
-        &mut self,
-        s: &mut Stream<'a>,
-        name: Symbol,
-        a: AttrList<'a>,
-        oa: Option<AttrList<'a>>,
-        path: &JsonPath<'_>,
-    ) -> Result<AttrDict, ReadError> {
-        let key = (a.0, oa.as_ref().map_or("", |oa| oa.0));
-        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
-        if let Some((_, _, dict)) = last.into_iter().flatten().find(|m| (m.0, m.1) == key) {
-            return Ok(dict);
-        }
-        let dict = match self.dict_cache.get(key) {
-            Some(dict) => dict,
-            None => {
-                self.attrs.clear();
-                let a_entries = self.attr_entries_of(s, name, a, AttrListId::A)?;
-                self.read_attr_entries(s, a_entries, &path.key("A"))?;
-                if let Some(oa) = oa {
-                    let oa_entries = self.attr_entries_of(s, name, oa, AttrListId::Oa)?;
-                    self.read_attr_entries(s, oa_entries, &path.key("OA"))?;
-                }
-                let dict = self.ctx.dict(&self.attrs);
-                self.dict_cache.insert(key, dict);
-                dict
-            }
-        };
-        self.dict_memo
-            .insert(name, [Some((key.0, key.1, dict)), last[0]]);
-        Ok(dict)
-    }
-
-    /// The range of `list`'s entries in `self.entry_texts`, delimiting them
-    /// now if they were not.
-    fn attr_entries_of(
-        &mut self,
-        s: &mut Stream<'a>,
-        name: Symbol,
-        (text, entries): AttrList<'a>,
-        id: AttrListId,
-    ) -> Result<Range<usize>, ReadError> {
-        if let Some(entries) = entries {
-            return Ok(entries);
-        }
-        let resume = s.offset();
-        s.rewind(s.offset_of(text));
-        let read = self.read_attr_texts(s, name, id);
-        s.rewind(resume);
-        Ok(read?.1)
-    }
-
-    /// The attribute entries `self.entry_texts[entries]` (`{"AT":…,"N":…}`) into
+    /// The attribute entries `entries` (texts `{"AT":…,"N":…}`) into
     /// `self.attrs`, decoding each distinct entry text once. Plain string
     /// entries are read from their text every time instead: they are the
     /// ones models repeat least, so a table of them would grow by about one
@@ -614,13 +520,10 @@ impl<'a> Reader<'_, 'a> {
     fn read_attr_entries(
         &mut self,
         s: &mut Stream<'a>,
-        entries: Range<usize>,
+        entries: &[&'a str],
         path: &JsonPath<'_>,
     ) -> Result<(), ReadError> {
-        for (i, k) in entries.enumerate() {
-            let Some(&raw) = self.entry_texts.get(k) else {
-                continue;
-            };
+        for (i, &raw) in entries.iter().enumerate() {
             if let Some(entry) = self.plain_str_entry(raw) {
                 self.attrs.push(entry);
                 continue;
@@ -640,18 +543,26 @@ impl<'a> Reader<'_, 'a> {
     }
 }
 
-/// Three integer flags (non-zero is true) of an open array, or `None` when
-/// the array holds fewer or other values.
-fn read_flags(s: &mut Stream<'_>, list: &mut Open) -> Result<Option<[bool; 3]>, ReadError> {
-    let mut flags = [false; 3];
-    for flag in &mut flags {
-        if !s.next_element(list)? {
-            return Ok(None);
-        }
-        match s.i64()? {
-            Some(v) => *flag = v != 0,
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(flags))
+/// Where built ops go: a block, the path of its `ops`, and the number of the next op.
+pub(super) struct Dest<'p> {
+    pub(super) block: BlockId,
+    pub(super) path: &'p JsonPath<'p>,
+    pub(super) index: usize,
+}
+
+/// An op's operands and result types as they are built, in buffers reused across ops.
+struct Scratch {
+    operands: Vec<Option<pir_core::ValueId>>,
+    result_types: Vec<Type>,
+}
+
+/// Where [`Reader::read_ops_until`] stopped.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Reached {
+    /// The list ended.
+    End,
+    /// The stream stands at the stop, before an op.
+    Stop,
+    /// The stream stands past the stop, before an op.
+    Past,
 }

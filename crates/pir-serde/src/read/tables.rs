@@ -1,6 +1,6 @@
 //! The reader's lookup tables: value ids and attribute dictionaries.
 
-use pir_core::{AttrDict, ValueId};
+use pir_core::ValueId;
 use rustc_hash::FxHashMap;
 
 /// The last two of something seen at one place of the file, newest first.
@@ -10,18 +10,27 @@ pub(super) type Recent<T> = [Option<T>; 2];
 /// whose ops carry unique attributes (a `struct_name` per layer) never repeat a
 /// whole list: once most lookups miss, new lists are no longer stored, so
 /// such files do not pay a table entry per op for nothing.
-#[derive(Default)]
-pub(super) struct DictCache<'a> {
-    pub(super) map: FxHashMap<(&'a str, &'a str), AttrDict>,
+pub(super) struct DictCache<'a, V> {
+    pub(super) map: FxHashMap<(&'a str, &'a str), V>,
     hits: u64,
     pub(super) misses: u64,
 }
 
-impl<'a> DictCache<'a> {
+impl<V> Default for DictCache<'_, V> {
+    fn default() -> Self {
+        DictCache {
+            map: FxHashMap::default(),
+            hits: 0,
+            misses: 0,
+        }
+    }
+}
+
+impl<'a, V: Copy> DictCache<'a, V> {
     /// Lookups after which the hit rate decides whether new lists are stored.
     pub(super) const TRIAL: u64 = 4096;
 
-    pub(super) fn get(&mut self, key: (&'a str, &'a str)) -> Option<AttrDict> {
+    pub(super) fn get(&mut self, key: (&'a str, &'a str)) -> Option<V> {
         let found = self.map.get(&key).copied();
         match found {
             Some(_) => self.hits += 1,
@@ -30,11 +39,12 @@ impl<'a> DictCache<'a> {
         found
     }
 
-    pub(super) fn insert(&mut self, key: (&'a str, &'a str), dict: AttrDict) {
+    pub(super) fn insert(&mut self, key: (&'a str, &'a str), dict: V) -> bool {
         let worth_it = self.misses < Self::TRIAL || self.hits * 4 >= self.misses;
         if worth_it {
             self.map.insert(key, dict);
         }
+        worth_it
     }
 }
 

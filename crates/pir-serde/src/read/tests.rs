@@ -83,21 +83,21 @@ fn other_layouts_fall_back_to_the_whole_document() {
 fn dictionaries_stop_being_stored_when_lists_never_repeat() {
     let ctx = pir_dialects::pd_op_context();
     let dict = ctx.dict(&[]);
-    let texts: Vec<String> = (0..3 * DictCache::TRIAL)
+    let texts: Vec<String> = (0..3 * DictCache::<AttrDict>::TRIAL)
         .map(|i| format!("[{i}]"))
         .collect();
-    let mut unique = DictCache::default();
+    let mut unique = DictCache::<AttrDict>::default();
     for t in &texts {
         assert_eq!(unique.get((t, "")), None);
         unique.insert((t, ""), dict);
     }
     assert!(
-        unique.map.len() as u64 <= DictCache::TRIAL + 1,
+        unique.map.len() as u64 <= DictCache::<AttrDict>::TRIAL + 1,
         "{}",
         unique.map.len()
     );
     // Lists that repeat stay cached however many lookups there are.
-    let mut repeated = DictCache::default();
+    let mut repeated = DictCache::<AttrDict>::default();
     for t in texts.iter().map(|t| &t[..2]) {
         if repeated.get((t, "x")).is_none() {
             repeated.insert((t, "x"), dict);
@@ -230,4 +230,196 @@ fn string_entries_read_to_the_same_attributes() {
         read_streamed_counting(ctx.clone(), file.as_bytes(), &options),
         Ok(Some(_))
     ));
+}
+
+/// What a program holds by handle: each op's name, attributes and result
+/// types, in walk order. Equal between two contexts only when both interned
+/// the same things in the same order.
+fn handles(program: &Program) -> Vec<(Symbol, AttrDict, Vec<Type>)> {
+    let mut out = Vec::new();
+    program.walk(program.module_op(), pir_core::walk::Order::Pre, &mut |op| {
+        let types = program.results(op).map(|v| program.value_type(v)).collect();
+        out.push((program.op_name(op), program.attrs(op), types));
+    });
+    out
+}
+
+fn one_thread() -> ReadOptions {
+    ReadOptions {
+        threads: 1,
+        ..Default::default()
+    }
+}
+
+fn two_threads() -> ReadOptions {
+    ReadOptions {
+        threads: 2,
+        ..Default::default()
+    }
+}
+
+/// Reads `bytes` on one thread and on two with `plan`, each into a fresh
+/// context, checks that both give the same program with the same handles,
+/// and gives how many ops the second thread scanned.
+fn threaded_equals_one_thread(bytes: &[u8], plan: threads::Plan, name: &str) -> usize {
+    let (ctx1, ctx2) = (pir_dialects::pd_op_context(), pir_dialects::pd_op_context());
+    let (alone, _) = streamed::read_streamed_with(ctx1.clone(), bytes, &one_thread(), plan)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{name} was not read as a stream"));
+    let (threaded, counts) =
+        streamed::read_streamed_with(ctx2.clone(), bytes, &two_threads(), plan)
+            .unwrap()
+            .unwrap();
+    assert_eq!(json_of(&threaded), json_of(&alone), "{name} {plan:?}");
+    assert_eq!(
+        threaded.program.print_to_vec(),
+        alone.program.print_to_vec(),
+        "{name} {plan:?}"
+    );
+    assert_eq!(
+        handles(&threaded.program),
+        handles(&alone.program),
+        "{name} {plan:?}"
+    );
+    assert_eq!(format!("{ctx2:?}"), format!("{ctx1:?}"), "{name} {plan:?}");
+    counts.scanned_apart
+}
+
+/// Whatever the cut (before a parameter, a plain op, an op with regions,
+/// inside a region, past the end), and whether the second thread's scan is
+/// waited for or given up on, two threads read every corpus model to the
+/// program one thread reads, with the same handles.
+#[test]
+fn threaded_reads_equal_one_thread_on_the_corpus() {
+    let dir = pir_corpus::corpus_dir();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipping: no corpus at {}", dir.display());
+        return;
+    };
+    let (mut seen, mut apart, mut regions_apart) = (0, 0, 0);
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let name = path.to_string_lossy();
+        if !name.ends_with(".json") || name.ends_with(".meta.json") || name.ends_with("index.json")
+        {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        if read_whole(
+            pir_dialects::pd_op_context(),
+            &bytes,
+            &ReadOptions::default(),
+        )
+        .is_err()
+        {
+            continue;
+        }
+        for share_64ths in (1..64).step_by(6) {
+            // A scanner never given up on, then one given up on at once.
+            let plan = threads::Plan {
+                min_bytes: 0,
+                share_64ths,
+                patience: std::time::Duration::from_secs(60),
+            };
+            threaded_equals_one_thread(
+                &bytes,
+                threads::Plan {
+                    patience: std::time::Duration::ZERO,
+                    ..plan
+                },
+                &name,
+            );
+            let n = threaded_equals_one_thread(&bytes, plan, &name);
+            apart += n;
+            let text = std::str::from_utf8(&bytes).unwrap();
+            if n > 0 && text.contains("\"regions\":[{") {
+                regions_apart += 1;
+            }
+        }
+        seen += 1;
+    }
+    assert!(seen >= 20, "only {seen} corpus models read");
+    assert!(
+        apart > 10_000,
+        "only {apart} ops scanned on a second thread"
+    );
+    assert!(regions_apart > 0, "no model with regions was cut");
+}
+
+/// A synthetic model: the real plan cuts it, its ops use values from both
+/// sides of the cut (parameters at the start, activations across it).
+fn synthetic_json(blocks: usize) -> Vec<u8> {
+    let ctx = pir_dialects::pd_op_context();
+    write_to_vec(
+        &pir_dialects::synthetic::mlp(ctx, blocks),
+        &WriteOptions::default(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn threaded_reads_equal_one_thread_on_a_large_synthetic_model() {
+    let bytes = synthetic_json(600);
+    let plan = threads::Plan::default();
+    assert!(bytes.len() > plan.min_bytes);
+    let patient = threads::Plan {
+        patience: std::time::Duration::from_secs(60),
+        ..plan
+    };
+    let apart = threaded_equals_one_thread(&bytes, patient, "synthetic");
+    assert!(apart > 1000, "only {apart} ops scanned on a second thread");
+    let impatient = threads::Plan {
+        patience: std::time::Duration::ZERO,
+        ..plan
+    };
+    threaded_equals_one_thread(&bytes, impatient, "synthetic, the scan given up on");
+}
+
+/// An error late in the file, in the part a second thread scans, fails the
+/// threaded read as it fails one thread: with the whole-document reader's error.
+#[test]
+fn errors_after_the_cut_are_those_of_one_thread() {
+    let text = String::from_utf8(synthetic_json(600)).unwrap();
+    let late = |pattern: &str| text.rfind(pattern).unwrap();
+    let replace_last = |pattern: &str, with: &str| {
+        let at = late(pattern);
+        assert!(at > text.len() / 2, "{pattern}");
+        format!("{}{with}{}", &text[..at], &text[at + pattern.len()..])
+    };
+    let broken = [
+        // A value used before it is defined.
+        replace_last("\"I\":[{\"%\":", "\"I\":[{\"%\":99999999,\"x\":1},{\"%\":"),
+        replace_last("\"I\":[{\"%\":", "\"I\":[{\"%\":99999999},{\"%\":"),
+        // An unknown type and an unknown attribute kind.
+        replace_last("\"0.t_f32\"", "\"0.t_f33\""),
+        replace_last("\"0.a_str\"", "\"0.a_strr\""),
+        // Not JSON.
+        replace_last("\"OA\":[", "\"OA\":[,"),
+        replace_last("\"OA\":[", "\"OA\":[\u{1}"),
+        replace_last("]}", "]"),
+        // A value defined twice.
+        replace_last(
+            "\"O\":[{\"%\":",
+            "\"O\":[{\"%\":1,\"TT\":{\"#\":\"0.t_f32\"}},{\"%\":",
+        ),
+        // An unknown dialect.
+        replace_last("{\"#\":\"1.", "{\"#\":\"77."),
+    ];
+    let ctx = pir_dialects::pd_op_context();
+    for file in &broken {
+        let want = read_whole(ctx.clone(), file.as_bytes(), &ReadOptions::default())
+            .expect_err("the whole-document reader accepts the broken file");
+        for options in [one_thread(), two_threads()] {
+            let got = read_slice(ctx.clone(), file.as_bytes(), &options).unwrap_err();
+            assert_eq!(got.to_string(), want.to_string());
+            assert!(!matches!(
+                streamed::read_streamed_with(
+                    ctx.clone(),
+                    file.as_bytes(),
+                    &options,
+                    threads::Plan::default()
+                ),
+                Ok(Some(_))
+            ));
+        }
+    }
 }

@@ -1,0 +1,501 @@
+//! The first half of reading an op in Paddle's layout: its parts delimited
+//! and numbered, nothing decoded or interned. The second half
+//! ([`Reader::build_batch`](super::Reader)) turns them into the program's op
+//! in file order, so a scan may run ahead on another thread (see
+//! [`threads`](super::threads)) and the context still interns everything in
+//! the order one thread would.
+
+use std::ops::Range;
+
+use pir_json::{Open, Stream};
+use rustc_hash::FxHashMap;
+
+use super::tables::{DictCache, Recent};
+use crate::error::ReadError;
+use crate::param_form;
+
+/// A scanner's number for a distinct op name, type text or pair of
+/// attribute lists, dense from 0 in order of first appearance.
+pub(super) type TextId = u32;
+
+/// Which attribute list of an op: `A`, `OA`, or a parameter's `DA`, `QA`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum AttrListId {
+    A,
+    Oa,
+    Da,
+    Qa,
+}
+
+/// The two pairs of `A`/`OA` texts an op kind had last, and their numbers.
+type RecentDicts<'a> = Recent<(&'a str, &'a str, Option<TextId>)>;
+
+/// The name id the parameter op's lists and result are remembered under.
+const PARAMETER: TextId = TextId::MAX;
+
+/// An attribute list: its text and, once delimited, the range of its
+/// entries' texts in [`Batch::entries`].
+type AttrList<'a> = (&'a str, Option<Range<u32>>);
+
+/// One op as scanned.
+pub(super) enum Scanned<'a> {
+    /// An op without regions read field by field.
+    Plain(PlainOp<'a>),
+    /// The short form of `builtin.parameter` (format spec §2.7).
+    Parameter {
+        /// The flags of `A`.
+        flags: [bool; 3],
+        /// The parameter's name, plain (no escapes or control characters).
+        name: &'a str,
+        /// The `DA` and `QA` entries in [`Batch::entries`] (empty when absent).
+        lists: [Range<u32>; 2],
+        /// The flags of `OA`, if present.
+        output_flags: Option<[bool; 3]>,
+        /// The result.
+        result: ScannedResult<'a>,
+    },
+    /// Any other op (regions, escapes, unusual layouts): its text, read as one document.
+    Other(&'a str),
+}
+
+/// An op without regions as scanned.
+pub(super) struct PlainOp<'a> {
+    /// The scanner's number of the name, and its JSON text (quoted).
+    pub(super) name: (TextId, &'a str),
+    /// Its operands' value ids in [`Batch::operands`].
+    pub(super) operands: Range<u32>,
+    /// Its results in [`Batch::results`].
+    pub(super) results: Range<u32>,
+    /// Its attribute dictionary.
+    pub(super) dict: ScannedDict,
+}
+
+/// An op's attribute dictionary as scanned.
+pub(super) struct ScannedDict {
+    /// The scanner's number of the op's pair of `A`/`OA` texts; `None` for a
+    /// pair the scanner does not remember (see [`DictCache`]).
+    pub(super) id: Option<TextId>,
+    /// The `A` then `OA` entries in [`Batch::entries`], given the first time
+    /// the pair is seen.
+    pub(super) entries: Option<[Range<u32>; 2]>,
+}
+
+/// A result `{"%":id,"TT":type}` as scanned.
+#[derive(Clone, Copy)]
+pub(super) struct ScannedResult<'a> {
+    /// The value id, if written.
+    pub(super) id: Option<i64>,
+    /// The scanner's number of the type text.
+    pub(super) ty: TextId,
+    /// The type's text.
+    pub(super) text: &'a str,
+}
+
+/// Scanned ops, with the lists their records point into.
+#[derive(Default)]
+pub(super) struct Batch<'a> {
+    pub(super) ops: Vec<Scanned<'a>>,
+    pub(super) operands: Vec<i64>,
+    pub(super) results: Vec<ScannedResult<'a>>,
+    pub(super) entries: Vec<&'a str>,
+}
+
+impl Batch<'_> {
+    /// A batch with room for about `ops` ops.
+    pub(super) fn with_capacity(ops: usize) -> Self {
+        Batch {
+            ops: Vec::with_capacity(ops),
+            operands: Vec::with_capacity(ops * 2),
+            results: Vec::with_capacity(ops * 3 / 2),
+            entries: Vec::with_capacity(ops * 2),
+        }
+    }
+
+    pub(super) fn clear(&mut self) {
+        self.ops.clear();
+        self.operands.clear();
+        self.results.clear();
+        self.entries.clear();
+    }
+}
+
+/// The scanner's tables: what it numbered, and the texts each place of an op
+/// kind had last (ops of one kind mostly repeat them, so most parts are
+/// matched by comparing bytes rather than delimited and hashed).
+#[derive(Default)]
+pub(super) struct Scanner<'a> {
+    names: FxHashMap<&'a str, TextId>,
+    types: FxHashMap<&'a str, TextId>,
+    dicts: DictCache<'a, TextId>,
+    next_dict: TextId,
+    /// The last two texts (and numbers) of each op name's outputs, by output index.
+    type_memo: FxHashMap<(TextId, usize), Recent<(&'a str, TextId)>>,
+    /// The last two `A`/`OA` text pairs (and numbers) of each op name.
+    dict_memo: FxHashMap<TextId, RecentDicts<'a>>,
+    /// The last two texts of each op name's attribute entries, by list and index.
+    entry_memo: FxHashMap<(TextId, AttrListId, u32), Recent<&'a str>>,
+}
+
+/// The length of `list` as a position in it.
+fn end_of<T>(list: &[T]) -> u32 {
+    u32::try_from(list.len()).unwrap_or(u32::MAX)
+}
+
+impl<'a> Scanner<'a> {
+    /// Scans the op at the stream into `batch`.
+    pub(super) fn scan_op(
+        &mut self,
+        s: &mut Stream<'a>,
+        batch: &mut Batch<'a>,
+    ) -> Result<(), ReadError> {
+        let start = s.offset();
+        let marks = (
+            batch.operands.len(),
+            batch.results.len(),
+            batch.entries.len(),
+        );
+        if let Some(op) = self.scan_fields(s, batch)? {
+            batch.ops.push(op);
+            return Ok(());
+        }
+        batch.operands.truncate(marks.0);
+        batch.results.truncate(marks.1);
+        batch.entries.truncate(marks.2);
+        s.rewind(start);
+        let raw = s.raw_value()?;
+        batch.ops.push(Scanned::Other(raw));
+        Ok(())
+    }
+
+    /// A plain op or a parameter op, or `None` for the others.
+    fn scan_fields(
+        &mut self,
+        s: &mut Stream<'a>,
+        batch: &mut Batch<'a>,
+    ) -> Result<Option<Scanned<'a>>, ReadError> {
+        let mut object = s.begin_object()?;
+        if s.next_key(&mut object)?.as_deref() != Some("#") {
+            return Ok(None);
+        }
+        let raw_name = s.raw_value()?;
+        let name = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+            Some(param_form::SHORT_NAME) => return self.scan_parameter(s, object, batch),
+            Some(n) if n.contains('\\') => return Ok(None),
+            Some(n) => {
+                let next = TextId::try_from(self.names.len()).unwrap_or(PARAMETER);
+                *self.names.entry(n).or_insert(next)
+            }
+            None => return Ok(None),
+        };
+        let (mut a, mut oa, mut inputs, mut outputs) = (None, None, None, None);
+        while let Some(key) = s.next_key(&mut object)? {
+            match &*key {
+                "I" if inputs.is_none() => {
+                    let first = end_of(&batch.operands);
+                    let mut list = s.begin_array()?;
+                    while s.next_element(&mut list)? {
+                        let mut input = s.begin_object()?;
+                        if s.next_key(&mut input)?.as_deref() != Some("%") {
+                            return Ok(None);
+                        }
+                        let Some(id) = s.i64()? else {
+                            return Ok(None);
+                        };
+                        if s.next_key(&mut input)?.is_some() {
+                            return Ok(None);
+                        }
+                        batch.operands.push(id);
+                    }
+                    inputs = Some(first..end_of(&batch.operands));
+                }
+                "O" if outputs.is_none() => {
+                    let first = end_of(&batch.results);
+                    let mut list = s.begin_array()?;
+                    let mut index = 0;
+                    while s.next_element(&mut list)? {
+                        let Some(result) = self.scan_result(s, name, index)? else {
+                            return Ok(None);
+                        };
+                        batch.results.push(result);
+                        index += 1;
+                    }
+                    outputs = Some(first..end_of(&batch.results));
+                }
+                "A" if a.is_none() => a = Some(self.scan_list_memo(s, name, false, batch)?),
+                "OA" if oa.is_none() => oa = Some(self.scan_list_memo(s, name, true, batch)?),
+                "#" | "I" | "O" | "A" | "OA" | "regions" => return Ok(None),
+                _ => s.skip()?,
+            }
+        }
+        let (Some(a), Some(operands), Some(results)) = (a, inputs, outputs) else {
+            return Ok(None);
+        };
+        let dict = self.scan_dict(s, name, a, oa, batch)?;
+        Ok(Some(Scanned::Plain(PlainOp {
+            name: (name, raw_name),
+            operands,
+            results,
+            dict,
+        })))
+    }
+
+    /// A result `{"%":id,"TT":type}` at the stream, output `index` of an op
+    /// named `name`; `None` for other shapes.
+    fn scan_result(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: TextId,
+        index: usize,
+    ) -> Result<Option<ScannedResult<'a>>, ReadError> {
+        let mut object = s.begin_object()?;
+        let (mut id, mut ty) = (None, None);
+        while let Some(key) = s.next_key(&mut object)? {
+            match &*key {
+                "%" if id.is_none() => match s.i64()? {
+                    Some(v) => id = Some(v),
+                    None => return Ok(None),
+                },
+                "TT" if ty.is_none() => ty = Some(self.scan_type(s, name, index)?),
+                _ => return Ok(None),
+            }
+        }
+        Ok(ty.map(|(ty, text)| ScannedResult { id, ty, text }))
+    }
+
+    /// The type at the stream, output `index` of an op named `name`: the two
+    /// texts that type had last are tried first, then the text is delimited
+    /// and numbered.
+    fn scan_type(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: TextId,
+        index: usize,
+    ) -> Result<(TextId, &'a str), ReadError> {
+        let last = self
+            .type_memo
+            .get(&(name, index))
+            .copied()
+            .unwrap_or_default();
+        for (text, ty) in last.into_iter().flatten() {
+            if s.skip_known(text) {
+                return Ok((ty, text));
+            }
+        }
+        let raw = s.raw_value()?;
+        let next = TextId::try_from(self.types.len()).unwrap_or(TextId::MAX);
+        let ty = *self.types.entry(raw).or_insert(next);
+        self.type_memo
+            .insert((name, index), [Some((raw, ty)), last[0]]);
+        Ok((ty, raw))
+    }
+
+    /// The short form of `builtin.parameter` after its name: `A` and `OA` hold
+    /// integer flags and a plain name, `O` a result, `DA`/`QA` attribute
+    /// lists. `None` for anything else (escaped keys or names, other keys,
+    /// repeated keys, other shapes).
+    fn scan_parameter(
+        &mut self,
+        s: &mut Stream<'a>,
+        mut object: Open,
+        batch: &mut Batch<'a>,
+    ) -> Result<Option<Scanned<'a>>, ReadError> {
+        let (mut a, mut oa, mut da, mut qa, mut output) = (None, None, None, None, None);
+        while let Some(key) = s.next_key(&mut object)? {
+            let std::borrow::Cow::Borrowed(key) = key else {
+                return Ok(None);
+            };
+            match key {
+                "A" if a.is_none() => {
+                    let mut list = s.begin_array()?;
+                    let Some(flags) = read_flags(s, &mut list)? else {
+                        return Ok(None);
+                    };
+                    if !s.next_element(&mut list)? {
+                        return Ok(None);
+                    }
+                    // A name without escapes or control characters is its own text.
+                    let raw = s.raw_value()?;
+                    let name = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+                        Some(n) if n.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"') => n,
+                        _ => return Ok(None),
+                    };
+                    if s.next_element(&mut list)? {
+                        return Ok(None);
+                    }
+                    a = Some((flags, name));
+                }
+                "OA" if oa.is_none() => {
+                    let mut list = s.begin_array()?;
+                    match read_flags(s, &mut list)? {
+                        Some(flags) if !s.next_element(&mut list)? => oa = Some(flags),
+                        _ => return Ok(None),
+                    }
+                }
+                "DA" if da.is_none() => {
+                    da = Some(self.scan_list(s, PARAMETER, AttrListId::Da, batch)?.1);
+                }
+                "QA" if qa.is_none() => {
+                    qa = Some(self.scan_list(s, PARAMETER, AttrListId::Qa, batch)?.1);
+                }
+                "O" if output.is_none() => match self.scan_result(s, PARAMETER, 0)? {
+                    Some(result) => output = Some(result),
+                    None => return Ok(None),
+                },
+                _ => return Ok(None),
+            }
+        }
+        let (Some((flags, name)), Some(result)) = (a, output) else {
+            return Ok(None);
+        };
+        Ok(Some(Scanned::Parameter {
+            flags,
+            name,
+            lists: [da.unwrap_or_default(), qa.unwrap_or_default()],
+            output_flags: oa,
+            result,
+        }))
+    }
+
+    /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, list
+    /// `list` of an op named `name`: its text, and its entries' texts
+    /// (unchecked) appended to `batch.entries`. Each entry is first matched
+    /// against the two texts the same entry had last.
+    fn scan_list(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: TextId,
+        list: AttrListId,
+        batch: &mut Batch<'a>,
+    ) -> Result<(&'a str, Range<u32>), ReadError> {
+        let mut open = s.begin_array()?;
+        let start = s.offset() - 1;
+        let first = end_of(&batch.entries);
+        let mut index = 0u32;
+        while s.next_element(&mut open)? {
+            let key = (name, list, index);
+            let last = self.entry_memo.get(&key).copied().unwrap_or_default();
+            let raw = match last.into_iter().flatten().find(|&text| s.skip_known(text)) {
+                Some(text) => text,
+                None => {
+                    // Unchecked until its op is built: a text that is no value fails
+                    // that op, and with it the whole stream.
+                    let raw = s.raw_value()?;
+                    self.entry_memo.insert(key, [Some(raw), last[0]]);
+                    raw
+                }
+            };
+            batch.entries.push(raw);
+            index += 1;
+        }
+        let text = s.text().get(start..s.offset()).unwrap_or_default();
+        Ok((text, first..end_of(&batch.entries)))
+    }
+
+    /// The `A` (or with `output`, the `OA`) list of an op named `name` at the
+    /// stream: matched against the lists that op had last, else delimited.
+    fn scan_list_memo(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: TextId,
+        output: bool,
+        batch: &mut Batch<'a>,
+    ) -> Result<AttrList<'a>, ReadError> {
+        let start = s.offset();
+        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
+        for (a, oa, _) in last.into_iter().flatten() {
+            if s.skip_known(if output { oa } else { a }) {
+                return Ok((s.text().get(start..s.offset()).unwrap_or_default(), None));
+            }
+        }
+        let list = if output {
+            AttrListId::Oa
+        } else {
+            AttrListId::A
+        };
+        let (text, entries) = self.scan_list(s, name, list, batch)?;
+        Ok((text, Some(entries)))
+    }
+
+    /// An op's attribute dictionary from its `A` and `OA` lists: the pairs the
+    /// op named `name` had last, then the pairs numbered so far; a new pair
+    /// comes with its entries.
+    fn scan_dict(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: TextId,
+        a: AttrList<'a>,
+        oa: Option<AttrList<'a>>,
+        batch: &mut Batch<'a>,
+    ) -> Result<ScannedDict, ReadError> {
+        let key = (a.0, oa.as_ref().map_or("", |oa| oa.0));
+        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
+        let remembered = last.into_iter().flatten().find(|m| (m.0, m.1) == key);
+        if let Some((_, _, Some(id))) = remembered {
+            return Ok(ScannedDict {
+                id: Some(id),
+                entries: None,
+            });
+        }
+        let dict = match self.dicts.get(key) {
+            Some(id) => ScannedDict {
+                id: Some(id),
+                entries: None,
+            },
+            None => {
+                let a_entries = self.entries_of(s, name, a, AttrListId::A, batch)?;
+                let oa_entries = match oa {
+                    Some(oa) => self.entries_of(s, name, oa, AttrListId::Oa, batch)?,
+                    None => 0..0,
+                };
+                let id = self.next_dict;
+                let kept = self.dicts.insert(key, id);
+                if kept {
+                    self.next_dict = id.saturating_add(1);
+                }
+                ScannedDict {
+                    id: kept.then_some(id),
+                    entries: Some([a_entries, oa_entries]),
+                }
+            }
+        };
+        self.dict_memo
+            .insert(name, [Some((key.0, key.1, dict.id)), last[0]]);
+        Ok(dict)
+    }
+
+    /// The range of `list`'s entries in `batch.entries`, delimiting them now
+    /// if they were not.
+    fn entries_of(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: TextId,
+        (text, entries): AttrList<'a>,
+        id: AttrListId,
+        batch: &mut Batch<'a>,
+    ) -> Result<Range<u32>, ReadError> {
+        if let Some(entries) = entries {
+            return Ok(entries);
+        }
+        let resume = s.offset();
+        s.rewind(s.offset_of(text));
+        let read = self.scan_list(s, name, id, batch);
+        s.rewind(resume);
+        Ok(read?.1)
+    }
+}
+
+/// Three integer flags (non-zero is true) of an open array, or `None` when
+/// the array holds fewer or other values.
+fn read_flags(s: &mut Stream<'_>, list: &mut Open) -> Result<Option<[bool; 3]>, ReadError> {
+    let mut flags = [false; 3];
+    for flag in &mut flags {
+        if !s.next_element(list)? {
+            return Ok(None);
+        }
+        match s.i64()? {
+            Some(v) => *flag = v != 0,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(flags))
+}

@@ -96,7 +96,7 @@ pub const BROADCASTS_LIKE_BINARY: [&str; 12] = [
 /// Whether `op` broadcasts its tensor operands element-wise: it has
 /// Paddle's `BinaryElementWiseTrait` (`binary`), or it or its out-of-place
 /// twin is one of [`BROADCASTS_LIKE_BINARY`].
-pub(crate) fn broadcasts(p: &Program, op: OpId, binary: TraitId) -> bool {
+pub fn broadcasts(p: &Program, op: OpId, binary: TraitId) -> bool {
     let name = p.op_name_str(op);
     p.op_info(op).is_some_and(|i| i.has_trait(binary))
         || BROADCASTS_LIKE_BINARY.contains(&name)

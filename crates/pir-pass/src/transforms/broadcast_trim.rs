@@ -16,8 +16,10 @@
 //!
 //! Only parameters with loaded tensors change (the tensor keeps its bytes
 //! and gets the new dims), and only when every reader qualifies: an
-//! element-wise binary op ([`crate::leading_dim::broadcasts`]: Paddle's CPU
-//! kernels of all of them broadcast through `ElementwiseCompute`) with two
+//! element-wise binary op ([`crate::leading_dim::broadcasts`]; the CPU
+//! kernels of the arithmetic, comparison, logical and bitwise ones broadcast
+//! through `ElementwiseCompute`, and for the others trimming changes
+//! nothing) with two
 //! operands whose other operand has at least the parameter's rank (so no
 //! reader's result changes), and not as the written operand of an in-place
 //! op.

@@ -282,6 +282,44 @@ fn dce_drops_carried_values_nothing_reads() {
 }
 
 /// An integer division raises on a zero divisor, so it stays where a
+/// Dropping one carried value can leave another unread: here slot 2's
+/// yielded `exp` is the only reader of slot 3's argument, so once slot 2
+/// goes, slot 3 goes in the next round, and with it the `cos` it yielded
+/// and the `sin` outside the loop that only started it.
+#[test]
+fn dce_drops_carried_values_that_only_dropped_ones_read() {
+    let text = format!(
+        r#"{{
+    {X}
+    {Y}
+    {W}
+    {COUNTER}
+    (%6) = "pd_op.sin" (%1) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%7, %8, %9, %10) = "pd_op.while" (cond=%5, inputs=%0, %3, %1, %6) {{
+    ^%arg_0 {{}}, %arg_1 {{}}, %arg_2 {{}}, %arg_3 {{}}
+        (%11) = "pd_op.tanh" (%arg_0) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%12) = "pd_op.exp" (%arg_3) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%13) = "pd_op.cos" (%0) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%14) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
+        (%15) = "pd_op.less_than" (%14, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%15, %11, %14, %12, %13) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<-1x4xf32>, tensor<-1x4xf32>) -> 
+    }}
+    (%16) = "pd_op.fetch" (%7) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+}}"#
+    );
+    let mut p = parse(&text);
+    run(&mut p, "dce");
+    let text = p.to_string();
+    assert!(
+        text.contains(r#""pd_op.while" (cond=%5, inputs=%0, %3)"#),
+        "x and the counter stay\n{text}"
+    );
+    for gone in ["pd_op.exp", "pd_op.cos", "pd_op.sin"] {
+        assert!(!text.contains(gone), "{gone} is dead\n{text}");
+    }
+    p.verify().unwrap();
+}
+
 /// zero-trip loop would not run it; a float division gives inf and moves.
 #[test]
 fn integer_divisions_stay_in_the_loop() {

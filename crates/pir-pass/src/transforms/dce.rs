@@ -9,7 +9,7 @@
 use crate::registry::PassInfo;
 use pir_core::builtin::ArrayAttr;
 use pir_core::walk::Order;
-use pir_core::{Attribute, InsertPoint, OpId, Program};
+use pir_core::{Attribute, InsertPoint, OpId, Program, ValueId};
 
 use crate::alias::{while_body, yield_of};
 use crate::effects::is_pure;
@@ -38,17 +38,23 @@ impl Pass for DeadCodeElimination {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        let mut erased = erase_dead_ops(p, root)?;
+        let mut everything = Vec::new();
+        p.walk(root, Order::Post, &mut |op| {
+            if op != root {
+                everything.push(op);
+            }
+        });
+        let mut erased = erase_dead_ops(p, everything)?;
         let mut dropped = 0u64;
         // Dropping a carried value kills what the body computed for it,
         // which can leave another carried value unread: until neither moves.
         loop {
-            let more = drop_unread_carried(p, root)?;
+            let (more, freed) = drop_unread_carried(p, root)?;
             if more == 0 {
                 break;
             }
             dropped += more;
-            erased += erase_dead_ops(p, root)?;
+            erased += erase_dead_ops(p, freed)?;
         }
         cx.statistics.add("ops erased", erased);
         cx.statistics.add("loop-carried values dropped", dropped);
@@ -63,15 +69,10 @@ fn error(e: impl std::fmt::Display) -> PassError {
     }
 }
 
-/// Erases the pure ops under `root` whose results are unused, until none is
-/// left; returns how many.
-fn erase_dead_ops(p: &mut Program, root: OpId) -> Result<u64, PassError> {
-    let mut worklist = Vec::new();
-    p.walk(root, Order::Post, &mut |op| {
-        if op != root {
-            worklist.push(op);
-        }
-    });
+/// Erases those of `worklist` (ops in post order) that are pure with unused
+/// results, and then the pure ops only they read, until none is left;
+/// returns how many.
+fn erase_dead_ops(p: &mut Program, mut worklist: Vec<OpId>) -> Result<u64, PassError> {
     // Users come after their operands' definitions: pop from the end first.
     let mut erased = 0u64;
     while let Some(op) = worklist.pop() {
@@ -91,8 +92,9 @@ fn erase_dead_ops(p: &mut Program, root: OpId) -> Result<u64, PassError> {
 }
 
 /// Rebuilds every `pd_op.while` under `root` without its unread carried
-/// values (module docs); returns how many were dropped.
-fn drop_unread_carried(p: &mut Program, root: OpId) -> Result<u64, PassError> {
+/// values (module docs); returns how many were dropped, and the ops that
+/// defined the dropped inputs and yielded values (now maybe dead).
+fn drop_unread_carried(p: &mut Program, root: OpId) -> Result<(u64, Vec<OpId>), PassError> {
     let mut loops = Vec::new();
     p.walk(root, Order::Post, &mut |op| {
         if op != root && p.op_name_str(op) == "pd_op.while" {
@@ -100,6 +102,7 @@ fn drop_unread_carried(p: &mut Program, root: OpId) -> Result<u64, PassError> {
         }
     });
     let mut dropped = 0;
+    let mut freed = Vec::new();
     for lp in loops {
         let Some(body) = while_body(p, lp) else {
             continue;
@@ -127,6 +130,14 @@ fn drop_unread_carried(p: &mut Program, root: OpId) -> Result<u64, PassError> {
                 .chain(keep.iter().map(|&i| values[i + 1]))
                 .collect()
         };
+        let lost = |values: Vec<Option<ValueId>>| -> Vec<OpId> {
+            (0..n)
+                .filter(|i| !keep.contains(i))
+                .filter_map(|i| values[i + 1].and_then(|v| p.defining_op(v)))
+                .collect()
+        };
+        freed.extend(lost(p.operands(lp).collect()));
+        freed.extend(lost(p.operands(terminator).collect()));
         let operands = pick(p.operands(lp).collect());
         let yielded = pick(p.operands(terminator).collect());
         let types: Vec<_> = keep
@@ -147,7 +158,7 @@ fn drop_unread_carried(p: &mut Program, root: OpId) -> Result<u64, PassError> {
         p.erase_op(lp).map_err(error)?;
         dropped += (n - keep.len()) as u64;
     }
-    Ok(dropped)
+    Ok((dropped, freed))
 }
 
 /// `op`'s attributes with the per-result lists cut to the results `keep`.

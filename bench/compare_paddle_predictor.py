@@ -47,7 +47,10 @@ and reports their median (`--stat median`, the default) or their minimum
 (`--stat min`: on a loaded machine most runs of a 0.1 ms model are stretched
 by preemption, and the minimum is the run the other processes left alone).
 Per round the models are measured X, Y, X, Y ... (X then Y for each model,
-`--rounds` rounds); a model's time is the median of its rounds' values. Y's outputs (from its last run) must equal X's: same shapes
+`--rounds` rounds); with `--paired` one child per model and round creates both
+predictors and alternates `--blocks` blocks of X's and Y's runs, so the
+machine's drift falls on both sides alike (a fresh process per side cannot
+resolve 5 % on a 0.05 ms model; the paired child can); a model's time is the median of its rounds' values. Y's outputs (from its last run) must equal X's: same shapes
 and dtypes, `numpy.allclose(y, x, rtol=1e-4, atol=ATOL)` for floats (`--atol`,
 default 1e-5, for values that round to about zero) and exact equality
 otherwise.
@@ -69,6 +72,7 @@ Usage:
   bench/compare_paddle_predictor.py [--pipeline P] [--models a,b] [--rounds 3]
                                     [--warmup 3] [--runs 10] [--min-ms 200]
                                     [--stat median|min] [--onednn]
+                                    [--paired [--blocks 8]]
                                     [--timeout 120] [--atol 1e-5]
 """
 
@@ -150,6 +154,69 @@ sys.stdout.write("@@result " + json.dumps({"ms": times}) + "\n")
 """
 
 
+# Both sides in one process (`--paired`), alternating blocks of runs, so that
+# drift of the machine (other processes, frequency) falls on both alike:
+#   argv: x.json x.params y.json y.params inputs.npz onednn(0/1) warmup runs
+#         x-outputs.npz y-outputs.npz deleted-passes min-ms blocks
+# prints `@@result {"x": [...], "y": [...]}` (every timed run's ms).
+PAIRED_CHILD = r"""
+import json, os, sys, time
+os.environ["GLOG_minloglevel"] = "2"
+import numpy as np
+import paddle.inference as inf
+(xm, xp, ym, yp, inputs, onednn, warmup, runs, xout, yout, deleted, min_ms, blocks) = sys.argv[1:14]
+onednn, warmup, runs, blocks = onednn == "1", int(warmup), int(runs), int(blocks)
+min_ms = float(min_ms)
+npz = np.load(inputs)
+by_name = {k.split("_", 1)[1]: npz[k] for k in npz.files}
+
+def predictor(model, params, optim):
+    cfg = inf.Config(model, params)
+    if onednn:
+        cfg.enable_mkldnn()
+    else:
+        cfg.disable_mkldnn()
+    cfg.set_cpu_math_library_num_threads(1)
+    cfg.switch_ir_optim(optim)
+    cfg.disable_glog_info()
+    if not optim:
+        for name in filter(None, deleted.split(",")):
+            cfg.delete_pass(name)
+    pred = inf.create_predictor(cfg)
+    names = pred.get_input_names()
+    missing = [n for n in names if n not in by_name]
+    if missing:
+        raise SystemExit("inputs %s not in %s" % (missing, inputs))
+    return pred, [(pred.get_input_handle(n), by_name[n]) for n in names]
+
+def run(side):
+    pred, handles = side
+    for handle, array in handles:  # fresh inputs every run: an in-place op may write them
+        handle.reshape(array.shape)
+        handle.copy_from_cpu(array)
+    start = time.perf_counter()
+    pred.run()
+    return (time.perf_counter() - start) * 1000.0
+
+x, y = predictor(xm, xp, True), predictor(ym, yp, False)
+for _ in range(warmup):
+    run(x)
+    run(y)
+# Runs per block: enough that both sides' blocks add up to min_ms.
+once = max(min(run(x), run(y)), 1e-3)
+per_block = max(runs // blocks, int(min_ms / blocks / once), 1)
+times = {"x": [], "y": []}
+for _ in range(blocks):
+    for key, side in (("x", x), ("y", y)):
+        times[key].extend(run(side) for _ in range(per_block))
+for side, path in ((x, xout), (y, yout)):
+    pred = side[0]
+    np.savez(path, **{"out%d" % i: pred.get_output_handle(n).copy_to_cpu()
+                      for i, n in enumerate(pred.get_output_names())})
+sys.stdout.write("@@result " + json.dumps(times) + "\n")
+"""
+
+
 def error_line(text, limit=240):
     """The most telling line of a child's output: pir's `error: ...`, Paddle's `XxxError: ...`."""
     lines = [l.strip() for l in text.splitlines() if l.strip()]
@@ -180,6 +247,24 @@ def measure(model, params, inputs, optim, args, outputs):
     for line in res.stdout.splitlines():
         if line.startswith(RESULT):
             return STATS[args.stat](json.loads(line[len(RESULT):])["ms"]), None
+    return None, "exit %d: %s" % (res.returncode, error_line(res.stderr + res.stdout))
+
+
+def measure_paired(x, y, inputs, args, x_out, y_out):
+    """({"x": ms, "y": ms}, None) of one paired child (their `--stat`), or (None, problem)."""
+    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", GLOG_minloglevel="2")
+    cmd = [sys.executable, "-c", PAIRED_CHILD, x[0], x[1], y[0], y[1], inputs,
+           "1" if args.onednn else "0", str(args.warmup), str(args.runs), x_out, y_out,
+           ",".join(OPTIONAL_PASSES), str(args.min_ms), str(args.blocks)]
+    try:
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env,
+                             cwd=os.path.dirname(x_out))
+    except subprocess.TimeoutExpired:
+        return None, "no answer after %d s (killed)" % args.timeout
+    for line in res.stdout.splitlines():
+        if line.startswith(RESULT):
+            both = json.loads(line[len(RESULT):])
+            return {k: STATS[args.stat](v) for k, v in both.items()}, None
     return None, "exit %d: %s" % (res.returncode, error_line(res.stderr + res.stdout))
 
 
@@ -235,11 +320,16 @@ def main():
     ap.add_argument("--stat", choices=sorted(STATS), default="median",
                     help="what a child reports of its timed runs")
     ap.add_argument("--onednn", action="store_true", help="oneDNN on for both predictors")
+    ap.add_argument("--paired", action="store_true",
+                    help="X and Y in one process, alternating blocks of runs (steadier on small "
+                         "models than a fresh process per side)")
+    ap.add_argument("--blocks", type=int, default=8,
+                    help="with --paired: how many times the sides alternate per round")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds one measurement may take")
     ap.add_argument("--atol", type=float, default=1e-5)
     args = ap.parse_args()
-    if min(args.rounds, args.runs) < 1 or args.warmup < 0:
-        ap.error("--rounds and --runs must be at least 1, --warmup at least 0")
+    if min(args.rounds, args.runs, args.blocks) < 1 or args.warmup < 0:
+        ap.error("--rounds, --runs and --blocks must be at least 1, --warmup at least 0")
     if not os.path.exists(PIR):
         print("error: %s not found: run `cargo build --release -p pir-cli` or set PIR_BIN" % PIR,
               file=sys.stderr)
@@ -279,6 +369,15 @@ def main():
             for name, _kind, x, y, inputs, note in entries:
                 if name in problems:
                     continue
+                if args.paired and y is not None:
+                    outs = [os.path.join(work, "%s.%s.outputs.npz" % (name, side)) for side in "xy"]
+                    both, problem = measure_paired(x, y, inputs, args, *outs)
+                    if both is None:
+                        problems[name] = problem
+                        continue
+                    for side in "xy":
+                        times[name][side].append(both[side])
+                    continue
                 for side, files, optim in (("x", x, True), ("y", y, False)):
                     if files is None:
                         continue
@@ -291,10 +390,12 @@ def main():
 
         print("pipeline `%s`; Paddle Inference 3.3.1, CPU, 1 thread, oneDNN %s; "
               "X: Paddle's optimisation, Y: ours with Paddle's off; %d rounds x %d runs (+%d warm-up), "
-              "%s of a round's runs; "
+              "%s of a round's runs%s; "
               "load average %.1f at the start, %.1f at the end on %d CPUs\n"
               % (args.pipeline, "on" if args.onednn else "off", args.rounds, args.runs, args.warmup,
-                 args.stat, load_start, os.getloadavg()[0], os.cpu_count() or 0))
+                 args.stat,
+                 ", X and Y alternating in one process (%d blocks)" % args.blocks if args.paired else "",
+                 load_start, os.getloadavg()[0], os.cpu_count() or 0))
         print("| model | kind | X ms | Y ms | speedup | outputs |")
         print("|---|---|---:|---:|---:|---|")
         speedups, mismatches, notes = [], 0, []

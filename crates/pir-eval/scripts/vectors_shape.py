@@ -308,6 +308,23 @@ def creation_ops():
 
     per_dtype(Writer("full_with_tensor"), ALL, build_full_with_tensor)
 
+    def build_full_batch_size_like(dt):
+        out = []
+        # (input dims, shape, value, input_dim_idx, output_dim_idx)
+        for xs, shape, v, i, o in [([5, 2], [2, -1, 3], 1.5, 0, 1), ([3], [-1], -2.0, 0, 0),
+                                   ([2, 4], [-1, 2], 0.0, 1, 0), ([1, 3], [2, 7], 3.0, 0, 1)]:
+            if dt == "bool":
+                v = 1.0
+            x = make(data(xs, "float32"), "float32")
+            attrs = [attr("shape", "i32_array", shape), attr("dtype", "dtype", dt), attr("value", "f64", v),
+                     attr("input_dim_idx", "i32", i), attr("output_dim_idx", "i32", o)]
+            out.append((f"{xs}{shape}{v},{i},{o}", [x], attrs,
+                        lambda x=x, s=shape, v=v, i=i, o=o, dt=dt: _C_ops.full_batch_size_like(
+                            x, s, DT[dt], v, i, o, paddle.CPUPlace())))
+        return out
+
+    per_dtype(Writer("full_batch_size_like"), ALL, build_full_batch_size_like)
+
     def build_arange(dt):
         out = []
         for s, e, st in [(0, 5, 1), (1.5, 4, 0.5), (10, 2, -3), (0, 1, 0.3), (2, 2, 1)]:

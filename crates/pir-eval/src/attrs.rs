@@ -127,6 +127,12 @@ impl Ctx<'_> {
         Ok(self.f64_or(attr, f64::from(default))? as f32)
     }
 
+    /// An integer attribute.
+    pub fn i64(&self, attr: &str) -> Result<i64, EvalError> {
+        let a = self.get(attr).ok_or_else(|| self.bad(attr, "missing"))?;
+        self.int(attr, a)
+    }
+
     /// An integer attribute, `default` when absent.
     pub fn i64_or(&self, attr: &str, default: i64) -> Result<i64, EvalError> {
         match self.get(attr) {

@@ -1,5 +1,5 @@
 //! Creation ops: `full`, `full_int_array`, `full_like`, `full_with_tensor`,
-//! `assign_value`, `arange`, `linspace`.
+//! `full_batch_size_like`, `assign_value`, `arange`, `linspace`.
 
 use pir_params::DType;
 
@@ -12,6 +12,7 @@ pub(crate) const OPS: &[&str] = &[
     "pd_op.full_int_array",
     "pd_op.full_like",
     "pd_op.full_with_tensor",
+    "pd_op.full_batch_size_like",
     "pd_op.assign_value",
     "pd_op.assign_value_",
     "pd_op.arange",
@@ -25,6 +26,7 @@ pub(crate) fn eval(c: &Ctx<'_>) -> Option<Result<Vec<EvalTensor>, EvalError>> {
         "pd_op.full_int_array" => full_int_array(c),
         "pd_op.full_like" => full_like(c),
         "pd_op.full_with_tensor" => full_with_tensor(c),
+        "pd_op.full_batch_size_like" => full_batch_size_like(c),
         "pd_op.assign_value" | "pd_op.assign_value_" => assign_value(c),
         "pd_op.arange" => arange(c),
         "pd_op.linspace" => linspace(c),
@@ -116,6 +118,33 @@ fn full_with_tensor(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     } else {
         EvalTensor::from_i64s(dtype, &dims, &vec![v.to_i64_vec()[0]; n])
     }
+}
+
+/// `full_batch_size_like(input, shape, dtype, value, input_dim_idx,
+/// output_dim_idx)`: `shape` with dim `output_dim_idx` set to the input's
+/// dim `input_dim_idx`, filled with `value` (for a tensor without LoD: with
+/// one, Paddle takes the number of sequences).
+fn full_batch_size_like(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
+    c.arity_is(1)?;
+    let x = c.x(0)?;
+    let mut shape = c.ints("shape")?;
+    let index = |name: &str, len: usize| -> Result<usize, EvalError> {
+        let i = c.i64(name)?;
+        usize::try_from(i)
+            .ok()
+            .filter(|&i| i < len)
+            .ok_or_else(|| c.shape_err(format!("{name} {i} out of range for rank {len}")))
+    };
+    let from = index("input_dim_idx", x.shape().len())?;
+    let to = index("output_dim_idx", shape.len())?;
+    shape[to] = i64::try_from(x.shape()[from]).map_err(|_| c.shape_err("dim too large"))?;
+    let dims = dims_of(c, &shape)?;
+    // CPU kernels: float32/64, int32/64, bool.
+    let dtype = c.dtype_req("dtype")?;
+    if matches!(dtype, DType::Float16 | DType::BFloat16) {
+        return Err(c.dtype_err(dtype));
+    }
+    filled(c, dtype, &dims, c.f64("value")?)
 }
 
 /// `assign_value(shape, dtype, values)`: the values in row-major order.

@@ -11,8 +11,8 @@
 use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::{
-    broadcast_trim, canonicalize, cleanup, constant_folding, cse, dce, einsum, fold_batch_norm,
-    fusion, horizontal_fuse, inplace, loop_invariant, value_semantics,
+    batch_size_like, broadcast_trim, canonicalize, cleanup, constant_folding, cse, dce, einsum,
+    fold_batch_norm, fusion, horizontal_fuse, inplace, loop_invariant, value_semantics,
 };
 
 /// A pipeline that cannot be built.
@@ -78,6 +78,7 @@ pub static PASSES: &[PassInfo] = &[
     horizontal_fuse::INFO,
     einsum::INFO,
     broadcast_trim::INFO,
+    batch_size_like::INFO,
     fusion::DRR,
 ];
 

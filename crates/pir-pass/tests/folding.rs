@@ -58,6 +58,8 @@ fn count(p: &Program, op: &str) -> usize {
 /// other op by the evaluator; returns what `pd_op.fetch` ops read, by name.
 fn interpret(p: &Program, feeds: &[(&str, EvalTensor)]) -> BTreeMap<String, Vec<f64>> {
     let mut env: HashMap<ValueId, EvalTensor> = HashMap::new();
+    // `builtin.combine` results: their elements, given in their place.
+    let mut vectors: HashMap<ValueId, Vec<EvalTensor>> = HashMap::new();
     let mut fetched = BTreeMap::new();
     let ctx = p.ctx();
     let name_of = |op: OpId, attr: &str| -> String {
@@ -67,8 +69,18 @@ fn interpret(p: &Program, feeds: &[(&str, EvalTensor)]) -> BTreeMap<String, Vec<
     let mut ops = Vec::new();
     p.walk(p.module_op(), Order::Pre, &mut |op| ops.push(op));
     for op in ops.into_iter().skip(1) {
-        let inputs: Vec<EvalTensor> = p.operands(op).map(|v| env[&v.unwrap()].clone()).collect();
+        let mut inputs: Vec<EvalTensor> = Vec::new();
+        for v in p.operands(op).map(Option::unwrap) {
+            match vectors.get(&v) {
+                Some(elements) => inputs.extend(elements.iter().cloned()),
+                None => inputs.push(env[&v].clone()),
+            }
+        }
         let outs = match p.op_name_str(op) {
+            "builtin.combine" => {
+                vectors.insert(p.result(op, 0), inputs);
+                continue;
+            }
             "pd_op.data" => {
                 let name = name_of(op, "name");
                 vec![feeds.iter().find(|(n, _)| *n == name).unwrap().1.clone()]
@@ -599,4 +611,119 @@ fn an_empty_axes_list_of_full_reductions_becomes_every_axis_as_a_parameter() {
         "[-1], [0, 1] shared by mean and max, [0]: {lists:?}"
     );
     assert_close(&before, &interpret(&p, &feed()), 0.0);
+}
+
+/// `shape64(x)[0]` stacked with constants, read by `reader` (`%9` is the
+/// stacked list, `%1` the data input, `%2` `scale(x)`).
+fn batch_shape_program(elements: &str, reader: &str, extra: &str) -> Program {
+    let text = format!(
+        r#"{{
+    (%1) = "pd_op.data" () {{dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,6],stop_gradient:[false]}} : () -> tensor<-1x6xf32>
+    (%0) = "pd_op.full" () {{dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:2}} : () -> tensor<1xf32>
+    (%2) = "pd_op.scale" (%1, %0) {{bias:0.5,bias_after_scale:true,stop_gradient:[false]}} : (tensor<-1x6xf32>, tensor<1xf32>) -> tensor<-1x6xf32>
+    (%3) = "pd_op.shape64" (%1) {{stop_gradient:[true]}} : (tensor<-1x6xf32>) -> tensor<2xi64>
+    (%4) = "pd_op.full_int_array" () {{dtype:int64,place:Place(cpu),stop_gradient:[true],value:[0]}} : () -> tensor<1xi64>
+    (%5) = "pd_op.full_int_array" () {{dtype:int64,place:Place(cpu),stop_gradient:[true],value:[1]}} : () -> tensor<1xi64>
+    (%6) = "pd_op.slice" (%3, %4, %5) {{axes:[0],decrease_axis:[0],infer_flags:[1],stop_gradient:[true]}} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+    (%7) = "pd_op.full" () {{dtype:int64,place:Place(cpu),shape:[],stop_gradient:[true],value:2}} : () -> tensor<i64>
+    (%8) = "pd_op.full" () {{dtype:int64,place:Place(cpu),shape:[],stop_gradient:[true],value:3}} : () -> tensor<i64>
+{extra}    (%20) = "pd_op.full" () {{dtype:int64,place:Place(cpu),shape:[],stop_gradient:[true],value:0}} : () -> tensor<i64>
+    (%21) = "builtin.combine" ({elements}) {{stop_gradient:[true]}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> vec[tensor<i64>,tensor<i64>,tensor<i64>]
+    (%9) = "pd_op.stack" (%21) {{axis:0,stop_gradient:[true]}} : (vec[tensor<i64>,tensor<i64>,tensor<i64>]) -> tensor<3xi64>
+{reader}}}"#
+    );
+    parse(&text)
+}
+
+const RESHAPE_READER: &str = r#"    (%10) = "pd_op.reshape" (%2, %9) {stop_gradient:[false]} : (tensor<-1x6xf32>, tensor<3xi64>) -> tensor<-1x2x3xf32>
+    (%11) = "pd_op.fetch" (%10) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x2x3xf32>) -> tensor<-1x2x3xf32>
+"#;
+
+const FULL_READER: &str = r#"    (%12) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0.25} : () -> tensor<1xf32>
+    (%10) = "pd_op.full_with_tensor" (%12, %9) {dtype:float32,stop_gradient:[true]} : (tensor<1xf32>, tensor<3xi64>) -> tensor<2x-1x3xf32>
+    (%11) = "pd_op.fetch" (%10) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<2x-1x3xf32>) -> tensor<2x-1x3xf32>
+"#;
+
+fn batch_feed() -> Vec<(&'static str, EvalTensor)> {
+    let values: Vec<f64> = (0..18).map(|i| f64::from(i) * 0.5 - 3.0).collect();
+    vec![(
+        "x",
+        EvalTensor::from_f64s(DType::Float32, &[3, 6], &values).unwrap(),
+    )]
+}
+
+#[test]
+fn a_reshape_to_the_batch_size_read_at_run_time_copies_it_instead() {
+    let mut p = batch_shape_program("%6, %7, %8", RESHAPE_READER, "");
+    let before = interpret(&p, &batch_feed());
+    let stats = run_pipeline(&mut p, "batch_size_like,dce");
+    assert_eq!(stat(&stats, "shapes rewritten"), 1, "{p}");
+    let printed = p.to_string();
+    assert!(printed.contains("value:[0,2,3]"), "{printed}");
+    for gone in ["pd_op.shape64", "pd_op.slice", "pd_op.stack"] {
+        assert_eq!(count(&p, gone), 0, "{gone} left: {printed}");
+    }
+    assert_close(&before, &interpret(&p, &batch_feed()), 0.0);
+}
+
+#[test]
+fn a_full_of_the_batch_size_read_at_run_time_becomes_full_batch_size_like() {
+    let mut p = batch_shape_program("%7, %6, %8", FULL_READER, "");
+    let before = interpret(&p, &batch_feed());
+    let stats = run_pipeline(&mut p, "batch_size_like,dce");
+    assert_eq!(stat(&stats, "shapes rewritten"), 1, "{p}");
+    let printed = p.to_string();
+    assert!(
+        printed.contains(
+            r#""pd_op.full_batch_size_like" (%0) {dtype:float32,input_dim_idx:0,output_dim_idx:1,place:Place(undefined:0),shape:[2,-1,3],stop_gradient:[true],value:0.25}"#
+        ),
+        "{printed}"
+    );
+    assert_eq!(count(&p, "pd_op.shape64"), 0, "{printed}");
+    assert_close(&before, &interpret(&p, &batch_feed()), 0.0);
+}
+
+#[test]
+fn shapes_that_do_not_just_repeat_the_batch_size_stay() {
+    let second_input = r#"    (%13) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,6],stop_gradient:[false]} : () -> tensor<-1x6xf32>
+"#;
+    let cases = [
+        // Not at the leading place: reshape's 0 copies the dim at its own place.
+        ("%7, %6, %8", RESHAPE_READER, String::new()),
+        // A constant 0 would copy a dim too.
+        ("%6, %20, %8", RESHAPE_READER, String::new()),
+        // The batch size of another input.
+        (
+            "%6, %7, %8",
+            RESHAPE_READER,
+            format!(
+                "{second_input}{}",
+                r#"    (%14) = "pd_op.shape64" (%13) {stop_gradient:[true]} : (tensor<-1x6xf32>) -> tensor<2xi64>
+    (%15) = "pd_op.slice" (%14, %4, %5) {axes:[0],decrease_axis:[0],infer_flags:[1],stop_gradient:[true]} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+"#
+            ),
+        ),
+        // The input's buffer is written in place (its dims may change).
+        (
+            "%6, %7, %8",
+            RESHAPE_READER,
+            r#"    (%16) = "pd_op.relu_" (%1) {stop_gradient:[false]} : (tensor<-1x6xf32>) -> tensor<-1x6xf32>
+"#
+            .to_string(),
+        ),
+        // A program with LoD ops: full_batch_size_like would count sequences.
+        (
+            "%7, %6, %8",
+            FULL_READER,
+            r#"    (%17) = "pd_op.lod_array_length" (%1) {stop_gradient:[true]} : (tensor<-1x6xf32>) -> tensor<1xi64>
+"#
+            .to_string(),
+        ),
+    ];
+    for (i, (elements, reader, extra)) in cases.iter().enumerate() {
+        let elements = if i == 2 { "%15, %7, %8" } else { elements };
+        let mut p = batch_shape_program(elements, reader, extra);
+        let stats = run_pipeline(&mut p, "batch_size_like");
+        assert_eq!(stat(&stats, "shapes rewritten"), 0, "case {i}: {p}");
+    }
 }

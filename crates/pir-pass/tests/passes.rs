@@ -241,7 +241,9 @@ fn the_greedy_driver_reports_the_iteration_limit() {
     );
 }
 
+#[cfg(debug_assertions)]
 struct Liar;
+#[cfg(debug_assertions)]
 impl RewritePattern for Liar {
     fn name(&self) -> &str {
         "liar"

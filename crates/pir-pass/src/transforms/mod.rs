@@ -1,5 +1,6 @@
 //! The built-in passes.
 
+pub mod batch_size_like;
 pub mod broadcast_trim;
 pub mod canonicalize;
 pub mod cleanup;

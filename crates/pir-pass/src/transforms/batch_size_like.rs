@@ -1,0 +1,280 @@
+//! `batch_size_like`: a shape built at run time only to repeat a tensor's
+//! batch size — `stack([shape(y)[0], 5, 16])` — is written so that the
+//! kernel copies the batch size itself:
+//!
+//! - `reshape(x, stack([shape(y)[0], c...]))`, where `x` has `y`'s batch
+//!   size, becomes `reshape(x, [0, c...])`: Paddle's reshape copies a `0`
+//!   from the input's dim at the same place (`ValidateShape`), and the
+//!   constant list is a parameter once constants become parameters;
+//! - `full_with_tensor(v, stack([c..., shape(y)[0], c...]))` becomes
+//!   `full_batch_size_like(y, [c..., -1, c...], v, 0, i)`, one kernel that
+//!   takes the batch size from `y` (how `paddle.nn.LSTM`/`GRU` make their
+//!   zero initial states).
+//!
+//! Why: the `shape64`, `slice` and `stack` ops cost a kernel call each per
+//! run (2–3 µs each in Paddle's CPU executor), about as much as a small
+//! matmul. A whole program's shape reads go once no reader is left.
+//!
+//! "Has `y`'s batch size" is [`LeadingDims`]: both leading dims have the
+//! same `pd_op.data` origin. Only the leading dim is rewritten, and only
+//! when every other element of the list is a constant (for reshape, none of
+//! them `0`, which would copy a dim instead; for `full_batch_size_like`,
+//! none negative). The values read (`x`, `y`) must not be written in place:
+//! an in-place op can change a buffer's dims after its value was defined.
+//!
+//! `full_batch_size_like` takes the number of sequences instead of the
+//! leading dim when its input carries a LoD; Paddle 3 programs carry none
+//! unless an op makes one, so programs with sequence or LoD ops are left
+//! alone.
+
+use pir_core::{Builder, InsertPoint, OpId, Program, ValueId};
+use pir_dialects::ops::{
+    FullBatchSizeLikeOp, FullIntArrayOp, FullWithTensorOp, ReshapeOp, SliceOp, StackOp,
+};
+use pir_dialects::pd_op::{DataType, Place};
+
+use crate::alias::alias_class;
+use crate::leading_dim::LeadingDims;
+use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::registry::PassInfo;
+use crate::transforms::constant_folding::maker_value;
+use crate::transforms::{dense_dims, ops_under};
+
+/// The `batch_size_like` pass.
+pub const INFO: PassInfo = PassInfo {
+    argument: "batch_size_like",
+    description: "shapes stacked from a tensor's batch size read at run time let the kernel copy \
+                  it: reshape with 0, full_batch_size_like",
+    options: &[],
+    make: |_| Ok(Box::new(BatchSizeLike)),
+};
+
+/// The `batch_size_like` pass.
+#[derive(Debug, Default)]
+pub struct BatchSizeLike;
+
+impl Pass for BatchSizeLike {
+    fn argument(&self) -> &'static str {
+        INFO.argument
+    }
+    fn run(
+        &mut self,
+        p: &mut Program,
+        root: OpId,
+        cx: &mut PassContext,
+    ) -> Result<Changed, PassError> {
+        let ops = ops_under(p, root);
+        let candidates: Vec<OpId> = ops
+            .iter()
+            .copied()
+            .filter(|&op| {
+                matches!(
+                    p.op_name_str(op),
+                    "pd_op.reshape" | "pd_op.full_with_tensor"
+                )
+            })
+            .collect();
+        if candidates.is_empty() {
+            cx.statistics.add("shapes rewritten", 0);
+            return Ok(Changed::No);
+        }
+        let lod_free = !ops.iter().any(|&op| {
+            let name = p.op_name_str(op);
+            name.contains("sequence") || name.contains("lod")
+        });
+        let dims = LeadingDims::new(p, root);
+        let mut rewritten = 0u64;
+        for op in candidates {
+            let done = if let Some(reshape) = ReshapeOp::from_op(p, op) {
+                reshape_copying_batch(p, &dims, reshape)
+            } else if let Some(full) = FullWithTensorOp::from_op(p, op).filter(|_| lod_free) {
+                full_batch_size_like(p, &dims, full)?
+            } else {
+                false
+            };
+            rewritten += u64::from(done);
+        }
+        cx.statistics.add("shapes rewritten", rewritten);
+        Ok(Changed::from(rewritten > 0))
+    }
+}
+
+/// One element of a stacked shape list.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Element {
+    /// A constant.
+    Const(i64),
+    /// `shape(y)[0]`: the leading dim of `y` at run time.
+    BatchOf(ValueId),
+}
+
+/// The elements of `shape` when it is `stack(combine(e...), axis 0)` of
+/// 0-d constants and leading-dim reads.
+fn stacked_elements(p: &Program, shape: ValueId) -> Option<Vec<Element>> {
+    let stack = StackOp::from_op(p, p.defining_op(shape)?)?;
+    if stack.axis(p)? != 0 {
+        return None;
+    }
+    let list = stack.x(p)?;
+    let combine = p.defining_op(list)?;
+    if p.op_name_str(combine) != "builtin.combine" {
+        return None;
+    }
+    p.operands(combine)
+        .map(|e| {
+            let e = e?;
+            if dense_dims(p, e)?.len() > 1 {
+                return None;
+            }
+            let def = p.defining_op(e)?;
+            if let Some(y) = leading_dim_read(p, def) {
+                return Some(Element::BatchOf(y));
+            }
+            let t = maker_value(p, def).ok()??;
+            let v = t.to_i64_vec();
+            (v.len() == 1 && !t.dtype().is_float()).then(|| Element::Const(v[0]))
+        })
+        .collect()
+}
+
+/// `y` when `op` is `slice(shape(y), [0], [1], axes [0], decrease_axis
+/// [0])` and nothing writes `y`.
+fn leading_dim_read(p: &Program, op: OpId) -> Option<ValueId> {
+    let slice = SliceOp::from_op(p, op)?;
+    if slice.axes(p)? != [0] || slice.decrease_axis(p)? != [0] {
+        return None;
+    }
+    let bound = |v: Option<ValueId>| -> Option<Vec<i64>> {
+        Some(maker_value(p, p.defining_op(v?)?).ok()??.to_i64_vec())
+    };
+    if bound(slice.starts(p))? != [0] || bound(slice.ends(p))? != [1] {
+        return None;
+    }
+    let shape_op = p.defining_op(slice.input(p)?)?;
+    if !matches!(p.op_name_str(shape_op), "pd_op.shape" | "pd_op.shape64") {
+        return None;
+    }
+    let y = p.operand(shape_op, 0)?;
+    (!alias_class(p, y).facts.written).then_some(y)
+}
+
+/// Whether `a` and `b` have the same (dynamic) leading dim at run time.
+fn same_batch(dims: &LeadingDims, a: ValueId, b: ValueId) -> bool {
+    dims.origin(a).is_some_and(|o| dims.origin(b) == Some(o))
+}
+
+/// `reshape(x, stack([shape(y)[0], c...]))` → `reshape(x, [0, c...])`.
+fn reshape_copying_batch(p: &mut Program, dims: &LeadingDims, reshape: ReshapeOp) -> bool {
+    let (Some(x), Some(shape)) = (reshape.x(p), reshape.shape(p)) else {
+        return false;
+    };
+    let Some(elements) = stacked_elements(p, shape) else {
+        return false;
+    };
+    let Some((&Element::BatchOf(y), rest)) = elements.split_first() else {
+        return false;
+    };
+    if !same_batch(dims, x, y) || alias_class(p, x).facts.written {
+        return false;
+    }
+    let mut list = vec![0];
+    for e in rest {
+        match *e {
+            Element::Const(c) if c != 0 => list.push(c),
+            _ => return false,
+        }
+    }
+    let ctx = p.ctx();
+    let i64_type = ctx.intern_type(pir_core::builtin::ScalarType::I64);
+    let list_type = pir_core::builtin::DenseTensorType::get(ctx, i64_type, &[list.len() as i64]);
+    let op = reshape.0;
+    let mut b = Builder::new(p, InsertPoint::Before(op));
+    let maker = FullIntArrayOp::build(&mut b, &list, DataType::Int64, Place::cpu(), &[list_type]);
+    copy_bookkeeping(p, op, maker.0, true);
+    let made = maker.out(p);
+    p.set_operand(op, 1, Some(made)).is_ok()
+}
+
+/// `full_with_tensor(v, stack([c..., shape(y)[0], c...]))` →
+/// `full_batch_size_like(y, ...)`.
+fn full_batch_size_like(
+    p: &mut Program,
+    dims: &LeadingDims,
+    full: FullWithTensorOp,
+) -> Result<bool, PassError> {
+    let (Some(value), Some(shape), Some(dtype)) = (full.value(p), full.shape(p), full.dtype(p))
+    else {
+        return Ok(false);
+    };
+    let Some(elements) = stacked_elements(p, shape) else {
+        return Ok(false);
+    };
+    let mut batch = None;
+    let mut list = Vec::with_capacity(elements.len());
+    for (i, e) in elements.iter().enumerate() {
+        match *e {
+            Element::BatchOf(y) if batch.is_none() && dims.origin(y).is_some() => {
+                batch = Some((i, y));
+                list.push(-1);
+            }
+            Element::Const(c) if c >= 0 => match i32::try_from(c) {
+                Ok(c) => list.push(c),
+                Err(_) => return Ok(false),
+            },
+            _ => return Ok(false),
+        }
+    }
+    let Some((index, y)) = batch else {
+        return Ok(false);
+    };
+    let Some(v) = p
+        .defining_op(value)
+        .and_then(|d| maker_value(p, d).ok().flatten())
+        .filter(|t| t.numel() == 1)
+        .and_then(|t| t.to_f64_vec().first().copied())
+    else {
+        return Ok(false);
+    };
+    let (Ok(index), op) = (i32::try_from(index), full.0) else {
+        return Ok(false);
+    };
+    let out_type = p.value_type(full.out(p));
+    let mut b = Builder::new(p, InsertPoint::Before(op));
+    let like = FullBatchSizeLikeOp::build(
+        &mut b,
+        y,
+        &list,
+        dtype,
+        v,
+        0,
+        index,
+        Place::undefined(),
+        &[out_type],
+    );
+    copy_bookkeeping(p, op, like.0, false);
+    let (old, new) = (full.out(p), like.out(p));
+    p.replace_all_uses_with(old, new);
+    p.erase_op(op).map_err(|e| PassError {
+        pass: INFO.argument.into(),
+        message: e.to_string(),
+    })?;
+    Ok(true)
+}
+
+/// Gives `new` the `stop_gradient` of `old` (or `[true]` for a constant)
+/// and its `struct_name` (the layer it belongs to), when it has one.
+fn copy_bookkeeping(p: &mut Program, old: OpId, new: OpId, constant: bool) {
+    let stop_gradient = if constant {
+        let ctx = p.ctx();
+        let t = ctx.intern_attr(pir_core::builtin::BoolAttr(true));
+        Some(pir_core::builtin::ArrayAttr::get(ctx, &[t]))
+    } else {
+        p.attr(old, "stop_gradient")
+    };
+    if let Some(a) = stop_gradient {
+        p.set_attr(new, "stop_gradient", a);
+    }
+    if let Some(a) = p.attr(old, "struct_name") {
+        p.set_attr(new, "struct_name", a);
+    }
+}

@@ -1,5 +1,6 @@
-//! Canonicalization: identity ops removed, redundant op pairs folded and
-//! slices moved before transposes, applied by the greedy driver to a fixed
+//! Canonicalization: identity ops removed, redundant op pairs folded,
+//! slices moved before transposes and channel-last convolutions of
+//! transposes run channel-first, applied by the greedy driver to a fixed
 //! point. The identity removals are
 //! also a pass of their own (`remove-identity-ops`); Paddle's own cleanups
 //! (`identity_op_clean`, `remove_redundant_transpose`) are DRR rules
@@ -16,7 +17,9 @@ use pir_dialects::pd_op::DataType;
 
 use crate::alias::alias_class;
 use crate::pass::{Changed, Pass, PassContext, PassError};
-use pir_dialects::ops::{AssignOp, CastOp, FullOp, ScaleOp, SliceOp, TransposeOp};
+use pir_dialects::ops::{
+    AssignOp, CastOp, Conv2dOp, DepthwiseConv2dOp, FullOp, ScaleOp, SliceOp, TransposeOp,
+};
 
 use crate::registry::{PassInfo, GREEDY_OPTIONS};
 use crate::rewrite::{
@@ -385,6 +388,84 @@ impl RewritePattern for Fold {
     }
 }
 
+/// `conv2d(transpose(x, [0,2,3,1])) {data_format: NHWC}` convolves `x` as
+/// NCHW and transposes the result: Paddle's CPU kernel turns an NHWC input
+/// back into NCHW itself (`TransToChannelFirst`) and transposes its result
+/// to NHWC, so the input transpose and the kernel's undoing of it go. The
+/// filter is OIHW in both layouts; strides, paddings and dilations name
+/// (height, width) in both. Only when the convolution is the transpose's one
+/// reader and nothing writes the transposed tensor.
+/// (One pattern per convolution op: `conv2d` and `depthwise_conv2d`.)
+struct ChannelLastConvOfTranspose(&'static str);
+
+const CHANNELS_LAST: [i32; 4] = [0, 2, 3, 1];
+
+impl RewritePattern for ChannelLastConvOfTranspose {
+    fn name(&self) -> &str {
+        "channel-last-conv-of-transpose"
+    }
+    fn root(&self) -> Root {
+        Root::op(self.0)
+    }
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+        let p = rw.program_ref();
+        // Both ops have the same operands and attributes.
+        let conv = Conv2dOp(op);
+        if p.num_results(op) != 1 || conv.data_format(p).as_deref() != Some("NHWC") {
+            return false;
+        }
+        let (Some(t), Some(filter)) = (conv.input(p), conv.filter(p)) else {
+            return false;
+        };
+        let Some(transpose) = p.defining_op(t).and_then(|d| TransposeOp::from_op(p, d)) else {
+            return false;
+        };
+        let Some(x) = transpose.x(p) else {
+            return false;
+        };
+        if transpose.perm(p).as_deref() != Some(&CHANNELS_LAST[..])
+            || p.use_count(t) != 1
+            || alias_class(p, t).facts.written
+        {
+            return false;
+        }
+        let out = conv.out(p);
+        let Some(nchw_type) = p
+            .ctx()
+            .type_as::<DenseTensorType>(p.value_type(out))
+            .filter(|t| t.dims.len() == 4)
+            .map(|t| DenseTensorType {
+                dims: [t.dims[0], t.dims[3], t.dims[1], t.dims[2]].into(),
+                ..t.clone()
+            })
+        else {
+            return false;
+        };
+        let ctx = p.ctx();
+        let nchw_type = ctx.intern_type(nchw_type);
+        let attrs = ctx.dict_with(
+            p.attrs(op),
+            ctx.symbol("data_format"),
+            pir_core::builtin::StrAttr::get(ctx, "NCHW"),
+        );
+        let (name, out_type) = (p.op_name(op), p.value_type(out));
+        let stop_gradient = p.attr(op, "stop_gradient");
+        let program = rw.program();
+        let nchw = program.create_op(name, &[Some(x), Some(filter)], &[nchw_type], attrs, 0);
+        rw.insert_at(InsertPoint::Before(op), nchw);
+        let program = rw.program();
+        let convolved = program.result(nchw, 0);
+        let mut b = Builder::new(program, InsertPoint::Before(op));
+        let back = TransposeOp::build(&mut b, convolved, &CHANNELS_LAST, &[out_type]);
+        if let Some(sg) = stop_gradient {
+            program.set_attr(back.0, "stop_gradient", sg);
+        }
+        rw.notify_inserted(back.0);
+        let value = rw.program_ref().result(back.0, 0);
+        rw.replace_op(op, &[value])
+    }
+}
+
 fn patterns(names: &[&str]) -> Vec<Box<dyn RewritePattern>> {
     let all: Vec<Box<dyn RewritePattern>> = vec![
         Box::new(Fold),
@@ -393,6 +474,8 @@ fn patterns(names: &[&str]) -> Vec<Box<dyn RewritePattern>> {
         Box::new(AssignIsIdentity),
         Box::new(RedundantTranspose),
         Box::new(SliceOfTranspose),
+        Box::new(ChannelLastConvOfTranspose(Conv2dOp::NAME)),
+        Box::new(ChannelLastConvOfTranspose(DepthwiseConv2dOp::NAME)),
     ];
     all.into_iter()
         .filter(|p| names.is_empty() || names.contains(&p.name()))
@@ -402,8 +485,8 @@ fn patterns(names: &[&str]) -> Vec<Box<dyn RewritePattern>> {
 /// The `canonicalize` pass.
 pub const CANONICALIZE: PassInfo = PassInfo {
     argument: "canonicalize",
-    description: "remove identity ops, fold redundant pairs and slice before transposing, \
-                  to a fixed point",
+    description: "remove identity ops, fold redundant pairs, slice before transposing and \
+                  convolve channel-first, to a fixed point",
     options: GREEDY_OPTIONS,
     make: |o| {
         Ok(Box::new(PatternPass::new(
@@ -606,6 +689,75 @@ mod tests {
                 "{printed}"
             );
             assert!(printed.contains("(%0, "), "the slice reads x: {printed}");
+            assert_eq!(run(&p, &x), before, "{printed}");
+        }
+    }
+
+    #[test]
+    fn a_channel_last_convolution_of_a_transpose_convolves_the_input_as_is() {
+        let ctx = pir_dialects::pd_op_context();
+        let x = EvalTensor::from_f64s(
+            DType::Float32,
+            &[1, 3, 4, 4],
+            &(0..48)
+                .map(|i| f64::from(i) * 0.25 - 5.0)
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+        // A filter whose every weight differs, so a mixed-up layout shows.
+        let weights: Vec<String> = (0..54)
+            .map(|i| format!("{}", f64::from(i % 7) - 2.5))
+            .collect();
+        for (op, other_reader, transposes) in [
+            ("conv2d", "", 1),
+            ("depthwise_conv2d", "", 1),
+            // The transposed tensor is read elsewhere too: nothing changes.
+            (
+                "conv2d",
+                r#"    (%5) = "pd_op.relu" (%1) {stop_gradient:[false]} : (tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+"#,
+                1,
+            ),
+        ] {
+            let (filter_dims, groups, out_c) = if op == "conv2d" {
+                ("2x3x3x3", 1, 2)
+            } else {
+                ("3x1x3x3", 3, 3)
+            };
+            let n: usize = filter_dims
+                .split('x')
+                .map(|d| d.parse::<usize>().unwrap())
+                .product();
+            let shape = filter_dims.replace('x', ",");
+            let values = weights[..n].join(",");
+            let text = format!(
+                r#"{{
+    (%0) = "pd_op.data" () {{dtype:float32,name:"x",place:Place(undefined:0),shape:[1,3,4,4],stop_gradient:[false]}} : () -> tensor<1x3x4x4xf32>
+    (%1) = "pd_op.transpose" (%0) {{perm:[0,2,3,1],stop_gradient:[false]}} : (tensor<1x3x4x4xf32>) -> tensor<1x4x4x3xf32>
+    (%2) = "pd_op.assign_value" () {{dtype:float32,place:Place(undefined:0),shape:[{shape}],stop_gradient:[true],values:[{values}]}} : () -> tensor<{filter_dims}xf32>
+    (%3) = "pd_op.{op}" (%1, %2) {{data_format:"NHWC",dilations:[1,1],groups:{groups},padding_algorithm:"EXPLICIT",paddings:[1,1],stop_gradient:[false],strides:[2,1]}} : (tensor<1x4x4x3xf32>, tensor<{filter_dims}xf32>) -> tensor<1x2x4x{out_c}xf32>
+    (%4) = "pd_op.fetch" (%3) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<1x2x4x{out_c}xf32>) -> tensor<1x2x4x{out_c}xf32>
+{other_reader}}}"#
+            );
+            let mut p = Program::parse(&ctx, &text).unwrap();
+            let before = run(&p, &x);
+            let mut pm = crate::PassManager::parse("canonicalize,dce").unwrap();
+            pm.instrumentation.verify_each = true;
+            pm.run(&mut p).unwrap();
+            let printed = p.to_string();
+            assert_eq!(
+                printed.matches("\"pd_op.transpose\"").count(),
+                transposes,
+                "{printed}"
+            );
+            let nchw = printed.contains(r#"data_format:"NCHW""#);
+            assert_eq!(nchw, other_reader.is_empty(), "{printed}");
+            if nchw {
+                assert!(
+                    printed.contains(&format!("\"pd_op.{op}\" (%0, ")),
+                    "{printed}"
+                );
+            }
             assert_eq!(run(&p, &x), before, "{printed}");
         }
     }

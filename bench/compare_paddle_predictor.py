@@ -46,6 +46,11 @@ thousands of runs, whose statistics scatter far less than 100 runs' do),
 and reports their median (`--stat median`, the default) or their minimum
 (`--stat min`: on a loaded machine most runs of a 0.1 ms model are stretched
 by preemption, and the minimum is the run the other processes left alone).
+`--batch K` repeats each input whose `data` op has a dynamic leading dim K
+times along it, so both sides also run (and must agree) at a batch size the
+model was not saved with: a pass that baked the saved batch size into the
+program would show there.
+
 Per round the models are measured X, Y, X, Y ... (X then Y for each model,
 `--rounds` rounds); with `--paired` one child per model and round creates both
 predictors and alternates `--blocks` blocks of X's and Y's runs, so the
@@ -72,7 +77,7 @@ Usage:
   bench/compare_paddle_predictor.py [--pipeline P] [--models a,b] [--rounds 3]
                                     [--warmup 3] [--runs 10] [--min-ms 200]
                                     [--stat median|min] [--onednn]
-                                    [--paired [--blocks 8]]
+                                    [--paired [--blocks 8]] [--batch K]
                                     [--timeout 120] [--atol 1e-5]
 """
 
@@ -295,6 +300,35 @@ def kind_of(counts):
     return "other"
 
 
+def dynamic_batch_inputs(path):
+    """Names of the `pd_op.data` inputs of a PIR JSON model whose leading dim is -1."""
+    names = set()
+    for op in json.load(open(path))["program"]["regions"][0]["blocks"][0]["ops"]:
+        if op["#"] != "1.data":
+            continue
+        attrs = {a["N"]: a["AT"].get("D") for a in op.get("A", [])}
+        shape = attrs.get("shape")
+        if isinstance(shape, list) and shape and shape[0] == -1:
+            names.add(attrs.get("name"))
+    return names
+
+
+def batched_inputs(name, src, inputs, times, work):
+    """`inputs`, with the arrays of dynamic-batch inputs repeated `times` times along
+    their leading dim (written to `work`); `inputs` itself when `times` is 1."""
+    if times == 1:
+        return inputs
+    import numpy as np
+    dynamic = dynamic_batch_inputs(src)
+    npz = np.load(inputs)
+    arrays = {k: (np.concatenate([npz[k]] * times, axis=0)
+                  if k.split("_", 1)[1] in dynamic and npz[k].ndim > 0 else npz[k])
+              for k in npz.files}
+    out = os.path.join(work, "%s.batch%d.inputs.npz" % (name, times))
+    np.savez(out, **arrays)
+    return out
+
+
 def optimise(name, src, params, pipeline, work):
     """(Y.json, Y params) written by `pir opt`, or (None, problem)."""
     out = os.path.join(work, name + ".opt.json")
@@ -325,11 +359,14 @@ def main():
                          "models than a fresh process per side)")
     ap.add_argument("--blocks", type=int, default=8,
                     help="with --paired: how many times the sides alternate per round")
+    ap.add_argument("--batch", type=int, default=1,
+                    help="repeat the inputs of dynamic batch size this many times along their "
+                         "leading dim (a batch size the model was not saved with)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds one measurement may take")
     ap.add_argument("--atol", type=float, default=1e-5)
     args = ap.parse_args()
-    if min(args.rounds, args.runs, args.blocks) < 1 or args.warmup < 0:
-        ap.error("--rounds, --runs and --blocks must be at least 1, --warmup at least 0")
+    if min(args.rounds, args.runs, args.blocks, args.batch) < 1 or args.warmup < 0:
+        ap.error("--rounds, --runs, --blocks and --batch must be at least 1, --warmup at least 0")
     if not os.path.exists(PIR):
         print("error: %s not found: run `cargo build --release -p pir-cli` or set PIR_BIN" % PIR,
               file=sys.stderr)
@@ -352,6 +389,7 @@ def main():
             inputs = os.path.join(os.path.dirname(src), name + ".inputs.npz")
             if name in SKIP or not os.path.exists(inputs):
                 continue
+            inputs = batched_inputs(name, src, inputs, args.batch, work)
             y, note = optimise(name, src, params, args.pipeline, work)
             entries.append((name, kind_of(json_counts(src)), (src, params), y, inputs, note))
         if entries and all(e[3] is None for e in entries):  # e.g. a pipeline pir does not know
@@ -390,11 +428,12 @@ def main():
 
         print("pipeline `%s`; Paddle Inference 3.3.1, CPU, 1 thread, oneDNN %s; "
               "X: Paddle's optimisation, Y: ours with Paddle's off; %d rounds x %d runs (+%d warm-up), "
-              "%s of a round's runs%s; "
+              "%s of a round's runs%s%s; "
               "load average %.1f at the start, %.1f at the end on %d CPUs\n"
               % (args.pipeline, "on" if args.onednn else "off", args.rounds, args.runs, args.warmup,
                  args.stat,
                  ", X and Y alternating in one process (%d blocks)" % args.blocks if args.paired else "",
+                 ", dynamic-batch inputs repeated %d times" % args.batch if args.batch > 1 else "",
                  load_start, os.getloadavg()[0], os.cpu_count() or 0))
         print("| model | kind | X ms | Y ms | speedup | outputs |")
         print("|---|---|---:|---:|---:|---|")

@@ -37,8 +37,8 @@ use crate::alias::alias_class;
 use crate::leading_dim::LeadingDims;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::registry::PassInfo;
-use crate::transforms::constant_folding::maker_value;
-use crate::transforms::{dense_dims, ops_under};
+use crate::transforms::constant_folding::{self, maker_value};
+use crate::transforms::{copy_bookkeeping, dense_dims, ops_under};
 
 /// The `batch_size_like` pass.
 pub const INFO: PassInfo = PassInfo {
@@ -190,7 +190,9 @@ fn reshape_copying_batch(p: &mut Program, dims: &LeadingDims, reshape: ReshapeOp
     let op = reshape.0;
     let mut b = Builder::new(p, InsertPoint::Before(op));
     let maker = FullIntArrayOp::build(&mut b, &list, DataType::Int64, Place::cpu(), &[list_type]);
-    copy_bookkeeping(p, op, maker.0, true);
+    // A constant: no gradient, whatever the reshape's.
+    copy_bookkeeping(p, op, maker.0);
+    p.set_attr(maker.0, "stop_gradient", constant_folding::stop_gradient(p));
     let made = maker.out(p);
     p.set_operand(op, 1, Some(made)).is_ok()
 }
@@ -251,7 +253,7 @@ fn full_batch_size_like(
         Place::undefined(),
         &[out_type],
     );
-    copy_bookkeeping(p, op, like.0, false);
+    copy_bookkeeping(p, op, like.0);
     let (old, new) = (full.out(p), like.out(p));
     p.replace_all_uses_with(old, new);
     p.erase_op(op).map_err(|e| PassError {
@@ -259,22 +261,4 @@ fn full_batch_size_like(
         message: e.to_string(),
     })?;
     Ok(true)
-}
-
-/// Gives `new` the `stop_gradient` of `old` (or `[true]` for a constant)
-/// and its `struct_name` (the layer it belongs to), when it has one.
-fn copy_bookkeeping(p: &mut Program, old: OpId, new: OpId, constant: bool) {
-    let stop_gradient = if constant {
-        let ctx = p.ctx();
-        let t = ctx.intern_attr(pir_core::builtin::BoolAttr(true));
-        Some(pir_core::builtin::ArrayAttr::get(ctx, &[t]))
-    } else {
-        p.attr(old, "stop_gradient")
-    };
-    if let Some(a) = stop_gradient {
-        p.set_attr(new, "stop_gradient", a);
-    }
-    if let Some(a) = p.attr(old, "struct_name") {
-        p.set_attr(new, "struct_name", a);
-    }
 }

@@ -247,7 +247,6 @@ impl RewritePattern for SliceOfTranspose {
         else {
             return false;
         };
-        let stop_gradient = p.attr(op, "stop_gradient");
         let out = slice.out(p);
         let sliced_type = rw.program_ref().ctx().intern_type(out_type);
         let program = rw.program();
@@ -263,9 +262,7 @@ impl RewritePattern for SliceOfTranspose {
             &[sliced_type],
         );
         let mut last = new_slice.0;
-        if let Some(sg) = stop_gradient {
-            program.set_attr(new_slice.0, "stop_gradient", sg);
-        }
+        super::copy_bookkeeping(program, op, new_slice.0);
         rw.notify_inserted(new_slice.0);
         if let Some(rest) = &plan.rest {
             let ty = rw.program_ref().value_type(out);
@@ -273,9 +270,7 @@ impl RewritePattern for SliceOfTranspose {
             let sliced = program.result(new_slice.0, 0);
             let mut b = Builder::new(program, InsertPoint::Before(op));
             let moved = TransposeOp::build(&mut b, sliced, rest, &[ty]);
-            if let Some(sg) = stop_gradient {
-                program.set_attr(moved.0, "stop_gradient", sg);
-            }
+            super::copy_bookkeeping(program, op, moved.0);
             rw.notify_inserted(moved.0);
             last = moved.0;
         }
@@ -449,7 +444,6 @@ impl RewritePattern for ChannelLastConvOfTranspose {
             pir_core::builtin::StrAttr::get(ctx, "NCHW"),
         );
         let (name, out_type) = (p.op_name(op), p.value_type(out));
-        let stop_gradient = p.attr(op, "stop_gradient");
         let program = rw.program();
         let nchw = program.create_op(name, &[Some(x), Some(filter)], &[nchw_type], attrs, 0);
         rw.insert_at(InsertPoint::Before(op), nchw);
@@ -457,9 +451,7 @@ impl RewritePattern for ChannelLastConvOfTranspose {
         let convolved = program.result(nchw, 0);
         let mut b = Builder::new(program, InsertPoint::Before(op));
         let back = TransposeOp::build(&mut b, convolved, &CHANNELS_LAST, &[out_type]);
-        if let Some(sg) = stop_gradient {
-            program.set_attr(back.0, "stop_gradient", sg);
-        }
+        super::copy_bookkeeping(program, op, back.0);
         rw.notify_inserted(back.0);
         let value = rw.program_ref().result(back.0, 0);
         rw.replace_op(op, &[value])

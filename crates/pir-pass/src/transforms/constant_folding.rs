@@ -596,7 +596,8 @@ fn dtype_attr(p: &Program, dtype: DType) -> Option<Attribute> {
     Some(DataTypeAttr::get(p.ctx(), d))
 }
 
-fn stop_gradient(p: &Program) -> Attribute {
+/// `[true]`: the `stop_gradient` of a constant.
+pub(crate) fn stop_gradient(p: &Program) -> Attribute {
     let ctx = p.ctx();
     ArrayAttr::get(ctx, &[ctx.intern_attr(BoolAttr(true))])
 }

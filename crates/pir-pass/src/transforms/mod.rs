@@ -61,3 +61,14 @@ pub(crate) fn replace_op(
     })?;
     Ok(new)
 }
+
+/// Gives `new`, made to stand for (part of) `old`, `old`'s bookkeeping
+/// attributes: `stop_gradient` and `struct_name` (the layer it came from),
+/// where `old` has them.
+pub(crate) fn copy_bookkeeping(p: &mut Program, old: OpId, new: OpId) {
+    for name in ["stop_gradient", "struct_name"] {
+        if let Some(a) = p.attr(old, name) {
+            p.set_attr(new, name, a);
+        }
+    }
+}

@@ -208,6 +208,10 @@ fn full_batch_size_like(
     else {
         return Ok(false);
     };
+    // `full_batch_size_like` needs a dtype to pick its kernel.
+    if dtype == DataType::Undefined {
+        return Ok(false);
+    }
     let Some(elements) = stacked_elements(p, shape) else {
         return Ok(false);
     };

@@ -239,7 +239,8 @@ fn region_blocks_move_to_a_rebuilt_op() {
     let w2 = p.create_op(p.op_name(w), &operands, &types, p.attrs(w), 1);
     p.insert_op(w2, InsertPoint::After(w));
     let body = p.region_blocks(p.op_region(w, 0))[0];
-    p.move_region_blocks(p.op_region(w, 0), p.op_region(w2, 0));
+    p.move_region_blocks(p.op_region(w, 0), p.op_region(w2, 0))
+        .unwrap();
     assert!(p.region_blocks(p.op_region(w, 0)).is_empty());
     assert_eq!(p.region_blocks(p.op_region(w2, 0)), [body]);
     assert_eq!(p.block_parent_op(body), Some(w2));
@@ -248,6 +249,25 @@ fn region_blocks_move_to_a_rebuilt_op() {
     let step = p.block_first_op(body).unwrap();
     assert_eq!(p.operand(step, 1), Some(outer));
     assert_eq!(p.operand(step, 0), Some(p.block_args(body)[0]));
+}
+
+/// Blocks cannot move into a region nested in them: they would contain
+/// themselves. Nothing moves.
+#[test]
+fn region_blocks_do_not_move_into_themselves() {
+    let mut p = Program::new(ctx());
+    let (w, _) = build_while(&mut p);
+    let body = p.region_blocks(p.op_region(w, 0))[0];
+    let step = p.block_first_op(body).unwrap();
+    let nested = p.create_op(p.op_name(w), &[], &[], p.attrs(w), 1);
+    p.insert_op(nested, InsertPoint::Before(step));
+    let (from, to) = (p.op_region(w, 0), p.op_region(nested, 0));
+    assert!(matches!(
+        p.move_region_blocks(from, to),
+        Err(pir_core::program::EditError::RegionInsideItself { .. })
+    ));
+    assert_eq!(p.region_blocks(from), [body]);
+    assert!(p.region_blocks(to).is_empty());
 }
 
 #[test]

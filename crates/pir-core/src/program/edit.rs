@@ -216,16 +216,28 @@ impl Program {
     /// `takeBody` when `to` is empty), for rebuilding an op with other
     /// operands or results around the same body. Ops and values keep their
     /// ids, so every use stays a use; the caller makes sure `to`'s op sees
-    /// what `from`'s did.
-    pub fn move_region_blocks(&mut self, from: RegionId, to: RegionId) {
+    /// what `from`'s did. Moving them into a region nested in them (which
+    /// would make the blocks contain themselves) is refused.
+    pub fn move_region_blocks(&mut self, from: RegionId, to: RegionId) -> Result<(), EditError> {
         if from == to {
-            return;
+            return Ok(());
+        }
+        let mut region = Some(to);
+        while let Some(r) = region {
+            if r == from {
+                return Err(EditError::RegionInsideItself { from, to });
+            }
+            region = self
+                .region_parent_op(r)
+                .and_then(|op| self.op_parent_block(op))
+                .and_then(|block| self.block_parent_region(block));
         }
         let blocks = std::mem::take(&mut self.regions[from].blocks);
         for &block in &blocks {
             self.blocks[block].parent = Some(to);
         }
         self.regions[to].blocks.extend(blocks);
+        Ok(())
     }
 
     /// Erases an op and everything in its regions. Its results must be unused.

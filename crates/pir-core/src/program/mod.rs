@@ -208,6 +208,14 @@ pub enum EditError {
         /// Number of uses.
         uses: usize,
     },
+    /// A region's blocks would move into a region nested in them.
+    #[error("cannot move the blocks of {from:?} into {to:?}, which is nested in them")]
+    RegionInsideItself {
+        /// The region whose blocks would move.
+        from: RegionId,
+        /// The region nested in them.
+        to: RegionId,
+    },
     /// An index was out of range.
     #[error("{what} index {index} out of range (have {len})")]
     OutOfRange {

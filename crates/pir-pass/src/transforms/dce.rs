@@ -147,7 +147,8 @@ fn drop_unread_carried(p: &mut Program, root: OpId) -> Result<(u64, Vec<OpId>), 
         let attrs = kept_result_attrs(p, lp, &keep);
         let rebuilt = p.create_op(p.op_name(lp), &operands, &types, attrs, 1);
         p.insert_op(rebuilt, InsertPoint::Before(lp));
-        p.move_region_blocks(p.op_region(lp, 0), p.op_region(rebuilt, 0));
+        p.move_region_blocks(p.op_region(lp, 0), p.op_region(rebuilt, 0))
+            .map_err(error)?;
         p.set_operands(terminator, &yielded);
         for i in (0..n).rev().filter(|i| !keep.contains(i)) {
             p.erase_block_arg(body, i).map_err(error)?;

@@ -459,9 +459,9 @@ impl<'a> ProgramDesc<'a> {
                     // Paddle's pairs take 16 bytes or more.
                     op_version_map.reserve(m.rest().len() / 16);
                     while m.has_more() {
-                        if let Some((pair, len)) = crate::canonical::version_pair(m.rest()) {
-                            op_version_map.push(pair);
-                            m.advance(len);
+                        let taken = crate::canonical::version_pairs(m.rest(), &mut op_version_map);
+                        if taken > 0 {
+                            m.advance(taken);
                             continue;
                         }
                         match m.key()? {
@@ -1122,6 +1122,49 @@ fn attr_value<'a>(a: &mut RawAttr<'a>) -> Result<AttrValue<'a>, String> {
     })
 }
 
+/// Adds a slot read from op `i` of block `b`: an input (`input`) or output.
+fn add_slot<'a>(
+    op: &mut OpDesc<'a>,
+    b: usize,
+    i: usize,
+    input: bool,
+    slot: Slot<'a>,
+) -> Result<()> {
+    if slot.args.len() > MAX_ARGS {
+        return Err(LegacyError::Limit {
+            at: Box::new(op_location(b, i, op.op_type)),
+            message: format!(
+                "slot `{}` has {} arguments (at most {MAX_ARGS})",
+                slot.name,
+                slot.args.len()
+            ),
+        });
+    }
+    insert_slot(op, input, slot);
+    Ok(())
+}
+
+/// Adds an attribute to `op`. Paddle keeps attributes in a map: a repeated
+/// name replaces the value. Paddle writes them sorted by name: while they
+/// come sorted (`sorted`), a name past the last one is new.
+fn add_attr<'a>(op: &mut OpDesc<'a>, sorted: &mut bool, name: &'a str, value: AttrValue<'a>) {
+    match op.attrs.last() {
+        None => {
+            // Most ops have up to a dozen: one allocation.
+            op.attrs.reserve(12);
+            op.attrs.push(Attr { name, value });
+        }
+        Some(last) if *sorted && name_lt(last.name, name) => op.attrs.push(Attr { name, value }),
+        Some(_) => {
+            *sorted = false;
+            match op.attrs.iter_mut().find(|x| x.name == name) {
+                Some(x) => x.value = value,
+                None => op.attrs.push(Attr { name, value }),
+            }
+        }
+    }
+}
+
 fn decode_op<'a>(
     r: &mut Reader<'a>,
     b: usize,
@@ -1141,40 +1184,54 @@ fn decode_op<'a>(
     let mut bad_attr: Option<(&'a str, String)> = None;
     // Whether the attributes so far came in increasing name order.
     let mut attrs_sorted = true;
+    let slots_full = |op: &OpDesc<'a>| LegacyError::Limit {
+        at: Box::new(op_location(b, i, op.op_type)),
+        message: format!("more than {MAX_OP_ENTRIES} slots"),
+    };
+    let attrs_full = |op: &OpDesc<'a>| LegacyError::Limit {
+        at: Box::new(op_location(b, i, op.op_type)),
+        message: format!("more than {MAX_OP_ENTRIES} attributes"),
+    };
     while r.has_more() {
+        // Most slots and attributes are short messages in a layout
+        // `canonical` reads in one step: taken without the general field
+        // reader (the others go on to it below).
+        if let Some((key, body)) = r.peek_short_message() {
+            match key {
+                0x0a | 0x12 if op.slots.len() < MAX_OP_ENTRIES => {
+                    if let Some(slot) = crate::canonical::slot(body) {
+                        r.advance(2 + body.len());
+                        add_slot(&mut op, b, i, key == 0x0a, slot)?;
+                        continue;
+                    }
+                }
+                0x22 if op.attrs.len() < MAX_OP_ENTRIES => {
+                    if let Some((name, value)) = crate::canonical::attr(body) {
+                        r.advance(2 + body.len());
+                        add_attr(&mut op, &mut attrs_sorted, name, value);
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+        }
         let (field, wire) = r.key()?;
         match field {
             3 => op.op_type = r.str(wire)?,
             1 | 2 => {
                 if op.slots.len() >= MAX_OP_ENTRIES {
-                    return Err(LegacyError::Limit {
-                        at: Box::new(op_location(b, i, op.op_type)),
-                        message: format!("more than {MAX_OP_ENTRIES} slots"),
-                    });
+                    return Err(slots_full(&op));
                 }
                 let mut m = r.message(wire, "OpDesc.Var")?;
                 let slot = match crate::canonical::slot(m.rest()) {
                     Some(slot) => slot,
                     None => decode_slot(&mut m)?,
                 };
-                if slot.args.len() > MAX_ARGS {
-                    return Err(LegacyError::Limit {
-                        at: Box::new(op_location(b, i, op.op_type)),
-                        message: format!(
-                            "slot `{}` has {} arguments (at most {MAX_ARGS})",
-                            slot.name,
-                            slot.args.len()
-                        ),
-                    });
-                }
-                insert_slot(&mut op, field == 1, slot);
+                add_slot(&mut op, b, i, field == 1, slot)?;
             }
             4 => {
                 if op.attrs.len() >= MAX_OP_ENTRIES {
-                    return Err(LegacyError::Limit {
-                        at: Box::new(op_location(b, i, op.op_type)),
-                        message: format!("more than {MAX_OP_ENTRIES} attributes"),
-                    });
+                    return Err(attrs_full(&op));
                 }
                 let mut m = r.message(wire, "OpDesc.Attr")?;
                 let (name, value) = match crate::canonical::attr(m.rest()) {
@@ -1185,27 +1242,7 @@ fn decode_op<'a>(
                     }
                 };
                 match value {
-                    // Paddle keeps attributes in a map: a repeated name
-                    // replaces the value. Paddle writes them sorted by
-                    // name: while they come sorted, a name past the last
-                    // one is new.
-                    Ok(value) => match op.attrs.last() {
-                        None => {
-                            // Most ops have up to a dozen: one allocation.
-                            op.attrs.reserve(12);
-                            op.attrs.push(Attr { name, value });
-                        }
-                        Some(last) if attrs_sorted && name_lt(last.name, name) => {
-                            op.attrs.push(Attr { name, value })
-                        }
-                        Some(_) => {
-                            attrs_sorted = false;
-                            match op.attrs.iter_mut().find(|x| x.name == name) {
-                                Some(x) => x.value = value,
-                                None => op.attrs.push(Attr { name, value }),
-                            }
-                        }
-                    },
+                    Ok(value) => add_attr(&mut op, &mut attrs_sorted, name, value),
                     Err(message) => {
                         bad_attr.get_or_insert((name, message));
                     }

@@ -498,7 +498,7 @@ impl<'d> Translator<'d> {
             // Each declared attribute once: no need to look for it first.
             let value = op.attr(legacy);
             if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_))) {
-                map.push_new(spec.name, attrs::translate(&self.ctx, spec.kind, value));
+                map.push_new(spec.name, self.declared_attr(spec.kind, value));
                 continue;
             }
             match defaults {
@@ -507,7 +507,7 @@ impl<'d> Translator<'d> {
                         map.push_new(spec.name, d.attr(&self.ctx));
                     }
                 }
-                None => map.push_new(spec.name, attrs::translate(&self.ctx, spec.kind, None)),
+                None => map.push_new(spec.name, self.declared_attr(spec.kind, None)),
             }
         }
         // Paddle creates the op with its signature checked (`VerifySig`): a
@@ -525,6 +525,14 @@ impl<'d> Translator<'d> {
             }
         }
         Ok(map)
+    }
+
+    /// [`attrs::translate`] of a declared attribute, remembered in the
+    /// context's memo.
+    fn declared_attr(&self, kind: AttrKind, value: Option<&AttrValue<'_>>) -> Attribute {
+        self.memo
+            .borrow_mut()
+            .attr(kind, value, || attrs::translate(&self.ctx, kind, value))
     }
 
     /// Binds each output variable to its result (`RecordOpResultMapping`).

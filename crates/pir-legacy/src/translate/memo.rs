@@ -9,12 +9,12 @@
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 
-use pir_core::{IrContext, Symbol, Type};
-use pir_dialects::op_def::OpDef;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use pir_core::{Attribute, IrContext, Symbol, Type};
+use pir_dialects::op_def::{AttrKind, OpDef};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
 
 use super::general::{self, Plan};
-use crate::desc::DataKind;
+use crate::desc::{AttrValue, DataKind};
 
 /// Most entries a table keeps.
 const MAX_ENTRIES: usize = 4096;
@@ -165,6 +165,96 @@ pub(crate) struct ContextMemo {
     /// Default target and plan per legacy op type, not in place and in
     /// place ([`target_plan`] without its lock).
     target_plans: [FxHashMap<Box<str>, Option<super::TargetPlan>>; 2],
+    /// Declared attributes translated from legacy values, by a hash of kind
+    /// and value (see [`ContextMemo::attr`]).
+    attrs: FxHashMap<u64, (AttrKind, KeptValue, Attribute)>,
+}
+
+/// Longest list or string whose translation [`ContextMemo::attr`] keeps.
+const MAX_KEPT_LEN: usize = 64;
+
+/// A legacy attribute value as [`ContextMemo::attr`] keeps it: owned, floats
+/// by their bits (the translation of equal bits is the same attribute).
+#[derive(Debug, PartialEq)]
+enum KeptValue {
+    Absent,
+    Int(i32),
+    Long(i64),
+    Float(u32),
+    Float64(u64),
+    Bool(bool),
+    String(Box<str>),
+    Ints(Box<[i32]>),
+    Longs(Box<[i64]>),
+    Floats(Box<[u32]>),
+    Bools(Box<[bool]>),
+}
+
+impl KeptValue {
+    /// The kept form of `v`, `None` for kinds and sizes not kept.
+    fn of(v: Option<&AttrValue<'_>>) -> Option<KeptValue> {
+        let short = |n: usize| n <= MAX_KEPT_LEN;
+        Some(match v {
+            None => KeptValue::Absent,
+            Some(AttrValue::Int(i)) => KeptValue::Int(*i),
+            Some(AttrValue::Long(i)) => KeptValue::Long(*i),
+            Some(AttrValue::Float(f)) => KeptValue::Float(f.to_bits()),
+            Some(AttrValue::Float64(f)) => KeptValue::Float64(f.to_bits()),
+            Some(AttrValue::Bool(b)) => KeptValue::Bool(*b),
+            Some(AttrValue::String(s)) if short(s.len()) => KeptValue::String((*s).into()),
+            Some(AttrValue::Ints(l)) if short(l.len()) => KeptValue::Ints(l.as_slice().into()),
+            Some(AttrValue::Longs(l)) if short(l.len()) => KeptValue::Longs(l.as_slice().into()),
+            Some(AttrValue::Floats(l)) if short(l.len()) => {
+                KeptValue::Floats(l.iter().map(|f| f.to_bits()).collect())
+            }
+            Some(AttrValue::Bools(l)) if short(l.len()) => KeptValue::Bools(l.as_slice().into()),
+            _ => return None,
+        })
+    }
+
+    /// Whether this is the kept form of `v`.
+    fn is(&self, v: Option<&AttrValue<'_>>) -> bool {
+        match (self, v) {
+            (KeptValue::Absent, None) => true,
+            (KeptValue::Int(a), Some(AttrValue::Int(b))) => a == b,
+            (KeptValue::Long(a), Some(AttrValue::Long(b))) => a == b,
+            (KeptValue::Float(a), Some(AttrValue::Float(b))) => *a == b.to_bits(),
+            (KeptValue::Float64(a), Some(AttrValue::Float64(b))) => *a == b.to_bits(),
+            (KeptValue::Bool(a), Some(AttrValue::Bool(b))) => a == b,
+            (KeptValue::String(a), Some(AttrValue::String(b))) => **a == **b,
+            (KeptValue::Ints(a), Some(AttrValue::Ints(b))) => **a == **b,
+            (KeptValue::Longs(a), Some(AttrValue::Longs(b))) => **a == **b,
+            (KeptValue::Floats(a), Some(AttrValue::Floats(b))) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| *x == y.to_bits())
+            }
+            (KeptValue::Bools(a), Some(AttrValue::Bools(b))) => **a == **b,
+            _ => false,
+        }
+    }
+}
+
+/// A hash of `kind` and `v` for [`ContextMemo::attr`] (whether `v` is kept
+/// is [`KeptValue::of`]'s to say).
+fn attr_hash(kind: AttrKind, v: Option<&AttrValue<'_>>) -> u64 {
+    let mut h = FxHasher::default();
+    kind.hash(&mut h);
+    match v {
+        None => h.write_u8(0),
+        Some(AttrValue::Int(i)) => h.write_i32(*i),
+        Some(AttrValue::Long(i)) => h.write_i64(*i),
+        Some(AttrValue::Float(f)) => h.write_u32(f.to_bits()),
+        Some(AttrValue::Float64(f)) => h.write_u64(f.to_bits()),
+        Some(AttrValue::Bool(b)) => h.write_u8(u8::from(*b) + 1),
+        Some(AttrValue::String(s)) => s.hash(&mut h),
+        Some(AttrValue::Ints(l)) => l.hash(&mut h),
+        Some(AttrValue::Longs(l)) => l.hash(&mut h),
+        Some(AttrValue::Floats(l)) => l.iter().for_each(|f| h.write_u32(f.to_bits())),
+        Some(AttrValue::Bools(l)) => l.hash(&mut h),
+        Some(_) => {}
+    }
+    // Values of different variants may hash alike; the kept value tells
+    // them apart.
+    h.finish()
 }
 
 impl ContextMemo {
@@ -177,6 +267,31 @@ impl ContextMemo {
         let found = target_plan(op_type, inplace);
         plans.insert(op_type.into(), found.clone());
         found
+    }
+
+    /// The attribute `translate` makes of legacy value `v` (`None`: absent)
+    /// for a declared attribute of `kind`, unless known: most ops of a type
+    /// carry the same few values, and interning each (a list element by
+    /// element) takes a lock and a look-up each time.
+    pub fn attr(
+        &mut self,
+        kind: AttrKind,
+        v: Option<&AttrValue<'_>>,
+        translate: impl FnOnce() -> Attribute,
+    ) -> Attribute {
+        let hash = attr_hash(kind, v);
+        if let Some((k, kept, a)) = self.attrs.get(&hash) {
+            if *k == kind && kept.is(v) {
+                return *a;
+            }
+        }
+        let a = translate();
+        if self.attrs.len() < MAX_ENTRIES {
+            if let Some(kept) = KeptValue::of(v) {
+                self.attrs.insert(hash, (kind, kept, a));
+            }
+        }
+        a
     }
 
     /// The dense tensor type of `kind` and `dims`, made by `make` unless
@@ -219,6 +334,7 @@ pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> ContextMemo {
     fresh.def_facts.reserve(32);
     fresh.dense_types.reserve(32);
     fresh.target_plans[0].reserve(32);
+    fresh.attrs.reserve(64);
     fresh
 }
 
@@ -230,6 +346,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
         memo.def_facts.len(),
         memo.dense_types.len(),
         memo.target_plans[0].len() + memo.target_plans[1].len(),
+        memo.attrs.len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {
         return;

@@ -101,8 +101,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
 
         bool_lists: BoolLists::default(),
-        param_vars: FxHashMap::default(),
-        params_visited: FxHashSet::default(),
+        top_names: FxHashMap::default(),
         options,
         depth: 0,
         at: Cursor::default(),
@@ -119,6 +118,21 @@ pub(crate) struct Cursor {
     pub block: Option<usize>,
     /// Op index within the block.
     pub op: Option<usize>,
+}
+
+/// What the walk over the top block's ops for parameters and undefined
+/// inputs knows of a name.
+#[derive(Debug, Clone, Copy, Default)]
+struct TopName {
+    /// Index of the (first) persistable variable of that name, when it is
+    /// one that can become a parameter.
+    param: Option<usize>,
+    /// A `builtin.parameter` or `builtin.set_parameter` was made for it.
+    visited: bool,
+    /// An op walked so far writes it.
+    written: bool,
+    /// Already listed as read before any op writes it.
+    external: bool,
 }
 
 /// How Paddle's writer and reader leave an op's attributes (see
@@ -207,9 +221,9 @@ pub(crate) struct Translator<'d> {
 
     /// Flag lists made so far.
     pub bool_lists: BoolLists,
-    /// Persistable variables of the top block by name (with their index).
-    param_vars: FxHashMap<&'d str, usize>,
-    params_visited: FxHashSet<&'d str>,
+    /// What the walk for parameters learns of each name the top block's
+    /// ops use (one look-up per use instead of one per set).
+    top_names: FxHashMap<&'d str, TopName>,
     pub options: Options,
     depth: usize,
     /// The op being translated, for errors.
@@ -582,28 +596,31 @@ impl<'d> Translator<'d> {
     fn create_parameters_and_data(&mut self, top: BlockId) -> Result<()> {
         let desc = self.desc;
         let block = &desc.blocks[0];
-        self.param_vars.reserve(block.vars.len());
+        self.top_names.reserve(block.vars.len());
         for (i, var) in block.vars.iter().enumerate() {
             if var.persistable && !NO_CAST.contains(&var.name) {
-                self.param_vars.entry(var.name).or_insert(i);
+                self.top_names
+                    .entry(var.name)
+                    .or_default()
+                    .param
+                    .get_or_insert(i);
             }
         }
-        // Output names of the ops walked so far.
-        let mut written: FxHashSet<&str> =
-            FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
+        // Names read before any op writes them, each once, in the order
+        // first read.
         let mut external = Vec::with_capacity(block.vars.len());
-        self.params_visited
-            .reserve(self.param_vars.len().min(block.vars.len()));
         for op in &block.ops {
             for name in op.input_arg_names() {
-                if written.contains(name) {
+                let state = self.top_names.entry(name).or_default();
+                if state.written {
                     continue;
                 }
-                external.push(name);
-                if NO_CAST.contains(&name) || self.params_visited.contains(name) {
-                    continue;
+                if !state.external {
+                    state.external = true;
+                    external.push(name);
                 }
-                let Some(i) = self.param_vars.get(name).copied() else {
+                // Feed and fetch lists are never parameters.
+                let (Some(i), false) = (state.param, state.visited) else {
                     continue;
                 };
                 let Ok(ty) = self.var_type_at(0, i) else {
@@ -614,10 +631,12 @@ impl<'d> Translator<'d> {
                 let p = self.create_op(top, false, "builtin.parameter", &[], &[ty], attrs, 0);
                 let v = self.program.result(p, 0);
                 self.scopes.push(TOP, name, VarInfo::plain(v));
-                self.params_visited.insert(name);
+                if let Some(state) = self.top_names.get_mut(name) {
+                    state.visited = true;
+                }
             }
             for name in op.output_arg_names() {
-                written.insert(name);
+                self.top_names.entry(name).or_default().written = true;
             }
         }
         for name in external {
@@ -667,7 +686,11 @@ impl<'d> Translator<'d> {
             // The op's inputs, as a set only when an output needs it.
             let mut inputs: Option<FxHashSet<&str>> = None;
             for name in op.output_arg_names() {
-                if !self.param_vars.contains_key(name) || self.params_visited.contains(name) {
+                let unvisited_param = self
+                    .top_names
+                    .get(name)
+                    .is_some_and(|s| s.param.is_some() && !s.visited);
+                if !unvisited_param {
                     continue;
                 }
                 let inputs = inputs.get_or_insert_with(|| op.input_arg_names().collect());
@@ -700,7 +723,9 @@ impl<'d> Translator<'d> {
                     attrs,
                     0,
                 );
-                self.params_visited.insert(name);
+                if let Some(state) = self.top_names.get_mut(name) {
+                    state.visited = true;
+                }
             }
         }
         Ok(())

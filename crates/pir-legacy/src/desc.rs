@@ -919,11 +919,8 @@ fn name_lt(a: &str, b: &str) -> bool {
 /// Inserts an input (`input`) or output slot keeping each part sorted;
 /// Paddle's `OpDesc` keeps slots in a `std::map`, so a repeated name replaces
 /// the earlier one.
+#[inline]
 fn insert_slot<'a>(op: &mut OpDesc<'a>, input: bool, slot: Slot<'a>) {
-    if op.slots.capacity() == 0 {
-        // Most ops have up to six slots: one allocation.
-        op.slots.reserve(6);
-    }
     let (start, end) = if input {
         (0, op.num_inputs)
     } else {
@@ -942,7 +939,13 @@ fn insert_slot<'a>(op: &mut OpDesc<'a>, input: bool, slot: Slot<'a>) {
             Err(pos) => start + pos,
         }
     };
-    op.slots.insert(at, slot);
+    // Inputs come before outputs in Paddle's files: nearly every slot goes
+    // at the end, which a push does without moving anything.
+    if at == op.slots.len() {
+        op.slots.push(slot);
+    } else {
+        op.slots.insert(at, slot);
+    }
     if input {
         op.num_inputs += 1;
     }
@@ -1123,6 +1126,7 @@ fn attr_value<'a>(a: &mut RawAttr<'a>) -> Result<AttrValue<'a>, String> {
 }
 
 /// Adds a slot read from op `i` of block `b`: an input (`input`) or output.
+#[inline(always)]
 fn add_slot<'a>(
     op: &mut OpDesc<'a>,
     b: usize,
@@ -1147,13 +1151,10 @@ fn add_slot<'a>(
 /// Adds an attribute to `op`. Paddle keeps attributes in a map: a repeated
 /// name replaces the value. Paddle writes them sorted by name: while they
 /// come sorted (`sorted`), a name past the last one is new.
+#[inline(always)]
 fn add_attr<'a>(op: &mut OpDesc<'a>, sorted: &mut bool, name: &'a str, value: AttrValue<'a>) {
     match op.attrs.last() {
-        None => {
-            // Most ops have up to a dozen: one allocation.
-            op.attrs.reserve(12);
-            op.attrs.push(Attr { name, value });
-        }
+        None => op.attrs.push(Attr { name, value }),
         Some(last) if *sorted && name_lt(last.name, name) => op.attrs.push(Attr { name, value }),
         Some(_) => {
             *sorted = false;
@@ -1171,11 +1172,13 @@ fn decode_op<'a>(
     i: usize,
     raw: &mut RawAttr<'a>,
 ) -> Result<OpDesc<'a>> {
+    // Most ops have up to six slots and a dozen attributes: one allocation
+    // each, made here (growing an empty list costs more).
     let mut op = OpDesc {
         op_type: "",
-        slots: Slots::new(),
+        slots: Slots::with_capacity(6),
         num_inputs: 0,
-        attrs: Attrs::new(),
+        attrs: Attrs::with_capacity(12),
         extra: &[],
         is_target: false,
         has_var_attrs: false,

@@ -10,7 +10,8 @@ use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 
 use pir_core::{Attribute, IrContext, Symbol, Type};
-use pir_dialects::op_def::{AttrKind, OpDef};
+use pir_dialects::op_def::{AttrKind, ElementKind, OpDef};
+use pir_dialects::pd_op::attrs::DataType;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
 
 use super::general::{self, Plan};
@@ -168,6 +169,11 @@ pub(crate) struct ContextMemo {
     /// Declared attributes translated from legacy values, by a hash of kind
     /// and value (see [`ContextMemo::attr`]).
     attrs: FxHashMap<u64, (AttrKind, KeptValue, Attribute)>,
+    /// Data type attributes (a handful of types).
+    data_types: Vec<(DataType, Attribute)>,
+    /// Dense tensor types op builders made, by a hash of data type and
+    /// dims (see [`ContextMemo::builder_tensor`]).
+    builder_tensors: FxHashMap<u64, (DataType, Box<[i64]>, Type)>,
 }
 
 /// Longest list or string whose translation [`ContextMemo::attr`] keeps.
@@ -280,18 +286,86 @@ impl ContextMemo {
         translate: impl FnOnce() -> Attribute,
     ) -> Attribute {
         let hash = attr_hash(kind, v);
+        self.kept_attr(
+            hash,
+            |k, kept| *k == kind && kept.is(v),
+            || Some((kind, KeptValue::of(v)?)),
+            translate,
+        )
+    }
+
+    /// The array of int64 attributes of `values` (a `full_int_array`'s
+    /// value), made by `make` unless known: the attribute of
+    /// [`ContextMemo::attr`] for an int64 list attribute given these longs.
+    pub fn int64_array(&mut self, values: &[i64], make: impl FnOnce() -> Attribute) -> Attribute {
+        const KIND: AttrKind = AttrKind::Array(Some(ElementKind::Int64));
+        let mut h = FxHasher::default();
+        KIND.hash(&mut h);
+        values.hash(&mut h);
+        self.kept_attr(
+            h.finish(),
+            |k, kept| *k == KIND && matches!(kept, KeptValue::Longs(l) if **l == *values),
+            || (values.len() <= MAX_KEPT_LEN).then(|| (KIND, KeptValue::Longs(values.into()))),
+            make,
+        )
+    }
+
+    /// A double attribute of `value` (a `full`'s value), made by `make`
+    /// unless known.
+    pub fn double(&mut self, value: f64, make: impl FnOnce() -> Attribute) -> Attribute {
+        self.attr(AttrKind::Double, Some(&AttrValue::Float64(value)), make)
+    }
+
+    fn kept_attr(
+        &mut self,
+        hash: u64,
+        is: impl FnOnce(&AttrKind, &KeptValue) -> bool,
+        keep: impl FnOnce() -> Option<(AttrKind, KeptValue)>,
+        make: impl FnOnce() -> Attribute,
+    ) -> Attribute {
         if let Some((k, kept, a)) = self.attrs.get(&hash) {
-            if *k == kind && kept.is(v) {
+            if is(k, kept) {
                 return *a;
             }
         }
-        let a = translate();
+        let a = make();
         if self.attrs.len() < MAX_ENTRIES {
-            if let Some(kept) = KeptValue::of(v) {
+            if let Some((kind, kept)) = keep() {
                 self.attrs.insert(hash, (kind, kept, a));
             }
         }
         a
+    }
+
+    /// The attribute of data type `dtype`, made by `make` unless known.
+    pub fn data_type(&mut self, dtype: DataType, make: impl FnOnce() -> Attribute) -> Attribute {
+        if let Some(&(_, a)) = self.data_types.iter().find(|(d, _)| *d == dtype) {
+            return a;
+        }
+        let a = make();
+        self.data_types.push((dtype, a));
+        a
+    }
+
+    /// The dense tensor type of `dtype` and `dims` an op builder makes,
+    /// made by `make` unless known.
+    pub fn builder_tensor<E>(
+        &mut self,
+        dtype: DataType,
+        dims: &[i64],
+        make: impl FnOnce() -> Result<Type, E>,
+    ) -> Result<Type, E> {
+        let hash = FxBuildHasher.hash_one((dtype, dims));
+        if let Some((d, known, t)) = self.builder_tensors.get(&hash) {
+            if *d == dtype && **known == *dims {
+                return Ok(*t);
+            }
+        }
+        let t = make()?;
+        if self.builder_tensors.len() < MAX_ENTRIES {
+            self.builder_tensors.insert(hash, (dtype, dims.into(), t));
+        }
+        Ok(t)
     }
 
     /// The dense tensor type of `kind` and `dims`, made by `make` unless
@@ -347,6 +421,8 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
         memo.dense_types.len(),
         memo.target_plans[0].len() + memo.target_plans[1].len(),
         memo.attrs.len(),
+        memo.data_types.len(),
+        memo.builder_tensors.len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {
         return;

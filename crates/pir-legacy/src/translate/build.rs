@@ -158,12 +158,11 @@ impl<'d> Translator<'d> {
 
     /// `full_int_array` from an IntArray attribute.
     pub fn full_int_array_from_attr(&mut self, block: BlockId, attr: Attribute) -> Result<ValueId> {
-        let values = self
-            .ctx
+        let ctx = self.ctx.clone();
+        let values = ctx
             .attr_as::<IntArrayAttr>(attr)
-            .map(|a| a.0.to_vec())
             .ok_or_else(|| self.err("expected an integer list for a mutable IntArray attribute"))?;
-        self.build_full_int_array(block, &values)
+        self.build_full_int_array(block, &values.0)
     }
 
     fn dense_of(&self, v: ValueId) -> Result<pir_core::builtin::DenseTensorType> {

@@ -812,6 +812,20 @@ impl<'d> Translator<'d> {
         for (which, name) in FLAGS.iter().enumerate() {
             let at = rec.map.slot_of(name, Attribute::NULL);
             let given = rec.map.entries()[at].1;
+            // One result with its flag set, over nothing or one flag (most
+            // ops): the flag alone decides.
+            if n == 1 && (given.is_null() || given == self.k.true1 || given == self.k.false1) {
+                let f = flags[self.program.result(op, 0).index()];
+                if f & 1 != 0 {
+                    let attr = if f & (2 << which) != 0 {
+                        self.k.true1
+                    } else {
+                        self.k.false1
+                    };
+                    rec.map.set_at(at, attr);
+                    continue;
+                }
+            }
             let given: Option<InlineVec<bool, 4>> = if given == self.k.true1 {
                 Some(InlineVec::from(&[true][..]))
             } else {

@@ -11,22 +11,24 @@ use pir_dialects::pd_op::types::DenseTensorArrayType;
 
 use super::attrs::AttrMap;
 use super::values::{self, ScopeId, VarInfo};
-use super::Translator;
+use super::{memo, Translator};
 use crate::error::Result;
 use crate::inline::InlineVec;
 
 impl<'d> Translator<'d> {
     fn tensor(&self, dtype: DataType, dims: &[i64]) -> Result<Type> {
-        self.memo.borrow_mut().builder_tensor(dtype, dims, || {
-            let s = dtype
-                .scalar()
-                .ok_or_else(|| self.err(format!("data type {dtype:?} has no tensor type")))?;
-            Ok(pir_core::builtin::DenseTensorType::get(
-                &self.ctx,
-                self.ctx.intern_type(s),
-                dims,
-            ))
-        })
+        self.memo
+            .borrow_mut()
+            .tensor_type(memo::Elem::Phi(dtype), dims, || {
+                let s = dtype
+                    .scalar()
+                    .ok_or_else(|| self.err(format!("data type {dtype:?} has no tensor type")))?;
+                Ok(pir_core::builtin::DenseTensorType::get(
+                    &self.ctx,
+                    self.ctx.intern_type(s),
+                    dims,
+                ))
+            })
     }
 
     /// The data type attribute of `dtype` (remembered in the context memo).

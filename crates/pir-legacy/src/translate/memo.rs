@@ -160,9 +160,9 @@ pub(crate) struct ContextMemo {
     pub names: FxHashMap<(usize, usize), (Symbol, super::Writer)>,
     /// What [`super::Writer::Declared`] points into.
     pub def_facts: Vec<Arc<DefFacts>>,
-    /// Dense tensor types by a hash of element type and dims (see
-    /// [`ContextMemo::dense_type`]).
-    dense_types: FxHashMap<u64, (DataKind, Box<[i64]>, Type)>,
+    /// Dense tensor types of variables and op builders by a hash of element
+    /// type and dims (see [`ContextMemo::tensor_type`]).
+    tensor_types: FxHashMap<u64, (Elem, Box<[i64]>, Type)>,
     /// Default target and plan per legacy op type, not in place and in
     /// place ([`target_plan`] without its lock).
     target_plans: [FxHashMap<Box<str>, Option<super::TargetPlan>>; 2],
@@ -171,9 +171,6 @@ pub(crate) struct ContextMemo {
     attrs: FxHashMap<u64, (AttrKind, KeptValue, Attribute)>,
     /// Data type attributes (a handful of types).
     data_types: Vec<(DataType, Attribute)>,
-    /// Dense tensor types op builders made, by a hash of data type and
-    /// dims (see [`ContextMemo::builder_tensor`]).
-    builder_tensors: FxHashMap<u64, (DataType, Box<[i64]>, Type)>,
 }
 
 /// Longest list or string whose translation [`ContextMemo::attr`] keeps.
@@ -347,46 +344,37 @@ impl ContextMemo {
         a
     }
 
-    /// The dense tensor type of `dtype` and `dims` an op builder makes,
-    /// made by `make` unless known.
-    pub fn builder_tensor<E>(
+    /// The dense tensor type of `elem` and `dims`, made by `make` unless
+    /// known (within [`MAX_ENTRIES`]).
+    pub fn tensor_type<E>(
         &mut self,
-        dtype: DataType,
+        elem: Elem,
         dims: &[i64],
         make: impl FnOnce() -> Result<Type, E>,
     ) -> Result<Type, E> {
-        let hash = FxBuildHasher.hash_one((dtype, dims));
-        if let Some((d, known, t)) = self.builder_tensors.get(&hash) {
-            if *d == dtype && **known == *dims {
-                return Ok(*t);
-            }
-        }
-        let t = make()?;
-        if self.builder_tensors.len() < MAX_ENTRIES {
-            self.builder_tensors.insert(hash, (dtype, dims.into(), t));
-        }
-        Ok(t)
-    }
-
-    /// The dense tensor type of `kind` and `dims`, made by `make` unless
-    /// known.
-    pub fn dense_type<E>(
-        &mut self,
-        kind: DataKind,
-        dims: &[i64],
-        make: impl FnOnce() -> Result<Type, E>,
-    ) -> Result<Type, E> {
-        let hash = FxBuildHasher.hash_one((kind, dims));
-        if let Some((k, d, t)) = self.dense_types.get(&hash) {
+        let hash = FxBuildHasher.hash_one((elem, dims));
+        if let Some((k, d, t)) = self.tensor_types.get(&hash) {
             // Equal hashes of different keys make a new type.
-            if *k == kind && **d == *dims {
+            if *k == elem && **d == *dims {
                 return Ok(*t);
             }
         }
         let t = make()?;
-        self.dense_types.insert(hash, (kind, dims.into(), t));
+        if self.tensor_types.len() < MAX_ENTRIES {
+            self.tensor_types.insert(hash, (elem, dims.into(), t));
+        }
         Ok(t)
     }
+}
+
+/// The element type a kept tensor type is known by: a variable's legacy
+/// data type or the phi data type an op builder is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Elem {
+    /// A variable's.
+    Legacy(DataKind),
+    /// An op builder's.
+    Phi(DataType),
 }
 
 /// The memo of the last translation in the last context asked about.
@@ -406,7 +394,7 @@ pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> ContextMemo {
     let mut fresh = ContextMemo::default();
     fresh.names.reserve(32);
     fresh.def_facts.reserve(32);
-    fresh.dense_types.reserve(32);
+    fresh.tensor_types.reserve(32);
     fresh.target_plans[0].reserve(32);
     fresh.attrs.reserve(64);
     fresh
@@ -418,11 +406,10 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
     let sizes = [
         memo.names.len(),
         memo.def_facts.len(),
-        memo.dense_types.len(),
+        memo.tensor_types.len(),
         memo.target_plans[0].len() + memo.target_plans[1].len(),
         memo.attrs.len(),
         memo.data_types.len(),
-        memo.builder_tensors.len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {
         return;

@@ -275,11 +275,11 @@ impl<'d> Translator<'d> {
         }
         let var = &self.desc.blocks[b].vars[i];
         let t = if var.kind == VarKind::DenseTensor {
-            self.memo
-                .borrow_mut()
-                .dense_type(var.dtype(), var.shape(), || {
-                    values::var_type(&self.ctx, var)
-                })?
+            self.memo.borrow_mut().tensor_type(
+                memo::Elem::Legacy(var.dtype()),
+                var.shape(),
+                || values::var_type(&self.ctx, var),
+            )?
         } else {
             values::var_type(&self.ctx, var)?
         };

@@ -172,24 +172,41 @@ pub(crate) fn dense_var(b: &[u8]) -> Option<VarDesc<'_>> {
     })
 }
 
-/// An `OpVersionMap.pair` field as Paddle writes it, read in one step:
-/// `0a L 0a n NAME 12 02 08 v` (a pair of length `L = n + 6` under 128, a
-/// UTF-8 `op_name`, and `op_version { version: v }` with `v` under 128).
-/// Paddle 2.x saves some 70 of these with every model. Returns the pair and
-/// the bytes it takes.
+/// The `OpVersionMap.pair` fields at the start of `b` written as Paddle
+/// writes them, read in one pass: each `0a L 0a n NAME 12 02 08 v` (a pair
+/// of length `L = n + 6` under 128, a UTF-8 `op_name`, and `op_version {
+/// version: v }` with `v` under 128). Paddle 2.x saves some 70 of these with
+/// every model, one after the other. Appends the pairs to `out` and returns
+/// the bytes they take (0 when the first is in another layout).
+pub(crate) fn version_pairs<'b>(b: &'b [u8], out: &mut Vec<(&'b str, i32)>) -> usize {
+    let mut rest = b;
+    while let [0x0a, len, 0x0a, n, tail @ ..] = rest {
+        let n = usize::from(*n);
+        if usize::from(*len) != n + 6 || n + 6 >= 0x80 {
+            break;
+        }
+        let Some((name, after)) = tail.split_at_checked(n) else {
+            break;
+        };
+        let [0x12, 0x02, 0x08, v @ 0..=0x7f, after @ ..] = after else {
+            break;
+        };
+        let Some(name) = utf8(name) else {
+            break;
+        };
+        out.push((name, i32::from(*v)));
+        rest = after;
+    }
+    b.len() - rest.len()
+}
+
+/// The first pair [`version_pairs`] reads of `rest`, with the bytes it takes.
+#[cfg(test)]
 pub(crate) fn version_pair(rest: &[u8]) -> Option<((&str, i32), usize)> {
-    let [0x0a, len, 0x0a, n, tail @ ..] = rest else {
-        return None;
-    };
-    let (len, n) = (usize::from(*len), usize::from(*n));
-    if len != n + 6 || len >= 0x80 || tail.len() < n + 4 {
-        return None;
-    }
-    let (name, after) = tail.split_at(n);
-    match after {
-        [0x12, 0x02, 0x08, v, ..] if *v < 0x80 => Some(((utf8(name)?, i32::from(*v)), len + 2)),
-        _ => None,
-    }
+    let mut out = Vec::new();
+    let first = rest.get(..usize::from(*rest.get(1)?) + 2)?;
+    let taken = version_pairs(first, &mut out);
+    Some((*out.first()?, taken))
 }
 
 #[cfg(test)]

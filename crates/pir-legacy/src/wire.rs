@@ -150,6 +150,27 @@ impl<'a> Reader<'a> {
         self.pos = self.pos.saturating_add(n).min(self.data.len());
     }
 
+    /// The key byte and bytes of the length-delimited field at the current
+    /// position when its key and length take one byte each (the layout of
+    /// most small messages), without moving: a caller that reads the bytes
+    /// itself then [`Reader::advance`]s past `2 + len`. `None` for any other
+    /// field, and at the nesting limit (where [`Reader::message`] fails).
+    #[inline(always)]
+    pub fn peek_short_message(&self) -> Option<(u8, &'a [u8])> {
+        match self.rest() {
+            [key, n, rest @ ..]
+                if *key & 0x87 == 0x02
+                    && *key >= 0x08
+                    && *n < 0x80
+                    && rest.len() >= usize::from(*n)
+                    && self.depth > 0 =>
+            {
+                Some((*key, &rest[..usize::from(*n)]))
+            }
+            _ => None,
+        }
+    }
+
     /// A varint (prost's `decode_varint`).
     #[inline(always)]
     pub fn varint(&mut self) -> WireResult<u64> {

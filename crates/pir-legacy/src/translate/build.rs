@@ -11,20 +11,31 @@ use pir_dialects::pd_op::types::DenseTensorArrayType;
 
 use super::attrs::AttrMap;
 use super::values::{self, ScopeId, VarInfo};
-use super::Translator;
+use super::{memo, Translator};
 use crate::error::Result;
 use crate::inline::InlineVec;
 
 impl<'d> Translator<'d> {
     fn tensor(&self, dtype: DataType, dims: &[i64]) -> Result<Type> {
-        let s = dtype
-            .scalar()
-            .ok_or_else(|| self.err(format!("data type {dtype:?} has no tensor type")))?;
-        Ok(pir_core::builtin::DenseTensorType::get(
-            &self.ctx,
-            self.ctx.intern_type(s),
-            dims,
-        ))
+        self.memo
+            .borrow_mut()
+            .tensor_type(memo::Elem::Phi(dtype), dims, || {
+                let s = dtype
+                    .scalar()
+                    .ok_or_else(|| self.err(format!("data type {dtype:?} has no tensor type")))?;
+                Ok(pir_core::builtin::DenseTensorType::get(
+                    &self.ctx,
+                    self.ctx.intern_type(s),
+                    dims,
+                ))
+            })
+    }
+
+    /// The data type attribute of `dtype` (remembered in the context memo).
+    fn data_type_attr(&self, dtype: DataType) -> Attribute {
+        self.memo
+            .borrow_mut()
+            .data_type(dtype, || DataTypeAttr::get(&self.ctx, dtype))
     }
 
     /// A builder-made op: attributes in build order, then `stop_gradient`.
@@ -82,6 +93,11 @@ impl<'d> Translator<'d> {
         } else {
             PlaceAttr::get(&ctx, place)
         };
+        let value_attr = self
+            .memo
+            .borrow_mut()
+            .double(value, || F64Attr::get(&ctx, value));
+        let dtype_attr = self.data_type_attr(dtype);
         let op = self.built_op(
             block,
             at_front,
@@ -90,8 +106,8 @@ impl<'d> Translator<'d> {
             &[ty],
             &[
                 ("shape", shape),
-                ("value", F64Attr::get(&ctx, value)),
-                ("dtype", DataTypeAttr::get(&ctx, dtype)),
+                ("value", value_attr),
+                ("dtype", dtype_attr),
                 ("place", place),
             ],
         );
@@ -123,33 +139,32 @@ impl<'d> Translator<'d> {
     pub fn build_full_int_array(&mut self, block: BlockId, values: &[i64]) -> Result<ValueId> {
         let ty = self.tensor(DataType::Int64, &[values.len() as i64])?;
         let ctx = self.ctx.clone();
-        let items: InlineVec<Attribute, 8> = values
-            .iter()
-            .map(|&v| ctx.intern_attr(I64Attr(v)))
-            .collect();
+        let value = self.memo.borrow_mut().int64_array(values, || {
+            let items: InlineVec<Attribute, 8> = values
+                .iter()
+                .map(|&v| ctx.intern_attr(I64Attr(v)))
+                .collect();
+            ArrayAttr::get(&ctx, &items)
+        });
+        let dtype = self.data_type_attr(DataType::Int64);
         let op = self.built_op(
             block,
             false,
             "pd_op.full_int_array",
             &[],
             &[ty],
-            &[
-                ("value", ArrayAttr::get(&ctx, &items)),
-                ("dtype", DataTypeAttr::get(&ctx, DataType::Int64)),
-                ("place", self.k.cpu),
-            ],
+            &[("value", value), ("dtype", dtype), ("place", self.k.cpu)],
         );
         Ok(self.program.result(op, 0))
     }
 
     /// `full_int_array` from an IntArray attribute.
     pub fn full_int_array_from_attr(&mut self, block: BlockId, attr: Attribute) -> Result<ValueId> {
-        let values = self
-            .ctx
+        let ctx = self.ctx.clone();
+        let values = ctx
             .attr_as::<IntArrayAttr>(attr)
-            .map(|a| a.0.to_vec())
             .ok_or_else(|| self.err("expected an integer list for a mutable IntArray attribute"))?;
-        self.build_full_int_array(block, &values)
+        self.build_full_int_array(block, &values.0)
     }
 
     fn dense_of(&self, v: ValueId) -> Result<pir_core::builtin::DenseTensorType> {

@@ -125,6 +125,8 @@ struct InputPlan {
     candidates: Option<&'static [&'static str]>,
     /// A mutable IntArray attribute.
     int_array: bool,
+    /// The definition takes it as an IntArray (mutable or not).
+    int_array_input: bool,
 }
 
 impl Plan {
@@ -140,6 +142,7 @@ impl Plan {
                     legacy_attr: c.legacy_attr_name(op_type, info.name),
                     candidates: c.mutable_candidates(op_type, info.name),
                     int_array: info.mutable_attribute && c.is_int_array_input(def.name, info.name),
+                    int_array_input: c.is_int_array_input(def.name, info.name),
                 })
                 .collect(),
             outputs: def
@@ -317,7 +320,7 @@ impl<'d> Translator<'d> {
                 // Newer op-compat facts register more mutable attributes than
                 // the table knows; a legacy attribute there is the value.
                 if has_attr(op, p.legacy_attr) {
-                    let v = self.attribute_as_input(op, def, info.name, dst)?;
+                    let v = self.attribute_as_input(op, p, dst)?;
                     operands.push(Some(v));
                     continue;
                 }
@@ -332,7 +335,7 @@ impl<'d> Translator<'d> {
                     match found {
                         Some(v) => vars = v,
                         None => {
-                            let v = self.attribute_as_input(op, def, info.name, dst)?;
+                            let v = self.attribute_as_input(op, p, dst)?;
                             operands.push(Some(v));
                             continue;
                         }
@@ -365,23 +368,24 @@ impl<'d> Translator<'d> {
     }
 
     /// A mutable attribute given as a legacy attribute becomes a `full`
-    /// (Scalar) or `full_int_array` (IntArray) (`GetAttributeAsInput`).
-    pub fn attribute_as_input(
+    /// (Scalar) or `full_int_array` (IntArray) (`GetAttributeAsInput`), by
+    /// the op-compat facts of input plan `p`.
+    fn attribute_as_input(
         &mut self,
         op: &OpDesc<'d>,
-        def: &'static OpDef,
-        input: &str,
+        p: &InputPlan,
         dst: BlockId,
     ) -> Result<ValueId> {
-        let legacy = compat().legacy_attr_name(op.op_type, input);
+        let legacy = p.legacy_attr;
         let Some(value) = op.attr(legacy).filter(|_| has_attr(op, legacy)) else {
             return Err(self.err(format!("attribute `{legacy}` is missing")));
         };
-        if compat().is_int_array_input(def.name, input) {
-            let attr = attrs::translate(&self.ctx, AttrKind::IntArray, Some(value));
+        if p.int_array_input {
+            let attr = self.declared_attr(AttrKind::IntArray, Some(value));
             self.full_int_array_from_attr(dst, attr)
         } else {
-            let mut attr = attrs::general(&self.ctx, value);
+            // `translate` of kind `Any` is the general visitor.
+            let mut attr = self.declared_attr(AttrKind::Any, Some(value));
             // Scalars that 2.x ops keep as text (`allclose`'s `rtol: "1e-05"`)
             // become a float64 `full`, as Paddle 3.3.1 makes them.
             if let Some(text) = self.ctx.attr_as::<StrAttr>(attr) {
@@ -498,7 +502,7 @@ impl<'d> Translator<'d> {
             // Each declared attribute once: no need to look for it first.
             let value = op.attr(legacy);
             if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_))) {
-                map.push_new(spec.name, attrs::translate(&self.ctx, spec.kind, value));
+                map.push_new(spec.name, self.declared_attr(spec.kind, value));
                 continue;
             }
             match defaults {
@@ -507,7 +511,7 @@ impl<'d> Translator<'d> {
                         map.push_new(spec.name, d.attr(&self.ctx));
                     }
                 }
-                None => map.push_new(spec.name, attrs::translate(&self.ctx, spec.kind, None)),
+                None => map.push_new(spec.name, self.declared_attr(spec.kind, None)),
             }
         }
         // Paddle creates the op with its signature checked (`VerifySig`): a
@@ -525,6 +529,14 @@ impl<'d> Translator<'d> {
             }
         }
         Ok(map)
+    }
+
+    /// [`attrs::translate`] of a declared attribute, remembered in the
+    /// context's memo.
+    fn declared_attr(&self, kind: AttrKind, value: Option<&AttrValue<'_>>) -> Attribute {
+        self.memo
+            .borrow_mut()
+            .attr(kind, value, || attrs::translate(&self.ctx, kind, value))
     }
 
     /// Binds each output variable to its result (`RecordOpResultMapping`).

@@ -9,12 +9,13 @@
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 
-use pir_core::{IrContext, Symbol, Type};
-use pir_dialects::op_def::OpDef;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use pir_core::{Attribute, IrContext, Symbol, Type};
+use pir_dialects::op_def::{AttrKind, ElementKind, OpDef};
+use pir_dialects::pd_op::attrs::DataType;
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
 
 use super::general::{self, Plan};
-use crate::desc::DataKind;
+use crate::desc::{AttrValue, DataKind};
 
 /// Most entries a table keeps.
 const MAX_ENTRIES: usize = 4096;
@@ -159,12 +160,104 @@ pub(crate) struct ContextMemo {
     pub names: FxHashMap<(usize, usize), (Symbol, super::Writer)>,
     /// What [`super::Writer::Declared`] points into.
     pub def_facts: Vec<Arc<DefFacts>>,
-    /// Dense tensor types by a hash of element type and dims (see
-    /// [`ContextMemo::dense_type`]).
-    dense_types: FxHashMap<u64, (DataKind, Box<[i64]>, Type)>,
+    /// Dense tensor types of variables and op builders by a hash of element
+    /// type and dims (see [`ContextMemo::tensor_type`]).
+    tensor_types: FxHashMap<u64, (Elem, Box<[i64]>, Type)>,
     /// Default target and plan per legacy op type, not in place and in
     /// place ([`target_plan`] without its lock).
     target_plans: [FxHashMap<Box<str>, Option<super::TargetPlan>>; 2],
+    /// Declared attributes translated from legacy values, by a hash of kind
+    /// and value (see [`ContextMemo::attr`]).
+    attrs: FxHashMap<u64, (AttrKind, KeptValue, Attribute)>,
+    /// Data type attributes (a handful of types).
+    data_types: Vec<(DataType, Attribute)>,
+}
+
+/// Longest list or string whose translation [`ContextMemo::attr`] keeps.
+const MAX_KEPT_LEN: usize = 64;
+
+/// A legacy attribute value as [`ContextMemo::attr`] keeps it: owned, floats
+/// by their bits (the translation of equal bits is the same attribute).
+#[derive(Debug, PartialEq)]
+enum KeptValue {
+    Absent,
+    Int(i32),
+    Long(i64),
+    Float(u32),
+    Float64(u64),
+    Bool(bool),
+    String(Box<str>),
+    Ints(Box<[i32]>),
+    Longs(Box<[i64]>),
+    Floats(Box<[u32]>),
+    Bools(Box<[bool]>),
+}
+
+impl KeptValue {
+    /// The kept form of `v`, `None` for kinds and sizes not kept.
+    fn of(v: Option<&AttrValue<'_>>) -> Option<KeptValue> {
+        let short = |n: usize| n <= MAX_KEPT_LEN;
+        Some(match v {
+            None => KeptValue::Absent,
+            Some(AttrValue::Int(i)) => KeptValue::Int(*i),
+            Some(AttrValue::Long(i)) => KeptValue::Long(*i),
+            Some(AttrValue::Float(f)) => KeptValue::Float(f.to_bits()),
+            Some(AttrValue::Float64(f)) => KeptValue::Float64(f.to_bits()),
+            Some(AttrValue::Bool(b)) => KeptValue::Bool(*b),
+            Some(AttrValue::String(s)) if short(s.len()) => KeptValue::String((*s).into()),
+            Some(AttrValue::Ints(l)) if short(l.len()) => KeptValue::Ints(l.as_slice().into()),
+            Some(AttrValue::Longs(l)) if short(l.len()) => KeptValue::Longs(l.as_slice().into()),
+            Some(AttrValue::Floats(l)) if short(l.len()) => {
+                KeptValue::Floats(l.iter().map(|f| f.to_bits()).collect())
+            }
+            Some(AttrValue::Bools(l)) if short(l.len()) => KeptValue::Bools(l.as_slice().into()),
+            _ => return None,
+        })
+    }
+
+    /// Whether this is the kept form of `v`.
+    fn is(&self, v: Option<&AttrValue<'_>>) -> bool {
+        match (self, v) {
+            (KeptValue::Absent, None) => true,
+            (KeptValue::Int(a), Some(AttrValue::Int(b))) => a == b,
+            (KeptValue::Long(a), Some(AttrValue::Long(b))) => a == b,
+            (KeptValue::Float(a), Some(AttrValue::Float(b))) => *a == b.to_bits(),
+            (KeptValue::Float64(a), Some(AttrValue::Float64(b))) => *a == b.to_bits(),
+            (KeptValue::Bool(a), Some(AttrValue::Bool(b))) => a == b,
+            (KeptValue::String(a), Some(AttrValue::String(b))) => **a == **b,
+            (KeptValue::Ints(a), Some(AttrValue::Ints(b))) => **a == **b,
+            (KeptValue::Longs(a), Some(AttrValue::Longs(b))) => **a == **b,
+            (KeptValue::Floats(a), Some(AttrValue::Floats(b))) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| *x == y.to_bits())
+            }
+            (KeptValue::Bools(a), Some(AttrValue::Bools(b))) => **a == **b,
+            _ => false,
+        }
+    }
+}
+
+/// A hash of `kind` and `v` for [`ContextMemo::attr`] (whether `v` is kept
+/// is [`KeptValue::of`]'s to say).
+fn attr_hash(kind: AttrKind, v: Option<&AttrValue<'_>>) -> u64 {
+    let mut h = FxHasher::default();
+    kind.hash(&mut h);
+    match v {
+        None => h.write_u8(0),
+        Some(AttrValue::Int(i)) => h.write_i32(*i),
+        Some(AttrValue::Long(i)) => h.write_i64(*i),
+        Some(AttrValue::Float(f)) => h.write_u32(f.to_bits()),
+        Some(AttrValue::Float64(f)) => h.write_u64(f.to_bits()),
+        Some(AttrValue::Bool(b)) => h.write_u8(u8::from(*b) + 1),
+        Some(AttrValue::String(s)) => s.hash(&mut h),
+        Some(AttrValue::Ints(l)) => l.hash(&mut h),
+        Some(AttrValue::Longs(l)) => l.hash(&mut h),
+        Some(AttrValue::Floats(l)) => l.iter().for_each(|f| h.write_u32(f.to_bits())),
+        Some(AttrValue::Bools(l)) => l.hash(&mut h),
+        Some(_) => {}
+    }
+    // Values of different variants may hash alike; the kept value tells
+    // them apart.
+    h.finish()
 }
 
 impl ContextMemo {
@@ -179,25 +272,109 @@ impl ContextMemo {
         found
     }
 
-    /// The dense tensor type of `kind` and `dims`, made by `make` unless
-    /// known.
-    pub fn dense_type<E>(
+    /// The attribute `translate` makes of legacy value `v` (`None`: absent)
+    /// for a declared attribute of `kind`, unless known: most ops of a type
+    /// carry the same few values, and interning each (a list element by
+    /// element) takes a lock and a look-up each time.
+    pub fn attr(
         &mut self,
-        kind: DataKind,
+        kind: AttrKind,
+        v: Option<&AttrValue<'_>>,
+        translate: impl FnOnce() -> Attribute,
+    ) -> Attribute {
+        let hash = attr_hash(kind, v);
+        self.kept_attr(
+            hash,
+            |k, kept| *k == kind && kept.is(v),
+            || Some((kind, KeptValue::of(v)?)),
+            translate,
+        )
+    }
+
+    /// The array of int64 attributes of `values` (a `full_int_array`'s
+    /// value), made by `make` unless known: the attribute of
+    /// [`ContextMemo::attr`] for an int64 list attribute given these longs.
+    pub fn int64_array(&mut self, values: &[i64], make: impl FnOnce() -> Attribute) -> Attribute {
+        const KIND: AttrKind = AttrKind::Array(Some(ElementKind::Int64));
+        let mut h = FxHasher::default();
+        KIND.hash(&mut h);
+        values.hash(&mut h);
+        self.kept_attr(
+            h.finish(),
+            |k, kept| *k == KIND && matches!(kept, KeptValue::Longs(l) if **l == *values),
+            || (values.len() <= MAX_KEPT_LEN).then(|| (KIND, KeptValue::Longs(values.into()))),
+            make,
+        )
+    }
+
+    /// A double attribute of `value` (a `full`'s value), made by `make`
+    /// unless known.
+    pub fn double(&mut self, value: f64, make: impl FnOnce() -> Attribute) -> Attribute {
+        self.attr(AttrKind::Double, Some(&AttrValue::Float64(value)), make)
+    }
+
+    fn kept_attr(
+        &mut self,
+        hash: u64,
+        is: impl FnOnce(&AttrKind, &KeptValue) -> bool,
+        keep: impl FnOnce() -> Option<(AttrKind, KeptValue)>,
+        make: impl FnOnce() -> Attribute,
+    ) -> Attribute {
+        if let Some((k, kept, a)) = self.attrs.get(&hash) {
+            if is(k, kept) {
+                return *a;
+            }
+        }
+        let a = make();
+        if self.attrs.len() < MAX_ENTRIES {
+            if let Some((kind, kept)) = keep() {
+                self.attrs.insert(hash, (kind, kept, a));
+            }
+        }
+        a
+    }
+
+    /// The attribute of data type `dtype`, made by `make` unless known.
+    pub fn data_type(&mut self, dtype: DataType, make: impl FnOnce() -> Attribute) -> Attribute {
+        if let Some(&(_, a)) = self.data_types.iter().find(|(d, _)| *d == dtype) {
+            return a;
+        }
+        let a = make();
+        self.data_types.push((dtype, a));
+        a
+    }
+
+    /// The dense tensor type of `elem` and `dims`, made by `make` unless
+    /// known (within [`MAX_ENTRIES`]).
+    pub fn tensor_type<E>(
+        &mut self,
+        elem: Elem,
         dims: &[i64],
         make: impl FnOnce() -> Result<Type, E>,
     ) -> Result<Type, E> {
-        let hash = FxBuildHasher.hash_one((kind, dims));
-        if let Some((k, d, t)) = self.dense_types.get(&hash) {
+        let hash = FxBuildHasher.hash_one((elem, dims));
+        if let Some((k, d, t)) = self.tensor_types.get(&hash) {
             // Equal hashes of different keys make a new type.
-            if *k == kind && **d == *dims {
+            if *k == elem && **d == *dims {
                 return Ok(*t);
             }
         }
         let t = make()?;
-        self.dense_types.insert(hash, (kind, dims.into(), t));
+        if self.tensor_types.len() < MAX_ENTRIES {
+            self.tensor_types.insert(hash, (elem, dims.into(), t));
+        }
         Ok(t)
     }
+}
+
+/// The element type a kept tensor type is known by: a variable's legacy
+/// data type or the phi data type an op builder is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Elem {
+    /// A variable's.
+    Legacy(DataKind),
+    /// An op builder's.
+    Phi(DataType),
 }
 
 /// The memo of the last translation in the last context asked about.
@@ -217,8 +394,9 @@ pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> ContextMemo {
     let mut fresh = ContextMemo::default();
     fresh.names.reserve(32);
     fresh.def_facts.reserve(32);
-    fresh.dense_types.reserve(32);
+    fresh.tensor_types.reserve(32);
     fresh.target_plans[0].reserve(32);
+    fresh.attrs.reserve(64);
     fresh
 }
 
@@ -228,8 +406,10 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
     let sizes = [
         memo.names.len(),
         memo.def_facts.len(),
-        memo.dense_types.len(),
+        memo.tensor_types.len(),
         memo.target_plans[0].len() + memo.target_plans[1].len(),
+        memo.attrs.len(),
+        memo.data_types.len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {
         return;

@@ -9,38 +9,43 @@
 //! with): attributes a `pd_op` definition does not declare are dropped, and
 //! every op's attributes are in the order Paddle's writer puts them.
 //!
-//! Concerns live in submodules: [`values`] (names → values, types),
-//! [`attrs`] (attribute translation), `general` (the table-driven path most
-//! ops take), `special` (ops with a translation of their own),
-//! `control_flow` (`conditional_block`, `while`), `build` (ops Paddle builds
-//! through its op builders, with their shape inference).
+//! This module is the driver: the translator's state, errors, variable
+//! types and the walk over blocks and ops. Concerns live in submodules:
+//! `params` (parameters, undefined inputs, `set_parameter`), `ops` (creating
+//! ops, their attribute maps until the end, the final dictionaries), `flags`
+//! (the result flags of top-scope values), [`values`] (names → values,
+//! types), [`attrs`] (attribute translation), `general` (the table-driven
+//! path most ops take), `special` and `arith` (ops with a translation of
+//! their own), `control_flow` (`conditional_block`, `while`), `build` (ops
+//! Paddle builds through its op builders, with their shape inference),
+//! `memo` (what is computed once per process or per context).
 
 mod arith;
 pub mod attrs;
 mod build;
 mod control_flow;
+mod flags;
 mod general;
 mod memo;
+mod ops;
+mod params;
 mod special;
 pub mod values;
 
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
-use pir_core::builtin::StrAttr;
-use pir_core::entity::EntityId;
-use pir_core::{
-    AttrDict, Attribute, BlockId, InsertPoint, IrContext, OpId, Program, Symbol, Type, ValueId,
-};
+use pir_core::{Attribute, BlockId, InsertPoint, IrContext, Program, Symbol, Type, ValueId};
 use pir_dialects::op_def::OpDef;
 use pir_dialects::pd_op::attrs::{IntArrayAttr, Place, PlaceAttr};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::desc::{OpDesc, ProgramDesc, VarDesc, VarKind};
 use crate::error::{LegacyError, Location, Result};
-use crate::inline::InlineVec;
 use attrs::{bool_array, AttrMap, BoolLists};
 use values::{ScopeId, Scopes, VarInfo, TOP};
+
+pub(crate) use ops::{OpRecord, Writer};
 
 /// How to translate.
 #[derive(Debug, Clone, Copy, Default)]
@@ -53,14 +58,8 @@ pub struct Options {
 /// Deepest nesting of sub-blocks followed (each level recurses once).
 pub const MAX_DEPTH: usize = 64;
 
-/// Map orders by the hash of their keys' addresses, with those addresses.
-type LocalOrders = FxHashMap<u64, Vec<(Box<[(usize, usize)]>, Arc<[usize]>)>>;
-
 /// A target definition with the plan into it.
 pub(crate) type TargetPlan = (&'static OpDef, Arc<general::Plan>);
-
-/// Most key lists [`Translator::order_of`] remembers per translation.
-const MAX_LOCAL_ORDERS: usize = 256;
 
 /// Variable names Paddle never binds (the feed and fetch lists).
 const NO_CAST: [&str; 2] = ["feed", "fetch"];
@@ -101,8 +100,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
 
         bool_lists: BoolLists::default(),
-        param_vars: FxHashMap::default(),
-        params_visited: FxHashSet::default(),
+        top_names: FxHashMap::default(),
         options,
         depth: 0,
         at: Cursor::default(),
@@ -119,19 +117,6 @@ pub(crate) struct Cursor {
     pub block: Option<usize>,
     /// Op index within the block.
     pub op: Option<usize>,
-}
-
-/// How Paddle's writer and reader leave an op's attributes (see
-/// [`general::final_attrs`]).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Writer {
-    /// `builtin.parameter`: a fixed list.
-    Parameter,
-    /// A `pd_op` op with a definition: declared attributes in order (the
-    /// index of its facts in `Translator::def_facts`).
-    Declared(&'static OpDef, usize),
-    /// Any other op: every attribute in its map's order.
-    Generic,
 }
 
 /// Attributes and symbols every translation uses, made once per context
@@ -179,14 +164,6 @@ impl Consts {
     }
 }
 
-/// What the translator keeps of a created op until the end.
-pub(crate) struct OpRecord<'d> {
-    /// Its attributes.
-    pub map: AttrMap<'d>,
-    /// How the writer treats them.
-    pub writer: Writer,
-}
-
 /// The result flags, in the order Paddle sets them.
 pub(crate) const FLAGS: [&str; 2] = ["stop_gradient", "persistable"];
 
@@ -203,13 +180,13 @@ pub(crate) struct Translator<'d> {
     /// The PIR type of each variable (by block and index), once asked for.
     var_types: Vec<Vec<Cell<Type>>>,
     /// Map orders by the addresses of the keys (see [`Translator::order_of`]).
-    orders: RefCell<LocalOrders>,
+    orders: RefCell<ops::LocalOrders>,
 
     /// Flag lists made so far.
     pub bool_lists: BoolLists,
-    /// Persistable variables of the top block by name (with their index).
-    param_vars: FxHashMap<&'d str, usize>,
-    params_visited: FxHashSet<&'d str>,
+    /// What the walk for parameters learns of each name the top block's
+    /// ops use (one look-up per use instead of one per set).
+    top_names: FxHashMap<&'d str, params::TopName>,
     pub options: Options,
     depth: usize,
     /// The op being translated, for errors.
@@ -270,148 +247,6 @@ impl<'d> Translator<'d> {
         }
     }
 
-    // ------------------------------------------------------------ building
-
-    /// Creates an op at the end (or start) of `block`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn create_op(
-        &mut self,
-        block: BlockId,
-        at_front: bool,
-        name: &'static str,
-        operands: &[Option<ValueId>],
-        results: &[Type],
-        attrs: AttrMap<'d>,
-        regions: usize,
-    ) -> OpId {
-        let at = if at_front {
-            InsertPoint::BlockStart(block)
-        } else {
-            InsertPoint::BlockEnd(block)
-        };
-        self.create_op_at(at, name, operands, results, attrs, regions)
-    }
-
-    /// Creates an op at `at`.
-    pub fn create_op_at(
-        &mut self,
-        at: InsertPoint,
-        name: &'static str,
-        operands: &[Option<ValueId>],
-        results: &[Type],
-        attrs: AttrMap<'d>,
-        regions: usize,
-    ) -> OpId {
-        let key = (name.as_ptr() as usize, name.len());
-        let (sym, writer) = match self.memo.get_mut().names.get(&key) {
-            Some(&known) => known,
-            None => {
-                let known = (self.ctx.symbol(name), self.writer_of(name));
-                self.memo.get_mut().names.insert(key, known);
-                known
-            }
-        };
-        self.create_op_sym(at, sym, writer, operands, results, attrs, regions)
-    }
-
-    /// Creates an op of a name made at run time (`legacy.<type>`).
-    pub fn create_op_named(
-        &mut self,
-        at: InsertPoint,
-        name: &str,
-        operands: &[Option<ValueId>],
-        results: &[Type],
-        attrs: AttrMap<'d>,
-    ) -> OpId {
-        let sym = self.ctx.symbol(name);
-        let writer = self.writer_of(name);
-        self.create_op_sym(at, sym, writer, operands, results, attrs, 0)
-    }
-
-    fn writer_of(&mut self, name: &str) -> Writer {
-        if name == "builtin.parameter" {
-            return Writer::Parameter;
-        }
-        match general::def(name).filter(|d| d.has_yaml_info) {
-            Some(d) => {
-                let facts = &mut self.memo.get_mut().def_facts;
-                facts.push(memo::def_facts(&self.ctx, d));
-                Writer::Declared(d, facts.len() - 1)
-            }
-            None => Writer::Generic,
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn create_op_sym(
-        &mut self,
-        at: InsertPoint,
-        sym: Symbol,
-        writer: Writer,
-        operands: &[Option<ValueId>],
-        results: &[Type],
-        attrs: AttrMap<'d>,
-        regions: usize,
-    ) -> OpId {
-        let op = self
-            .program
-            .create_op(sym, operands, results, AttrDict::EMPTY, regions);
-        self.program.insert_op(op, at);
-        let i = op.index();
-        let rec = Some(OpRecord { map: attrs, writer });
-        if self.attrs.len() == i {
-            self.attrs.push(rec);
-        } else {
-            if self.attrs.len() < i {
-                self.attrs.resize_with(i + 1, || None);
-            }
-            self.attrs[i] = rec;
-        }
-        op
-    }
-
-    /// The attribute map of a created op.
-    pub fn attr_map(&mut self, op: OpId) -> Option<&mut AttrMap<'d>> {
-        self.attrs
-            .get_mut(op.index())
-            .and_then(Option::as_mut)
-            .map(|r| &mut r.map)
-    }
-
-    /// The libstdc++ `unordered_map` order of the keys of `map` (indices),
-    /// remembered: most ops of a type insert the same keys.
-    pub fn order_of(&self, map: &AttrMap<'d>) -> Arc<[usize]> {
-        self.order_of_keys(map.keys())
-    }
-
-    /// The libstdc++ `unordered_map` order of distinct `keys` inserted in
-    /// this order (indices).
-    pub fn order_of_keys<'k>(&self, keys: impl Iterator<Item = &'k str> + Clone) -> Arc<[usize]> {
-        // Most maps have the static names of a definition or builder: known
-        // by the keys' addresses (equal addresses are equal keys) without
-        // hashing their text.
-        let addr = |k: &str| (k.as_ptr() as usize, k.len());
-        let mut h = rustc_hash::FxHasher::default();
-        for k in keys.clone() {
-            std::hash::Hash::hash(&addr(k), &mut h);
-        }
-        let hash = std::hash::Hasher::finish(&h);
-        let mut orders = self.orders.borrow_mut();
-        if let Some(list) = orders.get(&hash) {
-            for (known, order) in list {
-                if known.iter().copied().eq(keys.clone().map(addr)) {
-                    return order.clone();
-                }
-            }
-        }
-        let order = memo::map_order(keys.clone());
-        if orders.len() < MAX_LOCAL_ORDERS {
-            let known = keys.map(addr).collect();
-            orders.entry(hash).or_default().push((known, order.clone()));
-        }
-        order
-    }
-
     /// The type of a value.
     pub fn ty(&self, v: ValueId) -> Type {
         self.program.value_type(v)
@@ -440,11 +275,11 @@ impl<'d> Translator<'d> {
         }
         let var = &self.desc.blocks[b].vars[i];
         let t = if var.kind == VarKind::DenseTensor {
-            self.memo
-                .borrow_mut()
-                .dense_type(var.dtype(), var.shape(), || {
-                    values::var_type(&self.ctx, var)
-                })?
+            self.memo.borrow_mut().tensor_type(
+                memo::Elem::Legacy(var.dtype()),
+                var.shape(),
+                || values::var_type(&self.ctx, var),
+            )?
         } else {
             values::var_type(&self.ctx, var)?
         };
@@ -570,272 +405,5 @@ impl<'d> Translator<'d> {
             self.scopes.push(scope, out, VarInfo::plain(v));
         }
         Ok(())
-    }
-
-    // ------------------------------------------------------------ parameters
-
-    /// `builtin.parameter` for each persistable variable of the top block, in
-    /// the order ops first read it (inputs slot by slot, slots sorted); then
-    /// `pd_op.data` at the top for each variable the top block reads before
-    /// writing that is neither a parameter nor the feed/fetch list. One walk
-    /// over the ops finds both (Paddle makes two).
-    fn create_parameters_and_data(&mut self, top: BlockId) -> Result<()> {
-        let desc = self.desc;
-        let block = &desc.blocks[0];
-        self.param_vars.reserve(block.vars.len());
-        for (i, var) in block.vars.iter().enumerate() {
-            if var.persistable && !NO_CAST.contains(&var.name) {
-                self.param_vars.entry(var.name).or_insert(i);
-            }
-        }
-        // Output names of the ops walked so far.
-        let mut written: FxHashSet<&str> =
-            FxHashSet::with_capacity_and_hasher(block.vars.len(), Default::default());
-        let mut external = Vec::with_capacity(block.vars.len());
-        self.params_visited
-            .reserve(self.param_vars.len().min(block.vars.len()));
-        for op in &block.ops {
-            for name in op.input_arg_names() {
-                if written.contains(name) {
-                    continue;
-                }
-                external.push(name);
-                if NO_CAST.contains(&name) || self.params_visited.contains(name) {
-                    continue;
-                }
-                let Some(i) = self.param_vars.get(name).copied() else {
-                    continue;
-                };
-                let Ok(ty) = self.var_type_at(0, i) else {
-                    continue;
-                };
-                let mut attrs = AttrMap::new();
-                attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
-                let p = self.create_op(top, false, "builtin.parameter", &[], &[ty], attrs, 0);
-                let v = self.program.result(p, 0);
-                self.scopes.push(TOP, name, VarInfo::plain(v));
-                self.params_visited.insert(name);
-            }
-            for name in op.output_arg_names() {
-                written.insert(name);
-            }
-        }
-        for name in external {
-            if block.var(name).is_none() || self.scopes.has(TOP, name) || NO_CAST.contains(&name) {
-                continue;
-            }
-            self.create_undefined(name)?;
-        }
-        Ok(())
-    }
-
-    /// `pd_op.data` (or `pd_op.create_array`) at the very start of the
-    /// program for a variable nothing defines (`CreateUndefinedVariable`).
-    pub fn create_undefined(&mut self, name: &'d str) -> Result<VarInfo> {
-        let var = self
-            .var(0, name)
-            .ok_or_else(|| self.var_err(name, "variable is not declared in the top block"))?;
-        let top = self.program.top_block();
-        let v = if var.kind == VarKind::DenseTensorArray {
-            self.build_create_array(top, true, values::phi_dtype(var.dtype()))?
-        } else {
-            let dtype = values::phi_dtype(var.dtype());
-            self.build_data(top, true, name, var.shape(), dtype)?
-        };
-        let info = VarInfo::plain(v);
-        self.scopes.push(TOP, name, info);
-        Ok(info)
-    }
-
-    /// The binding of `name`, creating an undefined variable in the top
-    /// block when there is none (`GetValueOrCreateInTop`).
-    pub fn value_or_create(&mut self, scope: ScopeId, name: &'d str) -> Result<VarInfo> {
-        match self.scopes.get(scope, name) {
-            Some(v) => Ok(v),
-            None => self.create_undefined(name),
-        }
-    }
-
-    /// `builtin.set_parameter` after the op that last writes a persistable
-    /// variable no op read first (walking the top block backwards).
-    fn create_set_parameters(&mut self) -> Result<()> {
-        let desc = self.desc;
-        for op in desc.blocks[0].ops.iter().rev() {
-            if op.op_type == "data" || op.op_type == "feed" {
-                continue;
-            }
-            // The op's inputs, as a set only when an output needs it.
-            let mut inputs: Option<FxHashSet<&str>> = None;
-            for name in op.output_arg_names() {
-                if !self.param_vars.contains_key(name) || self.params_visited.contains(name) {
-                    continue;
-                }
-                let inputs = inputs.get_or_insert_with(|| op.input_arg_names().collect());
-                if inputs.contains(name) {
-                    continue;
-                }
-                let Some(mut info) = self.scopes.get(TOP, name) else {
-                    continue;
-                };
-                let Some(def) = self.program.defining_op(info.value) else {
-                    continue;
-                };
-                let top = self.program.top_block();
-                let mut after = def;
-                if info.by_vector {
-                    let slice = self.build_slice(top, InsertPoint::BlockEnd(top), info)?;
-                    self.scopes.push(TOP, name, VarInfo::plain(slice));
-                    info = VarInfo::plain(slice);
-                    if let Some(d) = self.program.defining_op(slice) {
-                        after = d;
-                    }
-                }
-                let mut attrs = AttrMap::new();
-                attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
-                self.create_op_at(
-                    InsertPoint::After(after),
-                    "builtin.set_parameter",
-                    &[Some(info.value)],
-                    &[],
-                    attrs,
-                    0,
-                );
-                self.params_visited.insert(name);
-            }
-        }
-        Ok(())
-    }
-
-    // ------------------------------------------------------------ flags
-
-    /// `stop_gradient` and `persistable` of every op result bound to a
-    /// variable of the top scope, as the variable is declared.
-    ///
-    /// Paddle sets `stop_gradient` for every block, walking the top scope's
-    /// names in its hash map's order, then `persistable` the same way: the
-    /// last block that sees a variable decides its flags, and when a value is
-    /// bound to several names the last of them in that order wins. Each
-    /// op's map gets `stop_gradient` before `persistable` either way, so both
-    /// are set in one walk; the map order is worked out only when a value has
-    /// several names.
-    fn set_value_flags(&mut self) {
-        let desc = self.desc;
-        let last = desc.blocks.len() - 1;
-        // (deciding block, name index, value, stop_gradient, persistable)
-        let keys = self.scopes.top_keys();
-        let mut updates: Vec<(usize, usize, ValueId, bool, bool)> = Vec::with_capacity(keys.len());
-        // Names in any order: a value's updates are ordered below when it has
-        // several names, and one name's values are pushed oldest first.
-        for (k, name, values) in self.scopes.top_entries() {
-            if NO_CAST.contains(&name) {
-                continue;
-            }
-            let found = (0..=last)
-                .rev()
-                .find_map(|b| desc.find_var(b, name).map(|v| (b, v)));
-            let Some((b, var)) = found else {
-                continue;
-            };
-            for info in values {
-                updates.push((b, k, info.value, var.stop_gradient, var.persistable));
-            }
-        }
-        let mut seen = vec![false; self.program.value_slots()];
-        let mut shared = false;
-        for u in &updates {
-            let i = u.2.index();
-            shared |= std::mem::replace(&mut seen[i], true);
-        }
-        if shared {
-            let mut position = vec![0usize; keys.len()];
-            for (pos, k) in crate::umap::iteration_order(keys).into_iter().enumerate() {
-                position[k] = pos;
-            }
-            updates.sort_by_key(|u| (u.0, position[u.1]));
-        }
-        // The last update of a value decides its flags (bit 0: set, bit 1:
-        // stop_gradient, bit 2: persistable); ops are flagged in the order
-        // first touched (the order does not matter: maps are per op).
-        let mut flags = vec![0u8; self.program.value_slots()];
-        let mut touched_op = vec![false; self.attrs.len()];
-        let mut touched = Vec::with_capacity(self.attrs.len());
-        for (_, _, value, stop_gradient, persistable) in updates {
-            if let pir_core::ValueDef::Result { op, .. } = self.program.value_def(value) {
-                flags[value.index()] =
-                    1 | u8::from(stop_gradient) << 1 | u8::from(persistable) << 2;
-                if let Some(t) = touched_op.get_mut(op.index()) {
-                    if !std::mem::replace(t, true) {
-                        touched.push(op);
-                    }
-                }
-            }
-        }
-        for op in touched {
-            self.set_flags(op, &flags);
-        }
-    }
-
-    /// Sets `stop_gradient` then `persistable` of `op`'s results from
-    /// `flags` (per value, as [`Translator::set_value_flags`] leaves them);
-    /// results without flags keep what an op builder gave, else false.
-    fn set_flags(&mut self, op: OpId, flags: &[u8]) {
-        let n = self.program.num_results(op);
-        let Some(rec) = self.attrs.get_mut(op.index()).and_then(Option::as_mut) else {
-            return;
-        };
-        let ctx = &*self.ctx;
-        for (which, name) in FLAGS.iter().enumerate() {
-            let at = rec.map.slot_of(name, Attribute::NULL);
-            let given = rec.map.entries()[at].1;
-            let given: Option<InlineVec<bool, 4>> = if given == self.k.true1 {
-                Some(InlineVec::from(&[true][..]))
-            } else {
-                Some(given).filter(|a| !a.is_null()).and_then(|a| {
-                    ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
-                        arr.0
-                            .iter()
-                            .map(|&x| {
-                                ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
-                                    .is_some_and(|b| b.0)
-                            })
-                            .collect()
-                    })
-                })
-            };
-            let mut bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
-            for (i, bit) in bits.as_mut_slice().iter_mut().enumerate().take(n) {
-                let f = flags[self.program.result(op, i).index()];
-                if f & 1 != 0 {
-                    *bit = f & (2 << which) != 0;
-                }
-            }
-            let attr = match bits.as_slice() {
-                [true] => self.k.true1,
-                [false] => self.k.false1,
-                more => self.bool_lists.get(ctx, more),
-            };
-            rec.map.set_at(at, attr);
-        }
-    }
-
-    // ------------------------------------------------------------ finish
-
-    /// Gives every op its final attribute dictionary, in the order Paddle's
-    /// writer produces and with what its reader keeps.
-    fn finish(mut self) -> Program {
-        let mut attrs = std::mem::take(&mut self.attrs);
-        let mut entries = Vec::with_capacity(TYPICAL_KINDS);
-        for (i, slot) in attrs.iter_mut().enumerate() {
-            let Some(rec) = slot else {
-                continue;
-            };
-            let op = OpId::new(i);
-            entries.clear();
-            general::final_attrs(&mut self, rec.writer, &rec.map, &mut entries);
-            let dict = self.ctx.dict(&entries);
-            self.program.set_attrs(op, dict);
-        }
-        memo::keep_context_memo(&self.ctx, self.memo.take());
-        self.program
     }
 }

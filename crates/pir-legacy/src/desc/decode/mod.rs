@@ -1,0 +1,440 @@
+//! Reading a serialized `ProgramDesc` into [`ProgramDesc`] in one pass:
+//! the program, its blocks and their variables and ops, field by field with
+//! the wire rules of [`crate::wire`] (prost's), the layouts Paddle writes
+//! most in one step each (`crate::canonical`). Counts are bounded while
+//! reading; repeated slot and attribute names replace earlier ones, as in
+//! Paddle's maps.
+
+mod attr;
+mod var;
+
+use rustc_hash::FxHashMap;
+
+use attr::{attr_value, decode_attr, RawAttr};
+use var::{decode_var, RawVarType};
+
+use super::{
+    op_location, Args, Attr, AttrValue, Attrs, BlockDesc, OpDesc, ProgramDesc, Slot, Slots,
+    MAX_ARGS, MAX_BLOCKS, MAX_OPS_PER_BLOCK, MAX_OP_ENTRIES, MAX_VARS_PER_BLOCK,
+};
+use crate::error::{LegacyError, Location, Result};
+use crate::wire::{Reader, WireResult};
+
+impl<'a> ProgramDesc<'a> {
+    /// Decodes and checks a serialized `ProgramDesc`.
+    pub fn decode(bytes: &'a [u8]) -> Result<ProgramDesc<'a>> {
+        let mut r = Reader::new(bytes, "ProgramDesc");
+        let mut blocks: Vec<BlockDesc<'a>> = Vec::new();
+        let mut version = None;
+        let mut op_version_map = Vec::new();
+        while r.has_more() {
+            let (field, wire) = r.key()?;
+            match field {
+                1 => {
+                    if blocks.len() >= MAX_BLOCKS {
+                        return Err(LegacyError::Limit {
+                            at: Box::new(Location::default()),
+                            message: format!("more than {MAX_BLOCKS} blocks"),
+                        });
+                    }
+                    let at = blocks.len();
+                    let mut m = r.message(wire, "BlockDesc")?;
+                    blocks.push(decode_block(&mut m, at)?);
+                }
+                4 => {
+                    let mut m = r.message(wire, "Version")?;
+                    let v = version.get_or_insert(None);
+                    while m.has_more() {
+                        match m.key()? {
+                            (1, w) => *v = Some(m.i64(w)?),
+                            (f, w) => m.skip(f, w)?,
+                        }
+                    }
+                }
+                5 => {
+                    let mut m = r.message(wire, "OpVersionMap")?;
+                    // Paddle's pairs take 16 bytes or more.
+                    op_version_map.reserve(m.rest().len() / 16);
+                    while m.has_more() {
+                        let taken = crate::canonical::version_pairs(m.rest(), &mut op_version_map);
+                        if taken > 0 {
+                            m.advance(taken);
+                            continue;
+                        }
+                        match m.key()? {
+                            (1, w) => {
+                                let mut p = m.message(w, "OpVersionMap.OpVersionPair")?;
+                                op_version_map.push(decode_version_pair(&mut p)?);
+                            }
+                            (f, w) => m.skip(f, w)?,
+                        }
+                    }
+                }
+                _ => r.skip(field, wire)?,
+            }
+        }
+        let desc = ProgramDesc {
+            blocks,
+            version: version.flatten(),
+            op_version_map,
+        };
+        desc.check()?;
+        Ok(desc)
+    }
+}
+
+/// The general reader of one `OpDesc.Attr` message, for comparison with
+/// [`crate::canonical::attr`].
+#[cfg(test)]
+pub(crate) fn general_attr(bytes: &[u8]) -> WireResult<Result<(&str, AttrValue<'_>), String>> {
+    let mut raw = RawAttr::default();
+    decode_attr(&mut Reader::new(bytes, "OpDesc.Attr"), &mut raw)?;
+    Ok(attr_value(&mut raw).map(|v| (raw.name, v)))
+}
+
+/// The general reader of one `OpDesc.Var` message, for comparison with
+/// [`crate::canonical::slot`].
+#[cfg(test)]
+pub(crate) fn general_slot(bytes: &[u8]) -> WireResult<Slot<'_>> {
+    decode_slot(&mut Reader::new(bytes, "OpDesc.Var"))
+}
+
+/// The general reader of one `VarDesc` message, for comparison with
+/// [`crate::canonical::dense_var`].
+#[cfg(test)]
+pub(crate) fn general_var(bytes: &[u8]) -> WireResult<super::VarDesc<'_>> {
+    decode_var(
+        &mut Reader::new(bytes, "VarDesc"),
+        &mut RawVarType::default(),
+    )
+}
+
+pub(super) fn decode_version_pair<'a>(r: &mut Reader<'a>) -> WireResult<(&'a str, i32)> {
+    let mut name = "";
+    let mut version = 0;
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => name = r.str(w)?,
+            (2, w) => {
+                let mut m = r.message(w, "OpVersion")?;
+                while m.has_more() {
+                    match m.key()? {
+                        (1, w) => version = m.i32(w)?,
+                        (f, w) => m.skip(f, w)?,
+                    }
+                }
+            }
+            (f, w) => r.skip(f, w)?,
+        }
+    }
+    Ok((name, version))
+}
+
+/// How many variables and ops a block message holds (a quick pass over its
+/// keys, so the lists are allocated once; malformed input stops the count
+/// and is reported by the real pass).
+fn count_fields(r: &Reader<'_>) -> (usize, usize) {
+    let mut r = r.clone();
+    let (mut vars, mut ops) = (0, 0);
+    while r.has_more() {
+        let Ok((field, wire)) = r.key() else { break };
+        match field {
+            3 => vars += 1,
+            4 => ops += 1,
+            _ => {}
+        }
+        if r.skip(field, wire).is_err() {
+            break;
+        }
+    }
+    (vars, ops)
+}
+
+/// Buffers reused from one attribute (or variable type) to the next.
+#[derive(Default)]
+struct Scratch<'a> {
+    attr: RawAttr<'a>,
+    var_type: RawVarType,
+}
+
+fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
+    let mut scratch = Scratch::default();
+    let (vars, ops) = count_fields(r);
+    let at = || Location {
+        block: Some(b),
+        ..Location::default()
+    };
+    let mut block = BlockDesc {
+        idx: 0,
+        parent_idx: 0,
+        forward_block_idx: -1,
+        vars: Vec::with_capacity(vars.min(MAX_VARS_PER_BLOCK)),
+        ops: Vec::with_capacity(ops.min(MAX_OPS_PER_BLOCK)),
+        by_name: FxHashMap::default(),
+    };
+    while r.has_more() {
+        let (field, wire) = r.key()?;
+        match field {
+            1 => block.idx = r.i32(wire)?,
+            2 => block.parent_idx = r.i32(wire)?,
+            3 => {
+                if block.vars.len() >= MAX_VARS_PER_BLOCK {
+                    return Err(LegacyError::Limit {
+                        at: Box::new(at()),
+                        message: format!("more than {MAX_VARS_PER_BLOCK} variables"),
+                    });
+                }
+                let mut m = r.message(wire, "VarDesc")?;
+                let var = match crate::canonical::dense_var(m.rest()) {
+                    Some(var) => var,
+                    None => decode_var(&mut m, &mut scratch.var_type)?,
+                };
+                block.vars.push(var);
+            }
+            4 => {
+                if block.ops.len() >= MAX_OPS_PER_BLOCK {
+                    return Err(LegacyError::Limit {
+                        at: Box::new(at()),
+                        message: format!("more than {MAX_OPS_PER_BLOCK} ops"),
+                    });
+                }
+                let i = block.ops.len();
+                let mut m = r.message(wire, "OpDesc")?;
+                block.ops.push(decode_op(&mut m, b, i, &mut scratch.attr)?);
+            }
+            5 => block.forward_block_idx = r.i32(wire)?,
+            _ => r.skip(field, wire)?,
+        }
+    }
+    block.by_name.reserve(block.vars.len());
+    for (i, v) in block.vars.iter().enumerate() {
+        block.by_name.entry(v.name).or_insert(i);
+    }
+    Ok(block)
+}
+
+fn decode_slot<'a>(r: &mut Reader<'a>) -> WireResult<Slot<'a>> {
+    let mut slot = Slot {
+        name: "",
+        args: Args::new(),
+    };
+    while r.has_more() {
+        match r.key()? {
+            (1, w) => slot.name = r.str(w)?,
+            (2, w) => {
+                let s = r.str(w)?;
+                slot.args.push(s);
+            }
+            (f, w) => r.skip(f, w)?,
+        }
+    }
+    Ok(slot)
+}
+
+/// Whether name `a` sorts before `b` (byte order), settled on the first
+/// eight bytes where those differ (most names that are not equal), without
+/// a call into `memcmp`.
+#[inline]
+pub(super) fn name_lt(a: &str, b: &str) -> bool {
+    fn prefix(s: &str) -> u64 {
+        let mut w = [0u8; 8];
+        let n = s.len().min(8);
+        w[..n].copy_from_slice(&s.as_bytes()[..n]);
+        u64::from_be_bytes(w)
+    }
+    // Zero padding keeps the order: a shorter name is less unless the
+    // longer one goes on with zero bytes, which leaves the prefixes equal.
+    match prefix(a).cmp(&prefix(b)) {
+        std::cmp::Ordering::Equal => a < b,
+        o => o.is_lt(),
+    }
+}
+
+/// Inserts an input (`input`) or output slot keeping each part sorted;
+/// Paddle's `OpDesc` keeps slots in a `std::map`, so a repeated name replaces
+/// the earlier one.
+#[inline]
+fn insert_slot<'a>(op: &mut OpDesc<'a>, input: bool, slot: Slot<'a>) {
+    let (start, end) = if input {
+        (0, op.num_inputs)
+    } else {
+        (op.num_inputs, op.slots.len())
+    };
+    let part = &op.slots[start..end];
+    // Slots usually come sorted: try the end first.
+    let at = if part.last().is_none_or(|l| name_lt(l.name, slot.name)) {
+        end
+    } else {
+        match part.binary_search_by(|s| s.name.cmp(slot.name)) {
+            Ok(pos) => {
+                op.slots[start + pos].args = slot.args;
+                return;
+            }
+            Err(pos) => start + pos,
+        }
+    };
+    // Inputs come before outputs in Paddle's files: nearly every slot goes
+    // at the end, which a push does without moving anything.
+    if at == op.slots.len() {
+        op.slots.push(slot);
+    } else {
+        op.slots.insert(at, slot);
+    }
+    if input {
+        op.num_inputs += 1;
+    }
+}
+
+/// Adds a slot read from op `i` of block `b`: an input (`input`) or output.
+#[inline(always)]
+fn add_slot<'a>(
+    op: &mut OpDesc<'a>,
+    b: usize,
+    i: usize,
+    input: bool,
+    slot: Slot<'a>,
+) -> Result<()> {
+    if slot.args.len() > MAX_ARGS {
+        return Err(LegacyError::Limit {
+            at: Box::new(op_location(b, i, op.op_type)),
+            message: format!(
+                "slot `{}` has {} arguments (at most {MAX_ARGS})",
+                slot.name,
+                slot.args.len()
+            ),
+        });
+    }
+    insert_slot(op, input, slot);
+    Ok(())
+}
+
+/// Adds an attribute to `op`. Paddle keeps attributes in a map: a repeated
+/// name replaces the value. Paddle writes them sorted by name: while they
+/// come sorted (`sorted`), a name past the last one is new.
+#[inline(always)]
+fn add_attr<'a>(op: &mut OpDesc<'a>, sorted: &mut bool, name: &'a str, value: AttrValue<'a>) {
+    match op.attrs.last() {
+        None => op.attrs.push(Attr { name, value }),
+        Some(last) if *sorted && name_lt(last.name, name) => op.attrs.push(Attr { name, value }),
+        Some(_) => {
+            *sorted = false;
+            match op.attrs.iter_mut().find(|x| x.name == name) {
+                Some(x) => x.value = value,
+                None => op.attrs.push(Attr { name, value }),
+            }
+        }
+    }
+}
+
+fn decode_op<'a>(
+    r: &mut Reader<'a>,
+    b: usize,
+    i: usize,
+    raw: &mut RawAttr<'a>,
+) -> Result<OpDesc<'a>> {
+    // Most ops have up to six slots and a dozen attributes: one allocation
+    // each, made here (growing an empty list costs more).
+    let mut op = OpDesc {
+        op_type: "",
+        slots: Slots::with_capacity(6),
+        num_inputs: 0,
+        attrs: Attrs::with_capacity(12),
+        extra: &[],
+        is_target: false,
+        has_var_attrs: false,
+    };
+    // Values are checked once the type is known (it may come last).
+    let mut bad_attr: Option<(&'a str, String)> = None;
+    // Whether the attributes so far came in increasing name order.
+    let mut attrs_sorted = true;
+    let slots_full = |op: &OpDesc<'a>| LegacyError::Limit {
+        at: Box::new(op_location(b, i, op.op_type)),
+        message: format!("more than {MAX_OP_ENTRIES} slots"),
+    };
+    let attrs_full = |op: &OpDesc<'a>| LegacyError::Limit {
+        at: Box::new(op_location(b, i, op.op_type)),
+        message: format!("more than {MAX_OP_ENTRIES} attributes"),
+    };
+    while r.has_more() {
+        // Most slots and attributes are short messages in a layout
+        // `canonical` reads in one step: taken without the general field
+        // reader (the others go on to it below).
+        if let Some((key, body)) = r.peek_short_message() {
+            match key {
+                0x0a | 0x12 if op.slots.len() < MAX_OP_ENTRIES => {
+                    if let Some(slot) = crate::canonical::slot(body) {
+                        r.advance(2 + body.len());
+                        add_slot(&mut op, b, i, key == 0x0a, slot)?;
+                        continue;
+                    }
+                }
+                0x22 if op.attrs.len() < MAX_OP_ENTRIES => {
+                    if let Some((name, value)) = crate::canonical::attr(body) {
+                        r.advance(2 + body.len());
+                        add_attr(&mut op, &mut attrs_sorted, name, value);
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (field, wire) = r.key()?;
+        match field {
+            3 => op.op_type = r.str(wire)?,
+            1 | 2 => {
+                if op.slots.len() >= MAX_OP_ENTRIES {
+                    return Err(slots_full(&op));
+                }
+                let mut m = r.message(wire, "OpDesc.Var")?;
+                let slot = match crate::canonical::slot(m.rest()) {
+                    Some(slot) => slot,
+                    None => decode_slot(&mut m)?,
+                };
+                add_slot(&mut op, b, i, field == 1, slot)?;
+            }
+            4 => {
+                if op.attrs.len() >= MAX_OP_ENTRIES {
+                    return Err(attrs_full(&op));
+                }
+                let mut m = r.message(wire, "OpDesc.Attr")?;
+                let (name, value) = match crate::canonical::attr(m.rest()) {
+                    Some((name, value)) => (name, Ok(value)),
+                    None => {
+                        decode_attr(&mut m, raw)?;
+                        (raw.name, attr_value(raw))
+                    }
+                };
+                match value {
+                    Ok(value) => add_attr(&mut op, &mut attrs_sorted, name, value),
+                    Err(message) => {
+                        bad_attr.get_or_insert((name, message));
+                    }
+                }
+            }
+            5 => op.is_target = r.bool(wire)?,
+            _ => r.skip(field, wire)?,
+        }
+    }
+    if let Some((name, message)) = bad_attr {
+        return Err(LegacyError::invalid(
+            op_location(b, i, op.op_type),
+            format!("attribute `{name}`: {message}"),
+        ));
+    }
+    // An op translated with every output argument as a result (an
+    // unregistered op under --lenient, control flow) must stay within the
+    // IR's result count.
+    let outputs: usize = op.outputs().iter().map(|s| s.args.len()).sum();
+    if outputs > MAX_ARGS {
+        return Err(LegacyError::Limit {
+            at: Box::new(op_location(b, i, op.op_type)),
+            message: format!("{outputs} output arguments (at most {MAX_ARGS})"),
+        });
+    }
+    op.extra = crate::compat::compat().extra_attrs(op.op_type);
+    op.has_var_attrs = op
+        .attrs
+        .iter()
+        .any(|a| matches!(a.value, AttrValue::Var(_) | AttrValue::Vars(_)));
+    Ok(op)
+}

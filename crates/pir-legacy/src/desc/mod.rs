@@ -1,0 +1,469 @@
+//! A `ProgramDesc` as plain Rust data: blocks, variables and ops with their
+//! inputs, outputs and attributes, checked once so the translator can index
+//! without surprises.
+//!
+//! [`ProgramDesc::decode`] reads the protobuf in one pass straight into these
+//! types (`decode`: the wire rules of [`crate::wire`]; the layouts Paddle
+//! writes most in one step each, `crate::canonical`); names and strings
+//! borrow from the input, so nothing is copied. Counts are bounded while
+//! reading; what needs the whole program (block indices) is checked once it
+//! is read (`check`).
+
+mod check;
+mod decode;
+
+use rustc_hash::FxHashMap;
+
+use crate::error::Location;
+use crate::inline::InlineVec;
+
+#[cfg(test)]
+pub(crate) use decode::{general_attr, general_slot, general_var};
+
+/// Most blocks a program may have.
+pub const MAX_BLOCKS: usize = 100_000;
+/// Most ops in one block.
+pub const MAX_OPS_PER_BLOCK: usize = 1_000_000;
+/// Most variables in one block.
+pub const MAX_VARS_PER_BLOCK: usize = 1_000_000;
+/// Most arguments of one input or output slot, and of all output slots of
+/// an op together (an op result count must fit in 16 bits in the IR).
+pub const MAX_ARGS: usize = 60_000;
+/// Most attributes, and most slots, of one op (Paddle's have a few dozen;
+/// repeated names are merged, which costs time with the count squared).
+pub const MAX_OP_ENTRIES: usize = 10_000;
+
+/// Scalar element types of `VarType.Type` (values as in `framework.proto`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DataKind {
+    /// `BOOL`
+    Bool,
+    /// `INT16`
+    Int16,
+    /// `INT32`
+    Int32,
+    /// `INT64`
+    Int64,
+    /// `FP16`
+    Fp16,
+    /// `FP32`
+    Fp32,
+    /// `FP64`
+    Fp64,
+    /// `SIZE_T`
+    SizeT,
+    /// `UINT8`
+    Uint8,
+    /// `INT8`
+    Int8,
+    /// `BF16`
+    Bf16,
+    /// `COMPLEX64`
+    Complex64,
+    /// `COMPLEX128`
+    Complex128,
+    /// `FP8_E4M3FN`
+    Fp8E4m3fn,
+    /// `FP8_E5M2`
+    Fp8E5m2,
+    /// `PSTRING`
+    PString,
+    /// Any other value (not a scalar type).
+    Other(i32),
+}
+
+impl DataKind {
+    /// From the protobuf enum value.
+    pub fn from_i32(v: i32) -> DataKind {
+        match v {
+            0 => DataKind::Bool,
+            1 => DataKind::Int16,
+            2 => DataKind::Int32,
+            3 => DataKind::Int64,
+            4 => DataKind::Fp16,
+            5 => DataKind::Fp32,
+            6 => DataKind::Fp64,
+            19 => DataKind::SizeT,
+            20 => DataKind::Uint8,
+            21 => DataKind::Int8,
+            22 => DataKind::Bf16,
+            23 => DataKind::Complex64,
+            24 => DataKind::Complex128,
+            29 => DataKind::PString,
+            32 => DataKind::Fp8E4m3fn,
+            33 => DataKind::Fp8E5m2,
+            other => DataKind::Other(other),
+        }
+    }
+}
+
+/// The kind of a variable (`VarType.Type` values that are not scalar types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VarKind {
+    /// `DENSE_TENSOR` (`LOD_TENSOR` before Paddle 3.0).
+    DenseTensor,
+    /// `SELECTED_ROWS`
+    SelectedRows,
+    /// `FEED_MINIBATCH`
+    FeedMinibatch,
+    /// `FETCH_LIST`
+    FetchList,
+    /// `STEP_SCOPES`
+    StepScopes,
+    /// `LOD_RANK_TABLE`
+    LodRankTable,
+    /// `DENSE_TENSOR_ARRAY` (`LOD_TENSOR_ARRAY` before Paddle 3.0).
+    DenseTensorArray,
+    /// `PLACE_LIST`
+    PlaceList,
+    /// `READER`
+    Reader,
+    /// `RAW`
+    Raw,
+    /// `TUPLE`
+    Tuple,
+    /// `STRING`
+    String,
+    /// `STRINGS`
+    Strings,
+    /// `VOCAB`
+    Vocab,
+    /// `FEED_LIST`
+    FeedList,
+    /// `SPARSE_COO`
+    SparseCoo,
+    /// `SPARSE_CSR`
+    SparseCsr,
+    /// A scalar type used as a variable type (rare; Paddle allows it).
+    Scalar(DataKind),
+}
+
+impl VarKind {
+    /// From the protobuf enum value.
+    pub fn from_i32(v: i32) -> VarKind {
+        match v {
+            7 => VarKind::DenseTensor,
+            8 => VarKind::SelectedRows,
+            9 => VarKind::FeedMinibatch,
+            10 => VarKind::FetchList,
+            11 => VarKind::StepScopes,
+            12 => VarKind::LodRankTable,
+            13 => VarKind::DenseTensorArray,
+            14 => VarKind::PlaceList,
+            15 => VarKind::Reader,
+            17 => VarKind::Raw,
+            18 => VarKind::Tuple,
+            25 => VarKind::String,
+            26 => VarKind::Strings,
+            27 => VarKind::Vocab,
+            28 => VarKind::FeedList,
+            30 => VarKind::SparseCoo,
+            31 => VarKind::SparseCsr,
+            other => VarKind::Scalar(DataKind::from_i32(other)),
+        }
+    }
+}
+
+/// Element type and dims of a tensor-like variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TensorDesc {
+    /// Element type.
+    pub dtype: DataKind,
+    /// Dims; `-1` is unknown.
+    pub dims: Dims,
+    /// LoD level (dense tensors and tensor arrays).
+    pub lod_level: i32,
+}
+
+/// Dims of a tensor (most have at most four: kept inline).
+pub type Dims = InlineVec<i64, 4>;
+/// Variable names of an op slot (most hold one or two: kept inline).
+pub type Args<'a> = InlineVec<&'a str, 2>;
+/// Slots of an op.
+pub type Slots<'a> = Vec<Slot<'a>>;
+/// Attributes of an op.
+pub type Attrs<'a> = Vec<Attr<'a>>;
+
+/// A variable of a block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VarDesc<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Kind.
+    pub kind: VarKind,
+    /// Element type and dims, for the kinds that have them.
+    pub tensor: Option<TensorDesc>,
+    /// Element types of a `TUPLE` variable.
+    pub tuple: Vec<DataKind>,
+    /// Tensors of a `READER` variable.
+    pub reader: Vec<TensorDesc>,
+    /// Saved with the model (parameters and other state).
+    pub persistable: bool,
+    /// `need_check_feed`.
+    pub need_check_feed: bool,
+    /// `is_parameter`.
+    pub is_parameter: bool,
+    /// `stop_gradient`.
+    pub stop_gradient: bool,
+}
+
+impl VarDesc<'_> {
+    /// Element type (`FP32` when the variable has none, like Paddle's default).
+    pub fn dtype(&self) -> DataKind {
+        match (&self.tensor, self.kind) {
+            (Some(t), _) => t.dtype,
+            (None, VarKind::Scalar(d)) => d,
+            _ => DataKind::Fp32,
+        }
+    }
+
+    /// Dims (empty when the variable has none).
+    pub fn shape(&self) -> &[i64] {
+        self.tensor.as_ref().map_or(&[], |t| &t.dims)
+    }
+}
+
+/// One input or output slot of an op: a parameter name and its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot<'a> {
+    /// Parameter name (`X`, `Out`, ...).
+    pub name: &'a str,
+    /// Variable names.
+    pub args: Args<'a>,
+}
+
+/// A scalar attribute value (`SCALAR` / `SCALARS`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScalarValue {
+    /// `BOOLEAN`
+    Bool(bool),
+    /// `LONG`
+    Long(i64),
+    /// `FLOAT64`
+    Float64(f64),
+    /// `COMPLEX128`
+    Complex(f64, f64),
+}
+
+/// An attribute value, one variant per `AttrType`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AttrValue<'a> {
+    /// `INT`
+    Int(i32),
+    /// `FLOAT`
+    Float(f32),
+    /// `STRING`
+    String(&'a str),
+    /// `INTS`
+    Ints(Vec<i32>),
+    /// `FLOATS`
+    Floats(Vec<f32>),
+    /// `STRINGS`
+    Strings(Vec<&'a str>),
+    /// `BOOLEAN`
+    Bool(bool),
+    /// `BOOLEANS`
+    Bools(Vec<bool>),
+    /// `BLOCK`: a block index.
+    Block(i32),
+    /// `LONG`
+    Long(i64),
+    /// `BLOCKS`: block indices.
+    Blocks(Vec<i32>),
+    /// `LONGS`
+    Longs(Vec<i64>),
+    /// `FLOAT64S`
+    Float64s(Vec<f64>),
+    /// `VAR`: a variable name.
+    Var(&'a str),
+    /// `VARS`: variable names.
+    Vars(Vec<&'a str>),
+    /// `FLOAT64`
+    Float64(f64),
+    /// `SCALAR`
+    Scalar(ScalarValue),
+    /// `SCALARS`
+    Scalars(Vec<ScalarValue>),
+}
+
+/// A named attribute.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Attr<'a> {
+    /// Name.
+    pub name: &'a str,
+    /// Value.
+    pub value: AttrValue<'a>,
+}
+
+/// Extra attributes of an op type with their defaults (see
+/// [`crate::compat::Compat::extra_attrs`]).
+pub type ExtraAttrs = &'static [(&'static str, AttrValue<'static>)];
+
+/// An op of a block.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpDesc<'a> {
+    /// The legacy op type (`elementwise_add`).
+    pub op_type: &'a str,
+    /// Input slots, then output slots ([`OpDesc::inputs`],
+    /// [`OpDesc::outputs`]; one list, one allocation), each sorted by
+    /// parameter name as Paddle's `OpDesc` keeps them.
+    slots: Slots<'a>,
+    /// How many of `slots` are inputs.
+    num_inputs: usize,
+    /// Attributes in file order.
+    pub attrs: Attrs<'a>,
+    /// The op type's extra attributes with their defaults: Paddle's `OpDesc`
+    /// answers with these when the file lacks them.
+    pub extra: ExtraAttrs,
+    /// `is_target`.
+    pub is_target: bool,
+    /// Whether some attribute holds variables (`VAR`/`VARS`: inputs given
+    /// as attributes), so most ops look inputs up in their slots only.
+    pub has_var_attrs: bool,
+}
+
+fn find_slot<'s, 'a>(slots: &'s [Slot<'a>], name: &str) -> Option<&'s [&'a str]> {
+    slots
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| s.args.as_slice())
+}
+
+impl<'a> OpDesc<'a> {
+    /// Input slots, sorted by parameter name as Paddle's `OpDesc` keeps them.
+    #[inline]
+    pub fn inputs(&self) -> &[Slot<'a>] {
+        &self.slots[..self.num_inputs]
+    }
+
+    /// Output slots, sorted by parameter name.
+    #[inline]
+    pub fn outputs(&self) -> &[Slot<'a>] {
+        &self.slots[self.num_inputs..]
+    }
+
+    /// The arguments of input `name` (`None` when the slot is absent).
+    pub fn input(&self, name: &str) -> Option<&[&'a str]> {
+        find_slot(self.inputs(), name)
+    }
+
+    /// The arguments of output `name`.
+    pub fn output(&self, name: &str) -> Option<&[&'a str]> {
+        find_slot(self.outputs(), name)
+    }
+
+    /// The arguments of input `name`, empty when absent.
+    pub fn input_args(&self, name: &str) -> &[&'a str] {
+        self.input(name).unwrap_or(&[])
+    }
+
+    /// The arguments of output `name`, empty when absent.
+    pub fn output_args(&self, name: &str) -> &[&'a str] {
+        self.output(name).unwrap_or(&[])
+    }
+
+    /// Attribute `name`: the file's, else the extra attribute's default.
+    pub fn attr(&self, name: &str) -> Option<&AttrValue<'a>> {
+        match self.attrs.iter().find(|a| a.name == name) {
+            Some(a) => Some(&a.value),
+            None => self.extra.iter().find(|(n, _)| *n == name).map(|(_, v)| v),
+        }
+    }
+
+    /// Every attribute Paddle's `OpDesc` answers with: the file's in file
+    /// order, then the extra attributes the file lacks.
+    pub fn all_attrs(&self) -> impl Iterator<Item = (&'a str, &AttrValue<'a>)> + '_ {
+        let own = self.attrs.iter().map(|a| (a.name, &a.value));
+        let extra = self
+            .extra
+            .iter()
+            .filter(|(n, _)| !self.attrs.iter().any(|a| a.name == *n))
+            .map(|(n, v)| (*n, v));
+        own.chain(extra)
+    }
+
+    /// All input arguments, slot by slot (Paddle's `InputArgumentNames`).
+    pub fn input_arg_names(&self) -> impl Iterator<Item = &'a str> + Clone + '_ {
+        self.inputs().iter().flat_map(|s| s.args.iter().copied())
+    }
+
+    /// All output arguments, slot by slot (`OutputArgumentNames`).
+    pub fn output_arg_names(&self) -> impl Iterator<Item = &'a str> + Clone + '_ {
+        self.outputs().iter().flat_map(|s| s.args.iter().copied())
+    }
+}
+
+/// A block: variables and ops.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockDesc<'a> {
+    /// Index as stored (`idx`).
+    pub idx: i32,
+    /// Parent block index (`-1` for the top block).
+    pub parent_idx: i32,
+    /// `forward_block_idx`.
+    pub forward_block_idx: i32,
+    /// Variables.
+    pub vars: Vec<VarDesc<'a>>,
+    /// Ops in order.
+    pub ops: Vec<OpDesc<'a>>,
+    /// Index in `vars` of the first variable of each name.
+    by_name: FxHashMap<&'a str, usize>,
+}
+
+impl<'a> BlockDesc<'a> {
+    /// The block's own variable `name` (the first, if declared twice).
+    pub fn var(&self, name: &str) -> Option<&VarDesc<'a>> {
+        self.vars.get(*self.by_name.get(name)?)
+    }
+}
+
+/// A decoded `ProgramDesc`; strings borrow from the serialized bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProgramDesc<'a> {
+    /// Blocks; block 0 is the top block.
+    pub blocks: Vec<BlockDesc<'a>>,
+    /// `version.version`, when present.
+    pub version: Option<i64>,
+    /// `op_version_map` pairs in file order.
+    pub op_version_map: Vec<(&'a str, i32)>,
+}
+
+impl<'a> ProgramDesc<'a> {
+    /// Finds `name` in block `block` or its ancestors (`FindVarRecursive`).
+    pub fn find_var(&self, block: usize, name: &str) -> Option<&VarDesc<'a>> {
+        let (b, i) = self.find_var_pos(block, name)?;
+        Some(&self.blocks[b].vars[i])
+    }
+
+    /// Where [`ProgramDesc::find_var`] finds `name`: block and index there.
+    pub fn find_var_pos(&self, block: usize, name: &str) -> Option<(usize, usize)> {
+        let mut b = block;
+        // The parent chain was checked to point to existing blocks; the step
+        // bound guards against cycles.
+        for _ in 0..=self.blocks.len() {
+            let blk = self.blocks.get(b)?;
+            if let Some(&i) = blk.by_name.get(name) {
+                return Some((b, i));
+            }
+            b = usize::try_from(blk.parent_idx).ok()?;
+        }
+        None
+    }
+
+    /// Number of ops in all blocks.
+    pub fn num_ops(&self) -> usize {
+        self.blocks.iter().map(|b| b.ops.len()).sum()
+    }
+}
+
+fn op_location(b: usize, i: usize, op_type: &str) -> Location {
+    Location {
+        block: Some(b),
+        op: Some(i),
+        op_type: Some(op_type.to_owned()),
+        var: None,
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

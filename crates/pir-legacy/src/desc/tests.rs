@@ -1,0 +1,325 @@
+//! The reader held to Paddle's `framework.proto` (prost types): every
+//! attribute kind, repeated names, limits and damaged input.
+
+use super::decode::{decode_version_pair, name_lt};
+use super::*;
+use crate::proto;
+use crate::wire::Reader;
+use crate::LegacyError;
+use prost::Message;
+
+/// A persistable `FP32` dense tensor variable.
+pub(crate) fn tensor_var(name: &str, dims: Vec<i64>) -> proto::VarDesc {
+    proto::VarDesc {
+        name: name.into(),
+        r#type: proto::VarType {
+            r#type: 7,
+            dense_tensor: Some(proto::var_type::DenseTensorDesc {
+                tensor: proto::var_type::TensorDesc { data_type: 5, dims },
+                legacy_lod_level: None,
+            }),
+            ..Default::default()
+        },
+        persistable: Some(true),
+        ..Default::default()
+    }
+}
+
+fn attr(name: &str, ty: proto::AttrType) -> proto::op_desc::Attr {
+    proto::op_desc::Attr {
+        name: name.into(),
+        r#type: ty as i32,
+        ..Default::default()
+    }
+}
+
+fn program(ops: Vec<proto::OpDesc>) -> proto::ProgramDesc {
+    proto::ProgramDesc {
+        blocks: vec![proto::BlockDesc {
+            idx: 0,
+            parent_idx: -1,
+            vars: vec![tensor_var("w", vec![2, 3])],
+            ops,
+            forward_block_idx: None,
+        }],
+        version: Some(proto::Version { version: Some(7) }),
+        op_version_map: None,
+    }
+}
+
+#[test]
+fn round_trip_through_protobuf_keeps_every_attribute_kind() {
+    use proto::AttrType as T;
+    let mut attrs = Vec::new();
+    let mut a = attr("i", T::Int);
+    a.i = Some(-3);
+    attrs.push(a);
+    let mut a = attr("l", T::Longs);
+    a.longs = vec![1, -2];
+    attrs.push(a);
+    let mut a = attr("d", T::Float64s);
+    a.float64s = vec![0.5];
+    attrs.push(a);
+    let mut a = attr("s", T::Scalar);
+    a.scalar = Some(proto::Scalar {
+        r#type: proto::scalar::Type::Long as i32,
+        i: Some(9),
+        ..Default::default()
+    });
+    attrs.push(a);
+    let mut a = attr("vs", T::Vars);
+    a.vars_name = vec!["w".into()];
+    attrs.push(a);
+    let mut a = attr("blk", T::Block);
+    a.block_idx = Some(0);
+    attrs.push(a);
+    let op = proto::OpDesc {
+        r#type: "scale".into(),
+        inputs: vec![
+            proto::op_desc::Var {
+                parameter: "X".into(),
+                arguments: vec!["w".into()],
+            },
+            proto::op_desc::Var {
+                parameter: "A".into(),
+                arguments: vec![],
+            },
+        ],
+        outputs: vec![],
+        attrs,
+        is_target: None,
+    };
+    let bytes = program(vec![op]).encode_to_vec();
+    let desc = ProgramDesc::decode(&bytes).unwrap();
+    assert_eq!(desc.version, Some(7));
+    let op = &desc.blocks[0].ops[0];
+    assert_eq!(
+        op.inputs()[0].name,
+        "A",
+        "slots are sorted as Paddle's map keeps them"
+    );
+    assert_eq!(op.attr("i"), Some(&AttrValue::Int(-3)));
+    assert_eq!(op.attr("l"), Some(&AttrValue::Longs(vec![1, -2])));
+    assert_eq!(op.attr("d"), Some(&AttrValue::Float64s(vec![0.5])));
+    assert_eq!(op.attr("s"), Some(&AttrValue::Scalar(ScalarValue::Long(9))));
+    assert_eq!(op.attr("vs"), Some(&AttrValue::Vars(vec!["w"])));
+    assert_eq!(op.attr("blk"), Some(&AttrValue::Block(0)));
+    let w = desc.find_var(0, "w").unwrap();
+    assert_eq!((w.dtype(), w.shape()), (DataKind::Fp32, &[2i64, 3][..]));
+    assert!(w.persistable);
+}
+
+/// A repeated attribute or slot name replaces the earlier value in its
+/// place (Paddle's maps), whether the names come sorted or not; slots
+/// are kept sorted per side.
+#[test]
+fn repeated_names_replace_in_place() {
+    let int = |name: &str, i: i32| {
+        let mut a = attr(name, proto::AttrType::Int);
+        a.i = Some(i);
+        a
+    };
+    let var = |p: &str, a: &str| proto::op_desc::Var {
+        parameter: p.into(),
+        arguments: vec![a.into()],
+    };
+    let orders: [&[(&str, i32)]; 3] = [
+        &[("a", 1), ("b", 2), ("c", 3), ("b", 4)],
+        &[("c", 1), ("a", 2), ("b", 3), ("c", 4)],
+        &[("a", 1), ("a", 2), ("b", 3)],
+    ];
+    for attrs in orders {
+        let op = proto::OpDesc {
+            r#type: "scale".into(),
+            inputs: vec![var("Y", "w"), var("X", "w"), var("Y", "v")],
+            outputs: vec![var("Out", "w"), var("A", "v")],
+            attrs: attrs.iter().map(|&(n, i)| int(n, i)).collect(),
+            ..Default::default()
+        };
+        let bytes = program(vec![op]).encode_to_vec();
+        let desc = ProgramDesc::decode(&bytes).unwrap();
+        let op = &desc.blocks[0].ops[0];
+        let mut want: Vec<(&str, i32)> = Vec::new();
+        for &(n, i) in attrs {
+            match want.iter_mut().find(|(m, _)| *m == n) {
+                Some(e) => e.1 = i,
+                None => want.push((n, i)),
+            }
+        }
+        let got: Vec<(&str, i32)> = op
+            .attrs
+            .iter()
+            .map(|a| match a.value {
+                AttrValue::Int(i) => (a.name, i),
+                _ => (a.name, i32::MIN),
+            })
+            .collect();
+        assert_eq!(got, want);
+        let names = |slots: &[Slot<'_>]| -> Vec<(String, Vec<String>)> {
+            slots
+                .iter()
+                .map(|s| {
+                    (
+                        s.name.to_owned(),
+                        s.args.iter().map(|a| a.to_string()).collect(),
+                    )
+                })
+                .collect()
+        };
+        let pair = |n: &str, a: &str| (n.to_owned(), vec![a.to_owned()]);
+        assert_eq!(names(op.inputs()), [pair("X", "w"), pair("Y", "v")]);
+        assert_eq!(names(op.outputs()), [pair("A", "v"), pair("Out", "w")]);
+    }
+}
+
+#[test]
+fn names_order_as_bytes_do() {
+    let names = [
+        "",
+        "\0",
+        "a",
+        "a\0",
+        "a\0\0b",
+        "ab",
+        "abcdefgh",
+        "abcdefgh\0",
+        "abcdefghi",
+        "abcdefgi",
+        "op_role",
+        "op_role_var",
+        "b",
+        "\u{e9}",
+    ];
+    for a in names {
+        for b in names {
+            assert_eq!(name_lt(a, b), a < b, "{a:?} < {b:?}");
+        }
+    }
+}
+
+#[test]
+fn bad_block_index_names_block_op_and_attribute() {
+    let mut a = attr("sub_block", proto::AttrType::Block);
+    a.block_idx = Some(5);
+    let op = proto::OpDesc {
+        r#type: "while".into(),
+        attrs: vec![a],
+        ..Default::default()
+    };
+    let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("block 0, op 0, `while`"), "{text}");
+    assert!(text.contains("sub_block"), "{text}");
+}
+
+#[test]
+fn ops_with_too_many_attributes_are_refused() {
+    let attrs = (0..=MAX_OP_ENTRIES)
+        .map(|i| {
+            let mut a = attr(&format!("a{i}"), proto::AttrType::Int);
+            a.i = Some(1);
+            a
+        })
+        .collect();
+    let op = proto::OpDesc {
+        r#type: "scale".into(),
+        attrs,
+        ..Default::default()
+    };
+    let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
+    assert!(matches!(err, LegacyError::Limit { .. }), "{err}");
+    assert!(err.to_string().contains("attributes"), "{err}");
+}
+
+/// Output slots that are each within bounds but together exceed the IR's
+/// result count are refused, not left to panic when the op is built.
+#[test]
+fn ops_with_too_many_outputs_in_all_are_refused() {
+    let slot = |n: usize| proto::op_desc::Var {
+        parameter: format!("Out{n}"),
+        arguments: (0..40_000).map(|a| format!("v{n}_{a}")).collect(),
+    };
+    let op = proto::OpDesc {
+        r#type: "some_unknown_op".into(),
+        outputs: vec![slot(0), slot(1)],
+        ..Default::default()
+    };
+    let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
+    assert!(matches!(err, LegacyError::Limit { .. }), "{err}");
+    assert!(err.to_string().contains("80000 output arguments"), "{err}");
+}
+
+#[test]
+fn version_pairs_read_in_one_step_or_in_general_alike() {
+    let long = "x".repeat(122);
+    let cases: [(&str, i32); 7] = [
+        ("conv2d", 1),
+        ("", 0),
+        ("relu", 127),
+        ("relu", 128),
+        ("matmul_v2", -1),
+        (&long[..121], 2),
+        (&long, 2),
+    ];
+    let pairs = cases
+        .iter()
+        .map(|&(name, version)| proto::op_version_map::OpVersionPair {
+            op_name: name.into(),
+            op_version: proto::OpVersion { version },
+        })
+        .collect();
+    let mut p = program(vec![]);
+    p.op_version_map = Some(proto::OpVersionMap { pair: pairs });
+    let bytes = p.encode_to_vec();
+    let desc = ProgramDesc::decode(&bytes).unwrap();
+    assert_eq!(desc.op_version_map, cases);
+    // Which of them the one-step reader takes, each compared with the
+    // general reader on the same bytes.
+    let map = proto::OpVersionMap { pair: vec![] };
+    let mut taken = Vec::new();
+    for &(name, version) in &cases {
+        let mut m = map.clone();
+        m.pair.push(proto::op_version_map::OpVersionPair {
+            op_name: name.into(),
+            op_version: proto::OpVersion { version },
+        });
+        let field = m.encode_to_vec();
+        let fast = crate::canonical::version_pair(&field);
+        if let Some((pair, len)) = fast {
+            assert_eq!(len, field.len());
+            let mut r = Reader::new(&field, "t");
+            let (f, w) = r.key().unwrap();
+            assert_eq!(f, 1);
+            let mut inner = r.message(w, "t").unwrap();
+            assert_eq!(decode_version_pair(&mut inner).unwrap(), pair);
+        }
+        taken.push(fast.is_some());
+    }
+    assert_eq!(taken, [true, true, true, false, false, true, false]);
+    // Names that are not UTF-8, other field orders and truncated pairs
+    // go the general way.
+    assert!(crate::canonical::version_pair(b"\x0a\x08\x0a\x02\xc3\x28\x12\x02\x08\x01").is_none());
+    let accented = crate::canonical::version_pair(b"\x0a\x08\x0a\x02\xc3\xa9\x12\x02\x08\x01");
+    assert_eq!(accented, Some((("\u{e9}", 1), 10)));
+    assert!(crate::canonical::version_pair(b"\x0a\x08\x12\x02\x08\x01\x0a\x02ab").is_none());
+    assert!(crate::canonical::version_pair(b"\x0a\x08\x0a\x02ab\x12\x02\x08").is_none());
+    let bad = [0x2a, 0x08, 0x0a, 0x06, 0x0a, 0x02, 0xc3, 0x28, 0x12, 0x00];
+    let mut with_bad = program(vec![]).encode_to_vec();
+    with_bad.extend_from_slice(&bad);
+    assert!(matches!(
+        ProgramDesc::decode(&with_bad),
+        Err(LegacyError::Decode(_))
+    ));
+}
+
+#[test]
+fn garbage_is_a_decode_error_and_empty_program_is_invalid() {
+    assert!(matches!(
+        ProgramDesc::decode(&[0xff, 0xff, 0xff]),
+        Err(LegacyError::Decode(_))
+    ));
+    assert!(matches!(
+        ProgramDesc::decode(&[]),
+        Err(LegacyError::Invalid { .. })
+    ));
+}

@@ -1,0 +1,203 @@
+//! Creating ops: the symbol and writer of each op name (remembered in the
+//! context memo), the attribute map every created op keeps until the end
+//! (attributes are ordered as Paddle's writer orders them only then, when
+//! the result flags are known), the libstdc++ map orders those maps need,
+//! and the final attribute dictionaries.
+
+use std::sync::Arc;
+
+use pir_core::entity::EntityId;
+use pir_core::{AttrDict, BlockId, InsertPoint, OpId, Program, Symbol, Type, ValueId};
+use pir_dialects::op_def::OpDef;
+use rustc_hash::FxHashMap;
+
+use super::attrs::AttrMap;
+use super::{general, memo, Translator, TYPICAL_KINDS};
+
+/// Map orders by the hash of their keys' addresses, with those addresses.
+pub(super) type LocalOrders = FxHashMap<u64, Vec<(Box<[(usize, usize)]>, Arc<[usize]>)>>;
+
+/// Most key lists [`Translator::order_of`] remembers per translation.
+const MAX_LOCAL_ORDERS: usize = 256;
+
+/// How Paddle's writer and reader leave an op's attributes (see
+/// [`general::final_attrs`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Writer {
+    /// `builtin.parameter`: a fixed list.
+    Parameter,
+    /// A `pd_op` op with a definition: declared attributes in order (the
+    /// index of its facts in `Translator::def_facts`).
+    Declared(&'static OpDef, usize),
+    /// Any other op: every attribute in its map's order.
+    Generic,
+}
+
+/// What the translator keeps of a created op until the end.
+pub(crate) struct OpRecord<'d> {
+    /// Its attributes.
+    pub map: AttrMap<'d>,
+    /// How the writer treats them.
+    pub writer: Writer,
+}
+
+impl<'d> Translator<'d> {
+    /// Creates an op at the end (or start) of `block`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_op(
+        &mut self,
+        block: BlockId,
+        at_front: bool,
+        name: &'static str,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: AttrMap<'d>,
+        regions: usize,
+    ) -> OpId {
+        let at = if at_front {
+            InsertPoint::BlockStart(block)
+        } else {
+            InsertPoint::BlockEnd(block)
+        };
+        self.create_op_at(at, name, operands, results, attrs, regions)
+    }
+
+    /// Creates an op at `at`.
+    pub fn create_op_at(
+        &mut self,
+        at: InsertPoint,
+        name: &'static str,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: AttrMap<'d>,
+        regions: usize,
+    ) -> OpId {
+        let key = (name.as_ptr() as usize, name.len());
+        let (sym, writer) = match self.memo.get_mut().names.get(&key) {
+            Some(&known) => known,
+            None => {
+                let known = (self.ctx.symbol(name), self.writer_of(name));
+                self.memo.get_mut().names.insert(key, known);
+                known
+            }
+        };
+        self.create_op_sym(at, sym, writer, operands, results, attrs, regions)
+    }
+
+    /// Creates an op of a name made at run time (`legacy.<type>`).
+    pub fn create_op_named(
+        &mut self,
+        at: InsertPoint,
+        name: &str,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: AttrMap<'d>,
+    ) -> OpId {
+        let sym = self.ctx.symbol(name);
+        let writer = self.writer_of(name);
+        self.create_op_sym(at, sym, writer, operands, results, attrs, 0)
+    }
+
+    fn writer_of(&mut self, name: &str) -> Writer {
+        if name == "builtin.parameter" {
+            return Writer::Parameter;
+        }
+        match general::def(name).filter(|d| d.has_yaml_info) {
+            Some(d) => {
+                let facts = &mut self.memo.get_mut().def_facts;
+                facts.push(memo::def_facts(&self.ctx, d));
+                Writer::Declared(d, facts.len() - 1)
+            }
+            None => Writer::Generic,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn create_op_sym(
+        &mut self,
+        at: InsertPoint,
+        sym: Symbol,
+        writer: Writer,
+        operands: &[Option<ValueId>],
+        results: &[Type],
+        attrs: AttrMap<'d>,
+        regions: usize,
+    ) -> OpId {
+        let op = self
+            .program
+            .create_op(sym, operands, results, AttrDict::EMPTY, regions);
+        self.program.insert_op(op, at);
+        let i = op.index();
+        let rec = Some(OpRecord { map: attrs, writer });
+        if self.attrs.len() == i {
+            self.attrs.push(rec);
+        } else {
+            if self.attrs.len() < i {
+                self.attrs.resize_with(i + 1, || None);
+            }
+            self.attrs[i] = rec;
+        }
+        op
+    }
+
+    /// The attribute map of a created op.
+    pub fn attr_map(&mut self, op: OpId) -> Option<&mut AttrMap<'d>> {
+        self.attrs
+            .get_mut(op.index())
+            .and_then(Option::as_mut)
+            .map(|r| &mut r.map)
+    }
+
+    /// The libstdc++ `unordered_map` order of the keys of `map` (indices),
+    /// remembered: most ops of a type insert the same keys.
+    pub fn order_of(&self, map: &AttrMap<'d>) -> Arc<[usize]> {
+        self.order_of_keys(map.keys())
+    }
+
+    /// The libstdc++ `unordered_map` order of distinct `keys` inserted in
+    /// this order (indices).
+    pub fn order_of_keys<'k>(&self, keys: impl Iterator<Item = &'k str> + Clone) -> Arc<[usize]> {
+        // Most maps have the static names of a definition or builder: known
+        // by the keys' addresses (equal addresses are equal keys) without
+        // hashing their text.
+        let addr = |k: &str| (k.as_ptr() as usize, k.len());
+        let mut h = rustc_hash::FxHasher::default();
+        for k in keys.clone() {
+            std::hash::Hash::hash(&addr(k), &mut h);
+        }
+        let hash = std::hash::Hasher::finish(&h);
+        let mut orders = self.orders.borrow_mut();
+        if let Some(list) = orders.get(&hash) {
+            for (known, order) in list {
+                if known.iter().copied().eq(keys.clone().map(addr)) {
+                    return order.clone();
+                }
+            }
+        }
+        let order = memo::map_order(keys.clone());
+        if orders.len() < MAX_LOCAL_ORDERS {
+            let known = keys.map(addr).collect();
+            orders.entry(hash).or_default().push((known, order.clone()));
+        }
+        order
+    }
+
+    /// Gives every op its final attribute dictionary, in the order Paddle's
+    /// writer produces and with what its reader keeps.
+    pub(super) fn finish(mut self) -> Program {
+        let mut attrs = std::mem::take(&mut self.attrs);
+        let mut entries = Vec::with_capacity(TYPICAL_KINDS);
+        for (i, slot) in attrs.iter_mut().enumerate() {
+            let Some(rec) = slot else {
+                continue;
+            };
+            let op = OpId::new(i);
+            entries.clear();
+            general::final_attrs(&mut self, rec.writer, &rec.map, &mut entries);
+            let dict = self.ctx.dict(&entries);
+            self.program.set_attrs(op, dict);
+        }
+        memo::keep_context_memo(&self.ctx, self.memo.take());
+        self.program
+    }
+}

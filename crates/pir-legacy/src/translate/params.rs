@@ -1,0 +1,175 @@
+//! The top block's parameters and undefined inputs (Paddle's
+//! `ProgramTranslator` steps before and after the ops): `builtin.parameter`
+//! for each persistable variable in the order ops first read it, `pd_op.data`
+//! for what is read before anything writes it, and `builtin.set_parameter`
+//! after the last write of a persistable variable nothing read first.
+
+use pir_core::builtin::StrAttr;
+use pir_core::{BlockId, InsertPoint};
+use rustc_hash::FxHashSet;
+
+use super::attrs::AttrMap;
+use super::values::{self, ScopeId, VarInfo, TOP};
+use super::{Translator, NO_CAST};
+use crate::desc::VarKind;
+use crate::error::Result;
+
+/// What the walk over the top block's ops for parameters and undefined
+/// inputs knows of a name.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct TopName {
+    /// Index of the (first) persistable variable of that name, when it is
+    /// one that can become a parameter.
+    param: Option<usize>,
+    /// A `builtin.parameter` or `builtin.set_parameter` was made for it.
+    visited: bool,
+    /// An op walked so far writes it.
+    written: bool,
+    /// Already listed as read before any op writes it.
+    external: bool,
+}
+
+impl<'d> Translator<'d> {
+    /// `builtin.parameter` for each persistable variable of the top block, in
+    /// the order ops first read it (inputs slot by slot, slots sorted); then
+    /// `pd_op.data` at the top for each variable the top block reads before
+    /// writing that is neither a parameter nor the feed/fetch list. One walk
+    /// over the ops finds both (Paddle makes two).
+    pub(super) fn create_parameters_and_data(&mut self, top: BlockId) -> Result<()> {
+        let desc = self.desc;
+        let block = &desc.blocks[0];
+        self.top_names.reserve(block.vars.len());
+        for (i, var) in block.vars.iter().enumerate() {
+            if var.persistable && !NO_CAST.contains(&var.name) {
+                self.top_names
+                    .entry(var.name)
+                    .or_default()
+                    .param
+                    .get_or_insert(i);
+            }
+        }
+        // Names read before any op writes them, each once, in the order
+        // first read.
+        let mut external = Vec::with_capacity(block.vars.len());
+        for op in &block.ops {
+            for name in op.input_arg_names() {
+                let state = self.top_names.entry(name).or_default();
+                if state.written {
+                    continue;
+                }
+                if !state.external {
+                    state.external = true;
+                    external.push(name);
+                }
+                // Feed and fetch lists are never parameters.
+                let (Some(i), false) = (state.param, state.visited) else {
+                    continue;
+                };
+                let Ok(ty) = self.var_type_at(0, i) else {
+                    continue;
+                };
+                let mut attrs = AttrMap::new();
+                attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
+                let p = self.create_op(top, false, "builtin.parameter", &[], &[ty], attrs, 0);
+                let v = self.program.result(p, 0);
+                self.scopes.push(TOP, name, VarInfo::plain(v));
+                if let Some(state) = self.top_names.get_mut(name) {
+                    state.visited = true;
+                }
+            }
+            for name in op.output_arg_names() {
+                self.top_names.entry(name).or_default().written = true;
+            }
+        }
+        for name in external {
+            if block.var(name).is_none() || self.scopes.has(TOP, name) || NO_CAST.contains(&name) {
+                continue;
+            }
+            self.create_undefined(name)?;
+        }
+        Ok(())
+    }
+
+    /// `pd_op.data` (or `pd_op.create_array`) at the very start of the
+    /// program for a variable nothing defines (`CreateUndefinedVariable`).
+    pub fn create_undefined(&mut self, name: &'d str) -> Result<VarInfo> {
+        let var = self
+            .var(0, name)
+            .ok_or_else(|| self.var_err(name, "variable is not declared in the top block"))?;
+        let top = self.program.top_block();
+        let v = if var.kind == VarKind::DenseTensorArray {
+            self.build_create_array(top, true, values::phi_dtype(var.dtype()))?
+        } else {
+            let dtype = values::phi_dtype(var.dtype());
+            self.build_data(top, true, name, var.shape(), dtype)?
+        };
+        let info = VarInfo::plain(v);
+        self.scopes.push(TOP, name, info);
+        Ok(info)
+    }
+
+    /// The binding of `name`, creating an undefined variable in the top
+    /// block when there is none (`GetValueOrCreateInTop`).
+    pub fn value_or_create(&mut self, scope: ScopeId, name: &'d str) -> Result<VarInfo> {
+        match self.scopes.get(scope, name) {
+            Some(v) => Ok(v),
+            None => self.create_undefined(name),
+        }
+    }
+
+    /// `builtin.set_parameter` after the op that last writes a persistable
+    /// variable no op read first (walking the top block backwards).
+    pub(super) fn create_set_parameters(&mut self) -> Result<()> {
+        let desc = self.desc;
+        for op in desc.blocks[0].ops.iter().rev() {
+            if op.op_type == "data" || op.op_type == "feed" {
+                continue;
+            }
+            // The op's inputs, as a set only when an output needs it.
+            let mut inputs: Option<FxHashSet<&str>> = None;
+            for name in op.output_arg_names() {
+                let unvisited_param = self
+                    .top_names
+                    .get(name)
+                    .is_some_and(|s| s.param.is_some() && !s.visited);
+                if !unvisited_param {
+                    continue;
+                }
+                let inputs = inputs.get_or_insert_with(|| op.input_arg_names().collect());
+                if inputs.contains(name) {
+                    continue;
+                }
+                let Some(mut info) = self.scopes.get(TOP, name) else {
+                    continue;
+                };
+                let Some(def) = self.program.defining_op(info.value) else {
+                    continue;
+                };
+                let top = self.program.top_block();
+                let mut after = def;
+                if info.by_vector {
+                    let slice = self.build_slice(top, InsertPoint::BlockEnd(top), info)?;
+                    self.scopes.push(TOP, name, VarInfo::plain(slice));
+                    info = VarInfo::plain(slice);
+                    if let Some(d) = self.program.defining_op(slice) {
+                        after = d;
+                    }
+                }
+                let mut attrs = AttrMap::new();
+                attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
+                self.create_op_at(
+                    InsertPoint::After(after),
+                    "builtin.set_parameter",
+                    &[Some(info.value)],
+                    &[],
+                    attrs,
+                    0,
+                );
+                if let Some(state) = self.top_names.get_mut(name) {
+                    state.visited = true;
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -28,6 +28,7 @@
 //! ```
 
 pub mod cursor;
+mod dicts;
 pub mod error;
 mod ops;
 mod values;
@@ -150,9 +151,9 @@ pub struct Parser<'t> {
     /// Types by their text.
     type_cache: FxHashMap<&'t str, Type>,
     /// Attribute entries by op name and `name:value` text.
-    entry_cache: FxHashMap<(Symbol, &'t str), ops::ReadEntry>,
+    entry_cache: FxHashMap<(Symbol, &'t str), dicts::ReadEntry>,
     /// Attribute names by op name and text.
-    name_cache: FxHashMap<(Symbol, &'t str), ops::NameInfo>,
+    name_cache: FxHashMap<(Symbol, &'t str), dicts::NameInfo>,
     /// How many distinct entry texts each cached attribute name has had.
     name_misses: Vec<u32>,
     /// Attribute parsers by the address and length of their tag (the
@@ -163,7 +164,7 @@ pub struct Parser<'t> {
     /// Quoted op names → symbols.
     op_names: FxHashMap<&'t str, Symbol>,
     /// The last attribute dictionary read for each op name.
-    prev_dicts: FxHashMap<Symbol, ops::PrevDict>,
+    prev_dicts: FxHashMap<Symbol, dicts::PrevDict>,
     /// Op signatures `(types) -> types` that end their line, by their text:
     /// the operand and result types' ranges in `sig_types`.
     sig_cache: FxHashMap<&'t str, (usize, usize, usize)>,
@@ -178,8 +179,8 @@ pub struct Parser<'t> {
 /// Buffers the parser reuses from op to op instead of allocating.
 #[derive(Default)]
 struct Scratch<'t> {
-    entries: Vec<ops::Entry>,
-    spans: Vec<ops::Span>,
+    entries: Vec<dicts::Entry>,
+    spans: Vec<dicts::Span>,
     pairs: Vec<(Symbol, Attribute)>,
     results: Vec<(&'t str, usize)>,
     operands: Vec<ops::Operand<'t>>,
@@ -229,7 +230,7 @@ pub fn parse_attribute(
 ) -> Result<Attribute, ParseError> {
     let mut parser = Parser::new(ctx, text, &ParseOptions::default());
     let info = ctx.lookup_symbol(op_name).and_then(|s| ctx.op_info(s));
-    let expect = ops::attr_hint(ctx, info, attr_name);
+    let expect = dicts::attr_hint(ctx, info, attr_name);
     let attr = parser.parse_attr(expect)?;
     parser.cur.skip_ws();
     if parser.cur.peek().is_some() {

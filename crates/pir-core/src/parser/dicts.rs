@@ -2,11 +2,14 @@
 //! caches of entry texts and compared in place with the previous dictionary
 //! of the same op name, and the kinds attribute names give their values.
 
+use std::any::TypeId;
+
 use super::{Expect, ParseError, Parser, TextForm};
 use crate::attributes::{AttrDict, Attribute};
+use crate::builtin::{F32Attr, F64Attr};
 use crate::context::Symbol;
 use crate::op_info::OpInfo;
-use crate::parser::{AttrHintInterface, PrintedAttrsInterface};
+use crate::parser::AttrHintInterface;
 
 /// One attribute of a dictionary being read, with its place in the op's
 /// declared attribute order (`u32::MAX` for the others).
@@ -15,6 +18,8 @@ pub(super) struct Entry {
     name: Symbol,
     attr: Attribute,
     rank: u32,
+    /// Whether the value is a float (what Paddle's print may have shortened).
+    float: bool,
 }
 
 /// An entry as read: the attribute, what is known of its name, and where
@@ -38,8 +43,8 @@ pub(super) struct Span {
 /// The previous attribute dictionary read for an op name.
 #[derive(Default)]
 pub(super) struct PrevDict {
-    spans: Vec<Span>,
-    dict: Option<AttrDict>,
+    pub(super) spans: Vec<Span>,
+    pub(super) dict: Option<AttrDict>,
 }
 
 /// What the parser knows of an attribute name on an op: its symbol, the kind
@@ -69,15 +74,16 @@ impl<'t> Parser<'t> {
         spans.clear();
         // The previous dictionary of an op of this name: its entries are
         // compared to the text in place (most ops repeat most of them).
-        let (prev_spans, prev_dict) = match self.prev_dicts.get_mut(&op) {
-            Some(prev) => (std::mem::take(&mut prev.spans), prev.dict),
-            None => (Vec::new(), None),
-        };
+        let slot = self.op_slot(op);
+        let PrevDict {
+            spans: prev_spans,
+            dict: prev_dict,
+        } = std::mem::take(&mut self.op_slots[slot].prev);
         let parsed = self.parse_entries(op, &prev_spans, &mut entries, &mut spans);
         let dict = parsed.map(|same| match prev_dict {
             // The same entries as the previous op's give the same dictionary.
             Some(dict) if same => dict,
-            _ => self.finish_dict(op, &mut entries),
+            _ => self.finish_dict(op, slot, &mut entries),
         });
         let keep = match dict {
             Ok(dict) => PrevDict {
@@ -89,7 +95,7 @@ impl<'t> Parser<'t> {
                 dict: prev_dict,
             },
         };
-        self.prev_dicts.insert(op, keep);
+        self.op_slots[slot].prev = keep;
         self.scratch.entries = entries;
         self.scratch.spans = spans;
         dict
@@ -97,7 +103,7 @@ impl<'t> Parser<'t> {
 
     /// Orders the entries of a dictionary read from Paddle's print, restores
     /// what its print shortened and interns it.
-    fn finish_dict(&mut self, op: Symbol, entries: &mut [Entry]) -> AttrDict {
+    fn finish_dict(&mut self, op: Symbol, slot: usize, entries: &mut [Entry]) -> AttrDict {
         if self.form == TextForm::Paddle && !entries.is_sorted_by_key(|e| e.rank) {
             // Paddle prints attributes sorted by name; files list an op's
             // declared attributes first, in definition order (stable sort:
@@ -107,11 +113,11 @@ impl<'t> Parser<'t> {
         let mut pairs = std::mem::take(&mut self.scratch.pairs);
         pairs.clear();
         pairs.extend(entries.iter().map(|e| (e.name, e.attr)));
-        if self.form == TextForm::Paddle {
-            if let Some(info) = self.ctx.op_info(op) {
-                if let Some(restore) = info.interface::<PrintedAttrsInterface>() {
-                    (restore.0)(&self.ctx, info, &mut pairs);
-                }
+        // Only floats are shortened: most dictionaries have none.
+        if self.form == TextForm::Paddle && entries.iter().any(|e| e.float) {
+            if let (Some(restore), Some(info)) = (self.op_slots[slot].restore, self.ctx.op_info(op))
+            {
+                (restore.0)(&self.ctx, info, &mut pairs);
             }
         }
         let dict = self.ctx.dict(&pairs);
@@ -256,6 +262,7 @@ impl<'t> Parser<'t> {
                 name: known.name,
                 attr,
                 rank: known.rank,
+                float: is_float(&self.ctx, attr),
             },
             known,
             value_at,
@@ -421,6 +428,12 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
         .zip(&b[i..])
         .take_while(|(x, y)| x == y)
         .count()
+}
+
+/// Whether `attr` is an [`F32Attr`] or an [`F64Attr`] (one look at its kind).
+fn is_float(ctx: &crate::IrContext, attr: Attribute) -> bool {
+    let kind = ctx.attr_data(attr).as_any().type_id();
+    kind == TypeId::of::<F64Attr>() || kind == TypeId::of::<F32Attr>()
 }
 
 /// The kind the op (or the context's table of common names) gives attribute `name`.

@@ -120,8 +120,9 @@ pub struct AttrHintInterface(pub fn(&OpInfo, &str) -> Option<Expect>);
 
 /// An op's way of restoring, from the rest of its attributes, values that
 /// Paddle's print shortened (floats print with 6 digits): called on the
-/// attributes of each op read from Paddle's print (not the typed form),
-/// which it may change in place.
+/// attributes of each op read from Paddle's print (not the typed form)
+/// that has a float attribute ([`F32Attr`](crate::builtin::F32Attr) or
+/// [`F64Attr`]), which it may change in place.
 #[derive(Copy, Clone, Debug)]
 pub struct PrintedAttrsInterface(pub fn(&IrContext, &OpInfo, &mut [(Symbol, Attribute)]));
 
@@ -163,8 +164,11 @@ pub struct Parser<'t> {
     scratch: Scratch<'t>,
     /// Quoted op names → symbols.
     op_names: FxHashMap<&'t str, Symbol>,
-    /// The last attribute dictionary read for each op name.
-    prev_dicts: FxHashMap<Symbol, dicts::PrevDict>,
+    /// Each op name's place in `op_slots`, by the symbol's index
+    /// (`u32::MAX`: none yet).
+    op_slot_of: Vec<u32>,
+    /// What the parser keeps per op name.
+    op_slots: Vec<ops::OpSlot>,
     /// Op signatures `(types) -> types` that end their line, by their text:
     /// the operand and result types' ranges in `sig_types`.
     sig_cache: FxHashMap<&'t str, (usize, usize, usize)>,
@@ -300,7 +304,8 @@ impl<'t> Parser<'t> {
             attr_parsers: FxHashMap::default(),
             scratch: Scratch::default(),
             op_names: FxHashMap::default(),
-            prev_dicts: FxHashMap::default(),
+            op_slot_of: Vec::new(),
+            op_slots: Vec::new(),
             sig_cache: FxHashMap::default(),
             sig_types: Vec::new(),
             type_depth: 0,

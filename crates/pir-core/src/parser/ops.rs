@@ -2,7 +2,8 @@
 //! `(%r) = "name" (%a, %b) {attrs} : (types) -> types`, its regions, block
 //! argument lines, and the pieces custom op parsers reuse.
 
-use super::{OpHead, ParseError, Parser};
+use super::dicts::PrevDict;
+use super::{OpHead, OpParseFn, ParseError, Parser, PrintedAttrsInterface};
 use crate::attributes::AttrDict;
 use crate::context::Symbol;
 use crate::program::{BlockId, OpId, ValueId};
@@ -18,6 +19,22 @@ pub struct Operand<'t> {
     pub offset: usize,
     /// The value name without `%` (empty for a null operand).
     pub name: &'t str,
+}
+
+/// What the parser keeps per op name: the parts of its registration the
+/// parser uses, copied out once (not looked up per op), and the last
+/// attribute dictionary read for the name.
+pub(super) struct OpSlot {
+    /// Whether the op is registered.
+    pub(super) registered: bool,
+    /// [`crate::OpInfo::parse`].
+    pub(super) parse: Option<OpParseFn>,
+    /// [`crate::OpInfo::num_regions`].
+    pub(super) num_regions: Option<u32>,
+    /// The op's [`PrintedAttrsInterface`].
+    pub(super) restore: Option<PrintedAttrsInterface>,
+    /// The last attribute dictionary read for the name.
+    pub(super) prev: PrevDict,
 }
 
 /// How the blocks after a generic op are distributed over its regions.
@@ -159,12 +176,8 @@ impl<'t> Parser<'t> {
             self.cur.uint("an op id")?;
             self.cur.expect("]", "after the op id")?;
         }
-        // What the op's registration says, copied out (no handle on the
-        // context is kept, nor its count touched, per op).
-        let (registered, parse) = match self.ctx.op_info(name) {
-            Some(info) => (true, info.parse),
-            None => (false, None),
-        };
+        let slot = self.op_slot(name);
+        let (registered, parse) = (self.op_slots[slot].registered, self.op_slots[slot].parse);
         if !registered && self.options.strict {
             let text = self.ctx.symbol_str(name);
             return Err(self.error_at(name_offset, text.len() + 2, format!("unknown op `{text}`")));
@@ -181,6 +194,32 @@ impl<'t> Parser<'t> {
         };
         self.scratch.results = head.results;
         op
+    }
+
+    /// The index in `op_slots` of op name `op`, its slot made on first use.
+    pub(super) fn op_slot(&mut self, op: Symbol) -> usize {
+        let i = op.index();
+        match self.op_slot_of.get(i) {
+            Some(&slot) if slot != u32::MAX => slot as usize,
+            _ => {
+                let info = self.ctx.op_info(op);
+                let slot = OpSlot {
+                    registered: info.is_some(),
+                    parse: info.and_then(|i| i.parse),
+                    num_regions: info.and_then(|i| i.num_regions),
+                    restore: info.and_then(|i| i.interface::<PrintedAttrsInterface>().copied()),
+                    prev: PrevDict::default(),
+                };
+                if self.op_slot_of.len() <= i {
+                    self.op_slot_of.resize(i + 1, u32::MAX);
+                }
+                let index = self.op_slots.len();
+                // Fewer slots than symbols, whose indices are `u32`.
+                self.op_slot_of[i] = u32::try_from(index).unwrap_or(u32::MAX);
+                self.op_slots.push(slot);
+                index
+            }
+        }
     }
 
     fn op_name(&mut self) -> Result<Symbol, ParseError> {
@@ -245,7 +284,8 @@ impl<'t> Parser<'t> {
         let sig = self.cur.pos();
         self.parse_signature(sig, operand_types, result_types)?;
         self.check_operand_types(operands, operand_types, sig)?;
-        let fixed = self.ctx.op_info(head.name).and_then(|i| i.num_regions);
+        let slot = self.op_slot(head.name);
+        let fixed = self.op_slots[slot].num_regions;
         let per_region: Vec<usize> = match self.region_layout()? {
             RegionLayout::Explicit(counts) => counts,
             RegionLayout::Counted { blocks: 0 } => match fixed {

@@ -299,12 +299,15 @@ impl IrContext {
         Attribute(index)
     }
 
-    /// Makes room for about `attrs` more attributes and `dicts` more
-    /// attribute dictionaries, so a reader that knows roughly how many it
-    /// will intern does not rehash the tables as they grow.
+    /// Makes room for about `attrs` attributes and `dicts` attribute
+    /// dictionaries in all, so a reader that knows roughly how many it will
+    /// intern does not rehash the tables as they grow. Tables that hold as
+    /// many already are left as they are: a context that read the same
+    /// model before finds its items again, and room for them twice over
+    /// would rehash every item and spread lookups over twice the memory.
     pub fn reserve_interned(&self, attrs: usize, dicts: usize) {
-        self.attrs.reserve(attrs, |stored| stored.dyn_hash());
-        self.dicts.reserve(dicts, |d| fx_hash(&*d.entries));
+        self.attrs.reserve_total(attrs, |stored| stored.dyn_hash());
+        self.dicts.reserve_total(dicts, |d| fx_hash(&*d.entries));
     }
 
     /// The stored data of an attribute.

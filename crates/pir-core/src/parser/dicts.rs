@@ -144,6 +144,15 @@ impl<'t> Parser<'t> {
         }
         let b = self.cur.src().as_bytes();
         let mut same = true;
+        // A bit per name read (by its index modulo 64): the entries are
+        // searched for a name given twice only when its bit was set.
+        let mut seen = 0u64;
+        let mut given_twice = |entries: &[Entry], name: Symbol| {
+            let bit = 1u64 << (name.index() % 64);
+            let maybe = seen & bit != 0;
+            seen |= bit;
+            maybe && entries.iter().any(|e| e.name == name)
+        };
         loop {
             self.cur.skip_ws();
             let start = self.cur.pos();
@@ -155,7 +164,7 @@ impl<'t> Parser<'t> {
                 let base = prev[from].start;
                 for p in &prev[from..from + count] {
                     let at = start + (p.start - base);
-                    if entries.iter().any(|e| e.name == p.read.entry.name) {
+                    if given_twice(entries, p.read.entry.name) {
                         return Err(self.twice(p.read.entry.name, at));
                     }
                     entries.push(p.read.entry);
@@ -192,7 +201,7 @@ impl<'t> Parser<'t> {
                 }
             };
             let entry = read.entry;
-            if entries.iter().any(|e| e.name == entry.name) {
+            if given_twice(entries, entry.name) {
                 return Err(self.twice(entry.name, start));
             }
             entries.push(entry);
@@ -410,18 +419,18 @@ fn matching_run(b: &[u8], start: usize, prev: &[Span]) -> (usize, usize) {
     (count, taken)
 }
 
-/// The length of the common prefix of `a` and `b`, eight bytes at a time.
+/// The length of the common prefix of `a` and `b`, sixteen bytes at a time.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     let (a, b) = (&a[..n], &b[..n]);
     let mut i = 0;
-    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
-        let x = u64::from_le_bytes(<[u8; 8]>::try_from(x).unwrap_or_default());
-        let y = u64::from_le_bytes(<[u8; 8]>::try_from(y).unwrap_or_default());
+    for (x, y) in a.chunks_exact(16).zip(b.chunks_exact(16)) {
+        let x = u128::from_le_bytes(<[u8; 16]>::try_from(x).unwrap_or_default());
+        let y = u128::from_le_bytes(<[u8; 16]>::try_from(y).unwrap_or_default());
         if x != y {
             return i + ((x ^ y).trailing_zeros() / 8) as usize;
         }
-        i += 8;
+        i += 16;
     }
     i + a[i..]
         .iter()

@@ -148,6 +148,7 @@ impl IrContext {
                     text: s.into(),
                     op: AtomicU32::new(NO_OP),
                 },
+                |e| fx_hash(&*e.text),
             ))
         };
         let well_known = WellKnown {
@@ -195,6 +196,7 @@ impl IrContext {
                 text: s.into(),
                 op: AtomicU32::new(NO_OP),
             },
+            |e| fx_hash(&*e.text),
         ))
     }
 
@@ -219,6 +221,7 @@ impl IrContext {
             data,
             |stored, data| stored.dyn_eq(data),
             |data| Box::new(data) as Box<dyn DynType>,
+            |stored| stored.dyn_hash(),
         );
         Type(index)
     }
@@ -294,6 +297,7 @@ impl IrContext {
             data,
             |stored, data| stored.dyn_eq(data),
             |data| Box::new(data) as Box<dyn DynAttr>,
+            |stored| stored.dyn_hash(),
         );
         Attribute(index)
     }
@@ -313,6 +317,7 @@ impl IrContext {
             (),
             |stored, ()| stored.as_any().downcast_ref::<T>().is_some_and(&matches),
             |()| Box::new(make()) as Box<dyn DynAttr>,
+            |stored| stored.dyn_hash(),
         );
         Attribute(index)
     }
@@ -324,8 +329,8 @@ impl IrContext {
     /// model before finds its items again, and room for them twice over
     /// would rehash every item and spread lookups over twice the memory.
     pub fn reserve_interned(&self, attrs: usize, dicts: usize) {
-        self.attrs.reserve_total(attrs);
-        self.dicts.reserve_total(dicts);
+        self.attrs.reserve_total(attrs, |stored| stored.dyn_hash());
+        self.dicts.reserve_total(dicts, |d| fx_hash(&*d.entries));
     }
 
     /// The stored data of an attribute.
@@ -397,6 +402,7 @@ impl IrContext {
                 entries: entries.into(),
                 sorted: self.name_order(entries),
             },
+            |d| fx_hash(&*d.entries),
         );
         AttrDict(index)
     }
@@ -422,6 +428,7 @@ impl IrContext {
                 sorted,
                 |stored, probe| **stored == **probe,
                 Vec::into_boxed_slice,
+                |stored| fx_hash(&**stored),
             );
             // Below `u32::MAX` (the interner's bound), so 1 + it fits.
             NonZeroU32::MIN.saturating_add(index)

@@ -46,6 +46,23 @@ struct SymbolEntry {
 
 const NO_OP: u32 = u32::MAX;
 
+/// A sequence of attribute names and their order by name (see
+/// `IrContext::name_orders`).
+struct NameOrder {
+    names: Box<[Symbol]>,
+    order: Option<NonZeroU32>,
+}
+
+/// The hash of a sequence of names.
+fn names_hash(names: impl Iterator<Item = Symbol>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    for n in names {
+        n.hash(&mut h);
+    }
+    h.finish()
+}
+
 /// A dialect: a named group of types, attributes and operations that registers
 /// itself into a context.
 pub trait Dialect: Send + Sync {
@@ -63,6 +80,11 @@ pub struct IrContext {
     dicts: Interner<DictData>,
     /// The orders of unsorted dictionaries' entries by name (see `DictData::sorted`).
     orders: Interner<Box<[u32]>>,
+    /// Each sequence of names a dictionary was made with, and its order by
+    /// name: dictionaries of one op kind repeat their names, so a new one
+    /// (one per op when ops carry their own names) finds its order here
+    /// instead of sorting the names' texts.
+    name_orders: Mutex<hashbrown::HashTable<NameOrder>>,
     op_infos: boxcar::Vec<OpInfo>,
     type_decoders: RwLock<FxHashMap<&'static str, TypeDecoder>>,
     attr_decoders: RwLock<FxHashMap<&'static str, AttrDecoder>>,
@@ -139,6 +161,7 @@ impl IrContext {
             attrs: Interner::new(),
             dicts: Interner::new(),
             orders: Interner::new(),
+            name_orders: Mutex::new(hashbrown::HashTable::new()),
             op_infos: boxcar::Vec::new(),
             type_decoders: RwLock::new(FxHashMap::default()),
             attr_decoders: RwLock::new(FxHashMap::default()),
@@ -299,12 +322,15 @@ impl IrContext {
         Attribute(index)
     }
 
-    /// Makes room for about `attrs` more attributes and `dicts` more
-    /// attribute dictionaries, so a reader that knows roughly how many it
-    /// will intern does not rehash the tables as they grow.
+    /// Makes room for about `attrs` attributes and `dicts` attribute
+    /// dictionaries in all, so a reader that knows roughly how many it will
+    /// intern does not rehash the tables as they grow. Tables that hold as
+    /// many already are left as they are: a context that read the same
+    /// model before finds its items again, and room for them twice over
+    /// would rehash every item and spread lookups over twice the memory.
     pub fn reserve_interned(&self, attrs: usize, dicts: usize) {
-        self.attrs.reserve(attrs, |stored| stored.dyn_hash());
-        self.dicts.reserve(dicts, |d| fx_hash(&*d.entries));
+        self.attrs.reserve_total(attrs, |stored| stored.dyn_hash());
+        self.dicts.reserve_total(dicts, |d| fx_hash(&*d.entries));
     }
 
     /// The stored data of an attribute.
@@ -372,32 +398,50 @@ impl IrContext {
             hash,
             entries,
             |d, entries| &*d.entries == *entries,
-            |entries| {
-                let name = |i: u32| self.symbol_str(entries[i as usize].0);
-                let in_order = entries
-                    .windows(2)
-                    .all(|w| self.symbol_str(w[0].0) <= self.symbol_str(w[1].0));
-                let sorted = (!in_order).then(|| {
-                    let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
-                    sorted.sort_by(|&a, &b| name(a).cmp(name(b)));
-                    let index = self.orders.intern(
-                        fx_hash(&sorted),
-                        sorted,
-                        |stored, probe| **stored == **probe,
-                        Vec::into_boxed_slice,
-                        |stored| fx_hash(&**stored),
-                    );
-                    // Below `u32::MAX` (the interner's bound), so 1 + it fits.
-                    NonZeroU32::MIN.saturating_add(index)
-                });
-                DictData {
-                    entries: entries.into(),
-                    sorted,
-                }
+            |entries| DictData {
+                entries: entries.into(),
+                sorted: self.name_order(entries),
             },
             |d| fx_hash(&*d.entries),
         );
         AttrDict(index)
+    }
+
+    /// The order by name of `entries` (`DictData::sorted`), looked up by
+    /// their names' sequence.
+    fn name_order(&self, entries: &[(Symbol, Attribute)]) -> Option<NonZeroU32> {
+        let names = || entries.iter().map(|&(n, _)| n);
+        let hash = names_hash(names());
+        let mut known = self.name_orders.lock();
+        if let Some(found) = known.find(hash, |k| k.names.iter().copied().eq(names())) {
+            return found.order;
+        }
+        let name = |i: u32| self.symbol_str(entries[i as usize].0);
+        let in_order = entries
+            .windows(2)
+            .all(|w| self.symbol_str(w[0].0) <= self.symbol_str(w[1].0));
+        let order = (!in_order).then(|| {
+            let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
+            sorted.sort_by(|&a, &b| name(a).cmp(name(b)));
+            let index = self.orders.intern(
+                fx_hash(&sorted),
+                sorted,
+                |stored, probe| **stored == **probe,
+                Vec::into_boxed_slice,
+                |stored| fx_hash(&**stored),
+            );
+            // Below `u32::MAX` (the interner's bound), so 1 + it fits.
+            NonZeroU32::MIN.saturating_add(index)
+        });
+        known.insert_unique(
+            hash,
+            NameOrder {
+                names: names().collect(),
+                order,
+            },
+            |k| names_hash(k.names.iter().copied()),
+        );
+        order
     }
 
     /// The entries of a dictionary in insertion order.

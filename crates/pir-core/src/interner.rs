@@ -47,12 +47,12 @@ impl<T> Interner<T> {
         index
     }
 
-    /// Makes room for `additional` more items without growing the table on
+    /// Makes room for `total` items in all without growing the table on
     /// the way (`rehash` as for [`Interner::intern`]).
-    pub(crate) fn reserve(&self, additional: usize, rehash: impl Fn(&T) -> u64) {
-        self.table
-            .lock()
-            .reserve(additional, |&i| rehash(self.get(i)));
+    pub(crate) fn reserve_total(&self, total: usize, rehash: impl Fn(&T) -> u64) {
+        let mut table = self.table.lock();
+        let additional = total.saturating_sub(table.len());
+        table.reserve(additional, |&i| rehash(self.get(i)));
     }
 
     /// Looks up without inserting.

@@ -11,15 +11,18 @@
 //! `--synth OPS` builds `pir_dialects::synthetic::mlp` with `OPS / 8`
 //! blocks, prints it in Paddle's form and times parsing that text.
 //! `--typed` times the typed text of the same program instead
-//! (`pir_serde::typed_text`). Output:
-//! `{"file":..,"bytes":..,"ops":..,"repeat":..,"parse_ms":..,"min_ms":..}`.
+//! (`pir_serde::typed_text`). Each parse goes into the same context, which
+//! holds every type, attribute and dictionary from the warm-up on;
+//! `--fresh` gives each parse a new context (made before the clock starts),
+//! as a process reading one file has. Output:
+//! `{"file":..,"form":..,"context":..,"bytes":..,"ops":..,"repeat":..,"parse_ms":..,"min_ms":..}`.
 //! Used by `bench/compare_mlir_parse.py`.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: parse_timing (FILE | --synth OPS) [--repeat N] [--typed]");
+    eprintln!("usage: parse_timing (FILE | --synth OPS) [--repeat N] [--typed] [--fresh]");
     ExitCode::from(2)
 }
 
@@ -28,6 +31,7 @@ fn main() -> ExitCode {
     let mut synth = None;
     let mut repeat = 7usize;
     let mut typed = false;
+    let mut fresh = false;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let number = |v: Option<String>| v.and_then(|v| v.parse::<usize>().ok()).filter(|&n| n > 0);
@@ -41,6 +45,7 @@ fn main() -> ExitCode {
                 None => return usage(),
             },
             "--typed" => typed = true,
+            "--fresh" => fresh = true,
             _ if file.is_none() && !arg.starts_with("--") => file = Some(arg),
             _ => return usage(),
         }
@@ -74,9 +79,10 @@ fn main() -> ExitCode {
         eprintln!("{label}: not UTF-8 text");
         return ExitCode::FAILURE;
     };
-    let parse = || pir_serde::read_text(ctx.clone(), &text);
+    let parse =
+        |ctx: &std::sync::Arc<pir_core::IrContext>| pir_serde::read_text(ctx.clone(), &text);
     // Warm-up run; it also gives the op count.
-    let ops = match parse() {
+    let ops = match parse(&ctx) {
         Ok(l) => l.program.num_ops(),
         Err(e) => {
             eprintln!("{label}: {e}");
@@ -85,16 +91,18 @@ fn main() -> ExitCode {
     };
     let mut times = Vec::with_capacity(repeat);
     for _ in 0..repeat {
+        let fresh_ctx = fresh.then(pir_dialects::pd_op_context);
         let t = Instant::now();
-        let loaded = parse();
+        let loaded = parse(fresh_ctx.as_ref().unwrap_or(&ctx));
         times.push(t.elapsed().as_secs_f64() * 1e3);
         // Dropping the program is not part of the parse time.
         std::hint::black_box(loaded.map(|l| l.program.num_ops()).ok());
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "{{\"file\":{label:?},\"form\":{:?},\"bytes\":{},\"ops\":{ops},\"repeat\":{repeat},\"parse_ms\":{:.4},\"min_ms\":{:.4}}}",
+        "{{\"file\":{label:?},\"form\":{:?},\"context\":{:?},\"bytes\":{},\"ops\":{ops},\"repeat\":{repeat},\"parse_ms\":{:.4},\"min_ms\":{:.4}}}",
         if typed { "typed" } else { "input" },
+        if fresh { "fresh" } else { "shared" },
         text.len(),
         times[times.len() / 2],
         times[0]

@@ -28,16 +28,61 @@ pub struct Cursor<'t> {
     escapes: StringEscapes,
 }
 
+/// Bytes that may continue an identifier (bit 0) and a value name (bit 1),
+/// one look-up per byte in the loops that read them.
+const NAME_BYTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'.' {
+            t[c] |= 1;
+        }
+        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-') {
+            t[c] |= 2;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// Whether `b` may continue an identifier (`pd_op.tensor_array`, `float32`).
 #[inline]
 pub fn is_ident_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
+    NAME_BYTES[b as usize] & 1 != 0
 }
 
 /// Whether `b` may continue a value name after `%` (`%12`, `%arg_0`, `%arg-1`).
 #[inline]
 fn is_value_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-')
+    NAME_BYTES[b as usize] & 2 != 0
+}
+
+/// The offset of the first `"`, `\` or newline at or after `from`.
+#[inline]
+fn string_stop(b: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each zero byte of `v` (and maybe of bytes above the
+    // first zero, which the lowest set bit does not see).
+    let zeros = |v: u64| v.wrapping_sub(ONES) & !v & HIGHS;
+    let mut i = from;
+    // Most strings are short names: eight bytes at a time costs less than
+    // setting up a vector search; long ones go to `memchr`.
+    while i < from + 64 {
+        let Some(chunk) = b.get(i..i + 8) else {
+            break;
+        };
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(chunk).ok()?);
+        let hits = zeros(w ^ (ONES * u64::from(b'"')))
+            | zeros(w ^ (ONES * u64::from(b'\\')))
+            | zeros(w ^ (ONES * u64::from(b'\n')));
+        if hits != 0 {
+            return Some(i + (hits.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    memchr::memchr3(b'"', b'\\', b'\n', b.get(i..)?).map(|k| i + k)
 }
 
 impl<'t> Cursor<'t> {
@@ -410,7 +455,7 @@ impl<'t> Cursor<'t> {
         let mut escaped = false;
         loop {
             // Only quotes, backslashes and newlines matter.
-            i += memchr::memchr3(b'"', b'\\', b'\n', b.get(i..)?)?;
+            i = string_stop(b, i)?;
             match b[i] {
                 b'"' => return Some((i + 1, escaped)),
                 // The typed form escapes newlines; Paddle prints them raw.
@@ -538,6 +583,25 @@ mod tests {
         assert_eq!(cur("-").number_text(), None);
         assert_eq!(cur("index").number_text(), None);
         assert_eq!(cur("infinite").number_text(), None);
+    }
+
+    /// The stop found eight bytes at a time is the first one, wherever it
+    /// falls in a chunk, and past 64 bytes `memchr` finds it.
+    #[test]
+    fn string_stops_at_every_offset() {
+        // Bytes one bit away from a stop, or with the high bit set (UTF-8).
+        for fill in [b'a', b'"' ^ 0x80, b'\\' ^ 1, b'\n' + 1, 0xc3] {
+            for len in 0..150 {
+                for stop in [b'"', b'\\', b'\n'] {
+                    let mut text = vec![fill; len];
+                    text.push(stop);
+                    text.extend_from_slice(b"\"\\\nrest");
+                    assert_eq!(string_stop(&text, 0), Some(len), "{fill} {len} {stop}");
+                    assert_eq!(string_stop(&text, len), Some(len));
+                }
+                assert_eq!(string_stop(&vec![fill; len], 0), None);
+            }
+        }
     }
 
     #[test]

@@ -28,6 +28,7 @@
 //! ```
 
 pub mod cursor;
+mod dicts;
 pub mod error;
 mod ops;
 mod values;
@@ -119,8 +120,9 @@ pub struct AttrHintInterface(pub fn(&OpInfo, &str) -> Option<Expect>);
 
 /// An op's way of restoring, from the rest of its attributes, values that
 /// Paddle's print shortened (floats print with 6 digits): called on the
-/// attributes of each op read from Paddle's print (not the typed form),
-/// which it may change in place.
+/// attributes of each op read from Paddle's print (not the typed form)
+/// that has a float attribute ([`F32Attr`](crate::builtin::F32Attr) or
+/// [`F64Attr`]), which it may change in place.
 #[derive(Copy, Clone, Debug)]
 pub struct PrintedAttrsInterface(pub fn(&IrContext, &OpInfo, &mut [(Symbol, Attribute)]));
 
@@ -150,9 +152,9 @@ pub struct Parser<'t> {
     /// Types by their text.
     type_cache: FxHashMap<&'t str, Type>,
     /// Attribute entries by op name and `name:value` text.
-    entry_cache: FxHashMap<(Symbol, &'t str), ops::ReadEntry>,
+    entry_cache: FxHashMap<(Symbol, &'t str), dicts::ReadEntry>,
     /// Attribute names by op name and text.
-    name_cache: FxHashMap<(Symbol, &'t str), ops::NameInfo>,
+    name_cache: FxHashMap<(Symbol, &'t str), dicts::NameInfo>,
     /// How many distinct entry texts each cached attribute name has had.
     name_misses: Vec<u32>,
     /// Attribute parsers by the address and length of their tag (the
@@ -162,8 +164,11 @@ pub struct Parser<'t> {
     scratch: Scratch<'t>,
     /// Quoted op names → symbols.
     op_names: FxHashMap<&'t str, Symbol>,
-    /// The last attribute dictionary read for each op name.
-    prev_dicts: FxHashMap<Symbol, ops::PrevDict>,
+    /// Each op name's place in `op_slots`, by the symbol's index
+    /// (`u32::MAX`: none yet).
+    op_slot_of: Vec<u32>,
+    /// What the parser keeps per op name.
+    op_slots: Vec<ops::OpSlot>,
     /// Op signatures `(types) -> types` that end their line, by their text:
     /// the operand and result types' ranges in `sig_types`.
     sig_cache: FxHashMap<&'t str, (usize, usize, usize)>,
@@ -178,8 +183,8 @@ pub struct Parser<'t> {
 /// Buffers the parser reuses from op to op instead of allocating.
 #[derive(Default)]
 struct Scratch<'t> {
-    entries: Vec<ops::Entry>,
-    spans: Vec<ops::Span>,
+    entries: Vec<dicts::Entry>,
+    spans: Vec<dicts::Span>,
     pairs: Vec<(Symbol, Attribute)>,
     results: Vec<(&'t str, usize)>,
     operands: Vec<ops::Operand<'t>>,
@@ -229,7 +234,7 @@ pub fn parse_attribute(
 ) -> Result<Attribute, ParseError> {
     let mut parser = Parser::new(ctx, text, &ParseOptions::default());
     let info = ctx.lookup_symbol(op_name).and_then(|s| ctx.op_info(s));
-    let expect = ops::attr_hint(ctx, info, attr_name);
+    let expect = dicts::attr_hint(ctx, info, attr_name);
     let attr = parser.parse_attr(expect)?;
     parser.cur.skip_ws();
     if parser.cur.peek().is_some() {
@@ -299,7 +304,8 @@ impl<'t> Parser<'t> {
             attr_parsers: FxHashMap::default(),
             scratch: Scratch::default(),
             op_names: FxHashMap::default(),
-            prev_dicts: FxHashMap::default(),
+            op_slot_of: Vec::new(),
+            op_slots: Vec::new(),
             sig_cache: FxHashMap::default(),
             sig_types: Vec::new(),
             type_depth: 0,

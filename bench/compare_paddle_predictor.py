@@ -107,71 +107,23 @@ CONV_OPS = ("pd_op.conv2d", "pd_op.depthwise_conv2d", "pd_op.conv2d_transpose",
 LINEAR_OPS = ("pd_op.matmul", "pd_op.fc", "pd_op.bmm")
 RESULT = "@@result "
 
-# One measurement, in its own process:
-#   argv: model.json params inputs.npz optim(0/1) onednn(0/1) warmup runs outputs.npz deleted-passes
-#         min-ms
-# prints `@@result {"ms": [...]}` and writes the outputs of the last run.
+# One measurement, in its own process, of one side or of both (`--paired`):
+#   argv: inputs.npz onednn(0/1) warmup runs deleted-passes min-ms blocks
+#         then, per side: model.json params optim(0/1) outputs.npz
+# Each side gets its predictor; the sides take turns, `blocks` blocks of runs
+# each, so that drift of the machine (other processes, frequency) falls on
+# them alike. Prints `@@result [[ms...], ...]` (every timed run, per side) and
+# writes each side's outputs of its last run.
 CHILD = r"""
 import json, os, sys, time
 os.environ["GLOG_minloglevel"] = "2"
 import numpy as np
 import paddle.inference as inf
-(model, params, inputs, optim, onednn, warmup, runs, outputs, deleted, min_ms) = sys.argv[1:11]
-optim, onednn, warmup, runs = optim == "1", onednn == "1", int(warmup), int(runs)
-min_ms = float(min_ms)
-cfg = inf.Config(model, params)
-if onednn:
-    cfg.enable_mkldnn()
-else:
-    cfg.disable_mkldnn()
-cfg.set_cpu_math_library_num_threads(1)
-cfg.switch_ir_optim(optim)
-cfg.disable_glog_info()
-if not optim:
-    for name in filter(None, deleted.split(",")):
-        cfg.delete_pass(name)
-predictor = inf.create_predictor(cfg)
-npz = np.load(inputs)
-by_name = {k.split("_", 1)[1]: npz[k] for k in npz.files}
-names = predictor.get_input_names()
-missing = [n for n in names if n not in by_name]
-if missing:
-    raise SystemExit("inputs %s not in %s" % (missing, inputs))
-handles = [(predictor.get_input_handle(n), by_name[n]) for n in names]
-
-def run():
-    for handle, array in handles:  # fresh inputs every run: an in-place op may write them
-        handle.reshape(array.shape)
-        handle.copy_from_cpu(array)
-    start = time.perf_counter()
-    predictor.run()
-    return (time.perf_counter() - start) * 1000.0
-
-for _ in range(warmup):
-    run()
-times = [run() for _ in range(runs)]
-while sum(times) < min_ms and len(times) < 100000:  # small models: enough runs to see them
-    times.append(run())
-outs = {"out%d" % i: predictor.get_output_handle(n).copy_to_cpu()
-        for i, n in enumerate(predictor.get_output_names())}
-np.savez(outputs, **outs)
-sys.stdout.write("@@result " + json.dumps({"ms": times}) + "\n")
-"""
-
-
-# Both sides in one process (`--paired`), alternating blocks of runs, so that
-# drift of the machine (other processes, frequency) falls on both alike:
-#   argv: x.json x.params y.json y.params inputs.npz onednn(0/1) warmup runs
-#         x-outputs.npz y-outputs.npz deleted-passes min-ms blocks
-# prints `@@result {"x": [...], "y": [...]}` (every timed run's ms).
-PAIRED_CHILD = r"""
-import json, os, sys, time
-os.environ["GLOG_minloglevel"] = "2"
-import numpy as np
-import paddle.inference as inf
-(xm, xp, ym, yp, inputs, onednn, warmup, runs, xout, yout, deleted, min_ms, blocks) = sys.argv[1:14]
+(inputs, onednn, warmup, runs, deleted, min_ms, blocks) = sys.argv[1:8]
 onednn, warmup, runs, blocks = onednn == "1", int(warmup), int(runs), int(blocks)
 min_ms = float(min_ms)
+rest = sys.argv[8:]
+specs = [rest[i:i + 4] for i in range(0, len(rest), 4)]
 npz = np.load(inputs)
 by_name = {k.split("_", 1)[1]: npz[k] for k in npz.files}
 
@@ -203,21 +155,22 @@ def run(side):
     pred.run()
     return (time.perf_counter() - start) * 1000.0
 
-x, y = predictor(xm, xp, True), predictor(ym, yp, False)
+sides = [predictor(model, params, optim == "1") for model, params, optim, _ in specs]
 for _ in range(warmup):
-    run(x)
-    run(y)
-# Runs per block: enough that both sides' blocks add up to min_ms.
-once = max(min(run(x), run(y)), 1e-3)
-per_block = max(runs // blocks, int(min_ms / blocks / once), 1)
-times = {"x": [], "y": []}
+    for side in sides:
+        run(side)
+# Runs per block: at least `runs` in all, and enough that the blocks add up to
+# `min_ms` (a 0.03 ms model gets thousands of runs, whose statistics scatter
+# far less than 100 runs' do).
+once = max(min(run(side) for side in sides), 1e-3)
+per_block = max(-(-runs // blocks), int(min_ms / len(sides) / blocks / once), 1)
+times = [[] for _ in sides]
 for _ in range(blocks):
-    for key, side in (("x", x), ("y", y)):
-        times[key].extend(run(side) for _ in range(per_block))
-for side, path in ((x, xout), (y, yout)):
-    pred = side[0]
-    np.savez(path, **{"out%d" % i: pred.get_output_handle(n).copy_to_cpu()
-                      for i, n in enumerate(pred.get_output_names())})
+    for i, side in enumerate(sides):
+        times[i].extend(run(side) for _ in range(per_block))
+for (pred, _), spec in zip(sides, specs):
+    np.savez(spec[3], **{"out%d" % i: pred.get_output_handle(n).copy_to_cpu()
+                         for i, n in enumerate(pred.get_output_names())})
 sys.stdout.write("@@result " + json.dumps(times) + "\n")
 """
 
@@ -238,38 +191,23 @@ def error_line(text, limit=240):
 STATS = {"median": statistics.median, "min": min}
 
 
-def measure(model, params, inputs, optim, args, outputs):
-    """(ms, None) of one child's timed runs (their `--stat`), or (None, problem)."""
+def measure(sides, inputs, args):
+    """(per side its timed runs' `--stat`, None) of one child, or (None, problem).
+    `sides`: (model.json, params, optim, outputs.npz) each."""
     env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", GLOG_minloglevel="2")
-    cmd = [sys.executable, "-c", CHILD, model, params, inputs, "1" if optim else "0",
-           "1" if args.onednn else "0", str(args.warmup), str(args.runs), outputs,
-           ",".join(OPTIONAL_PASSES), str(args.min_ms)]
+    cmd = [sys.executable, "-c", CHILD, inputs, "1" if args.onednn else "0", str(args.warmup),
+           str(args.runs), ",".join(OPTIONAL_PASSES), str(args.min_ms),
+           str(args.blocks if len(sides) > 1 else 1)]
+    for model, params, optim, outputs in sides:
+        cmd += [model, params, "1" if optim else "0", outputs]
     try:
         res = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env,
-                             cwd=os.path.dirname(outputs))
+                             cwd=os.path.dirname(sides[0][3]))
     except subprocess.TimeoutExpired:
         return None, "no answer after %d s (killed)" % args.timeout
     for line in res.stdout.splitlines():
         if line.startswith(RESULT):
-            return STATS[args.stat](json.loads(line[len(RESULT):])["ms"]), None
-    return None, "exit %d: %s" % (res.returncode, error_line(res.stderr + res.stdout))
-
-
-def measure_paired(x, y, inputs, args, x_out, y_out):
-    """({"x": ms, "y": ms}, None) of one paired child (their `--stat`), or (None, problem)."""
-    env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", GLOG_minloglevel="2")
-    cmd = [sys.executable, "-c", PAIRED_CHILD, x[0], x[1], y[0], y[1], inputs,
-           "1" if args.onednn else "0", str(args.warmup), str(args.runs), x_out, y_out,
-           ",".join(OPTIONAL_PASSES), str(args.min_ms), str(args.blocks)]
-    try:
-        res = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env,
-                             cwd=os.path.dirname(x_out))
-    except subprocess.TimeoutExpired:
-        return None, "no answer after %d s (killed)" % args.timeout
-    for line in res.stdout.splitlines():
-        if line.startswith(RESULT):
-            both = json.loads(line[len(RESULT):])
-            return {k: STATS[args.stat](v) for k, v in both.items()}, None
+            return [STATS[args.stat](ms) for ms in json.loads(line[len(RESULT):])], None
     return None, "exit %d: %s" % (res.returncode, error_line(res.stderr + res.stdout))
 
 
@@ -407,24 +345,22 @@ def main():
             for name, _kind, x, y, inputs, note in entries:
                 if name in problems:
                     continue
-                if args.paired and y is not None:
-                    outs = [os.path.join(work, "%s.%s.outputs.npz" % (name, side)) for side in "xy"]
-                    both, problem = measure_paired(x, y, inputs, args, *outs)
-                    if both is None:
-                        problems[name] = problem
+                outs = {side: os.path.join(work, "%s.%s.outputs.npz" % (name, side)) for side in "xy"}
+                sides = [("x", x, True), ("y", y, False)]
+                groups = [sides] if args.paired and y is not None else [[s] for s in sides]
+                for group in groups:
+                    group = [(side, files, optim) for side, files, optim in group if files]
+                    if not group:
                         continue
-                    for side in "xy":
-                        times[name][side].append(both[side])
-                    continue
-                for side, files, optim in (("x", x, True), ("y", y, False)):
-                    if files is None:
-                        continue
-                    out = os.path.join(work, "%s.%s.outputs.npz" % (name, side))
-                    ms, problem = measure(files[0], files[1], inputs, optim, args, out)
+                    ms, problem = measure([(files[0], files[1], optim, outs[side])
+                                           for side, files, optim in group], inputs, args)
                     if ms is None:
-                        problems[name] = "%s: %s" % ("Paddle-optimised" if side == "x" else "ours", problem)
+                        who = "both" if len(group) > 1 else (
+                            "Paddle-optimised" if group[0][0] == "x" else "ours")
+                        problems[name] = "%s: %s" % (who, problem)
                         break
-                    times[name][side].append(ms)
+                    for (side, _, _), t in zip(group, ms):
+                        times[name][side].append(t)
 
         print("pipeline `%s`; Paddle Inference 3.3.1, CPU, 1 thread, oneDNN %s; "
               "X: Paddle's optimisation, Y: ours with Paddle's off; %d rounds x %d runs (+%d warm-up), "

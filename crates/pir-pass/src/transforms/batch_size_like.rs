@@ -37,6 +37,8 @@ use crate::alias::alias_class;
 use crate::leading_dim::LeadingDims;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::registry::PassInfo;
+use pir_eval::EvalTensor;
+
 use crate::transforms::constant_folding::{self, maker_value};
 use crate::transforms::{copy_bookkeeping, dense_dims, ops_under};
 
@@ -123,18 +125,27 @@ fn stacked_elements(p: &Program, shape: ValueId) -> Option<Vec<Element>> {
     p.operands(combine)
         .map(|e| {
             let e = e?;
-            if dense_dims(p, e)?.len() > 1 {
-                return None;
-            }
-            let def = p.defining_op(e)?;
-            if let Some(y) = leading_dim_read(p, def) {
+            if let Some(y) = p.defining_op(e).and_then(|def| leading_dim_read(p, def)) {
                 return Some(Element::BatchOf(y));
             }
-            let t = maker_value(p, def).ok()??;
-            let v = t.to_i64_vec();
-            (v.len() == 1 && !t.dtype().is_float()).then(|| Element::Const(v[0]))
+            let t = small_constant(p, e, 1).filter(|t| !t.dtype().is_float())?;
+            // The type said one element; the maker's own attributes decide.
+            match t.to_i64_vec()[..] {
+                [c] => Some(Element::Const(c)),
+                _ => None,
+            }
         })
         .collect()
+}
+
+/// The value of `v` when a constant maker makes it and its type says it
+/// has `elements` elements (checked before anything is computed, so a large
+/// constant costs nothing).
+fn small_constant(p: &Program, v: ValueId, elements: i64) -> Option<EvalTensor> {
+    if dense_dims(p, v)?.iter().product::<i64>() != elements {
+        return None;
+    }
+    maker_value(p, p.defining_op(v)?).ok()?
 }
 
 /// `y` when `op` is `slice(shape(y), [0], [1], axes [0], decrease_axis
@@ -144,9 +155,7 @@ fn leading_dim_read(p: &Program, op: OpId) -> Option<ValueId> {
     if slice.axes(p)? != [0] || slice.decrease_axis(p)? != [0] {
         return None;
     }
-    let bound = |v: Option<ValueId>| -> Option<Vec<i64>> {
-        Some(maker_value(p, p.defining_op(v?)?).ok()??.to_i64_vec())
-    };
+    let bound = |v: Option<ValueId>| Some(small_constant(p, v?, 1)?.to_i64_vec());
     if bound(slice.starts(p))? != [0] || bound(slice.ends(p))? != [1] {
         return None;
     }
@@ -233,12 +242,10 @@ fn full_batch_size_like(
     let Some((index, y)) = batch else {
         return Ok(false);
     };
-    let Some(v) = p
-        .defining_op(value)
-        .and_then(|d| maker_value(p, d).ok().flatten())
-        .filter(|t| t.numel() == 1)
-        .and_then(|t| t.to_f64_vec().first().copied())
-    else {
+    let Some(v) = small_constant(p, value, 1).and_then(|t| match t.to_f64_vec()[..] {
+        [v] => Some(v),
+        _ => None,
+    }) else {
         return Ok(false);
     };
     let (Ok(index), op) = (i32::try_from(index), full.0) else {

@@ -444,9 +444,7 @@ impl RewritePattern for ChannelLastConvOfTranspose {
             pir_core::builtin::StrAttr::get(ctx, "NCHW"),
         );
         let (name, out_type) = (p.op_name(op), p.value_type(out));
-        let program = rw.program();
-        let nchw = program.create_op(name, &[Some(x), Some(filter)], &[nchw_type], attrs, 0);
-        rw.insert_at(InsertPoint::Before(op), nchw);
+        let nchw = rw.create_op_before(op, name, &[Some(x), Some(filter)], &[nchw_type], attrs);
         let program = rw.program();
         let convolved = program.result(nchw, 0);
         let mut b = Builder::new(program, InsertPoint::Before(op));

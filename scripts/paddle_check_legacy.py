@@ -12,13 +12,21 @@ translation alone), loads OUT.json + OUT.pdiparams in Paddle 3.3.1
 with the reference (rtol 1e-4, atol 1e-5). Prints one line per model and
 `N passed, M failed`; exits 1 on any failure.
 
+`--batch K` (K > 1) checks the passes at a batch size the model was not saved
+with, where Paddle 2.6.2 left no reference: every input whose feed has a
+dynamic leading dim is repeated K times along it (a LoD input gets its
+sequences K times), and OUT is compared with the translation alone (`pir
+convert`), both run by Paddle 3.3.1 on those inputs. A pass that baked the
+saved batch size into the program fails here and nowhere else.
+
 Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`.
-Usage: scripts/paddle_check_legacy.py [--pipeline P] [--models a,b] [--corpus DIR ...]
+Usage: scripts/paddle_check_legacy.py [--pipeline P] [--models a,b] [--corpus DIR ...] [--batch K]
 """
 
 import argparse
 import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,34 +47,78 @@ import warnings; warnings.filterwarnings("ignore")
 import numpy as np
 import paddle
 paddle.enable_static()
-prefix, inputs, ref, meta, scripts = sys.argv[1:6]
+prefix, inputs, ref, meta, scripts, times, dynamic = sys.argv[1:8]
+times, dynamic = int(times), set(filter(None, dynamic.split(",")))
 sys.path.insert(0, scripts)
 from make_legacy_models import feed_of
 lod = None
 if os.path.exists(meta):
     with open(meta) as f:
         lod = json.load(f).get("lod")
-exe = paddle.static.Executor(paddle.CPUPlace())
-prog, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
-arrays = np.load(inputs)
-outs = exe.run(prog, feed=feed_of(paddle, arrays, lod), fetch_list=fetches, return_numpy=False)
-expected = np.load(ref)
+arrays = dict(np.load(inputs))
+if times > 1:
+    for key in list(arrays):
+        name = key.split("_", 1)[1]
+        if name in dynamic and arrays[key].ndim > 0:
+            arrays[key] = np.concatenate([arrays[key]] * times, axis=0)
+    # Sequences repeated: each level's offsets continue past its last one.
+    lod = {name: [[0] + [o + i * level[-1] for i in range(times) for o in level[1:]]
+                  for level in levels]
+           for name, levels in (lod or {}).items()} or None
+
+def run(prefix):
+    exe = paddle.static.Executor(paddle.CPUPlace())
+    prog, feeds, fetches = paddle.static.load_inference_model(prefix, exe)
+    outs = exe.run(prog, feed=feed_of(paddle, arrays, lod), fetch_list=fetches, return_numpy=False)
+    return [np.asarray(o) for o in outs]
+
+outs = run(prefix)
+if times > 1:
+    expected = run(ref)  # the translation alone, at the same batch
+    what = "the translation alone at batch x%d" % times
+else:
+    loaded = np.load(ref)
+    missing = [i for i in range(len(outs)) if "arr_%d" % i not in loaded.files]
+    if missing:
+        print("output %d: not in the reference" % missing[0])
+        sys.exit(1)
+    expected = [loaded["arr_%d" % i] for i in range(len(outs))]
+    what = "the reference"
+if len(outs) != len(expected):
+    print("%d outputs, %s has %d" % (len(outs), what, len(expected)))
+    sys.exit(1)
 worst = 0.0
-for i, out in enumerate(outs):
-    want = expected["arr_%d" % i]
-    out = np.asarray(out)
+for i, (out, want) in enumerate(zip(outs, expected)):
     if out.shape != want.shape:
-        print("output %d: shape %s, reference %s" % (i, out.shape, want.shape))
+        print("output %d: shape %s, %s %s" % (i, out.shape, what, want.shape))
         sys.exit(1)
     if out.dtype == np.bool_ or want.dtype == np.bool_:
         out, want = out.astype(np.int8), want.astype(np.int8)
     diff = float(np.abs(out.astype(np.float64) - want).max()) if out.size else 0.0
     if not np.allclose(out, want, rtol=1e-4, atol=1e-5):
-        print("output %d differs (max abs %g)" % (i, diff))
+        print("output %d differs from %s (max abs %g)" % (i, what, diff))
         sys.exit(1)
     worst = max(worst, diff)
-print("%d outputs match (max abs diff %g)" % (len(outs), worst))
+print("%d outputs match %s (max abs diff %g)" % (len(outs), what, worst))
 """
+
+
+FEED = re.compile(r'"pd_op\.(?:feed|data)" \(\) \{[^}]*\bname:"([^"]+)"[^}]*\} : \(\) -> tensor<-1x')
+
+
+def translation_alone(pdmodel, stem, name, work):
+    """`pir convert` of `pdmodel` into `work/alone/`: (its path prefix, the names of
+    its feeds with a dynamic leading dim joined by commas, problem or None)."""
+    alone = os.path.join(work, "alone")
+    os.makedirs(alone, exist_ok=True)
+    out = os.path.join(alone, name + ".json")
+    res = subprocess.run([PIR, "convert", pdmodel, out, "--force"], capture_output=True, text=True)
+    if res.returncode != 0:
+        return None, "", res.stderr.strip()[:300]
+    if os.path.exists(stem + ".pdiparams"):
+        shutil.copy(stem + ".pdiparams", os.path.join(alone, name + ".pdiparams"))
+    text = subprocess.run([PIR, "print", out], capture_output=True, text=True).stdout
+    return os.path.join(alone, name), ",".join(sorted(set(FEED.findall(text)))), None
 
 
 def main():
@@ -76,7 +128,11 @@ def main():
     ap.add_argument("--corpus", action="append", default=None,
                     help="a folder of NAME.pdmodel + NAME.inputs.npz + NAME.ref.npz "
                          "(repeatable; default: the two legacy corpora)")
+    ap.add_argument("--batch", type=int, default=1,
+                    help="run at K times the saved batch and compare with the translation alone")
     args = ap.parse_args()
+    if args.batch < 1:
+        ap.error("--batch must be at least 1")
     wanted = set(filter(None, args.models.split(",")))
     passed = failed = 0
     models = []
@@ -99,10 +155,17 @@ def main():
                 continue
             if args.pipeline == "none" and os.path.exists(stem + ".pdiparams"):
                 shutil.copy(stem + ".pdiparams", os.path.join(work, name + ".pdiparams"))
+            ref, dynamic = stem + ".ref.npz", ""
+            if args.batch > 1:
+                ref, dynamic, problem = translation_alone(pdmodel, stem, name, work)
+                if problem:
+                    print("FAIL %s: pir convert: %s" % (name, problem))
+                    failed += 1
+                    continue
             run = subprocess.run(
                 [sys.executable, "-c", PADDLE_CHILD, os.path.join(work, name),
-                 stem + ".inputs.npz", stem + ".ref.npz", stem + ".legacy.json",
-                 os.path.dirname(os.path.abspath(__file__))],
+                 stem + ".inputs.npz", ref, stem + ".legacy.json",
+                 os.path.dirname(os.path.abspath(__file__)), str(args.batch), dynamic],
                 capture_output=True, text=True, timeout=300)
             lines = (run.stdout.strip() or run.stderr.strip()[-300:]).splitlines()
             message = lines[-1] if lines else "exit %d" % run.returncode

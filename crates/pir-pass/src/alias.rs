@@ -117,6 +117,24 @@ fn mapped_pairs(def: &'static OpDef) -> impl Iterator<Item = (usize, usize)> {
         .filter_map(move |&(o, i)| Some((def.output_index(o)?, def.input_index(i)?)))
 }
 
+/// Whether `op` only reads its operand `index`: it neither stores into it
+/// nor gives its buffer another name. An in-place or view pair on it,
+/// control flow, vectors, sinks and ops nothing is known of all do more.
+pub(crate) fn only_reads(p: &Program, op: OpId, index: usize) -> bool {
+    match role(p, op) {
+        Role::Plain | Role::Source => p.num_regions(op) == 0,
+        Role::Mapped(def) => p.num_regions(op) == 0 && !mapped_pairs(def).any(|(_, i)| i == index),
+        _ => false,
+    }
+}
+
+/// Whether every result of `op` is a buffer of its own: a registered op
+/// without regions, in-place or view maps, and not a caller's or weight's
+/// tensor.
+pub(crate) fn has_fresh_results(p: &Program, op: OpId) -> bool {
+    matches!(role(p, op), Role::Plain) && p.num_regions(op) == 0
+}
+
 /// The `cf.yield` ending `block`, if any.
 pub(crate) fn yield_of(p: &Program, block: BlockId) -> Option<OpId> {
     p.block_last_op(block)

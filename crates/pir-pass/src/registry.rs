@@ -12,7 +12,8 @@ use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::{
     batch_size_like, broadcast_trim, canonicalize, cleanup, constant_folding, cse, dce, einsum,
-    fold_batch_norm, fusion, horizontal_fuse, inplace, loop_invariant, value_semantics,
+    fold_batch_norm, fusion, horizontal_fuse, inplace, loop_assign, loop_invariant,
+    value_semantics,
 };
 
 /// A pipeline that cannot be built.
@@ -53,6 +54,7 @@ pub static PASSES: &[PassInfo] = &[
     dce::INFO,
     cse::INFO,
     loop_invariant::INFO,
+    loop_assign::INFO,
     canonicalize::CANONICALIZE,
     canonicalize::REMOVE_IDENTITY_OPS,
     cleanup::DELETE_ASSERT,

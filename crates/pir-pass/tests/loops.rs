@@ -377,3 +377,93 @@ fn interpolations_move_only_to_a_fixed_size() {
     assert_eq!(loop_depth(&p, "pd_op.nearest_interp"), 1, "{p}");
     p.verify().unwrap();
 }
+
+/// A legacy loop as Paddle's translator writes it: each variable's next
+/// value copied into its argument (`assign_out_`) and the copy yielded.
+/// `$READ_AFTER` is put after the loop, `$IN_BODY` after the copies.
+fn legacy_loop(read_after: &str, in_body: &str) -> String {
+    let text = r#"{
+    (%0) = "pd_op.feed" () {col:0,name:"x",persistable:[false],stop_gradient:[false]} : () -> tensor<-1x4xf32>
+    (%1) = "pd_op.relu" (%0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%2) = "pd_op.full" () {dtype:int64,place:Place(cpu),shape:[1],stop_gradient:[true],value:0} : () -> tensor<1xi64>
+    (%3) = "pd_op.full" () {dtype:int64,place:Place(cpu),shape:[1],stop_gradient:[true],value:3} : () -> tensor<1xi64>
+    (%4) = "pd_op.less_than" (%2, %3) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+    (%5) = "pd_op.exp" (%1) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%6, %7) = "pd_op.while" (cond=%4, inputs=%1, %2) {
+    ^%arg_0 {}, %arg_1 {}
+        (%8) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0.5} : () -> tensor<1xf32>
+        (%9) = "pd_op.scale" (%arg_0, %8) {bias:0,bias_after_scale:true,stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<1xf32>) -> tensor<-1x4xf32>
+        (%10) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xf32>
+        (%11) = "pd_op.scale" (%arg_1, %10) {bias:1,bias_after_scale:true,stop_gradient:[true]} : (tensor<1xi64>, tensor<1xf32>) -> tensor<1xi64>
+        (%12) = "pd_op.less_than" (%11, %3) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        (%13) = "pd_op.assign_out_" (%9, %arg_0) {} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%14) = "pd_op.assign_out_" (%11, %arg_1) {} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+        (%15) = "pd_op.assign_out_" (%12, %4) {} : (tensor<1xb>, tensor<1xb>) -> tensor<1xb>
+        IN_BODY
+        () = "cf.yield" (%15, %13, %14) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
+    }
+    (%16) = "pd_op.fetch" (%6) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%17) = "pd_op.fetch" (%5) {col:1,name:"before",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    READ_AFTER
+}"#;
+    text.replace("IN_BODY", in_body)
+        .replace("READ_AFTER", read_after)
+}
+
+fn forwarded(text: &str) -> Program {
+    let mut p = parse(text);
+    run(&mut p, "forward_loop_assigns");
+    p.verify().unwrap();
+    p
+}
+
+/// The variables' copies go: the loop yields their next values and no
+/// longer writes its input `%1`, which `exp` read before the loop. The
+/// condition's copy writes an operand of the loop, not an argument, and
+/// stays.
+#[test]
+fn legacy_loop_copies_are_forwarded() {
+    let p = forwarded(&legacy_loop("", ""));
+    assert_eq!(placement(&p, "pd_op.assign_out_"), (0, 1), "{p}");
+    let text = p.to_string();
+    // Printing renumbers: the yield reads the two scales and the copied condition.
+    assert!(text.contains(r#""cf.yield" (%13, %9, %11)"#), "{text}");
+}
+
+/// Every copy stays when an op could tell: the input read after the loop
+/// (it would see the last value), the argument read after the copy, the
+/// next value written in place, or the input read inside the loop.
+#[test]
+fn copies_stay_where_the_write_is_seen() {
+    let after = r#"(%18) = "pd_op.fetch" (%1) {col:2,name:"input_after",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#;
+    let p = forwarded(&legacy_loop(after, ""));
+    assert_eq!(
+        placement(&p, "pd_op.assign_out_"),
+        (0, 2),
+        "input read after the loop\n{p}"
+    );
+
+    let arg_after = r#"(%18) = "pd_op.abs" (%arg_0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#;
+    let p = forwarded(&legacy_loop("", arg_after));
+    assert_eq!(
+        placement(&p, "pd_op.assign_out_"),
+        (0, 2),
+        "argument read after the copy\n{p}"
+    );
+
+    let next_written = r#"(%18) = "pd_op.relu_" (%9) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#;
+    let p = forwarded(&legacy_loop("", next_written));
+    assert_eq!(
+        placement(&p, "pd_op.assign_out_"),
+        (0, 2),
+        "next value written in place\n{p}"
+    );
+
+    let input_in_body = r#"(%18) = "pd_op.abs" (%1) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#;
+    let p = forwarded(&legacy_loop("", input_in_body));
+    assert_eq!(
+        placement(&p, "pd_op.assign_out_"),
+        (0, 2),
+        "input read in the loop\n{p}"
+    );
+}

@@ -813,6 +813,17 @@ impl Gen {
                 y = self.p.result(op, 0);
                 self.track(y, x.kind, 1.0);
             }
+            // As Paddle's translator writes a legacy loop: the next value
+            // copied into the argument, and the copy yielded.
+            if y != arg && self.chance(3) {
+                let t = self.ty(x.kind);
+                let op = AssignOutInplaceOp::build(&mut self.b(body), y, arg, &[t]).0;
+                let g = self.group(arg);
+                let bound = self.bound_of(y);
+                self.bound[g] = self.bound[g].max(bound);
+                y = self.p.result(op, 0);
+                self.track_alias(y, x.kind, arg);
+            }
             yields.push(y);
         }
         yields.push(next);

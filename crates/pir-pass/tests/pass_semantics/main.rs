@@ -146,6 +146,10 @@ fn pipelines() -> Vec<&'static str> {
     if has("de_inplace") && has("inplace") {
         out.push("de_inplace,canonicalize,cse,dce,inplace");
     }
+    if has("forward_loop_assigns") {
+        out.push("forward_loop_assigns");
+        out.push("forward_loop_assigns,loop_invariant_code_motion,cse,dce,inplace");
+    }
     if has("loop_invariant_code_motion") {
         out.push("loop_invariant_code_motion");
         out.push("de_inplace,loop_invariant_code_motion,cse,dce,inplace");

@@ -1,0 +1,200 @@
+//! `forward_loop_assigns`: a `while` body that copies a loop variable's next
+//! value into the variable's argument (`assign_out_(next, arg)`) and yields
+//! the copy yields `next` itself.
+//!
+//! Paddle's translator writes every loop variable of a legacy `while` that
+//! way: the legacy loop updates its variables by name, so the translation
+//! assigns the new value into the argument's buffer. In the first iteration
+//! that buffer is the loop's *input*, the caller's tensor. So the loop
+//! writes its input in place, and Paddle 3.3.1's executor does not order
+//! the input's other readers before the loop (the `while` counts as a
+//! reader of its inputs only). A reader placed before the loop can run
+//! after it and see the loop's last value. Such a legacy model gives a
+//! wrong result in some runs, with or without passes. Yielding `next` itself
+//! removes the write, and a copy per variable per iteration with it.
+//!
+//! `a = assign_out_(next, arg)` in body `B` of loop `W`, directly in `B`,
+//! where `arg` is `B`'s argument `k`, is rewritten when no op can tell:
+//! - `a` is used only by `B`'s `cf.yield`, as the value carried to `arg`
+//!   (yield operand `k + 1`, after the condition);
+//! - `next` is a result of a regionless op of `B` with its own buffer (no
+//!   in-place or view map), has `arg`'s type, and its other readers are in
+//!   `B` and only read it: after the rewrite, next iteration's `arg` and the
+//!   loop's result are `next`'s buffer, which nothing else may name or
+//!   write (the executor gives a body op a new buffer each iteration when
+//!   the last one was yielded, as in every loop Paddle writes itself);
+//! - every other reader of `arg` comes before the copy in `B` and only reads
+//!   it (no in-place, view, vector or control-flow use): no one sees the
+//!   argument after the write that no longer happens;
+//! - `W`'s input `k` is a result of an op of `W`'s block with its own buffer
+//!   (not a weight or a caller's `data` tensor, which outlive the run, and
+//!   not a view or an in-place result naming another value's buffer), is no
+//!   other operand of `W`, is not read inside the loop other than through
+//!   `arg`, and every other reader of it comes before `W` and only reads it:
+//!   then the write into the input's buffer was observable only by a reader
+//!   the executor misordered.
+//!
+//! The loop's result `k` holds the same values either way (the copy's). Its
+//! buffer becomes `next`'s, which no one else names.
+
+use pir_core::walk::Order;
+use pir_core::{BlockId, OpId, Program, ValueDef, ValueId};
+
+use crate::alias::{has_fresh_results, only_reads, while_body, yield_of};
+use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::registry::PassInfo;
+
+/// The `forward_loop_assigns` pass.
+pub const INFO: PassInfo = PassInfo {
+    argument: "forward_loop_assigns",
+    description: "yield a while body's next value of a loop variable itself instead of its \
+                  assign_out_ copy into the variable (legacy translations), so the loop no \
+                  longer writes its input in place",
+    options: &[],
+    make: |_| Ok(Box::new(ForwardLoopAssigns)),
+};
+
+/// The `forward_loop_assigns` pass.
+#[derive(Debug, Default)]
+pub struct ForwardLoopAssigns;
+
+impl Pass for ForwardLoopAssigns {
+    fn argument(&self) -> &'static str {
+        INFO.argument
+    }
+    fn run(
+        &mut self,
+        p: &mut Program,
+        root: OpId,
+        cx: &mut PassContext,
+    ) -> Result<Changed, PassError> {
+        let mut loops = Vec::new();
+        p.walk(root, Order::Post, &mut |op| {
+            if op != root && p.op_name_str(op) == "pd_op.while" {
+                loops.push(op);
+            }
+        });
+        let mut forwarded = 0u64;
+        for lp in loops {
+            let Some(body) = while_body(p, lp) else {
+                continue;
+            };
+            let copies: Vec<OpId> = p
+                .block_ops(body)
+                .filter(|&op| p.op_name_str(op) == "pd_op.assign_out_")
+                .collect();
+            for copy in copies {
+                if let Some((yield_op, slot, next)) = forwardable(p, lp, body, copy) {
+                    p.set_operand(yield_op, slot, Some(next)).map_err(error)?;
+                    p.erase_op(copy).map_err(error)?;
+                    forwarded += 1;
+                }
+            }
+        }
+        cx.statistics
+            .add("loop variables yielded without a copy", forwarded);
+        Ok(Changed::from(forwarded > 0))
+    }
+}
+
+fn error(e: impl std::fmt::Display) -> PassError {
+    PassError {
+        pass: INFO.argument.into(),
+        message: e.to_string(),
+    }
+}
+
+/// For a copy `a = assign_out_(next, arg)` of `lp`'s body `body` that may be
+/// dropped: the body's yield, the yield operand that carries `a`, and `next`.
+fn forwardable(p: &Program, lp: OpId, body: BlockId, copy: OpId) -> Option<(OpId, usize, ValueId)> {
+    if p.num_operands(copy) != 2 || p.num_results(copy) != 1 {
+        return None;
+    }
+    let (next, arg) = (p.operand(copy, 0)?, p.operand(copy, 1)?);
+    let a = p.result(copy, 0);
+    let k = match p.value_def(arg) {
+        ValueDef::BlockArg { block, index } if block == body => usize::try_from(index).ok()?,
+        _ => return None,
+    };
+    // `a` carries the variable to `arg` and goes nowhere else.
+    let yield_op = yield_of(p, body)?;
+    let slot = k + 1;
+    let mut a_uses = p.uses(a);
+    let only = a_uses.next()?;
+    if a_uses.next().is_some() || p.operand_owner(only) != yield_op || p.operand_index(only) != slot
+    {
+        return None;
+    }
+    // `next`: a buffer of its own, which its other readers in the body only
+    // read (so it holds what the copy would have held).
+    let maker = p.defining_op(next)?;
+    if p.op_parent_block(maker) != Some(body)
+        || !has_fresh_results(p, maker)
+        || p.value_type(next) != p.value_type(arg)
+    {
+        return None;
+    }
+    for operand in p.uses(next) {
+        let user = p.operand_owner(operand);
+        if user != copy
+            && (ancestor_in(p, user, body).is_none()
+                || !only_reads(p, user, p.operand_index(operand)))
+        {
+            return None;
+        }
+    }
+    // Every other reader of `arg` only reads it, before the copy.
+    let at = position(p, body, copy)?;
+    for operand in p.uses(arg) {
+        let user = p.operand_owner(operand);
+        if user == copy {
+            continue;
+        }
+        let before = ancestor_in(p, user, body)
+            .and_then(|op| position(p, body, op))
+            .is_some_and(|pos| pos < at);
+        if !before || !only_reads(p, user, p.operand_index(operand)) {
+            return None;
+        }
+    }
+    // The loop's input `k`: a buffer of its own whose other readers come
+    // before the loop and only read it.
+    let input = p.operand(lp, slot)?;
+    let outer = p.op_parent_block(lp)?;
+    let source = p.defining_op(input)?;
+    if p.op_parent_block(source) != Some(outer) || !has_fresh_results(p, source) {
+        return None;
+    }
+    let at_loop = position(p, outer, lp)?;
+    for operand in p.uses(input) {
+        let user = p.operand_owner(operand);
+        if user == lp {
+            if p.operand_index(operand) != slot {
+                return None;
+            }
+            continue;
+        }
+        let before = p.op_parent_block(user) == Some(outer)
+            && position(p, outer, user).is_some_and(|pos| pos < at_loop);
+        if !before || !only_reads(p, user, p.operand_index(operand)) {
+            return None;
+        }
+    }
+    Some((yield_op, slot, next))
+}
+
+/// The ancestor of `op` (itself included) that stands directly in `block`.
+fn ancestor_in(p: &Program, mut op: OpId, block: BlockId) -> Option<OpId> {
+    loop {
+        let parent = p.op_parent_block(op)?;
+        if parent == block {
+            return Some(op);
+        }
+        op = p.block_parent_op(parent)?;
+    }
+}
+
+/// The index of `op` among the ops of `block` (which holds it).
+fn position(p: &Program, block: BlockId, op: OpId) -> Option<usize> {
+    p.block_ops(block).position(|o| o == op)
+}

@@ -19,7 +19,8 @@ sequences K times), and OUT is compared with the translation alone (`pir
 convert`), both run by Paddle 3.3.1 on those inputs. A pass that baked the
 saved batch size into the program fails here and nowhere else. A model whose
 translation alone cannot run at that batch (inputs whose batches are tied in
-ways a repeat breaks) is skipped and counted.
+ways a repeat breaks) is skipped and counted; an output the translation alone
+gives differently in two runs at that batch is left out and named.
 
 Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`.
 Usage: scripts/paddle_check_legacy.py [--pipeline P] [--models a,b] [--corpus DIR ...] [--batch K]
@@ -85,9 +86,15 @@ if times > 1:
         print("the translation alone cannot run at batch x%d: %s" % (times, lines[0][:200]))
         sys.exit(SKIPPED)
     what = "the translation alone at batch x%d" % times
+    # An output the translation alone does not give twice alike (a kernel
+    # reading past an input whose batch the repeat left behind) says nothing.
+    again = run(ref)
+    unsteady = {i for i, (a, b) in enumerate(zip(expected, again))
+                if a.shape != b.shape or not np.array_equal(a, b, equal_nan=True)}
     outs = run(prefix)
 else:
     outs = run(prefix)
+    unsteady = set()
     loaded = np.load(ref)
     missing = [i for i in range(len(outs)) if "arr_%d" % i not in loaded.files]
     if missing:
@@ -100,6 +107,8 @@ if len(outs) != len(expected):
     sys.exit(1)
 worst = 0.0
 for i, (out, want) in enumerate(zip(outs, expected)):
+    if i in unsteady:
+        continue
     if out.shape != want.shape:
         print("output %d: shape %s, %s %s" % (i, out.shape, what, want.shape))
         sys.exit(1)
@@ -110,7 +119,8 @@ for i, (out, want) in enumerate(zip(outs, expected)):
         print("output %d differs from %s (max abs %g)" % (i, what, diff))
         sys.exit(1)
     worst = max(worst, diff)
-print("%d outputs match %s (max abs diff %g)" % (len(outs), what, worst))
+skipped = " (outputs %s left out: the translation alone gives them differently from run to run)" % sorted(unsteady) if unsteady else ""
+print("%d outputs match %s (max abs diff %g)%s" % (len(outs) - len(unsteady), what, worst, skipped))
 """
 
 

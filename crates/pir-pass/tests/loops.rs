@@ -417,29 +417,30 @@ fn forwarded(text: &str) -> Program {
     p
 }
 
-/// The variables' copies go: the loop yields their next values and no
-/// longer writes its input `%1`, which `exp` read before the loop. The
-/// condition's copy writes an operand of the loop, not an argument, and
-/// stays.
+/// The copies go: the loop yields the variables' next values and the next
+/// condition, and no longer writes its input `%1`, which `exp` read before
+/// the loop, nor its condition operand.
 #[test]
 fn legacy_loop_copies_are_forwarded() {
     let p = forwarded(&legacy_loop("", ""));
-    assert_eq!(placement(&p, "pd_op.assign_out_"), (0, 1), "{p}");
+    assert_eq!(placement(&p, "pd_op.assign_out_"), (0, 0), "{p}");
     let text = p.to_string();
-    // Printing renumbers: the yield reads the two scales and the copied condition.
-    assert!(text.contains(r#""cf.yield" (%13, %9, %11)"#), "{text}");
+    // Printing renumbers: the yield reads the comparison and the two scales.
+    assert!(text.contains(r#""cf.yield" (%12, %9, %11)"#), "{text}");
 }
 
-/// Every copy stays when an op could tell: the input read after the loop
-/// (it would see the last value), the argument read after the copy, the
-/// next value written in place, or the input read inside the loop.
+/// A copy stays when an op could tell: the input read after the loop (it
+/// would see the last value), the argument read after the copy, the next
+/// value written in place, or the input read inside the loop; the other
+/// copies go. The condition's copy stays when the condition is read after
+/// the loop.
 #[test]
 fn copies_stay_where_the_write_is_seen() {
     let after = r#"(%18) = "pd_op.fetch" (%1) {col:2,name:"input_after",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#;
     let p = forwarded(&legacy_loop(after, ""));
     assert_eq!(
         placement(&p, "pd_op.assign_out_"),
-        (0, 2),
+        (0, 1),
         "input read after the loop\n{p}"
     );
 
@@ -447,7 +448,7 @@ fn copies_stay_where_the_write_is_seen() {
     let p = forwarded(&legacy_loop("", arg_after));
     assert_eq!(
         placement(&p, "pd_op.assign_out_"),
-        (0, 2),
+        (0, 1),
         "argument read after the copy\n{p}"
     );
 
@@ -455,7 +456,7 @@ fn copies_stay_where_the_write_is_seen() {
     let p = forwarded(&legacy_loop("", next_written));
     assert_eq!(
         placement(&p, "pd_op.assign_out_"),
-        (0, 2),
+        (0, 1),
         "next value written in place\n{p}"
     );
 
@@ -463,7 +464,7 @@ fn copies_stay_where_the_write_is_seen() {
     let p = forwarded(&legacy_loop("", input_in_body));
     assert_eq!(
         placement(&p, "pd_op.assign_out_"),
-        (0, 2),
+        (0, 1),
         "input read in the loop\n{p}"
     );
 }

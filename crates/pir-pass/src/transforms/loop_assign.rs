@@ -36,6 +36,13 @@
 //!
 //! The loop's result `k` holds the same values either way (the copy's). Its
 //! buffer becomes `next`'s, which no one else names.
+//!
+//! The translator copies the next condition into the loop's condition
+//! operand the same way (`assign_out_(next_cond, cond)`, yielded as the
+//! condition). That copy goes too, on the same terms, with the condition
+//! operand as the loop's input: read only by the loop, the copy and readers
+//! before the loop. The executor rebinds the condition operand to each
+//! yielded condition anyway.
 
 use pir_core::walk::Order;
 use pir_core::{BlockId, OpId, Program, ValueDef, ValueId};
@@ -112,13 +119,17 @@ fn forwardable(p: &Program, lp: OpId, body: BlockId, copy: OpId) -> Option<(OpId
     }
     let (next, arg) = (p.operand(copy, 0)?, p.operand(copy, 1)?);
     let a = p.result(copy, 0);
-    let k = match p.value_def(arg) {
-        ValueDef::BlockArg { block, index } if block == body => usize::try_from(index).ok()?,
+    // The yield slot carrying `arg`: after the condition for a body
+    // argument, the condition's own for the loop's condition operand.
+    let (slot, is_argument) = match p.value_def(arg) {
+        ValueDef::BlockArg { block, index } if block == body => {
+            (usize::try_from(index).ok()? + 1, true)
+        }
+        _ if p.operand(lp, 0) == Some(arg) => (0, false),
         _ => return None,
     };
     // `a` carries the variable to `arg` and goes nowhere else.
     let yield_op = yield_of(p, body)?;
-    let slot = k + 1;
     let mut a_uses = p.uses(a);
     let only = a_uses.next()?;
     if a_uses.next().is_some() || p.operand_owner(only) != yield_op || p.operand_index(only) != slot
@@ -143,22 +154,25 @@ fn forwardable(p: &Program, lp: OpId, body: BlockId, copy: OpId) -> Option<(OpId
             return None;
         }
     }
-    // Every other reader of `arg` only reads it, before the copy.
-    let at = position(p, body, copy)?;
-    for operand in p.uses(arg) {
-        let user = p.operand_owner(operand);
-        if user == copy {
-            continue;
-        }
-        let before = ancestor_in(p, user, body)
-            .and_then(|op| position(p, body, op))
-            .is_some_and(|pos| pos < at);
-        if !before || !only_reads(p, user, p.operand_index(operand)) {
-            return None;
+    // Every other reader of an argument only reads it, before the copy.
+    if is_argument {
+        let at = position(p, body, copy)?;
+        for operand in p.uses(arg) {
+            let user = p.operand_owner(operand);
+            if user == copy {
+                continue;
+            }
+            let before = ancestor_in(p, user, body)
+                .and_then(|op| position(p, body, op))
+                .is_some_and(|pos| pos < at);
+            if !before || !only_reads(p, user, p.operand_index(operand)) {
+                return None;
+            }
         }
     }
-    // The loop's input `k`: a buffer of its own whose other readers come
-    // before the loop and only read it.
+    // The loop's input (the condition operand itself, for the condition):
+    // a buffer of its own whose other readers come before the loop and only
+    // read it.
     let input = p.operand(lp, slot)?;
     let outer = p.op_parent_block(lp)?;
     let source = p.defining_op(input)?;
@@ -172,6 +186,9 @@ fn forwardable(p: &Program, lp: OpId, body: BlockId, copy: OpId) -> Option<(OpId
             if p.operand_index(operand) != slot {
                 return None;
             }
+            continue;
+        }
+        if user == copy && !is_argument {
             continue;
         }
         let before = p.op_parent_block(user) == Some(outer)

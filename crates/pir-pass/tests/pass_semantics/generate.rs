@@ -800,6 +800,16 @@ impl Gen {
         let next_cond = self.emit(body, "pd_op.less_than", &[next, limit], Kind::B);
         let next_cond = self.p.result(next_cond, 0);
         self.track(next_cond, Kind::B, 1.0);
+        // Legacy style: the next condition copied into the condition operand.
+        let next_cond = if self.chance(3) {
+            let t = self.ty(Kind::B);
+            let op = AssignOutInplaceOp::build(&mut self.b(body), next_cond, cond, &[t]).0;
+            let r = self.p.result(op, 0);
+            self.track_alias(r, Kind::B, cond);
+            r
+        } else {
+            next_cond
+        };
         let mut yields = vec![next_cond];
         for (x, &arg) in inputs.iter().zip(&args).take(inputs.len() - 1) {
             let mut y = match self.pick(|k| k == x.kind) {

@@ -62,6 +62,11 @@ const SHARE_64THS: usize = 10;
 /// for a core (other programs keep both busy) or is gone is given up on.
 const PATIENCE: Duration = Duration::from_millis(2);
 
+/// How many bytes the reader goes past before it says so (see
+/// [`read_slice_releasing`](super::read_slice_releasing)): a system call per
+/// step when the file is mapped, and a few pages read again after it.
+const RELEASE_STEP: usize = 4 << 20;
+
 /// How far past the planned cut the guess may look for an op's beginning.
 const SEARCH: usize = 64 << 10;
 
@@ -75,6 +80,8 @@ pub(super) struct Plan {
     /// How long this thread waits for the next batch before it reads on
     /// alone.
     pub(super) patience: Duration,
+    /// How many bytes the reader goes past before it says so.
+    pub(super) release_step: usize,
 }
 
 impl Default for Plan {
@@ -83,6 +90,7 @@ impl Default for Plan {
             min_bytes: MIN_BYTES,
             share_64ths: SHARE_64THS,
             patience: PATIENCE,
+            release_step: RELEASE_STEP,
         }
     }
 }
@@ -152,6 +160,7 @@ pub(super) fn read_ops<'a>(
                             reader.build_batch(s, &batch, &mut resolved, &mut dest)?;
                             if !batch.ops.is_empty() {
                                 built_to = Some(end);
+                                reader.went_past(end);
                             }
                         }
                         Ok(Message::End(end)) => {

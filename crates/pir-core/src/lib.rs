@@ -36,6 +36,7 @@ pub mod builder;
 pub mod builtin;
 pub mod clone;
 pub mod context;
+mod dict_values;
 pub mod entity;
 pub mod fs;
 mod interner;

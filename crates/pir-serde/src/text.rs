@@ -141,8 +141,7 @@ fn prints_inference_parameters(program: &pir_core::Program) -> bool {
     parameters.peek().is_some()
         && parameters.all(|op| {
             ctx.dict_entries(program.attrs(op))
-                .iter()
-                .all(|(name, _)| !flags.contains(name))
+                .all(|(name, _)| !flags.contains(&name))
         })
 }
 

@@ -268,7 +268,8 @@ fn op_changes(a: &Program, b: &Program, x: OpId, y: OpId, m: &Matching) -> Vec<S
     let attrs = |p: &Program, op: OpId| -> Vec<(String, String)> {
         let ctx = p.ctx();
         ctx.dict_entries(p.attrs(op))
-            .map(|(n, v)| (ctx.symbol_str(n).to_owned(), ctx.display_attr(v)))
+            .iter()
+            .map(|&(n, v)| (ctx.symbol_str(n).to_owned(), ctx.display_attr(v)))
             .collect()
     };
     let (aa, ab) = (attrs(a, x), attrs(b, y));

@@ -22,7 +22,7 @@ use std::any::Any;
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use crate::context::IrContext;
+use crate::context::{IrContext, Symbol};
 use crate::parser::{Expect, ParseError, Parser};
 use crate::printer::Printer;
 use crate::serial::{DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
@@ -162,15 +162,13 @@ impl AttrDict {
     }
 }
 
-/// Stored form of an [`AttrDict`]: its sequence of names, shared by every
-/// dictionary with the same names in the same order, and its attributes
-/// (in place, or where they are in the context's store of them), 24 bytes
-/// in all.
+/// Stored form of an [`AttrDict`].
 #[derive(Debug)]
 pub(crate) struct DictData {
-    /// The names, among the context's interned name sequences, which also
-    /// know the names' order by their bytes (the printer's order).
-    pub(crate) names: std::sync::Arc<crate::context::NameSeq>,
-    /// The attributes, one per name.
-    pub(crate) values: crate::dict_values::DictAttrs,
+    pub(crate) entries: Box<[(Symbol, Attribute)]>,
+    /// The order of `entries` by the names' bytes (the printer's order), as
+    /// 1 + its index among the context's interned orders: dictionaries of
+    /// one op kind share their order, so a model with a dictionary per op
+    /// stores a handful. `None` when `entries` are in that order already.
+    pub(crate) sorted: Option<std::num::NonZeroU32>,
 }

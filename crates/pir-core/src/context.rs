@@ -15,14 +15,13 @@
 //! ```
 
 use std::collections::HashSet;
+use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
 
 use parking_lot::{Mutex, RwLock};
 use rustc_hash::FxHashMap;
 
 use crate::attributes::{AttrDecoder, AttrDef, AttrDict, Attribute, DictData, DynAttr};
-use crate::dict_values::{self, DictValues};
 use crate::interner::{fx_hash, Interner};
 use crate::op_info::{OpInfo, TraitId};
 use crate::parser::{AttrParseFn, Expect, TypeParseFn};
@@ -48,13 +47,10 @@ struct SymbolEntry {
 const NO_OP: u32 = u32::MAX;
 
 /// A sequence of attribute names and their order by name (see
-/// `IrContext::names`).
-#[derive(Debug)]
-pub(crate) struct NameSeq {
+/// `IrContext::name_orders`).
+struct NameOrder {
     names: Box<[Symbol]>,
-    /// The order of `names` by their bytes (indices into them); `None` when
-    /// they are in that order.
-    order: Option<Box<[u32]>>,
+    order: Option<NonZeroU32>,
 }
 
 /// The hash of a sequence of names.
@@ -63,18 +59,6 @@ fn names_hash(names: impl Iterator<Item = Symbol>) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     for n in names {
         n.hash(&mut h);
-    }
-    h.finish()
-}
-
-/// The hash of a dictionary's entries, from its names and attributes.
-fn dict_hash(len: usize, entries: impl Iterator<Item = (Symbol, Attribute)>) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
-    h.write_usize(len);
-    for (n, a) in entries {
-        h.write_u32(n.0);
-        h.write_u32(a.0);
     }
     h.finish()
 }
@@ -94,14 +78,13 @@ pub struct IrContext {
     types: Interner<Box<dyn DynType>>,
     attrs: Interner<Box<dyn DynAttr>>,
     dicts: Interner<DictData>,
-    /// The attributes of the dictionaries, end to end (see `dict_values`).
-    dict_values: DictValues,
+    /// The orders of unsorted dictionaries' entries by name (see `DictData::sorted`).
+    orders: Interner<Box<[u32]>>,
     /// Each sequence of names a dictionary was made with, and its order by
     /// name: dictionaries of one op kind repeat their names, so a new one
-    /// (one per op when ops carry their own names) stores only its
-    /// attributes, and finds its order here instead of sorting the names'
-    /// texts.
-    names: Interner<Arc<NameSeq>>,
+    /// (one per op when ops carry their own names) finds its order here
+    /// instead of sorting the names' texts.
+    name_orders: Mutex<hashbrown::HashTable<NameOrder>>,
     op_infos: boxcar::Vec<OpInfo>,
     type_decoders: RwLock<FxHashMap<&'static str, TypeDecoder>>,
     attr_decoders: RwLock<FxHashMap<&'static str, AttrDecoder>>,
@@ -177,8 +160,8 @@ impl IrContext {
             types: Interner::new(),
             attrs: Interner::new(),
             dicts: Interner::new(),
-            dict_values: DictValues::new(),
-            names: Interner::new(),
+            orders: Interner::new(),
+            name_orders: Mutex::new(hashbrown::HashTable::new()),
             op_infos: boxcar::Vec::new(),
             type_decoders: RwLock::new(FxHashMap::default()),
             attr_decoders: RwLock::new(FxHashMap::default()),
@@ -347,8 +330,7 @@ impl IrContext {
     /// would rehash every item and spread lookups over twice the memory.
     pub fn reserve_interned(&self, attrs: usize, dicts: usize) {
         self.attrs.reserve_total(attrs, |stored| stored.dyn_hash());
-        self.dicts
-            .reserve_total(dicts, |d| self.stored_dict_hash(d));
+        self.dicts.reserve_total(dicts, |d| fx_hash(&*d.entries));
     }
 
     /// The stored data of an attribute.
@@ -411,123 +393,84 @@ impl IrContext {
             }
             return self.dict(&unique);
         }
-        let hash = dict_hash(entries.len(), entries.iter().copied());
+        let hash = fx_hash(entries);
         let index = self.dicts.intern(
             hash,
             entries,
-            |d, entries| {
-                let (names, values) = self.dict_parts(d);
-                names.len() == entries.len()
-                    && names
-                        .iter()
-                        .zip(values)
-                        .zip(*entries)
-                        .all(|((&n, v), &(m, a))| n == m && dict_values::load(v) == a)
-            },
+            |d, entries| &*d.entries == *entries,
             |entries| DictData {
-                names: self.name_seq(entries),
-                values: self.dict_values.store(entries.iter().map(|&(_, a)| a)),
+                entries: entries.into(),
+                sorted: self.name_order(entries),
             },
-            |d| self.stored_dict_hash(d),
+            |d| fx_hash(&*d.entries),
         );
         AttrDict(index)
     }
 
-    /// The hash [`IrContext::dict`] gave a stored dictionary.
-    fn stored_dict_hash(&self, d: &DictData) -> u64 {
-        let entries = self.dict_entries_of(d);
-        dict_hash(entries.len(), entries)
-    }
-
-    /// The interned sequence of `entries`' names, interning it (with its
-    /// order by name) if it is new.
-    fn name_seq(&self, entries: &[(Symbol, Attribute)]) -> Arc<NameSeq> {
+    /// The order by name of `entries` (`DictData::sorted`), looked up by
+    /// their names' sequence.
+    fn name_order(&self, entries: &[(Symbol, Attribute)]) -> Option<NonZeroU32> {
         let names = || entries.iter().map(|&(n, _)| n);
-        let index = self.names.intern(
-            names_hash(names()),
-            entries,
-            |known, _| known.names.iter().copied().eq(names()),
-            |entries| {
-                Arc::new(NameSeq {
-                    names: names().collect(),
-                    order: self.name_order(entries),
-                })
-            },
-            |known| names_hash(known.names.iter().copied()),
-        );
-        self.names.get(index).clone()
-    }
-
-    /// The order by name of `entries` (`NameSeq::order`).
-    fn name_order(&self, entries: &[(Symbol, Attribute)]) -> Option<Box<[u32]>> {
+        let hash = names_hash(names());
+        let mut known = self.name_orders.lock();
+        if let Some(found) = known.find(hash, |k| k.names.iter().copied().eq(names())) {
+            return found.order;
+        }
         let name = |i: u32| self.symbol_str(entries[i as usize].0);
         let in_order = entries
             .windows(2)
             .all(|w| self.symbol_str(w[0].0) <= self.symbol_str(w[1].0));
-        (!in_order).then(|| {
+        let order = (!in_order).then(|| {
             let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
             sorted.sort_by(|&a, &b| name(a).cmp(name(b)));
-            sorted.into_boxed_slice()
-        })
-    }
-
-    /// The names of a stored dictionary and its attributes, as many.
-    #[inline]
-    fn dict_parts<'c>(&'c self, d: &'c DictData) -> (&'c [Symbol], &'c [AtomicU32]) {
-        let names = &d.names.names;
-        (names, self.dict_values.get(&d.values, names.len()))
-    }
-
-    /// The entries of a stored dictionary in insertion order.
-    #[inline]
-    fn dict_entries_of<'c>(
-        &'c self,
-        d: &'c DictData,
-    ) -> impl ExactSizeIterator<Item = (Symbol, Attribute)> + Clone + 'c {
-        let (names, values) = self.dict_parts(d);
-        names
-            .iter()
-            .zip(values)
-            .map(|(&n, v)| (n, dict_values::load(v)))
+            let index = self.orders.intern(
+                fx_hash(&sorted),
+                sorted,
+                |stored, probe| **stored == **probe,
+                Vec::into_boxed_slice,
+                |stored| fx_hash(&**stored),
+            );
+            // Below `u32::MAX` (the interner's bound), so 1 + it fits.
+            NonZeroU32::MIN.saturating_add(index)
+        });
+        known.insert_unique(
+            hash,
+            NameOrder {
+                names: names().collect(),
+                order,
+            },
+            |k| names_hash(k.names.iter().copied()),
+        );
+        order
     }
 
     /// The entries of a dictionary in insertion order.
     #[inline]
-    pub fn dict_entries(
-        &self,
-        dict: AttrDict,
-    ) -> impl ExactSizeIterator<Item = (Symbol, Attribute)> + Clone + '_ {
-        self.dict_entries_of(self.dicts.get(dict.0))
-    }
-
-    /// How many entries a dictionary has.
-    pub fn dict_len(&self, dict: AttrDict) -> usize {
-        self.dicts.get(dict.0).names.names.len()
+    pub fn dict_entries(&self, dict: AttrDict) -> &[(Symbol, Attribute)] {
+        &self.dicts.get(dict.0).entries
     }
 
     /// The entries of a dictionary ordered by name (byte order).
     pub fn dict_sorted(&self, dict: AttrDict) -> impl Iterator<Item = (Symbol, Attribute)> + '_ {
         let data = self.dicts.get(dict.0);
-        let seq = &*data.names;
-        let names = &*seq.names;
-        let values = self.dict_values.get(&data.values, names.len());
-        let order = seq.order.as_deref();
-        (0..names.len()).filter_map(move |k| {
-            let i = order.map_or(Some(k), |o| o.get(k).map(|&i| i as usize))?;
-            Some((*names.get(i)?, dict_values::load(values.get(i)?)))
+        let sorted = data.sorted.map(|i| &**self.orders.get(i.get() - 1));
+        (0..data.entries.len()).map(move |k| {
+            let i = sorted.map_or(k, |s| s[k] as usize);
+            data.entries[i]
         })
     }
 
     /// The attribute named `name`, if present.
     pub fn dict_get(&self, dict: AttrDict, name: Symbol) -> Option<Attribute> {
-        let (names, values) = self.dict_parts(self.dicts.get(dict.0));
-        let i = names.iter().position(|&n| n == name)?;
-        values.get(i).map(dict_values::load)
+        self.dict_entries(dict)
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, a)| a)
     }
 
     /// A dictionary with `name` set to `attr` (replaced in place, or appended).
     pub fn dict_with(&self, dict: AttrDict, name: Symbol, attr: Attribute) -> AttrDict {
-        let mut entries: Vec<_> = self.dict_entries(dict).collect();
+        let mut entries = self.dict_entries(dict).to_vec();
         match entries.iter_mut().find(|(n, _)| *n == name) {
             Some(entry) => entry.1 = attr,
             None => entries.push((name, attr)),
@@ -539,6 +482,8 @@ impl IrContext {
     pub fn dict_without(&self, dict: AttrDict, name: Symbol) -> AttrDict {
         let entries: Vec<_> = self
             .dict_entries(dict)
+            .iter()
+            .copied()
             .filter(|(n, _)| *n != name)
             .collect();
         self.dict(&entries)
@@ -666,21 +611,18 @@ mod tests {
         let one = ctx.intern_attr(crate::builtin::I32Attr(1));
         let two = ctx.intern_attr(crate::builtin::I32Attr(2));
         let d = ctx.dict(&[(a, one), (a, two)]);
-        assert_eq!(ctx.dict_entries(d).collect::<Vec<_>>(), [(a, one)]);
+        assert_eq!(ctx.dict_entries(d), &[(a, one)]);
         // Distinct names whose indices are 64 apart (they share a bit of
         // the quick check) are all kept; a repeat among them is dropped.
         let names: Vec<Symbol> = (0..130).map(|i| ctx.symbol(&format!("n{i}"))).collect();
         let (x, y) = (names[0], names[64]);
         assert_eq!(x.0 % 64, y.0 % 64);
         let d = ctx.dict(&[(x, one), (y, two)]);
-        assert_eq!(
-            ctx.dict_entries(d).collect::<Vec<_>>(),
-            [(x, one), (y, two)]
-        );
+        assert_eq!(ctx.dict_entries(d), &[(x, one), (y, two)]);
         let d = ctx.dict(&[(x, one), (y, two), (names[128], one), (y, one)]);
         assert_eq!(
-            ctx.dict_entries(d).collect::<Vec<_>>(),
-            [(x, one), (y, two), (names[128], one)]
+            ctx.dict_entries(d),
+            &[(x, one), (y, two), (names[128], one)]
         );
     }
 
@@ -698,56 +640,18 @@ mod tests {
         assert_ne!(in_order, shuffled);
         assert_eq!(names(in_order), ["a", "ab", "b"]);
         assert_eq!(names(shuffled), ["a", "ab", "b"]);
-        let order = |d: AttrDict| ctx.dicts.get(d.0).names.order.clone();
-        assert!(order(in_order).is_none());
+        assert!(ctx.dicts.get(in_order.0).sorted.is_none());
         // Dictionaries whose names come in the same order share their order.
         let other = ctx.dict(&entries(&["d", "c", "cd"]));
         assert_eq!(names(other), ["c", "cd", "d"]);
         let reversed = ctx.dict(&entries(&["ab", "a"]));
         assert_eq!(names(reversed), ["a", "ab"]);
+        let order = |d: AttrDict| ctx.dicts.get(d.0).sorted;
         assert_eq!(order(other), order(shuffled));
         assert_ne!(order(reversed), order(shuffled));
-        // A stored dictionary takes 24 bytes (its names, and its attributes
-        // or where they are), more than four attributes 4 bytes each besides.
-        assert_eq!(std::mem::size_of::<DictData>(), 24);
+        assert_eq!(ctx.orders.len(), 2);
+        // A stored dictionary takes 3 words (its entries and order).
+        assert!(std::mem::size_of::<DictData>() <= 24);
         assert_eq!(names(ctx.dict(&[])), Vec::<&str>::new());
-    }
-
-    #[test]
-    fn dicts_sharing_their_names_keep_their_own_values() {
-        let ctx = IrContext::new();
-        let (a, b) = (ctx.symbol("a"), ctx.symbol("b"));
-        let int = |v| ctx.intern_attr(crate::builtin::I32Attr(v));
-        // Enough dictionaries to fill several chunks of the store, and one
-        // longer than a chunk.
-        let dicts: Vec<AttrDict> = (0..100_000)
-            .map(|i| ctx.dict(&[(b, int(i)), (a, int(-i))]))
-            .collect();
-        let long: Vec<(Symbol, Attribute)> = (0..70_000)
-            .map(|i| (ctx.symbol(&format!("k{i}")), int(i)))
-            .collect();
-        let long_dict = ctx.dict(&long);
-        for (i, &d) in dicts.iter().enumerate() {
-            let i = i as i32;
-            assert_eq!(
-                ctx.dict_entries(d).collect::<Vec<_>>(),
-                [(b, int(i)), (a, int(-i))]
-            );
-            assert_eq!(
-                ctx.dict_sorted(d).collect::<Vec<_>>(),
-                [(a, int(-i)), (b, int(i))]
-            );
-            assert_eq!(ctx.dict_get(d, a), Some(int(-i)));
-            assert_eq!(ctx.dict(&[(b, int(i)), (a, int(-i))]), d);
-        }
-        assert_eq!(
-            ctx.names.len(),
-            3,
-            "the empty sequence, [b, a] and the long one"
-        );
-        assert!(ctx.dict_entries(long_dict).eq(long.iter().copied()));
-        assert_eq!(ctx.dict_len(long_dict), 70_000);
-        assert_eq!(ctx.dict(&long), long_dict);
-        assert_eq!(ctx.dict_get(dicts[7], ctx.symbol("c")), None);
     }
 }

@@ -36,7 +36,6 @@ pub mod builder;
 pub mod builtin;
 pub mod clone;
 pub mod context;
-mod dict_values;
 pub mod entity;
 pub mod fs;
 mod interner;

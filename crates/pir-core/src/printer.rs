@@ -531,7 +531,7 @@ impl<'a> Printer<'a> {
     fn print_dict_typed(&mut self, dict: crate::attributes::AttrDict) {
         let ctx = self.ctx;
         self.out.push(b'{');
-        for (i, (name, attr)) in ctx.dict_entries(dict).enumerate() {
+        for (i, &(name, attr)) in ctx.dict_entries(dict).iter().enumerate() {
             if i > 0 {
                 self.out.push(b',');
             }

@@ -322,7 +322,7 @@ impl PyOp {
         let p = prog.p();
         let ctx = p.ctx();
         let dict = PyDict::new(py);
-        for (name, a) in ctx.dict_entries(p.attrs(self.id)) {
+        for &(name, a) in ctx.dict_entries(p.attrs(self.id)) {
             dict.set_item(ctx.symbol_str(name), attrs::to_py(py, ctx, a)?)?;
         }
         Ok(dict)

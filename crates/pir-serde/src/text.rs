@@ -141,7 +141,8 @@ fn prints_inference_parameters(program: &pir_core::Program) -> bool {
     parameters.peek().is_some()
         && parameters.all(|op| {
             ctx.dict_entries(program.attrs(op))
-                .all(|(name, _)| !flags.contains(&name))
+                .iter()
+                .all(|(name, _)| !flags.contains(name))
         })
 }
 

@@ -367,7 +367,7 @@ impl<'p> ProgramWriter<'p> {
             }
         };
         if w.is_pretty() {
-            return self.write_attr_list(w, op, entries.clone().filter(keep));
+            return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
         }
         let cache = &mut self.cache;
         let table = if output {
@@ -381,13 +381,13 @@ impl<'p> ProgramWriter<'p> {
         }
         if !table.seen_before(dict.as_u32()) {
             // Many dictionaries occur once (unique names): cache from the second use on.
-            return self.write_attr_list(w, op, entries.clone().filter(keep));
+            return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
         }
         let mut json = Vec::new();
         self.write_attr_list(
             &mut JsonWriter::compact(&mut json),
             op,
-            entries.clone().filter(keep),
+            entries.iter().copied().filter(keep),
         )?;
         w.raw_value(&json);
         let cache = &mut self.cache;
@@ -615,7 +615,7 @@ impl<'p> ProgramWriter<'p> {
         // One pass over the attributes, placing each by its name.
         let mut found: [Option<Attribute>; param_form::NAMES.len()] =
             [None; param_form::NAMES.len()];
-        for (n, a) in ctx.dict_entries(p.attrs(op)) {
+        for &(n, a) in ctx.dict_entries(p.attrs(op)) {
             match self
                 .names
                 .parameter_attrs

@@ -237,7 +237,8 @@ const MAP_MIN_BYTES: u64 = 4 << 20;
 /// Reads a JSON model from a memory map of the file, dropping the pages the
 /// reader does not expect to read again soon from this process's memory
 /// (they stay in the kernel's page cache, and are mapped again if read):
-/// the whole once checked to be UTF-8, then what the reader has gone past.
+/// the whole once checked to be UTF-8 (from 32 MiB on), then what the
+/// reader has gone past.
 /// The file is never copied, and resident as a whole only while it is
 /// checked, not while its program is built: a 276 MB model of 1M ops peaks
 /// at the larger of the two, not at their sum.

@@ -110,8 +110,8 @@ pub fn read_slice(
 
 /// [`read_slice`], telling `release` the ranges of `bytes` it does not
 /// expect to read again soon: the whole once it has checked that it is
-/// UTF-8 (which reads every byte), then, as it reads the ops, what it has
-/// gone past, a few MiB at a time. It reads a few bytes in those ranges
+/// UTF-8 (which reads every byte; from 32 MiB on), then, as it reads the
+/// ops, what it has gone past, a few MiB at a time. It reads a few bytes in those ranges
 /// again (the first texts of types and attribute entries it remembers), so
 /// the bytes must stay readable; the owner of a memory map may drop the
 /// pages from its resident memory, to be mapped again from the file when

@@ -342,6 +342,7 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
                 share_64ths,
                 patience: std::time::Duration::from_secs(60),
                 release_step: 4096,
+                release_checked_min: 0,
             };
             threaded_equals_one_thread(
                 &bytes,
@@ -384,6 +385,7 @@ fn threaded_reads_equal_one_thread_on_a_large_synthetic_model() {
     let bytes = synthetic_json(600);
     let plan = threads::Plan {
         release_step: 64 << 10,
+        release_checked_min: 0,
         ..Default::default()
     };
     assert!(bytes.len() > plan.min_bytes);

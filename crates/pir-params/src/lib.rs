@@ -33,7 +33,7 @@
 //! assert_eq!(state.tensors, params);
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
-// The one `unsafe` block (memory-mapping a file, `mapped.rs`) opts in.
+// The two `unsafe` blocks (mapping a file, dropping its read pages: `mapped.rs`) opt in.
 #![deny(unsafe_code)]
 
 pub mod bound;
@@ -48,5 +48,5 @@ pub mod tensor;
 
 pub use dtype::DType;
 pub use error::{Error, Result};
-pub use mapped::map_file;
+pub use mapped::{map_file, release_pages};
 pub use tensor::{Element, MappedBytes, Tensor, TensorData, ViewError};

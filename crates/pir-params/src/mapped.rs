@@ -42,6 +42,49 @@ pub fn map_file(path: &Path) -> Result<Arc<Mmap>> {
     Ok(Arc::new(map))
 }
 
+/// Drops the pages of `map` that lie wholly inside `range` from this
+/// process's resident memory; their bytes stay readable. A reader that goes
+/// through a large file once (a model's JSON) calls it behind itself, so
+/// the process holds only the part it is reading rather than the whole
+/// file: a later read of a dropped page maps it again from the file (the
+/// kernel's page cache still holds it, so no disk is read). Out-of-range
+/// parts are ignored; where the system offers no such advice it does
+/// nothing.
+#[allow(unsafe_code)]
+pub fn release_pages(map: &Mmap, range: std::ops::Range<usize>) {
+    #[cfg(unix)]
+    {
+        const PAGE: usize = 4096;
+        // Whole pages only (the map starts on a page boundary); a larger
+        // system page size makes memmap2 round `start` down to its page,
+        // which is harmless (see below).
+        let start = range.start.next_multiple_of(PAGE);
+        let end = range.end.min(map.len()) / PAGE * PAGE;
+        if start >= end {
+            return;
+        }
+        // SAFETY: `MADV_DONTNEED` is unsafe in general because on private
+        // or anonymous mappings it discards the pages' contents (a later
+        // read sees zeros or the file's bytes instead of what was written),
+        // which would change memory that Rust code borrows. `map` is a
+        // shared, read-only mapping of a file (`Mmap::map`, never written
+        // through), and for shared file mappings a later read maps the
+        // file's current bytes again: the same bytes, under the contract
+        // of `map_file` that nobody modifies the file while it is mapped.
+        // So borrows of the dropped range keep seeing what they saw. The
+        // range is within the map (checked above, as memmap2 also does).
+        let advised = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, start, end - start)
+        };
+        // Only a hint: a refusal leaves the pages resident, which is correct.
+        drop(advised);
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (map, range);
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -59,6 +102,23 @@ mod tests {
         assert_eq!(map_file(&e).unwrap().len(), 0);
         let err = map_file(&dir.path().join("missing")).unwrap_err();
         assert!(err.to_string().starts_with("cannot read "), "{err}");
+    }
+
+    #[test]
+    fn released_pages_read_back_the_same_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("big.bin");
+        let bytes: Vec<u8> = (0..5 * 4096 + 100).map(|i| (i * 7 % 251) as u8).collect();
+        std::fs::write(&p, &bytes).unwrap();
+        let map = map_file(&p).unwrap();
+        let before: Vec<u8> = map.to_vec();
+        let borrowed = &map[4096..8192];
+        release_pages(&map, 1..3 * 4096 + 5);
+        release_pages(&map, 0..usize::MAX);
+        release_pages(&map, 9000..9001);
+        assert_eq!(borrowed, &bytes[4096..8192]);
+        assert_eq!(&map[..], &before[..]);
+        assert_eq!(&map[..], &bytes[..]);
     }
 
     #[test]

@@ -17,7 +17,7 @@ mod text;
 mod write;
 
 pub use error::{ReadError, WriteError};
-pub use read::{read_file, read_slice, LoadedProgram, ReadOptions};
+pub use read::{read_file, read_slice, read_slice_releasing, LoadedProgram, ReadOptions};
 pub use text::{
     is_text_path, read_any_file, read_any_slice, read_text, read_text_with, typed_bytes,
     typed_options, typed_text, write_any_file, write_text_file, write_typed,

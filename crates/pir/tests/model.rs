@@ -113,3 +113,21 @@ fn a_model_loads_by_file_or_prefix_and_runs_passes() {
         "{err}"
     );
 }
+
+#[test]
+fn a_large_model_is_read_from_a_memory_map_as_from_its_bytes() {
+    // About 5.4 MB: past the size from which JSON models are mapped, and
+    // past a step of the pages the reader releases behind itself.
+    let ctx = pir_dialects::pd_op_context();
+    let program = pir_dialects::synthetic::mlp(ctx.clone(), 2500);
+    let json = pir_serde::write_to_vec(&program, &Default::default()).unwrap();
+    assert!(json.len() > 5 << 20);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("large.json");
+    std::fs::write(&path, &json).unwrap();
+    let mapped = pir::read_program(ctx.clone(), &path, &Default::default()).unwrap();
+    let from_bytes = pir_serde::read_slice(ctx, &json, &Default::default()).unwrap();
+    let write = |p: &pir_core::Program| pir_serde::write_to_vec(p, &Default::default()).unwrap();
+    assert!(write(&mapped.program) == json);
+    assert!(write(&from_bytes.program) == json);
+}

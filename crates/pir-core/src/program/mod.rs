@@ -284,7 +284,10 @@ impl Program {
         let mut p = Program {
             ctx,
             ops: Arena::with_capacity(ops + 1),
-            values: Arena::with_capacity(ops),
+            // About 1.3 values per op in real models (a layer norm has
+            // three results): room for fewer made a 1M-op program's value
+            // arena grow once near its end, copying it and holding both.
+            values: Arena::with_capacity(ops + ops / 2),
             operands: Arena::with_capacity(ops * 2),
             blocks: Arena::new(),
             regions: Arena::new(),

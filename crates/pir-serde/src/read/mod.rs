@@ -6,6 +6,7 @@
 //! distinct name, and value ids are resolved through one table for the whole
 //! program (results positive, block arguments negative, 0 = absent).
 
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -104,7 +105,25 @@ pub fn read_slice(
     bytes: &[u8],
     options: &ReadOptions,
 ) -> Result<LoadedProgram, ReadError> {
-    if let Ok(Some(loaded)) = read_streamed(ctx.clone(), bytes, options) {
+    read_slice_releasing(ctx, bytes, options, &|_| {})
+}
+
+/// [`read_slice`], telling `release` the ranges of `bytes` it does not
+/// expect to read again soon: the whole once it has checked that it is
+/// UTF-8 (which reads every byte; from 32 MiB on), then, as it reads the
+/// ops, what it has gone past, a few MiB at a time. It reads a few bytes in those ranges
+/// again (the first texts of types and attribute entries it remembers), so
+/// the bytes must stay readable; the owner of a memory map may drop the
+/// pages from its resident memory, to be mapped again from the file when
+/// read (as `pir::read_program` does with `pir_params::release_pages`). A
+/// large file is then not resident as a whole while its program is built.
+pub fn read_slice_releasing(
+    ctx: Arc<IrContext>,
+    bytes: &[u8],
+    options: &ReadOptions,
+    release: &dyn Fn(Range<usize>),
+) -> Result<LoadedProgram, ReadError> {
+    if let Ok(Some(loaded)) = read_streamed(ctx.clone(), bytes, options, release) {
         return Ok(loaded);
     }
     read_whole(ctx, bytes, options)
@@ -213,7 +232,14 @@ fn read_whole(
             message: "the program region has no block".into(),
         });
     };
-    let mut reader = Reader::new(doc.text(), ctx, options, header.patches.take(), bytes.len());
+    let mut reader = Reader::new(
+        doc.text(),
+        ctx,
+        options,
+        header.patches.take(),
+        bytes.len(),
+        &|_| {},
+    );
     let top_block = reader.program.top_block();
     reader.read_block(block, top_block, &blocks_path.index(0))?;
     finish_program(reader.program, &header, bytes)
@@ -329,6 +355,10 @@ struct Reader<'o, 'a> {
     plan: threads::Plan,
     /// How many ops were scanned on a second thread.
     scanned_apart: usize,
+    /// Told the ranges of the file the reader has gone past (see
+    /// [`read_slice_releasing`]), and where the next one starts.
+    release: &'o dyn Fn(Range<usize>),
+    released_to: usize,
 }
 
 fn invalid(path: &JsonPath<'_>, message: impl Into<String>) -> ReadError {
@@ -345,6 +375,7 @@ impl<'o, 'a> Reader<'o, 'a> {
         options: &'o ReadOptions,
         patches: Option<PatchSet>,
         file_len: usize,
+        release: &'o dyn Fn(Range<usize>),
     ) -> Reader<'o, 'a> {
         let approx_ops = approx_ops(file_len);
         // Models whose ops carry a name each (a parameter's, a layer's
@@ -375,11 +406,23 @@ impl<'o, 'a> Reader<'o, 'a> {
             plain_ops: 0,
             plan: threads::Plan::default(),
             scanned_apart: 0,
+            release,
+            released_to: 0,
         }
     }
 }
 
 impl<'a> Reader<'_, 'a> {
+    /// Tells [`Reader::release`] that the reader has gone past `offset`, when
+    /// that is a step ([`threads::Plan::release_step`]) beyond what it was
+    /// told last.
+    fn went_past(&mut self, offset: usize) {
+        if offset >= self.released_to.saturating_add(self.plan.release_step) {
+            (self.release)(self.released_to..offset);
+            self.released_to = offset;
+        }
+    }
+
     /// `text` as a slice of the file, when it is one (the JSON of a patched op is not):
     /// only such slices serve as cache keys.
     fn in_input(&self, text: &str) -> Option<&'a str> {

@@ -50,8 +50,12 @@ pub(super) fn read_streamed(
     ctx: Arc<IrContext>,
     bytes: &[u8],
     options: &ReadOptions,
+    release: &dyn Fn(Range<usize>),
 ) -> Result<Option<LoadedProgram>, ReadError> {
-    Ok(read_streamed_with(ctx, bytes, options, Plan::default())?.map(|(loaded, _)| loaded))
+    Ok(
+        read_streamed_with(ctx, bytes, options, Plan::default(), release)?
+            .map(|(loaded, _)| loaded),
+    )
 }
 
 /// [`read_streamed`], and how many ops were read field by field.
@@ -61,8 +65,10 @@ pub(super) fn read_streamed_counting(
     bytes: &[u8],
     options: &ReadOptions,
 ) -> Result<Option<(LoadedProgram, usize)>, ReadError> {
-    Ok(read_streamed_with(ctx, bytes, options, Plan::default())?
-        .map(|(loaded, counts)| (loaded, counts.plain)))
+    Ok(
+        read_streamed_with(ctx, bytes, options, Plan::default(), &|_| {})?
+            .map(|(loaded, counts)| (loaded, counts.plain)),
+    )
 }
 
 /// How many ops a streamed read read how (for tests).
@@ -82,9 +88,14 @@ pub(super) fn read_streamed_with(
     bytes: &[u8],
     options: &ReadOptions,
     plan: Plan,
+    release: &dyn Fn(Range<usize>),
 ) -> Result<Option<(LoadedProgram, Counts)>, ReadError> {
     let top = JsonPath::Root("");
     let mut s = Stream::new(bytes)?;
+    // Checking the text read all of it; the ops are read from the start again.
+    if bytes.len() >= plan.release_checked_min {
+        release(0..bytes.len());
+    }
     let mut root = s.begin_object()?;
     let (mut header, mut program, mut counts) = (None, None, Counts::default());
     while let Some(key) = s.next_key(&mut root)? {
@@ -104,6 +115,7 @@ pub(super) fn read_streamed_with(
                     options,
                     header.patches.take(),
                     bytes.len(),
+                    release,
                 );
                 reader.plan = plan;
                 if !reader.read_program_streamed(&mut s, &top.key("program"))? {
@@ -270,6 +282,7 @@ impl<'a> Reader<'_, 'a> {
             if let Err(e) = read {
                 break Err(e);
             }
+            self.went_past(s.offset());
         };
         self.batch = batch;
         self.scanner = scanner;

@@ -56,9 +56,11 @@ fn other_layouts_fall_back_to_the_whole_document() {
     .unwrap();
     let text = String::from_utf8(json.clone()).unwrap();
     let want = read_slice(ctx.clone(), &json, &ReadOptions::default()).unwrap();
-    assert!(read_streamed(ctx.clone(), &json, &ReadOptions::default())
-        .unwrap()
-        .is_some());
+    assert!(
+        read_streamed(ctx.clone(), &json, &ReadOptions::default(), &|_| {})
+            .unwrap()
+            .is_some()
+    );
     // `program` before `base_code`.
     let (head, rest) = text.split_at(text.find(",\"program\"").unwrap());
     let swapped = format!("{{{},{}}}", &rest[1..rest.len() - 1], &head[1..]);
@@ -69,9 +71,14 @@ fn other_layouts_fall_back_to_the_whole_document() {
     for variant in [swapped, ops_first] {
         assert_ne!(variant, text);
         assert!(
-            read_streamed(ctx.clone(), variant.as_bytes(), &ReadOptions::default())
-                .unwrap()
-                .is_none(),
+            read_streamed(
+                ctx.clone(),
+                variant.as_bytes(),
+                &ReadOptions::default(),
+                &|_| {}
+            )
+            .unwrap()
+            .is_none(),
             "{variant:.200}"
         );
         let got = read_slice(ctx.clone(), variant.as_bytes(), &ReadOptions::default()).unwrap();
@@ -263,13 +270,28 @@ fn two_threads() -> ReadOptions {
 /// and gives how many ops the second thread scanned.
 fn threaded_equals_one_thread(bytes: &[u8], plan: threads::Plan, name: &str) -> usize {
     let (ctx1, ctx2) = (pir_dialects::pd_op_context(), pir_dialects::pd_op_context());
-    let (alone, _) = streamed::read_streamed_with(ctx1.clone(), bytes, &one_thread(), plan)
-        .unwrap()
-        .unwrap_or_else(|| panic!("{name} was not read as a stream"));
+    let released = std::cell::RefCell::new(Vec::new());
+    let record = |range: std::ops::Range<usize>| released.borrow_mut().push(range);
+    let (alone, _) =
+        streamed::read_streamed_with(ctx1.clone(), bytes, &one_thread(), plan, &record)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{name} was not read as a stream"));
+    let one_read = released.take();
     let (threaded, counts) =
-        streamed::read_streamed_with(ctx2.clone(), bytes, &two_threads(), plan)
+        streamed::read_streamed_with(ctx2.clone(), bytes, &two_threads(), plan, &record)
             .unwrap()
             .unwrap();
+    // Either read releases the whole text once it is checked, then the
+    // ranges it went past in order, from the start, a step or more each.
+    for ranges in [one_read, released.take()] {
+        assert_eq!(ranges.first(), Some(&(0..bytes.len())), "{name}");
+        let mut expect_start = 0;
+        for range in &ranges[1..] {
+            assert_eq!(range.start, expect_start, "{name} {ranges:?}");
+            assert!(range.len() >= plan.release_step && range.end <= bytes.len());
+            expect_start = range.end;
+        }
+    }
     assert_eq!(json_of(&threaded), json_of(&alone), "{name} {plan:?}");
     assert_eq!(
         threaded.program.print_to_vec(),
@@ -319,6 +341,8 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
                 min_bytes: 0,
                 share_64ths,
                 patience: std::time::Duration::from_secs(60),
+                release_step: 4096,
+                release_checked_min: 0,
             };
             threaded_equals_one_thread(
                 &bytes,
@@ -359,7 +383,11 @@ fn synthetic_json(blocks: usize) -> Vec<u8> {
 #[test]
 fn threaded_reads_equal_one_thread_on_a_large_synthetic_model() {
     let bytes = synthetic_json(600);
-    let plan = threads::Plan::default();
+    let plan = threads::Plan {
+        release_step: 64 << 10,
+        release_checked_min: 0,
+        ..Default::default()
+    };
     assert!(bytes.len() > plan.min_bytes);
     let patient = threads::Plan {
         patience: std::time::Duration::from_secs(60),
@@ -416,7 +444,8 @@ fn errors_after_the_cut_are_those_of_one_thread() {
                     ctx.clone(),
                     file.as_bytes(),
                     &options,
-                    threads::Plan::default()
+                    threads::Plan::default(),
+                    &|_| {}
                 ),
                 Ok(Some(_))
             ));

@@ -89,6 +89,7 @@ use crate::alias::alias_class;
 use crate::effects::is_pure;
 use crate::leading_dim::LeadingDims;
 use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::transforms::ancestor_in;
 
 /// Ops Paddle's `inplace_pass` never converts although a twin exists:
 /// `transpose_` is in place only for strided tensors in dygraph, and the
@@ -269,17 +270,6 @@ impl Positions {
 
     fn set(&mut self, op: OpId, position: u32) {
         self.0.insert(op, position);
-    }
-}
-
-/// The op of `block` that is `op` or contains it, if any.
-fn ancestor_in(p: &Program, mut op: OpId, block: BlockId) -> Option<OpId> {
-    loop {
-        let parent = p.op_parent_block(op)?;
-        if parent == block {
-            return Some(op);
-        }
-        op = p.block_parent_op(parent)?;
     }
 }
 

@@ -50,6 +50,7 @@ use pir_core::{BlockId, OpId, Program, ValueDef, ValueId};
 use crate::alias::{has_fresh_results, only_reads, while_body, yield_of};
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::registry::PassInfo;
+use crate::transforms::ancestor_in;
 
 /// The `forward_loop_assigns` pass.
 pub const INFO: PassInfo = PassInfo {
@@ -198,17 +199,6 @@ fn forwardable(p: &Program, lp: OpId, body: BlockId, copy: OpId) -> Option<(OpId
         }
     }
     Some((yield_op, slot, next))
-}
-
-/// The ancestor of `op` (itself included) that stands directly in `block`.
-fn ancestor_in(p: &Program, mut op: OpId, block: BlockId) -> Option<OpId> {
-    loop {
-        let parent = p.op_parent_block(op)?;
-        if parent == block {
-            return Some(op);
-        }
-        op = p.block_parent_op(parent)?;
-    }
 }
 
 /// The index of `op` among the ops of `block` (which holds it).

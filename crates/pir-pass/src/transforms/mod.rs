@@ -17,9 +17,21 @@ pub mod loop_invariant;
 pub mod value_semantics;
 
 use pir_core::walk::Order;
-use pir_core::{Builder, InsertPoint, OpId, Program, Symbol, ValueId};
+use pir_core::{BlockId, Builder, InsertPoint, OpId, Program, Symbol, ValueId};
 
 use crate::pass::PassError;
+
+/// The ancestor of `op` (itself included) that stands directly in `block`,
+/// if `op` is nested in it at all.
+pub(crate) fn ancestor_in(p: &Program, mut op: OpId, block: BlockId) -> Option<OpId> {
+    loop {
+        let parent = p.op_parent_block(op)?;
+        if parent == block {
+            return Some(op);
+        }
+        op = p.block_parent_op(parent)?;
+    }
+}
 
 /// The dims of `v`'s type when it is a dense tensor.
 pub(crate) fn dense_dims(p: &Program, v: ValueId) -> Option<&[i64]> {

@@ -55,9 +55,9 @@ use crate::transforms::ancestor_in;
 /// The `forward_loop_assigns` pass.
 pub const INFO: PassInfo = PassInfo {
     argument: "forward_loop_assigns",
-    description: "yield a while body's next value of a loop variable itself instead of its \
-                  assign_out_ copy into the variable (legacy translations), so the loop no \
-                  longer writes its input in place",
+    description: "yield a while body's next values (loop variables and condition) themselves \
+                  instead of their assign_out_ copies into the loop's variables (legacy \
+                  translations), so the loop no longer writes its inputs in place",
     options: &[],
     make: |_| Ok(Box::new(ForwardLoopAssigns)),
 };

@@ -9,7 +9,7 @@
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 
-use pir_core::{Attribute, IrContext, Symbol, Type};
+use pir_core::{AttrDict, Attribute, IrContext, Symbol, Type};
 use pir_dialects::op_def::{AttrKind, ElementKind, OpDef};
 use pir_dialects::pd_op::attrs::DataType;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
@@ -171,6 +171,10 @@ pub(crate) struct ContextMemo {
     attrs: FxHashMap<u64, (AttrKind, KeptValue, Attribute)>,
     /// Data type attributes (a handful of types).
     data_types: Vec<(DataType, Attribute)>,
+    /// Final dictionaries of ops whose attribute maps are in declared
+    /// order, by a hash of their definition facts and values (see
+    /// [`ContextMemo::finished_dict`]).
+    finished: FxHashMap<u64, (usize, Box<[Attribute]>, AttrDict)>,
 }
 
 /// Longest list or string whose translation [`ContextMemo::attr`] keeps.
@@ -344,6 +348,25 @@ impl ContextMemo {
         a
     }
 
+    /// The final dictionary of an op whose map is in declared order
+    /// ([`super::general::in_declared_order`]): `key` is the index of its
+    /// definition facts and the map's values in order.
+    pub fn finished_dict(&self, key: (usize, &[Attribute])) -> Option<AttrDict> {
+        let hash = FxBuildHasher.hash_one(key);
+        let (facts, values, dict) = self.finished.get(&hash)?;
+        // Equal hashes of different keys make the dictionary again.
+        (*facts == key.0 && **values == *key.1).then_some(*dict)
+    }
+
+    /// Remembers `dict` for [`ContextMemo::finished_dict`] of `key` (within
+    /// [`MAX_ENTRIES`]).
+    pub fn keep_finished_dict(&mut self, key: (usize, &[Attribute]), dict: AttrDict) {
+        if self.finished.len() < MAX_ENTRIES {
+            let hash = FxBuildHasher.hash_one(key);
+            self.finished.insert(hash, (key.0, key.1.into(), dict));
+        }
+    }
+
     /// The dense tensor type of `elem` and `dims`, made by `make` unless
     /// known (within [`MAX_ENTRIES`]).
     pub fn tensor_type<E>(
@@ -410,6 +433,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
         memo.target_plans[0].len() + memo.target_plans[1].len(),
         memo.attrs.len(),
         memo.data_types.len(),
+        memo.finished.len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {
         return;

@@ -187,14 +187,38 @@ impl<'d> Translator<'d> {
     pub(super) fn finish(mut self) -> Program {
         let mut attrs = std::mem::take(&mut self.attrs);
         let mut entries = Vec::with_capacity(TYPICAL_KINDS);
+        let mut values = Vec::with_capacity(TYPICAL_KINDS);
         for (i, slot) in attrs.iter_mut().enumerate() {
             let Some(rec) = slot else {
                 continue;
             };
             let op = OpId::new(i);
+            // Most ops have what the general path makes: their dictionary
+            // follows from the definition and the values alone, and most
+            // of those were made before (ops of one type and attributes
+            // repeat): taken from the memo without listing and interning
+            // the entries again.
+            let key = match rec.writer {
+                Writer::Declared(d, facts) if general::in_declared_order(d, &rec.map) => {
+                    values.clear();
+                    values.extend(rec.map.entries().iter().map(|&(_, a)| a));
+                    let key = (facts, &values[..]);
+                    if let Some(dict) = self.memo.get_mut().finished_dict(key) {
+                        self.program.set_attrs(op, dict);
+                        continue;
+                    }
+                    Some(facts)
+                }
+                _ => None,
+            };
             entries.clear();
             general::final_attrs(&mut self, rec.writer, &rec.map, &mut entries);
             let dict = self.ctx.dict(&entries);
+            if let Some(facts) = key {
+                self.memo
+                    .get_mut()
+                    .keep_finished_dict((facts, &values), dict);
+            }
             self.program.set_attrs(op, dict);
         }
         memo::keep_context_memo(&self.ctx, self.memo.take());

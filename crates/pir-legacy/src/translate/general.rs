@@ -612,6 +612,23 @@ pub(super) fn final_attrs<'d>(
     match writer {
         Writer::Parameter => {
             let k = &t.k;
+            // What `create_parameters_and_data` and the flags make: the
+            // name, then both flags; the rest are the defaults.
+            if let [("parameter_name", name), ("stop_gradient", sg), ("persistable", p)] =
+                map.entries()
+            {
+                let [dist, is_param, clip, name_sym, p_sym, sg_sym, trainable] = k.param_syms;
+                out.extend([
+                    (dist, k.false1),
+                    (is_param, k.true1),
+                    (clip, k.false1),
+                    (name_sym, *name),
+                    (p_sym, *p),
+                    (sg_sym, *sg),
+                    (trainable, k.true1),
+                ]);
+                return;
+            }
             let defaults = [false, true, false, false, true, true, true];
             for ((name, sym), default) in super::PARAM_ATTRS.iter().zip(k.param_syms).zip(defaults)
             {

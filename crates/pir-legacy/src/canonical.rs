@@ -8,7 +8,7 @@
 //! field by field was most of the cost of decoding a model.
 
 use crate::desc::{Args, AttrValue, DataKind, Dims, Slot, TensorDesc, VarDesc, VarKind};
-use crate::wire::{utf8, Reader};
+use crate::wire::{long_utf8, utf8, Reader};
 
 /// A varint at the start of `b`, with the bytes it takes (the rules of
 /// [`Reader::varint`]).
@@ -74,15 +74,9 @@ pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
             }
             AttrValue::Ints(ints)
         }
-        (5, mut list) => {
-            let mut strings = Vec::new();
-            while !list.is_empty() {
-                let (s, rest) = short_field(0x42, list)?;
-                strings.push(utf8(s)?);
-                list = rest;
-            }
-            AttrValue::Strings(strings)
-        }
+        // Most lists (`op_role_var`) are empty.
+        (5, []) => AttrValue::Strings(Vec::new()),
+        (5, list) => strings(list)?,
         (6, [0x50, v @ (0 | 1)]) => AttrValue::Bool(*v == 1),
         (9, [0x68, v @ ..]) => match varint(v)? {
             (i, n) if n == v.len() => AttrValue::Long(i as i64),
@@ -91,6 +85,31 @@ pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
         _ => return None,
     };
     Some((name, value))
+}
+
+/// The value of a `STRINGS` attribute: `42 n STRING` for each string.
+/// Out of line: [`attr`] runs for every attribute, this for few.
+#[inline(never)]
+fn strings(list: &[u8]) -> Option<AttrValue<'_>> {
+    // Counted first: lists such as `op_callstack` hold dozens of strings,
+    // which a growing list would copy several times.
+    let (mut count, mut rest) = (0, list);
+    while !rest.is_empty() {
+        rest = short_field(0x42, rest)?.1;
+        count += 1;
+    }
+    // One check for all the strings: the bytes between them (`42 n`) are
+    // ASCII, so the whole list is UTF-8 exactly when each string is (no
+    // sequence can start or end in them).
+    let text = long_utf8(list)?;
+    let mut strings = Vec::with_capacity(count);
+    let mut at = 0;
+    while let Some(&n) = list.get(at + 1) {
+        let start = at + 2;
+        at = start + usize::from(n);
+        strings.push(text.get(start..at)?);
+    }
+    Some(AttrValue::Strings(strings))
 }
 
 /// An `OpDesc.Var` (an input or output slot) as Paddle writes it:
@@ -299,7 +318,15 @@ mod tests {
                 ..base("strides", T::Ints)
             });
         }
-        for strings in [vec![], vec!["a".to_string(), String::new()]] {
+        for strings in [
+            vec![],
+            vec!["a".to_string(), String::new()],
+            vec![
+                "\u{e9}t\u{e9}".to_string(),
+                "x".repeat(100),
+                "y".to_string(),
+            ],
+        ] {
             out.push(proto::op_desc::Attr {
                 strings,
                 ..base("op_role_var", T::Strings)

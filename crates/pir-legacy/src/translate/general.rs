@@ -584,16 +584,17 @@ pub struct Hooks {
     pub attr: Option<AttrHook>,
 }
 
-/// Whether `map` holds what the general path makes for `d`: its declared
-/// names in order (the definition's own strings), then the two flags.
-/// [`final_attrs`] of such a map follows from `d` and the values alone.
+/// Whether `map` holds what the general path and most op builders make for
+/// `d`: its declared names in order, then the two flags. [`final_attrs`] of
+/// such a map follows from `d` and the values alone.
 pub(super) fn in_declared_order(d: &OpDef, map: &AttrMap<'_>) -> bool {
     let entries = map.entries();
     let n = d.attributes.len();
     entries.len() == n + 2
-        && entries.iter().zip(d.attributes).all(|((k, _), spec)| {
-            std::ptr::eq(k.as_ptr(), spec.name.as_ptr()) && k.len() == spec.name.len()
-        })
+        && entries
+            .iter()
+            .zip(d.attributes)
+            .all(|((k, _), spec)| attrs::same(k, spec.name))
         && entries[n].0 == super::FLAGS[0]
         && entries[n + 1].0 == super::FLAGS[1]
 }

@@ -492,41 +492,49 @@ impl<'d> Translator<'d> {
     ) -> Result<AttrMap<'d>> {
         let mut map = AttrMap::new();
         let defaults = plan.defaults;
-        for (spec, &legacy) in def.attributes.iter().zip(&plan.attrs) {
-            if let Some(special) = hooks.attr {
-                if let Some(a) = special(self, op, spec.name)? {
-                    map.push_new(spec.name, a);
-                    continue;
-                }
-            }
-            // Each declared attribute once: no need to look for it first.
-            let value = op.attr(legacy);
-            if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_))) {
-                map.push_new(spec.name, self.declared_attr(spec.kind, value));
-                continue;
-            }
-            match defaults {
-                Some(table) => {
-                    if let Some((_, d)) = table.iter().find(|(n, _)| *n == spec.name) {
-                        map.push_new(spec.name, d.attr(&self.ctx));
-                    }
-                }
-                None => map.push_new(spec.name, self.declared_attr(spec.kind, None)),
-            }
-        }
         // Paddle creates the op with its signature checked (`VerifySig`): a
         // declared attribute the legacy op cannot give (a 2.x op without an
-        // attribute 3.x added, e.g. `round`'s `decimals`) fails there.
-        for spec in def.attributes {
-            if map.get(spec.name).is_none_or(|a| a.is_null()) {
-                return Err(self.unsupported(
-                    op.op_type,
-                    format!(
-                        "`{}` needs attribute `{}`, which the legacy op lacks",
-                        def.name, spec.name
-                    ),
-                ));
+        // attribute 3.x added, e.g. `round`'s `decimals`) fails there. Each
+        // declared attribute gets one entry at most, so the first without a
+        // value is known on the way (the failure is still reported after
+        // the other attributes, as before).
+        let mut lacking = None;
+        for (spec, &legacy) in def.attributes.iter().zip(&plan.attrs) {
+            let attr = 'attr: {
+                if let Some(special) = hooks.attr {
+                    if let Some(a) = special(self, op, spec.name)? {
+                        break 'attr Some(a);
+                    }
+                }
+                // Each declared attribute once: no need to look for it first.
+                let value = op.attr(legacy);
+                if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_)))
+                {
+                    break 'attr Some(self.declared_attr(spec.kind, value));
+                }
+                match defaults {
+                    Some(table) => table
+                        .iter()
+                        .find(|(n, _)| *n == spec.name)
+                        .map(|(_, d)| d.attr(&self.ctx)),
+                    None => Some(self.declared_attr(spec.kind, None)),
+                }
+            };
+            match attr {
+                Some(a) if !a.is_null() => map.push_new(spec.name, a),
+                _ => {
+                    lacking.get_or_insert(spec.name);
+                }
             }
+        }
+        if let Some(name) = lacking {
+            return Err(self.unsupported(
+                op.op_type,
+                format!(
+                    "`{}` needs attribute `{name}`, which the legacy op lacks",
+                    def.name
+                ),
+            ));
         }
         Ok(map)
     }

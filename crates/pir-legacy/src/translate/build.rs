@@ -69,7 +69,9 @@ impl<'d> Translator<'d> {
             self.bool_lists.get(&self.ctx, &vec![true; results.len()])
         };
         map.set("stop_gradient", stop);
-        self.create_op(block, at_front, name, operands, results, map, 0)
+        let op = self.create_op(block, at_front, name, operands, results, map, 0);
+        self.mark_static_keys(op);
+        op
     }
 
     /// `pd_op.full` from its builder (value stored as a double).

@@ -171,10 +171,18 @@ pub(crate) struct ContextMemo {
     attrs: FxHashMap<u64, (AttrKind, KeptValue, Attribute)>,
     /// Data type attributes (a handful of types).
     data_types: Vec<(DataType, Attribute)>,
-    /// Final dictionaries of ops whose attribute maps are in declared
-    /// order, by a hash of their definition facts and values (see
-    /// [`ContextMemo::finished_dict`]).
-    finished: FxHashMap<u64, (usize, Box<[Attribute]>, AttrDict)>,
+    /// Final dictionaries of ops by a hash of their definition facts, keys
+    /// and values (see [`ContextMemo::finished_dict`]).
+    finished: FxHashMap<u64, FinishedKey>,
+}
+
+/// A final dictionary [`ContextMemo::finished_dict`] keeps, with its key.
+#[derive(Debug)]
+struct FinishedKey {
+    facts: usize,
+    keys: Box<[(usize, usize)]>,
+    values: Box<[Attribute]>,
+    dict: AttrDict,
 }
 
 /// Longest list or string whose translation [`ContextMemo::attr`] keeps.
@@ -348,22 +356,42 @@ impl ContextMemo {
         a
     }
 
-    /// The final dictionary of an op whose map is in declared order
-    /// ([`super::general::in_declared_order`]): `key` is the index of its
-    /// definition facts and the map's values in order.
-    pub fn finished_dict(&self, key: (usize, &[Attribute])) -> Option<AttrDict> {
-        let hash = FxBuildHasher.hash_one(key);
-        let (facts, values, dict) = self.finished.get(&hash)?;
+    /// The final dictionary of an op with the definition facts `facts`
+    /// and the map's `values` in order: for a map in declared order
+    /// ([`super::general::in_declared_order`]) `keys` is empty, for a map
+    /// of static keys ([`super::OpRecord::static_keys`]) it holds their
+    /// addresses and lengths in map order.
+    pub fn finished_dict(
+        &self,
+        facts: usize,
+        keys: &[(usize, usize)],
+        values: &[Attribute],
+    ) -> Option<AttrDict> {
+        let hash = FxBuildHasher.hash_one((facts, keys, values));
+        let known = self.finished.get(&hash)?;
         // Equal hashes of different keys make the dictionary again.
-        (*facts == key.0 && **values == *key.1).then_some(*dict)
+        (known.facts == facts && *known.keys == *keys && *known.values == *values)
+            .then_some(known.dict)
     }
 
-    /// Remembers `dict` for [`ContextMemo::finished_dict`] of `key` (within
+    /// Remembers `dict` for [`ContextMemo::finished_dict`] (within
     /// [`MAX_ENTRIES`]).
-    pub fn keep_finished_dict(&mut self, key: (usize, &[Attribute]), dict: AttrDict) {
+    pub fn keep_finished_dict(
+        &mut self,
+        facts: usize,
+        keys: &[(usize, usize)],
+        values: &[Attribute],
+        dict: AttrDict,
+    ) {
         if self.finished.len() < MAX_ENTRIES {
-            let hash = FxBuildHasher.hash_one(key);
-            self.finished.insert(hash, (key.0, key.1.into(), dict));
+            let hash = FxBuildHasher.hash_one((facts, keys, values));
+            let known = FinishedKey {
+                facts,
+                keys: keys.into(),
+                values: values.into(),
+                dict,
+            };
+            self.finished.insert(hash, known);
         }
     }
 

@@ -171,6 +171,9 @@ pub(crate) struct ContextMemo {
     attrs: FxHashMap<u64, (AttrKind, KeptValue, Attribute)>,
     /// Data type attributes (a handful of types).
     data_types: Vec<(DataType, Attribute)>,
+    /// Type and attributes (shape, value, data type, place) of the `full`
+    /// made for a scalar attribute, by that attribute.
+    full_of_attr: FxHashMap<Attribute, (Type, [Attribute; 4])>,
     /// Final dictionaries of ops by a hash of their definition facts, keys
     /// and values (see [`ContextMemo::finished_dict`]).
     finished: FxHashMap<u64, FinishedKey>,
@@ -356,6 +359,19 @@ impl ContextMemo {
         a
     }
 
+    /// The type and attributes of the `full` made for scalar attribute
+    /// `attr`, when made before.
+    pub fn full_of_attr(&self, attr: Attribute) -> Option<(Type, [Attribute; 4])> {
+        self.full_of_attr.get(&attr).copied()
+    }
+
+    /// Remembers [`ContextMemo::full_of_attr`] (within [`MAX_ENTRIES`]).
+    pub fn keep_full_of_attr(&mut self, attr: Attribute, ty: Type, attrs: [Attribute; 4]) {
+        if self.full_of_attr.len() < MAX_ENTRIES {
+            self.full_of_attr.insert(attr, (ty, attrs));
+        }
+    }
+
     /// The final dictionary of an op with the definition facts `facts`
     /// and the map's `values` in order: for a map in declared order
     /// ([`super::general::in_declared_order`]) `keys` is empty, for a map
@@ -462,6 +478,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
         memo.attrs.len(),
         memo.data_types.len(),
         memo.finished.len(),
+        memo.full_of_attr.len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {
         return;

@@ -8,7 +8,7 @@
 //! field by field was most of the cost of decoding a model.
 
 use crate::desc::{Args, AttrValue, DataKind, Dims, Slot, TensorDesc, VarDesc, VarKind};
-use crate::wire::{utf8, Reader};
+use crate::wire::{long_utf8, utf8, Reader};
 
 /// A varint at the start of `b`, with the bytes it takes (the rules of
 /// [`Reader::varint`]).
@@ -74,15 +74,9 @@ pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
             }
             AttrValue::Ints(ints)
         }
-        (5, mut list) => {
-            let mut strings = Vec::new();
-            while !list.is_empty() {
-                let (s, rest) = short_field(0x42, list)?;
-                strings.push(utf8(s)?);
-                list = rest;
-            }
-            AttrValue::Strings(strings)
-        }
+        // Most lists (`op_role_var`) are empty.
+        (5, []) => AttrValue::Strings(Vec::new()),
+        (5, list) => strings(list)?,
         (6, [0x50, v @ (0 | 1)]) => AttrValue::Bool(*v == 1),
         (9, [0x68, v @ ..]) => match varint(v)? {
             (i, n) if n == v.len() => AttrValue::Long(i as i64),
@@ -91,6 +85,31 @@ pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
         _ => return None,
     };
     Some((name, value))
+}
+
+/// The value of a `STRINGS` attribute: `42 n STRING` for each string.
+/// Out of line: [`attr`] runs for every attribute, this for few.
+#[inline(never)]
+fn strings(list: &[u8]) -> Option<AttrValue<'_>> {
+    // Counted first: lists such as `op_callstack` hold dozens of strings,
+    // which a growing list would copy several times.
+    let (mut count, mut rest) = (0, list);
+    while !rest.is_empty() {
+        rest = short_field(0x42, rest)?.1;
+        count += 1;
+    }
+    // One check for all the strings: the bytes between them (`42 n`) are
+    // ASCII, so the whole list is UTF-8 exactly when each string is (no
+    // sequence can start or end in them).
+    let text = long_utf8(list)?;
+    let mut strings = Vec::with_capacity(count);
+    let mut at = 0;
+    while let Some(&n) = list.get(at + 1) {
+        let start = at + 2;
+        at = start + usize::from(n);
+        strings.push(text.get(start..at)?);
+    }
+    Some(AttrValue::Strings(strings))
 }
 
 /// An `OpDesc.Var` (an input or output slot) as Paddle writes it:
@@ -200,6 +219,38 @@ pub(crate) fn version_pairs<'b>(b: &'b [u8], out: &mut Vec<(&'b str, i32)>) -> u
     b.len() - rest.len()
 }
 
+/// How many bytes at the start of `b` are `OpVersionPair` fields as
+/// [`version_pairs`] reads them: the same check, without the list.
+pub(crate) fn version_pairs_len(b: &[u8]) -> usize {
+    // A pair is `0a L 0a N NAME 12 02 08 V`, L = N + 6 < 128 and V < 128:
+    // the four bytes before the name and the four after, each read as one
+    // word.
+    let word = |at: usize| {
+        b.get(at..at + 4)
+            .and_then(|w| w.try_into().ok())
+            .map(u32::from_le_bytes)
+    };
+    let mut at = 0;
+    while let Some(head) = word(at) {
+        let n = (head >> 24) as usize;
+        if head & 0x00ff_00ff != 0x000a_000a || (head >> 8) & 0xff != n as u32 + 6 || n >= 0x7a {
+            break;
+        }
+        match word(at + 4 + n) {
+            Some(tail) if tail & 0x80ff_ffff == 0x0008_0212 => at += n + 8,
+            _ => break,
+        }
+    }
+    // Every byte of these pairs but their names' is below 0x80: when all
+    // are, every name is ASCII, checked in one pass instead of one a name
+    // (an OR of all bytes, which the compiler does 16 bytes a step; half
+    // the cost of `is_ascii` here).
+    match b.get(..at) {
+        Some(pairs) if pairs.iter().fold(0, |acc, &c| acc | c) < 0x80 => at,
+        _ => version_pairs(b, &mut Vec::new()),
+    }
+}
+
 /// The first pair [`version_pairs`] reads of `rest`, with the bytes it takes.
 #[cfg(test)]
 pub(crate) fn version_pair(rest: &[u8]) -> Option<((&str, i32), usize)> {
@@ -267,7 +318,15 @@ mod tests {
                 ..base("strides", T::Ints)
             });
         }
-        for strings in [vec![], vec!["a".to_string(), String::new()]] {
+        for strings in [
+            vec![],
+            vec!["a".to_string(), String::new()],
+            vec![
+                "\u{e9}t\u{e9}".to_string(),
+                "x".repeat(100),
+                "y".to_string(),
+            ],
+        ] {
             out.push(proto::op_desc::Attr {
                 strings,
                 ..base("op_role_var", T::Strings)
@@ -351,6 +410,36 @@ mod tests {
                 if let Some(fast) = slot(b) {
                     assert_eq!(Ok(fast), general_slot(b), "{b:x?}");
                 }
+            }
+        }
+    }
+
+    /// The check of version pairs takes what their one-step reader takes:
+    /// on Paddle's layout, names that are not ASCII, and every truncation and
+    /// flipped bit of them.
+    #[test]
+    fn version_pairs_checked_as_read() {
+        let map = |names: &[&str]| proto::OpVersionMap {
+            pair: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| proto::op_version_map::OpVersionPair {
+                    op_name: n.to_string(),
+                    op_version: proto::OpVersion { version: i as i32 },
+                })
+                .collect(),
+        };
+        for names in [
+            &["conv2d", "relu", ""][..],
+            &["matmul_v2", "\u{e9}t\u{e9}", "x"],
+            &["y", &"z".repeat(121), &"z".repeat(122)],
+        ] {
+            let m = map(names);
+            // The pairs without the message's own key and length.
+            let bytes = m.encode_to_vec();
+            for b in &damaged(&bytes) {
+                let mut out = Vec::new();
+                assert_eq!(version_pairs_len(b), version_pairs(b, &mut out), "{b:x?}");
             }
         }
     }

@@ -22,7 +22,8 @@
 //! # Ok::<(), pir_legacy::LegacyError>(())
 //! ```
 #![deny(unsafe_op_in_unsafe_fn)]
-// The one `unsafe` block (text known to be ASCII, `wire::utf8`) opts in.
+// The two `unsafe` blocks (text known to be ASCII, `wire::utf8` and
+// `wire::long_utf8`) opt in.
 #![deny(unsafe_code)]
 
 mod canonical;

@@ -77,6 +77,19 @@ pub fn utf8(bytes: &[u8]) -> Option<&str> {
     }
 }
 
+/// [`utf8`] for long text (a list of call-stack lines): ASCII checked by an
+/// OR of all bytes, which the compiler does 32 bytes a step, several times
+/// faster than `is_ascii` there (and slower on short names).
+#[allow(unsafe_code)]
+pub fn long_utf8(bytes: &[u8]) -> Option<&str> {
+    if bytes.iter().fold(0, |acc, &b| acc | b) < 0x80 {
+        // SAFETY: every ASCII byte sequence is valid UTF-8.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
+    } else {
+        std::str::from_utf8(bytes).ok()
+    }
+}
+
 /// Wire types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WireType {

@@ -1,6 +1,6 @@
 //! Any bytes given to the legacy reader give a program or an error, never a
-//! panic: decoding, translating (strict and lenient), printing, verifying
-//! and writing the JSON of what translates.
+//! panic: decoding (the op-version pairs too), translating (strict and
+//! lenient), printing, verifying and writing the JSON of what translates.
 #![no_main]
 
 use std::sync::{Arc, OnceLock};
@@ -20,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(desc) = ProgramDesc::decode(data) else {
         return;
     };
+    let _ = desc.op_version_map.pairs();
     for lenient in [false, true] {
         if let Ok(program) = pir_legacy::translate(&desc, ctx(), Options { lenient }) {
             let _ = program.to_string();

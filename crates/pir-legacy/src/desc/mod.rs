@@ -11,11 +11,14 @@
 
 mod check;
 mod decode;
+mod version;
 
 use rustc_hash::FxHashMap;
 
 use crate::error::Location;
 use crate::inline::InlineVec;
+
+pub use version::OpVersionMap;
 
 #[cfg(test)]
 pub(crate) use decode::{general_attr, general_slot, general_var};
@@ -424,8 +427,8 @@ pub struct ProgramDesc<'a> {
     pub blocks: Vec<BlockDesc<'a>>,
     /// `version.version`, when present.
     pub version: Option<i64>,
-    /// `op_version_map` pairs in file order.
-    pub op_version_map: Vec<(&'a str, i32)>,
+    /// `op_version_map` (its pairs in file order: [`OpVersionMap::pairs`]).
+    pub op_version_map: OpVersionMap<'a>,
 }
 
 impl<'a> ProgramDesc<'a> {

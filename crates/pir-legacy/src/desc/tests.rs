@@ -272,7 +272,7 @@ fn version_pairs_read_in_one_step_or_in_general_alike() {
     p.op_version_map = Some(proto::OpVersionMap { pair: pairs });
     let bytes = p.encode_to_vec();
     let desc = ProgramDesc::decode(&bytes).unwrap();
-    assert_eq!(desc.op_version_map, cases);
+    assert_eq!(desc.op_version_map.pairs(), cases);
     // Which of them the one-step reader takes, each compared with the
     // general reader on the same bytes.
     let map = proto::OpVersionMap { pair: vec![] };

@@ -19,7 +19,7 @@ use crate::translate::values::phi_dtype;
 /// different names apart, and the last byte, which tells most names of one
 /// length apart without a call into `memcmp`: `shape`/`value`/`dtype`).
 #[inline]
-fn same(a: &str, b: &str) -> bool {
+pub(super) fn same(a: &str, b: &str) -> bool {
     a.len() == b.len()
         && (a.as_ptr() == b.as_ptr()
             || (a.as_bytes().last() == b.as_bytes().last() && a.as_bytes() == b.as_bytes()))

@@ -69,7 +69,9 @@ impl<'d> Translator<'d> {
             self.bool_lists.get(&self.ctx, &vec![true; results.len()])
         };
         map.set("stop_gradient", stop);
-        self.create_op(block, at_front, name, operands, results, map, 0)
+        let op = self.create_op(block, at_front, name, operands, results, map, 0);
+        self.mark_static_keys(op);
+        op
     }
 
     /// `pd_op.full` from its builder (value stored as a double).
@@ -98,6 +100,18 @@ impl<'d> Translator<'d> {
             .borrow_mut()
             .double(value, || F64Attr::get(&ctx, value));
         let dtype_attr = self.data_type_attr(dtype);
+        Ok(self.built_full(block, at_front, ty, [shape, value_attr, dtype_attr, place]))
+    }
+
+    /// The `pd_op.full` of type `ty` and attributes shape, value, data type
+    /// and place.
+    fn built_full(
+        &mut self,
+        block: BlockId,
+        at_front: bool,
+        ty: Type,
+        [shape, value, dtype, place]: [Attribute; 4],
+    ) -> ValueId {
         let op = self.built_op(
             block,
             at_front,
@@ -106,18 +120,23 @@ impl<'d> Translator<'d> {
             &[ty],
             &[
                 ("shape", shape),
-                ("value", value_attr),
-                ("dtype", dtype_attr),
+                ("value", value),
+                ("dtype", dtype),
                 ("place", place),
             ],
         );
-        Ok(self.program.result(op, 0))
+        self.program.result(op, 0)
     }
 
     /// A one-element `full` on the CPU holding a translated attribute
     /// (`InsertFullOperationForAttributeInput`): the value goes through a
-    /// C++ `float`, the data type follows the attribute's kind.
+    /// C++ `float`, the data type follows the attribute's kind. Its type and
+    /// attributes are remembered by the attribute in the context memo (ops
+    /// of a type repeat their scalar attributes).
     pub fn full_from_attr(&mut self, block: BlockId, attr: Attribute) -> Result<ValueId> {
+        if let Some((ty, attrs)) = self.memo.get_mut().full_of_attr(attr) {
+            return Ok(self.built_full(block, false, ty, attrs));
+        }
         let ctx = self.ctx.clone();
         let (value, dtype) = if let Some(f) = ctx.attr_as::<F32Attr>(attr) {
             (f.value(), DataType::Float32)
@@ -132,7 +151,20 @@ impl<'d> Translator<'d> {
         } else {
             (0.0, DataType::Undefined)
         };
-        self.build_full(block, false, &[1], f64::from(value), dtype, Place::cpu())
+        let value = f64::from(value);
+        let ty = self.tensor(dtype, &[1])?;
+        let value_attr = self
+            .memo
+            .borrow_mut()
+            .double(value, || F64Attr::get(&ctx, value));
+        let attrs = [
+            self.k.shape1,
+            value_attr,
+            self.data_type_attr(dtype),
+            self.k.cpu,
+        ];
+        self.memo.get_mut().keep_full_of_attr(attr, ty, attrs);
+        Ok(self.built_full(block, false, ty, attrs))
     }
 
     /// `pd_op.full_int_array` of int64 on the CPU.

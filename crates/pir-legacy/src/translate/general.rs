@@ -492,41 +492,49 @@ impl<'d> Translator<'d> {
     ) -> Result<AttrMap<'d>> {
         let mut map = AttrMap::new();
         let defaults = plan.defaults;
-        for (spec, &legacy) in def.attributes.iter().zip(&plan.attrs) {
-            if let Some(special) = hooks.attr {
-                if let Some(a) = special(self, op, spec.name)? {
-                    map.push_new(spec.name, a);
-                    continue;
-                }
-            }
-            // Each declared attribute once: no need to look for it first.
-            let value = op.attr(legacy);
-            if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_))) {
-                map.push_new(spec.name, self.declared_attr(spec.kind, value));
-                continue;
-            }
-            match defaults {
-                Some(table) => {
-                    if let Some((_, d)) = table.iter().find(|(n, _)| *n == spec.name) {
-                        map.push_new(spec.name, d.attr(&self.ctx));
-                    }
-                }
-                None => map.push_new(spec.name, self.declared_attr(spec.kind, None)),
-            }
-        }
         // Paddle creates the op with its signature checked (`VerifySig`): a
         // declared attribute the legacy op cannot give (a 2.x op without an
-        // attribute 3.x added, e.g. `round`'s `decimals`) fails there.
-        for spec in def.attributes {
-            if map.get(spec.name).is_none_or(|a| a.is_null()) {
-                return Err(self.unsupported(
-                    op.op_type,
-                    format!(
-                        "`{}` needs attribute `{}`, which the legacy op lacks",
-                        def.name, spec.name
-                    ),
-                ));
+        // attribute 3.x added, e.g. `round`'s `decimals`) fails there. Each
+        // declared attribute gets one entry at most, so the first without a
+        // value is known on the way (the failure is still reported after
+        // the other attributes, as before).
+        let mut lacking = None;
+        for (spec, &legacy) in def.attributes.iter().zip(&plan.attrs) {
+            let attr = 'attr: {
+                if let Some(special) = hooks.attr {
+                    if let Some(a) = special(self, op, spec.name)? {
+                        break 'attr Some(a);
+                    }
+                }
+                // Each declared attribute once: no need to look for it first.
+                let value = op.attr(legacy);
+                if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_)))
+                {
+                    break 'attr Some(self.declared_attr(spec.kind, value));
+                }
+                match defaults {
+                    Some(table) => table
+                        .iter()
+                        .find(|(n, _)| *n == spec.name)
+                        .map(|(_, d)| d.attr(&self.ctx)),
+                    None => Some(self.declared_attr(spec.kind, None)),
+                }
+            };
+            match attr {
+                Some(a) if !a.is_null() => map.push_new(spec.name, a),
+                _ => {
+                    lacking.get_or_insert(spec.name);
+                }
             }
+        }
+        if let Some(name) = lacking {
+            return Err(self.unsupported(
+                op.op_type,
+                format!(
+                    "`{}` needs attribute `{name}`, which the legacy op lacks",
+                    def.name
+                ),
+            ));
         }
         Ok(map)
     }
@@ -584,6 +592,21 @@ pub struct Hooks {
     pub attr: Option<AttrHook>,
 }
 
+/// Whether `map` holds what the general path and most op builders make for
+/// `d`: its declared names in order, then the two flags. [`final_attrs`] of
+/// such a map follows from `d` and the values alone.
+pub(super) fn in_declared_order(d: &OpDef, map: &AttrMap<'_>) -> bool {
+    let entries = map.entries();
+    let n = d.attributes.len();
+    entries.len() == n + 2
+        && entries
+            .iter()
+            .zip(d.attributes)
+            .all(|((k, _), spec)| attrs::same(k, spec.name))
+        && entries[n].0 == super::FLAGS[0]
+        && entries[n + 1].0 == super::FLAGS[1]
+}
+
 /// The attribute list Paddle's writer and reader leave an op with, into
 /// `out`: a `pd_op` op with a definition keeps its declared attributes in
 /// declaration order (others are dropped); every other op keeps all, in its
@@ -598,6 +621,23 @@ pub(super) fn final_attrs<'d>(
     match writer {
         Writer::Parameter => {
             let k = &t.k;
+            // What `create_parameters_and_data` and the flags make: the
+            // name, then both flags; the rest are the defaults.
+            if let [("parameter_name", name), ("stop_gradient", sg), ("persistable", p)] =
+                map.entries()
+            {
+                let [dist, is_param, clip, name_sym, p_sym, sg_sym, trainable] = k.param_syms;
+                out.extend([
+                    (dist, k.false1),
+                    (is_param, k.true1),
+                    (clip, k.false1),
+                    (name_sym, *name),
+                    (p_sym, *p),
+                    (sg_sym, *sg),
+                    (trainable, k.true1),
+                ]);
+                return;
+            }
             let defaults = [false, true, false, false, true, true, true];
             for ((name, sym), default) in super::PARAM_ATTRS.iter().zip(k.param_syms).zip(defaults)
             {

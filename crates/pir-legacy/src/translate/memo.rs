@@ -9,7 +9,7 @@
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 
-use pir_core::{Attribute, IrContext, Symbol, Type};
+use pir_core::{AttrDict, Attribute, IrContext, Symbol, Type};
 use pir_dialects::op_def::{AttrKind, ElementKind, OpDef};
 use pir_dialects::pd_op::attrs::DataType;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
@@ -171,6 +171,21 @@ pub(crate) struct ContextMemo {
     attrs: FxHashMap<u64, (AttrKind, KeptValue, Attribute)>,
     /// Data type attributes (a handful of types).
     data_types: Vec<(DataType, Attribute)>,
+    /// Type and attributes (shape, value, data type, place) of the `full`
+    /// made for a scalar attribute, by that attribute.
+    full_of_attr: FxHashMap<Attribute, (Type, [Attribute; 4])>,
+    /// Final dictionaries of ops by a hash of their definition facts, keys
+    /// and values (see [`ContextMemo::finished_dict`]).
+    finished: FxHashMap<u64, FinishedKey>,
+}
+
+/// A final dictionary [`ContextMemo::finished_dict`] keeps, with its key.
+#[derive(Debug)]
+struct FinishedKey {
+    facts: usize,
+    keys: Box<[(usize, usize)]>,
+    values: Box<[Attribute]>,
+    dict: AttrDict,
 }
 
 /// Longest list or string whose translation [`ContextMemo::attr`] keeps.
@@ -344,6 +359,58 @@ impl ContextMemo {
         a
     }
 
+    /// The type and attributes of the `full` made for scalar attribute
+    /// `attr`, when made before.
+    pub fn full_of_attr(&self, attr: Attribute) -> Option<(Type, [Attribute; 4])> {
+        self.full_of_attr.get(&attr).copied()
+    }
+
+    /// Remembers [`ContextMemo::full_of_attr`] (within [`MAX_ENTRIES`]).
+    pub fn keep_full_of_attr(&mut self, attr: Attribute, ty: Type, attrs: [Attribute; 4]) {
+        if self.full_of_attr.len() < MAX_ENTRIES {
+            self.full_of_attr.insert(attr, (ty, attrs));
+        }
+    }
+
+    /// The final dictionary of an op with the definition facts `facts`
+    /// and the map's `values` in order: for a map in declared order
+    /// ([`super::general::in_declared_order`]) `keys` is empty, for a map
+    /// of static keys ([`super::OpRecord::static_keys`]) it holds their
+    /// addresses and lengths in map order.
+    pub fn finished_dict(
+        &self,
+        facts: usize,
+        keys: &[(usize, usize)],
+        values: &[Attribute],
+    ) -> Option<AttrDict> {
+        let hash = FxBuildHasher.hash_one((facts, keys, values));
+        let known = self.finished.get(&hash)?;
+        // Equal hashes of different keys make the dictionary again.
+        (known.facts == facts && *known.keys == *keys && *known.values == *values)
+            .then_some(known.dict)
+    }
+
+    /// Remembers `dict` for [`ContextMemo::finished_dict`] (within
+    /// [`MAX_ENTRIES`]).
+    pub fn keep_finished_dict(
+        &mut self,
+        facts: usize,
+        keys: &[(usize, usize)],
+        values: &[Attribute],
+        dict: AttrDict,
+    ) {
+        if self.finished.len() < MAX_ENTRIES {
+            let hash = FxBuildHasher.hash_one((facts, keys, values));
+            let known = FinishedKey {
+                facts,
+                keys: keys.into(),
+                values: values.into(),
+                dict,
+            };
+            self.finished.insert(hash, known);
+        }
+    }
+
     /// The dense tensor type of `elem` and `dims`, made by `make` unless
     /// known (within [`MAX_ENTRIES`]).
     pub fn tensor_type<E>(
@@ -410,6 +477,8 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
         memo.target_plans[0].len() + memo.target_plans[1].len(),
         memo.attrs.len(),
         memo.data_types.len(),
+        memo.finished.len(),
+        memo.full_of_attr.len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {
         return;

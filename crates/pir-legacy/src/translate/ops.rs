@@ -39,6 +39,9 @@ pub(crate) struct OpRecord<'d> {
     pub map: AttrMap<'d>,
     /// How the writer treats them.
     pub writer: Writer,
+    /// Every key is a `&'static str` (an op builder's map): a key's address
+    /// then names it in any translation of the process.
+    pub static_keys: bool,
 }
 
 impl<'d> Translator<'d> {
@@ -128,7 +131,11 @@ impl<'d> Translator<'d> {
             .create_op(sym, operands, results, AttrDict::EMPTY, regions);
         self.program.insert_op(op, at);
         let i = op.index();
-        let rec = Some(OpRecord { map: attrs, writer });
+        let rec = Some(OpRecord {
+            map: attrs,
+            writer,
+            static_keys: false,
+        });
         if self.attrs.len() == i {
             self.attrs.push(rec);
         } else {
@@ -138,6 +145,14 @@ impl<'d> Translator<'d> {
             self.attrs[i] = rec;
         }
         op
+    }
+
+    /// Records that every key of `op`'s map is a `&'static str` (see
+    /// [`OpRecord::static_keys`]).
+    pub fn mark_static_keys(&mut self, op: OpId) {
+        if let Some(Some(rec)) = self.attrs.get_mut(op.index()) {
+            rec.static_keys = true;
+        }
     }
 
     /// The attribute map of a created op.
@@ -187,14 +202,46 @@ impl<'d> Translator<'d> {
     pub(super) fn finish(mut self) -> Program {
         let mut attrs = std::mem::take(&mut self.attrs);
         let mut entries = Vec::with_capacity(TYPICAL_KINDS);
+        let mut values = Vec::with_capacity(TYPICAL_KINDS);
+        let mut keys = Vec::with_capacity(TYPICAL_KINDS);
         for (i, slot) in attrs.iter_mut().enumerate() {
             let Some(rec) = slot else {
                 continue;
             };
             let op = OpId::new(i);
+            // Most ops have what the general path or an op builder makes:
+            // their dictionary follows from the definition and the values
+            // alone (maps in declared order), or from those and the keys
+            // in map order (builders' maps, whose keys are static strings,
+            // known by address). Ops of one type and attributes repeat, so
+            // most were made before: taken from the memo without listing
+            // and interning the entries again.
+            keys.clear();
+            let key = match rec.writer {
+                Writer::Declared(d, facts) if general::in_declared_order(d, &rec.map) => {
+                    Some(facts)
+                }
+                Writer::Declared(_, facts) if rec.static_keys => {
+                    keys.extend(rec.map.keys().map(|k| (k.as_ptr() as usize, k.len())));
+                    Some(facts)
+                }
+                _ => None,
+            };
+            if let Some(facts) = key {
+                values.clear();
+                values.extend(rec.map.entries().iter().map(|&(_, a)| a));
+                if let Some(dict) = self.memo.get_mut().finished_dict(facts, &keys, &values) {
+                    self.program.set_attrs(op, dict);
+                    continue;
+                }
+            }
             entries.clear();
             general::final_attrs(&mut self, rec.writer, &rec.map, &mut entries);
             let dict = self.ctx.dict(&entries);
+            if let Some(facts) = key {
+                let memo = self.memo.get_mut();
+                memo.keep_finished_dict(facts, &keys, &values, dict);
+            }
             self.program.set_attrs(op, dict);
         }
         memo::keep_context_memo(&self.ctx, self.memo.take());

@@ -14,8 +14,8 @@ use attr::{attr_value, decode_attr, RawAttr};
 use var::{decode_var, RawVarType};
 
 use super::{
-    op_location, Args, Attr, AttrValue, Attrs, BlockDesc, OpDesc, ProgramDesc, Slot, Slots,
-    MAX_ARGS, MAX_BLOCKS, MAX_OPS_PER_BLOCK, MAX_OP_ENTRIES, MAX_VARS_PER_BLOCK,
+    op_location, Args, Attr, AttrValue, Attrs, BlockDesc, OpDesc, OpVersionMap, ProgramDesc, Slot,
+    Slots, MAX_ARGS, MAX_BLOCKS, MAX_OPS_PER_BLOCK, MAX_OP_ENTRIES, MAX_VARS_PER_BLOCK,
 };
 use crate::error::{LegacyError, Location, Result};
 use crate::wire::{Reader, WireResult};
@@ -26,7 +26,7 @@ impl<'a> ProgramDesc<'a> {
         let mut r = Reader::new(bytes, "ProgramDesc");
         let mut blocks: Vec<BlockDesc<'a>> = Vec::new();
         let mut version = None;
-        let mut op_version_map = Vec::new();
+        let mut op_version_map = OpVersionMap::default();
         while r.has_more() {
             let (field, wire) = r.key()?;
             match field {
@@ -53,10 +53,10 @@ impl<'a> ProgramDesc<'a> {
                 }
                 5 => {
                     let mut m = r.message(wire, "OpVersionMap")?;
-                    // Paddle's pairs take 16 bytes or more.
-                    op_version_map.reserve(m.rest().len() / 16);
+                    // Checked here, decoded when asked for (`OpVersionMap`).
+                    let bytes = m.rest();
                     while m.has_more() {
-                        let taken = crate::canonical::version_pairs(m.rest(), &mut op_version_map);
+                        let taken = crate::canonical::version_pairs_len(m.rest());
                         if taken > 0 {
                             m.advance(taken);
                             continue;
@@ -64,11 +64,12 @@ impl<'a> ProgramDesc<'a> {
                         match m.key()? {
                             (1, w) => {
                                 let mut p = m.message(w, "OpVersionMap.OpVersionPair")?;
-                                op_version_map.push(decode_version_pair(&mut p)?);
+                                decode_version_pair(&mut p)?;
                             }
                             (f, w) => m.skip(f, w)?,
                         }
                     }
+                    op_version_map.push(bytes);
                 }
                 _ => r.skip(field, wire)?,
             }

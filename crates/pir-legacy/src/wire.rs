@@ -529,16 +529,30 @@ mod tests {
         ];
         for bytes in cases {
             assert_eq!(utf8(bytes), std::str::from_utf8(bytes).ok(), "{bytes:?}");
+            assert_eq!(
+                long_utf8(bytes),
+                std::str::from_utf8(bytes).ok(),
+                "{bytes:?}"
+            );
         }
         // A non-ASCII byte at every position of inputs of every length
-        // around the word size.
-        for len in 1..=26 {
+        // around the word size and the 32-byte steps of `long_utf8`; a
+        // valid two-byte character there is taken by both.
+        for len in 1..=70 {
             for at in 0..len {
                 let mut b = vec![b'a'; len];
                 b[at] = 0xff;
                 assert_eq!(utf8(&b), None);
+                assert_eq!(long_utf8(&b), None);
+                if at + 1 < len {
+                    b[at] = 0xc3;
+                    b[at + 1] = 0xa9;
+                    assert_eq!(long_utf8(&b), std::str::from_utf8(&b).ok());
+                    assert!(long_utf8(&b).is_some());
+                }
             }
             assert!(utf8(&vec![0x7f; len]).is_some());
+            assert!(long_utf8(&vec![0x7f; len]).is_some());
         }
     }
 

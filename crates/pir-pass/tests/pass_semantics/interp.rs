@@ -603,6 +603,16 @@ impl Interp<'_> {
 
 /// Why two runs' outputs differ, if they do (equal: bitwise, or within 1e-12).
 pub(super) fn compare(before: &Outputs, after: &Outputs) -> Result<(), String> {
+    compare_within(before, after, 0.0)
+}
+
+/// [`compare`], also taking values within `relative` of each other (of the
+/// larger magnitude) as equal.
+pub(super) fn compare_within(
+    before: &Outputs,
+    after: &Outputs,
+    relative: f64,
+) -> Result<(), String> {
     let names = |o: &Outputs| o.keys().cloned().collect::<Vec<_>>();
     if names(before) != names(after) {
         return Err(format!(
@@ -614,9 +624,12 @@ pub(super) fn compare(before: &Outputs, after: &Outputs) -> Result<(), String> {
     for (name, a) in before {
         let b = &after[name];
         let same = a.len() == b.len()
-            && a.iter()
-                .zip(b)
-                .all(|(&x, &y)| x == y || (x - y).abs() <= 1e-12 || x.to_bits() == y.to_bits());
+            && a.iter().zip(b).all(|(&x, &y)| {
+                x == y
+                    || (x - y).abs() <= 1e-12
+                    || x.to_bits() == y.to_bits()
+                    || (x - y).abs() <= relative * x.abs().max(y.abs())
+            });
         if !same {
             return Err(format!("output `{name}` is {a:?} before and {b:?} after"));
         }

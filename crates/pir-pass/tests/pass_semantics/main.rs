@@ -91,7 +91,9 @@
 //! and, when the registry lists them, `de_inplace`, `inplace`,
 //! `de_inplace,canonicalize,cse,dce,inplace` and the value-tensor pipelines
 //! (`to_vtensor,drop_vtensor_copies[,canonicalize,cse,dce],lower_vtensor`).
-//! Outputs must be equal bitwise or within 1e-12. The wrong passes at the
+//! Outputs must be equal bitwise or within 1e-12; after `identity_op_clean`,
+//! which merges scales as Paddle's pass does (one rounding instead of two),
+//! within 4 float32 ulps. The wrong passes at the
 //! end of the file (a CSE and a copy forwarding that ignore aliasing) show
 //! that the interpreter and the generator can tell.
 //!
@@ -168,7 +170,19 @@ fn pipelines() -> Vec<&'static str> {
     out
 }
 
-/// Checks one program against every pipeline; the error says what differs.
+/// How far apart (relative) a pipeline's outputs may be from the original's.
+/// `identity_op_clean` merges two scales into one, as Paddle's pass does:
+/// `(x·a + b)·c + d` computed as `x·(a·c) + (b·c + d)` rounds once where the
+/// original rounded twice, so float32 results may differ in their last bits
+/// (a few units in the last place). Every other pipeline must be exact.
+fn tolerance(pipeline: &str) -> f64 {
+    if pipeline.split(',').any(|pass| pass == "identity_op_clean") {
+        4.0 * f64::from(f32::EPSILON)
+    } else {
+        0.0
+    }
+}
+
 /// Checks one program against every pipeline; each error (one per failing
 /// pipeline) starts with a one-line summary and holds both programs.
 fn check(label: &str, p: &Program, pipelines: &[&str]) -> Vec<String> {
@@ -184,7 +198,7 @@ fn check(label: &str, p: &Program, pipelines: &[&str]) -> Vec<String> {
         let mut q = p.clone();
         let outcome = run_pipeline(&mut q, pipeline)
             .and_then(|()| interpret(&q).map_err(|e| format!("the result does not run: {e}")))
-            .and_then(|after| compare(&before, &after));
+            .and_then(|after| compare_within(&before, &after, tolerance(pipeline)));
         if let Err(e) = outcome {
             failures.push(format!(
                 "{label}, pipeline `{pipeline}`: {e}\n--- before ---\n{p}\n--- after ---\n{q}"

@@ -59,6 +59,16 @@ pub struct PassError {
     pub message: String,
 }
 
+impl PassError {
+    /// The failure of pass `pass`, saying `why` (an edit error, say).
+    pub fn new(pass: &str, why: impl std::fmt::Display) -> Self {
+        PassError {
+            pass: pass.to_owned(),
+            message: why.to_string(),
+        }
+    }
+}
+
 /// What a pass run did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Changed {

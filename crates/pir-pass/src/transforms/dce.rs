@@ -63,10 +63,7 @@ impl Pass for DeadCodeElimination {
 }
 
 fn error(e: impl std::fmt::Display) -> PassError {
-    PassError {
-        pass: "dce".into(),
-        message: e.to_string(),
-    }
+    PassError::new("dce", e)
 }
 
 /// Erases those of `worklist` (ops in post order) that are pure with unused

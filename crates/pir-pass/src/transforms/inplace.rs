@@ -81,7 +81,6 @@ use crate::registry::PassInfo;
 use rustc_hash::FxHashMap;
 
 use pir_core::builtin::{ArrayAttr, BoolAttr, DenseTensorType};
-use pir_core::walk::Order;
 use pir_core::{BlockId, OpId, OperandId, Program, Symbol, ValueDef, ValueId};
 use pir_dialects::op_def::{OpDef, OpDefinition};
 
@@ -89,7 +88,7 @@ use crate::alias::alias_class;
 use crate::effects::is_pure;
 use crate::leading_dim::LeadingDims;
 use crate::pass::{Changed, Pass, PassContext, PassError};
-use crate::transforms::ancestor_in;
+use crate::transforms::{order_in_block, Positions};
 
 /// Ops Paddle's `inplace_pass` never converts although a twin exists:
 /// `transpose_` is in place only for strided tensors in dygraph, and the
@@ -243,47 +242,6 @@ impl Twins {
             && p.num_regions(op) == 0;
         fits.then(|| twin.clone())
     }
-}
-
-/// Position of each op in its block, for program-order questions. Ops keep
-/// their position when replaced by their twin, so the table stays exact.
-struct Positions(FxHashMap<OpId, u32>);
-
-impl Positions {
-    fn new(p: &Program, root: OpId) -> Self {
-        let mut table = FxHashMap::default();
-        let mut next: FxHashMap<BlockId, u32> = FxHashMap::default();
-        p.walk(root, Order::Pre, &mut |op| {
-            if let Some(block) = p.op_parent_block(op) {
-                let n = next.entry(block).or_insert(0);
-                table.insert(op, *n);
-                *n += 1;
-            }
-        });
-        Positions(table)
-    }
-
-    /// The position of `op` (ops outside the walked root sort last).
-    fn get(&self, op: OpId) -> u32 {
-        self.0.get(&op).copied().unwrap_or(u32::MAX)
-    }
-
-    fn set(&mut self, op: OpId, position: u32) {
-        self.0.insert(op, position);
-    }
-}
-
-/// Where `x` (an op anywhere) stands relative to `op` of `block`: the
-/// ordering of its ancestor in `block`, `None` when it is outside `block`.
-fn order_in_block(
-    p: &Program,
-    pos: &Positions,
-    x: OpId,
-    op: OpId,
-    block: BlockId,
-) -> Option<std::cmp::Ordering> {
-    let anc = ancestor_in(p, x, block)?;
-    Some(pos.get(anc).cmp(&pos.get(op)))
 }
 
 /// Whether value `m` is defined after `op` of `block` (in a later op of the

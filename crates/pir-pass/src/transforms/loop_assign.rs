@@ -45,12 +45,14 @@
 //! yielded condition anyway.
 
 use pir_core::walk::Order;
+use std::cmp::Ordering;
+
 use pir_core::{BlockId, OpId, Program, ValueDef, ValueId};
 
 use crate::alias::{has_fresh_results, only_reads, while_body, yield_of};
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::registry::PassInfo;
-use crate::transforms::ancestor_in;
+use crate::transforms::{ancestor_in, order_in_block, Positions};
 
 /// The `forward_loop_assigns` pass.
 pub const INFO: PassInfo = PassInfo {
@@ -82,6 +84,12 @@ impl Pass for ForwardLoopAssigns {
                 loops.push(op);
             }
         });
+        if loops.is_empty() {
+            return Ok(Changed::No);
+        }
+        // Erasing copies keeps the other ops' order, so one table serves
+        // the whole run.
+        let pos = Positions::new(p, root);
         let mut forwarded = 0u64;
         for lp in loops {
             let Some(body) = while_body(p, lp) else {
@@ -92,29 +100,34 @@ impl Pass for ForwardLoopAssigns {
                 .filter(|&op| p.op_name_str(op) == "pd_op.assign_out_")
                 .collect();
             for copy in copies {
-                if let Some((yield_op, slot, next)) = forwardable(p, lp, body, copy) {
+                if let Some((yield_op, slot, next)) = forwardable(p, &pos, lp, body, copy) {
                     p.set_operand(yield_op, slot, Some(next)).map_err(error)?;
                     p.erase_op(copy).map_err(error)?;
                     forwarded += 1;
                 }
             }
         }
-        cx.statistics
-            .add("loop variables yielded without a copy", forwarded);
+        cx.statistics.add(
+            "loop copies forwarded (variables and conditions)",
+            forwarded,
+        );
         Ok(Changed::from(forwarded > 0))
     }
 }
 
 fn error(e: impl std::fmt::Display) -> PassError {
-    PassError {
-        pass: INFO.argument.into(),
-        message: e.to_string(),
-    }
+    PassError::new(INFO.argument, e)
 }
 
 /// For a copy `a = assign_out_(next, arg)` of `lp`'s body `body` that may be
 /// dropped: the body's yield, the yield operand that carries `a`, and `next`.
-fn forwardable(p: &Program, lp: OpId, body: BlockId, copy: OpId) -> Option<(OpId, usize, ValueId)> {
+fn forwardable(
+    p: &Program,
+    pos: &Positions,
+    lp: OpId,
+    body: BlockId,
+    copy: OpId,
+) -> Option<(OpId, usize, ValueId)> {
     if p.num_operands(copy) != 2 || p.num_results(copy) != 1 {
         return None;
     }
@@ -157,15 +170,12 @@ fn forwardable(p: &Program, lp: OpId, body: BlockId, copy: OpId) -> Option<(OpId
     }
     // Every other reader of an argument only reads it, before the copy.
     if is_argument {
-        let at = position(p, body, copy)?;
         for operand in p.uses(arg) {
             let user = p.operand_owner(operand);
             if user == copy {
                 continue;
             }
-            let before = ancestor_in(p, user, body)
-                .and_then(|op| position(p, body, op))
-                .is_some_and(|pos| pos < at);
+            let before = order_in_block(p, pos, user, copy, body) == Some(Ordering::Less);
             if !before || !only_reads(p, user, p.operand_index(operand)) {
                 return None;
             }
@@ -180,7 +190,6 @@ fn forwardable(p: &Program, lp: OpId, body: BlockId, copy: OpId) -> Option<(OpId
     if p.op_parent_block(source) != Some(outer) || !has_fresh_results(p, source) {
         return None;
     }
-    let at_loop = position(p, outer, lp)?;
     for operand in p.uses(input) {
         let user = p.operand_owner(operand);
         if user == lp {
@@ -192,16 +201,10 @@ fn forwardable(p: &Program, lp: OpId, body: BlockId, copy: OpId) -> Option<(OpId
         if user == copy && !is_argument {
             continue;
         }
-        let before = p.op_parent_block(user) == Some(outer)
-            && position(p, outer, user).is_some_and(|pos| pos < at_loop);
+        let before = p.op_parent_block(user) == Some(outer) && pos.get(user) < pos.get(lp);
         if !before || !only_reads(p, user, p.operand_index(operand)) {
             return None;
         }
     }
     Some((yield_op, slot, next))
-}
-
-/// The index of `op` among the ops of `block` (which holds it).
-fn position(p: &Program, block: BlockId, op: OpId) -> Option<usize> {
-    p.block_ops(block).position(|o| o == op)
 }

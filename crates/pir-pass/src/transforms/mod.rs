@@ -18,6 +18,7 @@ pub mod value_semantics;
 
 use pir_core::walk::Order;
 use pir_core::{BlockId, Builder, InsertPoint, OpId, Program, Symbol, ValueId};
+use rustc_hash::FxHashMap;
 
 use crate::pass::PassError;
 
@@ -31,6 +32,50 @@ pub(crate) fn ancestor_in(p: &Program, mut op: OpId, block: BlockId) -> Option<O
         }
         op = p.block_parent_op(parent)?;
     }
+}
+
+/// Position of each op in its block, for program-order questions. An op
+/// that stands for another takes its position ([`Positions::set`]); erasing
+/// ops leaves the order of the others as it was, so the table still answers.
+pub(crate) struct Positions(FxHashMap<OpId, u32>);
+
+impl Positions {
+    /// The positions of every op under `root`.
+    pub(crate) fn new(p: &Program, root: OpId) -> Self {
+        let mut table = FxHashMap::default();
+        let mut next: FxHashMap<BlockId, u32> = FxHashMap::default();
+        p.walk(root, Order::Pre, &mut |op| {
+            if let Some(block) = p.op_parent_block(op) {
+                let n = next.entry(block).or_insert(0);
+                table.insert(op, *n);
+                *n += 1;
+            }
+        });
+        Positions(table)
+    }
+
+    /// The position of `op` (ops outside the walked root sort last).
+    pub(crate) fn get(&self, op: OpId) -> u32 {
+        self.0.get(&op).copied().unwrap_or(u32::MAX)
+    }
+
+    /// Gives `op` the position `position` (an op standing for another).
+    pub(crate) fn set(&mut self, op: OpId, position: u32) {
+        self.0.insert(op, position);
+    }
+}
+
+/// Where `x` (an op anywhere) stands relative to `op` of `block`: the
+/// ordering of its ancestor in `block`, `None` when it is outside `block`.
+pub(crate) fn order_in_block(
+    p: &Program,
+    pos: &Positions,
+    x: OpId,
+    op: OpId,
+    block: BlockId,
+) -> Option<std::cmp::Ordering> {
+    let anc = ancestor_in(p, x, block)?;
+    Some(pos.get(anc).cmp(&pos.get(op)))
 }
 
 /// The dims of `v`'s type when it is a dense tensor.

@@ -14,6 +14,7 @@ use pir_core::{Attribute, InsertPoint, OpId, Program, ValueId};
 use crate::alias::{while_body, yield_of};
 use crate::effects::is_pure;
 use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::transforms::loops_under;
 
 /// The `dce` pass.
 pub const INFO: PassInfo = PassInfo {
@@ -92,12 +93,7 @@ fn erase_dead_ops(p: &mut Program, mut worklist: Vec<OpId>) -> Result<u64, PassE
 /// values (module docs); returns how many were dropped, and the ops that
 /// defined the dropped inputs and yielded values (now maybe dead).
 fn drop_unread_carried(p: &mut Program, root: OpId) -> Result<(u64, Vec<OpId>), PassError> {
-    let mut loops = Vec::new();
-    p.walk(root, Order::Post, &mut |op| {
-        if op != root && p.op_name_str(op) == "pd_op.while" {
-            loops.push(op);
-        }
-    });
+    let loops = loops_under(p, root);
     let mut dropped = 0;
     let mut freed = Vec::new();
     for lp in loops {

@@ -44,7 +44,6 @@
 //! before the loop. The executor rebinds the condition operand to each
 //! yielded condition anyway.
 
-use pir_core::walk::Order;
 use std::cmp::Ordering;
 
 use pir_core::{BlockId, OpId, Program, ValueDef, ValueId};
@@ -52,7 +51,7 @@ use pir_core::{BlockId, OpId, Program, ValueDef, ValueId};
 use crate::alias::{has_fresh_results, only_reads, while_body, yield_of};
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::registry::PassInfo;
-use crate::transforms::{ancestor_in, order_in_block, Positions};
+use crate::transforms::{ancestor_in, loops_under, order_in_block, Positions};
 
 /// The `forward_loop_assigns` pass.
 pub const INFO: PassInfo = PassInfo {
@@ -78,12 +77,7 @@ impl Pass for ForwardLoopAssigns {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        let mut loops = Vec::new();
-        p.walk(root, Order::Post, &mut |op| {
-            if op != root && p.op_name_str(op) == "pd_op.while" {
-                loops.push(op);
-            }
-        });
+        let loops = loops_under(p, root);
         if loops.is_empty() {
             return Ok(Changed::No);
         }

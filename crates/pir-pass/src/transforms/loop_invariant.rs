@@ -30,7 +30,6 @@
 //! every iteration.
 
 use pir_core::op_info::TraitId;
-use pir_core::walk::Order;
 use pir_core::{InsertPoint, OpId, Program, ValueId};
 use rustc_hash::FxHashSet;
 
@@ -39,7 +38,7 @@ use crate::effects::is_pure;
 use crate::leading_dim::{keeps_leading_matmul, LeadingDims, KEEPS_LEADING_DIM};
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::registry::PassInfo;
-use crate::transforms::dense_dims;
+use crate::transforms::{dense_dims, loops_under};
 
 /// The `loop_invariant_code_motion` pass.
 pub const INFO: PassInfo = PassInfo {
@@ -64,12 +63,7 @@ impl Pass for LoopInvariantCodeMotion {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        let mut loops = Vec::new();
-        p.walk(root, Order::Post, &mut |op| {
-            if op != root && p.op_name_str(op) == "pd_op.while" {
-                loops.push(op);
-            }
-        });
+        let loops = loops_under(p, root);
         if loops.is_empty() {
             return Ok(Changed::No);
         }

@@ -96,6 +96,18 @@ pub(crate) fn ops_under(p: &Program, root: OpId) -> Vec<OpId> {
     ops
 }
 
+/// The `pd_op.while` ops under `root`, inner loops before the loops that
+/// hold them (post order).
+pub(crate) fn loops_under(p: &Program, root: OpId) -> Vec<OpId> {
+    let mut loops = Vec::new();
+    p.walk(root, Order::Post, &mut |op| {
+        if op != root && p.op_name_str(op) == "pd_op.while" {
+            loops.push(op);
+        }
+    });
+    loops
+}
+
 /// Creates an op `name` before `op` reading `operands`, with `op`'s
 /// attribute dictionary and result types, makes the users of `op`'s results
 /// use the new results, and erases `op`. Returns the new op.

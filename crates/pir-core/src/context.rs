@@ -14,6 +14,7 @@
 //! assert!(ctx.op_info(ctx.symbol("builtin.parameter")).is_some());
 //! ```
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -39,12 +40,31 @@ impl Symbol {
 }
 
 struct SymbolEntry {
-    text: Box<str>,
-    /// Index into `op_infos` when an op of this name is registered, else `NO_OP`.
+    /// Static texts (op names from a dialect's table) are not copied.
+    text: Cow<'static, str>,
+    /// Index into `op_infos` when an op of this name is registered; a
+    /// deferred registration (`DEFERRED`, its source and the op's number
+    /// there) until first looked up; else `NO_OP`.
     op: AtomicU32,
 }
 
 const NO_OP: u32 = u32::MAX;
+
+/// Marks a deferred registration: bits 16..31 are the source (below
+/// `MAX_SOURCES`), bits 0..16 the op's number in it.
+const DEFERRED: u32 = 1 << 31;
+
+/// Sources a context can hold (`NO_OP` must stay out of the deferred range).
+const MAX_SOURCES: usize = 0x7FFF;
+
+/// Registrations a dialect makes only when an op is first looked up (see
+/// [`IrContext::defer_ops`]): a dialect of many ops pays for the names at
+/// context creation, and for building each `OpInfo` when a program uses it.
+pub trait OpSource: Send + Sync {
+    /// The registration of this source's op number `index`, one of those
+    /// given to [`IrContext::defer_ops`].
+    fn op_info(&self, ctx: &IrContext, index: u16) -> OpInfo;
+}
 
 /// A sequence of attribute names and their order by name (see
 /// `IrContext::name_orders`).
@@ -86,6 +106,10 @@ pub struct IrContext {
     /// instead of sorting the names' texts.
     name_orders: Mutex<hashbrown::HashTable<NameOrder>>,
     op_infos: boxcar::Vec<OpInfo>,
+    /// The sources of deferred registrations, by number.
+    op_sources: boxcar::Vec<Box<dyn OpSource>>,
+    /// Held while a deferred registration is built, so that it is built once.
+    materializing: Mutex<()>,
     type_decoders: RwLock<FxHashMap<&'static str, TypeDecoder>>,
     attr_decoders: RwLock<FxHashMap<&'static str, AttrDecoder>>,
     text: RwLock<TextRegistry>,
@@ -145,7 +169,7 @@ impl IrContext {
                 s,
                 |e: &SymbolEntry, s| &*e.text == *s,
                 |s| SymbolEntry {
-                    text: s.into(),
+                    text: Cow::Owned(s.into()),
                     op: AtomicU32::new(NO_OP),
                 },
                 |e| fx_hash(&*e.text),
@@ -163,6 +187,8 @@ impl IrContext {
             orders: Interner::new(),
             name_orders: Mutex::new(hashbrown::HashTable::new()),
             op_infos: boxcar::Vec::new(),
+            op_sources: boxcar::Vec::new(),
+            materializing: Mutex::new(()),
             type_decoders: RwLock::new(FxHashMap::default()),
             attr_decoders: RwLock::new(FxHashMap::default()),
             text: RwLock::new(TextRegistry::default()),
@@ -193,7 +219,21 @@ impl IrContext {
             s,
             |e, s| &*e.text == *s,
             |s| SymbolEntry {
-                text: s.into(),
+                text: Cow::Owned(s.into()),
+                op: AtomicU32::new(NO_OP),
+            },
+            |e| fx_hash(&*e.text),
+        ))
+    }
+
+    /// Interns a static string without copying it.
+    fn symbol_static(&self, s: &'static str) -> Symbol {
+        Symbol(self.symbols.intern(
+            fx_hash(s),
+            s,
+            |e, s| &*e.text == *s,
+            |s| SymbolEntry {
+                text: Cow::Borrowed(s),
                 op: AtomicU32::new(NO_OP),
             },
             |e| fx_hash(&*e.text),
@@ -507,8 +547,34 @@ impl IrContext {
     pub fn register_op(&self, info: OpInfo) {
         let name = self.symbol(&info.name);
         let index = self.op_infos.push(info);
-        let index = u32::try_from(index).expect("too many registered ops");
+        let index = u32::try_from(index)
+            .ok()
+            .filter(|&i| i < DEFERRED)
+            .expect("too many registered ops");
         self.symbols.get(name.0).op.store(index, Ordering::Release);
+    }
+
+    /// Registers the ops `names` (each with its number in `source`), to be
+    /// built by `source` when first looked up. Like [`register_op`](Self::register_op),
+    /// a later registration of a name replaces an earlier one. Lookups see no
+    /// difference: [`op_info`](Self::op_info) builds a deferred op on its first call.
+    pub fn defer_ops(
+        &self,
+        source: Box<dyn OpSource>,
+        names: impl IntoIterator<Item = (u16, &'static str)>,
+    ) {
+        let id = self.op_sources.push(source);
+        assert!(id < MAX_SOURCES, "too many op sources");
+        let tag = DEFERRED | (id as u32) << 16;
+        let names = names.into_iter();
+        let (at_least, at_most) = names.size_hint();
+        let room = self.symbols.len() + at_most.unwrap_or(at_least);
+        self.symbols.reserve_total(room, |e| fx_hash(&*e.text));
+        for (index, name) in names {
+            let sym = self.symbol_static(name);
+            let entry = &self.symbols.get(sym.0).op;
+            entry.store(tag | u32::from(index), Ordering::Release);
+        }
     }
 
     /// The registration of the op named `name`, if any.
@@ -516,12 +582,39 @@ impl IrContext {
     pub fn op_info(&self, name: Symbol) -> Option<&OpInfo> {
         match self.symbols.get(name.0).op.load(Ordering::Acquire) {
             NO_OP => None,
+            index if index & DEFERRED != 0 => self.materialize(name),
             index => self.op_infos.get(index as usize),
         }
     }
 
-    /// All registered ops.
+    /// The registration of the op named `name` (a string), if any.
+    pub fn op_info_named(&self, name: &str) -> Option<&OpInfo> {
+        self.lookup_symbol(name).and_then(|s| self.op_info(s))
+    }
+
+    /// Builds the deferred registration of `name` (once, whichever thread
+    /// asks first).
+    #[cold]
+    fn materialize(&self, name: Symbol) -> Option<&OpInfo> {
+        let _building = self.materializing.lock();
+        let entry = &self.symbols.get(name.0).op;
+        let state = entry.load(Ordering::Acquire);
+        if state & DEFERRED == 0 || state == NO_OP {
+            // Built (or replaced) while this thread waited.
+            return self.op_infos.get(state as usize);
+        }
+        let source = self.op_sources.get(((state & !DEFERRED) >> 16) as usize)?;
+        let info = source.op_info(self, (state & 0xFFFF) as u16);
+        let index = self.op_infos.push(info);
+        entry.store(index as u32, Ordering::Release);
+        self.op_infos.get(index)
+    }
+
+    /// All registered ops (deferred ones are built first).
     pub fn registered_ops(&self) -> impl Iterator<Item = &OpInfo> + '_ {
+        for i in 0..self.symbols.len() {
+            self.op_info(Symbol(i as u32));
+        }
         // A re-registered name leaves its old entry behind; report current ones only.
         self.op_infos
             .iter()
@@ -576,6 +669,86 @@ mod tests {
     fn context_is_send_and_sync() {
         fn check<T: Send + Sync>() {}
         check::<IrContext>();
+    }
+
+    /// A source that counts what it builds, each op named `test.op<index>`.
+    struct Counting(std::sync::Arc<AtomicU32>);
+
+    impl OpSource for Counting {
+        fn op_info(&self, ctx: &IrContext, index: u16) -> OpInfo {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            let pure = ctx.trait_id("TestPureTrait");
+            OpInfo::new(format!("test.op{index}"), "test").with_trait(pure)
+        }
+    }
+
+    /// Defers `ops` ops to a counting source; returns its count of builds.
+    fn defer_counted(ctx: &IrContext, ops: u16) -> std::sync::Arc<AtomicU32> {
+        let built = std::sync::Arc::new(AtomicU32::new(0));
+        // Names of a source are static (a dialect's table); a test's are leaked.
+        let names = (0..ops).map(|i| (i, &*format!("test.op{i}").leak()));
+        ctx.defer_ops(Box::new(Counting(built.clone())), names);
+        built
+    }
+
+    #[test]
+    fn deferred_ops_are_built_on_first_lookup_once() {
+        let ctx = IrContext::new();
+        let built = defer_counted(&ctx, 3);
+        assert_eq!(built.load(Ordering::Relaxed), 0);
+        let op1 = ctx.symbol("test.op1");
+        let info = ctx.op_info(op1).unwrap();
+        assert_eq!(info.name, "test.op1");
+        assert!(info.has_trait(ctx.trait_id("TestPureTrait")));
+        assert!(std::ptr::eq(info, ctx.op_info(op1).unwrap()));
+        assert!(ctx.op_info_named("test.op1").is_some());
+        assert_eq!(built.load(Ordering::Relaxed), 1);
+        assert!(ctx.op_info_named("test.op3").is_none());
+        assert!(ctx.op_info(ctx.symbol("test.unknown")).is_none());
+        // Listing every op builds the rest.
+        let names: Vec<&str> = ctx
+            .registered_ops()
+            .filter(|i| i.dialect == "test")
+            .map(|i| i.name.as_str())
+            .collect();
+        assert_eq!(names.len(), 3);
+        assert_eq!(built.load(Ordering::Relaxed), 3);
+    }
+
+    #[test]
+    fn a_later_registration_replaces_a_deferred_one_and_the_other_way() {
+        let ctx = IrContext::new();
+        let built = defer_counted(&ctx, 2);
+        ctx.register_op(OpInfo::new("test.op0", "mine"));
+        assert_eq!(ctx.op_info_named("test.op0").unwrap().dialect, "mine");
+        ctx.register_op(OpInfo::new("test.op1", "mine"));
+        let again = defer_counted(&ctx, 2);
+        assert_eq!(ctx.op_info_named("test.op1").unwrap().dialect, "test");
+        assert_eq!(built.load(Ordering::Relaxed), 0);
+        assert_eq!(again.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn threads_looking_up_a_deferred_op_at_once_share_one_build() {
+        let ctx = IrContext::new();
+        let built = defer_counted(&ctx, 64);
+        let syms: Vec<Symbol> = (0..64)
+            .map(|i| ctx.symbol(&format!("test.op{i}")))
+            .collect();
+        let seen: Vec<Vec<usize>> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..4)
+                .map(|_| {
+                    s.spawn(|| {
+                        syms.iter()
+                            .map(|&sym| ctx.op_info(sym).unwrap() as *const OpInfo as usize)
+                            .collect()
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(seen.windows(2).all(|w| w[0] == w[1]));
+        assert_eq!(built.load(Ordering::Relaxed), 64);
     }
 
     #[test]

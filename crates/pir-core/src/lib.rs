@@ -51,7 +51,7 @@ pub mod walk;
 
 pub use attributes::{AttrDef, AttrDict, Attribute};
 pub use builder::Builder;
-pub use context::{Dialect, IrContext, Symbol};
+pub use context::{Dialect, IrContext, OpSource, Symbol};
 pub use op_info::{OpInfo, TraitId};
 pub use program::{
     BlockId, InsertPoint, OpId, OperandId, Parameter, ParameterData, Program, RegionId, ValueDef,

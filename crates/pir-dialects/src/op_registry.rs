@@ -7,7 +7,7 @@ use pir_core::builtin::{
 };
 use pir_core::op_info::traits;
 use pir_core::parser::{AttrHintInterface, Expect, PrintedAttrsInterface};
-use pir_core::{AttrDef, Attribute, IrContext, OpId, OpInfo, Program};
+use pir_core::{AttrDef, Attribute, IrContext, OpId, OpInfo, OpSource, Program};
 
 use crate::op_def::{AttrKind, ElementKind, OpDef, OpDefinition, ScalarDataType, OP_DEFS};
 use crate::pd_op::{DataLayoutAttr, DataTypeAttr, IntArrayAttr, PlaceAttr, ScalarAttr};
@@ -22,46 +22,66 @@ pub fn op_def(name: &str) -> Option<&'static OpDef> {
 }
 
 /// Registers every `pd_op.*` and `cf.*` op of the table (the core registers
-/// `builtin.*`), letting `customize` adjust each registration.
-pub(crate) fn register_table_ops(
-    ctx: &IrContext,
-    customize: &dyn Fn(&'static OpDef, OpInfo) -> OpInfo,
-) {
-    for def in OP_DEFS {
-        if !(def.name.starts_with("pd_op.") || def.name.starts_with("cf.")) {
-            continue;
-        }
-        let dialect = if def.dialect == "cf" { "cf" } else { "pd_op" };
-        let names: Vec<&'static str> = def.attributes.iter().map(|a| a.name).collect();
-        let mut info = OpInfo::new(def.name, dialect)
-            .with_attributes(&names)
-            .with_interface(OpDefinition(def))
-            .with_interface(AttrHintInterface(attr_hint_from_definition))
-            .with_interface(PrintedAttrsInterface(
-                crate::printed_floats::restore_printed_floats,
-            ));
-        let mut side_effect = false;
-        for t in def.traits {
-            let id = ctx.trait_id(t);
-            side_effect |= id == traits::SIDE_EFFECT || id == traits::INPLACE;
-            info = info.with_trait(id);
-        }
-        if crate::undeclared_effects::undeclared(def.name) {
-            side_effect = true;
-            info = info.with_trait(traits::SIDE_EFFECT);
-        }
-        if def.name == "cf.yield" {
-            info = info.with_trait(traits::IS_TERMINATOR);
-        }
-        if !side_effect && def.num_regions == 0 {
-            info = info.with_trait(traits::NO_SIDE_EFFECT);
-        }
-        if def.num_regions > 0 {
-            info = info.with_regions(def.num_regions);
-        }
-        info = info.with_verify(verify_by_definition);
-        ctx.register_op(customize(def, info));
+/// `builtin.*`), letting `customize` adjust each registration. Each op's
+/// registration is built when a program first names it: a context is made
+/// by every command, and a model names a few dozen of the table's ops.
+pub(crate) fn register_table_ops(ctx: &IrContext, customize: Customize) {
+    let names = OP_DEFS.iter().enumerate().filter_map(|(index, def)| {
+        let ours = def.name.starts_with("pd_op.") || def.name.starts_with("cf.");
+        // The table is far below 65,536 ops (a test checks it).
+        let index = u16::try_from(index).ok()?;
+        ours.then_some((index, def.name))
+    });
+    ctx.defer_ops(Box::new(TableOps { customize }), names);
+}
+
+/// A dialect's adjustment of the registrations built from the table.
+pub(crate) type Customize = fn(&'static OpDef, OpInfo) -> OpInfo;
+
+/// The table's ops, built on first use (see [`register_table_ops`]).
+struct TableOps {
+    customize: Customize,
+}
+
+impl OpSource for TableOps {
+    fn op_info(&self, ctx: &IrContext, index: u16) -> OpInfo {
+        // `register_table_ops` gave only indices of the table.
+        let def = &OP_DEFS[usize::from(index)];
+        (self.customize)(def, info_from_definition(ctx, def))
     }
+}
+
+/// The registration of `def`: its attributes, definition, traits and checks.
+fn info_from_definition(ctx: &IrContext, def: &'static OpDef) -> OpInfo {
+    let dialect = if def.dialect == "cf" { "cf" } else { "pd_op" };
+    let names: Vec<&'static str> = def.attributes.iter().map(|a| a.name).collect();
+    let mut info = OpInfo::new(def.name, dialect)
+        .with_attributes(&names)
+        .with_interface(OpDefinition(def))
+        .with_interface(AttrHintInterface(attr_hint_from_definition))
+        .with_interface(PrintedAttrsInterface(
+            crate::printed_floats::restore_printed_floats,
+        ));
+    let mut side_effect = false;
+    for t in def.traits {
+        let id = ctx.trait_id(t);
+        side_effect |= id == traits::SIDE_EFFECT || id == traits::INPLACE;
+        info = info.with_trait(id);
+    }
+    if crate::undeclared_effects::undeclared(def.name) {
+        side_effect = true;
+        info = info.with_trait(traits::SIDE_EFFECT);
+    }
+    if def.name == "cf.yield" {
+        info = info.with_trait(traits::IS_TERMINATOR);
+    }
+    if !side_effect && def.num_regions == 0 {
+        info = info.with_trait(traits::NO_SIDE_EFFECT);
+    }
+    if def.num_regions > 0 {
+        info = info.with_regions(def.num_regions);
+    }
+    info.with_verify(verify_by_definition)
 }
 
 /// Checks an op against its definition: operand and result counts, required

@@ -223,3 +223,19 @@ fn operands_and_results_of_another_kind_are_refused_as_paddle_does() {
     let err = build(arrays, dense, "pd_op.add_n", 1).unwrap_err();
     assert!(err.contains("must be a vector of dense tensors"), "{err}");
 }
+
+#[test]
+fn the_table_numbers_its_ops_in_sixteen_bits() {
+    // Registrations are deferred by their number in the table (a `u16`).
+    assert!(pir_dialects::op_def::OP_DEFS.len() < usize::from(u16::MAX));
+}
+
+#[test]
+fn a_new_context_builds_no_table_op_until_one_is_named() {
+    let ctx = pir_dialects::pd_op_context();
+    let built_before = format!("{ctx:?}");
+    let relu = ctx.op_info(ctx.symbol("pd_op.relu")).unwrap();
+    assert_eq!(relu.dialect, "pd_op");
+    let built_after = format!("{ctx:?}");
+    assert_ne!(built_before, built_after, "the first look-up builds the op");
+}

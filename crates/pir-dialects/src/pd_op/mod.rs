@@ -1,7 +1,8 @@
 //! The `pd_op` dialect: Paddle's operators.
 //!
 //! Types and attributes are in [`types`] and [`attrs`]; the 1,617 operations
-//! are registered from the definition table ([`mod@crate::op_def`]); the
+//! are registered from the definition table ([`mod@crate::op_def`]), each
+//! built when a program first names it; the
 //! control-flow ops with regions get Paddle's custom printed forms here:
 //!
 //! ```text
@@ -51,7 +52,7 @@ impl Dialect for PdOpDialect {
         ctx.register_attr::<PlaceAttr>();
         ctx.register_attr::<DataLayoutAttr>();
         ctx.register_attr::<ScalarAttr>();
-        crate::op_registry::register_table_ops(ctx, &customize_control_flow);
+        crate::op_registry::register_table_ops(ctx, customize_control_flow);
     }
 }
 

@@ -157,36 +157,17 @@ fn load_model(input: &Path) -> Result<pir::Model, CliError> {
 
 /// Writes the program to `out` (JSON, or text for `.pir`/`.txt`) and, when its
 /// parameters have data, `out` with the extension `.pdiparams` holding the
-/// persistable tensors it uses. The parameter file goes first; if the program
-/// then cannot be written, the new parameter file is removed again.
+/// persistable tensors it uses (see [`pir::Model::save_as`]: both written at
+/// once, then put in place, the parameters first).
 fn save_model(model: &pir::Model, out: &Path, force: bool) -> Result<(), CliError> {
-    let params = model.persistable_tensors()?;
-    let params_path = out.with_extension("pdiparams");
-    if !params.is_empty() {
-        if params_path == out {
-            return Err(CliError::Usage(format!(
-                "{}: the output must not be the parameter file",
-                out.display()
-            )));
-        }
-        pir_params::combined::save_combined(&params_path, &params, force).map_err(|source| {
-            CliError::Params {
-                path: params_path.clone(),
-                source,
-            }
-        })?;
-    }
-    let options = pir_serde::WriteOptions {
-        trainable: model.trainable,
-        readable: model.readable,
-        ..Default::default()
-    };
-    let saved = crate::input::save(&model.program, out, &options, force);
-    if saved.is_err() && !params.is_empty() {
-        // Best effort: the program's error is the one to report.
-        let _ = std::fs::remove_file(&params_path);
-    }
-    saved
+    // A model's extension (json, pir, txt) keeps it apart from its `.pdiparams`.
+    crate::input::check_model_output(out)?;
+    let _progress = crate::progress::spinner(&format!("writing {}", out.display()));
+    model.save_as(out, force).map_err(|e| match e {
+        pir::Error::Write { path, source } => CliError::Write { path, source },
+        pir::Error::Params { path, source } => CliError::Params { path, source },
+        other => CliError::Model(other),
+    })
 }
 
 /// A failure hook that writes the pipeline's input program to `file` (JSON,

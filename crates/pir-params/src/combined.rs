@@ -148,8 +148,20 @@ pub fn save_combined<S: AsRef<str>>(
     params: &[(S, Tensor)],
     overwrite: bool,
 ) -> Result<()> {
-    pir_core::fs::write_atomic(path, overwrite, |w| write_io(w, params))?;
-    Ok(())
+    Ok(prepare_combined(path, params, overwrite)?.commit()?)
+}
+
+/// [`save_combined`] up to the rename: the file written and synced under a
+/// temporary name, put in place by [`Prepared::commit`](pir_core::fs::Prepared::commit)
+/// (see [`pir_core::fs::prepare_atomic`]).
+pub fn prepare_combined<S: AsRef<str>>(
+    path: &Path,
+    params: &[(S, Tensor)],
+    overwrite: bool,
+) -> Result<pir_core::fs::Prepared> {
+    Ok(pir_core::fs::prepare_atomic(path, overwrite, |w| {
+        write_io(w, params)
+    })?)
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ mod write;
 pub use error::{ReadError, WriteError};
 pub use read::{read_file, read_slice, read_slice_releasing, LoadedProgram, ReadOptions};
 pub use text::{
-    is_text_path, read_any_file, read_any_slice, read_text, read_text_with, typed_bytes,
-    typed_options, typed_text, write_any_file, write_text_file, write_typed,
+    is_text_path, prepare_any_file, read_any_file, read_any_slice, read_text, read_text_with,
+    typed_bytes, typed_options, typed_text, write_any_file, write_text_file, write_typed,
 };
-pub use write::{write_file, write_to, write_to_vec, WriteOptions, PIR_VERSION};
+pub use write::{prepare_file, write_file, write_to, write_to_vec, WriteOptions, PIR_VERSION};

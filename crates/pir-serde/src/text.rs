@@ -21,6 +21,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use pir_core::fs::Prepared;
 use pir_core::parser::{self, ParseOptions};
 use pir_core::printer::PrintOptions;
 use pir_core::{IrContext, Program};
@@ -217,15 +218,24 @@ pub fn write_text_file(
     options: &WriteOptions,
     overwrite: bool,
 ) -> Result<(), WriteError> {
+    Ok(prepare_text_file(program, path, options, overwrite)?.commit()?)
+}
+
+/// [`write_text_file`] up to the rename (see [`pir_core::fs::prepare_atomic`]).
+fn prepare_text_file(
+    program: &Program,
+    path: &Path,
+    options: &WriteOptions,
+    overwrite: bool,
+) -> Result<Prepared, WriteError> {
     let typed = path.extension().is_some_and(|e| e == "pir");
-    pir_core::fs::write_atomic(path, overwrite, |w| {
+    Ok(pir_core::fs::prepare_atomic(path, overwrite, |w| {
         if typed {
             write_typed(program, options, false, w)
         } else {
             program.print_with_to(PrintOptions::default(), &[], w)
         }
-    })?;
-    Ok(())
+    })?)
 }
 
 /// Writes a program as IR text or JSON, chosen by the path's extension
@@ -236,9 +246,21 @@ pub fn write_any_file(
     options: &WriteOptions,
     overwrite: bool,
 ) -> Result<(), WriteError> {
+    Ok(prepare_any_file(program, path, options, overwrite)?.commit()?)
+}
+
+/// [`write_any_file`] up to the rename: the file written and synced under
+/// a temporary name, put in place by [`Prepared::commit`] (see
+/// [`pir_core::fs::prepare_atomic`]).
+pub fn prepare_any_file(
+    program: &Program,
+    path: &Path,
+    options: &WriteOptions,
+    overwrite: bool,
+) -> Result<Prepared, WriteError> {
     if is_text_path(path) {
-        write_text_file(program, path, options, overwrite)
+        prepare_text_file(program, path, options, overwrite)
     } else {
-        crate::write::write_file(program, path, options, overwrite)
+        crate::write::prepare_file(program, path, options, overwrite)
     }
 }

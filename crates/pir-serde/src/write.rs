@@ -89,11 +89,21 @@ pub fn write_file(
     options: &WriteOptions,
     overwrite: bool,
 ) -> Result<(), WriteError> {
+    Ok(prepare_file(program, path, options, overwrite)?.commit()?)
+}
+
+/// [`write_file`] up to the rename (see [`pir_core::fs::prepare_atomic`]).
+pub fn prepare_file(
+    program: &Program,
+    path: &Path,
+    options: &WriteOptions,
+    overwrite: bool,
+) -> Result<pir_core::fs::Prepared, WriteError> {
     // An encoding error stops the file (which is then removed) and is
     // reported as itself rather than as the file's I/O error.
     let mut failed = None;
-    let written =
-        pir_core::fs::write_atomic(path, overwrite, |w| match write_to(program, options, w) {
+    let prepared =
+        pir_core::fs::prepare_atomic(path, overwrite, |w| match write_to(program, options, w) {
             Ok(()) => Ok(()),
             Err(WriteError::Io(e)) => Err(e),
             Err(e) => {
@@ -101,9 +111,9 @@ pub fn write_file(
                 Err(std::io::Error::other("the program cannot be written"))
             }
         });
-    match (failed, written) {
+    match (failed, prepared) {
         (Some(e), _) => Err(e),
-        (None, written) => Ok(written?),
+        (None, prepared) => Ok(prepared?),
     }
 }
 

@@ -527,28 +527,69 @@ impl Model {
     }
 
     /// Writes `prefix.json` and `prefix.pdiparams` (when the program has
-    /// parameters with data), each atomically.
+    /// parameters with data), as [`save_as`](Self::save_as) does.
     pub fn save(&self, prefix: impl AsRef<Path>, overwrite: bool) -> Result<(), Error> {
-        let prefix = prefix.as_ref();
-        let json = with_extension(prefix, ".json");
+        self.save_as(&with_extension(prefix.as_ref(), ".json"), overwrite)
+    }
+
+    /// Writes the program to `path` (JSON, or IR text for `.pir`/`.txt`, see
+    /// [`pir_serde::is_text_path`]) and, when it has parameters with data, the
+    /// persistable tensors it uses to `path` with the extension `.pdiparams`.
+    ///
+    /// Both files are written and synced under temporary names at once (on
+    /// two threads: syncing is most of the time), then put in place, the
+    /// parameters first. If either cannot be written, neither destination
+    /// changes; if the program cannot be put in place after its parameters
+    /// were, the new parameter file is removed again.
+    pub fn save_as(&self, path: &Path, overwrite: bool) -> Result<(), Error> {
         let params = self.persistable_tensors()?;
         let options = pir_serde::WriteOptions {
             trainable: self.trainable,
             readable: self.readable,
             ..Default::default()
         };
-        pir_serde::write_file(&self.program, &json, &options, overwrite).map_err(|source| {
-            Error::Write {
-                path: json.clone(),
-                source,
-            }
-        })?;
-        if !params.is_empty() {
-            let path = with_extension(prefix, ".pdiparams");
-            pir_params::combined::save_combined(&path, &params, overwrite)
-                .map_err(|source| Error::Params { path, source })?;
+        let write_error = |source| Error::Write {
+            path: path.to_path_buf(),
+            source,
+        };
+        let params_path = path.with_extension("pdiparams");
+        let params_error = |source| Error::Params {
+            path: params_path.clone(),
+            source,
+        };
+        let prepare_program =
+            || pir_serde::prepare_any_file(&self.program, path, &options, overwrite);
+        if !params.is_empty() && params_path == path {
+            return Err(write_error(pir_serde::WriteError::Io(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "the program would overwrite its own parameter file",
+            ))));
         }
-        Ok(())
+        if params.is_empty() {
+            return prepare_program()
+                .and_then(|p| Ok(p.commit()?))
+                .map_err(write_error);
+        }
+        let (program, params) = std::thread::scope(|s| {
+            let params = s
+                .spawn(|| pir_params::combined::prepare_combined(&params_path, &params, overwrite));
+            let program = prepare_program();
+            let params = params
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (program, params)
+        });
+        // Prepared files not committed are removed when dropped.
+        let params = params.map_err(params_error)?;
+        let program = program.map_err(write_error)?;
+        params
+            .commit()
+            .map_err(|e| params_error(pir_params::Error::from(e)))?;
+        program.commit().map_err(|e| {
+            // Best effort: the program's error is the one to report.
+            let _ = std::fs::remove_file(&params_path);
+            write_error(pir_serde::WriteError::from(e))
+        })
     }
 }
 

@@ -131,3 +131,36 @@ fn a_large_model_is_read_from_a_memory_map_as_from_its_bytes() {
     assert!(write(&mapped.program) == json);
     assert!(write(&from_bytes.program) == json);
 }
+
+#[test]
+fn a_model_whose_parameters_cannot_be_written_leaves_both_files_as_they_were() {
+    let models = pir_corpus::models();
+    let m = models.iter().find(|m| m.name == "mlp_tiny").unwrap();
+    let loaded = pir::Model::load(prefix(&m.json())).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("model.json");
+    std::fs::write(&out, b"old program").unwrap();
+    // A directory where the parameter file would go: it cannot be replaced.
+    std::fs::create_dir(out.with_extension("pdiparams")).unwrap();
+    let err = loaded.save_as(&out, true).unwrap_err();
+    assert!(matches!(err, pir::Error::Params { .. }), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), b"old program");
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 2, "no temporary file is left behind");
+}
+
+#[test]
+fn save_as_writes_text_programs_with_their_parameters_beside() {
+    let models = pir_corpus::models();
+    let m = models.iter().find(|m| m.name == "mlp_tiny").unwrap();
+    let loaded = pir::Model::load(prefix(&m.json())).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("model.pir");
+    loaded.save_as(&out, false).unwrap();
+    let again = pir::Model::load(&out).unwrap();
+    assert_eq!(again.parameter_names(), loaded.parameter_names());
+    assert!(
+        loaded.save_as(&out, false).is_err(),
+        "no overwrite unless asked"
+    );
+}

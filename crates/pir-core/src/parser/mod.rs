@@ -233,7 +233,7 @@ pub fn parse_attribute(
     text: &str,
 ) -> Result<Attribute, ParseError> {
     let mut parser = Parser::new(ctx, text, &ParseOptions::default());
-    let info = ctx.lookup_symbol(op_name).and_then(|s| ctx.op_info(s));
+    let info = ctx.op_info_named(op_name);
     let expect = dicts::attr_hint(ctx, info, attr_name);
     let attr = parser.parse_attr(expect)?;
     parser.cur.skip_ws();

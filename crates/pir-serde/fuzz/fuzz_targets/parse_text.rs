@@ -9,7 +9,7 @@ use std::sync::{Arc, OnceLock};
 use libfuzzer_sys::fuzz_target;
 use pir_core::IrContext;
 
-/// One context for all runs: building one costs ten times a small parse.
+/// One context for all runs: building one costs more than a small parse.
 fn ctx() -> Arc<IrContext> {
     static CTX: OnceLock<Arc<IrContext>> = OnceLock::new();
     CTX.get_or_init(pir_dialects::pd_op_context).clone()

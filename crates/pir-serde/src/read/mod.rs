@@ -27,7 +27,7 @@ mod tables;
 mod threads;
 
 use streamed::read_streamed;
-use tables::{DictCache, ValueTable};
+use tables::{DictCache, DictKey, ValueTable};
 
 /// Options of the reader.
 #[derive(Clone, Debug, Default)]
@@ -397,7 +397,7 @@ impl<'o, 'a> Reader<'o, 'a> {
             type_cache: FxHashMap::default(),
             dict_cache: DictCache::default(),
             entry_cache: FxHashMap::default(),
-            scanner: scan::Scanner::default(),
+            scanner: scan::Scanner::with_capacity(approx_ops),
             resolved: streamed::Resolved::default(),
             batch: scan::Batch::default(),
             operands: Vec::new(),
@@ -749,11 +749,11 @@ impl<'a> Reader<'_, 'a> {
             self.in_input(a.text_key()),
             oa.map(|oa| self.in_input(oa.text_key())),
         ) {
-            (Some(a), None) => Some((a, "")),
-            (Some(a), Some(Some(oa))) => Some((a, oa)),
+            (Some(a), None) => Some(DictKey::new((a, ""))),
+            (Some(a), Some(Some(oa))) => Some(DictKey::new((a, oa))),
             _ => None,
         };
-        if let Some(dict) = key.and_then(|k| self.dict_cache.get(k)) {
+        if let Some(dict) = key.and_then(|k| self.dict_cache.get(&k)) {
             return Ok(dict);
         }
         self.attrs.clear();

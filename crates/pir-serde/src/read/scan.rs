@@ -7,10 +7,12 @@
 
 use std::ops::Range;
 
+use pir_core::builtin::StrAttr;
+use pir_core::AttrDef;
 use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
 
-use super::tables::{DictCache, Recent};
+use super::tables::{DictCache, DictKey, Recent};
 use crate::error::ReadError;
 use crate::param_form;
 
@@ -136,6 +138,17 @@ pub(super) struct Scanner<'a> {
     entry_memo: FxHashMap<(TextId, AttrListId, u32), Recent<&'a str>>,
 }
 
+impl Scanner<'_> {
+    /// A scanner with room for the texts of about `ops` ops (see
+    /// [`DictCache::with_capacity`]).
+    pub(super) fn with_capacity(ops: usize) -> Self {
+        Scanner {
+            dicts: DictCache::with_capacity(ops / 2),
+            ..Self::default()
+        }
+    }
+}
+
 /// The length of `list` as a position in it.
 fn end_of<T>(list: &[T]) -> u32 {
     u32::try_from(list.len()).unwrap_or(u32::MAX)
@@ -194,6 +207,10 @@ impl<'a> Scanner<'a> {
                     let first = end_of(&batch.operands);
                     let mut list = s.begin_array()?;
                     while s.next_element(&mut list)? {
+                        if let Some(id) = compact_input(s) {
+                            batch.operands.push(id);
+                            continue;
+                        }
                         let mut input = s.begin_object()?;
                         if s.next_key(&mut input)?.as_deref() != Some("%") {
                             return Ok(None);
@@ -247,6 +264,11 @@ impl<'a> Scanner<'a> {
         name: TextId,
         index: usize,
     ) -> Result<Option<ScannedResult<'a>>, ReadError> {
+        let start = s.offset();
+        if let Some(result) = self.compact_result(s, name, index) {
+            return Ok(Some(result));
+        }
+        s.rewind(start);
         let mut object = s.begin_object()?;
         let (mut id, mut ty) = (None, None);
         while let Some(key) = s.next_key(&mut object)? {
@@ -260,6 +282,31 @@ impl<'a> Scanner<'a> {
             }
         }
         Ok(ty.map(|(ty, text)| ScannedResult { id, ty, text }))
+    }
+
+    /// [`scan_result`](Self::scan_result) of the text Paddle writes,
+    /// `{"%":id,"TT":type}` with no white space; `None`, with the stream
+    /// anywhere, for other text (read field by field from where it was, it
+    /// meets the same values in the same order).
+    fn compact_result(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: TextId,
+        index: usize,
+    ) -> Option<ScannedResult<'a>> {
+        if !eat(s, br#"{"%":"#) {
+            return None;
+        }
+        let id = s.i64().ok()??;
+        if !eat(s, br#","TT":"#) {
+            return None;
+        }
+        let (ty, text) = self.scan_type(s, name, index).ok()?;
+        eat(s, b"}").then_some(ScannedResult {
+            id: Some(id),
+            ty,
+            text,
+        })
     }
 
     /// The type at the stream, output `index` of an op named `name`: the two
@@ -299,6 +346,11 @@ impl<'a> Scanner<'a> {
         mut object: Open,
         batch: &mut Batch<'a>,
     ) -> Result<Option<Scanned<'a>>, ReadError> {
+        let start = s.offset();
+        if let Some(op) = self.compact_parameter(s, batch) {
+            return Ok(Some(op));
+        }
+        s.rewind(start);
         let (mut a, mut oa, mut da, mut qa, mut output) = (None, None, None, None, None);
         while let Some(key) = s.next_key(&mut object)? {
             let std::borrow::Cow::Borrowed(key) = key else {
@@ -356,6 +408,53 @@ impl<'a> Scanner<'a> {
         }))
     }
 
+    /// The short form of `builtin.parameter` after its name, when its text is
+    /// exactly as Paddle writes it:
+    /// `,"A":[d,p,c,"name"],"DA":[],"O":{"%":id,"TT":type},"OA":[f,f,f],"QA":[]}`
+    /// (no white space, those keys in that order, a plain name). Most ops of
+    /// a model are parameters, and matched byte by byte their fixed parts
+    /// cost a comparison rather than a key and a container each. `None`,
+    /// with the stream anywhere, for any other text: the caller reads it
+    /// field by field from where it was, which meets the same values (and
+    /// errors) in the same order, so a partial match changes nothing.
+    fn compact_parameter(&mut self, s: &mut Stream<'a>, batch: &Batch<'a>) -> Option<Scanned<'a>> {
+        if !eat(s, br#","A":["#) {
+            return None;
+        }
+        let flags = compact_flags(s)?;
+        if !eat(s, b",\"") {
+            return None;
+        }
+        let name = plain_string_rest(s)?;
+        if !eat(s, br#"],"DA":[],"O":{"%":"#) {
+            return None;
+        }
+        let id = s.i64().ok()??;
+        if !eat(s, br#","TT":"#) {
+            return None;
+        }
+        let (ty, text) = self.scan_type(s, PARAMETER, 0).ok()?;
+        if !eat(s, br#"},"OA":["#) {
+            return None;
+        }
+        let output_flags = compact_flags(s)?;
+        if !eat(s, br#"],"QA":[]}"#) {
+            return None;
+        }
+        let none = end_of(&batch.entries);
+        Some(Scanned::Parameter {
+            flags,
+            name,
+            lists: [none..none, none..none],
+            output_flags: Some(output_flags),
+            result: ScannedResult {
+                id: Some(id),
+                ty,
+                text,
+            },
+        })
+    }
+
     /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, list
     /// `list` of an op named `name`: its text, and its entries' texts
     /// (unchecked) appended to `batch.entries`. Each entry is first matched
@@ -379,7 +478,10 @@ impl<'a> Scanner<'a> {
                 None => {
                     // Unchecked until its op is built: a text that is no value fails
                     // that op, and with it the whole stream.
-                    let raw = s.raw_value()?;
+                    let raw = match compact_str_entry(s) {
+                        Some(raw) => raw,
+                        None => s.raw_value()?,
+                    };
                     self.entry_memo.insert(key, [Some(raw), last[0]]);
                     raw
                 }
@@ -436,7 +538,8 @@ impl<'a> Scanner<'a> {
                 entries: None,
             });
         }
-        let dict = match self.dicts.get(key) {
+        let hashed = DictKey::new(key);
+        let dict = match self.dicts.get(&hashed) {
             Some(id) => ScannedDict {
                 id: Some(id),
                 entries: None,
@@ -448,7 +551,7 @@ impl<'a> Scanner<'a> {
                     None => 0..0,
                 };
                 let id = self.next_dict;
-                let kept = self.dicts.insert(key, id);
+                let kept = self.dicts.insert(hashed, id);
                 if kept {
                     self.next_dict = id.saturating_add(1);
                 }
@@ -482,6 +585,108 @@ impl<'a> Scanner<'a> {
         s.rewind(resume);
         Ok(read?.1)
     }
+}
+
+/// Moves the stream past `text` when the input continues with exactly it.
+fn eat(s: &mut Stream<'_>, text: &[u8]) -> bool {
+    let at = s.offset();
+    let found = s
+        .text()
+        .as_bytes()
+        .get(at..)
+        .is_some_and(|rest| rest.starts_with(text));
+    if found {
+        s.rewind(at + text.len());
+    }
+    found
+}
+
+/// An operand `{"%":id}` at the stream, in compact text; `None`, with the
+/// stream where it was, for any other text.
+fn compact_input(s: &mut Stream<'_>) -> Option<i64> {
+    let at = s.offset();
+    let id = (eat(s, br#"{"%":"#))
+        .then(|| s.i64().ok().flatten())
+        .flatten()
+        .filter(|_| eat(s, b"}"));
+    if id.is_none() {
+        s.rewind(at);
+    }
+    id
+}
+
+/// An entry holding a string attribute at the stream,
+/// `{"AT":{"#":"0.a_str","D":"…"},"N":"…"}` exactly with plain strings (no
+/// escapes or control characters), which the stream moves past; `None`,
+/// with the stream where it was, for other text. Its text is the one
+/// [`Stream::raw_value`] finds, matched rather than walked byte by byte:
+/// these entries (a `struct_name` per layer) are the ones the memo of an
+/// entry misses most.
+fn compact_str_entry<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
+    let at = s.offset();
+    if str_entry_parts(s).is_none() {
+        s.rewind(at);
+        return None;
+    }
+    s.text().get(at..s.offset())
+}
+
+/// Moves past the parts of [`compact_str_entry`]'s text, or `None`.
+fn str_entry_parts(s: &mut Stream<'_>) -> Option<()> {
+    let prefix = [
+        r##"{"AT":{"#":""##,
+        StrAttr::JSON_IDS.first()?,
+        r#"","D":""#,
+    ];
+    for part in prefix {
+        if !eat(s, part.as_bytes()) {
+            return None;
+        }
+    }
+    plain_string_rest(s)?;
+    if !eat(s, br#"},"N":""#) {
+        return None;
+    }
+    plain_string_rest(s)?;
+    eat(s, b"}").then_some(())
+}
+
+/// Three integers separated by commas at the stream (non-zero is true), as
+/// [`read_flags`] reads them in compact text; `None` for any other text.
+fn compact_flags(s: &mut Stream<'_>) -> Option<[bool; 3]> {
+    // Paddle writes each flag as one digit: `0,1,1` is five bytes. (What
+    // follows, a `,` or `]`, is the caller's to match, so `0,1,10` fails there.)
+    let at = s.offset();
+    if let Some(&[a, b',', b, b',', c]) = s.text().as_bytes().get(at..at + 5) {
+        if [a, b, c].iter().all(u8::is_ascii_digit) {
+            s.rewind(at + 5);
+            return Some([a != b'0', b != b'0', c != b'0']);
+        }
+    }
+    let mut flags = [false; 3];
+    for (i, flag) in flags.iter_mut().enumerate() {
+        if i > 0 && !eat(s, b",") {
+            return None;
+        }
+        *flag = s.i64().ok()?? != 0;
+    }
+    Some(flags)
+}
+
+/// The rest of a string whose opening quote the stream has passed, when it
+/// holds no escapes or control characters (so its text is its value); the
+/// stream moves past the closing quote. `None` for other strings.
+fn plain_string_rest<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
+    let at = s.offset();
+    let text = s.text();
+    let rest = text.as_bytes().get(at..)?;
+    let len = pir_json::plain_prefix_len(rest);
+    if rest.get(len) != Some(&b'"') {
+        return None;
+    }
+    let value = text.get(at..at + len)?;
+    s.rewind(at + len + 1);
+    Some(value)
 }
 
 /// Three integer flags (non-zero is true) of an open array, or `None` when

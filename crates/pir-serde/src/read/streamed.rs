@@ -512,7 +512,7 @@ impl<'a> Reader<'_, 'a> {
     /// is valid as it stands, so it is read without a document. Models name
     /// every layer (`struct_name`), so these entries are the ones that repeat least.
     fn plain_str_entry(&self, raw: &str) -> Option<(Symbol, Attribute)> {
-        let plain = |t: &str| t.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"');
+        let plain = |t: &str| pir_json::plain_prefix_len(t.as_bytes()) == t.len();
         let rest = raw
             .strip_prefix(r##"{"AT":{"#":""##)?
             .strip_prefix(StrAttr::JSON_IDS.first()?)?

@@ -95,8 +95,8 @@ fn dictionaries_stop_being_stored_when_lists_never_repeat() {
         .collect();
     let mut unique = DictCache::<AttrDict>::default();
     for t in &texts {
-        assert_eq!(unique.get((t, "")), None);
-        unique.insert((t, ""), dict);
+        assert_eq!(unique.get(&DictKey::new((t, ""))), None);
+        unique.insert(DictKey::new((t, "")), dict);
     }
     assert!(
         unique.map.len() as u64 <= DictCache::<AttrDict>::TRIAL + 1,
@@ -106,12 +106,12 @@ fn dictionaries_stop_being_stored_when_lists_never_repeat() {
     // Lists that repeat stay cached however many lookups there are.
     let mut repeated = DictCache::<AttrDict>::default();
     for t in texts.iter().map(|t| &t[..2]) {
-        if repeated.get((t, "x")).is_none() {
-            repeated.insert((t, "x"), dict);
+        if repeated.get(&DictKey::new((t, "x"))).is_none() {
+            repeated.insert(DictKey::new((t, "x")), dict);
         }
     }
     assert_eq!(repeated.misses, 10);
-    assert_eq!(repeated.get(("[7", "x")), Some(dict));
+    assert_eq!(repeated.get(&DictKey::new(("[7", "x"))), Some(dict));
 }
 
 #[test]
@@ -151,6 +151,20 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
             r##"{{"#":"p","A":[0,1,0,"w"],"DA":[{role}],"O":{{"TT":{ty},"%":1}},"QA":[{name}],"OA":[0,0,0]}}"##
         ),
         format!(r##"{{"#":"p","O":{{"TT":{ty}}},"QA":[{name},{role}],"A":[0,1,1,"é"]}}"##),
+        // Paddle's layout with flags of more than one digit, and near misses of it.
+        format!(
+            r##"{{"#":"p","A":[0,1,12,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,-1],"QA":[]}}"##
+        ),
+        format!(
+            r##"{{"#":"p","A":[0, 1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
+        ),
+        format!(
+            r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[] }}"##
+        ),
+        format!(
+            r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[{role}],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
+        ),
+        format!(r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1]}}"##),
     ];
     let unusual = [
         format!(r##"{{"#":"p","A":[0,1,1,"w\u0030"],"O":{{"%":1,"TT":{ty}}}}}"##),
@@ -169,6 +183,16 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
         r##"{"#":"p","A":[0,1,1,"w"],"O":[],"OA":[1,0,1]}"##.to_owned(),
         r##"{"#":"p","A":[0,1,1,"w"]}"##.to_owned(),
         format!("{{\"#\":\"p\",\"A\":[0,1,1,\"w\u{1}\"],\"O\":{{\"%\":1,\"TT\":{ty}}}}}"),
+        // Paddle's layout, with a number JSON refuses where a flag or the id goes.
+        format!(
+            r##"{{"#":"p","A":[0,1,01,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
+        ),
+        format!(
+            r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":-,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
+        ),
+        format!(
+            r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1.],"QA":[]}}"##
+        ),
     ];
     let file = |op: &str| {
         format!(
@@ -200,6 +224,81 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
         );
         let got = read_slice(ctx.clone(), text.as_bytes(), &options).unwrap_err();
         assert_eq!(got.to_string(), want.to_string(), "{op}");
+    }
+}
+
+/// Operands and results in Paddle's compact text and in other spellings read
+/// as the whole-document reader reads them, and numbers JSON refuses fail
+/// with its errors.
+#[test]
+fn operands_and_results_in_every_spelling_read_to_the_same_program() {
+    let ty = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
+    let param = |id: u32| {
+        format!(
+            r##"{{"#":"p","A":[0,1,1,"w{id}"],"DA":[],"O":{{"%":{id},"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
+        )
+    };
+    let file = |inputs: &str, outputs: &str| {
+        format!(
+            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{},{},{{"#":"1.add","A":[],"I":[{inputs}],"O":[{outputs}],"OA":[]}}]}}]}}]}}}}"##,
+            param(1),
+            param(2)
+        )
+    };
+    let result = format!(r##"{{"%":3,"TT":{ty}}}"##);
+    let read = [
+        (r##"{"%":1},{"%":2}"##.to_owned(), result.clone()),
+        (r##"{"%":1}, {"%":2}"##.to_owned(), result.clone()),
+        (r##"{"%": 1},{ "%":2}"##.to_owned(), result.clone()),
+        (
+            r##"{"%":1},{"%":2 }"##.to_owned(),
+            format!(r##"{{"%":3, "TT":{ty}}}"##),
+        ),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"TT":{ty},"%":3}}"##),
+        ),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"%":3,"TT":{ty} }}"##),
+        ),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"TT":{ty}}}"##),
+        ),
+    ];
+    let ctx = pir_dialects::pd_op_context();
+    let options = ReadOptions::default();
+    for (inputs, outputs) in &read {
+        let text = file(inputs, outputs);
+        let whole = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap();
+        let (streamed, plain) = read_streamed_counting(ctx.clone(), text.as_bytes(), &options)
+            .unwrap()
+            .unwrap();
+        assert_eq!(json_of(&streamed), json_of(&whole), "{inputs} {outputs}");
+        assert_eq!(plain, 3, "{inputs} {outputs}");
+    }
+    let wrong = [
+        (r##"{"%":01},{"%":2}"##.to_owned(), result.clone()),
+        (r##"{"%":1},{"%":2.}"##.to_owned(), result.clone()),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"%":-,"TT":{ty}}}"##),
+        ),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"%":3e,"TT":{ty}}}"##),
+        ),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"%":3,"TT":{}}}"##, &ty[1..]),
+        ),
+    ];
+    for (inputs, outputs) in &wrong {
+        let text = file(inputs, outputs);
+        let want = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap_err();
+        let got = read_slice(ctx.clone(), text.as_bytes(), &options).unwrap_err();
+        assert_eq!(got.to_string(), want.to_string(), "{inputs} {outputs}");
     }
 }
 

@@ -35,6 +35,10 @@ type RecentDicts<'a> = Recent<(&'a str, &'a str, Option<TextId>)>;
 /// The name id the parameter op's lists and result are remembered under.
 const PARAMETER: TextId = TextId::MAX;
 
+/// An attribute entry's text and the scanner's number of it; entries of a
+/// plain string attribute are not numbered (see [`compact_str_entry`]).
+pub(super) type ScannedEntry<'a> = (&'a str, Option<TextId>);
+
 /// An attribute list: its text and, once delimited, the range of its
 /// entries' texts in [`Batch::entries`].
 type AttrList<'a> = (&'a str, Option<Range<u32>>);
@@ -99,7 +103,7 @@ pub(super) struct Batch<'a> {
     pub(super) ops: Vec<Scanned<'a>>,
     pub(super) operands: Vec<i64>,
     pub(super) results: Vec<ScannedResult<'a>>,
-    pub(super) entries: Vec<&'a str>,
+    pub(super) entries: Vec<ScannedEntry<'a>>,
 }
 
 impl Batch<'_> {
@@ -134,8 +138,13 @@ pub(super) struct Scanner<'a> {
     type_memo: FxHashMap<(TextId, usize), Recent<(&'a str, TextId)>>,
     /// The last two `A`/`OA` text pairs (and numbers) of each op name.
     dict_memo: FxHashMap<TextId, RecentDicts<'a>>,
-    /// The last two texts of each op name's attribute entries, by list and index.
-    entry_memo: FxHashMap<(TextId, AttrListId, u32), Recent<&'a str>>,
+    /// The last two texts (and numbers) of each op name's attribute entries,
+    /// by list and index.
+    entry_memo: FxHashMap<(TextId, AttrListId, u32), Recent<ScannedEntry<'a>>>,
+    /// Attribute entries other than plain strings, numbered: most hit the
+    /// memo, which hands the builder their number, so it finds what it
+    /// decoded by index rather than by hashing the text again.
+    entries: FxHashMap<&'a str, TextId>,
 }
 
 impl Scanner<'_> {
@@ -473,20 +482,27 @@ impl<'a> Scanner<'a> {
         while s.next_element(&mut open)? {
             let key = (name, list, index);
             let last = self.entry_memo.get(&key).copied().unwrap_or_default();
-            let raw = match last.into_iter().flatten().find(|&text| s.skip_known(text)) {
-                Some(text) => text,
+            let entry = match last.into_iter().flatten().find(|e| s.skip_known(e.0)) {
+                Some(entry) => entry,
                 None => {
                     // Unchecked until its op is built: a text that is no value fails
                     // that op, and with it the whole stream.
-                    let raw = match compact_str_entry(s) {
-                        Some(raw) => raw,
-                        None => s.raw_value()?,
+                    let entry = match compact_str_entry(s) {
+                        Some(raw) => (raw, None),
+                        None => {
+                            let raw = s.raw_value()?;
+                            let next = TextId::try_from(self.entries.len()).ok();
+                            (
+                                raw,
+                                next.map(|next| *self.entries.entry(raw).or_insert(next)),
+                            )
+                        }
                     };
-                    self.entry_memo.insert(key, [Some(raw), last[0]]);
-                    raw
+                    self.entry_memo.insert(key, [Some(entry), last[0]]);
+                    entry
                 }
             };
-            batch.entries.push(raw);
+            batch.entries.push(entry);
             index += 1;
         }
         let text = s.text().get(start..s.offset()).unwrap_or_default();
@@ -588,6 +604,8 @@ impl<'a> Scanner<'a> {
 }
 
 /// Moves the stream past `text` when the input continues with exactly it.
+/// Inlined so that each literal's comparison is compiled for its length.
+#[inline(always)]
 fn eat(s: &mut Stream<'_>, text: &[u8]) -> bool {
     let at = s.offset();
     let found = s

@@ -12,7 +12,7 @@ use pir_core::AttrDef;
 use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
 
-use super::tables::{DictCache, DictKey, Recent};
+use super::tables::{small_table_room, with_room, DictCache, DictKey, Recent};
 use crate::error::ReadError;
 use crate::param_form;
 
@@ -149,11 +149,18 @@ pub(super) struct Scanner<'a> {
 
 impl Scanner<'_> {
     /// A scanner with room for the texts of about `ops` ops (see
-    /// [`DictCache::with_capacity`]).
+    /// [`DictCache::with_capacity`], [`small_table_room`]).
     pub(super) fn with_capacity(ops: usize) -> Self {
+        let room = small_table_room(ops);
         Scanner {
+            names: with_room(room),
+            types: with_room(room),
             dicts: DictCache::with_capacity(ops / 2),
-            ..Self::default()
+            next_dict: 0,
+            type_memo: with_room(room),
+            dict_memo: with_room(room),
+            entry_memo: with_room(room),
+            entries: with_room(room),
         }
     }
 }

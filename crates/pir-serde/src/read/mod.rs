@@ -340,6 +340,8 @@ struct Reader<'o, 'a> {
     dict_cache: DictCache<'a, AttrDict>,
     /// Attribute entries (`{"AT":…,"N":…}`) by their JSON text.
     entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
+    /// The name of the last plain string entry read, and its symbol.
+    last_str_name: Option<(&'a str, Symbol)>,
     /// The top block's ops scanned on this thread (see [`scan`]), the
     /// handles of what the scanner numbered, and the scanned op at hand.
     scanner: scan::Scanner<'a>,
@@ -397,6 +399,7 @@ impl<'o, 'a> Reader<'o, 'a> {
             type_cache: tables::with_room(tables::small_table_room(approx_ops)),
             dict_cache: DictCache::default(),
             entry_cache: tables::with_room(tables::small_table_room(approx_ops)),
+            last_str_name: None,
             scanner: scan::Scanner::with_capacity(approx_ops),
             resolved: streamed::Resolved::default(),
             batch: scan::Batch::default(),

@@ -7,8 +7,8 @@
 
 use std::ops::Range;
 
-use pir_core::builtin::StrAttr;
-use pir_core::AttrDef;
+use pir_core::builtin::{DenseTensorType, StrAttr};
+use pir_core::{AttrDef, TypeDef};
 use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
 
@@ -344,7 +344,10 @@ impl<'a> Scanner<'a> {
                 return Ok((ty, text));
             }
         }
-        let raw = s.raw_value()?;
+        let raw = match compact_dense_type(s) {
+            Some(raw) => raw,
+            None => s.raw_value()?,
+        };
         let next = TextId::try_from(self.types.len()).unwrap_or(TextId::MAX);
         let ty = *self.types.entry(raw).or_insert(next);
         self.type_memo
@@ -674,6 +677,58 @@ fn str_entry_parts(s: &mut Stream<'_>) -> Option<()> {
     }
     plain_string_rest(s)?;
     eat(s, b"}").then_some(())
+}
+
+/// A dense tensor type at the stream in Paddle's compact text,
+/// `{"#":"0.t_dtensor","D":[{"#":"dtype"},[dims],"layout",[],offset]}` with
+/// plain strings, which the stream moves past; `None`, with the stream
+/// where it was, for other text. Its text is the one [`Stream::raw_value`]
+/// finds (only strings and brackets decide that), matched rather than
+/// walked byte by byte: parameters' shapes vary, so the memo of a result's
+/// type misses for about one parameter in three.
+fn compact_dense_type<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
+    let at = s.offset();
+    if dense_type_parts(s).is_none() {
+        s.rewind(at);
+        return None;
+    }
+    s.text().get(at..s.offset())
+}
+
+/// Moves past the parts of [`compact_dense_type`]'s text, or `None`.
+fn dense_type_parts(s: &mut Stream<'_>) -> Option<()> {
+    let prefix = [
+        r##"{"#":""##,
+        DenseTensorType::JSON_IDS.first()?,
+        r##"","D":[{"#":""##,
+    ];
+    for part in prefix {
+        if !eat(s, part.as_bytes()) {
+            return None;
+        }
+    }
+    plain_string_rest(s)?;
+    if !eat(s, b"},[") {
+        return None;
+    }
+    skip_while(s, |b| b.is_ascii_digit() || b == b'-' || b == b',');
+    if !eat(s, b"],\"") {
+        return None;
+    }
+    plain_string_rest(s)?;
+    if !eat(s, b",[],") {
+        return None;
+    }
+    skip_while(s, |b| b.is_ascii_digit());
+    eat(s, b"]}").then_some(())
+}
+
+/// Moves the stream past the bytes `keep` holds for.
+fn skip_while(s: &mut Stream<'_>, keep: impl Fn(u8) -> bool) {
+    let at = s.offset();
+    let rest = s.text().as_bytes().get(at..).unwrap_or_default();
+    let len = rest.iter().take_while(|&&b| keep(b)).count();
+    s.rewind(at + len);
 }
 
 /// Three integers separated by commas at the stream (non-zero is true), as

@@ -513,7 +513,7 @@ impl<'a> Reader<'_, 'a> {
     /// exactly, with plain strings (no escapes or control characters): such text
     /// is valid as it stands, so it is read without a document. Models name
     /// every layer (`struct_name`), so these entries are the ones that repeat least.
-    fn plain_str_entry(&self, raw: &str) -> Option<(Symbol, Attribute)> {
+    fn plain_str_entry(&mut self, raw: &'a str) -> Option<(Symbol, Attribute)> {
         let plain = |t: &str| pir_json::plain_prefix_len(t.as_bytes()) == t.len();
         let rest = raw
             .strip_prefix(r##"{"AT":{"#":""##)?
@@ -525,7 +525,16 @@ impl<'a> Reader<'_, 'a> {
         if !plain(name) {
             return None;
         }
-        Some((self.ctx.symbol(name), StrAttr::get(&self.ctx, value)))
+        // The name is nearly always the one before (`struct_name`).
+        let symbol = match self.last_str_name {
+            Some((last, symbol)) if last == name => symbol,
+            _ => {
+                let symbol = self.ctx.symbol(name);
+                self.last_str_name = Some((name, symbol));
+                symbol
+            }
+        };
+        Some((symbol, StrAttr::get(&self.ctx, value)))
     }
 
     /// The attribute entries `entries` (texts `{"AT":…,"N":…}`) into

@@ -302,6 +302,52 @@ fn operands_and_results_in_every_spelling_read_to_the_same_program() {
     }
 }
 
+/// Dense tensor types in Paddle's compact text and near it read as the
+/// whole-document reader reads them, and malformed ones fail with its errors.
+#[test]
+fn dense_types_in_every_spelling_read_to_the_same_program() {
+    let file = |ty: &str| {
+        format!(
+            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{{"#":"p","A":[0,1,1,"w"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}},{{"#":"1.relu","A":[],"I":[{{"%":1}}],"O":[{{"%":2,"TT":{ty}}}],"OA":[]}}]}}]}}]}}}}"##
+        )
+    };
+    let read = [
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[-1,16,3,3],"NCHW",[],0]}"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_i64"},[],"NHWC",[],0]}"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[[0,2,4]],0]}"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0] }"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4, 5],"NCHW",[],0]}"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],12]}"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##,
+        r##"{"D":[{"#":"0.t_f32"},[4],"NCHW",[],0],"#":"0.t_dtensor"}"##,
+    ];
+    let ctx = pir_dialects::pd_op_context();
+    let options = ReadOptions::default();
+    for ty in read {
+        let text = file(ty);
+        let whole = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap();
+        let (streamed, plain) = read_streamed_counting(ctx.clone(), text.as_bytes(), &options)
+            .unwrap()
+            .unwrap();
+        assert_eq!(json_of(&streamed), json_of(&whole), "{ty}");
+        assert_eq!(plain, 2, "{ty}");
+    }
+    let wrong = [
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4,],"NCHW",[],0]}"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[-],"NCHW",[],0]}"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],01]}"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[]]}"##,
+        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_x"},[4],"NCHW",[],0]}"##,
+    ];
+    for ty in wrong {
+        let text = file(ty);
+        let want = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap_err();
+        let got = read_slice(ctx.clone(), text.as_bytes(), &options).unwrap_err();
+        assert_eq!(got.to_string(), want.to_string(), "{ty}");
+    }
+}
+
 /// String attribute entries in every spelling read as the whole-document reader reads them.
 #[test]
 fn string_entries_read_to_the_same_attributes() {

@@ -21,6 +21,7 @@ use crate::names::decompress_op_name;
 use crate::param_form::{self, Slot};
 use crate::patch::{self, Json, PatchSet, CURRENT_VERSION};
 
+mod compact;
 mod scan;
 mod streamed;
 mod tables;

@@ -7,11 +7,12 @@
 
 use std::ops::Range;
 
-use pir_core::builtin::{DenseTensorType, StrAttr};
-use pir_core::{AttrDef, TypeDef};
 use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
 
+use super::compact::{
+    compact_dense_type, compact_flags, compact_input, compact_str_entry, eat, plain_string_rest,
+};
 use super::tables::{small_table_room, with_room, DictCache, DictKey, Recent};
 use crate::error::ReadError;
 use crate::param_form;
@@ -611,162 +612,6 @@ impl<'a> Scanner<'a> {
         s.rewind(resume);
         Ok(read?.1)
     }
-}
-
-/// Moves the stream past `text` when the input continues with exactly it.
-/// Inlined so that each literal's comparison is compiled for its length.
-#[inline(always)]
-fn eat(s: &mut Stream<'_>, text: &[u8]) -> bool {
-    let at = s.offset();
-    let found = s
-        .text()
-        .as_bytes()
-        .get(at..)
-        .is_some_and(|rest| rest.starts_with(text));
-    if found {
-        s.rewind(at + text.len());
-    }
-    found
-}
-
-/// An operand `{"%":id}` at the stream, in compact text; `None`, with the
-/// stream where it was, for any other text.
-fn compact_input(s: &mut Stream<'_>) -> Option<i64> {
-    let at = s.offset();
-    let id = (eat(s, br#"{"%":"#))
-        .then(|| s.i64().ok().flatten())
-        .flatten()
-        .filter(|_| eat(s, b"}"));
-    if id.is_none() {
-        s.rewind(at);
-    }
-    id
-}
-
-/// An entry holding a string attribute at the stream,
-/// `{"AT":{"#":"0.a_str","D":"…"},"N":"…"}` exactly with plain strings (no
-/// escapes or control characters), which the stream moves past; `None`,
-/// with the stream where it was, for other text. Its text is the one
-/// [`Stream::raw_value`] finds, matched rather than walked byte by byte:
-/// these entries (a `struct_name` per layer) are the ones the memo of an
-/// entry misses most.
-fn compact_str_entry<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
-    let at = s.offset();
-    if str_entry_parts(s).is_none() {
-        s.rewind(at);
-        return None;
-    }
-    s.text().get(at..s.offset())
-}
-
-/// Moves past the parts of [`compact_str_entry`]'s text, or `None`.
-fn str_entry_parts(s: &mut Stream<'_>) -> Option<()> {
-    let prefix = [
-        r##"{"AT":{"#":""##,
-        StrAttr::JSON_IDS.first()?,
-        r#"","D":""#,
-    ];
-    for part in prefix {
-        if !eat(s, part.as_bytes()) {
-            return None;
-        }
-    }
-    plain_string_rest(s)?;
-    if !eat(s, br#"},"N":""#) {
-        return None;
-    }
-    plain_string_rest(s)?;
-    eat(s, b"}").then_some(())
-}
-
-/// A dense tensor type at the stream in Paddle's compact text,
-/// `{"#":"0.t_dtensor","D":[{"#":"dtype"},[dims],"layout",[],offset]}` with
-/// plain strings, which the stream moves past; `None`, with the stream
-/// where it was, for other text. Its text is the one [`Stream::raw_value`]
-/// finds (only strings and brackets decide that), matched rather than
-/// walked byte by byte: parameters' shapes vary, so the memo of a result's
-/// type misses for about one parameter in three.
-fn compact_dense_type<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
-    let at = s.offset();
-    if dense_type_parts(s).is_none() {
-        s.rewind(at);
-        return None;
-    }
-    s.text().get(at..s.offset())
-}
-
-/// Moves past the parts of [`compact_dense_type`]'s text, or `None`.
-fn dense_type_parts(s: &mut Stream<'_>) -> Option<()> {
-    let prefix = [
-        r##"{"#":""##,
-        DenseTensorType::JSON_IDS.first()?,
-        r##"","D":[{"#":""##,
-    ];
-    for part in prefix {
-        if !eat(s, part.as_bytes()) {
-            return None;
-        }
-    }
-    plain_string_rest(s)?;
-    if !eat(s, b"},[") {
-        return None;
-    }
-    skip_while(s, |b| b.is_ascii_digit() || b == b'-' || b == b',');
-    if !eat(s, b"],\"") {
-        return None;
-    }
-    plain_string_rest(s)?;
-    if !eat(s, b",[],") {
-        return None;
-    }
-    skip_while(s, |b| b.is_ascii_digit());
-    eat(s, b"]}").then_some(())
-}
-
-/// Moves the stream past the bytes `keep` holds for.
-fn skip_while(s: &mut Stream<'_>, keep: impl Fn(u8) -> bool) {
-    let at = s.offset();
-    let rest = s.text().as_bytes().get(at..).unwrap_or_default();
-    let len = rest.iter().take_while(|&&b| keep(b)).count();
-    s.rewind(at + len);
-}
-
-/// Three integers separated by commas at the stream (non-zero is true), as
-/// [`read_flags`] reads them in compact text; `None` for any other text.
-fn compact_flags(s: &mut Stream<'_>) -> Option<[bool; 3]> {
-    // Paddle writes each flag as one digit: `0,1,1` is five bytes. (What
-    // follows, a `,` or `]`, is the caller's to match, so `0,1,10` fails there.)
-    let at = s.offset();
-    if let Some(&[a, b',', b, b',', c]) = s.text().as_bytes().get(at..at + 5) {
-        if [a, b, c].iter().all(u8::is_ascii_digit) {
-            s.rewind(at + 5);
-            return Some([a != b'0', b != b'0', c != b'0']);
-        }
-    }
-    let mut flags = [false; 3];
-    for (i, flag) in flags.iter_mut().enumerate() {
-        if i > 0 && !eat(s, b",") {
-            return None;
-        }
-        *flag = s.i64().ok()?? != 0;
-    }
-    Some(flags)
-}
-
-/// The rest of a string whose opening quote the stream has passed, when it
-/// holds no escapes or control characters (so its text is its value); the
-/// stream moves past the closing quote. `None` for other strings.
-fn plain_string_rest<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
-    let at = s.offset();
-    let text = s.text();
-    let rest = text.as_bytes().get(at..)?;
-    let len = pir_json::plain_prefix_len(rest);
-    if rest.get(len) != Some(&b'"') {
-        return None;
-    }
-    let value = text.get(at..at + len)?;
-    s.rewind(at + len + 1);
-    Some(value)
 }
 
 /// Three integer flags (non-zero is true) of an open array, or `None` when

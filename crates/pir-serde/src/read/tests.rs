@@ -142,6 +142,13 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
     let ty = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
     let role = r##"{"AT":{"#":"0.a_i32","D":1},"N":"op_role"}"##;
     let name = r##"{"AT":{"#":"0.a_str","D":"/L/"},"N":"struct_name"}"##;
+    // Paddle's layout of a parameter op, with the given flags, `DA` entries,
+    // result id, `OA` flags and what follows them.
+    let paddle = |flags: &str, da: &str, id: &str, oa: &str, end: &str| {
+        format!(
+            r##"{{"#":"p","A":[{flags},"w_0"],"DA":[{da}],"O":{{"%":{id},"TT":{ty}}},"OA":[{oa}]{end}"##
+        )
+    };
     let usual = [
         format!(
             r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
@@ -152,19 +159,11 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
         ),
         format!(r##"{{"#":"p","O":{{"TT":{ty}}},"QA":[{name},{role}],"A":[0,1,1,"é"]}}"##),
         // Paddle's layout with flags of more than one digit, and near misses of it.
-        format!(
-            r##"{{"#":"p","A":[0,1,12,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,-1],"QA":[]}}"##
-        ),
-        format!(
-            r##"{{"#":"p","A":[0, 1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
-        ),
-        format!(
-            r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[] }}"##
-        ),
-        format!(
-            r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[{role}],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
-        ),
-        format!(r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1]}}"##),
+        paddle("0,1,12", "", "1", "1,0,-1", r#","QA":[]}"#),
+        paddle("0, 1,1", "", "1", "1,0,1", r#","QA":[]}"#),
+        paddle("0,1,1", "", "1", "1,0,1", r#","QA":[] }"#),
+        paddle("0,1,1", role, "1", "1,0,1", r#","QA":[]}"#),
+        paddle("0,1,1", "", "1", "1,0,1", "}"),
     ];
     let unusual = [
         format!(r##"{{"#":"p","A":[0,1,1,"w\u0030"],"O":{{"%":1,"TT":{ty}}}}}"##),
@@ -184,15 +183,9 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
         r##"{"#":"p","A":[0,1,1,"w"]}"##.to_owned(),
         format!("{{\"#\":\"p\",\"A\":[0,1,1,\"w\u{1}\"],\"O\":{{\"%\":1,\"TT\":{ty}}}}}"),
         // Paddle's layout, with a number JSON refuses where a flag or the id goes.
-        format!(
-            r##"{{"#":"p","A":[0,1,01,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
-        ),
-        format!(
-            r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":-,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
-        ),
-        format!(
-            r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1.],"QA":[]}}"##
-        ),
+        paddle("0,1,01", "", "1", "1,0,1", r#","QA":[]}"#),
+        paddle("0,1,1", "", "-", "1,0,1", r#","QA":[]}"#),
+        paddle("0,1,1", "", "1", "1,0,1.", r#","QA":[]}"#),
     ];
     let file = |op: &str| {
         format!(
@@ -267,16 +260,8 @@ fn operands_and_results_in_every_spelling_read_to_the_same_program() {
             format!(r##"{{"TT":{ty}}}"##),
         ),
     ];
-    let ctx = pir_dialects::pd_op_context();
-    let options = ReadOptions::default();
     for (inputs, outputs) in &read {
-        let text = file(inputs, outputs);
-        let whole = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap();
-        let (streamed, plain) = read_streamed_counting(ctx.clone(), text.as_bytes(), &options)
-            .unwrap()
-            .unwrap();
-        assert_eq!(json_of(&streamed), json_of(&whole), "{inputs} {outputs}");
-        assert_eq!(plain, 3, "{inputs} {outputs}");
+        streams_as_whole(&file(inputs, outputs), 3);
     }
     let wrong = [
         (r##"{"%":01},{"%":2}"##.to_owned(), result.clone()),
@@ -295,11 +280,30 @@ fn operands_and_results_in_every_spelling_read_to_the_same_program() {
         ),
     ];
     for (inputs, outputs) in &wrong {
-        let text = file(inputs, outputs);
-        let want = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap_err();
-        let got = read_slice(ctx.clone(), text.as_bytes(), &options).unwrap_err();
-        assert_eq!(got.to_string(), want.to_string(), "{inputs} {outputs}");
+        fails_as_whole(&file(inputs, outputs));
     }
+}
+
+/// Asserts that `text` is read as a stream, with `plain` ops read field by
+/// field, to the program the whole-document reader reads.
+fn streams_as_whole(text: &str, plain: usize) {
+    let ctx = pir_dialects::pd_op_context();
+    let options = ReadOptions::default();
+    let whole = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap();
+    let (streamed, read_plain) = read_streamed_counting(ctx, text.as_bytes(), &options)
+        .unwrap()
+        .unwrap();
+    assert_eq!(json_of(&streamed), json_of(&whole), "{text}");
+    assert_eq!(read_plain, plain, "{text}");
+}
+
+/// Asserts that reading `text` fails with the whole-document reader's error.
+fn fails_as_whole(text: &str) {
+    let ctx = pir_dialects::pd_op_context();
+    let options = ReadOptions::default();
+    let want = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap_err();
+    let got = read_slice(ctx, text.as_bytes(), &options).unwrap_err();
+    assert_eq!(got.to_string(), want.to_string(), "{text}");
 }
 
 /// Dense tensor types in Paddle's compact text and near it read as the
@@ -311,40 +315,39 @@ fn dense_types_in_every_spelling_read_to_the_same_program() {
             r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{{"#":"p","A":[0,1,1,"w"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}},{{"#":"1.relu","A":[],"I":[{{"%":1}}],"O":[{{"%":2,"TT":{ty}}}],"OA":[]}}]}}]}}]}}}}"##
         )
     };
-    let read = [
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[-1,16,3,3],"NCHW",[],0]}"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_i64"},[],"NHWC",[],0]}"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[[0,2,4]],0]}"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0] }"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4, 5],"NCHW",[],0]}"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],12]}"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##,
-        r##"{"D":[{"#":"0.t_f32"},[4],"NCHW",[],0],"#":"0.t_dtensor"}"##,
+    // A dense tensor type of the given dtype, dimensions and layout, and what follows them.
+    let dense = |dtype: &str, dims: &str, layout: &str, end: &str| {
+        format!(r##"{{"#":"0.t_dtensor","D":[{{"#":"{dtype}"}},[{dims}],"{layout}",{end}"##)
+    };
+    // Each type, and whether it reads (else it fails as the whole document does).
+    let types = [
+        (dense("0.t_f32", "-1,16,3,3", "NCHW", "[],0]}"), true),
+        (dense("0.t_i64", "", "NHWC", "[],0]}"), true),
+        (dense("0.t_f32", "4", "NCHW", "[[0,2,4]],0]}"), true),
+        (dense("0.t_f32", "4", "NCHW", "[],0] }"), true),
+        (dense("0.t_f32", "4, 5", "NCHW", "[],0]}"), true),
+        (dense("0.t_f32", "4", "NCHW", "[],12]}"), true),
+        (
+            dense(r"0.t_\u0066\u0033\u0032", "4", "NCHW", "[],0]}"),
+            true,
+        ),
+        (dense("0.t_f32", "4", r"NC\u0048W", "[],0]}"), true),
+        (
+            r##"{"D":[{"#":"0.t_f32"},[4],"NCHW",[],0],"#":"0.t_dtensor"}"##.to_owned(),
+            true,
+        ),
+        (dense("0.t_f32", "4,", "NCHW", "[],0]}"), false),
+        (dense("0.t_f32", "-", "NCHW", "[],0]}"), false),
+        (dense("0.t_f32", "4", "NCHW", "[],01]}"), false),
+        (dense("0.t_f32", "4", "NCHW", "[]]}"), false),
+        (dense("0.t_x", "4", "NCHW", "[],0]}"), false),
     ];
-    let ctx = pir_dialects::pd_op_context();
-    let options = ReadOptions::default();
-    for ty in read {
-        let text = file(ty);
-        let whole = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap();
-        let (streamed, plain) = read_streamed_counting(ctx.clone(), text.as_bytes(), &options)
-            .unwrap()
-            .unwrap();
-        assert_eq!(json_of(&streamed), json_of(&whole), "{ty}");
-        assert_eq!(plain, 2, "{ty}");
-    }
-    let wrong = [
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4,],"NCHW",[],0]}"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[-],"NCHW",[],0]}"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],01]}"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[]]}"##,
-        r##"{"#":"0.t_dtensor","D":[{"#":"0.t_x"},[4],"NCHW",[],0]}"##,
-    ];
-    for ty in wrong {
-        let text = file(ty);
-        let want = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap_err();
-        let got = read_slice(ctx.clone(), text.as_bytes(), &options).unwrap_err();
-        assert_eq!(got.to_string(), want.to_string(), "{ty}");
+    for (ty, reads) in &types {
+        if *reads {
+            streams_as_whole(&file(ty), 2);
+        } else {
+            fails_as_whole(&file(ty));
+        }
     }
 }
 

@@ -135,13 +135,12 @@ pub(super) struct Scanner<'a> {
     types: FxHashMap<&'a str, TextId>,
     dicts: DictCache<'a, TextId>,
     next_dict: TextId,
-    /// The last two texts (and numbers) of each op name's outputs, by output index.
-    type_memo: FxHashMap<(TextId, usize), Recent<(&'a str, TextId)>>,
-    /// The last two `A`/`OA` text pairs (and numbers) of each op name.
-    dict_memo: FxHashMap<TextId, RecentDicts<'a>>,
-    /// The last two texts (and numbers) of each op name's attribute entries,
-    /// by list and index.
-    entry_memo: FxHashMap<(TextId, AttrListId, u32), Recent<ScannedEntry<'a>>>,
+    /// What each op name's places held last, by the name's number: names
+    /// are numbered densely, so a place is found by indexing, not hashing
+    /// (a few places per op).
+    memos: Vec<Memo<'a>>,
+    /// [`Memo`] of the parameter op.
+    parameter_memo: Memo<'a>,
     /// Attribute entries other than plain strings, numbered: most hit the
     /// memo, which hands the builder their number, so it finds what it
     /// decoded by index rather than by hashing the text again.
@@ -158,12 +157,30 @@ impl Scanner<'_> {
             types: with_room(room),
             dicts: DictCache::with_capacity(ops / 2),
             next_dict: 0,
-            type_memo: with_room(room),
-            dict_memo: with_room(room),
-            entry_memo: with_room(room),
+            memos: Vec::with_capacity(room),
+            parameter_memo: Memo::default(),
             entries: with_room(room),
         }
     }
+}
+
+/// The last two texts (and numbers) each place of one op name held.
+#[derive(Default)]
+struct Memo<'a> {
+    /// Of its outputs' types, by output index.
+    types: Vec<Recent<(&'a str, TextId)>>,
+    /// Of its pair of `A`/`OA` lists.
+    dicts: RecentDicts<'a>,
+    /// Of its attribute entries, by list (`AttrListId as usize`) and index.
+    entries: [Vec<Recent<ScannedEntry<'a>>>; 4],
+}
+
+/// The slot `index` of `list`, made if missing.
+fn slot<T: Default>(list: &mut Vec<T>, index: usize) -> &mut T {
+    if index >= list.len() {
+        list.resize_with(index + 1, T::default);
+    }
+    &mut list[index]
 }
 
 /// The length of `list` as a position in it.
@@ -172,6 +189,14 @@ fn end_of<T>(list: &[T]) -> u32 {
 }
 
 impl<'a> Scanner<'a> {
+    /// The memo of the op named `name`.
+    fn memo(&mut self, name: TextId) -> &mut Memo<'a> {
+        if name == PARAMETER {
+            return &mut self.parameter_memo;
+        }
+        slot(&mut self.memos, name as usize)
+    }
+
     /// Scans the op at the stream into `batch`.
     pub(super) fn scan_op(
         &mut self,
@@ -336,8 +361,9 @@ impl<'a> Scanner<'a> {
         index: usize,
     ) -> Result<(TextId, &'a str), ReadError> {
         let last = self
-            .type_memo
-            .get(&(name, index))
+            .memo(name)
+            .types
+            .get(index)
             .copied()
             .unwrap_or_default();
         for (text, ty) in last.into_iter().flatten() {
@@ -351,8 +377,7 @@ impl<'a> Scanner<'a> {
         };
         let next = TextId::try_from(self.types.len()).unwrap_or(TextId::MAX);
         let ty = *self.types.entry(raw).or_insert(next);
-        self.type_memo
-            .insert((name, index), [Some((raw, ty)), last[0]]);
+        *slot(&mut self.memo(name).types, index) = [Some((raw, ty)), last[0]];
         Ok((ty, raw))
     }
 
@@ -491,8 +516,11 @@ impl<'a> Scanner<'a> {
         let first = end_of(&batch.entries);
         let mut index = 0u32;
         while s.next_element(&mut open)? {
-            let key = (name, list, index);
-            let last = self.entry_memo.get(&key).copied().unwrap_or_default();
+            let place = index as usize;
+            let last = self.memo(name).entries[list as usize]
+                .get(place)
+                .copied()
+                .unwrap_or_default();
             let entry = match last.into_iter().flatten().find(|e| s.skip_known(e.0)) {
                 Some(entry) => entry,
                 None => {
@@ -509,7 +537,8 @@ impl<'a> Scanner<'a> {
                             )
                         }
                     };
-                    self.entry_memo.insert(key, [Some(entry), last[0]]);
+                    let entries = &mut self.memo(name).entries[list as usize];
+                    *slot(entries, place) = [Some(entry), last[0]];
                     entry
                 }
             };
@@ -530,7 +559,7 @@ impl<'a> Scanner<'a> {
         batch: &mut Batch<'a>,
     ) -> Result<AttrList<'a>, ReadError> {
         let start = s.offset();
-        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
+        let last = self.memo(name).dicts;
         for (a, oa, _) in last.into_iter().flatten() {
             if s.skip_known(if output { oa } else { a }) {
                 return Ok((s.text().get(start..s.offset()).unwrap_or_default(), None));
@@ -557,7 +586,7 @@ impl<'a> Scanner<'a> {
         batch: &mut Batch<'a>,
     ) -> Result<ScannedDict, ReadError> {
         let key = (a.0, oa.as_ref().map_or("", |oa| oa.0));
-        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
+        let last = self.memo(name).dicts;
         let remembered = last.into_iter().flatten().find(|m| (m.0, m.1) == key);
         if let Some((_, _, Some(id))) = remembered {
             return Ok(ScannedDict {
@@ -588,8 +617,7 @@ impl<'a> Scanner<'a> {
                 }
             }
         };
-        self.dict_memo
-            .insert(name, [Some((key.0, key.1, dict.id)), last[0]]);
+        self.memo(name).dicts = [Some((key.0, key.1, dict.id)), last[0]];
         Ok(dict)
     }
 

@@ -17,12 +17,12 @@ use super::tables::{small_table_room, with_room, DictCache, DictKey, Recent};
 use crate::error::ReadError;
 use crate::param_form;
 
-/// A scanner's number for a distinct op name, type text or pair of
-/// attribute lists, dense from 0 in order of first appearance.
+/// A scanner's number for a distinct op name, type text, attribute entry or
+/// pair of attribute lists, dense from 0 in order of first appearance.
 pub(super) type TextId = u32;
 
 /// Which attribute list of an op: `A`, `OA`, or a parameter's `DA`, `QA`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum AttrListId {
     A,
     Oa,

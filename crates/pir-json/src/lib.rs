@@ -39,7 +39,9 @@ pub use number::{
     f32_to_cpp_ostream_string, f64_to_cpp_ostream_string, f64_to_nlohmann_string,
     write_f32_cpp_ostream, write_f64_cpp_ostream, write_f64_nlohmann,
 };
-pub use parser::{parse, ParseError, ParseErrorKind, MAX_CONTAINER_LEN, MAX_DEPTH};
+pub use parser::{
+    parse, plain_prefix_len, ParseError, ParseErrorKind, MAX_CONTAINER_LEN, MAX_DEPTH,
+};
 pub use path::Path;
 pub use stream::{Open, Stream};
 pub use writer::{write_escaped_string, Writer};

@@ -245,6 +245,27 @@ pub(crate) fn string_special_mask(w: u64) -> u64 {
     (zero_in_quote | zero_in_backslash | below_space) & HIGHS
 }
 
+/// The length of the longest prefix of `bytes` that holds no `"`, `\` or byte below 0x20:
+/// in a JSON string's body, the part that stands for itself (a body of plain bytes is its own
+/// value, and the first byte past the prefix is where the string ends, an escape or an error).
+/// Looks at eight bytes at a time.
+#[inline]
+pub fn plain_prefix_len(bytes: &[u8]) -> usize {
+    let mut pos = 0;
+    while let Some(chunk) = bytes.get(pos..).and_then(|s| s.first_chunk::<8>()) {
+        let mask = string_special_mask(u64::from_le_bytes(*chunk));
+        if mask != 0 {
+            return pos + (mask.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    let rest = bytes.get(pos..).unwrap_or_default();
+    pos + rest
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .unwrap_or(rest.len())
+}
+
 /// True if any byte of `w` is `"`, `\` or below 0x20.
 #[cfg(test)]
 fn has_string_special(w: u64) -> bool {
@@ -829,6 +850,37 @@ mod tests {
                     .as_deref(),
                 Some(&multibyte[2..multibyte.len() - 2])
             );
+        }
+    }
+
+    #[test]
+    fn plain_prefixes_end_at_the_first_special_byte_in_every_lane() {
+        let scalar = |b: &[u8]| {
+            b.iter()
+                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+                .unwrap_or(b.len())
+        };
+        for len in 0..40 {
+            let plain: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert_eq!(plain_prefix_len(&plain), len);
+            for at in 0..len {
+                for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+                    let mut text = plain.clone();
+                    text[at] = special;
+                    // A second special byte after the first must not move the answer.
+                    if at + 3 < len {
+                        text[at + 3] = b'"';
+                    }
+                    assert_eq!(plain_prefix_len(&text), at, "{len} {at} {special}");
+                    assert_eq!(plain_prefix_len(&text), scalar(&text));
+                }
+                // Bytes at or above 0x20, and UTF-8's high bytes, are plain.
+                let mut text = plain.clone();
+                text[at] = 0xc3;
+                assert_eq!(plain_prefix_len(&text), len);
+                text[at] = b' ';
+                assert_eq!(plain_prefix_len(&text), len);
+            }
         }
     }
 

@@ -37,8 +37,8 @@ use std::borrow::Cow;
 
 use crate::dom::{parse_i64, unescape, Document, Node, Tag};
 use crate::parser::{
-    fail, next_byte, parse_value_at, scan_number, scan_string, skip_ws, Fail, Frame, ParseError,
-    ParseErrorKind, MAX_DEPTH,
+    fail, next_byte, parse_value_at, scan_number, scan_string, skip_ws, string_special_mask, Fail,
+    Frame, ParseError, ParseErrorKind, MAX_DEPTH,
 };
 
 /// A cursor over JSON text that hands out its values one at a time. See the
@@ -357,6 +357,7 @@ impl<'a> Stream<'a> {
 
     /// Moves the stream back (or forward) to byte `offset`, e.g. to read a value again as a
     /// document after looking into it with the other methods.
+    #[inline]
     pub fn rewind(&mut self, offset: usize) {
         self.pos = offset.min(self.text.len());
     }
@@ -528,6 +529,17 @@ fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
                     1 => {
                         let open = pos - 1;
                         loop {
+                            // Eight plain bytes at a time, or straight to the first `"` or
+                            // `\` (or control byte, passed over below): names and
+                            // `struct_name`s run to tens of bytes.
+                            if let Some(chunk) = input.get(pos..).and_then(|s| s.first_chunk()) {
+                                let mask = string_special_mask(u64::from_le_bytes(*chunk));
+                                if mask == 0 {
+                                    pos += 8;
+                                    continue;
+                                }
+                                pos += (mask.trailing_zeros() / 8) as usize;
+                            }
                             match input.get(pos) {
                                 Some(b'"') => break,
                                 Some(b'\\') => pos += 2,

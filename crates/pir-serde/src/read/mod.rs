@@ -21,13 +21,14 @@ use crate::names::decompress_op_name;
 use crate::param_form::{self, Slot};
 use crate::patch::{self, Json, PatchSet, CURRENT_VERSION};
 
+mod compact;
 mod scan;
 mod streamed;
 mod tables;
 mod threads;
 
 use streamed::read_streamed;
-use tables::{DictCache, ValueTable};
+use tables::{DictCache, DictKey, ValueTable};
 
 /// Options of the reader.
 #[derive(Clone, Debug, Default)]
@@ -340,6 +341,8 @@ struct Reader<'o, 'a> {
     dict_cache: DictCache<'a, AttrDict>,
     /// Attribute entries (`{"AT":…,"N":…}`) by their JSON text.
     entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
+    /// The name of the last plain string entry read, and its symbol.
+    last_str_name: Option<(&'a str, Symbol)>,
     /// The top block's ops scanned on this thread (see [`scan`]), the
     /// handles of what the scanner numbered, and the scanned op at hand.
     scanner: scan::Scanner<'a>,
@@ -394,10 +397,11 @@ impl<'o, 'a> Reader<'o, 'a> {
             syms: ParamSymbols::new(&ctx),
             patches,
             pairs: patch::PairState::default(),
-            type_cache: FxHashMap::default(),
+            type_cache: tables::with_room(tables::small_table_room(approx_ops)),
             dict_cache: DictCache::default(),
-            entry_cache: FxHashMap::default(),
-            scanner: scan::Scanner::default(),
+            entry_cache: tables::with_room(tables::small_table_room(approx_ops)),
+            last_str_name: None,
+            scanner: scan::Scanner::with_capacity(approx_ops),
             resolved: streamed::Resolved::default(),
             batch: scan::Batch::default(),
             operands: Vec::new(),
@@ -749,11 +753,11 @@ impl<'a> Reader<'_, 'a> {
             self.in_input(a.text_key()),
             oa.map(|oa| self.in_input(oa.text_key())),
         ) {
-            (Some(a), None) => Some((a, "")),
-            (Some(a), Some(Some(oa))) => Some((a, oa)),
+            (Some(a), None) => Some(DictKey::new((a, ""))),
+            (Some(a), Some(Some(oa))) => Some(DictKey::new((a, oa))),
             _ => None,
         };
-        if let Some(dict) = key.and_then(|k| self.dict_cache.get(k)) {
+        if let Some(dict) = key.and_then(|k| self.dict_cache.get(&k)) {
             return Ok(dict);
         }
         self.attrs.clear();

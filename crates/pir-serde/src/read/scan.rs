@@ -10,16 +10,19 @@ use std::ops::Range;
 use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
 
-use super::tables::{DictCache, Recent};
+use super::compact::{
+    compact_dense_type, compact_flags, compact_input, compact_str_entry, eat, plain_string_rest,
+};
+use super::tables::{small_table_room, with_room, DictCache, DictKey, Recent};
 use crate::error::ReadError;
 use crate::param_form;
 
-/// A scanner's number for a distinct op name, type text or pair of
-/// attribute lists, dense from 0 in order of first appearance.
+/// A scanner's number for a distinct op name, type text, attribute entry or
+/// pair of attribute lists, dense from 0 in order of first appearance.
 pub(super) type TextId = u32;
 
 /// Which attribute list of an op: `A`, `OA`, or a parameter's `DA`, `QA`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum AttrListId {
     A,
     Oa,
@@ -32,6 +35,10 @@ type RecentDicts<'a> = Recent<(&'a str, &'a str, Option<TextId>)>;
 
 /// The name id the parameter op's lists and result are remembered under.
 const PARAMETER: TextId = TextId::MAX;
+
+/// An attribute entry's text and the scanner's number of it; entries of a
+/// plain string attribute are not numbered (see [`compact_str_entry`]).
+pub(super) type ScannedEntry<'a> = (&'a str, Option<TextId>);
 
 /// An attribute list: its text and, once delimited, the range of its
 /// entries' texts in [`Batch::entries`].
@@ -97,7 +104,7 @@ pub(super) struct Batch<'a> {
     pub(super) ops: Vec<Scanned<'a>>,
     pub(super) operands: Vec<i64>,
     pub(super) results: Vec<ScannedResult<'a>>,
-    pub(super) entries: Vec<&'a str>,
+    pub(super) entries: Vec<ScannedEntry<'a>>,
 }
 
 impl Batch<'_> {
@@ -128,12 +135,52 @@ pub(super) struct Scanner<'a> {
     types: FxHashMap<&'a str, TextId>,
     dicts: DictCache<'a, TextId>,
     next_dict: TextId,
-    /// The last two texts (and numbers) of each op name's outputs, by output index.
-    type_memo: FxHashMap<(TextId, usize), Recent<(&'a str, TextId)>>,
-    /// The last two `A`/`OA` text pairs (and numbers) of each op name.
-    dict_memo: FxHashMap<TextId, RecentDicts<'a>>,
-    /// The last two texts of each op name's attribute entries, by list and index.
-    entry_memo: FxHashMap<(TextId, AttrListId, u32), Recent<&'a str>>,
+    /// What each op name's places held last, by the name's number: names
+    /// are numbered densely, so a place is found by indexing, not hashing
+    /// (a few places per op).
+    memos: Vec<Memo<'a>>,
+    /// [`Memo`] of the parameter op.
+    parameter_memo: Memo<'a>,
+    /// Attribute entries other than plain strings, numbered: most hit the
+    /// memo, which hands the builder their number, so it finds what it
+    /// decoded by index rather than by hashing the text again.
+    entries: FxHashMap<&'a str, TextId>,
+}
+
+impl Scanner<'_> {
+    /// A scanner with room for the texts of about `ops` ops (see
+    /// [`DictCache::with_capacity`], [`small_table_room`]).
+    pub(super) fn with_capacity(ops: usize) -> Self {
+        let room = small_table_room(ops);
+        Scanner {
+            names: with_room(room),
+            types: with_room(room),
+            dicts: DictCache::with_capacity(ops / 2),
+            next_dict: 0,
+            memos: Vec::with_capacity(room),
+            parameter_memo: Memo::default(),
+            entries: with_room(room),
+        }
+    }
+}
+
+/// The last two texts (and numbers) each place of one op name held.
+#[derive(Default)]
+struct Memo<'a> {
+    /// Of its outputs' types, by output index.
+    types: Vec<Recent<(&'a str, TextId)>>,
+    /// Of its pair of `A`/`OA` lists.
+    dicts: RecentDicts<'a>,
+    /// Of its attribute entries, by list (`AttrListId as usize`) and index.
+    entries: [Vec<Recent<ScannedEntry<'a>>>; 4],
+}
+
+/// The slot `index` of `list`, made if missing.
+fn slot<T: Default>(list: &mut Vec<T>, index: usize) -> &mut T {
+    if index >= list.len() {
+        list.resize_with(index + 1, T::default);
+    }
+    &mut list[index]
 }
 
 /// The length of `list` as a position in it.
@@ -142,6 +189,14 @@ fn end_of<T>(list: &[T]) -> u32 {
 }
 
 impl<'a> Scanner<'a> {
+    /// The memo of the op named `name`.
+    fn memo(&mut self, name: TextId) -> &mut Memo<'a> {
+        if name == PARAMETER {
+            return &mut self.parameter_memo;
+        }
+        slot(&mut self.memos, name as usize)
+    }
+
     /// Scans the op at the stream into `batch`.
     pub(super) fn scan_op(
         &mut self,
@@ -194,6 +249,10 @@ impl<'a> Scanner<'a> {
                     let first = end_of(&batch.operands);
                     let mut list = s.begin_array()?;
                     while s.next_element(&mut list)? {
+                        if let Some(id) = compact_input(s) {
+                            batch.operands.push(id);
+                            continue;
+                        }
                         let mut input = s.begin_object()?;
                         if s.next_key(&mut input)?.as_deref() != Some("%") {
                             return Ok(None);
@@ -247,6 +306,11 @@ impl<'a> Scanner<'a> {
         name: TextId,
         index: usize,
     ) -> Result<Option<ScannedResult<'a>>, ReadError> {
+        let start = s.offset();
+        if let Some(result) = self.compact_result(s, name, index) {
+            return Ok(Some(result));
+        }
+        s.rewind(start);
         let mut object = s.begin_object()?;
         let (mut id, mut ty) = (None, None);
         while let Some(key) = s.next_key(&mut object)? {
@@ -262,6 +326,31 @@ impl<'a> Scanner<'a> {
         Ok(ty.map(|(ty, text)| ScannedResult { id, ty, text }))
     }
 
+    /// [`scan_result`](Self::scan_result) of the text Paddle writes,
+    /// `{"%":id,"TT":type}` with no white space; `None`, with the stream
+    /// anywhere, for other text (read field by field from where it was, it
+    /// meets the same values in the same order).
+    fn compact_result(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: TextId,
+        index: usize,
+    ) -> Option<ScannedResult<'a>> {
+        if !eat(s, br#"{"%":"#) {
+            return None;
+        }
+        let id = s.i64().ok()??;
+        if !eat(s, br#","TT":"#) {
+            return None;
+        }
+        let (ty, text) = self.scan_type(s, name, index).ok()?;
+        eat(s, b"}").then_some(ScannedResult {
+            id: Some(id),
+            ty,
+            text,
+        })
+    }
+
     /// The type at the stream, output `index` of an op named `name`: the two
     /// texts that type had last are tried first, then the text is delimited
     /// and numbered.
@@ -272,8 +361,9 @@ impl<'a> Scanner<'a> {
         index: usize,
     ) -> Result<(TextId, &'a str), ReadError> {
         let last = self
-            .type_memo
-            .get(&(name, index))
+            .memo(name)
+            .types
+            .get(index)
             .copied()
             .unwrap_or_default();
         for (text, ty) in last.into_iter().flatten() {
@@ -281,11 +371,13 @@ impl<'a> Scanner<'a> {
                 return Ok((ty, text));
             }
         }
-        let raw = s.raw_value()?;
+        let raw = match compact_dense_type(s) {
+            Some(raw) => raw,
+            None => s.raw_value()?,
+        };
         let next = TextId::try_from(self.types.len()).unwrap_or(TextId::MAX);
         let ty = *self.types.entry(raw).or_insert(next);
-        self.type_memo
-            .insert((name, index), [Some((raw, ty)), last[0]]);
+        *slot(&mut self.memo(name).types, index) = [Some((raw, ty)), last[0]];
         Ok((ty, raw))
     }
 
@@ -299,6 +391,11 @@ impl<'a> Scanner<'a> {
         mut object: Open,
         batch: &mut Batch<'a>,
     ) -> Result<Option<Scanned<'a>>, ReadError> {
+        let start = s.offset();
+        if let Some(op) = self.compact_parameter(s, batch) {
+            return Ok(Some(op));
+        }
+        s.rewind(start);
         let (mut a, mut oa, mut da, mut qa, mut output) = (None, None, None, None, None);
         while let Some(key) = s.next_key(&mut object)? {
             let std::borrow::Cow::Borrowed(key) = key else {
@@ -356,6 +453,53 @@ impl<'a> Scanner<'a> {
         }))
     }
 
+    /// The short form of `builtin.parameter` after its name, when its text is
+    /// exactly as Paddle writes it:
+    /// `,"A":[d,p,c,"name"],"DA":[],"O":{"%":id,"TT":type},"OA":[f,f,f],"QA":[]}`
+    /// (no white space, those keys in that order, a plain name). Most ops of
+    /// a model are parameters, and matched byte by byte their fixed parts
+    /// cost a comparison rather than a key and a container each. `None`,
+    /// with the stream anywhere, for any other text: the caller reads it
+    /// field by field from where it was, which meets the same values (and
+    /// errors) in the same order, so a partial match changes nothing.
+    fn compact_parameter(&mut self, s: &mut Stream<'a>, batch: &Batch<'a>) -> Option<Scanned<'a>> {
+        if !eat(s, br#","A":["#) {
+            return None;
+        }
+        let flags = compact_flags(s)?;
+        if !eat(s, b",\"") {
+            return None;
+        }
+        let name = plain_string_rest(s)?;
+        if !eat(s, br#"],"DA":[],"O":{"%":"#) {
+            return None;
+        }
+        let id = s.i64().ok()??;
+        if !eat(s, br#","TT":"#) {
+            return None;
+        }
+        let (ty, text) = self.scan_type(s, PARAMETER, 0).ok()?;
+        if !eat(s, br#"},"OA":["#) {
+            return None;
+        }
+        let output_flags = compact_flags(s)?;
+        if !eat(s, br#"],"QA":[]}"#) {
+            return None;
+        }
+        let none = end_of(&batch.entries);
+        Some(Scanned::Parameter {
+            flags,
+            name,
+            lists: [none..none, none..none],
+            output_flags: Some(output_flags),
+            result: ScannedResult {
+                id: Some(id),
+                ty,
+                text,
+            },
+        })
+    }
+
     /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, list
     /// `list` of an op named `name`: its text, and its entries' texts
     /// (unchecked) appended to `batch.entries`. Each entry is first matched
@@ -372,19 +516,33 @@ impl<'a> Scanner<'a> {
         let first = end_of(&batch.entries);
         let mut index = 0u32;
         while s.next_element(&mut open)? {
-            let key = (name, list, index);
-            let last = self.entry_memo.get(&key).copied().unwrap_or_default();
-            let raw = match last.into_iter().flatten().find(|&text| s.skip_known(text)) {
-                Some(text) => text,
+            let place = index as usize;
+            let last = self.memo(name).entries[list as usize]
+                .get(place)
+                .copied()
+                .unwrap_or_default();
+            let entry = match last.into_iter().flatten().find(|e| s.skip_known(e.0)) {
+                Some(entry) => entry,
                 None => {
                     // Unchecked until its op is built: a text that is no value fails
                     // that op, and with it the whole stream.
-                    let raw = s.raw_value()?;
-                    self.entry_memo.insert(key, [Some(raw), last[0]]);
-                    raw
+                    let entry = match compact_str_entry(s) {
+                        Some(raw) => (raw, None),
+                        None => {
+                            let raw = s.raw_value()?;
+                            let next = TextId::try_from(self.entries.len()).ok();
+                            (
+                                raw,
+                                next.map(|next| *self.entries.entry(raw).or_insert(next)),
+                            )
+                        }
+                    };
+                    let entries = &mut self.memo(name).entries[list as usize];
+                    *slot(entries, place) = [Some(entry), last[0]];
+                    entry
                 }
             };
-            batch.entries.push(raw);
+            batch.entries.push(entry);
             index += 1;
         }
         let text = s.text().get(start..s.offset()).unwrap_or_default();
@@ -401,7 +559,7 @@ impl<'a> Scanner<'a> {
         batch: &mut Batch<'a>,
     ) -> Result<AttrList<'a>, ReadError> {
         let start = s.offset();
-        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
+        let last = self.memo(name).dicts;
         for (a, oa, _) in last.into_iter().flatten() {
             if s.skip_known(if output { oa } else { a }) {
                 return Ok((s.text().get(start..s.offset()).unwrap_or_default(), None));
@@ -428,7 +586,7 @@ impl<'a> Scanner<'a> {
         batch: &mut Batch<'a>,
     ) -> Result<ScannedDict, ReadError> {
         let key = (a.0, oa.as_ref().map_or("", |oa| oa.0));
-        let last = self.dict_memo.get(&name).copied().unwrap_or_default();
+        let last = self.memo(name).dicts;
         let remembered = last.into_iter().flatten().find(|m| (m.0, m.1) == key);
         if let Some((_, _, Some(id))) = remembered {
             return Ok(ScannedDict {
@@ -436,7 +594,8 @@ impl<'a> Scanner<'a> {
                 entries: None,
             });
         }
-        let dict = match self.dicts.get(key) {
+        let hashed = DictKey::new(key);
+        let dict = match self.dicts.get(&hashed) {
             Some(id) => ScannedDict {
                 id: Some(id),
                 entries: None,
@@ -448,7 +607,7 @@ impl<'a> Scanner<'a> {
                     None => 0..0,
                 };
                 let id = self.next_dict;
-                let kept = self.dicts.insert(key, id);
+                let kept = self.dicts.insert(hashed, id);
                 if kept {
                     self.next_dict = id.saturating_add(1);
                 }
@@ -458,8 +617,7 @@ impl<'a> Scanner<'a> {
                 }
             }
         };
-        self.dict_memo
-            .insert(name, [Some((key.0, key.1, dict.id)), last[0]]);
+        self.memo(name).dicts = [Some((key.0, key.1, dict.id)), last[0]];
         Ok(dict)
     }
 

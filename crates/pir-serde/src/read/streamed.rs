@@ -9,7 +9,7 @@ use pir_core::serial::{self, JsonPath};
 use pir_core::{AttrDef, AttrDict, Attribute, BlockId, IrContext, OpId, Symbol, Type};
 use pir_json::{Open, Stream};
 
-use super::scan::{Batch, PlainOp, Scanned, ScannedDict, ScannedResult, TextId};
+use super::scan::{Batch, PlainOp, Scanned, ScannedDict, ScannedEntry, ScannedResult, TextId};
 use super::threads::Plan;
 use super::{finish_program, invalid, read_header, LoadedProgram, ReadOptions, Reader};
 use crate::error::ReadError;
@@ -22,6 +22,7 @@ pub(super) struct Resolved {
     names: Vec<Option<Symbol>>,
     types: Vec<Option<Type>>,
     dicts: Vec<Option<AttrDict>>,
+    entries: Vec<Option<(Symbol, Attribute)>>,
 }
 
 fn resolved<T: Copy>(table: &[Option<T>], id: TextId) -> Option<T> {
@@ -345,7 +346,8 @@ impl<'a> Reader<'_, 'a> {
                     self.attrs
                         .push((self.syms.get(Slot::ParameterName), name_attr));
                     for (list, key) in lists.iter().zip(["DA", "QA"]) {
-                        self.read_attr_entries(s, part(&batch.entries, list), &path.key(key))?;
+                        let entries = part(&batch.entries, list);
+                        self.read_attr_entries(s, resolved, entries, &path.key(key))?;
                     }
                     for (&value, (slot, _)) in
                         output_flags.iter().flatten().zip(param_form::OA_FLAGS)
@@ -480,8 +482,8 @@ impl<'a> Reader<'_, 'a> {
             return Err(invalid(path, "attribute lists out of order"));
         };
         self.attrs.clear();
-        self.read_attr_entries(s, part(&batch.entries, a), &path.key("A"))?;
-        self.read_attr_entries(s, part(&batch.entries, oa), &path.key("OA"))?;
+        self.read_attr_entries(s, resolved, part(&batch.entries, a), &path.key("A"))?;
+        self.read_attr_entries(s, resolved, part(&batch.entries, oa), &path.key("OA"))?;
         let found = self.ctx.dict(&self.attrs);
         if let Some(id) = dict.id {
             resolve(&mut resolved.dicts, id, found);
@@ -511,46 +513,67 @@ impl<'a> Reader<'_, 'a> {
     /// exactly, with plain strings (no escapes or control characters): such text
     /// is valid as it stands, so it is read without a document. Models name
     /// every layer (`struct_name`), so these entries are the ones that repeat least.
-    fn plain_str_entry(&self, raw: &str) -> Option<(Symbol, Attribute)> {
-        let plain = |t: &str| t.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"');
+    fn plain_str_entry(&mut self, raw: &'a str) -> Option<(Symbol, Attribute)> {
+        let plain = |t: &str| pir_json::plain_prefix_len(t.as_bytes()) == t.len();
         let rest = raw
             .strip_prefix(r##"{"AT":{"#":""##)?
             .strip_prefix(StrAttr::JSON_IDS.first()?)?
             .strip_prefix(r#"","D":""#)?;
-        let (value, rest) = rest.split_once('"')?;
-        let name = rest.strip_prefix(r#"},"N":""#)?.strip_suffix(r#""}"#)?;
-        if !(plain(value) && plain(name)) {
+        // The value ends at its first special byte, which must be its closing quote.
+        let (value, rest) = rest.split_at_checked(pir_json::plain_prefix_len(rest.as_bytes()))?;
+        let name = rest.strip_prefix(r#""},"N":""#)?.strip_suffix(r#""}"#)?;
+        if !plain(name) {
             return None;
         }
-        Some((self.ctx.symbol(name), StrAttr::get(&self.ctx, value)))
+        // The name is nearly always the one before (`struct_name`).
+        let symbol = match self.last_str_name {
+            Some((last, symbol)) if last == name => symbol,
+            _ => {
+                let symbol = self.ctx.symbol(name);
+                self.last_str_name = Some((name, symbol));
+                symbol
+            }
+        };
+        Some((symbol, StrAttr::get(&self.ctx, value)))
     }
 
     /// The attribute entries `entries` (texts `{"AT":…,"N":…}`) into
-    /// `self.attrs`, decoding each distinct entry text once. Plain string
-    /// entries are read from their text every time instead: they are the
-    /// ones models repeat least, so a table of them would grow by about one
+    /// `self.attrs`, decoding each distinct entry text once: found by the
+    /// scanner's number in `resolved`, else by text. Plain string entries
+    /// are read from their text every time instead: they are the ones
+    /// models repeat least, so a table of them would grow by about one
     /// entry per op for few hits.
     fn read_attr_entries(
         &mut self,
         s: &mut Stream<'a>,
-        entries: &[&'a str],
+        resolved: &mut Resolved,
+        entries: &[ScannedEntry<'a>],
         path: &JsonPath<'_>,
     ) -> Result<(), ReadError> {
-        for (i, &raw) in entries.iter().enumerate() {
+        for (i, &(raw, id)) in entries.iter().enumerate() {
+            if let Some(entry) = id.and_then(|id| self::resolved(&resolved.entries, id)) {
+                self.attrs.push(entry);
+                continue;
+            }
             if let Some(entry) = self.plain_str_entry(raw) {
                 self.attrs.push(entry);
                 continue;
             }
-            if let Some(&cached) = self.entry_cache.get(raw) {
-                self.attrs.push(cached);
-                continue;
+            let entry = match self.entry_cache.get(raw) {
+                Some(&cached) => cached,
+                None => {
+                    let doc = s.document(raw)?;
+                    let entry = self.read_attr_entry(doc.root(), &path.index(i));
+                    s.recycle(doc);
+                    let entry = entry?;
+                    self.entry_cache.insert(raw, entry);
+                    entry
+                }
+            };
+            if let Some(id) = id {
+                resolve(&mut resolved.entries, id, entry);
             }
-            let doc = s.document(raw)?;
-            let entry = self.read_attr_entry(doc.root(), &path.index(i));
-            s.recycle(doc);
-            let entry = entry?;
             self.attrs.push(entry);
-            self.entry_cache.insert(raw, entry);
         }
         Ok(())
     }

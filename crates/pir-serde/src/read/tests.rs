@@ -95,8 +95,8 @@ fn dictionaries_stop_being_stored_when_lists_never_repeat() {
         .collect();
     let mut unique = DictCache::<AttrDict>::default();
     for t in &texts {
-        assert_eq!(unique.get((t, "")), None);
-        unique.insert((t, ""), dict);
+        assert_eq!(unique.get(&DictKey::new((t, ""))), None);
+        unique.insert(DictKey::new((t, "")), dict);
     }
     assert!(
         unique.map.len() as u64 <= DictCache::<AttrDict>::TRIAL + 1,
@@ -106,12 +106,12 @@ fn dictionaries_stop_being_stored_when_lists_never_repeat() {
     // Lists that repeat stay cached however many lookups there are.
     let mut repeated = DictCache::<AttrDict>::default();
     for t in texts.iter().map(|t| &t[..2]) {
-        if repeated.get((t, "x")).is_none() {
-            repeated.insert((t, "x"), dict);
+        if repeated.get(&DictKey::new((t, "x"))).is_none() {
+            repeated.insert(DictKey::new((t, "x")), dict);
         }
     }
     assert_eq!(repeated.misses, 10);
-    assert_eq!(repeated.get(("[7", "x")), Some(dict));
+    assert_eq!(repeated.get(&DictKey::new(("[7", "x"))), Some(dict));
 }
 
 #[test]
@@ -142,6 +142,13 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
     let ty = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
     let role = r##"{"AT":{"#":"0.a_i32","D":1},"N":"op_role"}"##;
     let name = r##"{"AT":{"#":"0.a_str","D":"/L/"},"N":"struct_name"}"##;
+    // Paddle's layout of a parameter op, with the given flags, `DA` entries,
+    // result id, `OA` flags and what follows them.
+    let paddle = |flags: &str, da: &str, id: &str, oa: &str, end: &str| {
+        format!(
+            r##"{{"#":"p","A":[{flags},"w_0"],"DA":[{da}],"O":{{"%":{id},"TT":{ty}}},"OA":[{oa}]{end}"##
+        )
+    };
     let usual = [
         format!(
             r##"{{"#":"p","A":[0,1,1,"w_0"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
@@ -151,6 +158,12 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
             r##"{{"#":"p","A":[0,1,0,"w"],"DA":[{role}],"O":{{"TT":{ty},"%":1}},"QA":[{name}],"OA":[0,0,0]}}"##
         ),
         format!(r##"{{"#":"p","O":{{"TT":{ty}}},"QA":[{name},{role}],"A":[0,1,1,"é"]}}"##),
+        // Paddle's layout with flags of more than one digit, and near misses of it.
+        paddle("0,1,12", "", "1", "1,0,-1", r#","QA":[]}"#),
+        paddle("0, 1,1", "", "1", "1,0,1", r#","QA":[]}"#),
+        paddle("0,1,1", "", "1", "1,0,1", r#","QA":[] }"#),
+        paddle("0,1,1", role, "1", "1,0,1", r#","QA":[]}"#),
+        paddle("0,1,1", "", "1", "1,0,1", "}"),
     ];
     let unusual = [
         format!(r##"{{"#":"p","A":[0,1,1,"w\u0030"],"O":{{"%":1,"TT":{ty}}}}}"##),
@@ -169,6 +182,10 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
         r##"{"#":"p","A":[0,1,1,"w"],"O":[],"OA":[1,0,1]}"##.to_owned(),
         r##"{"#":"p","A":[0,1,1,"w"]}"##.to_owned(),
         format!("{{\"#\":\"p\",\"A\":[0,1,1,\"w\u{1}\"],\"O\":{{\"%\":1,\"TT\":{ty}}}}}"),
+        // Paddle's layout, with a number JSON refuses where a flag or the id goes.
+        paddle("0,1,01", "", "1", "1,0,1", r#","QA":[]}"#),
+        paddle("0,1,1", "", "-", "1,0,1", r#","QA":[]}"#),
+        paddle("0,1,1", "", "1", "1,0,1.", r#","QA":[]}"#),
     ];
     let file = |op: &str| {
         format!(
@@ -200,6 +217,137 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
         );
         let got = read_slice(ctx.clone(), text.as_bytes(), &options).unwrap_err();
         assert_eq!(got.to_string(), want.to_string(), "{op}");
+    }
+}
+
+/// Operands and results in Paddle's compact text and in other spellings read
+/// as the whole-document reader reads them, and numbers JSON refuses fail
+/// with its errors.
+#[test]
+fn operands_and_results_in_every_spelling_read_to_the_same_program() {
+    let ty = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
+    let param = |id: u32| {
+        format!(
+            r##"{{"#":"p","A":[0,1,1,"w{id}"],"DA":[],"O":{{"%":{id},"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
+        )
+    };
+    let file = |inputs: &str, outputs: &str| {
+        format!(
+            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{},{},{{"#":"1.add","A":[],"I":[{inputs}],"O":[{outputs}],"OA":[]}}]}}]}}]}}}}"##,
+            param(1),
+            param(2)
+        )
+    };
+    let result = format!(r##"{{"%":3,"TT":{ty}}}"##);
+    let read = [
+        (r##"{"%":1},{"%":2}"##.to_owned(), result.clone()),
+        (r##"{"%":1}, {"%":2}"##.to_owned(), result.clone()),
+        (r##"{"%": 1},{ "%":2}"##.to_owned(), result.clone()),
+        (
+            r##"{"%":1},{"%":2 }"##.to_owned(),
+            format!(r##"{{"%":3, "TT":{ty}}}"##),
+        ),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"TT":{ty},"%":3}}"##),
+        ),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"%":3,"TT":{ty} }}"##),
+        ),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"TT":{ty}}}"##),
+        ),
+    ];
+    for (inputs, outputs) in &read {
+        streams_as_whole(&file(inputs, outputs), 3);
+    }
+    let wrong = [
+        (r##"{"%":01},{"%":2}"##.to_owned(), result.clone()),
+        (r##"{"%":1},{"%":2.}"##.to_owned(), result.clone()),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"%":-,"TT":{ty}}}"##),
+        ),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"%":3e,"TT":{ty}}}"##),
+        ),
+        (
+            r##"{"%":1},{"%":2}"##.to_owned(),
+            format!(r##"{{"%":3,"TT":{}}}"##, &ty[1..]),
+        ),
+    ];
+    for (inputs, outputs) in &wrong {
+        fails_as_whole(&file(inputs, outputs));
+    }
+}
+
+/// Asserts that `text` is read as a stream, with `plain` ops read field by
+/// field, to the program the whole-document reader reads.
+fn streams_as_whole(text: &str, plain: usize) {
+    let ctx = pir_dialects::pd_op_context();
+    let options = ReadOptions::default();
+    let whole = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap();
+    let (streamed, read_plain) = read_streamed_counting(ctx, text.as_bytes(), &options)
+        .unwrap()
+        .unwrap();
+    assert_eq!(json_of(&streamed), json_of(&whole), "{text}");
+    assert_eq!(read_plain, plain, "{text}");
+}
+
+/// Asserts that reading `text` fails with the whole-document reader's error.
+fn fails_as_whole(text: &str) {
+    let ctx = pir_dialects::pd_op_context();
+    let options = ReadOptions::default();
+    let want = read_whole(ctx.clone(), text.as_bytes(), &options).unwrap_err();
+    let got = read_slice(ctx, text.as_bytes(), &options).unwrap_err();
+    assert_eq!(got.to_string(), want.to_string(), "{text}");
+}
+
+/// Dense tensor types in Paddle's compact text and near it read as the
+/// whole-document reader reads them, and malformed ones fail with its errors.
+#[test]
+fn dense_types_in_every_spelling_read_to_the_same_program() {
+    let file = |ty: &str| {
+        format!(
+            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{{"#":"p","A":[0,1,1,"w"],"DA":[],"O":{{"%":1,"TT":{ty}}},"OA":[1,0,1],"QA":[]}},{{"#":"1.relu","A":[],"I":[{{"%":1}}],"O":[{{"%":2,"TT":{ty}}}],"OA":[]}}]}}]}}]}}}}"##
+        )
+    };
+    // A dense tensor type of the given dtype, dimensions and layout, and what follows them.
+    let dense = |dtype: &str, dims: &str, layout: &str, end: &str| {
+        format!(r##"{{"#":"0.t_dtensor","D":[{{"#":"{dtype}"}},[{dims}],"{layout}",{end}"##)
+    };
+    // Each type, and whether it reads (else it fails as the whole document does).
+    let types = [
+        (dense("0.t_f32", "-1,16,3,3", "NCHW", "[],0]}"), true),
+        (dense("0.t_i64", "", "NHWC", "[],0]}"), true),
+        (dense("0.t_f32", "4", "NCHW", "[[0,2,4]],0]}"), true),
+        (dense("0.t_f32", "4", "NCHW", "[],0] }"), true),
+        (dense("0.t_f32", "4, 5", "NCHW", "[],0]}"), true),
+        (dense("0.t_f32", "4", "NCHW", "[],12]}"), true),
+        (
+            dense(r"0.t_\u0066\u0033\u0032", "4", "NCHW", "[],0]}"),
+            true,
+        ),
+        (dense("0.t_f32", "4", r"NC\u0048W", "[],0]}"), true),
+        (
+            r##"{"D":[{"#":"0.t_f32"},[4],"NCHW",[],0],"#":"0.t_dtensor"}"##.to_owned(),
+            true,
+        ),
+        (dense("0.t_f32", "4,", "NCHW", "[],0]}"), false),
+        (dense("0.t_f32", "-", "NCHW", "[],0]}"), false),
+        (dense("0.t_f32", "4", "NCHW", "[],01]}"), false),
+        (dense("0.t_f32", "4", "NCHW", "[]]}"), false),
+        (dense("0.t_x", "4", "NCHW", "[],0]}"), false),
+    ];
+    for (ty, reads) in &types {
+        if *reads {
+            streams_as_whole(&file(ty), 2);
+        } else {
+            fails_as_whole(&file(ty));
+        }
     }
 }
 

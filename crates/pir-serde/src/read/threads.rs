@@ -222,7 +222,7 @@ enum Message<'a> {
 /// sending them in batches; stops early when nobody receives.
 fn scan_from<'a>(text: &'a str, at: usize, sender: &mpsc::SyncSender<Message<'a>>) {
     let (mut s, mut list) = Stream::resume_in_array(text, at);
-    let mut scanner = Scanner::default();
+    let mut scanner = Scanner::with_capacity(super::approx_ops(text.len().saturating_sub(at)));
     let mut batch = Batch::with_capacity(BATCH_OPS);
     let scanned = loop {
         if let Err(e) = scanner.scan_op(&mut s, &mut batch) {

@@ -1,0 +1,169 @@
+//! Matching Paddle's compact text of an op's commonest parts byte by byte:
+//! the parts the scanner ([`scan`](super::scan)) would otherwise read a key,
+//! a container and a value at a time, or delimit byte by byte. Each matcher
+//! moves the stream past the text it matches, which is exactly the text the
+//! field-by-field read (or [`Stream::raw_value`]) would take; on any other
+//! text it gives `None` and the caller reads the part field by field from
+//! where it was, so values and errors are those of that read.
+
+use pir_core::builtin::{DenseTensorType, StrAttr};
+use pir_core::{AttrDef, TypeDef};
+use pir_json::Stream;
+
+/// Moves the stream past `text` when the input continues with exactly it.
+/// Inlined so that each literal's comparison is compiled for its length.
+#[inline(always)]
+pub(super) fn eat(s: &mut Stream<'_>, text: &[u8]) -> bool {
+    let at = s.offset();
+    let found = s
+        .text()
+        .as_bytes()
+        .get(at..)
+        .is_some_and(|rest| rest.starts_with(text));
+    if found {
+        s.rewind(at + text.len());
+    }
+    found
+}
+
+/// An operand `{"%":id}` at the stream, in compact text; `None`, with the
+/// stream where it was, for any other text.
+pub(super) fn compact_input(s: &mut Stream<'_>) -> Option<i64> {
+    let at = s.offset();
+    let id = (eat(s, br#"{"%":"#))
+        .then(|| s.i64().ok().flatten())
+        .flatten()
+        .filter(|_| eat(s, b"}"));
+    if id.is_none() {
+        s.rewind(at);
+    }
+    id
+}
+
+/// An entry holding a string attribute at the stream,
+/// `{"AT":{"#":"0.a_str","D":"…"},"N":"…"}` exactly with plain strings (no
+/// escapes or control characters), which the stream moves past; `None`,
+/// with the stream where it was, for other text. Its text is the one
+/// [`Stream::raw_value`] finds, matched rather than walked byte by byte:
+/// these entries (a `struct_name` per layer) are the ones the memo of an
+/// entry misses most.
+pub(super) fn compact_str_entry<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
+    matched(s, str_entry_parts)
+}
+
+/// Moves past the parts of [`compact_str_entry`]'s text, or `None`.
+fn str_entry_parts(s: &mut Stream<'_>) -> Option<()> {
+    let prefix = [
+        r##"{"AT":{"#":""##,
+        StrAttr::JSON_IDS.first()?,
+        r#"","D":""#,
+    ];
+    eat_all(s, prefix)?;
+    plain_string_rest(s)?;
+    if !eat(s, br#"},"N":""#) {
+        return None;
+    }
+    plain_string_rest(s)?;
+    eat(s, b"}").then_some(())
+}
+
+/// A dense tensor type at the stream in Paddle's compact text,
+/// `{"#":"0.t_dtensor","D":[{"#":"dtype"},[dims],"layout",[],offset]}` with
+/// plain strings, which the stream moves past; `None`, with the stream
+/// where it was, for other text. Its text is the one [`Stream::raw_value`]
+/// finds (only strings and brackets decide that), matched rather than
+/// walked byte by byte: parameters' shapes vary, so the memo of a result's
+/// type misses for about one parameter in three.
+pub(super) fn compact_dense_type<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
+    matched(s, dense_type_parts)
+}
+
+/// Moves past the parts of [`compact_dense_type`]'s text, or `None`.
+fn dense_type_parts(s: &mut Stream<'_>) -> Option<()> {
+    let prefix = [
+        r##"{"#":""##,
+        DenseTensorType::JSON_IDS.first()?,
+        r##"","D":[{"#":""##,
+    ];
+    eat_all(s, prefix)?;
+    plain_string_rest(s)?;
+    if !eat(s, b"},[") {
+        return None;
+    }
+    skip_while(s, |b| b.is_ascii_digit() || b == b'-' || b == b',');
+    if !eat(s, b"],\"") {
+        return None;
+    }
+    plain_string_rest(s)?;
+    if !eat(s, b",[],") {
+        return None;
+    }
+    skip_while(s, |b| b.is_ascii_digit());
+    eat(s, b"]}").then_some(())
+}
+
+/// Moves the stream past the bytes `keep` holds for.
+fn skip_while(s: &mut Stream<'_>, keep: impl Fn(u8) -> bool) {
+    let at = s.offset();
+    let rest = s.text().as_bytes().get(at..).unwrap_or_default();
+    let len = rest.iter().take_while(|&&b| keep(b)).count();
+    s.rewind(at + len);
+}
+
+/// Three integers separated by commas at the stream (non-zero is true), as
+/// `read_flags` (in `scan`) reads them in compact text; `None` for any other text.
+pub(super) fn compact_flags(s: &mut Stream<'_>) -> Option<[bool; 3]> {
+    // Paddle writes each flag as one digit: `0,1,1` is five bytes. (What
+    // follows, a `,` or `]`, is the caller's to match, so `0,1,10` fails there.)
+    let at = s.offset();
+    if let Some(&[a, b',', b, b',', c]) = s.text().as_bytes().get(at..at + 5) {
+        if [a, b, c].iter().all(u8::is_ascii_digit) {
+            s.rewind(at + 5);
+            return Some([a != b'0', b != b'0', c != b'0']);
+        }
+    }
+    let mut flags = [false; 3];
+    for (i, flag) in flags.iter_mut().enumerate() {
+        if i > 0 && !eat(s, b",") {
+            return None;
+        }
+        *flag = s.i64().ok()?? != 0;
+    }
+    Some(flags)
+}
+
+/// The rest of a string whose opening quote the stream has passed, when it
+/// holds no escapes or control characters (so its text is its value); the
+/// stream moves past the closing quote. `None` for other strings.
+pub(super) fn plain_string_rest<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
+    let at = s.offset();
+    let text = s.text();
+    let rest = text.as_bytes().get(at..)?;
+    let len = pir_json::plain_prefix_len(rest);
+    if rest.get(len) != Some(&b'"') {
+        return None;
+    }
+    let value = text.get(at..at + len)?;
+    s.rewind(at + len + 1);
+    Some(value)
+}
+
+/// The text `parts` moves the stream past, or `None` with the stream where
+/// it was when they do not match.
+fn matched<'a>(s: &mut Stream<'a>, parts: fn(&mut Stream<'_>) -> Option<()>) -> Option<&'a str> {
+    let at = s.offset();
+    if parts(s).is_none() {
+        s.rewind(at);
+        return None;
+    }
+    s.text().get(at..s.offset())
+}
+
+/// Moves the stream past `texts` one after the other, or `None` at the
+/// first that does not come next.
+fn eat_all<const N: usize>(s: &mut Stream<'_>, texts: [&str; N]) -> Option<()> {
+    texts
+        .into_iter()
+        .all(|text| eat(s, text.as_bytes()))
+        .then_some(())
+}

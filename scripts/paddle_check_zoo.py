@@ -123,7 +123,7 @@ def input_array(rng, shape, kind, batch):
     import numpy as np
     if kind.startswith("count:"):
         return np.full(shape, int(kind.split(":")[1]), "int64")
-    full = [batch] + list(shape)
+    full = [batch] + [3 + 2 * batch if d == -1 else d for d in shape]
     if kind == "float":
         return rng.standard_normal(full).astype("float32")
     if kind.startswith("tokens:"):

@@ -3,7 +3,8 @@
 `ZOO` maps a model name to `(build, inputs)`: `build()` returns a random-initialised
 `paddle.nn.Layer` (call `paddle.seed` first for a fixed one), `inputs` lists the model's
 inputs as `(name, shape without the batch dim, kind)`, the batch dim being dynamic (-1)
-in the saved model. Kinds: `float` (standard normal), `tokens:V` (int64 ids below V),
+in the saved model; a -1 in `shape` is dynamic too, 3 + 2 x the batch size in the
+runs. Kinds: `float` (standard normal), `tokens:V` (int64 ids below V),
 `mask` (an additive float attention mask, -1e4 on the padded key positions), `count:N`
 (int64 N, of the shape given: no batch dim).
 
@@ -15,6 +16,8 @@ without a conv bias, BatchNorm1D after Linear), transposes and reshapes around
 matmuls, `x * sigmoid(x)`, scales, squeeze/unsqueeze, dropout in both modes, in-place
 activations, a batch size read at run time (`expand` of a class token to the batch).
 """
+
+import math
 
 import paddle
 import paddle.nn as nn
@@ -307,6 +310,98 @@ class Loop(nn.Layer):
         return h
 
 
+class EdgeDynamic(nn.Layer):
+    """A dynamic sequence length besides the batch: position ids from arange of the
+    run-time length, shapes read at run time for reshapes (to [batch * length, d] and
+    back), a full of the run-time [batch, length], an expand to the batch, a concat of
+    the batch with itself reshaped by the single batch size."""
+
+    def __init__(self, d=16, vocab=50):
+        super().__init__()
+        self.pos = nn.Embedding(64, d)
+        self.fc = nn.Linear(d, d)
+        self.token = self.create_parameter([1, 1, d])
+
+    def forward(self, x):
+        b, n = x.shape[0], x.shape[1]
+        h = x + self.pos(paddle.arange(n).unsqueeze(0))
+        flat = self.fc(h.reshape([b * n, h.shape[2]]))
+        h = flat.reshape([b, n, -1])
+        ones = paddle.full([b, n], 1.0)
+        h = h * ones.unsqueeze(-1)
+        h = paddle.concat([self.token.expand([b, -1, -1]), h], axis=1)
+        twice = paddle.concat([h, h], axis=0)
+        pairs = twice.reshape([b, -1])
+        return h, pairs
+
+
+class EdgeInplace(nn.Layer):
+    """Values an in-place op must not overwrite: one also returned, an input read again,
+    a view of an input (reshape, unsqueeze) read with the input, a value read by two
+    branches, a loop-carried value."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        a = self.fc(x)
+        b = F.relu(a)
+        r = x.reshape([0, 4, -1])
+        s = F.sigmoid(r).reshape([0, -1])
+        u = paddle.tanh(x.unsqueeze(1)).squeeze(1)
+        c = paddle.exp(a) * 0.1 + paddle.abs(a)
+        d = F.relu(x) + x
+        return a, b, s + u + c + d
+
+
+class EdgeConstants(nn.Layer):
+    """Values computed in forward from constants only, which constant folding computes
+    with pir's evaluator instead of Paddle's kernels: a sinusoidal position encoding
+    (arange, exp, sin, cos, strided writes), a causal mask (triu of -inf), round of
+    halves, floor division and remainder of negative integers, casts of negative floats
+    to integers, cumsum and cumprod, sort and top-k with ties, linspace, eye, an
+    unbiased std, erf, log1p, rsqrt, where, gather, pow. Each is added to the input, so
+    a value the evaluator gets wrong changes an output."""
+
+    def forward(self, x):
+        n, d = 8, 16
+        pos = paddle.arange(0, n, dtype="float32").unsqueeze(1)
+        div = paddle.exp(paddle.arange(0, d, 2, dtype="float32") * (-math.log(10000.0) / d))
+        pe = paddle.zeros([n, d])
+        pe[:, 0::2] = paddle.sin(pos * div)
+        pe[:, 1::2] = paddle.cos(pos * div)
+        causal = paddle.triu(paddle.full([n, n], float("-inf")), 1)
+        att = F.softmax(paddle.matmul(x, x, transpose_y=True) * 0.1 + causal, axis=-1)
+        h = paddle.matmul(att, x) + pe
+        halves = paddle.to_tensor([0.5, 1.5, 2.5, -0.5, -2.5, 3.5, -3.5, 0.49999997])
+        ints = paddle.to_tensor([-7, 7, -8, 9, -1, 0, 5, -5], dtype="int64")
+        negs = paddle.to_tensor([-1.7, 1.7, -0.2, 2.9, -2.9, 0.0, 126.6, -126.6])
+        v = paddle.to_tensor([3.0, 1.0, 2.0, 1.0, 3.0, 0.5, 2.0, 1.0])
+        sorted_v = paddle.sort(v)
+        top, top_i = paddle.topk(v, 3)
+        arg = paddle.argsort(v).astype("float32")
+        parts = [
+            paddle.round(halves),
+            (ints // 2).astype("float32"), (ints % 3).astype("float32"),
+            paddle.floor_divide(ints, paddle.full([8], -3, "int64")).astype("float32"),
+            paddle.remainder(ints, paddle.full([8], -3, "int64")).astype("float32"),
+            negs.astype("int32").astype("float32"), negs.astype("uint8").astype("float32"),
+            paddle.cumsum(v), paddle.cumprod(v, dim=0), sorted_v, arg,
+            paddle.concat([top, top_i.astype("float32"), paddle.zeros([2])]),
+            paddle.linspace(-1.0, 1.0, 8), paddle.eye(8).sum(axis=0),
+            paddle.std(v, unbiased=True).expand([8]), paddle.erf(negs), paddle.log1p(paddle.abs(negs)),
+            paddle.rsqrt(v), paddle.where(v > 1.5, v, -v), paddle.gather(v, paddle.to_tensor([7, 0, 3, 3, 1, 2, 6, 5])),
+            paddle.pow(v, 2.5), paddle.pow(paddle.to_tensor(2.0), v), paddle.sign(negs), paddle.floor(negs),
+            paddle.ceil(negs), paddle.clip(negs, -1.0, 1.0), paddle.logsumexp(v).expand([8]),
+            paddle.nn.functional.softplus(negs), paddle.nn.functional.gelu(negs),
+            paddle.nn.functional.gelu(negs, approximate=True), paddle.nn.functional.silu(negs),
+            paddle.nn.functional.hardswish(negs), paddle.nn.functional.elu(negs), paddle.nn.functional.mish(negs),
+        ]
+        table = paddle.stack(parts)  # [parts, 8]
+        return h, x[:, :1, :8] + table.unsqueeze(0)
+
+
 ZOO = {
     "resnet18": vision("resnet18", 64),
     "resnet50": vision("resnet50", 64),
@@ -337,4 +432,7 @@ ZOO = {
     "edge_einsum": (lambda: EdgeEinsum(), [("x", [6, 16], "float"), ("y", [6, 16], "float")]),
     "edge_layout": (lambda: EdgeLayout(), [("x", [3, 16, 16], "float")]),
     "loop": (lambda: Loop(), [("x", [16], "float"), ("n", [1], "count:4")]),
+    "edge_dynamic": (lambda: EdgeDynamic(), [("x", [-1, 16], "float")]),
+    "edge_inplace": (lambda: EdgeInplace(), [("x", [16], "float")]),
+    "edge_constants": (lambda: EdgeConstants(), [("x", [8, 16], "float")]),
 }

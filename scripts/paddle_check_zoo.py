@@ -151,16 +151,19 @@ def flat(outputs):
 
 
 def float64_twin(make, layer):
-    """The layer again in float64 with the same values (made anew: `Layer.to` misses the
-    flat weight buffer of Paddle's RNNs)."""
+    """The layer in float64 with the same values: made anew with float64 as the default
+    dtype (`Layer.to` misses the flat weight buffer of Paddle's RNNs), else, for layers
+    that ask for float32 themselves (`paddle.nn.BatchNorm`), the layer itself converted."""
     import paddle
     paddle.set_default_dtype("float64")
     try:
         twin = make()
+        twin.set_state_dict({k: v.numpy().astype("float64") if v.dtype == paddle.float32 else v.numpy()
+                             for k, v in layer.state_dict().items()})
+    except Exception:  # a dtype mismatch; Paddle's error types vary
+        twin = layer.to(dtype="float64") or layer
     finally:
         paddle.set_default_dtype("float32")
-    twin.set_state_dict({k: v.numpy().astype("float64") if v.dtype == paddle.float32 else v.numpy()
-                         for k, v in layer.state_dict().items()})
     twin.eval()
     return twin
 

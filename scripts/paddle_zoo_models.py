@@ -402,6 +402,57 @@ class EdgeConstants(nn.Layer):
         return h, x[:, :1, :8] + table.unsqueeze(0)
 
 
+class EdgeViews(nn.Layer):
+    """In-place hazards through views and broadcasts: an input read through a reshape,
+    a flatten and an unsqueeze by activations and then itself, a broadcast add whose
+    first operand is smaller than its result, a copy written after the copied value is
+    read again."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x, seq):
+        r = F.relu(x.reshape([0, 4, -1]))
+        f = paddle.tanh(x.unsqueeze(-1).flatten(1))
+        small = F.relu(self.fc(x)).unsqueeze(1)
+        wide = small + seq
+        c = paddle.assign(wide)
+        c = F.sigmoid(c)
+        return r.flatten(1) + f, wide * 2.0, c + wide, x * 3.0
+
+
+class EdgeMisc(nn.Layer):
+    """Layers beyond the zoo's: Conv1D + BatchNorm1D + PReLU, GroupNorm + SiLU,
+    InstanceNorm, a reflect-padded conv, PixelShuffle, LeakyReLU, adaptive pooling to
+    3x3, nearest interpolation, flip, hardsigmoid, a 3-D conv with BatchNorm3D."""
+
+    def __init__(self):
+        super().__init__()
+        self.c1 = nn.Conv1D(3, 8, 3, padding=1)
+        self.b1 = nn.BatchNorm1D(8)
+        self.act1 = nn.PReLU(8)
+        self.c2 = nn.Conv2D(3, 8, 3, padding=1, padding_mode="reflect")
+        self.gn = nn.GroupNorm(4, 8)
+        self.inorm = nn.InstanceNorm2D(8)
+        self.c3 = nn.Conv2D(8, 16, 3, padding=1)
+        self.shuffle = nn.PixelShuffle(2)
+        self.c4 = nn.Conv3D(1, 4, 3, padding=1)
+        self.b4 = nn.BatchNorm3D(4)
+
+    def forward(self, img):
+        seq = img.mean(axis=2)  # [B, 3, W]
+        s = self.act1(self.b1(self.c1(seq)))
+        h = F.silu(self.gn(self.c2(img)))
+        h = F.leaky_relu(self.inorm(h), 0.1)
+        h = self.shuffle(self.c3(h))  # [B, 4, 2H, 2W]
+        p = F.adaptive_avg_pool2d(h, 3)
+        u = F.interpolate(p, scale_factor=2, mode="nearest")
+        u = F.hardsigmoid(paddle.flip(u, axis=[2, 3]))
+        v = F.relu(self.b4(self.c4(img[:, :1].unsqueeze(1))))
+        return s, u, v.mean(axis=[2, 3, 4])
+
+
 ZOO = {
     "resnet18": vision("resnet18", 64),
     "resnet50": vision("resnet50", 64),
@@ -435,4 +486,6 @@ ZOO = {
     "edge_dynamic": (lambda: EdgeDynamic(), [("x", [-1, 16], "float")]),
     "edge_inplace": (lambda: EdgeInplace(), [("x", [16], "float")]),
     "edge_constants": (lambda: EdgeConstants(), [("x", [8, 16], "float")]),
+    "edge_views": (lambda: EdgeViews(), [("x", [16], "float"), ("seq", [6, 16], "float")]),
+    "edge_misc": (lambda: EdgeMisc(), [("img", [3, 16, 16], "float")]),
 }

@@ -5,7 +5,8 @@ The corpus holds narrow toy versions of the standard networks; this builds the r
 (scripts/paddle_zoo_models.py: paddle.vision.models' resnet18/50, resnext50,
 mobilenet v1/v2/v3, shufflenet v2, squeezenet, densenet121, googlenet, inception_v3,
 vgg11 and alexnet; networks of Paddle's nn layers: Transformer encoders with an
-attention mask input, LSTM and GRU text models, a UNet, an MLP-Mixer, a ViT; and
+attention mask input, LSTM and GRU text models, a UNet, an MLP-Mixer, a ViT, a greedy
+seq2seq decoder in a while loop, detection heads; and
 `edge_*` models of the near misses of each pass: fusions that must not fire, views and
 broadcasts an in-place op must not write, a while loop, dynamic lengths, values computed
 from constants) with Paddle 3.3.1, random-initialised from a fixed seed (norm scales,

@@ -453,6 +453,69 @@ class EdgeMisc(nn.Layer):
         return s, u, v.mean(axis=[2, 3, 4])
 
 
+class GreedyDecoder(nn.Layer):
+    """Seq2seq greedy decoding in a while loop: a GRU encoder, then per step a GRUCell
+    on the last token's embedding, an attention over the encoder states, argmax, the
+    token appended to a growing sequence (a loop-carried value whose length changes),
+    finished flags, and an early exit when every sequence has ended."""
+
+    def __init__(self, vocab=40, d=24, max_len=6):
+        super().__init__()
+        self.max_len = max_len
+        self.embed = nn.Embedding(vocab, d)
+        self.encoder = nn.GRU(d, d)
+        self.cell = nn.GRUCell(d, d)
+        self.att = nn.Linear(d, d)
+        self.out = nn.Linear(2 * d, vocab)
+
+    def forward(self, src):
+        enc, h = self.encoder(self.embed(src))
+        h = h[0]
+        keys = self.att(enc)  # loop-invariant
+        token = paddle.zeros([src.shape[0]], "int64")
+        seq = token.unsqueeze(1)
+        finished = paddle.zeros([src.shape[0]], "bool")
+        step = paddle.zeros([1], "int64")
+        while step < self.max_len and not paddle.all(finished):
+            _, h = self.cell(self.embed(token), h)
+            score = F.softmax(paddle.matmul(keys, h.unsqueeze(-1)).squeeze(-1), axis=-1)
+            ctx = (score.unsqueeze(-1) * enc).sum(axis=1)
+            logits = self.out(paddle.concat([h, ctx], axis=-1))
+            token = paddle.argmax(logits, axis=-1)
+            token = paddle.where(finished, paddle.zeros_like(token), token)
+            seq = paddle.concat([seq, token.unsqueeze(1)], axis=1)
+            finished = paddle.logical_or(finished, token == 1)
+            step = step + 1
+        return seq, h
+
+
+class Detection(nn.Layer):
+    """Detection heads' ops: prior boxes of a feature map, box decoding, RoI align of
+    proposals, YOLO boxes."""
+
+    def __init__(self):
+        super().__init__()
+        self.backbone = nn.Conv2D(3, 8, 3, stride=4, padding=1)
+        self.head = nn.Conv2D(8, 3 * 7, 1)  # 3 anchors x (5 + 2 classes)
+        self.reg = nn.Conv2D(8, 2 * 4, 1)  # 2 priors per place
+
+    def forward(self, img):
+        feat = F.relu(self.backbone(img))  # [B, 8, 8, 8] for 32x32
+        box, var = paddle.vision.ops.prior_box(feat, img, min_sizes=[8.0], aspect_ratios=[1.0, 2.0],
+                                               steps=[4.0, 4.0], clip=True)
+        prior = box.reshape([-1, 4])
+        deltas = self.reg(feat).transpose([0, 2, 3, 1]).reshape([0, -1, 4])
+        decoded = paddle.vision.ops.box_coder(prior, var.reshape([-1, 4]), deltas,
+                                              code_type="decode_center_size", box_normalized=True)
+        rois = paddle.to_tensor([[0.0, 0.0, 16.0, 16.0], [4.0, 8.0, 28.0, 30.0]])
+        pooled = paddle.vision.ops.roi_align(feat[:1], rois, paddle.to_tensor([2], "int32"), 2,
+                                             spatial_scale=0.25)
+        yb, ys = paddle.vision.ops.yolo_box(self.head(feat), paddle.full([img.shape[0], 2], 32, "int32"),
+                                            anchors=[4, 5, 8, 10, 12, 14], class_num=2, conf_thresh=0.01,
+                                            downsample_ratio=4)
+        return decoded, pooled, yb, ys
+
+
 ZOO = {
     "resnet18": vision("resnet18", 64),
     "resnet50": vision("resnet50", 64),
@@ -488,4 +551,6 @@ ZOO = {
     "edge_constants": (lambda: EdgeConstants(), [("x", [8, 16], "float")]),
     "edge_views": (lambda: EdgeViews(), [("x", [16], "float"), ("seq", [6, 16], "float")]),
     "edge_misc": (lambda: EdgeMisc(), [("img", [3, 16, 16], "float")]),
+    "greedy_decoder": (lambda: GreedyDecoder(), [("src", [7], "tokens:40")]),
+    "detection": (lambda: Detection(), [("img", [3, 32, 32], "float")]),
 }

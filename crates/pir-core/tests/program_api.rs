@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use pir_core::builtin::{
     bool_array, ArrayAttr, BoolAttr, DenseTensorType, F32Attr, F64Attr, I32Attr, ScalarType,
-    StrAttr,
+    StrAttr, VectorType,
 };
 use pir_core::clone::IrMapping;
 use pir_core::walk::{Order, WalkResult};
@@ -297,6 +297,32 @@ fn the_verifier_rejects_use_before_def() {
         "{err}"
     );
     assert!(err.contains("used before it is defined"), "{err}");
+}
+
+/// A `builtin.combine` of a `-1x-1` value declared as `element` in its vector.
+fn combine_of(element: &[i64], ctx: &Arc<IrContext>) -> Program {
+    let mut p = Program::new(ctx.clone());
+    let top = p.top_block();
+    let input = tensor(ctx, &[-1, -1]);
+    let x = Builder::at_end(&mut p, top).op("test.source", &[], &[input], &[]);
+    let x = p.result(x, 0);
+    let vec = VectorType::get(ctx, &[tensor(ctx, element)]);
+    Builder::at_end(&mut p, top).op("builtin.combine", &[x], &[vec], &[]);
+    p
+}
+
+#[test]
+fn a_combine_element_may_differ_from_its_operand_in_unknown_dims_as_in_paddle() {
+    // Paddle's CombineOp::VerifySig accepts IsDynamicShapeTypeEqual types:
+    // `paddle.jit.save` writes a growing loop-carried `-1x-1` into `-1x1`.
+    let ctx = ctx();
+    combine_of(&[-1, 1], &ctx).verify().unwrap();
+    combine_of(&[3, 1], &ctx).verify().unwrap();
+    let err = combine_of(&[3], &ctx).verify().unwrap_err().to_string();
+    assert!(
+        err.contains("element 0 of the result type differs"),
+        "{err}"
+    );
 }
 
 #[test]

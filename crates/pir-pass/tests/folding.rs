@@ -421,18 +421,29 @@ fn constants_as_params_hoists_read_only_makers_and_shares_equal_ones() {
     assert_eq!(first, ["builtin.parameter", "builtin.parameter"]);
 }
 
+/// `x` and a `full` of 3 elements declared `tensor<-1xf32>`, read by
+/// `readers`, after `constant_folding{constants-as-params=true}`.
+fn hoist_unknown_dims_full(readers: &str) -> (Program, Vec<(&'static str, u64)>) {
+    let text = format!(
+        r#"{{
+    (%0) = "pd_op.data" () {{dtype:float32,name:"x",place:Place(undefined:0),shape:[-1],stop_gradient:[false]}} : () -> tensor<-1xf32>
+    (%1) = "pd_op.full" () {{dtype:float32,place:Place(cpu),shape:[3],stop_gradient:[true],value:2}} : () -> tensor<-1xf32>
+{readers}}}"#
+    );
+    let mut p = parse(&text);
+    bind(&mut p, &[]);
+    let stats = run_pipeline(&mut p, "constant_folding{constants-as-params=true}");
+    (p, stats)
+}
+
 #[test]
 fn a_hoisted_constant_of_unknown_declared_dims_gets_its_tensor_s_shape() {
     // As for folded values: Paddle refuses a parameter whose type leaves dims unknown.
-    let text = r#"{
-    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1],stop_gradient:[false]} : () -> tensor<-1xf32>
-    (%1) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[3],stop_gradient:[true],value:2} : () -> tensor<-1xf32>
-    (%2) = "pd_op.add" (%0, %1) {stop_gradient:[false]} : (tensor<-1xf32>, tensor<-1xf32>) -> tensor<-1xf32>
+    let (p, stats) = hoist_unknown_dims_full(
+        r#"    (%2) = "pd_op.add" (%0, %1) {stop_gradient:[false]} : (tensor<-1xf32>, tensor<-1xf32>) -> tensor<-1xf32>
     (%3) = "pd_op.fetch" (%2) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1xf32>) -> tensor<-1xf32>
-}"#;
-    let mut p = parse(text);
-    bind(&mut p, &[]);
-    let stats = run_pipeline(&mut p, "constant_folding{constants-as-params=true}");
+"#,
+    );
     assert_eq!(stat(&stats, "constants hoisted"), 1, "{p}");
     let printed = p.to_string();
     let line = printed
@@ -726,4 +737,71 @@ fn shapes_that_do_not_just_repeat_the_batch_size_stay() {
         let stats = run_pipeline(&mut p, "batch_size_like");
         assert_eq!(stat(&stats, "shapes rewritten"), 0, "case {i}: {p}");
     }
+}
+
+/// `w` scaled to a value of unknown dims (`tensor<-1x3xf32>`), read by a
+/// `builtin.combine` with the input (then concatenated) and by `reader`.
+fn combined_fold(reader: &str) -> Program {
+    let text = format!(
+        r#"{{
+    (%0) = "builtin.parameter" () {{is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"w",persistable:[true],stop_gradient:[false],trainable:[true]}} : () -> tensor<2x3xf32>
+    (%1) = "pd_op.data" () {{dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,3],stop_gradient:[false]}} : () -> tensor<-1x3xf32>
+    (%2) = "pd_op.full" () {{dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:2}} : () -> tensor<1xf32>
+    (%3) = "pd_op.scale" (%0, %2) {{bias:0.5,bias_after_scale:true,stop_gradient:[false]}} : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<-1x3xf32>
+    (%4) = "builtin.combine" (%1, %3) {{}} : (tensor<-1x3xf32>, tensor<-1x3xf32>) -> vec[tensor<-1x3xf32>,tensor<-1x3xf32>]
+    (%5) = "pd_op.full" () {{dtype:int32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0}} : () -> tensor<1xi32>
+    (%6) = "pd_op.concat" (%4, %5) {{stop_gradient:[false]}} : (vec[tensor<-1x3xf32>,tensor<-1x3xf32>], tensor<1xi32>) -> tensor<-1x3xf32>
+    (%7) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x3xf32>) -> tensor<-1x3xf32>
+{reader}}}"#
+    );
+    let mut p = parse(&text);
+    bind(
+        &mut p,
+        &[("w", f32s(&[2, 3], &[0.5, -1.0, 2.0, 0.25, -3.0, 1.5]))],
+    );
+    p
+}
+
+/// `combined_fold(reader)` after `constant_folding`, checked to compute the
+/// same and to keep the scale for the combine; and the parameters created.
+fn fold_combined(reader: &str) -> (Program, u64) {
+    let mut p = combined_fold(reader);
+    let before = interpret(&p, &x_feed());
+    let stats = run_pipeline(&mut p, "constant_folding");
+    assert_close(&before, &interpret(&p, &x_feed()), 0.0);
+    assert_eq!(count(&p, "pd_op.scale"), 1, "{p}");
+    (p, stat(&stats, "parameters created"))
+}
+
+#[test]
+fn a_combine_keeps_reading_a_folded_value_of_unknown_dims() {
+    // The parameter made for %3 would be a `tensor<2x3xf32>`, which the
+    // combine's declared element type `tensor<-1x3xf32>` cannot take.
+    let (p, created) = fold_combined("");
+    assert_eq!(created, 0, "{p}");
+    // Another reader takes the parameter; the combine keeps the scale.
+    let add = r#"    (%8) = "pd_op.add" (%1, %3) {stop_gradient:[false]} : (tensor<-1x3xf32>, tensor<-1x3xf32>) -> tensor<-1x3xf32>
+    (%9) = "pd_op.fetch" (%8) {col:1,name:"sum",persistable:[true],stop_gradient:[false]} : (tensor<-1x3xf32>) -> tensor<-1x3xf32>
+"#;
+    let (p, created) = fold_combined(add);
+    assert_eq!(created, 1, "{p}");
+    assert!(
+        p.to_string()
+            .contains(r#"(tensor<-1x3xf32>, tensor<2x3xf32>) -> tensor<-1x3xf32>"#),
+        "the add reads the parameter: {p}"
+    );
+}
+
+#[test]
+fn a_constant_of_unknown_dims_read_by_a_combine_is_not_hoisted() {
+    let (p, stats) = hoist_unknown_dims_full(
+        r#"    (%2) = "builtin.combine" (%0, %1) {} : (tensor<-1xf32>, tensor<-1xf32>) -> vec[tensor<-1xf32>,tensor<-1xf32>]
+    (%3) = "pd_op.full" () {dtype:int32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0} : () -> tensor<1xi32>
+    (%4) = "pd_op.concat" (%2, %3) {stop_gradient:[false]} : (vec[tensor<-1xf32>,tensor<-1xf32>], tensor<1xi32>) -> tensor<-1xf32>
+    (%5) = "pd_op.fetch" (%4) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1xf32>) -> tensor<-1xf32>
+"#,
+    );
+    // %3 (the axis) is hoisted, %1 stays a `full`.
+    assert_eq!(stat(&stats, "constants hoisted"), 1, "{p}");
+    assert_eq!(count(&p, "pd_op.full"), 1, "{p}");
 }

@@ -212,6 +212,30 @@ fn vector_elements(p: &Program, ty: crate::Type) -> Option<&[crate::Type]> {
     p.ctx().type_as::<VectorType>(ty).map(|v| &*v.0)
 }
 
+/// Paddle's `IsDynamicShapeTypeEqual`, which its `CombineOp::VerifySig`
+/// accepts besides equal types: dense tensor types of one dtype, layout, LoD,
+/// offset and rank, with some dim unknown on either side or equal. (Paddle
+/// asks this of any dim, not of every dim; so does this, to accept what
+/// Paddle accepts: its own `paddle.jit.save` writes a loop-carried tensor that
+/// grows, `tensor<-1x-1xi64>`, into a combine of `tensor<-1x1xi64>`.)
+fn dynamic_shape_equal(p: &Program, a: crate::Type, b: crate::Type) -> bool {
+    let (Some(a), Some(b)) = (
+        p.ctx().type_as::<DenseTensorType>(a),
+        p.ctx().type_as::<DenseTensorType>(b),
+    ) else {
+        return false;
+    };
+    a.dtype == b.dtype
+        && a.layout == b.layout
+        && a.lod == b.lod
+        && a.offset == b.offset
+        && a.dims.len() == b.dims.len()
+        && a.dims
+            .iter()
+            .zip(b.dims.iter())
+            .any(|(&x, &y)| x == -1 || y == -1 || x == y)
+}
+
 fn verify_combine(p: &Program, op: OpId) -> Result<(), String> {
     counts(p, op, None, Some(1))?;
     let out = p.value_type(p.result(op, 0));
@@ -225,7 +249,7 @@ fn verify_combine(p: &Program, op: OpId) -> Result<(), String> {
     }
     for (i, (v, &t)) in p.operands(op).zip(elements).enumerate() {
         if let Some(v) = v {
-            if p.value_type(v) != t {
+            if p.value_type(v) != t && !dynamic_shape_equal(p, p.value_type(v), t) {
                 return Err(format!(
                     "element {i} of the result type differs from operand {i}'s type"
                 ));

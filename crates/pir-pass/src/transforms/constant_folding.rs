@@ -25,7 +25,10 @@
 //! - otherwise a new `builtin.parameter` named `constant_folding@_N`, whose
 //!   tensor is bound to the program and written with the model. This needs the
 //!   program's parameters to be loaded (or absent) and `keep-params` unset;
-//!   otherwise the op stays.
+//!   otherwise the op stays. When the value's type leaves dims unknown, the
+//!   parameter has its tensor's dims, which a `builtin.combine` cannot read
+//!   in its place (its vector type names each element's type): a combine
+//!   keeps reading the op, which then stays.
 //!
 //! Folded ops, constant makers and parameters left without users are erased
 //! (a parameter's tensor is dropped with its last op). The pass counts
@@ -39,7 +42,8 @@
 //! result's alias class is never written and has no member bound to a named
 //! variable (a loop-carried one, an output; [`AliasAnalysis::facts`]), and
 //! has between 1 and
-//! `MAX_HOISTED_ELEMENTS` elements are replaced (Paddle loads an empty
+//! `MAX_HOISTED_ELEMENTS` elements (and, for a type of unknown dims, no
+//! `builtin.combine` reader) are replaced (Paddle loads an empty
 //! tensor without a buffer, and `paddle.jit.load` then fails on it); an
 //! empty axes list read only by full reductions (`mean(x, [])`) is replaced
 //! by the list of every axis of each reader's input, which reduces the same
@@ -331,10 +335,11 @@ impl Folder<'_> {
             .collect();
         for op in folded {
             for r in p.results(op).collect::<Vec<_>>() {
-                let read_outside = p
+                let outside: Vec<OperandId> = p
                     .uses(r)
-                    .any(|u| !self.folded.contains(&p.operand_owner(u)));
-                if !read_outside {
+                    .filter(|&u| !self.folded.contains(&p.operand_owner(u)))
+                    .collect();
+                if outside.is_empty() {
                     continue;
                 }
                 let Some(Known::Tensor(t)) = self.known.get(&r).cloned() else {
@@ -347,7 +352,10 @@ impl Folder<'_> {
                 } else if let Some(attrs) = int_array_attrs(p, &t) {
                     self.cx.statistics.add("constants created", 1);
                     constant_op(p, op, "pd_op.full_int_array", ty, attrs)
-                } else if can_add_params && t.numel() <= MAX_PARAMETER_ELEMENTS {
+                } else if can_add_params
+                    && t.numel() <= MAX_PARAMETER_ELEMENTS
+                    && (fully_known(p, ty) || outside.iter().any(|&u| !needs_exact_type(p, u)))
+                {
                     let tensor = t.to_tensor().map_err(|e| pass_error(e.to_string()))?;
                     let name = params::fresh_name(p, PARAMETER_PREFIX, &mut counter);
                     let at = InsertPoint::Before(params::top_level_ancestor(p, op));
@@ -359,7 +367,7 @@ impl Folder<'_> {
                 } else {
                     continue;
                 };
-                p.replace_all_uses_with(r, new);
+                replace_uses(p, r, new);
                 changed = true;
             }
         }
@@ -528,7 +536,10 @@ fn hoist_makers(p: &mut Program, root: OpId) -> Result<(u64, u64), PassError> {
                 p.set_operand_value(operand, Some(v));
             }
         } else {
-            if tensor.numel() > MAX_HOISTED_ELEMENTS || !fits(p, ty, &tensor) {
+            // A parameter for a type of unknown dims has its tensor's own
+            // dims, which a reader needing the exact type cannot take.
+            let all_take_it = fully_known(p, ty) || p.uses(r).all(|u| !needs_exact_type(p, u));
+            if tensor.numel() > MAX_HOISTED_ELEMENTS || !fits(p, ty, &tensor) || !all_take_it {
                 continue;
             }
             let Ok(tensor) = tensor.to_tensor() else {
@@ -567,15 +578,40 @@ fn fits(p: &Program, ty: Type, t: &EvalTensor) -> bool {
         && dims.iter().zip(&actual).all(|(&d, &a)| d == a || d < 0)
 }
 
+/// Whether `ty` is a tensor type whose dims are all known.
+fn fully_known(p: &Program, ty: Type) -> bool {
+    pir_params::bound::declared(p, ty).is_some_and(|(_, dims)| dims.iter().all(|&d| d >= 0))
+}
+
 /// Gives the new parameter `v` the type `ty` of the value it replaces, which
 /// the readers were built against — unless `ty` leaves dims unknown: Paddle
 /// refuses to run a parameter whose type is not its tensor's own shape, so it
 /// keeps the shape `insert_parameter` gave it.
 fn declare_parameter_type(p: &mut Program, v: ValueId, ty: Type) {
-    let fully_known =
-        pir_params::bound::declared(p, ty).is_some_and(|(_, dims)| dims.iter().all(|&d| d >= 0));
-    if fully_known {
+    if fully_known(p, ty) {
         p.set_value_type(v, ty);
+    }
+}
+
+/// Whether the reader of `u` needs the exact type of the value it reads:
+/// `builtin.combine` declares its elements' types in its result's vector type
+/// (the verifier checks them, as Paddle's does), so a value of other dims
+/// cannot take an element's place.
+fn needs_exact_type(p: &Program, u: OperandId) -> bool {
+    p.op_name_str(p.operand_owner(u)) == "builtin.combine"
+}
+
+/// Makes the readers of `old` read `new` instead, but those that need the
+/// exact type when `new`'s differs ([`needs_exact_type`]): they keep `old`,
+/// whose op then stays.
+fn replace_uses(p: &mut Program, old: ValueId, new: ValueId) {
+    if p.value_type(old) == p.value_type(new) {
+        p.replace_all_uses_with(old, new);
+        return;
+    }
+    let uses: Vec<OperandId> = p.uses(old).filter(|&u| !needs_exact_type(p, u)).collect();
+    for u in uses {
+        p.set_operand_value(u, Some(new));
     }
 }
 

@@ -152,6 +152,25 @@ impl std::fmt::Debug for IrContext {
     }
 }
 
+/// The symbol of `s` in `symbols`, its entry made with the text `text(s)`
+/// if it is new.
+fn intern_symbol<'s>(
+    symbols: &Interner<SymbolEntry>,
+    s: &'s str,
+    text: impl FnOnce(&'s str) -> Cow<'static, str>,
+) -> Symbol {
+    Symbol(symbols.intern(
+        fx_hash(s),
+        s,
+        |e, s| &*e.text == *s,
+        |s| SymbolEntry {
+            text: text(s),
+            op: AtomicU32::new(NO_OP),
+        },
+        |e| fx_hash(&*e.text),
+    ))
+}
+
 impl IrContext {
     /// A context with the builtin dialect registered.
     pub fn new() -> Self {
@@ -162,22 +181,9 @@ impl IrContext {
 
     fn empty() -> Self {
         let symbols = Interner::new();
-        let make_sym = |s: &str| {
-            let hash = fx_hash(s);
-            Symbol(symbols.intern(
-                hash,
-                s,
-                |e: &SymbolEntry, s| &*e.text == *s,
-                |s| SymbolEntry {
-                    text: Cow::Owned(s.into()),
-                    op: AtomicU32::new(NO_OP),
-                },
-                |e| fx_hash(&*e.text),
-            ))
-        };
         let well_known = WellKnown {
-            op_callstack: make_sym("op_callstack"),
-            sym_shape_str: make_sym("sym_shape_str"),
+            op_callstack: intern_symbol(&symbols, "op_callstack", |s| Cow::Owned(s.into())),
+            sym_shape_str: intern_symbol(&symbols, "sym_shape_str", |s| Cow::Owned(s.into())),
         };
         let ctx = IrContext {
             symbols,
@@ -213,31 +219,12 @@ impl IrContext {
 
     /// Interns a string.
     pub fn symbol(&self, s: &str) -> Symbol {
-        let hash = fx_hash(s);
-        Symbol(self.symbols.intern(
-            hash,
-            s,
-            |e, s| &*e.text == *s,
-            |s| SymbolEntry {
-                text: Cow::Owned(s.into()),
-                op: AtomicU32::new(NO_OP),
-            },
-            |e| fx_hash(&*e.text),
-        ))
+        intern_symbol(&self.symbols, s, |s| Cow::Owned(s.into()))
     }
 
     /// Interns a static string without copying it.
     fn symbol_static(&self, s: &'static str) -> Symbol {
-        Symbol(self.symbols.intern(
-            fx_hash(s),
-            s,
-            |e, s| &*e.text == *s,
-            |s| SymbolEntry {
-                text: Cow::Borrowed(s),
-                op: AtomicU32::new(NO_OP),
-            },
-            |e| fx_hash(&*e.text),
-        ))
+        intern_symbol(&self.symbols, s, Cow::Borrowed)
     }
 
     /// The symbol of `s` if it was interned before.
@@ -599,9 +586,11 @@ impl IrContext {
         let _building = self.materializing.lock();
         let entry = &self.symbols.get(name.0).op;
         let state = entry.load(Ordering::Acquire);
-        if state & DEFERRED == 0 || state == NO_OP {
+        match state {
+            NO_OP => return None,
             // Built (or replaced) while this thread waited.
-            return self.op_infos.get(state as usize);
+            built if built & DEFERRED == 0 => return self.op_infos.get(built as usize),
+            _ => {}
         }
         let source = self.op_sources.get(((state & !DEFERRED) >> 16) as usize)?;
         let info = source.op_info(self, (state & 0xFFFF) as u16);

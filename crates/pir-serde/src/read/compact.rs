@@ -110,26 +110,20 @@ fn skip_while(s: &mut Stream<'_>, keep: impl Fn(u8) -> bool) {
     s.rewind(at + len);
 }
 
-/// Three integers separated by commas at the stream (non-zero is true), as
-/// `read_flags` (in `scan`) reads them in compact text; `None` for any other text.
+/// Three one-digit flags separated by commas at the stream (non-zero is
+/// true), as Paddle writes them (`0,1,1`); `None` for any other text, which
+/// the caller then reads field by field (`read_flags` in `scan`). What
+/// follows, a `,` or `]`, is the caller's to match, so `0,1,10` fails there.
 pub(super) fn compact_flags(s: &mut Stream<'_>) -> Option<[bool; 3]> {
-    // Paddle writes each flag as one digit: `0,1,1` is five bytes. (What
-    // follows, a `,` or `]`, is the caller's to match, so `0,1,10` fails there.)
     let at = s.offset();
-    if let Some(&[a, b',', b, b',', c]) = s.text().as_bytes().get(at..at + 5) {
-        if [a, b, c].iter().all(u8::is_ascii_digit) {
-            s.rewind(at + 5);
-            return Some([a != b'0', b != b'0', c != b'0']);
-        }
+    let &[a, b',', b, b',', c] = s.text().as_bytes().get(at..at + 5)? else {
+        return None;
+    };
+    if ![a, b, c].iter().all(u8::is_ascii_digit) {
+        return None;
     }
-    let mut flags = [false; 3];
-    for (i, flag) in flags.iter_mut().enumerate() {
-        if i > 0 && !eat(s, b",") {
-            return None;
-        }
-        *flag = s.i64().ok()?? != 0;
-    }
-    Some(flags)
+    s.rewind(at + 5);
+    Some([a != b'0', b != b'0', c != b'0'])
 }
 
 /// The rest of a string whose opening quote the stream has passed, when it

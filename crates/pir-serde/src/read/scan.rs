@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 use super::compact::{
     compact_dense_type, compact_flags, compact_input, compact_str_entry, eat, plain_string_rest,
 };
-use super::tables::{small_table_room, with_room, DictCache, DictKey, Recent};
+use super::tables::{slot, small_table_room, with_room, DictCache, DictKey, Recent};
 use crate::error::ReadError;
 use crate::param_form;
 
@@ -173,14 +173,6 @@ struct Memo<'a> {
     dicts: RecentDicts<'a>,
     /// Of its attribute entries, by list (`AttrListId as usize`) and index.
     entries: [Vec<Recent<ScannedEntry<'a>>>; 4],
-}
-
-/// The slot `index` of `list`, made if missing.
-fn slot<T: Default>(list: &mut Vec<T>, index: usize) -> &mut T {
-    if index >= list.len() {
-        list.resize_with(index + 1, T::default);
-    }
-    &mut list[index]
 }
 
 /// The length of `list` as a position in it.

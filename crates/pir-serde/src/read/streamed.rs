@@ -30,13 +30,7 @@ fn resolved<T: Copy>(table: &[Option<T>], id: TextId) -> Option<T> {
 }
 
 fn resolve<T: Copy>(table: &mut Vec<Option<T>>, id: TextId, handle: T) {
-    let i = id as usize;
-    if i >= table.len() {
-        table.resize(i + 1, None);
-    }
-    if let Some(slot) = table.get_mut(i) {
-        *slot = Some(handle);
-    }
+    *super::tables::slot(table, id as usize) = Some(handle);
 }
 
 /// The part `range` of `list`.

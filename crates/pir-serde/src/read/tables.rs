@@ -13,6 +13,15 @@ pub(super) fn small_table_room(ops: usize) -> usize {
     ops.clamp(16, 256)
 }
 
+/// The slot `index` of `list`, made (with its default) if missing: the
+/// reader's tables by a dense number (a scanner's `TextId`, an op name's).
+pub(super) fn slot<T: Default>(list: &mut Vec<T>, index: usize) -> &mut T {
+    if index >= list.len() {
+        list.resize_with(index + 1, T::default);
+    }
+    &mut list[index]
+}
+
 /// An empty table with room for `room` entries.
 pub(super) fn with_room<K, V>(room: usize) -> FxHashMap<K, V> {
     FxHashMap::with_capacity_and_hasher(room, FxBuildHasher)

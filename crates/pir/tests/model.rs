@@ -132,11 +132,16 @@ fn a_large_model_is_read_from_a_memory_map_as_from_its_bytes() {
     assert!(write(&from_bytes.program) == json);
 }
 
-#[test]
-fn a_model_whose_parameters_cannot_be_written_leaves_both_files_as_they_were() {
+/// The corpus's `mlp_tiny`, with its parameters.
+fn mlp_tiny() -> pir::Model {
     let models = pir_corpus::models();
     let m = models.iter().find(|m| m.name == "mlp_tiny").unwrap();
-    let loaded = pir::Model::load(prefix(&m.json())).unwrap();
+    pir::Model::load(prefix(&m.json())).unwrap()
+}
+
+#[test]
+fn a_model_whose_parameters_cannot_be_written_leaves_both_files_as_they_were() {
+    let loaded = mlp_tiny();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("model.json");
     std::fs::write(&out, b"old program").unwrap();
@@ -151,9 +156,7 @@ fn a_model_whose_parameters_cannot_be_written_leaves_both_files_as_they_were() {
 
 #[test]
 fn save_as_writes_text_programs_with_their_parameters_beside() {
-    let models = pir_corpus::models();
-    let m = models.iter().find(|m| m.name == "mlp_tiny").unwrap();
-    let loaded = pir::Model::load(prefix(&m.json())).unwrap();
+    let loaded = mlp_tiny();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("model.pir");
     loaded.save_as(&out, false).unwrap();

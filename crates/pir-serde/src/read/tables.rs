@@ -54,19 +54,6 @@ impl<'a, V: Copy> DictCache<'a, V> {
     /// Lookups after which the hit rate decides whether new lists are stored.
     pub(super) const TRIAL: u64 = 4096;
 
-    /// A cache with room for the dictionaries of about `ops` ops (at most
-    /// [`TRIAL`](Self::TRIAL)): in models that carry a `struct_name` per op
-    /// about every op without regions brings a new pair of lists, and
-    /// growing the table one doubling at a time rehashed every text (2-4 %
-    /// of a load).
-    pub(super) fn with_capacity(ops: usize) -> Self {
-        let room = ops.min(Self::TRIAL as usize);
-        DictCache {
-            map: FxHashMap::with_capacity_and_hasher(room, Default::default()),
-            ..Self::default()
-        }
-    }
-
     pub(super) fn get(&mut self, key: &DictKey<'a>) -> Option<V> {
         let found = self.map.get(key).copied();
         match found {

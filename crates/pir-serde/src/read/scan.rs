@@ -512,6 +512,21 @@ impl<'a> Scanner<'a> {
                 .copied()
                 .unwrap_or_default();
             let entry = match last.into_iter().flatten().find(|e| s.skip_known(e.0)) {
+                Some((raw, None)) => {
+                    // A string entry met again at its place (`data_format`,
+                    // a layer kind's `struct_name`): numbered now, so the
+                    // builder decodes it once rather than at every op.
+                    let entry = (raw, self.number_entry(raw));
+                    let entries = &mut self.memo(name).entries[list as usize];
+                    if let Some(recent) = entries.get_mut(place) {
+                        for kept in recent.iter_mut().flatten() {
+                            if kept.0 == raw {
+                                *kept = entry;
+                            }
+                        }
+                    }
+                    entry
+                }
                 Some(entry) => entry,
                 None => {
                     // Unchecked until its op is built: a text that is no value fails
@@ -520,11 +535,7 @@ impl<'a> Scanner<'a> {
                         Some(raw) => (raw, None),
                         None => {
                             let raw = s.raw_value()?;
-                            let next = TextId::try_from(self.entries.len()).ok();
-                            (
-                                raw,
-                                next.map(|next| *self.entries.entry(raw).or_insert(next)),
-                            )
+                            (raw, self.number_entry(raw))
                         }
                     };
                     let entries = &mut self.memo(name).entries[list as usize];
@@ -537,6 +548,12 @@ impl<'a> Scanner<'a> {
         }
         let text = s.text().get(start..s.offset()).unwrap_or_default();
         Ok((text, first..end_of(&batch.entries)))
+    }
+
+    /// The number of the attribute entry text `raw` (`None` past the last).
+    fn number_entry(&mut self, raw: &'a str) -> Option<TextId> {
+        let next = TextId::try_from(self.entries.len()).ok()?;
+        Some(*self.entries.entry(raw).or_insert(next))
     }
 
     /// The `A` (or with `output`, the `OA`) list of an op named `name` at the

@@ -534,9 +534,10 @@ impl<'a> Reader<'_, 'a> {
     /// The attribute entries `entries` (texts `{"AT":…,"N":…}`) into
     /// `self.attrs`, decoding each distinct entry text once: found by the
     /// scanner's number in `resolved`, else by text. Plain string entries
-    /// are read from their text every time instead: they are the ones
-    /// models repeat least, so a table of them would grow by about one
-    /// entry per op for few hits.
+    /// the scanner did not number (the first at their place) are read from
+    /// their text instead: they are the ones models repeat least (a layer's
+    /// `struct_name`), so a table of them all would grow by about one entry
+    /// per op for few hits.
     fn read_attr_entries(
         &mut self,
         s: &mut Stream<'a>,
@@ -550,6 +551,9 @@ impl<'a> Reader<'_, 'a> {
                 continue;
             }
             if let Some(entry) = self.plain_str_entry(raw) {
+                if let Some(id) = id {
+                    resolve(&mut resolved.entries, id, entry);
+                }
                 self.attrs.push(entry);
                 continue;
             }

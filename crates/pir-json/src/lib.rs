@@ -40,7 +40,7 @@ pub use number::{
     write_f32_cpp_ostream, write_f64_cpp_ostream, write_f64_nlohmann,
 };
 pub use parser::{
-    parse, plain_prefix_len, ParseError, ParseErrorKind, MAX_CONTAINER_LEN, MAX_DEPTH,
+    parse, plain_prefix_len, utf8, ParseError, ParseErrorKind, MAX_CONTAINER_LEN, MAX_DEPTH,
 };
 pub use path::Path;
 pub use stream::{Open, Stream};

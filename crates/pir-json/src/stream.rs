@@ -64,16 +64,7 @@ impl<'a> Stream<'a> {
     /// A stream over `input`, which must be UTF-8 (checked here, once) and shorter than 4 GiB.
     /// A leading byte order mark is skipped, as [`parse`](crate::parse) does.
     pub fn new(input: &'a [u8]) -> Result<Stream<'a>, ParseError> {
-        if u32::try_from(input.len()).is_err() {
-            return Err(ParseError::new(input, 0, ParseErrorKind::InputTooLarge));
-        }
-        let text = std::str::from_utf8(input)
-            .map_err(|e| ParseError::new(input, e.valid_up_to(), ParseErrorKind::InvalidUtf8))?;
-        let pos = if input.starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
+        let (text, pos) = crate::parser::checked_text(input)?;
         Ok(Stream {
             text,
             pos,

@@ -67,7 +67,7 @@ pub fn read_any_slice(
 
 /// The text of `bytes`, or an error at the first byte that is not UTF-8.
 fn utf8(bytes: &[u8]) -> Result<&str, ReadError> {
-    std::str::from_utf8(bytes).map_err(|e| {
+    pir_json::utf8(bytes).map_err(|e| {
         ReadError::Text(parser::ParseError::at(
             &String::from_utf8_lossy(bytes),
             e.valid_up_to(),

@@ -101,10 +101,11 @@ impl<'t> Exact<'t> {
         number(token, integer)
     }
 
-    /// The end of the integer token (`-?(0|[1-9][0-9]*)`, no fraction or exponent) at the
-    /// cursor; `None` when the number there is not one, as the parser's number scan decides.
+    /// Reads the integer token (`-?(0|[1-9][0-9]*)`, no fraction or exponent) at the cursor
+    /// with `parse`, the document's routine for the integer reads; `None` when the number
+    /// there is not one (as the parser's number scan decides) or `parse` refuses it.
     #[inline]
-    fn integer_end(&self) -> Option<usize> {
+    fn integer<T>(&mut self, parse: fn(&[u8]) -> Option<T>) -> Option<T> {
         let bytes = self.text.as_bytes();
         let mut end = self.pos;
         if bytes.get(end) == Some(&b'-') {
@@ -122,27 +123,23 @@ impl<'t> Exact<'t> {
         if let Some(b'.' | b'e' | b'E') = bytes.get(end) {
             return None;
         }
-        Some(end)
+        let v = parse(bytes.get(self.pos..end)?)?;
+        self.pos = end;
+        Some(v)
     }
 
     /// Reads an integer token that fits in `i64`, as [`Value::as_i64`](crate::Value::as_i64)
     /// accepts it.
     #[inline]
     pub fn int(&mut self) -> Option<i64> {
-        let end = self.integer_end()?;
-        let v = parse_i64(self.text.as_bytes().get(self.pos..end)?)?;
-        self.pos = end;
-        Some(v)
+        self.integer(parse_i64)
     }
 
     /// Reads a non-negative integer token that fits in `u64`, as
     /// [`Value::as_u64`](crate::Value::as_u64) accepts it.
     #[inline]
     pub fn uint(&mut self) -> Option<u64> {
-        let end = self.integer_end()?;
-        let v = parse_u64(self.text.as_bytes().get(self.pos..end)?)?;
-        self.pos = end;
-        Some(v)
+        self.integer(parse_u64)
     }
 
     /// Reads a number as `f64`, as [`Value::as_f64`](crate::Value::as_f64) gives it.

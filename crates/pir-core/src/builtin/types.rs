@@ -560,3 +560,36 @@ impl TypeDef for DenseTensorType {
         Some(ctx.intern_type(t))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL` lists every layout once, and each reads back from what Paddle
+    /// writes for it, in any case.
+    #[test]
+    fn every_layout_reads_back() {
+        for &layout in DataLayout::ALL {
+            let exhaustive = match layout {
+                DataLayout::Undefined
+                | DataLayout::NHWC
+                | DataLayout::NCHW
+                | DataLayout::NCDHW
+                | DataLayout::NDHWC
+                | DataLayout::OneDnn
+                | DataLayout::SparseCoo
+                | DataLayout::SparseCsr
+                | DataLayout::PstringUnion
+                | DataLayout::Strided => layout,
+            };
+            assert_eq!(DataLayout::parse(exhaustive.as_str()), Some(layout));
+            let lower = layout.as_str().to_ascii_lowercase();
+            assert_eq!(DataLayout::parse(&lower), Some(layout));
+        }
+        // A new variant fails the match above until it is listed in `ALL` too.
+        let mut names: Vec<_> = DataLayout::ALL.iter().map(|l| l.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 10);
+    }
+}

@@ -25,7 +25,7 @@ use std::hash::Hash;
 use crate::context::{IrContext, Symbol};
 use crate::parser::{Expect, ParseError, Parser};
 use crate::printer::Printer;
-use crate::serial::{DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use crate::serial::{DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
 use crate::types::hash_with_kind;
 
 /// A uniqued attribute. Equal handles ⇔ equal attributes (within one context).
@@ -54,6 +54,11 @@ pub type AttrDecoder = fn(
     obj: JsonValue<'_>,
     path: &JsonPath<'_>,
 ) -> Result<Attribute, DecodeError>;
+
+/// Reads an attribute of one kind from text spelled as the writer spells it
+/// (see [`AttrDef::decode_exact`]).
+pub type AttrExactDecoder =
+    fn(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Attribute>;
 
 /// The definition of an attribute kind.
 pub trait AttrDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
@@ -98,6 +103,19 @@ pub trait AttrDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
         obj: JsonValue<'_>,
         path: &JsonPath<'_>,
     ) -> Result<Attribute, DecodeError>;
+
+    /// Reads an attribute of this kind from its JSON text spelled exactly as
+    /// [`AttrDef::encode`] writes it, without a document: the cursor stands
+    /// after `{"#":"id"` and the kind reads the rest of the object. `None`
+    /// when the text is spelled any other way (or the kind has no such
+    /// reader); the caller then decodes the text's document with
+    /// [`AttrDef::decode`], so whatever this accepts it must read to the
+    /// very attribute `decode` gives. Called through
+    /// [`serial::decode_attr_exact`](crate::serial::decode_attr_exact).
+    fn decode_exact(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        let _ = (ctx, id, text);
+        None
+    }
 }
 
 /// Object-safe view of an [`AttrDef`], as stored in the context.

@@ -22,11 +22,13 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use parking_lot::{Mutex, RwLock};
 use rustc_hash::FxHashMap;
 
-use crate::attributes::{AttrDecoder, AttrDef, AttrDict, Attribute, DictData, DynAttr};
+use crate::attributes::{
+    AttrDecoder, AttrDef, AttrDict, AttrExactDecoder, Attribute, DictData, DynAttr,
+};
 use crate::interner::{fx_hash, Interner};
 use crate::op_info::{OpInfo, TraitId};
 use crate::parser::{AttrParseFn, Expect, TypeParseFn};
-use crate::types::{DynType, Type, TypeDecoder, TypeDef};
+use crate::types::{DynType, Type, TypeDecoder, TypeDef, TypeExactDecoder};
 
 /// An interned string: op names, attribute names, parameter names.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -110,8 +112,9 @@ pub struct IrContext {
     op_sources: boxcar::Vec<Box<dyn OpSource>>,
     /// Held while a deferred registration is built, so that it is built once.
     materializing: Mutex<()>,
-    type_decoders: RwLock<FxHashMap<&'static str, TypeDecoder>>,
-    attr_decoders: RwLock<FxHashMap<&'static str, AttrDecoder>>,
+    /// Each JSON id's kind: its decoder and its reader of exact text.
+    type_decoders: RwLock<FxHashMap<&'static str, (TypeDecoder, TypeExactDecoder)>>,
+    attr_decoders: RwLock<FxHashMap<&'static str, (AttrDecoder, AttrExactDecoder)>>,
     text: RwLock<TextRegistry>,
     traits: Mutex<Vec<String>>,
     dialects: Mutex<HashSet<&'static str>>,
@@ -275,7 +278,7 @@ impl IrContext {
     pub fn register_type<T: TypeDef>(&self) {
         let mut map = self.type_decoders.write();
         for id in T::JSON_IDS {
-            map.insert(id, T::decode);
+            map.insert(id, (T::decode, T::decode_exact));
         }
         let mut text = self.text.write();
         for kw in T::KEYWORDS {
@@ -311,7 +314,18 @@ impl IrContext {
 
     /// The decoder registered for a JSON type id.
     pub fn type_decoder(&self, json_id: &str) -> Option<TypeDecoder> {
-        self.type_decoders.read().get(json_id).copied()
+        self.type_decoders
+            .read()
+            .get(json_id)
+            .map(|&(decode, _)| decode)
+    }
+
+    /// The reader of exact text ([`TypeDef::decode_exact`]) registered for a JSON type id.
+    pub fn type_exact_decoder(&self, json_id: &str) -> Option<TypeExactDecoder> {
+        self.type_decoders
+            .read()
+            .get(json_id)
+            .map(|&(_, exact)| exact)
     }
 
     // ----- attributes -----
@@ -377,7 +391,7 @@ impl IrContext {
     pub fn register_attr<T: AttrDef>(&self) {
         let mut map = self.attr_decoders.write();
         for id in T::JSON_IDS {
-            map.insert(id, T::decode);
+            map.insert(id, (T::decode, T::decode_exact));
         }
         let mut text = self.text.write();
         if !T::TAG.is_empty() {
@@ -390,7 +404,18 @@ impl IrContext {
 
     /// The decoder registered for a JSON attribute id.
     pub fn attr_decoder(&self, json_id: &str) -> Option<AttrDecoder> {
-        self.attr_decoders.read().get(json_id).copied()
+        self.attr_decoders
+            .read()
+            .get(json_id)
+            .map(|&(decode, _)| decode)
+    }
+
+    /// The reader of exact text ([`AttrDef::decode_exact`]) registered for a JSON attribute id.
+    pub fn attr_exact_decoder(&self, json_id: &str) -> Option<AttrExactDecoder> {
+        self.attr_decoders
+            .read()
+            .get(json_id)
+            .map(|&(_, exact)| exact)
     }
 
     // ----- attribute dictionaries -----

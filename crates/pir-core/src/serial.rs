@@ -5,10 +5,18 @@
 //! on the `"#"` id through the context's registry, typed accessors that turn a
 //! wrong shape into a [`DecodeError`] naming the JSON path, and the
 //! `{"#": id, "D": data}` framing. The program-level format lives in `pir-serde`.
+//!
+//! Text spelled exactly as the writer spells it can also be read without a
+//! document ([`decode_type_exact`], [`decode_attr_exact`]): each kind that
+//! can reads its own text ([`crate::TypeDef::decode_exact`]), found by its id
+//! like its decoder; any other spelling gives `None` and the document is
+//! decoded instead.
 
 use std::borrow::Cow;
 
-pub use pir_json::{Path as JsonPath, Value as JsonValue, Writer as JsonWriter};
+pub use pir_json::{
+    Exact as ExactJson, Path as JsonPath, Value as JsonValue, Writer as JsonWriter,
+};
 
 use crate::attributes::Attribute;
 use crate::context::IrContext;
@@ -75,6 +83,60 @@ pub fn decode_attr(
             format!("unknown attribute id `{id}`"),
         )),
     }
+}
+
+/// Reads a type object spelled exactly as the writer spells it
+/// (`{"#":"0.t_f32"}`) without a document, through its kind's
+/// [`TypeDef::decode_exact`](crate::TypeDef::decode_exact). `None` for any
+/// other spelling, an id no kind registered, or a kind without such a reader:
+/// then [`decode_type`] on the text's document gives the type or the error.
+pub fn decode_type_exact(ctx: &IrContext, text: &mut ExactJson<'_>) -> Option<Type> {
+    text.nest(|text| {
+        let id = exact_tag(text)?;
+        ctx.type_exact_decoder(id)?(ctx, id, text)
+    })
+}
+
+/// Reads an attribute object spelled exactly as the writer spells it
+/// (`{"#":"0.a_i32","D":3}`) without a document, as [`decode_type_exact`] does types.
+pub fn decode_attr_exact(ctx: &IrContext, text: &mut ExactJson<'_>) -> Option<Attribute> {
+    text.nest(|text| {
+        let id = exact_tag(text)?;
+        ctx.attr_exact_decoder(id)?(ctx, id, text)
+    })
+}
+
+/// Reads `{"#":"id"` (an id without escapes), giving the id.
+fn exact_tag<'t>(text: &mut ExactJson<'t>) -> Option<&'t str> {
+    text.eat(r##"{"#":"##)?;
+    text.string()
+}
+
+/// Reads the `,"D":data}` that ends an object spelled exactly, the data with `read`.
+pub fn decode_data_exact<'t, T>(
+    text: &mut ExactJson<'t>,
+    read: impl FnOnce(&mut ExactJson<'t>) -> Option<T>,
+) -> Option<T> {
+    text.eat(r#","D":"#)?;
+    let data = read(text)?;
+    text.eat_byte(b'}')?;
+    Some(data)
+}
+
+/// Reads the `,"D":[...]}` that ends a list-valued object spelled exactly,
+/// each element with `item` (the exact counterpart of [`decode_data_list`]).
+pub fn decode_data_list_exact<'t, T>(
+    text: &mut ExactJson<'t>,
+    mut item: impl FnMut(&mut ExactJson<'t>) -> Option<T>,
+) -> Option<Vec<T>> {
+    decode_data_exact(text, |text| {
+        let mut items = Vec::new();
+        text.array(|text| {
+            items.push(item(text)?);
+            Some(())
+        })?;
+        Some(items)
+    })
 }
 
 /// Writes a type object.

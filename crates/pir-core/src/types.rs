@@ -24,7 +24,7 @@ use std::hash::{Hash, Hasher};
 use crate::context::IrContext;
 use crate::parser::{ParseError, Parser};
 use crate::printer::Printer;
-use crate::serial::{DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use crate::serial::{DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
 
 /// A uniqued type. Compare by handle: equal handles ⇔ equal types (within one context).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -53,6 +53,10 @@ pub type TypeDecoder = fn(
     obj: JsonValue<'_>,
     path: &JsonPath<'_>,
 ) -> Result<Type, DecodeError>;
+
+/// Reads a type of one kind from text spelled as the writer spells it (see
+/// [`TypeDef::decode_exact`]).
+pub type TypeExactDecoder = fn(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Type>;
 
 /// The definition of a type kind.
 pub trait TypeDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
@@ -89,6 +93,18 @@ pub trait TypeDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
         obj: JsonValue<'_>,
         path: &JsonPath<'_>,
     ) -> Result<Type, DecodeError>;
+
+    /// Reads a type of this kind from its JSON text spelled exactly as
+    /// [`TypeDef::encode`] writes it, without a document: the cursor stands
+    /// after `{"#":"id"` and the kind reads the rest of the object. `None`
+    /// when the text is spelled any other way (or the kind has no such
+    /// reader); the caller then decodes the text's document with
+    /// [`TypeDef::decode`], so whatever this accepts it must read to the
+    /// very type `decode` gives. Called through [`serial::decode_type_exact`](crate::serial::decode_type_exact).
+    fn decode_exact(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Type> {
+        let _ = (ctx, id, text);
+        None
+    }
 }
 
 /// Object-safe view of a [`TypeDef`], as stored in the context.

@@ -231,6 +231,19 @@ pub enum Number {
     F64(f64),
 }
 
+impl Number {
+    /// The number as `f64`, like nlohmann's `get<double>()`: integers are converted (rounded
+    /// to nearest).
+    #[inline]
+    pub fn to_f64(self) -> f64 {
+        match self {
+            Number::I64(v) => v as f64,
+            Number::U64(v) => v as f64,
+            Number::F64(v) => v,
+        }
+    }
+}
+
 /// A handle to one value of a [`Document`]. Cheap to copy.
 #[derive(Clone, Copy)]
 pub struct Value<'d> {
@@ -344,31 +357,17 @@ impl<'d> Value<'d> {
     /// ±infinity).
     #[inline]
     pub fn as_f64(self) -> Option<f64> {
-        match self.as_number()? {
-            Number::I64(v) => Some(v as f64),
-            Number::U64(v) => Some(v as f64),
-            Number::F64(v) => Some(v),
-        }
+        self.as_number().map(Number::to_f64)
     }
 
     /// The number classified like nlohmann::json stores it (see [`Number`]).
     #[inline]
     pub fn as_number(self) -> Option<Number> {
         let node = self.node();
-        let text = match node.tag() {
-            Tag::Integer | Tag::Float => self.doc.span(node),
-            _ => return None,
-        };
-        if node.tag() == Tag::Integer {
-            if text.starts_with('-') {
-                if let Some(v) = parse_i64(text.as_bytes()) {
-                    return Some(Number::I64(v));
-                }
-            } else if let Some(v) = parse_u64(text.as_bytes()) {
-                return Some(Number::U64(v));
-            }
+        match node.tag() {
+            Tag::Integer | Tag::Float => number(self.doc.span(node), node.tag() == Tag::Integer),
+            _ => None,
         }
-        text.parse::<f64>().ok().map(Number::F64)
     }
 
     /// The string, borrowed from the input when it has no escapes, decoded otherwise
@@ -486,6 +485,22 @@ fn string_content<'d>(doc: &'d Document<'d>, node: Node) -> &'d str {
     doc.text.get(start..end).unwrap_or("")
 }
 
+/// The value of a number token (`text`, a valid JSON number; `integer` when it has neither
+/// fraction nor exponent), classified as [`Number`] says.
+#[inline]
+pub(crate) fn number(text: &str, integer: bool) -> Option<Number> {
+    if integer {
+        if text.starts_with('-') {
+            if let Some(v) = parse_i64(text.as_bytes()) {
+                return Some(Number::I64(v));
+            }
+        } else if let Some(v) = parse_u64(text.as_bytes()) {
+            return Some(Number::U64(v));
+        }
+    }
+    text.parse::<f64>().ok().map(Number::F64)
+}
+
 /// Parses an integer token (`-?[0-9]+`) into `i64`, `None` on overflow.
 #[inline]
 pub(crate) fn parse_i64(text: &[u8]) -> Option<i64> {
@@ -504,7 +519,7 @@ pub(crate) fn parse_i64(text: &[u8]) -> Option<i64> {
 
 /// Parses a non-negative integer token into `u64`, `None` on overflow or a `-` sign.
 #[inline]
-fn parse_u64(text: &[u8]) -> Option<u64> {
+pub(crate) fn parse_u64(text: &[u8]) -> Option<u64> {
     if text.is_empty() {
         return None;
     }

@@ -7,6 +7,8 @@
 //! * [`number`] formats doubles like nlohmann (Grisu2) and like C++ `std::ostream` (`%g`).
 //! * [`Path`] builds JSON paths on the stack for error messages.
 //! * [`Stream`] walks a large document's outer containers and parses one value at a time.
+//! * [`Exact`] reads small values spelled exactly as the compact writer spells them, without
+//!   a document.
 //!
 //! The byte-exact rules are those of the format spec §4 (key order, numbers, strings, pretty
 //! mode).
@@ -28,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 pub mod dom;
+pub mod exact;
 pub mod number;
 pub mod parser;
 pub mod path;
@@ -35,6 +38,7 @@ pub mod stream;
 pub mod writer;
 
 pub use dom::{Document, Elements, Kind, Members, Number, RawMembers, Value};
+pub use exact::Exact;
 pub use number::{
     f32_to_cpp_ostream_string, f64_to_cpp_ostream_string, f64_to_nlohmann_string,
     write_f32_cpp_ostream, write_f64_cpp_ostream, write_f64_nlohmann,

@@ -5,7 +5,7 @@ use crate::attributes::{AttrDef, Attribute};
 use crate::context::IrContext;
 use crate::parser::{Expect, ParseError, Parser};
 use crate::printer::Printer;
-use crate::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use crate::serial::{self, DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
 use crate::types::Type;
 
 /// The null attribute: `{"#":"NULL"}`, printed `<#AttrNull>`.
@@ -35,6 +35,10 @@ impl AttrDef for NullAttr {
         _: &JsonPath<'_>,
     ) -> Result<Attribute, DecodeError> {
         Ok(Attribute::NULL)
+    }
+    fn decode_exact(_: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        text.eat_byte(b'}')?;
+        Some(Attribute::NULL)
     }
 }
 
@@ -73,6 +77,10 @@ macro_rules! int_attr {
                 let v = <$ty>::try_from(v)
                     .map_err(|_| DecodeError::at(&dpath, format!("{v} does not fit in {}", stringify!($ty))))?;
                 Ok(ctx.intern_attr($name(v)))
+            }
+            fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+                let v = serial::decode_data_exact(text, ExactJson::int)?;
+                Some(ctx.intern_attr($name(<$ty>::try_from(v).ok()?)))
             }
         }
     };
@@ -127,6 +135,10 @@ impl AttrDef for BoolAttr {
     ) -> Result<Attribute, DecodeError> {
         let v = serial::boolean(serial::field(obj, "D", path)?, &JsonPath::Key(path, "D"))?;
         Ok(ctx.intern_attr(BoolAttr(v)))
+    }
+    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        let v = serial::decode_data_exact(text, ExactJson::boolean)?;
+        Some(ctx.intern_attr(BoolAttr(v)))
     }
 }
 
@@ -229,6 +241,11 @@ impl AttrDef for F32Attr {
         let v = decode_float(obj, path)?;
         Ok(F32Attr::get(ctx, v as f32))
     }
+    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        // The `"VD"` spelling of NaN and infinities is left to `decode`.
+        let v = serial::decode_data_exact(text, ExactJson::float)?;
+        Some(F32Attr::get(ctx, v as f32))
+    }
 }
 
 impl AttrDef for F64Attr {
@@ -258,6 +275,10 @@ impl AttrDef for F64Attr {
     ) -> Result<Attribute, DecodeError> {
         let v = decode_float(obj, path)?;
         Ok(F64Attr::get(ctx, v))
+    }
+    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        let v = serial::decode_data_exact(text, ExactJson::float)?;
+        Some(F64Attr::get(ctx, v))
     }
 }
 
@@ -297,6 +318,10 @@ macro_rules! str_attr {
             fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
                 let s = serial::string(serial::field(obj, "D", path)?, &JsonPath::Key(path, "D"))?;
                 Ok($name::get(ctx, &s))
+            }
+            fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+                let s = serial::decode_data_exact(text, ExactJson::string)?;
+                Some($name::get(ctx, s))
             }
         }
     };
@@ -352,6 +377,10 @@ impl AttrDef for ArrayAttr {
             serial::decode_data_list(obj, path, |item, p| serial::decode_attr(ctx, item, p))?;
         Ok(ArrayAttr::get(ctx, &items))
     }
+    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        let items = serial::decode_data_list_exact(text, |t| serial::decode_attr_exact(ctx, t))?;
+        Some(ArrayAttr::get(ctx, &items))
+    }
 }
 
 /// `pir::TypeAttribute` (`0.a_type`): a type used as an attribute.
@@ -387,6 +416,10 @@ impl AttrDef for TypeAttr {
             &JsonPath::Key(path, "D"),
         )?;
         Ok(ctx.intern_attr(TypeAttr(ty)))
+    }
+    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        let ty = serial::decode_data_exact(text, |t| serial::decode_type_exact(ctx, t))?;
+        Some(ctx.intern_attr(TypeAttr(ty)))
     }
 }
 

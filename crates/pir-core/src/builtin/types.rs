@@ -3,7 +3,7 @@
 use crate::context::IrContext;
 use crate::parser::{ParseError, Parser};
 use crate::printer::Printer;
-use crate::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use crate::serial::{self, DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
 use crate::types::{Type, TypeDef};
 
 /// The null type (an absent optional result): `{"#":"NULL"}`, `<<NULL TYPE>>`.
@@ -27,6 +27,10 @@ impl TypeDef for NullType {
         _: &JsonPath<'_>,
     ) -> Result<Type, DecodeError> {
         Ok(Type::NULL)
+    }
+    fn decode_exact(_: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Type> {
+        text.eat_byte(b'}')?;
+        Some(Type::NULL)
     }
 }
 
@@ -89,6 +93,10 @@ macro_rules! scalar_types {
                     None => Err(DecodeError::at(path, format!("unknown type id `{id}`"))),
                 }
             }
+            fn decode_exact(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Type> {
+                text.eat_byte(b'}')?;
+                Some(ctx.intern_type(ScalarType::from_json_id(id)?))
+            }
         }
     };
 }
@@ -148,6 +156,10 @@ impl TypeDef for VectorType {
             serial::decode_data_list(obj, path, |item, p| serial::decode_type(ctx, item, p))?;
         Ok(VectorType::get(ctx, &types))
     }
+    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Type> {
+        let types = serial::decode_data_list_exact(text, |t| serial::decode_type_exact(ctx, t))?;
+        Some(VectorType::get(ctx, &types))
+    }
 }
 
 /// Memory layout of a tensor (`common::DataLayout`).
@@ -176,6 +188,20 @@ pub enum DataLayout {
 }
 
 impl DataLayout {
+    /// Every layout.
+    pub const ALL: &'static [DataLayout] = &[
+        DataLayout::Undefined,
+        DataLayout::NHWC,
+        DataLayout::NCHW,
+        DataLayout::NCDHW,
+        DataLayout::NDHWC,
+        DataLayout::OneDnn,
+        DataLayout::SparseCoo,
+        DataLayout::SparseCsr,
+        DataLayout::PstringUnion,
+        DataLayout::Strided,
+    ];
+
     /// The string Paddle writes.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -195,6 +221,10 @@ impl DataLayout {
     /// Parses a layout string the way Paddle's reader does (case-insensitive,
     /// with its aliases), also accepting the `ONEDNN` that Paddle writes.
     pub fn parse(s: &str) -> Option<DataLayout> {
+        // The spellings Paddle writes, without the upper-cased copy.
+        if let Some(&layout) = DataLayout::ALL.iter().find(|l| l.as_str() == s) {
+            return Some(layout);
+        }
         let up = s.to_ascii_uppercase();
         Some(match up.as_str() {
             "UNDEFINED(ANYLAYOUT)" | "ANYLAYOUT" | "UNDEFINED" => DataLayout::Undefined,
@@ -242,6 +272,33 @@ pub fn decode_lod(v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Box<[Box<[u64
         lod.push(offsets.into_boxed_slice());
     }
     Ok(lod.into())
+}
+
+/// Reads a dims array spelled exactly as [`encode_dims`] writes it
+/// (`[2,-1]`), without a document; `None` for any other spelling.
+pub fn decode_dims_exact(text: &mut ExactJson<'_>) -> Option<Box<[i64]>> {
+    let mut dims = Vec::new();
+    text.array(|t| {
+        dims.push(t.int()?);
+        Some(())
+    })?;
+    Some(dims.into())
+}
+
+/// Reads a LoD spelled exactly as [`encode_lod`] writes it, without a
+/// document; `None` for any other spelling.
+fn decode_lod_exact(text: &mut ExactJson<'_>) -> Option<Box<[Box<[u64]>]>> {
+    let mut lod = Vec::new();
+    text.array(|t| {
+        let mut offsets = Vec::new();
+        t.array(|t| {
+            offsets.push(t.uint()?);
+            Some(())
+        })?;
+        lod.push(offsets.into_boxed_slice());
+        Some(())
+    })?;
+    Some(lod.into())
 }
 
 /// Writes dims as a JSON array.
@@ -429,6 +486,32 @@ impl DenseTensorType {
         })
     }
 
+    /// Reads the data array of [`DenseTensorType::decode_data`] spelled
+    /// exactly as [`DenseTensorType::encode_data`] writes it, without a
+    /// document; `None` for any other spelling (see [`TypeDef::decode_exact`]).
+    pub fn decode_data_exact(ctx: &IrContext, text: &mut ExactJson<'_>) -> Option<Self> {
+        text.nest(|text| {
+            text.eat_byte(b'[')?;
+            let dtype = serial::decode_type_exact(ctx, text)?;
+            text.eat_byte(b',')?;
+            let dims = decode_dims_exact(text)?;
+            text.eat_byte(b',')?;
+            let layout = DataLayout::parse(text.string()?)?;
+            text.eat_byte(b',')?;
+            let lod = decode_lod_exact(text)?;
+            text.eat_byte(b',')?;
+            let offset = text.uint()?;
+            text.eat_byte(b']')?;
+            Some(DenseTensorType {
+                dtype,
+                dims,
+                layout,
+                lod,
+                offset,
+            })
+        })
+    }
+
     /// Writes the `[dtype, dims, layout, lod, offset]` data array.
     pub fn encode_data(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
         w.begin_array();
@@ -471,5 +554,42 @@ impl TypeDef for DenseTensorType {
         let data = serial::field(obj, "D", path)?;
         let t = Self::decode_data(ctx, data, &JsonPath::Key(path, "D"))?;
         Ok(ctx.intern_type(t))
+    }
+    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Type> {
+        let t = serial::decode_data_exact(text, |t| Self::decode_data_exact(ctx, t))?;
+        Some(ctx.intern_type(t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL` lists every layout once, and each reads back from what Paddle
+    /// writes for it, in any case.
+    #[test]
+    fn every_layout_reads_back() {
+        for &layout in DataLayout::ALL {
+            let exhaustive = match layout {
+                DataLayout::Undefined
+                | DataLayout::NHWC
+                | DataLayout::NCHW
+                | DataLayout::NCDHW
+                | DataLayout::NDHWC
+                | DataLayout::OneDnn
+                | DataLayout::SparseCoo
+                | DataLayout::SparseCsr
+                | DataLayout::PstringUnion
+                | DataLayout::Strided => layout,
+            };
+            assert_eq!(DataLayout::parse(exhaustive.as_str()), Some(layout));
+            let lower = layout.as_str().to_ascii_lowercase();
+            assert_eq!(DataLayout::parse(&lower), Some(layout));
+        }
+        // A new variant fails the match above until it is listed in `ALL` too.
+        let mut names: Vec<_> = DataLayout::ALL.iter().map(|l| l.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 10);
     }
 }

@@ -3,7 +3,9 @@
 use pir_core::builtin::{parse_layout, DataLayout, ScalarType};
 use pir_core::parser::{Expect, ParseError, Parser};
 use pir_core::printer::Printer;
-use pir_core::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use pir_core::serial::{
+    self, DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter,
+};
 use pir_core::{AttrDef, Attribute, IrContext};
 
 /// `paddle::dialect::IntArrayAttribute` (`1.a_intarray`): a list of int64.
@@ -43,6 +45,10 @@ impl AttrDef for IntArrayAttr {
         let data = serial::field(obj, "D", path)?;
         let values = pir_core::builtin::decode_dims(data, &path.key("D"))?;
         Ok(ctx.intern_attr(IntArrayAttr(values)))
+    }
+    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        let values = serial::decode_data_exact(text, pir_core::builtin::decode_dims_exact)?;
+        Some(ctx.intern_attr(IntArrayAttr(values)))
     }
 }
 
@@ -191,6 +197,10 @@ impl AttrDef for DataTypeAttr {
             .ok_or_else(|| DecodeError::at(&dpath, format!("unknown data type `{s}`")))?;
         Ok(DataTypeAttr::get(ctx, dtype))
     }
+    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        let dtype = DataType::parse(serial::decode_data_exact(text, ExactJson::string)?)?;
+        Some(DataTypeAttr::get(ctx, dtype))
+    }
 }
 
 /// A device place: allocation type, device id and (for custom devices) device type.
@@ -327,6 +337,25 @@ impl AttrDef for PlaceAttr {
             device_type: serial::string(kind, &dpath.index(2))?.into(),
         };
         Ok(PlaceAttr::get(ctx, place))
+    }
+    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        let place = serial::decode_data_exact(text, |t| {
+            t.nest(|t| {
+                t.eat_byte(b'[')?;
+                let allocation_type = t.int()?;
+                t.eat_byte(b',')?;
+                let device_id = t.int()?;
+                t.eat_byte(b',')?;
+                let device_type = t.string()?.into();
+                t.eat_byte(b']')?;
+                Some(Place {
+                    allocation_type,
+                    device_id,
+                    device_type,
+                })
+            })
+        })?;
+        Some(PlaceAttr::get(ctx, place))
     }
 }
 

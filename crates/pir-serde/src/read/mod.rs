@@ -22,6 +22,7 @@ use crate::param_form::{self, Slot};
 use crate::patch::{self, Json, PatchSet, CURRENT_VERSION};
 
 mod compact;
+mod direct;
 mod scan;
 mod streamed;
 mod tables;

@@ -485,7 +485,9 @@ impl<'a> Reader<'_, 'a> {
         Ok(found)
     }
 
-    /// A type from its text (a slice of the file), decoding each distinct text once.
+    /// A type from its text (a slice of the file), decoding each distinct text once:
+    /// directly when it is spelled as Paddle writes it ([`super::direct`]), else
+    /// through its document.
     fn read_type_raw(
         &mut self,
         s: &mut Stream<'a>,
@@ -495,10 +497,15 @@ impl<'a> Reader<'_, 'a> {
         if let Some(&ty) = self.type_cache.get(raw) {
             return Ok(ty);
         }
-        let doc = s.document(raw)?;
-        let ty = serial::decode_type(&self.ctx, doc.root(), path);
-        s.recycle(doc);
-        let ty = ty?;
+        let ty = match super::direct::type_text(&self.ctx, raw) {
+            Some(ty) => ty,
+            None => {
+                let doc = s.document(raw)?;
+                let ty = serial::decode_type(&self.ctx, doc.root(), path);
+                s.recycle(doc);
+                ty?
+            }
+        };
         self.type_cache.insert(raw, ty);
         Ok(ty)
     }
@@ -533,8 +540,9 @@ impl<'a> Reader<'_, 'a> {
 
     /// The attribute entries `entries` (texts `{"AT":…,"N":…}`) into
     /// `self.attrs`, decoding each distinct entry text once: found by the
-    /// scanner's number in `resolved`, else by text. Plain string entries
-    /// the scanner did not number (the first at their place) are read from
+    /// scanner's number in `resolved`, else by text, and decoded as
+    /// [`Reader::read_type_raw`] decodes types. Plain string entries the
+    /// scanner did not number (the first at their place) are read from
     /// their text instead: they are the ones models repeat least (a layer's
     /// `struct_name`), so a table of them all would grow by about one entry
     /// per op for few hits.
@@ -560,10 +568,15 @@ impl<'a> Reader<'_, 'a> {
             let entry = match self.entry_cache.get(raw) {
                 Some(&cached) => cached,
                 None => {
-                    let doc = s.document(raw)?;
-                    let entry = self.read_attr_entry(doc.root(), &path.index(i));
-                    s.recycle(doc);
-                    let entry = entry?;
+                    let entry = match super::direct::entry_text(&self.ctx, raw) {
+                        Some(entry) => entry,
+                        None => {
+                            let doc = s.document(raw)?;
+                            let entry = self.read_attr_entry(doc.root(), &path.index(i));
+                            s.recycle(doc);
+                            entry?
+                        }
+                    };
                     self.entry_cache.insert(raw, entry);
                     entry
                 }

@@ -188,8 +188,8 @@ impl IrContext {
         let ctx = IrContext {
             symbols,
             types: Interner::new(),
-            attrs: Interner::new(),
-            dicts: Interner::new(),
+            attrs: Interner::guessing(),
+            dicts: Interner::guessing(),
             orders: Interner::new(),
             name_orders: Mutex::new(hashbrown::HashTable::new()),
             op_infos: boxcar::Vec::new(),

@@ -26,6 +26,9 @@ pub(crate) struct Interner<T> {
     /// the table would find, whichever thread stored it, so finding it
     /// there takes neither the lock nor the table.
     next: AtomicU32,
+    /// Whether interning guesses at all: not for interners that stay small
+    /// (symbols, types), whose tables the cache holds anyway.
+    guessing: bool,
 }
 
 pub(crate) fn fx_hash<H: Hash + ?Sized>(value: &H) -> u64 {
@@ -33,11 +36,23 @@ pub(crate) fn fx_hash<H: Hash + ?Sized>(value: &H) -> u64 {
 }
 
 impl<T> Interner<T> {
+    /// An interner that finds items by its table alone.
     pub(crate) fn new() -> Self {
         Interner {
             items: boxcar::Vec::new(),
             table: Mutex::new(HashTable::new()),
             next: AtomicU32::new(0),
+            guessing: false,
+        }
+    }
+
+    /// An interner that guesses before it looks in its table (see the
+    /// module docs): for kinds a model brings about one of per op
+    /// (attributes, dictionaries).
+    pub(crate) fn guessing() -> Self {
+        Interner {
+            guessing: true,
+            ..Self::new()
         }
     }
 
@@ -59,16 +74,23 @@ impl<T> Interner<T> {
         }
     }
 
-    /// The index of the item the last interning gave's successor, if `eq`
-    /// says it is the one sought (see the module docs).
+    /// The index of the item after the one the last interning gave, or of
+    /// that one again (two ops in a row often share a name), if `eq` says it
+    /// is the one sought (see the module docs).
     #[inline]
-    pub(crate) fn guess(&self, eq: impl FnOnce(&T) -> bool) -> Option<u32> {
-        let guess = self.next.load(Ordering::Relaxed);
-        let item = self.items.get(guess as usize)?;
-        eq(item).then(|| {
-            self.next.store(guess.saturating_add(1), Ordering::Relaxed);
-            guess
-        })
+    pub(crate) fn guess(&self, eq: impl Fn(&T) -> bool) -> Option<u32> {
+        if !self.guessing {
+            return None;
+        }
+        let next = self.next.load(Ordering::Relaxed);
+        // After an item just stored there is nothing to guess (a first
+        // reading stores most of its items).
+        if eq(self.items.get(next as usize)?) {
+            self.next.store(next.saturating_add(1), Ordering::Relaxed);
+            return Some(next);
+        }
+        let last = next.checked_sub(1)?;
+        eq(self.items.get(last as usize)?).then_some(last)
     }
 
     /// [`Interner::intern`] past a guess that failed: by the table.
@@ -91,8 +113,9 @@ impl<T> Interner<T> {
                 index
             }
         };
-        // Past the last item, the next guess finds nothing and costs nothing.
-        self.next.store(index.saturating_add(1), Ordering::Relaxed);
+        if self.guessing {
+            self.next.store(index.saturating_add(1), Ordering::Relaxed);
+        }
         index
     }
 
@@ -139,7 +162,7 @@ mod tests {
 
     #[test]
     fn handles_do_not_depend_on_the_order_of_lookups() {
-        let interner = Interner::new();
+        let interner = Interner::guessing();
         let words: Vec<String> = (0..200).map(|i| format!("w{}", i % 150)).collect();
         let first: Vec<u32> = words.iter().map(|w| intern(&interner, w)).collect();
         assert_eq!(interner.len(), 150);
@@ -166,7 +189,7 @@ mod tests {
 
     #[test]
     fn threads_interning_one_sequence_at_once_agree() {
-        let interner = Interner::new();
+        let interner = Interner::guessing();
         let words: Vec<String> = (0..500).map(|i| format!("t{i}")).collect();
         let seen: Vec<Vec<u32>> = std::thread::scope(|s| {
             let hs: Vec<_> = (0..4)

@@ -452,7 +452,7 @@ impl IrContext {
             let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
             sorted.sort_by(|&a, &b| name(a).cmp(name(b)));
             let index = self.orders.intern(
-                |sorted| fx_hash(sorted),
+                fx_hash,
                 sorted,
                 |stored, probe| **stored == **probe,
                 Vec::into_boxed_slice,

@@ -163,7 +163,7 @@ fn intern_symbol<'s>(
     text: impl FnOnce(&'s str) -> Cow<'static, str>,
 ) -> Symbol {
     Symbol(symbols.intern(
-        fx_hash(s),
+        |s| fx_hash(*s),
         s,
         |e, s| &*e.text == *s,
         |s| SymbolEntry {
@@ -191,8 +191,8 @@ impl IrContext {
         let ctx = IrContext {
             symbols,
             types: Interner::new(),
-            attrs: Interner::new(),
-            dicts: Interner::new(),
+            attrs: Interner::guessing(),
+            dicts: Interner::guessing(),
             orders: Interner::new(),
             name_orders: Mutex::new(hashbrown::HashTable::new()),
             op_infos: boxcar::Vec::new(),
@@ -245,9 +245,8 @@ impl IrContext {
 
     /// Interns a type: equal data gives the same handle.
     pub fn intern_type<T: TypeDef>(&self, data: T) -> Type {
-        let hash = crate::types::hash_with_kind(&data);
         let index = self.types.intern(
-            hash,
+            crate::types::hash_with_kind,
             data,
             |stored, data| stored.dyn_eq(data),
             |data| Box::new(data) as Box<dyn DynType>,
@@ -332,9 +331,8 @@ impl IrContext {
 
     /// Interns an attribute: equal data gives the same handle.
     pub fn intern_attr<T: AttrDef>(&self, data: T) -> Attribute {
-        let hash = crate::types::hash_with_kind(&data);
         let index = self.attrs.intern(
-            hash,
+            crate::types::hash_with_kind,
             data,
             |stored, data| stored.dyn_eq(data),
             |data| Box::new(data) as Box<dyn DynAttr>,
@@ -352,9 +350,8 @@ impl IrContext {
         matches: impl Fn(&T) -> bool,
         make: impl FnOnce() -> T,
     ) -> Attribute {
-        let hash = crate::types::hash_as_kind::<T, Q>(key);
         let index = self.attrs.intern(
-            hash,
+            |()| crate::types::hash_as_kind::<T, Q>(key),
             (),
             |stored, ()| stored.as_any().downcast_ref::<T>().is_some_and(&matches),
             |()| Box::new(make()) as Box<dyn DynAttr>,
@@ -423,6 +420,11 @@ impl IrContext {
     /// Interns an attribute dictionary. Entries keep their order; when a name
     /// occurs twice the first entry wins (as Paddle's reader does).
     pub fn dict(&self, entries: &[(Symbol, Attribute)]) -> AttrDict {
+        // A stored dictionary has no repeated name, so one equal to
+        // `entries` is the answer whether or not they repeat one.
+        if let Some(index) = self.dicts.guess(|d| *d.entries == *entries) {
+            return AttrDict(index);
+        }
         // Names are nearly always distinct: a bit per name (by its index
         // modulo 64) settles most lists in one pass, pairs are compared
         // only when two names share a bit.
@@ -445,9 +447,8 @@ impl IrContext {
             }
             return self.dict(&unique);
         }
-        let hash = fx_hash(entries);
-        let index = self.dicts.intern(
-            hash,
+        let index = self.dicts.intern_unguessed(
+            fx_hash(entries),
             entries,
             |d, entries| &*d.entries == *entries,
             |entries| DictData {
@@ -476,7 +477,7 @@ impl IrContext {
             let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
             sorted.sort_by(|&a, &b| name(a).cmp(name(b)));
             let index = self.orders.intern(
-                fx_hash(&sorted),
+                fx_hash,
                 sorted,
                 |stored, probe| **stored == **probe,
                 Vec::into_boxed_slice,
@@ -811,6 +812,23 @@ mod tests {
             ctx.dict_entries(d),
             &[(x, one), (y, two), (names[128], one)]
         );
+    }
+
+    #[test]
+    fn a_dict_with_a_repeated_name_finds_the_stored_one_after_a_guess() {
+        let ctx = IrContext::new();
+        let (a, b) = (ctx.symbol("a"), ctx.symbol("b"));
+        let one = ctx.intern_attr(crate::builtin::I32Attr(1));
+        let two = ctx.intern_attr(crate::builtin::I32Attr(2));
+        let first = ctx.dict(&[(b, two)]);
+        let second = ctx.dict(&[(a, one)]);
+        // The guess after `first` is `second`: entries that repeat `a`
+        // differ from it as given and equal it once the repeat is dropped.
+        assert_eq!(ctx.dict(&[(b, two)]), first);
+        assert_eq!(ctx.dict(&[(a, one), (a, two)]), second);
+        assert_eq!(ctx.dict(&[(b, two)]), first);
+        assert_eq!(ctx.dict(&[(a, one)]), second);
+        assert_eq!(ctx.dict_entries(second), &[(a, one)]);
     }
 
     #[test]

@@ -80,7 +80,8 @@ pub(super) struct PlainOp<'a> {
 /// An op's attribute dictionary as scanned.
 pub(super) struct ScannedDict {
     /// The scanner's number of the op's pair of `A`/`OA` texts (`None` past
-    /// the last number).
+    /// the last number); a pair given without entries is one of the last two
+    /// its op kind had.
     pub(super) id: Option<TextId>,
     /// The `A` then `OA` entries in [`Batch::entries`], given unless the
     /// pair is one the op's kind had last.

@@ -9,7 +9,8 @@ use pir_core::serial::{self, JsonPath};
 use pir_core::{AttrDef, AttrDict, Attribute, BlockId, IrContext, OpId, Symbol, Type};
 use pir_json::{Open, Stream};
 
-use super::scan::{Batch, PlainOp, Scanned, ScannedDict, ScannedEntry, ScannedResult, TextId};
+use super::scan::{Batch, PlainOp, Scanned, ScannedEntry, ScannedResult, TextId};
+use super::tables::Recent;
 use super::threads::Plan;
 use super::{finish_program, invalid, read_header, LoadedProgram, ReadOptions, Reader};
 use crate::error::ReadError;
@@ -21,7 +22,10 @@ use crate::param_form::{self, Slot};
 pub(super) struct Resolved {
     names: Vec<Option<Symbol>>,
     types: Vec<Option<Type>>,
-    dicts: Vec<Option<AttrDict>>,
+    /// By op name: the last two pairs of attribute lists built for it and
+    /// their dictionaries, as the scanner remembers them (it names no other
+    /// pair again), so the table stays as small as the names.
+    dicts: Vec<Recent<(TextId, AttrDict)>>,
     entries: Vec<Option<(Symbol, Attribute)>>,
 }
 
@@ -441,7 +445,7 @@ impl<'a> Reader<'_, 'a> {
             let ty = self.build_type(s, resolved, result, &outputs_path.index(i).key("TT"))?;
             scratch.result_types.push(ty);
         }
-        let attrs = self.build_dict(s, batch, resolved, &op.dict, path)?;
+        let attrs = self.build_dict(s, batch, resolved, op, path)?;
         if let Err(e) = pir_core::program::check_op_shape(scratch.result_types.len(), 0) {
             return Err(invalid(path, e.to_string()));
         }
@@ -465,10 +469,16 @@ impl<'a> Reader<'_, 'a> {
         s: &mut Stream<'a>,
         batch: &Batch<'a>,
         resolved: &mut Resolved,
-        dict: &ScannedDict,
+        op: &PlainOp<'a>,
         path: &JsonPath<'_>,
     ) -> Result<AttrDict, ReadError> {
-        if let Some(found) = dict.id.and_then(|id| self::resolved(&resolved.dicts, id)) {
+        let (name, dict) = (op.name.0 as usize, &op.dict);
+        let recent = resolved.dicts.get(name).copied().unwrap_or_default();
+        let built = recent
+            .into_iter()
+            .flatten()
+            .find(|&(id, _)| Some(id) == dict.id);
+        if let Some((_, found)) = built {
             return Ok(found);
         }
         let Some([a, oa]) = &dict.entries else {
@@ -480,7 +490,7 @@ impl<'a> Reader<'_, 'a> {
         self.read_attr_entries(s, resolved, part(&batch.entries, oa), &path.key("OA"))?;
         let found = self.ctx.dict(&self.attrs);
         if let Some(id) = dict.id {
-            resolve(&mut resolved.dicts, id, found);
+            *super::tables::slot(&mut resolved.dicts, name) = [Some((id, found)), recent[0]];
         }
         Ok(found)
     }

@@ -101,31 +101,20 @@ impl<'t> Exact<'t> {
         number(token, integer)
     }
 
-    /// Reads the integer token (`-?(0|[1-9][0-9]*)`, no fraction or exponent) at the cursor
-    /// with `parse`, the document's routine for the integer reads; `None` when the number
-    /// there is not one (as the parser's number scan decides) or `parse` refuses it.
+    /// Reads an integer token (no fraction or exponent, as the parser's number scan decides)
+    /// with `parse`, the document's routine for the integer reads; `None`, with the cursor
+    /// where it was, for any other number or one `parse` refuses.
     #[inline]
     fn integer<T>(&mut self, parse: fn(&[u8]) -> Option<T>) -> Option<T> {
-        let bytes = self.text.as_bytes();
-        let mut end = self.pos;
-        if bytes.get(end) == Some(&b'-') {
-            end += 1;
+        let at = self.pos;
+        let (token, integer) = self.number_token()?;
+        match integer.then(|| parse(token.as_bytes())).flatten() {
+            Some(v) => Some(v),
+            None => {
+                self.pos = at;
+                None
+            }
         }
-        let digits = end;
-        while let Some(b'0'..=b'9') = bytes.get(end) {
-            end += 1;
-        }
-        // At least one digit, and no digit after a leading zero.
-        if end == digits || (bytes.get(digits) == Some(&b'0') && end > digits + 1) {
-            return None;
-        }
-        // A fraction or an exponent makes the token a float, which integer reads refuse.
-        if let Some(b'.' | b'e' | b'E') = bytes.get(end) {
-            return None;
-        }
-        let v = parse(bytes.get(self.pos..end)?)?;
-        self.pos = end;
-        Some(v)
     }
 
     /// Reads an integer token that fits in `i64`, as [`Value::as_i64`](crate::Value::as_i64)

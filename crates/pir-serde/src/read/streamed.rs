@@ -550,12 +550,11 @@ impl<'a> Reader<'_, 'a> {
 
     /// The attribute entries `entries` (texts `{"AT":…,"N":…}`) into
     /// `self.attrs`, decoding each distinct entry text once: found by the
-    /// scanner's number in `resolved`, else by text, and decoded as
-    /// [`Reader::read_type_raw`] decodes types. Plain string entries the
-    /// scanner did not number (the first at their place) are read from
-    /// their text instead: they are the ones models repeat least (a layer's
-    /// `struct_name`), so a table of them all would grow by about one entry
-    /// per op for few hits.
+    /// scanner's number in `resolved`, else from its text
+    /// ([`Reader::read_entry_raw`]). Plain string entries the scanner did not
+    /// number (the first at their place) are read from their text each time:
+    /// they are the ones models repeat least (a layer's `struct_name`), so a
+    /// table of them all would grow by about one entry per op for few hits.
     fn read_attr_entries(
         &mut self,
         s: &mut Stream<'a>,
@@ -564,39 +563,48 @@ impl<'a> Reader<'_, 'a> {
         path: &JsonPath<'_>,
     ) -> Result<(), ReadError> {
         for (i, &(raw, id)) in entries.iter().enumerate() {
-            if let Some(entry) = id.and_then(|id| self::resolved(&resolved.entries, id)) {
-                self.attrs.push(entry);
-                continue;
-            }
-            if let Some(entry) = self.plain_str_entry(raw) {
-                if let Some(id) = id {
-                    resolve(&mut resolved.entries, id, entry);
-                }
-                self.attrs.push(entry);
-                continue;
-            }
-            let entry = match self.entry_cache.get(raw) {
-                Some(&cached) => cached,
+            let entry = match id.and_then(|id| self::resolved(&resolved.entries, id)) {
+                Some(entry) => entry,
                 None => {
-                    let entry = match super::direct::entry_text(&self.ctx, raw) {
-                        Some(entry) => entry,
-                        None => {
-                            let doc = s.document(raw)?;
-                            let entry = self.read_attr_entry(doc.root(), &path.index(i));
-                            s.recycle(doc);
-                            entry?
-                        }
-                    };
-                    self.entry_cache.insert(raw, entry);
+                    let entry = self.read_entry_raw(s, raw, path, i)?;
+                    if let Some(id) = id {
+                        resolve(&mut resolved.entries, id, entry);
+                    }
                     entry
                 }
             };
-            if let Some(id) = id {
-                resolve(&mut resolved.entries, id, entry);
-            }
             self.attrs.push(entry);
         }
         Ok(())
+    }
+
+    /// Entry `index` of the list at `path`, from its text (a slice of the
+    /// file): a plain string entry from its text each time, any other decoded
+    /// once per distinct text, as [`Reader::read_type_raw`] decodes types.
+    fn read_entry_raw(
+        &mut self,
+        s: &mut Stream<'a>,
+        raw: &'a str,
+        path: &JsonPath<'_>,
+        index: usize,
+    ) -> Result<(Symbol, Attribute), ReadError> {
+        if let Some(entry) = self.plain_str_entry(raw) {
+            return Ok(entry);
+        }
+        if let Some(&entry) = self.entry_cache.get(raw) {
+            return Ok(entry);
+        }
+        let entry = match super::direct::entry_text(&self.ctx, raw) {
+            Some(entry) => entry,
+            None => {
+                let doc = s.document(raw)?;
+                let entry = self.read_attr_entry(doc.root(), &path.index(index));
+                s.recycle(doc);
+                entry?
+            }
+        };
+        self.entry_cache.insert(raw, entry);
+        Ok(entry)
     }
 }
 

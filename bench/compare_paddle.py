@@ -7,7 +7,7 @@ Runs, in one session and interleaved (Paddle, pir-rs, Paddle, pir-rs, ...), ROUN
   pir-rs:  `pir time FILE --repeat REPEAT` (medians of the same three, in-process), on every
            core, then with PIR_LOAD_THREADS=1 (one thread)
 and prints, per file, the median over rounds of each median and the ratio Paddle / pir-rs;
-`load` is on every core (files of 1 MiB and more are read on two threads), `load 1t` on one.
+`load` is on every core (files of 4 KiB and more are read on two threads), `load 1t` on one.
 
 Also checks that Paddle loads every file pir-rs writes (`pir convert`), and that Paddle's
 own re-save of the file equals ours up to attribute order inside A/OA lists.

@@ -146,6 +146,9 @@ fn overwrite_hint(e: &(dyn std::error::Error + 'static)) -> String {
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    // Nearly every command reads a model: the scanning thread starts while
+    // the command builds its context and reads the file.
+    pir_serde::prepare_threads();
     match commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

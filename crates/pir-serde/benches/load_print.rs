@@ -1,6 +1,6 @@
 //! Load and print throughput on the largest corpus models and a synthetic
 //! 20k-op program. Figures are reported as MB/s (bytes of JSON) and ops/s.
-//! `load` uses every core (files of 1 MiB and more are read on two
+//! `load` uses every core (files of 4 KiB and more are read on two
 //! threads), `load_one_thread` the calling thread only.
 #![allow(missing_docs, clippy::unwrap_used)] // criterion macros generate undocumented items
 

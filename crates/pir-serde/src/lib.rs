@@ -6,7 +6,7 @@
 //! let loaded = pir_serde::read_file(ctx, "model.json".as_ref(), &Default::default()).unwrap();
 //! print!("{}", loaded.program);
 //! ```
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 mod error;
 pub mod names;
@@ -17,7 +17,9 @@ mod text;
 mod write;
 
 pub use error::{ReadError, WriteError};
-pub use read::{read_file, read_slice, read_slice_releasing, LoadedProgram, ReadOptions};
+pub use read::{
+    prepare_threads, read_file, read_slice, read_slice_releasing, LoadedProgram, ReadOptions,
+};
 pub use text::{
     is_text_path, prepare_any_file, read_any_file, read_any_slice, read_text, read_text_with,
     typed_bytes, typed_options, typed_text, write_any_file, write_text_file, write_typed,

@@ -23,6 +23,7 @@ use crate::patch::{self, Json, PatchSet, CURRENT_VERSION};
 
 mod compact;
 mod direct;
+mod kept;
 mod scan;
 mod streamed;
 mod tables;
@@ -45,11 +46,24 @@ pub struct ReadOptions {
     /// Every op must be registered: an unknown op name (a typo, an op of a
     /// newer release) is an error instead of an unregistered op.
     pub strict: bool,
-    /// How many threads a large file's ops may be read on: 0 (the default)
-    /// takes the environment variable `PIR_LOAD_THREADS` if set, else every
-    /// core; 1 reads on the calling thread only. The program read is the
-    /// same whatever the number.
+    /// How many threads a file's ops may be read on: 0 (the default) takes
+    /// the environment variable `PIR_LOAD_THREADS` if set, else every core;
+    /// 1 reads on the calling thread only. More than one uses the scanning
+    /// thread the process keeps (see [`prepare_threads`]) for lists of ops
+    /// of 16 KiB and more. The program read is the same whatever the number.
     pub threads: usize,
+}
+
+/// Starts the scanning thread that reads with more than one thread (see
+/// [`ReadOptions::threads`]) keep between reads, so that a process's first
+/// read finds it awake; a read starts it otherwise, and reads on alone
+/// while it wakes. After a read the thread spins a short while (so that
+/// the next read finds it at once), then sleeps. Does nothing where reads
+/// use one thread (`PIR_LOAD_THREADS=1`, or one core).
+pub fn prepare_threads() {
+    if threads::threads(&ReadOptions::default()) > 1 {
+        let _ = kept::Kept::global();
+    }
 }
 
 /// A program read from a model file, with the file's header.

@@ -9,6 +9,7 @@ use pir_core::serial::{self, JsonPath};
 use pir_core::{AttrDef, AttrDict, Attribute, BlockId, IrContext, OpId, Symbol, Type};
 use pir_json::{Open, Stream};
 
+use super::kept::{self, Lent};
 use super::scan::{Batch, PlainOp, Scanned, ScannedEntry, ScannedResult, TextId};
 use super::tables::Recent;
 use super::threads::Plan;
@@ -89,12 +90,37 @@ pub(super) fn read_streamed_with(
     plan: Plan,
     release: &dyn Fn(Range<usize>),
 ) -> Result<Option<(LoadedProgram, Counts)>, ReadError> {
-    let top = JsonPath::Root("");
     let mut s = Stream::new(bytes)?;
     // Checking the text read all of it; the ops are read from the start again.
     if bytes.len() >= plan.release_checked_min {
         release(0..bytes.len());
     }
+    // The other thread starts on its part at once: this one reads the
+    // header and sets up meanwhile.
+    match super::threads::lending(s.text(), options, plan) {
+        Some(lending) => kept::lend(
+            lending.kept,
+            s.text(),
+            lending.at,
+            lending.batch_ops,
+            |lent| read_document(ctx, &mut s, bytes, options, plan, release, lent),
+        ),
+        None => read_document(ctx, &mut s, bytes, options, plan, release, None),
+    }
+}
+
+/// [`read_streamed_with`] once the text is checked, with the top block's
+/// ops from a cut on lent to the kept thread, if they are.
+fn read_document<'a>(
+    ctx: Arc<IrContext>,
+    s: &mut Stream<'a>,
+    bytes: &[u8],
+    options: &ReadOptions,
+    plan: Plan,
+    release: &dyn Fn(Range<usize>),
+    mut lent: Option<&mut Lent<'a>>,
+) -> Result<Option<(LoadedProgram, Counts)>, ReadError> {
+    let top = JsonPath::Root("");
     let mut root = s.begin_object()?;
     let (mut header, mut program, mut counts) = (None, None, Counts::default());
     while let Some(key) = s.next_key(&mut root)? {
@@ -117,7 +143,7 @@ pub(super) fn read_streamed_with(
                     release,
                 );
                 reader.plan = plan;
-                if !reader.read_program_streamed(&mut s, &top.key("program"))? {
+                if !reader.read_program_streamed(s, &top.key("program"), lent.take())? {
                     return Ok(None);
                 }
                 counts = Counts {
@@ -147,6 +173,7 @@ impl<'a> Reader<'_, 'a> {
         &mut self,
         s: &mut Stream<'a>,
         path: &JsonPath<'_>,
+        mut lent: Option<&mut Lent<'a>>,
     ) -> Result<bool, ReadError> {
         let mut program = s.begin_object()?;
         let mut read = false;
@@ -178,7 +205,8 @@ impl<'a> Reader<'_, 'a> {
                         }
                         let top = self.program.top_block();
                         let blocks_path = region_path.key("blocks");
-                        if !self.read_block_streamed(s, top, &blocks_path.index(0))? {
+                        let lent = lent.take();
+                        if !self.read_block_streamed(s, top, &blocks_path.index(0), lent)? {
                             return Ok(false);
                         }
                         // Like the whole-document reader, later blocks are not read.
@@ -205,6 +233,7 @@ impl<'a> Reader<'_, 'a> {
         s: &mut Stream<'a>,
         block: BlockId,
         path: &JsonPath<'_>,
+        mut lent: Option<&mut Lent<'a>>,
     ) -> Result<bool, ReadError> {
         let mut object = s.begin_object()?;
         let (mut named, mut args, mut kwargs, mut ops) = (false, false, false, false);
@@ -230,7 +259,8 @@ impl<'a> Reader<'_, 'a> {
                     ops = true;
                     let ops_path = path.key("ops");
                     let mut list = s.begin_array()?;
-                    super::threads::read_ops(self, s, &mut list, block, &ops_path)?;
+                    let lent = lent.take();
+                    super::threads::read_ops(self, s, &mut list, block, &ops_path, lent)?;
                 }
                 "#" | "args" | "kwargs" | "ops" => return Ok(false),
                 _ => s.skip()?,

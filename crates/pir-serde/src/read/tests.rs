@@ -455,6 +455,15 @@ fn threaded_equals_one_thread(bytes: &[u8], plan: threads::Plan, name: &str) -> 
     counts.scanned_apart
 }
 
+/// A scanning thread of a test's own, so that other tests reading at the
+/// same time never have it busy.
+fn own_kept() -> Option<&'static kept::Kept> {
+    kept::Kept::start(
+        std::time::Duration::from_millis(20),
+        std::time::Duration::ZERO,
+    )
+}
+
 /// Whatever the cut (before a parameter, a plain op, an op with regions,
 /// inside a region, past the end), and whether the second thread's scan is
 /// waited for or given up on, two threads read every corpus model to the
@@ -467,6 +476,7 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
         return;
     };
     let (mut seen, mut apart, mut regions_apart) = (0, 0, 0);
+    let kept = own_kept();
     for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
         let name = path.to_string_lossy();
         if !name.ends_with(".json") || name.ends_with(".meta.json") || name.ends_with("index.json")
@@ -487,6 +497,8 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
             // A scanner never given up on, then one given up on at once.
             let plan = threads::Plan {
                 min_bytes: 0,
+                wait_min_bytes: 0,
+                kept,
                 share_64ths,
                 patience: std::time::Duration::from_secs(60),
                 release_step: 4096,
@@ -496,6 +508,7 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
                 &bytes,
                 threads::Plan {
                     patience: std::time::Duration::ZERO,
+                    wait_min_bytes: usize::MAX,
                     ..plan
                 },
                 &name,
@@ -534,11 +547,13 @@ fn threaded_reads_equal_one_thread_on_a_large_synthetic_model() {
     let plan = threads::Plan {
         release_step: 64 << 10,
         release_checked_min: 0,
+        kept: own_kept(),
         ..Default::default()
     };
     assert!(bytes.len() > plan.min_bytes);
     let patient = threads::Plan {
         patience: std::time::Duration::from_secs(60),
+        wait_min_bytes: 0,
         ..plan
     };
     let apart = threaded_equals_one_thread(&bytes, patient, "synthetic");

@@ -3,23 +3,26 @@
 //! Reading an op is two halves (see [`scan`](super::scan)): scanning its
 //! text, which needs nothing but the text, and building it, which interns
 //! into the context and resolves value ids, so must go in file order. A
-//! large list is cut where an op seems to begin, a sixth of the way in: a
-//! second thread scans from there to the list's end, handing batches of
-//! scanned ops over a channel, while this thread reads the ops before the
-//! cut, then builds the scanned ones in order. The context interns
-//! everything in the order one thread would, so the program — its ops,
-//! values, and every interned handle — is the one a single thread reads.
+//! list is cut where an op seems to begin, a fraction of the way in: the
+//! scanning thread the process keeps (see [`kept`](super::kept)) scans from
+//! there to the list's end, handing batches of scanned ops over a channel,
+//! while this thread reads the ops before the cut, then builds the scanned
+//! ones in order. The context interns everything in the order one thread
+//! would, so the program — its ops, values, and every interned handle — is
+//! the one a single thread reads.
 //!
 //! The cut is a guess, found by bytes alone; this thread checks it: only
 //! if reading the ops before it stops exactly there, before an op of this
-//! list, is the second thread's work used, else it is dropped and this
-//! thread reads on alone. When a batch is late (the second thread waits for
-//! a core other programs hold), this thread stops waiting and reads on
-//! alone from the last op it built: which thread scanned what then depends
-//! on timing, the program read does not. The scanner's errors are errors of the ops after
-//! the cut, which one thread would meet too; like every error of the
-//! streamed reader they send the file to the whole-document reader.
+//! list, is the other thread's work used, else it is dropped and this
+//! thread reads on alone. When a batch is late (the other thread waits for
+//! a core other programs hold, or still wakes from sleep), this thread
+//! stops waiting and reads on alone from the last op it built: which thread
+//! scanned what then depends on timing, the program read does not. The
+//! scanner's errors are errors of the ops after the cut, which one thread
+//! would meet too; like every error of the streamed reader they send the
+//! file to the whole-document reader.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, OnceLock};
 use std::time::Duration;
 
@@ -27,35 +30,45 @@ use pir_core::serial::JsonPath;
 use pir_core::BlockId;
 use pir_json::{Open, Stream};
 
+use super::kept::{Kept, Lent};
 use super::scan::{Batch, Scanner};
 use super::streamed::{Dest, Reached, Resolved};
 use super::{ReadOptions, Reader};
 use crate::error::ReadError;
 
-/// Lists shorter than this are read on one thread. A second thread costs
-/// tens of microseconds to start, hand over and join, and the ops after the
-/// cut have their distinct texts decoded and looked up again. Measured on
-/// synthetic programs (`pir synth`, fastest of 7 processes, 2 idle cores):
-/// at 0.54 MB two threads were 3 % slower and at 0.8 MB even; at 1.07 and
-/// 1.34 MB from even to 12–22 % faster, process to process; from 1.6 MB
-/// 33–40 % faster in every process. On a machine whose cores are busy
-/// a second thread gains nothing and costs up to its patience.
-const MIN_BYTES: usize = 1 << 20;
+/// Lists shorter than this are read on one thread: handing the other
+/// thread its part, and decoding again the distinct texts of the ops after
+/// the cut, costs more than it gains. Measured on the corpus's models
+/// (medians of 5 processes, repeated loads): files of 3.8 KB loaded from
+/// 15 % faster to 18 % slower on two threads, from 5 KB 10-50 % faster.
+const MIN_BYTES: usize = 4 << 10;
 
-/// Scanned ops per message.
-const BATCH_OPS: usize = 512;
+/// Lists shorter than this are read on alone when the other thread has not
+/// begun its part by the time this one reaches the cut (it still wakes
+/// from sleep, 15 to several hundred microseconds on a virtual machine):
+/// this thread reads the rest of such a list in about that time.
+const WAIT_MIN_BYTES: usize = 1 << 20;
+
+/// A list's part after the cut goes in about this many messages, of
+/// [`MIN_BATCH_OPS`] to [`MAX_BATCH_OPS`] ops, every one a hand-over;
+/// toward the list's end they get shorter (see [`scan_from`]).
+const BATCHES: usize = 16;
+const MIN_BATCH_OPS: usize = 8;
+const MAX_BATCH_OPS: usize = 512;
 
 /// Messages the scanner may be ahead by (so at most this many batches of
 /// scanned ops wait in memory).
-const AHEAD: usize = 64;
+pub(super) const AHEAD: usize = 64;
 
 /// The share of the list's bytes this thread reads before the cut, in
-/// 1/64ths. Building a scanned op costs about two fifths of reading it
-/// (instructions on the 20k-op synthetic model), so with a sixth read here
-/// both threads finish together; on much larger programs building costs
-/// more (interning into tables larger than the cache), and a smaller share
-/// would do a little better.
-const SHARE_64THS: usize = 10;
+/// 1/64ths. Building a scanned op costs this thread about two fifths of
+/// reading it, scanning it the other thread about half, so with a fifth
+/// read here both finish together. Measured (medians of 5 processes) on
+/// `resnet18_w16`, `mobilenet_v2_x025`, `deep_mlp_ln200`, `huge_5000ops`
+/// and a 20k-op program, 14 was best or within 2 % of it on each; 12 was
+/// up to 4 % slower, 18 up to 10 % on the smaller models, whose first
+/// ops (parameters, then the first of each kind) cost this thread most.
+const SHARE_64THS: usize = 14;
 
 /// How long this thread waits for a batch before it reads on alone: about
 /// ten times what scanning one takes, so only a scanning thread that waits
@@ -85,6 +98,11 @@ const SEARCH: usize = 64 << 10;
 pub(super) struct Plan {
     /// Lists shorter than this many bytes are read on one thread.
     pub(super) min_bytes: usize,
+    /// Lists shorter than this many bytes are read on alone when the other
+    /// thread has not begun its part by the cut.
+    pub(super) wait_min_bytes: usize,
+    /// The scanning thread; `None` for the process's own.
+    pub(super) kept: Option<&'static Kept>,
     /// The share of the list this thread reads before the cut, in 1/64ths.
     pub(super) share_64ths: usize,
     /// How long this thread waits for the next batch before it reads on
@@ -100,6 +118,8 @@ impl Default for Plan {
     fn default() -> Self {
         Plan {
             min_bytes: MIN_BYTES,
+            wait_min_bytes: WAIT_MIN_BYTES,
+            kept: None,
             share_64ths: SHARE_64THS,
             patience: PATIENCE,
             release_step: RELEASE_STEP,
@@ -125,91 +145,130 @@ pub(super) fn threads(options: &ReadOptions) -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
-/// Reads the ops of the top block's open list `list` into `block`.
+/// What a read lends the kept thread: its part of the text, from `at`.
+pub(super) struct Lending {
+    pub(super) kept: &'static Kept,
+    /// Where the part starts: the `{` of what looks like an op.
+    pub(super) at: usize,
+    /// Scanned ops per message.
+    pub(super) batch_ops: usize,
+}
+
+/// What a read of `text` lends the kept thread, if it reads on two threads:
+/// lists of ops run to about the text's end, so the cut is planned on the
+/// whole text, before the reader has found the list.
+pub(super) fn lending(text: &str, options: &ReadOptions, plan: Plan) -> Option<Lending> {
+    if threads(options) < 2 {
+        return None;
+    }
+    let at = cut(text, 0, plan)?;
+    let kept = plan.kept.or_else(Kept::global)?;
+    let rest = text.len().saturating_sub(at);
+    let batch_ops = (super::approx_ops(rest) / BATCHES).clamp(MIN_BATCH_OPS, MAX_BATCH_OPS);
+    Some(Lending {
+        kept,
+        at,
+        batch_ops,
+    })
+}
+
+/// Reads the ops of the top block's open list `list` into `block`, with
+/// those from a cut on scanned by the kept thread when `lent` (and the cut
+/// lies in the list).
 pub(super) fn read_ops<'a>(
     reader: &mut Reader<'_, 'a>,
     s: &mut Stream<'a>,
     list: &mut Open,
     block: BlockId,
     ops_path: &JsonPath<'_>,
+    lent: Option<&mut Lent<'a>>,
 ) -> Result<(), ReadError> {
     let mut dest = Dest {
         block,
         path: ops_path,
         index: 0,
     };
-    let cut = match reader.patches {
-        None => cut(s.text(), s.offset(), reader.plan),
-        Some(_) => None,
-    };
-    let cut = cut.filter(|_| threads(reader.options) > 1);
-    let Some(cut) = cut else {
-        reader.read_ops_until(s, list, &mut dest, usize::MAX, false)?;
-        return Ok(());
-    };
-    let text = s.text();
-    std::thread::scope(|scope| {
-        let (sender, receiver) = mpsc::sync_channel(AHEAD);
-        let spawned = std::thread::Builder::new()
-            .name("pir-scan".into())
-            .spawn_scoped(scope, move || scan_from(text, cut, &sender));
-        // Without a second thread, this one reads on alone.
-        let stop = if spawned.is_ok() { cut } else { usize::MAX };
-        match reader.read_ops_until(s, list, &mut dest, stop, false)? {
-            Reached::End => Ok(()),
-            Reached::Past => {
-                drop(receiver);
-                reader.read_ops_until(s, list, &mut dest, usize::MAX, true)?;
-                Ok(())
-            }
-            Reached::Stop => {
-                let mut resolved = Resolved::default();
-                // Where the last op built from the scanner's batches ends.
-                let mut built_to = None;
-                let taken_over = loop {
-                    match receiver.recv_timeout(reader.plan.patience) {
-                        Ok(Message::Ops(batch, end)) => {
-                            reader.scanned_apart += batch.ops.len();
-                            reader.build_batch(s, &batch, &mut resolved, &mut dest)?;
-                            if !batch.ops.is_empty() {
-                                built_to = Some(end);
-                                reader.went_past(end);
-                            }
-                        }
-                        Ok(Message::End(end)) => {
-                            s.rewind(end);
-                            break false;
-                        }
-                        Ok(Message::Failed(e)) => return Err(e),
-                        Err(_) => break true,
-                    }
-                };
-                if !taken_over {
-                    // The scanner stopped before the list's `]`.
-                    reader.read_ops_until(s, list, &mut dest, usize::MAX, false)?;
-                    return Ok(());
-                }
-                // The scanner is late (its thread waits for a core) or gone:
-                // this thread reads on from the last op it built.
-                drop(receiver);
-                match built_to {
-                    Some(end) => {
-                        s.rewind(end);
-                        reader.read_ops_until(s, list, &mut dest, usize::MAX, false)?;
-                    }
-                    None => {
-                        s.rewind(cut);
-                        reader.read_ops_until(s, list, &mut dest, usize::MAX, true)?;
-                    }
-                }
-                Ok(())
-            }
+    match lent {
+        // Patched ops are read as documents, one at a time.
+        Some(lent) if reader.patches.is_none() && lent.at() > s.offset() => {
+            read_lent(reader, s, list, &mut dest, lent)
         }
-    })
+        lent => {
+            if let Some(lent) = lent {
+                lent.give_up();
+            }
+            reader
+                .read_ops_until(s, list, &mut dest, usize::MAX, false)
+                .map(drop)
+        }
+    }
+}
+
+/// [`read_ops`] with the ops from the cut on lent to the kept thread.
+fn read_lent<'a>(
+    reader: &mut Reader<'_, 'a>,
+    s: &mut Stream<'a>,
+    list: &mut Open,
+    dest: &mut Dest<'_>,
+    lent: &mut Lent<'a>,
+) -> Result<(), ReadError> {
+    let cut = lent.at();
+    match reader.read_ops_until(s, list, dest, cut, false)? {
+        Reached::End => return Ok(()),
+        Reached::Past => {
+            lent.give_up();
+            reader.read_ops_until(s, list, dest, usize::MAX, true)?;
+            return Ok(());
+        }
+        Reached::Stop => {}
+    }
+    // A short rest is read sooner here than by a thread still waking.
+    let rest = s.text().len().saturating_sub(cut);
+    if rest < reader.plan.wait_min_bytes && lent.withdraw() {
+        reader.read_ops_until(s, list, dest, usize::MAX, true)?;
+        return Ok(());
+    }
+    let mut resolved = Resolved::default();
+    // Where the last op built from the thread's batches ends.
+    let mut built_to = None;
+    while let Some(message) = lent.recv(reader.plan.patience) {
+        match message {
+            Message::Ops(batch, end) => {
+                reader.scanned_apart += batch.ops.len();
+                reader.build_batch(s, &batch, &mut resolved, dest)?;
+                if !batch.ops.is_empty() {
+                    built_to = Some(end);
+                    reader.went_past(end);
+                }
+            }
+            Message::End(end) => {
+                // The list has no more ops: read its `]`.
+                s.rewind(end);
+                reader.read_ops_until(s, list, dest, usize::MAX, false)?;
+                return Ok(());
+            }
+            Message::Failed(e) => return Err(e),
+        }
+    }
+    // The scan is late (its thread waits for a core other programs hold,
+    // or still wakes) or withdrawn: this thread reads on from the last op
+    // it built.
+    lent.give_up();
+    match built_to {
+        Some(end) => {
+            s.rewind(end);
+            reader.read_ops_until(s, list, dest, usize::MAX, false)?;
+        }
+        None => {
+            s.rewind(cut);
+            reader.read_ops_until(s, list, dest, usize::MAX, true)?;
+        }
+    }
+    Ok(())
 }
 
 /// What the scanning thread sends.
-enum Message<'a> {
+pub(super) enum Message<'a> {
     /// Scanned ops, and the offset where the last of them ends.
     Ops(Batch<'a>, usize),
     /// The list has no more ops; its last one ends at this offset.
@@ -219,21 +278,37 @@ enum Message<'a> {
 }
 
 /// Scans the ops from offset `at` of `text` to the end of their list,
-/// sending them in batches; stops early when nobody receives.
-fn scan_from<'a>(text: &'a str, at: usize, sender: &mpsc::SyncSender<Message<'a>>) {
+/// sending them `batch_ops` at a time; stops early when nobody receives, or
+/// once `stop` is set.
+pub(super) fn scan_from<'a>(
+    text: &'a str,
+    at: usize,
+    sender: &mpsc::SyncSender<Message<'a>>,
+    batch_ops: usize,
+    stop: &AtomicBool,
+) {
     let (mut s, mut list) = Stream::resume_in_array(text, at);
     let mut scanner = Scanner::with_capacity(super::approx_ops(text.len().saturating_sub(at)));
-    let mut batch = Batch::with_capacity(BATCH_OPS);
+    let mut batch = Batch::with_capacity(batch_ops);
+    // Where the batch at hand begins.
+    let mut begun = at;
     let scanned = loop {
         if let Err(e) = scanner.scan_op(&mut s, &mut batch) {
             break Err(e);
         }
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
         let end = s.offset();
-        if batch.ops.len() >= BATCH_OPS {
-            let full = std::mem::replace(&mut batch, Batch::with_capacity(BATCH_OPS));
+        // Near the end batches get shorter, down to an op: the reader
+        // builds the last one after this thread is done.
+        let left = text.len().saturating_sub(end);
+        if batch.ops.len() >= batch_ops || (end - begun).saturating_mul(2) >= left {
+            let full = std::mem::replace(&mut batch, Batch::with_capacity(batch_ops));
             if sender.send(Message::Ops(full, end)).is_err() {
                 return;
             }
+            begun = end;
         }
         match s.next_element(&mut list) {
             Ok(true) => {}

@@ -224,6 +224,10 @@ pub(super) struct Lent<'t> {
     kept: &'static Kept,
     /// Where the job starts.
     at: usize,
+    /// Scanned ops per message.
+    batch_ops: usize,
+    /// When the job was posted.
+    posted: Instant,
     /// `None` once given up on.
     receiver: Option<Receiver<Message<'static>>>,
     flags: Arc<JobFlags>,
@@ -236,6 +240,29 @@ impl<'t> Lent<'t> {
     /// Where the thread's part of the text starts.
     pub(super) fn at(&self) -> usize {
         self.at
+    }
+
+    /// How many scanned ops a message holds (the last ones fewer).
+    pub(super) fn batch_ops(&self) -> usize {
+        self.batch_ops
+    }
+
+    /// Whether the thread, having sent `sent` bytes' worth of scanned ops
+    /// since the job was posted, scans at least half as fast as `bytes` in
+    /// `took` (the reader's own pace, which varies along a file).
+    pub(super) fn keeps_pace(&self, sent: usize, bytes: usize, took: Duration) -> bool {
+        let theirs = self
+            .posted
+            .elapsed()
+            .as_nanos()
+            .saturating_mul(bytes as u128);
+        let ours = took.as_nanos().saturating_mul(sent as u128);
+        sent > 0 && theirs <= ours.saturating_mul(2)
+    }
+
+    /// The thread's next message if one is there.
+    pub(super) fn try_recv(&self) -> Option<Message<'t>> {
+        self.receiver.as_ref()?.try_recv().ok()
     }
 
     /// Takes the job back if the thread has not begun it, so that it never
@@ -375,6 +402,8 @@ pub(super) fn lend<'t, R>(
     let mut lending = Lending(Lent {
         kept,
         at,
+        batch_ops,
+        posted: Instant::now(),
         receiver: Some(receiver),
         flags,
         withdrawn: false,

@@ -494,13 +494,15 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
             continue;
         }
         for share_64ths in (1..64).step_by(6) {
-            // A scanner never given up on, then one given up on at once.
+            // A scanner given up on at once, then one never given up on.
             let plan = threads::Plan {
                 min_bytes: 0,
                 wait_min_bytes: 0,
                 kept,
                 share_64ths,
+                patience_per_op: std::time::Duration::from_secs(1),
                 patience: std::time::Duration::from_secs(60),
+                pace: false,
                 release_step: 4096,
                 release_checked_min: 0,
             };
@@ -510,6 +512,19 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
                     patience: std::time::Duration::ZERO,
                     wait_min_bytes: usize::MAX,
                     ..plan
+                },
+                &name,
+            );
+            // The policy reads use: waits bounded, a slow scanner given up on.
+            threaded_equals_one_thread(
+                &bytes,
+                threads::Plan {
+                    min_bytes: 0,
+                    kept,
+                    share_64ths,
+                    release_step: 4096,
+                    release_checked_min: 0,
+                    ..Default::default()
                 },
                 &name,
             );
@@ -552,7 +567,9 @@ fn threaded_reads_equal_one_thread_on_a_large_synthetic_model() {
     };
     assert!(bytes.len() > plan.min_bytes);
     let patient = threads::Plan {
+        patience_per_op: std::time::Duration::from_secs(1),
         patience: std::time::Duration::from_secs(60),
+        pace: false,
         wait_min_bytes: 0,
         ..plan
     };

@@ -15,16 +15,18 @@
 //! if reading the ops before it stops exactly there, before an op of this
 //! list, is the other thread's work used, else it is dropped and this
 //! thread reads on alone. When a batch is late (the other thread waits for
-//! a core other programs hold, or still wakes from sleep), this thread
-//! stops waiting and reads on alone from the last op it built: which thread
-//! scanned what then depends on timing, the program read does not. The
+//! a core other programs hold, or still wakes from sleep), or this thread
+//! has caught up with one that scans at under half the pace this one read
+//! its own part (its core is shared), this thread stops waiting and reads
+//! on alone from the last op it built: which thread scanned what then
+//! depends on timing, the program read does not. The
 //! scanner's errors are errors of the ops after the cut, which one thread
 //! would meet too; like every error of the streamed reader they send the
 //! file to the whole-document reader.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pir_core::serial::JsonPath;
 use pir_core::BlockId;
@@ -71,8 +73,13 @@ pub(super) const AHEAD: usize = 64;
 const SHARE_64THS: usize = 14;
 
 /// How long this thread waits for a batch before it reads on alone: about
-/// ten times what scanning one takes, so only a scanning thread that waits
-/// for a core (other programs keep both busy) or is gone is given up on.
+/// four times what scanning its ops takes (a quarter of a microsecond an
+/// op, on the models of the corpus), at least [`MIN_PATIENCE`] and at most
+/// [`PATIENCE`]. Waiting long for a thread slowed down (its core is shared
+/// with other programs, here or on a virtual machine's host) costs more
+/// than reading the rest alone.
+const PATIENCE_PER_OP: Duration = Duration::from_micros(1);
+const MIN_PATIENCE: Duration = Duration::from_micros(20);
 const PATIENCE: Duration = Duration::from_millis(2);
 
 /// How many bytes the reader goes past before it says so (see
@@ -105,9 +112,14 @@ pub(super) struct Plan {
     pub(super) kept: Option<&'static Kept>,
     /// The share of the list this thread reads before the cut, in 1/64ths.
     pub(super) share_64ths: usize,
-    /// How long this thread waits for the next batch before it reads on
-    /// alone.
+    /// How long this thread waits for the next batch of `n` ops before it
+    /// reads on alone: `n` times `patience_per_op`, at least
+    /// [`MIN_PATIENCE`], at most `patience`.
+    pub(super) patience_per_op: Duration,
     pub(super) patience: Duration,
+    /// Whether this thread reads on alone, rather than wait, once the
+    /// other scans more slowly than it reads.
+    pub(super) pace: bool,
     /// How many bytes the reader goes past before it says so.
     pub(super) release_step: usize,
     /// Texts of at least this many bytes are released whole once checked.
@@ -121,7 +133,9 @@ impl Default for Plan {
             wait_min_bytes: WAIT_MIN_BYTES,
             kept: None,
             share_64ths: SHARE_64THS,
+            patience_per_op: PATIENCE_PER_OP,
             patience: PATIENCE,
+            pace: true,
             release_step: RELEASE_STEP,
             release_checked_min: RELEASE_CHECKED_MIN,
         }
@@ -213,6 +227,7 @@ fn read_lent<'a>(
     lent: &mut Lent<'a>,
 ) -> Result<(), ReadError> {
     let cut = lent.at();
+    let (own_from, own_start) = (s.offset(), Instant::now());
     match reader.read_ops_until(s, list, dest, cut, false)? {
         Reached::End => return Ok(()),
         Reached::Past => {
@@ -224,14 +239,42 @@ fn read_lent<'a>(
     }
     // A short rest is read sooner here than by a thread still waking.
     let rest = s.text().len().saturating_sub(cut);
-    if rest < reader.plan.wait_min_bytes && lent.withdraw() {
+    let short = rest < reader.plan.wait_min_bytes;
+    if short && lent.withdraw() {
         reader.read_ops_until(s, list, dest, usize::MAX, true)?;
         return Ok(());
     }
+    // This thread's pace, reading its own part.
+    let (own_bytes, own_took) = (cut - own_from, own_start.elapsed());
+    let plan = reader.plan;
+    let batch_ops = u32::try_from(lent.batch_ops()).unwrap_or(u32::MAX);
+    let patience = plan
+        .patience_per_op
+        .saturating_mul(batch_ops)
+        .max(MIN_PATIENCE)
+        .min(plan.patience);
     let mut resolved = Resolved::default();
     // Where the last op built from the thread's batches ends.
     let mut built_to = None;
-    while let Some(message) = lent.recv(reader.plan.patience) {
+    loop {
+        let message = match lent.try_recv() {
+            Some(message) => message,
+            None => {
+                // Caught up with the other thread: wait for it only while
+                // it scans faster than this thread reads (it may share its
+                // core with other programs); a long list may wait for it to
+                // wake.
+                let sent = built_to.unwrap_or(cut) - cut;
+                let slow = plan.pace && !lent.keeps_pace(sent, own_bytes, own_took);
+                if slow && (short || sent > 0) {
+                    break;
+                }
+                match lent.recv(patience) {
+                    Some(message) => message,
+                    None => break,
+                }
+            }
+        };
         match message {
             Message::Ops(batch, end) => {
                 reader.scanned_apart += batch.ops.len();

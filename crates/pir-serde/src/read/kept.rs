@@ -226,8 +226,6 @@ pub(super) struct Lent<'t> {
     at: usize,
     /// Scanned ops per message.
     batch_ops: usize,
-    /// When the job was posted.
-    posted: Instant,
     /// `None` once given up on.
     receiver: Option<Receiver<Message<'static>>>,
     flags: Arc<JobFlags>,
@@ -245,19 +243,6 @@ impl<'t> Lent<'t> {
     /// How many scanned ops a message holds (the last ones fewer).
     pub(super) fn batch_ops(&self) -> usize {
         self.batch_ops
-    }
-
-    /// Whether the thread, having sent `sent` bytes' worth of scanned ops
-    /// since the job was posted, scans at least half as fast as `bytes` in
-    /// `took` (the reader's own pace, which varies along a file).
-    pub(super) fn keeps_pace(&self, sent: usize, bytes: usize, took: Duration) -> bool {
-        let theirs = self
-            .posted
-            .elapsed()
-            .as_nanos()
-            .saturating_mul(bytes as u128);
-        let ours = took.as_nanos().saturating_mul(sent as u128);
-        sent > 0 && theirs <= ours.saturating_mul(2)
     }
 
     /// The thread's next message if one is there.
@@ -403,7 +388,6 @@ pub(super) fn lend<'t, R>(
         kept,
         at,
         batch_ops,
-        posted: Instant::now(),
         receiver: Some(receiver),
         flags,
         withdrawn: false,
@@ -427,7 +411,7 @@ mod tests {
         let mut ops = 0;
         while let Some(message) = lent.recv(Duration::from_secs(10)) {
             match message {
-                Message::Ops(batch, _) => ops += batch.ops.len(),
+                Message::Ops(batch, _, _) => ops += batch.ops.len(),
                 Message::End(_) => break,
                 Message::Failed(e) => panic!("{e}"),
             }

@@ -254,8 +254,10 @@ fn read_lent<'a>(
         .max(MIN_PATIENCE)
         .min(plan.patience);
     let mut resolved = Resolved::default();
-    // Where the last op built from the thread's batches ends.
+    // Where the last op built from the thread's batches ends, and how long
+    // the thread took to scan up to there.
     let mut built_to = None;
+    let mut scanned_for = Duration::ZERO;
     loop {
         let message = match lent.try_recv() {
             Some(message) => message,
@@ -265,7 +267,7 @@ fn read_lent<'a>(
                 // core with other programs); a long list may wait for it to
                 // wake.
                 let sent = built_to.unwrap_or(cut) - cut;
-                let slow = plan.pace && !lent.keeps_pace(sent, own_bytes, own_took);
+                let slow = plan.pace && !keeps_pace((sent, scanned_for), (own_bytes, own_took));
                 if slow && (short || sent > 0) {
                     break;
                 }
@@ -276,7 +278,8 @@ fn read_lent<'a>(
             }
         };
         match message {
-            Message::Ops(batch, end) => {
+            Message::Ops(batch, end, took) => {
+                scanned_for = took;
                 reader.scanned_apart += batch.ops.len();
                 reader.build_batch(s, &batch, &mut resolved, dest)?;
                 if !batch.ops.is_empty() {
@@ -310,10 +313,21 @@ fn read_lent<'a>(
     Ok(())
 }
 
+/// Whether the other thread, having scanned `theirs.0` bytes in
+/// `theirs.1`, scans at least half as fast as this one read its own part,
+/// `ours.0` bytes in `ours.1` (a pace that varies along a file).
+fn keeps_pace(theirs: (usize, Duration), ours: (usize, Duration)) -> bool {
+    let their_time = theirs.1.as_nanos().saturating_mul(ours.0 as u128);
+    let our_time = ours.1.as_nanos().saturating_mul(theirs.0 as u128);
+    theirs.0 > 0 && their_time <= our_time.saturating_mul(2)
+}
+
 /// What the scanning thread sends.
 pub(super) enum Message<'a> {
-    /// Scanned ops, and the offset where the last of them ends.
-    Ops(Batch<'a>, usize),
+    /// Scanned ops, the offset where the last of them ends, and how long
+    /// the thread has scanned so far (waits for room in the channel left
+    /// out).
+    Ops(Batch<'a>, usize, Duration),
     /// The list has no more ops; its last one ends at this offset.
     End(usize),
     /// Scanning failed.
@@ -333,8 +347,9 @@ pub(super) fn scan_from<'a>(
     let (mut s, mut list) = Stream::resume_in_array(text, at);
     let mut scanner = Scanner::with_capacity(super::approx_ops(text.len().saturating_sub(at)));
     let mut batch = Batch::with_capacity(batch_ops);
-    // Where the batch at hand begins.
+    // Where the batch at hand begins, and since when this thread scans.
     let mut begun = at;
+    let (mut scanning, mut scanned_for) = (Instant::now(), Duration::ZERO);
     let scanned = loop {
         if let Err(e) = scanner.scan_op(&mut s, &mut batch) {
             break Err(e);
@@ -348,9 +363,11 @@ pub(super) fn scan_from<'a>(
         let left = text.len().saturating_sub(end);
         if batch.ops.len() >= batch_ops || (end - begun).saturating_mul(2) >= left {
             let full = std::mem::replace(&mut batch, Batch::with_capacity(batch_ops));
-            if sender.send(Message::Ops(full, end)).is_err() {
+            scanned_for += scanning.elapsed();
+            if sender.send(Message::Ops(full, end, scanned_for)).is_err() {
                 return;
             }
+            scanning = Instant::now();
             begun = end;
         }
         match s.next_element(&mut list) {
@@ -363,7 +380,8 @@ pub(super) fn scan_from<'a>(
         Ok(end) => (end, Message::End(end)),
         Err(e) => (s.offset(), Message::Failed(e)),
     };
-    if sender.send(Message::Ops(batch, end)).is_ok() {
+    scanned_for += scanning.elapsed();
+    if sender.send(Message::Ops(batch, end, scanned_for)).is_ok() {
         // Nobody to tell when the receiver is gone.
         let _ = sender.send(last);
     }

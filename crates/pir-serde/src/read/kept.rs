@@ -21,7 +21,7 @@
 //! which would see a text used after it was freed.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -48,6 +48,8 @@ pub(super) struct Kept {
     posted: AtomicBool,
     /// Whether a read has the thread ([`lend`] to its end).
     busy: AtomicBool,
+    /// The core the last read ran on when it posted its job.
+    reader_core: AtomicUsize,
     /// Whether the thread sleeps on [`Kept::wake`].
     sleeping: Mutex<bool>,
     wake: Condvar,
@@ -118,6 +120,7 @@ impl Kept {
             slot: Mutex::new(None),
             posted: AtomicBool::new(false),
             busy: AtomicBool::new(false),
+            reader_core: AtomicUsize::new(usize::MAX),
             sleeping: Mutex::new(false),
             wake: Condvar::new(),
             spin,
@@ -143,6 +146,7 @@ impl Kept {
                     slot.take()
                 };
                 if let Some(job) = job {
+                    self.step_aside();
                     // A scan that panics (a bug) has released its text and
                     // dropped its sender, so the reader reads on alone; the
                     // thread lives on for the next job.
@@ -152,6 +156,9 @@ impl Kept {
                 continue;
             }
             polls = polls.wrapping_add(1);
+            if polls.is_multiple_of(16) {
+                self.step_aside();
+            }
             // Reading the clock costs more than a poll.
             if !polls.is_multiple_of(16) || idle_since.elapsed() < self.spin {
                 // Yielding rather than only pausing: should the reading
@@ -177,8 +184,26 @@ impl Kept {
         }
     }
 
+    /// Moves this thread to another core when it runs on the one the last
+    /// reader ran on. The system starts a thread, and wakes a sleeping one,
+    /// on the core of the thread that made it runnable as often as not, and
+    /// moves one of two busy threads sharing a core only after a few
+    /// milliseconds; meanwhile the reader gets this thread's part done by
+    /// nobody (measured: `resnet18_w16` loaded in 78 µs rather than 45 in
+    /// short processes). The thread is allowed its other cores just long
+    /// enough to leave, then all of them again.
+    fn step_aside(&self) {
+        let reader = self.reader_core.load(Ordering::Relaxed);
+        if reader != usize::MAX && cores::current() == Some(reader) {
+            cores::leave(reader);
+        }
+    }
+
     /// Posts `job`, waking the thread if it sleeps.
     fn post(&self, job: Job) {
+        if let Some(core) = cores::current() {
+            self.reader_core.store(core, Ordering::Relaxed);
+        }
         *lock(&self.slot) = Some(job);
         self.posted.store(true, Ordering::Release);
         // The thread sets `sleeping` before it checks `posted` under the
@@ -396,6 +421,45 @@ pub(super) fn lend<'t, R>(
     f(Some(&mut lending.0))
 }
 
+/// Which core a thread runs on, and leaving one.
+#[cfg(target_os = "linux")]
+mod cores {
+    use nix::sched::{sched_getaffinity, sched_getcpu, sched_setaffinity, CpuSet};
+    use nix::unistd::Pid;
+
+    /// The core the calling thread runs on.
+    pub(super) fn current() -> Option<usize> {
+        sched_getcpu().ok()
+    }
+
+    /// Moves the calling thread off `core`, if it may run on another, and
+    /// lets it run on all it could again.
+    pub(super) fn leave(core: usize) {
+        let me = Pid::from_raw(0);
+        let Ok(allowed) = sched_getaffinity(me) else {
+            return;
+        };
+        let mut elsewhere = allowed;
+        if elsewhere.unset(core).is_err() {
+            return;
+        }
+        let others = (0..CpuSet::count()).any(|c| elsewhere.is_set(c).unwrap_or(false));
+        if others && sched_setaffinity(me, &elsewhere).is_ok() {
+            let _ = sched_setaffinity(me, &allowed);
+        }
+    }
+}
+
+/// Elsewhere the system places the thread as it will.
+#[cfg(not(target_os = "linux"))]
+mod cores {
+    pub(super) fn current() -> Option<usize> {
+        None
+    }
+
+    pub(super) fn leave(_core: usize) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -484,6 +548,26 @@ mod tests {
             lend(kept, &text, 1, 4, |inner| assert!(inner.is_none()));
         });
         lend(kept, &text, 1, 4, |again| assert!(again.is_some()));
+    }
+
+    /// A thread that leaves its core runs on another at once (where it may),
+    /// and may run on every core it could before.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn leaving_a_core_moves_the_thread_and_keeps_its_cores() {
+        use nix::sched::sched_getaffinity;
+        use nix::unistd::Pid;
+        let me = Pid::from_raw(0);
+        let before = sched_getaffinity(me).unwrap();
+        let allowed = (0..nix::sched::CpuSet::count())
+            .filter(|&c| before.is_set(c).unwrap_or(false))
+            .count();
+        let here = cores::current().unwrap();
+        cores::leave(here);
+        if allowed > 1 {
+            assert_ne!(cores::current(), Some(here));
+        }
+        assert_eq!(sched_getaffinity(me).unwrap(), before);
     }
 
     #[test]

@@ -562,7 +562,9 @@ mod tests {
         let allowed = (0..nix::sched::CpuSet::count())
             .filter(|&c| before.is_set(c).unwrap_or(false))
             .count();
-        let here = cores::current().unwrap();
+        let Some(here) = cores::current() else {
+            return; // a system that does not say
+        };
         cores::leave(here);
         if allowed > 1 {
             assert_ne!(cores::current(), Some(here));

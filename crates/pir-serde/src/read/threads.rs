@@ -316,7 +316,7 @@ fn read_lent<'a>(
 /// Whether the other thread, having scanned `theirs.0` bytes in
 /// `theirs.1`, scans at least half as fast as this one read its own part,
 /// `ours.0` bytes in `ours.1` (a pace that varies along a file).
-fn keeps_pace(theirs: (usize, Duration), ours: (usize, Duration)) -> bool {
+pub(super) fn keeps_pace(theirs: (usize, Duration), ours: (usize, Duration)) -> bool {
     let their_time = theirs.1.as_nanos().saturating_mul(ours.0 as u128);
     let our_time = ours.1.as_nanos().saturating_mul(theirs.0 as u128);
     theirs.0 > 0 && their_time <= our_time.saturating_mul(2)

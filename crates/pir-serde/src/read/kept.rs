@@ -120,7 +120,8 @@ impl Kept {
             slot: Mutex::new(None),
             posted: AtomicBool::new(false),
             busy: AtomicBool::new(false),
-            reader_core: AtomicUsize::new(usize::MAX),
+            // The thread that starts it reads next, most likely.
+            reader_core: AtomicUsize::new(cores::current().unwrap_or(usize::MAX)),
             sleeping: Mutex::new(false),
             wake: Condvar::new(),
             spin,
@@ -135,6 +136,7 @@ impl Kept {
 
     /// The thread's loop: take a job, run it, spin, sleep.
     fn serve(&self) {
+        self.step_aside();
         // The first spin lasts `first_spin`: as if a job ended then.
         let mut idle_since = Instant::now() + self.first_spin.saturating_sub(self.spin);
         let mut polls = 0u32;

@@ -537,6 +537,8 @@ mod tests {
                 }
                 lent.give_up();
             });
+            // Freed only once the job let go of the text.
+            assert!(!kept.busy.load(Ordering::Acquire));
             drop(text);
         }
     }

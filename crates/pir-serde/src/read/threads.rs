@@ -38,7 +38,7 @@ use super::streamed::{Dest, Reached, Resolved};
 use super::{ReadOptions, Reader};
 use crate::error::ReadError;
 
-/// Lists shorter than this are read on one thread: handing the other
+/// Texts shorter than this are read on one thread: handing the other
 /// thread its part, and decoding again the distinct texts of the ops after
 /// the cut, costs more than it gains. Measured on the corpus's models
 /// (medians of 5 processes, repeated loads): files of 3.8 KB loaded from
@@ -103,7 +103,7 @@ const SEARCH: usize = 64 << 10;
 /// Where the top block's ops are cut for a second thread.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Plan {
-    /// Lists shorter than this many bytes are read on one thread.
+    /// Texts shorter than this many bytes are read on one thread.
     pub(super) min_bytes: usize,
     /// Lists shorter than this many bytes are read on alone when the other
     /// thread has not begun its part by the cut.
@@ -175,7 +175,7 @@ pub(super) fn lending(text: &str, options: &ReadOptions, plan: Plan) -> Option<L
     if threads(options) < 2 {
         return None;
     }
-    let at = cut(text, 0, plan)?;
+    let at = cut(text, plan)?;
     let kept = plan.kept.or_else(Kept::global)?;
     let rest = text.len().saturating_sub(at);
     let batch_ops = (super::approx_ops(rest) / BATCHES).clamp(MIN_BATCH_OPS, MAX_BATCH_OPS);
@@ -387,19 +387,19 @@ pub(super) fn scan_from<'a>(
     }
 }
 
-/// Where a second thread may start scanning the list whose ops begin at
-/// `from`: the `{` of what looks like an op (`,{"#":"` and a name that is no
-/// type, attribute, region or block) at about the plan's share of the way
-/// to the end of the text. `None` for short texts and when nothing is
-/// found nearby.
-fn cut(text: &str, from: usize, plan: Plan) -> Option<usize> {
+/// Where the other thread may start scanning the top block's ops: the `{`
+/// of what looks like an op (`,{"#":"` and a name that is no type,
+/// attribute, region or block) at about the plan's share of the way into
+/// the text (the list spans nearly all of it). `None` for short texts and
+/// when nothing is found nearby.
+fn cut(text: &str, plan: Plan) -> Option<usize> {
     const MARK: &[u8] = b",{\"#\":\"";
     let bytes = text.as_bytes();
-    let len = bytes.len().checked_sub(from)?;
+    let len = bytes.len();
     if len < plan.min_bytes {
         return None;
     }
-    let target = from + len.saturating_mul(plan.share_64ths.min(64)) / 64;
+    let target = len.saturating_mul(plan.share_64ths.min(64)) / 64;
     let window = bytes.get(target..)?;
     let window = window.get(..SEARCH.min(window.len()))?;
     let mut at = 0;

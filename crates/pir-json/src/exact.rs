@@ -9,7 +9,7 @@
 //! numbers go through the document's own routines.
 
 use crate::dom::{number, parse_i64, parse_u64, Number};
-use crate::parser::{plain_prefix_len, scan_number, MAX_CONTAINER_LEN};
+use crate::parser::{plain_prefix_len, scan_number, short_integer, MAX_CONTAINER_LEN};
 
 /// How deep [`Exact::nest`] lets values nest: far below [`MAX_DEPTH`](crate::MAX_DEPTH), so
 /// that text `Exact` accepts is never too deep for the parser.
@@ -121,6 +121,11 @@ impl<'t> Exact<'t> {
     /// accepts it.
     #[inline]
     pub fn int(&mut self) -> Option<i64> {
+        // Dims and most attributes are short: read in one pass, digits only.
+        if let Some((value, end)) = short_integer(self.text.as_bytes(), self.pos) {
+            self.pos = end;
+            return Some(value);
+        }
         self.integer(parse_i64)
     }
 

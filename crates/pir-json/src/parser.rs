@@ -272,6 +272,37 @@ pub fn plain_prefix_len(bytes: &[u8]) -> usize {
         .unwrap_or(rest.len())
 }
 
+/// The JSON integer of at most 18 digits (so it fits in `i64` whatever its digits) at
+/// `at`, and the offset past it; `None` for any other text there (more digits, a leading
+/// zero, a fraction or exponent, no digit), which the callers then read in full.
+#[inline]
+pub(crate) fn short_integer(input: &[u8], at: usize) -> Option<(i64, usize)> {
+    const MOST: usize = 18;
+    let negative = input.get(at) == Some(&b'-');
+    let first = at + usize::from(negative);
+    let mut pos = first;
+    let mut magnitude = 0i64;
+    while let Some(&d) = input.get(pos) {
+        if !d.is_ascii_digit() {
+            break;
+        }
+        if pos - first == MOST {
+            return None;
+        }
+        magnitude = magnitude * 10 + i64::from(d - b'0');
+        pos += 1;
+    }
+    // Not a number, a leading zero, or a fraction or exponent follows.
+    let len = pos - first;
+    if len == 0 || (len > 1 && input.get(first) == Some(&b'0')) {
+        return None;
+    }
+    if matches!(input.get(pos), Some(b'.' | b'e' | b'E')) {
+        return None;
+    }
+    Some((if negative { -magnitude } else { magnitude }, pos))
+}
+
 /// True if any byte of `w` is `"`, `\` or below 0x20.
 #[cfg(test)]
 fn has_string_special(w: u64) -> bool {

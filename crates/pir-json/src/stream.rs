@@ -37,8 +37,8 @@ use std::borrow::Cow;
 
 use crate::dom::{parse_i64, unescape, Document, Node, Tag};
 use crate::parser::{
-    fail, next_byte, parse_value_at, scan_number, scan_string, skip_ws, string_special_mask, Fail,
-    Frame, ParseError, ParseErrorKind, MAX_DEPTH,
+    fail, next_byte, parse_value_at, scan_number, scan_string, short_integer, skip_ws,
+    string_special_mask, Fail, Frame, ParseError, ParseErrorKind, MAX_DEPTH,
 };
 
 /// A cursor over JSON text that hands out its values one at a time. See the
@@ -391,32 +391,9 @@ impl<'a> Stream<'a> {
     /// which the stream moves past; `None` for anything else, with nothing moved.
     #[inline]
     fn short_i64(&mut self) -> Option<i64> {
-        const MOST: usize = 18;
-        let input = self.bytes();
-        let negative = input.get(self.pos) == Some(&b'-');
-        let first = self.pos + usize::from(negative);
-        let mut pos = first;
-        let mut magnitude = 0i64;
-        while let Some(&d) = input.get(pos) {
-            if !d.is_ascii_digit() {
-                break;
-            }
-            if pos - first == MOST {
-                return None;
-            }
-            magnitude = magnitude * 10 + i64::from(d - b'0');
-            pos += 1;
-        }
-        // Not a number, a leading zero, or a fraction or exponent follows.
-        let len = pos - first;
-        if len == 0 || (len > 1 && input.get(first) == Some(&b'0')) {
-            return None;
-        }
-        if matches!(input.get(pos), Some(b'.' | b'e' | b'E')) {
-            return None;
-        }
-        self.pos = pos;
-        Some(if negative { -magnitude } else { magnitude })
+        let (value, end) = short_integer(self.bytes(), self.pos)?;
+        self.pos = end;
+        Some(value)
     }
 
     /// Moves past `text` if the input at the stream (no white space before it) starts with

@@ -126,6 +126,21 @@ pub(super) fn compact_flags(s: &mut Stream<'_>) -> Option<[bool; 3]> {
     Some([a != b'0', b != b'0', c != b'0'])
 }
 
+/// A string at the stream with no escapes or control characters, quotes
+/// included (the text [`Stream::raw_value`] would give), which the stream
+/// moves past; `None`, with the stream where it was, for anything else.
+pub(super) fn plain_string<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
+    let at = s.offset();
+    if !eat(s, b"\"") {
+        return None;
+    }
+    if plain_string_rest(s).is_none() {
+        s.rewind(at);
+        return None;
+    }
+    s.text().get(at..s.offset())
+}
+
 /// The rest of a string whose opening quote the stream has passed, when it
 /// holds no escapes or control characters (so its text is its value); the
 /// stream moves past the closing quote. `None` for other strings.

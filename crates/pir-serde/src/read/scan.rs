@@ -10,9 +10,7 @@ use std::ops::Range;
 use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
 
-use super::compact::{
-    compact_dense_type, compact_flags, compact_input, compact_str_entry, eat, plain_string_rest,
-};
+use super::compact::{compact_dense_type, compact_input, compact_str_entry, eat, plain_string};
 use super::tables::{slot, small_table_room, with_room, Recent};
 use crate::error::ReadError;
 use crate::param_form;
@@ -33,6 +31,15 @@ pub(super) enum AttrListId {
 /// The two pairs of `A`/`OA` texts an op kind had last, and their numbers.
 type RecentDicts<'a> = Recent<(&'a str, &'a str, Option<TextId>)>;
 
+#[path = "scan_parameter.rs"]
+mod parameter;
+
+/// After this many lists of an op kind in a row that were neither of the
+/// last two it had, its lists are matched whole only every
+/// [`LIST_RETRY`]th time.
+const LIST_MISSES_TRUSTED: u16 = 4;
+const LIST_RETRY: u16 = 16;
+
 /// The name id the parameter op's lists and result are remembered under.
 const PARAMETER: TextId = TextId::MAX;
 
@@ -43,6 +50,16 @@ pub(super) type ScannedEntry<'a> = (&'a str, Option<TextId>);
 /// An attribute list: its text and, once delimited, the range of its
 /// entries' texts in [`Batch::entries`].
 type AttrList<'a> = (&'a str, Option<Range<u32>>);
+
+/// A plain op's fields after its name, as scanned.
+struct Fields<'a> {
+    a: AttrList<'a>,
+    oa: Option<AttrList<'a>>,
+    /// Its operands' value ids in [`Batch::operands`].
+    operands: Range<u32>,
+    /// Its results in [`Batch::results`].
+    results: Range<u32>,
+}
 
 /// One op as scanned.
 pub(super) enum Scanned<'a> {
@@ -170,6 +187,9 @@ struct Memo<'a> {
     types: Vec<Recent<(&'a str, TextId)>>,
     /// Of its pair of `A`/`OA` lists.
     dicts: RecentDicts<'a>,
+    /// How many of its `A` and of its `OA` lists in a row were neither of
+    /// the last two it had.
+    list_misses: [u16; 2],
     /// Of its attribute entries, by list (`AttrListId as usize`) and index.
     entries: [Vec<Recent<ScannedEntry<'a>>>; 4],
 }
@@ -223,7 +243,10 @@ impl<'a> Scanner<'a> {
         if s.next_key(&mut object)?.as_deref() != Some("#") {
             return Ok(None);
         }
-        let raw_name = s.raw_value()?;
+        let raw_name = match plain_string(s) {
+            Some(raw) => raw,
+            None => s.raw_value()?,
+        };
         let name = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
             Some(param_form::SHORT_NAME) => return self.scan_parameter(s, object, batch),
             Some(n) if n.contains('\\') => return Ok(None),
@@ -233,6 +256,109 @@ impl<'a> Scanner<'a> {
             }
             None => return Ok(None),
         };
+        let at = s.offset();
+        let marks = (
+            batch.operands.len(),
+            batch.results.len(),
+            batch.entries.len(),
+        );
+        let fields = match self.compact_fields(s, name, batch) {
+            Some(fields) => fields,
+            None => {
+                // Read again field by field: the same values in the same order.
+                batch.operands.truncate(marks.0);
+                batch.results.truncate(marks.1);
+                batch.entries.truncate(marks.2);
+                s.rewind(at);
+                match self.fields_by_key(s, object, name, batch)? {
+                    Some(fields) => fields,
+                    None => return Ok(None),
+                }
+            }
+        };
+        let dict = self.scan_dict(s, name, fields.a, fields.oa, batch)?;
+        Ok(Some(Scanned::Plain(PlainOp {
+            name: (name, raw_name),
+            operands: fields.operands,
+            results: fields.results,
+            dict,
+        })))
+    }
+
+    /// The fields of a plain op named `name` after its name, when its text is
+    /// exactly as Paddle writes it: `,"A":[...],"I":[...],"O":[...],"OA":[...]}`
+    /// (no white space, those keys in that order, operands `{"%":id}`, results
+    /// `{"%":id,"TT":type}`). Matched part by part, its keys and brackets cost
+    /// a comparison each rather than a key read and a container each. `None`,
+    /// with the stream and `batch` anywhere, for any other text (the caller
+    /// reads it field by field from where it was).
+    fn compact_fields(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: TextId,
+        batch: &mut Batch<'a>,
+    ) -> Option<Fields<'a>> {
+        if !eat(s, br#","A":"#) {
+            return None;
+        }
+        let a = self.scan_list_memo(s, name, false, batch).ok()?;
+        if !eat(s, br#","I":["#) {
+            return None;
+        }
+        let first = end_of(&batch.operands);
+        if !eat(s, b"]") {
+            loop {
+                batch.operands.push(compact_input(s)?);
+                if eat(s, b"]") {
+                    break;
+                }
+                if !eat(s, b",") {
+                    return None;
+                }
+            }
+        }
+        let operands = first..end_of(&batch.operands);
+        if !eat(s, br#","O":["#) {
+            return None;
+        }
+        let first = end_of(&batch.results);
+        if !eat(s, b"]") {
+            let mut index = 0;
+            loop {
+                let result = self.compact_result(s, name, index)?;
+                batch.results.push(result);
+                index += 1;
+                if eat(s, b"]") {
+                    break;
+                }
+                if !eat(s, b",") {
+                    return None;
+                }
+            }
+        }
+        let results = first..end_of(&batch.results);
+        if !eat(s, br#","OA":"#) {
+            return None;
+        }
+        let oa = self.scan_oa(s, name, &a, batch).ok()?;
+        eat(s, b"}").then_some(Fields {
+            a,
+            oa: Some(oa),
+            operands,
+            results,
+        })
+    }
+
+    /// The fields of a plain op named `name` after its name, read key by key
+    /// (any order, white space, unknown keys skipped); `None` for ops this
+    /// scanner leaves whole (regions, repeated or missing keys, other shapes).
+    fn fields_by_key(
+        &mut self,
+        s: &mut Stream<'a>,
+        mut object: Open,
+        name: TextId,
+        batch: &mut Batch<'a>,
+    ) -> Result<Option<Fields<'a>>, ReadError> {
         let (mut a, mut oa, mut inputs, mut outputs) = (None, None, None, None);
         while let Some(key) = s.next_key(&mut object)? {
             match &*key {
@@ -272,7 +398,12 @@ impl<'a> Scanner<'a> {
                     outputs = Some(first..end_of(&batch.results));
                 }
                 "A" if a.is_none() => a = Some(self.scan_list_memo(s, name, false, batch)?),
-                "OA" if oa.is_none() => oa = Some(self.scan_list_memo(s, name, true, batch)?),
+                "OA" if oa.is_none() => {
+                    oa = Some(match &a {
+                        Some(a) => self.scan_oa(s, name, a, batch)?,
+                        None => self.scan_list_memo(s, name, true, batch)?,
+                    });
+                }
                 "#" | "I" | "O" | "A" | "OA" | "regions" => return Ok(None),
                 _ => s.skip()?,
             }
@@ -280,13 +411,30 @@ impl<'a> Scanner<'a> {
         let (Some(a), Some(operands), Some(results)) = (a, inputs, outputs) else {
             return Ok(None);
         };
-        let dict = self.scan_dict(s, name, a, oa, batch)?;
-        Ok(Some(Scanned::Plain(PlainOp {
-            name: (name, raw_name),
+        Ok(Some(Fields {
+            a,
+            oa,
             operands,
             results,
-            dict,
-        })))
+        }))
+    }
+
+    /// The `OA` list of an op named `name` whose `A` list was `a`.
+    fn scan_oa(
+        &mut self,
+        s: &mut Stream<'a>,
+        name: TextId,
+        a: &AttrList<'a>,
+        batch: &mut Batch<'a>,
+    ) -> Result<AttrList<'a>, ReadError> {
+        // After an `A` no pair of the op kind had, the pair is new whatever
+        // `OA` holds: its entries are wanted (see `scan_dict`), so they are
+        // scanned now rather than the list matched whole and scanned again.
+        if a.1.is_some() {
+            let (text, entries) = self.scan_list(s, name, AttrListId::Oa, batch)?;
+            return Ok((text, Some(entries)));
+        }
+        self.scan_list_memo(s, name, true, batch)
     }
 
     /// A result `{"%":id,"TT":type}` at the stream, output `index` of an op
@@ -372,125 +520,6 @@ impl<'a> Scanner<'a> {
         Ok((ty, raw))
     }
 
-    /// The short form of `builtin.parameter` after its name: `A` and `OA` hold
-    /// integer flags and a plain name, `O` a result, `DA`/`QA` attribute
-    /// lists. `None` for anything else (escaped keys or names, other keys,
-    /// repeated keys, other shapes).
-    fn scan_parameter(
-        &mut self,
-        s: &mut Stream<'a>,
-        mut object: Open,
-        batch: &mut Batch<'a>,
-    ) -> Result<Option<Scanned<'a>>, ReadError> {
-        let start = s.offset();
-        if let Some(op) = self.compact_parameter(s, batch) {
-            return Ok(Some(op));
-        }
-        s.rewind(start);
-        let (mut a, mut oa, mut da, mut qa, mut output) = (None, None, None, None, None);
-        while let Some(key) = s.next_key(&mut object)? {
-            let std::borrow::Cow::Borrowed(key) = key else {
-                return Ok(None);
-            };
-            match key {
-                "A" if a.is_none() => {
-                    let mut list = s.begin_array()?;
-                    let Some(flags) = read_flags(s, &mut list)? else {
-                        return Ok(None);
-                    };
-                    if !s.next_element(&mut list)? {
-                        return Ok(None);
-                    }
-                    // A name without escapes or control characters is its own text.
-                    let raw = s.raw_value()?;
-                    let name = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-                        Some(n) if n.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"') => n,
-                        _ => return Ok(None),
-                    };
-                    if s.next_element(&mut list)? {
-                        return Ok(None);
-                    }
-                    a = Some((flags, name));
-                }
-                "OA" if oa.is_none() => {
-                    let mut list = s.begin_array()?;
-                    match read_flags(s, &mut list)? {
-                        Some(flags) if !s.next_element(&mut list)? => oa = Some(flags),
-                        _ => return Ok(None),
-                    }
-                }
-                "DA" if da.is_none() => {
-                    da = Some(self.scan_list(s, PARAMETER, AttrListId::Da, batch)?.1);
-                }
-                "QA" if qa.is_none() => {
-                    qa = Some(self.scan_list(s, PARAMETER, AttrListId::Qa, batch)?.1);
-                }
-                "O" if output.is_none() => match self.scan_result(s, PARAMETER, 0)? {
-                    Some(result) => output = Some(result),
-                    None => return Ok(None),
-                },
-                _ => return Ok(None),
-            }
-        }
-        let (Some((flags, name)), Some(result)) = (a, output) else {
-            return Ok(None);
-        };
-        Ok(Some(Scanned::Parameter {
-            flags,
-            name,
-            lists: [da.unwrap_or_default(), qa.unwrap_or_default()],
-            output_flags: oa,
-            result,
-        }))
-    }
-
-    /// The short form of `builtin.parameter` after its name, when its text is
-    /// exactly as Paddle writes it:
-    /// `,"A":[d,p,c,"name"],"DA":[],"O":{"%":id,"TT":type},"OA":[f,f,f],"QA":[]}`
-    /// (no white space, those keys in that order, a plain name). Most ops of
-    /// a model are parameters, and matched byte by byte their fixed parts
-    /// cost a comparison rather than a key and a container each. `None`,
-    /// with the stream anywhere, for any other text: the caller reads it
-    /// field by field from where it was, which meets the same values (and
-    /// errors) in the same order, so a partial match changes nothing.
-    fn compact_parameter(&mut self, s: &mut Stream<'a>, batch: &Batch<'a>) -> Option<Scanned<'a>> {
-        if !eat(s, br#","A":["#) {
-            return None;
-        }
-        let flags = compact_flags(s)?;
-        if !eat(s, b",\"") {
-            return None;
-        }
-        let name = plain_string_rest(s)?;
-        if !eat(s, br#"],"DA":[],"O":{"%":"#) {
-            return None;
-        }
-        let id = s.i64().ok()??;
-        if !eat(s, br#","TT":"#) {
-            return None;
-        }
-        let (ty, text) = self.scan_type(s, PARAMETER, 0).ok()?;
-        if !eat(s, br#"},"OA":["#) {
-            return None;
-        }
-        let output_flags = compact_flags(s)?;
-        if !eat(s, br#"],"QA":[]}"#) {
-            return None;
-        }
-        let none = end_of(&batch.entries);
-        Some(Scanned::Parameter {
-            flags,
-            name,
-            lists: [none..none, none..none],
-            output_flags: Some(output_flags),
-            result: ScannedResult {
-                id: Some(id),
-                ty,
-                text,
-            },
-        })
-    }
-
     /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, list
     /// `list` of an op named `name`: its text, and its entries' texts
     /// (unchecked) appended to `batch.entries`. Each entry is first matched
@@ -567,12 +596,20 @@ impl<'a> Scanner<'a> {
         batch: &mut Batch<'a>,
     ) -> Result<AttrList<'a>, ReadError> {
         let start = s.offset();
-        let last = self.memo(name).dicts;
-        for (a, oa, _) in last.into_iter().flatten() {
-            if s.skip_known(if output { oa } else { a }) {
-                return Ok((s.text().get(start..s.offset()).unwrap_or_default(), None));
+        let memo = self.memo(name);
+        let misses = &mut memo.list_misses[usize::from(output)];
+        // Lists that name their layer (`struct_name`) differ at every op of
+        // a kind, and are compared nearly to their end before they do: past
+        // a few misses in a row they are compared once in a while only.
+        if *misses < LIST_MISSES_TRUSTED || misses.is_multiple_of(LIST_RETRY) {
+            for (a, oa, _) in memo.dicts.into_iter().flatten() {
+                if s.skip_known(if output { oa } else { a }) {
+                    *misses = 0;
+                    return Ok((s.text().get(start..s.offset()).unwrap_or_default(), None));
+                }
             }
         }
+        *misses = misses.wrapping_add(1);
         let list = if output {
             AttrListId::Oa
         } else {
@@ -641,20 +678,4 @@ impl<'a> Scanner<'a> {
         s.rewind(resume);
         Ok(read?.1)
     }
-}
-
-/// Three integer flags (non-zero is true) of an open array, or `None` when
-/// the array holds fewer or other values.
-fn read_flags(s: &mut Stream<'_>, list: &mut Open) -> Result<Option<[bool; 3]>, ReadError> {
-    let mut flags = [false; 3];
-    for flag in &mut flags {
-        if !s.next_element(list)? {
-            return Ok(None);
-        }
-        match s.i64()? {
-            Some(v) => *flag = v != 0,
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(flags))
 }

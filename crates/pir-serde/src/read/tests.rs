@@ -284,6 +284,105 @@ fn operands_and_results_in_every_spelling_read_to_the_same_program() {
     }
 }
 
+/// An op's fields in Paddle's order and spelling, and in any other, read as
+/// the whole-document reader reads them; so do runs of ops whose attribute
+/// lists differ at every op and then repeat (lists matched whole again), and
+/// malformed fields fail with its errors.
+#[test]
+fn op_fields_in_every_layout_read_to_the_same_program() {
+    let ty = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
+    let param = |id: u32| {
+        format!(
+            r##"{{"#":"p","A":[0,1,1,"w{id}"],"DA":[],"O":{{"%":{id},"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
+        )
+    };
+    let attrs = |layer: &str| {
+        format!(
+            r##"[{{"AT":{{"#":"0.a_bool","D":false}},"N":"transpose_x"}},{{"AT":{{"#":"0.a_str","D":"/{layer}/"}},"N":"struct_name"}}]"##
+        )
+    };
+    let oa = r##"[{"AT":{"#":"0.a_array","D":[{"#":"0.a_bool","D":false}]},"N":"stop_gradient"}]"##;
+    let file = |ops: &[String]| {
+        format!(
+            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{},{},{}]}}]}}]}}}}"##,
+            param(1),
+            param(2),
+            ops.join(",")
+        )
+    };
+    let op = |id: u32, fields: &str| {
+        format!(r##"{{"#":"1.add",{fields}}}"##).replace("ID", &id.to_string())
+    };
+    let paddle = |id: u32, layer: &str| {
+        op(
+            id,
+            &format!(
+                r##""A":{},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}"##,
+                attrs(layer)
+            ),
+        )
+    };
+    let a = attrs("L");
+    let layouts = [
+        format!(r##""I":[{{"%":1}},{{"%":2}}],"A":{a},"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}"##),
+        format!(r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}]"##),
+        format!(r##""A":{a}, "I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}"##),
+        format!(r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa} "##),
+        format!(
+            r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa},"x":[1]"##
+        ),
+        format!(
+            r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"x":{{}},"OA":{oa}"##
+        ),
+        format!(r##""A":{a},"I":[],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}"##),
+        r##""A":[],"I":[{"%":1}],"O":[],"OA":[]"##.to_owned(),
+        format!(r##""A":{a},"I":[{{"%":1}} ,{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}"##),
+        format!(r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}} ],"OA":{oa}"##),
+        format!(r##""OA":{oa},"O":[{{"%":ID,"TT":{ty}}}],"I":[{{"%":1}},{{"%":2}}],"A":{a}"##),
+    ];
+    for fields in &layouts {
+        streams_as_whole(&file(&[op(3, fields)]), 3);
+        // After an op in Paddle's layout, so that its lists are remembered.
+        streams_as_whole(&file(&[paddle(3, "L"), op(4, fields)]), 4);
+    }
+    // Lists that differ at every op, then repeat.
+    let mut ops: Vec<String> = (0..40).map(|i| paddle(3 + i, &format!("L{i}"))).collect();
+    ops.extend((40..80).map(|i| paddle(3 + i, "L")));
+    ops.extend((80..90).map(|i| paddle(3 + i, &format!("L{}", i % 2))));
+    streams_as_whole(&file(&ops), 92);
+    let wrong = [
+        format!(r##""A":{a},"I":[{{"%":1}},],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}"##),
+        format!(r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa},"##),
+        format!(r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}},],"OA":{oa}"##),
+        format!(r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}]"##),
+        format!(r##""A":{a},"I":[{{"%":9}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}"##),
+    ];
+    for fields in &wrong {
+        fails_as_whole(&file(&[op(3, fields)]));
+        fails_as_whole(&file(&[paddle(3, "L"), op(4, fields)]));
+    }
+    // A key given twice: whatever the whole-document reader makes of it.
+    let twice = format!(
+        r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa},"A":[]"##
+    );
+    reads_as_whole(&file(&[op(3, &twice)]));
+    reads_as_whole(&file(&[paddle(3, "L"), op(4, &twice)]));
+}
+
+/// Asserts that `text` reads to the program the whole-document reader reads,
+/// or fails with its error.
+fn reads_as_whole(text: &str) {
+    let ctx = pir_dialects::pd_op_context();
+    let options = ReadOptions::default();
+    let want = read_whole(ctx.clone(), text.as_bytes(), &options);
+    let got = read_slice(ctx, text.as_bytes(), &options);
+    match (got, want) {
+        (Ok(got), Ok(want)) => assert_eq!(json_of(&got), json_of(&want), "{text}"),
+        (Err(got), Err(want)) => assert_eq!(got.to_string(), want.to_string(), "{text}"),
+        (got, want) => panic!("{text}: {got:?} against {want:?}"),
+    }
+}
+
 /// Asserts that `text` is read as a stream, with `plain` ops read field by
 /// field, to the program the whole-document reader reads.
 fn streams_as_whole(text: &str, plain: usize) {

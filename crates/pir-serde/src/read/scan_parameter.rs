@@ -1,0 +1,145 @@
+//! Scanning `builtin.parameter` ops in their short form (format spec §2.7):
+//! most ops of a model are parameters.
+
+use pir_json::{Open, Stream};
+
+use super::{end_of, AttrListId, Batch, Scanned, ScannedResult, Scanner, PARAMETER};
+use crate::error::ReadError;
+use crate::read::compact::{compact_flags, eat, plain_string_rest};
+
+impl<'a> Scanner<'a> {
+    /// The short form of `builtin.parameter` after its name: `A` and `OA` hold
+    /// integer flags and a plain name, `O` a result, `DA`/`QA` attribute
+    /// lists. `None` for anything else (escaped keys or names, other keys,
+    /// repeated keys, other shapes).
+    pub(super) fn scan_parameter(
+        &mut self,
+        s: &mut Stream<'a>,
+        mut object: Open,
+        batch: &mut Batch<'a>,
+    ) -> Result<Option<Scanned<'a>>, ReadError> {
+        let start = s.offset();
+        if let Some(op) = self.compact_parameter(s, batch) {
+            return Ok(Some(op));
+        }
+        s.rewind(start);
+        let (mut a, mut oa, mut da, mut qa, mut output) = (None, None, None, None, None);
+        while let Some(key) = s.next_key(&mut object)? {
+            let std::borrow::Cow::Borrowed(key) = key else {
+                return Ok(None);
+            };
+            match key {
+                "A" if a.is_none() => {
+                    let mut list = s.begin_array()?;
+                    let Some(flags) = read_flags(s, &mut list)? else {
+                        return Ok(None);
+                    };
+                    if !s.next_element(&mut list)? {
+                        return Ok(None);
+                    }
+                    // A name without escapes or control characters is its own text.
+                    let raw = s.raw_value()?;
+                    let name = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+                        Some(n) if n.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"') => n,
+                        _ => return Ok(None),
+                    };
+                    if s.next_element(&mut list)? {
+                        return Ok(None);
+                    }
+                    a = Some((flags, name));
+                }
+                "OA" if oa.is_none() => {
+                    let mut list = s.begin_array()?;
+                    match read_flags(s, &mut list)? {
+                        Some(flags) if !s.next_element(&mut list)? => oa = Some(flags),
+                        _ => return Ok(None),
+                    }
+                }
+                "DA" if da.is_none() => {
+                    da = Some(self.scan_list(s, PARAMETER, AttrListId::Da, batch)?.1);
+                }
+                "QA" if qa.is_none() => {
+                    qa = Some(self.scan_list(s, PARAMETER, AttrListId::Qa, batch)?.1);
+                }
+                "O" if output.is_none() => match self.scan_result(s, PARAMETER, 0)? {
+                    Some(result) => output = Some(result),
+                    None => return Ok(None),
+                },
+                _ => return Ok(None),
+            }
+        }
+        let (Some((flags, name)), Some(result)) = (a, output) else {
+            return Ok(None);
+        };
+        Ok(Some(Scanned::Parameter {
+            flags,
+            name,
+            lists: [da.unwrap_or_default(), qa.unwrap_or_default()],
+            output_flags: oa,
+            result,
+        }))
+    }
+
+    /// The short form of `builtin.parameter` after its name, when its text is
+    /// exactly as Paddle writes it:
+    /// `,"A":[d,p,c,"name"],"DA":[],"O":{"%":id,"TT":type},"OA":[f,f,f],"QA":[]}`
+    /// (no white space, those keys in that order, a plain name). Most ops of
+    /// a model are parameters, and matched byte by byte their fixed parts
+    /// cost a comparison rather than a key and a container each. `None`,
+    /// with the stream anywhere, for any other text: the caller reads it
+    /// field by field from where it was, which meets the same values (and
+    /// errors) in the same order, so a partial match changes nothing.
+    fn compact_parameter(&mut self, s: &mut Stream<'a>, batch: &Batch<'a>) -> Option<Scanned<'a>> {
+        if !eat(s, br#","A":["#) {
+            return None;
+        }
+        let flags = compact_flags(s)?;
+        if !eat(s, b",\"") {
+            return None;
+        }
+        let name = plain_string_rest(s)?;
+        if !eat(s, br#"],"DA":[],"O":{"%":"#) {
+            return None;
+        }
+        let id = s.i64().ok()??;
+        if !eat(s, br#","TT":"#) {
+            return None;
+        }
+        let (ty, text) = self.scan_type(s, PARAMETER, 0).ok()?;
+        if !eat(s, br#"},"OA":["#) {
+            return None;
+        }
+        let output_flags = compact_flags(s)?;
+        if !eat(s, br#"],"QA":[]}"#) {
+            return None;
+        }
+        let none = end_of(&batch.entries);
+        Some(Scanned::Parameter {
+            flags,
+            name,
+            lists: [none..none, none..none],
+            output_flags: Some(output_flags),
+            result: ScannedResult {
+                id: Some(id),
+                ty,
+                text,
+            },
+        })
+    }
+}
+
+/// Three integer flags (non-zero is true) of an open array, or `None` when
+/// the array holds fewer or other values.
+fn read_flags(s: &mut Stream<'_>, list: &mut Open) -> Result<Option<[bool; 3]>, ReadError> {
+    let mut flags = [false; 3];
+    for flag in &mut flags {
+        if !s.next_element(list)? {
+            return Ok(None);
+        }
+        match s.i64()? {
+            Some(v) => *flag = v != 0,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(flags))
+}

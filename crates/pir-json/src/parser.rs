@@ -257,15 +257,19 @@ pub(crate) fn string_special_mask(w: u64) -> u64 {
 /// Looks at eight bytes at a time.
 #[inline]
 pub fn plain_prefix_len(bytes: &[u8]) -> usize {
+    let mut chunks = bytes.chunks_exact(8);
     let mut pos = 0;
-    while let Some(chunk) = bytes.get(pos..).and_then(|s| s.first_chunk::<8>()) {
-        let mask = string_special_mask(u64::from_le_bytes(*chunk));
+    for chunk in &mut chunks {
+        let Ok(chunk) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let mask = string_special_mask(u64::from_le_bytes(chunk));
         if mask != 0 {
             return pos + (mask.trailing_zeros() / 8) as usize;
         }
         pos += 8;
     }
-    let rest = bytes.get(pos..).unwrap_or_default();
+    let rest = chunks.remainder();
     pos + rest
         .iter()
         .position(|&b| b == b'"' || b == b'\\' || b < 0x20)

@@ -27,7 +27,7 @@ pub fn decompress_op_name(name: &str) -> Result<std::borrow::Cow<'_, str>, &str>
         return Ok(name.into());
     }
     match DIALECT_IDS.iter().find(|(_, id)| *id == prefix) {
-        Some((dialect, _)) => Ok(format!("{dialect}.{rest}").into()),
+        Some((dialect, _)) => Ok([dialect, ".", rest].concat().into()),
         None => Err(prefix),
     }
 }

@@ -543,10 +543,15 @@ impl<'a> Reader<'_, 'a> {
 
     fn op_name(&mut self, raw: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Symbol, ReadError> {
         let compressed = serial::string(raw, path)?;
-        if let Some(&s) = self.names.get(&*compressed) {
+        self.op_name_text(&compressed, path)
+    }
+
+    /// The symbol of the op name written `compressed` (`1.matmul`).
+    fn op_name_text(&mut self, compressed: &str, path: &JsonPath<'_>) -> Result<Symbol, ReadError> {
+        if let Some(&s) = self.names.get(compressed) {
             return Ok(s);
         }
-        let full = decompress_op_name(&compressed).map_err(|id| {
+        let full = decompress_op_name(compressed).map_err(|id| {
             invalid(
                 path,
                 format!("unknown dialect id `{id}` in op name `{compressed}`"),

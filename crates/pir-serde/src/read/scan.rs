@@ -243,13 +243,13 @@ impl<'a> Scanner<'a> {
         if s.next_key(&mut object)?.as_deref() != Some("#") {
             return Ok(None);
         }
-        let raw_name = match plain_string(s) {
-            Some(raw) => raw,
-            None => s.raw_value()?,
+        let (raw_name, plain) = match plain_string(s) {
+            Some(raw) => (raw, true),
+            None => (s.raw_value()?, false),
         };
         let name = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
             Some(param_form::SHORT_NAME) => return self.scan_parameter(s, object, batch),
-            Some(n) if n.contains('\\') => return Ok(None),
+            Some(n) if !plain && n.contains('\\') => return Ok(None),
             Some(n) => {
                 let next = TextId::try_from(self.names.len()).unwrap_or(PARAMETER);
                 *self.names.entry(n).or_insert(next)

@@ -373,7 +373,11 @@ impl<'a> Reader<'_, 'a> {
                     let name_attr = StrAttr::get(&self.ctx, name);
                     self.attrs
                         .push((self.syms.get(Slot::ParameterName), name_attr));
+                    // Nearly always empty (Paddle's short form writes `[]`).
                     for (list, key) in lists.iter().zip(["DA", "QA"]) {
+                        if list.is_empty() {
+                            continue;
+                        }
                         let entries = part(&batch.entries, list);
                         self.read_attr_entries(s, resolved, entries, &path.key(key))?;
                     }
@@ -416,11 +420,12 @@ impl<'a> Reader<'_, 'a> {
         if let Some(name) = self::resolved(&resolved.names, id) {
             return Ok(name);
         }
-        let known = raw
-            .get(1..raw.len().saturating_sub(1))
-            .and_then(|n| self.names.get(n).copied());
-        let name = match known {
+        let text = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+        // A name without escapes or control characters is its own text.
+        let plain = raw.len() >= 2 && pir_json::plain_prefix_len(text.as_bytes()) == text.len();
+        let name = match self.names.get(text).copied() {
             Some(name) => name,
+            None if plain => self.op_name_text(text, &path.key("#"))?,
             None => {
                 let doc = s.document(raw)?;
                 let name = self.op_name(doc.root(), &path.key("#"));

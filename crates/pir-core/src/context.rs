@@ -255,6 +255,25 @@ impl IrContext {
         Type(index)
     }
 
+    /// Interns the type of kind `T` that `key` stands for: `key` hashes as `T` does and
+    /// `matches` recognises it, so `make` builds a `T` only when none exists yet (a lookup
+    /// allocates nothing).
+    pub(crate) fn intern_type_by<T: TypeDef, Q: std::hash::Hash + ?Sized>(
+        &self,
+        key: &Q,
+        matches: impl Fn(&T) -> bool,
+        make: impl FnOnce() -> T,
+    ) -> Type {
+        let index = self.types.intern(
+            |()| crate::types::hash_as_kind::<T, Q>(key),
+            (),
+            |stored, ()| stored.as_any().downcast_ref::<T>().is_some_and(&matches),
+            |()| Box::new(make()) as Box<dyn DynType>,
+            |stored| stored.dyn_hash(),
+        );
+        Type(index)
+    }
+
     /// The stored data of a type.
     #[inline]
     pub fn type_data(&self, ty: Type) -> &dyn DynType {

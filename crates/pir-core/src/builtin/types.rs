@@ -556,8 +556,63 @@ impl TypeDef for DenseTensorType {
         Ok(ctx.intern_type(t))
     }
     fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Type> {
+        let at = text.clone();
+        if let Some(ty) = serial::decode_data_exact(text, |t| Self::intern_data_exact(ctx, t)) {
+            return Some(ty);
+        }
+        *text = at;
         let t = serial::decode_data_exact(text, |t| Self::decode_data_exact(ctx, t))?;
         Some(ctx.intern_type(t))
+    }
+}
+
+impl DenseTensorType {
+    /// How many dims [`DenseTensorType::intern_data_exact`] reads onto the stack.
+    const STACK_DIMS: usize = 8;
+
+    /// [`DenseTensorType::decode_data_exact`] interned: for the usual type (up to
+    /// [`Self::STACK_DIMS`] dims, no LoD) the dims are read onto the stack and the
+    /// type is looked up by them, so a type the context holds costs no allocation.
+    /// `None` for any other text, which the caller then reads the general way.
+    fn intern_data_exact(ctx: &IrContext, text: &mut ExactJson<'_>) -> Option<Type> {
+        text.nest(|text| {
+            text.eat_byte(b'[')?;
+            let dtype = serial::decode_type_exact(ctx, text)?;
+            text.eat_byte(b',')?;
+            let mut dims = [0i64; Self::STACK_DIMS];
+            let mut len = 0;
+            text.array(|t| {
+                *dims.get_mut(len)? = t.int()?;
+                len += 1;
+                Some(())
+            })?;
+            let dims = dims.get(..len)?;
+            text.eat_byte(b',')?;
+            let layout = DataLayout::parse(text.string()?)?;
+            text.eat(",[],")?;
+            let offset = text.uint()?;
+            text.eat_byte(b']')?;
+            // Hashes as the derived `Hash` of the fields in order.
+            let no_lod: &[Box<[u64]>] = &[];
+            let key = (dtype, dims, layout, no_lod, offset);
+            Some(ctx.intern_type_by(
+                &key,
+                |t: &DenseTensorType| {
+                    t.dtype == dtype
+                        && *t.dims == *dims
+                        && t.layout == layout
+                        && t.lod.is_empty()
+                        && t.offset == offset
+                },
+                || DenseTensorType {
+                    dtype,
+                    dims: dims.into(),
+                    layout,
+                    lod: Box::new([]),
+                    offset,
+                },
+            ))
+        })
     }
 }
 

@@ -343,7 +343,12 @@ pub struct ArrayAttr(pub Box<[Attribute]>);
 impl ArrayAttr {
     /// Interns an array attribute.
     pub fn get(ctx: &IrContext, items: &[Attribute]) -> Attribute {
-        ctx.intern_attr(ArrayAttr(items.into()))
+        // `ArrayAttr` hashes as its one field, that is as `[Attribute]`.
+        ctx.intern_attr_by(
+            items,
+            |a: &ArrayAttr| *a.0 == *items,
+            || ArrayAttr(items.into()),
+        )
     }
 }
 
@@ -378,6 +383,23 @@ impl AttrDef for ArrayAttr {
         Ok(ArrayAttr::get(ctx, &items))
     }
     fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
+        // Short arrays (strides, a layer's flags) are read onto the stack.
+        const ON_STACK: usize = 8;
+        let at = text.clone();
+        let mut items = [Attribute::NULL; ON_STACK];
+        let mut len = 0;
+        let short = serial::decode_data_exact(text, |text| {
+            text.array(|t| {
+                let item = serial::decode_attr_exact(ctx, t)?;
+                *items.get_mut(len)? = item;
+                len += 1;
+                Some(())
+            })
+        });
+        if short.is_some() {
+            return Some(ArrayAttr::get(ctx, items.get(..len)?));
+        }
+        *text = at;
         let items = serial::decode_data_list_exact(text, |t| serial::decode_attr_exact(ctx, t))?;
         Some(ArrayAttr::get(ctx, &items))
     }

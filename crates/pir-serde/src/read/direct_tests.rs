@@ -521,3 +521,24 @@ proptest! {
         }
     }
 }
+
+/// Arrays longer than the reader keeps on its stack read as their documents.
+#[test]
+fn long_arrays_read_directly_as_their_documents() {
+    let ctx = pir_dialects::pd_op_context();
+    for n in [0, 1, 7, 8, 9, 16, 40] {
+        let items: Vec<String> = (0..n)
+            .map(|i| format!(r##"{{"#":"0.a_i64","D":{i}}}"##))
+            .collect();
+        let raw = format!(
+            r##"{{"AT":{{"#":"0.a_array","D":[{}]}},"N":"x"}}"##,
+            items.join(",")
+        );
+        let (_, attr) = check_entry(&ctx, &raw).unwrap();
+        let want: Vec<Attribute> = (0..n).map(|i| ctx.intern_attr(I64Attr(i))).collect();
+        assert_eq!(attr, ArrayAttr::get(&ctx, &want), "{raw}");
+        // One element spelled otherwise leaves the whole to the document.
+        let raw = raw.replacen(r#""D":0}"#, r#""D":0 }"#, 1);
+        assert_eq!(entry_text(&ctx, &raw).is_none(), n > 0, "{raw}");
+    }
+}

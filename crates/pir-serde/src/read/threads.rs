@@ -16,8 +16,8 @@
 //! list, is the other thread's work used, else it is dropped and this
 //! thread reads on alone. When a batch is late (the other thread waits for
 //! a core other programs hold, or still wakes from sleep), or this thread
-//! has caught up with one that scans at under half the pace this one read
-//! its own part (its core is shared), this thread stops waiting and reads
+//! has caught up with one that scans more slowly than this one read its
+//! own part (its core is shared), this thread stops waiting and reads
 //! on alone from the last op it built: which thread scanned what then
 //! depends on timing, the program read does not. The
 //! scanner's errors are errors of the ops after the cut, which one thread
@@ -314,12 +314,17 @@ fn read_lent<'a>(
 }
 
 /// Whether the other thread, having scanned `theirs.0` bytes in
-/// `theirs.1`, scans at least half as fast as this one read its own part,
-/// `ours.0` bytes in `ours.1` (a pace that varies along a file).
+/// `theirs.1`, scans at least as fast as this one read its own part,
+/// `ours.0` bytes in `ours.1` (a pace that varies along a file). Slower,
+/// it holds this thread up: this one builds what the other scanned in less
+/// time than the other takes to scan it, and alone it reads at its own
+/// pace. (Waiting on a thread at half this one's pace, as before, made a
+/// load up to 30 % slower than one thread's when the VM's other core was
+/// shared with other work.)
 pub(super) fn keeps_pace(theirs: (usize, Duration), ours: (usize, Duration)) -> bool {
     let their_time = theirs.1.as_nanos().saturating_mul(ours.0 as u128);
     let our_time = ours.1.as_nanos().saturating_mul(theirs.0 as u128);
-    theirs.0 > 0 && their_time <= our_time.saturating_mul(2)
+    theirs.0 > 0 && their_time <= our_time
 }
 
 /// What the scanning thread sends.

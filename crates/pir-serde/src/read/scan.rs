@@ -47,9 +47,27 @@ const PARAMETER: TextId = TextId::MAX;
 /// plain string attribute are not numbered (see [`compact_str_entry`]).
 pub(super) type ScannedEntry<'a> = (&'a str, Option<TextId>);
 
-/// An attribute list: its text and, once delimited, the range of its
-/// entries' texts in [`Batch::entries`].
-type AttrList<'a> = (&'a str, Option<Range<u32>>);
+/// An attribute list as scanned.
+struct AttrList<'a> {
+    /// Its text.
+    text: &'a str,
+    /// The range of its entries' texts in [`Batch::entries`], once delimited.
+    entries: Option<Range<u32>>,
+    /// Which of its op kind's last two pairs of lists has this text as its
+    /// list of this kind, when it was matched against them.
+    pair: Option<usize>,
+}
+
+impl<'a> AttrList<'a> {
+    /// A list delimited entry by entry.
+    fn scanned((text, entries): (&'a str, Range<u32>)) -> Self {
+        AttrList {
+            text,
+            entries: Some(entries),
+            pair: None,
+        }
+    }
+}
 
 /// A plain op's fields after its name, as scanned.
 struct Fields<'a> {
@@ -150,6 +168,9 @@ impl Batch<'_> {
 #[derive(Default)]
 pub(super) struct Scanner<'a> {
     names: FxHashMap<&'a str, TextId>,
+    /// Names numbered lately, by their length and last byte: a model has
+    /// a few op kinds in turn, found here by one comparison, not a hash.
+    recent_names: [Option<(&'a str, TextId)>; 16],
     types: FxHashMap<&'a str, TextId>,
     next_dict: TextId,
     /// What each op name's places held last, by the name's number: names
@@ -171,6 +192,7 @@ impl Scanner<'_> {
         let room = small_table_room(ops);
         Scanner {
             names: with_room(room),
+            recent_names: [None; 16],
             types: with_room(room),
             next_dict: 0,
             memos: Vec::with_capacity(room),
@@ -250,10 +272,7 @@ impl<'a> Scanner<'a> {
         let name = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
             Some(param_form::SHORT_NAME) => return self.scan_parameter(s, object, batch),
             Some(n) if !plain && n.contains('\\') => return Ok(None),
-            Some(n) => {
-                let next = TextId::try_from(self.names.len()).unwrap_or(PARAMETER);
-                *self.names.entry(n).or_insert(next)
-            }
+            Some(n) => self.number_name(n),
             None => return Ok(None),
         };
         let at = s.offset();
@@ -301,7 +320,7 @@ impl<'a> Scanner<'a> {
         if !eat(s, br#","A":"#) {
             return None;
         }
-        let a = self.scan_list_memo(s, name, false, batch).ok()?;
+        let a = self.scan_list_memo(s, name, false, None, batch).ok()?;
         if !eat(s, br#","I":["#) {
             return None;
         }
@@ -397,11 +416,11 @@ impl<'a> Scanner<'a> {
                     }
                     outputs = Some(first..end_of(&batch.results));
                 }
-                "A" if a.is_none() => a = Some(self.scan_list_memo(s, name, false, batch)?),
+                "A" if a.is_none() => a = Some(self.scan_list_memo(s, name, false, None, batch)?),
                 "OA" if oa.is_none() => {
                     oa = Some(match &a {
                         Some(a) => self.scan_oa(s, name, a, batch)?,
-                        None => self.scan_list_memo(s, name, true, batch)?,
+                        None => self.scan_list_memo(s, name, true, None, batch)?,
                     });
                 }
                 "#" | "I" | "O" | "A" | "OA" | "regions" => return Ok(None),
@@ -430,11 +449,11 @@ impl<'a> Scanner<'a> {
         // After an `A` no pair of the op kind had, the pair is new whatever
         // `OA` holds: its entries are wanted (see `scan_dict`), so they are
         // scanned now rather than the list matched whole and scanned again.
-        if a.1.is_some() {
-            let (text, entries) = self.scan_list(s, name, AttrListId::Oa, batch)?;
-            return Ok((text, Some(entries)));
+        if a.entries.is_some() {
+            let list = self.scan_list(s, name, AttrListId::Oa, batch)?;
+            return Ok(AttrList::scanned(list));
         }
-        self.scan_list_memo(s, name, true, batch)
+        self.scan_list_memo(s, name, true, a.pair, batch)
     }
 
     /// A result `{"%":id,"TT":type}` at the stream, output `index` of an op
@@ -580,6 +599,23 @@ impl<'a> Scanner<'a> {
         Ok((text, first..end_of(&batch.entries)))
     }
 
+    /// The number of the op name `name`.
+    fn number_name(&mut self, name: &'a str) -> TextId {
+        let last = name.as_bytes().last().copied().unwrap_or(0);
+        let slot = (name.len() ^ usize::from(last).wrapping_mul(5)) % self.recent_names.len();
+        if let Some(Some((text, id))) = self.recent_names.get(slot) {
+            if *text == name {
+                return *id;
+            }
+        }
+        let next = TextId::try_from(self.names.len()).unwrap_or(PARAMETER);
+        let id = *self.names.entry(name).or_insert(next);
+        if let Some(recent) = self.recent_names.get_mut(slot) {
+            *recent = Some((name, id));
+        }
+        id
+    }
+
     /// The number of the attribute entry text `raw` (`None` past the last).
     fn number_entry(&mut self, raw: &'a str) -> Option<TextId> {
         let next = TextId::try_from(self.entries.len()).ok()?;
@@ -593,6 +629,7 @@ impl<'a> Scanner<'a> {
         s: &mut Stream<'a>,
         name: TextId,
         output: bool,
+        first: Option<usize>,
         batch: &mut Batch<'a>,
     ) -> Result<AttrList<'a>, ReadError> {
         let start = s.offset();
@@ -602,10 +639,19 @@ impl<'a> Scanner<'a> {
         // a kind, and are compared nearly to their end before they do: past
         // a few misses in a row they are compared once in a while only.
         if *misses < LIST_MISSES_TRUSTED || misses.is_multiple_of(LIST_RETRY) {
-            for (a, oa, _) in memo.dicts.into_iter().flatten() {
+            // The pair `first` (the one the op's `A` was) is tried first.
+            let order = if first == Some(1) { [1, 0] } else { [0, 1] };
+            for i in order {
+                let Some((a, oa, _)) = memo.dicts[i] else {
+                    continue;
+                };
                 if s.skip_known(if output { oa } else { a }) {
                     *misses = 0;
-                    return Ok((s.text().get(start..s.offset()).unwrap_or_default(), None));
+                    return Ok(AttrList {
+                        text: s.text().get(start..s.offset()).unwrap_or_default(),
+                        entries: None,
+                        pair: Some(i),
+                    });
                 }
             }
         }
@@ -615,8 +661,7 @@ impl<'a> Scanner<'a> {
         } else {
             AttrListId::A
         };
-        let (text, entries) = self.scan_list(s, name, list, batch)?;
-        Ok((text, Some(entries)))
+        Ok(AttrList::scanned(self.scan_list(s, name, list, batch)?))
     }
 
     /// An op's attribute dictionary from its `A` and `OA` lists: one of the
@@ -635,9 +680,15 @@ impl<'a> Scanner<'a> {
         oa: Option<AttrList<'a>>,
         batch: &mut Batch<'a>,
     ) -> Result<ScannedDict, ReadError> {
-        let key = (a.0, oa.as_ref().map_or("", |oa| oa.0));
+        let key = (a.text, oa.as_ref().map_or("", |oa| oa.text));
         let last = self.memo(name).dicts;
-        let remembered = last.into_iter().flatten().find(|m| (m.0, m.1) == key);
+        // Both lists matched against one pair are that pair: no need to
+        // compare their texts again.
+        let matched = match (a.pair, oa.as_ref().map(|oa| oa.pair)) {
+            (Some(i), Some(Some(j))) if i == j => last.get(i).copied().flatten(),
+            _ => None,
+        };
+        let remembered = matched.or_else(|| last.into_iter().flatten().find(|m| (m.0, m.1) == key));
         if let Some((_, _, Some(id))) = remembered {
             return Ok(ScannedDict {
                 id: Some(id),
@@ -665,7 +716,7 @@ impl<'a> Scanner<'a> {
         &mut self,
         s: &mut Stream<'a>,
         name: TextId,
-        (text, entries): AttrList<'a>,
+        AttrList { text, entries, .. }: AttrList<'a>,
         id: AttrListId,
         batch: &mut Batch<'a>,
     ) -> Result<Range<u32>, ReadError> {

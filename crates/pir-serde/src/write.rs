@@ -625,13 +625,15 @@ impl<'p> ProgramWriter<'p> {
         // One pass over the attributes, placing each by its name.
         let mut found: [Option<Attribute>; param_form::NAMES.len()] =
             [None; param_form::NAMES.len()];
-        for &(n, a) in ctx.dict_entries(p.attrs(op)) {
-            match self
-                .names
-                .parameter_attrs
-                .iter()
-                .position(|s| *s == Some(n))
-            {
+        for (k, &(n, a)) in ctx.dict_entries(p.attrs(op)).iter().enumerate() {
+            // A parameter read from Paddle's file has its attributes in the
+            // order of the slots: tried first.
+            let slots = &self.names.parameter_attrs;
+            let slot = match slots.get(k) {
+                Some(&s) if s == Some(n) => Some(k),
+                _ => slots.iter().position(|s| *s == Some(n)),
+            };
+            match slot {
                 Some(i) => found[i] = found[i].or(Some(a)),
                 None => {
                     let n = ctx.symbol_str(n);
@@ -661,12 +663,22 @@ impl<'p> ProgramWriter<'p> {
         w.key("#");
         w.string(param_form::SHORT_NAME);
         w.key("A");
-        w.begin_array();
-        for f in a_flags {
-            w.i64(i64::from(f));
+        if w.is_pretty() {
+            w.begin_array();
+            for f in a_flags {
+                w.i64(i64::from(f));
+            }
+            w.string(&name.0);
+            w.end_array();
+        } else {
+            // Most ops of a model are parameters: their flags and name are
+            // written in one piece rather than value by value.
+            w.raw_value_with(|out| {
+                write_flags(out, a_flags, b',');
+                pir_json::write_escaped_string(out, &name.0);
+                out.push(b']');
+            });
         }
-        w.string(&name.0);
-        w.end_array();
         let syms = self.names.parameter_attrs;
         let pick = |attrs: &[Slot]| -> Vec<(Symbol, Attribute)> {
             attrs
@@ -674,8 +686,13 @@ impl<'p> ProgramWriter<'p> {
                 .filter_map(|&a| Some((syms[a.index()]?, found[a.index()]?)))
                 .collect()
         };
+        let absent = |attrs: &[Slot]| attrs.iter().all(|&a| found[a.index()].is_none());
         w.key("DA");
-        self.write_attr_list(w, op, pick(&param_form::DA).into_iter())?;
+        if absent(&param_form::DA) && !w.is_pretty() {
+            w.raw_value(b"[]");
+        } else {
+            self.write_attr_list(w, op, pick(&param_form::DA).into_iter())?;
+        }
         let r = p.result(op, 0);
         let id = self.next_result;
         self.next_result += 1;
@@ -684,17 +701,40 @@ impl<'p> ProgramWriter<'p> {
         self.write_result(w, op, r, id)?;
         if self.options.trainable {
             w.key("OA");
-            w.begin_array();
-            for f in oa_flags {
-                w.i64(i64::from(f));
+            if w.is_pretty() {
+                w.begin_array();
+                for f in oa_flags {
+                    w.i64(i64::from(f));
+                }
+                w.end_array();
+            } else {
+                w.raw_value_with(|out| write_flags(out, oa_flags, b']'));
             }
-            w.end_array();
         }
         w.key("QA");
-        self.write_attr_list(w, op, pick(&param_form::QA).into_iter())?;
+        if absent(&param_form::QA) && !w.is_pretty() {
+            w.raw_value(b"[]");
+        } else {
+            self.write_attr_list(w, op, pick(&param_form::QA).into_iter())?;
+        }
         w.end_object();
         Ok(())
     }
+}
+
+/// `[f,f,f` and `last`: a parameter op's three flags as Paddle writes them
+/// (`0` or `1`), opening their array.
+fn write_flags(out: &mut Vec<u8>, flags: [bool; 3], last: u8) {
+    let digit = |f: bool| if f { b'1' } else { b'0' };
+    out.extend_from_slice(&[
+        b'[',
+        digit(flags[0]),
+        b',',
+        digit(flags[1]),
+        b',',
+        digit(flags[2]),
+        last,
+    ]);
 }
 
 /// `,"N":"name"}`: what follows an attribute's value in its entry.

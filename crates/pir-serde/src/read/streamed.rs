@@ -364,7 +364,12 @@ impl<'a> Reader<'_, 'a> {
                     output_flags,
                     result,
                 } => {
-                    let ty = self.build_type(s, resolved, result, &path.key("O").key("TT"))?;
+                    // Paths are made only for errors: most types and ids are
+                    // found or bound at once.
+                    let ty = match self::resolved(&resolved.types, result.ty) {
+                        Some(ty) => ty,
+                        None => self.build_type(s, resolved, result, &path.key("O").key("TT"))?,
+                    };
                     self.attrs.clear();
                     for (&value, (slot, _)) in flags.iter().zip(param_form::A_FLAGS) {
                         self.attrs
@@ -391,7 +396,9 @@ impl<'a> Reader<'_, 'a> {
                     let op = self.program.create_op(self.syms.op, &[], &[ty], attrs, 0);
                     if let Some(id) = result.id {
                         let v = self.program.result(op, 0);
-                        self.bind(id, v, &path.key("O").key("%"))?;
+                        if id == 0 || !self.values.insert(id, v) {
+                            self.bind(id, v, &path.key("O").key("%"))?;
+                        }
                     }
                     self.plain_ops += 1;
                     op
@@ -468,16 +475,24 @@ impl<'a> Reader<'_, 'a> {
             let text = self.ctx.symbol_str(name);
             return Err(invalid(&path.key("#"), format!("unknown op `{text}`")));
         }
-        let inputs_path = path.key("I");
+        // Paths are made only for errors: most ids and types are found at once.
         for (i, &id) in part(&batch.operands, &op.operands).iter().enumerate() {
-            scratch
-                .operands
-                .push(self.lookup(id, &inputs_path.index(i).key("%"))?);
+            let value = match self.values.get(id) {
+                Some(v) if id != 0 => Some(v),
+                _ => self.lookup(id, &path.key("I").index(i).key("%"))?,
+            };
+            scratch.operands.push(value);
         }
-        let outputs_path = path.key("O");
         let results = part(&batch.results, &op.results);
         for (i, result) in results.iter().enumerate() {
-            let ty = self.build_type(s, resolved, result, &outputs_path.index(i).key("TT"))?;
+            let ty = match self::resolved(&resolved.types, result.ty) {
+                Some(ty) => ty,
+                None => {
+                    let outputs = path.key("O");
+                    let output = outputs.index(i);
+                    self.build_type(s, resolved, result, &output.key("TT"))?
+                }
+            };
             scratch.result_types.push(ty);
         }
         let attrs = self.build_dict(s, batch, resolved, op, path)?;
@@ -490,7 +505,9 @@ impl<'a> Reader<'_, 'a> {
         for (i, result) in results.iter().enumerate() {
             if let Some(id) = result.id {
                 let v = self.program.result(created, i);
-                self.bind(id, v, &outputs_path.index(i).key("%"))?;
+                if id == 0 || !self.values.insert(id, v) {
+                    self.bind(id, v, &path.key("O").index(i).key("%"))?;
+                }
             }
         }
         self.plain_ops += 1;

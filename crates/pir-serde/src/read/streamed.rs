@@ -284,34 +284,59 @@ impl<'a> Reader<'_, 'a> {
         let mut scanner = std::mem::take(&mut self.scanner);
         let mut resolved = std::mem::take(&mut self.resolved);
         let result = loop {
-            if !pending {
-                match s.next_element(list) {
-                    Ok(true) => {}
-                    Ok(false) => break Ok(Reached::End),
-                    Err(e) => break Err(e.into()),
+            // A few ops are scanned, then built: one hand-over per batch
+            // rather than per op. Where scanning stopped (the list's end,
+            // the stop, an error) counts once the ops before are built, so
+            // an error of an earlier op still comes first.
+            batch.clear();
+            let mut stopped = None;
+            for _ in 0..OWN_BATCH_OPS {
+                if !pending {
+                    match s.next_element(list) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            stopped = Some(Ok(Reached::End));
+                            break;
+                        }
+                        Err(e) => {
+                            stopped = Some(Err(e.into()));
+                            break;
+                        }
+                    }
+                }
+                pending = false;
+                if s.offset() >= stop {
+                    let reached = if s.offset() == stop {
+                        Reached::Stop
+                    } else {
+                        Reached::Past
+                    };
+                    stopped = Some(Ok(reached));
+                    // The stream stands before this op, as the caller expects.
+                    break;
+                }
+                if self.patches.is_some() {
+                    let read = self.read_op_document(s, dest.block, &dest.path.index(dest.index));
+                    if let Err(e) = read {
+                        stopped = Some(Err(e));
+                        break;
+                    }
+                    dest.index += 1;
+                    continue;
+                }
+                if let Err(e) = scanner.scan_op(s, &mut batch) {
+                    stopped = Some(Err(e));
+                    break;
                 }
             }
-            pending = false;
-            if s.offset() >= stop {
-                break Ok(if s.offset() == stop {
-                    Reached::Stop
-                } else {
-                    Reached::Past
-                });
-            }
-            let read = if self.patches.is_some() {
-                self.read_op_document(s, dest.block, &dest.path.index(dest.index))
-                    .map(|()| dest.index += 1)
-            } else {
-                batch.clear();
-                scanner
-                    .scan_op(s, &mut batch)
-                    .and_then(|()| self.build_batch(s, &batch, &mut resolved, dest))
-            };
-            if let Err(e) = read {
+            if let Err(e) = self.build_batch(s, &batch, &mut resolved, dest) {
                 break Err(e);
             }
-            self.went_past(s.offset());
+            match stopped {
+                Some(Err(e)) => break Err(e),
+                Some(reached) => break reached,
+                None => self.went_past(s.offset()),
+            }
         };
         self.batch = batch;
         self.scanner = scanner;
@@ -672,6 +697,9 @@ struct Scratch {
     operands: Vec<Option<pir_core::ValueId>>,
     result_types: Vec<Type>,
 }
+
+/// How many ops [`Reader::read_ops_until`] scans before it builds them.
+const OWN_BATCH_OPS: usize = 8;
 
 /// Where [`Reader::read_ops_until`] stopped.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

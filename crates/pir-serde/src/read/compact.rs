@@ -40,6 +40,29 @@ pub(super) fn compact_input(s: &mut Stream<'_>) -> Option<i64> {
     id
 }
 
+/// The rest of an array whose `[` the stream has passed, in compact text:
+/// `]`, or items read by `item` separated by `,` and closed by `]`. `None`
+/// as soon as `item` gives `None` or a separator is missing. Inlined into
+/// each caller, as its loop would be.
+#[inline(always)]
+pub(super) fn compact_items<'a>(
+    s: &mut Stream<'a>,
+    mut item: impl FnMut(&mut Stream<'a>) -> Option<()>,
+) -> Option<()> {
+    if eat(s, b"]") {
+        return Some(());
+    }
+    loop {
+        item(s)?;
+        if eat(s, b"]") {
+            return Some(());
+        }
+        if !eat(s, b",") {
+            return None;
+        }
+    }
+}
+
 /// An entry holding a string attribute at the stream,
 /// `{"AT":{"#":"0.a_str","D":"…"},"N":"…"}` exactly with plain strings (no
 /// escapes or control characters), which the stream moves past; `None`,

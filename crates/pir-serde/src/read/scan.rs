@@ -10,7 +10,9 @@ use std::ops::Range;
 use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
 
-use super::compact::{compact_dense_type, compact_input, compact_str_entry, eat, plain_string};
+use super::compact::{
+    compact_dense_type, compact_input, compact_items, compact_str_entry, eat, plain_string,
+};
 use super::tables::{slot, small_table_room, with_room, Recent};
 use crate::error::ReadError;
 use crate::param_form;
@@ -325,36 +327,22 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let first = end_of(&batch.operands);
-        if !eat(s, b"]") {
-            loop {
-                batch.operands.push(compact_input(s)?);
-                if eat(s, b"]") {
-                    break;
-                }
-                if !eat(s, b",") {
-                    return None;
-                }
-            }
-        }
+        compact_items(s, |s| {
+            batch.operands.push(compact_input(s)?);
+            Some(())
+        })?;
         let operands = first..end_of(&batch.operands);
         if !eat(s, br#","O":["#) {
             return None;
         }
         let first = end_of(&batch.results);
-        if !eat(s, b"]") {
-            let mut index = 0;
-            loop {
-                let result = self.compact_result(s, name, index)?;
-                batch.results.push(result);
-                index += 1;
-                if eat(s, b"]") {
-                    break;
-                }
-                if !eat(s, b",") {
-                    return None;
-                }
-            }
-        }
+        let mut index = 0;
+        compact_items(s, |s| {
+            let result = self.compact_result(s, name, index)?;
+            batch.results.push(result);
+            index += 1;
+            Some(())
+        })?;
         let results = first..end_of(&batch.results);
         if !eat(s, br#","OA":"#) {
             return None;

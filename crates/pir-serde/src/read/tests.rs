@@ -220,22 +220,28 @@ fn parameter_ops_are_read_field_by_field_to_the_same_program() {
     }
 }
 
+/// The type `tensor<4xf32>` in Paddle's compact text.
+const DENSE_F32_4: &str = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
+
+/// A parameter op `w{id}` of type [`DENSE_F32_4`] defining value `id`, in
+/// Paddle's short form.
+fn param_op(id: u32) -> String {
+    format!(
+        r##"{{"#":"p","A":[0,1,1,"w{id}"],"DA":[],"O":{{"%":{id},"TT":{DENSE_F32_4}}},"OA":[1,0,1],"QA":[]}}"##
+    )
+}
+
 /// Operands and results in Paddle's compact text and in other spellings read
 /// as the whole-document reader reads them, and numbers JSON refuses fail
 /// with its errors.
 #[test]
 fn operands_and_results_in_every_spelling_read_to_the_same_program() {
-    let ty = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
-    let param = |id: u32| {
-        format!(
-            r##"{{"#":"p","A":[0,1,1,"w{id}"],"DA":[],"O":{{"%":{id},"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
-        )
-    };
+    let ty = DENSE_F32_4;
     let file = |inputs: &str, outputs: &str| {
         format!(
             r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{},{},{{"#":"1.add","A":[],"I":[{inputs}],"O":[{outputs}],"OA":[]}}]}}]}}]}}}}"##,
-            param(1),
-            param(2)
+            param_op(1),
+            param_op(2)
         )
     };
     let result = format!(r##"{{"%":3,"TT":{ty}}}"##);
@@ -290,12 +296,7 @@ fn operands_and_results_in_every_spelling_read_to_the_same_program() {
 /// malformed fields fail with its errors.
 #[test]
 fn op_fields_in_every_layout_read_to_the_same_program() {
-    let ty = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
-    let param = |id: u32| {
-        format!(
-            r##"{{"#":"p","A":[0,1,1,"w{id}"],"DA":[],"O":{{"%":{id},"TT":{ty}}},"OA":[1,0,1],"QA":[]}}"##
-        )
-    };
+    let ty = DENSE_F32_4;
     let attrs = |layer: &str| {
         format!(
             r##"[{{"AT":{{"#":"0.a_bool","D":false}},"N":"transpose_x"}},{{"AT":{{"#":"0.a_str","D":"/{layer}/"}},"N":"struct_name"}}]"##
@@ -305,8 +306,8 @@ fn op_fields_in_every_layout_read_to_the_same_program() {
     let file = |ops: &[String]| {
         format!(
             r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{},{},{}]}}]}}]}}}}"##,
-            param(1),
-            param(2),
+            param_op(1),
+            param_op(2),
             ops.join(",")
         )
     };

@@ -383,25 +383,34 @@ impl AttrDef for ArrayAttr {
         Ok(ArrayAttr::get(ctx, &items))
     }
     fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-        // Short arrays (strides, a layer's flags) are read onto the stack.
+        // Short arrays (strides, a layer's flags) are read onto the stack,
+        // longer ones go on in a vector.
         const ON_STACK: usize = 8;
-        let at = text.clone();
         let mut items = [Attribute::NULL; ON_STACK];
         let mut len = 0;
-        let short = serial::decode_data_exact(text, |text| {
+        let mut more = Vec::new();
+        serial::decode_data_exact(text, |text| {
             text.array(|t| {
                 let item = serial::decode_attr_exact(ctx, t)?;
-                *items.get_mut(len)? = item;
+                match items.get_mut(len) {
+                    Some(slot) => *slot = item,
+                    None => {
+                        if more.is_empty() {
+                            more.extend_from_slice(&items);
+                        }
+                        more.push(item);
+                    }
+                }
                 len += 1;
                 Some(())
             })
-        });
-        if short.is_some() {
-            return Some(ArrayAttr::get(ctx, items.get(..len)?));
-        }
-        *text = at;
-        let items = serial::decode_data_list_exact(text, |t| serial::decode_attr_exact(ctx, t))?;
-        Some(ArrayAttr::get(ctx, &items))
+        })?;
+        let items = if more.is_empty() {
+            items.get(..len)?
+        } else {
+            &more
+        };
+        Some(ArrayAttr::get(ctx, items))
     }
 }
 

@@ -518,26 +518,47 @@ impl<'a> Reader<'_, 'a> {
     }
 
     fn bind(&mut self, id: i64, v: ValueId, path: &JsonPath<'_>) -> Result<(), ReadError> {
+        self.bind_or(id, v, |message| invalid(path, message))
+    }
+
+    /// [`Reader::bind`] with its error made by `error` from the message: a
+    /// caller makes the path only when there is an error.
+    #[inline]
+    fn bind_or(
+        &mut self,
+        id: i64,
+        v: ValueId,
+        error: impl FnOnce(String) -> ReadError,
+    ) -> Result<(), ReadError> {
         if id == 0 {
-            return Err(invalid(path, "value id 0 is reserved for absent values"));
+            return Err(error("value id 0 is reserved for absent values".into()));
         }
         if !self.values.insert(id, v) {
-            return Err(invalid(path, format!("value id {id} is defined twice")));
+            return Err(error(format!("value id {id} is defined twice")));
         }
         Ok(())
     }
 
     fn lookup(&self, id: i64, path: &JsonPath<'_>) -> Result<Option<ValueId>, ReadError> {
+        self.lookup_or(id, |message| invalid(path, message))
+    }
+
+    /// [`Reader::lookup`] with its error made by `error` from the message.
+    #[inline]
+    fn lookup_or(
+        &self,
+        id: i64,
+        error: impl FnOnce(String) -> ReadError,
+    ) -> Result<Option<ValueId>, ReadError> {
         if id == 0 {
             return Ok(None);
         }
         match self.values.get(id) {
             Some(v) => Ok(Some(v)),
             None if self.options.lenient_operands => Ok(None),
-            None => Err(invalid(
-                path,
-                format!("value id {id} is not defined before its use"),
-            )),
+            None => Err(error(format!(
+                "value id {id} is not defined before its use"
+            ))),
         }
     }
 

@@ -389,12 +389,7 @@ impl<'a> Reader<'_, 'a> {
                     output_flags,
                     result,
                 } => {
-                    // Paths are made only for errors: most types and ids are
-                    // found or bound at once.
-                    let ty = match self::resolved(&resolved.types, result.ty) {
-                        Some(ty) => ty,
-                        None => self.build_type(s, resolved, result, &path.key("O").key("TT"))?,
-                    };
+                    let ty = self.result_type(s, resolved, result, &path, None)?;
                     self.attrs.clear();
                     for (&value, (slot, _)) in flags.iter().zip(param_form::A_FLAGS) {
                         self.attrs
@@ -421,9 +416,7 @@ impl<'a> Reader<'_, 'a> {
                     let op = self.program.create_op(self.syms.op, &[], &[ty], attrs, 0);
                     if let Some(id) = result.id {
                         let v = self.program.result(op, 0);
-                        if id == 0 || !self.values.insert(id, v) {
-                            self.bind(id, v, &path.key("O").key("%"))?;
-                        }
+                        self.bind_or(id, v, |m| invalid(&path.key("O").key("%"), m))?;
                     }
                     self.plain_ops += 1;
                     op
@@ -469,18 +462,44 @@ impl<'a> Reader<'_, 'a> {
         Ok(name)
     }
 
-    /// The type of a scanned result.
-    fn build_type(
+    /// The type of output `output` of the op at `path` (`None`: a parameter's
+    /// one result, whose `O` is an object); its path is made only when the
+    /// type is decoded, not when it was resolved before.
+    #[inline(always)]
+    fn result_type(
         &mut self,
         s: &mut Stream<'a>,
         resolved: &mut Resolved,
         result: &ScannedResult<'a>,
         path: &JsonPath<'_>,
+        output: Option<usize>,
     ) -> Result<Type, ReadError> {
-        if let Some(ty) = self::resolved(&resolved.types, result.ty) {
-            return Ok(ty);
+        match self::resolved(&resolved.types, result.ty) {
+            Some(ty) => Ok(ty),
+            None => self.decode_result_type(s, resolved, result, path, output),
         }
-        let ty = self.read_type_raw(s, result.text, path)?;
+    }
+
+    /// [`Reader::result_type`] of a type not resolved yet.
+    #[inline(never)]
+    fn decode_result_type(
+        &mut self,
+        s: &mut Stream<'a>,
+        resolved: &mut Resolved,
+        result: &ScannedResult<'a>,
+        path: &JsonPath<'_>,
+        output: Option<usize>,
+    ) -> Result<Type, ReadError> {
+        let outputs = path.key("O");
+        let indexed;
+        let place = match output {
+            Some(i) => {
+                indexed = outputs.index(i);
+                &indexed
+            }
+            None => &outputs,
+        };
+        let ty = self.read_type_raw(s, result.text, &place.key("TT"))?;
         resolve(&mut resolved.types, result.ty, ty);
         Ok(ty)
     }
@@ -502,22 +521,12 @@ impl<'a> Reader<'_, 'a> {
         }
         // Paths are made only for errors: most ids and types are found at once.
         for (i, &id) in part(&batch.operands, &op.operands).iter().enumerate() {
-            let value = match self.values.get(id) {
-                Some(v) if id != 0 => Some(v),
-                _ => self.lookup(id, &path.key("I").index(i).key("%"))?,
-            };
+            let value = self.lookup_or(id, |m| invalid(&path.key("I").index(i).key("%"), m))?;
             scratch.operands.push(value);
         }
         let results = part(&batch.results, &op.results);
         for (i, result) in results.iter().enumerate() {
-            let ty = match self::resolved(&resolved.types, result.ty) {
-                Some(ty) => ty,
-                None => {
-                    let outputs = path.key("O");
-                    let output = outputs.index(i);
-                    self.build_type(s, resolved, result, &output.key("TT"))?
-                }
-            };
+            let ty = self.result_type(s, resolved, result, path, Some(i))?;
             scratch.result_types.push(ty);
         }
         let attrs = self.build_dict(s, batch, resolved, op, path)?;
@@ -530,9 +539,7 @@ impl<'a> Reader<'_, 'a> {
         for (i, result) in results.iter().enumerate() {
             if let Some(id) = result.id {
                 let v = self.program.result(created, i);
-                if id == 0 || !self.values.insert(id, v) {
-                    self.bind(id, v, &path.key("O").index(i).key("%"))?;
-                }
+                self.bind_or(id, v, |m| invalid(&path.key("O").index(i).key("%"), m))?;
             }
         }
         self.plain_ops += 1;

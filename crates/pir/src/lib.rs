@@ -505,6 +505,10 @@ impl Model {
     /// parameter file), an error naming the first parameter without data when
     /// only some have it (e.g. one a pass added).
     pub fn persistable_tensors(&self) -> Result<Vec<(String, Tensor)>, Error> {
+        if self.program.parameters().next().is_none() {
+            // No parameter is bound, so none has data.
+            return Ok(Vec::new());
+        }
         let names = self.parameter_names();
         let mut params = Vec::with_capacity(names.len());
         let mut missing = None;
@@ -597,9 +601,7 @@ impl Model {
 /// sorts their names — the variables a `.pdiparams` file holds, in its order.
 pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
     let ctx = program.ctx();
-    let mut vars: Vec<(String, Type)> = Vec::new();
-    // Names already taken, to keep the first of each without a quadratic scan.
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    let mut vars: Vec<(&str, Type)> = Vec::new();
     let top = program.top_block();
     for op in program.block_ops(top) {
         // Parameters as `is_saved` says; data inputs only when marked persistable.
@@ -614,18 +616,16 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
         else {
             continue;
         };
-        if program.num_results(op) == 1 && !index.contains_key(&*name.0) {
-            index.insert(name.0.to_string(), vars.len());
-            vars.push((
-                name.0.to_string(),
-                program.value_type(program.result(op, 0)),
-            ));
+        if program.num_results(op) == 1 {
+            vars.push((&name.0, program.value_type(program.result(op, 0))));
         }
     }
-    let order = pir_params::combined::paddle_sorted(vars.iter().map(|(n, _)| n.as_str()));
-    order
-        .into_iter()
-        .filter_map(|n| index.get(&n).map(|&i| vars[i].clone()))
+    // Of the ops sharing a name the first in the block stays first (the sort
+    // is stable) and is the one kept.
+    pir_params::combined::sort_params(&mut vars);
+    vars.dedup_by(|later, kept| later.0 == kept.0);
+    vars.into_iter()
+        .map(|(name, ty)| (name.to_owned(), ty))
         .collect()
 }
 

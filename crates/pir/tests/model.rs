@@ -167,3 +167,29 @@ fn save_as_writes_text_programs_with_their_parameters_beside() {
         "no overwrite unless asked"
     );
 }
+
+#[test]
+fn persistable_vars_are_in_python_order_with_the_first_op_of_each_name() {
+    let text = r#"{
+    (%0) = "builtin.parameter" () {parameter_name:"b",persistable:[true],stop_gradient:[false]} : () -> tensor<2xf32>
+    (%1) = "builtin.parameter" () {parameter_name:"a",stop_gradient:[false]} : () -> tensor<3xf32>
+    (%2) = "builtin.parameter" () {parameter_name:"b",persistable:[true],stop_gradient:[false]} : () -> tensor<4xf32>
+    (%3) = "builtin.parameter" () {parameter_name:"dropout_state",persistable:[false],stop_gradient:[true]} : () -> tensor<5xf32>
+    (%4) = "pd_op.data" () {dtype:float32,name:"Z",persistable:[true],place:Place(undefined:0),shape:[6],stop_gradient:[true]} : () -> tensor<6xf32>
+    (%5) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[7],stop_gradient:[true]} : () -> tensor<7xf32>
+    (%6) = "builtin.parameter" () {parameter_name:"_c",persistable:[true],stop_gradient:[false]} : () -> tensor<8xf32>
+}
+"#;
+    let ctx = pir_dialects::pd_op_context();
+    let program = pir_core::Program::parse(&ctx, text).unwrap();
+    let vars: Vec<(String, String)> = pir::persistable_vars(&program)
+        .into_iter()
+        .map(|(name, ty)| (name, ctx.display_type(ty)))
+        .collect();
+    let expected = [("Z", 6), ("_c", 8), ("a", 3), ("b", 2)];
+    let expected: Vec<(String, String)> = expected
+        .iter()
+        .map(|(name, n)| (name.to_string(), format!("tensor<{n}xf32>")))
+        .collect();
+    assert_eq!(vars, expected);
+}

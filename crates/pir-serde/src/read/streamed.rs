@@ -446,11 +446,12 @@ impl<'a> Reader<'_, 'a> {
             return Ok(name);
         }
         let text = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
-        // A name without escapes or control characters is its own text.
-        let plain = raw.len() >= 2 && pir_json::plain_prefix_len(text.as_bytes()) == text.len();
         let name = match self.names.get(text).copied() {
             Some(name) => name,
-            None if plain => self.op_name_text(text, &path.key("#"))?,
+            // A name without escapes or control characters is its own text.
+            None if raw.len() >= 2 && pir_json::plain_prefix_len(text.as_bytes()) == text.len() => {
+                self.op_name_text(text, &path.key("#"))?
+            }
             None => {
                 let doc = s.document(raw)?;
                 let name = self.op_name(doc.root(), &path.key("#"));

@@ -209,6 +209,10 @@ pub struct OptArgs {
     /// file stays as it is).
     #[arg(long)]
     pub keep_params: bool,
+    /// Optimise the program alone when its parameter file is missing
+    /// (passes see no parameter data; -o writes no parameter file).
+    #[arg(long)]
+    pub no_params: bool,
 }
 
 /// `pir params`.

@@ -53,29 +53,32 @@ fn convert(args: &ConvertArgs, upgrade: bool) -> Result<(), CliError> {
         merged.get_or_insert_with(Default::default).merge(set);
     }
     read.patches = merged.map(std::sync::Arc::new);
-    let loaded = load_with(&args.input, &read)?;
-    if upgrade && loaded.version >= pir_serde::PIR_VERSION && args.patch.is_empty() {
-        eprintln!(
+    let mut model = crate::input::load_model_with(&args.input, &read)?;
+    if upgrade && model.version >= pir_serde::PIR_VERSION && args.patch.is_empty() {
+        crate::note(&format!(
             "{} is already at version {} (current): written unchanged",
             args.input.display(),
-            loaded.version
-        );
+            model.version
+        ))?;
     }
-    let write = pir_serde::WriteOptions {
-        // Keep the file's `trainable` and layout unless asked otherwise.
-        trainable: match (args.inference, args.trainable) {
-            (true, _) => false,
-            (_, true) => true,
-            _ => loaded.trainable,
-        },
-        readable: match (args.readable, args.compact) {
-            (true, _) => true,
-            (_, true) => false,
-            _ => loaded.readable,
-        },
-        ..Default::default()
+    // Keep the file's `trainable` and layout unless asked otherwise.
+    model.trainable = match (args.inference, args.trainable) {
+        (true, _) => false,
+        (_, true) => true,
+        _ => model.trainable,
     };
-    save(&loaded.program, &args.output, &write, args.force)
+    model.readable = match (args.readable, args.compact) {
+        (true, _) => true,
+        (_, true) => false,
+        _ => model.readable,
+    };
+    if model.lacks_parameter_data() && !crate::input::is_stdio(&args.output) {
+        crate::note(&format!(
+            "{} has parameters but no parameter file beside it: only the program is written",
+            args.input.display()
+        ))?;
+    }
+    crate::input::save_model(&model, &args.output, args.force)
 }
 
 /// `pir print MODEL [--typed] [--json-ids]`: the text goes to stdout as it

@@ -397,15 +397,14 @@ fn parameter_changes(a: &pir::Model, b: &pir::Model) -> Vec<(String, String)> {
     out
 }
 
-fn load(path: &std::path::Path) -> Result<pir::Model, CliError> {
-    let ctx = pir_dialects::pd_op_context();
-    let options = crate::input::load_options(&Default::default());
-    let _progress = crate::progress::spinner(&format!("reading {}", path.display()));
-    Ok(pir::Model::open(ctx, path, &options)?)
-}
-
 /// Runs `pir diff`.
 pub fn run(args: &DiffArgs) -> Result<(), CliError> {
+    if crate::input::is_stdio(&args.a) && crate::input::is_stdio(&args.b) {
+        return Err(CliError::Usage(
+            "`pir diff - -`: only one of the two models can be read from standard input".into(),
+        ));
+    }
+    let load = crate::input::load_model;
     let (ma, mb) = (load(&args.a)?, load(&args.b)?);
     let (a, b) = (&ma.program, &mb.program);
     let m = match_programs(a, b);

@@ -390,17 +390,17 @@ fn to_html(title: &str, svg: &str) -> String {
 /// Runs `pir graph`.
 pub fn run(args: &GraphArgs) -> Result<(), CliError> {
     let format = match &args.output {
-        None => "dot",
+        None => String::from("dot"),
         Some(out) => {
             crate::input::check_extension(out, &["dot", "gv", "svg", "html"], "a graph")?;
-            out.extension().and_then(|e| e.to_str()).unwrap_or("dot")
+            pir_core::fs::extension(out).unwrap_or_else(|| "dot".into())
         }
     };
     let loaded = crate::input::load(&args.model)?;
     let graph = Graph::of(&loaded.program);
     let text = {
         let _progress = crate::progress::spinner("laying out the graph");
-        match format {
+        match format.as_str() {
             "svg" => graph.to_svg(),
             "html" => to_html(&args.model.display().to_string(), &graph.to_svg()),
             _ => graph.to_dot(),

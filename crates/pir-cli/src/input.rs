@@ -1,6 +1,7 @@
 //! Reading models and checking output paths: the one place the commands
 //! learn what a file is.
 
+use std::io::Write as _;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -39,21 +40,68 @@ pub(crate) fn load(path: &Path) -> Result<LoadedProgram, CliError> {
 pub(crate) fn load_with(path: &Path, options: &ReadOptions) -> Result<LoadedProgram, CliError> {
     let ctx = pir_dialects::pd_op_context();
     let _progress = crate::progress::spinner(&format!("reading {}", path.display()));
-    Ok(pir::read_program(ctx, path, &load_options(options))?)
+    let options = load_options(options);
+    if is_stdio(path) {
+        let stdin = std::io::stdin().lock();
+        return Ok(pir::read_program_from(
+            ctx,
+            Path::new(STDIN_NAME),
+            stdin,
+            &options,
+        )?);
+    }
+    Ok(pir::read_program(ctx, path, &options)?)
 }
+
+/// Reads a model with the parameter file beside it (none for standard
+/// input): the program told by its content, the tensors memory-mapped and
+/// checked against it.
+pub(crate) fn load_model(path: &Path) -> Result<pir::Model, CliError> {
+    load_model_with(path, &ReadOptions::default())
+}
+
+/// [`load_model`] with reader options.
+pub(crate) fn load_model_with(path: &Path, options: &ReadOptions) -> Result<pir::Model, CliError> {
+    let ctx = pir_dialects::pd_op_context();
+    let options = load_options(options);
+    let _progress = crate::progress::spinner(&format!("reading {}", path.display()));
+    if is_stdio(path) {
+        let stdin = std::io::stdin().lock();
+        return Ok(pir::Model::read_from(
+            ctx,
+            Path::new(STDIN_NAME),
+            stdin,
+            &options,
+        )?);
+    }
+    Ok(pir::Model::open(ctx, path, &options)?)
+}
+
+/// `-`: standard input where a model is read, standard output where one
+/// is written.
+pub(crate) fn is_stdio(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// How standard input is named in messages.
+const STDIN_NAME: &str = "<stdin>";
 
 /// The extensions a model may be written with.
 const MODEL_OUTPUTS: [&str; 3] = ["json", "pir", "txt"];
 
-/// Refuses an output path whose extension says no model format.
+/// Refuses an output path whose extension says no model format (`-`,
+/// standard output, takes JSON).
 pub(crate) fn check_model_output(path: &Path) -> Result<(), CliError> {
+    if is_stdio(path) {
+        return Ok(());
+    }
     check_extension(path, &MODEL_OUTPUTS, "a model")
 }
 
 /// Refuses `path` unless its extension is one of `allowed`.
 pub(crate) fn check_extension(path: &Path, allowed: &[&str], what: &str) -> Result<(), CliError> {
     let ext = path.extension().and_then(|e| e.to_str());
-    if ext.is_some_and(|e| allowed.contains(&e)) {
+    if pir_core::fs::extension(path).is_some_and(|e| allowed.contains(&e.as_str())) {
         return Ok(());
     }
     let list: Vec<String> = allowed.iter().map(|e| format!(".{e}")).collect();
@@ -69,7 +117,7 @@ pub(crate) fn check_extension(path: &Path, allowed: &[&str], what: &str) -> Resu
 }
 
 /// Writes a model as JSON, or as IR text for a `.pir` (typed) or `.txt`
-/// (Paddle's print) path.
+/// (Paddle's print) path; `-` writes JSON to standard output.
 pub(crate) fn save(
     program: &pir_core::Program,
     path: &Path,
@@ -77,9 +125,44 @@ pub(crate) fn save(
     force: bool,
 ) -> Result<(), CliError> {
     check_model_output(path)?;
+    if is_stdio(path) {
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        pir_serde::write_to(program, options, &mut out).map_err(|source| CliError::Write {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        return Ok(out.flush()?);
+    }
     let _progress = crate::progress::spinner(&format!("writing {}", path.display()));
     pir_serde::write_any_file(program, path, options, force).map_err(|source| CliError::Write {
         path: path.to_path_buf(),
         source,
+    })
+}
+
+/// Writes a model and the parameters its program uses beside it
+/// (`OUT.pdiparams`, see [`pir::Model::save_as`]), or, for `-`, the
+/// program as JSON to standard output and a note that its parameters are
+/// not written.
+pub(crate) fn save_model(model: &pir::Model, out: &Path, force: bool) -> Result<(), CliError> {
+    check_model_output(out)?;
+    if is_stdio(out) {
+        if !model.persistable_tensors()?.is_empty() {
+            crate::note(
+                "the program goes to standard output; its parameters are not written (name an output file to write OUT.pdiparams beside it)",
+            )?;
+        }
+        let options = pir_serde::WriteOptions {
+            trainable: model.trainable,
+            readable: model.readable,
+            ..Default::default()
+        };
+        return save(&model.program, out, &options, force);
+    }
+    let _progress = crate::progress::spinner(&format!("writing {}", out.display()));
+    model.save_as(out, force).map_err(|e| match e {
+        pir::Error::Write { path, source } => CliError::Write { path, source },
+        pir::Error::Params { path, source } => CliError::Params { path, source },
+        other => CliError::Model(other),
     })
 }

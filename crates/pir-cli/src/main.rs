@@ -70,6 +70,10 @@ pub enum CliError {
     /// A pass pipeline failed.
     #[error("{0}")]
     Pass(String),
+    /// `pir opt` on a model whose parameters were not found: the message
+    /// says where they were looked for.
+    #[error("{0}")]
+    MissingParams(String),
     /// Writing a file failed (a graph).
     #[error("{}", overwrite_hint(.0))]
     Fs(#[from] pir_core::fs::WriteError),
@@ -110,7 +114,7 @@ fn describe_model_error(e: &pir::Error) -> String {
             path,
             found: pir::FileKind::CombinedParams | pir::FileKind::PickleParams,
             ..
-        } => format!(
+        } if path.exists() => format!(
             "{e} (list its tensors with `pir params {}`)",
             path.display()
         ),
@@ -142,6 +146,14 @@ fn overwrite_hint(e: &(dyn std::error::Error + 'static)) -> String {
         source = s.source();
     }
     e.to_string()
+}
+
+/// Writes `note: MESSAGE` to stderr; a stderr that cannot be written (a
+/// full disk, a closed pipe) is an error of the command, not a panic.
+pub(crate) fn note(message: &str) -> Result<(), CliError> {
+    let mut stderr = std::io::stderr().lock();
+    writeln!(stderr, "note: {message}")?;
+    Ok(())
 }
 
 fn main() -> ExitCode {

@@ -30,6 +30,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::cli::OptArgs;
+use crate::input::{load_model, save_model};
 use crate::CliError;
 
 /// Runs `pir opt`.
@@ -81,6 +82,9 @@ pub fn run(args: &OptArgs) -> Result<(), CliError> {
     let started = Instant::now();
     let mut loaded = load_model(input)?;
     let load_time = started.elapsed();
+    if loaded.lacks_parameter_data() && !args.no_params {
+        return Err(missing_params(input));
+    }
     if let Some(file) = &args.reproducer {
         pm.on_failure = Some(reproducer_hook(file.clone(), loaded.trainable));
     }
@@ -90,7 +94,7 @@ pub fn run(args: &OptArgs) -> Result<(), CliError> {
             .map_err(|e| CliError::Pass(e.to_string()))?
     };
     for note in records.iter().flat_map(|r| r.statistics.notes()) {
-        eprintln!("note: {note}");
+        crate::note(&note.to_string())?;
     }
     let started = Instant::now();
     match &args.output {
@@ -145,29 +149,23 @@ fn pipeline_text(pipeline: Option<&str>, rules: Option<&str>) -> Result<String, 
     }
 }
 
-/// Reads the input through [`pir::Model`]: a JSON or legacy model with the
-/// parameter file beside it (if any), the tensors memory-mapped and checked
-/// against the program; IR text without parameters.
-fn load_model(input: &Path) -> Result<pir::Model, CliError> {
-    let ctx = pir_dialects::pd_op_context();
-    let options = crate::input::load_options(&Default::default());
-    let _progress = crate::progress::spinner(&format!("reading {}", input.display()));
-    Ok(pir::Model::open(ctx, input, &options)?)
-}
-
-/// Writes the program to `out` (JSON, or text for `.pir`/`.txt`) and, when its
-/// parameters have data, `out` with the extension `.pdiparams` holding the
-/// persistable tensors it uses (see [`pir::Model::save_as`]: both written at
-/// once, then put in place, the parameters first).
-fn save_model(model: &pir::Model, out: &Path, force: bool) -> Result<(), CliError> {
-    // A model's extension (json, pir, txt) keeps it apart from its `.pdiparams`.
-    crate::input::check_model_output(out)?;
-    let _progress = crate::progress::spinner(&format!("writing {}", out.display()));
-    model.save_as(out, force).map_err(|e| match e {
-        pir::Error::Write { path, source } => CliError::Write { path, source },
-        pir::Error::Params { path, source } => CliError::Params { path, source },
-        other => CliError::Model(other),
-    })
+/// The error for a model whose parameters were not found: where they were
+/// looked for, and how to go on without them.
+fn missing_params(input: &Path) -> CliError {
+    let looked = if crate::input::is_stdio(input) {
+        "a model read from standard input has none".to_owned()
+    } else {
+        let prefix = match pir_core::fs::extension(input).as_deref() {
+            Some("json" | "pdmodel" | "pir" | "txt") => input.with_extension(""),
+            _ => input.to_path_buf(),
+        };
+        let name = prefix.display();
+        format!("neither {name}.pdiparams nor {name}.pdparams exists")
+    };
+    CliError::MissingParams(format!(
+        "{}: the program has parameters but their data was not found ({looked}): passes that read parameters would see none, and -o would write no parameter file; put the parameter file beside the model, or pass --no-params to optimise the program alone",
+        input.display()
+    ))
 }
 
 /// A failure hook that writes the pipeline's input program to `file` (JSON,
@@ -178,13 +176,17 @@ fn reproducer_hook(file: PathBuf, trainable: bool) -> pir_pass::manager::Failure
             trainable,
             ..Default::default()
         };
-        match pir_serde::write_any_file(program, &file, &options, true) {
-            Ok(()) => eprintln!(
+        // The pass's failure is reported either way: a stderr that cannot
+        // be written loses only this hint.
+        let mut stderr = std::io::stderr().lock();
+        let _ = match pir_serde::write_any_file(program, &file, &options, true) {
+            Ok(()) => writeln!(
+                stderr,
                 "reproducer: {error}\nreplay with: pir opt {} -p \"{pipeline}\"",
                 file.display()
             ),
-            Err(e) => eprintln!("reproducer: cannot write {}: {e}", file.display()),
-        }
+            Err(e) => writeln!(stderr, "reproducer: cannot write {}: {e}", file.display()),
+        };
     })
 }
 
@@ -270,7 +272,7 @@ mod tests {
             dir.path().join("m.pdiparams"),
         )
         .unwrap();
-        let mut loaded = super::load_model(&json).unwrap();
+        let mut loaded = crate::input::load_model(&json).unwrap();
         let original = loaded.persistable_tensors().unwrap();
         assert_eq!(original.len(), 4);
         // Fetch the first layer's output: the second layer becomes dead.
@@ -302,7 +304,7 @@ mod tests {
             }
         }
         let out = dir.path().join("y.json");
-        super::save_model(&loaded, &out, false).unwrap();
+        crate::input::save_model(&loaded, &out, false).unwrap();
         let back = pir::Model::load(dir.path().join("y")).unwrap();
         assert_eq!(back.parameter_names(), ["linear_0.b_0", "linear_0.w_0"]);
         for (name, tensor) in &original[..2] {

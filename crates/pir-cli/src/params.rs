@@ -189,10 +189,8 @@ fn convert(args: &ParamsConvertArgs) -> Result<(), CliError> {
     }
     let tensors = read_tensors(&args.input, args.program.as_deref())?;
     let output = &args.output;
-    let to_pickle = output
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| PICKLE_EXTENSIONS.contains(&e));
+    let to_pickle =
+        pir_core::fs::extension(output).is_some_and(|e| PICKLE_EXTENSIONS.contains(&e.as_str()));
     if to_pickle {
         let options = pir_params::pickle::WriteOptions::default();
         let mut bytes = Vec::new();

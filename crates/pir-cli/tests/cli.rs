@@ -1,14 +1,8 @@
 //! The `pir` binary end to end: output on stdout, errors on stderr, exit codes.
 #![allow(clippy::unwrap_used)] // a test or tool fails loudly by design
 
-use std::process::Command;
-
-fn pir(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pir"))
-        .args(args)
-        .output()
-        .expect("the pir binary runs")
-}
+mod common;
+use common::{corpus_model, pir};
 
 #[test]
 fn print_writes_exactly_paddles_text() {
@@ -456,13 +450,6 @@ fn opt_runs_a_pipeline_and_reports_statistics() {
     }
 }
 
-fn corpus_model(name: &str) -> pir_corpus::Model {
-    pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == name)
-        .expect("the model is in every corpus")
-}
-
 #[test]
 fn text_models_print_convert_and_verify() {
     let dir = tempfile::tempdir().unwrap();
@@ -639,9 +626,27 @@ fn opt_writes_the_parameters_the_result_uses_beside_it() {
     assert!(
         std::fs::read(dir.path().join("t.pdiparams")).unwrap() == std::fs::read(&params).unwrap()
     );
+    // A model whose parameter file is missing is refused, saying what it
+    // needs; with --no-params its program alone is optimised and written.
     let alone = dir.path().join("alone.txt");
     std::fs::copy(model.txt().unwrap(), &alone).unwrap();
     let res = opt_to(&alone, "dce", &dir.path().join("u.json"));
+    assert_eq!(res.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&res.stderr);
+    assert!(
+        stderr.contains("alone.pdiparams") && stderr.contains("--no-params"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("u.json").exists());
+    let res = pir(&[
+        "opt",
+        alone.to_str().unwrap(),
+        "-p",
+        "dce",
+        "--no-params",
+        "-o",
+        dir.path().join("u.json").to_str().unwrap(),
+    ]);
     assert!(res.status.success());
     assert!(!dir.path().join("u.pdiparams").exists());
     let no_params = corpus_model("fn_no_params");

@@ -102,9 +102,10 @@ pub fn load_if_legacy(
     if is_pdmodel_path(path) {
         return Some(load_file(path, ctx, options));
     }
-    let told_by_extension = path
-        .extension()
-        .is_some_and(|e| e == "json" || e == "pir" || e == "txt");
+    let told_by_extension = matches!(
+        pir_core::fs::extension(path).as_deref(),
+        Some("json" | "pir" | "txt")
+    );
     if told_by_extension {
         return None;
     }
@@ -121,5 +122,5 @@ pub fn load_if_legacy(
 
 /// Whether a path names a legacy model by its extension.
 pub fn is_pdmodel_path(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "pdmodel")
+    pir_core::fs::has_extension(path, "pdmodel")
 }

@@ -216,7 +216,16 @@ fn emit(
     match &inst.dump_dir {
         Some(dir) => {
             let path = dir.join(format!("{name}.txt"));
-            std::fs::write(&path, &text).map_err(|source| RunError::Dump { path, source })
+            // A dump folder is rewritten on every run; the rename replaces
+            // whatever stands at the path (a link included) and never writes
+            // through a link into its target.
+            pir_core::fs::write_atomic(&path, true, |w| w.write_all(&text)).map_err(|e| {
+                let source = match e {
+                    pir_core::fs::WriteError::Io { source, .. } => source,
+                    other => std::io::Error::other(other.to_string()),
+                };
+                RunError::Dump { path, source }
+            })
         }
         None => {
             let mut err = std::io::stderr().lock();

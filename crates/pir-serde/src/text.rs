@@ -33,7 +33,7 @@ use crate::write::{WriteOptions, PIR_VERSION};
 /// Whether a path names IR text by its extension (`.pir`, `.txt`).
 pub fn is_text_path(path: &Path) -> bool {
     matches!(
-        path.extension().and_then(|e| e.to_str()),
+        pir_core::fs::extension(path).as_deref(),
         Some("pir" | "txt")
     )
 }
@@ -46,7 +46,7 @@ pub fn read_any_file(
     options: &ReadOptions,
 ) -> Result<LoadedProgram, ReadError> {
     let bytes = read_bytes(path)?;
-    let is_json = path.extension().is_some_and(|e| e == "json");
+    let is_json = pir_core::fs::has_extension(path, "json");
     if is_text_path(path) || (!is_json && parser::looks_like_text(&bytes)) {
         return read_text_with(ctx, utf8(&bytes)?, options);
     }
@@ -228,7 +228,7 @@ fn prepare_text_file(
     options: &WriteOptions,
     overwrite: bool,
 ) -> Result<Prepared, WriteError> {
-    let typed = path.extension().is_some_and(|e| e == "pir");
+    let typed = pir_core::fs::has_extension(path, "pir");
     Ok(pir_core::fs::prepare_atomic(path, overwrite, |w| {
         if typed {
             write_typed(program, options, false, w)

@@ -35,7 +35,7 @@ pub enum FileKind {
 
 /// How many leading bytes [`FileKind::of_file`] reads (all of a file that
 /// starts like a `.pdmodel`, whose check decodes it).
-const HEAD: usize = 4096;
+pub(crate) const HEAD: usize = 4096;
 
 impl FileKind {
     /// Tells the kind from a file's content (all of it for a legacy model,
@@ -66,10 +66,17 @@ impl FileKind {
         if head.first() == Some(&0x0a) {
             file.read_to_end(&mut head)?;
         }
-        let kind = FileKind::of_bytes(&head);
-        let ext = path.extension().and_then(|e| e.to_str());
-        Ok(match (kind, ext) {
-            (FileKind::ModelText, Some("json")) if looks_like_json_object(&head) => {
+        Ok(FileKind::of_named_bytes(&head, path))
+    }
+
+    /// The kind of `bytes`, the start or the whole of a file named `path`
+    /// (a stream's name: its extension breaks ties, as in
+    /// [`of_file`](Self::of_file)).
+    pub fn of_named_bytes(bytes: &[u8], path: &Path) -> FileKind {
+        let kind = FileKind::of_bytes(bytes);
+        let ext = pir_core::fs::extension(path);
+        match (kind, ext.as_deref()) {
+            (FileKind::ModelText, Some("json")) if looks_like_json_object(bytes) => {
                 FileKind::ModelJson
             }
             // Content of no kind: the extension names the reader whose error
@@ -79,7 +86,7 @@ impl FileKind {
             (FileKind::Unknown, Some("pir" | "txt")) => FileKind::ModelText,
             (FileKind::Unknown, Some("pdiparams")) => FileKind::CombinedParams,
             (kind, _) => kind,
-        })
+        }
     }
 
     /// Whether the file holds a program.

@@ -171,11 +171,11 @@ const MODEL_EXTENSIONS: [&str; 4] = ["json", "pdmodel", "pir", "txt"];
 /// `m.json`); `m` → (`m`, `m.json`), or `m.pdmodel` when only that exists;
 /// any other existing file is the model file itself.
 fn model_file(path: &Path) -> (PathBuf, PathBuf) {
-    let has_model_ext = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| MODEL_EXTENSIONS.contains(&e));
-    if path.is_file() {
+    let has_model_ext =
+        pir_core::fs::extension(path).is_some_and(|e| MODEL_EXTENSIONS.contains(&e.as_str()));
+    // Any existing file that is not a folder: a regular file, or a pipe
+    // such as `/dev/stdin` or a shell's `<(…)`.
+    if path.exists() && !path.is_dir() {
         let prefix = if has_model_ext {
             path.with_extension("")
         } else {
@@ -203,6 +203,12 @@ pub fn read_program(
         path: path.to_path_buf(),
         source,
     };
+    if !std::fs::metadata(path).map_err(io)?.is_file() {
+        // A pipe or a device (`/dev/stdin`, a shell's `<(…)`) can be read
+        // only once: its kind is told from the bytes read.
+        let file = std::fs::File::open(path).map_err(io)?;
+        return read_program_from(ctx, path, file, options);
+    }
     let kind = FileKind::of_file(path).map_err(io)?;
     if !kind.is_model() {
         return Err(Error::WrongKind {
@@ -226,6 +232,59 @@ pub fn read_program(
     }
     let bytes = std::fs::read(path).map_err(io)?;
     read_program_bytes(ctx, path, kind, &bytes, options)
+}
+
+/// The largest model read from a stream (a pipe, standard input), where
+/// the bytes must be held in memory: as large as Paddle reads a `.pdmodel`.
+pub const MAX_STREAM_BYTES: u64 = pir_legacy::MAX_FILE_BYTES;
+
+/// Reads a model from a stream (standard input, a pipe) once: the kind is
+/// told from its first bytes, so a stream of another kind stops there
+/// (`/dev/zero` after 4 KiB), and a model is read whole up to
+/// [`MAX_STREAM_BYTES`]. `name` names the stream in errors (`<stdin>`) and
+/// its extension, if any, breaks ties as for a file.
+pub fn read_program_from(
+    ctx: Arc<IrContext>,
+    name: &Path,
+    reader: impl std::io::Read,
+    options: &LoadOptions,
+) -> Result<pir_serde::LoadedProgram, Error> {
+    use std::io::Read as _;
+    let io = |source| Error::Io {
+        path: name.to_path_buf(),
+        source,
+    };
+    let mut reader = reader;
+    let mut bytes = Vec::with_capacity(kind::HEAD);
+    (&mut reader)
+        .take(kind::HEAD as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    let wrong_kind = |found| Error::WrongKind {
+        path: name.to_path_buf(),
+        found,
+        wanted: "a model",
+    };
+    let head_kind = FileKind::of_named_bytes(&bytes, name);
+    // A legacy model is told only once it is whole (its check decodes it).
+    if !head_kind.is_model() && bytes.first() != Some(&0x0a) {
+        return Err(wrong_kind(head_kind));
+    }
+    (&mut reader)
+        .take(MAX_STREAM_BYTES + 1 - bytes.len() as u64)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_STREAM_BYTES {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!("a model read from a stream may have at most {MAX_STREAM_BYTES} bytes"),
+        )));
+    }
+    let kind = FileKind::of_named_bytes(&bytes, name);
+    if !kind.is_model() {
+        return Err(wrong_kind(kind));
+    }
+    read_program_bytes(ctx, name, kind, &bytes, options)
 }
 
 /// JSON models of at least this many bytes are read from a memory map.
@@ -348,6 +407,19 @@ impl Model {
         Ok(model)
     }
 
+    /// A model read from a stream (standard input, a pipe) by
+    /// [`read_program_from`], without parameters (a stream holds one file).
+    pub fn read_from(
+        ctx: Arc<IrContext>,
+        name: &Path,
+        reader: impl std::io::Read,
+        options: &LoadOptions,
+    ) -> Result<Model, Error> {
+        Ok(Model::from_loaded(read_program_from(
+            ctx, name, reader, options,
+        )?))
+    }
+
     /// Binds the parameter file of `prefix` when there is one:
     /// `prefix.pdiparams`, else `prefix.pdparams` (with the optimizer state
     /// of `prefix.pdopt`, as `paddle.static.save` writes them).
@@ -398,6 +470,14 @@ impl Model {
             .into_iter()
             .map(|(n, _)| n)
             .collect()
+    }
+
+    /// Whether the program declares persistable variables and none of them
+    /// has data: it was read without its parameter file (none was beside
+    /// it). Passes that read parameters as constants would see nothing, and
+    /// saving would write the program without the tensors it needs.
+    pub fn lacks_parameter_data(&self) -> bool {
+        self.program.parameters().next().is_none() && !persistable_vars(&self.program).is_empty()
     }
 
     /// The tensor bound to parameter `name`.
@@ -541,10 +621,9 @@ impl Model {
     /// persistable tensors it uses to `path` with the extension `.pdiparams`.
     ///
     /// Both files are written and synced under temporary names at once (on
-    /// two threads: syncing is most of the time), then put in place, the
-    /// parameters first. If either cannot be written, neither destination
-    /// changes; if the program cannot be put in place after its parameters
-    /// were, the new parameter file is removed again.
+    /// two threads: syncing is most of the time), then put in place together
+    /// ([`pir_core::fs::commit_all`]): if either cannot be written or put in
+    /// place, both destinations are left as they were.
     pub fn save_as(&self, path: &Path, overwrite: bool) -> Result<(), Error> {
         let params = self.persistable_tensors()?;
         let options = pir_serde::WriteOptions {
@@ -575,8 +654,11 @@ impl Model {
                 .map_err(write_error);
         }
         let (program, params) = std::thread::scope(|s| {
-            let params = s
-                .spawn(|| pir_params::combined::prepare_combined(&params_path, &params, overwrite));
+            // A parameter file that exists is prepared anyway: when it already
+            // holds these bytes (`-o m.txt`, then `-o m.pir` of one model) it is
+            // shared, not a conflict.
+            let params =
+                s.spawn(|| pir_params::combined::prepare_combined(&params_path, &params, true));
             let program = prepare_program();
             let params = params
                 .join()
@@ -586,13 +668,23 @@ impl Model {
         // Prepared files not committed are removed when dropped.
         let params = params.map_err(params_error)?;
         let program = program.map_err(write_error)?;
-        params
-            .commit()
-            .map_err(|e| params_error(pir_params::Error::from(e)))?;
-        program.commit().map_err(|e| {
-            // Best effort: the program's error is the one to report.
-            let _ = std::fs::remove_file(&params_path);
-            write_error(pir_serde::WriteError::from(e))
+        let params_exist = std::fs::symlink_metadata(&params_path).is_ok();
+        let mut files = vec![program];
+        if !params_exist || !params.matches_destination() {
+            if params_exist && !overwrite {
+                return Err(params_error(pir_params::Error::from(
+                    pir_core::fs::WriteError::Exists(params_path.clone()),
+                )));
+            }
+            files.insert(0, params);
+        }
+        pir_core::fs::commit_all(files).map_err(|e| match &e {
+            pir_core::fs::WriteError::Exists(p) | pir_core::fs::WriteError::Io { path: p, .. }
+                if *p == params_path =>
+            {
+                params_error(pir_params::Error::from(e))
+            }
+            _ => write_error(pir_serde::WriteError::from(e)),
         })
     }
 }
@@ -635,3 +727,37 @@ fn persistable(program: &Program, op: pir_core::OpId) -> Option<bool> {
 }
 
 pub use pir_params::bound::declared;
+
+/// The prefix of a model path and its model file, as [`Model::load`] finds
+/// them: `m.json` → (`m`, `m.json`); `m` → (`m`, `m.json`), or `m.pdmodel`
+/// when only that exists; any other existing file is the model file itself.
+/// The parameter files of the model are beside the prefix
+/// (`m.pdiparams`).
+pub fn model_paths(path: &Path) -> (PathBuf, PathBuf) {
+    model_file(path)
+}
+
+/// The kind of the file at `path` when `accept` takes it, else
+/// [`Error::WrongKind`] saying the file is not `wanted` ("a parameter
+/// file"): a reader of one kind of file checks its input with this, so a
+/// file of another kind gets an error saying what it is rather than the
+/// reader's complaint about its bytes.
+pub fn check_kind(
+    path: &Path,
+    wanted: &'static str,
+    accept: fn(FileKind) -> bool,
+) -> Result<FileKind, Error> {
+    let found = FileKind::of_file(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if accept(found) {
+        Ok(found)
+    } else {
+        Err(Error::WrongKind {
+            path: path.to_path_buf(),
+            found,
+            wanted,
+        })
+    }
+}

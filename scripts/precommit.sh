@@ -26,3 +26,6 @@ PATH="$PWD/$PY_ENV/bin:$PATH" MATURIN_PEP517_ARGS="--profile dev --locked" \
 
 echo "== cargo doc (deny warnings)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet
+
+echo "== the guide: mdBook build and link check"
+scripts/check_docs.sh

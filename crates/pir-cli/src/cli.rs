@@ -160,6 +160,8 @@ pub struct OptArgs {
         short,
         long = "pipeline",
         value_name = "PIPELINE",
+        value_parser = PipelineText,
+        hide_possible_values = true,
         required_unless_present_any = ["list_passes", "rules"]
     )]
     pub pipeline: Option<String>,
@@ -213,6 +215,39 @@ pub struct OptArgs {
     /// (passes see no parameter data; -o writes no parameter file).
     #[arg(long)]
     pub no_params: bool,
+}
+
+/// The text of a pipeline, taken as it is (the pass manager checks it);
+/// the registered passes and pipelines are its possible values for shell
+/// completion.
+#[derive(Clone, Debug)]
+pub struct PipelineText;
+
+impl clap::builder::TypedValueParser for PipelineText {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let passes = pir_pass::registry::PASSES
+            .iter()
+            .map(|info| clap::builder::PossibleValue::new(info.argument).help(info.description));
+        let pipelines = pir_pass::pipelines::PIPELINES
+            .iter()
+            .map(|(name, _, description)| {
+                clap::builder::PossibleValue::new(*name).help(*description)
+            });
+        Some(Box::new(passes.chain(pipelines)))
+    }
 }
 
 /// `pir params`.
@@ -314,8 +349,9 @@ pub struct TimeArgs {
 /// `pir synth`.
 #[derive(Debug, Args)]
 pub struct SynthArgs {
-    /// About how many ops.
-    pub ops: usize,
+    /// About how many ops (at most 100,000,000: about 28 GB of JSON).
+    #[arg(value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub ops: u64,
     /// The model to write.
     pub output: PathBuf,
     /// Overwrite the output if it exists.

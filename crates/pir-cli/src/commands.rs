@@ -34,6 +34,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
+/// The largest patch file read (Paddle's own patch files are a few KiB).
+const MAX_PATCH_FILE: u64 = 16 << 20;
+
 /// `pir convert IN OUT`; `pir upgrade OLD NEW` is the same and says when the
 /// input needed no upgrade.
 fn convert(args: &ConvertArgs, upgrade: bool) -> Result<(), CliError> {
@@ -44,8 +47,15 @@ fn convert(args: &ConvertArgs, upgrade: bool) -> Result<(), CliError> {
     };
     let mut merged: Option<pir_serde::patch::PatchSet> = None;
     for file in &args.patch {
-        let text = std::fs::read_to_string(file).map_err(|e| {
+        let bytes = pir_core::fs::read_limited(file, MAX_PATCH_FILE).map_err(|e| {
             CliError::File(format!("cannot read patch file {}: {e}", file.display()))
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            CliError::File(format!(
+                "patch file {}: not UTF-8 text (byte offset {})",
+                file.display(),
+                e.utf8_error().valid_up_to()
+            ))
         })?;
         let name = file.display().to_string();
         let set = pir_serde::patch::parse_patch_yaml(&name, &text)
@@ -261,7 +271,8 @@ fn time_params(
 fn synth(args: &SynthArgs) -> Result<(), CliError> {
     let program = pir_dialects::synthetic::mlp(
         pir_dialects::pd_op_context(),
-        args.ops.saturating_sub(2).div_ceil(8).max(1),
+        // The range of `ops` keeps this within usize on every target.
+        usize::try_from(args.ops.saturating_sub(2).div_ceil(8).max(1)).unwrap_or(usize::MAX),
     );
     save(
         &program,

@@ -69,8 +69,13 @@ pub fn run(args: &OptArgs) -> Result<(), CliError> {
     } else {
         Default::default()
     };
-    let mut pm = pir_pass::PassManager::parse_with(pipeline, &defaults)
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+    // A misspelt pipeline is a usage error; a rule file that cannot be read
+    // or parsed is bad input, said with its file, line and column.
+    let mut pm =
+        pir_pass::PassManager::parse_with(pipeline, &defaults).map_err(|e| match e.input {
+            true => CliError::Pass(e.to_string()),
+            false => CliError::Usage(e.to_string()),
+        })?;
     pm.instrumentation.verify_each = !args.no_verify;
     pm.instrumentation.print_before_all = args.print_ir_before_all;
     pm.instrumentation.print_after_all = args.print_ir_after_all;

@@ -32,6 +32,34 @@ pub fn has_extension(path: &Path, ext: &str) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
+/// Reads all of `reader`, or fails with [`io::ErrorKind::FileTooLarge`]
+/// past `limit` bytes: a pipe or a device (`/dev/zero`) has no size to
+/// check first, so the bound is kept while reading.
+pub fn read_to_end_limited(
+    reader: impl io::Read,
+    limit: u64,
+    bytes: &mut Vec<u8>,
+) -> io::Result<()> {
+    use io::Read as _;
+    let start = bytes.len() as u64;
+    reader.take(limit.saturating_add(1)).read_to_end(bytes)?;
+    if bytes.len() as u64 - start > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("larger than {limit} bytes, the most read"),
+        ));
+    }
+    Ok(())
+}
+
+/// The bytes of the file at `path` (a regular file, a pipe, a device), or
+/// an error past `limit` bytes (see [`read_to_end_limited`]).
+pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    read_to_end_limited(File::open(path)?, limit, &mut bytes)?;
+    Ok(bytes)
+}
+
 /// Error of [`write_atomic`].
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
@@ -379,6 +407,21 @@ mod tests {
         assert_eq!(std::fs::read(&params).unwrap(), b"NEW");
         assert_eq!(std::fs::read(&program).unwrap(), b"{}");
         assert_eq!(entries(dir.path()), ["b.json", "b.pdiparams"]);
+    }
+
+    #[test]
+    fn reads_stop_at_their_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.bin");
+        std::fs::write(&path, b"12345").unwrap();
+        assert_eq!(read_limited(&path, 5).unwrap(), b"12345");
+        let err = read_limited(&path, 4).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);
+        #[cfg(unix)]
+        {
+            let err = read_limited(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+            assert_eq!(err.kind(), io::ErrorKind::FileTooLarge);
+        }
     }
 
     #[test]

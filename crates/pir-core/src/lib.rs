@@ -45,6 +45,7 @@ pub mod parser;
 pub mod printer;
 pub mod program;
 pub mod serial;
+pub mod suggest;
 pub mod types;
 pub mod verify;
 pub mod walk;

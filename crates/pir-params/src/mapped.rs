@@ -31,6 +31,14 @@ pub fn map_file(path: &Path) -> Result<Arc<Mmap>> {
         source,
     };
     let file = File::open(path).map_err(io_err)?;
+    // A device or a pipe maps as nothing (`/dev/zero` would read as an
+    // empty file of no tensors): only a regular file's bytes are its size.
+    if !file.metadata().map_err(io_err)?.is_file() {
+        return Err(io_err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (parameter files are mapped into memory; save a stream to a file first)",
+        )));
+    }
     // SAFETY: `Mmap::map` is unsafe because the mapped bytes can change (or
     // become inaccessible) if the file is modified or truncated by someone else
     // while mapped. The map is read-only and only ever read through bounds-checked

@@ -18,12 +18,52 @@ use crate::transforms::{
 
 /// A pipeline that cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("pipeline `{pipeline}`: {message}")]
+#[error("{}", if *.input { message.clone() } else { format!("pipeline `{pipeline}`: {message}") })]
 pub struct PipelineError {
     /// The pipeline text.
     pub pipeline: String,
     /// What is wrong.
     pub message: String,
+    /// Whether a file a pass reads is at fault (a rule file that cannot be
+    /// read or parsed), not the pipeline's text: the message names the file
+    /// and where in it, without the pipeline around it.
+    pub input: bool,
+}
+
+/// Why a pass cannot be built from its options: an option (a usage
+/// error), or a file an option names (bad input).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MakeError {
+    /// What is wrong.
+    pub message: String,
+    /// Whether a file an option names is at fault, not the option.
+    pub input: bool,
+}
+
+impl MakeError {
+    /// A file an option names cannot be read or is malformed; `message`
+    /// names it and says where.
+    pub fn input(message: impl Into<String>) -> MakeError {
+        MakeError {
+            message: message.into(),
+            input: true,
+        }
+    }
+}
+
+impl From<String> for MakeError {
+    fn from(message: String) -> MakeError {
+        MakeError {
+            message,
+            input: false,
+        }
+    }
+}
+
+impl From<&str> for MakeError {
+    fn from(message: &str) -> MakeError {
+        MakeError::from(message.to_owned())
+    }
 }
 
 /// A registered pass: the one place its name, description, options and
@@ -37,7 +77,7 @@ pub struct PassInfo {
     /// The options it takes (`{name}` in a pipeline), for listings.
     pub options: &'static [&'static str],
     /// Builds the pass from its options (taking those it knows).
-    pub make: fn(&mut Options) -> Result<Box<dyn Pass>, String>,
+    pub make: fn(&mut Options) -> Result<Box<dyn Pass>, MakeError>,
 }
 
 impl std::fmt::Debug for PassInfo {
@@ -196,6 +236,12 @@ pub fn parse_pipeline_with(
     let err = |message: String| PipelineError {
         pipeline: text.to_owned(),
         message,
+        input: false,
+    };
+    // An inner pipeline's error, said of this pipeline.
+    let outer = |e: PipelineError| PipelineError {
+        pipeline: text.to_owned(),
+        ..e
     };
     let mut passes: Vec<Box<dyn Pass>> = Vec::new();
     for entry in split_top_level(text).map_err(err)? {
@@ -209,7 +255,7 @@ pub fn parse_pipeline_with(
                     "`{entry}`: a nested pipeline needs an op name"
                 )));
             }
-            let inner_passes = parse_pipeline_with(inner, defaults).map_err(|e| err(e.message))?;
+            let inner_passes = parse_pipeline_with(inner, defaults).map_err(outer)?;
             passes.push(Box::new(crate::nested::Nested::new(op_name, inner_passes)));
             continue;
         }
@@ -233,21 +279,38 @@ pub fn parse_pipeline_with(
             if let Some((k, _)) = options.0.first() {
                 return Err(err(format!("pipeline `{name}` takes no option `{k}`")));
             }
-            passes.extend(parse_pipeline_with(expansion, defaults).map_err(|e| err(e.message))?);
+            passes.extend(parse_pipeline_with(expansion, defaults).map_err(outer)?);
             continue;
         }
         let Some(info) = lookup(name) else {
-            let known: Vec<&str> = PASSES.iter().map(|info| info.argument).collect();
+            let known = PASSES
+                .iter()
+                .map(|info| info.argument)
+                .chain(crate::pipelines::names());
+            let hint = match pir_core::suggest::closest(name, known) {
+                Some(close) => format!(" (did you mean `{close}`?)"),
+                None => String::new(),
+            };
             return Err(err(format!(
-                "unknown pass `{name}` (known: {}; pipelines: {})",
-                known.join(", "),
-                crate::pipelines::names().join(", ")
+                "unknown pass `{name}`{hint}; `pir opt --list-passes` lists the passes and pipelines"
             )));
         };
         defaults.apply(name, &mut options);
-        let pass = (info.make)(&mut options).map_err(|m| err(format!("`{name}`: {m}")))?;
+        let pass = (info.make)(&mut options).map_err(|e| match e.input {
+            true => PipelineError {
+                pipeline: text.to_owned(),
+                message: e.message,
+                input: true,
+            },
+            false => err(format!("`{name}`: {}", e.message)),
+        })?;
         if let Some((k, _)) = options.0.first() {
-            return Err(err(format!("`{name}` takes no option `{k}`")));
+            let hint = match pir_core::suggest::closest(k, info.options.iter().copied()) {
+                Some(close) => format!(" (did you mean `{close}`?)"),
+                None if info.options.is_empty() => " (it takes none)".to_owned(),
+                None => format!(" (it takes {})", info.options.join(", ")),
+            };
+            return Err(err(format!("`{name}` takes no option `{k}`{hint}")));
         }
         passes.push(pass);
     }

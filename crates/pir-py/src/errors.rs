@@ -32,6 +32,12 @@ pyo3::create_exception!(
 );
 pyo3::create_exception!(
     pir,
+    FileKindError,
+    ReadError,
+    "A file is not of the kind the call reads (a parameter file given as a model, a model given as parameters...); the message says what the file is."
+);
+pyo3::create_exception!(
+    pir,
     LegacyError,
     ReadError,
     "A Paddle 2.x `.pdmodel` could not be read or translated."
@@ -54,6 +60,12 @@ pyo3::create_exception!(
     PassError,
     PirError,
     "A pipeline is malformed, or a pass failed (the program is left as it was)."
+);
+pyo3::create_exception!(
+    pir,
+    MissingParamsError,
+    PassError,
+    "A model loaded with `params=True` found no parameter file beside it, so passes would run without its parameters; `file` names the file looked for."
 );
 pyo3::create_exception!(
     pir,
@@ -155,8 +167,45 @@ pub(crate) fn legacy(file: &Path, e: pir_legacy::LegacyError) -> PyErr {
     raise::<LegacyError>(format!("{}: {e}", file.display()), Where::file(file))
 }
 
-/// A parameter file's error.
+/// The destination an atomic writer refused to overwrite, if that is what
+/// `e` (or an error it wraps) is.
+fn refused_overwrite<'e>(e: &'e (dyn std::error::Error + 'static)) -> Option<&'e Path> {
+    let mut source = Some(e);
+    while let Some(s) = source {
+        let refused = s
+            .downcast_ref::<pir_core::fs::WriteError>()
+            .or(match s.downcast_ref::<pir_serde::WriteError>() {
+                Some(pir_serde::WriteError::File(w)) => Some(w),
+                _ => None,
+            })
+            .or(match s.downcast_ref::<pir_params::Error>() {
+                Some(pir_params::Error::Write(w)) => Some(w),
+                _ => None,
+            });
+        if let Some(pir_core::fs::WriteError::Exists(path)) = refused {
+            return Some(path);
+        }
+        source = s.source();
+    }
+    None
+}
+
+/// A [`WriteError`] for a destination that exists, saying how to replace it.
+fn exists(path: &Path) -> PyErr {
+    raise::<WriteError>(
+        format!(
+            "{} already exists (pass overwrite=True to replace it)",
+            path.display()
+        ),
+        Where::file(path),
+    )
+}
+
+/// A parameter file's error (a refused overwrite is a [`WriteError`]).
 pub(crate) fn params(file: &Path, e: pir_params::Error) -> PyErr {
+    if let Some(path) = refused_overwrite(&e) {
+        return exists(path);
+    }
     let mut at = Where::file(file);
     match &e {
         pir_params::Error::Stream { offset, .. } | pir_params::Error::Pickle { offset, .. } => {
@@ -174,6 +223,9 @@ pub(crate) fn params(file: &Path, e: pir_params::Error) -> PyErr {
 
 /// A writer's error.
 pub(crate) fn write(file: &Path, e: pir_serde::WriteError) -> PyErr {
+    if let Some(path) = refused_overwrite(&e) {
+        return exists(path);
+    }
     raise::<WriteError>(format!("{}: {e}", file.display()), Where::file(file))
 }
 
@@ -186,6 +238,20 @@ pub(crate) fn verify(e: pir_core::verify::VerifyErrors) -> PyErr {
         let _ = err.value(py).setattr("errors", pairs);
     });
     err
+}
+
+/// A [`MissingParamsError`]: `model` was loaded expecting the parameter
+/// file `file` beside it, which was not there.
+pub(crate) fn missing_params(model: &str, file: &Path) -> PyErr {
+    raise::<MissingParamsError>(
+        format!(
+            "{model} declares persistable variables but was loaded without their data: \
+             the parameter file {} was not found; passes would run without the \
+             parameters (pir.load(path, params=False) optimises the program alone)",
+            file.display()
+        ),
+        Where::file(file),
+    )
 }
 
 /// A pass manager's error.
@@ -201,9 +267,10 @@ pub(crate) fn model(e: pir::Error) -> PyErr {
         pir::Error::Params { path, source } => params(&path, source),
         pir::Error::Write { path, source } => write(&path, source),
         e @ pir::Error::Mismatch { .. } => raise::<ParamsError>(e.to_string(), Where::default()),
-        pir::Error::Io { ref path, .. } | pir::Error::WrongKind { ref path, .. } => {
-            raise::<ReadError>(e.to_string(), Where::file(path))
+        pir::Error::WrongKind { ref path, .. } => {
+            raise::<FileKindError>(e.to_string(), Where::file(path))
         }
+        pir::Error::Io { ref path, .. } => raise::<ReadError>(e.to_string(), Where::file(path)),
     }
 }
 
@@ -213,11 +280,13 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PirError", py.get_type::<PirError>())?;
     m.add("ReadError", py.get_type::<ReadError>())?;
     m.add("ParseError", py.get_type::<ParseError>())?;
+    m.add("FileKindError", py.get_type::<FileKindError>())?;
     m.add("LegacyError", py.get_type::<LegacyError>())?;
     m.add("ParamsError", py.get_type::<ParamsError>())?;
     m.add("WriteError", py.get_type::<WriteError>())?;
     m.add("VerifyError", py.get_type::<VerifyError>())?;
     m.add("PassError", py.get_type::<PassError>())?;
+    m.add("MissingParamsError", py.get_type::<MissingParamsError>())?;
     m.add("EditError", py.get_type::<EditError>())?;
     Ok(())
 }

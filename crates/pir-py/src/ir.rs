@@ -342,7 +342,11 @@ impl PyOp {
     /// Sets attribute `name` (added at the end when new). The kind comes from
     /// the attribute being replaced, else the op's definition, else common
     /// attribute names, else the Python value (`int` → int64, `float` →
-    /// double); a `pir.Attribute` is taken as it is.
+    /// double); a `pir.Attribute` is taken as it is. A registered op takes
+    /// the attributes its definition declares and those every op may carry
+    /// (`stop_gradient`, `struct_name`...); another name is a
+    /// `pir.EditError` listing the declared ones. Ops without a
+    /// registration take any name.
     fn set_attr(&self, py: Python<'_>, name: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let ctx = context();
         let expect = {
@@ -350,8 +354,13 @@ impl PyOp {
             let p = prog.p();
             check_live(p, self.id)?;
             match p.attr(self.id, name) {
+                // An attribute the op already carries (as read from a file)
+                // may be replaced whatever its name.
                 Some(old) => attrs::expect_of_existing(ctx, old),
-                None => attrs::hint(ctx, p.op_info(self.id), name),
+                None => {
+                    crate::defs::check_attribute_name(p.op_info(self.id), name)?;
+                    attrs::hint(ctx, p.op_info(self.id), name)
+                }
             }
         };
         // Converting may run Python code (`__index__`): the program is not
@@ -477,12 +486,17 @@ impl PyOp {
     }
 
     /// This op's definition (Paddle 3.3.1's `OpYamlInfo`): a dict with
-    /// `inputs`, `attributes` (name, kind, default), `outputs`, `inplace`,
-    /// `view`, `traits`; `None` for ops without one.
+    /// `inputs` and `outputs` (name, kind, optional), `attributes` (name,
+    /// kind, default), `inplace`, `view`, `traits`, `num_regions`; `None`
+    /// for ops without one. Kinds are readable names: `DenseTensor`,
+    /// `DenseTensor[]` (a vector of them) for values; `bool`, `int32`,
+    /// `int64`, `float32`, `float64`, `str`, `int64[]`..., `IntArray`,
+    /// `Scalar(float32)`, `DataType`, `Place`, `DataLayout`, `any` for
+    /// attributes.
     #[getter]
     fn definition<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let name = self.name(py)?;
-        crate::program::op_definition(py, &name)
+        crate::defs::op_definition(py, &name)
     }
 
     /// Every op nested in this op's regions, in pre-order (this op excluded).
@@ -829,8 +843,10 @@ impl PyBlock {
     /// attributes are converted to the declared kinds and completed with the
     /// declared defaults, in definition order (Paddle's), and the op gets its
     /// declared number of regions. Result types are always given: there is
-    /// no shape inference. Attributes the definition does not declare
-    /// (`stop_gradient`, `struct_name`...) follow the declared ones.
+    /// no shape inference. The attributes every op may carry
+    /// (`stop_gradient`, `struct_name`...) follow the declared ones; a
+    /// registered op refuses other names (`pir.EditError`), as `set_attr`
+    /// does.
     #[pyo3(signature = (name, operands=None, attributes=None, result_types=None, *, regions=None, before=None, after=None))]
     #[allow(clippy::too_many_arguments)]
     fn create_op(
@@ -1077,6 +1093,7 @@ fn collect_attributes(
         if def.is_some_and(|d| d.attribute(&key).is_some()) {
             continue;
         }
+        crate::defs::check_attribute_name(info, &key)?;
         let attr = attrs::from_py(ctx, &v, attrs::hint(ctx, info, &key))
             .map_err(|e| PyValueError::new_err(format!("`{name}` attribute `{key}`: {e}")))?;
         entries.push((ctx.symbol(&key), attr));

@@ -1,4 +1,5 @@
-//! `pir._pir`: the native module of the `pir` Python package.
+//! `pir._pir`: the native module of the `pir` Python package (the
+//! distribution `pir-rs`: `pip install ./crates/pir-py`, then `import pir`).
 //!
 //! Python users read, inspect, edit, optimise and save Paddle models without
 //! Paddle: `pir.load` gives a `Model` (program + parameters
@@ -21,6 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 mod attrs;
+mod defs;
 mod errors;
 mod ir;
 mod params;
@@ -32,12 +34,6 @@ use program::{PyModel, PyProgram};
 pub(crate) fn context() -> &'static Arc<IrContext> {
     static CTX: OnceLock<Arc<IrContext>> = OnceLock::new();
     CTX.get_or_init(pir_dialects::pd_op_context)
-}
-
-fn with_extension(path: &Path, ext: &str) -> PathBuf {
-    let mut s = path.as_os_str().to_owned();
-    s.push(ext);
-    PathBuf::from(s)
 }
 
 /// What `load` binds as parameters.
@@ -65,16 +61,20 @@ fn param_source(params: &Bound<'_, PyAny>) -> PyResult<ParamSource> {
 }
 
 /// Binds the tensors of a `.pdiparams` file, or of `.pdparams`/`.pdopt`
-/// pickles (each variable from the first pickle holding it).
+/// pickles (each variable from the first pickle holding it). Each file is
+/// told by its content: a model given as parameters is a `FileKindError`.
 fn bind_files(model: &mut pir::Model, files: &[PathBuf]) -> PyResult<()> {
-    let is_pickle = |f: &PathBuf| {
-        f.extension()
-            .is_some_and(|e| e == "pdparams" || e == "pdopt")
-    };
-    let bound = match files {
-        [] => Ok(()),
-        [one] if !is_pickle(one) => model.load_pdiparams(one),
-        _ if files.iter().all(is_pickle) => {
+    let mut kinds = Vec::with_capacity(files.len());
+    for f in files {
+        kinds.push(
+            pir::check_kind(f, "a parameter file", pir::FileKind::is_params)
+                .map_err(errors::model)?,
+        );
+    }
+    let bound = match (files, kinds.as_slice()) {
+        ([], _) => Ok(()),
+        ([one], [pir::FileKind::CombinedParams]) => model.load_pdiparams(one),
+        _ if kinds.iter().all(|&k| k == pir::FileKind::PickleParams) => {
             let paths: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
             model.load_state_dicts(&paths)
         }
@@ -87,34 +87,30 @@ fn bind_files(model: &mut pir::Model, files: &[PathBuf]) -> PyResult<()> {
     bound.map_err(errors::model)
 }
 
-/// The program of `path` alone (no parameters), by extension or content.
-fn read_program(path: &Path, lenient: bool) -> PyResult<pir::Model> {
-    let ctx = context().clone();
-    let options = pir_legacy::Options { lenient };
-    let loaded = match pir_legacy::load_if_legacy(path, ctx.clone(), options) {
-        Some(translated) => {
-            pir_serde::LoadedProgram::translated(translated.map_err(|e| errors::legacy(path, e))?)
-        }
-        None => pir_serde::read_any_file(ctx, path, &Default::default())
-            .map_err(|e| errors::read(Some(path), e))?,
-    };
-    Ok(program::from_loaded(loaded).model)
+/// What [`load`] read: the model, the file of its program, and the
+/// parameter file it looked for beside it and did not find while the
+/// program declares persistable variables.
+pub(crate) struct Loaded {
+    pub model: pir::Model,
+    pub file: PathBuf,
+    pub missing_params: Option<PathBuf>,
 }
 
-/// `load(path, *, params=True, lenient=False)`: reads a model.
+/// Reads a model.
 ///
 /// `path` is a file — Paddle's `.json`, a legacy Paddle 2.x `.pdmodel`
 /// (translated as Paddle 3.3.1's `translate_to_pir` does; `lenient` keeps
 /// untranslatable ops as unregistered ops), or IR text (`.pir`, `.txt`, or
 /// told by its content) — or a prefix naming `prefix.json` /
 /// `prefix.pdmodel`. Files of Paddle 3.0–3.2 are upgraded as they are read.
+/// A file of another kind (a parameter file) is a `pir.FileKindError`.
 /// With `params=True` the parameter file beside it (`.pdiparams`, else
 /// `.pdparams`) is memory-mapped and bound by name, checked against the
 /// program's declarations (with `.pdparams`, the optimizer state of a
 /// `.pdopt` beside it too); `params=False` reads the program alone; a path
 /// (or a list of `.pdparams`/`.pdopt` paths) names the parameter files.
 #[pyfunction]
-#[pyo3(signature = (path, *, params=None, lenient=false))]
+#[pyo3(signature = (path, *, params=None, lenient=false), text_signature = "(path, *, params=True, lenient=False)")]
 fn load(
     py: Python<'_>,
     path: PathBuf,
@@ -125,43 +121,58 @@ fn load(
         Some(p) => param_source(p)?,
         None => ParamSource::Beside,
     };
-    // A prefix: `prefix.json`, else the legacy `prefix.pdmodel`.
     // Reading runs without the GIL: other Python threads go on meanwhile.
-    let (file, model) = py.detach(|| read_model(path, source, lenient))?;
+    let loaded = py.detach(|| read_model(&path, source, lenient))?;
     Ok(PyModel {
-        program: Py::new(py, PyProgram { model })?,
-        path: Some(file.display().to_string()),
+        program: Py::new(
+            py,
+            PyProgram {
+                model: loaded.model,
+            },
+        )?,
+        path: Some(loaded.file.display().to_string()),
+        missing_params: loaded.missing_params,
     })
 }
 
-fn read_model(
-    path: PathBuf,
-    source: ParamSource,
-    lenient: bool,
-) -> PyResult<(PathBuf, pir::Model)> {
-    let file = if path.is_file() {
-        path.clone()
-    } else if with_extension(&path, ".json").is_file() {
-        with_extension(&path, ".json")
-    } else if with_extension(&path, ".pdmodel").is_file() {
-        with_extension(&path, ".pdmodel")
-    } else {
-        path.clone()
+/// Reads the model of `path` (a file or a prefix, found as the `pir`
+/// command finds it) and binds its parameters from `source`.
+fn read_model(path: &Path, source: ParamSource, lenient: bool) -> PyResult<Loaded> {
+    let (prefix, mut file) = pir::model_paths(path);
+    if !file.exists() {
+        // Neither the path nor a model file of the prefix exists: the
+        // error names the path given.
+        file = path.to_path_buf();
+    }
+    let options = pir::LoadOptions {
+        legacy: pir_legacy::Options { lenient },
+        ..Default::default()
     };
-    let mut model = read_program(&file, lenient)?;
+    let loaded = pir::read_program(context().clone(), &file, &options).map_err(errors::model)?;
+    let mut model = program::from_loaded(loaded).model;
+    let mut missing_params = None;
     match source {
         ParamSource::Skip => {}
         ParamSource::Files(files) => bind_files(&mut model, &files)?,
-        ParamSource::Beside => model
-            .load_params_beside(&file.with_extension(""))
-            .map_err(errors::model)?,
+        ParamSource::Beside => {
+            model.load_params_beside(&prefix).map_err(errors::model)?;
+            if model.lacks_parameter_data() {
+                let mut expected = prefix.into_os_string();
+                expected.push(".pdiparams");
+                missing_params = Some(PathBuf::from(expected));
+            }
+        }
     }
-    Ok((file, model))
+    Ok(Loaded {
+        model,
+        file,
+        missing_params,
+    })
 }
 
-/// `parse(text, *, strict=False)`: a program from IR text (Paddle's print or
-/// the typed form) or from Paddle's JSON, told by the content. `strict`
-/// rejects ops without a registration.
+/// A program from `text`: IR text (Paddle's print or the typed form) or
+/// Paddle's JSON, told by the content. `strict` rejects ops without a
+/// registration.
 #[pyfunction]
 #[pyo3(signature = (text, *, strict=false))]
 fn parse(text: &str, strict: bool) -> PyResult<PyProgram> {
@@ -174,23 +185,27 @@ fn parse(text: &str, strict: bool) -> PyResult<PyProgram> {
     Ok(program::from_loaded(loaded))
 }
 
-/// `upgrade(src, dst, *, patches=(), overwrite=True, accept_develop_version=False, readable=None, trainable=None)`:
-/// reads a model file of any Paddle 3.x release (applying the version
-/// patches, then the given patch yaml files) and writes it as Paddle 3.3.1
-/// writes it — JSON, or text for `.pir`/`.txt`. Returns the source's version.
+/// Reads the model file `src` of any Paddle 3.x release (applying the
+/// version patches, then the patch yaml files `patches`) and writes it to
+/// `dst` as Paddle 3.3.1 writes it — JSON, or text for `.pir`/`.txt`.
+/// `readable`/`trainable` default to the source's header. Returns the
+/// source's PIR version.
 #[pyfunction]
-#[pyo3(signature = (src, dst, *, patches=Vec::new(), overwrite=true, accept_develop_version=false, readable=None, trainable=None))]
+#[pyo3(
+    signature = (src, dst, *, patches=None, overwrite=true, accept_develop_version=false, readable=None, trainable=None),
+    text_signature = "(src, dst, *, patches=(), overwrite=True, accept_develop_version=False, readable=None, trainable=None)"
+)]
 fn upgrade(
     src: PathBuf,
     dst: PathBuf,
-    patches: Vec<PathBuf>,
+    patches: Option<Vec<PathBuf>>,
     overwrite: bool,
     accept_develop_version: bool,
     readable: Option<bool>,
     trainable: Option<bool>,
 ) -> PyResult<u64> {
     let mut merged: Option<pir_serde::patch::PatchSet> = None;
-    for file in &patches {
+    for file in patches.iter().flatten() {
         let text = std::fs::read_to_string(file).map_err(|e| {
             errors::raise::<errors::ReadError>(
                 format!("cannot read patch file {}: {e}", file.display()),
@@ -201,13 +216,15 @@ fn upgrade(
             .map_err(|e| errors::read(Some(file), pir_serde::ReadError::Patch(e)))?;
         merged.get_or_insert_with(Default::default).merge(set);
     }
-    let options = pir_serde::ReadOptions {
-        accept_develop_version,
-        patches: merged.map(Arc::new),
+    let options = pir::LoadOptions {
+        read: pir_serde::ReadOptions {
+            accept_develop_version,
+            patches: merged.map(Arc::new),
+            ..Default::default()
+        },
         ..Default::default()
     };
-    let loaded = pir_serde::read_any_file(context().clone(), &src, &options)
-        .map_err(|e| errors::read(Some(&src), e))?;
+    let loaded = pir::read_program(context().clone(), &src, &options).map_err(errors::model)?;
     let write = pir_serde::WriteOptions {
         trainable: trainable.unwrap_or(loaded.trainable),
         readable: readable.unwrap_or(loaded.readable),
@@ -218,7 +235,7 @@ fn upgrade(
     Ok(loaded.version)
 }
 
-/// `passes()`: `(name, description)` of every registered pass.
+/// `(name, description)` of every registered pass.
 #[pyfunction]
 fn passes() -> Vec<(&'static str, &'static str)> {
     pir_pass::registry::PASSES
@@ -227,11 +244,12 @@ fn passes() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// `op_definition(name)`: the definition of a `pd_op` op (inputs, attributes
-/// with kinds and defaults, outputs, in-place and view pairs, traits), or `None`.
+/// The definition of op `name` (inputs, attributes with kinds and defaults,
+/// outputs, in-place and view pairs, traits), or `None` for an op without
+/// one. Kinds are spelled as in `Op.definition`.
 #[pyfunction]
 fn op_definition<'py>(py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
-    program::op_definition(py, name)
+    defs::op_definition(py, name)
 }
 
 /// The native module.

@@ -11,7 +11,9 @@
 //! way Paddle hands them to NumPy.
 
 use std::borrow::Cow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use pir::FileKind;
 
 use pir_params::pickle::{self, PickleValue};
 use pir_params::{DType, Tensor};
@@ -262,6 +264,23 @@ impl PyParams {
 
 // ------------------------------------------------------------ pickle files
 
+/// Checks that `path` holds what a parameter reader reads (`accept`), so a
+/// model given as parameters gets a `FileKindError` saying what it is; a
+/// file that cannot be read stays a `ParamsError`, as the readers raise.
+fn check_kind(path: &Path, wanted: &'static str, accept: fn(FileKind) -> bool) -> PyResult<()> {
+    match pir::check_kind(path, wanted, accept) {
+        Ok(_) => Ok(()),
+        Err(pir::Error::Io { path, source }) => Err(errors::params(
+            &path,
+            pir_params::Error::Io {
+                path: path.clone(),
+                source,
+            },
+        )),
+        Err(e) => Err(errors::model(e)),
+    }
+}
+
 /// A pickle value as a Python object (arrays zero-copy where mapped).
 fn pickle_to_py(py: Python<'_>, v: &PickleValue<'_>, depth: usize) -> PyResult<Py<PyAny>> {
     if depth > 200 {
@@ -310,13 +329,15 @@ fn pickle_to_py(py: Python<'_>, v: &PickleValue<'_>, depth: usize) -> PyResult<P
     }
 }
 
-/// `load_state_dict(path)`: reads a `.pdparams` / `.pdopt` pickle as
-/// `paddle.load` returns it — a dict of NumPy arrays (viewing the
+/// Reads a `.pdparams` / `.pdopt` pickle as `paddle.load` returns it — a dict of NumPy arrays (viewing the
 /// memory-mapped file, read-only) and of the other entries (e.g. `LR_Scheduler`,
 /// `StructuredToParameterName@@`) — without executing anything: only the
 /// objects such files hold are allowed (numpy arrays, containers, scalars).
 #[pyfunction]
 pub(crate) fn load_state_dict(py: Python<'_>, path: PathBuf) -> PyResult<Py<PyAny>> {
+    check_kind(&path, "a parameter pickle (.pdparams, .pdopt)", |k| {
+        k == FileKind::PickleParams
+    })?;
     let state =
         pir_params::pickle::load_state_dict_file(&path).map_err(|e| errors::params(&path, e))?;
     let dict = PyDict::new(py);
@@ -385,7 +406,7 @@ fn py_to_pickle(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<PickleValue<'s
     })
 }
 
-/// `save_state_dict(path, state, overwrite=True)`: writes a dict of arrays
+/// Writes `state`, a dict of arrays
 /// (and plain values) as the protocol-4 pickle `paddle.save` /
 /// `paddle.static.save` write, atomically.
 #[pyfunction]
@@ -400,7 +421,7 @@ pub(crate) fn save_state_dict(
         .map_err(|e| errors::params(&path, e))
 }
 
-/// `load_params(path, names=None)`: reads a `.pdiparams` file (memory-mapped).
+/// Reads a `.pdiparams` file (memory-mapped).
 /// With `names` (in the file's order: sorted as Python sorts them) gives a
 /// dict; without, a list of the arrays in file order.
 #[pyfunction]
@@ -410,6 +431,10 @@ pub(crate) fn load_params(
     path: PathBuf,
     names: Option<Vec<String>>,
 ) -> PyResult<Py<PyAny>> {
+    // An empty stream holds no tensors (a program without parameters).
+    check_kind(&path, "a parameter file (.pdiparams)", |k| {
+        matches!(k, FileKind::CombinedParams | FileKind::Empty)
+    })?;
     match names {
         Some(names) => {
             let tensors = pir_params::combined::load_combined(&path, &names)
@@ -432,8 +457,7 @@ pub(crate) fn load_params(
     }
 }
 
-/// `save_params(path, params, overwrite=True)`: writes a `.pdiparams` file
-/// of `name: array` pairs, in Paddle's order (names sorted as Python sorts
+/// Writes a `.pdiparams` file of the `name: array` pairs of `params`, in Paddle's order (names sorted as Python sorts
 /// them), atomically. `dtypes` maps names to Paddle element types NumPy lacks
 /// (`bfloat16` for a `uint16` array).
 #[pyfunction]

@@ -1,10 +1,11 @@
 //! `Program` (the IR with its file header) and `Model` (a program with its
 //! parameters, loaded from and saved to files).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pir_core::printer::PrintOptions;
 use pir_core::walk::Order;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -98,8 +99,9 @@ impl PyProgram {
     }
 
     /// Writes the program (no parameters) atomically: Paddle's JSON, or text
-    /// for a `.pir` (typed) or `.txt` (Paddle's print) path.
-    #[pyo3(signature = (path, overwrite=true))]
+    /// for a `.pir` (typed) or `.txt` (Paddle's print) path. An existing
+    /// file is replaced only with `overwrite=True` (else `pir.WriteError`).
+    #[pyo3(signature = (path, overwrite=false))]
     fn save(&self, path: PathBuf, overwrite: bool) -> PyResult<()> {
         pir_serde::write_any_file(self.p(), &path, &self.write_options(), overwrite)
             .map_err(|e| errors::write(&path, e))
@@ -201,52 +203,32 @@ impl PyProgram {
     }
 }
 
-/// The definition of op `name` as a dict, or `None`.
-pub(crate) fn op_definition<'py>(
-    py: Python<'py>,
-    name: &str,
-) -> PyResult<Option<Bound<'py, PyDict>>> {
-    let Some(d) = pir_dialects::op_def(name) else {
-        return Ok(None);
+/// The pipeline `Model.opt` runs: the `drr` pass of the rule file first,
+/// then the given passes.
+fn pipeline_text(pipeline: Option<&str>, rules: Option<&Path>) -> PyResult<String> {
+    let rules = match rules {
+        Some(file) => {
+            let text = file
+                .to_str()
+                .filter(|t| !t.contains([',', '{', '}', '(', ')']));
+            let Some(text) = text else {
+                return Err(PyValueError::new_err(format!(
+                    "rules={}: a rule file's path must be UTF-8 without `,{{}}()`",
+                    file.display()
+                )));
+            };
+            Some(format!("drr{{file={text}}}"))
+        }
+        None => None,
     };
-    let dict = PyDict::new(py);
-    dict.set_item("name", d.name)?;
-    // An input or output: name, what it carries, whether it may be absent.
-    let slot = |name: &str, kind: String, optional: bool| -> PyResult<Bound<'py, PyDict>> {
-        let item = PyDict::new(py);
-        item.set_item("name", name)?;
-        item.set_item("kind", kind)?;
-        item.set_item("optional", optional)?;
-        Ok(item)
-    };
-    let inputs = PyList::empty(py);
-    for i in d.inputs {
-        inputs.append(slot(i.name, format!("{:?}", i.kind), i.optional)?)?;
+    match (rules, pipeline) {
+        (Some(r), Some(p)) if !p.trim().is_empty() => Ok(format!("{r},{p}")),
+        (Some(r), _) => Ok(r),
+        (None, Some(p)) => Ok(p.to_owned()),
+        (None, None) => Err(PyValueError::new_err(
+            "opt needs a pipeline (e.g. \"canonicalize,cse,dce\") or rules=FILE",
+        )),
     }
-    dict.set_item("inputs", inputs)?;
-    let attributes = PyList::empty(py);
-    for a in d.attributes {
-        let item = PyDict::new(py);
-        item.set_item("name", a.name)?;
-        item.set_item("kind", format!("{:?}", a.kind))?;
-        let default = match a.default {
-            Some(dv) => Some(crate::attrs::default_to_py(py, dv, a.kind)?),
-            None => None,
-        };
-        item.set_item("default", default)?;
-        attributes.append(item)?;
-    }
-    dict.set_item("attributes", attributes)?;
-    let outputs = PyList::empty(py);
-    for o in d.outputs {
-        outputs.append(slot(o.name, format!("{:?}", o.kind), o.optional)?)?;
-    }
-    dict.set_item("outputs", outputs)?;
-    dict.set_item("inplace", d.inplace.to_vec())?;
-    dict.set_item("view", d.view.to_vec())?;
-    dict.set_item("traits", d.traits.to_vec())?;
-    dict.set_item("num_regions", d.num_regions)?;
-    Ok(Some(dict))
 }
 
 /// A model: a program with its parameters bound by name (memory-mapped from
@@ -255,6 +237,9 @@ pub(crate) fn op_definition<'py>(
 pub struct PyModel {
     pub(crate) program: Py<PyProgram>,
     pub(crate) path: Option<String>,
+    /// The parameter file `load` looked for beside the program and did not
+    /// find, while the program declares persistable variables.
+    pub(crate) missing_params: Option<PathBuf>,
 }
 
 #[pymethods]
@@ -265,6 +250,7 @@ impl PyModel {
         PyModel {
             program,
             path: None,
+            missing_params: None,
         }
     }
 
@@ -298,8 +284,10 @@ impl PyModel {
 
     /// Writes `prefix.json` and, when parameters have data,
     /// `prefix.pdiparams` (each atomically, in Paddle's formats; only the
-    /// tensors the program still names).
-    #[pyo3(signature = (prefix, overwrite=true))]
+    /// tensors the program still names), making the folders of `prefix`.
+    /// Existing files are replaced only with `overwrite=True` (else
+    /// `pir.WriteError`, and neither file changes).
+    #[pyo3(signature = (prefix, overwrite=false))]
     fn save(&self, py: Python<'_>, prefix: PathBuf, overwrite: bool) -> PyResult<()> {
         let prog = self.program.try_borrow(py)?;
         let model = &prog.model;
@@ -309,28 +297,43 @@ impl PyModel {
 
     /// Runs a pipeline of passes (any `-p` text `pir opt` takes, e.g.
     /// `"canonicalize,cse,dce"` or `"constant_folding,fold_batch_norm,dce"`)
-    /// on the program and its parameters. The program is verified after each
-    /// pass unless `verify=False`; `keep_params=True` keeps every pass from
-    /// reading, creating or dropping parameters. On failure the program is
-    /// left as it was and `pir.PassError` is raised. Returns one dict per
-    /// pass: `pass`, `changed`, `seconds`.
-    #[pyo3(signature = (pipeline, verify=true, keep_params=false))]
+    /// on the program and its parameters; `rules` names a file of
+    /// declarative rewrite rules (`.drr`) applied first, as `pir opt --rules`
+    /// does. The program is verified after each pass unless `verify=False`;
+    /// `keep_params=True` keeps every pass from reading, creating or
+    /// dropping parameters. On failure the program is left as it was and
+    /// `pir.PassError` is raised. A model `pir.load` read without the
+    /// parameter file its program needs (none was beside it) raises
+    /// `pir.MissingParamsError` instead of optimising the program as if it
+    /// had no parameters; load it with `params=False` to optimise the
+    /// program alone. Returns one dict per pass: `pass`, `changed`,
+    /// `seconds`.
+    #[pyo3(signature = (pipeline=None, verify=true, keep_params=false, *, rules=None))]
     fn opt<'py>(
         &self,
         py: Python<'py>,
-        pipeline: &str,
+        pipeline: Option<&str>,
         verify: bool,
         keep_params: bool,
+        rules: Option<PathBuf>,
     ) -> PyResult<Bound<'py, PyList>> {
         let defaults = if keep_params {
             pir_pass::registry::OptionDefaults::keep_params()
         } else {
             Default::default()
         };
-        let mut pm = pir_pass::PassManager::parse_with(pipeline, &defaults)
+        let pipeline = pipeline_text(pipeline, rules.as_deref())?;
+        let mut pm = pir_pass::PassManager::parse_with(&pipeline, &defaults)
             .map_err(|e| errors::pass(e.to_string()))?;
         pm.instrumentation.verify_each = verify;
         let mut prog = self.program.try_borrow_mut(py)?;
+        if let Some(file) = &self.missing_params {
+            // Parameters assigned since loading count as found.
+            if prog.model.lacks_parameter_data() {
+                let model = self.path.as_deref().unwrap_or("the model");
+                return Err(errors::missing_params(model, file));
+            }
+        }
         let before = prog.p().clone();
         let records = match pm.run(prog.p_mut()) {
             Ok(r) => r,

@@ -270,16 +270,8 @@ pub fn read_program_from(
     if !head_kind.is_model() && bytes.first() != Some(&0x0a) {
         return Err(wrong_kind(head_kind));
     }
-    (&mut reader)
-        .take(MAX_STREAM_BYTES + 1 - bytes.len() as u64)
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    if bytes.len() as u64 > MAX_STREAM_BYTES {
-        return Err(io(std::io::Error::new(
-            std::io::ErrorKind::FileTooLarge,
-            format!("a model read from a stream may have at most {MAX_STREAM_BYTES} bytes"),
-        )));
-    }
+    let rest = MAX_STREAM_BYTES - bytes.len() as u64;
+    pir_core::fs::read_to_end_limited(&mut reader, rest, &mut bytes).map_err(io)?;
     let kind = FileKind::of_named_bytes(&bytes, name);
     if !kind.is_model() {
         return Err(wrong_kind(kind));

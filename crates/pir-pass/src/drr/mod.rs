@@ -23,30 +23,20 @@
 //! }
 //! ```
 //!
-//! - Source lines: `%r1, %r2 = op.name(%a, _, none) {attr: EXPR, ...}`; `_`
-//!   matches any operand or ignores a result, `none` an absent optional input. An attribute given as a lone
-//!   `$name` binds it (or, when bound already, must equal it); any other
-//!   expression must equal the attribute. Unlisted attributes match anything.
-//! - `where EXPR` lines (all must hold). Expressions: numbers, strings,
-//!   `true`/`false`, bare words (`float32`), lists `[a, b]`, `%tensor`,
-//!   `$name`, `+ - * / %`, comparisons, `&& || !`, indexing `list[i]`, and
-//!   the functions of [`eval::FUNCTIONS`] (`rank(%x)`, `dim(%x, -1)`,
-//!   `shape(%x)`, `dtype(%x)`, `uses(%x)`, `is_param(%x)`, …).
-//! - After `=>`, result lines `%r = op.name(%a, none, …) {attr: EXPR} : type(%t), …`
-//!   (`none`: an absent optional operand; types default to those of the
-//!   source tensors of the same names) or `%r = %a` (replace by a tensor).
+//! In short: source lines `%r = op.name(%a, _, none) {attr: $v, attr: EXPR}`
+//! (`_` any operand or an ignored result, `none` an absent optional input,
+//! `$v` binds an attribute, any other expression requires it); `where EXPR`
+//! lines, all of which must hold, over the functions of [`FUNCTIONS`];
+//! after `=>`, result ops `%r = op.name(...) {attr: EXPR} : type(%t)` that
+//! replace the source tensors of the same names, or `%r = %a`. A rule never
+//! fires where its rewrite could be observed (in-place writes, outside
+//! users of unreplaced results).
 //!
-//! As in Paddle's DRR, a result op goes where the pattern began (before the
-//! first matched op) unless its inputs are defined later, then right after
-//! the last of them; its attributes are written in its definition's order,
-//! with the definition's defaults for those the rule leaves out, then its
-//! `stop_gradient` (Paddle's rule: true when every operand's is), then any
-//! others in the rule's order. Source ops left without users are erased, and
-//! so are the side-effect-free ops that fed only them. A rule never fires where its rewrite could be
-//! observed differently: every tensor it reads or replaces must be unwritten
-//! by in-place ops, every matched op must be out-of-place and in the last
-//! op's block, and a source op's result that is not replaced may have no
-//! users outside the match.
+//! The language reference — every construct with an example, the
+//! functions, placement and safety rules, the errors — is the guide's
+//! chapter *Rewrite rules (DRR)*, `docs/guide/src/drr.md` in the
+//! repository; its examples are parsed by this crate's tests
+//! (`tests/drr_docs.rs`), so it follows the parser.
 
 mod eval;
 mod parse;

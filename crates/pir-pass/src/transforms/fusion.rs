@@ -4,7 +4,7 @@
 
 use crate::drr::RuleSet;
 use crate::pass::Pass;
-use crate::registry::{Options, PassInfo, GREEDY_OPTIONS};
+use crate::registry::{MakeError, Options, PassInfo, GREEDY_OPTIONS};
 use crate::transforms::canonicalize::PatternPass;
 
 /// A rule file larger than this is refused before it is read.
@@ -70,7 +70,7 @@ macro_rules! library_pass {
             argument: $argument,
             description: $description,
             options: GREEDY_OPTIONS,
-            make: |o| library($argument, &[$argument $(, $more)*], o),
+            make: |o| Ok(library($argument, &[$argument $(, $more)*], o)?),
         };
     };
 }
@@ -139,8 +139,8 @@ pub const DRR: PassInfo = PassInfo {
     options: &["file", "max-iterations", "max-rewrites", "bottom-up"],
     make: |o| {
         let path = o.take("file").ok_or("needs the rule file: drr{file=PATH}")?;
-        let text = read_rules(std::path::Path::new(&path))?;
-        let rules = RuleSet::parse(&text, &path).map_err(|e| e.to_string())?;
+        let text = read_rules(std::path::Path::new(&path)).map_err(MakeError::input)?;
+        let rules = RuleSet::parse(&text, &path).map_err(|e| MakeError::input(e.to_string()))?;
         let labels = rules
             .rules
             .iter()
@@ -153,13 +153,16 @@ pub const DRR: PassInfo = PassInfo {
 
 fn read_rules(path: &std::path::Path) -> Result<String, String> {
     let shown = path.display();
-    let len = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read {shown}: {e}"))?
-        .len();
-    if len > MAX_RULE_FILE {
-        return Err(format!(
-            "{shown} is {len} bytes; rule files are at most {MAX_RULE_FILE}"
-        ));
-    }
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {shown}: {e}"))
+    let bytes = pir_core::fs::read_limited(path, MAX_RULE_FILE).map_err(|e| match e.kind() {
+        std::io::ErrorKind::FileTooLarge => {
+            format!("{shown}: a rule file has at most {MAX_RULE_FILE} bytes")
+        }
+        _ => format!("cannot read {shown}: {e}"),
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{shown}: not UTF-8 text (byte offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }

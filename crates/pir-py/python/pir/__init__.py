@@ -1,5 +1,10 @@
 """pir: PaddlePaddle's PIR from Python, without Paddle.
 
+The distribution is named ``pir-rs`` and imports as ``pir``:
+``pip install ./crates/pir-py`` (from a checkout of pir-rs) installs the
+distribution ``pir-rs``, then ``import pir``. (``pir`` on PyPI is another
+project.) ``pir.__version__`` is the version of ``pir-rs``.
+
 Read a model Paddle 3.x wrote (``.json``), a legacy Paddle 2.x ``.pdmodel``
 or IR text; print it exactly as Paddle prints it; walk and edit its ops;
 run passes; read its parameters as NumPy arrays straight from the file's
@@ -14,9 +19,12 @@ memory; and save it back for Paddle.
 >>> model.params["linear_0.w_0"]                      # read-only numpy.ndarray, no copy
 >>> model.opt("canonicalize,cse,dce")                 # any `pir opt -p` pipeline
 >>> model.save("out/model")                           # out/model.json + .pdiparams
+>>> model.save("out/model", overwrite=True)           # replacing existing files
 
 Every error is a ``pir.PirError``; each carries ``file``, ``json_path``,
 ``line``, ``column`` and ``offset`` (``None`` where they do not apply).
+A file of the wrong kind (a ``.pdiparams`` given to ``pir.load``) is a
+``pir.FileKindError`` saying what the file is.
 """
 
 import collections.abc as _abc
@@ -26,7 +34,9 @@ from ._pir import (
     Attribute,
     Block,
     EditError,
+    FileKindError,
     LegacyError,
+    MissingParamsError,
     Model,
     Op,
     Params,
@@ -72,7 +82,9 @@ __all__ = [
     "Attribute",
     "Block",
     "EditError",
+    "FileKindError",
     "LegacyError",
+    "MissingParamsError",
     "Model",
     "Op",
     "Params",

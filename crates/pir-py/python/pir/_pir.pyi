@@ -26,6 +26,10 @@ class ReadError(PirError):
 class ParseError(ReadError):
     """Malformed IR text or JSON (`line`, `column`, `offset` say where)."""
 
+class FileKindError(ReadError):
+    """A file is not of the kind the call reads (a parameter file given as a
+    model...); the message says what the file is."""
+
 class LegacyError(ReadError):
     """A Paddle 2.x `.pdmodel` could not be read or translated."""
 
@@ -43,17 +47,22 @@ class VerifyError(PirError):
 class PassError(PirError):
     """A pipeline is malformed or a pass failed (the program is unchanged)."""
 
+class MissingParamsError(PassError):
+    """`Model.opt` of a model loaded without the parameter file its program
+    needs (`file` names the file looked for)."""
+
 class EditError(PirError):
     """An edit that would break the IR."""
 
 def load(
     path: _Path,
     *,
-    params: Union[bool, _Path, Sequence[_Path], None] = None,
+    params: Union[bool, _Path, Sequence[_Path]] = True,
     lenient: bool = False,
 ) -> Model:
     """Read a model (`.json`, legacy `.pdmodel`, IR text, or a prefix) with
-    the parameters beside it, memory-mapped."""
+    the parameters beside it, memory-mapped (`params=True`), none
+    (`params=False`), or those of the given files."""
 
 def parse(text: str, *, strict: bool = False) -> Program:
     """A program from IR text (either form) or Paddle's JSON."""
@@ -62,7 +71,7 @@ def upgrade(
     src: _Path,
     dst: _Path,
     *,
-    patches: Sequence[_Path] = ...,
+    patches: Sequence[_Path] = (),
     overwrite: bool = True,
     accept_develop_version: bool = False,
     readable: Optional[bool] = None,
@@ -114,9 +123,14 @@ class Model:
     @property
     def path(self) -> Optional[str]: ...
     def parameter_names(self) -> list[str]: ...
-    def save(self, prefix: _Path, overwrite: bool = True) -> None: ...
+    def save(self, prefix: _Path, overwrite: bool = False) -> None: ...
     def opt(
-        self, pipeline: str, verify: bool = True, keep_params: bool = False
+        self,
+        pipeline: Optional[str] = None,
+        verify: bool = True,
+        keep_params: bool = False,
+        *,
+        rules: Optional[_Path] = None,
     ) -> list[dict[str, Any]]: ...
     def verify(self) -> None: ...
 
@@ -127,7 +141,7 @@ class Program:
     def to_json(
         self, readable: Optional[bool] = None, trainable: Optional[bool] = None
     ) -> str: ...
-    def save(self, path: _Path, overwrite: bool = True) -> None: ...
+    def save(self, path: _Path, overwrite: bool = False) -> None: ...
     def verify(self) -> None: ...
     @property
     def module(self) -> Op: ...

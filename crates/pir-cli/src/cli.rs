@@ -109,6 +109,11 @@ pub struct VerifyArgs {
     /// Also reject ops that are not registered.
     #[arg(long)]
     pub strict: bool,
+    /// Also re-infer every op's result types (Paddle's InferMeta) and
+    /// report each op whose stored types differ, and ops without
+    /// inference; the exit code is 1 when any differ.
+    #[arg(long)]
+    pub infer: bool,
     #[command(flatten)]
     pub jobs: Jobs,
 }

@@ -128,12 +128,72 @@ fn verify(args: &VerifyArgs) -> Result<(), CliError> {
             path: path.to_path_buf(),
             source,
         })?;
+        if args.infer {
+            return verify_infer(path, &loaded.program);
+        }
         Ok(format!(
             "{}: ok ({} ops)\n",
             path.display(),
             loaded.program.num_ops()
         ))
     })
+}
+
+/// `pir verify --infer`: re-infers every op; one line per op whose stored
+/// result types differ (an error) or that has no inference (a note).
+fn verify_infer(path: &Path, program: &pir_core::Program) -> Result<String, CliError> {
+    use std::fmt::Write as _;
+    let inferer = pir_infer::Inferer::new(program.ctx());
+    let check = inferer.check_program(program);
+    let ctx = program.ctx();
+    let show = |types: &[pir_core::Type]| {
+        types
+            .iter()
+            .map(|&t| if t.is_null() { "null".to_owned() } else { ctx.display_type(t) })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = String::new();
+    let mut without: std::collections::BTreeMap<&str, usize> = Default::default();
+    for (op_path, op, outcome) in &check.reports {
+        let at = op_path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("/");
+        let name = program.op_name_str(*op);
+        match outcome {
+            pir_infer::OpCheck::Equal | pir_infer::OpCheck::Declared => {}
+            pir_infer::OpCheck::Differ { stored, inferred } => {
+                // Writing into a String cannot fail.
+                let _ = writeln!(
+                    out,
+                    "{}: op {at} `{name}`: stored [{}], inferred [{}]",
+                    path.display(),
+                    show(stored),
+                    show(inferred)
+                );
+            }
+            pir_infer::OpCheck::Error(pir_infer::InferError::Invalid { .. }) => {
+                let pir_infer::OpCheck::Error(e) = outcome else { continue };
+                let _ = writeln!(out, "{}: op {at}: {e}", path.display());
+            }
+            pir_infer::OpCheck::Error(_) => *without.entry(name).or_default() += 1,
+        }
+    }
+    let differ = check.differing();
+    let _ = writeln!(
+        out,
+        "{}: {} ops inferred, {} equal, {differ} differ, {} declared",
+        path.display(),
+        check.checked,
+        check.equal,
+        check.declared
+    );
+    if !without.is_empty() {
+        let list: Vec<String> = without.iter().map(|(n, c)| format!("{n} ({c})")).collect();
+        let _ = writeln!(out, "{}: without inference: {}", path.display(), list.join(", "));
+    }
+    if differ > 0 {
+        return Err(CliError::File(out.trim_end().to_owned()));
+    }
+    Ok(out)
 }
 
 /// `pir stats MODEL`.

@@ -20,6 +20,7 @@ pub(crate) fn set_lenient(lenient: bool) {
 pub(crate) fn legacy_options() -> pir_legacy::Options {
     pir_legacy::Options {
         lenient: LENIENT.load(Ordering::Relaxed),
+        ..Default::default()
     }
 }
 

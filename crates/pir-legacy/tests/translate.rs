@@ -171,8 +171,15 @@ fn lenient_keeps_unknown_ops_as_unregistered_ops_that_print_and_save() {
         s: Some("a".into()),
         ..Default::default()
     });
-    let p = pir_legacy::translate_bytes(&program(custom), ctx.clone(), Options { lenient: true })
-        .unwrap();
+    let p = pir_legacy::translate_bytes(
+        &program(custom),
+        ctx.clone(),
+        Options {
+            lenient: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let text = p.to_string();
     assert!(text.contains("\"legacy.my_custom_op\" (%0)"), "{text}");
     assert!(text.contains("k:3"), "{text}");
@@ -216,7 +223,14 @@ fn truncated_and_hostile_inputs_are_errors_not_panics() {
         bytes[i] = rng.next_u64() as u8;
         if let Ok(desc) = ProgramDesc::decode(&bytes) {
             for lenient in [false, true] {
-                if let Ok(p) = pir_legacy::translate(&desc, ctx.clone(), Options { lenient }) {
+                if let Ok(p) = pir_legacy::translate(
+                    &desc,
+                    ctx.clone(),
+                    Options {
+                        lenient,
+                        ..Default::default()
+                    },
+                ) {
                     let _ = p.to_string();
                     let _ = pir_serde::write_to_vec(&p, &Default::default());
                 }

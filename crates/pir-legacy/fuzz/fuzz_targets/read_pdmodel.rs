@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     };
     let _ = desc.op_version_map.pairs();
     for lenient in [false, true] {
-        if let Ok(program) = pir_legacy::translate(&desc, ctx(), Options { lenient }) {
+        if let Ok(program) = pir_legacy::translate(&desc, ctx(), Options { lenient, ..Default::default() }) {
             let _ = program.to_string();
             let _ = program.verify();
             let _ = pir_serde::write_to_vec(&program, &Default::default());

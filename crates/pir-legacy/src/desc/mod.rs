@@ -36,6 +36,12 @@ pub const MAX_ARGS: usize = 60_000;
 /// repeated names are merged, which costs time with the count squared).
 pub const MAX_OP_ENTRIES: usize = 10_000;
 
+/// Deepest nesting of blocks: a block has at most this many ancestors
+/// (checked when the program is read, so a variable look-up walks a
+/// bounded chain), and the translation follows sub-blocks at most this many
+/// levels deep (each level recurses once).
+pub const MAX_DEPTH: usize = 64;
+
 /// Scalar element types of `VarType.Type` (values as in `framework.proto`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DataKind {
@@ -289,6 +295,32 @@ pub enum AttrValue<'a> {
     Scalars(Vec<ScalarValue>),
 }
 
+impl AttrValue<'_> {
+    /// The `AttrType` name of the value's kind, for messages.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            AttrValue::Int(_) => "an INT",
+            AttrValue::Float(_) => "a FLOAT",
+            AttrValue::String(_) => "a STRING",
+            AttrValue::Ints(_) => "INTS",
+            AttrValue::Floats(_) => "FLOATS",
+            AttrValue::Strings(_) => "STRINGS",
+            AttrValue::Bool(_) => "a BOOLEAN",
+            AttrValue::Bools(_) => "BOOLEANS",
+            AttrValue::Block(_) => "a BLOCK",
+            AttrValue::Long(_) => "a LONG",
+            AttrValue::Blocks(_) => "BLOCKS",
+            AttrValue::Longs(_) => "LONGS",
+            AttrValue::Float64s(_) => "FLOAT64S",
+            AttrValue::Var(_) => "a VAR",
+            AttrValue::Vars(_) => "VARS",
+            AttrValue::Float64(_) => "a FLOAT64",
+            AttrValue::Scalar(_) => "a SCALAR",
+            AttrValue::Scalars(_) => "SCALARS",
+        }
+    }
+}
+
 /// A named attribute.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Attr<'a> {
@@ -441,9 +473,9 @@ impl<'a> ProgramDesc<'a> {
     /// Where [`ProgramDesc::find_var`] finds `name`: block and index there.
     pub fn find_var_pos(&self, block: usize, name: &str) -> Option<(usize, usize)> {
         let mut b = block;
-        // The parent chain was checked to point to existing blocks; the step
-        // bound guards against cycles.
-        for _ in 0..=self.blocks.len() {
+        // Parent chains were checked to end within MAX_DEPTH steps; the
+        // bound keeps a look-up short in blocks edited after that check.
+        for _ in 0..=MAX_DEPTH {
             let blk = self.blocks.get(b)?;
             if let Some(&i) = blk.by_name.get(name) {
                 return Some((b, i));

@@ -7,7 +7,6 @@ use pir_core::{BlockId, ValueId};
 
 use super::attrs::AttrMap;
 use super::general::{def, target_name, Hooks};
-use super::special::{float_attr, int_attr};
 use super::values::{self, ScopeId, VarInfo};
 use super::Translator;
 use crate::desc::OpDesc;
@@ -25,9 +24,11 @@ impl<'d> Translator<'d> {
     ) -> Result<()> {
         let d = def("pd_op.matmul").ok_or_else(|| self.err("no pd_op.matmul"))?;
         self.slice_vector_inputs(op, scope, dst)?;
-        let xn = int_attr(op, "x_num_col_dims")
+        let xn = self
+            .int_attr(op, "x_num_col_dims")?
             .ok_or_else(|| self.err("`mul` needs `x_num_col_dims`"))?;
-        let yn = int_attr(op, "y_num_col_dims")
+        let yn = self
+            .int_attr(op, "y_num_col_dims")?
             .ok_or_else(|| self.err("`mul` needs `y_num_col_dims`"))?;
         let xv = self.single_input(op, scope, "X")?;
         let yv = self.single_input(op, scope, "Y")?;
@@ -91,7 +92,7 @@ impl<'d> Translator<'d> {
         dst: BlockId,
     ) -> Result<()> {
         for n in ["Scale_x", "Scale_y", "Scale_out"] {
-            if let Some(v) = float_attr(op, n) {
+            if let Some(v) = self.float_attr(op, n)? {
                 if (v - 1.0).abs() > 1e-6 {
                     return Err(self.unsupported("matmul", format!("`{n}` is {v}, not 1")));
                 }
@@ -99,7 +100,9 @@ impl<'d> Translator<'d> {
         }
         let d = def("pd_op.matmul").ok_or_else(|| self.err("no pd_op.matmul"))?;
         let new = self.general_with(b, op, scope, dst, d, &Hooks::default())?;
-        let alpha = float_attr(op, "alpha").ok_or_else(|| self.err("`matmul` needs `alpha`"))?;
+        let alpha = self
+            .float_attr(op, "alpha")?
+            .ok_or_else(|| self.err("`matmul` needs `alpha`"))?;
         if (alpha - 1.0).abs() >= 1e-6 {
             let out = op.output_args("Out").first().copied().unwrap_or_default();
             let v = self.program.result(new, 0);
@@ -126,7 +129,9 @@ impl<'d> Translator<'d> {
         };
         let (d, plan) = found
             .ok_or_else(|| self.unsupported(op.op_type, format!("no op `{}`", target_name(op))))?;
-        let axis = int_attr(op, "axis").ok_or_else(|| self.err("elementwise op needs `axis`"))?;
+        let axis = self
+            .int_attr(op, "axis")?
+            .ok_or_else(|| self.err("elementwise op needs `axis`"))?;
         if axis == -1 {
             return self
                 .general_with_plan(b, op, scope, dst, d, &plan, &Hooks::default())

@@ -14,14 +14,19 @@ use super::Translator;
 use crate::desc::{AttrValue, OpDesc, VarKind};
 use crate::error::Result;
 
-fn sub_block(op: &OpDesc) -> Option<usize> {
-    match op.attr("sub_block") {
-        Some(AttrValue::Block(i)) => usize::try_from(*i).ok(),
-        _ => None,
-    }
-}
-
 impl<'d> Translator<'d> {
+    /// The block a control-flow op runs (`GetBlockAttrId("sub_block")`,
+    /// which fails in Paddle when the attribute is missing or not a block).
+    /// The decoder checked that block indices exist.
+    fn sub_block(&self, op: &OpDesc<'d>) -> Result<usize> {
+        match op.attr("sub_block") {
+            Some(AttrValue::Block(i)) => usize::try_from(*i)
+                .map_err(|_| self.err(format!("attribute `sub_block`: block index {i}"))),
+            Some(other) => Err(self.attr_kind_err("sub_block", other, "a block index (BLOCK)")),
+            None => Err(self.err(format!("`{}` needs attribute `sub_block`", op.op_type))),
+        }
+    }
+
     pub(super) fn translate_if(
         &mut self,
         b: usize,
@@ -46,6 +51,7 @@ impl<'d> Translator<'d> {
         for name in &outputs {
             out_types.push(self.var_type(b, name)?);
         }
+        let sub = self.sub_block(op)?;
         let cond_v = self.lookup(scope, cond)?.value;
         let if_op = self.create_op(
             dst,
@@ -56,48 +62,48 @@ impl<'d> Translator<'d> {
             AttrMap::new(),
             2,
         );
+        self.note_control_flow(if_op, 2);
         let at = self.at;
-        if let Some(sub) = sub_block(op) {
-            let true_region = self.program.op_region(if_op, 0);
-            let true_block = self.program.add_block(true_region);
-            let true_scope = self.scopes.inner(scope);
-            self.translate_block(sub, true_scope, true_block)?;
-            self.at = at;
-            let mut yields: Vec<ValueId> = Vec::with_capacity(outputs.len());
-            for &name in &outputs {
-                yields.push(self.lookup(true_scope, name)?.value);
-            }
-            let ops: Vec<Option<ValueId>> = yields.iter().map(|&v| Some(v)).collect();
-            self.create_op(true_block, false, "cf.yield", &ops, &[], AttrMap::new(), 0);
+        self.enter_sub_block()?;
+        let true_region = self.program.op_region(if_op, 0);
+        let true_block = self.program.add_block(true_region);
+        let true_scope = self.scopes.inner(scope);
+        self.translate_block(sub, true_scope, true_block)?;
+        self.at = at;
+        let mut yields: Vec<ValueId> = Vec::with_capacity(outputs.len());
+        for &name in &outputs {
+            yields.push(self.lookup(true_scope, name)?.value);
+        }
+        let ops: Vec<Option<ValueId>> = yields.iter().map(|&v| Some(v)).collect();
+        self.create_op(true_block, false, "cf.yield", &ops, &[], AttrMap::new(), 0);
 
-            let false_region = self.program.op_region(if_op, 1);
-            let false_block = self.program.add_block(false_region);
-            let false_scope = self.scopes.inner(scope);
-            let mut false_yields = Vec::with_capacity(outputs.len());
-            for (i, &name) in outputs.iter().enumerate() {
-                let v = match self.scopes.get(false_scope, name) {
-                    Some(v) => v.value,
-                    None => {
-                        let v = self.init_value(false_block, self.ty(yields[i]))?;
-                        self.scopes.push(false_scope, name, VarInfo::plain(v));
-                        v
-                    }
-                };
-                false_yields.push(Some(v));
-            }
-            self.create_op(
-                false_block,
-                false,
-                "cf.yield",
-                &false_yields,
-                &[],
-                AttrMap::new(),
-                0,
-            );
-            let t = self.ctx.intern_attr(BoolAttr(true));
-            if let Some(m) = self.attr_map(if_op) {
-                m.set("fake_false_branch", t);
-            }
+        let false_region = self.program.op_region(if_op, 1);
+        let false_block = self.program.add_block(false_region);
+        let false_scope = self.scopes.inner(scope);
+        let mut false_yields = Vec::with_capacity(outputs.len());
+        for (i, &name) in outputs.iter().enumerate() {
+            let v = match self.scopes.get(false_scope, name) {
+                Some(v) => v.value,
+                None => {
+                    let v = self.init_value(false_block, self.ty(yields[i]))?;
+                    self.scopes.push(false_scope, name, VarInfo::plain(v));
+                    v
+                }
+            };
+            false_yields.push(Some(v));
+        }
+        self.create_op(
+            false_block,
+            false,
+            "cf.yield",
+            &false_yields,
+            &[],
+            AttrMap::new(),
+            0,
+        );
+        let t = self.ctx.intern_attr(BoolAttr(true));
+        if let Some(m) = self.attr_map(if_op) {
+            m.set("fake_false_branch", t);
         }
         for (i, &name) in outputs.iter().enumerate() {
             let v = self.program.result(if_op, i);
@@ -142,7 +148,7 @@ impl<'d> Translator<'d> {
         scope: ScopeId,
         dst: BlockId,
     ) -> Result<()> {
-        let sub = sub_block(op).ok_or_else(|| self.err("`while` needs `sub_block`"))?;
+        let sub = self.sub_block(op)?;
         let cond = *op
             .input_args("Condition")
             .first()
@@ -173,11 +179,13 @@ impl<'d> Translator<'d> {
             AttrMap::new(),
             1,
         );
+        self.note_control_flow(while_op, 1);
+        self.enter_sub_block()?;
         let region = self.program.op_region(while_op, 0);
         let body = self.program.add_block(region);
         let body_scope = self.scopes.inner(scope);
         for (&name, &ty) in loop_vars.iter().zip(&types) {
-            let arg = self.program.add_block_arg(body, ty);
+            let arg = self.add_block_arg(body, ty);
             self.scopes.push(body_scope, name, VarInfo::plain(arg));
         }
         let at = self.at;

@@ -3,9 +3,70 @@
 
 use pir_core::entity::EntityId;
 use pir_core::{Attribute, OpId, ValueId};
+use rustc_hash::FxHashMap;
 
 use super::{Translator, FLAGS, NO_CAST};
+use crate::desc::ProgramDesc;
 use crate::inline::InlineVec;
+
+/// The last block that sees each variable name, as Paddle finds it by
+/// asking every block in turn, from the last, whether its scope chain
+/// declares the name: worked out once per declaring block, so a name costs
+/// one look-up rather than one walk per block.
+///
+/// A block sees a name when it or an ancestor declares it, so the last
+/// block that sees it is the highest block index beneath (or at) any block
+/// declaring it: `reach[d]` for the declaring blocks `d`, the highest of
+/// them deciding.
+struct DecidingBlocks<'d> {
+    /// The highest block index in each block's subtree (itself included).
+    reach: Vec<usize>,
+    /// For each name declared outside block 0: the highest `reach` of the
+    /// blocks declaring it (block 0's own names are looked up there, so the
+    /// top block's many variables are not copied into a map).
+    sub: FxHashMap<&'d str, usize>,
+}
+
+impl<'d> DecidingBlocks<'d> {
+    fn new(desc: &'d ProgramDesc<'d>) -> Self {
+        let n = desc.blocks.len();
+        // From the last block down, each block marks its ancestors until one
+        // already marked (by a later block, so with a higher index, as are
+        // that one's ancestors): every block is marked once.
+        let mut reach = vec![usize::MAX; n];
+        for b in (0..n).rev() {
+            let mut a = b;
+            while let Some(r) = reach.get_mut(a) {
+                if *r != usize::MAX {
+                    break;
+                }
+                *r = b;
+                match usize::try_from(desc.blocks[a].parent_idx) {
+                    Ok(p) => a = p,
+                    Err(_) => break,
+                }
+            }
+        }
+        let mut sub = FxHashMap::default();
+        for (d, block) in desc.blocks.iter().enumerate().skip(1) {
+            for var in &block.vars {
+                let r = sub.entry(var.name).or_insert(reach[d]);
+                *r = (*r).max(reach[d]);
+            }
+        }
+        DecidingBlocks { reach, sub }
+    }
+
+    /// The last block that sees `name`, if any does.
+    fn of(&self, desc: &ProgramDesc<'_>, name: &str) -> Option<usize> {
+        let top = desc
+            .blocks
+            .first()
+            .and_then(|b| b.var(name))
+            .and(self.reach.first().copied());
+        top.max(self.sub.get(name).copied())
+    }
+}
 
 impl<'d> Translator<'d> {
     /// `stop_gradient` and `persistable` of every op result bound to a
@@ -20,7 +81,7 @@ impl<'d> Translator<'d> {
     /// several names.
     pub(super) fn set_value_flags(&mut self) {
         let desc = self.desc;
-        let last = desc.blocks.len() - 1;
+        let deciding = DecidingBlocks::new(desc);
         // (deciding block, name index, value, stop_gradient, persistable)
         let keys = self.scopes.top_keys();
         let mut updates: Vec<(usize, usize, ValueId, bool, bool)> = Vec::with_capacity(keys.len());
@@ -30,10 +91,10 @@ impl<'d> Translator<'d> {
             if NO_CAST.contains(&name) {
                 continue;
             }
-            let found = (0..=last)
-                .rev()
-                .find_map(|b| desc.find_var(b, name).map(|v| (b, v)));
-            let Some((b, var)) = found else {
+            let Some(b) = deciding.of(desc, name) else {
+                continue;
+            };
+            let Some(var) = desc.find_var(b, name) else {
                 continue;
             };
             for info in values {

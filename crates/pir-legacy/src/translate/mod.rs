@@ -40,7 +40,7 @@ use pir_dialects::op_def::OpDef;
 use pir_dialects::pd_op::attrs::{IntArrayAttr, Place, PlaceAttr};
 use rustc_hash::FxHashMap;
 
-use crate::desc::{OpDesc, ProgramDesc, VarDesc, VarKind};
+use crate::desc::{AttrValue, OpDesc, ProgramDesc, VarDesc, VarKind};
 use crate::error::{LegacyError, Location, Result};
 use attrs::{bool_array, AttrMap, BoolLists};
 use values::{ScopeId, Scopes, VarInfo, TOP};
@@ -53,10 +53,72 @@ pub struct Options {
     /// Turn a legacy op that cannot be translated into an unregistered op
     /// `legacy.<type>` (with its inputs and typed outputs) instead of failing.
     pub lenient: bool,
+    /// What one translation may make at most.
+    pub limits: Limits,
 }
 
-/// Deepest nesting of sub-blocks followed (each level recurses once).
-pub const MAX_DEPTH: usize = 64;
+/// What one translation may make at most: a budget for the whole program,
+/// since a small file can ask for far more than it holds (each sub-block
+/// is translated once per op that runs it, so blocks that each run the next
+/// one twice unfold into 2^depth copies). A legacy op is translated only
+/// when what is made so far, plus the most that op can make, stays within
+/// every limit; otherwise the translation stops with
+/// [`LegacyError::Limit`] naming the op and the limit.
+///
+/// The defaults are several times what the largest real models need:
+/// those have 10^5–10^6 legacy ops, which become up to about twice as many
+/// ops (the builders' `full`, `combine`, `slice` ops), with one or two
+/// values, two or three operands and about ten attributes each, and every
+/// sub-block translated once (at most [`crate::desc::MAX_BLOCKS`] blocks).
+/// At the limits a program takes about 2 GiB; a caller with more memory
+/// may raise them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most ops made (parameters, builders' ops and `cf.yield` included).
+    pub max_ops: usize,
+    /// Most values made (op results and block arguments).
+    pub max_values: usize,
+    /// Most operands of all ops made together.
+    pub max_operands: usize,
+    /// Most attributes of all ops made together.
+    pub max_attrs: usize,
+    /// Most sub-block translations (one per `conditional_block` or `while`
+    /// translated, however often its block was translated before).
+    pub max_sub_blocks: usize,
+    /// Most legacy op entries walked: each legacy op translated counts one
+    /// plus its slots, arguments and attributes, a sub-block's ops once per
+    /// translation of it. Some ops make nothing (a `shadow_output` of an
+    /// unbound name), so the limits above do not bound the walk: without
+    /// this one, a block of many such ops run by as many
+    /// `conditional_block` ops would cost their product.
+    pub max_walked: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_ops: 10_000_000,
+            max_values: 20_000_000,
+            max_operands: 30_000_000,
+            max_attrs: 100_000_000,
+            max_sub_blocks: 1_000_000,
+            max_walked: 100_000_000,
+        }
+    }
+}
+
+/// What a translation has made so far (checked against [`Limits`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Made {
+    ops: usize,
+    values: usize,
+    operands: usize,
+    attrs: usize,
+    sub_blocks: usize,
+    walked: usize,
+}
+
+pub use crate::desc::MAX_DEPTH;
 
 /// A target definition with the plan into it.
 pub(crate) type TargetPlan = (&'static OpDef, Arc<general::Plan>);
@@ -102,11 +164,14 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         bool_lists: BoolLists::default(),
         top_names: FxHashMap::default(),
         options,
+        made: Made::default(),
+        control_flow: Vec::new(),
         depth: 0,
         at: Cursor::default(),
         k: consts,
     };
     t.run()?;
+    t.check_control_flow()?;
     Ok(t.finish())
 }
 
@@ -188,6 +253,11 @@ pub(crate) struct Translator<'d> {
     /// ops use (one look-up per use instead of one per set).
     top_names: FxHashMap<&'d str, params::TopName>,
     pub options: Options,
+    /// What is made so far, against `options.limits`.
+    made: Made,
+    /// The `pd_op.if` and `pd_op.while` ops made with their region counts
+    /// and the legacy ops that made them, checked at the end.
+    control_flow: Vec<(pir_core::OpId, usize, Cursor)>,
     depth: usize,
     /// The op being translated, for errors.
     pub at: Cursor,
@@ -209,7 +279,12 @@ impl<'d> Translator<'d> {
 
     /// Where the translator is, with the op type.
     pub fn location(&self) -> Location {
-        let op_type = match (self.at.block, self.at.op) {
+        self.location_at(self.at)
+    }
+
+    /// Where legacy op `at` is, with its type.
+    fn location_at(&self, at: Cursor) -> Location {
+        let op_type = match (at.block, at.op) {
             (Some(b), Some(i)) => self
                 .desc
                 .blocks
@@ -219,8 +294,8 @@ impl<'d> Translator<'d> {
             _ => None,
         };
         Location {
-            block: self.at.block,
-            op: self.at.op,
+            block: at.block,
+            op: at.op,
             op_type,
             var: None,
         }
@@ -229,6 +304,15 @@ impl<'d> Translator<'d> {
     /// An error at the current op.
     pub fn err(&self, message: impl Into<String>) -> LegacyError {
         LegacyError::invalid(self.location(), message)
+    }
+
+    /// Attribute `name` of the current op holds `value`, not what the
+    /// translator reads there (`expected`).
+    pub fn attr_kind_err(&self, name: &str, value: &AttrValue<'_>, expected: &str) -> LegacyError {
+        self.err(format!(
+            "attribute `{name}` is {}, expected {expected}",
+            value.kind_name()
+        ))
     }
 
     /// An error naming a variable at the current op.
@@ -327,6 +411,8 @@ impl<'d> Translator<'d> {
                 block: Some(b),
                 op: Some(i),
             };
+            self.check_budget(op)?;
+            let first_new = self.attrs.len();
             match op.op_type {
                 "conditional_block" => self.translate_if(b, op, scope, dst)?,
                 "while" => self.translate_while(b, op, scope, dst)?,
@@ -335,8 +421,166 @@ impl<'d> Translator<'d> {
                 }
                 _ => self.translate_op(b, op, scope, dst)?,
             }
+            self.check_attr_kinds(first_new)?;
         }
         self.depth -= 1;
+        Ok(())
+    }
+
+    /// Every attribute of the `pd_op` ops made since op index `first` has
+    /// the kind the op's definition declares: a legacy attribute of another
+    /// kind (a string where an int array belongs) would otherwise make an
+    /// op the verifier rejects. Checked once per legacy op, on what it made.
+    fn check_attr_kinds(&self, first: usize) -> Result<()> {
+        let Some(made) = self.attrs.get(first..) else {
+            return Ok(());
+        };
+        for rec in made.iter().flatten() {
+            let Writer::Declared(def, _) = rec.writer else {
+                continue;
+            };
+            for (j, &(name, attr)) in rec.map.entries().iter().enumerate() {
+                if attr.is_null() {
+                    continue;
+                }
+                // Most maps list the declared attributes in order.
+                let spec = match def.attributes.get(j) {
+                    Some(s) if attrs::same(s.name, name) => Some(s),
+                    _ => def.attribute(name),
+                };
+                let Some(spec) = spec else { continue };
+                if !pir_dialects::kind_matches(&self.ctx, attr, spec.kind) {
+                    return Err(self.err(format!(
+                        "attribute `{name}` of `{}` would be {} (the legacy attribute \
+                         has the wrong kind), it takes {:?}",
+                        def.name,
+                        self.ctx.attr_data(attr).kind_name(),
+                        spec.kind
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ budget
+
+    /// Fails when what is made so far plus the most legacy op `op` can make
+    /// passes a limit (checked before the op makes anything). The most an
+    /// op makes is bounded by its size: a `builtin.slice`, a
+    /// `builtin.combine` operand and a `builtin.split` result per argument,
+    /// a `full` per attribute, the op itself, its yields and a fake branch's
+    /// values per output (with room to spare for the fixed few of each).
+    /// The op's entries are counted as walked ([`Limits::max_walked`]).
+    fn check_budget(&mut self, op: &OpDesc<'_>) -> Result<()> {
+        let args: usize = op.input_arg_names().count() + op.output_arg_names().count();
+        let slots = op.inputs().len() + op.outputs().len();
+        let attrs = op.attrs.len() + op.extra.len();
+        let ops = 8 + 2 * args + slots + attrs;
+        let values = 8 + 3 * args + slots + attrs;
+        let operands = 8 + 4 * args + slots;
+        let attr_entries = 8 * ops + attrs;
+        self.within("ops", self.made.ops, ops, self.options.limits.max_ops)?;
+        self.within(
+            "values",
+            self.made.values,
+            values,
+            self.options.limits.max_values,
+        )?;
+        self.within(
+            "operands",
+            self.made.operands,
+            operands,
+            self.options.limits.max_operands,
+        )?;
+        self.within(
+            "attributes",
+            self.made.attrs,
+            attr_entries,
+            self.options.limits.max_attrs,
+        )?;
+        let walked = 1 + args + slots + attrs;
+        self.within(
+            "legacy op entries walked",
+            self.made.walked,
+            walked,
+            self.options.limits.max_walked,
+        )?;
+        self.made.walked += walked;
+        Ok(())
+    }
+
+    /// Fails when `made` and `more` of `what` together pass `limit`.
+    fn within(&self, what: &str, made: usize, more: usize, limit: usize) -> Result<()> {
+        if made.saturating_add(more) <= limit {
+            return Ok(());
+        }
+        Err(LegacyError::Limit {
+            at: Box::new(self.location()),
+            message: format!(
+                "the translation would make more than {limit} {what} \
+                 ({made} made so far; `Options::limits` sets the limit)"
+            ),
+        })
+    }
+
+    /// Counts a sub-block translation against its limit, before it starts.
+    pub(crate) fn enter_sub_block(&mut self) -> Result<()> {
+        let limit = self.options.limits.max_sub_blocks;
+        self.within("sub-block translations", self.made.sub_blocks, 1, limit)?;
+        self.made.sub_blocks += 1;
+        Ok(())
+    }
+
+    /// Counts what a created op holds.
+    fn count_op(&mut self, operands: usize, results: usize, attrs: usize) {
+        self.made.ops += 1;
+        self.made.values += results;
+        self.made.operands += operands;
+        self.made.attrs += attrs;
+    }
+
+    /// Adds a block argument (counted as a value).
+    pub(crate) fn add_block_arg(&mut self, block: BlockId, ty: Type) -> ValueId {
+        self.made.values += 1;
+        self.program.add_block_arg(block, ty)
+    }
+
+    /// Remembers a control-flow op made for the current legacy op, with
+    /// its region count, for [`Translator::check_control_flow`].
+    pub(crate) fn note_control_flow(&mut self, op: pir_core::OpId, regions: usize) {
+        self.control_flow.push((op, regions, self.at));
+    }
+
+    /// Every `pd_op.if` has its two branches and every `pd_op.while` its
+    /// body, each one block ending in `cf.yield`: a translation that left
+    /// one out would give a program the verifier rejects, so it is an
+    /// error here instead, naming the legacy op that made it.
+    fn check_control_flow(&self) -> Result<()> {
+        let yield_sym = self.ctx.symbol("cf.yield");
+        for &(op, regions, at) in &self.control_flow {
+            let p = &self.program;
+            let problem = if p.num_regions(op) != regions {
+                Some(format!("has {} regions, not {regions}", p.num_regions(op)))
+            } else {
+                p.regions(op).enumerate().find_map(|(r, region)| {
+                    let blocks = p.region_blocks(region);
+                    let [block] = blocks else {
+                        return Some(format!("region {r} has {} blocks, not 1", blocks.len()));
+                    };
+                    let ends_in_yield = p
+                        .block_last_op(*block)
+                        .is_some_and(|last| p.op_name(last) == yield_sym);
+                    (!ends_in_yield).then(|| format!("region {r} does not end in `cf.yield`"))
+                })
+            };
+            if let Some(problem) = problem {
+                return Err(LegacyError::invalid(
+                    self.location_at(at),
+                    format!("internal error: `{}` {problem}", p.op_name_str(op)),
+                ));
+            }
+        }
         Ok(())
     }
 

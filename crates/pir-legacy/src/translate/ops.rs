@@ -126,6 +126,7 @@ impl<'d> Translator<'d> {
         attrs: AttrMap<'d>,
         regions: usize,
     ) -> OpId {
+        self.count_op(operands.len(), results.len(), attrs.entries().len());
         let op = self
             .program
             .create_op(sym, operands, results, AttrDict::EMPTY, regions);

@@ -15,25 +15,45 @@ use super::Translator;
 use crate::desc::{AttrValue, OpDesc, VarKind};
 use crate::error::Result;
 
-pub(super) fn int_attr(op: &OpDesc<'_>, name: &str) -> Option<i32> {
-    match op.attr(name) {
-        Some(AttrValue::Int(i)) => Some(*i),
-        Some(AttrValue::Long(i)) => i32::try_from(*i).ok(),
-        _ => None,
+impl<'d> Translator<'d> {
+    /// Attribute `name` as an `INT` (or a `LONG` that fits), `None` when
+    /// absent; another kind is an error, not a default.
+    pub(super) fn int_attr(&self, op: &OpDesc<'_>, name: &str) -> Result<Option<i32>> {
+        match op.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::Int(i)) => Ok(Some(*i)),
+            Some(AttrValue::Long(i)) => i32::try_from(*i)
+                .map(Some)
+                .map_err(|_| self.err(format!("attribute `{name}`: {i} does not fit in an INT"))),
+            Some(other) => Err(self.attr_kind_err(name, other, "an INT")),
+        }
     }
-}
 
-pub(super) fn float_attr(op: &OpDesc<'_>, name: &str) -> Option<f32> {
-    match op.attr(name) {
-        Some(AttrValue::Float(f)) => Some(*f),
-        _ => None,
+    /// Attribute `name` as a `FLOAT`, `None` when absent.
+    pub(super) fn float_attr(&self, op: &OpDesc<'_>, name: &str) -> Result<Option<f32>> {
+        match op.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::Float(f)) => Ok(Some(*f)),
+            Some(other) => Err(self.attr_kind_err(name, other, "a FLOAT")),
+        }
     }
-}
 
-fn bool_attr(op: &OpDesc<'_>, name: &str) -> Option<bool> {
-    match op.attr(name) {
-        Some(AttrValue::Bool(b)) => Some(*b),
-        _ => None,
+    /// Attribute `name` as a `BOOLEAN`, `None` when absent.
+    pub(super) fn bool_attr(&self, op: &OpDesc<'_>, name: &str) -> Result<Option<bool>> {
+        match op.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(self.attr_kind_err(name, other, "a BOOLEAN")),
+        }
+    }
+
+    /// Attribute `name` as a `STRING`, `None` when absent.
+    pub(super) fn str_attr(&self, op: &OpDesc<'d>, name: &str) -> Result<Option<&'d str>> {
+        match op.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::String(s)) => Ok(Some(*s)),
+            Some(other) => Err(self.attr_kind_err(name, other, "a STRING")),
+        }
     }
 }
 
@@ -121,7 +141,7 @@ impl<'d> Translator<'d> {
                         if name != "axis" {
                             return Ok(None);
                         }
-                        if bool_attr(op, "reduce_all") == Some(true) {
+                        if t.bool_attr(op, "reduce_all")? == Some(true) {
                             return Ok(Some(pir_core::builtin::ArrayAttr::get(&t.ctx, &[])));
                         }
                         let legacy = crate::compat::compat().legacy_attr_name(op.op_type, name);
@@ -206,14 +226,17 @@ impl<'d> Translator<'d> {
                     attr: None,
                 },
             ),
-            "tril_triu" => {
-                let name = if bool_attr(op, "lower").unwrap_or(false) {
-                    "pd_op.tril"
-                } else {
-                    "pd_op.triu"
-                };
-                self.hooked(b, op, scope, dst, Some(name), Hooks::default())
-            }
+            "tril_triu" => match self.bool_attr(op, "lower") {
+                Ok(lower) => {
+                    let name = if lower.unwrap_or(false) {
+                        "pd_op.tril"
+                    } else {
+                        "pd_op.triu"
+                    };
+                    self.hooked(b, op, scope, dst, Some(name), Hooks::default())
+                }
+                Err(e) => Err(e),
+            },
             "share_buffer" => self.hooked(
                 b,
                 op,
@@ -360,7 +383,7 @@ impl<'d> Translator<'d> {
         m.set(
             "col",
             self.ctx
-                .intern_attr(I32Attr(int_attr(op, "col").unwrap_or(0))),
+                .intern_attr(I32Attr(self.int_attr(op, "col")?.unwrap_or(0))),
         );
         let new = self.create_op(dst, false, d.name, &[], &types, m, 0);
         self.record_outputs(scope, new, &outputs);
@@ -372,18 +395,15 @@ impl<'d> Translator<'d> {
         let (types, outputs) = self.general_outputs(b, op, d)?;
         let ctx = self.ctx.clone();
         let mut m = AttrMap::new();
-        let name = match op.attr("name") {
-            Some(AttrValue::String(s)) => *s,
-            _ => "",
-        };
+        let name = self.str_attr(op, "name")?.unwrap_or_default();
         m.set("name", StrAttr::get(&ctx, name));
         m.set(
             "shape",
             attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape")),
         );
-        let dtype = attrs::dtype_of_proto(int_attr(op, "dtype").unwrap_or(-1));
+        let dtype = attrs::dtype_of_proto(self.int_attr(op, "dtype")?.unwrap_or(-1));
         m.set("dtype", DataTypeAttr::get(&ctx, dtype));
-        let place = i64::from(int_attr(op, "place").unwrap_or(0));
+        let place = i64::from(self.int_attr(op, "place")?.unwrap_or(0));
         m.set(
             "place",
             PlaceAttr::get(
@@ -413,7 +433,7 @@ impl<'d> Translator<'d> {
         m.set(
             "col",
             self.ctx
-                .intern_attr(I32Attr(int_attr(op, "col").unwrap_or(0))),
+                .intern_attr(I32Attr(self.int_attr(op, "col")?.unwrap_or(0))),
         );
         let ty = self.ty(v);
         self.create_op(dst, false, "pd_op.fetch", &[Some(v)], &[ty], m, 0);
@@ -431,10 +451,7 @@ impl<'d> Translator<'d> {
             info = VarInfo::plain(v);
             self.scopes.push(scope, x, info);
         }
-        let name = match op.attr("name") {
-            Some(AttrValue::String(s)) => *s,
-            _ => "",
-        };
+        let name = self.str_attr(op, "name")?.unwrap_or_default();
         let mut m = AttrMap::new();
         m.set("output_name", StrAttr::get(&self.ctx, name));
         self.create_op(
@@ -458,14 +475,16 @@ impl<'d> Translator<'d> {
     ) -> Result<()> {
         let has = |n: &str| op.input(n).is_some_and(|v| !v.is_empty());
         let dtype = attrs::dtype_of_proto(
-            int_attr(op, "dtype").ok_or_else(|| self.err("`fill_constant` needs `dtype`"))?,
+            self.int_attr(op, "dtype")?
+                .ok_or_else(|| self.err("`fill_constant` needs `dtype`"))?,
         );
         let ctx = self.ctx.clone();
         if !(has("ShapeTensor") || has("ShapeTensorList") || has("ValueTensor")) {
             let d = def("pd_op.full").ok_or_else(|| self.err("no pd_op.full"))?;
             let (types, outputs) = self.general_outputs(b, op, d)?;
-            let value =
-                float_attr(op, "value").ok_or_else(|| self.err("`fill_constant` needs `value`"))?;
+            let value = self
+                .float_attr(op, "value")?
+                .ok_or_else(|| self.err("`fill_constant` needs `value`"))?;
             let mut m = AttrMap::new();
             m.set(
                 "shape",
@@ -473,8 +492,8 @@ impl<'d> Translator<'d> {
             );
             m.set("value", F32Attr::get(&ctx, value));
             m.set("dtype", DataTypeAttr::get(&ctx, dtype));
-            let mut place_type = int_attr(op, "place_type").unwrap_or(-1);
-            if bool_attr(op, "force_cpu") == Some(true) {
+            let mut place_type = self.int_attr(op, "place_type")?.unwrap_or(-1);
+            if self.bool_attr(op, "force_cpu")? == Some(true) {
                 place_type = 0;
             }
             let place = match place_type {
@@ -509,7 +528,7 @@ impl<'d> Translator<'d> {
         let value = match op.input("ValueTensor").and_then(|v| v.first()) {
             Some(v) => self.lookup(scope, v)?.value,
             None => {
-                let f = float_attr(op, "value").unwrap_or(0.0);
+                let f = self.float_attr(op, "value")?.unwrap_or(0.0);
                 self.full_from_attr(dst, F32Attr::get(&ctx, f))?
             }
         };
@@ -716,7 +735,9 @@ impl<'d> Translator<'d> {
     }
 
     fn split(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
-        let num = int_attr(op, "num").ok_or_else(|| self.err("`split` needs `num`"))?;
+        let num = self
+            .int_attr(op, "num")?
+            .ok_or_else(|| self.err("`split` needs `num`"))?;
         let name = if num > 0 {
             "pd_op.split_with_num"
         } else {

@@ -201,7 +201,10 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
                 }
                 let i = block.ops.len();
                 let mut m = r.message(wire, "OpDesc")?;
-                block.ops.push(decode_op(&mut m, b, i, &mut scratch.attr)?);
+                let body = m.rest();
+                let op = decode_op(&mut m, b, i, &mut scratch.attr)
+                    .map_err(|e| with_op_type(e, body))?;
+                block.ops.push(op);
             }
             5 => block.forward_block_idx = r.i32(wire)?,
             _ => r.skip(field, wire)?,
@@ -212,6 +215,40 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
         block.by_name.entry(v.name).or_insert(i);
     }
     Ok(block)
+}
+
+/// An error found while reading an op before its `type` field (protobuf
+/// fields may come in any order) gets the type from the op's bytes: the
+/// last `type` field, as a protobuf reader keeps it. Found only when an
+/// error needs it, so reading ops in Paddle's order costs nothing more.
+fn with_op_type(mut e: LegacyError, body: &[u8]) -> LegacyError {
+    if let LegacyError::Invalid { at, .. } | LegacyError::Limit { at, .. } = &mut e {
+        if at.op_type.as_deref().is_none_or(str::is_empty) {
+            if let Some(t) = op_type_of(body) {
+                at.op_type = Some(t.to_owned());
+            }
+        }
+    }
+    e
+}
+
+/// The `type` field of an `OpDesc` message (the last one read before the
+/// end or before bytes that do not decode; `None` when there is none).
+fn op_type_of(body: &[u8]) -> Option<&str> {
+    let mut r = Reader::new(body, "OpDesc");
+    let mut found = None;
+    while r.has_more() {
+        let Ok((field, wire)) = r.key() else { break };
+        let step = if field == 3 {
+            r.str(wire).map(|s| found = Some(s))
+        } else {
+            r.skip(field, wire)
+        };
+        if step.is_err() {
+            break;
+        }
+    }
+    found
 }
 
 fn decode_slot<'a>(r: &mut Reader<'a>) -> WireResult<Slot<'a>> {
@@ -251,45 +288,100 @@ pub(super) fn name_lt(a: &str, b: &str) -> bool {
     }
 }
 
-/// Inserts an input (`input`) or output slot keeping each part sorted;
-/// Paddle's `OpDesc` keeps slots in a `std::map`, so a repeated name replaces
-/// the earlier one.
+/// Slots read out of order (see [`add_slot`]): which are inputs, and an
+/// index of the names once there are many.
+#[derive(Default)]
+struct Unsorted<'a> {
+    /// Whether each of `op.slots` is an input.
+    is_input: Vec<bool>,
+    /// Where each (input?, name) is in `op.slots`; empty until there are
+    /// [`INDEXED_ATTRS`] slots.
+    index: FxHashMap<(bool, &'a str), usize>,
+}
+
+/// Adds an input (`input`) or output slot. Paddle's `OpDesc` keeps slots in
+/// a `std::map`: each part sorted by name, a repeated name replacing the
+/// earlier one's arguments. Paddle writes them that way, inputs first: while
+/// they come so, a slot goes at the end. After the first slot out of order
+/// (`unsorted`), slots are appended (a repeated name found by a scan, or by
+/// a hash index among many) and sorted once the op is read
+/// ([`sort_slots`]), so thousands out of order cost `n log n`, not a shift
+/// of the list each.
 #[inline]
-fn insert_slot<'a>(op: &mut OpDesc<'a>, input: bool, slot: Slot<'a>) {
-    let (start, end) = if input {
-        (0, op.num_inputs)
-    } else {
-        (op.num_inputs, op.slots.len())
-    };
-    let part = &op.slots[start..end];
-    // Slots usually come sorted: try the end first.
-    let at = if part.last().is_none_or(|l| name_lt(l.name, slot.name)) {
-        end
-    } else {
-        match part.binary_search_by(|s| s.name.cmp(slot.name)) {
-            Ok(pos) => {
-                op.slots[start + pos].args = slot.args;
+fn insert_slot<'a>(
+    op: &mut OpDesc<'a>,
+    unsorted: &mut Option<Unsorted<'a>>,
+    input: bool,
+    slot: Slot<'a>,
+) {
+    if unsorted.is_none() {
+        let (start, end) = if input {
+            (0, op.num_inputs)
+        } else {
+            (op.num_inputs, op.slots.len())
+        };
+        let last = op.slots[start..end].last();
+        // An input after an output is out of order even when its name is.
+        let at_end = end == op.slots.len();
+        if at_end && last.is_none_or(|l| name_lt(l.name, slot.name)) {
+            op.slots.push(slot);
+            op.num_inputs += usize::from(input);
+            return;
+        }
+        if let Some(l) = op.slots[start..end].last_mut() {
+            if l.name == slot.name {
+                l.args = slot.args;
                 return;
             }
-            Err(pos) => start + pos,
         }
-    };
-    // Inputs come before outputs in Paddle's files: nearly every slot goes
-    // at the end, which a push does without moving anything.
-    if at == op.slots.len() {
-        op.slots.push(slot);
+        let is_input = (0..op.slots.len()).map(|i| i < op.num_inputs).collect();
+        *unsorted = Some(Unsorted {
+            is_input,
+            index: FxHashMap::default(),
+        });
+    }
+    let Some(u) = unsorted else { return };
+    let found = if op.slots.len() < INDEXED_ATTRS {
+        (0..op.slots.len())
+            .find(|&i| u.is_input.get(i) == Some(&input) && op.slots[i].name == slot.name)
     } else {
-        op.slots.insert(at, slot);
+        if u.index.is_empty() {
+            let names = op.slots.iter().map(|s| s.name);
+            u.index
+                .extend(u.is_input.iter().copied().zip(names).zip(0..));
+        }
+        u.index.get(&(input, slot.name)).copied()
+    };
+    match found {
+        Some(i) => op.slots[i].args = slot.args,
+        None => {
+            if !u.index.is_empty() {
+                u.index.insert((input, slot.name), op.slots.len());
+            }
+            op.slots.push(slot);
+            u.is_input.push(input);
+            op.num_inputs += usize::from(input);
+        }
     }
-    if input {
-        op.num_inputs += 1;
-    }
+}
+
+/// Puts slots read out of order in Paddle's order: inputs then outputs,
+/// each sorted by name (names are distinct within each part).
+fn sort_slots(op: &mut OpDesc<'_>, unsorted: Unsorted<'_>) {
+    let mut tagged: Vec<(bool, Slot<'_>)> = unsorted
+        .is_input
+        .into_iter()
+        .zip(op.slots.drain(..))
+        .collect();
+    tagged.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.name.cmp(b.1.name)));
+    op.slots.extend(tagged.into_iter().map(|(_, s)| s));
 }
 
 /// Adds a slot read from op `i` of block `b`: an input (`input`) or output.
 #[inline(always)]
 fn add_slot<'a>(
     op: &mut OpDesc<'a>,
+    unsorted: &mut Option<Unsorted<'a>>,
     b: usize,
     i: usize,
     input: bool,
@@ -305,27 +397,54 @@ fn add_slot<'a>(
             ),
         });
     }
-    insert_slot(op, input, slot);
+    insert_slot(op, unsorted, input, slot);
     Ok(())
 }
 
 /// Adds an attribute to `op`. Paddle keeps attributes in a map: a repeated
 /// name replaces the value. Paddle writes them sorted by name: while they
-/// come sorted (`sorted`), a name past the last one is new.
+/// come sorted (`sorted`), a name past the last one is new; after that,
+/// `index` (empty until needed) finds names among many.
 #[inline(always)]
-fn add_attr<'a>(op: &mut OpDesc<'a>, sorted: &mut bool, name: &'a str, value: AttrValue<'a>) {
+fn add_attr<'a>(
+    op: &mut OpDesc<'a>,
+    sorted: &mut bool,
+    index: &mut FxHashMap<&'a str, usize>,
+    name: &'a str,
+    value: AttrValue<'a>,
+) {
     match op.attrs.last() {
         None => op.attrs.push(Attr { name, value }),
         Some(last) if *sorted && name_lt(last.name, name) => op.attrs.push(Attr { name, value }),
         Some(_) => {
             *sorted = false;
-            match op.attrs.iter_mut().find(|x| x.name == name) {
-                Some(x) => x.value = value,
-                None => op.attrs.push(Attr { name, value }),
+            // Out of order (rare): the names so far by a hash index once
+            // there are more than a few, so that thousands of attributes
+            // out of order cost linear time, not a scan each.
+            if op.attrs.len() < INDEXED_ATTRS {
+                match op.attrs.iter_mut().find(|x| x.name == name) {
+                    Some(x) => x.value = value,
+                    None => op.attrs.push(Attr { name, value }),
+                }
+                return;
+            }
+            if index.is_empty() {
+                index.extend(op.attrs.iter().enumerate().map(|(i, a)| (a.name, i)));
+            }
+            match index.get(name) {
+                Some(&i) => op.attrs[i].value = value,
+                None => {
+                    index.insert(name, op.attrs.len());
+                    op.attrs.push(Attr { name, value });
+                }
             }
         }
     }
 }
+
+/// How many attributes (or slots) an op may have before out-of-order names
+/// are found through a hash index rather than a scan.
+const INDEXED_ATTRS: usize = 32;
 
 fn decode_op<'a>(
     r: &mut Reader<'a>,
@@ -348,6 +467,9 @@ fn decode_op<'a>(
     let mut bad_attr: Option<(&'a str, String)> = None;
     // Whether the attributes so far came in increasing name order.
     let mut attrs_sorted = true;
+    let mut attr_index = FxHashMap::default();
+    // Set once a slot comes out of Paddle's order.
+    let mut unsorted = None;
     let slots_full = |op: &OpDesc<'a>| LegacyError::Limit {
         at: Box::new(op_location(b, i, op.op_type)),
         message: format!("more than {MAX_OP_ENTRIES} slots"),
@@ -365,14 +487,14 @@ fn decode_op<'a>(
                 0x0a | 0x12 if op.slots.len() < MAX_OP_ENTRIES => {
                     if let Some(slot) = crate::canonical::slot(body) {
                         r.advance(2 + body.len());
-                        add_slot(&mut op, b, i, key == 0x0a, slot)?;
+                        add_slot(&mut op, &mut unsorted, b, i, key == 0x0a, slot)?;
                         continue;
                     }
                 }
                 0x22 if op.attrs.len() < MAX_OP_ENTRIES => {
                     if let Some((name, value)) = crate::canonical::attr(body) {
                         r.advance(2 + body.len());
-                        add_attr(&mut op, &mut attrs_sorted, name, value);
+                        add_attr(&mut op, &mut attrs_sorted, &mut attr_index, name, value);
                         continue;
                     }
                 }
@@ -391,7 +513,7 @@ fn decode_op<'a>(
                     Some(slot) => slot,
                     None => decode_slot(&mut m)?,
                 };
-                add_slot(&mut op, b, i, field == 1, slot)?;
+                add_slot(&mut op, &mut unsorted, b, i, field == 1, slot)?;
             }
             4 => {
                 if op.attrs.len() >= MAX_OP_ENTRIES {
@@ -406,7 +528,7 @@ fn decode_op<'a>(
                     }
                 };
                 match value {
-                    Ok(value) => add_attr(&mut op, &mut attrs_sorted, name, value),
+                    Ok(value) => add_attr(&mut op, &mut attrs_sorted, &mut attr_index, name, value),
                     Err(message) => {
                         bad_attr.get_or_insert((name, message));
                     }
@@ -415,6 +537,9 @@ fn decode_op<'a>(
             5 => op.is_target = r.bool(wire)?,
             _ => r.skip(field, wire)?,
         }
+    }
+    if let Some(u) = unsorted {
+        sort_slots(&mut op, u);
     }
     if let Some((name, message)) = bad_attr {
         return Err(LegacyError::invalid(

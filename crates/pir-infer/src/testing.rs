@@ -1,0 +1,32 @@
+//! Test helper: infers the last op of a program written as IR text.
+
+use pir_core::Type;
+
+/// The inferred result types of the last top-level op of `text`, printed
+/// (`null` for an unset result), or the error.
+pub(crate) fn infer_last(text: &str) -> Result<Vec<String>, String> {
+    let ctx = pir_dialects::pd_op_context();
+    let loaded = pir_serde::read_text(ctx.clone(), text).map_err(|e| e.to_string())?;
+    let p = &loaded.program;
+    let op = p
+        .block_ops(p.top_block())
+        .last()
+        .ok_or_else(|| "empty program".to_owned())?;
+    let inferer = crate::Inferer::new(&ctx);
+    let types = inferer.infer(p, op).map_err(|e| e.to_string())?;
+    Ok(types
+        .iter()
+        .map(|&t: &Type| {
+            if t.is_null() {
+                "null".to_owned()
+            } else {
+                ctx.display_type(t)
+            }
+        })
+        .collect())
+}
+
+/// `infer_last` that must succeed.
+pub(crate) fn types(text: &str) -> Vec<String> {
+    infer_last(text).unwrap_or_else(|e| panic!("{e}"))
+}

@@ -1,0 +1,786 @@
+//! InferMeta functions of one tensor (Paddle's `infermeta/unary.cc`).
+
+use pir_dialects::pd_op::DataType;
+
+use crate::args::Args;
+use crate::meta::{norm_axis, DDim, Meta, Out};
+use crate::Bad;
+
+/// Stores `meta` as result `i` (results Paddle passes as null stay unset).
+pub(crate) fn set(outs: &mut [Out], i: usize, meta: Meta) {
+    if let Some(o) = outs.get_mut(i) {
+        *o = Out::Tensor(meta);
+    }
+}
+
+/// A tensor with `dims` and the data type, layout and LoD of `x`
+/// (`set_dims` + `share_meta` minus dims).
+pub(crate) fn like(x: &Meta, dims: DDim) -> Meta {
+    x.with_dims(dims)
+}
+
+/// A tensor with `dims`, the data type of `x`, default layout and no LoD.
+pub(crate) fn plain(x: &Meta, dims: DDim) -> Meta {
+    Meta::new(x.dtype, dims)
+}
+
+pub(crate) fn dd(v: &[i64]) -> Result<DDim, Bad> {
+    DDim::new(v)
+}
+
+/// `UnchangedInferMeta` and friends: `out->share_meta(x)`.
+pub(crate) fn unchanged(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    set(outs, 0, x);
+    Ok(())
+}
+
+/// `UnchangedInferMetaCheckAxis`: checks the axis, shares the meta.
+pub(crate) fn unchanged_check_axis(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let axis = a.int(1)?;
+    if x.dims.rank() > 0 {
+        norm_axis(axis, x.dims.rank())?;
+    }
+    set(outs, 0, x);
+    Ok(())
+}
+
+/// Dims, dtype and LoD of `x`, default layout (`set_dims`, `set_dtype`, `share_lod`).
+pub(crate) fn same_dims_dtype_lod(x: &Meta) -> Meta {
+    Meta {
+        dtype: x.dtype,
+        dims: x.dims,
+        layout: pir_core::builtin::DataLayout::NCHW,
+        lod: x.lod.clone(),
+    }
+}
+
+/// `CastInferMeta`.
+pub(crate) fn cast(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let dtype = a.dtype(1)?;
+    set(outs, 0, Meta { dtype, ..x });
+    Ok(())
+}
+
+/// `CreateLikeInferMeta` (`full_like`).
+pub(crate) fn create_like(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let d = a.dtype(1)?;
+    let dtype = if d == DataType::Undefined { x.dtype } else { d };
+    set(
+        outs,
+        0,
+        Meta {
+            dtype,
+            dims: x.dims,
+            layout: x.layout,
+            lod: Box::new([]),
+        },
+    );
+    Ok(())
+}
+
+/// `RealAndImagInferMeta` (`abs`, `real`, `imag`, `angle`).
+pub(crate) fn real_and_imag(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let dtype = to_real(x.dtype);
+    set(
+        outs,
+        0,
+        Meta {
+            dtype,
+            dims: x.dims,
+            layout: x.layout,
+            lod: Box::new([]),
+        },
+    );
+    Ok(())
+}
+
+pub(crate) fn to_real(d: DataType) -> DataType {
+    match d {
+        DataType::Complex64 => DataType::Float32,
+        DataType::Complex128 => DataType::Float64,
+        d => d,
+    }
+}
+
+/// `IsfiniteInferMeta`, `LogicalNotInferMeta`: a bool tensor of `x`'s dims.
+pub(crate) fn bool_like(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    set(
+        outs,
+        0,
+        Meta {
+            dtype: DataType::Bool,
+            dims: x.dims,
+            layout: x.layout,
+            lod: x.lod,
+        },
+    );
+    Ok(())
+}
+
+/// `LogicalNotInferMeta`: `UnaryInferMeta` then bool.
+pub(crate) fn logical_not(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    set(
+        outs,
+        0,
+        Meta {
+            dtype: DataType::Bool,
+            ..x
+        },
+    );
+    Ok(())
+}
+
+/// The dims of a reduction (`ReduceInferDim`).
+pub(crate) fn reduce_dim(
+    x: &DDim,
+    axis: &[i64],
+    keep_dim: bool,
+    reduce_all: bool,
+) -> Result<DDim, Bad> {
+    let rank = x.rank() as i64;
+    let formatted: Vec<i64> = axis
+        .iter()
+        .map(|&a| if a < 0 { a + rank } else { a })
+        .collect();
+    let full_dim = (0..rank).all(|i| formatted.contains(&i));
+    let reduce_all = reduce_all || full_dim || axis.is_empty();
+    let mut out = DDim::default();
+    for i in 0..rank {
+        if reduce_all || formatted.contains(&i) {
+            if keep_dim {
+                out.push(1)?;
+            }
+        } else {
+            out.push(x.at(i as usize)?)?;
+        }
+    }
+    Ok(out)
+}
+
+/// `ReduceInferDimForIntArrayAxis`: the axis values are unknown.
+fn reduce_dim_unknown_axis(
+    x: &DDim,
+    n_axis: usize,
+    keep_dim: bool,
+    reduce_all: bool,
+) -> Result<DDim, Bad> {
+    let r = x.rank();
+    if reduce_all {
+        return dd(&if keep_dim { vec![1; r] } else { vec![] });
+    }
+    if keep_dim {
+        return dd(&vec![-1; r]);
+    }
+    if n_axis > r {
+        return dd(&[-1]);
+    }
+    dd(&vec![-1; r - n_axis])
+}
+
+fn reduce_out(x: &Meta, dims: DDim, dtype: DataType) -> Meta {
+    Meta {
+        dtype,
+        dims,
+        layout: x.layout,
+        lod: Box::new([]),
+    }
+}
+
+/// `ReduceInferMeta` (`all`, `any`, `amax`, `amin`): attribute axes.
+pub(crate) fn reduce(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let axis = a.ints(1)?;
+    let keep = a.bool(2)?;
+    let dims = reduce_dim(&x.dims, &axis, keep, axis.is_empty())?;
+    set(outs, 0, reduce_out(&x, dims, x.dtype));
+    Ok(())
+}
+
+/// `ReduceIntArrayAxisInferMetaBase` with `reduce_all` (`prod`, `frobenius_norm`);
+/// without it (`mean`, `max`, `min`) `reduce_all` is "no axes".
+fn reduce_int_array(
+    a: &Args<'_>,
+    outs: &mut [Out],
+    has_reduce_all: bool,
+    runtime: bool,
+) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let axis = a.int_array(1)?;
+    let keep = a.bool(2)?;
+    let reduce_all = if has_reduce_all { a.bool(3)? } else { false } || axis.values.is_empty();
+    let dims = if runtime || !axis.from_tensor {
+        reduce_dim(&x.dims, &axis.values, keep, reduce_all)?
+    } else {
+        reduce_dim_unknown_axis(&x.dims, axis.values.len(), keep, reduce_all)?
+    };
+    set(outs, 0, reduce_out(&x, dims, x.dtype));
+    Ok(())
+}
+
+/// `ReduceIntArrayAxisInferMeta` (built with `is_runtime = false`).
+pub(crate) fn reduce_int_array_axis(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    reduce_int_array(a, outs, false, false)
+}
+
+/// `StrictReduceIntArrayAxisInferMeta` (default config: runtime).
+pub(crate) fn strict_reduce_int_array_axis(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    reduce_int_array(a, outs, false, true)
+}
+
+/// `ReduceIntArrayAxisInferMetaBase` (default config: runtime).
+pub(crate) fn reduce_int_array_axis_base(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    reduce_int_array(a, outs, true, true)
+}
+
+/// `SumInferMeta` (built with `is_runtime = false`).
+pub(crate) fn sum(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let axis = a.int_array(1)?;
+    let dtype = a.dtype(2)?;
+    let keep = a.bool(3)?;
+    let reduce_all = axis.values.is_empty();
+    let dims = if !axis.from_tensor {
+        reduce_dim(&x.dims, &axis.values, keep, reduce_all)?
+    } else {
+        reduce_dim_unknown_axis(&x.dims, axis.values.len(), keep, reduce_all)?
+    };
+    let out_dtype = if dtype != DataType::Undefined {
+        dtype
+    } else if matches!(x.dtype, DataType::Bool | DataType::Int32) {
+        DataType::Int64
+    } else {
+        x.dtype
+    };
+    set(outs, 0, reduce_out(&x, dims, out_dtype));
+    Ok(())
+}
+
+/// `MeanAllInferMeta`: a 0-d tensor.
+pub(crate) fn mean_all(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    set(
+        outs,
+        0,
+        Meta {
+            dtype: x.dtype,
+            dims: DDim::default(),
+            layout: x.layout,
+            lod: Box::new([]),
+        },
+    );
+    Ok(())
+}
+
+/// `ArgMinMaxInferMeta` (default config: runtime).
+pub(crate) fn arg_min_max(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let axis = a.scalar(1)?.value as i64;
+    let keep = a.bool(2)?;
+    let flatten = a.bool(3)?;
+    let dtype = a.dtype(4)?;
+    let r = x.dims.rank();
+    let mut out = DDim::default();
+    if flatten {
+        if keep {
+            out = dd(&vec![1; r])?;
+        }
+    } else {
+        let ax = if r == 0 { 0 } else { norm_axis(axis, r)? };
+        for i in 0..r {
+            if i == ax {
+                if keep {
+                    out.push(1)?;
+                }
+            } else {
+                out.push(x.dims.at(i)?)?;
+            }
+        }
+    }
+    let dtype = match dtype {
+        DataType::Int32 | DataType::Int64 => dtype,
+        _ => DataType::Undefined,
+    };
+    set(
+        outs,
+        0,
+        Meta {
+            dtype,
+            dims: out,
+            layout: pir_core::builtin::DataLayout::NCHW,
+            lod: Box::new([]),
+        },
+    );
+    Ok(())
+}
+
+/// `ArgsortInferMeta`: values like `x`, int64 indices.
+pub(crate) fn argsort(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    set(outs, 0, same_dims_dtype_lod(&x));
+    set(
+        outs,
+        1,
+        Meta {
+            dtype: DataType::Int64,
+            ..same_dims_dtype_lod(&x)
+        },
+    );
+    Ok(())
+}
+
+/// `TransposeInferMeta`.
+pub(crate) fn transpose(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let perm = a.ints(1)?;
+    let r = x.dims.rank();
+    let mut out = DDim::default();
+    for &p in &perm {
+        out.push(x.dims.at(norm_axis(p, r)?)?)?;
+    }
+    set(
+        outs,
+        0,
+        Meta {
+            dtype: x.dtype,
+            dims: out,
+            layout: x.layout,
+            lod: Box::new([]),
+        },
+    );
+    Ok(())
+}
+
+/// `ValidateShape` of `ReshapeInferMeta`: `0` copies, one `-1` is inferred.
+fn reshape_dims(x: &DDim, shape: &[i64]) -> Result<DDim, Bad> {
+    let in_size = x.product();
+    let mut out = DDim::default();
+    let mut unk: Option<usize> = None;
+    let mut capacity: i64 = 1;
+    for (i, &s) in shape.iter().enumerate() {
+        if s == -1 {
+            if unk.is_some() {
+                return Err(Bad("only one dim of the shape may be -1".into()));
+            }
+            unk = Some(i);
+            out.push(-1)?;
+        } else if s == 0 {
+            let d = x.at(i)?;
+            out.push(d)?;
+            capacity *= d;
+        } else {
+            out.push(s)?;
+            capacity *= s;
+        }
+    }
+    if let Some(u) = unk {
+        if in_size > 0 {
+            if capacity == 0 {
+                return Err(Bad("cannot infer -1 with a zero-sized shape".into()));
+            }
+            out.set(u, in_size / capacity)?;
+        } else {
+            out.set(u, -1)?;
+        }
+    }
+    Ok(out)
+}
+
+/// `ReshapeInferMeta`.
+pub(crate) fn reshape(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let shape = a.int_array(1)?;
+    let dims = if shape.from_tensor {
+        // Paddle keeps the known entries and the zeros copied from x.
+        let mut d = DDim::default();
+        for (i, &s) in shape.values.iter().enumerate() {
+            d.push(if s == 0 && i < x.dims.rank() {
+                x.dims.at(i)?
+            } else {
+                s
+            })?;
+        }
+        let known = d.as_slice().iter().filter(|&&v| v >= 0).count();
+        if known + 1 == d.rank() && !x.dims.has_unknown() {
+            reshape_dims(&x.dims, d.as_slice())?
+        } else {
+            d
+        }
+    } else {
+        reshape_dims(&x.dims, &shape.values)?
+    };
+    let mut out = x.with_dims(dims);
+    if x.dims.as_slice().first() == dims.as_slice().first() {
+        out.lod = x.lod.clone();
+    }
+    set(outs, 0, out);
+    Ok(())
+}
+
+/// `FlattenInferMeta`.
+pub(crate) fn flatten(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let r = x.dims.rank();
+    let (mut start, mut stop) = (a.int(1)?, a.int(2)?);
+    if r == 0 {
+        set(outs, 0, like(&x, dd(&[1])?));
+        return Ok(());
+    }
+    if start < 0 {
+        start += r as i64;
+    }
+    if stop < 0 {
+        stop += r as i64;
+    }
+    let (start, stop) = (start as usize, stop as usize);
+    let mut out = DDim::default();
+    for i in 0..start {
+        out.push(x.dims.at(i)?)?;
+    }
+    let mut prod = 1i64;
+    for i in start..=stop {
+        let d = x.dims.at(i)?;
+        if d == -1 {
+            prod = -1;
+            break;
+        }
+        prod *= d;
+    }
+    out.push(prod)?;
+    for i in stop + 1..r {
+        out.push(x.dims.at(i)?)?;
+    }
+    let mut m = like(&x, out);
+    if x.dims.as_slice().first() != out.as_slice().first() {
+        m.lod = Box::new([]);
+    }
+    set(outs, 0, m);
+    Ok(())
+}
+
+/// `SqueezeInferMeta` (`GetOutputSqueezeShape`).
+pub(crate) fn squeeze(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let axes = a.int_array(1)?;
+    let r = x.dims.rank();
+    let mut keep = vec![true; r];
+    if axes.values.is_empty() {
+        for (k, &d) in keep.iter_mut().zip(x.dims.as_slice()) {
+            if d == 1 {
+                *k = false;
+            }
+        }
+    } else {
+        for &ax in &axes.values {
+            let c = if ax < 0 { ax + r as i64 } else { ax };
+            if c < 0 || c as usize >= r {
+                continue;
+            }
+            let c = c as usize;
+            if x.dims.at(c)? == 1 || (axes.from_tensor && x.dims.at(c)? == -1) {
+                keep[c] = false;
+            }
+        }
+    }
+    let mut out = DDim::default();
+    for (&k, &d) in keep.iter().zip(x.dims.as_slice()) {
+        if k {
+            out.push(d)?;
+        }
+    }
+    let mut m = like(&x, out);
+    if x.dims.as_slice().first() != out.as_slice().first() {
+        m.lod = Box::new([]);
+    }
+    set(outs, 0, m);
+    Ok(())
+}
+
+/// `UnsqueezeInferMeta` (`GetUnsqueezeShape`).
+pub(crate) fn unsqueeze(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let axes = a.int_array(1)?;
+    let out = if axes.from_tensor {
+        dd(&vec![-1; x.dims.rank() + axes.values.len()])?
+    } else {
+        unsqueeze_shape(&axes.values, &x.dims)?
+    };
+    let mut m = like(&x, out);
+    if x.dims.as_slice().first() != out.as_slice().first() {
+        m.lod = Box::new([]);
+    }
+    set(outs, 0, m);
+    Ok(())
+}
+
+pub(crate) fn unsqueeze_shape(axes: &[i64], in_dims: &DDim) -> Result<DDim, Bad> {
+    let out_rank = in_dims.rank() + axes.len();
+    let mut out = vec![0i64; out_rank];
+    for (cur, &axis) in (in_dims.rank()..).zip(axes) {
+        let mut c = if axis < 0 {
+            axis + cur as i64 + 1
+        } else {
+            axis
+        };
+        if c < 0 {
+            c = 0;
+        }
+        let c = (c as usize).min(out_rank.saturating_sub(1));
+        for i in (c..cur).rev() {
+            if out[i] == 1 {
+                out[i + 1] = 1;
+                out[i] = 0;
+            }
+        }
+        out[c] = 1;
+    }
+    let mut j = 0;
+    for o in out.iter_mut() {
+        if *o == 0 {
+            *o = in_dims.at(j)?;
+            j += 1;
+        }
+    }
+    dd(&out)
+}
+
+/// `SoftmaxInferMeta`.
+pub(crate) fn softmax(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let axis = a.int(1)?;
+    if x.dims.rank() > 0 {
+        norm_axis(axis, x.dims.rank())?;
+    }
+    set(outs, 0, x);
+    Ok(())
+}
+
+/// `ShapeInferMeta` / `Shape64InferMeta`: a 1-d integer tensor of the rank.
+fn shape_of(a: &Args<'_>, outs: &mut [Out], dtype: DataType) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    set(outs, 0, Meta::new(dtype, dd(&[x.dims.rank() as i64])?));
+    Ok(())
+}
+
+pub(crate) fn shape(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    shape_of(a, outs, DataType::Int32)
+}
+
+pub(crate) fn shape64(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    shape_of(a, outs, DataType::Int64)
+}
+
+/// `NumelInferMeta`: a 0-d int64 tensor.
+pub(crate) fn numel(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    a.tensor(0)?;
+    set(outs, 0, Meta::new(DataType::Int64, DDim::default()));
+    Ok(())
+}
+
+/// `SplitInferMeta` (built with `is_runtime = false`).
+pub(crate) fn split(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let sections = a.int_array(1)?;
+    let axis = a.scalar(2)?;
+    let n = sections.values.len();
+    let mut metas = Vec::with_capacity(n);
+    if axis.from_tensor {
+        for _ in 0..n {
+            metas.push(like(&x, dd(&vec![-1; x.dims.rank()])?));
+        }
+    } else {
+        let ax = norm_axis(axis.value as i64, x.dims.rank())?;
+        let input = x.dims.at(ax)?;
+        let mut secs = sections.values.clone();
+        if !sections.from_tensor {
+            let unk: Vec<usize> = (0..n).filter(|&i| secs[i] == -1).collect();
+            if unk.len() == 1 && input > 0 {
+                let known: i64 = secs.iter().filter(|&&s| s != -1).sum();
+                secs[unk[0]] = input - known;
+            }
+        }
+        for &s in &secs {
+            let mut d = x.dims;
+            d.set(
+                ax,
+                if sections.from_tensor || input < 0 && s == -1 {
+                    -1
+                } else {
+                    s
+                },
+            )?;
+            let mut m = like(&x, d);
+            if ax == 0 {
+                m.lod = Box::new([]);
+            }
+            metas.push(m);
+        }
+    }
+    if let Some(o) = outs.get_mut(0) {
+        *o = Out::List(metas);
+    }
+    Ok(())
+}
+
+/// `SplitWithNumInferMeta` (built with `is_runtime = false`).
+pub(crate) fn split_with_num(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let num = a.int(1)?.max(0) as usize;
+    let axis = a.scalar(2)?;
+    let mut metas = Vec::with_capacity(num);
+    if axis.from_tensor {
+        for _ in 0..num {
+            metas.push(like(&x, dd(&vec![-1; x.dims.rank()])?));
+        }
+    } else {
+        let ax = norm_axis(axis.value as i64, x.dims.rank())?;
+        let input = x.dims.at(ax)?;
+        for _ in 0..num {
+            let mut d = x.dims;
+            d.set(ax, if input > 0 { input / num as i64 } else { -1 })?;
+            let mut m = like(&x, d);
+            if ax == 0 {
+                m.lod = Box::new([]);
+            }
+            metas.push(m);
+        }
+    }
+    if let Some(o) = outs.get_mut(0) {
+        *o = Out::List(metas);
+    }
+    Ok(())
+}
+
+/// `UnbindInferMeta`: rank-1 slices along `axis`.
+pub(crate) fn unbind(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let ax = norm_axis(a.int(1)?, x.dims.rank())?;
+    let n = x.dims.at(ax)?.max(0) as usize;
+    let mut d = DDim::default();
+    for i in 0..x.dims.rank() {
+        if i != ax {
+            d.push(x.dims.at(i)?)?;
+        }
+    }
+    let metas = (0..n)
+        .map(|_| Meta {
+            dtype: x.dtype,
+            dims: d,
+            layout: x.layout,
+            lod: Box::new([]),
+        })
+        .collect();
+    if let Some(o) = outs.get_mut(0) {
+        *o = Out::List(metas);
+    }
+    Ok(())
+}
+
+/// `TileInferMeta`.
+pub(crate) fn tile(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let rep = a.int_array(1)?;
+    let mut reps = rep.values.clone();
+    let r = x.dims.rank();
+    let mut xd: Vec<i64> = x.dims.as_slice().to_vec();
+    if reps.is_empty() {
+        reps = vec![1; r];
+    }
+    while xd.len() < reps.len() {
+        xd.insert(0, 1);
+    }
+    while reps.len() < xd.len() {
+        reps.insert(0, 1);
+    }
+    let mut out = DDim::default();
+    for (i, &d) in xd.iter().enumerate() {
+        out.push(if d == -1 || reps[i] == -1 {
+            -1
+        } else {
+            d * reps[i]
+        })?;
+    }
+    let mut m = Meta::new(x.dtype, out);
+    if out.as_slice().first() == x.dims.as_slice().first() {
+        m.lod = x.lod.clone();
+    }
+    set(outs, 0, m);
+    Ok(())
+}
+
+/// `CumScalarAxisInferMeta` / `CumInferMeta`.
+pub(crate) fn cum(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let flatten = a.bool(2)?;
+    if flatten {
+        set(outs, 0, plain(&x, dd(&[x.dims.product()])?));
+    } else {
+        set(outs, 0, x);
+    }
+    Ok(())
+}
+
+/// `LrnInferMeta`: `out` and `mid_out` both like `x`.
+pub(crate) fn lrn(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    set(
+        outs,
+        1,
+        Meta {
+            dtype: x.dtype,
+            dims: x.dims,
+            layout: x.layout,
+            lod: Box::new([]),
+        },
+    );
+    set(
+        outs,
+        0,
+        Meta {
+            dtype: x.dtype,
+            dims: x.dims,
+            layout: x.layout,
+            lod: Box::new([]),
+        },
+    );
+    Ok(())
+}
+
+/// `TopKInferMeta`.
+pub(crate) fn topk(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let k = a.scalar(1)?;
+    let r = x.dims.rank();
+    let mut d = x.dims;
+    if r > 0 {
+        let ax = norm_axis(a.int(2)?, r)?;
+        d.set(ax, if k.from_tensor { -1 } else { k.value as i64 })?;
+    }
+    set(
+        outs,
+        0,
+        Meta {
+            dtype: x.dtype,
+            dims: d,
+            layout: pir_core::builtin::DataLayout::NCHW,
+            lod: Box::new([]),
+        },
+    );
+    set(outs, 1, Meta::new(DataType::Int64, d));
+    Ok(())
+}
+
+mod slice;
+pub(crate) use slice::{expand, slice};
+mod more;
+mod pool;
+pub(crate) use more::{
+    kthvalue, logsumexp, one_hot, p_norm, pad3d, sequence_pool, strided_slice, unstack,
+};
+pub(crate) use pool::{max_pool_with_index, pool, pool2d};

@@ -1,0 +1,226 @@
+//! Runs inference over every op of every model of the corpus in use and
+//! asserts that it gives the stored type wherever it gives a type.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use pir_core::IrContext;
+use pir_infer::{Inferer, OpCheck};
+
+#[derive(Default)]
+struct Tally {
+    files: usize,
+    checked: usize,
+    equal: usize,
+    without: BTreeMap<String, usize>,
+    differ: BTreeMap<String, usize>,
+    examples: Vec<String>,
+}
+
+fn check(
+    ctx: &Arc<IrContext>,
+    inferer: &Inferer,
+    label: &str,
+    program: &pir_core::Program,
+    t: &mut Tally,
+) {
+    let r = inferer.check_program(program);
+    t.files += 1;
+    t.checked += r.checked;
+    t.equal += r.equal;
+    for (path, op, c) in &r.reports {
+        let name = program.op_name_str(*op).to_owned();
+        match c {
+            OpCheck::Equal | OpCheck::Declared => {}
+            OpCheck::Error(e) => {
+                if matches!(e, pir_infer::InferError::Invalid { .. }) && t.examples.len() < 400 {
+                    t.examples.push(format!("{label} {path:?}: {e}"));
+                }
+                *t.without.entry(name).or_default() += 1;
+            }
+            OpCheck::Differ { stored, inferred } => {
+                if t.examples.len() < 400 {
+                    let show = |v: &Vec<pir_core::Type>| {
+                        v.iter()
+                            .map(|&t| {
+                                if t.is_null() {
+                                    "null".to_owned()
+                                } else {
+                                    ctx.display_type(t)
+                                }
+                            })
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    };
+                    let ins: Vec<String> = program
+                        .operands(*op)
+                        .map(|v| {
+                            v.map_or("none".into(), |v| {
+                                let t = program.value_type(v);
+                                if t.is_null() {
+                                    "null".into()
+                                } else {
+                                    ctx.display_type(t)
+                                }
+                            })
+                        })
+                        .collect();
+                    t.examples.push(format!(
+                        "{label} {path:?} {name}: in [{}] stored [{}] inferred [{}]",
+                        ins.join(", "),
+                        show(stored),
+                        show(inferred)
+                    ));
+                }
+                *t.differ.entry(name).or_default() += 1;
+            }
+        }
+    }
+}
+
+fn legacy_models(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            legacy_models(&p, out);
+        } else if p.extension().is_some_and(|x| x == "pdmodel") {
+            out.push(p);
+        }
+    }
+}
+
+/// Translated legacy ops whose stored types may differ from InferMeta's.
+///
+/// Paddle's translator (`paddle/fluid/ir_adaptor/translator/op_translator.cc`)
+/// creates an op of the general path with `pir::Operation::Create` and the
+/// result types `OpTranscriber::GenerateOperationOutput` gives it: each
+/// result is the type of the legacy variable it writes (its `VarDesc`,
+/// through `TypeTranslator`), and no InferMeta function runs. A result is
+/// then what the legacy program's compile-time `InferShape` recorded:
+///
+/// - `pd_op.batch_norm_`: the saved mean and variance variables are stored
+///   0-d (`tensor<f32>`) and the reserve space is absent (null);
+/// - `pd_op.matmul`, `pd_op.embedding`: variables of `matmul` v1 /
+///   `lookup_table` v1 (`embedding` drops a trailing 1 of the ids, `matmul`
+///   keeps the dims the legacy graph recorded);
+/// - `pd_op.rnn`, `pd_op.sequence_pool`, `pd_op.kthvalue`: the dropout
+///   state, reserve, max-index and indices variables keep their legacy
+///   types (uint8, float32);
+/// - `pd_op.reshape`, `pd_op.expand`, `pd_op.tile`, `pd_op.split`,
+///   `pd_op.concat`, `pd_op.squeeze`, `pd_op.topk`, `pd_op.strided_slice`,
+///   `pd_op.bilinear_interp`, `pd_op.full_with_tensor`, `pd_op.uniform`:
+///   an attribute given by a tensor, which the legacy `InferShape` reads
+///   as unknown where the IR builders read the constant behind it (or the
+///   other way round);
+/// - `pd_op.create_array`, `pd_op.array_read`, `pd_op.array_to_tensor`:
+///   tensor-array variables whose element dims the legacy graph records.
+const TYPED_FROM_VARIABLES: &[&str] = &[
+    "pd_op.array_read",
+    "pd_op.array_to_tensor",
+    "pd_op.batch_norm_",
+    "pd_op.bilinear_interp",
+    "pd_op.concat",
+    "pd_op.create_array",
+    "pd_op.embedding",
+    "pd_op.expand",
+    "pd_op.full_with_tensor",
+    "pd_op.kthvalue",
+    "pd_op.matmul",
+    "pd_op.reshape",
+    "pd_op.rnn",
+    "pd_op.sequence_pool",
+    "pd_op.split",
+    "pd_op.squeeze",
+    "pd_op.strided_slice",
+    "pd_op.tile",
+    "pd_op.topk",
+    "pd_op.uniform",
+];
+
+#[test]
+fn inferred_types_equal_stored_types() {
+    let ctx = pir_dialects::pd_op_context();
+    let inferer = Inferer::new(&ctx);
+    let mut t = Tally::default();
+    let mut models = pir_corpus::models();
+    models.extend(pir_corpus::compat_models());
+    models.extend(pir_corpus::control_flow_models());
+    let options = pir_serde::ReadOptions::default();
+    for m in &models {
+        let loaded = pir_serde::read_file(ctx.clone(), &m.json(), &options)
+            .unwrap_or_else(|e| panic!("{}: {e}", m.label()));
+        check(&ctx, &inferer, &m.label(), &loaded.program, &mut t);
+    }
+    let mut legacy = Vec::new();
+    legacy_models(
+        &pir_corpus::repo_root().join("tests/corpus/legacy"),
+        &mut legacy,
+    );
+    if pir_corpus::full_corpus_available() {
+        legacy_models(
+            &pir_corpus::repo_root().join("../shared/legacy-corpus"),
+            &mut legacy,
+        );
+        legacy_models(&pir_corpus::corpus_dir(), &mut legacy);
+    }
+    legacy.sort();
+    legacy.dedup();
+    // Paddle's translator types most ops' results from the legacy program's
+    // variables, not by InferMeta: see `TYPED_FROM_VARIABLES`.
+    let mut lt = Tally::default();
+    for path in &legacy {
+        match pir_legacy::load_file(path, ctx.clone(), pir_legacy::Options::default()) {
+            Ok(program) => check(
+                &ctx,
+                &inferer,
+                &path.display().to_string(),
+                &program,
+                &mut lt,
+            ),
+            Err(e) => eprintln!("skipped {}: {e}", path.display()),
+        }
+    }
+    eprintln!(
+        "files {}, ops checked {}, equal {}, differing {}",
+        t.files,
+        t.checked,
+        t.equal,
+        t.checked - t.equal
+    );
+    eprintln!("without inference: {:?}", t.without);
+    eprintln!("differing by op: {:?}", t.differ);
+    for e in &t.examples {
+        eprintln!("  {e}");
+    }
+    eprintln!(
+        "translated legacy: files {}, ops checked {}, equal {}, differing {}",
+        lt.files,
+        lt.checked,
+        lt.equal,
+        lt.checked - lt.equal
+    );
+    eprintln!("translated legacy, without inference: {:?}", lt.without);
+    eprintln!("translated legacy, differing by op: {:?}", lt.differ);
+    for e in &lt.examples {
+        eprintln!("  {e}");
+    }
+    assert!(t.files > 0);
+    let unexpected: Vec<_> = lt
+        .differ
+        .keys()
+        .filter(|op| !TYPED_FROM_VARIABLES.contains(&op.as_str()))
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "translated legacy ops whose inferred types differ: {unexpected:?}"
+    );
+    assert!(
+        t.differ.is_empty(),
+        "ops whose inferred types differ: {:?}",
+        t.differ
+    );
+}

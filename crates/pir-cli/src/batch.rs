@@ -63,7 +63,12 @@ where
                     Ok(report) => write!(std::io::stdout(), "{report}")?,
                     Err(e) => {
                         failed += 1;
-                        writeln!(std::io::stderr(), "error: {e}")?;
+                        let message = e.to_string();
+                        writeln!(
+                            std::io::stderr(),
+                            "error: {}",
+                            crate::escape_controls(&message)
+                        )?;
                     }
                 }
                 written += 1;

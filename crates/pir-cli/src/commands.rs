@@ -149,14 +149,24 @@ fn verify_infer(path: &Path, program: &pir_core::Program) -> Result<String, CliE
     let show = |types: &[pir_core::Type]| {
         types
             .iter()
-            .map(|&t| if t.is_null() { "null".to_owned() } else { ctx.display_type(t) })
+            .map(|&t| {
+                if t.is_null() {
+                    "null".to_owned()
+                } else {
+                    ctx.display_type(t)
+                }
+            })
             .collect::<Vec<_>>()
             .join(", ")
     };
     let mut out = String::new();
     let mut without: std::collections::BTreeMap<&str, usize> = Default::default();
     for (op_path, op, outcome) in &check.reports {
-        let at = op_path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join("/");
+        let at = op_path
+            .iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join("/");
         let name = program.op_name_str(*op);
         match outcome {
             pir_infer::OpCheck::Equal | pir_infer::OpCheck::Declared => {}
@@ -171,7 +181,9 @@ fn verify_infer(path: &Path, program: &pir_core::Program) -> Result<String, CliE
                 );
             }
             pir_infer::OpCheck::Error(pir_infer::InferError::Invalid { .. }) => {
-                let pir_infer::OpCheck::Error(e) = outcome else { continue };
+                let pir_infer::OpCheck::Error(e) = outcome else {
+                    continue;
+                };
                 let _ = writeln!(out, "{}: op {at}: {e}", path.display());
             }
             pir_infer::OpCheck::Error(_) => *without.entry(name).or_default() += 1,
@@ -188,7 +200,12 @@ fn verify_infer(path: &Path, program: &pir_core::Program) -> Result<String, CliE
     );
     if !without.is_empty() {
         let list: Vec<String> = without.iter().map(|(n, c)| format!("{n} ({c})")).collect();
-        let _ = writeln!(out, "{}: without inference: {}", path.display(), list.join(", "));
+        let _ = writeln!(
+            out,
+            "{}: without inference: {}",
+            path.display(),
+            list.join(", ")
+        );
     }
     if differ > 0 {
         return Err(CliError::File(out.trim_end().to_owned()));

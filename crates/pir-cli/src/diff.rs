@@ -13,7 +13,7 @@
 //! compared by dtype, shape and content. The exit code is 1 when anything
 //! differs.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
 
@@ -71,18 +71,55 @@ fn def_op(p: &Program, v: ValueId) -> Option<OpId> {
     }
 }
 
-/// `(user, operand index)` of each use of `v`, in op order.
+/// `(user, operand index)` of each use of `v`, in op order. The index comes
+/// from the operand slot itself (constant time), not from a search of the
+/// user's operands, which is quadratic for an op of thousands of operands.
 fn users(p: &Program, v: ValueId) -> Vec<(OpId, usize)> {
     let mut out: Vec<(OpId, usize)> = p
         .uses(v)
-        .map(|operand| {
-            let owner = p.operand_owner(operand);
-            let index = p.operand_ids(owner).position(|o| o == operand).unwrap_or(0);
-            (owner, index)
-        })
+        .map(|operand| (p.operand_owner(operand), p.operand_index(operand)))
         .collect();
     out.reverse();
     out
+}
+
+/// Pairs the users of two corresponding values: each user in A with the
+/// first user in B at the same operand index, of the same op name, not yet
+/// matched. B's users are grouped by (index, name) once, each group a queue
+/// consumed from its front, so a value of n users costs O(n), not the O(n²)
+/// of searching B's users for each user in A.
+fn pair_users(
+    a: &Program,
+    b: &Program,
+    ua: &[(OpId, usize)],
+    ub: &[(OpId, usize)],
+    m: &mut Matching,
+    queue: &mut VecDeque<(OpId, OpId)>,
+) {
+    let mut groups: HashMap<(usize, &str), VecDeque<OpId>> = HashMap::new();
+    for &(user_b, ib) in ub {
+        groups
+            .entry((ib, b.op_name_str(user_b)))
+            .or_default()
+            .push_back(user_b);
+    }
+    for &(user_a, ia) in ua {
+        if m.a_to_b.contains_key(&user_a) {
+            continue;
+        }
+        let Some(group) = groups.get_mut(&(ia, a.op_name_str(user_a))) else {
+            continue;
+        };
+        // a user matched since the grouping (or twice in the group, using
+        // the value at one index twice) is dropped for good: matches are
+        // never undone
+        while let Some(user_b) = group.pop_front() {
+            if m.pair(user_a, user_b) {
+                queue.push_back((user_a, user_b));
+                break;
+            }
+        }
+    }
 }
 
 fn match_programs(a: &Program, b: &Program) -> Matching {
@@ -123,19 +160,7 @@ fn match_programs(a: &Program, b: &Program) -> Matching {
                 }
             }
             for (ra, rb) in a.results(x).zip(b.results(y)) {
-                let (ua, ub) = (users(a, ra), users(b, rb));
-                for &(user_a, ia) in &ua {
-                    if m.a_to_b.contains_key(&user_a) {
-                        continue;
-                    }
-                    let found = ub.iter().find(|&&(user_b, ib)| {
-                        ib == ia && !m.b_to_a.contains_key(&user_b) && same_name(user_a, user_b)
-                    });
-                    if let Some(&(user_b, _)) = found {
-                        m.pair(user_a, user_b);
-                        queue.push_back((user_a, user_b));
-                    }
-                }
+                pair_users(a, b, &users(a, ra), &users(b, rb), &mut m, &mut queue);
             }
             for (ra, rb) in a.regions(x).zip(b.regions(y)) {
                 for (&ba, &bb) in a.region_blocks(ra).iter().zip(b.region_blocks(rb)) {
@@ -173,17 +198,26 @@ fn align_block(
         .block_ops(bb)
         .filter(|o| !m.b_to_a.contains_key(o))
         .collect();
-    // Quadratic table; past this size, pair equal names greedily in order.
+    // Quadratic table; past this size, pair equal names greedily in order:
+    // each op of A with the next op of B of its name after the last pair,
+    // found by a binary search in the positions of that name (a scan of B
+    // per op of A is quadratic when few names agree).
     if xs.len().saturating_mul(ys.len()) > 4_000_000 {
+        let mut positions: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (j, &y) in ys.iter().enumerate() {
+            positions.entry(b.op_name_str(y)).or_default().push(j);
+        }
         let mut out = Vec::new();
         let mut j = 0;
         for &x in &xs {
-            if let Some(k) = ys[j..]
-                .iter()
-                .position(|&y| a.op_name_str(x) == b.op_name_str(y))
-            {
-                out.push((x, ys[j + k]));
-                j += k + 1;
+            let Some(at) = positions.get(a.op_name_str(x)) else {
+                continue;
+            };
+            if let Some(&k) = at.get(at.partition_point(|&k| k < j)) {
+                if let Some(&y) = ys.get(k) {
+                    out.push((x, y));
+                }
+                j = k + 1;
             }
         }
         return out;
@@ -273,15 +307,18 @@ fn op_changes(a: &Program, b: &Program, x: OpId, y: OpId, m: &Matching) -> Vec<S
             .collect()
     };
     let (aa, ab) = (attrs(a, x), attrs(b, y));
+    // by name: an op may carry many attributes
+    let in_a: HashSet<&str> = aa.iter().map(|(n, _)| n.as_str()).collect();
+    let in_b: HashMap<&str, &str> = ab.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
     for (name, va) in &aa {
-        match ab.iter().find(|(n, _)| n == name) {
+        match in_b.get(name.as_str()) {
             None => out.push(format!("attribute {name}: {va} -> (none)")),
-            Some((_, vb)) if vb != va => out.push(format!("attribute {name}: {va} -> {vb}")),
+            Some(vb) if vb != va => out.push(format!("attribute {name}: {va} -> {vb}")),
             _ => {}
         }
     }
     for (name, vb) in &ab {
-        if !aa.iter().any(|(n, _)| n == name) {
+        if !in_a.contains(name.as_str()) {
             out.push(format!("attribute {name}: (none) -> {vb}"));
         }
     }
@@ -360,6 +397,11 @@ impl Paint {
 fn parameter_changes(a: &pir::Model, b: &pir::Model) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let (na, nb) = (a.parameter_names(), b.parameter_names());
+    // sets: a model may have tens of thousands of parameters
+    let (set_a, set_b): (HashSet<&str>, HashSet<&str>) = (
+        na.iter().map(String::as_str).collect(),
+        nb.iter().map(String::as_str).collect(),
+    );
     for name in &na {
         let (Some(ta), Some(tb)) = (a.tensor(name), b.tensor(name)) else {
             continue;
@@ -385,12 +427,12 @@ fn parameter_changes(a: &pir::Model, b: &pir::Model) -> Vec<(String, String)> {
         }
     }
     for name in &na {
-        if !nb.contains(name) && a.tensor(name).is_some() {
+        if !set_b.contains(name.as_str()) && a.tensor(name).is_some() {
             out.push((name.clone(), "only in A".into()));
         }
     }
     for name in &nb {
-        if !na.contains(name) && b.tensor(name).is_some() {
+        if !set_a.contains(name.as_str()) && b.tensor(name).is_some() {
             out.push((name.clone(), "only in B".into()));
         }
     }

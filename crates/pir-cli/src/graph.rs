@@ -30,10 +30,38 @@ use crate::CliError;
 /// is a node of its own for the layout, and the picture reads better without.
 const MAX_LABELLED_EDGES: usize = 2_000;
 
-/// Above this many nodes the layout skips its crossing-reduction passes,
-/// which grow faster than the graph (a 5,000-op model is then laid out in
-/// seconds; its ranks and edges stay readable).
+/// Above this many layout nodes ([`Graph::layout_size`]) the layout skips
+/// its crossing-reduction passes, which grow faster than the graph (a
+/// 5,000-op model is then laid out in seconds; its ranks and edges stay
+/// readable).
 const MAX_OPTIMIZED_NODES: usize = 1_500;
+
+/// Above this many layout nodes the SVG is refused, with a pointer to DOT
+/// output, which needs no layout (a 5,000-op model is about 10,000).
+const MAX_LAYOUT_NODES: usize = 50_000;
+
+/// Above this sum of squared rank widths ([`Graph::layout_size`]) the SVG is
+/// refused too: the placement's time grows as about this measure to the
+/// power 1.8 (DenseNet-like blocks with edge labels: 16 ops, 84,000, a
+/// third of a second; 24 ops, 600,000, 10 s; 30 ops, 1.8 million, a
+/// minute; without labels, 30 ops, 820,000: 40 s). Past it, edge labels
+/// are dropped first (halving the measure).
+const MAX_LAYOUT_WORK: u64 = 700_000;
+
+/// What the layout of a graph costs ([`Graph::layout_size`]).
+#[derive(Clone, Copy, Debug)]
+struct LayoutSize {
+    /// Nodes, dummy nodes of long edges and edge labels included.
+    nodes: usize,
+    /// The sum over ranks of the square of their widths.
+    work: u64,
+}
+
+impl LayoutSize {
+    fn too_large(self) -> bool {
+        self.nodes > MAX_LAYOUT_NODES || self.work > MAX_LAYOUT_WORK
+    }
+}
 
 /// The graph of a program: nodes, edges and clusters.
 pub(crate) struct Graph {
@@ -111,7 +139,93 @@ impl Graph {
                 }
             }
         });
+        // Names come from the model: control characters, which XML 1.0
+        // forbids even escaped and DOT readers choke on, are made visible.
+        for label in g
+            .nodes
+            .iter_mut()
+            .chain(g.edges.iter_mut().map(|e| &mut e.2))
+        {
+            visible_in_place(label);
+        }
+        for c in &mut g.clusters {
+            visible_in_place(&mut c.label);
+        }
         g
+    }
+
+    /// The size of the hierarchical layout: how many nodes it works on and
+    /// the sum over its ranks of the square of their widths.
+    ///
+    /// The layout splits an edge spanning several ranks into a chain through
+    /// one dummy node per rank it crosses (and an edge label is a node of
+    /// its own, on a rank between its ends), ranks being longest paths. Its
+    /// placement then works rank by rank, in time that grows with the
+    /// square of a rank's width: a 5,000-op chain (narrow ranks) takes
+    /// seconds, while a DenseNet-like block of n ops, every op feeding
+    /// every later one, is n nodes but about n³/3 layout nodes (with edge
+    /// labels) on ranks up to about n²/4 wide.
+    fn layout_size(&self, labelled: bool) -> LayoutSize {
+        // Every edge runs from a lower node index to a higher one (a value
+        // is defined before its uses, a block's owner and arguments before
+        // its ops), so index order is a topological order; an edge the
+        // other way would be reversed by the layout, and is here too.
+        let weight = if labelled { 2 } else { 1 };
+        let mut edges: Vec<(usize, usize, usize)> = self
+            .edges
+            .iter()
+            .map(|&(a, b, _)| (a.min(b), a.max(b), weight))
+            .collect();
+        for c in &self.clusters {
+            edges.extend(c.nodes.iter().map(|&n| (c.owner.min(n), c.owner.max(n), 1)));
+        }
+        let n = self.nodes.len();
+        let mut by_target: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+        for &(from, to, w) in &edges {
+            if let Some(v) = by_target.get_mut(to) {
+                v.push((from, w));
+            }
+        }
+        // in index order, every edge into a node is seen before the edges
+        // out of it, so a node's rank is final when it is used
+        let mut rank = vec![0usize; n];
+        let mut nodes = n;
+        for to in 0..n {
+            for &(from, w) in by_target.get(to).map(Vec::as_slice).unwrap_or(&[]) {
+                if from == to {
+                    nodes = nodes.saturating_add(1); // a self edge's connector
+                    continue;
+                }
+                let r = rank.get(from).copied().unwrap_or(0).saturating_add(w);
+                if let Some(slot) = rank.get_mut(to) {
+                    *slot = (*slot).max(r);
+                }
+            }
+        }
+        let ranks = rank.iter().copied().max().unwrap_or(0) + 1;
+        // widths by a difference array: a node adds one at its rank, an
+        // edge one at each rank strictly between its ends
+        let mut delta = vec![0i64; ranks + 1];
+        for &r in &rank {
+            delta[r] += 1;
+            delta[r + 1] -= 1;
+        }
+        for &(from, to, _) in &edges {
+            let (rf, rt) = (rank[from], rank[to]);
+            if rt > rf + 1 {
+                nodes = nodes.saturating_add(rt - rf - 1);
+                delta[rf + 1] += 1;
+                delta[rt] -= 1;
+            }
+        }
+        let mut work = 0u64;
+        let mut width = 0i64;
+        for d in delta.iter().take(ranks) {
+            width += d;
+            let w = width.max(0) as u64;
+            work = work.saturating_add(w.saturating_mul(w));
+        }
+        LayoutSize { nodes, work }
     }
 
     fn add_block(
@@ -228,8 +342,31 @@ impl Graph {
         let _ = writeln!(out, "{pad}}}");
     }
 
-    /// The graph laid out as a self-contained SVG picture.
-    pub(crate) fn to_svg(&self) -> String {
+    /// The graph laid out as a self-contained SVG picture, or an error when
+    /// the layout would be too large ([`MAX_LAYOUT_NODES`]): edge labels
+    /// are dropped first (each doubles the ranks an edge spans), and past
+    /// that the error points to DOT output.
+    pub(crate) fn to_svg(&self) -> Result<String, CliError> {
+        let mut labelled = self.edges.len() <= MAX_LABELLED_EDGES;
+        let mut size = self.layout_size(labelled);
+        if labelled && size.too_large() {
+            labelled = false;
+            size = self.layout_size(false);
+        }
+        if size.too_large() {
+            // The model, not the command line, is at fault: exit 1.
+            return Err(CliError::File(format!(
+                "the graph of {} ops and {} edges is too large to lay out: its layout has \
+                 {} nodes (edges spanning many ranks need one per rank) on ranks whose \
+                 squared widths sum to {}, more than {MAX_LAYOUT_NODES} or \
+                 {MAX_LAYOUT_WORK}; write DOT instead (`-o FILE.dot`, no layout needed) \
+                 and render it with Graphviz",
+                self.nodes.len(),
+                self.edges.len(),
+                size.nodes,
+                size.work
+            )));
+        }
         let mut vg = VisualGraph::new(Orientation::TopToBottom);
         // layout-rs re-checks the whole graph for cycles after every edge it
         // adds (17 s of a 5,000-op model's 17.1 s). The check only asserts:
@@ -250,7 +387,18 @@ impl Graph {
                 ))
             })
             .collect();
-        let labelled = self.edges.len() <= MAX_LABELLED_EDGES;
+        // A nested block's ops hang below the op that owns it (invisible
+        // edges: layout-rs has no clusters of its own). They come first:
+        // the layout checks each new edge for a cycle by a search from its
+        // head that does not remember visited nodes (exponential in a dense
+        // DAG); added before the data edges they form a forest, and each
+        // data edge then starts from an op whose only successors are its
+        // own nested ops.
+        for cluster in &self.clusters {
+            for &n in &cluster.nodes {
+                vg.add_edge(Arrow::invisible(), handles[cluster.owner], handles[n]);
+            }
+        }
         for (from, to, label) in &self.edges {
             let arrow = if labelled {
                 Arrow::simple(label)
@@ -259,20 +407,8 @@ impl Graph {
             };
             vg.add_edge(arrow, handles[*from], handles[*to]);
         }
-        // A nested block's ops hang below the op that owns it (invisible
-        // edges: layout-rs has no clusters of its own).
-        for cluster in &self.clusters {
-            for &n in &cluster.nodes {
-                vg.add_edge(Arrow::invisible(), handles[cluster.owner], handles[n]);
-            }
-        }
         let mut svg = SVGWriter::new();
-        vg.do_it(
-            false,
-            self.nodes.len() > MAX_OPTIMIZED_NODES,
-            false,
-            &mut svg,
-        );
+        vg.do_it(false, size.nodes > MAX_OPTIMIZED_NODES, false, &mut svg);
         // Clusters: a dashed frame around each nested block's nodes (the
         // layout keeps a block's ops together: they are connected).
         let frame = StyleAttr::new(Color::fast("gray"), 1, None, 6, 12);
@@ -315,7 +451,11 @@ impl Graph {
                 &frame,
             );
         }
-        svg.finalize()
+        // The layout library spells "no colour" as `#00000000` (CSS colour
+        // 4's eight digits), which SVG 1.1 renderers such as cairosvg and
+        // librsvg do not know and paint black: region boxes came out as
+        // black blocks. `none` means the same to every renderer.
+        Ok(svg.finalize().replace("\"#00000000\"", "\"none\""))
     }
 
     /// Whether cluster `c` lies inside cluster `outer`.
@@ -352,6 +492,28 @@ fn parameter_name(program: &Program, v: ValueId) -> Option<String> {
         .map(|s| s.0.to_string())
 }
 
+/// Replaces in `s` the characters XML 1.0 does not allow, even escaped (C0
+/// controls but tab and newline, U+FFFE, U+FFFF), and the other control
+/// characters, by their visible `\x01` / `\u{85}` form.
+fn visible_in_place(s: &mut String) {
+    let plain =
+        |c: char| (!c.is_control() || c == '\n' || c == '\t') && c != '\u{fffe}' && c != '\u{ffff}';
+    if s.chars().all(plain) {
+        return;
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if plain(c) {
+            out.push(c);
+        } else if (c as u32) < 0x80 {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        } else {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+    *s = out;
+}
+
 /// A DOT string literal.
 fn dot_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -370,6 +532,8 @@ fn dot_string(s: &str) -> String {
 
 /// The SVG in a page of its own: no script, no outside resource.
 fn to_html(title: &str, svg: &str) -> String {
+    let mut title = title.to_owned();
+    visible_in_place(&mut title);
     let mut escaped = String::new();
     for c in title.chars() {
         match c {
@@ -401,8 +565,8 @@ pub fn run(args: &GraphArgs) -> Result<(), CliError> {
     let text = {
         let _progress = crate::progress::spinner("laying out the graph");
         match format.as_str() {
-            "svg" => graph.to_svg(),
-            "html" => to_html(&args.model.display().to_string(), &graph.to_svg()),
+            "svg" => graph.to_svg()?,
+            "html" => to_html(&args.model.display().to_string(), &graph.to_svg()?),
             _ => graph.to_dot(),
         }
     };
@@ -417,4 +581,48 @@ fn write_file(path: &Path, bytes: &[u8], force: bool) -> Result<(), CliError> {
     Ok(pir_core::fs::write_atomic(path, force, |w| {
         w.write_all(bytes)
     })?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` nodes, every one feeding every later one.
+    fn dense(n: usize) -> Graph {
+        let mut edges = Vec::new();
+        for to in 0..n {
+            for from in 0..to {
+                edges.push((from, to, String::new()));
+            }
+        }
+        Graph {
+            nodes: vec![String::new(); n],
+            edges,
+            clusters: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn layout_size_of_dense_dags() {
+        for n in [17, 21, 25, 31] {
+            let (l, u) = (dense(n).layout_size(true), dense(n).layout_size(false));
+            eprintln!("{n}: labelled {l:?}, unlabelled {u:?}");
+        }
+        // 25 nodes: 300 edges spanning 2 to 48 ranks with their labels
+        let s = dense(25).layout_size(true);
+        assert_eq!(
+            s.nodes,
+            25 + (1..25).map(|d| (2 * d - 1) * (25 - d)).sum::<usize>()
+        );
+        // a chain: no dummies, ranks one wide
+        let chain = Graph {
+            nodes: vec![String::new(); 4],
+            edges: (1..4).map(|i| (i - 1, i, String::new())).collect(),
+            clusters: Vec::new(),
+        };
+        let s = chain.layout_size(false);
+        assert_eq!((s.nodes, s.work), (4, 4));
+        let s = chain.layout_size(true);
+        assert_eq!((s.nodes, s.work), (7, 7));
+    }
 }

@@ -2,10 +2,12 @@
 //! PaddlePaddle PIR models (`pir --help`, `pir COMMAND --help`).
 //!
 //! Errors go to stderr as one `error: …` line (with the file and where in
-//! it); the exit code is 0 on success, 1 on an error (and for `pir diff`,
+//! it; control characters escaped, so a name from a hostile model cannot
+//! drive the terminal); the exit code is 0 on success, 1 on an error (and for `pir diff`,
 //! when the models differ), 2 on a usage error.
 #![forbid(unsafe_code)]
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -148,12 +150,36 @@ fn overwrite_hint(e: &(dyn std::error::Error + 'static)) -> String {
     e.to_string()
 }
 
-/// Writes `note: MESSAGE` to stderr; a stderr that cannot be written (a
-/// full disk, a closed pipe) is an error of the command, not a panic.
+/// Writes `note: MESSAGE` to stderr, control characters escaped
+/// ([`escape_controls`]); a stderr that cannot be written (a full disk, a
+/// closed pipe) is an error of the command, not a panic.
 pub(crate) fn note(message: &str) -> Result<(), CliError> {
     let mut stderr = std::io::stderr().lock();
-    writeln!(stderr, "note: {message}")?;
+    writeln!(stderr, "note: {}", escape_controls(message))?;
     Ok(())
+}
+
+/// A message with its control characters made visible: `\x01`, `\x1b`,
+/// `\x7f`, `\u{85}`, newline and tab kept. Messages quote names from the
+/// model, which a hostile file can fill with terminal escapes (ESC
+/// sequences that retitle the window or rewrite earlier lines) or NUL;
+/// every message passes here on its way to the terminal.
+pub(crate) fn escape_controls(message: &str) -> std::borrow::Cow<'_, str> {
+    let plain = |c: char| !c.is_control() || c == '\n' || c == '\t';
+    if message.chars().all(plain) {
+        return std::borrow::Cow::Borrowed(message);
+    }
+    let mut out = String::with_capacity(message.len() + 8);
+    for c in message.chars() {
+        if plain(c) {
+            out.push(c);
+        } else if (c as u32) < 0x80 {
+            let _ = write!(out, "\\x{:02x}", c as u32);
+        } else {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 fn main() -> ExitCode {
@@ -166,8 +192,26 @@ fn main() -> ExitCode {
         Err(CliError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(CliError::Differ) => ExitCode::from(1),
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "error: {e}");
+            let message = e.to_string();
+            let _ = writeln!(std::io::stderr(), "error: {}", escape_controls(&message));
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_controls;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert!(matches!(
+            escape_controls("a\tb\nc"),
+            std::borrow::Cow::Borrowed("a\tb\nc")
+        ));
+        assert_eq!(
+            escape_controls("\0\x1b[31m\r\x7f\u{85}é"),
+            "\\x00\\x1b[31m\\x0d\\x7f\\u{85}é"
+        );
     }
 }

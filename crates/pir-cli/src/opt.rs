@@ -128,7 +128,7 @@ pub fn run(args: &OptArgs) -> Result<(), CliError> {
                 save_time.as_secs_f64() * 1e3
             ));
         }
-        std::io::stderr().write_all(report.as_bytes())?;
+        std::io::stderr().write_all(crate::escape_controls(&report).as_bytes())?;
     }
     Ok(())
 }
@@ -184,14 +184,14 @@ fn reproducer_hook(file: PathBuf, trainable: bool) -> pir_pass::manager::Failure
         // The pass's failure is reported either way: a stderr that cannot
         // be written loses only this hint.
         let mut stderr = std::io::stderr().lock();
-        let _ = match pir_serde::write_any_file(program, &file, &options, true) {
-            Ok(()) => writeln!(
-                stderr,
+        let message = match pir_serde::write_any_file(program, &file, &options, true) {
+            Ok(()) => format!(
                 "reproducer: {error}\nreplay with: pir opt {} -p \"{pipeline}\"",
                 file.display()
             ),
-            Err(e) => writeln!(stderr, "reproducer: cannot write {}: {e}", file.display()),
+            Err(e) => format!("reproducer: cannot write {}: {e}", file.display()),
         };
+        let _ = writeln!(stderr, "{}", crate::escape_controls(&message));
     })
 }
 

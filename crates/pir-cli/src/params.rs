@@ -10,6 +10,7 @@
 //! one the tensors are listed as `#0`, `#1`, ... A `.pdparams` pickle names
 //! its arrays.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -59,14 +60,47 @@ fn program_beside(params: &Path) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The variable names and declared dtypes of a program file.
-fn program_vars(path: &Path) -> Result<Vec<(String, Option<DType>)>, CliError> {
+/// What a program declares of a variable: its dtype and dims, when its type
+/// is a dense tensor of an element type with a [`DType`].
+type Declared = Option<(DType, Vec<i64>)>;
+
+/// The variable names and declarations of a program file.
+fn program_vars(path: &Path) -> Result<Vec<(String, Declared)>, CliError> {
     let loaded = crate::input::load(path)?;
     let p = &loaded.program;
     Ok(pir::persistable_vars(p)
         .into_iter()
-        .map(|(n, ty)| (n, pir::declared(p, ty).map(|(d, _)| d)))
+        .map(|(n, ty)| (n, pir::declared(p, ty)))
         .collect())
+}
+
+/// Refuses a tensor that is not what the program declares: another dtype,
+/// or other dims (a declared `-1` matches any size). The parameters of one
+/// model read with another model's program would otherwise be written
+/// under names whose shapes they do not have.
+fn check_declared(
+    name: &str,
+    t: &Tensor,
+    declared: &Declared,
+    path: &Path,
+    program: &Path,
+) -> Result<(), CliError> {
+    let Some((dtype, dims)) = declared else {
+        return Ok(());
+    };
+    let dims_agree =
+        dims.len() == t.dims().len() && dims.iter().zip(t.dims()).all(|(&d, &f)| d < 0 || d == f);
+    if *dtype == t.dtype() && dims_agree {
+        return Ok(());
+    }
+    Err(CliError::File(format!(
+        "`{name}`: {} declares {} {dims:?}, {} holds {} {:?}",
+        program.display(),
+        dtype.paddle_name(),
+        path.display(),
+        t.dtype().paddle_name(),
+        t.dims()
+    )))
 }
 
 /// Reads a parameter file into named tensors; names of a `.pdiparams` come
@@ -85,26 +119,39 @@ fn read_tensors(path: &Path, program: Option<&Path>) -> Result<Vec<(String, Tens
     let map = pir_params::map_file(path).map_err(params_err(path))?;
     if kind == FileKind::PickleParams {
         let state = pir_params::pickle::load_state_dict_mapped(&map).map_err(params_err(path))?;
-        let Some(vars) = vars else {
+        let (Some(vars), Some(program)) = (vars, &program) else {
             return Ok(state.tensors);
         };
+        // by name, first entry first as `StateDict::get`: a lookup per
+        // variable in a list would be quadratic in the parameter count
+        let mut by_name: HashMap<&str, &Tensor> = HashMap::with_capacity(state.tensors.len());
+        for (n, t) in &state.tensors {
+            by_name.entry(n.as_str()).or_insert(t);
+        }
         let mut out = Vec::with_capacity(vars.len());
-        for (name, dtype) in vars {
-            let t = state
-                .get(&name)
-                .cloned()
+        for (name, declared) in vars {
+            let t = by_name
+                .get(name.as_str())
+                .map(|t| (*t).clone())
                 .ok_or_else(|| CliError::File(format!("`{name}` is not in {}", path.display())))?;
-            let t = pir_params::convert::as_declared(t, dtype).map_err(params_err(path))?;
+            let t = pir_params::convert::as_declared(t, declared.as_ref().map(|(d, _)| *d))
+                .map_err(params_err(path))?;
+            check_declared(&name, &t, &declared, path, program)?;
             out.push((name, t));
         }
         return Ok(out);
     }
-    match vars {
-        Some(vars) => {
+    match (vars, &program) {
+        (Some(vars), Some(program)) => {
             let names: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
-            pir_params::combined::read_combined_mapped(&map, &names).map_err(params_err(path))
+            let tensors = pir_params::combined::read_combined_mapped(&map, &names)
+                .map_err(params_err(path))?;
+            for ((name, t), (_, declared)) in tensors.iter().zip(&vars) {
+                check_declared(name, t, declared, path, program)?;
+            }
+            Ok(tensors)
         }
-        None => {
+        _ => {
             let tensors =
                 pir_params::combined::read_combined_blind_mapped(&map).map_err(params_err(path))?;
             Ok(tensors

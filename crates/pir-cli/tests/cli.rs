@@ -874,6 +874,9 @@ fn graph_writes_dot_svg_and_html() {
             text.contains(marker) && text.contains("pd_op.if true"),
             "{ext}"
         );
+        // Colours every SVG 1.1 renderer knows (eight-digit colours paint
+        // region boxes black in cairosvg and librsvg).
+        assert!(!text.contains("#00000000"), "{ext}");
     }
     let bad = dir.path().join("g.png");
     let res = pir(&["graph", json.to_str().unwrap(), "-o", bad.to_str().unwrap()]);

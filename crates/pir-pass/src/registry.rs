@@ -175,6 +175,9 @@ impl Options {
             config.max_iterations = n;
         }
         config.max_rewrites = self.take_count("max-rewrites")?;
+        if let Some(n) = self.take_count("max-created")? {
+            config.max_created = Some(n);
+        }
         config.top_down = !self.take_bool("bottom-up", false)?;
         Ok(config)
     }
@@ -185,7 +188,7 @@ impl Options {
 }
 
 /// The options of the greedy driver, for [`PassInfo::options`].
-pub const GREEDY_OPTIONS: &[&str] = &["max-iterations", "max-rewrites", "bottom-up"];
+pub const GREEDY_OPTIONS: &[&str] = &["max-iterations", "max-rewrites", "max-created", "bottom-up"];
 
 /// Option values that a pipeline's passes take unless their entry sets the
 /// option itself: `(pass, option, value)`. `pir opt --keep-params` is

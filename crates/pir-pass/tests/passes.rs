@@ -278,11 +278,21 @@ fn pipelines_parse_from_text() {
         .unwrap()
         .to_string();
     assert!(
-        err.contains("unknown pass `frobnicate`") && err.contains("known: dce"),
+        err.contains("unknown pass `frobnicate`") && err.contains("--list-passes"),
         "{err}"
     );
+    let err = PassManager::parse("dce,canonicalise")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("(did you mean `canonicalize`?)"), "{err}");
     let err = PassManager::parse("cse{x=1}").err().unwrap().to_string();
-    assert!(err.contains("takes no option `x`"), "{err}");
+    assert!(err.contains("takes no option `x` (it takes none)"), "{err}");
+    let err = PassManager::parse("canonicalize{max-iteration=3}")
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(err.contains("(did you mean `max-iterations`?)"), "{err}");
     assert!(PassManager::parse("canonicalize{max-iterations=3").is_err());
 }
 

@@ -74,6 +74,41 @@ pyo3::create_exception!(
     "An edit of the IR that would break it (erasing a used op, a handle of another program...)."
 );
 
+pyo3::create_exception!(
+    pir,
+    InternalError,
+    PirError,
+    "An internal error of pir (a bug; please report it with the input): the call was abandoned, and a program it was changing is left as it was."
+);
+
+/// Runs `f` (the body of a call from Python), turning a panic into an
+/// [`InternalError`] that names `what` was being done.
+///
+/// Without it, pyo3 turns a panic into `pyo3_runtime.PanicException`, a
+/// `BaseException` that `except Exception` (and `except pir.PirError`)
+/// does not catch. This boundary catches unwinding panics only: the
+/// release and dev profiles unwind, and an abort (memory exhaustion, a
+/// stack overflow) ends the process whatever the boundary; the readers and
+/// passes bound their work by their input instead (the pickle copy budget,
+/// the text parser's nesting limit, the DRR and legacy translator limits),
+/// so that hostile input is an error before it gets there.
+pub(crate) fn guard<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(result) => result,
+        Err(payload) => {
+            let detail = payload
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".to_owned());
+            Err(raise::<InternalError>(
+                format!("internal error while {what}: {detail} (this is a bug in pir)"),
+                Where::default(),
+            ))
+        }
+    }
+}
+
 /// Where an error happened, set as attributes of the exception.
 #[derive(Default)]
 pub(crate) struct Where {
@@ -288,5 +323,6 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PassError", py.get_type::<PassError>())?;
     m.add("MissingParamsError", py.get_type::<MissingParamsError>())?;
     m.add("EditError", py.get_type::<EditError>())?;
+    m.add("InternalError", py.get_type::<InternalError>())?;
     Ok(())
 }

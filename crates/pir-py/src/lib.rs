@@ -117,21 +117,23 @@ fn load(
     params: Option<&Bound<'_, PyAny>>,
     lenient: bool,
 ) -> PyResult<PyModel> {
-    let source = match params {
-        Some(p) => param_source(p)?,
-        None => ParamSource::Beside,
-    };
-    // Reading runs without the GIL: other Python threads go on meanwhile.
-    let loaded = py.detach(|| read_model(&path, source, lenient))?;
-    Ok(PyModel {
-        program: Py::new(
-            py,
-            PyProgram {
-                model: loaded.model,
-            },
-        )?,
-        path: Some(loaded.file.display().to_string()),
-        missing_params: loaded.missing_params,
+    errors::guard("loading a model", || {
+        let source = match params {
+            Some(p) => param_source(p)?,
+            None => ParamSource::Beside,
+        };
+        // Reading runs without the GIL: other Python threads go on meanwhile.
+        let loaded = py.detach(|| read_model(&path, source, lenient))?;
+        Ok(PyModel {
+            program: Py::new(
+                py,
+                PyProgram {
+                    model: loaded.model,
+                },
+            )?,
+            path: Some(loaded.file.display().to_string()),
+            missing_params: loaded.missing_params,
+        })
     })
 }
 
@@ -145,7 +147,10 @@ fn read_model(path: &Path, source: ParamSource, lenient: bool) -> PyResult<Loade
         file = path.to_path_buf();
     }
     let options = pir::LoadOptions {
-        legacy: pir_legacy::Options { lenient },
+        legacy: pir_legacy::Options {
+            lenient,
+            ..Default::default()
+        },
         ..Default::default()
     };
     let loaded = pir::read_program(context().clone(), &file, &options).map_err(errors::model)?;
@@ -176,13 +181,15 @@ fn read_model(path: &Path, source: ParamSource, lenient: bool) -> PyResult<Loade
 #[pyfunction]
 #[pyo3(signature = (text, *, strict=false))]
 fn parse(text: &str, strict: bool) -> PyResult<PyProgram> {
-    let options = pir_serde::ReadOptions {
-        strict,
-        ..Default::default()
-    };
-    let loaded = pir_serde::read_any_slice(context().clone(), text.as_bytes(), &options)
-        .map_err(|e| errors::read(None, e))?;
-    Ok(program::from_loaded(loaded))
+    errors::guard("parsing a program", || {
+        let options = pir_serde::ReadOptions {
+            strict,
+            ..Default::default()
+        };
+        let loaded = pir_serde::read_any_slice(context().clone(), text.as_bytes(), &options)
+            .map_err(|e| errors::read(None, e))?;
+        Ok(program::from_loaded(loaded))
+    })
 }
 
 /// Reads the model file `src` of any Paddle 3.x release (applying the
@@ -204,35 +211,37 @@ fn upgrade(
     readable: Option<bool>,
     trainable: Option<bool>,
 ) -> PyResult<u64> {
-    let mut merged: Option<pir_serde::patch::PatchSet> = None;
-    for file in patches.iter().flatten() {
-        let text = std::fs::read_to_string(file).map_err(|e| {
-            errors::raise::<errors::ReadError>(
-                format!("cannot read patch file {}: {e}", file.display()),
-                errors::Where::file(file),
-            )
-        })?;
-        let set = pir_serde::patch::parse_patch_yaml(&file.display().to_string(), &text)
-            .map_err(|e| errors::read(Some(file), pir_serde::ReadError::Patch(e)))?;
-        merged.get_or_insert_with(Default::default).merge(set);
-    }
-    let options = pir::LoadOptions {
-        read: pir_serde::ReadOptions {
-            accept_develop_version,
-            patches: merged.map(Arc::new),
+    errors::guard("upgrading a model", || {
+        let mut merged: Option<pir_serde::patch::PatchSet> = None;
+        for file in patches.iter().flatten() {
+            let text = std::fs::read_to_string(file).map_err(|e| {
+                errors::raise::<errors::ReadError>(
+                    format!("cannot read patch file {}: {e}", file.display()),
+                    errors::Where::file(file),
+                )
+            })?;
+            let set = pir_serde::patch::parse_patch_yaml(&file.display().to_string(), &text)
+                .map_err(|e| errors::read(Some(file), pir_serde::ReadError::Patch(e)))?;
+            merged.get_or_insert_with(Default::default).merge(set);
+        }
+        let options = pir::LoadOptions {
+            read: pir_serde::ReadOptions {
+                accept_develop_version,
+                patches: merged.map(Arc::new),
+                ..Default::default()
+            },
             ..Default::default()
-        },
-        ..Default::default()
-    };
-    let loaded = pir::read_program(context().clone(), &src, &options).map_err(errors::model)?;
-    let write = pir_serde::WriteOptions {
-        trainable: trainable.unwrap_or(loaded.trainable),
-        readable: readable.unwrap_or(loaded.readable),
-        ..Default::default()
-    };
-    pir_serde::write_any_file(&loaded.program, &dst, &write, overwrite)
-        .map_err(|e| errors::write(&dst, e))?;
-    Ok(loaded.version)
+        };
+        let loaded = pir::read_program(context().clone(), &src, &options).map_err(errors::model)?;
+        let write = pir_serde::WriteOptions {
+            trainable: trainable.unwrap_or(loaded.trainable),
+            readable: readable.unwrap_or(loaded.readable),
+            ..Default::default()
+        };
+        pir_serde::write_any_file(&loaded.program, &dst, &write, overwrite)
+            .map_err(|e| errors::write(&dst, e))?;
+        Ok(loaded.version)
+    })
 }
 
 /// `(name, description)` of every registered pass.
@@ -250,6 +259,18 @@ fn passes() -> Vec<(&'static str, &'static str)> {
 #[pyfunction]
 fn op_definition<'py>(py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
     defs::op_definition(py, name)
+}
+
+/// Panics inside [`errors::guard`], the boundary of the calls that run the
+/// library's readers, writers and passes: no input is known to make them
+/// panic (their checks come first), so the tests call this to see that a
+/// panic reaches Python as `pir.InternalError`, not as pyo3's
+/// `PanicException` (a `BaseException`). Not part of the API.
+#[pyfunction]
+fn _check_panic_boundary() -> PyResult<()> {
+    errors::guard("checking the panic boundary", || {
+        std::panic::panic_any("a deliberate panic".to_owned())
+    })
 }
 
 /// The native module.
@@ -274,6 +295,7 @@ fn _pir(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(upgrade, m)?)?;
     m.add_function(wrap_pyfunction!(passes, m)?)?;
     m.add_function(wrap_pyfunction!(op_definition, m)?)?;
+    m.add_function(wrap_pyfunction!(_check_panic_boundary, m)?)?;
     m.add_function(wrap_pyfunction!(ir::tensor_type, m)?)?;
     m.add_function(wrap_pyfunction!(ir::vector_type, m)?)?;
     m.add_function(wrap_pyfunction!(params::load_state_dict, m)?)?;

@@ -335,26 +335,28 @@ fn pickle_to_py(py: Python<'_>, v: &PickleValue<'_>, depth: usize) -> PyResult<P
 /// objects such files hold are allowed (numpy arrays, containers, scalars).
 #[pyfunction]
 pub(crate) fn load_state_dict(py: Python<'_>, path: PathBuf) -> PyResult<Py<PyAny>> {
-    check_kind(&path, "a parameter pickle (.pdparams, .pdopt)", |k| {
-        k == FileKind::PickleParams
-    })?;
-    let state =
-        pir_params::pickle::load_state_dict_file(&path).map_err(|e| errors::params(&path, e))?;
-    let dict = PyDict::new(py);
-    for (name, t) in &state.tensors {
-        dict.set_item(name, to_numpy(py, t.clone())?)?;
-    }
-    for (name, v) in &state.other {
-        dict.set_item(name, pickle_to_py(py, v, 0)?)?;
-    }
-    if !state.structured_names.is_empty() {
-        let table = PyDict::new(py);
-        for (s, p) in &state.structured_names {
-            table.set_item(s, p)?;
+    errors::guard("loading a state dict", || {
+        check_kind(&path, "a parameter pickle (.pdparams, .pdopt)", |k| {
+            k == FileKind::PickleParams
+        })?;
+        let state = pir_params::pickle::load_state_dict_file(&path)
+            .map_err(|e| errors::params(&path, e))?;
+        let dict = PyDict::new(py);
+        for (name, t) in &state.tensors {
+            dict.set_item(name, to_numpy(py, t.clone())?)?;
         }
-        dict.set_item(pickle::STRUCTURED_KEY, table)?;
-    }
-    Ok(dict.into_any().unbind())
+        for (name, v) in &state.other {
+            dict.set_item(name, pickle_to_py(py, v, 0)?)?;
+        }
+        if !state.structured_names.is_empty() {
+            let table = PyDict::new(py);
+            for (s, p) in &state.structured_names {
+                table.set_item(s, p)?;
+            }
+            dict.set_item(pickle::STRUCTURED_KEY, table)?;
+        }
+        Ok(dict.into_any().unbind())
+    })
 }
 
 /// A Python object as a pickle value (arrays copied into tensors).
@@ -416,9 +418,11 @@ pub(crate) fn save_state_dict(
     state: &Bound<'_, PyDict>,
     overwrite: bool,
 ) -> PyResult<()> {
-    let value = py_to_pickle(state.as_any(), 0)?;
-    pickle::save_pickle(&path, &value, &Default::default(), overwrite)
-        .map_err(|e| errors::params(&path, e))
+    errors::guard("saving a state dict", || {
+        let value = py_to_pickle(state.as_any(), 0)?;
+        pickle::save_pickle(&path, &value, &Default::default(), overwrite)
+            .map_err(|e| errors::params(&path, e))
+    })
 }
 
 /// Reads a `.pdiparams` file (memory-mapped).
@@ -431,30 +435,32 @@ pub(crate) fn load_params(
     path: PathBuf,
     names: Option<Vec<String>>,
 ) -> PyResult<Py<PyAny>> {
-    // An empty stream holds no tensors (a program without parameters).
-    check_kind(&path, "a parameter file (.pdiparams)", |k| {
-        matches!(k, FileKind::CombinedParams | FileKind::Empty)
-    })?;
-    match names {
-        Some(names) => {
-            let tensors = pir_params::combined::load_combined(&path, &names)
-                .map_err(|e| errors::params(&path, e))?;
-            let dict = PyDict::new(py);
-            for (name, t) in tensors {
-                dict.set_item(name, to_numpy(py, t)?)?;
+    errors::guard("loading parameters", || {
+        // An empty stream holds no tensors (a program without parameters).
+        check_kind(&path, "a parameter file (.pdiparams)", |k| {
+            matches!(k, FileKind::CombinedParams | FileKind::Empty)
+        })?;
+        match names {
+            Some(names) => {
+                let tensors = pir_params::combined::load_combined(&path, &names)
+                    .map_err(|e| errors::params(&path, e))?;
+                let dict = PyDict::new(py);
+                for (name, t) in tensors {
+                    dict.set_item(name, to_numpy(py, t)?)?;
+                }
+                Ok(dict.into_any().unbind())
             }
-            Ok(dict.into_any().unbind())
-        }
-        None => {
-            let tensors = pir_params::combined::load_combined_blind(&path)
-                .map_err(|e| errors::params(&path, e))?;
-            let list = PyList::empty(py);
-            for t in tensors {
-                list.append(to_numpy(py, t)?)?;
+            None => {
+                let tensors = pir_params::combined::load_combined_blind(&path)
+                    .map_err(|e| errors::params(&path, e))?;
+                let list = PyList::empty(py);
+                for t in tensors {
+                    list.append(to_numpy(py, t)?)?;
+                }
+                Ok(list.into_any().unbind())
             }
-            Ok(list.into_any().unbind())
         }
-    }
+    })
 }
 
 /// Writes a `.pdiparams` file of the `name: array` pairs of `params`, in Paddle's order (names sorted as Python sorts
@@ -468,21 +474,23 @@ pub(crate) fn save_params(
     overwrite: bool,
     dtypes: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<()> {
-    let mut tensors = Vec::with_capacity(params.len());
-    for (k, v) in params.iter() {
-        let name: String = k.extract()?;
-        let like = match dtypes.map(|d| d.get_item(&name)).transpose()?.flatten() {
-            Some(d) => {
-                let d: String = d.extract()?;
-                Some(DType::from_paddle_name(&d).ok_or_else(|| {
-                    PyValueError::new_err(format!("`{d}` is not a Paddle element type"))
-                })?)
-            }
-            None => None,
-        };
-        tensors.push((name, from_numpy(&v, like)?));
-    }
-    pir_params::combined::sort_params(&mut tensors);
-    pir_params::combined::save_combined(&path, &tensors, overwrite)
-        .map_err(|e| errors::params(&path, e))
+    errors::guard("saving parameters", || {
+        let mut tensors = Vec::with_capacity(params.len());
+        for (k, v) in params.iter() {
+            let name: String = k.extract()?;
+            let like = match dtypes.map(|d| d.get_item(&name)).transpose()?.flatten() {
+                Some(d) => {
+                    let d: String = d.extract()?;
+                    Some(DType::from_paddle_name(&d).ok_or_else(|| {
+                        PyValueError::new_err(format!("`{d}` is not a Paddle element type"))
+                    })?)
+                }
+                None => None,
+            };
+            tensors.push((name, from_numpy(&v, like)?));
+        }
+        pir_params::combined::sort_params(&mut tensors);
+        pir_params::combined::save_combined(&path, &tensors, overwrite)
+            .map_err(|e| errors::params(&path, e))
+    })
 }

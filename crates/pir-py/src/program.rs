@@ -58,8 +58,10 @@ pub(crate) fn from_loaded(loaded: pir_serde::LoadedProgram) -> PyProgram {
 impl PyProgram {
     /// Paddle's print of the program (`print(program)` in Paddle 3.3),
     /// byte for byte.
-    fn __str__(&self) -> String {
-        String::from_utf8_lossy(&self.p().print_to_vec()).into_owned()
+    fn __str__(&self) -> PyResult<String> {
+        errors::guard("printing a program", || {
+            Ok(String::from_utf8_lossy(&self.p().print_to_vec()).into_owned())
+        })
     }
 
     fn __repr__(&self) -> String {
@@ -70,32 +72,36 @@ impl PyProgram {
     /// typed form (with its `#pir-typed` header), which `pir.parse` reads back
     /// to the same program. `json_ids` names values by their JSON ids.
     #[pyo3(signature = (typed=false, json_ids=false))]
-    fn to_text(&self, typed: bool, json_ids: bool) -> String {
-        let bytes = if typed {
-            pir_serde::typed_bytes(self.p(), &self.write_options(), json_ids)
-        } else {
-            self.p().print_with(
-                PrintOptions {
-                    typed: false,
-                    json_ids,
-                },
-                &[],
-            )
-        };
-        String::from_utf8_lossy(&bytes).into_owned()
+    fn to_text(&self, typed: bool, json_ids: bool) -> PyResult<String> {
+        errors::guard("printing a program", || {
+            let bytes = if typed {
+                pir_serde::typed_bytes(self.p(), &self.write_options(), json_ids)
+            } else {
+                self.p().print_with(
+                    PrintOptions {
+                        typed: false,
+                        json_ids,
+                    },
+                    &[],
+                )
+            };
+            Ok(String::from_utf8_lossy(&bytes).into_owned())
+        })
     }
 
     /// The program as Paddle's JSON (what `paddle.jit.save` writes).
     /// `readable`/`trainable` default to the header's.
     #[pyo3(signature = (readable=None, trainable=None))]
     fn to_json(&self, readable: Option<bool>, trainable: Option<bool>) -> PyResult<String> {
-        let mut options = self.write_options();
-        options.readable = readable.unwrap_or(options.readable);
-        options.trainable = trainable.unwrap_or(options.trainable);
-        let bytes = pir_serde::write_to_vec(self.p(), &options).map_err(|e| {
-            errors::raise::<errors::WriteError>(e.to_string(), errors::Where::default())
-        })?;
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        errors::guard("writing a program as JSON", || {
+            let mut options = self.write_options();
+            options.readable = readable.unwrap_or(options.readable);
+            options.trainable = trainable.unwrap_or(options.trainable);
+            let bytes = pir_serde::write_to_vec(self.p(), &options).map_err(|e| {
+                errors::raise::<errors::WriteError>(e.to_string(), errors::Where::default())
+            })?;
+            Ok(String::from_utf8_lossy(&bytes).into_owned())
+        })
     }
 
     /// Writes the program (no parameters) atomically: Paddle's JSON, or text
@@ -103,14 +109,18 @@ impl PyProgram {
     /// file is replaced only with `overwrite=True` (else `pir.WriteError`).
     #[pyo3(signature = (path, overwrite=false))]
     fn save(&self, path: PathBuf, overwrite: bool) -> PyResult<()> {
-        pir_serde::write_any_file(self.p(), &path, &self.write_options(), overwrite)
-            .map_err(|e| errors::write(&path, e))
+        errors::guard("saving a program", || {
+            pir_serde::write_any_file(self.p(), &path, &self.write_options(), overwrite)
+                .map_err(|e| errors::write(&path, e))
+        })
     }
 
     /// Checks structure, SSA dominance and every op against its definition;
     /// raises `pir.VerifyError` listing the failures.
     fn verify(&self) -> PyResult<()> {
-        self.p().verify().map_err(errors::verify)
+        errors::guard("verifying a program", || {
+            self.p().verify().map_err(errors::verify)
+        })
     }
 
     /// The `builtin.module` op.
@@ -291,8 +301,10 @@ impl PyModel {
     fn save(&self, py: Python<'_>, prefix: PathBuf, overwrite: bool) -> PyResult<()> {
         let prog = self.program.try_borrow(py)?;
         let model = &prog.model;
-        py.detach(|| model.save(&prefix, overwrite))
-            .map_err(errors::model)
+        errors::guard("saving a model", || {
+            py.detach(|| model.save(&prefix, overwrite))
+                .map_err(errors::model)
+        })
     }
 
     /// Runs a pipeline of passes (any `-p` text `pir opt` takes, e.g.
@@ -335,13 +347,18 @@ impl PyModel {
             }
         }
         let before = prog.p().clone();
-        let records = match pm.run(prog.p_mut()) {
+        let run = errors::guard("running passes", || {
+            pm.run(prog.p_mut())
+                .map_err(|e| errors::pass(e.to_string()))
+        });
+        let records = match run {
             Ok(r) => r,
             Err(e) => {
                 // Handles keep their ids: the program before the run has
-                // every op a handle can name.
+                // every op a handle can name. A pass that panicked left
+                // the program half rewritten: it is restored the same way.
                 prog.model.program = before;
-                return Err(errors::pass(e.to_string()));
+                return Err(e);
             }
         };
         let out = PyList::empty(py);
@@ -361,7 +378,7 @@ impl PyModel {
     }
 
     fn __str__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(self.program.try_borrow(py)?.__str__())
+        self.program.try_borrow(py)?.__str__()
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

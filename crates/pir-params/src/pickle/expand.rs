@@ -9,7 +9,7 @@ use super::value::PickleValue;
 pub(super) struct Convert<'r, 'a> {
     pub(super) arena: &'r [Obj<'a>],
     pub(super) visiting: Vec<bool>,
-    pub(super) counts: Vec<Option<u64>>,
+    pub(super) counts: Vec<Option<(u64, u64)>>,
     pub(super) max_depth: usize,
 }
 
@@ -23,9 +23,16 @@ fn children(obj: &Obj<'_>) -> Vec<Id> {
 
 impl<'a> Convert<'_, 'a> {
     /// Number of values `id` expands to (shared references counted each time;
-    /// owned byte buffers, copied per reference, count one per 64 bytes).
-    /// Linear in the arena thanks to memoized counts; finds cycles and depth.
-    pub(super) fn count(&mut self, id: Id, depth: usize) -> std::result::Result<u64, String> {
+    /// owned byte buffers, copied per reference, count one per 64 bytes, an
+    /// array's dims one each), and
+    /// the bytes of owned buffers that building it clones (each reference
+    /// clones them again). Linear in the arena thanks to memoized counts;
+    /// finds cycles and depth.
+    pub(super) fn count(
+        &mut self,
+        id: Id,
+        depth: usize,
+    ) -> std::result::Result<(u64, u64), String> {
         if let Some(Some(c)) = self.counts.get(id) {
             return Ok(*c);
         }
@@ -43,21 +50,35 @@ impl<'a> Convert<'_, 'a> {
         }
         let obj = self.arena.get(id).unwrap_or(&NONE);
         let mut total = 1u64;
+        let mut bytes = 0u64;
         match obj {
-            Obj::Bytes(Cow::Owned(b)) => total += b.len() as u64 / 64,
-            Obj::Array(a) if matches!(a.data, Cow::Owned(_)) => total += a.data.len() as u64 / 64,
+            Obj::Bytes(Cow::Owned(b)) => {
+                total += b.len() as u64 / 64;
+                bytes = b.len() as u64;
+            }
+            Obj::Array(a) => {
+                // each reference clones the shape: an array of 100,000
+                // unit dims named a million times would be 800 GB of dims
+                total = total.saturating_add(a.shape.len() as u64);
+                if matches!(a.data, Cow::Owned(_)) {
+                    total += a.data.len() as u64 / 64;
+                    bytes = a.data.len() as u64;
+                }
+            }
             _ => {}
         }
         for child in children(obj) {
-            total = total.saturating_add(self.count(child, depth + 1)?);
+            let (n, b) = self.count(child, depth + 1)?;
+            total = total.saturating_add(n);
+            bytes = bytes.saturating_add(b);
         }
         if let Some(v) = self.visiting.get_mut(id) {
             *v = false;
         }
         if let Some(c) = self.counts.get_mut(id) {
-            *c = Some(total);
+            *c = Some((total, bytes));
         }
-        Ok(total)
+        Ok((total, bytes))
     }
 
     /// Builds the value (after [`Convert::count`] accepted it).

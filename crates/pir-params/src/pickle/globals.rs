@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use super::budget::CopyBudget;
 use super::reader::{kind, Id, Machine, Obj, NONE};
 use super::value::NdArray;
 use crate::error::Result;
@@ -53,8 +54,11 @@ impl<'a> Machine<'a, '_> {
                 ))
             }
         };
-        let args = match self.obj(args) {
-            Obj::Tuple(v) => v.clone(),
+        // the arguments are read in place: a memoized tuple may be passed to
+        // thousands of REDUCEs, and copying it each time would be quadratic
+        let max_slots = self.max_copied_slots();
+        let args: &[Id] = match self.arena.get(args).unwrap_or(&NONE) {
+            Obj::Tuple(v) => v,
             other => {
                 return self.err(format!(
                     "REDUCE arguments must be a tuple, got {}",
@@ -62,7 +66,8 @@ impl<'a> Machine<'a, '_> {
                 ))
             }
         };
-        let arg = |i: usize| args.get(i).map(|&id| self.obj(id)).unwrap_or(&NONE);
+        let arena = &self.arena;
+        let arg = |i: usize| args.get(i).and_then(|&id| arena.get(id)).unwrap_or(&NONE);
         let result = match callable {
             Callable::Reconstruct => {
                 if args.len() != 3 || !matches!(arg(0), Obj::Global(Callable::NdArrayType)) {
@@ -89,6 +94,7 @@ impl<'a> Machine<'a, '_> {
                 Obj::Dict {
                     items: Vec::new(),
                     index: HashMap::new(),
+                    by_id: HashMap::new(),
                 }
             }
             Callable::CodecsEncode => {
@@ -100,14 +106,26 @@ impl<'a> Machine<'a, '_> {
                         "_codecs.encode with encoding '{enc}' is not allowed (only latin1)"
                     ));
                 }
-                match latin1(s) {
-                    Some(b) => Obj::Bytes(Cow::Owned(b)),
-                    None => return self.err("_codecs.encode: string is not latin-1"),
+                match latin1_charged(&mut self.budget, s) {
+                    Ok(Some(b)) => Obj::Bytes(Cow::Owned(b)),
+                    Ok(None) => return self.err("_codecs.encode: string is not latin-1"),
+                    Err(e) => return self.err(e),
                 }
             }
             Callable::TupleType => match (args.len(), arg(0)) {
                 (0, _) => Obj::Tuple(Vec::new()),
-                (1, Obj::Tuple(v) | Obj::List(v)) => Obj::Tuple(v.clone()),
+                (1, Obj::Tuple(v) | Obj::List(v)) => {
+                    let slots = self.copied_slots.saturating_add(v.len() as u64);
+                    if slots > max_slots {
+                        return self.err(format!(
+                            "builtins.tuple copies {slots} items in all, more than the limit \
+                             of {max_slots} (one shared list copied again and again)"
+                        ));
+                    }
+                    let t = Obj::Tuple(v.clone());
+                    self.copied_slots = slots;
+                    t
+                }
                 _ => return self.err("builtins.tuple is only allowed on one tuple or list"),
             },
             Callable::NdArrayType => {
@@ -120,12 +138,14 @@ impl<'a> Machine<'a, '_> {
     pub(super) fn build(&mut self) -> Result<()> {
         let state = self.pop()?;
         let target = self.top()?;
-        let st: Vec<Id> = match self.obj(state) {
-            Obj::Tuple(v) => v.clone(),
+        // read in place, not copied: the state may be a large memoized tuple
+        let st: &[Id] = match self.arena.get(state).unwrap_or(&NONE) {
+            Obj::Tuple(v) => v,
             other => return self.err(format!("BUILD state must be a tuple, got {}", kind(other))),
         };
-        let item = |i: usize| st.get(i).map(|&id| self.obj(id)).unwrap_or(&NONE);
-        let new = match self.obj(target) {
+        let arena = &self.arena;
+        let item = |i: usize| st.get(i).and_then(|&id| arena.get(id)).unwrap_or(&NONE);
+        let new = match arena.get(target).unwrap_or(&NONE) {
             Obj::Dtype {
                 dtype,
                 built: false,
@@ -157,7 +177,7 @@ impl<'a> Machine<'a, '_> {
                 };
                 let mut shape = Vec::with_capacity(shape_ids.len());
                 for &d in shape_ids {
-                    match self.obj(d) {
+                    match arena.get(d).unwrap_or(&NONE) {
                         Obj::Int(v) if *v >= 0 => shape.push(*v),
                         _ => return self.err("ndarray shape must hold non-negative integers"),
                     }
@@ -176,9 +196,10 @@ impl<'a> Machine<'a, '_> {
                 };
                 let data: Cow<'a, [u8]> = match item(base + 3) {
                     Obj::Bytes(b) => b.clone(),
-                    Obj::Str(s) => match latin1(s) {
-                        Some(b) => Cow::Owned(b),
-                        None => return self.err("ndarray data string is not latin-1"),
+                    Obj::Str(s) => match latin1_charged(&mut self.budget, s) {
+                        Ok(Some(b)) => Cow::Owned(b),
+                        Ok(None) => return self.err("ndarray data string is not latin-1"),
+                        Err(e) => return self.err(e),
                     },
                     other => {
                         return self.err(format!(
@@ -197,6 +218,14 @@ impl<'a> Machine<'a, '_> {
                     ));
                 }
                 let data = if fortran && shape.len() > 1 {
+                    // one array's data may be built again and again from
+                    // one memoized buffer: each reordered copy is charged
+                    if let Err(e) = self
+                        .budget
+                        .charge(data.len() as u64, "reordering a Fortran-ordered array")
+                    {
+                        return self.err(e);
+                    }
                     Cow::Owned(fortran_to_c(&data, &shape, dtype.size()))
                 } else {
                     data
@@ -212,16 +241,33 @@ impl<'a> Machine<'a, '_> {
     }
 }
 
+/// [`latin1`], its bytes charged to `budget` first (a memoized string can be
+/// decoded by any number of REDUCEs or BUILDs). `Ok(None)` when the string
+/// is not latin-1.
+fn latin1_charged(
+    budget: &mut CopyBudget,
+    s: &str,
+) -> std::result::Result<Option<Vec<u8>>, String> {
+    budget.charge(s.chars().count() as u64, "decoding a latin-1 string")?;
+    Ok(latin1(s))
+}
+
 pub(super) fn latin1(s: &str) -> Option<Vec<u8>> {
     s.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect()
 }
 
 /// Reorders Fortran-ordered element bytes into C order.
 pub(super) fn fortran_to_c(data: &[u8], shape: &[i64], size: usize) -> Vec<u8> {
+    if data.is_empty() {
+        // an empty array may declare dims whose product without the zero
+        // overflows (`[2^40, 2^40, 0]`): there is nothing to reorder
+        return Vec::new();
+    }
     let dims: Vec<usize> = shape.iter().map(|&d| d as usize).collect();
     let mut strides = vec![1usize; dims.len()]; // Fortran strides in elements
     for k in 1..dims.len() {
-        strides[k] = strides[k - 1] * dims[k - 1];
+        // no overflow: the product of all dims is the element count of `data`
+        strides[k] = strides[k - 1].saturating_mul(dims[k - 1]);
     }
     let mut out = Vec::with_capacity(data.len());
     let mut idx = vec![0usize; dims.len()];

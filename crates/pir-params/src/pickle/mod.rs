@@ -18,7 +18,14 @@
 //! global or opcode and its byte offset. Stack, memo and the size of the result
 //! (shared references expanded) are bounded by [`ReadLimits`]; an array's byte
 //! length must equal shape × item size and come from the file's own bytes, so
-//! a declared 1 TB shape is rejected before anything is allocated.
+//! a declared 1 TB shape is rejected before anything is allocated. The bytes
+//! the reader and the state-dict loader copy or create — latin-1 decoding,
+//! Fortran reordering, buffers cloned per shared reference, arrays joined
+//! from their `UnpackBigParamInfor@@` slices (each slice named once, the
+//! joined size checked against `OriginShape` first) — are charged before
+//! they are allocated against a budget of a few times the input's size
+//! ([`ReadLimits::copy_factor`]), so a pickle naming one 1 MiB buffer
+//! thousands of times is an error, not gigabytes.
 //!
 //! **Writing** produces the bytes of CPython's protocol-4 pickler for numpy
 //! state dicts (see [`WriteOptions`] and the `writer` notes): re-writing
@@ -39,6 +46,7 @@
 //! assert!(err.contains("global `posix.system` is not allowed"), "{err}");
 //! ```
 
+mod budget;
 mod expand;
 mod globals;
 mod opcodes;
@@ -49,8 +57,9 @@ mod writer;
 
 pub use reader::{read_pickle, read_pickle_with, ReadLimits};
 pub use state_dict::{
-    load_state_dict, load_state_dict_file, load_state_dict_mapped, save_pickle, save_state_dict,
-    write_pickle_to, write_state_dict_to, StateDict, STRUCTURED_KEY, UNPACK_KEY,
+    load_state_dict, load_state_dict_file, load_state_dict_mapped, load_state_dict_mapped_with,
+    load_state_dict_with, save_pickle, save_state_dict, write_pickle_to, write_state_dict_to,
+    StateDict, STRUCTURED_KEY, UNPACK_KEY,
 };
 pub use value::{NdArray, PickleValue};
 pub use writer::{NumpyModule, WriteOptions};

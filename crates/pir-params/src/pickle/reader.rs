@@ -7,8 +7,9 @@
 //! global or opcode is an error naming it and its byte offset.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use super::budget::CopyBudget;
 use super::expand::Convert;
 use super::globals::{lookup_global, Callable, ALLOWED};
 use super::opcodes::opcode_name;
@@ -30,6 +31,16 @@ pub struct ReadLimits {
     pub max_extra_nodes: usize,
     /// Maximum nesting depth of the result.
     pub max_depth: usize,
+    /// Bytes the reader and the state-dict loader may copy or create
+    /// (latin-1 decoding, Fortran reordering, buffers cloned per shared
+    /// reference, reassembled `UnpackBigParamInfor@@` arrays, borrowed bytes
+    /// made owned), as a multiple of the input's length. An honest file
+    /// needs at most about three copies of its bytes; a pickle that names
+    /// one buffer thousands of times is stopped before it allocates.
+    pub copy_factor: u64,
+    /// An explicit total of copied bytes, replacing `copy_factor × input
+    /// length` when set.
+    pub max_copied_bytes: Option<u64>,
 }
 
 impl Default for ReadLimits {
@@ -39,15 +50,20 @@ impl Default for ReadLimits {
             max_memo: 1 << 20,
             max_extra_nodes: 1 << 20,
             max_depth: 200,
+            copy_factor: 4,
+            max_copied_bytes: None,
         }
     }
 }
 
 pub(super) type Id = usize;
 
+/// A dict key as Python hashes it. Strings borrow from the input (cloning a
+/// borrowed `Cow` copies no bytes), so setting one long key many times costs
+/// nothing per time.
 #[derive(Hash, PartialEq, Eq)]
-pub(super) enum KeyRepr {
-    Str(String),
+pub(super) enum KeyRepr<'a> {
+    Str(Cow<'a, str>),
     Int(i64),
     None,
 }
@@ -63,7 +79,11 @@ pub(super) enum Obj<'a> {
     List(Vec<Id>),
     Dict {
         items: Vec<(Id, Id)>,
-        index: HashMap<KeyRepr, usize>,
+        index: HashMap<KeyRepr<'a>, usize>,
+        /// The item of each key object set so far: one memoized key set
+        /// many times is found by its id, not hashed again each time (a
+        /// 1 MiB key set 4,000 times would hash 4 GB).
+        by_id: HashMap<Id, usize>,
     },
     Global(Callable),
     Dtype {
@@ -103,6 +123,11 @@ pub(super) struct Machine<'a, 'l> {
     stack: Vec<Id>,
     marks: Vec<usize>,
     memo: HashMap<u32, Id>,
+    /// Bytes created so far (latin-1, Fortran reordering), bounded.
+    pub(super) budget: CopyBudget,
+    /// Container slots copied by `builtins.tuple(seq)` so far: a shared list
+    /// copied per call would otherwise grow quadratically in the input.
+    pub(super) copied_slots: u64,
 }
 
 /// Reads a pickle with the default [`ReadLimits`].
@@ -115,6 +140,17 @@ pub fn read_pickle(input: &[u8]) -> Result<PickleValue<'_>> {
 /// [`crate::pickle`]). Protocol 5, a missing `PROTO`, bytes after `STOP`, and
 /// any other global or opcode are errors.
 pub fn read_pickle_with<'a>(input: &'a [u8], limits: &ReadLimits) -> Result<PickleValue<'a>> {
+    let mut budget = CopyBudget::new(input.len(), limits);
+    read_pickle_budgeted(input, limits, &mut budget)
+}
+
+/// [`read_pickle_with`], charging the bytes it creates to `budget` (the
+/// state-dict loader goes on charging the same budget).
+pub(super) fn read_pickle_budgeted<'a>(
+    input: &'a [u8],
+    limits: &ReadLimits,
+    budget: &mut CopyBudget,
+) -> Result<PickleValue<'a>> {
     let mut m = Machine {
         input,
         pos: 0,
@@ -124,8 +160,11 @@ pub fn read_pickle_with<'a>(input: &'a [u8], limits: &ReadLimits) -> Result<Pick
         stack: Vec::new(),
         marks: Vec::new(),
         memo: HashMap::new(),
+        budget: budget.clone(),
+        copied_slots: 0,
     };
     let root = m.run()?;
+    *budget = m.budget.clone();
     let max_nodes = (input.len() as u64).saturating_add(limits.max_extra_nodes as u64);
     let mut conv = Convert {
         arena: &m.arena,
@@ -137,13 +176,17 @@ pub fn read_pickle_with<'a>(input: &'a [u8], limits: &ReadLimits) -> Result<Pick
         offset: m.op_at as u64,
         message,
     };
-    let total = conv.count(root, 0).map_err(fail)?;
+    let (total, owned_bytes) = conv.count(root, 0).map_err(fail)?;
     if total > max_nodes {
         return Err(fail(format!(
             "the value expands to {total} items, more than the limit of {max_nodes} \
              (shared references: a \"memo bomb\")"
         )));
     }
+    // building the value clones each owned buffer once per reference
+    budget
+        .charge(owned_bytes, "cloning decoded byte buffers per reference")
+        .map_err(fail)?;
     conv.value(root, 0).map_err(fail)
 }
 
@@ -177,6 +220,12 @@ impl<'a> Machine<'a, '_> {
         let mut a = [0u8; N];
         a.copy_from_slice(s);
         Ok(a)
+    }
+
+    /// Most container slots `builtins.tuple` may copy in one read: one per
+    /// input byte plus the allowance for shared references.
+    pub(super) fn max_copied_slots(&self) -> u64 {
+        (self.input.len() as u64).saturating_add(self.limits.max_extra_nodes as u64)
     }
 
     pub(super) fn obj(&self, id: Id) -> &Obj<'a> {
@@ -361,6 +410,7 @@ impl<'a> Machine<'a, '_> {
                 b'}' => self.push_obj(Obj::Dict {
                     items: Vec::new(),
                     index: HashMap::new(),
+                    by_id: HashMap::new(),
                 })?,
                 b']' => self.push_obj(Obj::List(Vec::new()))?,
                 b')' => self.push_obj(Obj::Tuple(Vec::new()))?,
@@ -495,9 +545,9 @@ impl<'a> Machine<'a, '_> {
         }
     }
 
-    fn key_repr(&self, id: Id) -> Result<Option<KeyRepr>> {
+    fn key_repr(&self, id: Id) -> Result<Option<KeyRepr<'a>>> {
         Ok(match self.obj(id) {
-            Obj::Str(s) => Some(KeyRepr::Str(s.to_string())),
+            Obj::Str(s) => Some(KeyRepr::Str(s.clone())),
             Obj::Int(i) => Some(KeyRepr::Int(*i)),
             Obj::Bool(b) => Some(KeyRepr::Int(i64::from(*b))),
             Obj::None => Some(KeyRepr::None),
@@ -514,28 +564,52 @@ impl<'a> Machine<'a, '_> {
             return self.err("SETITEMS with an odd number of items");
         }
         let target = self.top()?;
+        let mut seen: HashSet<Id> = HashSet::new();
         let mut pairs = Vec::with_capacity(items.len() / 2);
         for kv in items.chunks_exact(2) {
             if let [k, v] = *kv {
-                pairs.push((self.key_repr(k)?, k, v));
+                // a key object met before (in this dict, or earlier in this
+                // batch) is found by its id: its text is not hashed again
+                let known = match self.obj(target) {
+                    Obj::Dict { by_id, .. } => by_id.contains_key(&k),
+                    _ => false,
+                };
+                let repr = if known || !seen.insert(k) {
+                    None
+                } else {
+                    self.key_repr(k)?
+                };
+                pairs.push((repr, k, v));
             }
         }
         match self.arena.get_mut(target) {
-            Some(Obj::Dict { items, index }) => {
+            Some(Obj::Dict {
+                items,
+                index,
+                by_id,
+            }) => {
                 for (repr, k, v) in pairs {
-                    match repr {
-                        Some(r) => match index.get(&r) {
-                            Some(&at) => {
-                                if let Some(slot) = items.get_mut(at) {
-                                    slot.1 = v;
-                                }
+                    let at = match by_id.get(&k) {
+                        Some(&at) => Some(at),
+                        None => repr.as_ref().and_then(|r| index.get(r).copied()),
+                    };
+                    match at {
+                        Some(at) => {
+                            if let Some(slot) = items.get_mut(at) {
+                                slot.1 = v;
                             }
-                            None => {
-                                index.insert(r, items.len());
-                                items.push((k, v));
+                            by_id.insert(k, at);
+                        }
+                        None => {
+                            let at = items.len();
+                            items.push((k, v));
+                            // unhashable-by-value keys (tuples) are never
+                            // merged by value, only by identity
+                            if let Some(r) = repr {
+                                index.insert(r, at);
                             }
-                        },
-                        None => items.push((k, v)),
+                            by_id.insert(k, at);
+                        }
                     }
                 }
                 Ok(())

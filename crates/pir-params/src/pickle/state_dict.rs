@@ -2,14 +2,15 @@
 //! write them, as tensors.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 
 use memmap2::Mmap;
 
-use super::reader::read_pickle;
+use super::budget::CopyBudget;
+use super::reader::{read_pickle_budgeted, ReadLimits};
 use super::value::{NdArray, PickleValue};
 use super::writer::{validate, write_pickle_io, WriteOptions};
 use crate::error::{Error, Result};
@@ -100,26 +101,51 @@ impl StateDict {
     }
 }
 
-/// Parses a state-dict pickle; tensor bytes are copied.
+/// Parses a state-dict pickle; tensor bytes are copied. Reads with the
+/// default [`ReadLimits`] (see [`load_state_dict_with`]).
 pub fn load_state_dict(bytes: &[u8]) -> Result<StateDict> {
-    let value = read_pickle(bytes)?;
-    state_dict_from_value(value, &mut |a| TensorData::Owned(a.data.into_owned()))
+    load_state_dict_with(bytes, &ReadLimits::default())
+}
+
+/// Parses a state-dict pickle under `limits`; tensor bytes are copied, and
+/// the copies count against the limits' copy budget (a pickle naming one
+/// array under many keys is an error, not a copy per key).
+pub fn load_state_dict_with(bytes: &[u8], limits: &ReadLimits) -> Result<StateDict> {
+    let mut budget = CopyBudget::new(bytes.len(), limits);
+    let value = read_pickle_budgeted(bytes, limits, &mut budget)?;
+    state_dict_from_value(value, &mut budget, &mut |a, budget| match a.data {
+        Cow::Borrowed(s) => {
+            charge(budget, s.len(), "copying an array")?;
+            Ok(TensorData::Owned(s.to_vec()))
+        }
+        Cow::Owned(v) => Ok(TensorData::Owned(v)),
+    })
 }
 
 /// Parses a memory-mapped state-dict pickle; arrays stored as raw bytes
-/// (protocols 3–4) borrow from the map.
+/// (protocols 3–4) borrow from the map. Reads with the default
+/// [`ReadLimits`].
 pub fn load_state_dict_mapped(map: &Arc<Mmap>) -> Result<StateDict> {
-    let value = read_pickle(map)?;
+    load_state_dict_mapped_with(map, &ReadLimits::default())
+}
+
+/// [`load_state_dict_mapped`] under `limits`.
+pub fn load_state_dict_mapped_with(map: &Arc<Mmap>, limits: &ReadLimits) -> Result<StateDict> {
+    let mut budget = CopyBudget::new(map.len(), limits);
+    let value = read_pickle_budgeted(map, limits, &mut budget)?;
     let base = map.as_ptr() as usize;
-    state_dict_from_value(value, &mut |a| match a.data {
+    state_dict_from_value(value, &mut budget, &mut |a, budget| match a.data {
         Cow::Borrowed(s) => {
             let start = (s.as_ptr() as usize).wrapping_sub(base);
             match MappedBytes::new(map.clone(), start..start.saturating_add(s.len())) {
-                Some(m) => TensorData::Mapped(m),
-                None => TensorData::Owned(s.to_vec()),
+                Some(m) => Ok(TensorData::Mapped(m)),
+                None => {
+                    charge(budget, s.len(), "copying an array")?;
+                    Ok(TensorData::Owned(s.to_vec()))
+                }
             }
         }
-        Cow::Owned(v) => TensorData::Owned(v),
+        Cow::Owned(v) => Ok(TensorData::Owned(v)),
     })
 }
 
@@ -132,9 +158,49 @@ fn bad(key: &str, message: impl Into<String>) -> Error {
     Error::invalid(Some(key), message)
 }
 
+fn charge(budget: &mut CopyBudget, n: usize, what: &str) -> Result<()> {
+    budget
+        .charge(n as u64, what)
+        .map_err(|m| Error::invalid(None, m))
+}
+
+/// Bytes that [`PickleValue::into_owned`] copies: every borrowed string,
+/// byte buffer and array, once per reference. Computed without allocating,
+/// so that a list of thousands of references to one buffer is refused before
+/// it is copied thousands of times.
+fn borrowed_len(v: &PickleValue<'_>) -> u64 {
+    match v {
+        PickleValue::Str(Cow::Borrowed(s)) => s.len() as u64,
+        PickleValue::Bytes(Cow::Borrowed(b)) => b.len() as u64,
+        PickleValue::Array(a) if matches!(a.data, Cow::Borrowed(_)) => a.data.len() as u64,
+        PickleValue::Tuple(items) | PickleValue::List(items) => items
+            .iter()
+            .fold(0u64, |n, x| n.saturating_add(borrowed_len(x))),
+        PickleValue::Dict(items) => items.iter().fold(0u64, |n, (k, x)| {
+            n.saturating_add(borrowed_len(k))
+                .saturating_add(borrowed_len(x))
+        }),
+        _ => 0,
+    }
+}
+
+/// `v` with owned bytes, the copy charged to `budget` first.
+fn owned(key: &str, v: PickleValue<'_>, budget: &mut CopyBudget) -> Result<PickleValue<'static>> {
+    charge(
+        budget,
+        borrowed_len(&v) as usize,
+        "copying the entry's strings and bytes",
+    )
+    .map_err(|e| e.in_tensor(0, Some(key)))?;
+    Ok(v.into_owned())
+}
+
+type ArrayData<'a, 'f> = &'f mut dyn FnMut(NdArray<'a>, &mut CopyBudget) -> Result<TensorData>;
+
 fn state_dict_from_value<'a>(
     value: PickleValue<'a>,
-    data: &mut dyn FnMut(NdArray<'a>) -> TensorData,
+    budget: &mut CopyBudget,
+    data: ArrayData<'a, '_>,
 ) -> Result<StateDict> {
     let PickleValue::Dict(items) = value else {
         return Err(Error::invalid(
@@ -168,21 +234,23 @@ fn state_dict_from_value<'a>(
                 continue;
             }
             other if key == UNPACK_KEY => {
-                unpack = Some(other.into_owned());
+                unpack = Some(owned(&key, other, budget)?);
                 continue;
             }
             other => {
-                out.other.push((key, other.into_owned()));
+                let v = owned(&key, other, budget)?;
+                out.other.push((key, v));
                 continue;
             }
         };
         let (dtype, shape) = (array.dtype, array.shape.clone());
-        let t = Tensor::new(dtype, shape, data(array))
+        let t = data(array, budget)
+            .and_then(|d| Tensor::new(dtype, shape, d))
             .map_err(|e| e.in_tensor(out.tensors.len(), Some(&key)))?;
         out.tensors.push((key, t));
     }
     if let Some(info) = unpack {
-        reassemble(&mut out, &info)?;
+        reassemble(&mut out, &info, budget)?;
     }
     Ok(out)
 }
@@ -200,15 +268,26 @@ fn string_table(key: &str, v: PickleValue<'_>) -> Result<Vec<(String, String)>> 
         .collect()
 }
 
-/// Joins the `"<key>@@.<i>"` pieces listed in `UnpackBigParamInfor@@`.
-fn reassemble(out: &mut StateDict, info: &PickleValue<'_>) -> Result<()> {
+/// Joins the `"<key>@@.<i>"` pieces listed in `UnpackBigParamInfor@@`, as
+/// `paddle.load` does (`np.concatenate(slices).reshape(OriginShape)`, the
+/// slices then removed). Each entry is checked before anything is copied: its
+/// slices exist, share one dtype and are named once in the whole table, and
+/// their bytes add up to `OriginShape × item size`; the joined bytes are then
+/// charged to the copy budget.
+fn reassemble(out: &mut StateDict, info: &PickleValue<'_>, budget: &mut CopyBudget) -> Result<()> {
     let PickleValue::Dict(entries) = info else {
         return Err(bad(
             UNPACK_KEY,
             format!("expected a dict, got {}", info.kind()),
         ));
     };
-    let mut used = HashSet::new();
+    // by name, the first entry of a name as `StateDict::get` finds it; a map
+    // since a table may list thousands of slices
+    let mut by_name: HashMap<&str, usize> = HashMap::with_capacity(out.tensors.len());
+    for (i, (n, _)) in out.tensors.iter().enumerate() {
+        by_name.entry(n.as_str()).or_insert(i);
+    }
+    let mut used: HashSet<&str> = HashSet::new();
     let mut joined = Vec::new();
     for (k, v) in entries {
         let key = k
@@ -234,34 +313,47 @@ fn reassemble(out: &mut StateDict, info: &PickleValue<'_>) -> Result<()> {
                     "UnpackBigParamInfor@@ entry needs a list of slice names",
                 )
             })?;
-        let mut bytes = Vec::new();
+        let mut parts = Vec::with_capacity(slices.len());
         let mut dtype = None;
-        for part in &slices {
-            let t = out
+        let mut held = 0u64;
+        for &part in &slices {
+            let t = by_name
                 .get(part)
+                .and_then(|&i| out.tensors.get(i))
+                .map(|(_, t)| t)
                 .ok_or_else(|| bad(key, format!("slice `{part}` is missing")))?;
+            if !used.insert(part) {
+                return Err(bad(
+                    key,
+                    format!("slice `{part}` is listed more than once in {UNPACK_KEY}"),
+                ));
+            }
             if dtype.is_some_and(|d| d != t.dtype()) {
                 return Err(bad(key, "slices have different dtypes"));
             }
             dtype = Some(t.dtype());
-            bytes.extend_from_slice(t.bytes());
-            used.insert(part.to_string());
+            held = held.saturating_add(t.bytes().len() as u64);
+            parts.push(t);
         }
         let dtype = dtype.ok_or_else(|| bad(key, "no slices"))?;
-        if checked_numel(&shape).and_then(|n| n.checked_mul(dtype.size() as u64))
-            != Some(bytes.len() as u64)
-        {
+        let need = checked_numel(&shape).and_then(|n| n.checked_mul(dtype.size() as u64));
+        if need != Some(held) {
+            let need = need.map_or_else(|| "more than 2^64".to_string(), |n| n.to_string());
             return Err(bad(
                 key,
-                format!(
-                    "slices hold {} bytes, OriginShape {shape:?} needs more or less",
-                    bytes.len()
-                ),
+                format!("slices hold {held} bytes, OriginShape {shape:?} of {dtype} needs {need}"),
             ));
+        }
+        budget
+            .charge(held, "reassembling an array from its slices")
+            .map_err(|m| bad(key, m))?;
+        let mut bytes = Vec::with_capacity(usize::try_from(held).unwrap_or(usize::MAX));
+        for t in parts {
+            bytes.extend_from_slice(t.bytes());
         }
         joined.push((key.to_owned(), Tensor::new(dtype, shape, bytes)?));
     }
-    out.tensors.retain(|(n, _)| !used.contains(n));
+    out.tensors.retain(|(n, _)| !used.contains(n.as_str()));
     out.tensors.extend(joined);
     Ok(())
 }

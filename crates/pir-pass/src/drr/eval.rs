@@ -58,7 +58,34 @@ pub const FUNCTIONS: &[(&str, usize, &str)] = &[
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct NoValue;
 
-type Eval<T> = Result<T, NoValue>;
+/// The most items a list an expression builds may hold (a literal, `+`,
+/// `range`, `gather`, a copy of an attribute's array), and the most bytes of
+/// a string it builds: rules compute shapes and permutations, not data.
+pub const MAX_LIST_LEN: usize = 1 << 16;
+
+/// The most list items and string bytes one evaluation may build in all
+/// (copies included), so that a rule cannot grow its lists without bound by
+/// repeating an expression (`range(n) + range(n) + ...`).
+pub const MAX_BUILT: usize = 1 << 20;
+
+/// Why an evaluation gave no value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum EvalError {
+    /// Undefined on this match (a missing tensor, a type mismatch, an
+    /// overflow): the rule does not fire here.
+    NoValue,
+    /// The expression exceeded a limit of the language: the rule is at
+    /// fault, whatever it matched, and the error is reported.
+    Limit(String),
+}
+
+impl From<NoValue> for EvalError {
+    fn from(_: NoValue) -> Self {
+        EvalError::NoValue
+    }
+}
+
+type Eval<T> = Result<T, EvalError>;
 
 /// What expressions see of a match.
 pub(super) trait Bindings {
@@ -102,13 +129,13 @@ pub(super) fn attr_val(ctx: &IrContext, a: Attribute) -> Val {
     Val::Attr(a)
 }
 
-fn tensor_type(p: &Program, v: ValueId) -> Eval<&DenseTensorType> {
+fn tensor_type(p: &Program, v: ValueId) -> Result<&DenseTensorType, NoValue> {
     p.ctx()
         .type_as::<DenseTensorType>(p.value_type(v))
         .ok_or(NoValue)
 }
 
-fn num(v: &Val) -> Eval<f64> {
+fn num(v: &Val) -> Result<f64, NoValue> {
     match v {
         Val::Int(i) => Ok(*i as f64),
         Val::Float(f) => Ok(*f),
@@ -116,7 +143,7 @@ fn num(v: &Val) -> Eval<f64> {
     }
 }
 
-fn int(v: &Val) -> Eval<i64> {
+fn int(v: &Val) -> Result<i64, NoValue> {
     match v {
         Val::Int(i) => Ok(*i),
         Val::Float(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Ok(*f as i64),
@@ -124,7 +151,7 @@ fn int(v: &Val) -> Eval<i64> {
     }
 }
 
-fn truth(v: &Val) -> Eval<bool> {
+fn truth(v: &Val) -> Result<bool, NoValue> {
     match v {
         Val::Bool(b) => Ok(*b),
         _ => Err(NoValue),
@@ -142,237 +169,379 @@ pub(super) fn equal(a: &Val, b: &Val) -> bool {
     }
 }
 
+/// The list items and string bytes `v` holds, nested lists included
+/// (counted without recursion: an attribute may nest deeply).
+fn weight(v: &Val) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Val::List(items) => {
+                total = total.saturating_add(items.len());
+                stack.extend(items);
+            }
+            Val::Str(s) => total = total.saturating_add(s.len()),
+            _ => {}
+        }
+    }
+    total
+}
+
 /// Evaluates `e` over a match.
 pub(super) fn eval(e: &Expr, b: &dyn Bindings) -> Eval<Val> {
-    let p = b.program();
-    Ok(match e {
-        Expr::Int(v) => Val::Int(*v),
-        Expr::Float(v) => Val::Float(*v),
-        Expr::Bool(v) => Val::Bool(*v),
-        Expr::Str(s) | Expr::Word(s) => Val::Str(s.clone()),
-        Expr::List(items) => Val::List(items.iter().map(|i| eval(i, b)).collect::<Eval<_>>()?),
-        Expr::Tensor(_) => return Err(NoValue),
-        Expr::Var(name) => attr_val(p.ctx(), b.var(name).ok_or(NoValue)?),
-        Expr::Index(base, index) => {
-            let Val::List(items) = eval(base, b)? else {
-                return Err(NoValue);
-            };
-            let i = int(&eval(index, b)?)?;
-            let i = if i < 0 { i + items.len() as i64 } else { i };
-            usize::try_from(i)
-                .ok()
-                .and_then(|i| items.get(i))
-                .cloned()
-                .ok_or(NoValue)?
-        }
-        Expr::Unary(UnaryOp::Not, x) => Val::Bool(!truth(&eval(x, b)?)?),
-        Expr::Unary(UnaryOp::Neg, x) => match eval(x, b)? {
-            Val::Int(i) => Val::Int(i.checked_neg().ok_or(NoValue)?),
-            Val::Float(f) => Val::Float(-f),
-            _ => return Err(NoValue),
-        },
-        Expr::Binary(op, x, y) => binary(*op, x, y, b)?,
-        Expr::Call(f, args) => call(f, args, b)?,
-    })
+    Evaluator { b, built: 0 }.eval(e)
 }
 
-fn binary(op: BinaryOp, x: &Expr, y: &Expr, b: &dyn Bindings) -> Eval<Val> {
-    match op {
-        BinaryOp::And => return Ok(Val::Bool(truth(&eval(x, b)?)? && truth(&eval(y, b)?)?)),
-        BinaryOp::Or => return Ok(Val::Bool(truth(&eval(x, b)?)? || truth(&eval(y, b)?)?)),
-        _ => {}
+/// One evaluation: the bindings, and what it has built so far.
+struct Evaluator<'b> {
+    b: &'b dyn Bindings,
+    /// List items and string bytes built (see [`MAX_BUILT`]).
+    built: usize,
+}
+
+impl Evaluator<'_> {
+    /// Counts `n` more items built.
+    fn charge(&mut self, n: usize) -> Eval<()> {
+        self.built = self.built.saturating_add(n);
+        if self.built > MAX_BUILT {
+            return Err(EvalError::Limit(format!(
+                "an expression builds more than {MAX_BUILT} list items and string bytes in all"
+            )));
+        }
+        Ok(())
     }
-    let (l, r) = (eval(x, b)?, eval(y, b)?);
-    Ok(match op {
-        BinaryOp::Eq => Val::Bool(equal(&l, &r)),
-        BinaryOp::Ne => Val::Bool(!equal(&l, &r)),
-        BinaryOp::Lt => Val::Bool(num(&l)? < num(&r)?),
-        BinaryOp::Le => Val::Bool(num(&l)? <= num(&r)?),
-        BinaryOp::Gt => Val::Bool(num(&l)? > num(&r)?),
-        BinaryOp::Ge => Val::Bool(num(&l)? >= num(&r)?),
-        BinaryOp::Add => match (l, r) {
-            (Val::List(mut a), Val::List(c)) => {
-                a.extend(c);
-                Val::List(a)
-            }
-            (Val::Str(a), Val::Str(c)) => Val::Str(a + &c),
-            (Val::Int(a), Val::Int(c)) => Val::Int(a.checked_add(c).ok_or(NoValue)?),
-            (a, c) => Val::Float(num(&a)? + num(&c)?),
-        },
-        BinaryOp::Sub => match (l, r) {
-            (Val::Int(a), Val::Int(c)) => Val::Int(a.checked_sub(c).ok_or(NoValue)?),
-            (a, c) => Val::Float(num(&a)? - num(&c)?),
-        },
-        BinaryOp::Mul => match (l, r) {
-            (Val::Int(a), Val::Int(c)) => Val::Int(a.checked_mul(c).ok_or(NoValue)?),
-            (a, c) => Val::Float(num(&a)? * num(&c)?),
-        },
-        BinaryOp::Div => match (l, r) {
-            (Val::Int(a), Val::Int(c)) => Val::Int(a.checked_div(c).ok_or(NoValue)?),
-            (a, c) => Val::Float(num(&a)? / num(&c)?),
-        },
-        BinaryOp::Rem => match (l, r) {
-            (Val::Int(a), Val::Int(c)) => Val::Int(a.checked_rem(c).ok_or(NoValue)?),
-            (a, c) => Val::Float(num(&a)? % num(&c)?),
-        },
-        BinaryOp::And | BinaryOp::Or => unreachable!("handled above"),
-    })
-}
 
-fn tensor_arg(args: &[Expr], b: &dyn Bindings) -> Eval<ValueId> {
-    match args.first() {
-        Some(Expr::Tensor(n)) => b.tensor(n).ok_or(NoValue),
-        _ => Err(NoValue),
+    /// A list the expression builds (`what` names how, for the error).
+    fn list(&mut self, items: Vec<Val>, what: &str) -> Eval<Val> {
+        if items.len() > MAX_LIST_LEN {
+            return Err(EvalError::Limit(format!(
+                "{what} builds a list of {} items (at most {MAX_LIST_LEN})",
+                items.len()
+            )));
+        }
+        self.charge(items.len())?;
+        Ok(Val::List(items))
     }
-}
 
-fn call(f: &str, args: &[Expr], b: &dyn Bindings) -> Eval<Val> {
-    let p = b.program();
-    Ok(match f {
-        "rank" => Val::Int(tensor_type(p, tensor_arg(args, b)?)?.dims.len() as i64),
-        "shape" => Val::List(
-            tensor_type(p, tensor_arg(args, b)?)?
-                .dims
-                .iter()
-                .map(|&d| Val::Int(d))
-                .collect(),
-        ),
-        "dim" => {
-            let dims = &tensor_type(p, tensor_arg(args, b)?)?.dims;
-            let i = int(&eval(args.get(1).ok_or(NoValue)?, b)?)?;
-            let i = if i < 0 { i + dims.len() as i64 } else { i };
-            Val::Int(
-                *usize::try_from(i)
-                    .ok()
-                    .and_then(|i| dims.get(i))
-                    .ok_or(NoValue)?,
-            )
-        }
-        "numel" => {
-            let dims = &tensor_type(p, tensor_arg(args, b)?)?.dims;
-            let n = dims.iter().try_fold(
-                1i64,
-                |acc, &d| if d < 0 { None } else { acc.checked_mul(d) },
-            );
-            Val::Int(n.unwrap_or(-1))
-        }
-        "dtype" => {
-            let t = tensor_type(p, tensor_arg(args, b)?)?;
-            let scalar = p.ctx().type_as::<ScalarType>(t.dtype).ok_or(NoValue)?;
-            Val::Str(DataType::of_scalar(*scalar).text().to_owned())
-        }
-        "uses" => Val::Int(p.use_count(tensor_arg(args, b)?) as i64),
-        "is_param" => {
-            let v = tensor_arg(args, b)?;
-            Val::Bool(
-                p.defining_op(v)
-                    .is_some_and(|d| p.op_name_str(d) == "builtin.parameter"),
-            )
-        }
-        "type" => Val::Type(p.value_type(tensor_arg(args, b)?)),
-        "len" => match eval(args.first().ok_or(NoValue)?, b)? {
-            Val::List(items) => Val::Int(items.len() as i64),
-            Val::Str(s) => Val::Int(s.len() as i64),
-            _ => return Err(NoValue),
-        },
-        "range" => {
-            let n = int(&eval(args.first().ok_or(NoValue)?, b)?)?;
-            if !(0..=4096).contains(&n) {
-                return Err(NoValue);
-            }
-            Val::List((0..n).map(Val::Int).collect())
-        }
-        "abs" => match eval(args.first().ok_or(NoValue)?, b)? {
-            Val::Int(i) => Val::Int(i.checked_abs().ok_or(NoValue)?),
-            v => Val::Float(num(&v)?.abs()),
-        },
-        "min" | "max" => {
-            let x = eval(args.first().ok_or(NoValue)?, b)?;
-            let y = eval(args.get(1).ok_or(NoValue)?, b)?;
-            let pick_x = if f == "min" {
-                num(&x)? <= num(&y)?
-            } else {
-                num(&x)? >= num(&y)?
-            };
-            if pick_x {
-                x
-            } else {
-                y
-            }
-        }
-        "prod" => match eval(args.first().ok_or(NoValue)?, b)? {
-            Val::List(items) => Val::Int(
-                items
+    /// A copy of `v` (an attribute's value, a list item): counted as built.
+    fn copied(&mut self, v: Val) -> Eval<Val> {
+        self.charge(weight(&v))?;
+        Ok(v)
+    }
+
+    fn eval(&mut self, e: &Expr) -> Eval<Val> {
+        let b = self.b;
+        let p = b.program();
+        Ok(match e {
+            Expr::Int(v) => Val::Int(*v),
+            Expr::Float(v) => Val::Float(*v),
+            Expr::Bool(v) => Val::Bool(*v),
+            Expr::Str(s) | Expr::Word(s) => Val::Str(s.clone()),
+            Expr::List(items) => {
+                let items = items
                     .iter()
-                    .try_fold(1i64, |acc, v| int(v).ok().and_then(|i| acc.checked_mul(i)))
-                    .ok_or(NoValue)?,
-            ),
-            _ => return Err(NoValue),
-        },
-        "gather" => {
-            let (Val::List(items), Val::List(indices)) = (
-                eval(args.first().ok_or(NoValue)?, b)?,
-                eval(args.get(1).ok_or(NoValue)?, b)?,
-            ) else {
-                return Err(NoValue);
-            };
-            let picked = indices
-                .iter()
-                .map(|i| {
+                    .map(|i| self.eval(i))
+                    .collect::<Eval<Vec<_>>>()?;
+                self.list(items, "a list literal")?
+            }
+            Expr::Tensor(_) => return Err(EvalError::NoValue),
+            Expr::Var(name) => self.copied(attr_val(p.ctx(), b.var(name).ok_or(NoValue)?))?,
+            Expr::Index(base, index) => {
+                let Val::List(items) = self.eval(base)? else {
+                    return Err(EvalError::NoValue);
+                };
+                let i = int(&self.eval(index)?)?;
+                let i = if i < 0 { i + items.len() as i64 } else { i };
+                usize::try_from(i)
+                    .ok()
+                    .and_then(|i| items.into_iter().nth(i))
+                    .ok_or(NoValue)?
+            }
+            Expr::Unary(UnaryOp::Not, x) => Val::Bool(!truth(&self.eval(x)?)?),
+            Expr::Unary(UnaryOp::Neg, x) => match self.eval(x)? {
+                Val::Int(i) => Val::Int(i.checked_neg().ok_or(NoValue)?),
+                Val::Float(f) => Val::Float(-f),
+                _ => return Err(EvalError::NoValue),
+            },
+            Expr::Binary(op, x, y) => self.binary(*op, x, y)?,
+            Expr::Call(f, args) => self.call(f, args)?,
+        })
+    }
+
+    fn binary(&mut self, op: BinaryOp, x: &Expr, y: &Expr) -> Eval<Val> {
+        match op {
+            BinaryOp::And => {
+                return Ok(Val::Bool(truth(&self.eval(x)?)? && truth(&self.eval(y)?)?))
+            }
+            BinaryOp::Or => return Ok(Val::Bool(truth(&self.eval(x)?)? || truth(&self.eval(y)?)?)),
+            _ => {}
+        }
+        let (l, r) = (self.eval(x)?, self.eval(y)?);
+        Ok(match op {
+            BinaryOp::Eq => Val::Bool(equal(&l, &r)),
+            BinaryOp::Ne => Val::Bool(!equal(&l, &r)),
+            BinaryOp::Lt => Val::Bool(num(&l)? < num(&r)?),
+            BinaryOp::Le => Val::Bool(num(&l)? <= num(&r)?),
+            BinaryOp::Gt => Val::Bool(num(&l)? > num(&r)?),
+            BinaryOp::Ge => Val::Bool(num(&l)? >= num(&r)?),
+            BinaryOp::Add => match (l, r) {
+                (Val::List(mut a), Val::List(c)) => {
+                    // Checked before the items are joined: the limit is
+                    // what keeps the join itself small.
+                    let len = a.len().saturating_add(c.len());
+                    if len > MAX_LIST_LEN {
+                        return Err(EvalError::Limit(format!(
+                            "`+` builds a list of {len} items (at most {MAX_LIST_LEN})"
+                        )));
+                    }
+                    a.extend(c);
+                    self.list(a, "`+`")?
+                }
+                (Val::Str(a), Val::Str(c)) => {
+                    let len = a.len().saturating_add(c.len());
+                    if len > MAX_LIST_LEN {
+                        return Err(EvalError::Limit(format!(
+                            "`+` builds a string of {len} bytes (at most {MAX_LIST_LEN})"
+                        )));
+                    }
+                    self.charge(len)?;
+                    Val::Str(a + &c)
+                }
+                (Val::Int(a), Val::Int(c)) => Val::Int(a.checked_add(c).ok_or(NoValue)?),
+                (a, c) => Val::Float(num(&a)? + num(&c)?),
+            },
+            BinaryOp::Sub => match (l, r) {
+                (Val::Int(a), Val::Int(c)) => Val::Int(a.checked_sub(c).ok_or(NoValue)?),
+                (a, c) => Val::Float(num(&a)? - num(&c)?),
+            },
+            BinaryOp::Mul => match (l, r) {
+                (Val::Int(a), Val::Int(c)) => Val::Int(a.checked_mul(c).ok_or(NoValue)?),
+                (a, c) => Val::Float(num(&a)? * num(&c)?),
+            },
+            BinaryOp::Div => match (l, r) {
+                (Val::Int(a), Val::Int(c)) => Val::Int(a.checked_div(c).ok_or(NoValue)?),
+                (a, c) => Val::Float(num(&a)? / num(&c)?),
+            },
+            BinaryOp::Rem => match (l, r) {
+                (Val::Int(a), Val::Int(c)) => Val::Int(a.checked_rem(c).ok_or(NoValue)?),
+                (a, c) => Val::Float(num(&a)? % num(&c)?),
+            },
+            BinaryOp::And | BinaryOp::Or => return Err(EvalError::NoValue),
+        })
+    }
+
+    fn tensor_arg(&self, args: &[Expr]) -> Result<ValueId, NoValue> {
+        match args.first() {
+            Some(Expr::Tensor(n)) => self.b.tensor(n).ok_or(NoValue),
+            _ => Err(NoValue),
+        }
+    }
+
+    /// Argument `i`, evaluated.
+    fn arg(&mut self, args: &[Expr], i: usize) -> Eval<Val> {
+        self.eval(args.get(i).ok_or(NoValue)?)
+    }
+
+    fn call(&mut self, f: &str, args: &[Expr]) -> Eval<Val> {
+        let b = self.b;
+        let p = b.program();
+        Ok(match f {
+            "rank" => Val::Int(tensor_type(p, self.tensor_arg(args)?)?.dims.len() as i64),
+            "shape" => {
+                let dims = tensor_type(p, self.tensor_arg(args)?)?
+                    .dims
+                    .iter()
+                    .map(|&d| Val::Int(d))
+                    .collect();
+                self.list(dims, "`shape`")?
+            }
+            "dim" => {
+                let dims = &tensor_type(p, self.tensor_arg(args)?)?.dims;
+                let i = int(&self.arg(args, 1)?)?;
+                let i = if i < 0 { i + dims.len() as i64 } else { i };
+                Val::Int(
+                    *usize::try_from(i)
+                        .ok()
+                        .and_then(|i| dims.get(i))
+                        .ok_or(NoValue)?,
+                )
+            }
+            "numel" => {
+                let dims = &tensor_type(p, self.tensor_arg(args)?)?.dims;
+                let n = dims.iter().try_fold(
+                    1i64,
+                    |acc, &d| if d < 0 { None } else { acc.checked_mul(d) },
+                );
+                Val::Int(n.unwrap_or(-1))
+            }
+            "dtype" => {
+                let t = tensor_type(p, self.tensor_arg(args)?)?;
+                let scalar = p.ctx().type_as::<ScalarType>(t.dtype).ok_or(NoValue)?;
+                Val::Str(DataType::of_scalar(*scalar).text().to_owned())
+            }
+            "uses" => Val::Int(p.use_count(self.tensor_arg(args)?) as i64),
+            "is_param" => {
+                let v = self.tensor_arg(args)?;
+                Val::Bool(
+                    p.defining_op(v)
+                        .is_some_and(|d| p.op_name_str(d) == "builtin.parameter"),
+                )
+            }
+            "type" => Val::Type(p.value_type(self.tensor_arg(args)?)),
+            "len" => match self.arg(args, 0)? {
+                Val::List(items) => Val::Int(items.len() as i64),
+                Val::Str(s) => Val::Int(s.len() as i64),
+                _ => return Err(EvalError::NoValue),
+            },
+            "range" => {
+                let n = int(&self.arg(args, 0)?)?;
+                if n < 0 {
+                    return Err(EvalError::NoValue);
+                }
+                if n > MAX_LIST_LEN as i64 {
+                    return Err(EvalError::Limit(format!(
+                        "`range({n})` builds a list of {n} items (at most {MAX_LIST_LEN})"
+                    )));
+                }
+                self.list((0..n).map(Val::Int).collect(), "`range`")?
+            }
+            "abs" => match self.arg(args, 0)? {
+                Val::Int(i) => Val::Int(i.checked_abs().ok_or(NoValue)?),
+                v => Val::Float(num(&v)?.abs()),
+            },
+            "min" | "max" => {
+                let x = self.arg(args, 0)?;
+                let y = self.arg(args, 1)?;
+                let pick_x = if f == "min" {
+                    num(&x)? <= num(&y)?
+                } else {
+                    num(&x)? >= num(&y)?
+                };
+                if pick_x {
+                    x
+                } else {
+                    y
+                }
+            }
+            "prod" => match self.arg(args, 0)? {
+                Val::List(items) => Val::Int(
+                    items
+                        .iter()
+                        .try_fold(1i64, |acc, v| int(v).ok().and_then(|i| acc.checked_mul(i)))
+                        .ok_or(NoValue)?,
+                ),
+                _ => return Err(EvalError::NoValue),
+            },
+            "gather" => {
+                let (Val::List(items), Val::List(indices)) =
+                    (self.arg(args, 0)?, self.arg(args, 1)?)
+                else {
+                    return Err(EvalError::NoValue);
+                };
+                let mut picked = Vec::with_capacity(indices.len().min(MAX_LIST_LEN));
+                for i in &indices {
                     let i = usize::try_from(int(i)?).map_err(|_| NoValue)?;
-                    items.get(i).cloned().ok_or(NoValue)
-                })
-                .collect::<Eval<Vec<_>>>()?;
-            Val::List(picked)
-        }
-        "if" => {
-            let cond = truth(&eval(args.first().ok_or(NoValue)?, b)?)?;
-            eval(args.get(if cond { 1 } else { 2 }).ok_or(NoValue)?, b)?
-        }
-        "f32" => Val::Float(f64::from(
-            num(&eval(args.first().ok_or(NoValue)?, b)?)? as f32
-        )),
-        "persistable" => Val::Bool(persistable(p, tensor_arg(args, b)?, 0)),
-        "tensor" => {
-            let Val::List(dims) = eval(args.first().ok_or(NoValue)?, b)? else {
-                return Err(NoValue);
-            };
-            let dims = dims.iter().map(int).collect::<Eval<Vec<i64>>>()?;
-            let Val::Str(dtype) = eval(args.get(1).ok_or(NoValue)?, b)? else {
-                return Err(NoValue);
-            };
-            let scalar = DataType::parse(&dtype)
-                .and_then(DataType::scalar)
-                .ok_or(NoValue)?;
-            let ctx = p.ctx();
-            Val::Type(DenseTensorType::get(ctx, ctx.intern_type(scalar), &dims))
-        }
-        "empty_vector" => Val::Type(pir_core::builtin::VectorType::get(p.ctx(), &[])),
-        "place" => match eval(args.first().ok_or(NoValue)?, b)? {
-            Val::Str(device) => Val::Str(format!("Place({device})")),
-            _ => return Err(NoValue),
-        },
-        _ => return Err(NoValue),
-    })
+                    let item = items.get(i).cloned().ok_or(NoValue)?;
+                    // Each pick is a copy: a nested list picked again and
+                    // again counts every time.
+                    picked.push(self.copied(item)?);
+                }
+                self.list(picked, "`gather`")?
+            }
+            "if" => {
+                let cond = truth(&self.arg(args, 0)?)?;
+                self.arg(args, if cond { 1 } else { 2 })?
+            }
+            "f32" => Val::Float(f64::from(num(&self.arg(args, 0)?)? as f32)),
+            "persistable" => Val::Bool(persistable(p, self.tensor_arg(args)?)),
+            "tensor" => {
+                let Val::List(dims) = self.arg(args, 0)? else {
+                    return Err(EvalError::NoValue);
+                };
+                let dims = dims
+                    .iter()
+                    .map(int)
+                    .collect::<Result<Vec<i64>, NoValue>>()?;
+                let Val::Str(dtype) = self.arg(args, 1)? else {
+                    return Err(EvalError::NoValue);
+                };
+                let scalar = DataType::parse(&dtype)
+                    .and_then(DataType::scalar)
+                    .ok_or(NoValue)?;
+                let ctx = p.ctx();
+                Val::Type(DenseTensorType::get(ctx, ctx.intern_type(scalar), &dims))
+            }
+            "empty_vector" => Val::Type(pir_core::builtin::VectorType::get(p.ctx(), &[])),
+            "place" => match self.arg(args, 0)? {
+                Val::Str(device) => Val::Str(format!("Place({device})")),
+                _ => return Err(EvalError::NoValue),
+            },
+            _ => return Err(EvalError::NoValue),
+        })
+    }
 }
+
+/// The deepest chain of ops [`persistable`] follows (Paddle's recursion has
+/// no bound; a hostile program could make it arbitrarily deep).
+const PERSISTABLE_DEPTH: u32 = 64;
 
 /// Paddle's `ValueIsPersistable`: a value computed only from parameters and
-/// `full` / `full_int_array` constants (bounded depth).
-fn persistable(p: &Program, v: ValueId, depth: u32) -> bool {
-    let Some(def) = p.defining_op(v) else {
-        return false;
-    };
-    if depth > 64 {
-        return false;
+/// `full` / `full_int_array` constants, through at most
+/// [`PERSISTABLE_DEPTH`] ops. Each value is looked at once (a value reached
+/// along many paths is remembered), so a program of shared operands — a
+/// chain of `add(%a, %a)` — costs its size, not the number of paths.
+fn persistable(p: &Program, v: ValueId) -> bool {
+    // Per value: `Some(height)` (the longest chain of ops below it) when
+    // persistable, `None` when not.
+    let mut seen: rustc_hash::FxHashMap<ValueId, Option<u32>> = Default::default();
+    persistable_height(p, v, 0, &mut seen).is_some_and(|h| h <= PERSISTABLE_DEPTH)
+}
+
+/// The height of `v` if it is persistable and no chain through it reaches
+/// deeper than [`PERSISTABLE_DEPTH`] from the value asked about (`depth`:
+/// where `v` stands on the current chain); `None` otherwise.
+fn persistable_height(
+    p: &Program,
+    v: ValueId,
+    depth: u32,
+    seen: &mut rustc_hash::FxHashMap<ValueId, Option<u32>>,
+) -> Option<u32> {
+    if depth > PERSISTABLE_DEPTH {
+        return None;
     }
-    if p.num_operands(def) == 0 {
-        return matches!(
+    if let Some(&known) = seen.get(&v) {
+        // Known heights hold wherever the value stands; the caller checks
+        // the whole chain against the bound.
+        return known.filter(|h| depth + h <= PERSISTABLE_DEPTH);
+    }
+    let def = p.defining_op(v)?;
+    let height = if p.num_operands(def) == 0 {
+        matches!(
             p.op_name_str(def),
             "builtin.parameter" | "pd_op.full" | "pd_op.full_int_array"
-        );
+        )
+        .then_some(0)
+    } else {
+        let mut height = Some(0u32);
+        for o in p.operands(def) {
+            let Some(o) = o else {
+                height = None;
+                break;
+            };
+            match persistable_height(p, o, depth + 1, seen) {
+                Some(h) => height = height.map(|m| m.max(h + 1)),
+                None => {
+                    height = None;
+                    break;
+                }
+            }
+        }
+        height
+    };
+    if height.is_some() || depth == 0 {
+        seen.insert(v, height);
     }
-    p.operands(def)
-        .all(|o| o.is_some_and(|o| persistable(p, o, depth + 1)))
+    height.filter(|h| depth + h <= PERSISTABLE_DEPTH)
 }
 
 /// The text of `v` as an attribute value of kind `quote_strings` decides:

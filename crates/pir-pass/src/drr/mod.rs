@@ -45,7 +45,8 @@ mod print;
 
 use std::sync::Arc;
 
-pub use eval::{Val, FUNCTIONS};
+pub use eval::{Val, FUNCTIONS, MAX_BUILT, MAX_LIST_LEN};
+pub use parse::MAX_TREE_DEPTH;
 pub use pattern::{compile, DrrPattern};
 
 /// Whether `v` stops gradients: its defining op's `stop_gradient` flag for

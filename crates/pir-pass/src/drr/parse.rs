@@ -10,8 +10,16 @@ use super::{
     BinaryOp, Expr, ResultOp, ResultStmt, Rule, RuleSet, SourceOp, SourceOperand, UnaryOp,
 };
 
-/// Rules nest expressions at most this deep (hostile input cannot overflow the stack).
+/// Rules nest expressions (parentheses, lists, calls, indices) at most
+/// this deep: the parser recurses once per level.
 const MAX_DEPTH: u32 = 64;
+
+/// An expression tree is at most this deep, however it is built — nesting,
+/// a chain of binary operators (`1 + 1 + ...` is a tree as deep as it is
+/// long), unary prefixes, indices. Evaluation, the checks, printing and
+/// even dropping a tree recurse over it: this bound is what keeps them
+/// within the stack, for any tree the parser accepts.
+pub const MAX_TREE_DEPTH: usize = 128;
 
 pub(super) fn parse(text: &str) -> Result<RuleSet, ParseError> {
     let mut p = RuleParser {
@@ -20,18 +28,24 @@ pub(super) fn parse(text: &str) -> Result<RuleSet, ParseError> {
     };
     let mut rules = Vec::new();
     let mut names = HashSet::new();
+    // Rule lines are counted on from the previous rule's start (a count
+    // from the file's start for each rule would be quadratic in its size).
+    let (mut counted, mut line) = (0usize, 1usize);
     loop {
         p.cur.skip_ws();
         if p.cur.peek().is_none() {
             break;
         }
         let start = p.cur.pos();
-        let rule = p.rule()?;
+        let mut rule = p.rule()?;
         if !names.insert(rule.name.clone()) {
             return Err(p
                 .cur
                 .error_at(start, 4, format!("a second rule `{}`", rule.name)));
         }
+        line += newlines(&text[counted..start]);
+        counted = start;
+        rule.line = line;
         rules.push(rule);
     }
     Ok(RuleSet { rules })
@@ -42,8 +56,8 @@ struct RuleParser<'t> {
     depth: u32,
 }
 
-fn line_of(src: &str, offset: usize) -> usize {
-    src[..offset].bytes().filter(|&b| b == b'\n').count() + 1
+fn newlines(text: &str) -> usize {
+    text.bytes().filter(|&b| b == b'\n').count()
 }
 
 impl<'t> RuleParser<'t> {
@@ -121,7 +135,7 @@ impl<'t> RuleParser<'t> {
             pattern,
             constraints,
             result,
-            line: line_of(self.cur.src(), start),
+            line: 0,
         })
     }
 
@@ -156,6 +170,7 @@ impl<'t> RuleParser<'t> {
         let op_at = self.cur.pos();
         let op = self.cur.expect_ident("an op name")?.to_owned();
         let def = check_op(&op).map_err(|m| self.err(op_at, m))?;
+        let own: HashSet<&str> = results.iter().flatten().map(String::as_str).collect();
         let operands = self.operand_list(|p| {
             if p.cur.eat_keyword("none") {
                 return Ok(SourceOperand::Absent);
@@ -167,7 +182,7 @@ impl<'t> RuleParser<'t> {
                 .cur
                 .value_name()
                 .ok_or_else(|| p.cur.expected("an operand `%name`, `_` or `none`"))?;
-            if results.iter().flatten().any(|r| r == n) {
+            if own.contains(n) {
                 return Err(p.err(at, format!("`%{n}` is read by the op that defines it")));
             }
             // A name not yet defined is an input of the pattern.
@@ -255,8 +270,9 @@ impl<'t> RuleParser<'t> {
         }
         let attrs = self.attr_dict(&op, def, scope, false)?;
         if let Some(def) = def {
+            let given: HashSet<&str> = attrs.iter().map(|(k, _)| k.as_str()).collect();
             for spec in def.attributes {
-                if spec.default.is_none() && !attrs.iter().any(|(k, _)| k == spec.name) {
+                if spec.default.is_none() && !given.contains(spec.name) {
                     return Err(self.err(
                         at,
                         format!("{op} needs attribute `{}` (it has no default)", spec.name),
@@ -355,6 +371,7 @@ impl<'t> RuleParser<'t> {
         source: bool,
     ) -> Result<Vec<(String, Expr)>, ParseError> {
         let mut attrs: Vec<(String, Expr)> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
         if !self.cur.eat("{") {
             return Ok(attrs);
         }
@@ -373,7 +390,7 @@ impl<'t> RuleParser<'t> {
                     return Err(self.err(at, format!("{op} has no attribute `{name}`")));
                 }
             }
-            if attrs.iter().any(|(k, _)| *k == name) {
+            if !seen.insert(name.clone()) {
                 return Err(self.err(at, format!("attribute `{name}` is given twice")));
             }
             self.cur.expect(":", "after the attribute name")?;
@@ -446,16 +463,36 @@ impl<'t> RuleParser<'t> {
 
     // ------------------------------------------------------------ expressions
 
+    /// An expression (its tree's depth checked against [`MAX_TREE_DEPTH`]).
     fn expr(&mut self) -> Result<Expr, ParseError> {
+        Ok(self.expr_depth()?.0)
+    }
+
+    /// An expression and the depth of its tree.
+    fn expr_depth(&mut self) -> Result<(Expr, usize), ParseError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self
-                .cur
-                .expected("a shallower expression (nesting is limited)"));
+            return Err(self.cur.expected(&format!(
+                "a shallower expression (nesting of parentheses, lists, calls and indices is limited to {MAX_DEPTH})"
+            )));
         }
         let e = self.binary(1);
         self.depth -= 1;
         e
+    }
+
+    /// Refuses a tree of depth `depth`, built by the operator at `at`, when
+    /// it is too deep.
+    fn check_depth(&self, depth: usize, at: usize) -> Result<usize, ParseError> {
+        if depth > MAX_TREE_DEPTH {
+            return Err(self.err(
+                at,
+                format!(
+                    "expression too deep: more than {MAX_TREE_DEPTH} levels of operators, prefixes, indices and nesting"
+                ),
+            ));
+        }
+        Ok(depth)
     }
 
     fn binary_op(&mut self) -> Option<BinaryOp> {
@@ -480,8 +517,11 @@ impl<'t> RuleParser<'t> {
             .map(|(_, op)| op)
     }
 
-    fn binary(&mut self, min: u8) -> Result<Expr, ParseError> {
-        let mut left = self.unary()?;
+    /// Operators binding at least as tightly as `min`, left to right. A
+    /// chain of operators is a loop here, not a recursion, but it deepens
+    /// the tree with every operator: the depth is checked as it grows.
+    fn binary(&mut self, min: u8) -> Result<(Expr, usize), ParseError> {
+        let (mut left, mut depth) = self.unary()?;
         loop {
             let pos = self.cur.pos();
             let Some(op) = self.binary_op() else { break };
@@ -499,70 +539,100 @@ impl<'t> RuleParser<'t> {
                 self.cur.set_pos(pos);
                 break;
             }
+            let at = self.cur.pos();
             self.cur.eat(op.symbol());
-            let right = self.binary(op.precedence() + 1)?;
+            let (right, right_depth) = self.binary(op.precedence() + 1)?;
+            depth = self.check_depth(1 + depth.max(right_depth), at)?;
             left = Expr::Binary(op, Box::new(left), Box::new(right));
         }
-        Ok(left)
+        Ok((left, depth))
     }
 
-    fn unary(&mut self) -> Result<Expr, ParseError> {
-        self.cur.skip_ws();
-        if self.cur.looking_at("!") && !self.cur.looking_at("!=") {
-            self.cur.eat("!");
-            return Ok(Expr::Unary(UnaryOp::Not, Box::new(self.unary()?)));
+    /// Prefixes, an operand, indices. The prefixes are read in a loop (a
+    /// recursion per `!` would overflow the stack on a long run of them)
+    /// and bounded as they are read.
+    fn unary(&mut self) -> Result<(Expr, usize), ParseError> {
+        let mut prefixes = Vec::new();
+        loop {
+            self.cur.skip_ws();
+            let at = self.cur.pos();
+            let op = if self.cur.looking_at("!") && !self.cur.looking_at("!=") {
+                UnaryOp::Not
+            } else if self.cur.peek() == Some(b'-')
+                && !self.cur.peek_at(1).is_some_and(|b| b.is_ascii_digit())
+            {
+                UnaryOp::Neg
+            } else {
+                break;
+            };
+            self.check_depth(prefixes.len() + 2, at)?;
+            self.cur.set_pos(at + 1);
+            prefixes.push((op, at));
         }
-        if self.cur.peek() == Some(b'-') && !self.cur.peek_at(1).is_some_and(|b| b.is_ascii_digit())
-        {
-            self.cur.eat("-");
-            return Ok(Expr::Unary(UnaryOp::Neg, Box::new(self.unary()?)));
-        }
-        let mut e = self.primary()?;
-        while self.cur.eat("[") {
-            let index = self.expr()?;
+        let (mut e, mut depth) = self.primary()?;
+        loop {
+            let at = self.cur.pos();
+            if !self.cur.eat("[") {
+                break;
+            }
+            let (index, index_depth) = self.expr_depth()?;
             self.cur.expect("]", "to close the index")?;
+            depth = self.check_depth(1 + depth.max(index_depth), at)?;
             e = Expr::Index(Box::new(e), Box::new(index));
         }
-        Ok(e)
+        for (op, at) in prefixes.into_iter().rev() {
+            depth = self.check_depth(depth + 1, at)?;
+            e = Expr::Unary(op, Box::new(e));
+        }
+        Ok((e, depth))
     }
 
-    fn primary(&mut self) -> Result<Expr, ParseError> {
+    /// Items up to `close`, separated by commas (list items, arguments), and
+    /// the deepest item's depth.
+    fn items(&mut self, close: &str, between: &str) -> Result<(Vec<Expr>, usize), ParseError> {
+        let mut items = Vec::new();
+        let mut depth = 0;
+        if !self.cur.eat(close) {
+            loop {
+                let (item, d) = self.expr_depth()?;
+                items.push(item);
+                depth = depth.max(d);
+                if self.cur.eat(close) {
+                    break;
+                }
+                self.cur.expect(",", between)?;
+            }
+        }
+        Ok((items, depth))
+    }
+
+    fn primary(&mut self) -> Result<(Expr, usize), ParseError> {
         self.cur.skip_ws();
         let at = self.cur.pos();
-        match self.cur.peek() {
+        let leaf = match self.cur.peek() {
             Some(b'%') => {
                 let (n, _) = self
                     .cur
                     .value_name()
                     .ok_or_else(|| self.cur.expected("a tensor name"))?;
-                Ok(Expr::Tensor(n.to_owned()))
+                Expr::Tensor(n.to_owned())
             }
             Some(b'$') => {
                 self.cur.eat("$");
-                Ok(Expr::Var(
-                    self.cur.expect_ident("a variable name")?.to_owned(),
-                ))
+                Expr::Var(self.cur.expect_ident("a variable name")?.to_owned())
             }
-            Some(b'"') => Ok(Expr::Str(self.cur.string()?.into_owned())),
+            Some(b'"') => Expr::Str(self.cur.string()?.into_owned()),
             Some(b'(') => {
                 self.cur.eat("(");
-                let e = self.expr()?;
+                let e = self.expr_depth()?;
                 self.cur.expect(")", "to close the parenthesis")?;
-                Ok(e)
+                return Ok(e);
             }
             Some(b'[') => {
                 self.cur.eat("[");
-                let mut items = Vec::new();
-                if !self.cur.eat("]") {
-                    loop {
-                        items.push(self.expr()?);
-                        if self.cur.eat("]") {
-                            break;
-                        }
-                        self.cur.expect(",", "between list items")?;
-                    }
-                }
-                Ok(Expr::List(items))
+                let (items, depth) = self.items("]", "between list items")?;
+                let depth = self.check_depth(depth + 1, at)?;
+                return Ok((Expr::List(items), depth));
             }
             Some(b) if b.is_ascii_digit() || b == b'-' => {
                 let text = self
@@ -572,37 +642,30 @@ impl<'t> RuleParser<'t> {
                 if text.contains(['.', 'e', 'E']) {
                     text.parse()
                         .map(Expr::Float)
-                        .map_err(|_| self.err(at, format!("`{text}` is not a number")))
+                        .map_err(|_| self.err(at, format!("`{text}` is not a number")))?
                 } else {
                     text.parse()
                         .map(Expr::Int)
-                        .map_err(|_| self.err(at, format!("`{text}` is not a 64-bit integer")))
+                        .map_err(|_| self.err(at, format!("`{text}` is not a 64-bit integer")))?
                 }
             }
             _ => {
                 let word = self.cur.expect_ident("an expression")?;
                 match word {
-                    "true" => return Ok(Expr::Bool(true)),
-                    "false" => return Ok(Expr::Bool(false)),
-                    _ => {}
-                }
-                if self.cur.peek() == Some(b'(') {
-                    self.cur.eat("(");
-                    let mut args = Vec::new();
-                    if !self.cur.eat(")") {
-                        loop {
-                            args.push(self.expr()?);
-                            if self.cur.eat(")") {
-                                break;
-                            }
-                            self.cur.expect(",", "between arguments")?;
-                        }
+                    "true" => Expr::Bool(true),
+                    "false" => Expr::Bool(false),
+                    _ if self.cur.peek() == Some(b'(') => {
+                        let word = word.to_owned();
+                        self.cur.eat("(");
+                        let (args, depth) = self.items(")", "between arguments")?;
+                        let depth = self.check_depth(depth + 1, at)?;
+                        return Ok((Expr::Call(word, args), depth));
                     }
-                    return Ok(Expr::Call(word.to_owned(), args));
+                    _ => Expr::Word(word.to_owned()),
                 }
-                Ok(Expr::Word(word.to_owned()))
             }
-        }
+        };
+        Ok((leaf, 1))
     }
 }
 
@@ -624,6 +687,14 @@ fn check_op(name: &str) -> Result<Option<&'static pir_dialects::op_def::OpDef>, 
 
 /// Every source op must feed the last one, directly or not.
 fn check_connected(pattern: &[SourceOp]) -> Result<(), String> {
+    // Result names are defined once (the scope checks): a map finds each
+    // operand's producer (a search per operand is quadratic in the rule).
+    let mut producer: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, op) in pattern.iter().enumerate() {
+        for r in op.results.iter().flatten() {
+            producer.entry(r.as_str()).or_insert(i);
+        }
+    }
     let n = pattern.len();
     let mut reached = vec![false; n];
     reached[n - 1] = true;
@@ -632,11 +703,10 @@ fn check_connected(pattern: &[SourceOp]) -> Result<(), String> {
             continue;
         }
         for operand in pattern[i].operands.iter().filter_map(SourceOperand::name) {
-            if let Some(j) = pattern[..i]
-                .iter()
-                .position(|op| op.results.iter().flatten().any(|r| r == operand))
-            {
-                reached[j] = true;
+            if let Some(&j) = producer.get(operand) {
+                if j < i {
+                    reached[j] = true;
+                }
             }
         }
     }

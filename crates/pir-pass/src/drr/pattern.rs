@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use pir_core::{Attribute, InsertPoint, IrContext, OpId, Program, Type, ValueId};
 use pir_dialects::op_def::{AttrKind, DefaultValue, ElementKind, OpDef};
+use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::eval::{self, attr_text, attr_val, equal, Bindings, Val};
+use super::eval::{self, attr_text, attr_val, equal, Bindings, EvalError, Val};
 use super::{Expr, ResultStmt, Rule, SourceOperand};
 use crate::alias::alias_class;
 use crate::rewrite::{RewritePattern, Rewriter, Root};
@@ -23,38 +24,33 @@ pub struct DrrPattern {
 
 /// Compiles a checked rule (from [`super::RuleSet::parse`]).
 pub fn compile(rule: Arc<Rule>) -> DrrPattern {
-    let producers = rule
-        .pattern
-        .iter()
-        .enumerate()
-        .map(|(i, op)| {
+    // Each name's defining source op, filled in file order: a rule defines
+    // names before it reads them, so one pass finds every producer (a map,
+    // not a search: a rule may have thousands of ops).
+    let mut defined: FxHashMap<&str, (usize, usize)> = FxHashMap::default();
+    let mut producers = Vec::with_capacity(rule.pattern.len());
+    for (i, op) in rule.pattern.iter().enumerate() {
+        producers.push(
             op.operands
                 .iter()
-                .map(|operand| {
-                    let name = operand.name()?;
-                    rule.pattern[..i].iter().enumerate().find_map(|(j, def)| {
-                        def.results
-                            .iter()
-                            .position(|r| r.as_deref() == Some(name))
-                            .map(|k| (j, k))
-                    })
-                })
-                .collect()
-        })
-        .collect();
-    let source_names: Vec<&str> = rule
-        .pattern
-        .iter()
-        .flat_map(|op| op.results.iter().flatten().map(String::as_str))
-        .collect();
+                .map(|operand| defined.get(operand.name()?).copied())
+                .collect(),
+        );
+        for (k, r) in op.results.iter().enumerate() {
+            if let Some(r) = r {
+                defined.entry(r.as_str()).or_insert((i, k));
+            }
+        }
+    }
     let mut replaced = Vec::new();
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
     for stmt in &rule.result {
         let names: Vec<&String> = match stmt {
             ResultStmt::Op(op) => op.results.iter().collect(),
             ResultStmt::Alias { name, .. } => vec![name],
         };
         for n in names {
-            if source_names.contains(&n.as_str()) && !replaced.contains(n) {
+            if defined.contains_key(n.as_str()) && seen.insert(n.as_str()) {
                 replaced.push(n.clone());
             }
         }
@@ -70,8 +66,10 @@ pub fn compile(rule: Arc<Rule>) -> DrrPattern {
 /// the rewrite can edit the program while reading them).
 struct Match<'a> {
     ops: Vec<Option<OpId>>,
-    tensors: Vec<(&'a str, ValueId)>,
-    vars: Vec<(&'a str, Attribute)>,
+    /// The ops of `ops`, for constant-time membership.
+    matched: FxHashSet<OpId>,
+    tensors: FxHashMap<&'a str, ValueId>,
+    vars: FxHashMap<&'a str, Attribute>,
     /// Attributes to compare once everything is bound: `(op, name, expr)`.
     deferred: Vec<(OpId, &'a str, &'a Expr)>,
     /// The ops from the first matched op to the anchor, found once by the
@@ -81,24 +79,25 @@ struct Match<'a> {
 
 impl<'a> Match<'a> {
     fn tensor(&self, name: &str) -> Option<ValueId> {
-        self.tensors
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| *v)
+        self.tensors.get(name).copied()
     }
 
     fn var(&self, name: &str) -> Option<Attribute> {
-        self.vars.iter().find(|(n, _)| *n == name).map(|(_, a)| *a)
+        self.vars.get(name).copied()
     }
 
     fn bind_tensor(&mut self, name: &'a str, v: ValueId) -> bool {
-        match self.tensor(name) {
-            Some(bound) => bound == v,
-            None => {
-                self.tensors.push((name, v));
-                true
-            }
-        }
+        *self.tensors.entry(name).or_insert(v) == v
+    }
+}
+
+/// An evaluation's value: `Ok(None)` where it has none on this match (the
+/// rule does not fire), `Err` where the rule broke a limit of the language.
+fn value(r: Result<Val, EvalError>) -> Result<Option<Val>, String> {
+    match r {
+        Ok(v) => Ok(Some(v)),
+        Err(EvalError::NoValue) => Ok(None),
+        Err(EvalError::Limit(m)) => Err(m),
     }
 }
 
@@ -108,7 +107,10 @@ impl DrrPattern {
         &self.rule
     }
 
-    fn match_op<'a>(
+    /// Binds source op `index` to `op` (not bound yet) and checks what the
+    /// op alone shows: name, block, counts, distinctness, results and
+    /// attributes. Its operands are left to [`DrrPattern::match_from`].
+    fn bind_op<'a>(
         &'a self,
         p: &Program,
         m: &mut Match<'a>,
@@ -116,15 +118,12 @@ impl DrrPattern {
         op: OpId,
         block: Option<pir_core::BlockId>,
     ) -> bool {
-        if let Some(bound) = m.ops[index] {
-            return bound == op;
-        }
         let pat = &self.rule.pattern[index];
         if p.op_name_str(op) != pat.op
             || p.op_parent_block(op) != block
             || p.num_operands(op) != pat.operands.len()
             || (!pat.results.is_empty() && p.num_results(op) != pat.results.len())
-            || m.ops.contains(&Some(op))
+            || !m.matched.insert(op)
         {
             return false;
         }
@@ -148,12 +147,35 @@ impl DrrPattern {
                         }
                     }
                     Some(_) => {}
-                    None => m.vars.push((var.as_str(), attr)),
+                    None => {
+                        m.vars.insert(var.as_str(), attr);
+                    }
                 },
                 _ => m.deferred.push((op, name.as_str(), expr)),
             }
         }
-        for (i, operand) in pat.operands.iter().enumerate() {
+        true
+    }
+
+    /// Matches the pattern's last op at `anchor`, then every source op
+    /// through operands, depth first. An explicit stack of `(source op, op,
+    /// next operand)` stands for the recursion: a pattern may be a chain of
+    /// thousands of ops, deeper than any thread's stack would go.
+    fn match_from<'a>(&'a self, p: &Program, m: &mut Match<'a>, anchor: OpId) -> bool {
+        let block = p.op_parent_block(anchor);
+        let last = self.rule.pattern.len() - 1;
+        if !self.bind_op(p, m, last, anchor, block) {
+            return false;
+        }
+        let mut stack = vec![(last, anchor, 0usize)];
+        while let Some(top) = stack.last_mut() {
+            let (index, op, i) = *top;
+            let pat = &self.rule.pattern[index];
+            let Some(operand) = pat.operands.get(i) else {
+                stack.pop();
+                continue;
+            };
+            top.2 += 1;
             let name = match operand {
                 SourceOperand::Any => continue,
                 SourceOperand::Absent if p.operand(op, i).is_none() => continue,
@@ -173,9 +195,16 @@ impl DrrPattern {
                     {
                         return false;
                     }
-                    if !self.match_op(p, m, def_index, def, block) {
+                    if let Some(bound) = m.ops[def_index] {
+                        if bound != def {
+                            return false;
+                        }
+                        continue;
+                    }
+                    if !self.bind_op(p, m, def_index, def, block) {
                         return false;
                     }
+                    stack.push((def_index, def, 0));
                 }
                 None => {
                     if !m.bind_tensor(name, value) {
@@ -187,84 +216,116 @@ impl DrrPattern {
         true
     }
 
-    /// Matches at `anchor` and checks the rule may fire there.
-    fn find<'a>(&'a self, p: &Program, anchor: OpId) -> Option<Match<'a>> {
+    /// Matches at `anchor` and checks the rule may fire there: `Ok(None)`
+    /// where it does not, `Err` where an expression broke a limit.
+    fn find<'a>(&'a self, p: &Program, anchor: OpId) -> Result<Option<Match<'a>>, String> {
         let n = self.rule.pattern.len();
         let mut m = Match {
             ops: vec![None; n],
-            tensors: Vec::new(),
-            vars: Vec::new(),
+            matched: FxHashSet::default(),
+            tensors: FxHashMap::default(),
+            vars: FxHashMap::default(),
             deferred: Vec::new(),
             placement: None,
         };
-        if !self.match_op(p, &mut m, n - 1, anchor, p.op_parent_block(anchor)) {
-            return None;
+        if !self.match_from(p, &mut m, anchor) {
+            return Ok(None);
         }
-        let ops: Vec<OpId> = m.ops.iter().copied().collect::<Option<_>>()?;
+        let Some(ops) = m.ops.iter().copied().collect::<Option<Vec<OpId>>>() else {
+            return Ok(None);
+        };
         // In-place ops write their inputs and views share them: moving,
         // dropping or replacing them is unsafe.
         if ops.iter().any(|&o| {
             pir_dialects::op_def(p.op_name_str(o))
                 .is_some_and(|d| !d.inplace.is_empty() || !d.view.is_empty())
         }) {
-            return None;
+            return Ok(None);
         }
         // A source result the rule does not replace dies with its op: it
         // must have no users outside the match.
-        let replaced: Vec<ValueId> = self.replaced.iter().filter_map(|n| m.tensor(n)).collect();
+        let replaced: FxHashSet<ValueId> =
+            self.replaced.iter().filter_map(|n| m.tensor(n)).collect();
         for &o in &ops {
             for r in p.results(o) {
                 if replaced.contains(&r) {
                     continue;
                 }
-                if p.uses(r).any(|u| !ops.contains(&p.operand_owner(u))) {
-                    return None;
+                if p.uses(r).any(|u| !m.matched.contains(&p.operand_owner(u))) {
+                    return Ok(None);
                 }
             }
         }
         // The result ops read the pattern's inputs somewhere between the
         // first matched op and the anchor instead of where the matched ops
         // did: no op in that stretch may write them.
-        let inputs = m
-            .tensors
-            .iter()
-            .map(|&(_, v)| v)
-            .filter(|&v| p.defining_op(v).is_none_or(|d| !ops.contains(&d)));
-        let placement = Placement::new(p, &ops, anchor)?;
-        for x in inputs {
-            if written_within(p, x, &placement.span, &ops) {
-                return None;
+        let Some(placement) = Placement::new(p, &m.matched, anchor) else {
+            return Ok(None);
+        };
+        let mut writes: Option<SpanWrites> = None;
+        for &x in m.tensors.values() {
+            if p.defining_op(x).is_some_and(|d| m.matched.contains(&d)) {
+                continue;
+            }
+            let class = alias_class(p, x);
+            if !class.facts.written {
+                continue;
+            }
+            let w = writes.get_or_insert_with(|| SpanWrites::new(p, &placement.span, &m.matched));
+            if w.opaque || class.members.iter().any(|v| w.written.contains(v)) {
+                return Ok(None);
             }
         }
         m.placement = Some(placement);
-        // `%r = %x` forwards a value: only where no reader could tell.
+        // `%r = %x` forwards a value: only where no reader could tell. A
+        // name the result defined by `%t = %x` stands for `%x` too (so
+        // `%t = %x`, `%r = %t` is checked as `%r = %x`); one a result op
+        // defined stands for a new value, which nothing else reads yet.
+        let mut forwarded: FxHashMap<&str, Option<ValueId>> = FxHashMap::default();
         for stmt in &self.rule.result {
-            if let ResultStmt::Alias { name, value } = stmt {
-                if let (Some(r), Some(x)) = (m.tensor(name), m.tensor(value)) {
-                    if !crate::transforms::canonicalize::may_forward(p, x, r) {
-                        return None;
+            match stmt {
+                ResultStmt::Alias { name, value } => {
+                    let x = match forwarded.get(value.as_str()) {
+                        Some(&x) => x,
+                        None => m.tensor(value),
+                    };
+                    if let (Some(r), Some(x)) = (m.tensor(name), x) {
+                        if !crate::transforms::canonicalize::may_forward(p, x, r) {
+                            return Ok(None);
+                        }
+                    }
+                    forwarded.insert(name, x);
+                }
+                ResultStmt::Op(op) => {
+                    for n in &op.results {
+                        forwarded.insert(n, None);
                     }
                 }
             }
         }
+        let created = FxHashMap::default();
         let view = Building {
             source: &m,
             program: p,
-            created: &[],
+            created: &created,
         };
         for &(op, name, expr) in &m.deferred {
-            let attr = p.attr(op, name)?;
-            let want = eval::eval(expr, &view).ok()?;
+            let Some(attr) = p.attr(op, name) else {
+                return Ok(None);
+            };
+            let Some(want) = value(eval::eval(expr, &view))? else {
+                return Ok(None);
+            };
             if !equal(&attr_val(p.ctx(), attr), &want) {
-                return None;
+                return Ok(None);
             }
         }
         for c in &self.rule.constraints {
-            if eval::eval(c, &view).ok()? != Val::Bool(true) {
-                return None;
+            if value(eval::eval(c, &view))? != Some(Val::Bool(true)) {
+                return Ok(None);
             }
         }
-        Some(m)
+        Ok(Some(m))
     }
 }
 
@@ -307,7 +368,9 @@ fn default_val(d: &DefaultValue) -> Option<Val> {
 struct Building<'m, 'a> {
     source: &'m Match<'a>,
     program: &'m Program,
-    created: &'m [(String, ValueId)],
+    /// Names the result statements defined so far (a later definition
+    /// of a name replaces an earlier one).
+    created: &'m FxHashMap<String, ValueId>,
 }
 
 impl Bindings for Building<'_, '_> {
@@ -316,10 +379,8 @@ impl Bindings for Building<'_, '_> {
     }
     fn tensor(&self, name: &str) -> Option<ValueId> {
         self.created
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| *v)
+            .get(name)
+            .copied()
             .or_else(|| self.source.tensor(name))
     }
     fn var(&self, name: &str) -> Option<Attribute> {
@@ -336,48 +397,68 @@ struct Planned {
 }
 
 impl DrrPattern {
-    fn plan(&self, p: &Program, b: &Building<'_, '_>, op: &super::ResultOp) -> Option<Planned> {
+    /// The op `op` will be: `Ok(None)` where a value is missing (the
+    /// rewrite is undone), `Err` where an expression broke a limit.
+    fn plan(
+        &self,
+        p: &Program,
+        b: &Building<'_, '_>,
+        op: &super::ResultOp,
+    ) -> Result<Option<Planned>, String> {
+        /// The value of an `Option`, or `Ok(None)` from `plan`.
+        macro_rules! some {
+            ($e:expr) => {
+                match $e {
+                    Some(v) => v,
+                    None => return Ok(None),
+                }
+            };
+        }
         let ctx = p.ctx_arc();
         let def = pir_dialects::op_def(&op.op);
-        let operands = op
+        let operands = some!(op
             .operands
             .iter()
             .map(|o| match o {
                 Some(n) => b.tensor(n).map(Some),
                 None => Some(None),
             })
-            .collect::<Option<Vec<_>>>()?;
+            .collect::<Option<Vec<_>>>());
         let types = if op.types.is_empty() {
-            op.results
+            some!(op
+                .results
                 .iter()
                 .map(|n| b.source.tensor(n).map(|v| p.value_type(v)))
-                .collect::<Option<Vec<_>>>()?
+                .collect::<Option<Vec<_>>>())
         } else {
-            op.types
-                .iter()
-                .map(|t| match eval::eval(t, b) {
-                    Ok(Val::Type(ty)) => Some(ty),
-                    _ => None,
-                })
-                .collect::<Option<Vec<_>>>()?
+            let mut types = Vec::with_capacity(op.types.len());
+            for t in &op.types {
+                match some!(value(eval::eval(t, b))?) {
+                    Val::Type(ty) => types.push(ty),
+                    _ => return Ok(None),
+                }
+            }
+            types
         };
         let mut attrs = Vec::new();
-        let given = |name: &str| op.attrs.iter().find(|(k, _)| k == name).map(|(_, e)| e);
+        // Attribute names are distinct (the parser checks): a map finds
+        // each definition's value without a search per attribute.
+        let given: FxHashMap<&str, &Expr> = op.attrs.iter().map(|(k, e)| (k.as_str(), e)).collect();
         if let Some(def) = def {
             for spec in def.attributes {
-                let value = match given(spec.name) {
-                    Some(e) => eval::eval(e, b).ok()?,
-                    None => default_val(spec.default.as_ref()?)?,
+                let value = match given.get(spec.name) {
+                    Some(e) => some!(value(eval::eval(e, b))?),
+                    None => some!(default_val(some!(spec.default.as_ref()))),
                 };
                 attrs.push((
                     ctx.symbol(spec.name),
-                    make_attr(ctx, &op.op, Some(def), spec.name, &value)?,
+                    some!(make_attr(ctx, &op.op, Some(def), spec.name, &value)),
                 ));
             }
         }
         // Paddle's rule for a built op: its results stop gradients when
         // every operand does (an op without operands: always).
-        if !op.attrs.iter().any(|(k, _)| k == "stop_gradient") {
+        if !given.contains_key("stop_gradient") {
             let flag = operands
                 .iter()
                 .flatten()
@@ -391,15 +472,18 @@ impl DrrPattern {
             if def.is_some_and(|d| d.attribute(name).is_some()) {
                 continue;
             }
-            let value = eval::eval(e, b).ok()?;
-            attrs.push((ctx.symbol(name), make_attr(ctx, &op.op, def, name, &value)?));
+            let value = some!(value(eval::eval(e, b))?);
+            attrs.push((
+                ctx.symbol(name),
+                some!(make_attr(ctx, &op.op, def, name, &value)),
+            ));
         }
-        Some(Planned {
+        Ok(Some(Planned {
             name: ctx.symbol(&op.op),
             operands,
             types,
             attrs,
-        })
+        }))
     }
 }
 
@@ -420,12 +504,17 @@ impl RewritePattern for DrrPattern {
     }
 
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, anchor: OpId) -> bool {
-        let Some(mut m) = self.find(rw.program_ref(), anchor) else {
-            return false;
+        let mut m = match self.find(rw.program_ref(), anchor) {
+            Ok(Some(m)) => m,
+            Ok(None) => return false,
+            Err(message) => {
+                rw.fail(message);
+                return false;
+            }
         };
         // Result statements run in order; one whose value cannot be computed
         // undoes the ops created before it, leaving the program as it was.
-        let mut created: Vec<(String, ValueId)> = Vec::new();
+        let mut created: FxHashMap<String, ValueId> = FxHashMap::default();
         let source_ops: Vec<OpId> = m.ops.iter().flatten().copied().collect();
         let replaced_sources: Vec<(String, ValueId)> = self
             .replaced
@@ -448,58 +537,79 @@ impl RewritePattern for DrrPattern {
                     let Some(v) = b.tensor(value) else {
                         return rollback(rw, &new_ops);
                     };
-                    created.push((name.clone(), v));
+                    created.insert(name.clone(), v);
                 }
                 ResultStmt::Op(op) => {
-                    let Some(plan) = self.plan(p, &b, op) else {
-                        return rollback(rw, &new_ops);
+                    let plan = match self.plan(p, &b, op) {
+                        Ok(Some(plan)) => plan,
+                        Ok(None) => return rollback(rw, &new_ops),
+                        Err(message) => {
+                            rollback(rw, &new_ops);
+                            rw.fail(message);
+                            return false;
+                        }
                     };
                     let point = placement.point(p, &plan.operands);
                     let dict = p.ctx().dict(&plan.attrs);
                     let new = rw.create_op_at(point, plan.name, &plan.operands, &plan.types, dict);
-                    placement.inserted(point, new);
+                    placement.inserted(rw.program_ref(), point, new);
                     new_ops.push(new);
                     let results: Vec<ValueId> = rw.program_ref().results(new).collect();
                     for (n, v) in op.results.iter().zip(results) {
-                        created.push((n.clone(), v));
+                        created.insert(n.clone(), v);
                     }
                 }
             }
         }
         for (name, old) in &replaced_sources {
-            if let Some((_, new)) = created.iter().rev().find(|(n, _)| n == name) {
-                rw.replace_all_uses(*old, *new);
+            if let Some(&new) = created.get(name) {
+                rw.replace_all_uses(*old, new);
             }
         }
         erase_dead(rw, source_ops.iter().rev().copied());
-        true
+        // A result that gives every replaced tensor its own value back
+        // changes nothing: that is no rewrite.
+        rw.changes() > 0
     }
 }
 
-/// Whether an op of `span` other than `matched` may write `x`'s buffer: an
-/// in-place op whose written operand shares it, or — where the stretch
-/// holds an op whose writes are not known op by op (regions, unregistered
-/// ops) — any write to it anywhere.
-fn written_within(p: &Program, x: ValueId, span: &[OpId], matched: &[OpId]) -> bool {
-    let class = alias_class(p, x);
-    if !class.facts.written {
-        return false;
-    }
-    span.iter().filter(|o| !matched.contains(o)).any(|&o| {
-        if p.num_regions(o) > 0 {
-            return true;
-        }
-        let Some(def) = pir_dialects::op_def(p.op_name_str(o)) else {
-            return p
-                .op_info(o)
-                .is_none_or(|i| i.has_trait(pir_core::op_info::traits::INPLACE));
+/// What the ops between the first matched op and the anchor (the matched
+/// ones left out) may write, gathered once per match.
+struct SpanWrites {
+    /// An op whose writes are not known op by op (regions, unregistered
+    /// ops) stands there: it may write anything.
+    opaque: bool,
+    /// The operands that in-place ops there write.
+    written: FxHashSet<ValueId>,
+}
+
+impl SpanWrites {
+    fn new(p: &Program, span: &[OpId], matched: &FxHashSet<OpId>) -> SpanWrites {
+        let mut writes = SpanWrites {
+            opaque: false,
+            written: FxHashSet::default(),
         };
-        def.inplace.iter().any(|&(_, input)| {
-            def.input_index(input)
-                .and_then(|i| p.operand(o, i))
-                .is_some_and(|v| class.members.contains(&v))
-        })
-    })
+        for &o in span.iter().filter(|o| !matched.contains(o)) {
+            if p.num_regions(o) > 0 {
+                writes.opaque = true;
+                continue;
+            }
+            let Some(def) = pir_dialects::op_def(p.op_name_str(o)) else {
+                if p.op_info(o)
+                    .is_none_or(|i| i.has_trait(pir_core::op_info::traits::INPLACE))
+                {
+                    writes.opaque = true;
+                }
+                continue;
+            };
+            for &(_, input) in def.inplace {
+                if let Some(v) = def.input_index(input).and_then(|i| p.operand(o, i)) {
+                    writes.written.insert(v);
+                }
+            }
+        }
+        writes
+    }
 }
 
 /// Where result ops go, as in Paddle's DRR: before the first matched op,
@@ -510,12 +620,18 @@ fn written_within(p: &Program, x: ValueId, span: &[OpId], matched: &[OpId]) -> b
 struct Placement {
     /// The ops from the first matched op to the anchor, in order.
     span: Vec<OpId>,
-    /// Index of the first matched op in `span`.
-    first: usize,
+    /// The first matched op: ops placed before it come before every op
+    /// that may define an input.
+    first: OpId,
+    /// Order keys of the ops from the first matched op on, those placed
+    /// after one of them included: increasing in block order, with gaps so
+    /// that a placed op takes a key without renumbering the others (a
+    /// search of the span for every result op would be quadratic).
+    keys: FxHashMap<OpId, u64>,
 }
 
 impl Placement {
-    fn new(p: &Program, matched: &[OpId], anchor: OpId) -> Option<Placement> {
+    fn new(p: &Program, matched: &FxHashSet<OpId>, anchor: OpId) -> Option<Placement> {
         let mut span = vec![anchor];
         let mut missing = matched.iter().filter(|&&o| o != anchor).count();
         let mut cursor = anchor;
@@ -527,7 +643,21 @@ impl Placement {
             span.push(cursor);
         }
         span.reverse();
-        Some(Placement { span, first: 0 })
+        let mut placement = Placement {
+            first: span[0],
+            keys: FxHashMap::default(),
+            span,
+        };
+        placement.number(placement.span.clone());
+        Some(placement)
+    }
+
+    /// Gives `ops` (in block order) evenly spread keys.
+    fn number(&mut self, ops: Vec<OpId>) {
+        let gap = u64::MAX / (ops.len() as u64 + 1);
+        self.keys.clear();
+        self.keys
+            .extend(ops.into_iter().zip(1u64..).map(|(o, i)| (o, i * gap)));
     }
 
     fn point(&self, p: &Program, operands: &[Option<ValueId>]) -> InsertPoint {
@@ -535,26 +665,44 @@ impl Placement {
             .iter()
             .flatten()
             .filter_map(|&v| p.defining_op(v))
-            .filter_map(|d| self.span.iter().position(|&o| o == d))
+            .filter_map(|d| self.keys.get(&d).map(|&k| (k, d)))
             .max();
         match last_input {
-            Some(i) if i >= self.first => InsertPoint::After(self.span[i]),
-            _ => InsertPoint::Before(self.span[self.first]),
+            Some((_, d)) => InsertPoint::After(d),
+            None => InsertPoint::Before(self.first),
         }
     }
 
-    fn inserted(&mut self, point: InsertPoint, op: OpId) {
-        match point {
-            InsertPoint::After(prev) => {
-                if let Some(i) = self.span.iter().position(|&o| o == prev) {
-                    self.span.insert(i + 1, op);
-                }
-            }
-            _ => {
-                self.span.insert(self.first, op);
-                self.first += 1;
-            }
+    /// Records `op`, just placed at `point` in `p`.
+    fn inserted(&mut self, p: &Program, point: InsertPoint, op: OpId) {
+        // Ops placed before the first matched op never decide where a
+        // later op goes: they need no key.
+        let InsertPoint::After(prev) = point else {
+            return;
+        };
+        let Some(&low) = self.keys.get(&prev) else {
+            return;
+        };
+        let high = p
+            .next_op(op)
+            .and_then(|n| self.keys.get(&n).copied())
+            .unwrap_or(u64::MAX);
+        if high - low >= 2 {
+            self.keys.insert(op, low + (high - low) / 2);
+            return;
         }
+        // No key left between the neighbours: number the keyed ops again
+        // (they are contiguous in the block, from the first matched op).
+        // Halving a gap of 2^64 / n runs out only after about 64 - log2(n)
+        // ops placed at one spot, so this is rare.
+        self.keys.insert(op, low);
+        let mut ops = Vec::with_capacity(self.keys.len());
+        let mut cursor = Some(self.first);
+        while let Some(o) = cursor.filter(|o| self.keys.contains_key(o)) {
+            ops.push(o);
+            cursor = p.next_op(o);
+        }
+        self.number(ops);
     }
 }
 

@@ -332,13 +332,13 @@ fn identity_rules_keep_copies_that_a_write_makes_real() {
     assert!(p.to_string().contains("pd_op.scale"));
 }
 
-/// The rule README.md shows parses and fuses.
+/// The rule the guide's DRR chapter opens with parses and fuses.
 #[test]
-fn the_readme_rule_parses_and_fires() {
-    let readme = include_str!("../../../../README.md");
+fn the_guides_first_rule_parses_and_fires() {
+    let readme = include_str!("../../../../docs/guide/src/drr.md");
     let start = readme
         .find("rule matmul_add_to_fc {")
-        .expect("README shows a rule");
+        .expect("the guide shows a rule");
     let end = start + readme[start..].find("\n}\n").expect("the rule ends") + 3;
     let (mut p, _) = fc_program(&[8, 16], &[16]);
     assert_eq!(run(&mut p, &readme[start..end]), 1);

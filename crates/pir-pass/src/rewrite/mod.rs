@@ -37,7 +37,8 @@ use std::borrow::Cow;
 use pir_core::{OpId, Program, ValueId};
 
 pub use driver::{
-    apply_greedily, apply_greedily_with, FrozenPatternSet, GreedyConfig, Outcome, Stop,
+    apply_greedily, apply_greedily_with, Failure, FrozenPatternSet, GreedyConfig, Outcome, Stop,
+    GROWTH_FACTOR, GROWTH_SLACK,
 };
 pub use rewriter::Rewriter;
 

@@ -11,6 +11,10 @@ pub struct Rewriter<'p> {
     program: &'p mut Program,
     pub(super) changes: u64,
     pub(super) touched: Vec<OpId>,
+    /// Ops created and inserted (the driver bounds their total).
+    pub(super) created: u64,
+    /// Why the pattern cannot go on (see [`Rewriter::fail`]).
+    pub(super) failure: Option<String>,
     pub(super) listener: Option<&'p mut (dyn RewriteListener + 'p)>,
 }
 
@@ -21,6 +25,8 @@ impl<'p> Rewriter<'p> {
             program,
             changes: 0,
             touched: Vec::new(),
+            created: 0,
+            failure: None,
             listener: None,
         }
     }
@@ -39,6 +45,14 @@ impl<'p> Rewriter<'p> {
     /// Number of changes recorded.
     pub fn changes(&self) -> u64 {
         self.changes
+    }
+
+    /// Reports that the pattern is at fault — it broke a limit of its own
+    /// language, say — rather than not matching: the driver stops and says
+    /// why ([`super::Stop::Failed`]). The pattern should leave the program
+    /// as it found it and return `false`.
+    pub fn fail(&mut self, message: impl Into<String>) {
+        self.failure = Some(message.into());
     }
 
     /// Records an in-place modification of `op` (e.g. an attribute set through [`Rewriter::program`]).
@@ -111,6 +125,7 @@ impl<'p> Rewriter<'p> {
             l.on_insert(self.program, op);
         }
         self.changes += 1;
+        self.created += 1;
         self.touched.push(op);
     }
 

@@ -23,7 +23,7 @@ use pir_dialects::ops::{
 
 use crate::registry::{PassInfo, GREEDY_OPTIONS};
 use crate::rewrite::{
-    apply_greedily, FrozenPatternSet, GreedyConfig, RewritePattern, Rewriter, Root, Stop,
+    apply_greedily, FrozenPatternSet, GreedyConfig, RewritePattern, Rewriter, Root,
 };
 
 /// Replaces `op` (one result) by operand `index` when the types agree and
@@ -569,13 +569,21 @@ impl Pass for PatternPass {
         }
         cx.statistics
             .add("iterations", u64::from(outcome.iterations));
-        if outcome.stop != Stop::Converged {
+        // A stop short of a fixed point (rules that undo each other, that
+        // keep growing the program, that fail) is an error naming the
+        // patterns still firing: by their labels (a rule file's
+        // `rule `NAME` (FILE:LINE)`), else their names.
+        let name = |i: usize| match self.report_unmatched.as_ref().and_then(|l| l.get(i)) {
+            Some(label) => label.clone(),
+            None => self.patterns.patterns().get(i).map_or_else(
+                || format!("pattern {}", i + 1),
+                |p| format!("`{}`", p.name()),
+            ),
+        };
+        if let Some(why) = outcome.describe(name) {
             return Err(PassError {
                 pass: self.argument.into(),
-                message: format!(
-                    "did not converge: {:?} after {} rewrites",
-                    outcome.stop, outcome.rewrites
-                ),
+                message: why,
             });
         }
         Ok(Changed::from(outcome.rewrites > 0))

@@ -136,7 +136,7 @@ library_pass!(
 pub const DRR: PassInfo = PassInfo {
     argument: "drr",
     description: "apply the declarative rewrite rules of a file (`drr{file=PATH}`, `pir opt --rules PATH`), reporting rules that never match",
-    options: &["file", "max-iterations", "max-rewrites", "bottom-up"],
+    options: &["file", "max-iterations", "max-rewrites", "max-created", "bottom-up"],
     make: |o| {
         let path = o.take("file").ok_or("needs the rule file: drr{file=PATH}")?;
         let text = read_rules(std::path::Path::new(&path)).map_err(MakeError::input)?;
@@ -146,6 +146,8 @@ pub const DRR: PassInfo = PassInfo {
             .iter()
             .map(|r| format!("rule `{}` ({path}:{})", r.name, r.line))
             .collect();
+        // A rule file is not trusted: rules that undo each other or keep
+        // growing the program stop the pass with an error naming them.
         let pass = PatternPass::new("drr", rules.patterns(), o.take_greedy()?).report_unmatched(labels);
         Ok(Box::new(pass))
     },

@@ -54,6 +54,10 @@ class MissingParamsError(PassError):
 class EditError(PirError):
     """An edit that would break the IR."""
 
+class InternalError(PirError):
+    """An internal error of pir (a bug; please report it with the input):
+    the call was abandoned, and a program it was changing is left as it was."""
+
 def load(
     path: _Path,
     *,

@@ -257,9 +257,22 @@ fn time(args: &TimeArgs) -> Result<(), CliError> {
         path: path.clone(),
         source,
     };
-    let bytes = std::fs::read(path).map_err(io)?;
+    let (bytes, kind) = if crate::input::is_stdio(path) {
+        if args.params {
+            return Err(CliError::Usage(
+                "`pir time - --params`: a model read from standard input has no parameter file beside it".into(),
+            ));
+        }
+        let mut bytes = Vec::new();
+        let stdin = std::io::stdin().lock();
+        pir_core::fs::read_to_end_limited(stdin, pir::MAX_STREAM_BYTES, &mut bytes).map_err(io)?;
+        let kind = pir::FileKind::of_named_bytes(&bytes, path);
+        (bytes, kind)
+    } else {
+        let bytes = pir_core::fs::read_limited(path, pir::MAX_STREAM_BYTES).map_err(io)?;
+        (bytes, pir::FileKind::of_file(path).map_err(io)?)
+    };
     let ctx = pir_dialects::pd_op_context();
-    let kind = pir::FileKind::of_file(path).map_err(io)?;
     let options = crate::input::load_options(&ReadOptions::default());
     let read = || pir::read_program_bytes(ctx.clone(), path, kind, &bytes, &options);
     let loaded = read()?;

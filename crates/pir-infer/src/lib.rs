@@ -37,7 +37,7 @@ mod unary;
 
 pub use args::{IntArray, Scalar};
 pub use check::{OpCheck, ProgramCheck};
-pub use meta::{DDim, Meta, Out};
+pub use meta::{DDim, Meta, Out, MAX_RANK};
 
 use pir_core::{IrContext, OpId, Program, Symbol, Type};
 use pir_dialects::op_def::{OpDef, OP_DEFS};

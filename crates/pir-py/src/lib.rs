@@ -199,8 +199,8 @@ fn parse(text: &str, strict: bool) -> PyResult<PyProgram> {
 /// source's PIR version.
 #[pyfunction]
 #[pyo3(
-    signature = (src, dst, *, patches=None, overwrite=true, accept_develop_version=false, readable=None, trainable=None),
-    text_signature = "(src, dst, *, patches=(), overwrite=True, accept_develop_version=False, readable=None, trainable=None)"
+    signature = (src, dst, *, patches=None, overwrite=false, accept_develop_version=false, readable=None, trainable=None),
+    text_signature = "(src, dst, *, patches=(), overwrite=False, accept_develop_version=False, readable=None, trainable=None)"
 )]
 fn upgrade(
     src: PathBuf,

@@ -412,7 +412,7 @@ fn py_to_pickle(obj: &Bound<'_, PyAny>, depth: usize) -> PyResult<PickleValue<'s
 /// (and plain values) as the protocol-4 pickle `paddle.save` /
 /// `paddle.static.save` write, atomically.
 #[pyfunction]
-#[pyo3(signature = (path, state, overwrite=true))]
+#[pyo3(signature = (path, state, overwrite=false))]
 pub(crate) fn save_state_dict(
     path: PathBuf,
     state: &Bound<'_, PyDict>,
@@ -467,7 +467,7 @@ pub(crate) fn load_params(
 /// them), atomically. `dtypes` maps names to Paddle element types NumPy lacks
 /// (`bfloat16` for a `uint16` array).
 #[pyfunction]
-#[pyo3(signature = (path, params, overwrite=true, dtypes=None))]
+#[pyo3(signature = (path, params, overwrite=false, dtypes=None))]
 pub(crate) fn save_params(
     path: PathBuf,
     params: &Bound<'_, PyDict>,

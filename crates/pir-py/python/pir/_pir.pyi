@@ -76,7 +76,7 @@ def upgrade(
     dst: _Path,
     *,
     patches: Sequence[_Path] = (),
-    overwrite: bool = True,
+    overwrite: bool = False,
     accept_develop_version: bool = False,
     readable: Optional[bool] = None,
     trainable: Optional[bool] = None,
@@ -100,7 +100,7 @@ def load_state_dict(path: _Path) -> dict[str, Any]:
     """A `.pdparams`/`.pdopt` pickle as `paddle.load` returns it, read
     without executing anything; arrays are read-only views of the file."""
 
-def save_state_dict(path: _Path, state: Mapping[str, Any], overwrite: bool = True) -> None:
+def save_state_dict(path: _Path, state: Mapping[str, Any], overwrite: bool = False) -> None:
     """Write a state dict as the protocol-4 pickle Paddle writes."""
 
 def load_params(
@@ -111,7 +111,7 @@ def load_params(
 def save_params(
     path: _Path,
     params: Mapping[str, Any],
-    overwrite: bool = True,
+    overwrite: bool = False,
     dtypes: Optional[Mapping[str, str]] = None,
 ) -> None:
     """Write a `.pdiparams` file, names sorted as Paddle sorts them."""

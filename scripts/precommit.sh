@@ -22,7 +22,7 @@ python3 -m venv --clear "$PY_ENV"
 "$PY_ENV/bin/pip" install -q "maturin>=1.9.4,<2" "numpy>=1.21" "pytest>=7"
 PATH="$PWD/$PY_ENV/bin:$PATH" MATURIN_PEP517_ARGS="--profile dev --locked" \
     "$PY_ENV/bin/pip" install -q --no-build-isolation ./crates/pir-py
-"$PY_ENV/bin/python" -m pytest -q -p no:cacheprovider crates/pir-py/tests
+"$PY_ENV/bin/python" -m pytest -q -rs -p no:cacheprovider crates/pir-py/tests
 
 echo "== cargo doc (deny warnings)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked --quiet

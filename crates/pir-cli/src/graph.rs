@@ -492,26 +492,13 @@ fn parameter_name(program: &Program, v: ValueId) -> Option<String> {
         .map(|s| s.0.to_string())
 }
 
-/// Replaces in `s` the characters XML 1.0 does not allow, even escaped (C0
-/// controls but tab and newline, U+FFFE, U+FFFF), and the other control
-/// characters, by their visible `\x01` / `\u{85}` form.
+/// Replaces in `s` the characters XML 1.0 does not allow, even escaped,
+/// and the other control characters, by their visible form
+/// ([`pir_core::visible::visible`]).
 fn visible_in_place(s: &mut String) {
-    let plain =
-        |c: char| (!c.is_control() || c == '\n' || c == '\t') && c != '\u{fffe}' && c != '\u{ffff}';
-    if s.chars().all(plain) {
-        return;
+    if let std::borrow::Cow::Owned(shown) = pir_core::visible::visible(s, true) {
+        *s = shown;
     }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        if plain(c) {
-            out.push(c);
-        } else if (c as u32) < 0x80 {
-            let _ = write!(out, "\\x{:02x}", c as u32);
-        } else {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        }
-    }
-    *s = out;
 }
 
 /// A DOT string literal.

@@ -7,7 +7,6 @@
 //! when the models differ), 2 on a usage error.
 #![forbid(unsafe_code)]
 
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -126,28 +125,13 @@ fn describe_model_error(e: &pir::Error) -> String {
 
 /// The error's message; a refused overwrite also says how to allow it.
 fn overwrite_hint(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
-    while let Some(s) = source {
-        // The atomic writer's refusal, as itself or wrapped transparently.
-        let refused = s
-            .downcast_ref::<pir_core::fs::WriteError>()
-            .or(match s.downcast_ref::<pir_serde::WriteError>() {
-                Some(pir_serde::WriteError::File(w)) => Some(w),
-                _ => None,
-            })
-            .or(match s.downcast_ref::<pir_params::Error>() {
-                Some(pir_params::Error::Write(w)) => Some(w),
-                _ => None,
-            });
-        if let Some(pir_core::fs::WriteError::Exists(path)) = refused {
-            return format!(
-                "{} already exists (pass --force to overwrite it)",
-                path.display()
-            );
-        }
-        source = s.source();
+    match pir::refused_overwrite(e) {
+        Some(path) => format!(
+            "{} already exists (pass --force to overwrite it)",
+            path.display()
+        ),
+        None => e.to_string(),
     }
-    e.to_string()
 }
 
 /// Writes `note: MESSAGE` to stderr, control characters escaped
@@ -159,27 +143,13 @@ pub(crate) fn note(message: &str) -> Result<(), CliError> {
     Ok(())
 }
 
-/// A message with its control characters made visible: `\x01`, `\x1b`,
-/// `\x7f`, `\u{85}`, newline and tab kept. Messages quote names from the
-/// model, which a hostile file can fill with terminal escapes (ESC
-/// sequences that retitle the window or rewrite earlier lines) or NUL;
-/// every message passes here on its way to the terminal.
+/// A message with its control characters made visible
+/// ([`pir_core::visible::visible`]): messages quote names from the model,
+/// which a hostile file can fill with terminal escapes (ESC sequences that
+/// retitle the window or rewrite earlier lines) or NUL; every message
+/// passes here on its way to the terminal.
 pub(crate) fn escape_controls(message: &str) -> std::borrow::Cow<'_, str> {
-    let plain = |c: char| !c.is_control() || c == '\n' || c == '\t';
-    if message.chars().all(plain) {
-        return std::borrow::Cow::Borrowed(message);
-    }
-    let mut out = String::with_capacity(message.len() + 8);
-    for c in message.chars() {
-        if plain(c) {
-            out.push(c);
-        } else if (c as u32) < 0x80 {
-            let _ = write!(out, "\\x{:02x}", c as u32);
-        } else {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        }
-    }
-    std::borrow::Cow::Owned(out)
+    pir_core::visible::visible(message, false)
 }
 
 fn main() -> ExitCode {

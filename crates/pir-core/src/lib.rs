@@ -48,6 +48,7 @@ pub mod serial;
 pub mod suggest;
 pub mod types;
 pub mod verify;
+pub mod visible;
 pub mod walk;
 
 pub use attributes::{AttrDef, AttrDict, Attribute};

@@ -202,29 +202,6 @@ pub(crate) fn legacy(file: &Path, e: pir_legacy::LegacyError) -> PyErr {
     raise::<LegacyError>(format!("{}: {e}", file.display()), Where::file(file))
 }
 
-/// The destination an atomic writer refused to overwrite, if that is what
-/// `e` (or an error it wraps) is.
-fn refused_overwrite<'e>(e: &'e (dyn std::error::Error + 'static)) -> Option<&'e Path> {
-    let mut source = Some(e);
-    while let Some(s) = source {
-        let refused = s
-            .downcast_ref::<pir_core::fs::WriteError>()
-            .or(match s.downcast_ref::<pir_serde::WriteError>() {
-                Some(pir_serde::WriteError::File(w)) => Some(w),
-                _ => None,
-            })
-            .or(match s.downcast_ref::<pir_params::Error>() {
-                Some(pir_params::Error::Write(w)) => Some(w),
-                _ => None,
-            });
-        if let Some(pir_core::fs::WriteError::Exists(path)) = refused {
-            return Some(path);
-        }
-        source = s.source();
-    }
-    None
-}
-
 /// A [`WriteError`] for a destination that exists, saying how to replace it.
 fn exists(path: &Path) -> PyErr {
     raise::<WriteError>(
@@ -238,7 +215,7 @@ fn exists(path: &Path) -> PyErr {
 
 /// A parameter file's error (a refused overwrite is a [`WriteError`]).
 pub(crate) fn params(file: &Path, e: pir_params::Error) -> PyErr {
-    if let Some(path) = refused_overwrite(&e) {
+    if let Some(path) = pir::refused_overwrite(&e) {
         return exists(path);
     }
     let mut at = Where::file(file);
@@ -258,7 +235,7 @@ pub(crate) fn params(file: &Path, e: pir_params::Error) -> PyErr {
 
 /// A writer's error.
 pub(crate) fn write(file: &Path, e: pir_serde::WriteError) -> PyErr {
-    if let Some(path) = refused_overwrite(&e) {
+    if let Some(path) = pir::refused_overwrite(&e) {
         return exists(path);
     }
     raise::<WriteError>(format!("{}: {e}", file.display()), Where::file(file))

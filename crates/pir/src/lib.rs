@@ -58,6 +58,31 @@ pub fn with_path(path: &Path, message: &dyn std::fmt::Display) -> String {
     }
 }
 
+/// The destination an atomic writer refused to overwrite, when that is
+/// what `e` is or wraps (the writers of programs and parameters wrap
+/// [`pir_core::fs::WriteError`]): the command line and Python each say how
+/// to allow it.
+pub fn refused_overwrite<'e>(e: &'e (dyn std::error::Error + 'static)) -> Option<&'e Path> {
+    let mut source = Some(e);
+    while let Some(s) = source {
+        let refused = s
+            .downcast_ref::<pir_core::fs::WriteError>()
+            .or(match s.downcast_ref::<pir_serde::WriteError>() {
+                Some(pir_serde::WriteError::File(w)) => Some(w),
+                _ => None,
+            })
+            .or(match s.downcast_ref::<pir_params::Error>() {
+                Some(pir_params::Error::Write(w)) => Some(w),
+                _ => None,
+            });
+        if let Some(pir_core::fs::WriteError::Exists(path)) = refused {
+            return Some(path);
+        }
+        source = s.source();
+    }
+    None
+}
+
 use pir_core::builtin::StrAttr;
 use pir_core::{IrContext, Program, Type};
 use pir_params::Tensor;

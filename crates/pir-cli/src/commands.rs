@@ -257,7 +257,7 @@ fn time(args: &TimeArgs) -> Result<(), CliError> {
         path: path.clone(),
         source,
     };
-    let (bytes, kind) = if crate::input::is_stdio(path) {
+    let bytes = if crate::input::is_stdio(path) {
         if args.params {
             return Err(CliError::Usage(
                 "`pir time - --params`: a model read from standard input has no parameter file beside it".into(),
@@ -266,12 +266,12 @@ fn time(args: &TimeArgs) -> Result<(), CliError> {
         let mut bytes = Vec::new();
         let stdin = std::io::stdin().lock();
         pir_core::fs::read_to_end_limited(stdin, pir::MAX_STREAM_BYTES, &mut bytes).map_err(io)?;
-        let kind = pir::FileKind::of_named_bytes(&bytes, path);
-        (bytes, kind)
+        bytes
     } else {
-        let bytes = pir_core::fs::read_limited(path, pir::MAX_STREAM_BYTES).map_err(io)?;
-        (bytes, pir::FileKind::of_file(path).map_err(io)?)
+        pir_core::fs::read_limited(path, pir::MAX_STREAM_BYTES).map_err(io)?
     };
+    // The whole file is in hand: its kind is told from it, not read again.
+    let kind = pir::FileKind::of_named_bytes(&bytes, path);
     let ctx = pir_dialects::pd_op_context();
     let options = crate::input::load_options(&ReadOptions::default());
     let read = || pir::read_program_bytes(ctx.clone(), path, kind, &bytes, &options);

@@ -148,7 +148,8 @@ pub(crate) fn save(
 pub(crate) fn save_model(model: &pir::Model, out: &Path, force: bool) -> Result<(), CliError> {
     check_model_output(out)?;
     if is_stdio(out) {
-        if !model.persistable_tensors()?.is_empty() {
+        // Any bound tensor: the parameters are not asked for (or copied).
+        if model.program.parameters().next().is_some() {
             crate::note(
                 "the program goes to standard output; its parameters are not written (name an output file to write OUT.pdiparams beside it)",
             )?;

@@ -151,16 +151,7 @@ pub(crate) fn matmul(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     if !yb {
         out.push(n);
     }
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: dd(&out)?,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(x.dtype, dd(&out)?, x.layout));
     Ok(())
 }
 
@@ -418,16 +409,7 @@ pub(crate) fn gather(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             }
         }
     }
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: d,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(x.dtype, d, x.layout));
     Ok(())
 }
 
@@ -493,16 +475,7 @@ pub(crate) fn dot(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let mut d = x.dims;
     d.pop();
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: d,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(x.dtype, d, x.layout));
     Ok(())
 }
 

@@ -142,16 +142,7 @@ pub(crate) fn create_array(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 pub(crate) fn array_write(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let arr = a.tensor(0)?;
     let x = a.tensor(1)?;
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: arr.dtype,
-            dims: x.dims,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(arr.dtype, x.dims, x.layout));
     Ok(())
 }
 
@@ -196,16 +187,7 @@ pub(crate) fn array_to_tensor(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad>
             *d = -1;
         }
     }
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: arr.dtype,
-            dims: dd(&v)?,
-            layout: arr.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(arr.dtype, dd(&v)?, arr.layout));
     set(outs, 1, Meta::new(DataType::Int32, dd(&[-1])?));
     Ok(())
 }

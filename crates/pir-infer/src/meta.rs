@@ -130,6 +130,16 @@ impl Meta {
             lod: Box::new([]),
         }
     }
+    /// A tensor of `dtype` and `dims` in `layout`, no LoD (what an InferMeta
+    /// function that sets dims, dtype and layout but not LoD makes).
+    pub fn laid_out(dtype: DataType, dims: DDim, layout: DataLayout) -> Meta {
+        Meta {
+            dtype,
+            dims,
+            layout,
+            lod: Box::new([]),
+        }
+    }
     /// Paddle's `share_meta` on a fresh output keeps dims, dtype, layout and LoD.
     pub fn with_dims(&self, dims: DDim) -> Meta {
         Meta {

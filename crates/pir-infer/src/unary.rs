@@ -265,16 +265,7 @@ pub(crate) fn sum(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 /// `MeanAllInferMeta`: a 0-d tensor.
 pub(crate) fn mean_all(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: DDim::default(),
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(x.dtype, DDim::default(), x.layout));
     Ok(())
 }
 
@@ -344,16 +335,7 @@ pub(crate) fn transpose(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     for &p in &perm {
         out.push(x.dims.at(norm_axis(p, r)?)?)?;
     }
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: out,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(x.dtype, out, x.layout));
     Ok(())
 }
 
@@ -669,12 +651,7 @@ pub(crate) fn unbind(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         }
     }
     let metas = (0..n)
-        .map(|_| Meta {
-            dtype: x.dtype,
-            dims: d,
-            layout: x.layout,
-            lod: Box::new([]),
-        })
+        .map(|_| Meta::laid_out(x.dtype, d, x.layout))
         .collect();
     if let Some(o) = outs.get_mut(0) {
         *o = Out::List(metas);
@@ -729,26 +706,8 @@ pub(crate) fn cum(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 /// `LrnInferMeta`: `out` and `mid_out` both like `x`.
 pub(crate) fn lrn(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
-    set(
-        outs,
-        1,
-        Meta {
-            dtype: x.dtype,
-            dims: x.dims,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: x.dims,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 1, Meta::laid_out(x.dtype, x.dims, x.layout));
+    set(outs, 0, Meta::laid_out(x.dtype, x.dims, x.layout));
     Ok(())
 }
 
@@ -762,16 +721,7 @@ pub(crate) fn topk(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         let ax = norm_axis(a.int(2)?, r)?;
         d.set(ax, if k.from_tensor { -1 } else { k.value as i64 })?;
     }
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: d,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::new(x.dtype, d));
     set(outs, 1, Meta::new(DataType::Int64, d));
     Ok(())
 }

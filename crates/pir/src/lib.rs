@@ -228,7 +228,8 @@ pub fn read_program(
         path: path.to_path_buf(),
         source,
     };
-    if !std::fs::metadata(path).map_err(io)?.is_file() {
+    let metadata = std::fs::metadata(path).map_err(io)?;
+    if !metadata.is_file() {
         // A pipe or a device (`/dev/stdin`, a shell's `<(…)`) can be read
         // only once: its kind is told from the bytes read.
         let file = std::fs::File::open(path).map_err(io)?;
@@ -251,8 +252,7 @@ pub fn read_program(
             })?;
         return Ok(pir_serde::LoadedProgram::translated(program));
     }
-    let metadata = std::fs::metadata(path).map_err(io)?;
-    if kind == FileKind::ModelJson && metadata.is_file() && metadata.len() >= MAP_MIN_BYTES {
+    if kind == FileKind::ModelJson && metadata.len() >= MAP_MIN_BYTES {
         return read_mapped_json(ctx, path, options);
     }
     let bytes = std::fs::read(path).map_err(io)?;

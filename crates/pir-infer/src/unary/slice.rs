@@ -91,15 +91,6 @@ pub(crate) fn expand(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         let s = sh[i - diff];
         out.push(if s == -1 { xv[i] } else { s });
     }
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: dd(&out)?,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(x.dtype, dd(&out)?, x.layout));
     Ok(())
 }

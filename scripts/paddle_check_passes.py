@@ -25,6 +25,12 @@ or the default list `cse`, `canonicalize`, `dce`, `canonicalize,cse,dce`. The pi
 A pass `pir` does not know (yet) is a FAIL carrying pir's error, so new passes
 (`de_inplace`, `inplace`, `to_vtensor`...) plug in by name.
 
+`--fixed-inputs` gives every input the shape of its reference input first
+(`pir opt --input-shape NAME=DIMS`, the `set_input_shapes` pass: dims fixed and followed
+through the program by type inference), then runs the pipeline (`none`: the shapes alone);
+each line then also tells the compute ops left (ops other than data, parameters, constants
+and fetches), for comparing a pipeline over fixed shapes with the same over dynamic ones.
+
 Paddle runs in a worker process (restarted after a crash, a hang is killed after
 `--timeout` seconds), so a program that crashes Paddle is one FAIL line, not the end of
 the run.
@@ -35,6 +41,7 @@ Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli` (
 Usage:
   scripts/paddle_check_passes.py [--pipeline P]... [--models a,b] [--keep DIR]
                                  [--corpus shared|control_flow|all] [--timeout S]
+                                 [--fixed-inputs]
   --models a,b   only these models (names from either corpus)
   --keep DIR     keep what was run: DIR/<model>.<pipeline>.json (+ .pdiparams), with
                  `,` in the pipeline written `+`
@@ -197,19 +204,49 @@ def changes_of(stderr):
                if l.strip() and l.split()[0].isdigit() and any(w in l for w in CHANGE_WORDS))
 
 
-def check(worker, name, folder, meta, pipeline, work, keep):
+def input_shape_args(folder, name):
+    """`--input-shape NAME=DIMS` for each reference input (`argK_NAME` in the npz)."""
+    import numpy as np
+
+    args = []
+    with np.load(os.path.join(folder, name + ".inputs.npz")) as inputs:
+        for key in inputs.files:
+            input_name = key.split("_", 1)[1] if key.startswith("arg") and "_" in key else key
+            dims = ",".join(str(d) for d in inputs[key].shape)
+            args += ["--input-shape", "%s=%s" % (input_name, dims)]
+    return args
+
+
+NOT_COMPUTE = ("builtin.parameter", "builtin.constant", "builtin.shadow_output", "pd_op.data",
+               "pd_op.feed", "pd_op.fetch", "pd_op.full", "pd_op.full_int_array")
+
+
+def compute_ops(path):
+    """Ops of the program at `path` other than inputs, parameters, constants and fetches."""
+    res = subprocess.run([PIR, "print", path], capture_output=True, text=True)
+    count = 0
+    for line in res.stdout.splitlines():
+        quoted = line.split('"')
+        if len(quoted) >= 3 and ("=" in quoted[0] or not quoted[0].strip()) and "." in quoted[1]:
+            count += quoted[1] not in NOT_COMPUTE
+    return count
+
+
+def check(worker, name, folder, meta, pipeline, work, keep, fixed=False):
     src = os.path.join(folder, name + ".json")
     params = os.path.join(folder, name + ".pdiparams")
     tag = pipeline.replace(",", "+").replace("/", "_").replace(" ", "")
     prefix = os.path.join(work, "%s.%s" % (name, tag))
-    if pipeline == "none":
+    shapes = input_shape_args(folder, name) if fixed else []
+    if pipeline == "none" and not shapes:
         shutil.copy(src, prefix + ".json")
         changes = 0
     else:
-        res = subprocess.run([PIR, "opt", src, "-p", pipeline, "-o", prefix + ".json", "--statistics"],
+        steps = [] if pipeline == "none" else ["-p", pipeline]
+        res = subprocess.run([PIR, "opt", src] + shapes + steps + ["-o", prefix + ".json", "--statistics"],
                              capture_output=True, text=True)
         if res.returncode != 0:
-            return "pir opt: %s" % error_line(res.stderr or res.stdout), 0
+            return "pir opt: %s" % error_line(res.stderr or res.stdout), 0, 0
         changes = changes_of(res.stderr)
     # pir opt writes the parameters the result uses beside it; else use the model's own file.
     if os.path.exists(params) and not os.path.exists(prefix + ".pdiparams"):
@@ -220,7 +257,7 @@ def check(worker, name, folder, meta, pipeline, work, keep):
                 shutil.copy(prefix + ext, os.path.join(keep, os.path.basename(prefix) + ext))
     problem = worker.run({"prefix": prefix, "inputs": os.path.join(folder, name + ".inputs.npz"),
                           "reference": meta["reference_output"]})
-    return problem, changes
+    return problem, changes, compute_ops(prefix + ".json")
 
 
 def main():
@@ -232,6 +269,8 @@ def main():
     ap.add_argument("--keep", default=None, help="folder where the files that were run are kept")
     ap.add_argument("--corpus", default="all", choices=["shared", "control_flow", "all"])
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds Paddle may take per model run (a broken loop may never end)")
+    ap.add_argument("--fixed-inputs", action="store_true",
+                    help="give every input its reference input's shape first (pir opt --input-shape)")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -265,9 +304,11 @@ def main():
     try:
         for name, folder, meta in models:
             for pipeline in pipelines:
-                problem, changes = check(w, name, folder, meta, pipeline, work, args.keep)
+                problem, changes, ops = check(w, name, folder, meta, pipeline, work, args.keep,
+                                              args.fixed_inputs)
                 if problem is None:
-                    print("PASS %s [%s]: %d changes, outputs match reference_output" % (name, pipeline, changes))
+                    print("PASS %s [%s]: %d changes, %d compute ops, outputs match reference_output"
+                          % (name, pipeline, changes, ops))
                     passed += 1
                 else:
                     print("FAIL %s [%s]: %s" % (name, pipeline, problem))

@@ -188,9 +188,15 @@ fn op_def(out: &mut String, name: &str, op: &Value) -> Result<(), String> {
     let list = |key: &str| op.get(key).and_then(Value::as_array).unwrap_or(&empty);
     let mut inputs = String::new();
     for i in list("inputs") {
+        // The C++ type of a mutable attribute's value (`float`, `int64_t`,
+        // `std::vector<int64_t>`...): what a Python value given for it is.
+        let mutable_type = list("mutable_attributes")
+            .iter()
+            .find(|m| string(m, "name") == string(i, "name"))
+            .map_or("", |m| string(m, "data_type"));
         let _ = write!(
             inputs,
-            "InputDef {{ name: {:?}, kind: ValueKind::{}, optional: {}, no_need_buffer: {}, mutable_attribute: {}, variadic: {} }}, ",
+            "InputDef {{ name: {:?}, kind: ValueKind::{}, optional: {}, no_need_buffer: {}, mutable_attribute: {}, mutable_type: {mutable_type:?}, variadic: {} }}, ",
             string(i, "name"),
             value_kind(if string(i, "value_type").is_empty() { string(i, "type") } else { string(i, "value_type") }),
             flag(i, "optional"),
@@ -229,13 +235,14 @@ fn op_def(out: &mut String, name: &str, op: &Value) -> Result<(), String> {
     let yaml = string(op, "yaml_op_name");
     let _ = writeln!(
         out,
-        "    OpDef {{ name: {name:?}, dialect: {:?}, yaml_name: {yaml:?}, has_yaml_info: {}, inputs: &[{inputs}], attributes: &[{attrs}], outputs: &[{outputs}], inplace: {}, view: {}, traits: {}, interfaces: {}, num_regions: {num_regions} }},",
+        "    OpDef {{ name: {name:?}, dialect: {:?}, yaml_name: {yaml:?}, has_yaml_info: {}, inputs: &[{inputs}], attributes: &[{attrs}], outputs: &[{outputs}], inplace: {}, view: {}, traits: {}, interfaces: {}, build_args: {}, num_regions: {num_regions} }},",
         string(op, "dialect"),
         !yaml.is_empty(),
         pairs(op.get("inplace")),
         pairs(op.get("view")),
         names(op.get("traits")),
         names(op.get("interfaces")),
+        names(op.get("build_args")),
     );
     Ok(())
 }

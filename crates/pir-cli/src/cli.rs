@@ -167,9 +167,15 @@ pub struct OptArgs {
         value_name = "PIPELINE",
         value_parser = PipelineText,
         hide_possible_values = true,
-        required_unless_present_any = ["list_passes", "rules"]
+        required_unless_present_any = ["list_passes", "rules", "input_shape"]
     )]
     pub pipeline: Option<String>,
+    /// Give input NAME (a data or feed op) fixed dims, e.g.
+    /// image=1,3,224,224 (-1 keeps a dim dynamic), and re-infer every op it
+    /// reaches before the pipeline runs (the `set_input_shapes` pass).
+    /// Repeat for more inputs.
+    #[arg(long = "input-shape", value_name = "NAME=DIMS", value_parser = input_shape)]
+    pub input_shape: Vec<(String, Vec<i64>)>,
     /// Apply the rewrite rules (DRR) of FILE before the pipeline; rules that
     /// never match are reported.
     #[arg(long, value_name = "FILE")]
@@ -220,6 +226,18 @@ pub struct OptArgs {
     /// (passes see no parameter data; -o writes no parameter file).
     #[arg(long)]
     pub no_params: bool,
+}
+
+/// `--input-shape NAME=DIMS`: an input's name and dims.
+fn input_shape(text: &str) -> Result<(String, Vec<i64>), String> {
+    let (name, dims) = text
+        .rsplit_once('=')
+        .ok_or_else(|| format!("`{text}`: write NAME=DIMS, e.g. image=1,3,224,224"))?;
+    if name.is_empty() || name.contains([';', ',', '{', '}', '(', ')']) {
+        return Err(format!("`{name}` is not an input name"));
+    }
+    let dims = pir_pass::transforms::input_shapes::parse_dims(dims)?;
+    Ok((name.to_owned(), dims))
 }
 
 /// The text of a pipeline, taken as it is (the pass manager checks it);

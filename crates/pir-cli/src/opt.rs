@@ -9,7 +9,9 @@
 //! `pir opt` command that replays the failure), `--keep-params` (no pass reads
 //! a parameter as a constant, creates, drops or reshapes one: `OUT.pdiparams`
 //! holds the input's tensors), `--rules FILE` (apply the rewrite rules of FILE before
-//! the pipeline; rules that never match are reported). Without `-o` the
+//! the pipeline; rules that never match are reported), `--input-shape
+//! NAME=DIMS` (fixed dims for an input, followed through the program by
+//! type inference before anything else runs). Without `-o` the
 //! result is printed on stdout.
 //!
 //! A `.json` input is read with its parameter file (`IN.pdiparams`, else
@@ -59,7 +61,11 @@ pub fn run(args: &OptArgs) -> Result<(), CliError> {
             "`pir opt` needs a model and -p PIPELINE (e.g. \"canonicalize,cse,dce\")".into(),
         ));
     };
-    let pipeline = pipeline_text(args.pipeline.as_deref(), args.rules.as_deref())?;
+    let pipeline = pipeline_text(
+        &args.input_shape,
+        args.pipeline.as_deref(),
+        args.rules.as_deref(),
+    )?;
     let pipeline = pipeline.as_str();
     if let Some(out) = &args.output {
         crate::input::check_model_output(out)?;
@@ -133,8 +139,20 @@ pub fn run(args: &OptArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The pipeline to run: `--rules FILE` (the `drr` pass) first, then `-p`'s.
-fn pipeline_text(pipeline: Option<&str>, rules: Option<&str>) -> Result<String, CliError> {
+/// The pipeline to run: `--input-shape` (the `set_input_shapes` pass) first,
+/// then `--rules FILE` (the `drr` pass), then `-p`'s.
+fn pipeline_text(
+    shapes: &[(String, Vec<i64>)],
+    pipeline: Option<&str>,
+    rules: Option<&str>,
+) -> Result<String, CliError> {
+    let set_shapes = (!shapes.is_empty()).then(|| {
+        format!(
+            "{}{{shapes={}}}",
+            pir_pass::transforms::input_shapes::INFO.argument,
+            pir_pass::transforms::input_shapes::option_text(shapes)
+        )
+    });
     let rules = match rules {
         Some(file) if file.contains([',', '{', '}', '(', ')']) => {
             return Err(CliError::Usage(format!(
@@ -144,14 +162,16 @@ fn pipeline_text(pipeline: Option<&str>, rules: Option<&str>) -> Result<String, 
         Some(file) => Some(format!("drr{{file={file}}}")),
         None => None,
     };
-    match (rules, pipeline) {
-        (Some(r), Some(p)) => Ok(format!("{r},{p}")),
-        (Some(r), None) => Ok(r),
-        (None, Some(p)) => Ok(p.to_owned()),
-        (None, None) => Err(CliError::Usage(
-            "`pir opt` needs -p PIPELINE (e.g. \"canonicalize,cse,dce\") or --rules FILE".into(),
-        )),
+    let parts: Vec<String> = [set_shapes, rules, pipeline.map(str::to_owned)]
+        .into_iter()
+        .flatten()
+        .collect();
+    if parts.is_empty() {
+        return Err(CliError::Usage(
+            "`pir opt` needs -p PIPELINE (e.g. \"canonicalize,cse,dce\"), --rules FILE or --input-shape NAME=DIMS".into(),
+        ));
     }
+    Ok(parts.join(","))
 }
 
 /// The error for a model whose parameters were not found: where they were

@@ -146,6 +146,10 @@ pub struct InputDef {
     pub no_need_buffer: bool,
     /// This input is a mutable attribute (an attribute turned into an operand).
     pub mutable_attribute: bool,
+    /// The C++ type of a mutable attribute's value (`std::vector<int64_t>`
+    /// for an IntArray, `float`, `int`, `int64_t`, `double`, `bool` for a
+    /// Scalar); empty when not a mutable attribute or not declared.
+    pub mutable_type: &'static str,
     /// Variadic input (ops without OpYamlInfo only).
     pub variadic: bool,
 }
@@ -202,6 +206,10 @@ pub struct OpDef {
     pub traits: &'static [&'static str],
     /// Interface names as Paddle reports them.
     pub interfaces: &'static [&'static str],
+    /// The arguments of Paddle's builder and Python op API in their order:
+    /// input and attribute names (a mutable attribute's input among the
+    /// attributes where Paddle puts it); empty when not known.
+    pub build_args: &'static [&'static str],
     /// Number of regions (control-flow ops).
     pub num_regions: u32,
 }

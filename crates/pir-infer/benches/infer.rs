@@ -1,28 +1,69 @@
-//! Re-infers every op of a synthetic 20k-op model.
+//! Re-infers every op of a synthetic 20k-op model (and of the corpus's
+//! `huge_5000ops` when the full corpus is beside the repository), and sets
+//! the synthetic model's input shape, re-inferring every op it reaches.
 #![allow(missing_docs)] // criterion_group! defines an undocumented function.
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+
+fn load(ctx: &std::sync::Arc<pir_core::IrContext>, json: &[u8], what: &str) -> pir_core::Program {
+    pir_serde::read_slice(ctx.clone(), json, &pir_serde::ReadOptions::default())
+        .unwrap_or_else(|e| panic!("{what}: {e}"))
+        .program
+}
 
 fn bench(c: &mut Criterion) {
     let ctx = pir_dialects::pd_op_context();
-    let json = pir_corpus::synthetic_mlp_json(2500);
-    let loaded = pir_serde::read_slice(
-        ctx.clone(),
-        json.as_bytes(),
-        &pir_serde::ReadOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("synthetic model: {e}"));
+    let synthetic = load(
+        &ctx,
+        pir_corpus::synthetic_mlp_json(2500).as_bytes(),
+        "synthetic model",
+    );
+    let mut programs = vec![("20k_ops", synthetic)];
+    if let Some(m) = pir_corpus::models()
+        .into_iter()
+        .find(|m| m.name == "huge_5000ops")
+    {
+        let json = std::fs::read(m.json()).unwrap_or_else(|e| panic!("huge_5000ops: {e}"));
+        programs.push(("huge_5000ops", load(&ctx, &json, "huge_5000ops")));
+    }
     let inferer = pir_infer::Inferer::new(&ctx);
-    let p = &loaded.program;
-    let ops = p.num_ops() as u64;
     let mut g = c.benchmark_group("infer");
-    g.throughput(Throughput::Elements(ops));
-    g.bench_function("check_program_20k_ops", |b| {
-        b.iter(|| {
-            let r = inferer.check_program(p);
-            assert_eq!(r.differing(), 0);
-            r.checked
+    for (name, p) in &programs {
+        g.throughput(Throughput::Elements(p.num_ops() as u64));
+        g.bench_function(format!("check_program_{name}"), |b| {
+            b.iter(|| {
+                let r = inferer.check_program(p);
+                assert_eq!(r.differing(), 0);
+                r.checked
+            })
+        });
+    }
+    let (_, p) = &programs[0];
+    let input = pir_infer::inputs(p);
+    let first = input.first().expect("the synthetic model has an input");
+    let dims = ctx
+        .type_as::<pir_core::builtin::DenseTensorType>(first.ty)
+        .map(|t| {
+            t.dims
+                .iter()
+                .map(|&d| if d < 0 { 8 } else { d })
+                .collect::<Vec<_>>()
         })
+        .expect("a dense tensor input");
+    let shapes = vec![(first.name.clone(), dims)];
+    g.throughput(Throughput::Elements(p.num_ops() as u64));
+    g.bench_function("set_input_shapes_20k_ops", |b| {
+        b.iter_batched(
+            || p.clone(),
+            |mut q| {
+                let done = inferer
+                    .set_input_shapes(&mut q, &shapes)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                assert!(done.reinferred > 0);
+                done.retyped
+            },
+            BatchSize::LargeInput,
+        )
     });
     g.finish();
 }

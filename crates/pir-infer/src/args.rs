@@ -349,6 +349,21 @@ impl<'a> Args<'a> {
         }
     }
 
+    /// Whether `IntArray` parameter `i` is an attribute or an operand made
+    /// directly by `full_int_array`: the only operands whose values some
+    /// builders read (`ExpandOp::InferMeta` gives every entry of any other
+    /// operand as unknown, `-2`).
+    pub fn int_array_is_literal(&self, i: usize) -> bool {
+        match self.operand(i) {
+            Ok(Some(v)) => self
+                .p
+                .defining_op(v)
+                .is_some_and(|d| self.p.op_name(d) == self.syms.full_int_array),
+            Ok(None) => false,
+            Err(_) => true,
+        }
+    }
+
     /// The values of a constant int-array operand, as Paddle's
     /// `ParseValueShape` reads them while building the op.
     fn parse_value_shape(

@@ -1,9 +1,46 @@
-//! InferMeta functions of gradient ops (Paddle's `infermeta/backward.cc`).
+//! InferMeta functions of gradient ops (Paddle's `infermeta/backward.cc`,
+//! plus the gradient functions Paddle declares beside their forward ones),
+//! and of the optimizer and collective ops no forward model uses.
+//!
+//! - [`general`]: gradients that share the meta of the forward inputs.
+//! - [`shaped`]: gradients that set dims and data type one by one.
+//! - [`lists`]: gradients of list operands and list results.
+//! - [`sequence`]: gradients of the recurrent and sequence ops.
+//! - [`optimizer`], [`optimizer_more`]: parameter updates (`sgd_`,
+//!   `momentum_`, `adamw_`...).
+//! - [`comm`]: collective communication ops.
+//! - [`attention`]: gradients of fused attention.
+
+mod attention;
+mod comm;
+mod general;
+mod lists;
+mod optimizer;
+mod optimizer_more;
+mod sequence;
+mod shaped;
+
+use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::meta::Out;
+use crate::meta::{DDim, Meta, Out};
 use crate::unary::set;
-use crate::Bad;
+use crate::{Bad, InferFn};
+
+/// The gradient InferMeta functions implemented here.
+pub(crate) fn function(name: &str) -> Option<InferFn> {
+    if name == "MeanGradInferMeta" {
+        return Some(grad_like_first);
+    }
+    general::function(name)
+        .or_else(|| shaped::function(name))
+        .or_else(|| lists::function(name))
+        .or_else(|| sequence::function(name))
+        .or_else(|| optimizer::function(name))
+        .or_else(|| optimizer_more::function(name))
+        .or_else(|| comm::function(name))
+        .or_else(|| attention::function(name))
+}
 
 /// `UnchangedInferMeta`-style gradients: `x_grad` like `x` (parameter 0).
 pub(crate) fn grad_like_first(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
@@ -11,3 +48,52 @@ pub(crate) fn grad_like_first(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad>
     set(outs, 0, x);
     Ok(())
 }
+
+/// An output given dims and data type only (`set_dims` + `set_dtype` on a
+/// fresh `IrTensor`): NCHW, no LoD.
+fn fresh(dims: DDim, dtype: DataType) -> Meta {
+    Meta::new(dtype, dims)
+}
+
+/// An output given dims, data type and the LoD of `lod_of` (`set_dims`,
+/// `set_dtype`, `share_lod`): NCHW.
+fn fresh_lod(dims: DDim, dtype: DataType, lod_of: &Meta) -> Meta {
+    Meta {
+        lod: lod_of.lod.clone(),
+        ..Meta::new(dtype, dims)
+    }
+}
+
+/// An output given dims only (`set_dims` or `share_dims`): the data type
+/// stays the fresh `IrTensor`'s float32.
+fn dims_only(dims: DDim) -> Meta {
+    Meta::new(DataType::Float32, dims)
+}
+
+/// An output the function leaves alone (see [`Meta::unset_dims`]).
+fn untouched() -> Meta {
+    Meta::unset_dims(DataType::Float32)
+}
+
+/// The number of tensors of the op's list operand `name` (Paddle's builders
+/// size a list result by the list operand it is the gradient of).
+fn list_len(a: &Args<'_>, name: &str) -> Result<usize, Bad> {
+    let k = a
+        .def
+        .input_index(name)
+        .ok_or_else(|| Bad(format!("no operand `{name}`")))?;
+    let Some(v) = a.p.operand(a.op, k) else {
+        return Ok(0);
+    };
+    let ty = a.p.value_type(v);
+    if ty.is_null() {
+        return Ok(0);
+    }
+    a.p.ctx()
+        .type_as::<pir_core::builtin::VectorType>(ty)
+        .map(|vec| vec.0.len())
+        .ok_or_else(|| Bad(format!("operand `{name}` is not a list")))
+}
+
+#[cfg(test)]
+mod tests;

@@ -138,6 +138,16 @@ pub(crate) fn matmul(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let (nx, ny) = (dx.len(), dy.len());
     let m = if tx { dx[nx - 1] } else { dx[nx - 2] };
     let n = if ty { dy[ny - 2] } else { dy[ny - 1] };
+    // Paddle enforces the contracted dims equal when both are known.
+    let k_lhs = if tx { dx[nx - 2] } else { dx[nx - 1] };
+    let k_rhs = if ty { dy[ny - 1] } else { dy[ny - 2] };
+    if k_lhs >= 0 && k_rhs >= 0 && k_lhs != k_rhs {
+        return Err(Bad(format!(
+            "the contracted dims differ: {k_lhs} (x {:?}) and {k_rhs} (y {:?})",
+            x.dims.as_slice(),
+            y.dims.as_slice()
+        )));
+    }
     let mut out: Vec<i64> = if nx > ny {
         dx[..nx - 2].to_vec()
     } else if nx < ny {
@@ -545,6 +555,32 @@ pub(crate) fn cross_entropy_with_softmax(a: &Args<'_>, outs: &mut [Out]) -> Resu
     Ok(())
 }
 
+mod detect;
+mod loss;
+pub(crate) use detect::{
+    add_position_encoding, affine_grid, c_softmax_with_cross_entropy,
+    fake_channel_wise_dequantize_max_abs, im2sequence, prior_box, set_meta, swiglu, yolo_box,
+};
+pub(crate) mod more;
+pub(crate) use loss::{
+    bincount, c_embedding, gather_tree, hinge_loss, histogram, huber_loss, limit_by_capacity,
+    lookup_table_dequant, margin_cross_entropy, matrix_nms, matrix_rank_atol_rtol, matrix_rank_tol,
+    segment_pool, unpool, unpool3d,
+};
+pub(crate) use more::{
+    bce_loss, binomial, cholesky_solve, complex, cross, dist, grid_sample, index_sample,
+    index_select_strided, kldiv, kron, log_loss, lstsq, masked_select, matmul_with_flatten, mv,
+    searchsorted, solve, take_along_axis, triangular_solve, value_compare,
+};
+
+#[cfg(test)]
+mod detect_tests;
+#[cfg(test)]
+mod loss_tests;
+#[cfg(test)]
+mod more_tests;
+#[cfg(test)]
+mod refusal_tests;
 #[cfg(test)]
 mod tests {
     use crate::testing::{infer_last, types};

@@ -30,7 +30,7 @@ fn yield_types(p: &Program, op: OpId, region: usize) -> Result<Vec<Type>, Bad> {
 
 /// Two branch types unified as Paddle's `IfOp` does when the branches
 /// disagree: dims that differ become `-1`.
-fn unify(p: &Program, a: Type, b: Type) -> Type {
+pub(crate) fn unify(p: &Program, a: Type, b: Type) -> Type {
     if a == b {
         return a;
     }

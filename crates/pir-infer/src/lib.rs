@@ -25,10 +25,12 @@ mod binary;
 mod builtin;
 mod check;
 mod control_flow;
+mod create;
 mod fusion;
 mod meta;
 mod multiary;
 mod nullary;
+mod propagate;
 mod registry;
 mod ternary;
 #[cfg(test)]
@@ -38,6 +40,9 @@ mod unary;
 pub use args::{IntArray, Scalar};
 pub use check::{OpCheck, ProgramCheck};
 pub use meta::{DDim, Meta, Out, MAX_RANK};
+pub use propagate::{inputs, Input, Reshaped, ShapeError};
+
+use std::sync::{Arc, Mutex, Weak};
 
 use pir_core::{IrContext, OpId, Program, Symbol, Type};
 use pir_dialects::op_def::{OpDef, OP_DEFS};
@@ -154,6 +159,20 @@ pub fn coverage() -> Coverage {
     }
 }
 
+/// Whether ops named `op` have inference (an implemented InferMeta function
+/// or typing by hand), without a context: for checks made before a program
+/// exists (a rule file's result ops).
+pub fn has_inference(op: &str) -> bool {
+    if registry::MANUAL_OPS.iter().any(|&(name, _)| name == op) {
+        return true;
+    }
+    table::INFER_META
+        .binary_search_by(|e| e.0.cmp(op))
+        .ok()
+        .and_then(|i| table::INFER_META.get(i))
+        .is_some_and(|e| registry::op_override(op).is_some() || registry::function(e.1).is_some())
+}
+
 fn find_def(name: &str) -> Option<&'static OpDef> {
     OP_DEFS
         .binary_search_by(|d| d.name.cmp(name))
@@ -203,6 +222,26 @@ impl Inferer {
             entries,
             syms: Syms::new(ctx),
         }
+    }
+
+    /// The inferer of `ctx`, built once per context and shared (passes
+    /// and builders that meet the same context reuse it). Contexts that
+    /// are gone are forgotten.
+    pub fn shared(ctx: &Arc<IrContext>) -> Arc<Inferer> {
+        type Cache = Vec<(Weak<IrContext>, Arc<Inferer>)>;
+        static CACHE: Mutex<Cache> = Mutex::new(Vec::new());
+        // A panic elsewhere while holding the lock leaves the list whole.
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        cache.retain(|(weak, _)| weak.strong_count() > 0);
+        if let Some((_, inferer)) = cache
+            .iter()
+            .find(|(weak, _)| std::ptr::eq(weak.as_ptr(), Arc::as_ptr(ctx)))
+        {
+            return inferer.clone();
+        }
+        let inferer = Arc::new(Inferer::new(ctx));
+        cache.push((Arc::downgrade(ctx), inferer.clone()));
+        inferer
     }
 
     /// Whether ops named `op` have inference.
@@ -276,17 +315,14 @@ impl Inferer {
                     message,
                 })?;
                 // A result the function leaves alone keeps the builder's
-                // default `IrTensor`: float32, 0-d, NCHW (a result the op
+                // fresh `IrTensor` (see `Meta::unset_dims`). A result the op
                 // was built without is null, which the check accepts for
-                // optional results).
+                // optional results.
                 for (o, spec) in outs.iter_mut().zip(def.outputs) {
                     if matches!(o, Out::Unset)
                         && spec.kind == pir_dialects::op_def::ValueKind::DenseTensor
                     {
-                        *o = Out::Tensor(Meta::new(
-                            pir_dialects::pd_op::DataType::Float32,
-                            DDim::default(),
-                        ));
+                        *o = Out::Tensor(Meta::unset_dims(pir_dialects::pd_op::DataType::Float32));
                     }
                 }
                 Ok(())

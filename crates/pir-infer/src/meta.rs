@@ -121,6 +121,13 @@ pub struct Meta {
 }
 
 impl Meta {
+    /// A result the InferMeta function leaves alone or gives only a data
+    /// type: the builder's fresh `IrTensor` with unset dims, which Paddle's
+    /// live print shows as `0x…` and its files (and this IR) hold as 0-d.
+    pub fn unset_dims(dtype: DataType) -> Meta {
+        Meta::new(dtype, DDim::default())
+    }
+
     /// A tensor of `dtype` and `dims`, NCHW, no LoD.
     pub fn new(dtype: DataType, dims: DDim) -> Meta {
         Meta {

@@ -262,6 +262,14 @@ pub(crate) fn adam(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
+mod more;
+pub(crate) use more::{
+    auc, beam_search, bilinear, distribute_fpn_proposals, edit_distance, multi_dot, multiplex,
+    psroi_pool, quantize_linear, send_ue_recv, send_uv, yolo_loss,
+};
+
+#[cfg(test)]
+mod more_tests;
 #[cfg(test)]
 mod tests {
     use crate::testing::types;

@@ -64,7 +64,7 @@ pub(crate) fn data(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
-/// Shape then dtype, as for `GaussianInferMeta` (shape, mean, std, seed, dtype)
+/// Shape then dtype, as for `GaussianInferMeta` (shape, mean, std, dtype)
 /// and `UniformRandomInferMeta` (shape, dtype): dims of the IntArray.
 pub(crate) fn shape_last_dtype(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let shape = a.int_array(0)?;
@@ -145,6 +145,11 @@ pub(crate) fn full_with_tensor(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad
     Ok(())
 }
 
+mod more;
+pub(crate) use more::{read_file, tril_indices, triu_indices, truncated_gaussian_random};
+
+#[cfg(test)]
+mod more_tests;
 #[cfg(test)]
 mod tests {
     use crate::testing::types;

@@ -106,6 +106,17 @@ pub(crate) fn group_norm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
+mod more;
+pub(crate) use more::{
+    accuracy, affine_channel, assign_pos, baddbmm, box_coder,
+    c_softmax_with_multi_label_cross_entropy, fake_quant_moving_average_abs_max,
+    fake_quantize_range_abs_max, instance_norm, linspace, moving_average_abs_max_scale,
+    multiclass_nms, nll_loss, roi_align, roi_pool, send_u_recv, sequence_conv, spectral_norm,
+    tdm_sampler, viterbi_decode,
+};
+
+#[cfg(test)]
+mod more_tests;
 #[cfg(test)]
 mod tests {
     use crate::testing::types;

@@ -342,6 +342,9 @@ pub(crate) fn transpose(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 /// `ValidateShape` of `ReshapeInferMeta`: `0` copies, one `-1` is inferred.
 fn reshape_dims(x: &DDim, shape: &[i64]) -> Result<DDim, Bad> {
     let in_size = x.product();
+    // Paddle checks sizes only when every dim of x is known (a product of
+    // two unknown dims would look known).
+    let all_positive = x.as_slice().iter().all(|&d| d > 0);
     let mut out = DDim::default();
     let mut unk: Option<usize> = None;
     let mut capacity: i64 = 1;
@@ -362,14 +365,25 @@ fn reshape_dims(x: &DDim, shape: &[i64]) -> Result<DDim, Bad> {
         }
     }
     if let Some(u) = unk {
-        if in_size > 0 {
+        if all_positive {
             if capacity == 0 {
                 return Err(Bad("cannot infer -1 with a zero-sized shape".into()));
+            }
+            if in_size % capacity != 0 {
+                return Err(Bad(format!(
+                    "x's size {in_size} ({:?}) is not divisible by the known capacity {capacity} of the shape {shape:?}",
+                    x.as_slice()
+                )));
             }
             out.set(u, in_size / capacity)?;
         } else {
             out.set(u, -1)?;
         }
+    } else if all_positive && capacity != in_size {
+        return Err(Bad(format!(
+            "x's size {in_size} ({:?}) differs from the capacity {capacity} of the shape {shape:?}",
+            x.as_slice()
+        )));
     }
     Ok(out)
 }
@@ -734,3 +748,38 @@ pub(crate) use more::{
     kthvalue, logsumexp, one_hot, p_norm, pad3d, sequence_pool, strided_slice, unstack,
 };
 pub(crate) use pool::{max_pool_with_index, pool, pool2d};
+mod decomp;
+mod linalg;
+mod misc;
+mod shape;
+mod simple;
+pub(crate) use decomp::{
+    det, lu_unpack, matrix_rank, qr, slogdet_v2, svd, svdvals, trace, unique, unique_consecutive,
+};
+pub(crate) use linalg::{
+    diag, diag_embed, diagonal, eig, eigh, eigvals, inverse, lu, matrix_power, norm, untouched,
+};
+pub(crate) use misc::{
+    channel_shuffle, check_numerics, l1_norm, pad, pixel_shuffle, pixel_unshuffle,
+    repeat_interleave, repeat_interleave_with_tensor_index, rrelu, sequence_softmax, shard_index,
+    share_data, squared_l2_norm, std_var, temporal_shift, unfold, uniform_inplace,
+    uniform_random_batch_size_like, view_slice, weight_quantize,
+};
+pub(crate) use shape::{
+    crop, fold, fractional_max_pool, frame, full_batch_size_like, gumbel_softmax, identity_loss,
+    is_empty, maxout, mode, multinomial, nanmedian, nms, nonzero, overlap_add, sequence_mask,
+};
+pub(crate) use simple::{
+    anchor_generator, as_complex, as_real, bipartite_match, class_center_sample, cum_with_indices,
+    dirichlet, fake_channel_wise_quantize, fake_quantize_abs_max, fft_c2c, fft_c2r, fft_r2c,
+};
+#[cfg(test)]
+mod decomp_tests;
+#[cfg(test)]
+mod linalg_tests;
+#[cfg(test)]
+mod misc_tests;
+#[cfg(test)]
+mod shape_tests;
+#[cfg(test)]
+mod simple_tests;

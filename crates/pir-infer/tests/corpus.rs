@@ -107,9 +107,11 @@ fn legacy_models(dir: &Path, out: &mut Vec<PathBuf>) {
 /// - `pd_op.matmul`, `pd_op.embedding`: variables of `matmul` v1 /
 ///   `lookup_table` v1 (`embedding` drops a trailing 1 of the ids, `matmul`
 ///   keeps the dims the legacy graph recorded);
-/// - `pd_op.rnn`, `pd_op.sequence_pool`, `pd_op.kthvalue`: the dropout
-///   state, reserve, max-index and indices variables keep their legacy
-///   types (uint8, float32);
+/// - `pd_op.rnn`, `pd_op.sequence_pool`, `pd_op.kthvalue`, `pd_op.mode`:
+///   the dropout state, reserve, max-index and indices variables keep their
+///   legacy types (uint8, float32);
+/// - `pd_op.lu`: the `infos` variable of a 2-d input keeps the legacy
+///   dims `[0]` where Paddle 3.3.1's `LUInferMeta` gives 0-d;
 /// - `pd_op.reshape`, `pd_op.expand`, `pd_op.tile`, `pd_op.split`,
 ///   `pd_op.concat`, `pd_op.squeeze`, `pd_op.topk`, `pd_op.strided_slice`,
 ///   `pd_op.bilinear_interp`, `pd_op.full_with_tensor`, `pd_op.uniform`:
@@ -117,19 +119,34 @@ fn legacy_models(dir: &Path, out: &mut Vec<PathBuf>) {
 ///   as unknown where the IR builders read the constant behind it (or the
 ///   other way round);
 /// - `pd_op.create_array`, `pd_op.array_read`, `pd_op.array_to_tensor`:
-///   tensor-array variables whose element dims the legacy graph records.
+///   tensor-array variables whose element dims the legacy graph records;
+/// - `pd_op.beam_search`, `pd_op.det`, `pd_op.lstsq`, `pd_op.matrix_nms`,
+///   `pd_op.unique`, `pd_op.unique_consecutive`, `pd_op.viterbi_decode`,
+///   `pd_op.linspace`, `pd_op.logspace`: outputs whose dims or dtype the
+///   Paddle 2.6 `InferShape` (or its run) recorded differently from Paddle
+///   3.3.1's InferMeta (a count tensor's dims, a batch of determinants,
+///   an index dtype, a 1-d unique's dtype the 3.3.1 function leaves
+///   float32, a length read from a tensor as unknown).
 const TYPED_FROM_VARIABLES: &[&str] = &[
     "pd_op.array_read",
     "pd_op.array_to_tensor",
     "pd_op.batch_norm_",
+    "pd_op.beam_search",
     "pd_op.bilinear_interp",
     "pd_op.concat",
     "pd_op.create_array",
+    "pd_op.det",
     "pd_op.embedding",
     "pd_op.expand",
     "pd_op.full_with_tensor",
     "pd_op.kthvalue",
+    "pd_op.linspace",
+    "pd_op.logspace",
+    "pd_op.lstsq",
+    "pd_op.lu",
     "pd_op.matmul",
+    "pd_op.matrix_nms",
+    "pd_op.mode",
     "pd_op.reshape",
     "pd_op.rnn",
     "pd_op.sequence_pool",
@@ -139,6 +156,9 @@ const TYPED_FROM_VARIABLES: &[&str] = &[
     "pd_op.tile",
     "pd_op.topk",
     "pd_op.uniform",
+    "pd_op.unique",
+    "pd_op.unique_consecutive",
+    "pd_op.viterbi_decode",
 ];
 
 #[test]

@@ -12,7 +12,7 @@ use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::{
     batch_size_like, broadcast_trim, canonicalize, cleanup, constant_folding, cse, dce, einsum,
-    fold_batch_norm, fusion, horizontal_fuse, inplace, loop_assign, loop_invariant,
+    fold_batch_norm, fusion, horizontal_fuse, inplace, input_shapes, loop_assign, loop_invariant,
     value_semantics,
 };
 
@@ -103,6 +103,7 @@ pub static PASSES: &[PassInfo] = &[
     inplace::INPLACE,
     value_semantics::TO_VTENSOR_PASS,
     value_semantics::DROP_VTENSOR_COPIES,
+    input_shapes::INFO,
     constant_folding::INFO,
     fold_batch_norm::INFO,
     value_semantics::LOWER_VTENSOR,

@@ -93,7 +93,14 @@ pub(crate) fn op_definition<'py>(
     };
     let inputs = PyList::empty(py);
     for i in d.inputs {
-        inputs.append(slot(i.name, i.kind, i.optional)?)?;
+        let item = slot(i.name, i.kind, i.optional)?;
+        // An attribute Paddle passes as a tensor (a `full_int_array` or
+        // `full` built from a Python value, or any tensor computed).
+        item.set_item("mutable_attribute", i.mutable_attribute)?;
+        if i.mutable_attribute {
+            item.set_item("mutable_type", i.mutable_type)?;
+        }
+        inputs.append(item)?;
     }
     dict.set_item("inputs", inputs)?;
     let attributes = PyList::empty(py);
@@ -111,13 +118,21 @@ pub(crate) fn op_definition<'py>(
     dict.set_item("attributes", attributes)?;
     let outputs = PyList::empty(py);
     for o in d.outputs {
-        outputs.append(slot(o.name, o.kind, o.optional)?)?;
+        let item = slot(o.name, o.kind, o.optional)?;
+        // Paddle's Python op API does not return an intermediate output.
+        item.set_item("intermediate", o.intermediate)?;
+        outputs.append(item)?;
     }
     dict.set_item("outputs", outputs)?;
     dict.set_item("inplace", d.inplace.to_vec())?;
     dict.set_item("view", d.view.to_vec())?;
     dict.set_item("traits", d.traits.to_vec())?;
     dict.set_item("num_regions", d.num_regions)?;
+    dict.set_item("build_args", d.build_args.to_vec())?;
+    dict.set_item(
+        "infers_types",
+        crate::inferer().has_inference(crate::context().symbol(d.name)),
+    )?;
     Ok(Some(dict))
 }
 

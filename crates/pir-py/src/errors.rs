@@ -73,6 +73,12 @@ pyo3::create_exception!(
     PirError,
     "An edit of the IR that would break it (erasing a used op, a handle of another program...)."
 );
+pyo3::create_exception!(
+    pir,
+    InferError,
+    PirError,
+    "Result types could not be inferred: an op without type inference, or operands and attributes its InferMeta refuses (the message names the op)."
+);
 
 pyo3::create_exception!(
     pir,
@@ -266,7 +272,12 @@ pub(crate) fn missing_params(model: &str, file: &Path) -> PyErr {
     )
 }
 
-/// A pass manager's error.
+/// Result types that could not be inferred.
+pub(crate) fn infer(message: impl Into<String>) -> PyErr {
+    raise::<InferError>(message.into(), Where::default())
+}
+
+/// A pipeline that is malformed or a pass that failed.
 pub(crate) fn pass(message: String) -> PyErr {
     raise::<PassError>(message, Where::default())
 }
@@ -300,6 +311,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PassError", py.get_type::<PassError>())?;
     m.add("MissingParamsError", py.get_type::<MissingParamsError>())?;
     m.add("EditError", py.get_type::<EditError>())?;
+    m.add("InferError", py.get_type::<InferError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
     Ok(())
 }

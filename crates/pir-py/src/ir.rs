@@ -842,8 +842,10 @@ impl PyBlock {
     /// may be given by input name (a dict), their number is checked, the
     /// attributes are converted to the declared kinds and completed with the
     /// declared defaults, in definition order (Paddle's), and the op gets its
-    /// declared number of regions. Result types are always given: there is
-    /// no shape inference. The attributes every op may carry
+    /// declared number of regions. Without `result_types`, an op with type
+    /// inference gets the types Paddle's InferMeta gives (`pir.InferError`
+    /// when its operands or attributes are refused); an op without
+    /// inference needs them given. The attributes every op may carry
     /// (`stop_gradient`, `struct_name`...) follow the declared ones; a
     /// registered op refuses other names (`pir.EditError`), as `set_attr`
     /// does.
@@ -870,11 +872,27 @@ impl PyBlock {
         };
         let def = pir_dialects::op_def(name);
         let operands = collect_operands(&self.program, name, def, operands)?;
-        let result_types: Vec<Type> = result_types
-            .unwrap_or_default()
-            .into_iter()
-            .map(|t| t.ty)
-            .collect();
+        let ctx = context();
+        let symbol = ctx.symbol(name);
+        let infer = result_types.is_none() && crate::inferer().has_inference(symbol);
+        let result_types: Vec<Type> = match result_types {
+            Some(types) => types.into_iter().map(|t| t.ty).collect(),
+            None if infer => {
+                let prog = self.program.try_borrow(py)?;
+                let count = crate::inferer()
+                    .result_count(prog.p(), symbol, &operands)
+                    .map_err(|e| errors::infer(e.to_string()))?;
+                vec![Type::NULL; count]
+            }
+            None => {
+                if def.is_some_and(|d| !d.outputs.is_empty()) {
+                    return Err(errors::infer(format!(
+                        "`{name}` has no type inference: give its result_types"
+                    )));
+                }
+                Vec::new()
+            }
+        };
         if let Some(d) = def {
             let fixed = !d.outputs.iter().any(|o| o.variadic);
             if fixed && result_types.len() != d.outputs.len() {
@@ -897,7 +915,6 @@ impl PyBlock {
         if num_regions > usize::from(u8::MAX) {
             return Err(PyValueError::new_err("an op has at most 255 regions"));
         }
-        let ctx = context();
         let entries = collect_attributes(py, name, def, attributes)?;
         let mut prog = self.program.try_borrow_mut(py)?;
         let p = prog.p_mut();
@@ -919,10 +936,21 @@ impl PyBlock {
             None => InsertPoint::BlockEnd(self.id),
         };
         check_nesting(block_depth(p, self.id) + 1 + usize::from(num_regions > 0))?;
-        let symbol = ctx.symbol(name);
         let dict = ctx.dict(&entries);
         let id = p.create_op(symbol, &operands, &result_types, dict, num_regions);
         p.insert_op(id, point);
+        if infer {
+            let typed = errors::guard("inferring result types", || {
+                crate::inferer()
+                    .retype_op(p, id)
+                    .map_err(|e| errors::infer(e.to_string()))
+            });
+            if let Err(e) = typed {
+                // Nothing uses the results of the op just made.
+                let _ = p.erase_op(id);
+                return Err(e);
+            }
+        }
         Ok(op(&self.program, py, id))
     }
 

@@ -36,6 +36,11 @@ pub(crate) fn context() -> &'static Arc<IrContext> {
     CTX.get_or_init(pir_dialects::pd_op_context)
 }
 
+/// Type inference for ops of [`context`] (built once, shared).
+pub(crate) fn inferer() -> Arc<pir::infer::Inferer> {
+    pir::infer::Inferer::shared(context())
+}
+
 /// What `load` binds as parameters.
 enum ParamSource {
     /// The file beside the program, if any.
@@ -261,6 +266,17 @@ fn op_definition<'py>(py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py,
     defs::op_definition(py, name)
 }
 
+/// The `pd_op` ops with type inference, for `pir.ops`. Not part of the API.
+#[pyfunction]
+fn _inferred_ops() -> Vec<&'static str> {
+    let ctx = context();
+    pir_dialects::op_def::OP_DEFS
+        .iter()
+        .filter(|d| d.dialect == "pd_op" && inferer().has_inference(ctx.symbol(d.name)))
+        .map(|d| d.name)
+        .collect()
+}
+
 /// Panics inside [`errors::guard`], the boundary of the calls that run the
 /// library's readers, writers and passes: no input is known to make them
 /// panic (their checks come first), so the tests call this to see that a
@@ -296,6 +312,7 @@ fn _pir(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(passes, m)?)?;
     m.add_function(wrap_pyfunction!(op_definition, m)?)?;
     m.add_function(wrap_pyfunction!(_check_panic_boundary, m)?)?;
+    m.add_function(wrap_pyfunction!(_inferred_ops, m)?)?;
     m.add_function(wrap_pyfunction!(ir::tensor_type, m)?)?;
     m.add_function(wrap_pyfunction!(ir::vector_type, m)?)?;
     m.add_function(wrap_pyfunction!(params::load_state_dict, m)?)?;

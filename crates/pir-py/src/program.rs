@@ -56,6 +56,21 @@ pub(crate) fn from_loaded(loaded: pir_serde::LoadedProgram) -> PyProgram {
 
 #[pymethods]
 impl PyProgram {
+    /// An empty program (a module with an empty block) to build with
+    /// `Block.create_op` or `pir.ops`; saved as `paddle.jit.save` saves
+    /// (the newest PIR version, `trainable`).
+    #[new]
+    fn new() -> PyProgram {
+        PyProgram {
+            model: pir::Model {
+                program: pir_core::Program::new(crate::context().clone()),
+                trainable: true,
+                version: pir_serde::PIR_VERSION,
+                readable: false,
+            },
+        }
+    }
+
     /// Paddle's print of the program (`print(program)` in Paddle 3.3),
     /// byte for byte.
     fn __str__(&self) -> PyResult<String> {
@@ -121,6 +136,63 @@ impl PyProgram {
         errors::guard("verifying a program", || {
             self.p().verify().map_err(errors::verify)
         })
+    }
+
+    /// The program's inputs: the value of each top-level `pd_op.data` and
+    /// `pd_op.feed` op, by its `name`, in program order.
+    #[getter]
+    fn inputs<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let me = slf.clone().unbind();
+        let prog = slf.borrow();
+        let p = prog.p();
+        let out = PyDict::new(slf.py());
+        for input in pir::infer::inputs(p) {
+            out.set_item(input.name, ir::value(&me, slf.py(), p.result(input.op, 0)))?;
+        }
+        Ok(out)
+    }
+
+    /// Gives inputs fixed dims (`{"image": [1, 3, 224, 224]}`, `-1` keeps a
+    /// dim dynamic) and re-infers every op they reach, control flow
+    /// included (the `set_input_shapes` pass). A shape the program
+    /// contradicts raises `pir.InferError` naming the op, and leaves the
+    /// program as it was. Returns counts: `inputs`, `reinferred` ops,
+    /// `retyped` values.
+    fn set_input_shapes<'py>(
+        &mut self,
+        py: Python<'py>,
+        shapes: &Bound<'py, PyDict>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let mut wanted = Vec::with_capacity(shapes.len());
+        for (name, dims) in shapes.iter() {
+            let name: String = name
+                .extract()
+                .map_err(|_| pyo3::exceptions::PyTypeError::new_err("input names are str"))?;
+            let dims: Vec<i64> = dims.extract().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                    "the dims of `{name}` are a sequence of int"
+                ))
+            })?;
+            wanted.push((name, dims));
+        }
+        let before = self.p().clone();
+        let done = errors::guard("setting input shapes", || {
+            crate::inferer()
+                .set_input_shapes(self.p_mut(), &wanted)
+                .map_err(|e| errors::infer(e.to_string()))
+        });
+        let done = match done {
+            Ok(done) => done,
+            Err(e) => {
+                self.model.program = before;
+                return Err(e);
+            }
+        };
+        let out = PyDict::new(py);
+        out.set_item("inputs", done.inputs)?;
+        out.set_item("reinferred", done.reinferred)?;
+        out.set_item("retyped", done.retyped)?;
+        Ok(out)
     }
 
     /// The `builtin.module` op.

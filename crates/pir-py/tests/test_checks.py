@@ -242,7 +242,7 @@ def _stub_params(fn):
         out.append((a.arg, "keyword", d))
     if args.kwarg:
         out.append((args.kwarg.arg, "**", None))
-    if out and out[0][0] == "self":
+    if out and out[0][0] in ("self", "cls"):
         out = out[1:]
     return out
 
@@ -276,10 +276,16 @@ def _is_property(fn):
     return any(getattr(d, "id", None) == "property" for d in fn.decorator_list)
 
 
+OPS_STUB = Path(pir.__file__).parent / "ops.pyi"
+
+
 def test_every_signature_agrees_with_the_stubs():
     stub = ast.parse(STUB.read_text())
     functions = {n.name: n for n in stub.body if isinstance(n, ast.FunctionDef)}
     classes = {n.name: n for n in stub.body if isinstance(n, ast.ClassDef)}
+    # `pir.InsertionPoint` is `pir.ops.InsertionPoint`, described with `pir.ops`.
+    ops_stub = ast.parse(OPS_STUB.read_text())
+    classes.update((n.name, n) for n in ops_stub.body if isinstance(n, ast.ClassDef))
     checked = 0
     for name in pir.__all__:
         obj = getattr(pir, name)
@@ -303,6 +309,8 @@ def test_every_signature_agrees_with_the_stubs():
                     continue
                 assert stub_fn is not None and not _is_property(stub_fn), \
                     f"{name}.{attr} is a method the stub lacks"
+                if isinstance(value, (classmethod, staticmethod)):
+                    value = getattr(obj, attr)  # bound: `cls` dropped
                 _check(f"{name}.{attr}", value, stub_fn)
                 checked += 1
             for attr in methods:
@@ -315,6 +323,14 @@ def test_every_signature_agrees_with_the_stubs():
     for name in functions:
         assert name in pir.__all__, f"the stub's {name} is not exported"
     assert checked > 40
+
+
+def test_the_ops_helpers_agree_with_their_stub():
+    stub = ast.parse(OPS_STUB.read_text())
+    functions = {n.name: n for n in stub.body if isinstance(n, ast.FunctionDef)}
+    for name in ("names", "parameter"):
+        _check(f"pir.ops.{name}", getattr(pir.ops, name), functions[name])
+    assert "__getattr__" in functions
 
 
 def test_no_signature_shows_an_ellipsis():

@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 pub use pir_core as core;
 pub use pir_dialects as dialects;
+pub use pir_infer as infer;
 pub use pir_legacy as legacy;
 pub use pir_params as params;
 pub use pir_pass as pass;

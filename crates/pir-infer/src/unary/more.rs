@@ -181,13 +181,14 @@ pub(crate) fn strided_slice(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 }
 
 /// `SequencePoolInferMeta` (x, is_test, pooltype, pad_value): `out` has
-/// x's dims; `max_index` (pooltype `MAX`) too, int32.
+/// x's dims; `max_index` (pooltype `MAX`) too; neither gets a dtype.
 pub(crate) fn sequence_pool(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let pooltype = a.str(2)?;
-    set(outs, 0, Meta::new(x.dtype, x.dims));
+    // Paddle sets dims only: both results keep the fresh tensor's float32.
+    set(outs, 0, Meta::new(DataType::Float32, x.dims));
     if pooltype == "MAX" {
-        set(outs, 1, Meta::new(DataType::Int32, x.dims));
+        set(outs, 1, Meta::new(DataType::Float32, x.dims));
     }
     Ok(())
 }

@@ -17,9 +17,9 @@ pub(crate) fn slice(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     if flags.is_empty() {
         flags = vec![1; axes.len()];
     }
-    if starts.from_tensor || ends.from_tensor {
-        flags = vec![-1; axes.len()];
-    }
+    // Starts and ends given by tensors hold `-1` for the entries the builder
+    // cannot read; Paddle computes with them all the same unless the entry's
+    // infer flag is `-1` (which `paddle.slice` sets for such entries).
     let r = x.dims.rank() as i64;
     let mut d: Vec<i64> = x.dims.as_slice().to_vec();
     for (i, &ax) in axes.iter().enumerate() {
@@ -69,28 +69,38 @@ pub(crate) fn slice(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
-/// `ExpandInferMeta` (x, shape): `-1` in the shape keeps x's extent.
+/// `ExpandInferMeta` (x, shape), as `ExpandOp::InferMeta` calls it: a
+/// shape operand not made by `full_int_array` gives every entry as unknown
+/// (`-2`, which becomes `-1`); a `-1` entry takes x's extent when it lines
+/// up (from the right) with one of x's dims and stays `-1` otherwise.
 pub(crate) fn expand(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let shape = a.int_array(1)?;
     let xr = x.dims.rank();
-    let mut sh = shape.values.clone();
+    let mut sh = if a.int_array_is_literal(1) {
+        shape.values
+    } else {
+        vec![-2; shape.values.len()]
+    };
     if sh.is_empty() {
         sh = vec![-1; xr];
     }
-    let n = sh.len().max(xr);
-    let mut xv: Vec<i64> = vec![1; n - xr];
-    xv.extend_from_slice(x.dims.as_slice());
-    let diff = n - sh.len();
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
-        if i < diff {
-            out.push(xv[i]);
-            continue;
-        }
-        let s = sh[i - diff];
-        out.push(if s == -1 { xv[i] } else { s });
+    if sh.len() < xr {
+        return Err(Bad(format!(
+            "The number of elements ({}) of 'shape' for expand_v2 op must be greater than or \
+             equal to the rank ({xr}) of the input.",
+            sh.len()
+        )));
     }
-    set(outs, 0, Meta::laid_out(x.dtype, dd(&out)?, x.layout));
+    let lead = sh.len() - xr;
+    for (i, s) in sh.iter_mut().enumerate() {
+        if *s == -1 && i >= lead {
+            *s = x.dims.at(i - lead)?;
+        }
+        if *s == -2 {
+            *s = -1;
+        }
+    }
+    set(outs, 0, Meta::laid_out(x.dtype, dd(&sh)?, x.layout));
     Ok(())
 }

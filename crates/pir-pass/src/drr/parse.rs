@@ -297,12 +297,15 @@ impl<'t> RuleParser<'t> {
                     format!("{} types for {} results", types.len(), names.len()),
                 ));
             }
-        } else {
+        } else if !pir_infer::has_inference(&op) {
+            // Without inference a result takes the type of the source
+            // tensor it replaces; a new one needs its type written.
             for (n, nat) in &names {
                 if !scope.source_results.contains(n) {
-                    return Err(
-                        self.err(*nat, format!("`%{n}` is new: give its type (`: type(%t)`)"))
-                    );
+                    return Err(self.err(
+                        *nat,
+                        format!("`%{n}` is new and `{op}` has no type inference: give its type (`: type(%t)`)"),
+                    ));
                 }
             }
         }

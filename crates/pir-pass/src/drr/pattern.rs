@@ -394,6 +394,8 @@ struct Planned {
     operands: Vec<Option<ValueId>>,
     types: Vec<Type>,
     attrs: Vec<(pir_core::Symbol, Attribute)>,
+    /// The result types are inferred once the op exists (none written).
+    infer: bool,
 }
 
 impl DrrPattern {
@@ -424,7 +426,13 @@ impl DrrPattern {
                 None => Some(None),
             })
             .collect::<Option<Vec<_>>>());
-        let types = if op.types.is_empty() {
+        let name = ctx.symbol(&op.op);
+        let infer = op.types.is_empty() && pir_infer::Inferer::shared(ctx).has_inference(name);
+        let types = if infer {
+            // Typed once created, as Paddle's builders type the ops a
+            // rule makes (see `apply`).
+            vec![Type::NULL; op.results.len()]
+        } else if op.types.is_empty() {
             some!(op
                 .results
                 .iter()
@@ -479,10 +487,11 @@ impl DrrPattern {
             ));
         }
         Ok(Some(Planned {
-            name: ctx.symbol(&op.op),
+            name,
             operands,
             types,
             attrs,
+            infer,
         }))
     }
 }
@@ -554,6 +563,14 @@ impl RewritePattern for DrrPattern {
                     let new = rw.create_op_at(point, plan.name, &plan.operands, &plan.types, dict);
                     placement.inserted(rw.program_ref(), point, new);
                     new_ops.push(new);
+                    if plan.infer {
+                        let inferer = pir_infer::Inferer::shared(rw.program_ref().ctx_arc());
+                        // Operands the result op's InferMeta refuses: the
+                        // rule does not hold here, so nothing changes.
+                        if inferer.retype_op(rw.program(), new).is_err() {
+                            return rollback(rw, &new_ops);
+                        }
+                    }
                     let results: Vec<ValueId> = rw.program_ref().results(new).collect();
                     for (n, v) in op.results.iter().zip(results) {
                         created.insert(n.clone(), v);

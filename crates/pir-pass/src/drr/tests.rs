@@ -127,8 +127,14 @@ fn malformed_rules_say_where_and_why() {
         ),
         (
             "rule r { %y = pd_op.relu(%x) => %t = pd_op.relu(%x) }",
-            "",
-            "give its type",
+            "1:1",
+            "replaces no source tensor",
+        ),
+        (
+            // An op without type inference (an XPU fusion).
+            "rule r { %y = pd_op.relu(%x) => %t, %a, %b = pd_op.mask_adaptive_xpu(%x)\n %y = pd_op.relu(%t) }",
+            "1:33",
+            "has no type inference: give its type",
         ),
         ("rule r { %y = pd_op.relu(%x)", "", "expected"),
     ];
@@ -342,4 +348,33 @@ fn the_guides_first_rule_parses_and_fires() {
     let end = start + readme[start..].find("\n}\n").expect("the rule ends") + 3;
     let (mut p, _) = fc_program(&[8, 16], &[16]);
     assert_eq!(run(&mut p, &readme[start..end]), 1);
+}
+
+#[test]
+fn result_ops_without_written_types_are_inferred() {
+    // `%t` is no tensor of the pattern: its type can only come from
+    // inference (Paddle's builders type the ops a rule makes the same way).
+    let rules = "rule relu_through_transposes {
+        %y = pd_op.relu(%x)
+        =>
+        %t = pd_op.transpose(%x) {perm: [1, 0]}
+        %u = pd_op.exp(%t)
+        %y = pd_op.transpose(%u) {perm: [1, 0]}
+    }";
+    let (mut p, y) = fc_program(&[8, 16], &[16]);
+    assert_eq!(run(&mut p, rules), 1);
+    p.verify().unwrap();
+    let text = p.to_string();
+    assert!(
+        text.contains("(tensor<4x16xf32>) -> tensor<16x4xf32>"),
+        "the intermediate is typed: {text}"
+    );
+    let ctx = p.ctx_arc().clone();
+    assert_eq!(ctx.display_type(p.value_type(y)), "tensor<4x16xf32>");
+    // A result its InferMeta refuses leaves the program as it was.
+    let refused = rules.replace("{perm: [1, 0]}\n        %u", "{perm: [0]}\n        %u");
+    let (mut p, _) = fc_program(&[8, 16], &[16]);
+    let before = p.to_string();
+    assert_eq!(run(&mut p, &refused), 0);
+    assert_eq!(p.to_string(), before);
 }

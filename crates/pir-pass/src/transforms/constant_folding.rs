@@ -16,6 +16,9 @@
 //! constants read by nothing else is first made out-of-place — no one can see
 //! the write — and then folded.
 //!
+//! A `shape`/`shape64` of a value whose dims are all known (after
+//! `set_input_shapes`) folds without reading anything.
+//!
 //! A folded result still read by an op that is not folded becomes, in order
 //! of preference:
 //! - `pd_op.full` when every element is the same finite value (exactly
@@ -222,8 +225,35 @@ impl Folder<'_> {
                     self.learn(op, facts.collect());
                 }
             }
+            "pd_op.shape" | "pd_op.shape64" => self.static_shape(p, op),
             name if MAKERS.contains(&name) || name == "builtin.parameter" => {}
             _ => self.fold(p, op),
+        }
+    }
+
+    /// A `shape` of a value whose dims are all known (fixed input shapes
+    /// followed through the program, say) is a constant: the data is never
+    /// read, so the shape arithmetic after it folds too.
+    fn static_shape(&mut self, p: &Program, op: OpId) {
+        let (Some(x), 1) = (p.operand(op, 0), p.num_results(op)) else {
+            return;
+        };
+        let Some((_, dims)) = pir_params::bound::declared(p, p.value_type(x)) else {
+            return;
+        };
+        let r = p.result(op, 0);
+        let Some((dtype, _)) = pir_params::bound::declared(p, p.value_type(r)) else {
+            return;
+        };
+        if dims.iter().any(|&d| d < 0) || self.aliases.is_written(r) {
+            return;
+        }
+        let Ok(t) = EvalTensor::from_i64s(dtype, &[dims.len()], &dims) else {
+            return;
+        };
+        if fits(p, p.value_type(r), &t) {
+            self.folded.insert(op);
+            self.learn(op, vec![(r, Known::Tensor(Arc::new(t)))]);
         }
     }
 
@@ -295,10 +325,13 @@ impl Folder<'_> {
         if !pir_eval::is_supported(name) || !is_pure(p, op) || p.num_operands(op) == 0 {
             return;
         }
+        // The evaluator takes a list operand (a `builtin.combine`) as its
+        // items in a row.
         let mut inputs = Vec::with_capacity(p.num_operands(op));
         for v in p.operands(op).collect::<Vec<_>>() {
-            match v.and_then(|v| self.tensor(p, v)) {
-                Some(t) => inputs.push((*t).clone()),
+            match v.and_then(|v| self.get(p, v)) {
+                Some(Known::Tensor(t)) => inputs.push((*t).clone()),
+                Some(Known::Vector(items)) => inputs.extend(items.iter().map(|t| (**t).clone())),
                 None => return,
             }
         }

@@ -12,6 +12,7 @@ pub mod fold_batch_norm;
 pub mod fusion;
 pub mod horizontal_fuse;
 pub mod inplace;
+pub mod input_shapes;
 pub mod loop_assign;
 pub mod loop_invariant;
 pub mod value_semantics;

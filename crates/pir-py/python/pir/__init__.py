@@ -35,6 +35,7 @@ from ._pir import (
     Block,
     EditError,
     FileKindError,
+    InferError,
     InternalError,
     LegacyError,
     MissingParamsError,
@@ -78,12 +79,17 @@ VerifyError.errors = ()
 
 _abc.MutableMapping.register(Params)
 
+from . import ops  # noqa: E402  (needs the native module above)
+from .ops import InsertionPoint  # noqa: E402
+
 __all__ = [
     "PIR_VERSION",
     "Attribute",
     "Block",
     "EditError",
     "FileKindError",
+    "InferError",
+    "InsertionPoint",
     "InternalError",
     "LegacyError",
     "MissingParamsError",
@@ -108,6 +114,7 @@ __all__ = [
     "load_params",
     "load_state_dict",
     "op_definition",
+    "ops",
     "parse",
     "passes",
     "save_params",

@@ -54,6 +54,9 @@ class MissingParamsError(PassError):
 class EditError(PirError):
     """An edit that would break the IR."""
 
+class InferError(PirError):
+    """Result types could not be inferred (the message names the op)."""
+
 class InternalError(PirError):
     """An internal error of pir (a bug; please report it with the input):
     the call was abandoned, and a program it was changing is left as it was."""
@@ -141,6 +144,14 @@ class Model:
 class Program:
     """A program: the `builtin.module` op, its ops, and the file header."""
 
+    def __init__(self) -> None:
+        """An empty program to build (`pir.ops`, `Block.create_op`)."""
+    @property
+    def inputs(self) -> dict[str, Value]:
+        """The values of the top-level data and feed ops, by name."""
+    def set_input_shapes(self, shapes: Mapping[str, Sequence[int]]) -> dict[str, int]:
+        """Fixed dims for inputs, re-inferred through the program
+        (`pir.InferError` naming the op a shape contradicts)."""
     def to_text(self, typed: bool = False, json_ids: bool = False) -> str: ...
     def to_json(
         self, readable: Optional[bool] = None, trainable: Optional[bool] = None

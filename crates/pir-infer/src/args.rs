@@ -349,19 +349,61 @@ impl<'a> Args<'a> {
         }
     }
 
-    /// Whether `IntArray` parameter `i` is an attribute or an operand made
-    /// directly by `full_int_array`: the only operands whose values some
-    /// builders read (`ExpandOp::InferMeta` gives every entry of any other
-    /// operand as unknown, `-2`).
-    pub fn int_array_is_literal(&self, i: usize) -> bool {
-        match self.operand(i) {
-            Ok(Some(v)) => self
-                .p
-                .defining_op(v)
-                .is_some_and(|d| self.p.op_name(d) == self.syms.full_int_array),
-            Ok(None) => false,
-            Err(_) => true,
+    /// The shape operand of `expand` (parameter `i`) as `ExpandOp`'s builder
+    /// reads it: an attribute's or a `full_int_array`'s values; a `stack`'s
+    /// items one by one, a `full` item's value, `-2` (unknown) for any other;
+    /// a `shape` of a tensor its dims, unknown ones `-2`; for any other
+    /// operand every entry `-2`. (Checked against Paddle 3.3.1: a `-1` item
+    /// keeps the input's dim, `-2` gives an unknown one.)
+    pub fn expand_shape(&self, i: usize) -> Result<Vec<i64>, Bad> {
+        let Param::Input(_) = self.param(i)? else {
+            return self.ints(i);
+        };
+        let v = self
+            .operand(i)?
+            .ok_or_else(|| Bad(format!("operand of parameter {i} is missing")))?;
+        let p = self.p;
+        let unknown = |v: ValueId| -> Result<Vec<i64>, Bad> {
+            let mut from_tensor = false;
+            let n = self.parse_value_shape(v, &mut from_tensor, 0)?.len();
+            Ok(vec![-2; n])
+        };
+        let Some(def) = p.defining_op(v) else {
+            return unknown(v);
+        };
+        let name = p.op_name(def);
+        if name == self.syms.full_int_array {
+            let mut from_tensor = false;
+            return self.parse_value_shape(v, &mut from_tensor, 0);
         }
+        if name == self.syms.shape || name == self.syms.shape64 {
+            let mut from_tensor = false;
+            let dims = self.parse_value_shape(v, &mut from_tensor, 0)?;
+            return Ok(dims
+                .into_iter()
+                .map(|d| if d < 0 { -2 } else { d })
+                .collect());
+        }
+        if name == self.syms.stack {
+            let list = p
+                .operand(def, 0)
+                .and_then(|l| p.defining_op(l))
+                .ok_or_else(|| Bad("stack of no list".into()))?;
+            let mut out = Vec::new();
+            for item in p.operands(list).flatten() {
+                let is_full = p
+                    .defining_op(item)
+                    .is_some_and(|d| p.op_name(d) == self.syms.full);
+                if is_full {
+                    let mut from_tensor = false;
+                    out.extend(self.parse_value_shape(item, &mut from_tensor, 0)?);
+                } else {
+                    out.extend(unknown(item)?);
+                }
+            }
+            return Ok(out);
+        }
+        unknown(v)
     }
 
     /// The values of a constant int-array operand, as Paddle's
@@ -501,6 +543,28 @@ pub fn layout_of_str(s: &str) -> Option<DataLayout> {
         "ONEDNN" | "MKLDNN" => DataLayout::OneDnn,
         other => DataLayout::parse(other)?,
     })
+}
+
+/// Whether a `data_format` string names NCHW, as InferMeta functions test
+/// `StringToDataLayout(s) == DataLayout::kNCHW`: the name is upper-cased,
+/// every other layout Paddle knows (even `NCDHW`) is not NCHW, and an
+/// unknown name is refused with Paddle's message.
+pub fn is_nchw_name(s: &str) -> Result<bool, Bad> {
+    let up = s.to_ascii_uppercase();
+    match up.as_str() {
+        "NCHW" => Ok(true),
+        "NHWC"
+        | "NDHWC"
+        | "NCDHW"
+        | "ANYLAYOUT"
+        | "UNDEFINED(ANYLAYOUT)"
+        | "MKLDNNLAYOUT"
+        | "SPARSE_COO"
+        | "SPARSE_CSR"
+        | "PSTRING_UNION"
+        | "STRIDED" => Ok(false),
+        _ => Err(Bad(format!("Unknown data layout type string: {up}."))),
+    }
 }
 
 /// A data type from its proto `VarType` code (legacy `int` dtype attributes).

@@ -109,9 +109,42 @@ pub(crate) fn logical_binary(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> 
     Ok(())
 }
 
-/// `CompareAllInferMeta`, `AllValueCompareInferMeta`: a 0-d bool.
+/// `CompareAllInferMeta` (`equal_all`): a 0-d result with `x`'s LoD. Paddle
+/// 3.3.1 sets only the dims, so the data type stays the fresh `IrTensor`'s
+/// float32 whatever the inputs are.
 pub(crate) fn compare_all(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    a.tensor(0)?;
+    let x = a.tensor(0)?;
+    a.tensor(1)?;
+    set(
+        outs,
+        0,
+        Meta {
+            lod: x.lod,
+            ..Meta::unset_dims(DataType::Float32)
+        },
+    );
+    Ok(())
+}
+
+/// `AllValueCompareInferMeta` (`allclose`): `BinarySameInputDimsCheck`
+/// (equal ranks; equal dims where both are known, at build time), then a
+/// 0-d bool.
+pub(crate) fn all_value_compare(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let y = a.tensor(1)?;
+    let (xd, yd) = (x.dims.as_slice(), y.dims.as_slice());
+    if xd.len() != yd.len() {
+        return Err(Bad(
+            "Input(Input) and Input(Other) must have the same dimension size.".into(),
+        ));
+    }
+    for (i, (&p, &q)) in xd.iter().zip(yd).enumerate() {
+        if p >= 0 && q >= 0 && p != q {
+            return Err(Bad(format!(
+                "The value at dim {i} of Input(Input) is not equal to the Input(Other): {p} != {q}."
+            )));
+        }
+    }
     set(outs, 0, Meta::new(DataType::Bool, DDim::default()));
     Ok(())
 }
@@ -489,12 +522,33 @@ pub(crate) fn dot(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
-/// `Atan2InferMeta`-like broadcast keeping `x`'s meta.
-pub(crate) fn broadcast_like_x(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+/// `Atan2InferMeta`: `x`'s meta (no broadcast), float64 when either input
+/// is int32 or int64. The ranks must match and `x.dims[0] <= y.dims[0]`
+/// (compared as they are, unknown `-1` included).
+pub(crate) fn atan2(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let y = a.tensor(1)?;
-    let dims = elementwise_dims(&x, &y)?;
-    set(outs, 0, Meta::new(x.dtype, dims));
+    let (xr, yr) = (x.dims.rank(), y.dims.rank());
+    if xr != yr {
+        return Err(Bad(format!(
+            "The rank ({xr}) of X shall be same as rank ({yr}) of Y."
+        )));
+    }
+    if xr > 0 {
+        let (p, q) = (x.dims.at(0)?, y.dims.at(0)?);
+        if p > q {
+            return Err(Bad(format!(
+                "The count ({p}) of elements of X shall not greater than count ({q}) of elements of Y."
+            )));
+        }
+    }
+    let int = |d: DataType| matches!(d, DataType::Int32 | DataType::Int64);
+    let dtype = if int(x.dtype) || int(y.dtype) {
+        DataType::Float64
+    } else {
+        x.dtype
+    };
+    set(outs, 0, Meta { dtype, ..x });
     Ok(())
 }
 
@@ -555,7 +609,24 @@ pub(crate) fn cross_entropy_with_softmax(a: &Args<'_>, outs: &mut [Out]) -> Resu
     Ok(())
 }
 
+mod correlation;
 mod detect;
+mod index;
+pub(crate) use correlation::correlation;
+mod masked;
+mod recommendation;
+mod sequence;
+mod stft;
+pub(crate) use recommendation::{shuffle_batch, tdm_child};
+pub(crate) use stft::stft;
+mod shaped_like_x;
+pub(crate) use index::{index_elementwise_get, index_elementwise_put};
+pub(crate) use masked::{masked_fill, reduce_as};
+pub(crate) use sequence::{beam_search_decode, ctc_align, cvm, row_conv, sequence_expand};
+pub(crate) use shaped_like_x::{
+    apply_per_channel_scale, dims_dtype_lod_of_x, prune_gate_by_capacity, softmax_mask_fuse,
+    yolo_box_head,
+};
 mod loss;
 pub(crate) use detect::{
     add_position_encoding, affine_grid, c_softmax_with_cross_entropy,
@@ -574,13 +645,27 @@ pub(crate) use more::{
 };
 
 #[cfg(test)]
+mod compare_tests;
+#[cfg(test)]
 mod detect_tests;
+#[cfg(test)]
+mod index_tests;
 #[cfg(test)]
 mod loss_tests;
 #[cfg(test)]
+mod masked_tests;
+#[cfg(test)]
 mod more_tests;
 #[cfg(test)]
+mod recommendation_tests;
+#[cfg(test)]
 mod refusal_tests;
+#[cfg(test)]
+mod sequence_tests;
+#[cfg(test)]
+mod shaped_like_x_tests;
+#[cfg(test)]
+mod stft_tests;
 #[cfg(test)]
 mod tests {
     use crate::testing::{infer_last, types};

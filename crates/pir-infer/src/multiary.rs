@@ -2,7 +2,7 @@
 
 use pir_dialects::pd_op::DataType;
 
-use crate::args::{layout_of_str, Args};
+use crate::args::{is_nchw_name, layout_of_str, Args};
 use crate::binary::broadcast;
 use crate::meta::{norm_axis, DDim, Meta, Out};
 use crate::unary::{dd, set};
@@ -138,39 +138,111 @@ pub(crate) fn batch_norm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
+/// The methods `Interpolate{1,2,3}DInferShapeCheck` accept for `n_sp`
+/// spatial dims, and the message of their refusal.
+fn interp_method_ok(n_sp: usize, method: &str) -> Result<(), Bad> {
+    let ok = match n_sp {
+        1 => method == "linear",
+        2 => matches!(method, "bilinear" | "nearest" | "bicubic"),
+        _ => matches!(method, "nearest" | "trilinear"),
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(Bad(match n_sp {
+        1 => format!(
+            "Interpolation method can only be \"linear\" when Input(X) dimension is 3, but got method = {method} ."
+        ),
+        2 => format!(
+            "Interpolation method can only be \"bilinear\" or \"nearest\" when Input(X) dimension is 4, but got method = {method}."
+        ),
+        _ => format!(
+            "Interpolation method can only be \"trilinear\" or \"nearest\" when Input(X) dimension is 5, but got method = {method} ."
+        ),
+    }))
+}
+
 /// `InterpolateInferMeta` (x, out_size, size_tensor, scale_tensor,
 /// data_format, out_d, out_h, out_w, scale, interp_method, align_corners,
-/// align_mode).
+/// align_mode), built with `is_runtime = false`: a `size_tensor` gives the
+/// `out_*` attributes exactly as they are (even 0 or -1); else a
+/// `scale_tensor` gives -1; else a non-empty `scale` gives
+/// `(int64) ((float) dim * scale)` (-1 when not positive); else the `out_*`
+/// attributes. `out_size` is read only at run time.
 pub(crate) fn interpolate(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
-    let nchw = !matches!(a.str(4)?, "NHWC" | "NDHWC" | "NWC");
     let r = x.dims.rank();
-    let n_sp = r.saturating_sub(2);
-    let has_size_tensor = a.has(2) && !a.tensors(2)?.is_empty();
-    let sp_start = if nchw { 2 } else { 1 };
-    let mut sp: Vec<i64>;
-    if has_size_tensor || a.has(3) {
-        sp = vec![-1; n_sp];
-    } else {
-        let scale = a.floats(8)?;
-        let attrs = [a.int(5)?, a.int(6)?, a.int(7)?];
-        let given: Vec<i64> = attrs[3 - n_sp.min(3)..].to_vec();
-        if scale.len() >= n_sp && n_sp > 0 && scale[..n_sp].iter().all(|&s| s > 0.0) {
-            sp = Vec::new();
-            for (i, &s) in scale.iter().enumerate().take(n_sp) {
-                let v = (x.dims.at(sp_start + i)? as f64 * s as f32 as f64) as i64;
-                sp.push(if v > 0 { v } else { -1 });
-            }
-        } else if n_sp == 1 && !scale.is_empty() && scale[0] > 0.0 {
-            let v = (x.dims.at(sp_start)? as f64 * scale[0]) as i64;
-            sp = vec![if v > 0 { v } else { -1 }];
-        } else {
-            sp = given;
-        }
-        if a.has(1) {
-            sp = vec![-1; n_sp];
+    if !(3..=5).contains(&r) {
+        return Err(Bad(format!(
+            "Input(X) dimension must be 3, 4 or 5, but got dimension = {r} ."
+        )));
+    }
+    let n_sp = r - 2;
+    interp_method_ok(n_sp, a.str(9)?)?;
+    // Only "NCHW" puts channels first: Paddle reads even "NCDHW" as last.
+    let nchw = is_nchw_name(a.str(4)?)?;
+    // Paddle checks dims 2.. whatever the layout.
+    for i in 2..r {
+        let d = x.dims.at(i)?;
+        if d == 0 {
+            return Err(Bad(format!(
+                "The shape of input(x) should be larger than 0, but received shape[{i}] is {d} "
+            )));
         }
     }
+    let attrs = [a.int(5)?, a.int(6)?, a.int(7)?];
+    let given: Vec<i64> = attrs[3 - n_sp..].to_vec();
+    let sp_start = if nchw { 2 } else { 1 };
+    let size_tensors = if a.has(2) { a.tensors(2)?.len() } else { 0 };
+    let sp: Vec<i64> = if size_tensors > 0 {
+        if size_tensors != n_sp {
+            return Err(Bad(format!(
+                "Input(SizeTensor)'size of Op(interpolate) must be {n_sp}. Attr(out_shape)'s length must be {n_sp} for {r}-D input tensor, but got size = {size_tensors} ."
+            )));
+        }
+        given
+    } else if let Some(s) = a.opt_tensor(3)? {
+        let sd = s.dims.as_slice();
+        if sd.len() > 1 {
+            return Err(Bad(format!(
+                "Scale's dimension size must be 1 or 0, but got dimension = {} .",
+                sd.len()
+            )));
+        }
+        if let Some(&n) = sd.first() {
+            if n != 1 && n != n_sp as i64 {
+                return Err(Bad(format!(
+                    "Scale's shape must be {n_sp} or 1, but got shape = {n} ."
+                )));
+            }
+        }
+        vec![-1; n_sp]
+    } else {
+        let scale = a.floats(8)?;
+        if scale.is_empty() {
+            given
+        } else if scale.len() >= n_sp {
+            // Paddle checks w, then h, then d.
+            for (i, name) in ["w", "h", "d"].iter().enumerate().take(n_sp) {
+                let s = scale[n_sp - 1 - i] as f32;
+                if s <= 0.0 {
+                    return Err(Bad(format!(
+                        "The scale_{name} in Attr(scale) of Operator(interpolate) should be greater than 0, but received value is {s}."
+                    )));
+                }
+            }
+            let mut sp = Vec::with_capacity(n_sp);
+            for (i, &s) in scale.iter().enumerate().take(n_sp) {
+                let v = (x.dims.at(sp_start + i)? as f32 * s as f32) as i64;
+                sp.push(if v > 0 { v } else { -1 });
+            }
+            sp
+        } else {
+            // Shorter than the spatial rank: Paddle reads past its end, so
+            // there is no answer to copy; the attributes stand in.
+            given
+        }
+    };
     let mut out = vec![x.dims.at(0)?];
     if nchw {
         out.push(x.dims.at(1)?);
@@ -262,6 +334,26 @@ pub(crate) fn adam(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
+mod detection;
+mod graph;
+mod recurrent;
+pub(crate) use detection::{deformable_conv, generate_proposals};
+pub(crate) use graph::{
+    graph_khop_sampler, graph_reindex, graph_sample_neighbors, weighted_sample_neighbors,
+};
+mod sampling;
+mod training;
+pub(crate) use recurrent::{cudnn_lstm, gru, gru_unit, lstm};
+pub(crate) use sampling::top_p_sampling;
+pub(crate) use training::{coalesce_tensor, update_loss_scaling};
+mod sequence_tagging;
+pub(crate) use sequence_tagging::{chunk_eval, crf_decoding};
+mod einsum;
+mod indexing;
+mod loss;
+pub(crate) use einsum::einsum;
+pub(crate) use indexing::index_put;
+pub(crate) use loss::{hsigmoid_loss, sigmoid_cross_entropy_with_logits, warpctc, warprnnt};
 mod more;
 pub(crate) use more::{
     auc, beam_search, bilinear, distribute_fpn_proposals, edit_distance, multi_dot, multiplex,
@@ -269,7 +361,27 @@ pub(crate) use more::{
 };
 
 #[cfg(test)]
+pub(crate) mod detection_tests;
+#[cfg(test)]
+mod einsum_tests;
+#[cfg(test)]
+mod graph_tests;
+#[cfg(test)]
+mod indexing_tests;
+#[cfg(test)]
+mod interp_tests;
+#[cfg(test)]
+mod loss_tests;
+#[cfg(test)]
 mod more_tests;
+#[cfg(test)]
+mod recurrent_tests;
+#[cfg(test)]
+mod sampling_tests;
+#[cfg(test)]
+mod sequence_tagging_tests;
+#[cfg(test)]
+mod training_tests;
 #[cfg(test)]
 mod tests {
     use crate::testing::types;

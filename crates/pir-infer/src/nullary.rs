@@ -105,15 +105,32 @@ pub(crate) fn eye(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 }
 
 /// `ArangeInferMeta` (start, end, step, dtype): the length when all three
-/// are known, else `-1`.
+/// are known, else `-1`; 0 when the step points away from `end` (checked
+/// against Paddle 3.3.1: `arange(2, 1, 0.5)` is `[0]`); a step of 0 in the
+/// output's type is refused.
 pub(crate) fn arange(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let (s, e, st) = (a.scalar(0)?, a.scalar(1)?, a.scalar(2)?);
     let dtype = a.dtype(3)?;
-    let n = if s.from_tensor || e.from_tensor || st.from_tensor || st.value == 0.0 {
+    let int = matches!(dtype, DataType::Int32 | DataType::Int64);
+    // The step is checked in the output's type (0.5 is 0 for int64).
+    let zero_step = if int {
+        st.value as i64 == 0
+    } else {
+        st.value == 0.0
+    };
+    let n = if s.from_tensor || e.from_tensor || st.from_tensor {
         -1
-    } else if matches!(dtype, DataType::Int32 | DataType::Int64) {
+    } else if zero_step {
+        return Err(Bad("The step of range op should not be 0.".into()));
+    } else if int {
         let (s, e, st) = (s.value as i64, e.value as i64, st.value as i64);
-        ((e - s).abs() + st.abs() - 1) / st.abs()
+        if (e - s).signum() * st.signum() < 0 {
+            0
+        } else {
+            ((e - s).abs() + st.abs() - 1) / st.abs()
+        }
+    } else if (e.value - s.value) * st.value < 0.0 {
+        0
     } else {
         ((e.value - s.value) / st.value).abs().ceil() as i64
     };
@@ -145,11 +162,17 @@ pub(crate) fn full_with_tensor(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad
     Ok(())
 }
 
+mod collective;
 mod more;
+mod range;
+pub(crate) use collective::recv_v2;
 pub(crate) use more::{read_file, tril_indices, triu_indices, truncated_gaussian_random};
+pub(crate) use range::{random, range};
 
 #[cfg(test)]
 mod more_tests;
+#[cfg(test)]
+mod range_tests;
 #[cfg(test)]
 mod tests {
     use crate::testing::types;

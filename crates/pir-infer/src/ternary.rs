@@ -1,8 +1,9 @@
 //! InferMeta functions of three tensors (Paddle's `infermeta/ternary.cc`).
 
+use pir_core::builtin::DataLayout;
 use pir_dialects::pd_op::DataType;
 
-use crate::args::Args;
+use crate::args::{is_nchw_name, Args};
 use crate::binary::broadcast;
 use crate::meta::{Meta, Out};
 use crate::unary::set;
@@ -77,35 +78,91 @@ pub(crate) fn addmm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
-/// `GroupNormInferMeta` (x, scale, bias, epsilon, groups, data_format):
-/// `y` like x; `mean` and `variance` `[N, groups]`, float32 for 16-bit x.
+/// `GroupNormInferMeta` (x, scale, bias, epsilon, groups, data_format),
+/// built with `is_runtime = false`: `groups`, `scale` and `bias` are
+/// checked only when the channel dim is known; an unknown channel dim of
+/// `y` comes from `scale.dims[0]` (else `bias.dims[0]`) when positive.
+/// `mean` and `variance` are `[N, groups]`, float32 for 16-bit x.
 pub(crate) fn group_norm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
+    let scale = a.opt_tensor(1)?;
+    let bias = a.opt_tensor(2)?;
     let groups = a.int(4)?;
-    if x.dims.rank() < 2 {
-        return Err(Bad(format!("group_norm input of rank {}", x.dims.rank())));
+    let format = a.str(5)?;
+    let d = x.dims.as_slice();
+    let r = d.len();
+    if r < 2 {
+        return Err(Bad(format!(
+            "The Input(X)'s dimension of Op(group_norm) must be greater than 1. But received: {r}-D Tensor, which shape is [{d:?}]."
+        )));
     }
-    if groups < 1 {
-        return Err(Bad(format!("groups {groups} must be >= 1")));
+    let c_axis = if is_nchw_name(format)? { 1 } else { r - 1 };
+    let channels = d[c_axis];
+    if channels != -1 {
+        if groups > channels {
+            return Err(Bad(format!(
+                "The Attr(groups) of Op(group_norm) must be less than or equal to the number of channels. But received: groups is [{groups}], channels is [{channels}], the Attr(data_layout) is [{format}]. The error may come from wrong data_layout setting."
+            )));
+        }
+        if groups < 1 {
+            return Err(Bad(format!(
+                "The Attr(groups) of Op(group_norm) must be greater than or equal to 1. But received: groups is [{groups}]."
+            )));
+        }
+        if channels % groups != 0 {
+            return Err(Bad(format!(
+                "Expected number of channels in input to be divisible by num_groups, but got input channel is {channels} and num_groups is {groups}"
+            )));
+        }
+        for (m, what) in [(&scale, "Scale"), (&bias, "Bias")] {
+            let Some(m) = m else { continue };
+            if m.dims.rank() != 1 {
+                return Err(Bad(format!(
+                    "The Input({what}) of Op(group_norm) should be 1-D Tensor. But received: {}-D Tensor, the shape of Input({what}) is [{:?}].",
+                    m.dims.rank(),
+                    m.dims.as_slice()
+                )));
+            }
+            if m.dims.at(0)? != channels {
+                return Err(Bad(format!(
+                    "The Input({what})'s first dimension size of Op(group_norm) must be equal to the number of channels. But received: the Input({what})'s first dimension size is [{}], the channels is [{channels}], the Attr(data_layout) is [{format}]. The error may come from wrong data_layout setting.",
+                    m.dims.at(0)?
+                )));
+            }
+        }
+    }
+    let mut y = x.dims;
+    if channels < 0 {
+        // `scale` wins when given, even with an unknown first dim.
+        let from = scale.as_ref().or(bias.as_ref());
+        let c = from.and_then(|m| m.dims.as_slice().first().copied());
+        if let Some(c) = c.filter(|&c| c > 0) {
+            y.set(c_axis, c)?;
+        }
     }
     let param = match x.dtype {
         DataType::BFloat16 | DataType::Float16 => DataType::Float32,
         d => d,
     };
-    let stats = crate::unary::dd(&[x.dims.at(0)?, groups])?;
+    let stats = crate::unary::dd(&[d[0], groups])?;
     set(outs, 1, Meta::new(param, stats));
     set(outs, 2, Meta::new(param, stats));
     set(
         outs,
         0,
         Meta {
-            layout: pir_core::builtin::DataLayout::NCHW,
+            dims: y,
+            layout: DataLayout::NCHW,
             ..x
         },
     );
     Ok(())
 }
 
+mod detection;
+pub(crate) use detection::collect_fpn_proposals;
+mod recommendation;
+pub(crate) use recommendation::rank_attention;
 mod more;
 pub(crate) use more::{
     accuracy, affine_channel, assign_pos, baddbmm, box_coder,
@@ -116,7 +173,13 @@ pub(crate) use more::{
 };
 
 #[cfg(test)]
+mod detection_tests;
+#[cfg(test)]
 mod more_tests;
+#[cfg(test)]
+mod norm_tests;
+#[cfg(test)]
+mod recommendation_tests;
 #[cfg(test)]
 mod tests {
     use crate::testing::types;

@@ -229,14 +229,19 @@ pub(crate) fn reduce_int_array_axis(a: &Args<'_>, outs: &mut [Out]) -> Result<()
     reduce_int_array(a, outs, false, false)
 }
 
-/// `StrictReduceIntArrayAxisInferMeta` (default config: runtime).
+/// `StrictReduceIntArrayAxisInferMeta` (`max`, `min`; built with
+/// `is_runtime = false`: axes from a tensor give unknown dims).
 pub(crate) fn strict_reduce_int_array_axis(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    reduce_int_array(a, outs, false, true)
+    reduce_int_array(a, outs, false, false)
 }
 
-/// `ReduceIntArrayAxisInferMetaBase` (default config: runtime).
+/// `ReduceIntArrayAxisInferMetaBase`: `prod` is built with
+/// `is_runtime = false` (axes from a tensor give unknown dims), while
+/// `frobenius_norm`'s builder reduces the `-1` placeholders of such axes as
+/// if they were values (checked against Paddle 3.3.1).
 pub(crate) fn reduce_int_array_axis_base(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    reduce_int_array(a, outs, true, true)
+    let runtime = a.def.name == "pd_op.frobenius_norm";
+    reduce_int_array(a, outs, true, runtime)
 }
 
 /// `SumInferMeta` (built with `is_runtime = false`).
@@ -393,21 +398,28 @@ pub(crate) fn reshape(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let shape = a.int_array(1)?;
     let dims = if shape.from_tensor {
-        // Paddle keeps the known entries and the zeros copied from x.
+        // Built with `is_runtime = false`: the values stay as given (a `-1`
+        // is not inferred, nothing is checked) except that a 0 copies x's dim.
         let mut d = DDim::default();
         for (i, &s) in shape.values.iter().enumerate() {
-            d.push(if s == 0 && i < x.dims.rank() {
-                x.dims.at(i)?
+            d.push(if s == 0 {
+                x.dims.at(i).map_err(|_| {
+                    Bad(format!(
+                        "The index of 0 in `shape` must be less than the input tensor X's dimensions. But received shape[{i}] = 0, X's dimensions = {}, X's shape = [{}].",
+                        x.dims.rank(),
+                        x.dims
+                            .as_slice()
+                            .iter()
+                            .map(i64::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ))
+                })?
             } else {
                 s
             })?;
         }
-        let known = d.as_slice().iter().filter(|&&v| v >= 0).count();
-        if known + 1 == d.rank() && !x.dims.has_unknown() {
-            reshape_dims(&x.dims, d.as_slice())?
-        } else {
-            d
-        }
+        d
     } else {
         reshape_dims(&x.dims, &shape.values)?
     };
@@ -451,44 +463,6 @@ pub(crate) fn flatten(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     out.push(prod)?;
     for i in stop + 1..r {
         out.push(x.dims.at(i)?)?;
-    }
-    let mut m = like(&x, out);
-    if x.dims.as_slice().first() != out.as_slice().first() {
-        m.lod = Box::new([]);
-    }
-    set(outs, 0, m);
-    Ok(())
-}
-
-/// `SqueezeInferMeta` (`GetOutputSqueezeShape`).
-pub(crate) fn squeeze(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    let x = a.tensor(0)?;
-    let axes = a.int_array(1)?;
-    let r = x.dims.rank();
-    let mut keep = vec![true; r];
-    if axes.values.is_empty() {
-        for (k, &d) in keep.iter_mut().zip(x.dims.as_slice()) {
-            if d == 1 {
-                *k = false;
-            }
-        }
-    } else {
-        for &ax in &axes.values {
-            let c = if ax < 0 { ax + r as i64 } else { ax };
-            if c < 0 || c as usize >= r {
-                continue;
-            }
-            let c = c as usize;
-            if x.dims.at(c)? == 1 || (axes.from_tensor && x.dims.at(c)? == -1) {
-                keep[c] = false;
-            }
-        }
-    }
-    let mut out = DDim::default();
-    for (&k, &d) in keep.iter().zip(x.dims.as_slice()) {
-        if k {
-            out.push(d)?;
-        }
     }
     let mut m = like(&x, out);
     if x.dims.as_slice().first() != out.as_slice().first() {
@@ -576,51 +550,6 @@ pub(crate) fn shape64(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 pub(crate) fn numel(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     a.tensor(0)?;
     set(outs, 0, Meta::new(DataType::Int64, DDim::default()));
-    Ok(())
-}
-
-/// `SplitInferMeta` (built with `is_runtime = false`).
-pub(crate) fn split(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    let x = a.tensor(0)?;
-    let sections = a.int_array(1)?;
-    let axis = a.scalar(2)?;
-    let n = sections.values.len();
-    let mut metas = Vec::with_capacity(n);
-    if axis.from_tensor {
-        for _ in 0..n {
-            metas.push(like(&x, dd(&vec![-1; x.dims.rank()])?));
-        }
-    } else {
-        let ax = norm_axis(axis.value as i64, x.dims.rank())?;
-        let input = x.dims.at(ax)?;
-        let mut secs = sections.values.clone();
-        if !sections.from_tensor {
-            let unk: Vec<usize> = (0..n).filter(|&i| secs[i] == -1).collect();
-            if unk.len() == 1 && input > 0 {
-                let known: i64 = secs.iter().filter(|&&s| s != -1).sum();
-                secs[unk[0]] = input - known;
-            }
-        }
-        for &s in &secs {
-            let mut d = x.dims;
-            d.set(
-                ax,
-                if sections.from_tensor || input < 0 && s == -1 {
-                    -1
-                } else {
-                    s
-                },
-            )?;
-            let mut m = like(&x, d);
-            if ax == 0 {
-                m.lod = Box::new([]);
-            }
-            metas.push(m);
-        }
-    }
-    if let Some(o) = outs.get_mut(0) {
-        *o = Out::List(metas);
-    }
     Ok(())
 }
 
@@ -740,6 +669,14 @@ pub(crate) fn topk(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
+mod array;
+mod hash;
+mod image;
+pub(crate) use array::unchanged_array;
+pub(crate) use hash::hash;
+pub(crate) use image::decode_jpeg;
+mod axes;
+pub(crate) use axes::{split, squeeze};
 mod slice;
 pub(crate) use slice::{expand, slice};
 mod more;
@@ -774,7 +711,13 @@ pub(crate) use simple::{
     dirichlet, fake_channel_wise_quantize, fake_quantize_abs_max, fft_c2c, fft_c2r, fft_r2c,
 };
 #[cfg(test)]
+mod array_tests;
+#[cfg(test)]
+mod axes_tests;
+#[cfg(test)]
 mod decomp_tests;
+#[cfg(test)]
+mod image_tests;
 #[cfg(test)]
 mod linalg_tests;
 #[cfg(test)]

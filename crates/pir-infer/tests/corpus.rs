@@ -126,7 +126,13 @@ fn legacy_models(dir: &Path, out: &mut Vec<PathBuf>) {
 ///   Paddle 2.6 `InferShape` (or its run) recorded differently from Paddle
 ///   3.3.1's InferMeta (a count tensor's dims, a batch of determinants,
 ///   an index dtype, a 1-d unique's dtype the 3.3.1 function leaves
-///   float32, a length read from a tensor as unknown).
+///   float32, a length read from a tensor as unknown);
+/// - `pd_op.equal_all`, `pd_op.crf_decoding`, `pd_op.ctc_align`,
+///   `pd_op.dequantize_abs_max`, `pd_op.dequantize_log`,
+///   `pd_op.generate_proposals`: outputs whose dtype or dims Paddle 2.6
+///   set where Paddle 3.3.1's function leaves them (its builder gives
+///   `equal_all` float32, `crf_decoding` float32, the dequantizations
+///   their input's int8: checked by building each in Paddle 3.3.1).
 const TYPED_FROM_VARIABLES: &[&str] = &[
     "pd_op.array_read",
     "pd_op.array_to_tensor",
@@ -135,10 +141,16 @@ const TYPED_FROM_VARIABLES: &[&str] = &[
     "pd_op.bilinear_interp",
     "pd_op.concat",
     "pd_op.create_array",
+    "pd_op.crf_decoding",
+    "pd_op.ctc_align",
+    "pd_op.dequantize_abs_max",
+    "pd_op.dequantize_log",
     "pd_op.det",
     "pd_op.embedding",
+    "pd_op.equal_all",
     "pd_op.expand",
     "pd_op.full_with_tensor",
+    "pd_op.generate_proposals",
     "pd_op.kthvalue",
     "pd_op.linspace",
     "pd_op.logspace",

@@ -274,7 +274,8 @@ fn channel_shuffle_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 }
 
 /// `PixelUnshuffleGradInferMeta` (out_grad, downscale_factor, data_format):
-/// channels divided by the factor squared, spatial dims multiplied by it.
+/// channels divided by the factor squared, spatial dims multiplied by it;
+/// an unknown (-1) extent stays unknown (checked against Paddle 3.3.1).
 fn pixel_unshuffle_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let dout = a.tensor(0)?;
     let f = a.int(1)?;
@@ -285,20 +286,20 @@ fn pixel_unshuffle_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         return Err(Bad("downscale_factor must not be 0".into()));
     }
     let d = dout.dims.as_slice();
-    // Paddle multiplies and divides unknown (-1) extents as they are.
+    let keep = |v: i64, r: i64| if v == -1 { -1 } else { r };
     let dims = if channel_last {
         [
             d[0],
-            d[1].wrapping_mul(f),
-            d[2].wrapping_mul(f),
-            d[3].wrapping_div(ff),
+            keep(d[1], d[1].wrapping_mul(f)),
+            keep(d[2], d[2].wrapping_mul(f)),
+            keep(d[3], d[3].wrapping_div(ff)),
         ]
     } else {
         [
             d[0],
-            d[1].wrapping_div(ff),
-            d[2].wrapping_mul(f),
-            d[3].wrapping_mul(f),
+            keep(d[1], d[1].wrapping_div(ff)),
+            keep(d[2], d[2].wrapping_mul(f)),
+            keep(d[3], d[3].wrapping_mul(f)),
         ]
     };
     set(outs, 0, fresh(DDim::new(&dims)?, dout.dtype));

@@ -762,3 +762,18 @@ fn pixel_shuffle_grad_keeps_unknown() {
                  (%1) = \"pd_op.pixel_shuffle_grad\" (%0) {data_format:\"NCHW\",stop_gradient:[true],upscale_factor:2} : (tensor<-1x3x-1x16xf64>) -> tensor<-1x12x-1x8xf64>\n}\n";
     assert_eq!(types(t), ["tensor<-1x12x-1x8xf64>"]);
 }
+
+/// `PixelUnshuffleGradInferMeta`: an unknown (-1) extent stays unknown.
+#[test]
+fn pixel_unshuffle_grad_keeps_unknown() {
+    crate::testing::check(
+        r#"(%0) = "pd_op.data" () {dtype:float64,name:"d",place:Place(undefined:0),shape:[-1,12,-1,4],stop_gradient:[true]} : () -> tensor<-1x12x-1x4xf64>
+(%1) = "pd_op.pixel_unshuffle_grad" (%0) {data_format:"NCHW",downscale_factor:2,stop_gradient:[true]} : (tensor<-1x12x-1x4xf64>) -> tensor<-1x3x-1x8xf64>"#,
+        &["tensor<-1x3x-1x8xf64>"],
+    );
+    crate::testing::check(
+        r#"(%0) = "pd_op.data" () {dtype:float64,name:"d",place:Place(undefined:0),shape:[-1,-1,4,-1],stop_gradient:[true]} : () -> tensor<-1x-1x4x-1xf64>
+(%1) = "pd_op.pixel_unshuffle_grad" (%0) {data_format:"NHWC",downscale_factor:2,stop_gradient:[true]} : (tensor<-1x-1x4x-1xf64>) -> tensor<-1x-1x8x-1xf64>"#,
+        &["tensor<-1x-1x8x-1xf64>"],
+    );
+}

@@ -176,7 +176,12 @@ pub(crate) fn instance_norm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
                     m.dims.rank()
                 )));
             }
-            if m.dims.product() > 0 && m.dims.at(0)? != c {
+            // Paddle 3.3.1 compares `scale` with C only when its dim is
+            // unknown (so `[4]` passes with C = 3 and `[-1]` fails), and
+            // `bias` only when its dim is known.
+            let unknown = m.dims.has_unknown();
+            let check = if i == 1 { unknown } else { !unknown };
+            if check && m.dims.at(0)? != c {
                 return Err(Bad(format!(
                     "ShapeError: the shape of {what} must equal to [{c}]But received: the shape of {what} is [{}]",
                     m.dims.at(0)?
@@ -596,10 +601,14 @@ pub(crate) fn c_softmax_with_multi_label_cross_entropy(
             ));
         }
     }
-    if bd[r - 1] < 1 {
-        return Err(Bad(
-            "the last dimension of Input(Label) should be greater than or equal to 1.".into(),
-        ));
+    // Paddle compares the dim with `1UL`: an unknown (-1) dim converts to a
+    // huge unsigned value and passes; only 0 fails.
+    if bd[r - 1] == 0 {
+        return Err(Bad(format!(
+            "the last dimension of Input(Label) should be greater than or equal to 1.But received: the last dimension of Input(Label) is [{}],the last dimension is [{}]",
+            bd[r - 1],
+            r - 1
+        )));
     }
     for (&p, &q) in bd.iter().zip(sd) {
         if p > 0 && q > 0 && p != q {

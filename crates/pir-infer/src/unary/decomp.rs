@@ -91,9 +91,14 @@ pub(crate) fn svdvals(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
-/// `DetInferMeta` (x): the batch dims.
+/// `DetInferMeta` (x): the batch dims; a 1-D x leaves the dims unset.
 pub(crate) fn det(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
+    if x.dims.rank() == 1 {
+        // Paddle 3.3.1 accepts a 1-D x and sets only the data type.
+        set(outs, 0, Meta::unset_dims(x.dtype));
+        return Ok(());
+    }
     let d = matrix(&x, "det")?;
     let b = dd(&d[..d.len() - 2])?;
     set(outs, 0, Meta::laid_out(x.dtype, b, x.layout));

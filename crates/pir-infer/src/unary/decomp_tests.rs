@@ -181,3 +181,19 @@ fn unique_raw() {
         &["tensor<-1xf32>", "null", "tensor<-1xf32>", "null"],
     );
 }
+
+/// `DetInferMeta` accepts a 1-D x and sets only the data type (Paddle's
+/// live print shows the unset dims as `0x…`, held here 0-d).
+#[test]
+fn det_of_a_vector() {
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:float64,name:"x",place:Place(undefined:0),shape:[6],stop_gradient:[true]} : () -> tensor<6xf64>
+(%1) = "pd_op.det" (%0) {stop_gradient:[true]} : (tensor<6xf64>) -> tensor<0xf64>"#,
+        &["tensor<f64>"],
+    );
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1],stop_gradient:[true]} : () -> tensor<-1xf32>
+(%1) = "pd_op.det" (%0) {stop_gradient:[true]} : (tensor<-1xf32>) -> tensor<0xf32>"#,
+        &["tensor<0xf32>"],
+    );
+}

@@ -75,13 +75,8 @@ pub(crate) fn slice(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 /// up (from the right) with one of x's dims and stays `-1` otherwise.
 pub(crate) fn expand(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
-    let shape = a.int_array(1)?;
     let xr = x.dims.rank();
-    let mut sh = if a.int_array_is_literal(1) {
-        shape.values
-    } else {
-        vec![-2; shape.values.len()]
-    };
+    let mut sh = a.expand_shape(1)?;
     if sh.is_empty() {
         sh = vec![-1; xr];
     }
@@ -103,4 +98,44 @@ pub(crate) fn expand(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     }
     set(outs, 0, Meta::laid_out(x.dtype, dd(&sh)?, x.layout));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::testing::check;
+
+    const X: &str = r#"(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,16,48],stop_gradient:[true]} : () -> tensor<-1x16x48xf32>
+(%1) = "pd_op.data" () {dtype:float32,name:"c",place:Place(undefined:0),shape:[1,1,48],stop_gradient:[true]} : () -> tensor<1x1x48xf32>
+(%2) = "pd_op.shape64" (%0) {stop_gradient:[true]} : (tensor<-1x16x48xf32>) -> tensor<3xi64>
+(%3) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[0]} : () -> tensor<1xi64>
+(%4) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[1]} : () -> tensor<1xi64>
+(%5) = "pd_op.slice" (%2, %3, %4) {axes:[0],decrease_axis:[0],infer_flags:[1],stop_gradient:[true]} : (tensor<3xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+(%6) = "pd_op.full" () {dtype:int64,place:Place(cpu),shape:[],stop_gradient:[true],value:-1} : () -> tensor<i64>
+(%7) = "pd_op.full" () {dtype:int64,place:Place(cpu),shape:[],stop_gradient:[true],value:48} : () -> tensor<i64>"#;
+
+    /// What Paddle 3.3.1 gave `paddle._pir_ops.expand(c, shape)` for
+    /// shapes made these ways.
+    #[test]
+    fn expand_reads_stack_items_one_by_one() {
+        let stack = |items: &str| {
+            format!(
+                "{X}\n(%8) = \"builtin.combine\" ({items}) {{}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> vec[tensor<i64>,tensor<i64>,tensor<i64>]\n\
+                 (%9) = \"pd_op.stack\" (%8) {{axis:0}} : (vec[tensor<i64>,tensor<i64>,tensor<i64>]) -> tensor<3xi64>\n\
+                 (%10) = \"pd_op.expand\" (%1, %9) {{}} : (tensor<1x1x48xf32>, tensor<3xi64>) -> tensor<-1x1x48xf32>"
+            )
+        };
+        check(&stack("%5, %6, %6"), &["tensor<-1x1x48xf32>"]);
+        check(&stack("%6, %5, %7"), &["tensor<1x-1x48xf32>"]);
+        // A shape's unknown dims are unknown, its known ones literal.
+        check(
+            &format!("{X}\n(%8) = \"pd_op.expand\" (%1, %2) {{}} : (tensor<1x1x48xf32>, tensor<3xi64>) -> tensor<-1x16x48xf32>"),
+            &["tensor<-1x16x48xf32>"],
+        );
+        // Any other tensor: every entry unknown.
+        check(
+            &format!("{X}\n(%8) = \"pd_op.data\" () {{dtype:int64,name:\"d\",place:Place(undefined:0),shape:[3]}} : () -> tensor<3xi64>\n\
+                      (%9) = \"pd_op.expand\" (%1, %8) {{}} : (tensor<1x1x48xf32>, tensor<3xi64>) -> tensor<-1x-1x-1xf32>"),
+            &["tensor<-1x-1x-1xf32>"],
+        );
+    }
 }

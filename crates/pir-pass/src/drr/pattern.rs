@@ -563,13 +563,21 @@ impl RewritePattern for DrrPattern {
                     let new = rw.create_op_at(point, plan.name, &plan.operands, &plan.types, dict);
                     placement.inserted(rw.program_ref(), point, new);
                     new_ops.push(new);
+                    let inferer = pir_infer::Inferer::shared(rw.program_ref().ctx_arc());
                     if plan.infer {
-                        let inferer = pir_infer::Inferer::shared(rw.program_ref().ctx_arc());
                         // Operands the result op's InferMeta refuses: the
                         // rule does not hold here, so nothing changes.
                         if inferer.retype_op(rw.program(), new).is_err() {
                             return rollback(rw, &new_ops);
                         }
+                    } else if let Some(message) =
+                        written_types_differ(&inferer, rw.program_ref(), new)
+                    {
+                        // Types written in the rule that Paddle's builder
+                        // would not give: the rule is wrong, not the match.
+                        rollback(rw, &new_ops);
+                        rw.fail(format!("rule `{}`: {message}", self.rule.name));
+                        return false;
                     }
                     let results: Vec<ValueId> = rw.program_ref().results(new).collect();
                     for (n, v) in op.results.iter().zip(results) {
@@ -753,6 +761,37 @@ fn erase_dead(rw: &mut Rewriter<'_>, ops: impl Iterator<Item = OpId>) {
 }
 
 /// Undoes the ops a failed rewrite created (they have no users yet).
+/// Where a result op's written types differ from those its InferMeta gives
+/// (ops without inference, and refused operands, are not judged here).
+fn written_types_differ(inferer: &pir_infer::Inferer, p: &Program, op: OpId) -> Option<String> {
+    if !inferer.has_inference(p.op_name(op)) {
+        return None;
+    }
+    let inferred = inferer.infer(p, op).ok()?;
+    let ctx = p.ctx();
+    let show = |t: pir_core::Type| {
+        if t.is_null() {
+            "null".to_owned()
+        } else {
+            ctx.display_type(t)
+        }
+    };
+    p.results(op)
+        .zip(inferred)
+        .enumerate()
+        .find_map(|(i, (v, want))| {
+            let written = p.value_type(v);
+            (written != want && !written.is_null()).then(|| {
+                format!(
+                    "`{}` result {i} is written {} where Paddle's builder gives {}",
+                    p.op_name_str(op),
+                    show(written),
+                    show(want)
+                )
+            })
+        })
+}
+
 fn rollback(rw: &mut Rewriter<'_>, created: &[OpId]) -> bool {
     for &op in created.iter().rev() {
         rw.erase_op(op);

@@ -378,3 +378,30 @@ fn result_ops_without_written_types_are_inferred() {
     assert_eq!(run(&mut p, &refused), 0);
     assert_eq!(p.to_string(), before);
 }
+
+#[test]
+fn written_types_are_checked_against_inference() {
+    let rules = "rule wrongly_typed {
+        %y = pd_op.relu(%x)
+        =>
+        %y = pd_op.exp(%x) : tensor([3, 3], float32)
+    }";
+    let (mut p, _) = fc_program(&[8, 16], &[16]);
+    let before = p.to_string();
+    let set = FrozenPatternSet::new(parse(rules).patterns());
+    let module = p.module_op();
+    let outcome = apply_greedily(&mut p, module, &set, &GreedyConfig::default());
+    assert_eq!(outcome.stop, crate::rewrite::Stop::Failed);
+    let failure = outcome.failure.map(|f| f.message).unwrap_or_default();
+    assert!(
+        failure.contains("wrongly_typed")
+            && failure.contains("tensor<3x3xf32>")
+            && failure.contains("tensor<4x16xf32>"),
+        "{failure}"
+    );
+    assert_eq!(p.to_string(), before, "the program is left as it was");
+    // The type Paddle's builder gives is accepted.
+    let right = rules.replace("tensor([3, 3], float32)", "type(%y)");
+    let (mut p, _) = fc_program(&[8, 16], &[16]);
+    assert_eq!(run(&mut p, &right), 1);
+}

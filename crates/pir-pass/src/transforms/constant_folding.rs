@@ -196,7 +196,7 @@ impl Pass for ConstantFolding {
 
 fn pass_error(message: impl Into<String>) -> PassError {
     PassError {
-        pass: "constant_folding".into(),
+        pass: INFO.argument.into(),
         message: message.into(),
     }
 }

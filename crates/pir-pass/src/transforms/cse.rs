@@ -153,7 +153,7 @@ impl Cse<'_> {
                 Some(earlier) => {
                     let replacements: Vec<ValueId> = p.results(earlier).collect();
                     p.replace_op(op, &replacements).map_err(|e| PassError {
-                        pass: "cse".into(),
+                        pass: INFO.argument.into(),
                         message: e.to_string(),
                     })?;
                     self.merged += 1;

@@ -64,7 +64,7 @@ impl Pass for DeadCodeElimination {
 }
 
 fn error(e: impl std::fmt::Display) -> PassError {
-    PassError::new("dce", e)
+    PassError::new(INFO.argument, e)
 }
 
 /// Erases those of `worklist` (ops in post order) that are pure with unused

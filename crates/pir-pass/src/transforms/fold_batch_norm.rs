@@ -95,7 +95,7 @@ impl Pass for FoldBatchNorm {
 
 fn pass_error(message: impl Into<String>) -> PassError {
     PassError {
-        pass: "fold_batch_norm".into(),
+        pass: INFO.argument.into(),
         message: message.into(),
     }
 }

@@ -1,0 +1,27 @@
+//! `HashInferMeta` (Paddle's `unary.cc`): `num_hash` hashes of each row of
+//! ids.
+
+use crate::args::Args;
+use crate::meta::{DDim, Meta, Out};
+use crate::unary::set;
+use crate::Bad;
+
+/// `HashInferMeta` (x, num_hash, mod_by): x `[N, K]` gives
+/// `[N, num_hash, 1]` (Paddle's `HashOutputSize`), x's data type and LoD.
+pub(crate) fn hash(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let x = a.tensor(0)?;
+    let num_hash = a.int(1)?;
+    let d = x.dims.as_slice();
+    if d.len() != 2 {
+        return Err(Bad("The input of hash_op's dimensions must be 2".into()));
+    }
+    set(
+        outs,
+        0,
+        Meta {
+            lod: x.lod.clone(),
+            ..Meta::new(x.dtype, DDim::new(&[d[0], num_hash, 1])?)
+        },
+    );
+    Ok(())
+}

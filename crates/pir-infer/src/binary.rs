@@ -35,11 +35,19 @@ pub(crate) fn broadcast(x: &DDim, y: &DDim, axis: i64) -> Result<DDim, Bad> {
     let mut out = DDim::default();
     for i in 0..max {
         let (a, b) = (xa[i], ya[i]);
-        if !(a == b || a <= 1 || b <= 1) {
-            return Err(Bad(format!("broadcast dims {a} and {b} do not match")));
+        // A zero extent broadcasts only against itself, 1 or unknown, and
+        // stays zero (Paddle 3.3.1: `[0,4] + [-1,4]` is `[0,4]`).
+        if !(a == b || (a <= 1 && a != 0) || (b <= 1 && b != 0)) {
+            return Err(Bad(format!(
+                "Broadcast dimension mismatch. Operands could not be broadcast together with the shape of X = {:?} and the shape of Y = {:?}. Received [{a}] in X is not equal to [{b}] in Y at i:{i}.",
+                x.as_slice(),
+                y.as_slice()
+            )));
         }
         out.push(if a > 1 || b > 1 || (a == 1 && b == 1) {
             a.max(b)
+        } else if a == 0 || b == 0 {
+            0
         } else {
             -1
         })?;
@@ -612,21 +620,21 @@ pub(crate) fn cross_entropy_with_softmax(a: &Args<'_>, outs: &mut [Out]) -> Resu
 mod correlation;
 mod detect;
 mod index;
-pub(crate) use correlation::correlation;
 mod masked;
 mod recommendation;
 mod sequence;
-mod stft;
-pub(crate) use recommendation::{shuffle_batch, tdm_child};
-pub(crate) use stft::stft;
 mod shaped_like_x;
+mod stft;
+pub(crate) use correlation::correlation;
 pub(crate) use index::{index_elementwise_get, index_elementwise_put};
 pub(crate) use masked::{masked_fill, reduce_as};
+pub(crate) use recommendation::{shuffle_batch, tdm_child};
 pub(crate) use sequence::{beam_search_decode, ctc_align, cvm, row_conv, sequence_expand};
 pub(crate) use shaped_like_x::{
     apply_per_channel_scale, dims_dtype_lod_of_x, prune_gate_by_capacity, softmax_mask_fuse,
     yolo_box_head,
 };
+pub(crate) use stft::stft;
 mod loss;
 pub(crate) use detect::{
     add_position_encoding, affine_grid, c_softmax_with_cross_entropy,
@@ -646,6 +654,8 @@ pub(crate) use more::{
 
 #[cfg(test)]
 mod compare_tests;
+#[cfg(test)]
+mod correlation_tests;
 #[cfg(test)]
 mod detect_tests;
 #[cfg(test)]

@@ -334,32 +334,48 @@ pub(crate) fn adam(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
+mod array;
+mod attention;
 mod detection;
+mod einsum;
 mod graph;
+mod indexing;
+mod loss;
+mod norm;
+mod quantized_linear;
 mod recurrent;
+mod rope;
+mod sampling;
+mod sequence_tagging;
+mod training;
+pub(crate) use array::add_n_array;
+pub(crate) use attention::sparse_attention;
 pub(crate) use detection::{deformable_conv, generate_proposals};
+pub(crate) use einsum::einsum;
 pub(crate) use graph::{
     graph_khop_sampler, graph_reindex, graph_sample_neighbors, weighted_sample_neighbors,
 };
-mod sampling;
-mod training;
-pub(crate) use recurrent::{cudnn_lstm, gru, gru_unit, lstm};
-pub(crate) use sampling::top_p_sampling;
-pub(crate) use training::{coalesce_tensor, update_loss_scaling};
-mod sequence_tagging;
-pub(crate) use sequence_tagging::{chunk_eval, crf_decoding};
-mod einsum;
-mod indexing;
-mod loss;
-pub(crate) use einsum::einsum;
 pub(crate) use indexing::index_put;
 pub(crate) use loss::{hsigmoid_loss, sigmoid_cross_entropy_with_logits, warpctc, warprnnt};
+pub(crate) use norm::fused_layer_norm;
+pub(crate) use quantized_linear::weight_only_linear;
+pub(crate) use recurrent::{cudnn_lstm, gru, gru_unit, lstm};
+pub(crate) use rope::fused_rope;
+pub(crate) use sampling::top_p_sampling;
+pub(crate) use sequence_tagging::{chunk_eval, crf_decoding};
+pub(crate) use training::{
+    coalesce_tensor, distributed_fused_lamb_init, sparse_momentum, update_loss_scaling,
+};
 mod more;
 pub(crate) use more::{
     auc, beam_search, bilinear, distribute_fpn_proposals, edit_distance, multi_dot, multiplex,
     psroi_pool, quantize_linear, send_ue_recv, send_uv, yolo_loss,
 };
 
+#[cfg(test)]
+mod array_tests;
+#[cfg(test)]
+mod attention_tests;
 #[cfg(test)]
 pub(crate) mod detection_tests;
 #[cfg(test)]
@@ -375,7 +391,13 @@ mod loss_tests;
 #[cfg(test)]
 mod more_tests;
 #[cfg(test)]
+mod norm_tests;
+#[cfg(test)]
+mod quantized_linear_tests;
+#[cfg(test)]
 mod recurrent_tests;
+#[cfg(test)]
+mod rope_tests;
 #[cfg(test)]
 mod sampling_tests;
 #[cfg(test)]

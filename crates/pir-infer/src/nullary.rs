@@ -170,6 +170,8 @@ pub(crate) use more::{read_file, tril_indices, triu_indices, truncated_gaussian_
 pub(crate) use range::{random, range};
 
 #[cfg(test)]
+mod collective_tests;
+#[cfg(test)]
 mod more_tests;
 #[cfg(test)]
 mod range_tests;

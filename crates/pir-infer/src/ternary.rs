@@ -159,9 +159,15 @@ pub(crate) fn group_norm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
+mod attention;
+mod collective;
 mod detection;
-pub(crate) use detection::collect_fpn_proposals;
 mod recommendation;
+pub(crate) use attention::{
+    calc_reduced_attn_scores, flash_attn, flash_attn_qkvpacked, flash_attn_v3,
+};
+pub(crate) use collective::{faster_tokenizer, global_exchange};
+pub(crate) use detection::collect_fpn_proposals;
 pub(crate) use recommendation::rank_attention;
 mod more;
 pub(crate) use more::{
@@ -172,6 +178,10 @@ pub(crate) use more::{
     tdm_sampler, viterbi_decode,
 };
 
+#[cfg(test)]
+mod attention_tests;
+#[cfg(test)]
+mod collective_tests;
 #[cfg(test)]
 mod detection_tests;
 #[cfg(test)]

@@ -672,9 +672,11 @@ pub(crate) fn topk(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 mod array;
 mod hash;
 mod image;
-pub(crate) use array::unchanged_array;
-pub(crate) use hash::hash;
+mod moe;
+pub(crate) use array::{array_pop, create_array_like, unchanged_array};
+pub(crate) use hash::{barrier, hash};
 pub(crate) use image::decode_jpeg;
+pub(crate) use moe::{build_src_rank_and_local_expert_id, expand_modality_expert_id, int_bincount};
 mod axes;
 pub(crate) use axes::{split, squeeze};
 mod slice;
@@ -717,11 +719,15 @@ mod axes_tests;
 #[cfg(test)]
 mod decomp_tests;
 #[cfg(test)]
+mod hash_tests;
+#[cfg(test)]
 mod image_tests;
 #[cfg(test)]
 mod linalg_tests;
 #[cfg(test)]
 mod misc_tests;
+#[cfg(test)]
+mod moe_tests;
 #[cfg(test)]
 mod shape_tests;
 #[cfg(test)]

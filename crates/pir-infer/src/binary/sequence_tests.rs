@@ -113,3 +113,21 @@ fn row_conv() {
     ));
     assert!(e.contains("Input(Filter)'s dimensions should be 2."), "{e}");
 }
+/// `BeamSearchDecodeInferMeta` (from Paddle's prints): results left alone.
+#[test]
+fn beam_search_decode() {
+    // ids:int64[2,5,4,5]; scores:float32[2,5,4,5]; beam_size=1; end_id=2
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:int64,name:"ids",place:Place(undefined:0),shape:[2,5,4,5],stop_gradient:[true]} : () -> tensor<2x5x4x5xi64>
+(%1) = "pd_op.data" () {dtype:float32,name:"scores",place:Place(undefined:0),shape:[2,5,4,5],stop_gradient:[true]} : () -> tensor<2x5x4x5xf32>
+(%2, %3) = "pd_op.beam_search_decode" (%0, %1) {beam_size:1,end_id:2,stop_gradient:[true,true]} : (tensor<2x5x4x5xi64>, tensor<2x5x4x5xf32>) -> tensor<0xf32>, tensor<0xf32>"#,
+        &["tensor<0xf32>", "tensor<0xf32>"],
+    );
+    // ids:int64[2,5]; scores:float32[2,5]; beam_size=1; end_id=0
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:int64,name:"ids",place:Place(undefined:0),shape:[2,5],stop_gradient:[true]} : () -> tensor<2x5xi64>
+(%1) = "pd_op.data" () {dtype:float32,name:"scores",place:Place(undefined:0),shape:[2,5],stop_gradient:[true]} : () -> tensor<2x5xf32>
+(%2, %3) = "pd_op.beam_search_decode" (%0, %1) {beam_size:1,end_id:0,stop_gradient:[true,true]} : (tensor<2x5xi64>, tensor<2x5xf32>) -> tensor<0xf32>, tensor<0xf32>"#,
+        &["tensor<0xf32>", "tensor<0xf32>"],
+    );
+}

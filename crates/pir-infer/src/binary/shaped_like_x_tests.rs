@@ -129,3 +129,21 @@ fn gpu_only_ops_from_source() {
     );
     assert_eq!(crate::testing::types(&t), ["tensor<1x255x13x13xf32>"]);
 }
+/// `SoftmaxMaskFuseInferMeta` (from Paddle's prints): x's meta.
+#[test]
+fn softmax_mask_fuse() {
+    // x:float32[3,5,6,2]; mask:bool[3,5,6,2]
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[3,5,6,2],stop_gradient:[true]} : () -> tensor<3x5x6x2xf32>
+(%1) = "pd_op.data" () {dtype:bool,name:"mask",place:Place(undefined:0),shape:[3,5,6,2],stop_gradient:[true]} : () -> tensor<3x5x6x2xb>
+(%2) = "pd_op.fused_softmax_mask" (%0, %1) {stop_gradient:[true]} : (tensor<3x5x6x2xf32>, tensor<3x5x6x2xb>) -> tensor<3x5x6x2xf32>"#,
+        &["tensor<3x5x6x2xf32>"],
+    );
+    // x:float32[4,6,3,-1]; mask:bool[4,6,3,-1]
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[4,6,3,-1],stop_gradient:[true]} : () -> tensor<4x6x3x-1xf32>
+(%1) = "pd_op.data" () {dtype:bool,name:"mask",place:Place(undefined:0),shape:[4,6,3,-1],stop_gradient:[true]} : () -> tensor<4x6x3x-1xb>
+(%2) = "pd_op.fused_softmax_mask" (%0, %1) {stop_gradient:[true]} : (tensor<4x6x3x-1xf32>, tensor<4x6x3x-1xb>) -> tensor<4x6x3x-1xf32>"#,
+        &["tensor<4x6x3x-1xf32>"],
+    );
+}

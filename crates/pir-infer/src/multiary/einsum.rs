@@ -121,3 +121,100 @@ pub(crate) fn einsum(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    //! Refusals: Paddle 3.3.1's own (checked against it), and equations its
+    //! C++ reads out of bounds.
+
+    use crate::testing::infer_last;
+
+    /// A program of `data` operands of `shapes` (f32) and an einsum of `equation`.
+    fn program(equation: &str, shapes: &[&[i64]]) -> String {
+        let ty = |s: &[i64]| {
+            let dims: String = s.iter().map(|d| format!("{d}x")).collect();
+            format!("tensor<{dims}f32>")
+        };
+        let mut text = String::from("{\n");
+        for (i, s) in shapes.iter().enumerate() {
+            text += &format!(
+                "(%{i}) = \"pd_op.data\" () {{dtype:float32,name:\"x{i}\",place:Place(undefined:0),shape:{s:?},stop_gradient:[true]}} : () -> {}\n",
+                ty(s)
+            );
+        }
+        let n = shapes.len();
+        let names: Vec<String> = (0..n).map(|i| format!("%{i}")).collect();
+        let types: Vec<String> = shapes.iter().map(|s| ty(s)).collect();
+        let vec = format!("vec[{}]", types.join(","));
+        text += &format!(
+            "(%{n}) = \"builtin.combine\" ({}) {{}} : ({}) -> {vec}\n",
+            names.join(", "),
+            types.join(", ")
+        );
+        text += &format!(
+            "(%{}, %{}, %{}) = \"pd_op.einsum\" (%{n}) {{equation:\"{equation}\"}} : ({vec}) -> tensor<f32>, {vec}, {vec}\n}}\n",
+            n + 1,
+            n + 2,
+            n + 3
+        );
+        text
+    }
+
+    /// The error inferring an einsum of `equation` over `shapes`.
+    fn error(equation: &str, shapes: &[&[i64]]) -> String {
+        match infer_last(&program(equation, shapes)) {
+            Ok(types) => panic!("{equation}: inferred {types:?}"),
+            Err(e) => e,
+        }
+    }
+
+    /// Paddle 3.3.1 refuses these while building the op.
+    #[test]
+    fn paddle_errors() {
+        let e = error("ij,jk->ik", &[&[3, 4], &[5, 6]]);
+        assert!(
+            e.contains("Same label have different shapes for label: `j`"),
+            "{e}"
+        );
+        let e = error("ii->i", &[&[3, 4]]);
+        assert!(
+            e.contains("Same label have different shapes for label: `i`"),
+            "{e}"
+        );
+        // A zero extent is an extent like any other.
+        let e = error("ij,jk->ik", &[&[3, 0], &[7, 5]]);
+        assert!(e.contains("label: `j`"), "{e}");
+        let e = error("ij,jk->ik", &[&[3, 7], &[0, 5]]);
+        assert!(e.contains("label: `j`"), "{e}");
+    }
+
+    /// Equations Paddle's C++ reads out of bounds (it crashes, or makes up
+    /// dims): refused.
+    #[test]
+    fn out_of_bounds_equations_are_refused() {
+        let e = error("ij", &[&[3, 4]]);
+        assert!(e.contains("Required at least one `->`"), "{e}");
+        let e = error("ij->ij", &[&[3, 4], &[5, 6]]);
+        assert!(
+            e.contains("the number of operands is 2, but found 1 segments"),
+            "{e}"
+        );
+        let e = error("ij,jk->ik", &[&[3, 4]]);
+        assert!(
+            e.contains("the number of operands is 1, but found 2 segments"),
+            "{e}"
+        );
+        let e = error("Ij->j", &[&[3, 4]]);
+        assert!(e.contains("Found invalid char in equation"), "{e}");
+        let e = error("...ij->ij", &[&[3, 4]]);
+        assert!(e.contains("more labels than"), "{e}");
+        let e = error("...i->...", &[&[2, 3, 4, 5]]);
+        assert!(e.contains("Found invalid char in equation"), "{e}");
+        let e = error("ijk->i", &[&[3, 4]]);
+        assert!(e.contains("more labels than"), "{e}");
+        let e = error("ij->iK", &[&[3, 4]]);
+        assert!(e.contains("Found invalid char in equation"), "{e}");
+        let e = error("ij->ij", &[]);
+        assert!(e.contains("list of Value"), "{e}");
+    }
+}

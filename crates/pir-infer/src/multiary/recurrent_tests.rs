@@ -208,3 +208,55 @@ fn lstm_refusals() {
         "{e}"
     );
 }
+/// `CudnnLSTMInferMeta` (from Paddle's prints): `reserve` and `state_out` get only a data type.
+#[test]
+fn cudnn_lstm() {
+    // x:float32[3,3,5]; init_h:float32[3,3,5]; init_c:float32[3,3,5]; w:float32[3,3,5]; weight_list[0]:float32[3,3,5]; sequence_length:float32[3,3,5]; dropout_prob=0.0; is_bidirec=False; hidden_size=1; num_layers=1; is_test=False; seed=0
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[3,3,5],stop_gradient:[true]} : () -> tensor<3x3x5xf32>
+(%1) = "pd_op.data" () {dtype:float32,name:"init_h",place:Place(undefined:0),shape:[3,3,5],stop_gradient:[true]} : () -> tensor<3x3x5xf32>
+(%2) = "pd_op.data" () {dtype:float32,name:"init_c",place:Place(undefined:0),shape:[3,3,5],stop_gradient:[true]} : () -> tensor<3x3x5xf32>
+(%3) = "pd_op.data" () {dtype:float32,name:"w",place:Place(undefined:0),shape:[3,3,5],stop_gradient:[true]} : () -> tensor<3x3x5xf32>
+(%4) = "pd_op.data" () {dtype:float32,name:"weight_list_0",place:Place(undefined:0),shape:[3,3,5],stop_gradient:[true]} : () -> tensor<3x3x5xf32>
+(%5) = "pd_op.data" () {dtype:float32,name:"sequence_length",place:Place(undefined:0),shape:[3,3,5],stop_gradient:[true]} : () -> tensor<3x3x5xf32>
+(%6) = "builtin.combine" (%4) {stop_gradient:[true]} : (tensor<3x3x5xf32>) -> vec[tensor<3x3x5xf32>]
+(%7, %8, %9, %10, %11) = "pd_op.cudnn_lstm" (%0, %1, %2, %3, %6, %5) {dropout_prob:0,hidden_size:1,is_bidirec:false,is_test:false,num_layers:1,seed:0,stop_gradient:[true,true,true,true,true]} : (tensor<3x3x5xf32>, tensor<3x3x5xf32>, tensor<3x3x5xf32>, tensor<3x3x5xf32>, vec[tensor<3x3x5xf32>], tensor<3x3x5xf32>) -> tensor<3x3x1xf32>, tensor<3x3x5xf32>, tensor<3x3x5xf32>, tensor<0xu8>, tensor<0xu8>"#,
+        &[
+            "tensor<3x3x1xf32>",
+            "tensor<3x3x5xf32>",
+            "tensor<3x3x5xf32>",
+            "tensor<u8>",
+            "tensor<u8>",
+        ],
+    );
+    // x:float32[6,2,-1]; init_h:float32[6,2,-1]; init_c:float32[6,2,-1]; w:float32[6,2,-1]; weight_list=None; sequence_length=None; dropout_prob=2.0; is_bidirec=False; hidden_size=1; num_layers=1; is_test=True; seed=1
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[6,2,-1],stop_gradient:[true]} : () -> tensor<6x2x-1xf32>
+(%1) = "pd_op.data" () {dtype:float32,name:"init_h",place:Place(undefined:0),shape:[6,2,-1],stop_gradient:[true]} : () -> tensor<6x2x-1xf32>
+(%2) = "pd_op.data" () {dtype:float32,name:"init_c",place:Place(undefined:0),shape:[6,2,-1],stop_gradient:[true]} : () -> tensor<6x2x-1xf32>
+(%3) = "pd_op.data" () {dtype:float32,name:"w",place:Place(undefined:0),shape:[6,2,-1],stop_gradient:[true]} : () -> tensor<6x2x-1xf32>
+(%4, %5, %6, %7, %8) = "pd_op.cudnn_lstm" (%0, %1, %2, %3, <<NULL VALUE>>, <<NULL VALUE>>) {dropout_prob:2,hidden_size:1,is_bidirec:false,is_test:true,num_layers:1,seed:1,stop_gradient:[true,true,true,true,true]} : (tensor<6x2x-1xf32>, tensor<6x2x-1xf32>, tensor<6x2x-1xf32>, tensor<6x2x-1xf32>, <<NULL TYPE>>, <<NULL TYPE>>) -> tensor<6x2x1xf32>, tensor<6x2x-1xf32>, tensor<6x2x-1xf32>, tensor<0xu8>, tensor<0xu8>"#,
+        &[
+            "tensor<6x2x1xf32>",
+            "tensor<6x2x-1xf32>",
+            "tensor<6x2x-1xf32>",
+            "tensor<u8>",
+            "tensor<u8>",
+        ],
+    );
+    // x:float32[2,2,2]; init_h:float32[2,2,2]; init_c:float32[2,2,2]; w:float32[2,2,2]; weight_list=None; sequence_length=None; dropout_prob=0.5; is_bidirec=False; hidden_size=100; num_layers=1; is_test=True; seed=0
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[2,2,2],stop_gradient:[true]} : () -> tensor<2x2x2xf32>
+(%1) = "pd_op.data" () {dtype:float32,name:"init_h",place:Place(undefined:0),shape:[2,2,2],stop_gradient:[true]} : () -> tensor<2x2x2xf32>
+(%2) = "pd_op.data" () {dtype:float32,name:"init_c",place:Place(undefined:0),shape:[2,2,2],stop_gradient:[true]} : () -> tensor<2x2x2xf32>
+(%3) = "pd_op.data" () {dtype:float32,name:"w",place:Place(undefined:0),shape:[2,2,2],stop_gradient:[true]} : () -> tensor<2x2x2xf32>
+(%4, %5, %6, %7, %8) = "pd_op.cudnn_lstm" (%0, %1, %2, %3, <<NULL VALUE>>, <<NULL VALUE>>) {dropout_prob:0.5,hidden_size:100,is_bidirec:false,is_test:true,num_layers:1,seed:0,stop_gradient:[true,true,true,true,true]} : (tensor<2x2x2xf32>, tensor<2x2x2xf32>, tensor<2x2x2xf32>, tensor<2x2x2xf32>, <<NULL TYPE>>, <<NULL TYPE>>) -> tensor<2x2x100xf32>, tensor<2x2x2xf32>, tensor<2x2x2xf32>, tensor<0xu8>, tensor<0xu8>"#,
+        &[
+            "tensor<2x2x100xf32>",
+            "tensor<2x2x2xf32>",
+            "tensor<2x2x2xf32>",
+            "tensor<u8>",
+            "tensor<u8>",
+        ],
+    );
+}

@@ -80,3 +80,60 @@ pub(crate) fn coalesce_tensor(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad>
     }
     Ok(())
 }
+
+/// `DistributedFusedLambInitInferMeta` (param, grad, beta1, beta2,
+/// apply_weight_decay, alignment, rank, nranks): only data types, the dims
+/// being known once the parameters are fused at run time: the moments,
+/// beta powers and global scale float32, the offsets and parameter info
+/// int32, the step int64; `param_out` and `grad_out` of each parameter's
+/// and gradient's type, `master_param_out` float32. The four fused buffers
+/// (optional) are left alone.
+pub(crate) fn distributed_fused_lamb_init(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let params = a.tensors(0)?;
+    let grads = a.tensors(1)?;
+    let typed = |d: DataType| Meta::unset_dims(d);
+    for i in 4..8 {
+        set(outs, i, typed(DataType::Float32));
+    }
+    for i in 8..13 {
+        set(outs, i, typed(DataType::Int32));
+    }
+    let lists = [
+        params.iter().map(|p| typed(p.dtype)).collect(),
+        params.iter().map(|_| typed(DataType::Float32)).collect(),
+        grads.iter().map(|g| typed(g.dtype)).collect(),
+    ];
+    for (o, list) in outs.iter_mut().skip(13).zip(lists) {
+        *o = Out::List(list);
+    }
+    set(outs, 16, typed(DataType::Float32));
+    set(outs, 17, typed(DataType::Int64));
+    Ok(())
+}
+
+/// `SparseMomentumInferMeta` (param, grad, velocity, index, learning_rate):
+/// the outputs take the parameter's dims (no data type is set: the
+/// builder's fresh tensors are float32); the learning rate must hold one
+/// element and the velocity match the parameter.
+pub(crate) fn sparse_momentum(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    let param = a.tensor(0)?;
+    let velocity = a.tensor(2)?;
+    let lr = a.tensor(4)?;
+    let n = lr.dims.product();
+    if n != 1 {
+        return Err(Bad(format!(
+            "Learning_rate should be a scalar. But Received LearningRate's dim [{n}]"
+        )));
+    }
+    if param.dims != velocity.dims {
+        return Err(Bad(format!(
+            "Param and Velocity of SparseMomentumOp should have the same dimension. But received Param's dim [{:?}] and Velocity [{:?}].",
+            param.dims.as_slice(),
+            velocity.dims.as_slice()
+        )));
+    }
+    for i in 0..3 {
+        set(outs, i, Meta::new(DataType::Float32, param.dims));
+    }
+    Ok(())
+}

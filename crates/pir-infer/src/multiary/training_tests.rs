@@ -56,3 +56,127 @@ fn coalesce_tensor_inplace() {
         &["vec[tensor<3x4xf32>,tensor<5xf32>]", "tensor<128xf32>"],
     );
 }
+/// `DistributedFusedLambInitInferMeta` (Paddle's sampled cases, `tests/vectors/paddle-3.3.1.txt`): data types only; Paddle prints the unset dims of the typed results (`0x`) that this IR holds 0-d.
+#[test]
+fn distributed_fused_lamb_init() {
+    // param[0]:float32[2,2,2,5]; param[1]:float32[2,2,2,5]; grad[0]:float32[2,2,2,5]; grad[1]:float32[2,2,2,5]; beta1=1.0; beta2=1.0; apply_weight_decay=[3, 3]; alignment=1; rank=2; nranks=1
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:float32,name:"param_0",place:Place(undefined:0),shape:[2,2,2,5],stop_gradient:[true]} : () -> tensor<2x2x2x5xf32>
+(%1) = "pd_op.data" () {dtype:float32,name:"param_1",place:Place(undefined:0),shape:[2,2,2,5],stop_gradient:[true]} : () -> tensor<2x2x2x5xf32>
+(%2) = "pd_op.data" () {dtype:float32,name:"grad_0",place:Place(undefined:0),shape:[2,2,2,5],stop_gradient:[true]} : () -> tensor<2x2x2x5xf32>
+(%3) = "pd_op.data" () {dtype:float32,name:"grad_1",place:Place(undefined:0),shape:[2,2,2,5],stop_gradient:[true]} : () -> tensor<2x2x2x5xf32>
+(%4) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<2x2x2x5xf32>, tensor<2x2x2x5xf32>) -> vec[tensor<2x2x2x5xf32>,tensor<2x2x2x5xf32>]
+(%5) = "builtin.combine" (%2, %3) {stop_gradient:[true]} : (tensor<2x2x2x5xf32>, tensor<2x2x2x5xf32>) -> vec[tensor<2x2x2x5xf32>,tensor<2x2x2x5xf32>]
+(%6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23) = "pd_op.distributed_fused_lamb_init" (%4, %5) {alignment:1,apply_weight_decay:[3,3],beta1:1,beta2:1,nranks:1,rank:2,stop_gradient:[true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true]} : (vec[tensor<2x2x2x5xf32>,tensor<2x2x2x5xf32>], vec[tensor<2x2x2x5xf32>,tensor<2x2x2x5xf32>]) -> <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, vec[tensor<0xf32>,tensor<0xf32>], vec[tensor<0xf32>,tensor<0xf32>], vec[tensor<0xf32>,tensor<0xf32>], tensor<0xf32>, tensor<0xi64>"#,
+        &[
+            "null",
+            "null",
+            "null",
+            "null",
+            "tensor<0xf32>",
+            "tensor<0xf32>",
+            "tensor<0xf32>",
+            "tensor<0xf32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "vec[tensor<f32>,tensor<f32>]",
+            "vec[tensor<f32>,tensor<f32>]",
+            "vec[tensor<f32>,tensor<f32>]",
+            "tensor<0xf32>",
+            "tensor<i64>",
+        ],
+    );
+    // param[0]:float32[3,4]; param[1]:float32[3,4]; grad[0]:float32[3,4]; grad[1]:float32[3,4]; beta1=1.0; beta2=1.0; apply_weight_decay=[3, 2]; alignment=1; rank=1; nranks=1
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:float32,name:"param_0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
+(%1) = "pd_op.data" () {dtype:float32,name:"param_1",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
+(%2) = "pd_op.data" () {dtype:float32,name:"grad_0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
+(%3) = "pd_op.data" () {dtype:float32,name:"grad_1",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
+(%4) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<3x4xf32>, tensor<3x4xf32>) -> vec[tensor<3x4xf32>,tensor<3x4xf32>]
+(%5) = "builtin.combine" (%2, %3) {stop_gradient:[true]} : (tensor<3x4xf32>, tensor<3x4xf32>) -> vec[tensor<3x4xf32>,tensor<3x4xf32>]
+(%6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23) = "pd_op.distributed_fused_lamb_init" (%4, %5) {alignment:1,apply_weight_decay:[3,2],beta1:1,beta2:1,nranks:1,rank:1,stop_gradient:[true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true]} : (vec[tensor<3x4xf32>,tensor<3x4xf32>], vec[tensor<3x4xf32>,tensor<3x4xf32>]) -> <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, vec[tensor<0xf32>,tensor<0xf32>], vec[tensor<0xf32>,tensor<0xf32>], vec[tensor<0xf32>,tensor<0xf32>], tensor<0xf32>, tensor<0xi64>"#,
+        &[
+            "null",
+            "null",
+            "null",
+            "null",
+            "tensor<0xf32>",
+            "tensor<0xf32>",
+            "tensor<0xf32>",
+            "tensor<0xf32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "vec[tensor<f32>,tensor<f32>]",
+            "vec[tensor<f32>,tensor<f32>]",
+            "vec[tensor<f32>,tensor<f32>]",
+            "tensor<0xf32>",
+            "tensor<i64>",
+        ],
+    );
+    // param[0]:float16[5]; grad[0]:float16[5]; grad[1]:float16[]; grad[2]:float16[]; beta1=2.0; beta2=2.0; apply_weight_decay=[3, 3]; alignment=1; rank=2; nranks=1
+    check(
+        r#"(%0) = "pd_op.data" () {dtype:float16,name:"param_0",place:Place(undefined:0),shape:[5],stop_gradient:[true]} : () -> tensor<5xf16>
+(%1) = "pd_op.data" () {dtype:float16,name:"grad_0",place:Place(undefined:0),shape:[5],stop_gradient:[true]} : () -> tensor<5xf16>
+(%2) = "pd_op.data" () {dtype:float16,name:"grad_1",place:Place(undefined:0),shape:[],stop_gradient:[true]} : () -> tensor<f16>
+(%3) = "pd_op.data" () {dtype:float16,name:"grad_2",place:Place(undefined:0),shape:[],stop_gradient:[true]} : () -> tensor<f16>
+(%4) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<5xf16>) -> vec[tensor<5xf16>]
+(%5) = "builtin.combine" (%1, %2, %3) {stop_gradient:[true]} : (tensor<5xf16>, tensor<f16>, tensor<f16>) -> vec[tensor<5xf16>,tensor<f16>,tensor<f16>]
+(%6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23) = "pd_op.distributed_fused_lamb_init" (%4, %5) {alignment:1,apply_weight_decay:[3,3],beta1:2,beta2:2,nranks:1,rank:2,stop_gradient:[true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true]} : (vec[tensor<5xf16>], vec[tensor<5xf16>,tensor<f16>,tensor<f16>]) -> <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, vec[tensor<0xf16>], vec[tensor<0xf32>], vec[tensor<0xf16>,tensor<0xf16>,tensor<0xf16>], tensor<0xf32>, tensor<0xi64>"#,
+        &[
+            "null",
+            "null",
+            "null",
+            "null",
+            "tensor<0xf32>",
+            "tensor<0xf32>",
+            "tensor<0xf32>",
+            "tensor<0xf32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "tensor<i32>",
+            "vec[tensor<f16>]",
+            "vec[tensor<f32>]",
+            "vec[tensor<f16>,tensor<f16>,tensor<f16>]",
+            "tensor<0xf32>",
+            "tensor<i64>",
+        ],
+    );
+}
+
+/// `SparseMomentumInferMeta` (from Paddle's source: Paddle 3.3.1 has no
+/// Python builder for the op): the parameter's dims, no data type set.
+#[test]
+fn sparse_momentum() {
+    use crate::multiary::detection_tests::{program, refusal};
+    let f32 = |d: &'static [i64]| Some(("float32", "f32", d));
+    let ops = |lr: &'static [i64]| {
+        program(
+            "pd_op.sparse_momentum",
+            &[
+                f32(&[10, 4]),
+                f32(&[3, 4]),
+                f32(&[10, 4]),
+                Some(("int32", "i32", &[3])),
+                f32(lr),
+                None,
+                None,
+            ],
+            "mu:0.9,use_nesterov:false",
+            3,
+        )
+    };
+    assert_eq!(
+        crate::testing::types(&ops(&[1])),
+        ["tensor<10x4xf32>", "tensor<10x4xf32>", "tensor<10x4xf32>"]
+    );
+    let e = refusal(&ops(&[2]));
+    assert!(e.contains("Learning_rate should be a scalar."), "{e}");
+}

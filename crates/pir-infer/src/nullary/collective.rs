@@ -25,14 +25,16 @@ pub(crate) fn recv_v2(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             "The ring_id ({ring_id}) for recv_v2 op must be non-negative."
         )));
     }
-    if shape.is_empty() {
-        return Err(Bad(
-            "The size of the output shape must be greater than 0 but the value given is 0.".into(),
-        ));
-    }
+    // Paddle 3.3.1 accepts an empty `out_shape` with a dynamic shape.
     let dims = if dynamic {
         DDim::default()
     } else {
+        if shape.is_empty() {
+            return Err(Bad(
+                "The size of the output shape must be greater than 0 but the value given is 0."
+                    .into(),
+            ));
+        }
         if let Some((i, v)) = shape.iter().enumerate().find(|(_, &v)| v < 1) {
             return Err(Bad(format!(
                 "The shape attribute for recv_v2 must be set explicitly, but the {i}th element is {v} which is less than 1. Or dynamic_shape should be set to True for both send_v2 and recv_v2."

@@ -1,5 +1,5 @@
 //! `HashInferMeta` (Paddle's `unary.cc`): `num_hash` hashes of each row of
-//! ids.
+//! ids; and `BarrierInferMeta`, which sets nothing.
 
 use crate::args::Args;
 use crate::meta::{DDim, Meta, Out};
@@ -23,5 +23,11 @@ pub(crate) fn hash(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             ..Meta::new(x.dtype, DDim::new(&[d[0], num_hash, 1])?)
         },
     );
+    Ok(())
+}
+
+/// `BarrierInferMeta` (x): Paddle's function is empty; the result keeps
+/// the builder's fresh tensor.
+pub(crate) fn barrier(_a: &Args<'_>, _outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }

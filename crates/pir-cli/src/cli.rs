@@ -45,6 +45,10 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Convert a model of an older Paddle release to the current version.
     Upgrade(ConvertArgs),
+    /// Write a model as an older Paddle release writes it (--to 3.0, 3.1
+    /// or 3.2).
+    #[command(mut_arg("to", |a| a.required(true)))]
+    Downgrade(ConvertArgs),
     /// Run a pipeline of passes on a model (with its parameters).
     Opt(OptArgs),
     /// List or convert the tensors of a parameter file.
@@ -118,7 +122,7 @@ pub struct VerifyArgs {
     pub jobs: Jobs,
 }
 
-/// `pir convert` / `pir upgrade`.
+/// `pir convert` / `pir upgrade` / `pir downgrade`.
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
     /// The model to read.
@@ -147,6 +151,23 @@ pub struct ConvertArgs {
     /// Read version-0 files (development builds) with every released patch.
     #[arg(long)]
     pub accept_develop_version: bool,
+    /// Write JSON as this Paddle release writes it: 3.0, 3.1, 3.2 or 3.3
+    /// (default: 3.3, the current version). The version patches after it
+    /// are undone; a model the release cannot hold is refused and nothing
+    /// is written.
+    #[arg(long, value_name = "RELEASE", value_parser = release)]
+    pub to: Option<u64>,
+}
+
+/// `--to RELEASE`: the PIR version a Paddle release writes.
+fn release(text: &str) -> Result<u64, String> {
+    pir_serde::patch::release_version(text).ok_or_else(|| {
+        let known: Vec<&str> = pir_serde::patch::RELEASES.iter().map(|r| r.0).collect();
+        format!(
+            "`{text}` is not a Paddle release with a PIR format; use {}",
+            known.join(", ")
+        )
+    })
 }
 
 /// `pir opt`. One option is one field here and one use in `opt.rs`.

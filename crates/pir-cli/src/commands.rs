@@ -17,8 +17,9 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Print(args) => print(&args),
         Command::Verify(args) => verify(&args),
         Command::Stats(args) => crate::batch::run(&args.models, args.jobs.get(), stats),
-        Command::Convert(args) => convert(&args, false),
-        Command::Upgrade(args) => convert(&args, true),
+        Command::Convert(args) => convert(&args, Mode::Convert),
+        Command::Upgrade(args) => convert(&args, Mode::Upgrade),
+        Command::Downgrade(args) => convert(&args, Mode::Downgrade),
         Command::Opt(args) => crate::opt::run(&args),
         Command::Params(args) => crate::params::run(&args),
         Command::Diff(args) => crate::diff::run(&args),
@@ -37,10 +38,26 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
 /// The largest patch file read (Paddle's own patch files are a few KiB).
 const MAX_PATCH_FILE: u64 = 16 << 20;
 
-/// `pir convert IN OUT`; `pir upgrade OLD NEW` is the same and says when the
-/// input needed no upgrade.
-fn convert(args: &ConvertArgs, upgrade: bool) -> Result<(), CliError> {
+/// Which of the converting commands runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Convert,
+    Upgrade,
+    Downgrade,
+}
+
+/// `pir convert IN OUT`; `pir upgrade OLD NEW` and `pir downgrade NEW OLD
+/// --to R` are the same and say when the input was already at the version
+/// asked for.
+fn convert(args: &ConvertArgs, mode: Mode) -> Result<(), CliError> {
     crate::input::check_model_output(&args.output)?;
+    let version = args.to.unwrap_or(pir_serde::PIR_VERSION);
+    if version < pir_serde::PIR_VERSION && pir_serde::is_text_path(&args.output) {
+        return Err(CliError::Usage(format!(
+            "{}: --to writes Paddle's JSON; name a .json output (or - for standard output)",
+            args.output.display()
+        )));
+    }
     let mut read = ReadOptions {
         accept_develop_version: args.accept_develop_version,
         ..Default::default()
@@ -64,12 +81,31 @@ fn convert(args: &ConvertArgs, upgrade: bool) -> Result<(), CliError> {
     }
     read.patches = merged.map(std::sync::Arc::new);
     let mut model = crate::input::load_model_with(&args.input, &read)?;
-    if upgrade && model.version >= pir_serde::PIR_VERSION && args.patch.is_empty() {
+    if mode == Mode::Upgrade
+        && model.version >= pir_serde::PIR_VERSION
+        && version >= pir_serde::PIR_VERSION
+        && args.patch.is_empty()
+    {
         crate::note(&format!(
             "{} is already at version {} (current): written unchanged",
             args.input.display(),
             model.version
         ))?;
+    }
+    if mode == Mode::Downgrade && model.version <= version && model.version > 0 {
+        let release = pir_serde::patch::release_name(version).unwrap_or("?");
+        crate::note(&if model.version == version {
+            format!(
+                "{} is already at version {version} (Paddle {release}): nothing to undo",
+                args.input.display()
+            )
+        } else {
+            format!(
+                "{} is at version {}, older than {version} (Paddle {release}): written upgraded to it",
+                args.input.display(),
+                model.version
+            )
+        })?;
     }
     // Keep the file's `trainable` and layout unless asked otherwise.
     model.trainable = match (args.inference, args.trainable) {
@@ -88,7 +124,7 @@ fn convert(args: &ConvertArgs, upgrade: bool) -> Result<(), CliError> {
             args.input.display()
         ))?;
     }
-    crate::input::save_model(&model, &args.output, args.force)
+    crate::input::save_model_as_version(&model, &args.output, args.force, version)
 }
 
 /// `pir print MODEL [--typed] [--json-ids]`: the text goes to stdout as it

@@ -146,6 +146,17 @@ pub(crate) fn save(
 /// program as JSON to standard output and a note that its parameters are
 /// not written.
 pub(crate) fn save_model(model: &pir::Model, out: &Path, force: bool) -> Result<(), CliError> {
+    save_model_as_version(model, out, force, pir_serde::PIR_VERSION)
+}
+
+/// [`save_model`] for PIR `version`: below the current one the program is
+/// written as that release wrote it (see [`pir::Model::save_as_version`]).
+pub(crate) fn save_model_as_version(
+    model: &pir::Model,
+    out: &Path,
+    force: bool,
+    version: u64,
+) -> Result<(), CliError> {
     check_model_output(out)?;
     if is_stdio(out) {
         // Any bound tensor: the parameters are not asked for (or copied).
@@ -157,14 +168,16 @@ pub(crate) fn save_model(model: &pir::Model, out: &Path, force: bool) -> Result<
         let options = pir_serde::WriteOptions {
             trainable: model.trainable,
             readable: model.readable,
-            ..Default::default()
+            version,
         };
         return save(&model.program, out, &options, force);
     }
     let _progress = crate::progress::spinner(&format!("writing {}", out.display()));
-    model.save_as(out, force).map_err(|e| match e {
-        pir::Error::Write { path, source } => CliError::Write { path, source },
-        pir::Error::Params { path, source } => CliError::Params { path, source },
-        other => CliError::Model(other),
-    })
+    model
+        .save_as_version(out, force, version)
+        .map_err(|e| match e {
+            pir::Error::Write { path, source } => CliError::Write { path, source },
+            pir::Error::Params { path, source } => CliError::Params { path, source },
+            other => CliError::Model(other),
+        })
 }

@@ -368,13 +368,30 @@ impl PyModel {
     /// `prefix.pdiparams` (each atomically, in Paddle's formats; only the
     /// tensors the program still names), making the folders of `prefix`.
     /// Existing files are replaced only with `overwrite=True` (else
-    /// `pir.WriteError`, and neither file changes).
-    #[pyo3(signature = (prefix, overwrite=false))]
-    fn save(&self, py: Python<'_>, prefix: PathBuf, overwrite: bool) -> PyResult<()> {
+    /// `pir.WriteError`, and neither file changes). `version="3.2"` (or
+    /// `"3.0"`, `"3.1"`) writes the program as that Paddle release wrote
+    /// it; what the release cannot hold is a `pir.WriteError` naming the op
+    /// and attribute, and nothing is written.
+    #[pyo3(signature = (prefix, overwrite=false, *, version=None))]
+    fn save(
+        &self,
+        py: Python<'_>,
+        prefix: PathBuf,
+        overwrite: bool,
+        version: Option<&str>,
+    ) -> PyResult<()> {
+        let version = match version {
+            None => pir_serde::PIR_VERSION,
+            Some(release) => pir_serde::patch::release_version(release).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "`{release}` is not a Paddle release pir writes (3.0, 3.1, 3.2, 3.3)"
+                ))
+            })?,
+        };
         let prog = self.program.try_borrow(py)?;
         let model = &prog.model;
         errors::guard("saving a model", || {
-            py.detach(|| model.save(&prefix, overwrite))
+            py.detach(|| model.save_version(&prefix, overwrite, version))
                 .map_err(errors::model)
         })
     }

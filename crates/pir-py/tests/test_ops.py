@@ -150,3 +150,24 @@ def test_set_input_shapes_on_a_corpus_model():
     loaded.program.set_input_shapes({name: [3, 1, 28, 28]})
     assert "tensor<3x10xf32>" in str(loaded.program)
     loaded.opt("inference")
+
+
+def test_saving_for_an_older_release(tmp_path):
+    program, _ = small_cnn()
+    with pir.InsertionPoint(program.block):
+        x = program.inputs["image"]
+        pir.ops.leaky_relu(x, 0.1)            # a float attribute 3.3 writes as double
+    m = pir.Model(program)
+    rng = np.random.default_rng(0)
+    for name, shape in [("conv.w", (4, 3, 3, 3)), ("conv.b", (4,)), ("fc.w", (64, 10))]:
+        m.params[name] = rng.standard_normal(shape).astype(np.float32)
+    m.save(tmp_path / "new")
+    m.save(tmp_path / "old", version="3.2")
+    new = (tmp_path / "new.json").read_text()
+    old = (tmp_path / "old.json").read_text()
+    assert '"version":4' in new and '"version":3' in old
+    assert '"0.a_f64"' in new.split('"1.leaky_relu"')[1][:400]
+    assert '"0.a_f32"' in old.split('"1.leaky_relu"')[1][:400]
+    assert str(pir.load(tmp_path / "old").program) == str(pir.load(tmp_path / "new").program)
+    with pytest.raises(ValueError, match="not a Paddle release"):
+        m.save(tmp_path / "bad", version="2.6")

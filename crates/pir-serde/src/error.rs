@@ -114,6 +114,10 @@ pub enum WriteError {
         /// Why.
         message: String,
     },
+    /// The program cannot be said in the older release asked for
+    /// ([`crate::WriteOptions::version`]); nothing was written.
+    #[error(transparent)]
+    Downgrade(#[from] crate::patch::DowngradeError),
     /// Writing the file failed.
     #[error(transparent)]
     File(#[from] pir_core::fs::WriteError),

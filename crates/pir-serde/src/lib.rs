@@ -8,6 +8,7 @@
 //! ```
 #![deny(unsafe_code)]
 
+mod downgrade;
 mod error;
 pub mod names;
 mod param_form;

@@ -20,7 +20,9 @@ use pir_core::memo::{MemoBytes, MemoTable};
 use pir_core::printer::FLUSH_BYTES;
 use pir_core::serial::{self, JsonWriter};
 use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
+use rustc_hash::FxHashMap;
 
+use crate::downgrade::{self, DowngradedOp, Placement};
 use crate::error::WriteError;
 use crate::names::compress_op_name;
 use crate::param_form::{self, Slot};
@@ -36,7 +38,14 @@ pub struct WriteOptions {
     pub trainable: bool,
     /// Paddle's indented form (`readable=True`).
     pub readable: bool,
-    /// The `base_code.version` to write.
+    /// The PIR version to write: `base_code.version` and the content.
+    /// Below the current version ([`PIR_VERSION`]) the program is written as
+    /// that release wrote it — every version patch after it undone (see
+    /// [`crate::patch::Downgrade`]; [`crate::patch::release_version`] gives
+    /// the version of a Paddle release); a program the older release cannot
+    /// hold is refused ([`WriteError::Downgrade`]) before anything is
+    /// written. The current version, newer ones and 0 (a development
+    /// build's) are written as they are.
     pub version: u64,
 }
 
@@ -144,6 +153,8 @@ struct ProgramWriter<'p> {
     cache: EncodedCache,
     /// Where the output goes a part at a time (see [`write_to`]), if anywhere.
     sink: Option<&'p mut dyn Write>,
+    /// Ops an older version writes differently (see [`crate::downgrade`]).
+    downgraded: Option<FxHashMap<OpId, DowngradedOp>>,
 }
 
 #[derive(Default)]
@@ -164,6 +175,17 @@ struct EncodedCache {
     flags: Vec<u8>,
     /// Reused buffer for an attribute met for the first time.
     scratch: Vec<u8>,
+}
+
+impl Names {
+    fn placement(&self) -> Placement {
+        Placement {
+            stop_gradient: self.stop_gradient,
+            persistable: self.persistable,
+            op_callstack: self.op_callstack,
+            parameter: self.parameter,
+        }
+    }
 }
 
 impl<'p> ProgramWriter<'p> {
@@ -193,6 +215,7 @@ impl<'p> ProgramWriter<'p> {
             },
             op_names: Vec::new(),
             sink,
+            downgraded: None,
         }
     }
 
@@ -208,6 +231,9 @@ impl<'p> ProgramWriter<'p> {
     }
 
     fn write(&mut self, w: &mut JsonWriter<'_>) -> Result<(), WriteError> {
+        // Everything an older version cannot hold is found before a byte is written.
+        let placement = self.names.placement();
+        self.downgraded = downgrade::downgrade_ops(self.program, self.options.version, &placement)?;
         w.begin_object();
         w.key("base_code");
         w.begin_object();
@@ -362,20 +388,9 @@ impl<'p> ProgramWriter<'p> {
         output: bool,
     ) -> Result<(), WriteError> {
         let dict = self.program.attrs(op);
-        let (callstack, stop_gradient, persistable) = (
-            self.names.op_callstack,
-            self.names.stop_gradient,
-            self.names.persistable,
-        );
+        let placement = self.names.placement();
         let entries = self.ctx.dict_entries(dict);
-        let keep = move |&(n, _): &(Symbol, Attribute)| {
-            let is_output = Some(n) == stop_gradient || Some(n) == persistable;
-            if output {
-                is_output
-            } else {
-                !is_output && Some(n) != callstack
-            }
-        };
+        let keep = move |&(n, _): &(Symbol, Attribute)| placement.keeps(n, output);
         if w.is_pretty() {
             return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
         }
@@ -558,11 +573,19 @@ impl<'p> ProgramWriter<'p> {
         if self.op_names.len() <= name {
             self.op_names.resize(name + 1, None);
         }
-        let compressed =
-            self.op_names[name].get_or_insert_with(|| compress_op_name(p.op_name_str(op)).into());
-        w.string(compressed);
+        let down = self.downgraded.as_mut().and_then(|ops| ops.remove(&op));
+        match down.as_ref().and_then(|d| d.name.as_deref()) {
+            Some(older) => w.string(&compress_op_name(older)),
+            None => w.string(
+                self.op_names[name]
+                    .get_or_insert_with(|| compress_op_name(p.op_name_str(op)).into()),
+            ),
+        }
         w.key("A");
-        self.write_op_attrs(w, op, false)?;
+        match &down {
+            Some(d) => downgrade::write_entries(w, &d.attrs),
+            None => self.write_op_attrs(w, op, false)?,
+        }
         w.key("I");
         w.begin_array();
         for (i, v) in p.operands(op).enumerate() {
@@ -602,7 +625,10 @@ impl<'p> ProgramWriter<'p> {
         w.end_array();
         if self.options.trainable {
             w.key("OA");
-            self.write_op_attrs(w, op, true)?;
+            match &down {
+                Some(d) => downgrade::write_entries(w, &d.output_attrs),
+                None => self.write_op_attrs(w, op, true)?,
+            }
         }
         self.op_index += 1;
         if p.num_regions(op) > 0 {

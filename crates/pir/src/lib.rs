@@ -631,7 +631,21 @@ impl Model {
     /// Writes `prefix.json` and `prefix.pdiparams` (when the program has
     /// parameters with data), as [`save_as`](Self::save_as) does.
     pub fn save(&self, prefix: impl AsRef<Path>, overwrite: bool) -> Result<(), Error> {
-        self.save_as(&with_extension(prefix.as_ref(), ".json"), overwrite)
+        self.save_version(prefix, overwrite, pir_serde::PIR_VERSION)
+    }
+
+    /// [`Model::save`] for PIR `version` (see [`Model::save_as_version`]).
+    pub fn save_version(
+        &self,
+        prefix: impl AsRef<Path>,
+        overwrite: bool,
+        version: u64,
+    ) -> Result<(), Error> {
+        self.save_as_version(
+            &with_extension(prefix.as_ref(), ".json"),
+            overwrite,
+            version,
+        )
     }
 
     /// Writes the program to `path` (JSON, or IR text for `.pir`/`.txt`, see
@@ -643,11 +657,19 @@ impl Model {
     /// ([`pir_core::fs::commit_all`]): if either cannot be written or put in
     /// place, both destinations are left as they were.
     pub fn save_as(&self, path: &Path, overwrite: bool) -> Result<(), Error> {
+        self.save_as_version(path, overwrite, pir_serde::PIR_VERSION)
+    }
+
+    /// [`Model::save_as`] for PIR `version`: below the current one the
+    /// program is written as that Paddle release wrote it (see
+    /// [`pir_serde::WriteOptions::version`]; what it cannot hold is an
+    /// error, and nothing is written).
+    pub fn save_as_version(&self, path: &Path, overwrite: bool, version: u64) -> Result<(), Error> {
         let params = self.persistable_tensors()?;
         let options = pir_serde::WriteOptions {
             trainable: self.trainable,
             readable: self.readable,
-            ..Default::default()
+            version,
         };
         let write_error = |source| Error::Write {
             path: path.to_path_buf(),

@@ -130,7 +130,11 @@ class Model:
     @property
     def path(self) -> Optional[str]: ...
     def parameter_names(self) -> list[str]: ...
-    def save(self, prefix: _Path, overwrite: bool = False) -> None: ...
+    def save(
+        self, prefix: _Path, overwrite: bool = False, *, version: Optional[str] = None
+    ) -> None:
+        """Write `prefix.json` (+ `.pdiparams`); `version="3.2"` writes it as
+        that Paddle release wrote it."""
     def opt(
         self,
         pipeline: Optional[str] = None,

@@ -16,6 +16,7 @@
 mod apply;
 mod model;
 mod tree;
+mod undo;
 mod yaml;
 
 use std::sync::OnceLock;
@@ -26,6 +27,7 @@ pub use apply::{
 };
 pub use model::{AttrAction, AttrEdit, OpPatch, Origin, PairPatch, PatchSet};
 pub use tree::Json;
+pub use undo::{release_name, release_version, Downgrade, DowngradeError, RELEASES};
 pub use yaml::{attr_class_id, parse_patch_yaml, type_class_id, PatchError};
 
 /// The PIR version this reader and writer speak (Paddle 3.3.1's).

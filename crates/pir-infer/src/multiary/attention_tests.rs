@@ -1,8 +1,8 @@
 //! `SparseAttentionInferMeta` cases from Paddle's source (`multiary.cc`):
 //! Paddle's CPU build refuses the op before inferring.
 
-use super::detection_tests::{program, refusal};
 use crate::testing::types;
+use crate::testing::{program, refusal};
 
 /// `out` like q; the sparse products `[B, H, nnz]` with no data type set.
 #[test]

@@ -2,7 +2,7 @@
 //! printed IR, trimmed to the op and its operands) and the result types it
 //! printed.
 
-use crate::testing::check;
+use crate::testing::{check, program, refusal};
 
 /// `DeformableConvInferMeta`: spatial extents from x and the filter, `-1` where unknown.
 #[test]
@@ -92,55 +92,6 @@ fn generate_proposals() {
 (%114, %115, %116) = "pd_op.generate_proposals" (%19, %20, %21, %22, %23) {eta:1,min_size:0.1,nms_thresh:0.5,pixel_offset:false,post_nms_top_n:1000,pre_nms_top_n:6000,stop_gradient:[true,true,true]} : (tensor<1x3x4x4xf32>, tensor<1x12x4x4xf32>, tensor<1x2xf32>, tensor<4x4x3x4xf32>, tensor<4x4x3x4xf32>) -> tensor<-1x4xf32>, tensor<-1x1xf32>, tensor<1xf32>"#,
         &["tensor<-1x4xf32>", "tensor<-1x1xf32>", "tensor<1xf32>"],
     );
-}
-
-/// A program of `data` operands (`(dtype, short dtype, dims)`, `None` for
-/// an absent optional operand) and an `op` with `attrs` and `results`
-/// results, for the refusals Paddle reports while building.
-pub(crate) fn program(
-    op: &str,
-    operands: &[Option<(&str, &str, &[i64])>],
-    attrs: &str,
-    results: usize,
-) -> String {
-    let mut text = String::from("{\n");
-    let mut names = Vec::new();
-    let mut types = Vec::new();
-    for (i, o) in operands.iter().enumerate() {
-        match o {
-            Some((dtype, short, dims)) => {
-                let d: String = dims.iter().map(|v| format!("{v}x")).collect();
-                let ty = format!("tensor<{d}{short}>");
-                text += &format!(
-                    "(%{i}) = \"pd_op.data\" () {{dtype:{dtype},name:\"x{i}\",place:Place(undefined:0),shape:{dims:?},stop_gradient:[true]}} : () -> {ty}\n"
-                );
-                names.push(format!("%{i}"));
-                types.push(ty);
-            }
-            None => {
-                names.push("<<NULL VALUE>>".to_owned());
-                types.push("<<NULL TYPE>>".to_owned());
-            }
-        }
-    }
-    let n = operands.len();
-    let res: Vec<String> = (0..results).map(|k| format!("%{}", n + k)).collect();
-    let tys = vec!["tensor<f32>"; results].join(", ");
-    text += &format!(
-        "({}) = \"{op}\" ({}) {{{attrs}}} : ({}) -> {tys}\n}}\n",
-        res.join(", "),
-        names.join(", "),
-        types.join(", ")
-    );
-    text
-}
-
-/// The refusal inferring `text`'s last op.
-pub(crate) fn refusal(text: &str) -> String {
-    match crate::testing::infer_last(text) {
-        Ok(t) => panic!("inferred {t:?}"),
-        Err(e) => e,
-    }
 }
 
 /// Paddle's refusals of `deformable_conv`.

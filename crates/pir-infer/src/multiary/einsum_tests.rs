@@ -4,29 +4,11 @@
 
 use crate::testing::check;
 
-/// `check`, reading a list result's `tensor<0xf32>` elements (fresh
-/// `inner_cache` tensors in Paddle's live print) as the 0-d tensors this IR
-/// holds, as `check` does for whole results.
-fn check_einsum(body: &str, want: &[&str]) {
-    let want: Vec<String> = want
-        .iter()
-        .map(|w| {
-            if w.starts_with("vec[") {
-                w.replace("tensor<0xf32>", "tensor<f32>")
-            } else {
-                (*w).to_owned()
-            }
-        })
-        .collect();
-    let want: Vec<&str> = want.iter().map(String::as_str).collect();
-    check(body, &want);
-}
-
 /// Explicit equations: attention, matmul-like contractions, transposes.
 #[test]
 fn explicit() {
     // paddle.einsum("bhqk,bhkd->bqhd") on [[2,3,4,5],[2,3,5,6]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[2,3,4,5],stop_gradient:[true]} : () -> tensor<2x3x4x5xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[2,3,5,6],stop_gradient:[true]} : () -> tensor<2x3x5x6xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<2x3x4x5xf32>, tensor<2x3x5x6xf32>) -> vec[tensor<2x3x4x5xf32>,tensor<2x3x5x6xf32>]
@@ -38,7 +20,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("bhqk,bhkd->bqhd") on [[-1,8,-1,-1],[-1,8,-1,64]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[-1,8,-1,-1],stop_gradient:[true]} : () -> tensor<-1x8x-1x-1xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[-1,8,-1,64],stop_gradient:[true]} : () -> tensor<-1x8x-1x64xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<-1x8x-1x-1xf32>, tensor<-1x8x-1x64xf32>) -> vec[tensor<-1x8x-1x-1xf32>,tensor<-1x8x-1x64xf32>]
@@ -50,7 +32,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("i,i->") on [[5],[5]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[5],stop_gradient:[true]} : () -> tensor<5xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[5],stop_gradient:[true]} : () -> tensor<5xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<5xf32>, tensor<5xf32>) -> vec[tensor<5xf32>,tensor<5xf32>]
@@ -62,7 +44,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("bij,bjk->bik") on [[-1,3,4],[-1,4,5]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[-1,3,4],stop_gradient:[true]} : () -> tensor<-1x3x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[-1,4,5],stop_gradient:[true]} : () -> tensor<-1x4x5xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<-1x3x4xf32>, tensor<-1x4x5xf32>) -> vec[tensor<-1x3x4xf32>,tensor<-1x4x5xf32>]
@@ -74,7 +56,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("bij,bjk->bik") on [[-1,-1,4],[2,4,-1]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[-1,-1,4],stop_gradient:[true]} : () -> tensor<-1x-1x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[2,4,-1],stop_gradient:[true]} : () -> tensor<2x4x-1xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<-1x-1x4xf32>, tensor<2x4x-1xf32>) -> vec[tensor<-1x-1x4xf32>,tensor<2x4x-1xf32>]
@@ -86,7 +68,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("ij->ji") on [[3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<3x4xf32>) -> vec[tensor<3x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ij->ji",stop_gradient:[true,true,true]} : (vec[tensor<3x4xf32>]) -> tensor<4x3xf32>, vec[tensor<0xf32>], vec[tensor<3x4xf32>]"#,
@@ -97,7 +79,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("ijk->ki") on [[2,3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float64,name:"x0",place:Place(undefined:0),shape:[2,3,4],stop_gradient:[true]} : () -> tensor<2x3x4xf64>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<2x3x4xf64>) -> vec[tensor<2x3x4xf64>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ijk->ki",stop_gradient:[true,true,true]} : (vec[tensor<2x3x4xf64>]) -> tensor<4x2xf64>, vec[tensor<0xf32>], vec[tensor<2x3x4xf64>]"#,
@@ -108,7 +90,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("i,j->ij") on [[3],[4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3],stop_gradient:[true]} : () -> tensor<3xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[4],stop_gradient:[true]} : () -> tensor<4xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<3xf32>, tensor<4xf32>) -> vec[tensor<3xf32>,tensor<4xf32>]
@@ -120,7 +102,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("ij,j->i") on [[3,4],[4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[4],stop_gradient:[true]} : () -> tensor<4xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<3x4xf32>, tensor<4xf32>) -> vec[tensor<3x4xf32>,tensor<4xf32>]
@@ -132,7 +114,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("bsd,btd->bst") on [[-1,5,8],[-1,5,8]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[-1,5,8],stop_gradient:[true]} : () -> tensor<-1x5x8xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[-1,5,8],stop_gradient:[true]} : () -> tensor<-1x5x8xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<-1x5x8xf32>, tensor<-1x5x8xf32>) -> vec[tensor<-1x5x8xf32>,tensor<-1x5x8xf32>]
@@ -144,7 +126,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("abc,cd->abd") on [[2,-1,4],[4,6]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[2,-1,4],stop_gradient:[true]} : () -> tensor<2x-1x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[4,6],stop_gradient:[true]} : () -> tensor<4x6xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<2x-1x4xf32>, tensor<4x6xf32>) -> vec[tensor<2x-1x4xf32>,tensor<4x6xf32>]
@@ -156,7 +138,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("ij,kj->ik") on [[3,4],[5,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[5,4],stop_gradient:[true]} : () -> tensor<5x4xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<3x4xf32>, tensor<5x4xf32>) -> vec[tensor<3x4xf32>,tensor<5x4xf32>]
@@ -168,7 +150,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("i->i") on [[-1]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[-1],stop_gradient:[true]} : () -> tensor<-1xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<-1xf32>) -> vec[tensor<-1xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"i->i",stop_gradient:[true,true,true]} : (vec[tensor<-1xf32>]) -> tensor<-1xf32>, vec[tensor<0xf32>], vec[tensor<-1xf32>]"#,
@@ -179,7 +161,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("ijk,ikl->ijl") on [[2,3,4],[2,4,5]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float64,name:"x0",place:Place(undefined:0),shape:[2,3,4],stop_gradient:[true]} : () -> tensor<2x3x4xf64>
 (%1) = "pd_op.data" () {dtype:float64,name:"x1",place:Place(undefined:0),shape:[2,4,5],stop_gradient:[true]} : () -> tensor<2x4x5xf64>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<2x3x4xf64>, tensor<2x4x5xf64>) -> vec[tensor<2x3x4xf64>,tensor<2x4x5xf64>]
@@ -191,7 +173,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("bhld,lrd->bhlr") on [[2,4,-1,8],[-1,-1,8]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[2,4,-1,8],stop_gradient:[true]} : () -> tensor<2x4x-1x8xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[-1,-1,8],stop_gradient:[true]} : () -> tensor<-1x-1x8xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<2x4x-1x8xf32>, tensor<-1x-1x8xf32>) -> vec[tensor<2x4x-1x8xf32>,tensor<-1x-1x8xf32>]
@@ -203,7 +185,7 @@ fn explicit() {
         ],
     );
     // paddle.einsum("bij,bkj->bik") on [[1,3,4],[6,5,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[1,3,4],stop_gradient:[true]} : () -> tensor<1x3x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[6,5,4],stop_gradient:[true]} : () -> tensor<6x5x4xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<1x3x4xf32>, tensor<6x5x4xf32>) -> vec[tensor<1x3x4xf32>,tensor<6x5x4xf32>]
@@ -221,7 +203,7 @@ fn explicit() {
 #[test]
 fn ellipsis() {
     // paddle.einsum("...ij,...jk->...ik") on [[2,3,4,5],[-1,3,5,6]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[2,3,4,5],stop_gradient:[true]} : () -> tensor<2x3x4x5xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[-1,3,5,6],stop_gradient:[true]} : () -> tensor<-1x3x5x6xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<2x3x4x5xf32>, tensor<-1x3x5x6xf32>) -> vec[tensor<2x3x4x5xf32>,tensor<-1x3x5x6xf32>]
@@ -233,7 +215,7 @@ fn ellipsis() {
         ],
     );
     // paddle.einsum("...ij,...jk->...ik") on [[4,5],[2,3,5,6]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[1,1,4,5],stop_gradient:[true]} : () -> tensor<1x1x4x5xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[2,3,5,6],stop_gradient:[true]} : () -> tensor<2x3x5x6xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<1x1x4x5xf32>, tensor<2x3x5x6xf32>) -> vec[tensor<1x1x4x5xf32>,tensor<2x3x5x6xf32>]
@@ -245,7 +227,7 @@ fn ellipsis() {
         ],
     );
     // paddle.einsum("...ij,...jk->...ik") on [[2,1,4,5],[3,5,6]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[2,1,4,5],stop_gradient:[true]} : () -> tensor<2x1x4x5xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[1,3,5,6],stop_gradient:[true]} : () -> tensor<1x3x5x6xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<2x1x4x5xf32>, tensor<1x3x5x6xf32>) -> vec[tensor<2x1x4x5xf32>,tensor<1x3x5x6xf32>]
@@ -257,7 +239,7 @@ fn ellipsis() {
         ],
     );
     // paddle.einsum("...i->...") on [[2,3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[2,3,4],stop_gradient:[true]} : () -> tensor<2x3x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<2x3x4xf32>) -> vec[tensor<2x3x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"dyi->dy",stop_gradient:[true,true,true]} : (vec[tensor<2x3x4xf32>]) -> tensor<2x3xf32>, vec[tensor<0xf32>], vec[tensor<2x3x4xf32>]"#,
@@ -268,7 +250,7 @@ fn ellipsis() {
         ],
     );
     // paddle.einsum("...ii->...i") on [[2,3,3]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[2,3,3],stop_gradient:[true]} : () -> tensor<2x3x3xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<2x3x3xf32>) -> vec[tensor<2x3x3xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"dii->di",stop_gradient:[true,true,true]} : (vec[tensor<2x3x3xf32>]) -> tensor<2x3xf32>, vec[tensor<0xf32>], vec[tensor<2x3x3xf32>]"#,
@@ -279,7 +261,7 @@ fn ellipsis() {
         ],
     );
     // paddle.einsum("i...,j...->ij...") on [[2,3,4],[5,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[2,3,4],stop_gradient:[true]} : () -> tensor<2x3x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[5,1,4],stop_gradient:[true]} : () -> tensor<5x1x4xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<2x3x4xf32>, tensor<5x1x4xf32>) -> vec[tensor<2x3x4xf32>,tensor<5x1x4xf32>]
@@ -291,7 +273,7 @@ fn ellipsis() {
         ],
     );
     // paddle.einsum("...,...->...") on [[],[3]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[1],stop_gradient:[true]} : () -> tensor<1xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[3],stop_gradient:[true]} : () -> tensor<3xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<1xf32>, tensor<3xf32>) -> vec[tensor<1xf32>,tensor<3xf32>]
@@ -308,7 +290,7 @@ fn ellipsis() {
 #[test]
 fn implicit() {
     // paddle.einsum("ij,jk") on [[3,4],[4,5]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[4,5],stop_gradient:[true]} : () -> tensor<4x5xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<3x4xf32>, tensor<4x5xf32>) -> vec[tensor<3x4xf32>,tensor<4x5xf32>]
@@ -320,7 +302,7 @@ fn implicit() {
         ],
     );
     // paddle.einsum("ij") on [[3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<3x4xf32>) -> vec[tensor<3x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ij->ij",stop_gradient:[true,true,true]} : (vec[tensor<3x4xf32>]) -> tensor<3x4xf32>, vec[tensor<0xf32>], vec[tensor<3x4xf32>]"#,
@@ -331,7 +313,7 @@ fn implicit() {
         ],
     );
     // paddle.einsum("ji") on [[3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<3x4xf32>) -> vec[tensor<3x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ji->ij",stop_gradient:[true,true,true]} : (vec[tensor<3x4xf32>]) -> tensor<4x3xf32>, vec[tensor<0xf32>], vec[tensor<3x4xf32>]"#,
@@ -342,14 +324,14 @@ fn implicit() {
         ],
     );
     // paddle.einsum("ii") on [[4,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[4,4],stop_gradient:[true]} : () -> tensor<4x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<4x4xf32>) -> vec[tensor<4x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ii->",stop_gradient:[true,true,true]} : (vec[tensor<4x4xf32>]) -> tensor<f32>, vec[tensor<0xf32>], vec[tensor<4x4xf32>]"#,
         &["tensor<f32>", "vec[tensor<0xf32>]", "vec[tensor<4x4xf32>]"],
     );
     // paddle.einsum("i,i") on [[5],[5]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[5],stop_gradient:[true]} : () -> tensor<5xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[5],stop_gradient:[true]} : () -> tensor<5xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<5xf32>, tensor<5xf32>) -> vec[tensor<5xf32>,tensor<5xf32>]
@@ -366,7 +348,7 @@ fn implicit() {
 #[test]
 fn diagonal_and_sums() {
     // paddle.einsum("ii->i") on [[3,3]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,3],stop_gradient:[true]} : () -> tensor<3x3xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<3x3xf32>) -> vec[tensor<3x3xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ii->i",stop_gradient:[true,true,true]} : (vec[tensor<3x3xf32>]) -> tensor<3xf32>, vec[tensor<0xf32>], vec[tensor<3x3xf32>]"#,
@@ -377,7 +359,7 @@ fn diagonal_and_sums() {
         ],
     );
     // paddle.einsum("ii->i") on [[-1,3]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[-1,3],stop_gradient:[true]} : () -> tensor<-1x3xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<-1x3xf32>) -> vec[tensor<-1x3xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ii->i",stop_gradient:[true,true,true]} : (vec[tensor<-1x3xf32>]) -> tensor<3xf32>, vec[tensor<0xf32>], vec[tensor<-1x3xf32>]"#,
@@ -388,14 +370,14 @@ fn diagonal_and_sums() {
         ],
     );
     // paddle.einsum("ij->") on [[3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<3x4xf32>) -> vec[tensor<3x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ij->",stop_gradient:[true,true,true]} : (vec[tensor<3x4xf32>]) -> tensor<f32>, vec[tensor<0xf32>], vec[tensor<3x4xf32>]"#,
         &["tensor<f32>", "vec[tensor<0xf32>]", "vec[tensor<3x4xf32>]"],
     );
     // paddle.einsum("i,i->") on [[-1],[5]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[-1],stop_gradient:[true]} : () -> tensor<-1xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[5],stop_gradient:[true]} : () -> tensor<5xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<-1xf32>, tensor<5xf32>) -> vec[tensor<-1xf32>,tensor<5xf32>]
@@ -407,7 +389,7 @@ fn diagonal_and_sums() {
         ],
     );
     // paddle.einsum("iij->j") on [[3,3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,3,4],stop_gradient:[true]} : () -> tensor<3x3x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<3x3x4xf32>) -> vec[tensor<3x3x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"iij->j",stop_gradient:[true,true,true]} : (vec[tensor<3x3x4xf32>]) -> tensor<4xf32>, vec[tensor<0xf32>], vec[tensor<3x3x4xf32>]"#,
@@ -423,7 +405,7 @@ fn diagonal_and_sums() {
 #[test]
 fn broadcast_and_dynamic() {
     // paddle.einsum("ij,ij->ij") on [[1,4],[3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[1,4],stop_gradient:[true]} : () -> tensor<1x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<1x4xf32>, tensor<3x4xf32>) -> vec[tensor<1x4xf32>,tensor<3x4xf32>]
@@ -435,7 +417,7 @@ fn broadcast_and_dynamic() {
         ],
     );
     // paddle.einsum("ij,ij->ij") on [[3,1],[3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,1],stop_gradient:[true]} : () -> tensor<3x1xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<3x1xf32>, tensor<3x4xf32>) -> vec[tensor<3x1xf32>,tensor<3x4xf32>]
@@ -447,7 +429,7 @@ fn broadcast_and_dynamic() {
         ],
     );
     // paddle.einsum("ij,ij->ij") on [[-1,4],[1,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[-1,4],stop_gradient:[true]} : () -> tensor<-1x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[1,4],stop_gradient:[true]} : () -> tensor<1x4xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<-1x4xf32>, tensor<1x4xf32>) -> vec[tensor<-1x4xf32>,tensor<1x4xf32>]
@@ -459,7 +441,7 @@ fn broadcast_and_dynamic() {
         ],
     );
     // paddle.einsum("ij,ij->i") on [[-1,4],[1,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[-1,4],stop_gradient:[true]} : () -> tensor<-1x4xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[1,4],stop_gradient:[true]} : () -> tensor<1x4xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<-1x4xf32>, tensor<1x4xf32>) -> vec[tensor<-1x4xf32>,tensor<1x4xf32>]
@@ -471,7 +453,7 @@ fn broadcast_and_dynamic() {
         ],
     );
     // paddle.einsum("ij,jk->ik") on [[3,0],[0,5]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,0],stop_gradient:[true]} : () -> tensor<3x0xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[0,5],stop_gradient:[true]} : () -> tensor<0x5xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<3x0xf32>, tensor<0x5xf32>) -> vec[tensor<3x0xf32>,tensor<0x5xf32>]
@@ -490,7 +472,7 @@ fn broadcast_and_dynamic() {
 #[test]
 fn raw_equations() {
     // _pir_ops.einsum("ij->ik") on [[3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<3x4xf32>) -> vec[tensor<3x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ij->ik",stop_gradient:[true,true,true]} : (vec[tensor<3x4xf32>]) -> tensor<3x-1xf32>, vec[tensor<0xf32>], vec[tensor<3x4xf32>]"#,
@@ -501,7 +483,7 @@ fn raw_equations() {
         ],
     );
     // _pir_ops.einsum("i->i") on [[3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<3x4xf32>) -> vec[tensor<3x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"i->i",stop_gradient:[true,true,true]} : (vec[tensor<3x4xf32>]) -> tensor<3xf32>, vec[tensor<0xf32>], vec[tensor<3x4xf32>]"#,
@@ -512,7 +494,7 @@ fn raw_equations() {
         ],
     );
     // _pir_ops.einsum("ij->j->i") on [[3,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3,4],stop_gradient:[true]} : () -> tensor<3x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<3x4xf32>) -> vec[tensor<3x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ij->j->i",stop_gradient:[true,true,true]} : (vec[tensor<3x4xf32>]) -> tensor<4xf32>, vec[tensor<0xf32>], vec[tensor<3x4xf32>]"#,
@@ -523,7 +505,7 @@ fn raw_equations() {
         ],
     );
     // _pir_ops.einsum("i,i->i") on [[1],[-1]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[1],stop_gradient:[true]} : () -> tensor<1xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[-1],stop_gradient:[true]} : () -> tensor<-1xf32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<1xf32>, tensor<-1xf32>) -> vec[tensor<1xf32>,tensor<-1xf32>]
@@ -535,7 +517,7 @@ fn raw_equations() {
         ],
     );
     // _pir_ops.einsum("ii->i") on [[1,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[1,4],stop_gradient:[true]} : () -> tensor<1x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<1x4xf32>) -> vec[tensor<1x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ii->i",stop_gradient:[true,true,true]} : (vec[tensor<1x4xf32>]) -> tensor<4xf32>, vec[tensor<0xf32>], vec[tensor<1x4xf32>]"#,
@@ -546,14 +528,14 @@ fn raw_equations() {
         ],
     );
     // _pir_ops.einsum("->") on [[]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[],stop_gradient:[true]} : () -> tensor<f32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<f32>) -> vec[tensor<f32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"->",stop_gradient:[true,true,true]} : (vec[tensor<f32>]) -> tensor<f32>, vec[tensor<0xf32>], vec[tensor<f32>]"#,
         &["tensor<f32>", "vec[tensor<0xf32>]", "vec[tensor<f32>]"],
     );
     // _pir_ops.einsum("i,->i") on [[3],[]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[3],stop_gradient:[true]} : () -> tensor<3xf32>
 (%1) = "pd_op.data" () {dtype:float32,name:"x1",place:Place(undefined:0),shape:[],stop_gradient:[true]} : () -> tensor<f32>
 (%2) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<3xf32>, tensor<f32>) -> vec[tensor<3xf32>,tensor<f32>]
@@ -565,7 +547,7 @@ fn raw_equations() {
         ],
     );
     // _pir_ops.einsum("ij->ij") on [[0,4]]
-    check_einsum(
+    check(
         r#"(%0) = "pd_op.data" () {dtype:float32,name:"x0",place:Place(undefined:0),shape:[0,4],stop_gradient:[true]} : () -> tensor<0x4xf32>
 (%1) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<0x4xf32>) -> vec[tensor<0x4xf32>]
 (%2, %3, %4) = "pd_op.einsum" (%1) {equation:"ij->ij",stop_gradient:[true,true,true]} : (vec[tensor<0x4xf32>]) -> tensor<0x4xf32>, vec[tensor<0xf32>], vec[tensor<0x4xf32>]"#,

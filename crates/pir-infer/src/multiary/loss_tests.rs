@@ -2,8 +2,8 @@
 //! printed IR, trimmed to the op and its operands) and the result types it
 //! printed.
 
-use super::detection_tests::{program, refusal};
 use crate::testing::{check, infer_last};
+use crate::testing::{program, refusal};
 
 /// `SigmoidCrossEntropyWithLogitsInferMeta`: like x; shapes checked only when all extents are known.
 #[test]

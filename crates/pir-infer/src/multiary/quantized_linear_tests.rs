@@ -2,8 +2,8 @@
 //! Paddle's CPU build refuses the op before inferring, so there is no print
 //! of its to compare with.
 
-use super::detection_tests::{program, refusal};
 use crate::testing::types;
+use crate::testing::{program, refusal};
 
 fn f16(dims: &'static [i64]) -> Option<(&'static str, &'static str, &'static [i64])> {
     Some(("float16", "f16", dims))

@@ -2,8 +2,8 @@
 //! printed IR, trimmed to the op and its operands) and the result types it
 //! printed.
 
-use super::detection_tests::{program, refusal};
 use crate::testing::check;
+use crate::testing::{program, refusal};
 
 /// `GruInferMeta`: `hidden` `[T, frame]`; batch outputs only when training.
 #[test]

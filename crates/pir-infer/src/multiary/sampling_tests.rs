@@ -2,7 +2,7 @@
 //! has no kernel for `top_p_sampling`, so its builder refuses the operands
 //! before inferring.
 
-use super::detection_tests::{program, refusal};
+use crate::testing::{program, refusal};
 
 /// `[B, 1]` sample and ids; `[B, k]` top-k outputs only for `k > 0`.
 #[test]

@@ -2,8 +2,8 @@
 //! Paddle 3.3.1: programs Paddle built (its printed IR, trimmed to the op
 //! and its operands) and the result types it printed.
 
-use super::detection_tests::{program, refusal};
 use crate::testing::check;
+use crate::testing::{program, refusal};
 
 /// `ChunkEvalInferMeta`: `[1]` metrics and counts.
 #[test]

@@ -155,7 +155,7 @@ fn distributed_fused_lamb_init() {
 /// Python builder for the op): the parameter's dims, no data type set.
 #[test]
 fn sparse_momentum() {
-    use crate::multiary::detection_tests::{program, refusal};
+    use crate::testing::{program, refusal};
     let f32 = |d: &'static [i64]| Some(("float32", "f32", d));
     let ops = |lr: &'static [i64]| {
         program(

@@ -2,8 +2,8 @@
 //! build refuses these ops before inferring, so there is no print of its to
 //! compare with.
 
-use crate::multiary::detection_tests::{program, refusal};
 use crate::testing::types;
+use crate::testing::{program, refusal};
 
 fn f16(dims: &'static [i64]) -> Option<(&'static str, &'static str, &'static [i64])> {
     Some(("float16", "f16", dims))

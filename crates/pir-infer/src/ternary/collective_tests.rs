@@ -2,8 +2,8 @@
 //! `FasterTokenizerInferMeta` cases from Paddle's source (`ternary.cc`):
 //! Paddle 3.3.1 has no Python builder for these ops.
 
-use crate::multiary::detection_tests::{program, refusal};
 use crate::testing::types;
+use crate::testing::{program, refusal};
 
 /// `[-1, -1]` of x's type for a 2-D x.
 #[test]

@@ -2,8 +2,8 @@
 //! printed IR, trimmed to the op and its operands) and the result types it
 //! printed.
 
-use crate::multiary::detection_tests::{program, refusal};
 use crate::testing::check;
+use crate::testing::{program, refusal};
 
 /// `RankAttentionInferMeta`.
 #[test]

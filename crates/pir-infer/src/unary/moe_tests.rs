@@ -1,8 +1,8 @@
 //! Mixture-of-experts routing cases from Paddle's source (`unary.cc`):
 //! Paddle's CPU build refuses these ops before inferring.
 
-use crate::multiary::detection_tests::{program, refusal};
 use crate::testing::types;
+use crate::testing::{program, refusal};
 
 /// `IntBincountInferMeta`: `[high - low]` of x's type.
 #[test]

@@ -119,12 +119,17 @@ fn read_index(section: &str) -> Vec<Model> {
 }
 
 fn read_index_in(dir: PathBuf, section: &str) -> Vec<Model> {
-    let Ok(text) = std::fs::read_to_string(dir.join("index.json")) else {
-        return Vec::new();
+    let path = dir.join("index.json");
+    // A corpus without an index has no models; an index that cannot be
+    // read or parsed is a broken corpus, said as such (not an empty list
+    // that makes every test look for models in vain).
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => panic!("{}: {e}", path.display()),
     };
-    let Ok(index) = serde_json::from_str::<serde_json::Value>(&text) else {
-        return Vec::new();
-    };
+    let index = serde_json::from_str::<serde_json::Value>(&text)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let Some(list) = index.get(section).and_then(|v| v.as_array()) else {
         return Vec::new();
     };

@@ -179,7 +179,7 @@ fn verify(args: &VerifyArgs) -> Result<(), CliError> {
 /// result types differ (an error) or that has no inference (a note).
 fn verify_infer(path: &Path, program: &pir_core::Program) -> Result<String, CliError> {
     use std::fmt::Write as _;
-    let inferer = pir_infer::Inferer::new(program.ctx());
+    let inferer = pir_infer::Inferer::shared(program.ctx_arc());
     let check = inferer.check_program(program);
     let ctx = program.ctx();
     let show = |types: &[pir_core::Type]| {

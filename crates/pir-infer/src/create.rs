@@ -81,6 +81,16 @@ impl Inferer {
         attrs: &[(Symbol, Attribute)],
     ) -> Result<OpId, InferError> {
         let count = self.result_count(b.program(), name, operands)?;
+        if count > pir_core::program::MAX_RESULTS {
+            return Err(InferError::Invalid {
+                op: b.program().ctx().symbol_str(name).to_owned(),
+                func: "manual".to_owned(),
+                message: format!(
+                    "{count} results: an op has at most {}",
+                    pir_core::program::MAX_RESULTS
+                ),
+            });
+        }
         let placeholders = vec![Type::NULL; count];
         let op = b.create(name, operands, &placeholders, attrs, 0);
         let p = b.program();
@@ -169,5 +179,24 @@ mod tests {
             )
             .expect_err("unknown op");
         assert_eq!(err.to_string(), "no type inference for `test.unknown`");
+    }
+
+    #[test]
+    fn a_split_of_more_results_than_an_op_holds_is_an_error() {
+        let ctx = pir_dialects::pd_op_context();
+        let inferer = Inferer::new(&ctx);
+        let mut p = Program::new(ctx.clone());
+        let top = p.top_block();
+        let f32 = ctx.intern_type(pir_core::builtin::ScalarType::F32);
+        let items = vec![f32; pir_core::program::MAX_RESULTS + 1];
+        let list = pir_core::builtin::VectorType::get(&ctx, &items);
+        let mut b = Builder::at_end(&mut p, top);
+        let arg = b.op("test.make", &[], &[list], &[]);
+        let v = b.program().result(arg, 0);
+        let err = inferer
+            .create_op(&mut b, ctx.symbol("builtin.split"), &[Some(v)], &[])
+            .expect_err("too many results");
+        assert!(err.to_string().contains("at most"), "{err}");
+        assert_eq!(p.block_ops(top).count(), 1);
     }
 }

@@ -37,8 +37,9 @@ pub(crate) fn context() -> &'static Arc<IrContext> {
 }
 
 /// Type inference for ops of [`context`] (built once, shared).
-pub(crate) fn inferer() -> Arc<pir::infer::Inferer> {
-    pir::infer::Inferer::shared(context())
+pub(crate) fn inferer() -> &'static pir::infer::Inferer {
+    static INFERER: OnceLock<Arc<pir::infer::Inferer>> = OnceLock::new();
+    INFERER.get_or_init(|| pir::infer::Inferer::shared(context()))
 }
 
 /// What `load` binds as parameters.

@@ -404,6 +404,7 @@ impl DrrPattern {
     fn plan(
         &self,
         p: &Program,
+        inferer: &pir_infer::Inferer,
         b: &Building<'_, '_>,
         op: &super::ResultOp,
     ) -> Result<Option<Planned>, String> {
@@ -427,7 +428,7 @@ impl DrrPattern {
             })
             .collect::<Option<Vec<_>>>());
         let name = ctx.symbol(&op.op);
-        let infer = op.types.is_empty() && pir_infer::Inferer::shared(ctx).has_inference(name);
+        let infer = op.types.is_empty() && inferer.has_inference(name);
         let types = if infer {
             // Typed once created, as Paddle's builders type the ops a
             // rule makes (see `apply`).
@@ -534,6 +535,8 @@ impl RewritePattern for DrrPattern {
         let Some(mut placement) = m.placement.take() else {
             return false;
         };
+        // Looked up once per match: result ops are typed and checked by it.
+        let inferer = pir_infer::Inferer::shared(rw.program_ref().ctx_arc());
         for stmt in &self.rule.result {
             let p = rw.program_ref();
             let b = Building {
@@ -549,7 +552,7 @@ impl RewritePattern for DrrPattern {
                     created.insert(name.clone(), v);
                 }
                 ResultStmt::Op(op) => {
-                    let plan = match self.plan(p, &b, op) {
+                    let plan = match self.plan(p, &inferer, &b, op) {
                         Ok(Some(plan)) => plan,
                         Ok(None) => return rollback(rw, &new_ops),
                         Err(message) => {
@@ -563,7 +566,6 @@ impl RewritePattern for DrrPattern {
                     let new = rw.create_op_at(point, plan.name, &plan.operands, &plan.types, dict);
                     placement.inserted(rw.program_ref(), point, new);
                     new_ops.push(new);
-                    let inferer = pir_infer::Inferer::shared(rw.program_ref().ctx_arc());
                     if plan.infer {
                         // Operands the result op's InferMeta refuses: the
                         // rule does not hold here, so nothing changes.

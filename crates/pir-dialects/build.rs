@@ -233,9 +233,21 @@ fn op_def(out: &mut String, name: &str, op: &Value) -> Result<(), String> {
         .and_then(Value::as_u64)
         .unwrap_or(0);
     let yaml = string(op, "yaml_op_name");
+    let runtime = match op.get("runtime") {
+        Some(rt) => format!(
+            "Some(RuntimeDef {{ infer_meta_func: {:?}, infer_meta_params: {}, kernel_func: {:?}, kernel_params: {}, kernel_key_dtype: {}, kernel_key_backend: {} }})",
+            string(rt, "infer_meta_func"),
+            names(rt.get("infer_meta_param")),
+            string(rt, "kernel_func"),
+            names(rt.get("kernel_param")),
+            names(rt.get("kernel_key_dtype")),
+            names(rt.get("kernel_key_backend")),
+        ),
+        None => "None".to_owned(),
+    };
     let _ = writeln!(
         out,
-        "    OpDef {{ name: {name:?}, dialect: {:?}, yaml_name: {yaml:?}, has_yaml_info: {}, inputs: &[{inputs}], attributes: &[{attrs}], outputs: &[{outputs}], inplace: {}, view: {}, traits: {}, interfaces: {}, build_args: {}, num_regions: {num_regions} }},",
+        "    OpDef {{ name: {name:?}, dialect: {:?}, yaml_name: {yaml:?}, has_yaml_info: {}, inputs: &[{inputs}], attributes: &[{attrs}], outputs: &[{outputs}], inplace: {}, view: {}, traits: {}, interfaces: {}, build_args: {}, num_regions: {num_regions}, runtime: {runtime} }},",
         string(op, "dialect"),
         !yaml.is_empty(),
         pairs(op.get("inplace")),

@@ -51,6 +51,8 @@ pub enum Command {
     Downgrade(ConvertArgs),
     /// Run a pipeline of passes on a model (with its parameters).
     Opt(OptArgs),
+    /// Export a model (with its parameters) to ONNX.
+    Export(ExportArgs),
     /// List or convert the tensors of a parameter file.
     Params(ParamsArgs),
     /// Compare two models structurally (exit 1 when they differ).
@@ -61,6 +63,12 @@ pub enum Command {
     Time(TimeArgs),
     /// Write a synthetic model of about OPS ops (for benchmarks).
     Synth(SynthArgs),
+    /// Lower a model to Paddle's CPU kernels and print it as Paddle's
+    /// executor does (`IR after lowering`).
+    Lower(LowerArgs),
+    /// Print the program annotated with its symbolic shapes, as Paddle's
+    /// shape optimization pass prints it.
+    Shapes(ShapesArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
 }
@@ -249,6 +257,33 @@ pub struct OptArgs {
     pub no_params: bool,
 }
 
+/// Arguments of `pir export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The model to export (.json, .pdmodel or IR text, with its parameters).
+    pub input: PathBuf,
+    /// The ONNX file to write.
+    #[arg(short, value_name = "OUT.onnx")]
+    pub output: PathBuf,
+    /// The ONNX opset (13 to 21).
+    #[arg(long, default_value_t = 17)]
+    pub opset: i64,
+    /// Export the program as read: no constant folding or cleanups first.
+    #[arg(long)]
+    pub no_opt: bool,
+    /// Give input NAME fixed dims, e.g. image=1,3,224,224 (-1 keeps a dim
+    /// dynamic), followed through the program by type inference. Repeat for
+    /// more inputs.
+    #[arg(long = "input-shape", value_name = "NAME=DIMS", value_parser = input_shape)]
+    pub input_shape: Vec<(String, Vec<i64>)>,
+    /// Overwrite the output if it exists.
+    #[arg(long, short)]
+    pub force: bool,
+    /// Time load, preparation, export and write (on stderr).
+    #[arg(long)]
+    pub timing: bool,
+}
+
 /// `--input-shape NAME=DIMS`: an input's name and dims.
 fn input_shape(text: &str) -> Result<(String, Vec<i64>), String> {
     let (name, dims) = text
@@ -398,6 +433,36 @@ pub struct SynthArgs {
     pub ops: u64,
     /// The model to write.
     pub output: PathBuf,
+    /// Overwrite the output if it exists.
+    #[arg(long, short)]
+    pub force: bool,
+}
+
+/// `pir lower`.
+#[derive(Debug, Args)]
+pub struct LowerArgs {
+    /// The model file (any kind pir reads).
+    pub model: PathBuf,
+    /// Print the lossless typed text instead of Paddle's print.
+    #[arg(long)]
+    pub typed: bool,
+    /// Write the text here (.txt: Paddle's print, .pir: typed text)
+    /// instead of standard output; a kernel program has no JSON form.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Overwrite the output if it exists.
+    #[arg(long, short)]
+    pub force: bool,
+}
+
+/// `pir shapes`.
+#[derive(Debug, Args)]
+pub struct ShapesArgs {
+    /// The model file (any kind pir reads).
+    pub model: PathBuf,
+    /// Write the text here (.txt) instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
     /// Overwrite the output if it exists.
     #[arg(long, short)]
     pub force: bool,

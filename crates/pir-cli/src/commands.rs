@@ -21,11 +21,14 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Upgrade(args) => convert(&args, Mode::Upgrade),
         Command::Downgrade(args) => convert(&args, Mode::Downgrade),
         Command::Opt(args) => crate::opt::run(&args),
+        Command::Export(args) => crate::export::run(&args),
         Command::Params(args) => crate::params::run(&args),
         Command::Diff(args) => crate::diff::run(&args),
         Command::Graph(args) => crate::graph::run(&args),
         Command::Time(args) => time(&args),
         Command::Synth(args) => synth(&args),
+        Command::Lower(args) => crate::lower::run(&args),
+        Command::Shapes(args) => crate::shapes::run(&args),
         Command::Completions(args) => {
             let mut out = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "pir", &mut out);
@@ -52,6 +55,12 @@ enum Mode {
 fn convert(args: &ConvertArgs, mode: Mode) -> Result<(), CliError> {
     crate::input::check_model_output(&args.output)?;
     let version = args.to.unwrap_or(pir_serde::PIR_VERSION);
+    if version < pir_serde::PIR_VERSION && pir_legacy::is_pdmodel_path(&args.output) {
+        return Err(CliError::Usage(format!(
+            "{}: --to writes Paddle 3.x JSON; a .pdmodel is Paddle 2.x's format (leave out --to)",
+            args.output.display()
+        )));
+    }
     if version < pir_serde::PIR_VERSION && pir_serde::is_text_path(&args.output) {
         return Err(CliError::Usage(format!(
             "{}: --to writes Paddle's JSON; name a .json output (or - for standard output)",

@@ -88,7 +88,7 @@ pub(crate) fn is_stdio(path: &Path) -> bool {
 const STDIN_NAME: &str = "<stdin>";
 
 /// The extensions a model may be written with.
-const MODEL_OUTPUTS: [&str; 3] = ["json", "pir", "txt"];
+const MODEL_OUTPUTS: [&str; 4] = ["json", "pir", "txt", "pdmodel"];
 
 /// Refuses an output path whose extension says no model format (`-`,
 /// standard output, takes JSON).
@@ -135,6 +135,20 @@ pub(crate) fn save(
         return Ok(out.flush()?);
     }
     let _progress = crate::progress::spinner(&format!("writing {}", path.display()));
+    if pir_legacy::is_pdmodel_path(path) {
+        let bytes = pir_legacy::write::to_bytes(program).map_err(|source| {
+            CliError::Model(pir::Error::LegacyWrite {
+                path: path.to_path_buf(),
+                source,
+            })
+        })?;
+        return pir_core::fs::write_atomic(path, force, |w| w.write_all(&bytes)).map_err(|e| {
+            CliError::Write {
+                path: path.to_path_buf(),
+                source: pir_serde::WriteError::from(e),
+            }
+        });
+    }
     pir_serde::write_any_file(program, path, options, force).map_err(|source| CliError::Write {
         path: path.to_path_buf(),
         source,

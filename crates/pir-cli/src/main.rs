@@ -26,11 +26,14 @@ mod batch;
 mod cli;
 mod commands;
 mod diff;
+mod export;
 mod graph;
 mod input;
+mod lower;
 mod opt;
 mod params;
 mod progress;
+mod shapes;
 
 /// A failed command: the message for stderr.
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +78,9 @@ pub enum CliError {
     /// says where they were looked for.
     #[error("{0}")]
     MissingParams(String),
+    /// Exporting to ONNX failed (nothing was written).
+    #[error("{}", overwrite_hint(.0))]
+    Export(#[from] pir::onnx::ExportError),
     /// Writing a file failed (a graph).
     #[error("{}", overwrite_hint(.0))]
     Fs(#[from] pir_core::fs::WriteError),

@@ -82,6 +82,9 @@ pub fn run(args: &OptArgs) -> Result<(), CliError> {
             true => CliError::Pass(e.to_string()),
             false => CliError::Usage(e.to_string()),
         })?;
+    for renamed in pir_pass::registry::renamed_in(pipeline) {
+        crate::note(&renamed)?;
+    }
     pm.instrumentation.verify_each = !args.no_verify;
     pm.instrumentation.print_before_all = args.print_ir_before_all;
     pm.instrumentation.print_after_all = args.print_ir_after_all;

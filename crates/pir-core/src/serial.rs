@@ -308,3 +308,179 @@ pub fn encode_data_list<T: Copy>(
     w.end_object();
     Ok(())
 }
+
+/// A value a kind holds as one element of its `"D"` array in Paddle's JSON
+/// (a type, dims, a layout, ...): written and read the same way in every
+/// kind that holds it. [`json_fields!`](crate::json_fields) builds a kind's
+/// `encode` and `decode` from its fields.
+pub trait JsonField: Sized {
+    /// Writes the value.
+    fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError>;
+    /// Reads a value at `path`.
+    fn decode_field(
+        ctx: &IrContext,
+        v: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Self, DecodeError>;
+}
+
+impl JsonField for Type {
+    fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        encode_type(ctx, *self, w)
+    }
+    fn decode_field(
+        ctx: &IrContext,
+        v: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Type, DecodeError> {
+        decode_type(ctx, v, path)
+    }
+}
+
+impl JsonField for Box<[i64]> {
+    fn encode_field(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        crate::builtin::encode_dims(w, self);
+        Ok(())
+    }
+    fn decode_field(
+        _: &IrContext,
+        v: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Self, DecodeError> {
+        crate::builtin::decode_dims(v, path)
+    }
+}
+
+impl JsonField for crate::builtin::DataLayout {
+    fn encode_field(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        w.string(self.as_str());
+        Ok(())
+    }
+    fn decode_field(
+        _: &IrContext,
+        v: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Self, DecodeError> {
+        crate::builtin::decode_layout(v, path)
+    }
+}
+
+impl JsonField for Attribute {
+    fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        encode_attr(ctx, *self, w)
+    }
+    fn decode_field(
+        ctx: &IrContext,
+        v: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Attribute, DecodeError> {
+        decode_attr(ctx, v, path)
+    }
+}
+
+impl JsonField for i64 {
+    fn encode_field(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        w.i64(*self);
+        Ok(())
+    }
+    fn decode_field(
+        _: &IrContext,
+        v: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<i64, DecodeError> {
+        int(v, path)
+    }
+}
+
+impl JsonField for Box<str> {
+    fn encode_field(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        w.string(self);
+        Ok(())
+    }
+    fn decode_field(
+        _: &IrContext,
+        v: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Self, DecodeError> {
+        Ok(string(v, path)?.into())
+    }
+}
+
+/// A list of fields other than dims (types, attributes, names) is a JSON
+/// array of them.
+macro_rules! list_field {
+    ($($item:ty),*) => {$(
+        impl JsonField for Box<[$item]> {
+            fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+                w.begin_array();
+                for item in self.iter() {
+                    item.encode_field(ctx, w)?;
+                }
+                w.end_array();
+                Ok(())
+            }
+            fn decode_field(
+                ctx: &IrContext,
+                v: JsonValue<'_>,
+                path: &JsonPath<'_>,
+            ) -> Result<Self, DecodeError> {
+                let mut items = Vec::new();
+                for (i, item) in array(v, path)?.enumerate() {
+                    items.push(<$item>::decode_field(ctx, item, &path.index(i))?);
+                }
+                Ok(items.into())
+            }
+        }
+    )*};
+}
+list_field!(Attribute, Type, Box<str>);
+
+/// The `encode` and `decode` of a type or attribute kind whose JSON is
+/// `{"#":ID,"D":[field, ...]}` (ID its first `JSON_IDS`), from its fields
+/// in order (each a [`serial::JsonField`](crate::serial::JsonField)):
+/// written inside the kind's `impl TypeDef` (`json_fields!(type: dtype,
+/// dims, layout);`) or `impl AttrDef` (`json_fields!(attr: ...)`). The
+/// kind's JSON is then declared once, and reading gives the path of a
+/// wrong element.
+#[macro_export]
+macro_rules! json_fields {
+    (type: $($field:ident),+ $(,)?) => {
+        $crate::json_fields!(@impl intern_type, Type: $($field),+);
+    };
+    (attr: $($field:ident),+ $(,)?) => {
+        $crate::json_fields!(@impl intern_attr, Attribute: $($field),+);
+    };
+    (@impl $intern:ident, $handle:ident: $($field:ident),+) => {
+        fn encode(
+            &self,
+            ctx: &$crate::IrContext,
+            w: &mut $crate::serial::JsonWriter<'_>,
+        ) -> Result<(), $crate::serial::EncodeError> {
+            $crate::serial::begin_tagged(w, Self::JSON_IDS[0]);
+            w.begin_array();
+            $($crate::serial::JsonField::encode_field(&self.$field, ctx, w)?;)+
+            w.end_array();
+            w.end_object();
+            Ok(())
+        }
+        fn decode(
+            ctx: &$crate::IrContext,
+            _: &str,
+            obj: $crate::serial::JsonValue<'_>,
+            path: &$crate::serial::JsonPath<'_>,
+        ) -> Result<$crate::$handle, $crate::serial::DecodeError> {
+            const N: usize = [$(stringify!($field)),+].len();
+            let dpath = path.key("D");
+            let [$($field),+] =
+                $crate::serial::array_n::<N>($crate::serial::field(obj, "D", path)?, &dpath)?;
+            let mut index = 0usize;
+            let mut next = || {
+                index += 1;
+                index - 1
+            };
+            Ok(ctx.$intern(Self {
+                $($field: $crate::serial::JsonField::decode_field(ctx, $field, &dpath.index(next()))?,)+
+            }))
+        }
+    };
+}

@@ -68,39 +68,7 @@ impl AttrDef for ProcessMeshAttr {
         let mesh = Self::parse_body(p, "mesh_shape:", ",process_ids:")?;
         Ok(p.ctx().intern_attr(mesh))
     }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "4.a_process_mesh");
-        w.begin_array();
-        encode_dims(w, &self.shape);
-        encode_dims(w, &self.process_ids);
-        w.begin_array();
-        for n in self.dim_names.iter() {
-            w.string(n);
-        }
-        w.end_array();
-        w.end_array();
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let dpath = path.key("D");
-        let [shape, ids, names] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
-        let npath = dpath.index(2);
-        let mut dim_names = Vec::new();
-        for (i, n) in serial::array(names, &npath)?.enumerate() {
-            dim_names.push(serial::string(n, &npath.index(i))?.into());
-        }
-        Ok(ctx.intern_attr(ProcessMeshAttr {
-            shape: decode_dims(shape, &dpath.index(0))?,
-            process_ids: decode_dims(ids, &dpath.index(1))?,
-            dim_names: dim_names.into(),
-        }))
-    }
+    pir_core::json_fields!(attr: shape, process_ids, dim_names);
 }
 
 /// `TensorDistAttribute` (`4.a_tensor_dist`): mesh, dims mapping and partial status.
@@ -381,47 +349,7 @@ impl AttrDef for OpDistAttr {
             chunk_id,
         }))
     }
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "4.a_op_dist");
-        w.begin_array();
-        serial::encode_attr(ctx, self.mesh, w)?;
-        for list in [&self.operands, &self.results] {
-            w.begin_array();
-            for &a in list.iter() {
-                serial::encode_attr(ctx, a, w)?;
-            }
-            w.end_array();
-        }
-        w.i64(self.chunk_id);
-        w.end_array();
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let dpath = path.key("D");
-        let [mesh, operands, results, chunk] =
-            serial::array_n::<4>(serial::field(obj, "D", path)?, &dpath)?;
-        let mesh = serial::decode_attr(ctx, mesh, &dpath.index(0))?;
-        let mut lists = [Vec::new(), Vec::new()];
-        for (k, v) in [operands, results].into_iter().enumerate() {
-            let lpath = dpath.index(k + 1);
-            for (i, a) in serial::array(v, &lpath)?.enumerate() {
-                lists[k].push(serial::decode_attr(ctx, a, &lpath.index(i))?);
-            }
-        }
-        let [operands, results] = lists;
-        Ok(ctx.intern_attr(OpDistAttr {
-            mesh,
-            operands: operands.into(),
-            results: results.into(),
-            chunk_id: serial::int(chunk, &dpath.index(3))?,
-        }))
-    }
+    pir_core::json_fields!(attr: mesh, operands, results, chunk_id);
 }
 
 /// `DistDenseTensorType` (`4.t_dist_dtensor`): a dense tensor type, its
@@ -495,30 +423,7 @@ impl TypeDef for DistDenseTensorType {
             local_dims: local_dims.into(),
         }))
     }
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "4.t_dist_dtensor");
-        w.begin_array();
-        serial::encode_type(ctx, self.dense, w)?;
-        serial::encode_attr(ctx, self.dist, w)?;
-        encode_dims(w, &self.local_dims);
-        w.end_array();
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError> {
-        let dpath = path.key("D");
-        let [dense, dist, local] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
-        Ok(ctx.intern_type(DistDenseTensorType {
-            dense: serial::decode_type(ctx, dense, &dpath.index(0))?,
-            dist: serial::decode_attr(ctx, dist, &dpath.index(1))?,
-            local_dims: decode_dims(local, &dpath.index(2))?,
-        }))
-    }
+    pir_core::json_fields!(type: dense, dist, local_dims);
 }
 
 /// The dims of one shard: each sharded dim divided, rounding up, by its mesh dimension.

@@ -24,12 +24,12 @@
 pub mod cf;
 pub mod dist;
 pub mod op_def;
+pub mod op_facts;
 mod op_registry;
 pub mod ops;
 pub mod pd_op;
 mod printed_floats;
 pub mod synthetic;
-pub mod undeclared_effects;
 pub mod value_kinds;
 pub mod value_tensor;
 mod views_support;

@@ -212,6 +212,26 @@ pub struct OpDef {
     pub build_args: &'static [&'static str],
     /// Number of regions (control-flow ops).
     pub num_regions: u32,
+    /// What Paddle runs for the op: its InferMeta function and kernel.
+    pub runtime: Option<RuntimeDef>,
+}
+
+/// The runtime facts of an op's definition (Paddle's `OpRunTimeInfo`): the
+/// InferMeta function and kernel it runs, and the arguments each takes.
+#[derive(Copy, Clone, Debug)]
+pub struct RuntimeDef {
+    /// The InferMeta function (`MatmulInferMeta`); empty when none.
+    pub infer_meta_func: &'static str,
+    /// The input and attribute names passed to it, in order.
+    pub infer_meta_params: &'static [&'static str],
+    /// The phi kernel (`matmul`); empty when none.
+    pub kernel_func: &'static str,
+    /// The input and attribute names passed to the kernel, in order.
+    pub kernel_params: &'static [&'static str],
+    /// The inputs or attributes whose dtype chooses the kernel's dtype.
+    pub kernel_key_dtype: &'static [&'static str],
+    /// The inputs or attributes whose place chooses the kernel's backend.
+    pub kernel_key_backend: &'static [&'static str],
 }
 
 impl OpDef {

@@ -68,9 +68,12 @@ fn info_from_definition(ctx: &IrContext, def: &'static OpDef) -> OpInfo {
         side_effect |= id == traits::SIDE_EFFECT || id == traits::INPLACE;
         info = info.with_trait(id);
     }
-    if crate::undeclared_effects::undeclared(def.name) {
-        side_effect = true;
-        info = info.with_trait(traits::SIDE_EFFECT);
+    for &fact in crate::op_facts::facts_of(def.name) {
+        info = info.with_trait(fact.id(ctx));
+        if fact.is_side_effect() {
+            side_effect = true;
+            info = info.with_trait(traits::SIDE_EFFECT);
+        }
     }
     if def.name == "cf.yield" {
         info = info.with_trait(traits::IS_TERMINATOR);

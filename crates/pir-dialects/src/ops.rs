@@ -29,3 +29,35 @@ use crate::pd_op::{DataType, Place};
 use crate::views_support::*;
 
 include!(concat!(env!("OUT_DIR"), "/op_views.rs"));
+
+/// Declares the views of the control-flow ops, which have regions and no
+/// generated definition view: their names, and the view of an op.
+macro_rules! region_op_views {
+    ($($(#[$doc:meta])* $view:ident = $name:literal;)*) => {$(
+        $(#[$doc])*
+        #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+        pub struct $view(pub OpId);
+
+        impl $view {
+            /// The op's name.
+            pub const NAME: &'static str = $name;
+
+            /// The view of `op` if it is a `
+            #[doc = $name]
+            /// `.
+            pub fn from_op(p: &Program, op: OpId) -> Option<Self> {
+                (p.op_name_str(op) == Self::NAME).then_some(Self(op))
+            }
+        }
+    )*};
+}
+
+region_op_views! {
+    /// `pd_op.if` — a condition operand; a true and a false branch region.
+    IfOp = "pd_op.if";
+    /// `pd_op.while` — the condition and the carried values as operands; a
+    /// body region.
+    WhileOp = "pd_op.while";
+    /// `pd_op.pylayer` — a Python layer's forward region.
+    PylayerOp = "pd_op.pylayer";
+}

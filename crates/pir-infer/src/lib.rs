@@ -4,7 +4,7 @@
 //!
 //! Each op definition names an InferMeta function (`runtime.infer_meta_func`)
 //! and maps the op's operands and attributes to its parameters
-//! (`runtime.infer_meta_param`); `build.rs` compiles that table. There is one
+//! (`runtime.infer_meta_param`, in the definitions' `RuntimeDef`). There is one
 //! implementation per function, shared by every op that names it, in modules
 //! named after Paddle's files (`unary`, `binary`, `ternary`, `multiary`,
 //! `nullary`, `backward`, `fusion`), plus the ops Paddle infers by hand
@@ -50,8 +50,23 @@ use rustc_hash::FxHashMap;
 
 use args::{Args, Param, Syms};
 
+/// The InferMeta facts of the op definitions.
 mod table {
-    include!(concat!(env!("OUT_DIR"), "/infer_meta_table.rs"));
+    use pir_dialects::op_def::OP_DEFS;
+
+    /// `(op, InferMeta function, parameters)` of every defined op that
+    /// names a function, in name order.
+    pub(crate) fn infer_meta(
+    ) -> impl Iterator<Item = (&'static str, &'static str, &'static [&'static str])> {
+        OP_DEFS.iter().filter_map(|d| {
+            let rt = d.runtime?;
+            (!rt.infer_meta_func.is_empty()).then_some((
+                d.name,
+                rt.infer_meta_func,
+                rt.infer_meta_params,
+            ))
+        })
+    }
 }
 
 /// A failure inside an InferMeta function: Paddle's `PADDLE_ENFORCE` message.
@@ -144,15 +159,14 @@ pub struct Inferer {
 
 /// Counts the ops of the definitions with inference, without a context.
 pub fn coverage() -> Coverage {
-    let mut funcs: Vec<&str> = table::INFER_META.iter().map(|e| e.1).collect();
+    let mut funcs: Vec<&str> = table::infer_meta().map(|e| e.1).collect();
     funcs.sort_unstable();
     funcs.dedup();
     Coverage {
-        ops_inferred: table::INFER_META
-            .iter()
+        ops_inferred: table::infer_meta()
             .filter(|e| registry::op_override(e.0).is_some() || registry::function(e.1).is_some())
             .count(),
-        ops_with_function: table::INFER_META.len(),
+        ops_with_function: table::infer_meta().count(),
         functions_implemented: registry::implemented_functions(),
         functions: funcs.len(),
         ops_manual: registry::MANUAL_OPS.len() + DECLARED_OPS.len(),
@@ -166,11 +180,12 @@ pub fn has_inference(op: &str) -> bool {
     if registry::MANUAL_OPS.iter().any(|&(name, _)| name == op) {
         return true;
     }
-    table::INFER_META
-        .binary_search_by(|e| e.0.cmp(op))
-        .ok()
-        .and_then(|i| table::INFER_META.get(i))
-        .is_some_and(|e| registry::op_override(op).is_some() || registry::function(e.1).is_some())
+    find_def(op)
+        .and_then(|d| d.runtime)
+        .filter(|rt| !rt.infer_meta_func.is_empty())
+        .is_some_and(|rt| {
+            registry::op_override(op).is_some() || registry::function(rt.infer_meta_func).is_some()
+        })
 }
 
 fn find_def(name: &str) -> Option<&'static OpDef> {
@@ -184,7 +199,7 @@ impl Inferer {
     /// The inferer for ops of `ctx`.
     pub fn new(ctx: &IrContext) -> Inferer {
         let mut entries = FxHashMap::default();
-        for &(op, func_name, param_names) in table::INFER_META {
+        for (op, func_name, param_names) in table::infer_meta() {
             let Some(def) = find_def(op) else { continue };
             let entry = if let Some(f) = registry::op_override(op) {
                 Entry::Op(f, Some(def))

@@ -3,7 +3,11 @@
 //!   crate against prost decoding the same bytes into its owned message tree
 //!   (what the reader replaced; the prost types are test support only);
 //! - `read_translate`: bytes → PIR program, what `pir time` reports as
-//!   `load_ms` and `bench/compare_paddle_legacy.py` compares with Paddle.
+//!   `load_ms` and `bench/compare_paddle_legacy.py` compares with Paddle;
+//! - `write`: the translated program written back as `.pdmodel` bytes
+//!   (`pir_legacy::write::to_bytes`), which
+//!   `bench/compare_paddle26_save.py` compares with Paddle 2.6.2's
+//!   `save_inference_model`.
 //!
 //! Skips models that are not found (the corpora live beside the repository).
 #![allow(missing_docs, clippy::unwrap_used)] // criterion macros generate undocumented items
@@ -75,5 +79,21 @@ fn bench_read_translate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_decode, bench_read_translate);
+fn bench_write(c: &mut Criterion) {
+    let mut group = c.benchmark_group("write");
+    group
+        .measurement_time(Duration::from_secs(3))
+        .sample_size(20);
+    let ctx = pir_dialects::pd_op_context();
+    for (name, bytes) in models() {
+        let program = pir_legacy::translate_bytes(&bytes, ctx.clone(), Default::default()).unwrap();
+        group.throughput(Throughput::Elements(program.num_ops() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(name), &program, |b, program| {
+            b.iter(|| pir_legacy::write::to_bytes(program).map(|v| v.len()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_decode, bench_read_translate, bench_write);
 criterion_main!(benches);

@@ -2,6 +2,12 @@
 //! inputs may carry a mutable attribute: the facts of Paddle's
 //! `op_compat.yaml`, kept as data in `data/op_compat.txt` (made by
 //! `scripts/gen_legacy_op_compat.py`) and indexed once per process.
+//!
+//! The legacy op set itself — each op type Paddle 2.6.2 registers, its
+//! input and output slots, its attribute kinds and defaults, and the version
+//! and op-version map Paddle 2.6.2 saves — is kept in `data/legacy_ops.txt`
+//! (made by `scripts/gen_legacy_op_protos.py`); the `.pdmodel` writer
+//! ([`crate::write`]) reads it through [`Compat::legacy_op`].
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -12,6 +18,7 @@ use crate::desc::AttrValue;
 
 const DATA: &str = include_str!("../data/op_compat.txt");
 const EXTRA: &str = include_str!("../data/extra_attrs.txt");
+const LEGACY_OPS: &str = include_str!("../data/legacy_ops.txt");
 
 const GRAD_SUFFIX: &str = "_grad";
 const LEGACY_GRAD_SUFFIX: &str = "@GRAD";
@@ -24,6 +31,120 @@ pub struct Compat {
     mutable: HashMap<&'static str, HashMap<&'static str, Vec<&'static str>>>,
     int_array_inputs: HashSet<(&'static str, &'static str)>,
     extra: HashMap<&'static str, Vec<(&'static str, AttrValue<'static>)>>,
+    legacy_ops: HashMap<&'static str, LegacyOp>,
+    /// PIR op name (without dialect) → legacy op types renamed to it.
+    renamed_from: HashMap<&'static str, Vec<&'static str>>,
+    legacy_version: i64,
+    legacy_op_versions: Vec<(&'static str, i32)>,
+}
+
+/// An input or output slot of a legacy op (`OpProto.Var`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LegacySlot {
+    /// Slot name (`X`, `Out`, `XShape`).
+    pub name: &'static str,
+    /// Takes a list of variables.
+    pub duplicable: bool,
+    /// May be left out.
+    pub dispensable: bool,
+    /// An intermediate output (`XShape`).
+    pub intermediate: bool,
+}
+
+/// The kind of a legacy attribute: `AttrType` of `framework.proto`, whose
+/// numbers the variants carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)] // the variants are `AttrType`'s names
+pub enum LegacyAttrKind {
+    Int = 0,
+    Float = 1,
+    String = 2,
+    Ints = 3,
+    Floats = 4,
+    Strings = 5,
+    Bool = 6,
+    Bools = 7,
+    Block = 8,
+    Long = 9,
+    Blocks = 10,
+    Longs = 11,
+    Float64s = 12,
+    Var = 13,
+    Vars = 14,
+    Float64 = 15,
+    Scalar = 16,
+    Scalars = 17,
+}
+
+impl LegacyAttrKind {
+    /// From the record's kind word.
+    fn from_word(word: &str) -> Option<LegacyAttrKind> {
+        use LegacyAttrKind as K;
+        Some(match word {
+            "int" => K::Int,
+            "float" => K::Float,
+            "str" => K::String,
+            "ints" => K::Ints,
+            "floats" => K::Floats,
+            "strs" => K::Strings,
+            "bool" => K::Bool,
+            "bools" => K::Bools,
+            "block" => K::Block,
+            "long" => K::Long,
+            "blocks" => K::Blocks,
+            "longs" => K::Longs,
+            "float64s" => K::Float64s,
+            "var" => K::Var,
+            "vars" => K::Vars,
+            "float64" => K::Float64,
+            "scalar" => K::Scalar,
+            "scalars" => K::Scalars,
+            _ => return None,
+        })
+    }
+}
+
+/// An attribute of a legacy op: its kind and the default Paddle's checker
+/// fills in when a saved op lacks it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegacyAttrSpec {
+    /// Name.
+    pub name: &'static str,
+    /// Kind.
+    pub kind: LegacyAttrKind,
+    /// Default (`None`: required).
+    pub default: Option<AttrValue<'static>>,
+}
+
+/// A legacy op type as Paddle 2.6.2 registers it (`OpProto`, gradient ops
+/// left out, extra attributes left out).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LegacyOp {
+    /// Op type.
+    pub name: &'static str,
+    /// Input slots in registration order.
+    pub inputs: Vec<LegacySlot>,
+    /// Output slots in registration order.
+    pub outputs: Vec<LegacySlot>,
+    /// Attributes in registration order.
+    pub attrs: Vec<LegacyAttrSpec>,
+}
+
+impl LegacyOp {
+    /// Input slot `name`.
+    pub fn input(&self, name: &str) -> Option<&LegacySlot> {
+        self.inputs.iter().find(|s| s.name == name)
+    }
+
+    /// Output slot `name`.
+    pub fn output(&self, name: &str) -> Option<&LegacySlot> {
+        self.outputs.iter().find(|s| s.name == name)
+    }
+
+    /// Attribute `name`.
+    pub fn attr(&self, name: &str) -> Option<&LegacyAttrSpec> {
+        self.attrs.iter().find(|a| a.name == name)
+    }
 }
 
 /// The table, parsed on first use.
@@ -32,6 +153,7 @@ pub fn compat() -> &'static Compat {
     TABLE.get_or_init(|| {
         let mut c = Compat::parse(DATA);
         c.parse_extra(EXTRA);
+        c.parse_legacy_ops(LEGACY_OPS);
         c
     })
 }
@@ -76,6 +198,117 @@ impl Compat {
                 }
             }
         }
+    }
+
+    /// Reads the legacy op set (`data/legacy_ops.txt`, records described in
+    /// `scripts/gen_legacy_op_protos.py`); malformed records are skipped (a
+    /// unit test checks the file).
+    pub fn parse_legacy_ops(&mut self, data: &'static str) {
+        let mut current: Option<LegacyOp> = None;
+        let slot = |name: &'static str, flags: &str| LegacySlot {
+            name,
+            duplicable: flags.contains('d'),
+            dispensable: flags.contains('o'),
+            intermediate: flags.contains('i'),
+        };
+        for line in data.lines() {
+            let mut t = line.splitn(4, ' ');
+            match (t.next(), t.next(), t.next(), t.next()) {
+                (Some("version"), Some(v), None, None) => {
+                    self.legacy_version = v.parse().unwrap_or(0);
+                }
+                (Some("opversion"), Some(op), Some(v), None) => {
+                    if let Ok(v) = v.parse() {
+                        self.legacy_op_versions.push((op, v));
+                    }
+                }
+                (Some("op"), Some(op), None, None) => {
+                    if let Some(done) = current.take() {
+                        self.legacy_ops.insert(done.name, done);
+                    }
+                    current = Some(LegacyOp {
+                        name: op,
+                        ..LegacyOp::default()
+                    });
+                }
+                (Some("in"), Some(name), Some(flags), None) => {
+                    if let Some(op) = current.as_mut() {
+                        op.inputs.push(slot(name, flags));
+                    }
+                }
+                (Some("out"), Some(name), Some(flags), None) => {
+                    if let Some(op) = current.as_mut() {
+                        op.outputs.push(slot(name, flags));
+                    }
+                }
+                (Some("attr"), Some(name), Some(kind), Some(value)) => {
+                    let (Some(op), Some(kind)) =
+                        (current.as_mut(), LegacyAttrKind::from_word(kind))
+                    else {
+                        continue;
+                    };
+                    let default = match value {
+                        "-" => None,
+                        v => extra_value(kind_word(kind), v),
+                    };
+                    op.attrs.push(LegacyAttrSpec {
+                        name,
+                        kind,
+                        default,
+                    });
+                }
+                _ => {}
+            }
+        }
+        if let Some(done) = current.take() {
+            self.legacy_ops.insert(done.name, done);
+        }
+        for (&legacy, &new) in &self.names {
+            if !legacy.contains(GRAD_SUFFIX) {
+                self.renamed_from.entry(new).or_default().push(legacy);
+            }
+        }
+        for list in self.renamed_from.values_mut() {
+            list.sort_unstable();
+        }
+    }
+
+    /// Legacy op type `op` as Paddle 2.6.2 registers it.
+    pub fn legacy_op(&self, op: &str) -> Option<&LegacyOp> {
+        self.legacy_ops.get(op)
+    }
+
+    /// The legacy op types that translate to `pd_op.<name>` by name (and
+    /// `name` itself when it is a legacy type no record renames), among
+    /// those Paddle 2.6.2 has, the one to prefer first.
+    pub fn legacy_types_of(&self, name: &str) -> Vec<&'static str> {
+        // The types renamed to `name` first (what Paddle 2.6 writes:
+        // `transpose2` rather than `transpose`), newest version first
+        // (`lookup_table_v2` rather than `lookup_table`), then `name`.
+        let mut found: Vec<&'static str> = Vec::new();
+        if let Some(list) = self.renamed_from.get(name) {
+            found.extend(
+                list.iter()
+                    .rev()
+                    .filter(|l| self.legacy_ops.contains_key(*l)),
+            );
+        }
+        if let Some((&own, _)) = self.legacy_ops.get_key_value(name) {
+            if !self.names.contains_key(own) {
+                found.push(own);
+            }
+        }
+        found
+    }
+
+    /// `ProgramDesc.version` as Paddle 2.6.2 writes it.
+    pub fn legacy_version(&self) -> i64 {
+        self.legacy_version
+    }
+
+    /// The op-version map Paddle 2.6.2 writes, pair by pair.
+    pub fn legacy_op_versions(&self) -> &[(&'static str, i32)] {
+        &self.legacy_op_versions
     }
 
     /// The extra attributes of legacy op `op` with their defaults: Paddle's
@@ -143,6 +376,26 @@ impl Compat {
     }
 }
 
+/// The record word of a kind whose defaults [`extra_value`] reads.
+fn kind_word(kind: LegacyAttrKind) -> &'static str {
+    use LegacyAttrKind as K;
+    match kind {
+        K::Int => "int",
+        K::Float => "float",
+        K::String => "str",
+        K::Ints => "ints",
+        K::Floats => "floats",
+        K::Strings => "strs",
+        K::Bool => "bool",
+        K::Bools => "bools",
+        K::Long => "long",
+        K::Longs => "longs",
+        K::Float64 => "float64",
+        K::Float64s => "float64s",
+        K::Block | K::Blocks | K::Var | K::Vars | K::Scalar | K::Scalars => "",
+    }
+}
+
 /// Parses one extra-attribute default (`bool false`, `ints [1,2]`, `str "x"`).
 fn extra_value(kind: &str, value: &'static str) -> Option<AttrValue<'static>> {
     fn list(v: &str) -> Vec<&str> {
@@ -176,6 +429,20 @@ fn extra_value(kind: &str, value: &'static str) -> Option<AttrValue<'static>> {
                 .collect::<Option<_>>()?,
         ),
         "floats" => AttrValue::Floats(
+            list(value)
+                .iter()
+                .map(|x| x.parse().ok())
+                .collect::<Option<_>>()?,
+        ),
+        "long" => AttrValue::Long(value.parse().ok()?),
+        "float64" => AttrValue::Float64(value.parse().ok()?),
+        "longs" => AttrValue::Longs(
+            list(value)
+                .iter()
+                .map(|x| x.parse().ok())
+                .collect::<Option<_>>()?,
+        ),
+        "float64s" => AttrValue::Float64s(
             list(value)
                 .iter()
                 .map(|x| x.parse().ok())
@@ -216,6 +483,43 @@ mod tests {
         assert!(dropout.contains(&("seed", AttrValue::Int(0))));
         assert!(dropout.contains(&("fix_seed", AttrValue::Bool(false))));
         assert!(c.extra_attrs("no_such_op").is_empty());
+    }
+
+    #[test]
+    fn the_legacy_op_set_is_paddle_2_6s() {
+        let c = compat();
+        assert_eq!(c.legacy_version(), 2_006_002);
+        assert!(c.legacy_op_versions().contains(&("fill_constant", 2)));
+        let reshape = c.legacy_op("reshape2").expect("reshape2");
+        assert!(reshape.output("XShape").is_some_and(|s| s.intermediate));
+        assert!(reshape.input("ShapeTensor").is_some_and(|s| s.duplicable));
+        let fill = c.legacy_op("fill_constant").expect("fill_constant");
+        let shape = fill.attr("shape").expect("shape");
+        assert_eq!(shape.kind, LegacyAttrKind::Longs);
+        assert_eq!(
+            fill.attr("dtype").and_then(|a| a.default.clone()),
+            Some(AttrValue::Int(5))
+        );
+        assert_eq!(c.legacy_types_of("reshape"), ["reshape2"]);
+        assert_eq!(c.legacy_types_of("relu"), ["relu"]);
+        assert!(c.legacy_types_of("add").contains(&"elementwise_add"));
+        assert_eq!(c.legacy_types_of("embedding")[0], "lookup_table_v2");
+        assert_eq!(c.legacy_types_of("transpose"), ["transpose2", "transpose"]);
+        assert!(c.legacy_op("relu_grad").is_none());
+    }
+
+    #[test]
+    fn every_line_of_the_legacy_op_set_is_a_known_record() {
+        for line in LEGACY_OPS.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.splitn(4, ' ').collect();
+            let ok = match fields[0] {
+                "version" | "op" => fields.len() == 2,
+                "opversion" | "in" | "out" => fields.len() == 3,
+                "attr" => fields.len() == 4 && LegacyAttrKind::from_word(fields[2]).is_some(),
+                _ => false,
+            };
+            assert!(ok, "bad record {line:?}");
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! `pir-legacy`: Paddle 2.x models (`NAME.pdmodel`, a protobuf
 //! `ProgramDesc`) read and translated to PIR exactly as Paddle 3.3.1's
-//! `paddle.pir.translate_to_pir` does.
+//! `paddle.pir.translate_to_pir` does, and PIR written back as one.
 //!
 //! - [`desc`]: the `ProgramDesc` reader — blocks, variables of every kind,
 //!   ops with inputs, outputs and attributes of every `AttrType`, version and
@@ -10,6 +10,9 @@
 //!   mutable attributes come from the facts of Paddle's `op_compat.yaml`
 //!   ([`compat`], data in `data/op_compat.txt`); argument order and kinds
 //!   from the `pd_op` definitions of `pir-dialects`.
+//! - [`write`](mod@write): the way back, PIR → `.pdmodel` as Paddle 2.6.2's
+//!   `save_inference_model` writes it, for runtimes that read only the
+//!   legacy format; an op with no Paddle 2.6 form is an error naming it.
 //!
 //! The result is the program Paddle holds after saving its translation and
 //! loading it back, so `pir print` and the JSON writer reproduce Paddle's
@@ -34,6 +37,7 @@ pub mod inline;
 pub mod translate;
 pub mod umap;
 pub mod wire;
+pub mod write;
 
 /// Paddle's `framework.proto` as prost types: the reference the reader is
 /// tested against, and a way to write programs in tests.

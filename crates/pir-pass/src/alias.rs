@@ -37,11 +37,12 @@
 //! binds those to named variables; one buffer may not stand for two of them.
 //! (`pd_op.fetch` copies its operand into the fetch list, so it pins nothing.)
 
-use pir_core::builtin::{DenseTensorType, VectorType};
+use pir_core::builtin::{op_names, DenseTensorType, VectorType};
 use pir_core::entity::EntityId;
 use pir_core::op_info::traits;
 use pir_core::{BlockId, OpId, Program, ValueDef, ValueId};
 use pir_dialects::op_def::{OpDef, OpDefinition};
+use pir_dialects::ops::{DataOp, IfOp, PylayerOp, WhileOp};
 use pir_dialects::value_tensor::ValueTensorType;
 
 /// What an op means for the buffers it touches, by name.
@@ -84,14 +85,14 @@ impl Roles {
 fn role(p: &Program, op: OpId) -> Role {
     let name = p.op_name_str(op);
     match name {
-        "pd_op.while" => return Role::While,
-        "pd_op.if" => return Role::If,
-        "pd_op.pylayer" => return Role::PyLayer,
+        WhileOp::NAME => return Role::While,
+        IfOp::NAME => return Role::If,
+        PylayerOp::NAME => return Role::PyLayer,
         "cf.yield" => return Role::Yield,
         "builtin.combine" => return Role::Combine,
         "builtin.split" | "builtin.slice" => return Role::Split,
         "builtin.shadow_output" | "builtin.set_parameter" => return Role::Sink,
-        "pd_op.data" | "builtin.parameter" | "builtin.constant_tensor" => return Role::Source,
+        DataOp::NAME | op_names::PARAMETER | "builtin.constant_tensor" => return Role::Source,
         _ => {}
     }
     let Some(info) = p.op_info(op) else {
@@ -541,4 +542,17 @@ pub fn is_dense(p: &Program, ty: pir_core::Type) -> bool {
         || ctx
             .type_as::<VectorType>(ty)
             .is_some_and(|v| v.0.iter().all(|&t| tensor(t)))
+}
+
+/// Whether every use of `r` may read `x` instead: same type, neither buffer
+/// written by any op (a copy of a written buffer is observable), and not
+/// both observed by identity (an output of the program fed by an input, or
+/// two variables of the executor made one). Computed on demand: the greedy
+/// driver changes the program between queries.
+pub fn may_forward(p: &Program, x: ValueId, r: ValueId) -> bool {
+    if x == r || p.value_type(x) != p.value_type(r) {
+        return false;
+    }
+    let (cx, cr) = (alias_class(p, x), alias_class(p, r));
+    !cx.facts.written && !cr.facts.written && (!cr.pinned || !cx.facts.pinned)
 }

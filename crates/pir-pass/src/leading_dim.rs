@@ -7,9 +7,9 @@
 //! dynamic leading dim is the `pd_op.data` result whose leading dim it has,
 //! when the ops between provably keep it:
 //! - an op that keeps its first operand's leading dim in its first result
-//!   ([`KEEPS_LEADING_DIM`], ops with Paddle's `UnaryElementWiseTrait`, and
+//!   ([`OpFact::KeepsLeadingDim`], ops with Paddle's `UnaryElementWiseTrait`, and
 //!   `matmul` of a weight of rank ≤ 2 without `transpose_x`);
-//! - an op with `BinaryElementWiseTrait` (or [`BROADCASTS_LIKE_BINARY`])
+//! - an op with `BinaryElementWiseTrait` (or [`OpFact::Broadcasts`])
 //!   whose operands of the result's rank all have the same origin, or a
 //!   static leading dim of 1 (broadcast).
 //!
@@ -25,84 +25,18 @@ use pir_core::op_info::TraitId;
 use pir_core::walk::Order;
 use pir_core::{OpId, Program, ValueId};
 use pir_dialects::op_def::OpDefinition;
+use pir_dialects::op_facts::OpFact;
+use pir_dialects::ops::{DataOp, IfOp, MatmulOp, WhileOp};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::alias::{while_body, yield_of};
 use crate::transforms::dense_dims;
 
-/// Ops whose first result has the leading dim of their first operand
-/// (batch-first layers: convolutions, pools, norms, interpolations, and
-/// shape-keeping ops without Paddle's element-wise trait).
-pub const KEEPS_LEADING_DIM: [&str; 39] = [
-    "pd_op.conv2d",
-    "pd_op.depthwise_conv2d",
-    "pd_op.conv2d_transpose",
-    "pd_op.depthwise_conv2d_transpose",
-    "pd_op.conv3d",
-    "pd_op.conv3d_transpose",
-    "pd_op.pool2d",
-    "pd_op.pool3d",
-    "pd_op.batch_norm",
-    "pd_op.batch_norm_",
-    "pd_op.layer_norm",
-    "pd_op.group_norm",
-    "pd_op.instance_norm",
-    "pd_op.softmax",
-    "pd_op.softmax_",
-    "pd_op.log_softmax",
-    "pd_op.fc",
-    "pd_op.scale",
-    "pd_op.scale_",
-    "pd_op.cast",
-    "pd_op.cast_",
-    "pd_op.hardswish",
-    "pd_op.hardsigmoid",
-    "pd_op.dropout",
-    "pd_op.bilinear_interp",
-    "pd_op.nearest_interp",
-    "pd_op.bicubic_interp",
-    "pd_op.linear_interp",
-    "pd_op.full_like",
-    // Element-wise without Paddle's trait.
-    "pd_op.gelu",
-    "pd_op.selu",
-    "pd_op.clip",
-    "pd_op.clip_",
-    "pd_op.round",
-    "pd_op.round_",
-    "pd_op.pow",
-    "pd_op.pow_",
-    "pd_op.trunc",
-    "pd_op.assign",
-];
-
-/// Ops that broadcast their tensor operands like those with Paddle's
-/// `BinaryElementWiseTrait` but lack the trait.
-pub const BROADCASTS_LIKE_BINARY: [&str; 12] = [
-    "pd_op.minimum",
-    "pd_op.where",
-    "pd_op.where_",
-    "pd_op.equal",
-    "pd_op.not_equal",
-    "pd_op.less_than",
-    "pd_op.less_equal",
-    "pd_op.greater_than",
-    "pd_op.greater_equal",
-    "pd_op.logical_and",
-    "pd_op.logical_or",
-    "pd_op.logical_xor",
-];
-
 /// Whether `op` broadcasts its tensor operands element-wise: it has
-/// Paddle's `BinaryElementWiseTrait` (`binary`), or it or its out-of-place
-/// twin is one of [`BROADCASTS_LIKE_BINARY`].
+/// Paddle's `BinaryElementWiseTrait` (`binary`) or
+/// [`OpFact::Broadcasts`].
 pub fn broadcasts(p: &Program, op: OpId, binary: TraitId) -> bool {
-    let name = p.op_name_str(op);
-    p.op_info(op).is_some_and(|i| i.has_trait(binary))
-        || BROADCASTS_LIKE_BINARY.contains(&name)
-        || name
-            .strip_suffix('_')
-            .is_some_and(|base| BROADCASTS_LIKE_BINARY.contains(&base))
+    p.op_info(op).is_some_and(|i| i.has_trait(binary)) || OpFact::Broadcasts.holds(p, op)
 }
 
 /// The origin of every value with a dynamic leading dim that has one
@@ -190,7 +124,7 @@ impl Walk<'_> {
     fn op(&mut self, op: OpId) {
         let p = self.p;
         match p.op_name_str(op) {
-            "pd_op.while" => {
+            WhileOp::NAME => {
                 // Before the body: the arguments' origins are assumed here.
                 for (i, arg, result) in while_carried(p, op) {
                     let init = p.operand(op, i + 1).and_then(|x| self.origin(x));
@@ -204,7 +138,7 @@ impl Walk<'_> {
                 }
                 self.regions_of(op);
             }
-            "pd_op.if" => {
+            IfOp::NAME => {
                 // After the branches: a result has the origin every branch
                 // yields for it.
                 self.regions_of(op);
@@ -232,9 +166,9 @@ impl Walk<'_> {
                     return;
                 }
                 let info = p.op_info(op);
-                let origin = if name == "pd_op.data" {
+                let origin = if name == DataOp::NAME {
                     Some(result)
-                } else if KEEPS_LEADING_DIM.contains(&name)
+                } else if OpFact::KeepsLeadingDim.holds(p, op)
                     || info.is_some_and(|i| i.has_trait(self.unary))
                     || keeps_leading_matmul(p, op)
                 {
@@ -274,7 +208,7 @@ fn while_carried(p: &Program, op: OpId) -> Vec<(usize, ValueId, ValueId)> {
 fn carried_pairs(p: &Program, root: OpId) -> Vec<(ValueId, ValueId)> {
     let mut pairs = Vec::new();
     p.walk(root, Order::Pre, &mut |op| {
-        if p.op_name_str(op) != "pd_op.while" {
+        if p.op_name_str(op) != WhileOp::NAME {
             return;
         }
         let Some(terminator) = while_body(p, op).and_then(|b| yield_of(p, b)) else {
@@ -302,7 +236,7 @@ fn rank(p: &Program, v: ValueId) -> Option<usize> {
 /// `matmul(x, y)` without `transpose_x`, `y` of rank ≤ 2 and `x` of rank
 /// ≥ 2: the result's leading dim is `x`'s (no batch broadcasting).
 pub(crate) fn keeps_leading_matmul(p: &Program, op: OpId) -> bool {
-    if p.op_name_str(op) != "pd_op.matmul" {
+    if p.op_name_str(op) != MatmulOp::NAME {
         return false;
     }
     p.attr_bool(op, "transpose_x") == Some(false)
@@ -344,138 +278,4 @@ fn binary_origin(
         }
     }
     origin
-}
-
-#[cfg(test)]
-#[allow(clippy::unwrap_used)] // a test fails loudly by design
-mod tests {
-    use super::*;
-
-    /// conv, norm and activation keep the data input's batch; a binary op
-    /// of two such values keeps it; a reshape loses it.
-    #[test]
-    fn origins_follow_batch_keeping_ops_only() {
-        let ctx = pir_dialects::pd_op_context();
-        let text = r#"{
-    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,2,4,4],stop_gradient:[false]} : () -> tensor<-1x2x4x4xf32>
-    (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"w",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<2x2x1x1xf32>
-    (%2) = "pd_op.conv2d" (%0, %1) {data_format:"NCHW",dilations:[1,1],groups:1,padding_algorithm:"EXPLICIT",paddings:[0,0],stop_gradient:[false],strides:[1,1]} : (tensor<-1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<-1x2x4x4xf32>
-    (%3) = "pd_op.relu" (%2) {stop_gradient:[false]} : (tensor<-1x2x4x4xf32>) -> tensor<-1x2x4x4xf32>
-    (%4) = "pd_op.add" (%3, %0) {stop_gradient:[false]} : (tensor<-1x2x4x4xf32>, tensor<-1x2x4x4xf32>) -> tensor<-1x2x4x4xf32>
-    (%5) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[-1,2,4,4]} : () -> tensor<4xi64>
-    (%6, %7) = "pd_op.reshape" (%4, %5) {stop_gradient:[false]} : (tensor<-1x2x4x4xf32>, tensor<4xi64>) -> tensor<-1x2x4x4xf32>, tensor<0x-1x2x4x4xf32>
-}"#;
-        let p = Program::parse(&ctx, text).unwrap();
-        let dims = LeadingDims::new(&p, p.module_op());
-        let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
-        let value = |n: usize| p.results(ops[n]).next().unwrap();
-        let data = value(0);
-        assert_eq!(dims.origin(data), Some(data));
-        for op in [2, 3, 4] {
-            assert_eq!(dims.origin(value(op)), Some(data), "op {op}");
-        }
-        assert_eq!(
-            dims.origin(value(6)),
-            None,
-            "a reshape's leading dim is its own"
-        );
-    }
-
-    /// Element-wise ops without Paddle's traits (`gelu`, `pow`, `minimum`,
-    /// `where`) keep the batch too; `where` broadcasting another data
-    /// input's batch does not.
-    #[test]
-    fn element_wise_ops_without_traits_keep_the_batch() {
-        let ctx = pir_dialects::pd_op_context();
-        let text = r#"{
-    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,8],stop_gradient:[false]} : () -> tensor<-1x8xf32>
-    (%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,8],stop_gradient:[false]} : () -> tensor<-1x8xf32>
-    (%2) = "pd_op.gelu" (%0) {approximate:false,stop_gradient:[false]} : (tensor<-1x8xf32>) -> tensor<-1x8xf32>
-    (%3) = "pd_op.pow" (%2) {stop_gradient:[false],y:2} : (tensor<-1x8xf32>) -> tensor<-1x8xf32>
-    (%4) = "pd_op.minimum" (%3, %0) {stop_gradient:[false]} : (tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xf32>
-    (%5) = "pd_op.greater_than" (%4, %0) {stop_gradient:[false]} : (tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xb>
-    (%6) = "pd_op.where" (%5, %4, %0) {stop_gradient:[false]} : (tensor<-1x8xb>, tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xf32>
-    (%7) = "pd_op.where" (%5, %4, %1) {stop_gradient:[false]} : (tensor<-1x8xb>, tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xf32>
-}"#;
-        let p = Program::parse(&ctx, text).unwrap();
-        let dims = LeadingDims::new(&p, p.module_op());
-        let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
-        let value = |n: usize| p.results(ops[n]).next().unwrap();
-        for op in [2, 3, 4, 5, 6] {
-            assert_eq!(dims.origin(value(op)), Some(value(0)), "op {op}");
-        }
-        assert_eq!(
-            dims.origin(value(7)),
-            None,
-            "x's and y's batches may differ"
-        );
-    }
-
-    /// A loop-carried value keeps its origin when the body yields a value of
-    /// that origin back, and loses it when the body yields one of another
-    /// origin (here the second data input), even through a chain of
-    /// arguments that first looks consistent.
-    #[test]
-    fn loop_carried_values_keep_an_origin_the_body_yields_back() {
-        let ctx = pir_dialects::pd_op_context();
-        let text = r#"{
-    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
-    (%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
-    (%2) = "pd_op.full" () {dtype:bool,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xb>
-    (%3, %4, %5) = "pd_op.while" (cond=%2, inputs=%0, %0, %0) {
-    ^%arg_0 {}, %arg_1 {}, %arg_2 {}
-        (%6) = "pd_op.relu" (%arg_0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%7) = "pd_op.add" (%6, %0) {stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%8) = "pd_op.exp" (%1) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%9) = "pd_op.tanh" (%arg_2) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        () = "cf.yield" (%2, %7, %9, %8) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<-1x4xf32>, tensor<-1x4xf32>) -> 
-    }
-}"#;
-        let p = Program::parse(&ctx, text).unwrap();
-        let dims = LeadingDims::new(&p, p.module_op());
-        let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
-        let x = p.result(ops[0], 0);
-        let body = crate::alias::while_body(&p, ops[3]).unwrap();
-        let args = p.block_args(body).to_vec();
-        let body_ops: Vec<OpId> = p.block_ops(body).collect();
-        assert_eq!(
-            dims.origin(args[0]),
-            Some(x),
-            "relu and add of x keep x's batch"
-        );
-        assert_eq!(dims.origin(p.result(ops[3], 0)), Some(x));
-        assert_eq!(dims.origin(p.result(body_ops[1], 0)), Some(x));
-        // %arg_2 gets y's batch after one iteration, so %arg_1 = tanh(%arg_2)
-        // does after two: neither keeps x's.
-        for i in [1, 2] {
-            assert_eq!(dims.origin(args[i]), None, "argument {i}");
-            assert_eq!(dims.origin(p.result(ops[3], i)), None, "result {i}");
-        }
-        assert_eq!(dims.origin(p.result(body_ops[3], 0)), None);
-    }
-
-    /// An `if` result has the origin both branches yield, and none when they
-    /// yield different ones.
-    #[test]
-    fn if_results_have_the_origin_every_branch_yields() {
-        let ctx = pir_dialects::pd_op_context();
-        let text = r#"{
-    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
-    (%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
-    (%2) = "pd_op.full" () {dtype:bool,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xb>
-    (%3, %4) = "pd_op.if" (%2) {stop_gradient:[false,false]} -> tensor<-1x4xf32>, tensor<-1x4xf32> {
-        (%5) = "pd_op.relu" (%0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        () = "cf.yield" (%5, %0) {} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> 
-    } else {
-        (%6) = "pd_op.exp" (%0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        () = "cf.yield" (%6, %1) {} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> 
-    }
-}"#;
-        let p = Program::parse(&ctx, text).unwrap();
-        let dims = LeadingDims::new(&p, p.module_op());
-        let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
-        let x = p.result(ops[0], 0);
-        assert_eq!(dims.origin(p.result(ops[3], 0)), Some(x));
-        assert_eq!(dims.origin(p.result(ops[3], 1)), None);
-    }
 }

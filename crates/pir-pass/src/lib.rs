@@ -5,8 +5,8 @@
 //! - [`rewrite`]: patterns, frozen pattern sets, a `Rewriter` and a greedy
 //!   driver that reports why it stopped.
 //! - [`drr`]: declarative rewrite rules (a text form, compiled into patterns).
-//! - [`transforms`]: `dce`, `cse`, `canonicalize`, `remove-identity-ops`,
-//!   `delete-assert`, `replace-fetch-with-shadow-output`, `de_inplace`,
+//! - [`transforms`]: `dce`, `cse`, `canonicalize`, `remove_identity_ops`,
+//!   `delete_assert`, `replace_fetch_with_shadow_output`, `de_inplace`,
 //!   `inplace`, the value-semantics passes `to_vtensor`, `drop_vtensor_copies`,
 //!   `lower_vtensor`, `constant_folding` (with the CPU evaluator),
 //!   `fold_batch_norm`, and Paddle's fusion and cleanup passes written as DRR

@@ -11,9 +11,9 @@
 use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::{
-    batch_size_like, broadcast_trim, canonicalize, cleanup, constant_folding, cse, dce, einsum,
-    fold_batch_norm, fusion, horizontal_fuse, inplace, input_shapes, loop_assign, loop_invariant,
-    value_semantics,
+    batch_size_like, canonicalize, cleanup, constant_folding, cse, dce, einsum_to_matmul,
+    fold_batch_norm, forward_loop_assigns, fusion, horizontal_fuse, inplace, input_shapes,
+    loop_invariant_code_motion, trim_broadcast_constants, value_semantics,
 };
 
 /// A pipeline that cannot be built.
@@ -93,8 +93,8 @@ impl std::fmt::Debug for PassInfo {
 pub static PASSES: &[PassInfo] = &[
     dce::INFO,
     cse::INFO,
-    loop_invariant::INFO,
-    loop_assign::INFO,
+    loop_invariant_code_motion::INFO,
+    forward_loop_assigns::INFO,
     canonicalize::CANONICALIZE,
     canonicalize::REMOVE_IDENTITY_OPS,
     cleanup::DELETE_ASSERT,
@@ -119,15 +119,44 @@ pub static PASSES: &[PassInfo] = &[
     fusion::CONV2D_ADD_ACT_FUSE,
     fusion::ADD_NORM_FUSE,
     horizontal_fuse::INFO,
-    einsum::INFO,
-    broadcast_trim::INFO,
+    einsum_to_matmul::INFO,
+    trim_broadcast_constants::INFO,
     batch_size_like::INFO,
     fusion::DRR,
 ];
 
-/// The registered pass `argument`.
+/// Passes' former names, still accepted: `(old, new)`. Pass names follow
+/// Paddle's `snake_case`.
+pub static RENAMED: &[(&str, &str)] = &[
+    ("remove-identity-ops", "remove_identity_ops"),
+    ("delete-assert", "delete_assert"),
+    (
+        "replace-fetch-with-shadow-output",
+        "replace_fetch_with_shadow_output",
+    ),
+];
+
+/// The registered pass `argument` (or of its former name, [`RENAMED`]).
 pub fn lookup(argument: &str) -> Option<&'static PassInfo> {
+    let argument = RENAMED
+        .iter()
+        .find(|(old, _)| *old == argument)
+        .map_or(argument, |&(_, new)| new);
     PASSES.iter().find(|info| info.argument == argument)
+}
+
+/// A note for each former pass name (`RENAMED`) that `pipeline` uses, to
+/// show the user: `pass `delete-assert` is now `delete_assert``.
+pub fn renamed_in(pipeline: &str) -> Vec<String> {
+    let words = pipeline.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+    let mut notes: Vec<String> = Vec::new();
+    for (old, new) in words.filter_map(|word| RENAMED.iter().find(|(old, _)| *old == word)) {
+        let note = format!("pass `{old}` is now `{new}`; the old name will be dropped");
+        if !notes.contains(&note) {
+            notes.push(note);
+        }
+    }
+    notes
 }
 
 /// The description of the registered pass `argument`.

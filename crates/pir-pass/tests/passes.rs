@@ -172,12 +172,12 @@ fn canonicalize_keeps_real_scales() {
     let _ = F32Attr::get(&ctx, 0.0);
 }
 
-/// replace-fetch-with-shadow-output keeps the output's name.
+/// replace_fetch_with_shadow_output keeps the output's name.
 #[test]
 fn fetch_becomes_shadow_output() {
     let Fixture { mut p, t, x } = fixture();
     fetch(&mut p, x, t);
-    run(&mut p, "replace-fetch-with-shadow-output");
+    run(&mut p, "replace_fetch_with_shadow_output");
     assert!(
         p.to_string()
             .contains(r#"() = "builtin.shadow_output" (%0) {output_name:"out"}"#),
@@ -185,13 +185,13 @@ fn fetch_becomes_shadow_output() {
     );
 }
 
-/// delete-assert erases assertions and nothing else.
+/// delete_assert erases assertions and nothing else.
 #[test]
 fn asserts_are_deleted() {
     let Fixture { mut p, t: _, x } = fixture();
     let top = p.top_block();
     Builder::at_end(&mut p, top).op("pd_op.assert", &[x, x], &[], &[]);
-    run(&mut p, "delete-assert");
+    run(&mut p, "delete_assert");
     assert_eq!(names(&p), ["pd_op.data"]);
 }
 
@@ -207,11 +207,10 @@ impl RewritePattern for FlipFlop {
         let ctx = rw.program().ctx_arc().clone();
         let now = rw.program().attr(op, "flag").is_some();
         if now {
-            rw.program().remove_attr(op, "flag");
+            rw.modify_op(op, |p| p.remove_attr(op, "flag"));
         } else {
-            rw.program().set_attr(op, "flag", StrAttr::get(&ctx, "on"));
+            rw.set_attr(op, "flag", StrAttr::get(&ctx, "on"));
         }
-        rw.notify_modified(op);
         true
     }
 }
@@ -461,6 +460,64 @@ impl pir_pass::rewrite::RewriteListener for Log {
     fn on_replace(&mut self, _: &Program, _: ValueId, _: ValueId) {
         self.0.push("replace".into());
     }
+    fn on_insert(&mut self, p: &Program, op: OpId) {
+        self.0.push(format!("insert {}", p.op_name_str(op)));
+    }
+    fn on_modify(&mut self, p: &Program, op: OpId) {
+        self.0.push(format!("modify {}", p.op_name_str(op)));
+    }
+}
+
+/// Ops a pattern builds through the rewriter are seen by the listener in
+/// the order built, and so are its modifications: the rewriter is the
+/// builder.
+#[test]
+fn ops_built_through_the_rewriter_are_seen() {
+    let Fixture { mut p, t, x } = fixture();
+    let top = p.top_block();
+    let copy = AssignOp::build(&mut Builder::at_end(&mut p, top), x, &[t]).out(&p);
+    fetch(&mut p, copy, t);
+    struct TwoRelus;
+    impl RewritePattern for TwoRelus {
+        fn name(&self) -> &str {
+            "assign-to-two-relus"
+        }
+        fn root(&self) -> Root {
+            Root::op(AssignOp::NAME)
+        }
+        fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
+            let x = rw.program().operand(op, 0).unwrap();
+            let t = rw.program().value_type(x);
+            let out = rw.build(pir_core::InsertPoint::Before(op), |b| {
+                let once = ReluOp::build(b, x, &[t]).out(b.program());
+                ReluOp::build(b, once, &[t]).out(b.program())
+            });
+            let relu = rw.program().defining_op(out).unwrap();
+            let ctx = rw.program().ctx_arc().clone();
+            rw.set_attr(relu, "note", StrAttr::get(&ctx, "second"));
+            rw.replace_op(op, &[out])
+        }
+    }
+    let set = FrozenPatternSet::new(vec![Box::new(TwoRelus)]);
+    let mut log = Log::default();
+    let module = p.module_op();
+    pir_pass::rewrite::apply_greedily_with(
+        &mut p,
+        module,
+        &set,
+        &GreedyConfig::default(),
+        Some(&mut log),
+    );
+    assert_eq!(
+        log.0,
+        [
+            "insert pd_op.relu",
+            "insert pd_op.relu",
+            "modify pd_op.relu",
+            "replace",
+            "erase pd_op.assign"
+        ]
+    );
 }
 
 /// A listener sees each edit the driver makes, and trait-rooted patterns match by trait.
@@ -609,4 +666,26 @@ fn nested_pipelines_drop_stale_analyses_between_inner_passes() {
     let module = p.module_op();
     nested.run(&mut p, module, &mut cx).unwrap();
     assert_eq!(*seen.lock().unwrap(), [p.num_ops()]);
+}
+
+/// A former pass name still runs its pass, and says it was renamed.
+#[test]
+fn former_pass_names_still_run_and_are_noted() {
+    assert_eq!(
+        pir_pass::registry::lookup("delete-assert").map(|i| i.argument),
+        Some("delete_assert")
+    );
+    assert!(pir_pass::PassManager::parse("dce,remove-identity-ops").is_ok());
+    assert_eq!(
+        pir_pass::registry::renamed_in("dce,delete-assert,pd_op.while(delete-assert)"),
+        ["pass `delete-assert` is now `delete_assert`; the old name will be dropped"]
+    );
+    assert!(pir_pass::registry::renamed_in("dce,delete_assert").is_empty());
+    for info in pir_pass::registry::PASSES {
+        assert!(
+            !info.argument.contains('-'),
+            "`{}`: pass names are snake_case",
+            info.argument
+        );
+    }
 }

@@ -289,6 +289,9 @@ pub(crate) fn model(e: pir::Error) -> PyErr {
         pir::Error::Legacy { path, source } => legacy(&path, source),
         pir::Error::Params { path, source } => params(&path, source),
         pir::Error::Write { path, source } => write(&path, source),
+        e @ (pir::Error::LegacyWrite { .. } | pir::Error::Onnx { .. }) => {
+            raise::<WriteError>(e.to_string(), Where::default())
+        }
         e @ pir::Error::Mismatch { .. } => raise::<ParamsError>(e.to_string(), Where::default()),
         pir::Error::WrongKind { ref path, .. } => {
             raise::<FileKindError>(e.to_string(), Where::file(path))

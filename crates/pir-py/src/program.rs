@@ -104,6 +104,35 @@ impl PyProgram {
         })
     }
 
+    /// The program Paddle's executor runs: lowered to the kernel dialect for
+    /// the CPU (each op the phi kernel and key Paddle chooses, values
+    /// placed), printed as Paddle's `FLAGS_print_ir=1` prints it after
+    /// lowering, or with `typed=True` in the typed form. A view: Paddle
+    /// saves no lowered program. Raises `pir.PassError` for a program that
+    /// cannot be lowered.
+    #[pyo3(signature = (typed=false))]
+    fn lower(&self, typed: bool) -> PyResult<String> {
+        errors::guard("lowering a program", || {
+            let lowered = pir::kernel::lower(self.p()).map_err(|e| errors::pass(e.to_string()))?;
+            Ok(if typed {
+                lowered.to_typed_string()
+            } else {
+                lowered.to_paddle_string()
+            })
+        })
+    }
+
+    /// The program annotated with its symbolic shapes, as Paddle's
+    /// `infer_symbolic_shape_pass` prints them: each op's results get
+    /// `(shape[S0, 8], data[NULL])`, symbols for unknown dims and the data
+    /// of small integer tensors. Ops without a rule get fresh symbols.
+    fn shapes(&self) -> PyResult<String> {
+        errors::guard("inferring symbolic shapes", || {
+            let analysis = pir::shape::ShapeAnalysis::run(self.p());
+            Ok(pir::shape::annotated_text(self.p(), &analysis))
+        })
+    }
+
     /// The program as Paddle's JSON (what `paddle.jit.save` writes).
     /// `readable`/`trainable` default to the header's.
     #[pyo3(signature = (readable=None, trainable=None))]
@@ -367,6 +396,9 @@ impl PyModel {
     /// Writes `prefix.json` and, when parameters have data,
     /// `prefix.pdiparams` (each atomically, in Paddle's formats; only the
     /// tensors the program still names), making the folders of `prefix`.
+    /// A prefix ending in `.pdmodel` writes Paddle 2.x's legacy program
+    /// there instead (ops with no Paddle 2.6 form are a `pir.WriteError`
+    /// naming each, and nothing is written).
     /// Existing files are replaced only with `overwrite=True` (else
     /// `pir.WriteError`, and neither file changes). `version="3.2"` (or
     /// `"3.0"`, `"3.1"`) writes the program as that Paddle release wrote
@@ -392,6 +424,52 @@ impl PyModel {
         let model = &prog.model;
         errors::guard("saving a model", || {
             py.detach(|| model.save_version(&prefix, overwrite, version))
+                .map_err(errors::model)
+        })
+    }
+
+    /// Exports the model to ONNX at `path` (opset 13 to 21): inputs given
+    /// the fixed dims of `input_shapes` (`{"x": [1, 3, 224, 224]}`), the
+    /// program folded and cleaned first unless `optimize=False` (on a copy:
+    /// the model stays as it is), the file written atomically. An op
+    /// without an ONNX mapping raises `pir.WriteError` listing every such
+    /// op, and nothing is written; an existing file is replaced only with
+    /// `overwrite=True`.
+    #[pyo3(signature = (path, opset=17, *, input_shapes=None, optimize=true, overwrite=false))]
+    fn export_onnx(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        opset: i64,
+        input_shapes: Option<std::collections::BTreeMap<String, Vec<i64>>>,
+        optimize: bool,
+        overwrite: bool,
+    ) -> PyResult<()> {
+        let prog = self.program.try_borrow(py)?;
+        if let Some(file) = &self.missing_params {
+            if prog.model.lacks_parameter_data() {
+                let model = self.path.as_deref().unwrap_or("the model");
+                return Err(errors::missing_params(model, file));
+            }
+        }
+        let mut model = pir::Model {
+            program: prog.p().clone(),
+            trainable: prog.model.trainable,
+            version: prog.model.version,
+            readable: prog.model.readable,
+        };
+        let options = pir::OnnxOptions {
+            export: pir::onnx::ExportOptions {
+                opset,
+                ..Default::default()
+            },
+            input_shapes: input_shapes.unwrap_or_default().into_iter().collect(),
+            no_opt: !optimize,
+            overwrite,
+        };
+        errors::guard("exporting a model to ONNX", || {
+            py.detach(|| model.export_onnx(&path, &options))
+                .map(|_| ())
                 .map_err(errors::model)
         })
     }

@@ -291,6 +291,23 @@ def test_edited_model_saves_and_reloads(tmp_path, mlp):
         assert np.array_equal(back.params[name], mlp.params[name])
 
 
+def test_model_saves_as_legacy_pdmodel(tmp_path, mlp):
+    mlp.save(tmp_path / "out" / "m.pdmodel")
+    assert (tmp_path / "out" / "m.pdiparams").exists()
+    back = pir.load(tmp_path / "out" / "m.pdmodel")
+    assert back.parameter_names() == mlp.parameter_names()
+    for name in mlp.params:
+        assert np.array_equal(back.params[name], mlp.params[name])
+
+
+def test_a_program_with_no_legacy_form_writes_no_pdmodel(tmp_path):
+    m = pir.load(model("train_mlp_adam").json)
+    with pytest.raises(pir.WriteError, match="_grad"):
+        m.save(tmp_path / "m.pdmodel")
+    assert not (tmp_path / "m.pdmodel").exists()
+    assert not (tmp_path / "m.pdiparams").exists()
+
+
 # ------------------------------------------------------------------ passes
 
 
@@ -436,3 +453,21 @@ def test_ops_cannot_nest_without_bound(mlp):
             op = block.create_op("my.nest", [], {}, [t], regions=1)
             block = op.regions[0].add_block()
     assert str(mlp.program).count("my.nest") > 100
+
+
+def test_export_onnx_writes_a_file_and_leaves_the_model(tmp_path):
+    from conftest import CORPUS
+
+    m = pir.load(CORPUS / "mlp_tiny.json")
+    before = str(m.program)
+    out = tmp_path / "m.onnx"
+    m.export_onnx(out, input_shapes={"x": [2, 8]} if "x" in m.program.inputs else None)
+    data = out.read_bytes()
+    assert len(data) > 100 and b"pir" in data[:64]
+    assert str(m.program) == before, "exporting works on a copy"
+    with pytest.raises(pir.WriteError):
+        m.export_onnx(out)  # exists
+    m.export_onnx(out, opset=13, overwrite=True, optimize=False)
+    with pytest.raises(pir.WriteError, match="opset"):
+        m.export_onnx(tmp_path / "bad.onnx", opset=5)
+    assert not (tmp_path / "bad.onnx").exists()

@@ -26,6 +26,26 @@ def test_print_equals_paddles_text(m):
 
 
 @pytest.mark.parametrize("m", MODELS, ids=lambda m: m.label)
+def test_lowered_program_equals_paddles_print(m):
+    # The shared corpus's index does not list these files.
+    lowered = m.folder / (m.name + ".lowered.txt")
+    if not lowered.exists():
+        pytest.skip("no lowered print of this model in the corpus")
+    program = pir.load(m.json, params=False).program
+    assert program.lower() == lowered.read_text()
+    assert "pd_kernel.phi_kernel" in program.lower(typed=True)
+
+
+@pytest.mark.parametrize("m", MODELS, ids=lambda m: m.label)
+def test_symbolic_shapes_equal_paddles_print(m):
+    symshape = m.folder / (m.name + ".symshape.txt")
+    if not symshape.exists():
+        pytest.skip("no symbolic shapes of this model in the corpus")
+    program = pir.load(m.json, params=False).program
+    assert program.shapes() == symshape.read_text()
+
+
+@pytest.mark.parametrize("m", MODELS, ids=lambda m: m.label)
 def test_typed_text_reads_back_to_the_same_file(m):
     program = pir.load(m.json, params=False).program
     back = pir.parse(program.to_text(typed=True))

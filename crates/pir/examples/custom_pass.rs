@@ -7,8 +7,8 @@
 
 use pir::core::walk::Order;
 use pir::core::{OpId, Program};
+use pir::pass::rewrite::PatternPass;
 use pir::pass::rewrite::{GreedyConfig, RewritePattern, Rewriter, Root};
-use pir::pass::transforms::canonicalize::PatternPass;
 use pir::pass::{Changed, Pass, PassContext, PassError, PassManager};
 
 /// Counts the ops named `op` under the pass's root, in the counter `op`.
@@ -57,7 +57,7 @@ impl RewritePattern for FoldDoubleRelu {
     }
 
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: OpId) -> bool {
-        let p = rw.program_ref();
+        let p = rw.program();
         let Some(inner) = p.operand(op, 0).and_then(|x| p.defining_op(x)) else {
             return false;
         };

@@ -22,7 +22,9 @@
 //!
 //! The layers are re-exported: [`core`] (the IR), [`dialects`] (Paddle's
 //! dialects), [`serde`] (the JSON model format), [`params`] (parameter files),
-//! [`pass`] (passes and pipelines), [`legacy`] (Paddle 2.x models):
+//! [`pass`] (passes and pipelines), [`legacy`] (Paddle 2.x models),
+//! [`kernel`] (the kernel dialect and Paddle's CPU lowering), [`shape`]
+//! (symbolic shapes, as Paddle's shape dialect infers them):
 //!
 //! ```no_run
 //! let mut model = pir::Model::load("inference/model.json")?;
@@ -39,13 +41,19 @@ use std::sync::Arc;
 pub use pir_core as core;
 pub use pir_dialects as dialects;
 pub use pir_infer as infer;
+pub use pir_kernel as kernel;
 pub use pir_legacy as legacy;
+pub use pir_onnx as onnx;
 pub use pir_params as params;
 pub use pir_pass as pass;
 pub use pir_serde as serde;
+pub use pir_shape as shape;
 
 pub mod kind;
+mod save;
+
 pub use kind::FileKind;
+pub use save::{OnnxOptions, OnnxTimings};
 
 /// `path: message`, unless the message already names the path (as I/O errors
 /// of the readers and writers do): a path is said once.
@@ -145,6 +153,24 @@ pub enum Error {
         name: String,
         /// What does not fit.
         message: String,
+    },
+    /// The program has no Paddle 2.x form (`.pdmodel` output).
+    #[error("{}", with_path(path, source))]
+    LegacyWrite {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: pir_legacy::write::WriteError,
+    },
+    /// The model could not be exported to ONNX.
+    #[error("{}", with_path(path, source))]
+    Onnx {
+        /// The ONNX file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: pir_onnx::ExportError,
     },
     /// Writing the program failed.
     #[error("{}", with_path(path, source))]
@@ -381,7 +407,7 @@ pub fn read_program_bytes(
     }
 }
 
-fn with_extension(prefix: &Path, ext: &str) -> PathBuf {
+pub(crate) fn with_extension(prefix: &Path, ext: &str) -> PathBuf {
     let mut s = prefix.as_os_str().to_owned();
     s.push(ext);
     PathBuf::from(s)
@@ -626,106 +652,6 @@ impl Model {
             Some(_) => Ok(Vec::new()),
             None => Ok(params),
         }
-    }
-
-    /// Writes `prefix.json` and `prefix.pdiparams` (when the program has
-    /// parameters with data), as [`save_as`](Self::save_as) does.
-    pub fn save(&self, prefix: impl AsRef<Path>, overwrite: bool) -> Result<(), Error> {
-        self.save_version(prefix, overwrite, pir_serde::PIR_VERSION)
-    }
-
-    /// [`Model::save`] for PIR `version` (see [`Model::save_as_version`]).
-    pub fn save_version(
-        &self,
-        prefix: impl AsRef<Path>,
-        overwrite: bool,
-        version: u64,
-    ) -> Result<(), Error> {
-        self.save_as_version(
-            &with_extension(prefix.as_ref(), ".json"),
-            overwrite,
-            version,
-        )
-    }
-
-    /// Writes the program to `path` (JSON, or IR text for `.pir`/`.txt`, see
-    /// [`pir_serde::is_text_path`]) and, when it has parameters with data, the
-    /// persistable tensors it uses to `path` with the extension `.pdiparams`.
-    ///
-    /// Both files are written and synced under temporary names at once (on
-    /// two threads: syncing is most of the time), then put in place together
-    /// ([`pir_core::fs::commit_all`]): if either cannot be written or put in
-    /// place, both destinations are left as they were.
-    pub fn save_as(&self, path: &Path, overwrite: bool) -> Result<(), Error> {
-        self.save_as_version(path, overwrite, pir_serde::PIR_VERSION)
-    }
-
-    /// [`Model::save_as`] for PIR `version`: below the current one the
-    /// program is written as that Paddle release wrote it (see
-    /// [`pir_serde::WriteOptions::version`]; what it cannot hold is an
-    /// error, and nothing is written).
-    pub fn save_as_version(&self, path: &Path, overwrite: bool, version: u64) -> Result<(), Error> {
-        let params = self.persistable_tensors()?;
-        let options = pir_serde::WriteOptions {
-            trainable: self.trainable,
-            readable: self.readable,
-            version,
-        };
-        let write_error = |source| Error::Write {
-            path: path.to_path_buf(),
-            source,
-        };
-        let params_path = path.with_extension("pdiparams");
-        let params_error = |source| Error::Params {
-            path: params_path.clone(),
-            source,
-        };
-        let prepare_program =
-            || pir_serde::prepare_any_file(&self.program, path, &options, overwrite);
-        if !params.is_empty() && params_path == path {
-            return Err(write_error(pir_serde::WriteError::Io(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "the program would overwrite its own parameter file",
-            ))));
-        }
-        if params.is_empty() {
-            return prepare_program()
-                .and_then(|p| Ok(p.commit()?))
-                .map_err(write_error);
-        }
-        let (program, params) = std::thread::scope(|s| {
-            // A parameter file that exists is prepared anyway: when it already
-            // holds these bytes (`-o m.txt`, then `-o m.pir` of one model) it is
-            // shared, not a conflict.
-            let params =
-                s.spawn(|| pir_params::combined::prepare_combined(&params_path, &params, true));
-            let program = prepare_program();
-            let params = params
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (program, params)
-        });
-        // Prepared files not committed are removed when dropped.
-        let params = params.map_err(params_error)?;
-        let program = program.map_err(write_error)?;
-        let params_exist = std::fs::symlink_metadata(&params_path).is_ok();
-        let mut files = vec![program];
-        if !params_exist || !params.matches_destination() {
-            if params_exist && !overwrite {
-                return Err(params_error(pir_params::Error::from(
-                    pir_core::fs::WriteError::Exists(params_path.clone()),
-                )));
-            }
-            files.insert(0, params);
-        }
-        pir_core::fs::commit_all(files).map_err(|e| match &e {
-            pir_core::fs::WriteError::Exists(p) | pir_core::fs::WriteError::Io { path: p, .. }
-                if *p == params_path =>
-            {
-                params_error(pir_params::Error::from(e))
-            }
-            _ => write_error(pir_serde::WriteError::from(e)),
-        })
     }
 }
 

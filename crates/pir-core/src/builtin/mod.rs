@@ -55,12 +55,12 @@ impl Dialect for BuiltinDialect {
 
         let op = |name: &str| OpInfo::new(name, "builtin");
         ctx.register_op(
-            op("builtin.module")
+            op(op_names::MODULE)
                 .with_regions(1)
                 .with_verify(verify_module),
         );
         ctx.register_op(
-            op("builtin.parameter")
+            op(op_names::PARAMETER)
                 .with_attributes(&[
                     "parameter_name",
                     "is_distributed",
@@ -74,7 +74,7 @@ impl Dialect for BuiltinDialect {
                 .with_verify(verify_parameter),
         );
         ctx.register_op(
-            op("builtin.set_parameter")
+            op(op_names::SET_PARAMETER)
                 .with_attributes(&["parameter_name"])
                 .with_trait(traits::SIDE_EFFECT)
                 .with_regions(0)
@@ -84,7 +84,7 @@ impl Dialect for BuiltinDialect {
                 }),
         );
         ctx.register_op(
-            op("builtin.shadow_output")
+            op(op_names::SHADOW_OUTPUT)
                 .with_attributes(&["output_name"])
                 .with_trait(traits::SIDE_EFFECT)
                 .with_trait(ctx.trait_id("pir::ImmutableLayoutTrait"))
@@ -95,13 +95,13 @@ impl Dialect for BuiltinDialect {
                 }),
         );
         ctx.register_op(
-            op("builtin.combine")
+            op(op_names::COMBINE)
                 .with_trait(traits::NO_SIDE_EFFECT)
                 .with_regions(0)
                 .with_verify(verify_combine),
         );
         ctx.register_op(
-            op("builtin.slice")
+            op(op_names::SLICE)
                 .with_interface(crate::op_info::FoldInterface(fold_slice))
                 .with_attributes(&["index"])
                 .with_trait(traits::NO_SIDE_EFFECT)
@@ -109,14 +109,14 @@ impl Dialect for BuiltinDialect {
                 .with_verify(verify_slice),
         );
         ctx.register_op(
-            op("builtin.split")
+            op(op_names::SPLIT)
                 .with_interface(crate::op_info::FoldInterface(fold_split))
                 .with_trait(traits::NO_SIDE_EFFECT)
                 .with_regions(0)
                 .with_verify(verify_split),
         );
         ctx.register_op(
-            op("builtin.constant")
+            op(op_names::CONSTANT)
                 .with_attributes(&["value"])
                 .with_trait(traits::CONSTANT_LIKE)
                 .with_trait(traits::NO_SIDE_EFFECT)
@@ -129,11 +129,34 @@ impl Dialect for BuiltinDialect {
                 }),
         );
         ctx.register_op(
-            op("builtin.group")
+            op(op_names::GROUP)
                 .with_attributes(&["group_info"])
                 .with_regions(1),
         );
     }
+}
+
+/// The names of the builtin ops, written once: passes and readers compare
+/// an op's name with these.
+pub mod op_names {
+    /// `builtin.module`: the program's top-level op.
+    pub const MODULE: &str = "builtin.module";
+    /// `builtin.parameter`: reads a parameter (a weight) by name.
+    pub const PARAMETER: &str = "builtin.parameter";
+    /// `builtin.set_parameter`: stores a value as a parameter.
+    pub const SET_PARAMETER: &str = "builtin.set_parameter";
+    /// `builtin.shadow_output`: makes a value an output of the program by name.
+    pub const SHADOW_OUTPUT: &str = "builtin.shadow_output";
+    /// `builtin.combine`: packs values into a vector.
+    pub const COMBINE: &str = "builtin.combine";
+    /// `builtin.slice`: takes one element of a vector.
+    pub const SLICE: &str = "builtin.slice";
+    /// `builtin.split`: unpacks a vector into its elements.
+    pub const SPLIT: &str = "builtin.split";
+    /// `builtin.constant`: a constant given by its `value` attribute.
+    pub const CONSTANT: &str = "builtin.constant";
+    /// `builtin.group`: a group of ops in one region.
+    pub const GROUP: &str = "builtin.group";
 }
 
 /// Kinds of the attributes Paddle puts on ops of every dialect, and of the
@@ -315,7 +338,7 @@ fn verify_split(p: &Program, op: OpId) -> Result<(), String> {
 /// The operands of the `builtin.combine` defining `v`, if it is one.
 fn combined_values(p: &Program, v: crate::ValueId) -> Option<Vec<crate::ValueId>> {
     let def = p.defining_op(v)?;
-    if p.op_name_str(def) != "builtin.combine" {
+    if p.op_name_str(def) != op_names::COMBINE {
         return None;
     }
     p.operands(def).collect()

@@ -36,6 +36,8 @@ use crate::op_info::OpInfo;
 use crate::types::Type;
 
 mod edit;
+mod metrics;
+mod values;
 
 crate::entity_id!(
     /// An operation.
@@ -623,92 +625,6 @@ impl Program {
         false
     }
 
-    // ---------------------------------------------------------- value queries
-
-    /// The type of a value.
-    #[inline]
-    pub fn value_type(&self, v: ValueId) -> Type {
-        self.values[v].ty
-    }
-
-    /// Changes the type of a value.
-    pub fn set_value_type(&mut self, v: ValueId, ty: Type) {
-        self.values[v].ty = ty;
-    }
-
-    /// Where a value is defined.
-    pub fn value_def(&self, v: ValueId) -> ValueDef {
-        let d = &self.values[v];
-        let index = d.kind_index & ((1 << 30) - 1);
-        match d.kind_index >> 30 {
-            DEF_RESULT => ValueDef::Result {
-                op: OpId::new(d.owner as usize),
-                index,
-            },
-            DEF_ARG => ValueDef::BlockArg {
-                block: BlockId::new(d.owner as usize),
-                index,
-            },
-            DEF_KWARG => ValueDef::BlockKwarg {
-                block: BlockId::new(d.owner as usize),
-                index,
-            },
-            _ => ValueDef::Erased,
-        }
-    }
-
-    /// The op defining a value (`None` for block arguments).
-    pub fn defining_op(&self, v: ValueId) -> Option<OpId> {
-        match self.value_def(v) {
-            ValueDef::Result { op, .. } => Some(op),
-            _ => None,
-        }
-    }
-
-    /// The block a value is defined in (for a result: its op's block).
-    pub fn value_parent_block(&self, v: ValueId) -> Option<BlockId> {
-        match self.value_def(v) {
-            ValueDef::Result { op, .. } => self.op_parent_block(op),
-            ValueDef::BlockArg { block, .. } | ValueDef::BlockKwarg { block, .. } => Some(block),
-            ValueDef::Erased => None,
-        }
-    }
-
-    /// The uses of a value, most recent first.
-    pub fn uses(&self, v: ValueId) -> Uses<'_> {
-        Uses {
-            program: self,
-            next: self.values[v].first_use,
-        }
-    }
-
-    /// Number of uses (O(uses)).
-    pub fn use_count(&self, v: ValueId) -> usize {
-        self.uses(v).count()
-    }
-
-    /// Whether a value has no uses.
-    pub fn use_empty(&self, v: ValueId) -> bool {
-        self.values[v].first_use.is_none()
-    }
-
-    /// The op owning an operand slot.
-    #[inline]
-    pub fn operand_owner(&self, operand: OperandId) -> OpId {
-        self.operands[operand].owner
-    }
-
-    /// The value in an operand slot.
-    #[inline]
-    pub fn operand_value(&self, operand: OperandId) -> Option<ValueId> {
-        self.operands[operand].value
-    }
-
-    /// The position of an operand slot among its owner's operands.
-    pub fn operand_index(&self, operand: OperandId) -> usize {
-        operand.index() - self.ops[self.operands[operand].owner].first_operand as usize
-    }
-
     // --------------------------------------------------------- block queries
 
     /// The first op of a block.
@@ -767,87 +683,6 @@ impl Program {
     #[inline]
     pub fn region_parent_op(&self, region: RegionId) -> Option<OpId> {
         self.regions[region].parent
-    }
-
-    // --------------------------------------------------------------- metrics
-
-    /// Number of value slots ever allocated (erased values included): every
-    /// [`ValueId`]'s index is below it, so analyses can keep dense tables.
-    pub fn value_slots(&self) -> usize {
-        self.values.len()
-    }
-
-    /// Number of live operations, the module op excluded.
-    pub fn num_ops(&self) -> usize {
-        self.ops
-            .iter()
-            .filter(|(_, d)| d.flags & OP_ERASED == 0)
-            .count()
-            .saturating_sub(1)
-    }
-
-    /// Heap bytes held by the program's arenas (capacity, not just length).
-    pub fn heap_bytes(&self) -> usize {
-        let block_vecs: usize = self
-            .blocks
-            .iter()
-            .map(|(_, b)| {
-                b.args.capacity() * std::mem::size_of::<ValueId>()
-                    + b.kwargs.capacity() * std::mem::size_of::<(Symbol, ValueId)>()
-            })
-            .sum();
-        let region_vecs: usize = self
-            .regions
-            .iter()
-            .map(|(_, r)| r.blocks.capacity() * std::mem::size_of::<BlockId>())
-            .sum();
-        self.ops.capacity_bytes()
-            + self.values.capacity_bytes()
-            + self.operands.capacity_bytes()
-            + self.blocks.capacity_bytes()
-            + self.regions.capacity_bytes()
-            + block_vecs
-            + region_vecs
-    }
-
-    /// Releases spare arena capacity. The readers do not call it: room a
-    /// program never filled was never written, so it takes address space
-    /// but no memory, while shrinking copies an arena under allocators that
-    /// do not shrink in place (mimalloc), holding both copies meanwhile (a
-    /// 1M-op program peaked 10 MB higher).
-    pub fn shrink_to_fit(&mut self) {
-        self.ops.shrink_to_fit();
-        self.values.shrink_to_fit();
-        self.operands.shrink_to_fit();
-        self.blocks.shrink_to_fit();
-        self.regions.shrink_to_fit();
-    }
-
-    // ------------------------------------------------------------ parameters
-
-    /// Sets the parameter `name` (replacing an existing one in place).
-    pub fn set_parameter(&mut self, name: &str, param: Parameter) {
-        match self.parameters.get_mut(name) {
-            Some(entry) => *entry = param,
-            None => {
-                self.parameters.insert(name.to_owned(), param);
-            }
-        }
-    }
-
-    /// The parameter `name`.
-    pub fn parameter(&self, name: &str) -> Option<&Parameter> {
-        self.parameters.get(name)
-    }
-
-    /// All parameters in insertion order.
-    pub fn parameters(&self) -> impl Iterator<Item = (&str, &Parameter)> + '_ {
-        self.parameters.iter().map(|(n, p)| (n.as_str(), p))
-    }
-
-    /// Removes a parameter (the others keep their order).
-    pub fn remove_parameter(&mut self, name: &str) -> Option<Parameter> {
-        self.parameters.shift_remove(name)
     }
 }
 

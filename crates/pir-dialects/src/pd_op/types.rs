@@ -1,8 +1,7 @@
 //! `pd_op` types: selected rows, dense tensor arrays, sparse COO/CSR tensors.
 
 use pir_core::builtin::{
-    decode_dims, decode_layout, encode_dims, parse_layout, print_shape_and_dtype, DataLayout,
-    DenseTensorType, TensorExtras,
+    parse_layout, print_shape_and_dtype, DataLayout, DenseTensorType, TensorExtras,
 };
 use pir_core::parser::{ParseError, Parser};
 use pir_core::printer::Printer;
@@ -103,30 +102,7 @@ impl TypeDef for DenseTensorArrayType {
         p.cur.expect(">", "to close the tensor array type")?;
         Ok(p.ctx().intern_type(array))
     }
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "1.t_dense_tensor_array");
-        w.begin_array();
-        serial::encode_type(ctx, self.dtype, w)?;
-        encode_dims(w, &self.dims);
-        w.string(self.layout.as_str());
-        w.end_array();
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError> {
-        let dpath = path.key("D");
-        let [dtype, dims, layout] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
-        Ok(ctx.intern_type(DenseTensorArrayType {
-            dtype: serial::decode_type(ctx, dtype, &dpath.index(0))?,
-            dims: decode_dims(dims, &dpath.index(1))?,
-            layout: decode_layout(layout, &dpath.index(2))?,
-        }))
-    }
+    pir_core::json_fields!(type: dtype, dims, layout);
 }
 
 /// `paddle::dialect::SparseCooTensorType` (`1.t_sparse_coo_tensor`).
@@ -183,37 +159,7 @@ impl TypeDef for SparseCooTensorType {
             elements: parts[1],
         }))
     }
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "1.t_sparse_coo_tensor");
-        w.begin_array();
-        serial::encode_type(ctx, self.dtype, w)?;
-        encode_dims(w, &self.dims);
-        encode_dims(w, &self.non_zero_dims);
-        w.string(self.layout.as_str());
-        serial::encode_type(ctx, self.indices, w)?;
-        serial::encode_type(ctx, self.elements, w)?;
-        w.end_array();
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError> {
-        let dpath = path.key("D");
-        let [dtype, dims, nz, layout, indices, elements] =
-            serial::array_n::<6>(serial::field(obj, "D", path)?, &dpath)?;
-        Ok(ctx.intern_type(SparseCooTensorType {
-            dtype: serial::decode_type(ctx, dtype, &dpath.index(0))?,
-            dims: decode_dims(dims, &dpath.index(1))?,
-            non_zero_dims: decode_dims(nz, &dpath.index(2))?,
-            layout: decode_layout(layout, &dpath.index(3))?,
-            indices: serial::decode_type(ctx, indices, &dpath.index(4))?,
-            elements: serial::decode_type(ctx, elements, &dpath.index(5))?,
-        }))
-    }
+    pir_core::json_fields!(type: dtype, dims, non_zero_dims, layout, indices, elements);
 }
 
 /// `paddle::dialect::SparseCsrTensorType` (`1.t_sparse_csr_tensor`). Paddle 3.3
@@ -276,37 +222,7 @@ impl TypeDef for SparseCsrTensorType {
             elements: parts[2],
         }))
     }
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "1.t_sparse_csr_tensor");
-        w.begin_array();
-        serial::encode_type(ctx, self.dtype, w)?;
-        encode_dims(w, &self.dims);
-        w.string(self.layout.as_str());
-        serial::encode_type(ctx, self.crows, w)?;
-        serial::encode_type(ctx, self.cols, w)?;
-        serial::encode_type(ctx, self.elements, w)?;
-        w.end_array();
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError> {
-        let dpath = path.key("D");
-        let [dtype, dims, layout, crows, cols, elements] =
-            serial::array_n::<6>(serial::field(obj, "D", path)?, &dpath)?;
-        Ok(ctx.intern_type(SparseCsrTensorType {
-            dtype: serial::decode_type(ctx, dtype, &dpath.index(0))?,
-            dims: decode_dims(dims, &dpath.index(1))?,
-            layout: decode_layout(layout, &dpath.index(2))?,
-            crows: serial::decode_type(ctx, crows, &dpath.index(3))?,
-            cols: serial::decode_type(ctx, cols, &dpath.index(4))?,
-            elements: serial::decode_type(ctx, elements, &dpath.index(5))?,
-        }))
-    }
+    pir_core::json_fields!(type: dtype, dims, layout, crows, cols, elements);
 }
 
 /// `, layout:NCHW, indices:tensor<…>, elements:tensor<…>` (typed form).
@@ -351,4 +267,55 @@ fn sparse_needs_typed_form(p: &Parser<'_>, what: &str, start: usize) -> ParseErr
              print the program with `--typed`"
         ),
     )
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // a test fails loudly by design
+mod tests {
+    use super::*;
+    use pir_core::builtin::ScalarType;
+
+    fn decode(text: &str) -> Result<Type, DecodeError> {
+        let ctx = crate::pd_op_context();
+        let doc = pir_json::parse(text.as_bytes()).unwrap();
+        serial::decode_type(&ctx, doc.root(), &JsonPath::Root("t"))
+    }
+
+    /// A kind declared by its fields writes Paddle's `D` array in field
+    /// order and reads it back to the same type.
+    #[test]
+    fn declared_fields_round_trip() {
+        let ctx = crate::pd_op_context();
+        let f32_ty = ctx.intern_type(ScalarType::F32);
+        let ty = ctx.intern_type(DenseTensorArrayType {
+            dtype: f32_ty,
+            dims: Box::new([-1, 4]),
+            layout: DataLayout::NHWC,
+        });
+        let mut out = Vec::new();
+        serial::encode_type(&ctx, ty, &mut serial::JsonWriter::compact(&mut out)).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            r##"{"#":"1.t_dense_tensor_array","D":[{"#":"0.t_f32"},[-1,4],"NHWC"]}"##
+        );
+        let doc = pir_json::parse(text.as_bytes()).unwrap();
+        let back = serial::decode_type(&ctx, doc.root(), &JsonPath::Root("t")).unwrap();
+        assert_eq!(back, ty);
+    }
+
+    /// A wrong element is reported at its path; a short array by its length.
+    #[test]
+    fn declared_fields_report_where_they_are_wrong() {
+        let err =
+            decode(r##"{"#":"1.t_dense_tensor_array","D":[{"#":"0.t_f32"},[-1,"x"],"NHWC"]}"##)
+                .unwrap_err();
+        assert_eq!(err.path, "t.D[1][1]", "{err:?}");
+        let err =
+            decode(r##"{"#":"1.t_dense_tensor_array","D":[{"#":"0.t_f32"},[-1]]}"##).unwrap_err();
+        assert!(err.message.contains("3 elements"), "{err:?}");
+        let err = decode(r##"{"#":"1.t_dense_tensor_array","D":[{"#":"0.t_f32"},[-1],"NOPE"]}"##)
+            .unwrap_err();
+        assert_eq!(err.path, "t.D[2]", "{err:?}");
+    }
 }

@@ -10,9 +10,11 @@ use pir_core::{Attribute, IrContext};
 use pir_dialects::op_def::{AttrKind, ElementKind};
 use pir_dialects::pd_op::attrs::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
 
-use crate::desc::{AttrValue, DataKind, ScalarValue};
+use crate::desc::{AttrValue, DataKind, OpDesc, ScalarValue};
+use crate::error::Result;
 use crate::inline::InlineVec;
 use crate::translate::values::phi_dtype;
+use crate::translate::Translator;
 
 /// Equal names; most are the same static strings of the op definitions,
 /// which the address tells at once (after the length, which tells most
@@ -353,6 +355,49 @@ pub fn missing_attr_defaults(op_type: &str) -> Option<&'static [(&'static str, F
         "fused_feedforward" => FUSED_FEEDFORWARD,
         _ => return None,
     })
+}
+
+/// Reading an op's attributes by kind.
+impl<'d> Translator<'d> {
+    /// Attribute `name` as an `INT` (or a `LONG` that fits), `None` when
+    /// absent; another kind is an error, not a default.
+    pub(super) fn int_attr(&self, op: &OpDesc<'_>, name: &str) -> Result<Option<i32>> {
+        match op.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::Int(i)) => Ok(Some(*i)),
+            Some(AttrValue::Long(i)) => i32::try_from(*i)
+                .map(Some)
+                .map_err(|_| self.err(format!("attribute `{name}`: {i} does not fit in an INT"))),
+            Some(other) => Err(self.attr_kind_err(name, other, "an INT")),
+        }
+    }
+
+    /// Attribute `name` as a `FLOAT`, `None` when absent.
+    pub(super) fn float_attr(&self, op: &OpDesc<'_>, name: &str) -> Result<Option<f32>> {
+        match op.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::Float(f)) => Ok(Some(*f)),
+            Some(other) => Err(self.attr_kind_err(name, other, "a FLOAT")),
+        }
+    }
+
+    /// Attribute `name` as a `BOOLEAN`, `None` when absent.
+    pub(super) fn bool_attr(&self, op: &OpDesc<'_>, name: &str) -> Result<Option<bool>> {
+        match op.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(self.attr_kind_err(name, other, "a BOOLEAN")),
+        }
+    }
+
+    /// Attribute `name` as a `STRING`, `None` when absent.
+    pub(super) fn str_attr(&self, op: &OpDesc<'d>, name: &str) -> Result<Option<&'d str>> {
+        match op.attr(name) {
+            None => Ok(None),
+            Some(AttrValue::String(s)) => Ok(Some(*s)),
+            Some(other) => Err(self.attr_kind_err(name, other, "a STRING")),
+        }
+    }
 }
 
 #[cfg(test)]

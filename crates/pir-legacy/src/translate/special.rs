@@ -12,50 +12,8 @@ use super::attrs::{self, AttrMap};
 use super::general::{def, has_attr, target_name, Hooks};
 use super::values::{self, ScopeId, VarInfo};
 use super::Translator;
-use crate::desc::{AttrValue, OpDesc, VarKind};
+use crate::desc::{OpDesc, VarKind};
 use crate::error::Result;
-
-impl<'d> Translator<'d> {
-    /// Attribute `name` as an `INT` (or a `LONG` that fits), `None` when
-    /// absent; another kind is an error, not a default.
-    pub(super) fn int_attr(&self, op: &OpDesc<'_>, name: &str) -> Result<Option<i32>> {
-        match op.attr(name) {
-            None => Ok(None),
-            Some(AttrValue::Int(i)) => Ok(Some(*i)),
-            Some(AttrValue::Long(i)) => i32::try_from(*i)
-                .map(Some)
-                .map_err(|_| self.err(format!("attribute `{name}`: {i} does not fit in an INT"))),
-            Some(other) => Err(self.attr_kind_err(name, other, "an INT")),
-        }
-    }
-
-    /// Attribute `name` as a `FLOAT`, `None` when absent.
-    pub(super) fn float_attr(&self, op: &OpDesc<'_>, name: &str) -> Result<Option<f32>> {
-        match op.attr(name) {
-            None => Ok(None),
-            Some(AttrValue::Float(f)) => Ok(Some(*f)),
-            Some(other) => Err(self.attr_kind_err(name, other, "a FLOAT")),
-        }
-    }
-
-    /// Attribute `name` as a `BOOLEAN`, `None` when absent.
-    pub(super) fn bool_attr(&self, op: &OpDesc<'_>, name: &str) -> Result<Option<bool>> {
-        match op.attr(name) {
-            None => Ok(None),
-            Some(AttrValue::Bool(b)) => Ok(Some(*b)),
-            Some(other) => Err(self.attr_kind_err(name, other, "a BOOLEAN")),
-        }
-    }
-
-    /// Attribute `name` as a `STRING`, `None` when absent.
-    pub(super) fn str_attr(&self, op: &OpDesc<'d>, name: &str) -> Result<Option<&'d str>> {
-        match op.attr(name) {
-            None => Ok(None),
-            Some(AttrValue::String(s)) => Ok(Some(*s)),
-            Some(other) => Err(self.attr_kind_err(name, other, "a STRING")),
-        }
-    }
-}
 
 impl<'d> Translator<'d> {
     /// The op's own translation, if it has one.

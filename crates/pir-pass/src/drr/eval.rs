@@ -1,10 +1,11 @@
 //! Values of rule expressions and their evaluation over a match.
 
 use pir_core::builtin::{
-    ArrayAttr, BoolAttr, DenseTensorType, F32Attr, F64Attr, I32Attr, I64Attr, IndexAttr,
+    op_names, ArrayAttr, BoolAttr, DenseTensorType, F32Attr, F64Attr, I32Attr, I64Attr, IndexAttr,
     ScalarType, StrAttr,
 };
 use pir_core::{Attribute, IrContext, Program, Type, ValueId};
+use pir_dialects::ops::{FullIntArrayOp, FullOp};
 use pir_dialects::pd_op::{DataType, IntArrayAttr};
 
 use super::{BinaryOp, Expr, UnaryOp};
@@ -518,7 +519,7 @@ fn persistable_height(
     let height = if p.num_operands(def) == 0 {
         matches!(
             p.op_name_str(def),
-            "builtin.parameter" | "pd_op.full" | "pd_op.full_int_array"
+            op_names::PARAMETER | FullOp::NAME | FullIntArrayOp::NAME
         )
         .then_some(0)
     } else {

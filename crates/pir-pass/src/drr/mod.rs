@@ -41,6 +41,7 @@
 mod eval;
 mod parse;
 mod pattern;
+mod placement;
 mod print;
 
 use std::sync::Arc;

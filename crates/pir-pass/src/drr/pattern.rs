@@ -3,11 +3,12 @@
 
 use std::sync::Arc;
 
-use pir_core::{Attribute, InsertPoint, IrContext, OpId, Program, Type, ValueId};
+use pir_core::{Attribute, IrContext, OpId, Program, Type, ValueId};
 use pir_dialects::op_def::{AttrKind, DefaultValue, ElementKind, OpDef};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::eval::{self, attr_text, attr_val, equal, Bindings, EvalError, Val};
+use super::placement::{Placement, SpanWrites};
 use super::{Expr, ResultStmt, Rule, SourceOperand};
 use crate::alias::alias_class;
 use crate::rewrite::{RewritePattern, Rewriter, Root};
@@ -290,7 +291,7 @@ impl DrrPattern {
                         None => m.tensor(value),
                     };
                     if let (Some(r), Some(x)) = (m.tensor(name), x) {
-                        if !crate::transforms::canonicalize::may_forward(p, x, r) {
+                        if !crate::alias::may_forward(p, x, r) {
                             return Ok(None);
                         }
                     }
@@ -514,7 +515,7 @@ impl RewritePattern for DrrPattern {
     }
 
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, anchor: OpId) -> bool {
-        let mut m = match self.find(rw.program_ref(), anchor) {
+        let mut m = match self.find(rw.program(), anchor) {
             Ok(Some(m)) => m,
             Ok(None) => return false,
             Err(message) => {
@@ -536,9 +537,9 @@ impl RewritePattern for DrrPattern {
             return false;
         };
         // Looked up once per match: result ops are typed and checked by it.
-        let inferer = pir_infer::Inferer::shared(rw.program_ref().ctx_arc());
+        let inferer = pir_infer::Inferer::shared(rw.program().ctx_arc());
         for stmt in &self.rule.result {
-            let p = rw.program_ref();
+            let p = rw.program();
             let b = Building {
                 source: &m,
                 program: p,
@@ -564,16 +565,15 @@ impl RewritePattern for DrrPattern {
                     let point = placement.point(p, &plan.operands);
                     let dict = p.ctx().dict(&plan.attrs);
                     let new = rw.create_op_at(point, plan.name, &plan.operands, &plan.types, dict);
-                    placement.inserted(rw.program_ref(), point, new);
+                    placement.inserted(rw.program(), point, new);
                     new_ops.push(new);
                     if plan.infer {
                         // Operands the result op's InferMeta refuses: the
                         // rule does not hold here, so nothing changes.
-                        if inferer.retype_op(rw.program(), new).is_err() {
+                        if rw.modify_op(new, |p| inferer.retype_op(p, new)).is_err() {
                             return rollback(rw, &new_ops);
                         }
-                    } else if let Some(message) =
-                        written_types_differ(&inferer, rw.program_ref(), new)
+                    } else if let Some(message) = written_types_differ(&inferer, rw.program(), new)
                     {
                         // Types written in the rule that Paddle's builder
                         // would not give: the rule is wrong, not the match.
@@ -581,7 +581,7 @@ impl RewritePattern for DrrPattern {
                         rw.fail(format!("rule `{}`: {message}", self.rule.name));
                         return false;
                     }
-                    let results: Vec<ValueId> = rw.program_ref().results(new).collect();
+                    let results: Vec<ValueId> = rw.program().results(new).collect();
                     for (n, v) in op.results.iter().zip(results) {
                         created.insert(n.clone(), v);
                     }
@@ -600,145 +600,12 @@ impl RewritePattern for DrrPattern {
     }
 }
 
-/// What the ops between the first matched op and the anchor (the matched
-/// ones left out) may write, gathered once per match.
-struct SpanWrites {
-    /// An op whose writes are not known op by op (regions, unregistered
-    /// ops) stands there: it may write anything.
-    opaque: bool,
-    /// The operands that in-place ops there write.
-    written: FxHashSet<ValueId>,
-}
-
-impl SpanWrites {
-    fn new(p: &Program, span: &[OpId], matched: &FxHashSet<OpId>) -> SpanWrites {
-        let mut writes = SpanWrites {
-            opaque: false,
-            written: FxHashSet::default(),
-        };
-        for &o in span.iter().filter(|o| !matched.contains(o)) {
-            if p.num_regions(o) > 0 {
-                writes.opaque = true;
-                continue;
-            }
-            let Some(def) = pir_dialects::op_def(p.op_name_str(o)) else {
-                if p.op_info(o)
-                    .is_none_or(|i| i.has_trait(pir_core::op_info::traits::INPLACE))
-                {
-                    writes.opaque = true;
-                }
-                continue;
-            };
-            for &(_, input) in def.inplace {
-                if let Some(v) = def.input_index(input).and_then(|i| p.operand(o, i)) {
-                    writes.written.insert(v);
-                }
-            }
-        }
-        writes
-    }
-}
-
-/// Where result ops go, as in Paddle's DRR: before the first matched op,
-/// unless an input is defined after it — then right after the last such
-/// definition. Only the ops from the first matched op to the anchor can be
-/// such definitions (inputs of the pattern precede the ops reading them), so
-/// only that stretch of the block is indexed.
-struct Placement {
-    /// The ops from the first matched op to the anchor, in order.
-    span: Vec<OpId>,
-    /// The first matched op: ops placed before it come before every op
-    /// that may define an input.
-    first: OpId,
-    /// Order keys of the ops from the first matched op on, those placed
-    /// after one of them included: increasing in block order, with gaps so
-    /// that a placed op takes a key without renumbering the others (a
-    /// search of the span for every result op would be quadratic).
-    keys: FxHashMap<OpId, u64>,
-}
-
-impl Placement {
-    fn new(p: &Program, matched: &FxHashSet<OpId>, anchor: OpId) -> Option<Placement> {
-        let mut span = vec![anchor];
-        let mut missing = matched.iter().filter(|&&o| o != anchor).count();
-        let mut cursor = anchor;
-        while missing > 0 {
-            cursor = p.prev_op(cursor)?;
-            if matched.contains(&cursor) {
-                missing -= 1;
-            }
-            span.push(cursor);
-        }
-        span.reverse();
-        let mut placement = Placement {
-            first: span[0],
-            keys: FxHashMap::default(),
-            span,
-        };
-        placement.number(placement.span.clone());
-        Some(placement)
-    }
-
-    /// Gives `ops` (in block order) evenly spread keys.
-    fn number(&mut self, ops: Vec<OpId>) {
-        let gap = u64::MAX / (ops.len() as u64 + 1);
-        self.keys.clear();
-        self.keys
-            .extend(ops.into_iter().zip(1u64..).map(|(o, i)| (o, i * gap)));
-    }
-
-    fn point(&self, p: &Program, operands: &[Option<ValueId>]) -> InsertPoint {
-        let last_input = operands
-            .iter()
-            .flatten()
-            .filter_map(|&v| p.defining_op(v))
-            .filter_map(|d| self.keys.get(&d).map(|&k| (k, d)))
-            .max();
-        match last_input {
-            Some((_, d)) => InsertPoint::After(d),
-            None => InsertPoint::Before(self.first),
-        }
-    }
-
-    /// Records `op`, just placed at `point` in `p`.
-    fn inserted(&mut self, p: &Program, point: InsertPoint, op: OpId) {
-        // Ops placed before the first matched op never decide where a
-        // later op goes: they need no key.
-        let InsertPoint::After(prev) = point else {
-            return;
-        };
-        let Some(&low) = self.keys.get(&prev) else {
-            return;
-        };
-        let high = p
-            .next_op(op)
-            .and_then(|n| self.keys.get(&n).copied())
-            .unwrap_or(u64::MAX);
-        if high - low >= 2 {
-            self.keys.insert(op, low + (high - low) / 2);
-            return;
-        }
-        // No key left between the neighbours: number the keyed ops again
-        // (they are contiguous in the block, from the first matched op).
-        // Halving a gap of 2^64 / n runs out only after about 64 - log2(n)
-        // ops placed at one spot, so this is rare.
-        self.keys.insert(op, low);
-        let mut ops = Vec::with_capacity(self.keys.len());
-        let mut cursor = Some(self.first);
-        while let Some(o) = cursor.filter(|o| self.keys.contains_key(o)) {
-            ops.push(o);
-            cursor = p.next_op(o);
-        }
-        self.number(ops);
-    }
-}
-
 /// Erases `ops` that are left without users, then, transitively, the
 /// side-effect-free ops that only fed erased ones.
 fn erase_dead(rw: &mut Rewriter<'_>, ops: impl Iterator<Item = OpId>) {
     let mut work: Vec<OpId> = Vec::new();
     let erase = |rw: &mut Rewriter<'_>, op: OpId, work: &mut Vec<OpId>| {
-        let p = rw.program_ref();
+        let p = rw.program();
         if p.is_erased(op) || p.results(op).any(|r| !p.use_empty(r)) {
             return;
         }
@@ -755,7 +622,7 @@ fn erase_dead(rw: &mut Rewriter<'_>, ops: impl Iterator<Item = OpId>) {
         erase(rw, op, &mut work);
     }
     while let Some(op) = work.pop() {
-        let p = rw.program_ref();
+        let p = rw.program();
         if !p.is_erased(op) && crate::effects::is_pure(p, op) {
             erase(rw, op, &mut work);
         }

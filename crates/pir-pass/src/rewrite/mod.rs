@@ -30,6 +30,7 @@
 //! ```
 
 mod driver;
+mod pattern_pass;
 mod rewriter;
 
 use std::borrow::Cow;
@@ -40,6 +41,7 @@ pub use driver::{
     apply_greedily, apply_greedily_with, Failure, FrozenPatternSet, GreedyConfig, Outcome, Stop,
     GROWTH_FACTOR, GROWTH_SLACK,
 };
+pub use pattern_pass::PatternPass;
 pub use rewriter::Rewriter;
 
 /// Which ops a pattern is tried on.
@@ -54,7 +56,7 @@ pub enum Root {
 }
 
 impl Root {
-    /// Ops named `name` (`Root::op("pd_op.scale")`).
+    /// Ops named `name` (`Root::op(ScaleOp::NAME)`).
     pub fn op(name: impl Into<Cow<'static, str>>) -> Root {
         Root::Op(name.into())
     }

@@ -1,6 +1,15 @@
-//! The [`Rewriter`]: every edit a pattern makes, recorded.
+//! The [`Rewriter`]: the builder a pattern edits through, every edit
+//! recorded.
+//!
+//! A pattern reads the program ([`Rewriter::program`]) and changes it only
+//! through the rewriter: ops are built at an insertion point
+//! ([`Rewriter::build`], [`Rewriter::create_op_at`]), modified
+//! ([`Rewriter::set_attr`], [`Rewriter::modify_op`]), replaced and erased.
+//! Each edit is recorded for the driver and told to the listener by
+//! construction: there is no `&mut Program` to edit behind their backs.
 
-use pir_core::{AttrDict, Builder, InsertPoint, OpId, Program, Symbol, Type, ValueId};
+use pir_core::entity::EntityId;
+use pir_core::{AttrDict, Attribute, Builder, InsertPoint, OpId, Program, Symbol, Type, ValueId};
 
 use super::RewriteListener;
 
@@ -31,14 +40,8 @@ impl<'p> Rewriter<'p> {
         }
     }
 
-    /// The program (read it freely; edit through the rewriter's methods so
-    /// changes are recorded, or call [`Rewriter::notify_modified`]).
-    pub fn program(&mut self) -> &mut Program {
-        self.program
-    }
-
-    /// The program, read-only (usable while holding other borrows of the rewriter's state).
-    pub fn program_ref(&self) -> &Program {
+    /// The program, to read (edits go through the rewriter's methods).
+    pub fn program(&self) -> &Program {
         self.program
     }
 
@@ -55,8 +58,23 @@ impl<'p> Rewriter<'p> {
         self.failure = Some(message.into());
     }
 
-    /// Records an in-place modification of `op` (e.g. an attribute set through [`Rewriter::program`]).
-    pub fn notify_modified(&mut self, op: OpId) {
+    /// Modifies `op` in place with `f` (which should change `op` alone),
+    /// and records the modification.
+    pub fn modify_op<R>(&mut self, op: OpId, f: impl FnOnce(&mut Program) -> R) -> R {
+        let r = f(self.program);
+        self.record_modified(op);
+        r
+    }
+
+    /// Sets attribute `name` of `op` (recorded unless it is unchanged).
+    pub fn set_attr(&mut self, op: OpId, name: &str, attr: Attribute) {
+        if self.program.attr(op, name) != Some(attr) {
+            self.program.set_attr(op, name, attr);
+            self.record_modified(op);
+        }
+    }
+
+    fn record_modified(&mut self, op: OpId) {
         if let Some(l) = self.listener.as_deref_mut() {
             l.on_modify(self.program, op);
         }
@@ -68,7 +86,7 @@ impl<'p> Rewriter<'p> {
     pub fn set_attrs(&mut self, op: OpId, attrs: AttrDict) {
         if self.program.attrs(op) != attrs {
             self.program.set_attrs(op, attrs);
-            self.notify_modified(op);
+            self.record_modified(op);
         }
     }
 
@@ -115,12 +133,25 @@ impl<'p> Rewriter<'p> {
     /// Inserts a detached op at `point`.
     pub fn insert_at(&mut self, point: InsertPoint, op: OpId) {
         Builder::new(self.program, point).insert(op);
-        self.notify_inserted(op);
+        self.record_inserted(op);
     }
 
-    /// Records an op the pattern created and inserted itself (e.g. through a
-    /// typed view's `build` on [`Rewriter::program`]).
-    pub fn notify_inserted(&mut self, op: OpId) {
+    /// Builds ops at `point` with `f` (typed views' `build`, `Builder::op`,
+    /// setting the new ops' attributes); every op it creates and inserts is
+    /// recorded, in the order created. Returns what `f` returns.
+    pub fn build<R>(&mut self, point: InsertPoint, f: impl FnOnce(&mut Builder<'_>) -> R) -> R {
+        let first = self.program.op_slots();
+        let r = f(&mut Builder::new(self.program, point));
+        for index in first..self.program.op_slots() {
+            let op = OpId::new(index);
+            if !self.program.is_erased(op) && self.program.op_parent_block(op).is_some() {
+                self.record_inserted(op);
+            }
+        }
+        r
+    }
+
+    fn record_inserted(&mut self, op: OpId) {
         if let Some(l) = self.listener.as_deref_mut() {
             l.on_insert(self.program, op);
         }

@@ -29,7 +29,8 @@
 
 use pir_core::{Builder, InsertPoint, OpId, Program, ValueId};
 use pir_dialects::ops::{
-    FullBatchSizeLikeOp, FullIntArrayOp, FullWithTensorOp, ReshapeOp, SliceOp, StackOp,
+    FullBatchSizeLikeOp, FullIntArrayOp, FullWithTensorOp, ReshapeOp, Shape64Op, ShapeOp, SliceOp,
+    StackOp,
 };
 use pir_dialects::pd_op::{DataType, Place};
 
@@ -69,12 +70,7 @@ impl Pass for BatchSizeLike {
         let candidates: Vec<OpId> = ops
             .iter()
             .copied()
-            .filter(|&op| {
-                matches!(
-                    p.op_name_str(op),
-                    "pd_op.reshape" | "pd_op.full_with_tensor"
-                )
-            })
+            .filter(|&op| matches!(p.op_name_str(op), ReshapeOp::NAME | FullWithTensorOp::NAME))
             .collect();
         if candidates.is_empty() {
             cx.statistics.add("shapes rewritten", 0);
@@ -160,7 +156,7 @@ fn leading_dim_read(p: &Program, op: OpId) -> Option<ValueId> {
         return None;
     }
     let shape_op = p.defining_op(slice.input(p)?)?;
-    if !matches!(p.op_name_str(shape_op), "pd_op.shape" | "pd_op.shape64") {
+    if !matches!(p.op_name_str(shape_op), ShapeOp::NAME | Shape64Op::NAME) {
         return None;
     }
     let y = p.operand(shape_op, 0)?;

@@ -1,10 +1,11 @@
-//! Paddle's general cleanups that need no kernels: `delete-assert` and
-//! `replace-fetch-with-shadow-output`.
+//! Paddle's general cleanups that need no kernels: `delete_assert` and
+//! `replace_fetch_with_shadow_output`.
 
 use crate::registry::PassInfo;
 use pir_core::builtin::StrAttr;
 use pir_core::walk::Order;
 use pir_core::{InsertPoint, OpId, Program};
+use pir_dialects::ops::{AssertOp, FetchOp};
 
 use crate::pass::{Changed, Pass, PassContext, PassError};
 
@@ -18,15 +19,15 @@ fn ops_named(p: &Program, root: OpId, name: &str) -> Vec<OpId> {
     found
 }
 
-/// The `delete-assert` pass.
+/// The `delete_assert` pass.
 pub const DELETE_ASSERT: PassInfo = PassInfo {
-    argument: "delete-assert",
+    argument: "delete_assert",
     description: "remove runtime assertions",
     options: &[],
     make: |_| Ok(Box::new(DeleteAssert)),
 };
 
-/// `delete-assert`: removes `pd_op.assert` (it has no results).
+/// `delete_assert`: removes `pd_op.assert` (it has no results).
 #[derive(Debug, Default)]
 pub struct DeleteAssert;
 
@@ -40,10 +41,10 @@ impl Pass for DeleteAssert {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        let asserts = ops_named(p, root, "pd_op.assert");
+        let asserts = ops_named(p, root, AssertOp::NAME);
         for &op in &asserts {
             p.erase_op(op).map_err(|e| PassError {
-                pass: "delete-assert".into(),
+                pass: "delete_assert".into(),
                 message: e.to_string(),
             })?;
         }
@@ -56,15 +57,15 @@ impl Pass for DeleteAssert {
     }
 }
 
-/// The `replace-fetch-with-shadow-output` pass.
+/// The `replace_fetch_with_shadow_output` pass.
 pub const REPLACE_FETCH_WITH_SHADOW_OUTPUT: PassInfo = PassInfo {
-    argument: "replace-fetch-with-shadow-output",
+    argument: "replace_fetch_with_shadow_output",
     description: "turn fetch ops into shadow outputs of the same name",
     options: &[],
     make: |_| Ok(Box::new(ReplaceFetchWithShadowOutput)),
 };
 
-/// `replace-fetch-with-shadow-output`: `pd_op.fetch(x) {name}` whose result is
+/// `replace_fetch_with_shadow_output`: `pd_op.fetch(x) {name}` whose result is
 /// unused becomes `builtin.shadow_output(x) {output_name: name}`.
 #[derive(Debug, Default)]
 pub struct ReplaceFetchWithShadowOutput;
@@ -81,7 +82,7 @@ impl Pass for ReplaceFetchWithShadowOutput {
     ) -> Result<Changed, PassError> {
         let ctx = p.ctx_arc().clone();
         let mut replaced = 0u64;
-        for op in ops_named(p, root, "pd_op.fetch") {
+        for op in ops_named(p, root, FetchOp::NAME) {
             let Some(name) = p.attr(op, "name") else {
                 continue;
             };

@@ -59,11 +59,14 @@
 use crate::registry::PassInfo;
 use std::sync::Arc;
 
+use pir_core::builtin::op_names;
 use pir_core::builtin::{ArrayAttr, BoolAttr, F64Attr, I64Attr};
 use pir_core::{
     Attribute, Builder, InsertPoint, OpId, OperandId, Program, Type, ValueDef, ValueId,
 };
 use pir_dialects::op_def::OpDefinition;
+use pir_dialects::op_facts::OpFact;
+use pir_dialects::ops::{FullIntArrayOp, FullOp, Shape64Op, ShapeOp};
 use pir_dialects::pd_op::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
 use pir_eval::EvalTensor;
 use pir_params::{DType, Tensor};
@@ -98,9 +101,6 @@ pub struct ConstantFolding {
     /// one can tell (see the module docs); ignored with `keep_params`.
     pub constants_as_params: bool,
 }
-
-/// Constant makers: ops without operands whose results are constants.
-const MAKERS: [&str; 3] = ["pd_op.full", "pd_op.full_int_array", "pd_op.assign_value"];
 
 /// A 1-D integer result up to this length becomes `full_int_array`.
 const MAX_INT_ARRAY: usize = 256;
@@ -225,8 +225,9 @@ impl Folder<'_> {
                     self.learn(op, facts.collect());
                 }
             }
-            "pd_op.shape" | "pd_op.shape64" => self.static_shape(p, op),
-            name if MAKERS.contains(&name) || name == "builtin.parameter" => {}
+            ShapeOp::NAME | Shape64Op::NAME => self.static_shape(p, op),
+            op_names::PARAMETER => {}
+            _ if OpFact::ConstantMaker.holds(p, op) => {}
             _ => self.fold(p, op),
         }
     }
@@ -303,7 +304,7 @@ impl Folder<'_> {
             return None;
         };
         let name = p.op_name_str(op);
-        let tensor = if MAKERS.contains(&name) {
+        let tensor = if OpFact::ConstantMaker.holds(p, op) {
             match maker_value(p, op) {
                 Ok(t) => t?,
                 Err(_) => {
@@ -381,10 +382,10 @@ impl Folder<'_> {
                 let ty = p.value_type(r);
                 let new = if let Some(attrs) = full_attrs(p, &t) {
                     self.cx.statistics.add("constants created", 1);
-                    constant_op(p, op, "pd_op.full", ty, attrs)
+                    constant_op(p, op, FullOp::NAME, ty, attrs)
                 } else if let Some(attrs) = int_array_attrs(p, &t) {
                     self.cx.statistics.add("constants created", 1);
-                    constant_op(p, op, "pd_op.full_int_array", ty, attrs)
+                    constant_op(p, op, FullIntArrayOp::NAME, ty, attrs)
                 } else if can_add_params
                     && t.numel() <= MAX_PARAMETER_ELEMENTS
                     && (fully_known(p, ty) || outside.iter().any(|&u| !needs_exact_type(p, u)))
@@ -436,17 +437,6 @@ impl Folder<'_> {
     }
 }
 
-/// Reductions whose kernels reduce over every dim when the axes list is
-/// empty or names as many axes as the input has dims (phi's
-/// `recompute_reduce_all`), with the axes as operand 1.
-const FULL_REDUCTIONS: [&str; 5] = [
-    "pd_op.mean",
-    "pd_op.sum",
-    "pd_op.max",
-    "pd_op.min",
-    "pd_op.prod",
-];
-
 /// The parameters made for hoisted constants: one per distinct type and
 /// content, at the top of the program in order of creation.
 #[derive(Default)]
@@ -494,7 +484,7 @@ fn full_reduction_uses(p: &Program, axes: ValueId) -> Option<Vec<(OperandId, usi
     p.uses(axes)
         .map(|u| {
             let op = p.operand_owner(u);
-            if !FULL_REDUCTIONS.contains(&p.op_name_str(op)) || p.operand_index(u) != 1 {
+            if !OpFact::ReducesAllWhenAxesEmpty.holds(p, op) || p.operand_index(u) != 1 {
                 return None;
             }
             let rank = super::dense_dims(p, p.operand(op, 0)?)?.len();
@@ -525,7 +515,7 @@ fn hoist_makers(p: &mut Program, root: OpId) -> Result<(u64, u64), PassError> {
     let aliases = AliasAnalysis::new(p);
     let makers: Vec<OpId> = super::ops_under(p, root)
         .into_iter()
-        .filter(|&op| MAKERS.contains(&p.op_name_str(op)) && p.num_results(op) == 1)
+        .filter(|&op| OpFact::ConstantMaker.holds(p, op) && p.num_results(op) == 1)
         .collect();
     let mut made = Hoisted::default();
     let (mut hoisted, mut errors) = (0u64, 0u64);
@@ -593,7 +583,7 @@ pub(crate) fn maker_value(
     p: &Program,
     op: OpId,
 ) -> Result<Option<EvalTensor>, pir_eval::EvalError> {
-    if !MAKERS.contains(&p.op_name_str(op)) {
+    if !OpFact::ConstantMaker.holds(p, op) {
         return Ok(None);
     }
     let mut out = pir_eval::evaluate(p, op, &[])?;
@@ -742,7 +732,7 @@ fn out_of_place_twin(p: &Program, op: OpId) -> Option<Twin> {
         let ValueDef::Result { op: maker, .. } = p.value_def(v) else {
             return None;
         };
-        if !MAKERS.contains(&p.op_name_str(maker)) || p.use_count(v) != 1 {
+        if !OpFact::ConstantMaker.holds(p, maker) || p.use_count(v) != 1 {
             return None;
         }
     }

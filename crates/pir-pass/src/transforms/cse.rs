@@ -18,24 +18,11 @@ use rustc_hash::FxHashMap;
 
 use pir_core::{BlockId, OpId, Program, Symbol, ValueId};
 
+use pir_dialects::op_facts::OpFact;
+
 use crate::alias::{is_dense, AliasAnalysis};
 use crate::effects::is_pure;
 use crate::pass::{Changed, Pass, PassContext, PassError};
-
-/// Ops whose first two operands commute (`maximum`/`minimum` are not among
-/// them: Paddle's kernels return the second operand when the first is NaN).
-const COMMUTATIVE: [&str; 10] = [
-    "pd_op.add",
-    "pd_op.multiply",
-    "pd_op.logical_and",
-    "pd_op.logical_or",
-    "pd_op.logical_xor",
-    "pd_op.equal",
-    "pd_op.not_equal",
-    "pd_op.bitwise_and",
-    "pd_op.bitwise_or",
-    "pd_op.bitwise_xor",
-];
 
 /// Whether `op` may be merged with an identical op, or stand for one: it is
 /// pure, computes dense tensors, no result shares a buffer that some op
@@ -196,7 +183,8 @@ impl Pass for CommonSubexpressionElimination {
         let ctx = p.ctx();
         let mut cse = Cse {
             aliases: &aliases,
-            commutative: COMMUTATIVE
+            commutative: OpFact::Commutative
+                .ops()
                 .iter()
                 .filter_map(|name| ctx.lookup_symbol(name))
                 .collect(),

@@ -5,7 +5,7 @@
 use crate::drr::RuleSet;
 use crate::pass::Pass;
 use crate::registry::{MakeError, Options, PassInfo, GREEDY_OPTIONS};
-use crate::transforms::canonicalize::PatternPass;
+use crate::rewrite::PatternPass;
 
 /// A rule file larger than this is refused before it is read.
 const MAX_RULE_FILE: u64 = 16 << 20;
@@ -45,6 +45,20 @@ pub fn library_rules(files: &[&str]) -> Result<RuleSet, String> {
         rules.extend(set.rules);
     }
     Ok(RuleSet { rules })
+}
+
+/// The rules named `names` of the library file `file`, in the file's order
+/// (a name the file lacks is an error).
+pub fn library_rules_named(file: &str, names: &[&str]) -> Result<RuleSet, String> {
+    let mut set = library_rules(&[file])?;
+    if let Some(missing) = names
+        .iter()
+        .find(|n| !set.rules.iter().any(|r| r.name == **n))
+    {
+        return Err(format!("rules/{file}.drr has no rule `{missing}`"));
+    }
+    set.rules.retain(|r| names.contains(&r.name.as_str()));
+    Ok(set)
 }
 
 /// A library pass running the rules of `files`.

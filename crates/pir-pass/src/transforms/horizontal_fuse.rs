@@ -16,15 +16,15 @@
 //! fires where the shared value, a weight or a bias is written in place
 //! (the fused op reads them earlier than the users did).
 
-use pir_core::builtin::{DenseTensorType, VectorType};
+use pir_core::builtin::{op_names, DenseTensorType, VectorType};
 use pir_core::{Builder, InsertPoint, OpId, Program, Type, ValueId};
-use pir_dialects::ops::{ConcatOp, FullIntArrayOp, FullOp, SplitOp};
+use pir_dialects::ops::{ConcatOp, DataOp, FcOp, FullIntArrayOp, FullOp, MatmulOp, SplitOp};
 use pir_dialects::pd_op::{DataType, Place};
 
 use crate::alias::alias_class;
 use crate::registry::{PassInfo, GREEDY_OPTIONS};
+use crate::rewrite::PatternPass;
 use crate::rewrite::{RewritePattern, Rewriter, Root};
-use crate::transforms::canonicalize::PatternPass;
 
 /// The `horizontal_fuse` pass.
 pub const INFO: PassInfo = PassInfo {
@@ -52,8 +52,8 @@ struct User {
 /// Whether `op` may take part, and the index of its weight operand.
 fn valid_user(p: &Program, op: OpId, v: ValueId) -> Option<usize> {
     match p.op_name_str(op) {
-        "pd_op.fc" => {}
-        "pd_op.matmul" => {
+        FcOp::NAME => {}
+        MatmulOp::NAME => {
             if p.attr_bool(op, "transpose_x") == Some(true)
                 || p.attr_bool(op, "transpose_y") == Some(true)
             {
@@ -68,7 +68,7 @@ fn valid_user(p: &Program, op: OpId, v: ValueId) -> Option<usize> {
     let def = p.defining_op(p.operand(op, w_index)?)?;
     matches!(
         p.op_name_str(def),
-        "builtin.parameter" | "builtin.constant" | "pd_op.data"
+        op_names::PARAMETER | op_names::CONSTANT | DataOp::NAME
     )
     .then_some(w_index)
 }
@@ -104,16 +104,15 @@ struct Chain {
 
 impl Chain {
     fn add(&mut self, rw: &mut Rewriter<'_>, f: impl FnOnce(&mut Builder<'_>) -> OpId) -> OpId {
-        let op = f(&mut Builder::new(
-            rw.program(),
-            InsertPoint::After(self.prev),
-        ));
-        let p = rw.program_ref();
-        let operands: Vec<ValueId> = p.operands(op).flatten().collect();
-        let flags = vec![stop_gradient_of(p, &operands); p.num_results(op)];
-        let sg = crate::drr::stop_gradient_attr(p.ctx(), &flags);
-        rw.program().set_attr(op, "stop_gradient", sg);
-        rw.notify_inserted(op);
+        let op = rw.build(InsertPoint::After(self.prev), |b| {
+            let op = f(b);
+            let p = b.program();
+            let operands: Vec<ValueId> = p.operands(op).flatten().collect();
+            let flags = vec![stop_gradient_of(p, &operands); p.num_results(op)];
+            let sg = crate::drr::stop_gradient_attr(p.ctx(), &flags);
+            p.set_attr(op, "stop_gradient", sg);
+            op
+        });
         self.prev = op;
         op
     }
@@ -127,11 +126,11 @@ impl Chain {
         out: Type,
         int32: Type,
     ) -> ValueId {
-        let p = rw.program_ref();
+        let p = rw.program();
         let types: Vec<Type> = parts.iter().map(|&w| p.value_type(w)).collect();
         let vec_t = VectorType::get(p.ctx(), &types);
         let list = self.add(rw, |b| b.op("builtin.combine", parts, &[vec_t], &[]));
-        let list = rw.program_ref().result(list, 0);
+        let list = rw.program().result(list, 0);
         let axis_v = self.add(rw, |b| {
             FullOp::build(
                 b,
@@ -143,9 +142,9 @@ impl Chain {
             )
             .0
         });
-        let axis_v = rw.program_ref().result(axis_v, 0);
+        let axis_v = rw.program().result(axis_v, 0);
         let cat = self.add(rw, |b| ConcatOp::build(b, list, axis_v, &[out]).0);
-        rw.program_ref().result(cat, 0)
+        rw.program().result(cat, 0)
     }
 }
 
@@ -218,7 +217,7 @@ impl RewritePattern for HorizontalFuse {
     }
 
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, def: OpId) -> bool {
-        let p = rw.program_ref();
+        let p = rw.program();
         for v in p.results(def).collect::<Vec<_>>() {
             if self.fuse(rw, def, v).is_some() {
                 return true;
@@ -230,7 +229,7 @@ impl RewritePattern for HorizontalFuse {
 
 impl HorizontalFuse {
     fn fuse(&self, rw: &mut Rewriter<'_>, def: OpId, v: ValueId) -> Option<()> {
-        let p = rw.program_ref();
+        let p = rw.program();
         let (users, w_index) = Self::users(p, v, def)?;
         let biased = users.iter().all(|u| u.bias.is_some());
         if users.iter().any(|u| u.bias.is_some()) && !biased {
@@ -328,8 +327,8 @@ impl HorizontalFuse {
             b.insert(op)
         });
         // The fused op carries its first user's attributes, gradient flag included.
-        rw.program().set_attrs(fused, fused_attrs);
-        let fused_out = rw.program_ref().result(fused, 0);
+        rw.set_attrs(fused, fused_attrs);
+        let fused_out = rw.program().result(fused, 0);
         let sections_v = chain.add(rw, |b| {
             FullIntArrayOp::build(
                 b,
@@ -340,7 +339,7 @@ impl HorizontalFuse {
             )
             .0
         });
-        let sections_v = rw.program_ref().result(sections_v, 0);
+        let sections_v = rw.program().result(sections_v, 0);
         let axis_v = chain.add(rw, |b| {
             FullOp::build(
                 b,
@@ -352,16 +351,16 @@ impl HorizontalFuse {
             )
             .0
         });
-        let axis_v = rw.program_ref().result(axis_v, 0);
+        let axis_v = rw.program().result(axis_v, 0);
         let vec_out = VectorType::get(&ctx, &out_types);
         let split = chain.add(rw, |b| {
             SplitOp::build(b, fused_out, sections_v, axis_v, &[vec_out]).0
         });
-        let split_out = rw.program_ref().result(split, 0);
+        let split_out = rw.program().result(split, 0);
         let parts = chain.add(rw, |b| b.op("builtin.split", &[split_out], &out_types, &[]));
-        let parts: Vec<ValueId> = rw.program_ref().results(parts).collect();
+        let parts: Vec<ValueId> = rw.program().results(parts).collect();
         for (u, &part) in users.iter().zip(&parts) {
-            let old = rw.program_ref().result(u.op, 0);
+            let old = rw.program().result(u.op, 0);
             rw.replace_all_uses(old, part);
         }
         for u in &users {

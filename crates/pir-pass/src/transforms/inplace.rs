@@ -51,8 +51,10 @@
 //!   give a larger result than either; with one, the twin writes its result
 //!   into that input, so it has the input's shape whatever the dims), or
 //!   when every other tensor input is 1 or equal and static in every dim of
-//!   `a` (`add(x, bias)`) or, in the leading dim, has the batch of `a` by
-//!   [`crate::leading_dim`] (a residual `add(x, shortcut)`). Paddle's
+//!   `a` (`add(x, bias)`), or equal to `a`'s dim by the symbolic shape
+//!   analysis ([`pir_shape::ShapeAnalysis`]: a residual `add(x, shortcut)`,
+//!   through embeddings, reshapes, transposes and loop bodies), or, in the
+//!   leading dim, has the batch of `a` by [`crate::leading_dim`]. Paddle's
 //!   `inplace_pass` accepts `-1` only as the leading dim of a tensor of rank
 //!   ≥ 2, not knowing which ops keep shapes;
 //! - `a` is the result of an op of the same block (a value captured from an
@@ -83,26 +85,21 @@ use rustc_hash::FxHashMap;
 use pir_core::builtin::{ArrayAttr, BoolAttr, DenseTensorType};
 use pir_core::{BlockId, OpId, OperandId, Program, Symbol, ValueDef, ValueId};
 use pir_dialects::op_def::{OpDef, OpDefinition};
+use pir_dialects::op_facts::OpFact;
+use pir_dialects::ops::{FetchOp, FullWithTensorOp};
 
 use crate::alias::alias_class;
 use crate::effects::is_pure;
 use crate::leading_dim::LeadingDims;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::transforms::{order_in_block, Positions};
+use pir_shape::ShapeAnalysis;
 
-/// Ops Paddle's `inplace_pass` never converts although a twin exists:
-/// `transpose_` is in place only for strided tensors in dygraph, and the
-/// CPU kernels of `add_grad_`/`subtract_grad_` cannot run in place
-/// (broadcasting gradients), and the backend is not known here.
-const NEVER_INPLACE: [&str; 3] = ["pd_op.transpose", "pd_op.add_grad", "pd_op.subtract_grad"];
-
-/// Ops whose results Paddle may share between several users.
-const CONSTANT_LIKE: [&str; 4] = [
-    "pd_op.full",
-    "pd_op.full_int_array",
-    "pd_op.assign_value",
-    "pd_op.full_with_tensor",
-];
+/// Whether Paddle may share `op`'s results between several users: a
+/// constant (and `full_with_tensor`, which fills one).
+fn constant_like(p: &Program, op: OpId) -> bool {
+    OpFact::ConstantMaker.holds(p, op) || p.op_name_str(op) == FullWithTensorOp::NAME
+}
 
 /// The definition registered for `name`, if any.
 fn definition(p: &Program, name: Symbol) -> Option<&'static OpDef> {
@@ -276,7 +273,7 @@ fn earlier_members_done(
         };
         let here = p.op_parent_block(definer) == Some(block);
         (here || earlier(definer))
-            && !CONSTANT_LIKE.contains(&p.op_name_str(definer))
+            && !constant_like(p, definer)
             && p.uses(m).all(|u| earlier(p.operand_owner(u)))
     })
 }
@@ -459,6 +456,25 @@ fn same_storage(p: &Program, a: pir_core::Type, b: pir_core::Type) -> bool {
     x.dtype == y.dtype && x.layout == y.layout && x.lod == y.lod && x.offset == y.offset
 }
 
+/// What the pass knows of dynamic dims, computed once before it converts
+/// ops (converting keeps every type, so it stays true): each value's batch
+/// origin, and the symbolic shapes.
+struct Known {
+    leading: LeadingDims,
+    shapes: ShapeAnalysis,
+}
+
+impl Known {
+    /// Whether dim `i` of `x` and dim `k` of `y` are the same at run time by
+    /// the symbolic shapes.
+    fn dims_equal(&self, x: ValueId, i: usize, y: ValueId, k: usize) -> bool {
+        match (self.shapes.dim(x, i), self.shapes.dim(y, k)) {
+            (Some(a), Some(b)) => self.shapes.dims_equal(a, b),
+            _ => false,
+        }
+    }
+}
+
 /// Whether broadcasting the op's other tensor inputs against operand `j`
 /// cannot make the result larger than operand `j` at run time: each is of
 /// no higher rank, and each of its dims (aligned from the right) is 1, equal
@@ -467,7 +483,8 @@ fn same_storage(p: &Program, a: pir_core::Type, b: pir_core::Type) -> bool {
 /// of operand `j` is the result's too (`add(x: [-1,16], bias: [16])`, a
 /// residual add of one batch), while two dynamic inputs of unknown origin
 /// (`[-1,16] + [-1,16]`, where one batch may be 1) stay out of place.
-fn others_cannot_grow(p: &Program, leading: &LeadingDims, op: OpId, twin: &Twin, j: usize) -> bool {
+fn others_cannot_grow(p: &Program, known: &Known, op: OpId, twin: &Twin, j: usize) -> bool {
+    let leading = &known.leading;
     let ctx = p.ctx();
     let Some(a_value) = p.operand(op, j) else {
         return false;
@@ -488,16 +505,20 @@ fn others_cannot_grow(p: &Program, leading: &LeadingDims, op: OpId, twin: &Twin,
             // the other input's dim aligned with `a`'s leading dim, if any
             let leading_at = (o.dims.len() == a.dims.len()).then_some(0);
             let same_batch = a_origin.is_some() && leading.origin(v) == a_origin;
-            o.dims.len() <= a.dims.len()
-                && o.dims
-                    .iter()
-                    .zip(&a.dims[a.dims.len() - o.dims.len()..])
-                    .enumerate()
-                    .all(|(i, (&od, &ad))| {
-                        od == 1
-                            || (ad >= 0 && od == ad)
-                            || (leading_at == Some(i) && od == -1 && ad == -1 && same_batch)
-                    })
+            if o.dims.len() > a.dims.len() {
+                return false;
+            }
+            let shift = a.dims.len() - o.dims.len();
+            o.dims
+                .iter()
+                .zip(&a.dims[shift..])
+                .enumerate()
+                .all(|(i, (&od, &ad))| {
+                    od == 1
+                        || (ad >= 0 && od == ad)
+                        || (leading_at == Some(i) && od == -1 && ad == -1 && same_batch)
+                        || known.dims_equal(v, i, a_value, i + shift)
+                })
         })
 }
 
@@ -522,11 +543,11 @@ fn used_only_directly_in(p: &Program, v: ValueId, block: BlockId) -> bool {
 
 /// Whether `op` (pure, with an in-place twin whose pairs are `pairs`) may
 /// write its result into its input's buffer (module docs).
-fn may_inplace(p: &Program, pos: &Positions, leading: &LeadingDims, op: OpId, twin: &Twin) -> bool {
+fn may_inplace(p: &Program, pos: &Positions, known: &Known, op: OpId, twin: &Twin) -> bool {
     let Some(block) = p.op_parent_block(op) else {
         return false;
     };
-    if !is_pure(p, op) || NEVER_INPLACE.contains(&p.op_name_str(op)) {
+    if !is_pure(p, op) || OpFact::NeverMadeInplace.holds(p, op) {
         return false;
     }
     let dense = p
@@ -567,7 +588,7 @@ fn may_inplace(p: &Program, pos: &Positions, leading: &LeadingDims, op: OpId, tw
             match dims_kind(p, ty) {
                 Dims::Static => {}
                 _ if tensor_inputs == 1 => {}
-                _ if others_cannot_grow(p, leading, op, twin, j) => {}
+                _ if others_cannot_grow(p, known, op, twin, j) => {}
                 Dims::LeadingDynamic | Dims::Dynamic => return false,
             }
         }
@@ -584,9 +605,7 @@ fn may_inplace(p: &Program, pos: &Positions, leading: &LeadingDims, op: OpId, tw
             ValueDef::Result { index, .. } => index as usize,
             _ => return false,
         };
-        if CONSTANT_LIKE.contains(&p.op_name_str(definer))
-            || persistable_result(p, definer, a_index)
-        {
+        if constant_like(p, definer) || persistable_result(p, definer, a_index) {
             return false;
         }
         let class = alias_class(p, a);
@@ -604,7 +623,7 @@ fn may_inplace(p: &Program, pos: &Positions, leading: &LeadingDims, op: OpId, tw
             if user == op {
                 return p.operand_index(u) == j;
             }
-            p.op_name_str(user) != "pd_op.fetch"
+            p.op_name_str(user) != FetchOp::NAME
                 && order_in_block(p, pos, user, op, block) == Some(std::cmp::Ordering::Less)
         });
         if !last_use {
@@ -640,7 +659,10 @@ impl Pass for Inplace {
         let mut pos = Positions::new(p, root);
         // Ops are converted later-first, so the origins of the operands met
         // stay those of this walk.
-        let leading = LeadingDims::new(p, root);
+        let known = Known {
+            leading: LeadingDims::new(p, root),
+            shapes: ShapeAnalysis::run(p),
+        };
         let mut twins = Twins::new(Direction::InPlace);
         let mut converted = 0u64;
         // Reverse program order: see the module docs.
@@ -651,7 +673,7 @@ impl Pass for Inplace {
             let Some(twin) = twins.of(p, op) else {
                 continue;
             };
-            if !may_inplace(p, &pos, &leading, op, &twin) {
+            if !may_inplace(p, &pos, &known, op, &twin) {
                 continue;
             }
             replace_by_twin(p, &mut pos, op, twin.name, self.argument())?;

@@ -1,24 +1,25 @@
 //! The built-in passes.
 
 pub mod batch_size_like;
-pub mod broadcast_trim;
 pub mod canonicalize;
 pub mod cleanup;
 pub mod constant_folding;
 pub mod cse;
 pub mod dce;
-pub mod einsum;
+pub mod einsum_to_matmul;
 pub mod fold_batch_norm;
+pub mod forward_loop_assigns;
 pub mod fusion;
 pub mod horizontal_fuse;
 pub mod inplace;
 pub mod input_shapes;
-pub mod loop_assign;
-pub mod loop_invariant;
+pub mod loop_invariant_code_motion;
+pub mod trim_broadcast_constants;
 pub mod value_semantics;
 
 use pir_core::walk::Order;
 use pir_core::{BlockId, Builder, InsertPoint, OpId, Program, Symbol, ValueId};
+use pir_dialects::ops::WhileOp;
 use rustc_hash::FxHashMap;
 
 use crate::pass::PassError;
@@ -102,7 +103,7 @@ pub(crate) fn ops_under(p: &Program, root: OpId) -> Vec<OpId> {
 pub(crate) fn loops_under(p: &Program, root: OpId) -> Vec<OpId> {
     let mut loops = Vec::new();
     p.walk(root, Order::Post, &mut |op| {
-        if op != root && p.op_name_str(op) == "pd_op.while" {
+        if op != root && p.op_name_str(op) == WhileOp::NAME {
             loops.push(op);
         }
     });

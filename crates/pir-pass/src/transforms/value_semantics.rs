@@ -26,6 +26,7 @@ use pir_core::builtin::{ArrayAttr, DenseTensorType};
 use pir_core::walk::Order;
 use pir_core::{BlockId, InsertPoint, OpId, Program, ValueId};
 use pir_dialects::op_def::OpDefinition;
+use pir_dialects::ops::AssignOp;
 use pir_dialects::value_tensor::{
     create_to_tensor, create_to_vtensor, is_copy_op, ValueTensorType, TO_TENSOR, TO_VTENSOR,
 };
@@ -347,7 +348,7 @@ fn create_assign(p: &mut Program, x: ValueId, r: ValueId) -> OpId {
         None => pir_core::AttrDict::EMPTY,
     };
     let ty = p.value_type(r);
-    p.create_op(ctx.symbol("pd_op.assign"), &[Some(x)], &[ty], attrs, 0)
+    p.create_op(ctx.symbol(AssignOp::NAME), &[Some(x)], &[ty], attrs, 0)
 }
 
 /// Whether every read of the copy `r = op(x)` would see the same data if it

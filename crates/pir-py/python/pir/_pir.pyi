@@ -135,6 +135,17 @@ class Model:
     ) -> None:
         """Write `prefix.json` (+ `.pdiparams`); `version="3.2"` writes it as
         that Paddle release wrote it."""
+    def export_onnx(
+        self,
+        path: _Path,
+        opset: int = 17,
+        *,
+        input_shapes: Optional[Mapping[str, Sequence[int]]] = None,
+        optimize: bool = True,
+        overwrite: bool = False,
+    ) -> None:
+        """Write the model as ONNX (`pir.WriteError` listing the ops without
+        a mapping; nothing is written then)."""
     def opt(
         self,
         pipeline: Optional[str] = None,
@@ -157,6 +168,12 @@ class Program:
         """Fixed dims for inputs, re-inferred through the program
         (`pir.InferError` naming the op a shape contradicts)."""
     def to_text(self, typed: bool = False, json_ids: bool = False) -> str: ...
+    def lower(self, typed: bool = False) -> str:
+        """The program Paddle's executor runs, lowered to CPU kernels, as
+        Paddle prints it after lowering (`typed=True`: the typed form)."""
+    def shapes(self) -> str:
+        """The program annotated with its symbolic shapes, as Paddle's
+        infer_symbolic_shape_pass prints it."""
     def to_json(
         self, readable: Optional[bool] = None, trainable: Optional[bool] = None
     ) -> str: ...

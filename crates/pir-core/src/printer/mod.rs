@@ -1,0 +1,770 @@
+//! The textual form of a program, exactly as Paddle 3.3 prints it
+//! (format spec §6): generic op lines with attributes sorted by name, values
+//! numbered `%0, %1, …` in print order, block arguments `%arg_N`, and custom
+//! forms for the ops that register a [`crate::op_info::PrintFn`].
+//!
+//! Printing is a visitor writing into one output buffer; it allocates nothing
+//! per op beyond that buffer and the value-number table. Printing to a
+//! writer ([`Program::print`], [`Program::print_with_to`]) passes the buffer
+//! on every [`FLUSH_BYTES`] between top-level ops, so a large program's text
+//! never exists whole in memory.
+//!
+//! With [`PrintOptions::typed`] it writes the lossless typed form instead,
+//! which [`crate::parser`] reads back exactly: a `#pir-typed` header line,
+//! attributes in their stored order with their kinds (`(Int64)3`,
+//! `(Float)0.1` with round-trip digits), block arguments with types, tensor
+//! layouts, LoD and offsets, and the region layout of generic ops.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use pir_core::{IrContext, Program, Builder, builtin::{ScalarType, DenseTensorType, I32Attr}};
+//! let ctx = Arc::new(IrContext::new());
+//! let mut p = Program::new(ctx.clone());
+//! let f32_ty = ctx.intern_type(ScalarType::F32);
+//! let t = DenseTensorType::get(&ctx, f32_ty, &[2, 3]);
+//! let top = p.top_block();
+//! let mut b = Builder::at_end(&mut p, top);
+//! let a = b.op("test.source", &[], &[t], &[("index", ctx.intern_attr(I32Attr(1)))]);
+//! let v = b.program().result(a, 0);
+//! b.op("test.sink", &[v], &[], &[]);
+//! assert_eq!(p.to_string(), "{\n    (%0) = \"test.source\" () {index:1} : () -> tensor<2x3xf32>\n    () = \"test.sink\" (%0) {} : (tensor<2x3xf32>) -> \n}\n");
+//! ```
+
+use rustc_hash::FxHashMap;
+
+use crate::attributes::Attribute;
+use crate::context::IrContext;
+use crate::entity::SecondaryMap;
+use crate::memo::{MemoBytes, MemoTable};
+use crate::program::{BlockId, OpId, Program, ValueDef, ValueId};
+use crate::types::Type;
+
+/// Marks the entries of `Printer::numbers` that are not op results (block
+/// arguments and keyword arguments), so a result prints without a look at
+/// its definition.
+const NOT_A_RESULT: u32 = 1 << 31;
+
+/// How much text a print to a writer holds before passing it on.
+pub const FLUSH_BYTES: usize = 1 << 20;
+
+/// What to print.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct PrintOptions {
+    /// The lossless typed form instead of Paddle's text.
+    pub typed: bool,
+    /// Name values by the ids Paddle's JSON writer gives them (results `%1`,
+    /// `%2`, ...; block arguments `%-1`, `%-2`, ...) instead of print order.
+    pub json_ids: bool,
+}
+
+/// Writes Paddle's text. Hooks of types, attributes and custom op printers
+/// receive it to write their parts.
+pub struct Printer<'a> {
+    ctx: &'a IrContext,
+    out: &'a mut Vec<u8>,
+    options: PrintOptions,
+    /// `number + 1` of each value printed so far (0: not yet printed).
+    numbers: SecondaryMap<ValueId, u32>,
+    custom_names: FxHashMap<ValueId, Box<str>>,
+    next_value: u32,
+    next_arg: u32,
+    indent: usize,
+    counters: Vec<(&'static str, u32)>,
+    /// Keyword arguments printed so far, by key.
+    kwarg_keys: FxHashMap<crate::context::Symbol, u32>,
+    /// Printed text of types and attribute dictionaries met so far: they are
+    /// interned and immutable, so each is formatted once per print.
+    cache: TextCache,
+}
+
+/// Memoized text of interned things.
+#[derive(Default)]
+struct TextCache {
+    bytes: MemoBytes,
+    types: MemoTable,
+    attrs: MemoTable,
+    dicts: MemoTable,
+    /// The last dictionary printed for each op name: its index in `prev`.
+    /// (A map, not a table by symbol: symbols number far more than op names.)
+    prev_of: FxHashMap<crate::context::Symbol, usize>,
+    prev: Vec<PrintedDict>,
+    /// A cleared [`PrintedDict`] whose buffers the next dictionary reuses.
+    spare: PrintedDict,
+}
+
+/// A dictionary as printed in Paddle's form: its shown entries in print
+/// order and where each entry's `name:value` text lies in the output.
+/// Dictionaries of one op name mostly repeat the previous one's entries, so
+/// runs of equal entries at the same places are copied from its text.
+#[derive(Default)]
+struct PrintedDict {
+    entries: Vec<(crate::context::Symbol, Attribute)>,
+    spans: Vec<(usize, usize)>,
+}
+
+impl TextCache {
+    /// The slot in `prev` of the last dictionary printed for op name `name`.
+    fn prev_slot(&mut self, name: crate::context::Symbol) -> usize {
+        let next = self.prev.len();
+        let slot = *self.prev_of.entry(name).or_insert(next);
+        if slot == next {
+            self.prev.push(PrintedDict::default());
+        }
+        slot
+    }
+}
+
+impl<'a> Printer<'a> {
+    /// A printer appending Paddle's text to `out`.
+    pub fn new(ctx: &'a IrContext, out: &'a mut Vec<u8>) -> Self {
+        Self::with_options(ctx, out, PrintOptions::default())
+    }
+
+    /// A printer appending to `out` in the form `options` says.
+    pub fn with_options(ctx: &'a IrContext, out: &'a mut Vec<u8>, options: PrintOptions) -> Self {
+        Printer {
+            ctx,
+            out,
+            options,
+            numbers: SecondaryMap::with_default(0),
+            custom_names: FxHashMap::default(),
+            next_value: 0,
+            next_arg: 0,
+            indent: 0,
+            counters: Vec::new(),
+            kwarg_keys: FxHashMap::default(),
+            cache: TextCache::default(),
+        }
+    }
+
+    /// The context.
+    pub fn ctx(&self) -> &'a IrContext {
+        self.ctx
+    }
+
+    /// Whether the lossless typed form is printed.
+    #[inline]
+    pub fn is_typed(&self) -> bool {
+        self.options.typed
+    }
+
+    // ------------------------------------------------------------ primitives
+
+    /// Writes text.
+    #[inline]
+    pub fn write_str(&mut self, s: &str) {
+        self.out.extend_from_slice(s.as_bytes());
+    }
+
+    /// Writes a decimal integer.
+    #[inline]
+    pub fn write_i64(&mut self, v: i64) {
+        pir_json::number::write_i64(self.out, v);
+    }
+
+    /// Writes a decimal unsigned integer.
+    #[inline]
+    pub fn write_u64(&mut self, v: u64) {
+        pir_json::number::write_u64(self.out, v);
+    }
+
+    /// Writes a double as C++ `ostream << double` does (`%g`).
+    pub fn write_f64_g(&mut self, v: f64) {
+        pir_json::number::write_f64_cpp_ostream(self.out, v);
+    }
+
+    /// Writes a float as C++ `ostream << float` does.
+    pub fn write_f32_g(&mut self, v: f32) {
+        pir_json::number::write_f32_cpp_ostream(self.out, v);
+    }
+
+    /// Writes a float so that it reads back exactly: the shortest decimal
+    /// that round-trips, `inf`, `-inf`, `nan`, `-nan`, or `nan:0x<bits>` for
+    /// other NaN payloads.
+    pub fn write_f32_exact(&mut self, v: f32) {
+        const QUIET_NAN: u32 = 0x7fc0_0000;
+        match v.to_bits() {
+            QUIET_NAN => self.write_str("nan"),
+            bits if bits == QUIET_NAN | 0x8000_0000 => self.write_str("-nan"),
+            bits if v.is_nan() => self.write_str(&format!("nan:0x{bits:x}")),
+            // `{:?}` is the shortest round-trip form, `inf` and `-inf` included.
+            _ => self.write_str(&format!("{v:?}")),
+        }
+    }
+
+    /// Writes a double so that it reads back exactly (see [`Printer::write_f32_exact`]).
+    pub fn write_f64_exact(&mut self, v: f64) {
+        const QUIET_NAN: u64 = 0x7ff8_0000_0000_0000;
+        match v.to_bits() {
+            QUIET_NAN => self.write_str("nan"),
+            bits if bits == QUIET_NAN | (1 << 63) => self.write_str("-nan"),
+            bits if v.is_nan() => self.write_str(&format!("nan:0x{bits:x}")),
+            _ => self.write_str(&format!("{v:?}")),
+        }
+    }
+
+    /// Writes a quoted string: Paddle's quoting (each `"` as `\"`, nothing
+    /// else escaped), or in the typed form with `\\`, `\n`, `\t`, `\r` and
+    /// `\u{…}` escapes too, so every string reads back exactly.
+    pub fn write_quoted(&mut self, s: &str) {
+        if self.options.typed {
+            self.write_quoted_escaped(s);
+            return;
+        }
+        self.out.push(b'"');
+        // A branch-free scan (vectorized) beats memchr on short names.
+        if !s.as_bytes().iter().fold(false, |q, &b| q | (b == b'"')) {
+            self.out.extend_from_slice(s.as_bytes());
+            self.out.push(b'"');
+            return;
+        }
+        for part in s.split('"').enumerate() {
+            if part.0 > 0 {
+                self.out.extend_from_slice(b"\\\"");
+            }
+            self.out.extend_from_slice(part.1.as_bytes());
+        }
+        self.out.push(b'"');
+    }
+
+    fn write_quoted_escaped(&mut self, s: &str) {
+        self.out.push(b'"');
+        for c in s.chars() {
+            match c {
+                '"' => self.write_str("\\\""),
+                '\\' => self.write_str("\\\\"),
+                '\n' => self.write_str("\\n"),
+                '\t' => self.write_str("\\t"),
+                '\r' => self.write_str("\\r"),
+                c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                    self.write_str(&format!("\\u{{{:x}}}", c as u32))
+                }
+                c => {
+                    let mut buf = [0u8; 4];
+                    self.out
+                        .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+            }
+        }
+        self.out.push(b'"');
+    }
+
+    /// Writes `[a,b,...]`, each item written by `each`.
+    pub fn write_list<T: Copy>(&mut self, items: &[T], mut each: impl FnMut(&mut Self, T)) {
+        self.out.push(b'[');
+        for (i, &item) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            each(self, item);
+        }
+        self.out.push(b']');
+    }
+
+    /// Writes `[1,-2,3]`.
+    pub fn write_int_list(&mut self, values: &[i64]) {
+        self.write_list(values, |p, v| p.write_i64(v));
+    }
+
+    /// Writes the current indentation.
+    pub fn write_indent(&mut self) {
+        const SPACES: &[u8; 32] = b"                                ";
+        match SPACES.get(..self.indent) {
+            Some(spaces) => self.out.extend_from_slice(spaces),
+            None => self.out.resize(self.out.len() + self.indent, b' '),
+        }
+    }
+
+    /// Prints a type.
+    pub fn print_type(&mut self, ty: Type) {
+        if let Some(text) = self.cache.types.get(ty.0, &self.cache.bytes) {
+            self.out.extend_from_slice(text);
+            return;
+        }
+        let from = self.out.len();
+        self.ctx.type_data(ty).print(self);
+        let cache = &mut self.cache;
+        cache.types.store(ty.0, &mut cache.bytes, &self.out[from..]);
+    }
+
+    /// Prints an attribute.
+    pub fn print_attr(&mut self, attr: Attribute) {
+        if let Some(text) = self.cache.attrs.get(attr.0, &self.cache.bytes) {
+            self.out.extend_from_slice(text);
+            return;
+        }
+        let from = self.out.len();
+        let data = self.ctx.attr_data(attr);
+        if self.options.typed && !data.self_describing() && !data.tag().is_empty() {
+            self.out.push(b'(');
+            self.write_str(data.tag());
+            self.out.push(b')');
+        }
+        data.print(self);
+        // Unique attributes (names, paths) are common: cache from the second use on.
+        let cache = &mut self.cache;
+        if cache.attrs.seen_before(attr.0) {
+            cache
+                .attrs
+                .store(attr.0, &mut cache.bytes, &self.out[from..]);
+        }
+    }
+
+    // ---------------------------------------------------------------- values
+
+    /// Returns the next number of a named counter (0, 1, ...), for custom
+    /// printers that number things on their own (`%stack_0`).
+    pub fn next_counter(&mut self, key: &'static str) -> u32 {
+        match self.counters.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                self.counters.push((key, 0));
+                0
+            }
+        }
+    }
+
+    /// Gives a value a fixed name (without `%`), e.g. `stack_0`; it then takes no number.
+    pub fn set_value_name(&mut self, v: ValueId, name: &str) {
+        self.custom_names.insert(v, name.into());
+    }
+
+    /// Prints a value reference, numbering it on first print. A block argument's
+    /// first print carries its (empty) attribute dictionary: `%arg_0 {}`.
+    pub fn print_value(&mut self, program: &Program, v: ValueId) {
+        // A result printed before: its number, without looking at its definition.
+        let n = *self.numbers.get(v);
+        if n & NOT_A_RESULT == 0 && n != 0 && self.plain_names() {
+            self.out.push(b'%');
+            self.write_u64(u64::from(n - 1));
+            return;
+        }
+        if !self.custom_names.is_empty() {
+            if let Some(name) = self.custom_names.get(&v) {
+                self.out.push(b'%');
+                self.out.extend_from_slice(name.as_bytes());
+                return;
+            }
+        }
+        let def = program.value_def(v);
+        if let ValueDef::Result { .. } = def {
+            if !self.options.json_ids {
+                return self.print_result_number(v);
+            }
+        }
+        if self.options.json_ids {
+            return self.print_json_id(
+                v,
+                n,
+                matches!(def, ValueDef::BlockArg { .. } | ValueDef::BlockKwarg { .. }),
+            );
+        }
+        let first_suffix = if self.options.typed { "" } else { " {}" };
+        match def {
+            ValueDef::BlockArg { .. } => {
+                let first = n == 0;
+                if first {
+                    self.next_arg += 1;
+                    self.numbers.set(v, self.next_arg | NOT_A_RESULT);
+                }
+                self.write_str("%arg_");
+                let n = *self.numbers.get(v) & !NOT_A_RESULT;
+                self.write_u64(u64::from(n - 1));
+                if first {
+                    self.write_str(first_suffix);
+                }
+            }
+            ValueDef::BlockKwarg { block, index } => {
+                let key = program.block_kwargs(block)[index as usize].0;
+                let first = n == 0;
+                if first {
+                    // Paddle names every keyword argument of a key alike; the
+                    // typed form tells repeats apart with `$1`, `$2`, ...
+                    let seen = self.kwarg_keys.entry(key).or_insert(0);
+                    *seen += 1;
+                    let nth = if self.options.typed { *seen } else { 1 };
+                    self.numbers.set(v, nth | NOT_A_RESULT);
+                }
+                let nth = *self.numbers.get(v) & !NOT_A_RESULT;
+                self.write_str("%kwarg_");
+                self.write_str(self.ctx.symbol_str(key));
+                if nth > 1 {
+                    self.out.push(b'$');
+                    self.write_u64(u64::from(nth - 1));
+                }
+                if first {
+                    self.write_str(first_suffix);
+                }
+            }
+            ValueDef::Result { .. } | ValueDef::Erased => self.print_result_number(v),
+        }
+    }
+
+    /// Whether values print by their numbers: no custom names, no JSON ids.
+    #[inline]
+    fn plain_names(&self) -> bool {
+        self.custom_names.is_empty() && !self.options.json_ids
+    }
+
+    /// `%N` of an op result (print-order numbering), numbering it on first print.
+    #[inline]
+    fn print_result_number(&mut self, v: ValueId) {
+        let mut n = *self.numbers.get(v);
+        if n == 0 {
+            self.next_value += 1;
+            n = self.next_value;
+            self.numbers.set(v, n);
+        }
+        self.out.push(b'%');
+        self.write_u64(u64::from(n - 1));
+    }
+
+    /// `%<id>` with the id the JSON writer gives the value: results count up
+    /// from 1, block arguments down from −1, both in print (= write) order.
+    fn print_json_id(&mut self, v: ValueId, n: u32, is_arg: bool) {
+        if n == 0 {
+            let counter = if is_arg {
+                &mut self.next_arg
+            } else {
+                &mut self.next_value
+            };
+            *counter += 1;
+            let id = *counter;
+            self.numbers.set(v, id);
+        }
+        let id = i64::from(*self.numbers.get(v));
+        self.out.push(b'%');
+        self.write_i64(if is_arg { -id } else { id });
+    }
+
+    /// Prints an operand: the value, or `<<NULL VALUE>>`.
+    pub fn print_operand(&mut self, program: &Program, v: Option<ValueId>) {
+        match v {
+            Some(v) => self.print_value(program, v),
+            None => self.write_str("<<NULL VALUE>>"),
+        }
+    }
+
+    /// Prints `(%0, %1)`: the op's results.
+    pub fn print_results(&mut self, program: &Program, op: OpId) {
+        self.out.push(b'(');
+        // Results are numbered here, in print order, unless named otherwise.
+        let plain = self.plain_names();
+        for (i, r) in program.results(op).enumerate() {
+            if i > 0 {
+                self.write_str(", ");
+            }
+            if plain {
+                self.print_result_number(r);
+            } else {
+                self.print_value(program, r);
+            }
+        }
+        self.out.push(b')');
+    }
+
+    /// Prints `(%0, %1) = "name"`, the start of every op line. Paddle writes
+    /// the name as it is; the typed form escapes it like any string.
+    pub fn print_op_head(&mut self, program: &Program, op: OpId) {
+        self.print_results(program, op);
+        self.write_str(" = ");
+        let name = program.op_name_str(op);
+        if self.options.typed {
+            self.write_quoted_escaped(name);
+        } else {
+            self.out.push(b'"');
+            self.write_str(name);
+            self.out.push(b'"');
+        }
+    }
+
+    /// Prints `(%r) = "name" (%a, %b) {attrs}`: the part of an op line the
+    /// generic form shares with the custom forms of region ops.
+    pub fn print_op_prefix(&mut self, program: &Program, op: OpId) {
+        self.print_op_head(program, op);
+        self.write_str(" (");
+        self.print_operand_list(program, op);
+        self.write_str(") ");
+        self.print_attr_dict(program, op);
+    }
+
+    /// Prints the operands separated by `, ` (no parentheses).
+    pub fn print_operand_list(&mut self, program: &Program, op: OpId) {
+        for (i, v) in program.operands(op).enumerate() {
+            if i > 0 {
+                self.write_str(", ");
+            }
+            self.print_operand(program, v);
+        }
+    }
+
+    /// Prints `{name:value,...}` sorted by name, without `op_callstack` and `sym_shape_str`.
+    pub fn print_attr_dict(&mut self, program: &Program, op: OpId) {
+        let dict = program.attrs(op);
+        if let Some(text) = self.cache.dicts.get(dict.0, &self.cache.bytes) {
+            self.out.extend_from_slice(text);
+            return;
+        }
+        let from = self.out.len();
+        if self.options.typed {
+            self.print_dict_typed(dict);
+        } else {
+            self.print_dict_paddle(program.op_name(op), dict);
+        }
+        // Many dictionaries occur once (unique names): cache from the second use on.
+        let cache = &mut self.cache;
+        if cache.dicts.seen_before(dict.0) {
+            cache
+                .dicts
+                .store(dict.0, &mut cache.bytes, &self.out[from..]);
+        }
+    }
+
+    /// The typed form's dictionary: stored order and every attribute, so it
+    /// loses nothing.
+    fn print_dict_typed(&mut self, dict: crate::attributes::AttrDict) {
+        let ctx = self.ctx;
+        self.out.push(b'{');
+        for (i, &(name, attr)) in ctx.dict_entries(dict).iter().enumerate() {
+            if i > 0 {
+                self.out.push(b',');
+            }
+            let name = ctx.symbol_str(name);
+            if is_plain_attr_name(name) {
+                self.write_str(name);
+            } else {
+                self.write_quoted_escaped(name);
+            }
+            self.out.push(b':');
+            self.print_attr(attr);
+        }
+        self.out.push(b'}');
+    }
+
+    /// Paddle's dictionary: sorted by name, without the hidden entries. Runs
+    /// of entries equal to the previous dictionary of the same op name at
+    /// the same places are copied from its text.
+    fn print_dict_paddle(
+        &mut self,
+        op_name: crate::context::Symbol,
+        dict: crate::attributes::AttrDict,
+    ) {
+        let ctx = self.ctx;
+        let hidden = [ctx.well_known.op_callstack, ctx.well_known.sym_shape_str];
+        let slot = self.cache.prev_slot(op_name);
+        let prev = std::mem::take(&mut self.cache.prev[slot]);
+        let mut now = std::mem::take(&mut self.cache.spare);
+        now.entries.clear();
+        now.spans.clear();
+        self.out.push(b'{');
+        // The pending run of entries equal to `prev`'s: first and last index.
+        let mut run: Option<(usize, usize)> = None;
+        for (name, attr) in ctx.dict_sorted(dict) {
+            if hidden.contains(&name) {
+                continue;
+            }
+            let i = now.entries.len();
+            now.entries.push((name, attr));
+            if prev.entries.get(i) == Some(&(name, attr)) {
+                run = Some(run.map_or((i, i), |(first, _)| (first, i)));
+                continue;
+            }
+            if let Some((first, last)) = run.take() {
+                self.copy_entries(&prev, first, last, &mut now);
+            }
+            if i > 0 {
+                self.out.push(b',');
+            }
+            let start = self.out.len();
+            self.write_str(ctx.symbol_str(name));
+            self.out.push(b':');
+            self.print_attr(attr);
+            now.spans.push((start, self.out.len()));
+        }
+        if let Some((first, last)) = run {
+            self.copy_entries(&prev, first, last, &mut now);
+        }
+        self.out.push(b'}');
+        self.cache.prev[slot] = now;
+        self.cache.spare = prev;
+    }
+
+    /// Copies the text of `prev`'s entries `first..=last` (printed one after
+    /// the other earlier in this output), recording their new places in `now`.
+    fn copy_entries(
+        &mut self,
+        prev: &PrintedDict,
+        first: usize,
+        last: usize,
+        now: &mut PrintedDict,
+    ) {
+        if first > 0 {
+            self.out.push(b',');
+        }
+        let (from, to) = (prev.spans[first].0, prev.spans[last].1);
+        let at = self.out.len();
+        // The output only grows while printing: the earlier text is there.
+        self.out.extend_from_within(from..to);
+        now.spans.extend(
+            prev.spans[first..=last]
+                .iter()
+                .map(|&(s, e)| (s - from + at, e - from + at)),
+        );
+    }
+
+    /// Prints the operand types separated by `, ` (`<<NULL TYPE>>` for absent operands).
+    pub fn print_operand_types(&mut self, program: &Program, op: OpId) {
+        for (i, v) in program.operands(op).enumerate() {
+            if i > 0 {
+                self.write_str(", ");
+            }
+            match v {
+                Some(v) => self.print_type(program.value_type(v)),
+                None => self.write_str("<<NULL TYPE>>"),
+            }
+        }
+    }
+
+    /// Prints the result types separated by `, `.
+    pub fn print_result_types(&mut self, program: &Program, op: OpId) {
+        for (i, r) in program.results(op).enumerate() {
+            if i > 0 {
+                self.write_str(", ");
+            }
+            self.print_type(program.value_type(r));
+        }
+    }
+
+    // ------------------------------------------------------------ structure
+
+    /// Prints one op (its custom form if it has one) without indentation or newline.
+    pub fn print_op(&mut self, program: &Program, op: OpId) {
+        if let Some(print) = program.op_info(op).and_then(|info| info.print) {
+            print(self, program, op);
+        } else {
+            self.print_generic_op(program, op);
+        }
+    }
+
+    /// Prints the generic form:
+    /// `(%r) = "name" (%a, %b) {attrs} : (types) -> types`, then its regions' blocks.
+    pub fn print_generic_op(&mut self, program: &Program, op: OpId) {
+        self.print_op_prefix(program, op);
+        self.write_str(" : (");
+        self.print_operand_types(program, op);
+        self.write_str(") -> ");
+        self.print_result_types(program, op);
+        // A registered region count the op does not have is shown too
+        // (`regions:[]`), or the parser would give the op its registered regions.
+        let registered = || {
+            program
+                .op_info(op)
+                .and_then(|i| i.num_regions)
+                .is_some_and(|n| n as usize != program.num_regions(op))
+        };
+        if self.options.typed && (program.num_regions(op) > 0 || registered()) {
+            // Blocks alone do not show where one region ends and the next begins.
+            self.write_str(" regions:[");
+            for (i, region) in program.regions(op).enumerate() {
+                if i > 0 {
+                    self.out.push(b',');
+                }
+                self.write_u64(program.region_blocks(region).len() as u64);
+            }
+            self.out.push(b']');
+        }
+        for region in program.regions(op) {
+            for &block in program.region_blocks(region) {
+                self.out.push(b'\n');
+                self.write_indent();
+                self.write_str("{\n");
+                self.print_block_args_line(program, block);
+                self.print_block_ops(program, block);
+                self.write_indent();
+                self.out.push(b'}');
+            }
+        }
+    }
+
+    /// Prints the `^%arg_0 {}, %arg_1 {}` line of a block with arguments (at the
+    /// current indentation), and its keyword arguments.
+    pub fn print_block_args_line(&mut self, program: &Program, block: BlockId) {
+        let args = program.block_args(block);
+        if !args.is_empty() {
+            self.write_indent();
+            self.out.push(b'^');
+            self.print_block_arg_list(program, args);
+            self.out.push(b'\n');
+        }
+        let kwargs = program.block_kwargs(block);
+        if !kwargs.is_empty() {
+            self.indent += 4;
+            self.write_indent();
+            self.write_str("^kw:\n");
+            self.indent += 4;
+            for &(_, v) in kwargs {
+                self.write_indent();
+                self.print_value(program, v);
+                self.print_arg_type(program, v);
+                self.out.push(b'\n');
+            }
+            self.indent -= 8;
+        }
+    }
+
+    /// Prints block arguments `%arg_0 {}, %arg_1 {}` (typed: `%arg_0 : type, ...`).
+    pub fn print_block_arg_list(&mut self, program: &Program, args: &[ValueId]) {
+        for (i, &a) in args.iter().enumerate() {
+            if i > 0 {
+                self.write_str(", ");
+            }
+            self.print_value(program, a);
+            self.print_arg_type(program, a);
+        }
+    }
+
+    fn print_arg_type(&mut self, program: &Program, v: ValueId) {
+        if self.options.typed {
+            self.write_str(" : ");
+            self.print_type(program.value_type(v));
+        }
+    }
+
+    /// Prints a block's ops one per line, indented 4 more than the current level.
+    pub fn print_block_ops(&mut self, program: &Program, block: BlockId) {
+        self.indent += 4;
+        for op in program.block_ops(block) {
+            self.write_indent();
+            self.print_op(program, op);
+            self.out.push(b'\n');
+        }
+        self.indent -= 4;
+    }
+
+    /// Prints a typed text's header line: `#pir-typed key=value ...`.
+    pub fn print_typed_header(&mut self, header: &[(&str, &str)]) {
+        self.write_str(crate::parser::TYPED_HEADER);
+        for (k, v) in header {
+            self.out.push(b' ');
+            self.write_str(k);
+            self.out.push(b'=');
+            self.write_str(v);
+        }
+        self.out.push(b'\n');
+    }
+}
+
+/// Whether an attribute name prints unquoted in the typed form.
+fn is_plain_attr_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@' | b'-'))
+}
+
+mod program;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,359 @@
+//! Facts about `pd_op` ops that Paddle 3.3.1's definitions do not state,
+//! declared once here and registered as traits of the ops.
+//!
+//! The definitions give ops Paddle's own traits (`UnaryElementWiseTrait`,
+//! `SideEffectTrait`, …). What passes and analyses also need to know — which
+//! ops keep their input's batch dim, which broadcast like a binary
+//! element-wise op without saying so, which draw random numbers — is a fact
+//! of the op, not of a pass: each [`OpFact`] names its ops below, and
+//! registration gives every such op the fact's trait
+//! ([`OpFact::trait_name`]), so a pass asks the op
+//! (`info.has_trait(fact.id(ctx))`, [`OpFact::holds`]) instead of keeping a
+//! list. Facts that make an op impure ([`OpFact::DrawsRandom`],
+//! [`OpFact::ExternalEffect`]) also give it `SideEffectTrait`.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use pir_core::op_info::TraitId;
+use pir_core::{IrContext, OpId, Program};
+
+/// Declares the facts, their trait names, documentation and ops, once.
+macro_rules! facts {
+    ($(
+        $(#[$doc:meta])*
+        $fact:ident = $trait_name:literal: [$($op:literal),* $(,)?];
+    )*) => {
+        /// A fact about ops, registered as a trait (module docs).
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+        pub enum OpFact {
+            $($(#[$doc])* $fact,)*
+        }
+
+        impl OpFact {
+            /// Every fact.
+            pub const ALL: &'static [OpFact] = &[$(OpFact::$fact),*];
+
+            /// The name of the trait that carries the fact.
+            pub const fn trait_name(self) -> &'static str {
+                match self {
+                    $(OpFact::$fact => $trait_name,)*
+                }
+            }
+
+            /// The ops the fact holds for.
+            pub const fn ops(self) -> &'static [&'static str] {
+                match self {
+                    $(OpFact::$fact => &[$($op),*],)*
+                }
+            }
+        }
+    };
+}
+
+facts! {
+    /// The first result has the leading (batch) dim of the first operand:
+    /// batch-first layers (convolutions, pools, norms, interpolations) and
+    /// shape-keeping ops without Paddle's element-wise trait.
+    KeepsLeadingDim = "pir::KeepsLeadingDimFact": [
+        "pd_op.conv2d",
+        "pd_op.depthwise_conv2d",
+        "pd_op.conv2d_transpose",
+        "pd_op.depthwise_conv2d_transpose",
+        "pd_op.conv3d",
+        "pd_op.conv3d_transpose",
+        "pd_op.pool2d",
+        "pd_op.pool3d",
+        "pd_op.batch_norm",
+        "pd_op.batch_norm_",
+        "pd_op.layer_norm",
+        "pd_op.group_norm",
+        "pd_op.instance_norm",
+        "pd_op.softmax",
+        "pd_op.softmax_",
+        "pd_op.log_softmax",
+        "pd_op.fc",
+        "pd_op.scale",
+        "pd_op.scale_",
+        "pd_op.cast",
+        "pd_op.cast_",
+        "pd_op.hardswish",
+        "pd_op.hardsigmoid",
+        "pd_op.dropout",
+        "pd_op.bilinear_interp",
+        "pd_op.nearest_interp",
+        "pd_op.bicubic_interp",
+        "pd_op.linear_interp",
+        "pd_op.full_like",
+        // Element-wise without Paddle's trait.
+        "pd_op.gelu",
+        "pd_op.selu",
+        "pd_op.clip",
+        "pd_op.clip_",
+        "pd_op.round",
+        "pd_op.round_",
+        "pd_op.pow",
+        "pd_op.pow_",
+        "pd_op.trunc",
+        "pd_op.assign",
+    ];
+
+    /// Broadcasts its tensor operands like an op with Paddle's
+    /// `BinaryElementWiseTrait`, without the trait.
+    Broadcasts = "pir::BroadcastsFact": [
+        "pd_op.minimum",
+        "pd_op.where",
+        "pd_op.where_",
+        "pd_op.equal",
+        "pd_op.equal_",
+        "pd_op.not_equal",
+        "pd_op.not_equal_",
+        "pd_op.less_than",
+        "pd_op.less_than_",
+        "pd_op.less_equal",
+        "pd_op.less_equal_",
+        "pd_op.greater_than",
+        "pd_op.greater_than_",
+        "pd_op.greater_equal",
+        "pd_op.greater_equal_",
+        "pd_op.logical_and",
+        "pd_op.logical_and_",
+        "pd_op.logical_or",
+        "pd_op.logical_or_",
+        "pd_op.logical_xor",
+        "pd_op.logical_xor_",
+    ];
+
+    /// Its first two operands commute (`maximum`/`minimum` do not: Paddle's
+    /// kernels return the second operand when the first is NaN).
+    Commutative = "pir::CommutativeFact": [
+        "pd_op.add",
+        "pd_op.multiply",
+        "pd_op.logical_and",
+        "pd_op.logical_or",
+        "pd_op.logical_xor",
+        "pd_op.equal",
+        "pd_op.not_equal",
+        "pd_op.bitwise_and",
+        "pd_op.bitwise_or",
+        "pd_op.bitwise_xor",
+    ];
+
+    /// An element-wise division whose kernels raise on an integer divisor of
+    /// zero.
+    IntegerDivision = "pir::IntegerDivisionFact": [
+        "pd_op.divide",
+        "pd_op.floor_divide",
+        "pd_op.trunc_divide",
+        "pd_op.remainder",
+        "pd_op.fused_elementwise_div",
+    ];
+
+    /// A reduction over operand 1's axes that reduces over every dim when the
+    /// list is empty or names as many axes as the input has dims (phi's
+    /// `recompute_reduce_all`).
+    ReducesAllWhenAxesEmpty = "pir::ReducesAllWhenAxesEmptyFact": [
+        "pd_op.mean",
+        "pd_op.sum",
+        "pd_op.max",
+        "pd_op.min",
+        "pd_op.prod",
+    ];
+
+    /// Makes a constant from its attributes alone (no operands).
+    ConstantMaker = "pir::ConstantMakerFact": [
+        "pd_op.full",
+        "pd_op.full_int_array",
+        "pd_op.assign_value",
+    ];
+
+    /// Paddle's `inplace_pass` never makes it in place although an in-place
+    /// twin exists: `transpose_` is in place only for strided tensors in
+    /// dygraph, and the CPU kernels of `add_grad_`/`subtract_grad_` cannot
+    /// run in place (broadcast gradients).
+    NeverMadeInplace = "pir::NeverMadeInplaceFact": [
+        "pd_op.transpose",
+        "pd_op.add_grad",
+        "pd_op.subtract_grad",
+    ];
+
+    /// Draws random numbers on every run, and its definition does not say
+    /// so (the definitions give `SideEffectTrait` to `uniform`, `gaussian`,
+    /// `randint` and `dropout` only). Registered with `SideEffectTrait`, so
+    /// no pass merges two draws into one (Paddle's own CSE does: two
+    /// `bernoulli(p)` of a program come out equal under `paddle.jit.load`)
+    /// or folds a draw into a constant.
+    DrawsRandom = "pir::DrawsRandomFact": [
+        "pd_op.bernoulli",
+        "pd_op.binomial",
+        "pd_op.dirichlet",
+        "pd_op.multinomial",
+        "pd_op.poisson",
+        "pd_op.standard_gamma",
+        "pd_op.gumbel_softmax",
+        "pd_op.gaussian_inplace",
+        "pd_op.nce",
+        "pd_op.tdm_sampler",
+        "pd_op.top_p_sampling",
+        "pd_op.dpsgd",
+        "pd_op.graph_khop_sampler",
+        "pd_op.graph_sample_neighbors",
+        "pd_op.weighted_sample_neighbors",
+        "pd_op.fused_dot_product_attention",
+    ];
+
+    /// Draws random numbers (drops out, draws a slope) unless its `is_test`
+    /// attribute is true; not registered as a side effect, since whether it
+    /// draws depends on the attribute ([`draws_random_numbers`]).
+    DrawsRandomInTraining = "pir::DrawsRandomInTrainingFact": [
+        "pd_op.rrelu",
+        "pd_op.rnn",
+        "pd_op.cudnn_lstm",
+        "pd_op.fused_dropout_add",
+        "pd_op.fused_bias_dropout_residual_layer_norm",
+        "pd_op.fused_attention",
+        "pd_op.fused_feedforward",
+        "pd_op.flash_attn",
+        "pd_op.flash_attn_qkvpacked",
+        "pd_op.flash_attn_unpadded",
+        "pd_op.flash_attn_varlen_qkvpacked",
+        "pd_op.flashmask_attention",
+        "pd_op.memory_efficient_attention",
+        "pd_op.fused_multi_transformer_int8",
+        "pd_op.fused_multi_transformer_int8_xpu",
+        "pd_op.fused_multi_transformer_xpu",
+    ];
+
+    /// Communicates with other ranks, synchronises streams or writes files,
+    /// and its definition does not say so. Registered with
+    /// `SideEffectTrait`, so no pass erases a `barrier` or `save_combine`
+    /// nobody reads.
+    ExternalEffect = "pir::ExternalEffectFact": [
+        "pd_op.all_gather",
+        "pd_op.all_reduce",
+        "pd_op.all_to_all",
+        "pd_op.barrier",
+        "pd_op.broadcast",
+        "pd_op.reduce",
+        "pd_op.reduce_scatter",
+        "pd_op.c_allreduce_sum",
+        "pd_op.c_concat",
+        "pd_op.c_scatter",
+        "pd_op.c_softmax_with_cross_entropy",
+        "pd_op.c_softmax_with_multi_label_cross_entropy",
+        "pd_op.mp_allreduce_sum",
+        "pd_op.global_gather",
+        "pd_op.global_scatter",
+        "pd_op.partial_allgather",
+        "pd_op.partial_recv",
+        "pd_op.partial_send",
+        "pd_op.recv_v2",
+        "pd_op.comm_init_all",
+        "pd_op.distributed_fused_lamb_init",
+        "pd_op.sync_calc_stream",
+        "pd_op.sync_comm_stream",
+        "pd_op.save_combine",
+    ];
+}
+
+impl OpFact {
+    /// The fact's trait in `ctx`.
+    pub fn id(self, ctx: &IrContext) -> TraitId {
+        ctx.trait_id(self.trait_name())
+    }
+
+    /// Whether the fact holds for `op`. The same answer as its
+    /// registration's trait (a test checks that every op named has it), by
+    /// one table lookup of the name: the context's trait ids sit behind a
+    /// lock, and passes ask this of every op.
+    pub fn holds(self, p: &Program, op: OpId) -> bool {
+        facts_of(p.op_name_str(op)).contains(&self)
+    }
+
+    /// Whether the fact gives its ops `SideEffectTrait`.
+    pub const fn is_side_effect(self) -> bool {
+        matches!(self, OpFact::DrawsRandom | OpFact::ExternalEffect)
+    }
+}
+
+/// The facts of the op named `name`.
+pub fn facts_of(name: &str) -> &'static [OpFact] {
+    static TABLE: OnceLock<HashMap<&'static str, Vec<OpFact>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table: HashMap<&'static str, Vec<OpFact>> = HashMap::new();
+        for &fact in OpFact::ALL {
+            for &op in fact.ops() {
+                table.entry(op).or_default().push(fact);
+            }
+        }
+        table
+    });
+    table.get(name).map_or(&[], Vec::as_slice)
+}
+
+/// Whether `op` draws random numbers on this run because it is in training
+/// mode: it has [`OpFact::DrawsRandomInTraining`] and its `is_test`
+/// attribute is not true.
+pub fn draws_random_numbers(p: &Program, op: OpId) -> bool {
+    OpFact::DrawsRandomInTraining.holds(p, op) && p.attr_bool(op, "is_test") != Some(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::op_registry::op_def;
+    use pir_core::op_info::traits;
+
+    /// Every op named is defined, registered with the fact's trait, and
+    /// with the side-effect trait exactly when the fact makes it impure and
+    /// its definition does not already say so.
+    #[test]
+    fn every_fact_names_defined_ops_and_registration_marks_them() {
+        let ctx = crate::pd_op_context();
+        for &fact in OpFact::ALL {
+            for name in fact.ops() {
+                let def = op_def(name).unwrap_or_else(|| panic!("{fact:?}: {name} is not defined"));
+                let info = ctx.op_info(ctx.symbol(name)).expect("registered");
+                assert!(info.has_trait(fact.id(&ctx)), "{fact:?}: {name}");
+                if fact.is_side_effect() {
+                    assert!(!def.traits.contains(&"pir::SideEffectTrait"), "{name}");
+                    assert!(info.has_trait(traits::SIDE_EFFECT), "{name}");
+                    assert!(!info.has_trait(traits::NO_SIDE_EFFECT), "{name}");
+                }
+                if fact == OpFact::DrawsRandomInTraining {
+                    assert!(!def.traits.contains(&"pir::SideEffectTrait"), "{name}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn an_op_has_each_of_its_facts_once() {
+        assert_eq!(
+            facts_of("pd_op.equal"),
+            [OpFact::Broadcasts, OpFact::Commutative]
+        );
+        assert_eq!(facts_of("pd_op.relu"), []);
+        for &fact in OpFact::ALL {
+            let mut names = fact.ops().to_vec();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), fact.ops().len(), "{fact:?} names an op twice");
+        }
+    }
+
+    #[test]
+    fn training_mode_draws_and_test_mode_does_not() {
+        let ctx = crate::pd_op_context();
+        let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[4],stop_gradient:[false]} : () -> tensor<4xf32>
+    (%1, %2) = "pd_op.rrelu" (%0) {is_test:false,lower:0.1,stop_gradient:[false],upper:0.3} : (tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32>
+    (%3, %4) = "pd_op.rrelu" (%0) {is_test:true,lower:0.1,stop_gradient:[false],upper:0.3} : (tensor<4xf32>) -> tensor<4xf32>, tensor<4xf32>
+}"#;
+        let p = Program::parse(&ctx, text).expect("parses");
+        let ops: Vec<_> = p.block_ops(p.top_block()).collect();
+        assert!(draws_random_numbers(&p, ops[1]));
+        assert!(!draws_random_numbers(&p, ops[2]));
+        assert!(!draws_random_numbers(&p, ops[0]));
+    }
+}

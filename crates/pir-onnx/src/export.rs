@@ -1,0 +1,796 @@
+//! The exporter's state: the ONNX graphs being built, the ONNX name of each
+//! program value, constants whose values are known, and the helpers mappers
+//! build nodes with.
+//!
+//! Values are named `pir_v<N>` (their index in the program), helper values a
+//! mapper adds `pir_t<N>`; feeds keep their feed names, parameters their
+//! parameter names and outputs their fetch names. An in-place op renames the
+//! value it writes to its result's name, so later readers of the written
+//! value read the new one (ONNX values are immutable).
+
+use pir_core::builtin::DenseTensorType;
+use pir_core::entity::EntityId;
+use pir_core::{OpId, Program, Type, ValueId};
+use pir_dialects::pd_op::DenseTensorArrayType;
+use pir_params::DType;
+use rustc_hash::FxHashMap;
+
+use crate::attrs::Attrs;
+use crate::proto::{
+    tensor_shape_proto, type_proto, AttributeProto, AttributeType, DataType, GraphProto, NodeProto,
+    TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
+};
+use crate::ExportError;
+
+/// A constant whose elements the exporter knows (from `full`,
+/// `full_int_array`, `assign_value` or an integer parameter).
+#[derive(Clone, Debug)]
+pub(crate) struct Known {
+    pub values: Vec<f64>,
+}
+
+/// The state of one export.
+pub(crate) struct Exporter<'p> {
+    /// The program being exported.
+    pub p: &'p Program,
+    /// The opset written.
+    pub opset: i64,
+    names: FxHashMap<ValueId, String>,
+    vectors: FxHashMap<ValueId, Vec<String>>,
+    known: FxHashMap<ValueId, Known>,
+    missing: FxHashMap<ValueId, String>,
+    /// Graphs under construction: the main graph first, then nested
+    /// subgraphs (`If` branches, `Loop` bodies).
+    graphs: Vec<GraphProto>,
+    pub(crate) initializers: Vec<TensorProto>,
+    /// Constants and parameters not read yet, by name: stored when first
+    /// read, so unread ones (a dropout state, a folded scale) are left out.
+    pending: FxHashMap<String, TensorProto>,
+    int_constants: FxHashMap<Vec<i64>, String>,
+    temps: usize,
+    /// The op being mapped.
+    pub op: OpId,
+    value_info: bool,
+    /// See `ExportOptions::trust_shapes`.
+    pub trust_shapes: bool,
+    skip_value_info: bool,
+    written_results: Vec<ValueId>,
+}
+
+/// The ONNX element type of a dtype.
+pub(crate) fn onnx_dtype(d: DType) -> Option<DataType> {
+    Some(match d {
+        DType::Bool => DataType::Bool,
+        DType::Int8 => DataType::Int8,
+        DType::UInt8 => DataType::Uint8,
+        DType::Int16 => DataType::Int16,
+        DType::UInt16 => DataType::Uint16,
+        DType::Int32 => DataType::Int32,
+        DType::UInt32 => DataType::Uint32,
+        DType::Int64 => DataType::Int64,
+        DType::UInt64 => DataType::Uint64,
+        DType::Float16 => DataType::Float16,
+        DType::BFloat16 => DataType::Bfloat16,
+        DType::Float32 => DataType::Float,
+        DType::Float64 => DataType::Double,
+        DType::Complex64 => DataType::Complex64,
+        DType::Complex128 => DataType::Complex128,
+        DType::Float8E4M3FN | DType::Float8E5M2 => return None,
+    })
+}
+
+/// An ONNX attribute.
+pub(crate) fn a_int(name: &str, i: i64) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::Int as i32,
+        i,
+        ..Default::default()
+    }
+}
+
+/// An ONNX attribute.
+pub(crate) fn a_float(name: &str, f: f64) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::Float as i32,
+        f: f as f32,
+        ..Default::default()
+    }
+}
+
+/// An ONNX attribute.
+pub(crate) fn a_ints(name: &str, ints: &[i64]) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::Ints as i32,
+        ints: ints.to_vec(),
+        ..Default::default()
+    }
+}
+
+/// An ONNX attribute.
+pub(crate) fn a_str(name: &str, s: &str) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::String as i32,
+        s: s.as_bytes().to_vec(),
+        ..Default::default()
+    }
+}
+
+/// An ONNX attribute.
+pub(crate) fn a_graph(name: &str, g: GraphProto) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::Graph as i32,
+        g: Some(g),
+        ..Default::default()
+    }
+}
+
+/// An ONNX attribute.
+pub(crate) fn a_tensor(name: &str, t: TensorProto) -> AttributeProto {
+    AttributeProto {
+        name: name.into(),
+        r#type: AttributeType::Tensor as i32,
+        t: Some(t),
+        ..Default::default()
+    }
+}
+
+/// The little-endian bytes of `values` as elements of `dtype`.
+pub(crate) fn encode_values(dtype: DType, values: &[f64]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(values.len() * 8);
+    for &v in values {
+        match dtype {
+            DType::Bool => out.push(u8::from(v != 0.0)),
+            DType::Int8 => out.push(v as i8 as u8),
+            DType::UInt8 => out.push(v as u8),
+            DType::Int16 => out.extend((v as i16).to_le_bytes()),
+            DType::Int32 => out.extend((v as i32).to_le_bytes()),
+            DType::Int64 => out.extend((v as i64).to_le_bytes()),
+            DType::Float16 => out.extend(half::f16::from_f64(v).to_le_bytes()),
+            DType::BFloat16 => out.extend(half::bf16::from_f64(v).to_le_bytes()),
+            DType::Float32 => out.extend((v as f32).to_le_bytes()),
+            DType::Float64 => out.extend(v.to_le_bytes()),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+impl<'p> Exporter<'p> {
+    pub fn new(p: &'p Program, opset: i64, value_info: bool) -> Self {
+        Exporter {
+            p,
+            opset,
+            names: FxHashMap::default(),
+            vectors: FxHashMap::default(),
+            known: FxHashMap::default(),
+            missing: FxHashMap::default(),
+            graphs: vec![GraphProto::default()],
+            initializers: Vec::new(),
+            pending: FxHashMap::default(),
+            int_constants: FxHashMap::default(),
+            temps: 0,
+            op: p.module_op(),
+            value_info,
+            trust_shapes: true,
+            skip_value_info: false,
+            written_results: Vec::new(),
+        }
+    }
+
+    /// The name of the op being mapped.
+    pub fn op_name(&self) -> &'p str {
+        self.p.op_name_str(self.op)
+    }
+
+    /// Where op `op` is, for messages: its index in its block, and the op
+    /// holding that block, up to the top block.
+    pub fn location_of(p: &Program, op: OpId) -> String {
+        let mut parts = Vec::new();
+        let mut cur = op;
+        for _ in 0..64 {
+            let Some(block) = p.op_parent_block(cur) else {
+                break;
+            };
+            let index = p.block_ops(block).position(|o| o == cur).unwrap_or(0);
+            match p.block_parent_op(block) {
+                Some(parent) if parent != p.module_op() => {
+                    let region = p
+                        .block_parent_region(block)
+                        .and_then(|r| p.regions(parent).position(|x| x == r))
+                        .unwrap_or(0);
+                    parts.push(format!(
+                        "op {index} of region {region} of `{}`",
+                        p.op_name_str(parent)
+                    ));
+                    cur = parent;
+                }
+                _ => {
+                    parts.push(format!("op {index} of the top block"));
+                    break;
+                }
+            }
+        }
+        parts.join(", in ")
+    }
+
+    /// An error about the op being mapped.
+    pub fn unsupported(&self, message: impl Into<String>) -> ExportError {
+        ExportError::Unsupported {
+            op: self.op_name().to_string(),
+            location: Self::location_of(self.p, self.op),
+            message: message.into(),
+        }
+    }
+
+    /// An error unless the opset is at least `min` (`what` needs it).
+    pub fn need_opset(&self, min: i64, what: &str) -> Result<(), ExportError> {
+        if self.opset >= min {
+            Ok(())
+        } else {
+            Err(self.unsupported(format!("{what} needs opset {min} or later")))
+        }
+    }
+
+    /// The op's attributes.
+    pub fn attrs(&self) -> Attrs<'p> {
+        Attrs::new(self.p, self.op)
+    }
+
+    // ---- values ----------------------------------------------------------
+
+    /// The value of operand `i`, `None` when absent (a null optional operand).
+    pub fn operand(&self, i: usize) -> Option<ValueId> {
+        if i >= self.p.num_operands(self.op) {
+            return None;
+        }
+        self.p.operand(self.op, i)
+    }
+
+    /// The number of operands.
+    pub fn num_operands(&self) -> usize {
+        self.p.num_operands(self.op)
+    }
+
+    /// Whether operand `i` is present.
+    pub fn has_input(&self, i: usize) -> bool {
+        self.operand(i).is_some()
+    }
+
+    /// The ONNX name of value `v`.
+    pub fn name_of(&self, v: ValueId) -> Result<String, ExportError> {
+        if let Some(param) = self.missing.get(&v) {
+            return Err(ExportError::MissingParameter(param.clone()));
+        }
+        self.names
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| ExportError::UndefinedValue {
+                op: self.op_name().to_string(),
+                location: Self::location_of(self.p, self.op),
+            })
+    }
+
+    /// The ONNX name of operand `i` (which must be present).
+    pub fn input(&self, i: usize) -> Result<String, ExportError> {
+        let v = self
+            .operand(i)
+            .ok_or_else(|| self.unsupported(format!("operand {i} is absent")))?;
+        self.name_of(v)
+    }
+
+    /// The ONNX name of operand `i`, or `""` (ONNX's absent input) when
+    /// the operand is absent.
+    pub fn input_or_empty(&self, i: usize) -> Result<String, ExportError> {
+        match self.operand(i) {
+            None => Ok(String::new()),
+            Some(v) => self.name_of(v),
+        }
+    }
+
+    /// The ONNX names of the tensors of vector operand `i`.
+    pub fn input_vec(&self, i: usize) -> Result<Vec<String>, ExportError> {
+        let v = self
+            .operand(i)
+            .ok_or_else(|| self.unsupported(format!("operand {i} is absent")))?;
+        self.vec_of(v)
+    }
+
+    /// The ONNX names of the tensors of vector value `v`.
+    pub fn vec_of(&self, v: ValueId) -> Result<Vec<String>, ExportError> {
+        self.vectors
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| self.unsupported("a vector operand not made by builtin.combine"))
+    }
+
+    /// Records the names of the tensors of vector value `v`.
+    pub fn set_vec(&mut self, v: ValueId, names: Vec<String>) {
+        self.vectors.insert(v, names);
+    }
+
+    /// The types of the elements of vector operand `i`.
+    pub fn vec_types(&self, i: usize) -> Vec<Type> {
+        let Some(v) = self.operand(i) else {
+            return Vec::new();
+        };
+        let ty = self.p.value_type(v);
+        self.p
+            .ctx()
+            .type_as::<pir_core::builtin::VectorType>(ty)
+            .map(|t| t.0.to_vec())
+            .unwrap_or_default()
+    }
+
+    /// Names result `i` of the op (`pir_v<N>`) and returns the name.
+    pub fn out(&mut self, i: usize) -> String {
+        let Some(v) = self.result(i) else {
+            // No such result: the node's output goes unread.
+            return self.tmp();
+        };
+        let name = format!("pir_v{}", v.index());
+        self.names.insert(v, name.clone());
+        self.written_results.push(v);
+        name
+    }
+
+    /// Makes result `i` of the op another name for an existing ONNX value
+    /// (no node).
+    pub fn alias_out(&mut self, i: usize, name: String) {
+        if let Some(v) = self.result(i) {
+            self.names.insert(v, name);
+        }
+    }
+
+    /// Result `i` of the op, if it has one.
+    pub fn result(&self, i: usize) -> Option<ValueId> {
+        (i < self.p.num_results(self.op)).then(|| self.p.result(self.op, i))
+    }
+
+    /// Gives value `v` the ONNX name `name`.
+    pub fn bind(&mut self, v: ValueId, name: String) {
+        self.names.insert(v, name);
+    }
+
+    /// After an in-place op: readers of operand `i` from now on read `name`.
+    pub fn rename_operand(&mut self, i: usize, name: String) {
+        if let Some(v) = self.operand(i) {
+            self.names.insert(v, name);
+        }
+    }
+
+    /// Leaves the results of this op out of `value_info` (their Paddle type
+    /// is not what the ONNX node computes, e.g. a placeholder).
+    pub fn no_value_info(&mut self) {
+        self.skip_value_info = true;
+    }
+
+    /// Records a value whose elements are known.
+    pub fn set_known(&mut self, v: ValueId, k: Known) {
+        self.known.insert(v, k);
+    }
+
+    /// Records a parameter without data: an error only when something reads it.
+    pub fn set_missing(&mut self, v: ValueId, name: String) {
+        self.missing.insert(v, name);
+    }
+
+    /// The elements of operand `i` when they are known constants.
+    pub fn known(&self, i: usize) -> Option<&Known> {
+        self.known.get(&self.operand(i)?)
+    }
+
+    /// The integers of operand `i` when they are known constants.
+    pub fn known_ints(&self, i: usize) -> Option<Vec<i64>> {
+        Some(self.known(i)?.values.iter().map(|&v| v as i64).collect())
+    }
+
+    /// The integer list of an `IntArray` argument: operand `i` when given
+    /// and constant, else attribute `attr`.
+    pub fn int_array(&self, i: usize, attr: &str) -> Result<Option<Vec<i64>>, ExportError> {
+        if self.has_input(i) {
+            if let Some(v) = self.operand(i).and_then(|v| self.vectors.get(&v)) {
+                // A combine of scalars: known only when each one is.
+                let _ = v;
+                let vals: Option<Vec<i64>> = self
+                    .operand(i)
+                    .and_then(|v| self.p.defining_op(v))
+                    .filter(|&d| self.p.op_name_str(d) == "builtin.combine")
+                    .and_then(|d| {
+                        self.p
+                            .operands(d)
+                            .map(|o| {
+                                let k = self.known.get(&o?)?;
+                                (k.values.len() == 1).then(|| k.values[0] as i64)
+                            })
+                            .collect()
+                    });
+                return Ok(vals);
+            }
+            return Ok(self.known_ints(i));
+        }
+        self.attrs().ints_opt(attr)
+    }
+
+    /// The ONNX name of an `IntArray` argument as an int64 1-D tensor:
+    /// operand `i` (a tensor cast to int64, or a combine of scalars
+    /// concatenated), or attribute `attr` as a constant.
+    pub fn int_array_input(&mut self, i: usize, attr: &str) -> Result<String, ExportError> {
+        if let Some(v) = self.operand(i) {
+            if self.vectors.contains_key(&v) {
+                let parts = self.vec_of(v)?;
+                let types = self.vec_types(i);
+                if types.len() != parts.len() || parts.is_empty() {
+                    return Err(self.unsupported(format!("operand {i}: an empty or mistyped list")));
+                }
+                let mut pieces = Vec::new();
+                for (name, ty) in parts.iter().zip(&types) {
+                    let n = self.cast_to(name, *ty, DType::Int64)?;
+                    // Scalars and 1-D pieces alike become 1-D.
+                    let shape = self.const_i64s(&[-1]);
+                    pieces.push(self.node1("Reshape", &[&n, &shape], vec![]));
+                }
+                let refs: Vec<&str> = pieces.iter().map(String::as_str).collect();
+                return Ok(self.node1("Concat", &refs, vec![a_int("axis", 0)]));
+            }
+            let name = self.name_of(v)?;
+            let ty = self.p.value_type(v);
+            return self.cast_to(&name, ty, DType::Int64);
+        }
+        let ints = self.attrs().ints(attr)?;
+        Ok(self.const_i64s(&ints))
+    }
+
+    /// `name` (of type `ty`) cast to `to` when its dtype differs.
+    pub fn cast_to(&mut self, name: &str, ty: Type, to: DType) -> Result<String, ExportError> {
+        match self.dtype_of_type(ty) {
+            Some(d) if d == to => Ok(name.to_string()),
+            _ => {
+                let to = self.onnx_type(to)?;
+                Ok(self.node1("Cast", &[name], vec![a_int("to", to as i64)]))
+            }
+        }
+    }
+
+    // ---- types -----------------------------------------------------------
+
+    /// The dtype of a tensor type.
+    pub fn dtype_of_type(&self, ty: Type) -> Option<DType> {
+        let ctx = self.p.ctx();
+        let elem = if let Some(t) = ctx.type_as::<DenseTensorType>(ty) {
+            t.dtype
+        } else if let Some(t) = ctx.type_as::<DenseTensorArrayType>(ty) {
+            t.dtype
+        } else {
+            return None;
+        };
+        let scalar = ctx.type_as::<pir_core::builtin::ScalarType>(elem)?;
+        pir_params::bound::dtype_of(*scalar)
+    }
+
+    /// The dims of a tensor type (`-1`: unknown).
+    pub fn dims_of_type(&self, ty: Type) -> Option<Vec<i64>> {
+        let ctx = self.p.ctx();
+        if let Some(t) = ctx.type_as::<DenseTensorType>(ty) {
+            return Some(t.dims.to_vec());
+        }
+        ctx.type_as::<DenseTensorArrayType>(ty)
+            .map(|t| t.dims.to_vec())
+    }
+
+    /// The dtype of operand `i`.
+    pub fn in_dtype(&self, i: usize) -> Result<DType, ExportError> {
+        let v = self
+            .operand(i)
+            .ok_or_else(|| self.unsupported(format!("operand {i} is absent")))?;
+        self.dtype_of_type(self.p.value_type(v))
+            .ok_or_else(|| self.unsupported(format!("operand {i} is not a tensor")))
+    }
+
+    /// The dims of operand `i`.
+    pub fn in_dims(&self, i: usize) -> Result<Vec<i64>, ExportError> {
+        let v = self
+            .operand(i)
+            .ok_or_else(|| self.unsupported(format!("operand {i} is absent")))?;
+        self.dims_of_type(self.p.value_type(v))
+            .ok_or_else(|| self.unsupported(format!("operand {i} is not a tensor")))
+    }
+
+    /// The rank of operand `i`.
+    pub fn in_rank(&self, i: usize) -> Result<i64, ExportError> {
+        Ok(self.in_dims(i)?.len() as i64)
+    }
+
+    /// The dtype of result `i`.
+    pub fn out_dtype(&self, i: usize) -> Result<DType, ExportError> {
+        let v = self
+            .result(i)
+            .ok_or_else(|| self.unsupported(format!("no result {i}")))?;
+        self.dtype_of_type(self.p.value_type(v))
+            .ok_or_else(|| self.unsupported(format!("result {i} is not a tensor")))
+    }
+
+    /// The dims of result `i`.
+    pub fn out_dims(&self, i: usize) -> Result<Vec<i64>, ExportError> {
+        let v = self
+            .result(i)
+            .ok_or_else(|| self.unsupported(format!("no result {i}")))?;
+        self.dims_of_type(self.p.value_type(v))
+            .ok_or_else(|| self.unsupported(format!("result {i} is not a tensor")))
+    }
+
+    /// The ONNX element type of a dtype, or an error.
+    pub fn onnx_type(&self, d: DType) -> Result<DataType, ExportError> {
+        onnx_dtype(d).ok_or_else(|| self.unsupported(format!("ONNX has no {d} tensors")))
+    }
+
+    /// The ONNX type of a program type; `dim_name` names the unknown dims
+    /// (or leaves them unnamed with `None`).
+    pub fn type_proto(
+        &self,
+        ty: Type,
+        dim_name: &dyn Fn(usize) -> Option<String>,
+    ) -> Option<TypeProto> {
+        let ctx = self.p.ctx();
+        if let Some(arr) = ctx.type_as::<DenseTensorArrayType>(ty) {
+            let scalar = ctx.type_as::<pir_core::builtin::ScalarType>(arr.dtype)?;
+            let elem = onnx_dtype(pir_params::bound::dtype_of(*scalar)?)?;
+            let inner = TypeProto {
+                value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+                    elem_type: elem as i32,
+                    shape: None,
+                })),
+            };
+            return Some(TypeProto {
+                value: Some(type_proto::Value::SequenceType(type_proto::Sequence {
+                    elem_type: Some(Box::new(inner)),
+                })),
+            });
+        }
+        let dtype = self.dtype_of_type(ty)?;
+        let dims = self.dims_of_type(ty)?;
+        let elem = onnx_dtype(dtype)?;
+        let dim = dims
+            .iter()
+            .enumerate()
+            .map(|(axis, &d)| tensor_shape_proto::Dimension {
+                value: if d >= 0 {
+                    Some(tensor_shape_proto::dimension::Value::DimValue(d))
+                } else {
+                    dim_name(axis).map(tensor_shape_proto::dimension::Value::DimParam)
+                },
+            })
+            .collect();
+        Some(TypeProto {
+            value: Some(type_proto::Value::TensorType(type_proto::Tensor {
+                elem_type: elem as i32,
+                shape: Some(TensorShapeProto { dim }),
+            })),
+        })
+    }
+
+    /// The ONNX type of a computed value: with its shape when shapes are
+    /// trusted, else its element type and rank only.
+    pub fn result_type_proto(&self, ty: Type) -> Option<TypeProto> {
+        let mut tp = self.type_proto(ty, &|_| None)?;
+        if !self.trust_shapes {
+            if let Some(type_proto::Value::TensorType(t)) = &mut tp.value {
+                if let Some(shape) = &mut t.shape {
+                    for d in &mut shape.dim {
+                        d.value = None;
+                    }
+                }
+            }
+        }
+        Some(tp)
+    }
+
+    // ---- graphs and nodes -------------------------------------------------
+
+    fn graph(&mut self) -> &mut GraphProto {
+        // There is always the main graph.
+        let last = self.graphs.len() - 1;
+        &mut self.graphs[last]
+    }
+
+    /// A fresh helper value name.
+    pub fn tmp(&mut self) -> String {
+        self.temps += 1;
+        format!("pir_t{}", self.temps)
+    }
+
+    /// Adds a node.
+    pub fn node(
+        &mut self,
+        op_type: &str,
+        inputs: &[&str],
+        outputs: &[&str],
+        attribute: Vec<AttributeProto>,
+    ) {
+        self.node_in(op_type, "", inputs, outputs, attribute);
+    }
+
+    /// Adds a node of another domain.
+    pub fn node_in(
+        &mut self,
+        op_type: &str,
+        domain: &str,
+        inputs: &[&str],
+        outputs: &[&str],
+        attribute: Vec<AttributeProto>,
+    ) {
+        for input in inputs {
+            if let Some(t) = self.pending.remove(*input) {
+                self.initializers.push(t);
+            }
+        }
+        let name = format!("{}_{}", op_type, self.graph().node.len());
+        let node = NodeProto {
+            input: inputs.iter().map(|s| s.to_string()).collect(),
+            output: outputs.iter().map(|s| s.to_string()).collect(),
+            name,
+            op_type: op_type.into(),
+            domain: domain.into(),
+            attribute,
+            doc_string: String::new(),
+        };
+        self.graph().node.push(node);
+    }
+
+    /// Adds a node with one fresh output and returns the output's name.
+    pub fn node1(
+        &mut self,
+        op_type: &str,
+        inputs: &[&str],
+        attribute: Vec<AttributeProto>,
+    ) -> String {
+        let out = self.tmp();
+        self.node(op_type, inputs, &[&out], attribute);
+        out
+    }
+
+    /// Adds a graph input.
+    pub fn graph_input(&mut self, info: ValueInfoProto) {
+        self.graph().input.push(info);
+    }
+
+    /// Adds a graph output.
+    pub fn graph_output(&mut self, info: ValueInfoProto) {
+        self.graph().output.push(info);
+    }
+
+    /// Runs `build` with a new graph on top and returns that graph.
+    pub fn subgraph(
+        &mut self,
+        name: &str,
+        build: impl FnOnce(&mut Self) -> Result<(), ExportError>,
+    ) -> Result<GraphProto, ExportError> {
+        self.graphs.push(GraphProto {
+            name: name.to_string(),
+            ..Default::default()
+        });
+        let saved_op = self.op;
+        // Renames by in-place ops inside the subgraph stay inside it.
+        let saved_names = self.names.clone();
+        let result = build(self);
+        self.op = saved_op;
+        self.names = saved_names;
+        let g = self.graphs.pop().unwrap_or_default();
+        result.map(|()| g)
+    }
+
+    /// Takes the main graph.
+    pub fn finish(mut self) -> (GraphProto, Vec<TensorProto>) {
+        let g = std::mem::take(&mut self.graphs[0]);
+        (g, self.initializers)
+    }
+
+    /// Called by the walker after each op: `value_info` for its results.
+    pub fn after_op(&mut self) {
+        let results = std::mem::take(&mut self.written_results);
+        if self.value_info && self.trust_shapes && !self.skip_value_info {
+            for v in results {
+                let Some(name) = self.names.get(&v).cloned() else {
+                    continue;
+                };
+                let ty = self.p.value_type(v);
+                if self.p.ctx().type_as::<DenseTensorType>(ty).is_none() {
+                    continue;
+                }
+                if let Some(tp) = self.result_type_proto(ty) {
+                    self.graph().value_info.push(ValueInfoProto {
+                        name,
+                        r#type: Some(tp),
+                        doc_string: String::new(),
+                    });
+                }
+            }
+        }
+        self.skip_value_info = false;
+    }
+
+    // ---- constants -------------------------------------------------------
+
+    /// Adds an initializer.
+    pub fn initializer(&mut self, t: TensorProto) {
+        self.initializers.push(t);
+    }
+
+    /// Adds an initializer that is stored only if a node reads it.
+    pub fn lazy_initializer(&mut self, t: TensorProto) {
+        self.pending.insert(t.name.clone(), t);
+    }
+
+    /// A constant of `dtype` with `dims` and `values`, returned by name.
+    pub fn const_values(
+        &mut self,
+        dtype: DType,
+        dims: &[i64],
+        values: &[f64],
+    ) -> Result<String, ExportError> {
+        let raw = encode_values(dtype, values)
+            .ok_or_else(|| self.unsupported(format!("a {dtype} constant")))?;
+        let name = self.tmp();
+        let data_type = self.onnx_type(dtype)? as i32;
+        self.initializer(TensorProto {
+            dims: dims.to_vec(),
+            data_type,
+            name: name.clone(),
+            raw_data: raw,
+            ..Default::default()
+        });
+        Ok(name)
+    }
+
+    /// A 1-D int64 constant (shared by equal ones).
+    pub fn const_i64s(&mut self, values: &[i64]) -> String {
+        if let Some(n) = self.int_constants.get(values) {
+            return n.clone();
+        }
+        let name = self.tmp();
+        self.initializer(TensorProto {
+            dims: vec![values.len() as i64],
+            data_type: DataType::Int64 as i32,
+            name: name.clone(),
+            raw_data: values.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            ..Default::default()
+        });
+        self.int_constants.insert(values.to_vec(), name.clone());
+        name
+    }
+
+    /// A 0-d constant of `dtype`.
+    pub fn const_scalar(&mut self, dtype: DType, value: f64) -> Result<String, ExportError> {
+        self.const_values(dtype, &[], &[value])
+    }
+
+    // ---- shape helpers ----------------------------------------------------
+
+    /// `x` with the axes `axes` removed (they must have size 1).
+    pub fn squeeze(&mut self, x: &str, axes: &[i64]) -> String {
+        let a = self.const_i64s(axes);
+        self.node1("Squeeze", &[x, &a], vec![])
+    }
+
+    /// `x` with size-1 axes inserted at `axes`.
+    pub fn unsqueeze(&mut self, x: &str, axes: &[i64]) -> String {
+        let a = self.const_i64s(axes);
+        self.node1("Unsqueeze", &[x, &a], vec![])
+    }
+
+    /// `x` reshaped to `shape` (ONNX semantics: 0 copies, -1 infers).
+    pub fn reshape(&mut self, x: &str, shape: &[i64]) -> String {
+        let s = self.const_i64s(shape);
+        self.node1("Reshape", &[x, &s], vec![])
+    }
+
+    /// `x` cast to `to`.
+    pub fn cast(&mut self, x: &str, to: DType) -> Result<String, ExportError> {
+        let to = self.onnx_type(to)?;
+        Ok(self.node1("Cast", &[x], vec![a_int("to", to as i64)]))
+    }
+}

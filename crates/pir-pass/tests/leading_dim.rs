@@ -1,0 +1,134 @@
+//! Which values share their leading (batch) dim: origins followed through
+//! batch-keeping ops, element-wise ops, loops and branches.
+#![allow(clippy::unwrap_used)] // a test fails loudly by design
+
+use pir_core::{OpId, Program};
+use pir_pass::leading_dim::LeadingDims;
+
+/// conv, norm and activation keep the data input's batch; a binary op
+/// of two such values keeps it; a reshape loses it.
+#[test]
+fn origins_follow_batch_keeping_ops_only() {
+    let ctx = pir_dialects::pd_op_context();
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,2,4,4],stop_gradient:[false]} : () -> tensor<-1x2x4x4xf32>
+    (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[true],need_clip:[true],parameter_name:"w",persistable:[true],stop_gradient:[false],trainable:[true]} : () -> tensor<2x2x1x1xf32>
+    (%2) = "pd_op.conv2d" (%0, %1) {data_format:"NCHW",dilations:[1,1],groups:1,padding_algorithm:"EXPLICIT",paddings:[0,0],stop_gradient:[false],strides:[1,1]} : (tensor<-1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<-1x2x4x4xf32>
+    (%3) = "pd_op.relu" (%2) {stop_gradient:[false]} : (tensor<-1x2x4x4xf32>) -> tensor<-1x2x4x4xf32>
+    (%4) = "pd_op.add" (%3, %0) {stop_gradient:[false]} : (tensor<-1x2x4x4xf32>, tensor<-1x2x4x4xf32>) -> tensor<-1x2x4x4xf32>
+    (%5) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[-1,2,4,4]} : () -> tensor<4xi64>
+    (%6, %7) = "pd_op.reshape" (%4, %5) {stop_gradient:[false]} : (tensor<-1x2x4x4xf32>, tensor<4xi64>) -> tensor<-1x2x4x4xf32>, tensor<0x-1x2x4x4xf32>
+}"#;
+    let p = Program::parse(&ctx, text).unwrap();
+    let dims = LeadingDims::new(&p, p.module_op());
+    let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
+    let value = |n: usize| p.results(ops[n]).next().unwrap();
+    let data = value(0);
+    assert_eq!(dims.origin(data), Some(data));
+    for op in [2, 3, 4] {
+        assert_eq!(dims.origin(value(op)), Some(data), "op {op}");
+    }
+    assert_eq!(
+        dims.origin(value(6)),
+        None,
+        "a reshape's leading dim is its own"
+    );
+}
+
+/// Element-wise ops without Paddle's traits (`gelu`, `pow`, `minimum`,
+/// `where`) keep the batch too; `where` broadcasting another data
+/// input's batch does not.
+#[test]
+fn element_wise_ops_without_traits_keep_the_batch() {
+    let ctx = pir_dialects::pd_op_context();
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,8],stop_gradient:[false]} : () -> tensor<-1x8xf32>
+    (%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,8],stop_gradient:[false]} : () -> tensor<-1x8xf32>
+    (%2) = "pd_op.gelu" (%0) {approximate:false,stop_gradient:[false]} : (tensor<-1x8xf32>) -> tensor<-1x8xf32>
+    (%3) = "pd_op.pow" (%2) {stop_gradient:[false],y:2} : (tensor<-1x8xf32>) -> tensor<-1x8xf32>
+    (%4) = "pd_op.minimum" (%3, %0) {stop_gradient:[false]} : (tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xf32>
+    (%5) = "pd_op.greater_than" (%4, %0) {stop_gradient:[false]} : (tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xb>
+    (%6) = "pd_op.where" (%5, %4, %0) {stop_gradient:[false]} : (tensor<-1x8xb>, tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xf32>
+    (%7) = "pd_op.where" (%5, %4, %1) {stop_gradient:[false]} : (tensor<-1x8xb>, tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xf32>
+}"#;
+    let p = Program::parse(&ctx, text).unwrap();
+    let dims = LeadingDims::new(&p, p.module_op());
+    let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
+    let value = |n: usize| p.results(ops[n]).next().unwrap();
+    for op in [2, 3, 4, 5, 6] {
+        assert_eq!(dims.origin(value(op)), Some(value(0)), "op {op}");
+    }
+    assert_eq!(
+        dims.origin(value(7)),
+        None,
+        "x's and y's batches may differ"
+    );
+}
+
+/// A loop-carried value keeps its origin when the body yields a value of
+/// that origin back, and loses it when the body yields one of another
+/// origin (here the second data input), even through a chain of
+/// arguments that first looks consistent.
+#[test]
+fn loop_carried_values_keep_an_origin_the_body_yields_back() {
+    let ctx = pir_dialects::pd_op_context();
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
+    (%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
+    (%2) = "pd_op.full" () {dtype:bool,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xb>
+    (%3, %4, %5) = "pd_op.while" (cond=%2, inputs=%0, %0, %0) {
+^%arg_0 {}, %arg_1 {}, %arg_2 {}
+    (%6) = "pd_op.relu" (%arg_0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%7) = "pd_op.add" (%6, %0) {stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%8) = "pd_op.exp" (%1) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%9) = "pd_op.tanh" (%arg_2) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    () = "cf.yield" (%2, %7, %9, %8) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<-1x4xf32>, tensor<-1x4xf32>) -> 
+}
+}"#;
+    let p = Program::parse(&ctx, text).unwrap();
+    let dims = LeadingDims::new(&p, p.module_op());
+    let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
+    let x = p.result(ops[0], 0);
+    let body = p.region_blocks(p.regions(ops[3]).next().unwrap())[0];
+    let args = p.block_args(body).to_vec();
+    let body_ops: Vec<OpId> = p.block_ops(body).collect();
+    assert_eq!(
+        dims.origin(args[0]),
+        Some(x),
+        "relu and add of x keep x's batch"
+    );
+    assert_eq!(dims.origin(p.result(ops[3], 0)), Some(x));
+    assert_eq!(dims.origin(p.result(body_ops[1], 0)), Some(x));
+    // %arg_2 gets y's batch after one iteration, so %arg_1 = tanh(%arg_2)
+    // does after two: neither keeps x's.
+    for i in [1, 2] {
+        assert_eq!(dims.origin(args[i]), None, "argument {i}");
+        assert_eq!(dims.origin(p.result(ops[3], i)), None, "result {i}");
+    }
+    assert_eq!(dims.origin(p.result(body_ops[3], 0)), None);
+}
+
+/// An `if` result has the origin both branches yield, and none when they
+/// yield different ones.
+#[test]
+fn if_results_have_the_origin_every_branch_yields() {
+    let ctx = pir_dialects::pd_op_context();
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
+    (%1) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
+    (%2) = "pd_op.full" () {dtype:bool,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xb>
+    (%3, %4) = "pd_op.if" (%2) {stop_gradient:[false,false]} -> tensor<-1x4xf32>, tensor<-1x4xf32> {
+    (%5) = "pd_op.relu" (%0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    () = "cf.yield" (%5, %0) {} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> 
+} else {
+    (%6) = "pd_op.exp" (%0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    () = "cf.yield" (%6, %1) {} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> 
+}
+}"#;
+    let p = Program::parse(&ctx, text).unwrap();
+    let dims = LeadingDims::new(&p, p.module_op());
+    let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
+    let x = p.result(ops[0], 0);
+    assert_eq!(dims.origin(p.result(ops[3], 0)), Some(x));
+    assert_eq!(dims.origin(p.result(ops[3], 1)), None);
+}

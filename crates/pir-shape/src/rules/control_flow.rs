@@ -1,0 +1,342 @@
+//! Builtin ops, tensor arrays and control flow (Paddle's `builtin_op.cc`,
+//! `manual_op.cc` and `control_flow_op.cc`): `if` merges its branches'
+//! shapes, `while` gives its carried values fresh symbols, infers its body,
+//! and records which of them the loop keeps equal to their initial values.
+
+use pir_core::{BlockId, ValueId};
+
+use super::{Bad, Cx, Res, Rule};
+use crate::expr::DimExpr;
+use crate::fact::{ShapeOrData, TensorFact};
+
+pub(crate) const RULES: &[(&str, Rule)] = &[
+    ("builtin.parameter", from_type),
+    ("builtin.constant", from_type),
+    ("builtin.combine", combine),
+    ("builtin.split", split),
+    ("builtin.slice", slice),
+    ("cf.yield", nothing),
+    ("builtin.shadow_output", nothing),
+    ("pd_op.assign_out_", assign_out),
+    ("pd_op.create_array", create_array),
+    ("pd_op.create_array_like", create_array_like),
+    ("pd_op.array_write_", array_write),
+    ("pd_op.array_read", array_read),
+    ("pd_op.array_length", array_length),
+    ("pd_op.array_to_tensor", array_to_tensor),
+    ("pd_op.if", if_),
+    ("pd_op.while", while_),
+    ("cf.has_elements", has_elements),
+];
+
+fn nothing(_: &mut Cx<'_>) -> Res {
+    Ok(())
+}
+
+/// Declared values: their type's shape, fresh symbols for unknown dims.
+fn from_type(cx: &mut Cx<'_>) -> Res {
+    for r in 0..cx.num_results() {
+        let v = cx.p.result(cx.op, r);
+        let f = cx.a.static_fact(cx.p.ctx(), cx.p.value_type(v));
+        cx.set(r, f);
+    }
+    Ok(())
+}
+
+fn combine(cx: &mut Cx<'_>) -> Res {
+    let mut list = Vec::with_capacity(cx.num_operands());
+    for i in 0..cx.num_operands() {
+        match cx.input(i) {
+            ShapeOrData::Tensor(t) => list.push(t),
+            _ => return Err(Bad("combine of a non-tensor".into())),
+        }
+    }
+    cx.set(0, ShapeOrData::List(list));
+    Ok(())
+}
+
+fn split(cx: &mut Cx<'_>) -> Res {
+    let list = cx.list(0)?;
+    for (k, t) in list.into_iter().enumerate() {
+        cx.set_tensor(k, t);
+    }
+    Ok(())
+}
+
+fn slice(cx: &mut Cx<'_>) -> Res {
+    let list = cx.list(0)?;
+    let i = cx.int_attr("index").unwrap_or(0);
+    let t = usize::try_from(i)
+        .ok()
+        .and_then(|i| list.get(i).cloned())
+        .ok_or_else(|| Bad(format!("slice index {i} out of range")))?;
+    cx.set_tensor(0, t);
+    Ok(())
+}
+
+fn assign_out(cx: &mut Cx<'_>) -> Res {
+    let f = cx.input(0);
+    cx.set(0, f);
+    Ok(())
+}
+
+fn create_array(cx: &mut Cx<'_>) -> Res {
+    cx.set(0, ShapeOrData::Array(Vec::new()));
+    Ok(())
+}
+
+fn create_array_like(cx: &mut Cx<'_>) -> Res {
+    let f = cx.input(0);
+    cx.set(0, ShapeOrData::Array(f.dims().to_vec()));
+    Ok(())
+}
+
+/// Writing sets the hint of both the result and the array written.
+fn array_write(cx: &mut Cx<'_>) -> Res {
+    let x = cx.shape(1)?;
+    cx.set(0, ShapeOrData::Array(x.clone()));
+    if let Some(array) = cx.operand(0) {
+        cx.a.set(array, ShapeOrData::Array(x));
+    }
+    Ok(())
+}
+
+fn array_hint(cx: &mut Cx<'_>) -> Result<Vec<DimExpr>, Bad> {
+    match cx.input(0) {
+        ShapeOrData::Array(h) => Ok(h),
+        _ => Err(Bad("operand 0 is not a tensor array".into())),
+    }
+}
+
+fn array_read(cx: &mut Cx<'_>) -> Res {
+    let hint = array_hint(cx)?;
+    let out = hint.iter().map(|_| cx.sym()).collect();
+    cx.set_shape(0, out);
+    Ok(())
+}
+
+fn array_length(cx: &mut Cx<'_>) -> Res {
+    cx.set_shape(0, vec![DimExpr::Int(1)]);
+    Ok(())
+}
+
+fn array_to_tensor(cx: &mut Cx<'_>) -> Res {
+    let mut hint = array_hint(cx)?;
+    let axis = cx.int_attr("axis").unwrap_or(0);
+    let use_stack = cx.bool_attr("use_stack").unwrap_or(false);
+    let rank = hint.len() + usize::from(use_stack);
+    let a = cx.axis(axis, rank.max(1))?;
+    if use_stack {
+        let s = cx.sym();
+        hint.insert(a.min(hint.len()), s);
+    } else if let Some(slot) = hint.get_mut(a) {
+        *slot = DimExpr::Sym(match cx.sym() {
+            DimExpr::Sym(s) => s,
+            _ => return Err(Bad("symbol".into())),
+        });
+    }
+    cx.set_shape(0, hint);
+    let s = cx.sym();
+    cx.set_shape(1, vec![s]);
+    Ok(())
+}
+
+fn has_elements(cx: &mut Cx<'_>) -> Res {
+    cx.set_shape(0, vec![DimExpr::Int(1)]);
+    Ok(())
+}
+
+fn region_block(cx: &Cx<'_>, region: usize) -> Option<BlockId> {
+    if region >= cx.p.num_regions(cx.op) {
+        return None;
+    }
+    cx.p.region_blocks(cx.p.op_region(cx.op, region))
+        .first()
+        .copied()
+}
+
+fn yield_operand(cx: &Cx<'_>, block: BlockId, i: usize) -> Option<ValueId> {
+    let last = cx.p.block_last_op(block)?;
+    (i < cx.p.num_operands(last))
+        .then(|| cx.p.operand(last, i))
+        .flatten()
+}
+
+fn fact_of(cx: &mut Cx<'_>, v: Option<ValueId>) -> ShapeOrData {
+    match v {
+        Some(v) => cx.a.get(cx.p, v),
+        None => ShapeOrData::Null,
+    }
+}
+
+/// `if`: both branches inferred; a result dim is the branches' common
+/// expression, or a fresh symbol where they differ.
+fn if_(cx: &mut Cx<'_>) -> Res {
+    let (Some(t), Some(f)) = (region_block(cx, 0), region_block(cx, 1)) else {
+        return Err(Bad("if without two branches".into()));
+    };
+    cx.a.infer_block(cx.p, t, cx.depth + 1);
+    cx.a.infer_block(cx.p, f, cx.depth + 1);
+    for r in 0..cx.num_results() {
+        let tv = yield_operand(cx, t, r);
+        let fv = yield_operand(cx, f, r);
+        let td = fact_of(cx, tv).dims().to_vec();
+        let fd = fact_of(cx, fv).dims().to_vec();
+        let mut out = td.clone();
+        if !fd.is_empty() {
+            if fd.len() != td.len() {
+                return Err(Bad("if branches yield different ranks".into()));
+            }
+            for i in 0..td.len() {
+                if td[i] != fd[i] {
+                    out[i] = cx.sym();
+                }
+            }
+        }
+        cx.set_shape(r, out);
+    }
+    Ok(())
+}
+
+/// Most elements of a carried integer tensor whose data the loop follows.
+const MAX_CARRIED_DATA: i64 = 9;
+
+fn init_block_arg(cx: &mut Cx<'_>, origin: Option<ValueId>, arg: ValueId) -> Res {
+    match fact_of(cx, origin) {
+        ShapeOrData::Tensor(t) => {
+            let ty = cx.p.value_type(arg);
+            let f = cx.a.static_fact(cx.p.ctx(), ty);
+            cx.a.set(arg, f.clone());
+            let dims = cx
+                .ctx()
+                .type_as::<pir_core::builtin::DenseTensorType>(ty)
+                .map(|t| t.dims.to_vec())
+                .unwrap_or_default();
+            let small =
+                !dims.iter().any(|&d| d < 0) && dims.iter().product::<i64>() <= MAX_CARRIED_DATA;
+            if let Some(data) = t.data {
+                if small && cx.value_is_int(arg) {
+                    let shape = f.dims().to_vec();
+                    let syms = data.iter().map(|_| cx.sym()).collect();
+                    cx.a.set(arg, ShapeOrData::Tensor(TensorFact::with_data(shape, syms)));
+                }
+            }
+            Ok(())
+        }
+        ShapeOrData::Array(h) => {
+            let hint = h.iter().map(|_| cx.sym()).collect();
+            cx.a.set(arg, ShapeOrData::Array(hint));
+            Ok(())
+        }
+        _ => Err(Bad("a while carries a list or a null value".into())),
+    }
+}
+
+fn dims_of(cx: &mut Cx<'_>, v: Option<ValueId>) -> Vec<DimExpr> {
+    fact_of(cx, v).dims().to_vec()
+}
+
+/// Paddle's `AddCstrForArgs`: a carried dim the body keeps equal to itself,
+/// to its initial value, or to their broadcast, equals the initial dim.
+fn constrain_arg(cx: &mut Cx<'_>, origin: Option<ValueId>, yielded: Option<ValueId>, arg: ValueId) {
+    let ShapeOrData::Tensor(a) = cx.a.get(cx.p, arg) else {
+        return;
+    };
+    let y = dims_of(cx, yielded);
+    let o = dims_of(cx, origin);
+    if a.shape.len() != y.len() || o.len() != a.shape.len() {
+        return;
+    }
+    for (oj, aj) in o.iter().zip(&a.shape) {
+        if cx.a.is_gt_one(oj) {
+            cx.a.add_gt_one(aj);
+        }
+    }
+    for j in 0..a.shape.len() {
+        // Each equality may substitute symbols: read the facts again.
+        let a = cx.a.get(cx.p, arg).dims().to_vec();
+        let y = dims_of(cx, yielded);
+        let o = dims_of(cx, origin);
+        if j >= a.len() || j >= y.len() || j >= o.len() || a[j].is_int() {
+            continue;
+        }
+        if a[j] == y[j] || o[j] == y[j] {
+            cx.eq(&o[j], &a[j]);
+            continue;
+        }
+        let b1 = crate::expr::broadcast(&a[j], &o[j]);
+        let b2 = crate::expr::broadcast(&o[j], &a[j]);
+        if b1.as_ref() == Some(&y[j]) || b2.as_ref() == Some(&y[j]) {
+            cx.eq(&o[j], &a[j]);
+        }
+    }
+}
+
+/// `while`: carried values get fresh symbols (and their data fresh
+/// symbols); after the body, dims the loop keeps are equated with the
+/// initial ones, and a carried known dim the body changes becomes a fresh
+/// symbol and the body is inferred again.
+fn while_(cx: &mut Cx<'_>) -> Res {
+    let body = region_block(cx, 0).ok_or_else(|| Bad("while without a body".into()))?;
+    let args: Vec<ValueId> = cx.p.block_args(body).to_vec();
+    if args.len() + 1 != cx.num_operands() {
+        return Err(Bad("while operands and body arguments differ".into()));
+    }
+    for (i, &arg) in args.iter().enumerate() {
+        let origin = cx.operand(i + 1);
+        init_block_arg(cx, origin, arg)?;
+    }
+    cx.a.infer_block(cx.p, body, cx.depth + 1);
+    for (i, &arg) in args.iter().enumerate() {
+        let origin = cx.operand(i + 1);
+        let yielded = yield_operand(cx, body, i + 1);
+        constrain_arg(cx, origin, yielded, arg);
+    }
+    let mut again = false;
+    for (i, &arg) in args.iter().enumerate() {
+        let yielded = yield_operand(cx, body, i + 1);
+        let ShapeOrData::Tensor(y) = fact_of(cx, yielded) else {
+            continue;
+        };
+        let a = cx.a.get(cx.p, arg).dims().to_vec();
+        let mut new = a.clone();
+        let mut changed = false;
+        for j in 0..y.shape.len().min(a.len()) {
+            if a[j].is_int() && y.shape[j] != a[j] {
+                new[j] = cx.sym();
+                changed = true;
+            }
+        }
+        if changed {
+            again = true;
+            cx.a.set(arg, ShapeOrData::shape(new));
+        }
+    }
+    if again {
+        cx.a.infer_block(cx.p, body, cx.depth + 1);
+    }
+    for r in 0..cx.num_results() {
+        let yielded = yield_operand(cx, body, r + 1);
+        let f = fact_of(cx, yielded);
+        cx.set(r, f);
+    }
+    for (r, &arg) in args.iter().enumerate().take(cx.num_results()) {
+        let origin = cx.operand(r + 1);
+        let ShapeOrData::Tensor(o) = fact_of(cx, origin) else {
+            continue;
+        };
+        let out_v = cx.p.result(cx.op, r);
+        let out = cx.a.get(cx.p, out_v).dims().to_vec();
+        let a = cx.a.get(cx.p, arg).dims().to_vec();
+        if o.shape.len() != a.len() {
+            continue;
+        }
+        for j in 0..out.len().min(a.len()) {
+            if cx.a.dims_equal(&out[j], &a[j]) {
+                let (x, y) = (out[j].clone(), o.shape[j].clone());
+                cx.eq(&x, &y);
+            }
+        }
+    }
+    Ok(())
+}

@@ -164,10 +164,17 @@ impl Downgrade {
         if target == 0 || target >= CURRENT_VERSION {
             return Ok(plan);
         }
-        let older = older_kinds()?;
+        let (older, written_since) = older_kinds()?;
         for (v, set) in builtin_sets().iter().rev() {
             if *v > target && *v <= CURRENT_VERSION {
-                let undo = version_undo(set.clone()?, &older, target)?;
+                let mut set = set.clone()?;
+                // Ops the target release already wrote as this patch leaves them.
+                set.ops.retain(|name, _| {
+                    written_since
+                        .get(name.as_str())
+                        .is_none_or(|&since| since > target)
+                });
+                let undo = version_undo(set, &older, target)?;
                 plan.touched.extend(undo.ops.keys().cloned());
                 plan.versions.push(undo);
             }
@@ -228,8 +235,12 @@ impl Downgrade {
     }
 }
 
-/// `older-kinds.yaml`: attribute id → the id it replaced.
-fn older_kinds() -> Result<FxHashMap<&'static str, &'static str>, PatchError> {
+/// What `older-kinds.yaml` says: attribute id → the id it replaced, and op
+/// → the PIR version from which releases wrote it as patched.
+type OlderKinds = (FxHashMap<&'static str, &'static str>, FxHashMap<String, u64>);
+
+/// `older-kinds.yaml` (see [`OlderKinds`]).
+fn older_kinds() -> Result<OlderKinds, PatchError> {
     const FILE: &str = "older-kinds.yaml";
     let fail = |line: usize, message: String| PatchError {
         file: FILE.into(),
@@ -255,7 +266,18 @@ fn older_kinds() -> Result<FxHashMap<&'static str, &'static str>, PatchError> {
         };
         kinds.insert(id(wide.as_str())?, id(narrow.as_str())?);
     }
-    Ok(kinds)
+    let mut written_since = FxHashMap::default();
+    if let Some(map) = root.as_mapping().and_then(|m| m.get_mapping("written_since")) {
+        for (op, version) in map.iter() {
+            let line = op.span().start().map_or(0, |m| m.line());
+            let version = version
+                .as_scalar()
+                .and_then(|v| v.as_str().trim().parse::<u64>().ok())
+                .ok_or_else(|| fail(line, "expected a PIR version number".into()))?;
+            written_since.insert(op.as_str().to_owned(), version);
+        }
+    }
+    Ok((kinds, written_since))
 }
 
 /// The undo of one version's patch set.

@@ -27,7 +27,8 @@ floats within rtol 1e-3 and atol 1e-4 x the reference's largest magnitude. Sets:
   the reference computed by Paddle 3.3.1 as for `corpus`.
 
 `--paddle2onnx` converts the same files with paddle2onnx (in `--paddle-python`) and
-judges its files the same way: models converted, models correct, conversion time
+judges its files the same way (with `--p2o-from 3.2`, the files `pir downgrade --to 3.2`
+writes of them: what paddle2onnx makes of a model handed to it in the 3.2 encoding): models converted, models correct, conversion time
 (median of interleaved runs with pir's, `--repeat` each), and onnxruntime latency of
 both files where both are correct. Prints N/N per set and every failure with its reason.
 """
@@ -289,6 +290,9 @@ def main():
     ap.add_argument("--paddle-python", default="/work/venv-paddle/bin/python")
     ap.add_argument("--paddle2onnx", action="store_true")
     ap.add_argument("--opset", type=int, default=17)
+    ap.add_argument("--p2o-from", default=None, metavar="RELEASE",
+                    help="paddle2onnx converts `pir downgrade MODEL --to RELEASE` of each JSON model "
+                         "(e.g. 3.2) instead of the model itself")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default="/tmp/pir_onnx_check")
     ap.add_argument("--only", default=None)
@@ -394,8 +398,20 @@ def main():
             r["pir"] = judge(y, runs, cache) or "ok"
         if args.paddle2onnx:
             y2 = f"{args.out}/{s}.{name}.p2o.onnx"
-            if model.endswith(".json") or model.endswith(".pdmodel"):
-                jobs = [{"kind": "p2o", "model": model, "params": params or "", "out": y2, "opset": args.opset}
+            p2o_model, p2o_params, p2o_err = model, params, None
+            if args.p2o_from and model.endswith(".json"):
+                p2o_model = f"{args.out}/{s}.{name}.to{args.p2o_from}.json"
+                d = subprocess.run([args.pir, "downgrade", model, p2o_model, "--to", args.p2o_from, "-f"],
+                                   capture_output=True, text=True)
+                if d.returncode != 0:
+                    p2o_err = "downgrade: " + (d.stderr.strip().splitlines() or ["failed"])[-1][:400]
+                beside = p2o_model[:-len(".json")] + ".pdiparams"
+                p2o_params = beside if params and os.path.exists(beside) else None
+            if p2o_err:
+                r["p2o"] = "convert: " + p2o_err
+            elif p2o_model.endswith(".json") or p2o_model.endswith(".pdmodel"):
+                jobs = [{"kind": "p2o", "model": p2o_model, "params": p2o_params or "", "out": y2,
+                         "opset": args.opset}
                         for _ in range(args.repeat)]
                 if os.path.exists(y2):
                     os.remove(y2)

@@ -237,7 +237,10 @@ impl Downgrade {
 
 /// What `older-kinds.yaml` says: attribute id → the id it replaced, and op
 /// → the PIR version from which releases wrote it as patched.
-type OlderKinds = (FxHashMap<&'static str, &'static str>, FxHashMap<String, u64>);
+type OlderKinds = (
+    FxHashMap<&'static str, &'static str>,
+    FxHashMap<String, u64>,
+);
 
 /// `older-kinds.yaml` (see [`OlderKinds`]).
 fn older_kinds() -> Result<OlderKinds, PatchError> {
@@ -267,7 +270,10 @@ fn older_kinds() -> Result<OlderKinds, PatchError> {
         kinds.insert(id(wide.as_str())?, id(narrow.as_str())?);
     }
     let mut written_since = FxHashMap::default();
-    if let Some(map) = root.as_mapping().and_then(|m| m.get_mapping("written_since")) {
+    if let Some(map) = root
+        .as_mapping()
+        .and_then(|m| m.get_mapping("written_since"))
+    {
         for (op, version) in map.iter() {
             let line = op.span().start().map_or(0, |m| m.line());
             let version = version

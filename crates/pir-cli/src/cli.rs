@@ -292,7 +292,7 @@ fn input_shape(text: &str) -> Result<(String, Vec<i64>), String> {
     if name.is_empty() || name.contains([';', ',', '{', '}', '(', ')']) {
         return Err(format!("`{name}` is not an input name"));
     }
-    let dims = pir_pass::transforms::input_shapes::parse_dims(dims)?;
+    let dims = pir_pass::transforms::set_input_shapes::parse_dims(dims)?;
     Ok((name.to_owned(), dims))
 }
 

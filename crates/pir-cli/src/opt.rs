@@ -152,8 +152,8 @@ fn pipeline_text(
     let set_shapes = (!shapes.is_empty()).then(|| {
         format!(
             "{}{{shapes={}}}",
-            pir_pass::transforms::input_shapes::INFO.argument,
-            pir_pass::transforms::input_shapes::option_text(shapes)
+            pir_pass::transforms::set_input_shapes::INFO.argument,
+            pir_pass::transforms::set_input_shapes::option_text(shapes)
         )
     });
     let rules = match rules {

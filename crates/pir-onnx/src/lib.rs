@@ -226,8 +226,8 @@ pub fn prepare(
     if !input_shapes.is_empty() {
         parts.push(format!(
             "{}{{shapes={}}}",
-            pir_pass::transforms::input_shapes::INFO.argument,
-            pir_pass::transforms::input_shapes::option_text(input_shapes)
+            pir_pass::transforms::set_input_shapes::INFO.argument,
+            pir_pass::transforms::set_input_shapes::option_text(input_shapes)
         ));
     }
     if optimize {

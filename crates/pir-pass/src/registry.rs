@@ -12,8 +12,8 @@ use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
 use crate::transforms::{
     batch_size_like, canonicalize, cleanup, constant_folding, cse, dce, einsum_to_matmul,
-    fold_batch_norm, forward_loop_assigns, fusion, horizontal_fuse, inplace, input_shapes,
-    loop_invariant_code_motion, trim_broadcast_constants, value_semantics,
+    fold_batch_norm, forward_loop_assigns, fusion, horizontal_fuse, inplace,
+    loop_invariant_code_motion, set_input_shapes, trim_broadcast_constants, value_semantics,
 };
 
 /// A pipeline that cannot be built.
@@ -103,7 +103,7 @@ pub static PASSES: &[PassInfo] = &[
     inplace::INPLACE,
     value_semantics::TO_VTENSOR_PASS,
     value_semantics::DROP_VTENSOR_COPIES,
-    input_shapes::INFO,
+    set_input_shapes::INFO,
     constant_folding::INFO,
     fold_batch_norm::INFO,
     value_semantics::LOWER_VTENSOR,

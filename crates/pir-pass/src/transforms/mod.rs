@@ -12,8 +12,8 @@ pub mod forward_loop_assigns;
 pub mod fusion;
 pub mod horizontal_fuse;
 pub mod inplace;
-pub mod input_shapes;
 pub mod loop_invariant_code_motion;
+pub mod set_input_shapes;
 pub mod trim_broadcast_constants;
 pub mod value_semantics;
 

@@ -10,14 +10,14 @@ rounds of:
     program half of `save_inference_model`: normalize and serialize), and
     `paddle.static.save_inference_model(prefix, feeds, fetches, exe,
     program=prog)` (program and parameters to disk);
-  pir-rs: `examples/time_write` (`pir_legacy::write::to_bytes` of the
+  pir-rs: `crates/pir/examples/time_write.rs` (`pir_legacy::write::to_bytes` of the
     translated program, median of REPEAT);
 and prints per file the medians over rounds and the ratios
 serialize_program / write and save_inference_model / write, then their
 geometric means.
 
 Needs /work/venv-paddle262 and
-`cargo build --release -p pir-legacy --example time_write`.
+`cargo build --release -p pir --example time_write`.
 Usage: /work/venv-paddle262/bin/python bench/compare_paddle26_save.py [FILES...] [--rounds 3] [--repeat 20]
 """
 

@@ -11,7 +11,13 @@ Run with a Python that has onnxruntime, onnx and numpy (e.g.
 For each model with inputs it exports X with the `pir` binary (`--opset`, default 17),
 runs `onnx.checker.check_model(Y, full_check=True)`, runs Y in onnxruntime (CPU) and
 compares every output with the reference: same shape, integers and bools exactly,
-floats within rtol 1e-3 and atol 1e-4 x the reference's largest magnitude. Sets:
+floats within rtol 1e-3 and atol 1e-4 x the reference's largest magnitude. Two
+exceptions, both reported per model: an output that depends on a random node of the
+ONNX file (RandomUniform(Like), RandomNormal(Like), Multinomial, Bernoulli) is judged
+by shape, dtype and where it is finite when its values differ (ONNX's generator is not
+Paddle's: equal values are possible only for degenerate draws, which must then match);
+and the outputs listed in NOISE_FLOORS, whose exact value is 0 so that both sides are
+float rounding noise, get the stated absolute tolerance. Sets:
 
 - `corpus`: /work/shared/paddle-corpus (top level) and tests/corpus (models with
   `NAME.inputs.npz`); references computed by Paddle 3.3.1 (`load_inference_model` +
@@ -158,11 +164,61 @@ def compare_meta(outs, refs):
     return None
 
 
-def compare(outs, refs):
+# (set, model) -> {output index: (absolute tolerance, why)}: outputs whose exact
+# value is 0, so that Paddle's and onnxruntime's results are both rounding noise.
+NOISE_FLOORS = {
+    ("legacy", "lg_embed_attention"): {
+        0: (1e-5, "the sum of 96 layer_norm outputs (scale 1, bias 0: exactly 0) of "
+                  "magnitude ~80 in all; float32 rounding leaves ~1e-6 on either side"),
+    },
+}
+
+RANDOM_OPS = {"RandomUniform", "RandomUniformLike", "RandomNormal", "RandomNormalLike",
+              "Multinomial", "Bernoulli"}
+
+
+def random_outputs(model):
+    """Indices of the graph outputs of `model` that depend on a random node
+    (nested graphs included: a node whose subgraphs draw or read a random
+    value is random)."""
+    def names_in(graph):
+        for node in graph.node:
+            yield from node.input
+            for attr in node.attribute:
+                for g in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs):
+                    yield from names_in(g)
+
+    def draws(graph):
+        return any(node.op_type in RANDOM_OPS or any(
+            draws(g) for attr in node.attribute
+            for g in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs))
+            for node in graph.node)
+
+    tainted = set()
+    for node in model.graph.node:
+        subgraphs = [g for attr in node.attribute
+                     for g in ([attr.g] if attr.HasField("g") else []) + list(attr.graphs)]
+        if (node.op_type in RANDOM_OPS or any(i in tainted for i in node.input)
+                or any(draws(g) or any(n in tainted for n in names_in(g)) for g in subgraphs)):
+            tainted.update(node.output)
+    return {i for i, out in enumerate(model.graph.output) if out.name in tainted}
+
+
+def compare_random(o, r):
+    """A random output: same shape and dtype kind, finite where the reference is."""
+    if o.dtype.kind != r.dtype.kind and not (o.dtype.kind in "iu" and r.dtype.kind in "iu"):
+        return f"dtype {o.dtype}, reference {r.dtype}"
+    if r.dtype.kind in "fc" and not np.array_equal(np.isfinite(o), np.isfinite(r)):
+        return "finite where the reference is not (or not where it is)"
+    return None
+
+
+def compare(outs, refs, random=frozenset(), floors=None):
     if isinstance(refs, MetaReference):
         return compare_meta(outs, refs)
     if len(outs) != len(refs):
         return f"{len(outs)} outputs, reference has {len(refs)}"
+    floors = floors or {}
     for i, (o, r) in enumerate(zip(outs, refs)):
         o = np.asarray(o)
         r = np.asarray(r)
@@ -171,6 +227,12 @@ def compare(outs, refs):
                 o = o.reshape(r.shape)
             else:
                 return f"output {i}: shape {o.shape}, reference {r.shape}"
+        if i in random:
+            exact = compare([o], [r])
+            why = exact and compare_random(o, r)
+            if why:
+                return f"output {i} (random): {why}"
+            continue
         if r.dtype.kind in "biu" or o.dtype.kind in "biu":
             if not np.array_equal(o.astype(np.float64), r.astype(np.float64)):
                 bad = int(np.sum(o.astype(np.float64) != r.astype(np.float64)))
@@ -179,7 +241,7 @@ def compare(outs, refs):
         o64 = o.astype(np.complex128 if np.iscomplexobj(o) else np.float64)
         r64 = r.astype(np.complex128 if np.iscomplexobj(r) else np.float64)
         scale = float(np.max(np.abs(r64))) if r64.size else 0.0
-        atol = 1e-4 * scale
+        atol = max(1e-4 * scale, floors[i][0] if i in floors else 0.0)
         if not np.allclose(o64, r64, rtol=1e-3, atol=atol, equal_nan=True):
             err = float(np.nanmax(np.abs(o64 - r64))) if r64.size else 0.0
             return f"output {i}: max abs error {err:.3g} (largest |ref| {scale:.3g})"
@@ -244,18 +306,20 @@ def ort_run(path, feeds, session_cache):
         timer.cancel()
 
 
-def judge(path, runs, session_cache, full_check=True):
+def judge(path, runs, session_cache, full_check=True, floors=None):
     import onnx
     try:
-        onnx.checker.check_model(onnx.load(path), full_check=full_check)
+        model = onnx.load(path)
+        onnx.checker.check_model(model, full_check=full_check)
     except Exception as e:  # noqa: BLE001 - any checker failure is a verdict
         return f"checker: {str(e).splitlines()[0][:200]}"
+    random = random_outputs(model)
     for label, feeds, refs in runs:
         try:
             outs, _, _ = ort_run(path, feeds, session_cache)
         except Exception as e:  # noqa: BLE001
             return f"onnxruntime ({label}): {str(e).splitlines()[0][:200]}"
-        why = compare(outs, refs)
+        why = compare(outs, refs, random, floors)
         if why:
             return f"{label}: {why}"
     return None
@@ -395,7 +459,16 @@ def main():
         elif err:
             r["pir"] = err
         else:
-            r["pir"] = judge(y, runs, cache) or "ok"
+            r["pir"] = judge(y, runs, cache, floors=NOISE_FLOORS.get((s, name))) or "ok"
+            try:
+                import onnx
+                drawn = sorted(random_outputs(onnx.load(y)))
+            except Exception:  # noqa: BLE001 - an unreadable file was judged above
+                drawn = []
+            if drawn:
+                r["random_outputs"] = drawn
+            if (s, name) in NOISE_FLOORS:
+                r["noise_floors"] = {i: why for i, (_, why) in NOISE_FLOORS[(s, name)].items()}
         if args.paddle2onnx:
             y2 = f"{args.out}/{s}.{name}.p2o.onnx"
             p2o_model, p2o_params, p2o_err = model, params, None
@@ -418,7 +491,8 @@ def main():
                 res = run_paddle(args.paddle_python, jobs, args.out)
                 if res[0].get("ok"):
                     r["p2o_time"] = statistics.median([x.get("seconds", 0.0) for x in res])
-                    r["p2o"] = judge(y2, runs, cache) or "ok" if runs else "no reference"
+                    r["p2o"] = (judge(y2, runs, cache, floors=NOISE_FLOORS.get((s, name))) or "ok"
+                                if runs else "no reference")
                 else:
                     r["p2o"] = "convert: " + res[0].get("error", "no file written")
             if r["pir"] == "ok" and r.get("p2o") == "ok" and runs:

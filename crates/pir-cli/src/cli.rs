@@ -276,6 +276,10 @@ pub struct ExportArgs {
     /// more inputs.
     #[arg(long = "input-shape", value_name = "NAME=DIMS", value_parser = input_shape)]
     pub input_shape: Vec<(String, Vec<i64>)>,
+    /// Write the parameters to OUT.onnx.data beside the model (ONNX
+    /// external data); chosen anyway when the model would pass 2 GB.
+    #[arg(long)]
+    pub external_data: bool,
     /// Overwrite the output if it exists.
     #[arg(long, short)]
     pub force: bool,

@@ -322,13 +322,7 @@ fn op_changes(a: &Program, b: &Program, x: OpId, y: OpId, m: &Matching) -> Vec<S
             out.push(format!("attribute {name}: (none) -> {vb}"));
         }
     }
-    if a.num_results(x) != b.num_results(y) {
-        out.push(format!(
-            "results: {} -> {}",
-            a.num_results(x),
-            b.num_results(y)
-        ));
-    }
+    changed(&mut out, "results", a.num_results(x), b.num_results(y));
     for (i, (ra, rb)) in a.results(x).zip(b.results(y)).enumerate() {
         let (ta, tb) = (
             ca.display_type(a.value_type(ra)),
@@ -338,13 +332,7 @@ fn op_changes(a: &Program, b: &Program, x: OpId, y: OpId, m: &Matching) -> Vec<S
             out.push(format!("result {i} type: {ta} -> {tb}"));
         }
     }
-    if a.num_operands(x) != b.num_operands(y) {
-        out.push(format!(
-            "operands: {} -> {}",
-            a.num_operands(x),
-            b.num_operands(y)
-        ));
-    }
+    changed(&mut out, "operands", a.num_operands(x), b.num_operands(y));
     for (i, (va, vb)) in a.operands(x).zip(b.operands(y)).enumerate() {
         let same = match (va, vb) {
             (None, None) => true,
@@ -532,4 +520,11 @@ pub fn run(args: &DiffArgs) -> Result<(), CliError> {
         return Err(CliError::Differ);
     }
     Ok(())
+}
+
+/// Notes `what: a -> b` when the two differ.
+fn changed(out: &mut Vec<String>, what: &str, a: usize, b: usize) {
+    if a != b {
+        out.push(format!("{what}: {a} -> {b}"));
+    }
 }

@@ -1,5 +1,6 @@
-//! `pir export IN -o OUT.onnx [--opset N] [--no-opt] [--input-shape NAME=DIMS]`:
-//! writes a model as ONNX.
+//! `pir export IN -o OUT.onnx [--opset N] [--no-opt] [--input-shape NAME=DIMS]
+//! [--external-data]`: writes a model as ONNX (with its parameters in
+//! `OUT.onnx.data` when asked, or when the model would pass 2 GB).
 //!
 //! The model is read with its parameters (as `pir opt` reads it), given
 //! the fixed input dims asked for, prepared (constant folding and cleanups,
@@ -23,6 +24,7 @@ pub fn run(args: &ExportArgs) -> Result<(), CliError> {
         // A translated legacy program keeps the shapes its variables
         // declared, which are sometimes stale.
         trust_shapes: !pir_core::fs::has_extension(&args.input, "pdmodel"),
+        external_data: args.external_data,
         ..Default::default()
     };
     if !(pir::onnx::MIN_OPSET..=pir::onnx::MAX_OPSET).contains(&args.opset) {

@@ -23,10 +23,10 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use crate::context::{IrContext, Symbol};
+use crate::kind::{kind_codec_items, object_safe_view, Decoder, ExactDecoder};
 use crate::parser::{Expect, ParseError, Parser};
 use crate::printer::Printer;
 use crate::serial::{DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
-use crate::types::hash_with_kind;
 
 /// A uniqued attribute. Equal handles ⇔ equal attributes (within one context).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -48,24 +48,15 @@ impl Attribute {
 }
 
 /// Reads an attribute of one kind from its JSON object.
-pub type AttrDecoder = fn(
-    ctx: &IrContext,
-    id: &str,
-    obj: JsonValue<'_>,
-    path: &JsonPath<'_>,
-) -> Result<Attribute, DecodeError>;
+pub type AttrDecoder = Decoder<Attribute>;
 
 /// Reads an attribute of one kind from text spelled as the writer spells it
 /// (see [`AttrDef::decode_exact`]).
-pub type AttrExactDecoder =
-    fn(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Attribute>;
+pub type AttrExactDecoder = ExactDecoder<Attribute>;
 
 /// The definition of an attribute kind.
 pub trait AttrDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
-    /// Diagnostic name, e.g. `builtin.i32`.
-    const NAME: &'static str;
-    /// The JSON ids this kind reads.
-    const JSON_IDS: &'static [&'static str];
+    kind_codec_items!(Attribute, "an attribute");
 
     /// The kind's name in the typed text (`(Int64)3`); empty for kinds that
     /// cannot be parsed.
@@ -79,10 +70,6 @@ pub trait AttrDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
     /// by which the parser recognises values whose kind it does not know.
     const KEYWORDS: &'static [&'static str] = &[];
 
-    /// Prints the attribute as Paddle 3.3 does; in the typed form
-    /// ([`Printer::is_typed`]) losslessly.
-    fn print(&self, p: &mut Printer<'_>);
-
     /// Parses the value [`AttrDef::print`] writes (either form). `expect`
     /// carries what the op says of nested values (array elements).
     fn parse(p: &mut Parser<'_>, expect: Expect) -> Result<Attribute, ParseError> {
@@ -92,77 +79,15 @@ pub trait AttrDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
             Self::NAME
         )))
     }
-
-    /// Writes the whole JSON object of the attribute.
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError>;
-
-    /// Reads an attribute of this kind; `id` is the object's `"#"`.
-    fn decode(
-        ctx: &IrContext,
-        id: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError>;
-
-    /// Reads an attribute of this kind from its JSON text spelled exactly as
-    /// [`AttrDef::encode`] writes it, without a document: the cursor stands
-    /// after `{"#":"id"` and the kind reads the rest of the object. `None`
-    /// when the text is spelled any other way (or the kind has no such
-    /// reader); the caller then decodes the text's document with
-    /// [`AttrDef::decode`], so whatever this accepts it must read to the
-    /// very attribute `decode` gives. Called through
-    /// [`serial::decode_attr_exact`](crate::serial::decode_attr_exact).
-    fn decode_exact(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-        let _ = (ctx, id, text);
-        None
-    }
 }
 
-/// Object-safe view of an [`AttrDef`], as stored in the context.
-pub trait DynAttr: Any + Send + Sync + Debug {
-    /// [`AttrDef::NAME`].
-    fn kind_name(&self) -> &'static str;
-    /// Equality with another stored attribute (false across kinds).
-    fn dyn_eq(&self, other: &dyn DynAttr) -> bool;
-    /// Hash including the kind.
-    fn dyn_hash(&self) -> u64;
-    /// For downcasting.
-    fn as_any(&self) -> &dyn Any;
+object_safe_view! {
+    /// Object-safe view of an [`AttrDef`], as stored in the context.
+    DynAttr for AttrDef;
     /// [`AttrDef::TAG`].
-    fn tag(&self) -> &'static str;
+    fn tag(&self) -> &'static str = T::TAG;
     /// [`AttrDef::SELF_DESCRIBING`].
-    fn self_describing(&self) -> bool;
-    /// [`AttrDef::print`].
-    fn print(&self, p: &mut Printer<'_>);
-    /// [`AttrDef::encode`].
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError>;
-}
-
-impl<T: AttrDef> DynAttr for T {
-    fn kind_name(&self) -> &'static str {
-        T::NAME
-    }
-    fn dyn_eq(&self, other: &dyn DynAttr) -> bool {
-        other.as_any().downcast_ref::<T>() == Some(self)
-    }
-    fn dyn_hash(&self) -> u64 {
-        hash_with_kind(self)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn tag(&self) -> &'static str {
-        T::TAG
-    }
-    fn self_describing(&self) -> bool {
-        T::SELF_DESCRIBING
-    }
-    fn print(&self, p: &mut Printer<'_>) {
-        AttrDef::print(self, p)
-    }
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        AttrDef::encode(self, ctx, w)
-    }
+    fn self_describing(&self) -> bool = T::SELF_DESCRIBING;
 }
 
 /// An interned, ordered attribute dictionary (an operation's attribute map).

@@ -26,6 +26,7 @@ use crate::attributes::{
     AttrDecoder, AttrDef, AttrDict, AttrExactDecoder, Attribute, DictData, DynAttr,
 };
 use crate::interner::{fx_hash, Interner};
+use crate::kind::KindStore;
 use crate::op_info::{OpInfo, TraitId};
 use crate::parser::{AttrParseFn, Expect, TypeParseFn};
 use crate::types::{DynType, Type, TypeDecoder, TypeDef, TypeExactDecoder};
@@ -97,8 +98,8 @@ pub trait Dialect: Send + Sync {
 /// The IR context. See the module docs.
 pub struct IrContext {
     symbols: Interner<SymbolEntry>,
-    types: Interner<Box<dyn DynType>>,
-    attrs: Interner<Box<dyn DynAttr>>,
+    types: KindStore<Type>,
+    attrs: KindStore<Attribute>,
     dicts: Interner<DictData>,
     /// The orders of unsorted dictionaries' entries by name (see `DictData::sorted`).
     orders: Interner<Box<[u32]>>,
@@ -112,9 +113,6 @@ pub struct IrContext {
     op_sources: boxcar::Vec<Box<dyn OpSource>>,
     /// Held while a deferred registration is built, so that it is built once.
     materializing: Mutex<()>,
-    /// Each JSON id's kind: its decoder and its reader of exact text.
-    type_decoders: RwLock<FxHashMap<&'static str, (TypeDecoder, TypeExactDecoder)>>,
-    attr_decoders: RwLock<FxHashMap<&'static str, (AttrDecoder, AttrExactDecoder)>>,
     text: RwLock<TextRegistry>,
     traits: Mutex<Vec<String>>,
     dialects: Mutex<HashSet<&'static str>>,
@@ -190,16 +188,14 @@ impl IrContext {
         };
         let ctx = IrContext {
             symbols,
-            types: Interner::new(),
-            attrs: Interner::guessing(),
+            types: KindStore::new(false),
+            attrs: KindStore::new(true),
             dicts: Interner::guessing(),
             orders: Interner::new(),
             name_orders: Mutex::new(hashbrown::HashTable::new()),
             op_infos: boxcar::Vec::new(),
             op_sources: boxcar::Vec::new(),
             materializing: Mutex::new(()),
-            type_decoders: RwLock::new(FxHashMap::default()),
-            attr_decoders: RwLock::new(FxHashMap::default()),
             text: RwLock::new(TextRegistry::default()),
             traits: Mutex::new(Vec::new()),
             dialects: Mutex::new(HashSet::new()),
@@ -245,39 +241,32 @@ impl IrContext {
 
     /// Interns a type: equal data gives the same handle.
     pub fn intern_type<T: TypeDef>(&self, data: T) -> Type {
-        let index = self.types.intern(
-            crate::types::hash_with_kind,
-            data,
-            |stored, data| stored.dyn_eq(data),
-            |data| Box::new(data) as Box<dyn DynType>,
-            |stored| stored.dyn_hash(),
-        );
-        Type(index)
+        self.types.intern(data, |data| Box::new(data))
     }
 
-    /// Interns the type of kind `T` that `key` stands for: `key` hashes as `T` does and
-    /// `matches` recognises it, so `make` builds a `T` only when none exists yet (a lookup
-    /// allocates nothing).
-    pub(crate) fn intern_type_by<T: TypeDef, Q: std::hash::Hash + ?Sized>(
+    /// Interns the type of kind `T` that `key` stands for: `key` hashes as `T` does (as the
+    /// one field of a newtype does, or `str` for `Box<str>`) and `matches` recognises it, so
+    /// `make` builds a `T` only when none exists yet (a lookup allocates nothing). A key
+    /// that hashes otherwise breaks uniquing: equal types may get two handles.
+    pub fn intern_type_by<T: TypeDef, Q: std::hash::Hash + ?Sized>(
         &self,
         key: &Q,
         matches: impl Fn(&T) -> bool,
         make: impl FnOnce() -> T,
     ) -> Type {
-        let index = self.types.intern(
-            |()| crate::types::hash_as_kind::<T, Q>(key),
-            (),
-            |stored, ()| stored.as_any().downcast_ref::<T>().is_some_and(&matches),
-            |()| Box::new(make()) as Box<dyn DynType>,
-            |stored| stored.dyn_hash(),
-        );
-        Type(index)
+        self.types
+            .intern_by(key, matches, || Box::new(make()) as Box<dyn DynType>)
+    }
+
+    /// The store of types (see [`crate::kind`]).
+    pub(crate) fn type_store(&self) -> &KindStore<Type> {
+        &self.types
     }
 
     /// The stored data of a type.
     #[inline]
     pub fn type_data(&self, ty: Type) -> &dyn DynType {
-        &**self.types.get(ty.0)
+        self.types.get(ty)
     }
 
     /// The data of `ty` if it is of kind `T`.
@@ -294,10 +283,7 @@ impl IrContext {
     /// Registers a type kind so the JSON reader finds it by its ids and the
     /// text parser by its keywords.
     pub fn register_type<T: TypeDef>(&self) {
-        let mut map = self.type_decoders.write();
-        for id in T::JSON_IDS {
-            map.insert(id, (T::decode, T::decode_exact));
-        }
+        self.types.register(T::JSON_IDS, T::decode, T::decode_exact);
         let mut text = self.text.write();
         for kw in T::KEYWORDS {
             text.types.insert(kw, T::parse);
@@ -332,51 +318,36 @@ impl IrContext {
 
     /// The decoder registered for a JSON type id.
     pub fn type_decoder(&self, json_id: &str) -> Option<TypeDecoder> {
-        self.type_decoders
-            .read()
-            .get(json_id)
-            .map(|&(decode, _)| decode)
+        self.types.decoders(json_id).map(|(decode, _)| decode)
     }
 
     /// The reader of exact text ([`TypeDef::decode_exact`]) registered for a JSON type id.
     pub fn type_exact_decoder(&self, json_id: &str) -> Option<TypeExactDecoder> {
-        self.type_decoders
-            .read()
-            .get(json_id)
-            .map(|&(_, exact)| exact)
+        self.types.decoders(json_id).map(|(_, exact)| exact)
     }
 
     // ----- attributes -----
 
     /// Interns an attribute: equal data gives the same handle.
     pub fn intern_attr<T: AttrDef>(&self, data: T) -> Attribute {
-        let index = self.attrs.intern(
-            crate::types::hash_with_kind,
-            data,
-            |stored, data| stored.dyn_eq(data),
-            |data| Box::new(data) as Box<dyn DynAttr>,
-            |stored| stored.dyn_hash(),
-        );
-        Attribute(index)
+        self.attrs.intern(data, |data| Box::new(data))
     }
 
-    /// Interns the attribute of kind `T` that `key` stands for: `key` hashes as `T` does and
-    /// `matches` recognises it, so `make` builds a `T` only when none exists yet (a lookup
-    /// allocates nothing).
-    pub(crate) fn intern_attr_by<T: AttrDef, Q: std::hash::Hash + ?Sized>(
+    /// Interns the attribute of kind `T` that `key` stands for, as
+    /// [`intern_type_by`](Self::intern_type_by) does types.
+    pub fn intern_attr_by<T: AttrDef, Q: std::hash::Hash + ?Sized>(
         &self,
         key: &Q,
         matches: impl Fn(&T) -> bool,
         make: impl FnOnce() -> T,
     ) -> Attribute {
-        let index = self.attrs.intern(
-            |()| crate::types::hash_as_kind::<T, Q>(key),
-            (),
-            |stored, ()| stored.as_any().downcast_ref::<T>().is_some_and(&matches),
-            |()| Box::new(make()) as Box<dyn DynAttr>,
-            |stored| stored.dyn_hash(),
-        );
-        Attribute(index)
+        self.attrs
+            .intern_by(key, matches, || Box::new(make()) as Box<dyn DynAttr>)
+    }
+
+    /// The store of attributes (see [`crate::kind`]).
+    pub(crate) fn attr_store(&self) -> &KindStore<Attribute> {
+        &self.attrs
     }
 
     /// Makes room for about `attrs` attributes and `dicts` attribute
@@ -386,14 +357,14 @@ impl IrContext {
     /// model before finds its items again, and room for them twice over
     /// would rehash every item and spread lookups over twice the memory.
     pub fn reserve_interned(&self, attrs: usize, dicts: usize) {
-        self.attrs.reserve_total(attrs, |stored| stored.dyn_hash());
+        self.attrs.reserve_total(attrs);
         self.dicts.reserve_total(dicts, |d| fx_hash(&*d.entries));
     }
 
     /// The stored data of an attribute.
     #[inline]
     pub fn attr_data(&self, attr: Attribute) -> &dyn DynAttr {
-        &**self.attrs.get(attr.0)
+        self.attrs.get(attr)
     }
 
     /// The data of `attr` if it is of kind `T`.
@@ -405,10 +376,7 @@ impl IrContext {
     /// Registers an attribute kind so the JSON reader finds it by its ids and
     /// the text parser by its tag and keywords.
     pub fn register_attr<T: AttrDef>(&self) {
-        let mut map = self.attr_decoders.write();
-        for id in T::JSON_IDS {
-            map.insert(id, (T::decode, T::decode_exact));
-        }
+        self.attrs.register(T::JSON_IDS, T::decode, T::decode_exact);
         let mut text = self.text.write();
         if !T::TAG.is_empty() {
             text.attr_tags.insert(T::TAG, T::parse);
@@ -420,18 +388,12 @@ impl IrContext {
 
     /// The decoder registered for a JSON attribute id.
     pub fn attr_decoder(&self, json_id: &str) -> Option<AttrDecoder> {
-        self.attr_decoders
-            .read()
-            .get(json_id)
-            .map(|&(decode, _)| decode)
+        self.attrs.decoders(json_id).map(|(decode, _)| decode)
     }
 
     /// The reader of exact text ([`AttrDef::decode_exact`]) registered for a JSON attribute id.
     pub fn attr_exact_decoder(&self, json_id: &str) -> Option<AttrExactDecoder> {
-        self.attr_decoders
-            .read()
-            .get(json_id)
-            .map(|&(_, exact)| exact)
+        self.attrs.decoders(json_id).map(|(_, exact)| exact)
     }
 
     // ----- attribute dictionaries -----

@@ -18,8 +18,11 @@ pub use pir_json::{
     Exact as ExactJson, Path as JsonPath, Value as JsonValue, Writer as JsonWriter,
 };
 
+pub use crate::field::JsonField;
+
 use crate::attributes::Attribute;
 use crate::context::IrContext;
+use crate::kind::{HandleKind, StoredData};
 use crate::types::Type;
 
 /// A JSON value that does not describe a valid type or attribute.
@@ -59,14 +62,7 @@ pub fn decode_type(
     v: JsonValue<'_>,
     path: &JsonPath<'_>,
 ) -> Result<Type, DecodeError> {
-    let id = tag(v, path)?;
-    match ctx.type_decoder(&id) {
-        Some(decode) => decode(ctx, &id, v, path),
-        None => Err(DecodeError::at(
-            &JsonPath::Key(path, "#"),
-            format!("unknown type id `{id}`"),
-        )),
-    }
+    decode_kind(ctx, v, path)
 }
 
 /// Reads an attribute object through the context's registry.
@@ -75,12 +71,21 @@ pub fn decode_attr(
     v: JsonValue<'_>,
     path: &JsonPath<'_>,
 ) -> Result<Attribute, DecodeError> {
+    decode_kind(ctx, v, path)
+}
+
+/// Reads an object by the decoder its `"#"` names among `H`'s kinds.
+pub(crate) fn decode_kind<H: HandleKind>(
+    ctx: &IrContext,
+    v: JsonValue<'_>,
+    path: &JsonPath<'_>,
+) -> Result<H, DecodeError> {
     let id = tag(v, path)?;
-    match ctx.attr_decoder(&id) {
-        Some(decode) => decode(ctx, &id, v, path),
+    match H::store(ctx).decoders(&id) {
+        Some((decode, _)) => decode(ctx, &id, v, path),
         None => Err(DecodeError::at(
             &JsonPath::Key(path, "#"),
-            format!("unknown attribute id `{id}`"),
+            format!("unknown {} id `{id}`", H::WHAT),
         )),
     }
 }
@@ -91,18 +96,25 @@ pub fn decode_attr(
 /// other spelling, an id no kind registered, or a kind without such a reader:
 /// then [`decode_type`] on the text's document gives the type or the error.
 pub fn decode_type_exact(ctx: &IrContext, text: &mut ExactJson<'_>) -> Option<Type> {
-    text.nest(|text| {
-        let id = exact_tag(text)?;
-        ctx.type_exact_decoder(id)?(ctx, id, text)
-    })
+    decode_kind_exact(ctx, text)
 }
 
 /// Reads an attribute object spelled exactly as the writer spells it
 /// (`{"#":"0.a_i32","D":3}`) without a document, as [`decode_type_exact`] does types.
 pub fn decode_attr_exact(ctx: &IrContext, text: &mut ExactJson<'_>) -> Option<Attribute> {
+    decode_kind_exact(ctx, text)
+}
+
+/// Reads an object spelled exactly by the reader of exact text its `"#"`
+/// names among `H`'s kinds.
+#[inline]
+pub(crate) fn decode_kind_exact<H: HandleKind>(
+    ctx: &IrContext,
+    text: &mut ExactJson<'_>,
+) -> Option<H> {
     text.nest(|text| {
         let id = exact_tag(text)?;
-        ctx.attr_exact_decoder(id)?(ctx, id, text)
+        H::store(ctx).decoders(id)?.1(ctx, id, text)
     })
 }
 
@@ -123,25 +135,9 @@ pub fn decode_data_exact<'t, T>(
     Some(data)
 }
 
-/// Reads the `,"D":[...]}` that ends a list-valued object spelled exactly,
-/// each element with `item` (the exact counterpart of [`decode_data_list`]).
-pub fn decode_data_list_exact<'t, T>(
-    text: &mut ExactJson<'t>,
-    mut item: impl FnMut(&mut ExactJson<'t>) -> Option<T>,
-) -> Option<Vec<T>> {
-    decode_data_exact(text, |text| {
-        let mut items = Vec::new();
-        text.array(|text| {
-            items.push(item(text)?);
-            Some(())
-        })?;
-        Some(items)
-    })
-}
-
 /// Writes a type object.
 pub fn encode_type(ctx: &IrContext, ty: Type, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-    ctx.type_data(ty).encode(ctx, w)
+    encode_kind(ctx, ty, w)
 }
 
 /// Writes an attribute object.
@@ -150,7 +146,16 @@ pub fn encode_attr(
     attr: Attribute,
     w: &mut JsonWriter<'_>,
 ) -> Result<(), EncodeError> {
-    ctx.attr_data(attr).encode(ctx, w)
+    encode_kind(ctx, attr, w)
+}
+
+/// Writes the object of a type or an attribute by its kind.
+pub(crate) fn encode_kind<H: HandleKind>(
+    ctx: &IrContext,
+    handle: H,
+    w: &mut JsonWriter<'_>,
+) -> Result<(), EncodeError> {
+    H::store(ctx).get(handle).stored_encode(ctx, w)
 }
 
 /// The `"#"` of an object.
@@ -307,180 +312,4 @@ pub fn encode_data_list<T: Copy>(
     w.end_array();
     w.end_object();
     Ok(())
-}
-
-/// A value a kind holds as one element of its `"D"` array in Paddle's JSON
-/// (a type, dims, a layout, ...): written and read the same way in every
-/// kind that holds it. [`json_fields!`](crate::json_fields) builds a kind's
-/// `encode` and `decode` from its fields.
-pub trait JsonField: Sized {
-    /// Writes the value.
-    fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError>;
-    /// Reads a value at `path`.
-    fn decode_field(
-        ctx: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Self, DecodeError>;
-}
-
-impl JsonField for Type {
-    fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        encode_type(ctx, *self, w)
-    }
-    fn decode_field(
-        ctx: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError> {
-        decode_type(ctx, v, path)
-    }
-}
-
-impl JsonField for Box<[i64]> {
-    fn encode_field(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        crate::builtin::encode_dims(w, self);
-        Ok(())
-    }
-    fn decode_field(
-        _: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Self, DecodeError> {
-        crate::builtin::decode_dims(v, path)
-    }
-}
-
-impl JsonField for crate::builtin::DataLayout {
-    fn encode_field(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        w.string(self.as_str());
-        Ok(())
-    }
-    fn decode_field(
-        _: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Self, DecodeError> {
-        crate::builtin::decode_layout(v, path)
-    }
-}
-
-impl JsonField for Attribute {
-    fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        encode_attr(ctx, *self, w)
-    }
-    fn decode_field(
-        ctx: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        decode_attr(ctx, v, path)
-    }
-}
-
-impl JsonField for i64 {
-    fn encode_field(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        w.i64(*self);
-        Ok(())
-    }
-    fn decode_field(
-        _: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<i64, DecodeError> {
-        int(v, path)
-    }
-}
-
-impl JsonField for Box<str> {
-    fn encode_field(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        w.string(self);
-        Ok(())
-    }
-    fn decode_field(
-        _: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Self, DecodeError> {
-        Ok(string(v, path)?.into())
-    }
-}
-
-/// A list of fields other than dims (types, attributes, names) is a JSON
-/// array of them.
-macro_rules! list_field {
-    ($($item:ty),*) => {$(
-        impl JsonField for Box<[$item]> {
-            fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-                w.begin_array();
-                for item in self.iter() {
-                    item.encode_field(ctx, w)?;
-                }
-                w.end_array();
-                Ok(())
-            }
-            fn decode_field(
-                ctx: &IrContext,
-                v: JsonValue<'_>,
-                path: &JsonPath<'_>,
-            ) -> Result<Self, DecodeError> {
-                let mut items = Vec::new();
-                for (i, item) in array(v, path)?.enumerate() {
-                    items.push(<$item>::decode_field(ctx, item, &path.index(i))?);
-                }
-                Ok(items.into())
-            }
-        }
-    )*};
-}
-list_field!(Attribute, Type, Box<str>);
-
-/// The `encode` and `decode` of a type or attribute kind whose JSON is
-/// `{"#":ID,"D":[field, ...]}` (ID its first `JSON_IDS`), from its fields
-/// in order (each a [`serial::JsonField`](crate::serial::JsonField)):
-/// written inside the kind's `impl TypeDef` (`json_fields!(type: dtype,
-/// dims, layout);`) or `impl AttrDef` (`json_fields!(attr: ...)`). The
-/// kind's JSON is then declared once, and reading gives the path of a
-/// wrong element.
-#[macro_export]
-macro_rules! json_fields {
-    (type: $($field:ident),+ $(,)?) => {
-        $crate::json_fields!(@impl intern_type, Type: $($field),+);
-    };
-    (attr: $($field:ident),+ $(,)?) => {
-        $crate::json_fields!(@impl intern_attr, Attribute: $($field),+);
-    };
-    (@impl $intern:ident, $handle:ident: $($field:ident),+) => {
-        fn encode(
-            &self,
-            ctx: &$crate::IrContext,
-            w: &mut $crate::serial::JsonWriter<'_>,
-        ) -> Result<(), $crate::serial::EncodeError> {
-            $crate::serial::begin_tagged(w, Self::JSON_IDS[0]);
-            w.begin_array();
-            $($crate::serial::JsonField::encode_field(&self.$field, ctx, w)?;)+
-            w.end_array();
-            w.end_object();
-            Ok(())
-        }
-        fn decode(
-            ctx: &$crate::IrContext,
-            _: &str,
-            obj: $crate::serial::JsonValue<'_>,
-            path: &$crate::serial::JsonPath<'_>,
-        ) -> Result<$crate::$handle, $crate::serial::DecodeError> {
-            const N: usize = [$(stringify!($field)),+].len();
-            let dpath = path.key("D");
-            let [$($field),+] =
-                $crate::serial::array_n::<N>($crate::serial::field(obj, "D", path)?, &dpath)?;
-            let mut index = 0usize;
-            let mut next = || {
-                index += 1;
-                index - 1
-            };
-            Ok(ctx.$intern(Self {
-                $($field: $crate::serial::JsonField::decode_field(ctx, $field, &dpath.index(next()))?,)+
-            }))
-        }
-    };
 }

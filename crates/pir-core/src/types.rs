@@ -22,6 +22,7 @@ use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
 use crate::context::IrContext;
+use crate::kind::{kind_codec_items, object_safe_view, Decoder, ExactDecoder};
 use crate::parser::{ParseError, Parser};
 use crate::printer::Printer;
 use crate::serial::{DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
@@ -47,31 +48,19 @@ impl Type {
 }
 
 /// Reads a type of one kind from its JSON object (`{"#": id, "D": ...}`).
-pub type TypeDecoder = fn(
-    ctx: &IrContext,
-    id: &str,
-    obj: JsonValue<'_>,
-    path: &JsonPath<'_>,
-) -> Result<Type, DecodeError>;
+pub type TypeDecoder = Decoder<Type>;
 
 /// Reads a type of one kind from text spelled as the writer spells it (see
 /// [`TypeDef::decode_exact`]).
-pub type TypeExactDecoder = fn(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Type>;
+pub type TypeExactDecoder = ExactDecoder<Type>;
 
 /// The definition of a type kind.
 pub trait TypeDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
-    /// Diagnostic name, e.g. `builtin.dense_tensor`.
-    const NAME: &'static str;
-    /// The JSON ids this kind reads (e.g. `["0.t_dtensor"]`; scalar kinds list several).
-    const JSON_IDS: &'static [&'static str];
+    kind_codec_items!(Type, "a type");
 
     /// Words that start the kind's text (`tensor`; scalar kinds list `f32`,
     /// `i64`, ...), by which the parser finds the kind.
     const KEYWORDS: &'static [&'static str] = &[];
-
-    /// Prints the type as Paddle 3.3 does; in the typed form
-    /// ([`Printer::is_typed`]) also what Paddle leaves out.
-    fn print(&self, p: &mut Printer<'_>);
 
     /// Parses the text [`TypeDef::print`] writes (either form), after its
     /// keyword `keyword` (which started at `start`).
@@ -82,45 +71,11 @@ pub trait TypeDef: Any + Send + Sync + Debug + Eq + Hash + Sized {
             format!("type kind {} has no text parser", Self::NAME),
         ))
     }
-
-    /// Writes the whole JSON object of the type (`{"#":...,"D":...}`).
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError>;
-
-    /// Reads a type of this kind; `id` is the object's `"#"`, one of [`Self::JSON_IDS`].
-    fn decode(
-        ctx: &IrContext,
-        id: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError>;
-
-    /// Reads a type of this kind from its JSON text spelled exactly as
-    /// [`TypeDef::encode`] writes it, without a document: the cursor stands
-    /// after `{"#":"id"` and the kind reads the rest of the object. `None`
-    /// when the text is spelled any other way (or the kind has no such
-    /// reader); the caller then decodes the text's document with
-    /// [`TypeDef::decode`], so whatever this accepts it must read to the
-    /// very type `decode` gives. Called through [`serial::decode_type_exact`](crate::serial::decode_type_exact).
-    fn decode_exact(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Type> {
-        let _ = (ctx, id, text);
-        None
-    }
 }
 
-/// Object-safe view of a [`TypeDef`], as stored in the context.
-pub trait DynType: Any + Send + Sync + Debug {
-    /// [`TypeDef::NAME`].
-    fn kind_name(&self) -> &'static str;
-    /// Equality with another stored type (false across kinds).
-    fn dyn_eq(&self, other: &dyn DynType) -> bool;
-    /// Hash including the kind.
-    fn dyn_hash(&self) -> u64;
-    /// For downcasting.
-    fn as_any(&self) -> &dyn Any;
-    /// [`TypeDef::print`].
-    fn print(&self, p: &mut Printer<'_>);
-    /// [`TypeDef::encode`].
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError>;
+object_safe_view! {
+    /// Object-safe view of a [`TypeDef`], as stored in the context.
+    DynType for TypeDef;
 }
 
 pub(crate) fn hash_with_kind<T: Any + Hash>(value: &T) -> u64 {
@@ -134,25 +89,4 @@ pub(crate) fn hash_as_kind<T: Any, Q: Hash + ?Sized>(key: &Q) -> u64 {
     std::any::TypeId::of::<T>().hash(&mut h);
     key.hash(&mut h);
     h.finish()
-}
-
-impl<T: TypeDef> DynType for T {
-    fn kind_name(&self) -> &'static str {
-        T::NAME
-    }
-    fn dyn_eq(&self, other: &dyn DynType) -> bool {
-        other.as_any().downcast_ref::<T>() == Some(self)
-    }
-    fn dyn_hash(&self) -> u64 {
-        hash_with_kind(self)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-    fn print(&self, p: &mut Printer<'_>) {
-        TypeDef::print(self, p)
-    }
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        TypeDef::encode(self, ctx, w)
-    }
 }

@@ -23,6 +23,7 @@
 
 pub mod cf;
 pub mod dist;
+pub mod op_attrs;
 pub mod op_def;
 pub mod op_facts;
 mod op_registry;

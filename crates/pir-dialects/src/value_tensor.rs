@@ -32,13 +32,10 @@
 //! assert_eq!(ValueTensorType::to_dense(&ctx, vt), Some(dense));
 //! ```
 
-use pir_core::builtin::{print_shape_and_dtype, DenseTensorType, TensorExtras};
+use pir_core::builtin::DenseTensorType;
 use pir_core::op_info::traits;
-use pir_core::parser::{ParseError, Parser};
-use pir_core::printer::Printer;
-use pir_core::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
 use pir_core::walk::Order;
-use pir_core::{AttrDict, Dialect, IrContext, OpId, OpInfo, Program, Type, TypeDef, ValueId};
+use pir_core::{AttrDict, Dialect, IrContext, OpId, OpInfo, Program, Type, ValueId};
 
 /// Name of the op copying a tensor into a value tensor.
 pub const TO_VTENSOR: &str = "vt.to_vtensor";
@@ -47,11 +44,20 @@ pub const TO_TENSOR: &str = "vt.to_tensor";
 /// The JSON id of [`ValueTensorType`].
 pub const VTENSOR_JSON_ID: &str = "vt.t_vtensor";
 
-/// A value tensor: read-only and alias-free, with the data of a dense tensor
-/// (`v_tensor<2x3xf32>`; the typed form adds a non-default layout, LoD and
-/// offset as `tensor<...>` does).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ValueTensorType(pub DenseTensorType);
+pir_core::declare_kinds! {
+    /// Registers [`ValueTensorType`].
+    fn register_declared_types;
+
+    /// A value tensor: read-only and alias-free, with the data of a dense tensor
+    /// (`v_tensor<2x3xf32>`; the typed form adds a non-default layout, LoD and
+    /// offset as `tensor<...>` does). Both printed forms read back: Paddle-style
+    /// text gives the defaults for what it leaves out, the typed form carries them.
+    type ValueTensorType(DenseTensorType) {
+        name: "vt.v_tensor",
+        json: VTENSOR_JSON_ID,
+        keyword: "v_tensor",
+    }
+}
 
 impl ValueTensorType {
     /// The value tensor with the data of the dense tensor type `dense`
@@ -66,40 +72,6 @@ impl ValueTensorType {
     pub fn to_dense(ctx: &IrContext, vt: Type) -> Option<Type> {
         let v = ctx.type_as::<ValueTensorType>(vt)?;
         Some(ctx.intern_type(v.0.clone()))
-    }
-}
-
-impl TypeDef for ValueTensorType {
-    const NAME: &'static str = "vt.v_tensor";
-    const JSON_IDS: &'static [&'static str] = &[VTENSOR_JSON_ID];
-    const KEYWORDS: &'static [&'static str] = &["v_tensor"];
-    fn print(&self, p: &mut Printer<'_>) {
-        p.write_str("v_tensor<");
-        print_shape_and_dtype(p, &self.0.dims, self.0.dtype);
-        TensorExtras::print(p, self.0.layout, &self.0.lod, self.0.offset);
-        p.write_str(">");
-    }
-    /// Both printed forms share `tensor<...>`'s body: Paddle-style text gives
-    /// the defaults for what it leaves out, the typed form carries them.
-    fn parse(p: &mut Parser<'_>, _: &str, _: usize) -> Result<Type, ParseError> {
-        let dense = DenseTensorType::parse_body(p)?;
-        Ok(p.ctx().intern_type(ValueTensorType(dense)))
-    }
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, VTENSOR_JSON_ID);
-        self.0.encode_data(ctx, w)?;
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError> {
-        let data = serial::field(obj, "D", path)?;
-        let dense = DenseTensorType::decode_data(ctx, data, &path.key("D"))?;
-        Ok(ctx.intern_type(ValueTensorType(dense)))
     }
 }
 
@@ -220,7 +192,7 @@ impl Dialect for ValueTensorDialect {
     }
 
     fn register(&self, ctx: &IrContext) {
-        ctx.register_type::<ValueTensorType>();
+        register_declared_types(ctx);
         // A copy has no effect beyond its result: unused copies may go, and
         // the alias analysis sees a plain reader returning a fresh buffer.
         for (name, verify) in [
@@ -243,6 +215,7 @@ mod tests {
 
     use super::*;
     use pir_core::builtin::{DataLayout, ScalarType};
+    use pir_core::serial::{self, JsonWriter};
 
     #[test]
     fn the_type_prints_parses_and_saves_with_its_extras() {

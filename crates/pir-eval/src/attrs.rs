@@ -1,11 +1,8 @@
 //! The op being evaluated: its name, attributes and inputs grouped by
 //! operand.
 
-use pir_core::builtin::{
-    ArrayAttr, BoolAttr, F32Attr, F64Attr, I32Attr, I64Attr, IndexAttr, StrAttr,
-};
-use pir_core::{Attribute, OpId, Program};
-use pir_dialects::pd_op::{DataType, DataTypeAttr, IntArrayAttr};
+use pir_core::{OpId, Program};
+use pir_dialects::op_attrs::OpAttrs;
 use pir_params::DType;
 
 use crate::{EvalError, EvalTensor};
@@ -82,43 +79,27 @@ impl Ctx<'_> {
         }
     }
 
-    fn get(&self, attr: &str) -> Option<Attribute> {
-        self.program.attr(self.op, attr)
-    }
-
-    fn num(&self, attr: &str, a: Attribute) -> Result<f64, EvalError> {
-        let ctx = self.program.ctx();
-        ctx.attr_as::<F64Attr>(a)
-            .map(|a| a.value())
-            .or_else(|| ctx.attr_as::<F32Attr>(a).map(|a| f64::from(a.value())))
-            .or_else(|| ctx.attr_as::<I64Attr>(a).map(|a| a.0 as f64))
-            .or_else(|| ctx.attr_as::<I32Attr>(a).map(|a| f64::from(a.0)))
-            .or_else(|| ctx.attr_as::<IndexAttr>(a).map(|a| a.0 as f64))
-            .or_else(|| ctx.attr_as::<BoolAttr>(a).map(|a| f64::from(u8::from(a.0))))
-            .ok_or_else(|| self.bad(attr, "not a number"))
-    }
-
-    fn int(&self, attr: &str, a: Attribute) -> Result<i64, EvalError> {
-        let ctx = self.program.ctx();
-        ctx.attr_as::<I64Attr>(a)
-            .map(|a| a.0)
-            .or_else(|| ctx.attr_as::<I32Attr>(a).map(|a| i64::from(a.0)))
-            .or_else(|| ctx.attr_as::<IndexAttr>(a).map(|a| a.0))
-            .ok_or_else(|| self.bad(attr, "not an integer"))
+    /// The op's attributes (`pir_dialects::op_attrs`), errors as
+    /// [`EvalError::Attribute`]; integers and bools must be of their own
+    /// kind, as Paddle's kernels take them.
+    fn attrs(&self) -> OpAttrs<'_, EvalError> {
+        OpAttrs::with_errors(self.program, self.op, |program, op, e| {
+            EvalError::Attribute {
+                op: program.op_name_str(op).to_string(),
+                name: e.name,
+                msg: e.problem.to_string(),
+            }
+        })
     }
 
     /// A number held by a float, integer or bool attribute.
     pub fn f64(&self, attr: &str) -> Result<f64, EvalError> {
-        let a = self.get(attr).ok_or_else(|| self.bad(attr, "missing"))?;
-        self.num(attr, a)
+        self.attrs().f64(attr)
     }
 
     /// A number attribute, `default` when absent.
     pub fn f64_or(&self, attr: &str, default: f64) -> Result<f64, EvalError> {
-        match self.get(attr) {
-            None => Ok(default),
-            Some(a) => self.num(attr, a),
-        }
+        self.attrs().f64_or(attr, default)
     }
 
     /// A `float` attribute as the kernel sees it (`F32Attr`; a double is
@@ -129,106 +110,43 @@ impl Ctx<'_> {
 
     /// An integer attribute.
     pub fn i64(&self, attr: &str) -> Result<i64, EvalError> {
-        let a = self.get(attr).ok_or_else(|| self.bad(attr, "missing"))?;
-        self.int(attr, a)
+        self.attrs().i64(attr)
     }
 
     /// An integer attribute, `default` when absent.
     pub fn i64_or(&self, attr: &str, default: i64) -> Result<i64, EvalError> {
-        match self.get(attr) {
-            None => Ok(default),
-            Some(a) => self.int(attr, a),
-        }
+        self.attrs().i64_or(attr, default)
     }
 
     /// A bool attribute (`default` when absent).
     pub fn bool_or(&self, attr: &str, default: bool) -> Result<bool, EvalError> {
-        match self.get(attr) {
-            None => Ok(default),
-            Some(a) => self
-                .program
-                .ctx()
-                .attr_as::<BoolAttr>(a)
-                .map(|b| b.0)
-                .ok_or_else(|| self.bad(attr, "not a bool")),
-        }
+        self.attrs().bool_or(attr, default)
     }
 
     /// A string attribute (`default` when absent).
     pub fn str_or(&self, attr: &str, default: &str) -> Result<String, EvalError> {
-        match self.get(attr) {
-            None => Ok(default.to_string()),
-            Some(a) => self
-                .program
-                .ctx()
-                .attr_as::<StrAttr>(a)
-                .map(|s| s.0.to_string())
-                .ok_or_else(|| self.bad(attr, "not a string")),
-        }
-    }
-
-    fn elements(&self, attr: &str) -> Result<Option<Vec<Attribute>>, EvalError> {
-        let Some(a) = self.get(attr) else {
-            return Ok(None);
-        };
-        let ctx = self.program.ctx();
-        if let Some(v) = ctx.attr_as::<IntArrayAttr>(a) {
-            return Ok(Some(
-                v.0.iter().map(|&i| ctx.intern_attr(I64Attr(i))).collect(),
-            ));
-        }
-        ctx.attr_as::<ArrayAttr>(a)
-            .map(|arr| Some(arr.0.to_vec()))
-            .ok_or_else(|| self.bad(attr, "not an array"))
+        self.attrs().str_or(attr, default)
     }
 
     /// An int array: `pd_op.IntArray` or a builtin array of integers.
     pub fn ints(&self, attr: &str) -> Result<Vec<i64>, EvalError> {
-        self.ints_opt(attr)?
-            .ok_or_else(|| self.bad(attr, "missing"))
+        self.attrs().ints(attr)
     }
 
     /// An int array, `default` when absent.
     pub fn ints_or(&self, attr: &str, default: &[i64]) -> Result<Vec<i64>, EvalError> {
-        Ok(self.ints_opt(attr)?.unwrap_or_else(|| default.to_vec()))
-    }
-
-    fn ints_opt(&self, attr: &str) -> Result<Option<Vec<i64>>, EvalError> {
-        match self.elements(attr)? {
-            None => Ok(None),
-            Some(v) => v
-                .into_iter()
-                .map(|e| self.int(attr, e))
-                .collect::<Result<_, _>>()
-                .map(Some),
-        }
+        self.attrs().ints_or(attr, default)
     }
 
     /// An array of numbers (assign_value's `values`).
     pub fn f64s(&self, attr: &str) -> Result<Vec<f64>, EvalError> {
-        self.elements(attr)?
-            .ok_or_else(|| self.bad(attr, "missing"))?
-            .into_iter()
-            .map(|e| self.num(attr, e))
-            .collect()
+        self.attrs().f64s(attr)
     }
 
     /// A `pd_op.DataType` attribute: `None` for `Undefined` or absent.
     pub fn dtype(&self, attr: &str) -> Result<Option<DType>, EvalError> {
-        let Some(a) = self.get(attr) else {
-            return Ok(None);
-        };
-        let d = self
-            .program
-            .ctx()
-            .attr_as::<DataTypeAttr>(a)
-            .ok_or_else(|| self.bad(attr, "not a data type"))?;
-        if d.0 == DataType::Undefined {
-            return Ok(None);
-        }
-        DType::from_paddle_name(d.0.text())
-            .map(Some)
-            .ok_or_else(|| self.bad(attr, format!("unsupported data type {}", d.0.text())))
+        self.attrs()
+            .dtype(attr, |d| DType::from_paddle_name(d.text()))
     }
 
     /// A data type attribute that must be set.

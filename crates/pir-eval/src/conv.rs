@@ -38,6 +38,18 @@ pub(crate) struct Spatial {
     pub dilation: [usize; 2],
 }
 
+impl Spatial {
+    /// The input index that output `pos` reads at kernel tap `k` along
+    /// spatial `axis` (the output index tap `k` of input `pos` writes, for a
+    /// transposed convolution), or `None` where it falls in the padding,
+    /// i.e. outside `0..limit`.
+    fn tap(&self, axis: usize, pos: usize, k: usize, limit: usize) -> Option<usize> {
+        let at = (pos * self.stride[axis] + k * self.dilation[axis]) as isize
+            - self.pad[axis].0 as isize;
+        (0..limit as isize).contains(&at).then_some(at as usize)
+    }
+}
+
 /// `n` values in `[0, 2^31)` (Paddle's attributes are int32; the bound
 /// keeps the index arithmetic from overflowing).
 pub(crate) fn positive(
@@ -184,26 +196,43 @@ fn filter4<T: Clone>(c: &Ctx<'_>, w: &ArrayD<T>) -> Result<Array4<T>, EvalError>
         .map_err(|_| c.shape_err(format!("expected a 4-d filter, got {:?}", w.shape())))
 }
 
+/// The `groups` attribute, which must be positive and satisfy `fits` (how
+/// the input's `ci` channels and the filter's dims split into groups), and
+/// the spatial parameters of a convolution over an `input` plane with a
+/// `kernel` filter.
+fn groups_and_spatial(
+    c: &Ctx<'_>,
+    ci: usize,
+    filter: &[usize],
+    input: [usize; 2],
+    kernel: [usize; 2],
+    fits: impl Fn(usize) -> bool,
+) -> Result<(usize, Spatial), EvalError> {
+    let groups = usize::try_from(c.i64_or("groups", 1)?).unwrap_or(0);
+    if groups == 0 || !fits(groups) {
+        return Err(c.shape_err(format!(
+            "input channels {ci}, filter {filter:?}, groups {groups}"
+        )));
+    }
+    let sp = spatial(
+        c,
+        input,
+        kernel,
+        &c.ints_or("strides", &[1, 1])?,
+        &c.ints_or("dilations", &[1, 1])?,
+    )?;
+    Ok((groups, sp))
+}
+
 fn conv_t<T: Elem>(c: &Ctx<'_>, x: &ArrayD<T>, w: &ArrayD<T>) -> Result<ArrayD<T>, EvalError> {
     let nhwc = is_nhwc(c)?;
     let x = nchw(c, x, nhwc)?;
     let w = filter4(c, w)?;
     let (n, ci, h, wd) = x.dim();
     let (co, cig, kh, kw) = w.dim();
-    let groups = usize::try_from(c.i64_or("groups", 1)?).unwrap_or(0);
-    if groups == 0 || ci != cig * groups || co % groups != 0 {
-        return Err(c.shape_err(format!(
-            "input channels {ci}, filter {:?}, groups {groups}",
-            w.shape()
-        )));
-    }
-    let sp = spatial(
-        c,
-        [h, wd],
-        [kh, kw],
-        &c.ints_or("strides", &[1, 1])?,
-        &c.ints_or("dilations", &[1, 1])?,
-    )?;
+    let (groups, sp) = groups_and_spatial(c, ci, w.shape(), [h, wd], [kh, kw], |g| {
+        ci == cig * g && co % g == 0
+    })?;
     let out_dim = |i: usize, input: usize, k: usize| -> Result<usize, EvalError> {
         if k == 0 {
             return Err(c.shape_err("empty kernel"));
@@ -235,19 +264,14 @@ fn conv_t<T: Elem>(c: &Ctx<'_>, x: &ArrayD<T>, w: &ArrayD<T>) -> Result<ArrayD<T
                     for q in 0..kw {
                         let r = (cl * kh + p) * kw + q;
                         for y in 0..oh {
-                            let iy = (y * sp.stride[0] + p * sp.dilation[0]) as isize
-                                - sp.pad[0].0 as isize;
-                            if iy < 0 || iy >= h as isize {
+                            let Some(iy) = sp.tap(0, y, p, h) else {
                                 continue;
-                            }
+                            };
                             for z in 0..ow {
-                                let ix = (z * sp.stride[1] + q * sp.dilation[1]) as isize
-                                    - sp.pad[1].0 as isize;
-                                if ix < 0 || ix >= wd as isize {
+                                let Some(ix) = sp.tap(1, z, q, wd) else {
                                     continue;
-                                }
-                                cols[[r, y * ow + z]] =
-                                    xv[((b * ci + ch) * h + iy as usize) * wd + ix as usize];
+                                };
+                                cols[[r, y * ow + z]] = xv[((b * ci + ch) * h + iy) * wd + ix];
                             }
                         }
                     }
@@ -281,22 +305,11 @@ fn conv_transpose_t<T: Elem>(
     let w = filter4(c, w)?;
     let (n, ci, h, wd) = x.dim();
     let (wci, cog, kh, kw) = w.dim();
-    let groups = usize::try_from(c.i64_or("groups", 1)?).unwrap_or(0);
-    if groups == 0 || wci != ci || ci % groups != 0 {
-        return Err(c.shape_err(format!(
-            "input channels {ci}, filter {:?}, groups {groups}",
-            w.shape()
-        )));
-    }
+    let (groups, sp) = groups_and_spatial(c, ci, w.shape(), [h, wd], [kh, kw], |g| {
+        wci == ci && ci % g == 0
+    })?;
     let co = cog * groups;
     let cig = ci / groups;
-    let sp = spatial(
-        c,
-        [h, wd],
-        [kh, kw],
-        &c.ints_or("strides", &[1, 1])?,
-        &c.ints_or("dilations", &[1, 1])?,
-    )?;
     let opad = c.ints_or("output_padding", &[])?;
     let mut odims = [0usize; 2];
     for (i, od) in odims.iter_mut().enumerate() {
@@ -334,18 +347,14 @@ fn conv_transpose_t<T: Elem>(
                     for ol in 0..cog {
                         let o = g * cog + ol;
                         for p in 0..kh {
-                            let oy = (y * sp.stride[0] + p * sp.dilation[0]) as isize
-                                - sp.pad[0].0 as isize;
-                            if oy < 0 || oy >= oh as isize {
+                            let Some(oy) = sp.tap(0, y, p, oh) else {
                                 continue;
-                            }
+                            };
                             for q in 0..kw {
-                                let ox = (z * sp.stride[1] + q * sp.dilation[1]) as isize
-                                    - sp.pad[1].0 as isize;
-                                if ox < 0 || ox >= ow as isize {
+                                let Some(ox) = sp.tap(1, z, q, ow) else {
                                     continue;
-                                }
-                                acc[((b * co + o) * oh + oy as usize) * ow + ox as usize] +=
+                                };
+                                acc[((b * co + o) * oh + oy) * ow + ox] +=
                                     v * wv[((ch * cog + ol) * kh + p) * kw + q];
                             }
                         }

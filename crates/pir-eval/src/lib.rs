@@ -209,6 +209,7 @@ const fn concat<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] 
 const PARTS: &[&[&str]] = &[
     create::OPS,
     unary::OPS,
+    unary::INT_OPS,
     binary::OPS,
     reduce::OPS,
     shape::OPS,

@@ -203,9 +203,9 @@ fn all_any(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     })?)))
 }
 
-/// `argmax`/`argmin(x, axis, keepdims, flatten, dtype)`: the first index of
-/// the extreme value under `>` / `<` (NaNs are passed over).
-fn arg(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
+/// The input of an op taking `(x, axis)` over float32/64 or int32/64 `x`
+/// (`argmax`, `argmin`, `cumsum`).
+fn x_and_axis<'c>(c: &'c Ctx<'_>) -> Result<&'c EvalTensor, EvalError> {
     c.arity_is(2)?;
     let x = c.x(0)?;
     if !matches!(
@@ -214,6 +214,13 @@ fn arg(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     ) {
         return Err(c.dtype_err(x.dtype()));
     }
+    Ok(x)
+}
+
+/// `argmax`/`argmin(x, axis, keepdims, flatten, dtype)`: the first index of
+/// the extreme value under `>` / `<` (NaNs are passed over).
+fn arg(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
+    let x = x_and_axis(c)?;
     let keep = c.bool_or("keepdims", false)?;
     let flatten = c.bool_or("flatten", false)?;
     let out_dtype = c.dtype("dtype")?.unwrap_or(DType::Int64);
@@ -257,14 +264,7 @@ fn arg(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
 /// `cumsum(x, axis, flatten, exclusive, reverse)`: a sequential running sum
 /// in `T` along the axis (float32 accumulates in float32, as Paddle's scan).
 fn cumsum(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
-    c.arity_is(2)?;
-    let x = c.x(0)?;
-    if !matches!(
-        x.dtype(),
-        DType::Float32 | DType::Float64 | DType::Int32 | DType::Int64
-    ) {
-        return Err(c.dtype_err(x.dtype()));
-    }
+    let x = x_and_axis(c)?;
     let flatten = c.bool_or("flatten", false)?;
     let exclusive = c.bool_or("exclusive", false)?;
     let reverse = c.bool_or("reverse", false)?;

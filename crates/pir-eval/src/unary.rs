@@ -14,7 +14,18 @@ use crate::attrs::{scalar_value, Ctx};
 use crate::value::{array, with_array, Elem};
 use crate::{EvalError, EvalTensor};
 
-/// The ops of this module.
+/// The ops of this module that also have integer kernels.
+pub(crate) const INT_OPS: &[&str] = &[
+    "pd_op.square",
+    "pd_op.abs",
+    "pd_op.sign",
+    "pd_op.floor",
+    "pd_op.ceil",
+    "pd_op.round",
+    "pd_op.trunc",
+];
+
+/// The other ops of this module (float, bool and cast kernels).
 pub(crate) const OPS: &[&str] = &[
     "pd_op.assign",
     "pd_op.cast",
@@ -31,13 +42,6 @@ pub(crate) const OPS: &[&str] = &[
     "pd_op.log1p",
     "pd_op.sqrt",
     "pd_op.rsqrt",
-    "pd_op.square",
-    "pd_op.abs",
-    "pd_op.sign",
-    "pd_op.floor",
-    "pd_op.ceil",
-    "pd_op.round",
-    "pd_op.trunc",
     "pd_op.sin",
     "pd_op.cos",
     "pd_op.tan",
@@ -83,7 +87,7 @@ const FI: &[DType] = &[F32, F64, I32, I64];
 
 /// Dispatches the ops of this module.
 pub(crate) fn eval(c: &Ctx<'_>) -> Option<Result<Vec<EvalTensor>, EvalError>> {
-    if !OPS.contains(&c.name) {
+    if !OPS.contains(&c.name) && !INT_OPS.contains(&c.name) {
         return None;
     }
     Some(run(c).map(|t| vec![t]))
@@ -143,16 +147,7 @@ fn run(c: &Ctx<'_>) -> Result<EvalTensor, EvalError> {
     }
     // Integer kernels.
     if let EvalTensor::I32(_) | EvalTensor::I64(_) = x {
-        let ints: &[&str] = &[
-            "pd_op.square",
-            "pd_op.abs",
-            "pd_op.sign",
-            "pd_op.floor",
-            "pd_op.ceil",
-            "pd_op.round",
-            "pd_op.trunc",
-        ];
-        if !ints.contains(&name) {
+        if !INT_OPS.contains(&name) {
             return Err(c.dtype_err(d));
         }
         return Ok(match x {

@@ -23,7 +23,7 @@ mod shaped;
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{dims_only, untouched, DDim, Meta, Out};
 use crate::unary::set;
 use crate::{Bad, InferFn};
 
@@ -53,26 +53,6 @@ pub(crate) fn grad_like_first(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad>
 /// fresh `IrTensor`): NCHW, no LoD.
 fn fresh(dims: DDim, dtype: DataType) -> Meta {
     Meta::new(dtype, dims)
-}
-
-/// An output given dims, data type and the LoD of `lod_of` (`set_dims`,
-/// `set_dtype`, `share_lod`): NCHW.
-fn fresh_lod(dims: DDim, dtype: DataType, lod_of: &Meta) -> Meta {
-    Meta {
-        lod: lod_of.lod.clone(),
-        ..Meta::new(dtype, dims)
-    }
-}
-
-/// An output given dims only (`set_dims` or `share_dims`): the data type
-/// stays the fresh `IrTensor`'s float32.
-fn dims_only(dims: DDim) -> Meta {
-    Meta::new(DataType::Float32, dims)
-}
-
-/// An output the function leaves alone (see [`Meta::unset_dims`]).
-fn untouched() -> Meta {
-    Meta::unset_dims(DataType::Float32)
 }
 
 /// The number of tensors of the op's list operand `name` (Paddle's builders

@@ -3,7 +3,7 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::meta::{norm_axis, DDim, Meta, Out};
+use crate::meta::{norm_axis, with_lod, DDim, Meta, Out};
 use crate::unary::{dd, set};
 use crate::Bad;
 
@@ -68,16 +68,7 @@ pub(crate) fn elementwise(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let y = a.tensor(1)?;
     let dims = elementwise_dims(&x, &y)?;
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims,
-            layout: x.layout,
-            lod: x.lod,
-        },
-    );
+    set(outs, 0, x.with_dims(dims));
     Ok(())
 }
 
@@ -86,16 +77,7 @@ pub(crate) fn compare(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let y = a.tensor(1)?;
     let dims = elementwise_dims(&x, &y)?;
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: DataType::Bool,
-            dims,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::new(DataType::Bool, dims));
     Ok(())
 }
 
@@ -104,16 +86,7 @@ pub(crate) fn logical_binary(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> 
     let x = a.tensor(0)?;
     let y = a.tensor(1)?;
     let dims = elementwise_dims(&x, &y)?;
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: DataType::Bool,
-            dims,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: x.lod,
-        },
-    );
+    set(outs, 0, with_lod(&x, DataType::Bool, dims));
     Ok(())
 }
 
@@ -299,24 +272,17 @@ fn conv_out(
 
 /// `ConvInferMeta` (`conv2d`): input, filter, strides, paddings, algorithm, dilations, groups, format.
 pub(crate) fn conv(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    let x = a.tensor(0)?;
-    let f = a.tensor(1)?;
-    let dims = conv_out(
-        &x,
-        &f,
-        &a.ints(2)?,
-        &a.ints(3)?,
-        a.str(4)?,
-        &a.ints(5)?,
-        a.str(7)?,
-        true,
-    )?;
-    set(outs, 0, Meta::new(x.dtype, dims));
-    Ok(())
+    conv_with_dilations_at(a, outs, 5)
 }
 
 /// `DepthwiseConvInferMeta`, `Conv3DInferMeta`: groups before dilations.
 pub(crate) fn conv_groups_first(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
+    conv_with_dilations_at(a, outs, 6)
+}
+
+/// The forward convolutions, whose parameters differ only in where the
+/// dilations stand (`dilations`, before or after the groups).
+fn conv_with_dilations_at(a: &Args<'_>, outs: &mut [Out], dilations: usize) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let f = a.tensor(1)?;
     let dims = conv_out(
@@ -325,7 +291,7 @@ pub(crate) fn conv_groups_first(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Ba
         &a.ints(2)?,
         &a.ints(3)?,
         a.str(4)?,
-        &a.ints(6)?,
+        &a.ints(dilations)?,
         a.str(7)?,
         true,
     )?;
@@ -417,16 +383,7 @@ pub(crate) fn embedding(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let w = a.tensor(1)?;
     let mut d = x.dims;
     d.push(w.dims.at(1)?)?;
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: w.dtype,
-            dims: d,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: x.lod,
-        },
-    );
+    set(outs, 0, with_lod(&x, w.dtype, d));
     Ok(())
 }
 
@@ -471,16 +428,7 @@ pub(crate) fn index_select(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let ax = norm_axis(a.int(2)?, x.dims.rank())?;
     let mut d = x.dims;
     d.set(ax, index.dims.at(0)?)?;
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: d,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: x.lod,
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, d));
     Ok(())
 }
 
@@ -608,10 +556,7 @@ pub(crate) fn cross_entropy_with_softmax(a: &Args<'_>, outs: &mut [Out]) -> Resu
     }
     let mut loss = logits.dims;
     loss.set(ax, 1)?;
-    let fresh = |dims| Meta {
-        lod: logits.lod.clone(),
-        ..Meta::new(logits.dtype, dims)
-    };
+    let fresh = |dims| with_lod(&logits, logits.dtype, dims);
     set(outs, 0, fresh(logits.dims));
     set(outs, 1, fresh(loss));
     Ok(())
@@ -652,30 +597,20 @@ pub(crate) use more::{
     searchsorted, solve, take_along_axis, triangular_solve, value_compare,
 };
 
-#[cfg(test)]
-mod compare_tests;
-#[cfg(test)]
-mod correlation_tests;
-#[cfg(test)]
-mod detect_tests;
-#[cfg(test)]
-mod index_tests;
-#[cfg(test)]
-mod loss_tests;
-#[cfg(test)]
-mod masked_tests;
-#[cfg(test)]
-mod more_tests;
-#[cfg(test)]
-mod recommendation_tests;
-#[cfg(test)]
-mod refusal_tests;
-#[cfg(test)]
-mod sequence_tests;
-#[cfg(test)]
-mod shaped_like_x_tests;
-#[cfg(test)]
-mod stft_tests;
+test_modules! {
+    mod compare_tests;
+    mod correlation_tests;
+    mod detect_tests;
+    mod index_tests;
+    mod loss_tests;
+    mod masked_tests;
+    mod more_tests;
+    mod recommendation_tests;
+    mod refusal_tests;
+    mod sequence_tests;
+    mod shaped_like_x_tests;
+    mod stft_tests;
+}
 #[cfg(test)]
 mod tests {
     use crate::testing::{infer_last, types};

@@ -2,7 +2,7 @@
 //! `if` and `while` (from their regions and operands) and the tensor-array
 //! ops (an array's element meta follows what is written into it).
 
-use pir_core::builtin::{DataLayout, DenseTensorType};
+use pir_core::builtin::DenseTensorType;
 use pir_core::{OpId, Program, Type};
 use pir_dialects::pd_op::DataType;
 
@@ -113,12 +113,7 @@ pub(crate) fn select_input(p: &Program, op: OpId, outs: &mut [Out]) -> Result<()
 pub(crate) fn create_array(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let dtype = a.dtype(0)?;
     let p = a.p;
-    let mut meta = Meta {
-        dtype,
-        dims: DDim::default(),
-        layout: DataLayout::NCHW,
-        lod: Box::new([]),
-    };
+    let mut meta = Meta::new(dtype, DDim::default());
     if p.num_results(a.op) > 0 {
         let arr = p.result(a.op, 0);
         for u in p.uses(arr) {
@@ -150,16 +145,7 @@ pub(crate) fn array_write(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 pub(crate) fn array_read(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let arr = a.tensor(0)?;
     let dims = dd(&vec![-1; arr.dims.rank()])?;
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: arr.dtype,
-            dims,
-            layout: arr.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(arr.dtype, dims, arr.layout));
     Ok(())
 }
 

@@ -19,6 +19,14 @@
 //! ```
 #![forbid(unsafe_code)]
 
+/// Declares a tree's test modules (each `X_tests.rs` beside its `X.rs`),
+/// compiled for tests only.
+macro_rules! test_modules {
+    ($($vis:vis mod $name:ident;)*) => {
+        $(#[cfg(test)] $vis mod $name;)*
+    };
+}
+
 mod args;
 mod backward;
 mod binary;

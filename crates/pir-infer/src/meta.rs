@@ -150,16 +150,34 @@ impl Meta {
     /// Paddle's `share_meta` on a fresh output keeps dims, dtype, layout and LoD.
     pub fn with_dims(&self, dims: DDim) -> Meta {
         Meta {
-            dtype: self.dtype,
             dims,
-            layout: self.layout,
-            lod: self.lod.clone(),
+            ..self.clone()
         }
     }
     /// Same dims and layout, another data type, no LoD.
     pub fn dims_dtype(dims: DDim, dtype: DataType) -> Meta {
         Meta::new(dtype, dims)
     }
+}
+
+/// A fresh output given `dims` and `dtype` and the LoD of `lod_of`
+/// (`set_dims`, `set_dtype`, `share_lod`): NCHW.
+pub fn with_lod(lod_of: &Meta, dtype: DataType, dims: DDim) -> Meta {
+    Meta {
+        lod: lod_of.lod.clone(),
+        ..Meta::new(dtype, dims)
+    }
+}
+
+/// An output given dims only (`set_dims` or `share_dims`): the data type
+/// stays the fresh `IrTensor`'s float32.
+pub fn dims_only(dims: DDim) -> Meta {
+    Meta::new(DataType::Float32, dims)
+}
+
+/// An output the InferMeta function leaves alone (see [`Meta::unset_dims`]).
+pub fn untouched() -> Meta {
+    Meta::unset_dims(DataType::Float32)
 }
 
 /// The data type of an IR element type.

@@ -4,7 +4,7 @@ use pir_dialects::pd_op::DataType;
 
 use crate::args::{is_nchw_name, layout_of_str, Args};
 use crate::binary::broadcast;
-use crate::meta::{norm_axis, DDim, Meta, Out};
+use crate::meta::{norm_axis, with_lod, DDim, Meta, Out};
 use crate::unary::{dd, set};
 use crate::Bad;
 
@@ -34,16 +34,7 @@ pub(crate) fn concat(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         }
         out
     };
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x0.dtype,
-            dims,
-            layout: x0.layout,
-            lod: x0.lod.clone(),
-        },
-    );
+    set(outs, 0, x0.with_dims(dims));
     Ok(())
 }
 
@@ -66,16 +57,7 @@ pub(crate) fn stack(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         }
     }
     v.insert((axis.max(0) as usize).min(v.len()), xs.len() as i64);
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x0.dtype,
-            dims: dd(&v)?,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: x0.lod.clone(),
-        },
-    );
+    set(outs, 0, with_lod(x0, x0.dtype, dd(&v)?));
     Ok(())
 }
 
@@ -92,16 +74,7 @@ pub(crate) fn add_n(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             dims = x.dims;
         }
     }
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x0.dtype,
-            dims,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: x0.lod.clone(),
-        },
-    );
+    set(outs, 0, with_lod(x0, x0.dtype, dims));
     Ok(())
 }
 
@@ -121,16 +94,7 @@ pub(crate) fn batch_norm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         Some(m) => m.dtype,
         None => x.dtype,
     };
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: x.dims,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: x.lod.clone(),
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, x.dims));
     for i in 1..5 {
         set(outs, i, Meta::new(param, dd(&[c])?));
     }
@@ -372,38 +336,24 @@ pub(crate) use more::{
     psroi_pool, quantize_linear, send_ue_recv, send_uv, yolo_loss,
 };
 
-#[cfg(test)]
-mod array_tests;
-#[cfg(test)]
-mod attention_tests;
-#[cfg(test)]
-pub(crate) mod detection_tests;
-#[cfg(test)]
-mod einsum_tests;
-#[cfg(test)]
-mod graph_tests;
-#[cfg(test)]
-mod indexing_tests;
-#[cfg(test)]
-mod interp_tests;
-#[cfg(test)]
-mod loss_tests;
-#[cfg(test)]
-mod more_tests;
-#[cfg(test)]
-mod norm_tests;
-#[cfg(test)]
-mod quantized_linear_tests;
-#[cfg(test)]
-mod recurrent_tests;
-#[cfg(test)]
-mod rope_tests;
-#[cfg(test)]
-mod sampling_tests;
-#[cfg(test)]
-mod sequence_tagging_tests;
-#[cfg(test)]
-mod training_tests;
+test_modules! {
+    mod array_tests;
+    mod attention_tests;
+    pub(crate) mod detection_tests;
+    mod einsum_tests;
+    mod graph_tests;
+    mod indexing_tests;
+    mod interp_tests;
+    mod loss_tests;
+    mod more_tests;
+    mod norm_tests;
+    mod quantized_linear_tests;
+    mod recurrent_tests;
+    mod rope_tests;
+    mod sampling_tests;
+    mod sequence_tagging_tests;
+    mod training_tests;
+}
 #[cfg(test)]
 mod tests {
     use crate::testing::types;

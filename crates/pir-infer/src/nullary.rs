@@ -169,12 +169,11 @@ pub(crate) use collective::recv_v2;
 pub(crate) use more::{read_file, tril_indices, triu_indices, truncated_gaussian_random};
 pub(crate) use range::{random, range};
 
-#[cfg(test)]
-mod collective_tests;
-#[cfg(test)]
-mod more_tests;
-#[cfg(test)]
-mod range_tests;
+test_modules! {
+    mod collective_tests;
+    mod more_tests;
+    mod range_tests;
+}
 #[cfg(test)]
 mod tests {
     use crate::testing::types;

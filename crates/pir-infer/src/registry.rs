@@ -55,7 +55,8 @@ fn forward(name: &str) -> Option<InferFn> {
         "FlattenInferMeta" => unary::flatten,
         "SqueezeInferMeta" => unary::squeeze,
         "UnsqueezeInferMeta" => unary::unsqueeze,
-        "SoftmaxInferMeta" => unary::softmax,
+        // Paddle's `SoftmaxInferMeta` checks the axis and shares the meta.
+        "SoftmaxInferMeta" => unary::unchanged_check_axis,
         "ShapeInferMeta" => unary::shape,
         "Shape64InferMeta" => unary::shape64,
         "NumelInferMeta" => unary::numel,

@@ -5,7 +5,7 @@ use pir_dialects::pd_op::DataType;
 
 use crate::args::{is_nchw_name, Args};
 use crate::binary::broadcast;
-use crate::meta::{Meta, Out};
+use crate::meta::{with_lod, Meta, Out};
 use crate::unary::set;
 use crate::Bad;
 
@@ -24,16 +24,7 @@ pub(crate) fn layer_norm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         DataType::BFloat16 | DataType::Float16 => DataType::Float32,
         d => d,
     };
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: x.dims,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: x.lod,
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, x.dims));
     set(outs, 1, Meta::new(param, before));
     set(outs, 2, Meta::new(param, before));
     Ok(())
@@ -55,16 +46,7 @@ pub(crate) fn lerp(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let y = a.tensor(1)?;
     let w = a.tensor(2)?;
     let d = broadcast(&broadcast(&x.dims, &y.dims, -1)?, &w.dims, -1)?;
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims: d,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: x.lod,
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, d));
     Ok(())
 }
 
@@ -178,18 +160,14 @@ pub(crate) use more::{
     tdm_sampler, viterbi_decode,
 };
 
-#[cfg(test)]
-mod attention_tests;
-#[cfg(test)]
-mod collective_tests;
-#[cfg(test)]
-mod detection_tests;
-#[cfg(test)]
-mod more_tests;
-#[cfg(test)]
-mod norm_tests;
-#[cfg(test)]
-mod recommendation_tests;
+test_modules! {
+    mod attention_tests;
+    mod collective_tests;
+    mod detection_tests;
+    mod more_tests;
+    mod norm_tests;
+    mod recommendation_tests;
+}
 #[cfg(test)]
 mod tests {
     use crate::testing::types;

@@ -3,13 +3,20 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::meta::{norm_axis, DDim, Meta, Out};
+use crate::meta::{norm_axis, with_lod, DDim, Meta, Out};
 use crate::Bad;
 
 /// Stores `meta` as result `i` (results Paddle passes as null stay unset).
 pub(crate) fn set(outs: &mut [Out], i: usize, meta: Meta) {
     if let Some(o) = outs.get_mut(i) {
         *o = Out::Tensor(meta);
+    }
+}
+
+/// Stores `list` as list result `i` (a `VectorType` result).
+pub(crate) fn set_list(outs: &mut [Out], i: usize, list: Vec<Meta>) {
+    if let Some(o) = outs.get_mut(i) {
+        *o = Out::List(list);
     }
 }
 
@@ -46,16 +53,6 @@ pub(crate) fn unchanged_check_axis(a: &Args<'_>, outs: &mut [Out]) -> Result<(),
     Ok(())
 }
 
-/// Dims, dtype and LoD of `x`, default layout (`set_dims`, `set_dtype`, `share_lod`).
-pub(crate) fn same_dims_dtype_lod(x: &Meta) -> Meta {
-    Meta {
-        dtype: x.dtype,
-        dims: x.dims,
-        layout: pir_core::builtin::DataLayout::NCHW,
-        lod: x.lod.clone(),
-    }
-}
-
 /// `CastInferMeta`.
 pub(crate) fn cast(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
@@ -69,16 +66,7 @@ pub(crate) fn create_like(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let d = a.dtype(1)?;
     let dtype = if d == DataType::Undefined { x.dtype } else { d };
-    set(
-        outs,
-        0,
-        Meta {
-            dtype,
-            dims: x.dims,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(dtype, x.dims, x.layout));
     Ok(())
 }
 
@@ -86,16 +74,7 @@ pub(crate) fn create_like(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 pub(crate) fn real_and_imag(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let dtype = to_real(x.dtype);
-    set(
-        outs,
-        0,
-        Meta {
-            dtype,
-            dims: x.dims,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(dtype, x.dims, x.layout));
     Ok(())
 }
 
@@ -185,12 +164,7 @@ fn reduce_dim_unknown_axis(
 }
 
 fn reduce_out(x: &Meta, dims: DDim, dtype: DataType) -> Meta {
-    Meta {
-        dtype,
-        dims,
-        layout: x.layout,
-        lod: Box::new([]),
-    }
+    Meta::laid_out(dtype, dims, x.layout)
 }
 
 /// `ReduceInferMeta` (`all`, `any`, `amax`, `amin`): attribute axes.
@@ -303,31 +277,15 @@ pub(crate) fn arg_min_max(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         DataType::Int32 | DataType::Int64 => dtype,
         _ => DataType::Undefined,
     };
-    set(
-        outs,
-        0,
-        Meta {
-            dtype,
-            dims: out,
-            layout: pir_core::builtin::DataLayout::NCHW,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::new(dtype, out));
     Ok(())
 }
 
 /// `ArgsortInferMeta`: values like `x`, int64 indices.
 pub(crate) fn argsort(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
-    set(outs, 0, same_dims_dtype_lod(&x));
-    set(
-        outs,
-        1,
-        Meta {
-            dtype: DataType::Int64,
-            ..same_dims_dtype_lod(&x)
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, x.dims));
+    set(outs, 1, with_lod(&x, DataType::Int64, x.dims));
     Ok(())
 }
 
@@ -520,17 +478,6 @@ pub(crate) fn unsqueeze_shape(axes: &[i64], in_dims: &DDim) -> Result<DDim, Bad>
     dd(&out)
 }
 
-/// `SoftmaxInferMeta`.
-pub(crate) fn softmax(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    let x = a.tensor(0)?;
-    let axis = a.int(1)?;
-    if x.dims.rank() > 0 {
-        norm_axis(axis, x.dims.rank())?;
-    }
-    set(outs, 0, x);
-    Ok(())
-}
-
 /// `ShapeInferMeta` / `Shape64InferMeta`: a 1-d integer tensor of the rank.
 fn shape_of(a: &Args<'_>, outs: &mut [Out], dtype: DataType) -> Result<(), Bad> {
     let x = a.tensor(0)?;
@@ -696,7 +643,7 @@ pub(crate) use decomp::{
     det, lu_unpack, matrix_rank, qr, slogdet_v2, svd, svdvals, trace, unique, unique_consecutive,
 };
 pub(crate) use linalg::{
-    diag, diag_embed, diagonal, eig, eigh, eigvals, inverse, lu, matrix_power, norm, untouched,
+    diag, diag_embed, diagonal, eig, eigh, eigvals, inverse, lu, matrix_power, norm,
 };
 pub(crate) use misc::{
     channel_shuffle, check_numerics, l1_norm, pad, pixel_shuffle, pixel_unshuffle,
@@ -709,26 +656,19 @@ pub(crate) use shape::{
     is_empty, maxout, mode, multinomial, nanmedian, nms, nonzero, overlap_add, sequence_mask,
 };
 pub(crate) use simple::{
-    anchor_generator, as_complex, as_real, bipartite_match, class_center_sample, cum_with_indices,
-    dirichlet, fake_channel_wise_quantize, fake_quantize_abs_max, fft_c2c, fft_c2r, fft_r2c,
+    anchor_generator, as_complex, as_real, bipartite_match, check_bit_length, class_center_sample,
+    cum_with_indices, dirichlet, fake_channel_wise_quantize, fake_quantize_abs_max, fft_c2c,
+    fft_c2r, fft_r2c,
 };
-#[cfg(test)]
-mod array_tests;
-#[cfg(test)]
-mod axes_tests;
-#[cfg(test)]
-mod decomp_tests;
-#[cfg(test)]
-mod hash_tests;
-#[cfg(test)]
-mod image_tests;
-#[cfg(test)]
-mod linalg_tests;
-#[cfg(test)]
-mod misc_tests;
-#[cfg(test)]
-mod moe_tests;
-#[cfg(test)]
-mod shape_tests;
-#[cfg(test)]
-mod simple_tests;
+test_modules! {
+    mod array_tests;
+    mod axes_tests;
+    mod decomp_tests;
+    mod hash_tests;
+    mod image_tests;
+    mod linalg_tests;
+    mod misc_tests;
+    mod moe_tests;
+    mod shape_tests;
+    mod simple_tests;
+}

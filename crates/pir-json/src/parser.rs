@@ -555,15 +555,8 @@ pub(crate) fn scan_string(input: &[u8], start: usize) -> Result<(usize, bool), F
     let mut pos = start + 1;
     let mut escaped = false;
     loop {
-        // Jump over 8 ordinary bytes at a time, or straight to the first special byte.
-        if let Some(chunk) = input.get(pos..).and_then(|s| s.first_chunk::<8>()) {
-            let mask = string_special_mask(u64::from_le_bytes(*chunk));
-            if mask == 0 {
-                pos += 8;
-                continue;
-            }
-            pos += (mask.trailing_zeros() / 8) as usize;
-        }
+        // Straight to the first special byte, eight bytes at a time.
+        pos += plain_prefix_len(input.get(pos..).unwrap_or_default());
         match input.get(pos) {
             Some(b'"') => return Ok((pos + 1, escaped)),
             Some(b'\\') => {

@@ -37,8 +37,8 @@ use std::borrow::Cow;
 
 use crate::dom::{parse_i64, unescape, Document, Node, Tag};
 use crate::parser::{
-    fail, next_byte, parse_value_at, scan_number, scan_string, short_integer, skip_ws,
-    string_special_mask, Fail, Frame, ParseError, ParseErrorKind, MAX_DEPTH,
+    fail, next_byte, parse_value_at, plain_prefix_len, scan_number, scan_string, short_integer,
+    skip_ws, Fail, Frame, ParseError, ParseErrorKind, MAX_DEPTH,
 };
 
 /// A cursor over JSON text that hands out its values one at a time. See the
@@ -497,17 +497,10 @@ fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
                     1 => {
                         let open = pos - 1;
                         loop {
-                            // Eight plain bytes at a time, or straight to the first `"` or
-                            // `\` (or control byte, passed over below): names and
+                            // Straight to the first `"` or `\` (or control byte,
+                            // passed over below), eight bytes at a time: names and
                             // `struct_name`s run to tens of bytes.
-                            if let Some(chunk) = input.get(pos..).and_then(|s| s.first_chunk()) {
-                                let mask = string_special_mask(u64::from_le_bytes(*chunk));
-                                if mask == 0 {
-                                    pos += 8;
-                                    continue;
-                                }
-                                pos += (mask.trailing_zeros() / 8) as usize;
-                            }
+                            pos += plain_prefix_len(input.get(pos..).unwrap_or_default());
                             match input.get(pos) {
                                 Some(b'"') => break,
                                 Some(b'\\') => pos += 2,

@@ -141,10 +141,23 @@ fn print_kernel_op(p: &mut Printer<'_>, program: &Program, op: OpId, kind: &str)
     }
     p.write_str("(");
     p.write_str(kind);
-    p.write_str(")\" (");
+    p.write_str(")\"");
+    print_operands_to_types(p, program, op);
+}
+
+/// ` (%a, %b) {attrs}`: what follows the op's name (and number) in each
+/// line Paddle prints of a lowered program.
+pub(crate) fn print_operands_and_attrs(p: &mut Printer<'_>, program: &Program, op: OpId) {
+    p.write_str(" (");
     p.print_operand_list(program, op);
     p.write_str(") ");
     p.print_attr_dict(program, op);
+}
+
+/// ` (%a, %b) {attrs} : (types) -> types`: the rest of the line of an op
+/// without regions.
+pub(crate) fn print_operands_to_types(p: &mut Printer<'_>, program: &Program, op: OpId) {
+    print_operands_and_attrs(p, program, op);
     p.write_str(" : (");
     p.print_operand_types(program, op);
     p.write_str(") -> ");

@@ -14,7 +14,9 @@ use std::io::{self, Write};
 use pir_core::printer::{PrintOptions, Printer};
 use pir_core::{BlockId, OpId};
 
-use crate::dialect::{CUSTOM_KERNEL, LEGACY_KERNEL, PHI_KERNEL};
+use crate::dialect::{
+    print_operands_and_attrs, print_operands_to_types, CUSTOM_KERNEL, LEGACY_KERNEL, PHI_KERNEL,
+};
 use crate::lower::LoweredProgram;
 
 impl LoweredProgram {
@@ -101,10 +103,7 @@ impl PrintState<'_> {
             PHI_KERNEL | LEGACY_KERNEL | CUSTOM_KERNEL => p.print_op(program, op),
             "pd_op.if" | "pd_op.pylayer" => {
                 self.print_head(p, op);
-                p.write_str(" (");
-                p.print_operand_list(program, op);
-                p.write_str(") ");
-                p.print_attr_dict(program, op);
+                print_operands_and_attrs(p, program, op);
                 p.write_str(" -> ");
                 p.print_result_types(program, op);
                 p.write_str(" {\n");
@@ -123,14 +122,7 @@ impl PrintState<'_> {
             "pd_op.while" => self.print_while(p, op, depth),
             _ => {
                 self.print_head(p, op);
-                p.write_str(" (");
-                p.print_operand_list(program, op);
-                p.write_str(") ");
-                p.print_attr_dict(program, op);
-                p.write_str(" : (");
-                p.print_operand_types(program, op);
-                p.write_str(") -> ");
-                p.print_result_types(program, op);
+                print_operands_to_types(p, program, op);
             }
         }
     }
@@ -140,18 +132,8 @@ impl PrintState<'_> {
     fn print_while(&mut self, p: &mut Printer<'_>, op: OpId, depth: usize) {
         let program = &self.lowered.program;
         p.print_results(program, op);
-        p.write_str(" = \"pd_op.while\" (cond=");
-        let mut operands = program.operands(op);
-        if let Some(cond) = operands.next() {
-            p.print_operand(program, cond);
-        }
-        p.write_str(", inputs=");
-        for (i, v) in operands.enumerate() {
-            if i > 0 {
-                p.write_str(", ");
-            }
-            p.print_operand(program, v);
-        }
+        p.write_str(" = \"pd_op.while\"");
+        pir_dialects::pd_op::print_while_operands(p, program, op);
         p.write_str(") { \n");
         for region in program.regions(op) {
             for &block in program.region_blocks(region) {

@@ -9,54 +9,17 @@
 #[path = "support/proto.rs"]
 mod proto;
 
+#[path = "support/build.rs"]
+mod build;
+
+use build::{attr, block, empty_slot, encode, int_attr, op, slot, tensor};
 use pir_legacy::translate::Limits;
 use pir_legacy::{LegacyError, Options, ProgramDesc};
 use prost::Message;
-use proto::{op_desc, var_type};
-
-fn tensor(name: &str, dtype: i32, dims: &[i64]) -> proto::VarDesc {
-    proto::VarDesc {
-        name: name.into(),
-        r#type: proto::VarType {
-            r#type: 7,
-            dense_tensor: Some(var_type::DenseTensorDesc {
-                tensor: var_type::TensorDesc {
-                    data_type: dtype,
-                    dims: dims.to_vec(),
-                },
-                legacy_lod_level: None,
-            }),
-            ..Default::default()
-        },
-        persistable: Some(false),
-        ..Default::default()
-    }
-}
-
-fn slot(name: &str, args: &[String]) -> op_desc::Var {
-    op_desc::Var {
-        parameter: name.into(),
-        arguments: args.to_vec(),
-    }
-}
+use proto::op_desc;
 
 fn names(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| (*s).to_owned()).collect()
-}
-
-fn attr(name: &str, ty: proto::AttrType) -> op_desc::Attr {
-    op_desc::Attr {
-        name: name.into(),
-        r#type: ty as i32,
-        ..Default::default()
-    }
-}
-
-fn int_attr(name: &str, v: i32) -> op_desc::Attr {
-    op_desc::Attr {
-        i: Some(v),
-        ..attr(name, proto::AttrType::Int)
-    }
 }
 
 fn block_attr(name: &str, idx: i32) -> op_desc::Attr {
@@ -64,45 +27,6 @@ fn block_attr(name: &str, idx: i32) -> op_desc::Attr {
         block_idx: Some(idx),
         ..attr(name, proto::AttrType::Block)
     }
-}
-
-fn op(
-    ty: &str,
-    inputs: Vec<op_desc::Var>,
-    outputs: Vec<op_desc::Var>,
-    attrs: Vec<op_desc::Attr>,
-) -> proto::OpDesc {
-    proto::OpDesc {
-        r#type: ty.into(),
-        inputs,
-        outputs,
-        attrs,
-        is_target: None,
-    }
-}
-
-fn block(
-    idx: i32,
-    parent: i32,
-    vars: Vec<proto::VarDesc>,
-    ops: Vec<proto::OpDesc>,
-) -> proto::BlockDesc {
-    proto::BlockDesc {
-        idx,
-        parent_idx: parent,
-        vars,
-        ops,
-        forward_block_idx: None,
-    }
-}
-
-fn encode(blocks: Vec<proto::BlockDesc>) -> Vec<u8> {
-    proto::ProgramDesc {
-        blocks,
-        version: None,
-        op_version_map: None,
-    }
-    .encode_to_vec()
 }
 
 fn translate(bytes: &[u8], options: Options) -> Result<pir_core::Program, LegacyError> {
@@ -114,8 +38,8 @@ fn translate(bytes: &[u8], options: Options) -> Result<pir_core::Program, Legacy
 fn cond_block(sub: i32) -> proto::OpDesc {
     op(
         "conditional_block",
-        vec![slot("Cond", &names(&["c"])), slot("Input", &[])],
-        vec![slot("Out", &[]), slot("Scope", &[])],
+        vec![slot("Cond", &names(&["c"])), empty_slot("Input")],
+        vec![empty_slot("Out"), empty_slot("Scope")],
         vec![block_attr("sub_block", sub)],
     )
 }
@@ -125,7 +49,7 @@ fn doubling(depth: i32) -> Vec<u8> {
     let mut blocks = vec![block(
         0,
         -1,
-        vec![tensor("c", 0, &[1])],
+        vec![tensor("c", 0, &[1], false)],
         vec![cond_block(1), cond_block(1)],
     )];
     for i in 1..depth {
@@ -186,8 +110,8 @@ fn doubling_blocks_stop_at_the_sub_block_limit() {
 fn split_into_60k_outputs_completes() {
     let n = 60_000;
     let outs: Vec<String> = (0..n).map(|i| format!("o{i}")).collect();
-    let mut vars = vec![tensor("x", 5, &[n as i64])];
-    vars.extend(outs.iter().map(|o| tensor(o, 5, &[1])));
+    let mut vars = vec![tensor("x", 5, &[n as i64], false)];
+    vars.extend(outs.iter().map(|o| tensor(o, 5, &[1], false)));
     let split = op(
         "split",
         vec![slot("X", &names(&["x"]))],
@@ -244,7 +168,7 @@ fn sub_block_of_the_wrong_kind_is_an_error() {
         ..attr("sub_block", proto::AttrType::String)
     }];
     let bytes = encode(vec![
-        block(0, -1, vec![tensor("c", 0, &[1])], vec![bad]),
+        block(0, -1, vec![tensor("c", 0, &[1], false)], vec![bad]),
         block(1, 0, vec![], vec![]),
     ]);
     let err = translate(&bytes, Options::default()).expect_err("no block to run");
@@ -270,7 +194,7 @@ fn declared_attribute_of_the_wrong_kind_is_an_error() {
             ..attr("out_dtype", proto::AttrType::String)
         }],
     );
-    let vars = vec![tensor("x", 5, &[2]), tensor("y", 5, &[2])];
+    let vars = vec![tensor("x", 5, &[2], false), tensor("y", 5, &[2], false)];
     let err = translate(
         &encode(vec![block(0, -1, vars, vec![cast])]),
         Options::default(),
@@ -291,7 +215,7 @@ fn read_attribute_of_the_wrong_kind_is_an_error() {
             ..attr("num", proto::AttrType::String)
         }],
     );
-    let vars = vec![tensor("x", 5, &[2]), tensor("y", 5, &[2])];
+    let vars = vec![tensor("x", 5, &[2], false), tensor("y", 5, &[2], false)];
     let err = translate(
         &encode(vec![block(0, -1, vars, vec![split])]),
         Options::default(),
@@ -364,11 +288,11 @@ fn many_names_and_many_blocks_set_flags_in_linear_time() {
     let n = 50_000;
     let outs: Vec<String> = (0..n).map(|i| format!("o{i}")).collect();
     let mut vars = vec![
-        tensor("x", 5, &[n as i64]),
-        tensor("y", 5, &[n as i64]),
-        tensor("z", 5, &[n as i64]),
+        tensor("x", 5, &[n as i64], false),
+        tensor("y", 5, &[n as i64], false),
+        tensor("z", 5, &[n as i64], false),
     ];
-    vars.extend(outs.iter().map(|o| tensor(o, 5, &[1])));
+    vars.extend(outs.iter().map(|o| tensor(o, 5, &[1], false)));
     let ops = vec![split_into(&outs), relu("x", "y"), relu("x", "z")];
     let mut blocks = vec![block(0, -1, vars, ops)];
     let last = n;
@@ -376,8 +300,8 @@ fn many_names_and_many_blocks_set_flags_in_linear_time() {
         // `z` declared (stop_gradient) by a block in the middle, `y` by
         // the last block: all are children of block 0, which sees both.
         let vars = match i {
-            _ if i == n / 2 => vec![stop_gradient(tensor("z", 5, &[n as i64]))],
-            _ if i == last => vec![stop_gradient(tensor("y", 5, &[n as i64]))],
+            _ if i == n / 2 => vec![stop_gradient(tensor("z", 5, &[n as i64], false))],
+            _ if i == last => vec![stop_gradient(tensor("y", 5, &[n as i64], false))],
             _ => vec![],
         };
         blocks.push(block(i, 0, vars, vec![]));
@@ -394,7 +318,7 @@ fn many_names_and_many_blocks_set_flags_in_linear_time() {
 
 /// `n` empty blocks, block `i` the child of block `i - 1`.
 fn chain(n: i32) -> Vec<proto::BlockDesc> {
-    let mut blocks = vec![block(0, -1, vec![tensor("c", 0, &[1])], vec![])];
+    let mut blocks = vec![block(0, -1, vec![tensor("c", 0, &[1], false)], vec![])];
     blocks.extend((1..n).map(|i| block(i, i - 1, vec![], vec![])));
     blocks
 }
@@ -409,7 +333,7 @@ fn block_parent_cycles_are_errors_naming_the_block() {
     let top = block(
         0,
         -1,
-        vec![tensor("x", 5, &[50_000])],
+        vec![tensor("x", 5, &[50_000], false)],
         vec![split_into(&outs)],
     );
     let rest: Vec<proto::BlockDesc> = (1..n).map(|i| block(i, 0, vec![], vec![])).collect();
@@ -577,7 +501,12 @@ fn a_block_of_ops_that_make_nothing_run_many_times_stops_at_the_walk_limit() {
     );
     let program = |runs: usize| {
         encode(vec![
-            block(0, -1, vec![tensor("c", 0, &[1])], vec![cond_block(1); runs]),
+            block(
+                0,
+                -1,
+                vec![tensor("c", 0, &[1], false)],
+                vec![cond_block(1); runs],
+            ),
             block(1, 0, vec![], vec![nothing.clone(); n]),
         ])
     };

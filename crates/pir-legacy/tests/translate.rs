@@ -1,33 +1,22 @@
 //! Translation of small programs built here: an untranslatable op is an
 //! error naming op type, block and index, or with `lenient` an unregistered
-//! op that prints and saves; feed/fetch, mutable attributes and parameters
-//! take Paddle's shapes.
+//! op that prints (and saves as JSON: `crates/pir/tests/legacy_corpus.rs`);
+//! feed/fetch, mutable attributes and parameters take Paddle's shapes.
 
 #[allow(missing_docs, clippy::all, dead_code)]
 #[path = "support/proto.rs"]
 mod proto;
 
-use pir_legacy::{LegacyError, Options, ProgramDesc};
-use prost::Message;
-use proto::{op_desc, var_type};
+#[path = "support/build.rs"]
+mod build;
 
+use build::{block, empty_slot, encode, int_attr, op, slot};
+use pir_legacy::{LegacyError, Options, ProgramDesc};
+use proto::op_desc;
+
+/// An `FP32` dense tensor variable.
 fn tensor(name: &str, dims: &[i64], persistable: bool) -> proto::VarDesc {
-    proto::VarDesc {
-        name: name.into(),
-        r#type: proto::VarType {
-            r#type: 7,
-            dense_tensor: Some(var_type::DenseTensorDesc {
-                tensor: var_type::TensorDesc {
-                    data_type: 5,
-                    dims: dims.to_vec(),
-                },
-                legacy_lod_level: None,
-            }),
-            ..Default::default()
-        },
-        persistable: Some(persistable),
-        ..Default::default()
-    }
+    build::tensor(name, 5, dims, persistable)
 }
 
 fn list_var(name: &str, ty: i32) -> proto::VarDesc {
@@ -42,72 +31,31 @@ fn list_var(name: &str, ty: i32) -> proto::VarDesc {
     }
 }
 
-fn slot(name: &str, args: &[&str]) -> op_desc::Var {
-    op_desc::Var {
-        parameter: name.into(),
-        arguments: args.iter().map(|s| (*s).to_owned()).collect(),
-    }
-}
-
-fn int_attr(name: &str, v: i32) -> op_desc::Attr {
-    op_desc::Attr {
-        name: name.into(),
-        r#type: proto::AttrType::Int as i32,
-        i: Some(v),
-        ..Default::default()
-    }
-}
-
-fn op(
-    ty: &str,
-    inputs: Vec<op_desc::Var>,
-    outputs: Vec<op_desc::Var>,
-    attrs: Vec<op_desc::Attr>,
-) -> proto::OpDesc {
-    proto::OpDesc {
-        r#type: ty.into(),
-        inputs,
-        outputs,
-        attrs,
-        is_target: None,
-    }
-}
-
 /// feed x → `middle` → fetch, with a parameter `w`.
 fn program(middle: proto::OpDesc) -> Vec<u8> {
-    let block = proto::BlockDesc {
-        idx: 0,
-        parent_idx: -1,
-        vars: vec![
-            list_var("feed", 9),
-            list_var("fetch", 10),
-            tensor("x", &[-1, 4], false),
-            tensor("w", &[4], true),
-            tensor("y", &[-1, 4], false),
-        ],
-        ops: vec![
-            op(
-                "feed",
-                vec![slot("X", &["feed"])],
-                vec![slot("Out", &["x"])],
-                vec![int_attr("col", 0)],
-            ),
-            middle,
-            op(
-                "fetch",
-                vec![slot("X", &["y"])],
-                vec![slot("Out", &["fetch"])],
-                vec![int_attr("col", 0)],
-            ),
-        ],
-        forward_block_idx: None,
-    };
-    proto::ProgramDesc {
-        blocks: vec![block],
-        version: None,
-        op_version_map: None,
-    }
-    .encode_to_vec()
+    let vars = vec![
+        list_var("feed", 9),
+        list_var("fetch", 10),
+        tensor("x", &[-1, 4], false),
+        tensor("w", &[4], true),
+        tensor("y", &[-1, 4], false),
+    ];
+    let ops = vec![
+        op(
+            "feed",
+            vec![slot("X", &["feed"])],
+            vec![slot("Out", &["x"])],
+            vec![int_attr("col", 0)],
+        ),
+        middle,
+        op(
+            "fetch",
+            vec![slot("X", &["y"])],
+            vec![slot("Out", &["fetch"])],
+            vec![int_attr("col", 0)],
+        ),
+    ];
+    encode(vec![block(0, -1, vars, ops)])
 }
 
 fn add() -> proto::OpDesc {
@@ -157,7 +105,7 @@ fn unknown_op_is_an_error_naming_type_block_and_index() {
 }
 
 #[test]
-fn lenient_keeps_unknown_ops_as_unregistered_ops_that_print_and_save() {
+fn lenient_keeps_unknown_ops_as_unregistered_ops_that_print_and_parse() {
     let ctx = pir_dialects::pd_op_context();
     let mut custom = op(
         "my_custom_op",
@@ -183,9 +131,9 @@ fn lenient_keeps_unknown_ops_as_unregistered_ops_that_print_and_save() {
     let text = p.to_string();
     assert!(text.contains("\"legacy.my_custom_op\" (%0)"), "{text}");
     assert!(text.contains("k:3"), "{text}");
-    let json = pir_serde::write_to_vec(&p, &Default::default()).unwrap();
-    let again = pir_serde::read_slice(ctx, &json, &Default::default()).unwrap();
-    assert_eq!(again.program.to_string(), text);
+    let typed = p.to_typed_string();
+    let again = pir_core::Program::parse(&ctx, &typed).unwrap();
+    assert_eq!(again.to_string(), text);
 }
 
 #[test]
@@ -200,7 +148,7 @@ fn reshape_takes_its_shape_as_a_full_int_array() {
     let reshape = op(
         "reshape2",
         vec![slot("X", &["x"])],
-        vec![slot("Out", &["y"]), slot("XShape", &[])],
+        vec![slot("Out", &["y"]), empty_slot("XShape")],
         vec![ints],
     );
     let p = pir_legacy::translate_bytes(&program(reshape), ctx, Options::default()).unwrap();
@@ -232,7 +180,7 @@ fn truncated_and_hostile_inputs_are_errors_not_panics() {
                     },
                 ) {
                     let _ = p.to_string();
-                    let _ = pir_serde::write_to_vec(&p, &Default::default());
+                    let _ = pir_legacy::write::to_bytes(&p);
                 }
             }
         }

@@ -46,8 +46,12 @@ pub enum ExportError {
     #[error("the program has no outputs (no pd_op.fetch op)")]
     NoOutputs,
     /// The serialized model would pass protobuf's 2 GB limit.
-    #[error("the model is {0} bytes: ONNX files past 2 GB need external data, which pir does not write yet")]
+    #[error("the model is {0} bytes, past protobuf's 2 GB limit for one message (a file written with external data holds more)")]
     TooLarge(u64),
+    /// The side file of external data needs a UTF-8 name (the model names
+    /// it in text).
+    #[error("{}: external data needs a file name in UTF-8", .0.display())]
+    DataFileName(std::path::PathBuf),
     /// Preparing the program (folding, cleanups, input shapes) failed.
     #[error("preparing the program: {0}")]
     Prepare(String),

@@ -15,12 +15,17 @@ use pir_dialects::pd_op::DenseTensorArrayType;
 use pir_params::DType;
 use rustc_hash::FxHashMap;
 
-use crate::attrs::Attrs;
+use crate::attrs::{attrs, Attrs};
+use crate::encode::Initializer;
 use crate::proto::{
-    tensor_shape_proto, type_proto, AttributeProto, AttributeType, DataType, GraphProto, NodeProto,
-    TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
+    tensor_shape_proto, type_proto, AttributeProto, DataType, GraphProto, NodeProto, TensorProto,
+    TensorShapeProto, TypeProto, ValueInfoProto,
 };
 use crate::ExportError;
+
+pub(crate) use crate::proto_values::{
+    a_float, a_graph, a_int, a_ints, a_str, a_tensor, encode_values, onnx_dtype,
+};
 
 /// A constant whose elements the exporter knows (from `full`,
 /// `full_int_array`, `assign_value` or an integer parameter).
@@ -42,10 +47,10 @@ pub(crate) struct Exporter<'p> {
     /// Graphs under construction: the main graph first, then nested
     /// subgraphs (`If` branches, `Loop` bodies).
     graphs: Vec<GraphProto>,
-    pub(crate) initializers: Vec<TensorProto>,
+    pub(crate) initializers: Vec<Initializer<'p>>,
     /// Constants and parameters not read yet, by name: stored when first
     /// read, so unread ones (a dropout state, a folded scale) are left out.
-    pending: FxHashMap<String, TensorProto>,
+    pending: FxHashMap<String, Initializer<'p>>,
     int_constants: FxHashMap<Vec<i64>, String>,
     temps: usize,
     /// The op being mapped.
@@ -55,109 +60,6 @@ pub(crate) struct Exporter<'p> {
     pub trust_shapes: bool,
     skip_value_info: bool,
     written_results: Vec<ValueId>,
-}
-
-/// The ONNX element type of a dtype.
-pub(crate) fn onnx_dtype(d: DType) -> Option<DataType> {
-    Some(match d {
-        DType::Bool => DataType::Bool,
-        DType::Int8 => DataType::Int8,
-        DType::UInt8 => DataType::Uint8,
-        DType::Int16 => DataType::Int16,
-        DType::UInt16 => DataType::Uint16,
-        DType::Int32 => DataType::Int32,
-        DType::UInt32 => DataType::Uint32,
-        DType::Int64 => DataType::Int64,
-        DType::UInt64 => DataType::Uint64,
-        DType::Float16 => DataType::Float16,
-        DType::BFloat16 => DataType::Bfloat16,
-        DType::Float32 => DataType::Float,
-        DType::Float64 => DataType::Double,
-        DType::Complex64 => DataType::Complex64,
-        DType::Complex128 => DataType::Complex128,
-        DType::Float8E4M3FN | DType::Float8E5M2 => return None,
-    })
-}
-
-/// An ONNX attribute.
-pub(crate) fn a_int(name: &str, i: i64) -> AttributeProto {
-    AttributeProto {
-        name: name.into(),
-        r#type: AttributeType::Int as i32,
-        i,
-        ..Default::default()
-    }
-}
-
-/// An ONNX attribute.
-pub(crate) fn a_float(name: &str, f: f64) -> AttributeProto {
-    AttributeProto {
-        name: name.into(),
-        r#type: AttributeType::Float as i32,
-        f: f as f32,
-        ..Default::default()
-    }
-}
-
-/// An ONNX attribute.
-pub(crate) fn a_ints(name: &str, ints: &[i64]) -> AttributeProto {
-    AttributeProto {
-        name: name.into(),
-        r#type: AttributeType::Ints as i32,
-        ints: ints.to_vec(),
-        ..Default::default()
-    }
-}
-
-/// An ONNX attribute.
-pub(crate) fn a_str(name: &str, s: &str) -> AttributeProto {
-    AttributeProto {
-        name: name.into(),
-        r#type: AttributeType::String as i32,
-        s: s.as_bytes().to_vec(),
-        ..Default::default()
-    }
-}
-
-/// An ONNX attribute.
-pub(crate) fn a_graph(name: &str, g: GraphProto) -> AttributeProto {
-    AttributeProto {
-        name: name.into(),
-        r#type: AttributeType::Graph as i32,
-        g: Some(g),
-        ..Default::default()
-    }
-}
-
-/// An ONNX attribute.
-pub(crate) fn a_tensor(name: &str, t: TensorProto) -> AttributeProto {
-    AttributeProto {
-        name: name.into(),
-        r#type: AttributeType::Tensor as i32,
-        t: Some(t),
-        ..Default::default()
-    }
-}
-
-/// The little-endian bytes of `values` as elements of `dtype`.
-pub(crate) fn encode_values(dtype: DType, values: &[f64]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(values.len() * 8);
-    for &v in values {
-        match dtype {
-            DType::Bool => out.push(u8::from(v != 0.0)),
-            DType::Int8 => out.push(v as i8 as u8),
-            DType::UInt8 => out.push(v as u8),
-            DType::Int16 => out.extend((v as i16).to_le_bytes()),
-            DType::Int32 => out.extend((v as i32).to_le_bytes()),
-            DType::Int64 => out.extend((v as i64).to_le_bytes()),
-            DType::Float16 => out.extend(half::f16::from_f64(v).to_le_bytes()),
-            DType::BFloat16 => out.extend(half::bf16::from_f64(v).to_le_bytes()),
-            DType::Float32 => out.extend((v as f32).to_le_bytes()),
-            DType::Float64 => out.extend(v.to_le_bytes()),
-            _ => return None,
-        }
-    }
-    Some(out)
 }
 
 impl<'p> Exporter<'p> {
@@ -238,7 +140,7 @@ impl<'p> Exporter<'p> {
 
     /// The op's attributes.
     pub fn attrs(&self) -> Attrs<'p> {
-        Attrs::new(self.p, self.op)
+        attrs(self.p, self.op)
     }
 
     // ---- values ----------------------------------------------------------
@@ -683,8 +585,8 @@ impl<'p> Exporter<'p> {
         result.map(|()| g)
     }
 
-    /// Takes the main graph.
-    pub fn finish(mut self) -> (GraphProto, Vec<TensorProto>) {
+    /// Takes the main graph and the initializers read.
+    pub fn finish(mut self) -> (GraphProto, Vec<Initializer<'p>>) {
         let g = std::mem::take(&mut self.graphs[0]);
         (g, self.initializers)
     }
@@ -717,12 +619,19 @@ impl<'p> Exporter<'p> {
 
     /// Adds an initializer.
     pub fn initializer(&mut self, t: TensorProto) {
-        self.initializers.push(t);
+        self.initializers.push(Initializer::owned(t));
     }
 
     /// Adds an initializer that is stored only if a node reads it.
     pub fn lazy_initializer(&mut self, t: TensorProto) {
-        self.pending.insert(t.name.clone(), t);
+        self.pending.insert(t.name.clone(), Initializer::owned(t));
+    }
+
+    /// Adds a parameter's initializer, stored only if a node reads it: its
+    /// elements stay the parameter's loaded bytes until they are written.
+    pub fn lazy_parameter(&mut self, header: TensorProto, data: &'p [u8]) {
+        self.pending
+            .insert(header.name.clone(), Initializer::borrowed(header, data));
     }
 
     /// A constant of `dtype` with `dims` and `values`, returned by name.
@@ -792,5 +701,13 @@ impl<'p> Exporter<'p> {
     pub fn cast(&mut self, x: &str, to: DType) -> Result<String, ExportError> {
         let to = self.onnx_type(to)?;
         Ok(self.node1("Cast", &[x], vec![a_int("to", to as i64)]))
+    }
+
+    /// Result `i` of the op from `x`, cast to the result's dtype.
+    pub fn cast_out(&mut self, i: usize, x: &str) -> Result<(), ExportError> {
+        let to = self.onnx_type(self.out_dtype(i)?)?;
+        let out = self.out(i);
+        self.node("Cast", &[x], &[&out], vec![a_int("to", to as i64)]);
+        Ok(())
     }
 }

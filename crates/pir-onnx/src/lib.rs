@@ -39,17 +39,22 @@
 #![forbid(unsafe_code)]
 
 mod attrs;
+mod encode;
 mod error;
 mod export;
 pub mod mappers;
 pub mod proto;
+mod proto_values;
 
 use std::path::Path;
 
 use pir_core::{BlockId, OpId, Program};
-use prost::Message;
 use rustc_hash::FxHashMap;
 
+pub use encode::{
+    external_data_path, write_model, Initializer, Layout, OnnxModel, EXTERNAL_ALIGN,
+    EXTERNAL_MIN_BYTES, PROTOBUF_LIMIT,
+};
 pub use error::{ExportError, Unmapped};
 use export::Exporter;
 use proto::{ModelProto, OperatorSetIdProto, ValueInfoProto};
@@ -60,9 +65,6 @@ pub const DEFAULT_OPSET: i64 = 17;
 pub const MIN_OPSET: i64 = 13;
 /// The highest opset written.
 pub const MAX_OPSET: i64 = 21;
-
-/// Protobuf's limit on one message: files past it need external data.
-const PROTOBUF_LIMIT: u64 = (1 << 31) - 1;
 
 /// How to export.
 #[derive(Clone, Debug)]
@@ -77,6 +79,10 @@ pub struct ExportOptions {
     /// outputs state element types and ranks only, and there is no
     /// `value_info`.
     pub trust_shapes: bool,
+    /// Whether the elements of the initializers go to a side file
+    /// (`Y.onnx.data`, ONNX external data) even when the model would fit
+    /// in one file; they do anyway when it would reach 2 GB.
+    pub external_data: bool,
 }
 
 impl Default for ExportOptions {
@@ -85,6 +91,7 @@ impl Default for ExportOptions {
             opset: DEFAULT_OPSET,
             value_info: true,
             trust_shapes: true,
+            external_data: false,
         }
     }
 }
@@ -148,8 +155,12 @@ pub fn unmapped_ops(program: &Program) -> Vec<Unmapped> {
     found
 }
 
-/// Exports `program` (its parameters bound) to an ONNX model.
-pub fn export(program: &Program, options: &ExportOptions) -> Result<ModelProto, ExportError> {
+/// Exports `program` (its parameters bound) to an ONNX model whose
+/// initializers read the parameters' loaded bytes (see [`OnnxModel`]).
+pub fn export_model<'p>(
+    program: &'p Program,
+    options: &ExportOptions,
+) -> Result<OnnxModel<'p>, ExportError> {
     if !(MIN_OPSET..=MAX_OPSET).contains(&options.opset) {
         return Err(ExportError::Opset(options.opset));
     }
@@ -165,48 +176,58 @@ pub fn export(program: &Program, options: &ExportOptions) -> Result<ModelProto, 
         return Err(ExportError::NoOutputs);
     }
     graph.name = "pir".into();
-    graph.initializer = initializers;
-    let bytes: u64 = graph
-        .initializer
-        .iter()
-        .map(|t| t.raw_data.len() as u64)
-        .sum();
-    if bytes >= PROTOBUF_LIMIT {
-        return Err(ExportError::TooLarge(bytes));
-    }
-    Ok(ModelProto {
-        ir_version: ir_version_for(options.opset),
-        opset_import: vec![OperatorSetIdProto {
-            domain: String::new(),
-            version: options.opset,
-        }],
-        producer_name: "pir".into(),
-        producer_version: env!("CARGO_PKG_VERSION").into(),
-        graph: Some(graph),
-        ..Default::default()
+    Ok(OnnxModel {
+        model: ModelProto {
+            ir_version: ir_version_for(options.opset),
+            opset_import: vec![OperatorSetIdProto {
+                domain: String::new(),
+                version: options.opset,
+            }],
+            producer_name: "pir".into(),
+            producer_version: env!("CARGO_PKG_VERSION").into(),
+            graph: None,
+            ..Default::default()
+        },
+        graph,
+        initializers,
     })
 }
 
-/// The ONNX bytes of `program`.
-pub fn export_bytes(program: &Program, options: &ExportOptions) -> Result<Vec<u8>, ExportError> {
-    let model = export(program, options)?;
-    let len = model.encoded_len() as u64;
-    if len >= PROTOBUF_LIMIT {
-        return Err(ExportError::TooLarge(len));
-    }
-    Ok(model.encode_to_vec())
+/// Exports `program` (its parameters bound) to one ONNX message, the
+/// parameters' elements copied into it. Past 2 GB it would not encode:
+/// [`ExportError::TooLarge`] (write such models with [`write_onnx`]).
+pub fn export(program: &Program, options: &ExportOptions) -> Result<ModelProto, ExportError> {
+    let model = export_model(program, options)?;
+    inline_layout(&model)?;
+    Ok(model.into_proto())
 }
 
-/// Exports `program` and writes it to `path` atomically; nothing is written
-/// when the export fails.
+/// The layout of `model` as one file, or [`ExportError::TooLarge`].
+fn inline_layout(model: &OnnxModel<'_>) -> Result<Layout, ExportError> {
+    let layout = model.layout(false, "", u64::MAX)?;
+    if layout.model_len >= PROTOBUF_LIMIT {
+        return Err(ExportError::TooLarge(layout.model_len));
+    }
+    Ok(layout)
+}
+
+/// The ONNX bytes of `program` (one file, no external data).
+pub fn export_bytes(program: &Program, options: &ExportOptions) -> Result<Vec<u8>, ExportError> {
+    let model = export_model(program, options)?;
+    let layout = inline_layout(&model)?;
+    Ok(model.model_bytes(&layout))
+}
+
+/// Exports `program` and writes it to `path` atomically (see
+/// [`write_model`]); nothing is written when the export fails.
 pub fn write_onnx(
     program: &Program,
     options: &ExportOptions,
     path: &Path,
     overwrite: bool,
 ) -> Result<(), ExportError> {
-    let bytes = export_bytes(program, options)?;
-    pir_core::fs::write_atomic(path, overwrite, |w| w.write_all(&bytes))?;
+    let model = export_model(program, options)?;
+    write_model(&model, path, overwrite, options.external_data)?;
     Ok(())
 }
 
@@ -269,6 +290,7 @@ pub fn reinfer_types(program: &mut Program) -> usize {
                     if !informative(program, ty, program.value_type(v)) {
                         continue;
                     }
+                    let ty = with_declared_dtype(program, ty, program.value_type(v));
                     if program.value_type(v) != ty {
                         program.set_value_type(v, ty);
                         changed += 1;
@@ -287,9 +309,33 @@ pub fn reinfer_types(program: &mut Program) -> usize {
     changed
 }
 
+/// `inferred` with the element type of `declared` when both are dense
+/// tensors: the variables of a legacy program state their dtypes rightly,
+/// while inference reports float32 where Paddle's InferMeta leaves the
+/// dtype unset (`unique`, `equal_all`, ...); only dims go stale.
+fn with_declared_dtype(
+    program: &Program,
+    inferred: pir_core::Type,
+    declared: pir_core::Type,
+) -> pir_core::Type {
+    use pir_core::builtin::DenseTensorType;
+    let ctx = program.ctx();
+    match (
+        ctx.type_as::<DenseTensorType>(inferred),
+        ctx.type_as::<DenseTensorType>(declared),
+    ) {
+        (Some(i), Some(d)) if i.dtype != d.dtype => ctx.intern_type(DenseTensorType {
+            dtype: d.dtype,
+            ..i.clone()
+        }),
+        _ => inferred,
+    }
+}
+
 /// Whether an inferred type says more than the declared one: not when
 /// every inferred dim is unknown and the declared rank differs (inference
-/// that could not tell the rank, e.g. a shape given as a list of tensors).
+/// that could not tell the rank, e.g. a shape given as a list of tensors),
+/// unless the inferred type is 0-d.
 fn informative(program: &Program, inferred: pir_core::Type, declared: pir_core::Type) -> bool {
     use pir_core::builtin::DenseTensorType;
     let ctx = program.ctx();
@@ -297,7 +343,10 @@ fn informative(program: &Program, inferred: pir_core::Type, declared: pir_core::
         ctx.type_as::<DenseTensorType>(inferred),
         ctx.type_as::<DenseTensorType>(declared),
     ) {
-        (Some(i), Some(d)) => !(i.dims.iter().all(|&x| x < 0) && i.dims.len() != d.dims.len()),
+        // A 0-d result is a known rank (`det`, `dist`), not an unknown one.
+        (Some(i), Some(d)) => {
+            i.dims.is_empty() || !(i.dims.iter().all(|&x| x < 0) && i.dims.len() != d.dims.len())
+        }
         _ => true,
     }
 }
@@ -379,13 +428,15 @@ fn parameter(x: &mut Exporter<'_>) -> Result<(), ExportError> {
                 };
                 x.set_known(v, export::Known { values });
             }
-            x.lazy_initializer(proto::TensorProto {
-                dims: t.dims().to_vec(),
-                data_type,
-                name: name.clone(),
-                raw_data: t.bytes().to_vec(),
-                ..Default::default()
-            });
+            x.lazy_parameter(
+                proto::TensorProto {
+                    dims: t.dims().to_vec(),
+                    data_type,
+                    name: name.clone(),
+                    ..Default::default()
+                },
+                t.bytes(),
+            );
             x.bind(v, name);
         }
         None => x.set_missing(v, name),

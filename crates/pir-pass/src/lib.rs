@@ -26,7 +26,6 @@
 pub mod alias;
 pub mod drr;
 pub mod effects;
-pub mod leading_dim;
 pub mod manager;
 pub mod nested;
 pub mod params;

@@ -805,3 +805,45 @@ fn a_constant_of_unknown_dims_read_by_a_combine_is_not_hoisted() {
     assert_eq!(stat(&stats, "constants hoisted"), 1, "{p}");
     assert_eq!(count(&p, "pd_op.full"), 1, "{p}");
 }
+
+/// `shape64(x)[1]` of an `x: [-1, 6]` is 6 by the symbolic shapes although
+/// the shape is not constant: it folds, and the reshape reads a constant.
+#[test]
+fn a_static_dim_read_from_a_dynamic_shape_folds() {
+    let mut p = batch_shape_program(
+        "%6, %7, %8",
+        RESHAPE_READER,
+        r#"    (%30) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[2]} : () -> tensor<1xi64>
+    (%31) = "pd_op.slice" (%3, %5, %30) {axes:[0],decrease_axis:[0],infer_flags:[1],stop_gradient:[true]} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+    (%32) = "pd_op.multiply" (%31, %7) {stop_gradient:[true]} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    (%33) = "pd_op.fetch" (%32) {col:1,name:"twelve",persistable:[true],stop_gradient:[true]} : (tensor<i64>) -> tensor<i64>
+"#,
+    );
+    let before = interpret(&p, &batch_feed());
+    let stats = run_pipeline(&mut p, "constant_folding");
+    assert_eq!(stat(&stats, "shapes folded symbolically"), 1, "{p}");
+    assert_close(&before, &interpret(&p, &batch_feed()), 0.0);
+    // The batch size stays read at run time.
+    assert_eq!(count(&p, "pd_op.shape64"), 1, "{p}");
+    assert_eq!(count(&p, "pd_op.multiply"), 0, "{p}");
+}
+
+/// `shape64(x)` and `shape64(scale(x))` read one shape: the second and the
+/// arithmetic after it merge into the first.
+#[test]
+fn shapes_of_equal_shaped_values_merge() {
+    let mut p = batch_shape_program(
+        "%6, %7, %8",
+        RESHAPE_READER,
+        r#"    (%30) = "pd_op.shape64" (%2) {stop_gradient:[true]} : (tensor<-1x6xf32>) -> tensor<2xi64>
+    (%31) = "pd_op.slice" (%30, %4, %5) {axes:[0],decrease_axis:[0],infer_flags:[1],stop_gradient:[true]} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+    (%32) = "pd_op.add" (%6, %31) {stop_gradient:[true]} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+    (%33) = "pd_op.fetch" (%32) {col:1,name:"twice",persistable:[true],stop_gradient:[true]} : (tensor<i64>) -> tensor<i64>
+"#,
+    );
+    let before = interpret(&p, &batch_feed());
+    let stats = run_pipeline(&mut p, "cse,dce");
+    assert_eq!(stat(&stats, "ops merged"), 2, "{p}");
+    assert_eq!(count(&p, "pd_op.shape64"), 1, "{p}");
+    assert_close(&before, &interpret(&p, &batch_feed()), 0.0);
+}

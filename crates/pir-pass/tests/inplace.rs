@@ -888,7 +888,7 @@ fn corpus_models_verify_after_both_passes() {
 }
 
 /// Two inputs with a dynamic batch: in place only when both provably have
-/// the data input's batch (`crate::leading_dim`), as a residual add does.
+/// the data input's batch (by the symbolic shapes), as a residual add does.
 #[test]
 fn inplace_converts_a_residual_add_of_one_batch() {
     let text = r#"{

@@ -434,8 +434,11 @@ impl PyModel {
     /// the model stays as it is), the file written atomically. An op
     /// without an ONNX mapping raises `pir.WriteError` listing every such
     /// op, and nothing is written; an existing file is replaced only with
-    /// `overwrite=True`.
-    #[pyo3(signature = (path, opset=17, *, input_shapes=None, optimize=true, overwrite=false))]
+    /// `overwrite=True`. With `external_data=True` the parameters go to
+    /// `path + ".data"` (ONNX external data), as they do anyway when the
+    /// model would pass 2 GB; both files are put in place together.
+    #[pyo3(signature = (path, opset=17, *, input_shapes=None, optimize=true, overwrite=false, external_data=false))]
+    #[allow(clippy::too_many_arguments)]
     fn export_onnx(
         &self,
         py: Python<'_>,
@@ -444,6 +447,7 @@ impl PyModel {
         input_shapes: Option<std::collections::BTreeMap<String, Vec<i64>>>,
         optimize: bool,
         overwrite: bool,
+        external_data: bool,
     ) -> PyResult<()> {
         let prog = self.program.try_borrow(py)?;
         if let Some(file) = &self.missing_params {
@@ -461,6 +465,14 @@ impl PyModel {
         let options = pir::OnnxOptions {
             export: pir::onnx::ExportOptions {
                 opset,
+                external_data,
+                // A translated legacy program keeps the shapes its
+                // variables declared, which are sometimes stale (as
+                // `pir export` decides).
+                trust_shapes: !self
+                    .path
+                    .as_deref()
+                    .is_some_and(|p| pir_core::fs::has_extension(Path::new(p), "pdmodel")),
                 ..Default::default()
             },
             input_shapes: input_shapes.unwrap_or_default().into_iter().collect(),

@@ -7,7 +7,7 @@ use pir_core::builtin::{DenseTensorType, VectorType};
 use pir_core::entity::EntityId;
 use pir_core::{BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
 use pir_dialects::pd_op::DenseTensorArrayType;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::constraints::{Constraints, Substitution};
 use crate::expr::{DimExpr, Sym};
@@ -36,6 +36,28 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// Which ops' checks the analysis assumes passed: the equalities,
+/// broadcasts and lower bounds their rules record (a `matmul`'s contracted
+/// dims equal, a `reshape` keeping the element count). Facts of values are
+/// true whenever the value is computed either way; what an assumption adds
+/// is that dims of *other* values are equal.
+#[derive(Clone, Debug, Default)]
+pub enum Assume {
+    /// Every op's, as Paddle does: true of every run that succeeds.
+    #[default]
+    Every,
+    /// Only those of ops directly in the top block (which run whenever the
+    /// program does; an op in a branch or a loop body may not run) and not
+    /// in the set: true of every successful run, without relying on the
+    /// listed ops (a pass about to rewrite them away). A `while`'s carried
+    /// dims are then inferred by induction: each starts as its initial
+    /// value's and keeps that expression when the body yields it back
+    /// (the others get fresh symbols, and the body is inferred again),
+    /// which proves more than Paddle's rule (a residual inside a branch of
+    /// a loop body keeps the batch).
+    TopLevelExcept(FxHashSet<OpId>),
+}
+
 /// Symbolic shapes of a program's values.
 ///
 /// ```
@@ -55,11 +77,20 @@ pub struct ShapeAnalysis {
     pattern: Pattern,
     skipped: Vec<Skipped>,
     rules: FxHashMap<Symbol, Option<Rule>>,
+    assume: Assume,
+    /// Whether the op being inferred records its checks.
+    recording: bool,
 }
 
 impl ShapeAnalysis {
-    /// Infers the facts of every value of `program`.
+    /// Infers the facts of every value of `program`, as Paddle does.
     pub fn run(program: &Program) -> ShapeAnalysis {
+        Self::run_assuming(program, Assume::Every)
+    }
+
+    /// Infers the facts of every value of `program`, recording the checks
+    /// of the ops `assume` names only.
+    pub fn run_assuming(program: &Program, assume: Assume) -> ShapeAnalysis {
         let mut a = ShapeAnalysis {
             facts: vec![None; program.value_slots()],
             next_sym: 0,
@@ -67,6 +98,8 @@ impl ShapeAnalysis {
             pattern: Pattern::default(),
             skipped: Vec::new(),
             rules: FxHashMap::default(),
+            assume,
+            recording: true,
         };
         a.infer_block(program, program.top_block(), 0);
         a
@@ -99,6 +132,40 @@ impl ShapeAnalysis {
     /// equal by a recorded constraint).
     pub fn dims_equal(&self, a: &DimExpr, b: &DimExpr) -> bool {
         self.constraints.is_equal(a, b)
+    }
+
+    /// Whether dim `i` of tensor `a` and dim `k` of tensor `b` are known
+    /// equal at run time (a residual `add`'s batch and its shortcut's).
+    pub fn same_dim(&self, a: ValueId, i: usize, b: ValueId, k: usize) -> bool {
+        match (self.dim(a, i), self.dim(b, k)) {
+            (Some(x), Some(y)) => self.dims_equal(x, y),
+            _ => false,
+        }
+    }
+
+    /// Records that `copy`, a value made after the analysis ran and
+    /// computed exactly as `v` is, has `v`'s fact (a pass that copies an op
+    /// keeps the analysis true without running it again).
+    pub fn copy_fact(&mut self, v: ValueId, copy: ValueId) {
+        if let Some(fact) = self.fact(v).cloned() {
+            self.store(copy, fact);
+        }
+    }
+
+    /// Stores `fact` as `v`'s, as it is.
+    fn store(&mut self, v: ValueId, fact: ShapeOrData) {
+        let i = v.index();
+        if i >= self.facts.len() {
+            self.facts.resize(i + 1, None);
+        }
+        self.facts[i] = Some(fact);
+    }
+
+    /// Whether `while` bodies are inferred by induction (module docs of
+    /// the rules: a carried dim keeps its initial expression when every
+    /// iteration yields it back) rather than as Paddle does.
+    pub(crate) fn loops_by_induction(&self) -> bool {
+        matches!(self.assume, Assume::TopLevelExcept(_))
     }
 
     /// Whether tensors `a` and `b` are known to have the same shape.
@@ -138,6 +205,18 @@ impl ShapeAnalysis {
     }
 
     fn infer_op(&mut self, p: &Program, op: OpId, depth: usize) {
+        let outer = self.recording;
+        self.recording = match &self.assume {
+            Assume::Every => true,
+            Assume::TopLevelExcept(excluded) => {
+                p.op_parent_block(op) == Some(p.top_block()) && !excluded.contains(&op)
+            }
+        };
+        self.infer_op_facts(p, op, depth);
+        self.recording = outer;
+    }
+
+    fn infer_op_facts(&mut self, p: &Program, op: OpId, depth: usize) {
         let name = p.op_name(op);
         let rule = *self
             .rules
@@ -235,11 +314,7 @@ impl ShapeAnalysis {
             let pattern = &self.pattern;
             fact.map(&mut |e| substitute(e, pattern))
         };
-        let i = v.index();
-        if i >= self.facts.len() {
-            self.facts.resize(i + 1, None);
-        }
-        self.facts[i] = Some(fact);
+        self.store(v, fact);
     }
 
     fn simplify_broadcasts(&mut self, fact: &ShapeOrData) -> ShapeOrData {
@@ -294,6 +369,9 @@ impl ShapeAnalysis {
 
     /// Records `a == b` and applies the substitution it implies.
     pub(crate) fn add_eq(&mut self, a: &DimExpr, b: &DimExpr) {
+        if !self.recording {
+            return;
+        }
         if let Some(s) = self.constraints.add_eq(a, b) {
             self.apply(s);
         }
@@ -301,6 +379,9 @@ impl ShapeAnalysis {
 
     /// Records that `a` and `b` broadcast together.
     pub(crate) fn add_broadcastable(&mut self, a: &DimExpr, b: &DimExpr) {
+        if !self.recording {
+            return;
+        }
         if let Some((x, y)) = self.constraints.add_broadcastable(a, b) {
             self.add_eq(&x, &y);
         }
@@ -308,6 +389,9 @@ impl ShapeAnalysis {
 
     /// Records `e > 1`.
     pub(crate) fn add_gt_one(&mut self, e: &DimExpr) {
+        if !self.recording {
+            return;
+        }
         for (x, y) in self.constraints.add_gt_one(e) {
             self.add_eq(&x, &y);
         }

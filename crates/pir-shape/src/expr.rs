@@ -114,6 +114,19 @@ impl DimExpr {
         }
     }
 
+    /// The variadic operation of `self`'s kind over `ops` (a broadcast for
+    /// any other kind: only variadic expressions are rebuilt).
+    pub fn with_operands(&self, ops: Vec<DimExpr>) -> DimExpr {
+        let ops = ops.into_boxed_slice();
+        match self {
+            DimExpr::Add(_) => DimExpr::Add(ops),
+            DimExpr::Mul(_) => DimExpr::Mul(ops),
+            DimExpr::Max(_) => DimExpr::Max(ops),
+            DimExpr::Min(_) => DimExpr::Min(ops),
+            _ => DimExpr::Broadcast(ops),
+        }
+    }
+
     /// How many nodes the expression has.
     pub fn nodes(&self) -> usize {
         match self {

@@ -35,7 +35,7 @@ mod rules;
 mod simplify;
 mod substitute;
 
-pub use analysis::{ShapeAnalysis, Skipped};
+pub use analysis::{Assume, ShapeAnalysis, Skipped};
 pub use constraints::Constraints;
 pub use expr::{DimExpr, Sym, MAX_NODES};
 pub use fact::{ShapeOrData, TensorFact};

@@ -98,24 +98,24 @@ fn order(a: &DimExpr, b: &DimExpr) -> Ordering {
     }
 }
 
-fn rebuild(like: &DimExpr, ops: Vec<DimExpr>) -> DimExpr {
-    let ops = ops.into_boxed_slice();
-    match like {
-        DimExpr::Add(_) => DimExpr::Add(ops),
-        DimExpr::Mul(_) => DimExpr::Mul(ops),
-        DimExpr::Max(_) => DimExpr::Max(ops),
-        DimExpr::Min(_) => DimExpr::Min(ops),
-        _ => DimExpr::Broadcast(ops),
-    }
-}
-
 /// One operand left: the operand; none: the unit.
 fn collapse(like: &DimExpr, mut ops: Vec<DimExpr>, unit: i64) -> DimExpr {
     match ops.len() {
         0 => DimExpr::Int(unit),
         1 => ops.pop().unwrap_or(DimExpr::Int(unit)),
-        _ => rebuild(like, ops),
+        _ => like.with_operands(ops),
     }
+}
+
+/// [`collapse`] of `ops` without the operands at `dropped`.
+fn collapse_without(like: &DimExpr, ops: &[DimExpr], dropped: &[usize], unit: i64) -> DimExpr {
+    let rest = ops
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !dropped.contains(k))
+        .map(|(_, o)| o.clone())
+        .collect();
+    collapse(like, rest, unit)
 }
 
 fn neg_operand(e: DimExpr, depth: usize) -> DimExpr {
@@ -161,7 +161,7 @@ fn simplify_operands(e: DimExpr, depth: usize) -> DimExpr {
             if new[..] == ops[..] {
                 e
             } else {
-                rebuild(&e, new)
+                e.with_operands(new)
             }
         }
         DimExpr::Div(b) => {
@@ -184,7 +184,7 @@ fn sort_operands(e: DimExpr) -> DimExpr {
             }
             let mut v = ops.to_vec();
             v.sort_by(order);
-            rebuild(&e, v)
+            e.with_operands(v)
         }
         _ => e,
     }
@@ -391,13 +391,7 @@ fn fold_inverse_pair(e: DimExpr) -> DimExpr {
                 _ => false,
             };
             if inverse {
-                let rest: Vec<DimExpr> = ops
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, _)| k != i && k != j)
-                    .map(|(_, o)| o.clone())
-                    .collect();
-                return collapse(&e, rest, 0);
+                return collapse_without(&e, ops, &[i, j], 0);
             }
         }
     }
@@ -410,13 +404,7 @@ fn fold_redundant_broadcast(e: DimExpr) -> DimExpr {
     };
     for i in 0..ops.len() {
         if (0..ops.len()).any(|j| j != i && ops[i] == ops[j]) {
-            let rest: Vec<DimExpr> = ops
-                .iter()
-                .enumerate()
-                .filter(|&(k, _)| k != i)
-                .map(|(_, o)| o.clone())
-                .collect();
-            return collapse(&e, rest, 1);
+            return collapse_without(&e, ops, &[i], 1);
         }
     }
     e
@@ -439,13 +427,7 @@ fn fold_symbolic_broadcast(e: DimExpr) -> DimExpr {
     if v != 1 {
         return DimExpr::Int(v);
     }
-    let rest: Vec<DimExpr> = ops
-        .iter()
-        .enumerate()
-        .filter(|&(k, _)| k != i)
-        .map(|(_, o)| o.clone())
-        .collect();
-    collapse(&e, rest, 1)
+    collapse_without(&e, ops, &[i], 1)
 }
 
 /// Whether `lhs` is a sum or product holding `rhs` whose other operands

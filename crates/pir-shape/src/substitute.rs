@@ -47,17 +47,6 @@ fn substitute_opt(e: &DimExpr, pattern: &Pattern, depth: usize) -> Option<DimExp
     }
 }
 
-fn rebuild(like: &DimExpr, ops: Vec<DimExpr>) -> DimExpr {
-    let ops = ops.into_boxed_slice();
-    match like {
-        DimExpr::Add(_) => DimExpr::Add(ops),
-        DimExpr::Mul(_) => DimExpr::Mul(ops),
-        DimExpr::Max(_) => DimExpr::Max(ops),
-        DimExpr::Min(_) => DimExpr::Min(ops),
-        _ => DimExpr::Broadcast(ops),
-    }
-}
-
 fn variadic(e: &DimExpr, pattern: &Pattern, depth: usize) -> Option<DimExpr> {
     let ops = e.operands()?;
     let mut replaced = 0;
@@ -72,7 +61,7 @@ fn variadic(e: &DimExpr, pattern: &Pattern, depth: usize) -> Option<DimExpr> {
         })
         .collect();
     if replaced > 0 {
-        let whole = simplify(&rebuild(e, new));
+        let whole = simplify(&e.with_operands(new));
         if std::mem::discriminant(&whole) == std::mem::discriminant(e) {
             if let Some(sub) = sub_operands(&whole, pattern) {
                 return Some(sub);
@@ -96,7 +85,7 @@ fn sub_operands(e: &DimExpr, pattern: &Pattern) -> Option<DimExpr> {
         }
         let mut out = vec![v.clone()];
         out.extend(ops.iter().filter(|o| !kops.contains(o)).cloned());
-        return Some(simplify(&rebuild(e, out)));
+        return Some(simplify(&e.with_operands(out)));
     }
     None
 }

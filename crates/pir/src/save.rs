@@ -25,9 +25,11 @@ pub struct OnnxOptions {
 pub struct OnnxTimings {
     /// Fixing input dims and the preparing passes.
     pub prepare: Duration,
-    /// Building the ONNX model's bytes.
+    /// Building the ONNX model (its parameters still where they were
+    /// loaded).
     pub export: Duration,
-    /// Writing the file (synced, then put in place).
+    /// Writing the file and, with external data, its side file (each
+    /// synced, then both put in place).
     pub write: Duration,
 }
 
@@ -187,13 +189,16 @@ impl Model {
         }
         timings.prepare = started.elapsed();
         let started = Instant::now();
-        let bytes = pir_onnx::export_bytes(&self.program, &options.export).map_err(onnx_error)?;
+        let model = pir_onnx::export_model(&self.program, &options.export).map_err(onnx_error)?;
         timings.export = started.elapsed();
         let started = Instant::now();
-        pir_core::fs::write_atomic(path, options.overwrite, |w| {
-            std::io::Write::write_all(w, &bytes)
-        })
-        .map_err(|e| onnx_error(pir_onnx::ExportError::from(e)))?;
+        pir_onnx::write_model(
+            &model,
+            path,
+            options.overwrite,
+            options.export.external_data,
+        )
+        .map_err(onnx_error)?;
         timings.write = started.elapsed();
         Ok(timings)
     }

@@ -24,154 +24,122 @@ impl AttrDef for NullAttr {
         p.cur.expect("<#AttrNull>", "")?;
         Ok(Attribute::NULL)
     }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::write_tag_only(w, "NULL");
-        Ok(())
+    super::null_kind_codec!(Attribute);
+}
+
+crate::declare_kinds! {
+    /// Registers the builtin attributes declared here.
+    pub(super) fn register_declared_attrs;
+
+    /// `pir::BoolAttribute` (`0.a_bool`).
+    #[derive(Copy)]
+    attr BoolAttr(bool) {
+        name: "builtin.bool", json: "0.a_bool", tag: "Bool", self_describing: true
     }
-    fn decode(
-        _: &IrContext,
-        _: &str,
-        _: JsonValue<'_>,
-        _: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        Ok(Attribute::NULL)
+    /// `pir::Int32Attribute` (`0.a_i32`).
+    #[derive(Copy)]
+    attr I32Attr(i32) { name: "builtin.i32", json: "0.a_i32", tag: "Int32" }
+    /// `pir::Int64Attribute` (`0.a_i64`).
+    #[derive(Copy)]
+    attr I64Attr(i64) { name: "builtin.i64", json: "0.a_i64", tag: "Int64" }
+    /// `pir::IndexAttribute` (`0.a_index`).
+    #[derive(Copy)]
+    attr IndexAttr(i64) { name: "builtin.index", json: "0.a_index", tag: "Index" }
+    /// `pir::StrAttribute` (`0.a_str`).
+    attr StrAttr(Box<str>) {
+        name: "builtin.str", json: "0.a_str", tag: "Str", self_describing: true
     }
-    fn decode_exact(_: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-        text.eat_byte(b'}')?;
-        Some(Attribute::NULL)
+    /// `pir::TensorNameAttribute` (`0.a_tensorname`).
+    attr TensorNameAttr(Box<str>) {
+        name: "builtin.tensor_name", json: "0.a_tensorname", tag: "TensorName"
+    }
+    /// `pir::TypeAttribute` (`0.a_type`): a type used as an attribute.
+    #[derive(Copy)]
+    attr TypeAttr(Type) { name: "builtin.type", json: "0.a_type", tag: "Type" }
+}
+
+impl StrAttr {
+    /// Interns the attribute (allocating only when it is new).
+    pub fn get(ctx: &IrContext, s: &str) -> Attribute {
+        Self::intern_key(ctx, s)
     }
 }
 
-/// Declares an attribute kind wrapping one integer-like value.
-macro_rules! int_attr {
-    ($(#[$doc:meta])* $name:ident($ty:ty), $kind:literal, $json:literal, $tag:literal) => {
+impl TensorNameAttr {
+    /// Interns the attribute (allocating only when it is new).
+    pub fn get(ctx: &IrContext, s: &str) -> Attribute {
+        Self::intern_key(ctx, s)
+    }
+}
+
+/// Declares a float attribute kind, stored by the bits of its `$float`
+/// (so NaN payloads and −0.0 round-trip and uniquing is exact), printed
+/// with the given writers.
+macro_rules! float_attr {
+    (
+        $(#[$doc:meta])* $name:ident($bits:ty as $float:ty), $kind:literal, $json:literal,
+        $tag:literal, $typed:ident, $paddle:ident, $parse:ident
+    ) => {
         $(#[$doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub struct $name(pub $ty);
+        pub struct $name(pub $bits);
+
+        impl $name {
+            /// Interns the attribute.
+            pub fn get(ctx: &IrContext, v: $float) -> Attribute {
+                ctx.intern_attr($name(v.to_bits()))
+            }
+            /// The value.
+            pub fn value(self) -> $float {
+                <$float>::from_bits(self.0)
+            }
+        }
 
         impl AttrDef for $name {
             const NAME: &'static str = $kind;
             const JSON_IDS: &'static [&'static str] = &[$json];
             const TAG: &'static str = $tag;
             fn print(&self, p: &mut Printer<'_>) {
-                p.write_i64(self.0 as i64);
+                if p.is_typed() {
+                    p.$typed(self.value());
+                } else {
+                    p.$paddle(self.value());
+                }
             }
             fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
-                p.cur.skip_ws();
-                let start = p.cur.pos();
-                let v = p.cur.int("an integer")?;
-                let v = <$ty>::try_from(v).map_err(|_| {
-                    p.error_at(start, p.cur.pos() - start, format!("{v} does not fit in {}", stringify!($ty)))
-                })?;
-                Ok(p.ctx().intern_attr($name(v)))
+                let v = p.$parse()?;
+                Ok($name::get(p.ctx(), v))
             }
             fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-                serial::begin_tagged(w, $json);
-                w.i64(self.0 as i64);
-                w.end_object();
+                encode_float(w, $json, f64::from(self.value()));
                 Ok(())
             }
-            fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
-                let dpath = JsonPath::Key(path, "D");
-                let v = serial::int(serial::field(obj, "D", path)?, &dpath)?;
-                let v = <$ty>::try_from(v)
-                    .map_err(|_| DecodeError::at(&dpath, format!("{v} does not fit in {}", stringify!($ty))))?;
-                Ok(ctx.intern_attr($name(v)))
+            fn decode(
+                ctx: &IrContext,
+                _: &str,
+                obj: JsonValue<'_>,
+                path: &JsonPath<'_>,
+            ) -> Result<Attribute, DecodeError> {
+                let v = decode_float(obj, path)?;
+                Ok($name::get(ctx, v as $float))
             }
             fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-                let v = serial::decode_data_exact(text, ExactJson::int)?;
-                Some(ctx.intern_attr($name(<$ty>::try_from(v).ok()?)))
+                // The `"VD"` spelling of NaN and infinities is left to `decode`.
+                let v = serial::decode_data_exact(text, ExactJson::float)?;
+                Some($name::get(ctx, v as $float))
             }
         }
     };
 }
 
-int_attr!(
-    /// `pir::Int32Attribute` (`0.a_i32`).
-    I32Attr(i32), "builtin.i32", "0.a_i32", "Int32"
+float_attr!(
+    /// `pir::FloatAttribute` (`0.a_f32`).
+    F32Attr(u32 as f32), "builtin.f32", "0.a_f32", "Float", write_f32_exact, write_f32_g, parse_f32
 );
-int_attr!(
-    /// `pir::Int64Attribute` (`0.a_i64`).
-    I64Attr(i64), "builtin.i64", "0.a_i64", "Int64"
+float_attr!(
+    /// `pir::DoubleAttribute` (`0.a_f64`).
+    F64Attr(u64 as f64), "builtin.f64", "0.a_f64", "Double", write_f64_exact, write_f64_g, parse_f64
 );
-int_attr!(
-    /// `pir::IndexAttribute` (`0.a_index`).
-    IndexAttr(i64), "builtin.index", "0.a_index", "Index"
-);
-
-/// `pir::BoolAttribute` (`0.a_bool`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct BoolAttr(pub bool);
-
-impl AttrDef for BoolAttr {
-    const NAME: &'static str = "builtin.bool";
-    const JSON_IDS: &'static [&'static str] = &["0.a_bool"];
-    const TAG: &'static str = "Bool";
-    const SELF_DESCRIBING: bool = true;
-    fn print(&self, p: &mut Printer<'_>) {
-        p.write_str(if self.0 { "true" } else { "false" });
-    }
-    fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
-        let v = if p.cur.eat_keyword("true") {
-            true
-        } else if p.cur.eat_keyword("false") {
-            false
-        } else {
-            return Err(p.expected("`true` or `false`"));
-        };
-        Ok(p.ctx().intern_attr(BoolAttr(v)))
-    }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "0.a_bool");
-        w.bool(self.0);
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let v = serial::boolean(serial::field(obj, "D", path)?, &JsonPath::Key(path, "D"))?;
-        Ok(ctx.intern_attr(BoolAttr(v)))
-    }
-    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-        let v = serial::decode_data_exact(text, ExactJson::boolean)?;
-        Some(ctx.intern_attr(BoolAttr(v)))
-    }
-}
-
-/// `pir::FloatAttribute` (`0.a_f32`). Stored by bits so NaN payloads and −0.0
-/// round-trip and uniquing is exact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct F32Attr(pub u32);
-
-impl F32Attr {
-    /// Interns a float attribute.
-    pub fn get(ctx: &IrContext, v: f32) -> Attribute {
-        ctx.intern_attr(F32Attr(v.to_bits()))
-    }
-    /// The value.
-    pub fn value(self) -> f32 {
-        f32::from_bits(self.0)
-    }
-}
-
-/// `pir::DoubleAttribute` (`0.a_f64`), stored by bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct F64Attr(pub u64);
-
-impl F64Attr {
-    /// Interns a double attribute.
-    pub fn get(ctx: &IrContext, v: f64) -> Attribute {
-        ctx.intern_attr(F64Attr(v.to_bits()))
-    }
-    /// The value.
-    pub fn value(self) -> f64 {
-        f64::from_bits(self.0)
-    }
-}
 
 /// Writes a float attribute object: `{"#":id,"D":number}`, or `{"#":id,"VD":"NaN"|"INF"|"-INF"}`.
 fn encode_float(w: &mut JsonWriter<'_>, id: &str, v: f64) {
@@ -212,129 +180,6 @@ fn decode_float(obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<f64, DecodeEr
         )),
     }
 }
-
-impl AttrDef for F32Attr {
-    const NAME: &'static str = "builtin.f32";
-    const JSON_IDS: &'static [&'static str] = &["0.a_f32"];
-    const TAG: &'static str = "Float";
-    fn print(&self, p: &mut Printer<'_>) {
-        if p.is_typed() {
-            p.write_f32_exact(self.value());
-        } else {
-            p.write_f32_g(self.value());
-        }
-    }
-    fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
-        let v = p.parse_f32()?;
-        Ok(F32Attr::get(p.ctx(), v))
-    }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        encode_float(w, "0.a_f32", self.value() as f64);
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let v = decode_float(obj, path)?;
-        Ok(F32Attr::get(ctx, v as f32))
-    }
-    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-        // The `"VD"` spelling of NaN and infinities is left to `decode`.
-        let v = serial::decode_data_exact(text, ExactJson::float)?;
-        Some(F32Attr::get(ctx, v as f32))
-    }
-}
-
-impl AttrDef for F64Attr {
-    const NAME: &'static str = "builtin.f64";
-    const JSON_IDS: &'static [&'static str] = &["0.a_f64"];
-    const TAG: &'static str = "Double";
-    fn print(&self, p: &mut Printer<'_>) {
-        if p.is_typed() {
-            p.write_f64_exact(self.value());
-        } else {
-            p.write_f64_g(self.value());
-        }
-    }
-    fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
-        let v = p.parse_f64()?;
-        Ok(F64Attr::get(p.ctx(), v))
-    }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        encode_float(w, "0.a_f64", self.value());
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let v = decode_float(obj, path)?;
-        Ok(F64Attr::get(ctx, v))
-    }
-    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-        let v = serial::decode_data_exact(text, ExactJson::float)?;
-        Some(F64Attr::get(ctx, v))
-    }
-}
-
-/// Declares a string attribute kind.
-macro_rules! str_attr {
-    ($(#[$doc:meta])* $name:ident, $kind:literal, $json:literal, $tag:literal, $self_describing:literal) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-        pub struct $name(pub Box<str>);
-
-        impl $name {
-            /// Interns the attribute (allocating only when it is new).
-            pub fn get(ctx: &IrContext, s: &str) -> Attribute {
-                // `$name` hashes as its one `Box<str>` field, that is as `str`.
-                ctx.intern_attr_by(s, |a: &$name| &*a.0 == s, || $name(s.into()))
-            }
-        }
-
-        impl AttrDef for $name {
-            const NAME: &'static str = $kind;
-            const JSON_IDS: &'static [&'static str] = &[$json];
-            const TAG: &'static str = $tag;
-            const SELF_DESCRIBING: bool = $self_describing;
-            fn print(&self, p: &mut Printer<'_>) {
-                p.write_quoted(&self.0);
-            }
-            fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
-                let s = p.parse_string()?;
-                Ok($name::get(p.ctx(), &s))
-            }
-            fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-                serial::begin_tagged(w, $json);
-                w.string(&self.0);
-                w.end_object();
-                Ok(())
-            }
-            fn decode(ctx: &IrContext, _: &str, obj: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Attribute, DecodeError> {
-                let s = serial::string(serial::field(obj, "D", path)?, &JsonPath::Key(path, "D"))?;
-                Ok($name::get(ctx, &s))
-            }
-            fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-                let s = serial::decode_data_exact(text, ExactJson::string)?;
-                Some($name::get(ctx, s))
-            }
-        }
-    };
-}
-
-str_attr!(
-    /// `pir::StrAttribute` (`0.a_str`).
-    StrAttr, "builtin.str", "0.a_str", "Str", true
-);
-str_attr!(
-    /// `pir::TensorNameAttribute` (`0.a_tensorname`).
-    TensorNameAttr, "builtin.tensor_name", "0.a_tensorname", "TensorName", false
-);
 
 /// `pir::ArrayAttribute` (`0.a_array`): attributes of any kinds.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -414,53 +259,64 @@ impl AttrDef for ArrayAttr {
     }
 }
 
-/// `pir::TypeAttribute` (`0.a_type`): a type used as an attribute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct TypeAttr(pub Type);
+/// Declares a complex attribute kind: real and imaginary parts stored as
+/// the bits of their `$float`s, read with the parser's `$parse`.
+macro_rules! complex_attr {
+    (
+        $(#[$doc:meta])* $name:ident($bits:ty as $float:ty), $kind:literal, $json:literal,
+        $tag:literal, $parse:ident $(, keywords: $keywords:expr)?
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct $name(pub $bits, pub $bits);
 
-impl AttrDef for TypeAttr {
-    const NAME: &'static str = "builtin.type";
-    const JSON_IDS: &'static [&'static str] = &["0.a_type"];
-    const TAG: &'static str = "Type";
-    fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
-        let ty = p.parse_type()?;
-        Ok(p.ctx().intern_attr(TypeAttr(ty)))
-    }
-    fn print(&self, p: &mut Printer<'_>) {
-        p.print_type(self.0);
-    }
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "0.a_type");
-        serial::encode_type(ctx, self.0, w)?;
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let ty = serial::decode_type(
-            ctx,
-            serial::field(obj, "D", path)?,
-            &JsonPath::Key(path, "D"),
-        )?;
-        Ok(ctx.intern_attr(TypeAttr(ty)))
-    }
-    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-        let ty = serial::decode_data_exact(text, |t| serial::decode_type_exact(ctx, t))?;
-        Some(ctx.intern_attr(TypeAttr(ty)))
-    }
+        impl $name {
+            /// The real and imaginary parts.
+            fn parts(&self) -> (f64, f64) {
+                (f64::from(<$float>::from_bits(self.0)), f64::from(<$float>::from_bits(self.1)))
+            }
+        }
+
+        impl AttrDef for $name {
+            const NAME: &'static str = $kind;
+            const JSON_IDS: &'static [&'static str] = &[$json];
+            const TAG: &'static str = $tag;
+            $(const KEYWORDS: &'static [&'static str] = $keywords;)?
+            fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
+                let (re, im) = parse_complex(p, |p| p.$parse())?;
+                Ok(p.ctx().intern_attr($name(re.to_bits(), im.to_bits())))
+            }
+            fn print(&self, p: &mut Printer<'_>) {
+                let (re, im) = self.parts();
+                print_complex(p, re, im, <$float>::MANTISSA_DIGITS == f32::MANTISSA_DIGITS);
+            }
+            fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+                let (re, im) = self.parts();
+                encode_complex(w, $json, re, im)
+            }
+            fn decode(
+                ctx: &IrContext,
+                _: &str,
+                obj: JsonValue<'_>,
+                path: &JsonPath<'_>,
+            ) -> Result<Attribute, DecodeError> {
+                let (re, im) = decode_complex(obj, path)?;
+                Ok(ctx.intern_attr($name((re as $float).to_bits(), (im as $float).to_bits())))
+            }
+        }
+    };
 }
 
-/// `pir::Complex64Attribute` (`0.a_c64`): real and imaginary parts as f32 bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Complex64Attr(pub u32, pub u32);
-
-/// `pir::Complex128Attribute` (`0.a_c128`): real and imaginary parts as f64 bits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Complex128Attr(pub u64, pub u64);
+complex_attr!(
+    /// `pir::Complex64Attribute` (`0.a_c64`): real and imaginary parts as f32 bits.
+    Complex64Attr(u32 as f32), "builtin.c64", "0.a_c64", "Complex64", parse_f32
+);
+complex_attr!(
+    /// `pir::Complex128Attribute` (`0.a_c128`): real and imaginary parts as f64 bits.
+    // An untagged `real:… imag:…` reads as complex128, which holds either width.
+    Complex128Attr(u64 as f64), "builtin.c128", "0.a_c128", "Complex128", parse_f64,
+    keywords: &["real"]
+);
 
 fn encode_complex(w: &mut JsonWriter<'_>, id: &str, re: f64, im: f64) -> Result<(), EncodeError> {
     if !re.is_finite() || !im.is_finite() {
@@ -505,75 +361,6 @@ fn parse_complex<T>(
     let re = read(p)?;
     p.cur.expect("imag:", "after the real part")?;
     Ok((re, read(p)?))
-}
-
-impl AttrDef for Complex64Attr {
-    const NAME: &'static str = "builtin.c64";
-    const JSON_IDS: &'static [&'static str] = &["0.a_c64"];
-    const TAG: &'static str = "Complex64";
-    fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
-        let (re, im) = parse_complex(p, |p| p.parse_f32())?;
-        Ok(p.ctx()
-            .intern_attr(Complex64Attr(re.to_bits(), im.to_bits())))
-    }
-    fn print(&self, p: &mut Printer<'_>) {
-        print_complex(
-            p,
-            f32::from_bits(self.0) as f64,
-            f32::from_bits(self.1) as f64,
-            true,
-        );
-    }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        encode_complex(
-            w,
-            "0.a_c64",
-            f32::from_bits(self.0) as f64,
-            f32::from_bits(self.1) as f64,
-        )
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let (re, im) = decode_complex(obj, path)?;
-        Ok(ctx.intern_attr(Complex64Attr((re as f32).to_bits(), (im as f32).to_bits())))
-    }
-}
-
-impl AttrDef for Complex128Attr {
-    const NAME: &'static str = "builtin.c128";
-    const JSON_IDS: &'static [&'static str] = &["0.a_c128"];
-    const TAG: &'static str = "Complex128";
-    // An untagged `real:… imag:…` reads as complex128, which holds either width.
-    const KEYWORDS: &'static [&'static str] = &["real"];
-    fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
-        let (re, im) = parse_complex(p, |p| p.parse_f64())?;
-        Ok(p.ctx()
-            .intern_attr(Complex128Attr(re.to_bits(), im.to_bits())))
-    }
-    fn print(&self, p: &mut Printer<'_>) {
-        print_complex(p, f64::from_bits(self.0), f64::from_bits(self.1), false);
-    }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        encode_complex(
-            w,
-            "0.a_c128",
-            f64::from_bits(self.0),
-            f64::from_bits(self.1),
-        )
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let (re, im) = decode_complex(obj, path)?;
-        Ok(ctx.intern_attr(Complex128Attr(re.to_bits(), im.to_bits())))
-    }
 }
 
 /// Convenience: a `[bool]` array attribute as Paddle uses for `stop_gradient`.

@@ -5,6 +5,30 @@
 //!
 //! Every context registers it (see [`crate::IrContext::new`]).
 
+/// The JSON of the null type and the null attribute: `{"#":"NULL"}`, read
+/// as the handle's `NULL` (`$handle` is `Type` or `Attribute`).
+macro_rules! null_kind_codec {
+    ($handle:ident) => {
+        fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+            serial::write_tag_only(w, "NULL");
+            Ok(())
+        }
+        fn decode(
+            _: &IrContext,
+            _: &str,
+            _: JsonValue<'_>,
+            _: &JsonPath<'_>,
+        ) -> Result<$handle, DecodeError> {
+            Ok($handle::NULL)
+        }
+        fn decode_exact(_: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<$handle> {
+            text.eat_byte(b'}')?;
+            Some($handle::NULL)
+        }
+    };
+}
+use null_kind_codec;
+
 mod attrs;
 mod types;
 
@@ -36,19 +60,13 @@ impl Dialect for BuiltinDialect {
     fn register(&self, ctx: &IrContext) {
         ctx.register_type::<NullType>();
         ctx.register_type::<ScalarType>();
-        ctx.register_type::<VectorType>();
+        types::register_declared_types(ctx);
         ctx.register_type::<DenseTensorType>();
         ctx.register_attr::<NullAttr>();
-        ctx.register_attr::<BoolAttr>();
-        ctx.register_attr::<I32Attr>();
-        ctx.register_attr::<I64Attr>();
-        ctx.register_attr::<IndexAttr>();
+        attrs::register_declared_attrs(ctx);
         ctx.register_attr::<F32Attr>();
         ctx.register_attr::<F64Attr>();
-        ctx.register_attr::<StrAttr>();
-        ctx.register_attr::<TensorNameAttr>();
         ctx.register_attr::<ArrayAttr>();
-        ctx.register_attr::<TypeAttr>();
         ctx.register_attr::<Complex64Attr>();
         ctx.register_attr::<Complex128Attr>();
         register_attr_name_hints(ctx);

@@ -1,6 +1,7 @@
 //! Builtin types: scalar element types, vector, dense tensor, and the null type.
 
 use crate::context::IrContext;
+use crate::field::{JsonField, TextField};
 use crate::parser::{ParseError, Parser};
 use crate::printer::Printer;
 use crate::serial::{self, DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
@@ -16,22 +17,7 @@ impl TypeDef for NullType {
     fn print(&self, p: &mut Printer<'_>) {
         p.write_str("<<NULL TYPE>>");
     }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::write_tag_only(w, "NULL");
-        Ok(())
-    }
-    fn decode(
-        _: &IrContext,
-        _: &str,
-        _: JsonValue<'_>,
-        _: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError> {
-        Ok(Type::NULL)
-    }
-    fn decode_exact(_: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Type> {
-        text.eat_byte(b'}')?;
-        Some(Type::NULL)
-    }
+    super::null_kind_codec!(Type);
 }
 
 macro_rules! scalar_types {
@@ -120,45 +106,18 @@ scalar_types! {
     Undefined => "0.t_undefined", "undefined", "undefined (never saved)";
 }
 
-/// A vector of types (`vec[T1,T2]`): the result of `builtin.combine`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct VectorType(pub Box<[Type]>);
+crate::declare_kinds! {
+    /// Registers the builtin types declared here.
+    pub(super) fn register_declared_types;
+
+    /// A vector of types (`vec[T1,T2]`): the result of `builtin.combine`.
+    type VectorType(Box<[Type]>) { name: "builtin.vec", json: "0.t_vec", keyword: "vec" }
+}
 
 impl VectorType {
     /// Interns `vec[types...]`.
     pub fn get(ctx: &IrContext, types: &[Type]) -> Type {
-        ctx.intern_type(VectorType(types.into()))
-    }
-}
-
-impl TypeDef for VectorType {
-    const NAME: &'static str = "builtin.vec";
-    const JSON_IDS: &'static [&'static str] = &["0.t_vec"];
-    const KEYWORDS: &'static [&'static str] = &["vec"];
-    fn parse(p: &mut Parser<'_>, _: &str, _: usize) -> Result<Type, ParseError> {
-        let types = p.parse_list("[", "]", "vector element types", Parser::parse_type)?;
-        Ok(VectorType::get(p.ctx(), &types))
-    }
-    fn print(&self, p: &mut Printer<'_>) {
-        p.write_str("vec");
-        p.write_list(&self.0, |p, t| p.print_type(t));
-    }
-    fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::encode_data_list(w, "0.t_vec", &self.0, |t, w| serial::encode_type(ctx, t, w))
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError> {
-        let types =
-            serial::decode_data_list(obj, path, |item, p| serial::decode_type(ctx, item, p))?;
-        Ok(VectorType::get(ctx, &types))
-    }
-    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Type> {
-        let types = serial::decode_data_list_exact(text, |t| serial::decode_type_exact(ctx, t))?;
-        Some(VectorType::get(ctx, &types))
+        Self::intern_key(ctx, types)
     }
 }
 
@@ -530,17 +489,15 @@ impl TypeDef for DenseTensorType {
     const JSON_IDS: &'static [&'static str] = &["0.t_dtensor"];
     const KEYWORDS: &'static [&'static str] = &["tensor"];
     fn print(&self, p: &mut Printer<'_>) {
-        p.write_str("tensor<");
-        print_shape_and_dtype(p, &self.dims, self.dtype);
-        TensorExtras::print(p, self.layout, &self.lod, self.offset);
-        p.write_str(">");
+        p.write_str("tensor");
+        self.print_field(p);
     }
     fn parse(p: &mut Parser<'_>, _: &str, _: usize) -> Result<Type, ParseError> {
         let t = Self::parse_body(p)?;
         Ok(p.ctx().intern_type(t))
     }
     fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "0.t_dtensor");
+        serial::begin_tagged(w, Self::JSON_IDS[0]);
         self.encode_data(ctx, w)?;
         w.end_object();
         Ok(())
@@ -552,8 +509,7 @@ impl TypeDef for DenseTensorType {
         path: &JsonPath<'_>,
     ) -> Result<Type, DecodeError> {
         let data = serial::field(obj, "D", path)?;
-        let t = Self::decode_data(ctx, data, &JsonPath::Key(path, "D"))?;
-        Ok(ctx.intern_type(t))
+        Ok(ctx.intern_type(Self::decode_field(ctx, data, &path.key("D"))?))
     }
     fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Type> {
         let at = text.clone();

@@ -19,6 +19,25 @@ impl Program {
         self.values[v].first_use = Some(operand);
     }
 
+    /// Appends operands of `op` holding `values` (each linked into its
+    /// value's uses), giving the index of the first.
+    #[inline]
+    pub(super) fn push_operands(&mut self, op: OpId, values: &[Option<ValueId>]) -> u32 {
+        let first = self.operands.len() as u32;
+        for &value in values {
+            let id = self.operands.push(OperandData {
+                value: None,
+                owner: op,
+                prev_use: None,
+                next_use: None,
+            });
+            if let Some(v) = value {
+                self.link_use(id, v);
+            }
+        }
+        first
+    }
+
     pub(super) fn unlink_use(&mut self, operand: OperandId) {
         let OperandData {
             value,
@@ -79,18 +98,7 @@ impl Program {
         for o in old {
             self.unlink_use(o);
         }
-        let first = self.operands.len() as u32;
-        for &value in values {
-            let id = self.operands.push(OperandData {
-                value: None,
-                owner: op,
-                prev_use: None,
-                next_use: None,
-            });
-            if let Some(v) = value {
-                self.link_use(id, v);
-            }
-        }
+        let first = self.push_operands(op, values);
         let d = &mut self.ops[op];
         d.first_operand = first;
         d.num_operands = values.len() as u32;

@@ -343,18 +343,7 @@ impl Program {
             panic!("{e}");
         }
         let op = self.ops.next_id();
-        let first_operand = self.operands.len() as u32;
-        for &value in operands {
-            let id = self.operands.push(OperandData {
-                value: None,
-                owner: op,
-                prev_use: None,
-                next_use: None,
-            });
-            if let Some(v) = value {
-                self.link_use(id, v);
-            }
-        }
+        let first_operand = self.push_operands(op, operands);
         let first_result = self.values.len() as u32;
         for (i, &ty) in result_types.iter().enumerate() {
             self.values.push(ValueData {

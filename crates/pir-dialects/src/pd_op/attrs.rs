@@ -1,6 +1,7 @@
 //! `pd_op` attributes: IntArray, DataType, Place, DataLayout, Scalar.
 
 use pir_core::builtin::{parse_layout, DataLayout, ScalarType};
+use pir_core::field::{ExactField, JsonField, TextField};
 use pir_core::parser::{Expect, ParseError, Parser};
 use pir_core::printer::Printer;
 use pir_core::serial::{
@@ -8,47 +9,51 @@ use pir_core::serial::{
 };
 use pir_core::{AttrDef, Attribute, IrContext};
 
-/// `paddle::dialect::IntArrayAttribute` (`1.a_intarray`): a list of int64.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct IntArrayAttr(pub Box<[i64]>);
+pir_core::declare_kinds! {
+    /// Registers the `pd_op` attributes declared here.
+    pub(crate) fn register_declared_attrs;
+
+    /// `paddle::dialect::IntArrayAttribute` (`1.a_intarray`): a list of int64.
+    attr IntArrayAttr(Box<[i64]>) {
+        name: "pd_op.int_array", json: "1.a_intarray", tag: "pd_op.IntArray"
+    }
+    /// `paddle::dialect::DataTypeAttribute` (`1.a_dtype`).
+    #[derive(Copy)]
+    attr DataTypeAttr(DataType) {
+        name: "pd_op.data_type",
+        json: "1.a_dtype",
+        tag: "pd_op.DataType",
+        keywords: DataType::TEXTS,
+        parse: parse_data_type_attr,
+    }
+    /// `paddle::dialect::PlaceAttribute` (`1.a_place`).
+    attr PlaceAttr(Place) {
+        name: "pd_op.place", json: "1.a_place", tag: "pd_op.Place", keywords: &["Place"]
+    }
+    /// `paddle::dialect::DataLayoutAttribute` (`1.a_layout`).
+    #[derive(Copy)]
+    attr DataLayoutAttr(DataLayout) {
+        name: "pd_op.data_layout",
+        json: "1.a_layout",
+        tag: "pd_op.DataLayout",
+        keywords: &[
+            "NHWC",
+            "NCHW",
+            "NCDHW",
+            "NDHWC",
+            "ONEDNN",
+            "SPARSE_COO",
+            "SPARSE_CSR",
+            "PSTRING_UNION",
+            "STRIDED",
+        ],
+    }
+}
 
 impl IntArrayAttr {
     /// Interns the attribute.
     pub fn get(ctx: &IrContext, values: &[i64]) -> Attribute {
-        ctx.intern_attr(IntArrayAttr(values.into()))
-    }
-}
-
-impl AttrDef for IntArrayAttr {
-    const NAME: &'static str = "pd_op.int_array";
-    const JSON_IDS: &'static [&'static str] = &["1.a_intarray"];
-    const TAG: &'static str = "pd_op.IntArray";
-    fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
-        let values = p.parse_int_list()?;
-        Ok(IntArrayAttr::get(p.ctx(), &values))
-    }
-    fn print(&self, p: &mut Printer<'_>) {
-        p.write_int_list(&self.0);
-    }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "1.a_intarray");
-        pir_core::builtin::encode_dims(w, &self.0);
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let data = serial::field(obj, "D", path)?;
-        let values = pir_core::builtin::decode_dims(data, &path.key("D"))?;
-        Ok(ctx.intern_attr(IntArrayAttr(values)))
-    }
-    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-        let values = serial::decode_data_exact(text, pir_core::builtin::decode_dims_exact)?;
-        Some(ctx.intern_attr(IntArrayAttr(values)))
+        Self::intern_key(ctx, values)
     }
 }
 
@@ -146,10 +151,6 @@ impl DataType {
     }
 }
 
-/// `paddle::dialect::DataTypeAttribute` (`1.a_dtype`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct DataTypeAttr(pub DataType);
-
 impl DataTypeAttr {
     /// Interns the attribute.
     pub fn get(ctx: &IrContext, dtype: DataType) -> Attribute {
@@ -157,49 +158,30 @@ impl DataTypeAttr {
     }
 }
 
-impl AttrDef for DataTypeAttr {
-    const NAME: &'static str = "pd_op.data_type";
-    const JSON_IDS: &'static [&'static str] = &["1.a_dtype"];
-    const TAG: &'static str = "pd_op.DataType";
-    const KEYWORDS: &'static [&'static str] = DataType::TEXTS;
-    fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
+/// Parses a data type, or the layout `Undefined(AnyLayout)`: `Undefined`
+/// starts both.
+fn parse_data_type_attr(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
+    p.cur.skip_ws();
+    if p.cur.rest().starts_with("Undefined(AnyLayout)") {
+        let layout = parse_layout(p)?;
+        return Ok(p.ctx().intern_attr(DataLayoutAttr(layout)));
+    }
+    let dtype = DataType::parse_field(p)?;
+    Ok(DataTypeAttr::get(p.ctx(), dtype))
+}
+
+pir_core::named_field!(DataType, "data type", json_str, DataType::parse);
+
+impl TextField for DataType {
+    fn print_field(&self, p: &mut Printer<'_>) {
+        p.write_str(self.text());
+    }
+    fn parse_field(p: &mut Parser<'_>) -> Result<Self, ParseError> {
         p.cur.skip_ws();
         let start = p.cur.pos();
         let word = p.cur.expect_ident("a data type")?;
-        if word == "Undefined" && p.cur.rest().starts_with("(AnyLayout)") {
-            // `Undefined` starts both a data type and a layout.
-            p.cur.set_pos(start);
-            let layout = parse_layout(p)?;
-            return Ok(p.ctx().intern_attr(DataLayoutAttr(layout)));
-        }
-        let dtype = DataType::parse(word)
-            .ok_or_else(|| p.error_at(start, word.len(), format!("unknown data type `{word}`")))?;
-        Ok(DataTypeAttr::get(p.ctx(), dtype))
-    }
-    fn print(&self, p: &mut Printer<'_>) {
-        p.write_str(self.0.text());
-    }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "1.a_dtype");
-        w.string(self.0.json_str());
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let dpath = path.key("D");
-        let s = serial::string(serial::field(obj, "D", path)?, &dpath)?;
-        let dtype = DataType::parse(&s)
-            .ok_or_else(|| DecodeError::at(&dpath, format!("unknown data type `{s}`")))?;
-        Ok(DataTypeAttr::get(ctx, dtype))
-    }
-    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-        let dtype = DataType::parse(serial::decode_data_exact(text, ExactJson::string)?)?;
-        Some(DataTypeAttr::get(ctx, dtype))
+        DataType::parse(word)
+            .ok_or_else(|| p.error_at(start, word.len(), format!("unknown data type `{word}`")))
     }
 }
 
@@ -233,10 +215,6 @@ impl Place {
     }
 }
 
-/// `paddle::dialect::PlaceAttribute` (`1.a_place`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct PlaceAttr(pub Place);
-
 impl PlaceAttr {
     /// Interns the attribute.
     pub fn get(ctx: &IrContext, place: Place) -> Attribute {
@@ -244,26 +222,76 @@ impl PlaceAttr {
     }
 }
 
-impl AttrDef for PlaceAttr {
-    const NAME: &'static str = "pd_op.place";
-    const JSON_IDS: &'static [&'static str] = &["1.a_place"];
-    const TAG: &'static str = "pd_op.Place";
-    const KEYWORDS: &'static [&'static str] = &["Place"];
+/// Paddle's JSON of a place: `[allocation type, device id, device type]`.
+impl JsonField for Place {
+    fn encode_field(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        w.begin_array();
+        w.i64(self.allocation_type);
+        w.i64(self.device_id);
+        w.string(&self.device_type);
+        w.end_array();
+        Ok(())
+    }
+    fn decode_field(
+        _: &IrContext,
+        v: JsonValue<'_>,
+        path: &JsonPath<'_>,
+    ) -> Result<Self, DecodeError> {
+        let [alloc, id, kind] = serial::array_n::<3>(v, path)?;
+        Ok(Place {
+            allocation_type: serial::int(alloc, &path.index(0))?,
+            device_id: serial::int(id, &path.index(1))?,
+            device_type: serial::string(kind, &path.index(2))?.into(),
+        })
+    }
+}
+
+impl ExactField for Place {
+    pir_core::field_is_its_key!();
+    fn read_exact(_: &IrContext, text: &mut ExactJson<'_>) -> Option<Self> {
+        text.nest(|t| {
+            t.eat_byte(b'[')?;
+            let allocation_type = t.int()?;
+            t.eat_byte(b',')?;
+            let device_id = t.int()?;
+            t.eat_byte(b',')?;
+            let device_type = t.string()?.into();
+            t.eat_byte(b']')?;
+            Some(Place {
+                allocation_type,
+                device_id,
+                device_type,
+            })
+        })
+    }
+}
+
+/// The device kinds Paddle names in a place's print: allocation type, name,
+/// and whether the device id follows (`gpu:0`, but `cpu`). Any other
+/// allocation type is a custom device, printed by its device type.
+const DEVICE_KINDS: [(i64, &str, bool); 7] = [
+    (0, "undefined", true),
+    (1, "cpu", false),
+    (2, "gpu", true),
+    (3, "gpu_pinned", false),
+    (4, "xpu", true),
+    (5, "xpu_pinned", false),
+    (7, "ipu", true),
+];
+
+/// The allocation type of a custom device.
+const CUSTOM_DEVICE: i64 = 9;
+
+impl TextField for Place {
     /// `Place(cpu)`, `Place(gpu:0)`, `Place(undefined:0)`, `Place(npu:1)`...
-    fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
+    fn parse_field(p: &mut Parser<'_>) -> Result<Self, ParseError> {
         p.cur.expect("Place(", "to start a place")?;
         let start = p.cur.pos();
         let kind = p.cur.expect_ident("a device kind")?;
-        let (allocation_type, has_id) = match kind {
-            "undefined" => (0, true),
-            "cpu" => (1, false),
-            "gpu" => (2, true),
-            "gpu_pinned" => (3, false),
-            "xpu" => (4, true),
-            "xpu_pinned" => (5, false),
-            "ipu" => (7, true),
-            _ => (9, true),
-        };
+        let (allocation_type, has_id) = DEVICE_KINDS
+            .iter()
+            .find(|&&(_, name, _)| name == kind)
+            .map_or((CUSTOM_DEVICE, true), |&(ty, _, has_id)| (ty, has_id));
         let device_id = if has_id {
             p.cur.expect(":", "before the device id")?;
             p.cur.int("a device id")?
@@ -271,135 +299,34 @@ impl AttrDef for PlaceAttr {
             0
         };
         p.cur.expect(")", "to close the place")?;
-        let device_type = if allocation_type == 9 { kind } else { "" };
+        let device_type = if allocation_type == CUSTOM_DEVICE {
+            kind
+        } else {
+            ""
+        };
         if device_type.is_empty() && kind.is_empty() {
             return Err(p.error_at(start, 1, "expected a device kind"));
         }
-        let place = Place {
+        Ok(Place {
             allocation_type,
             device_id,
             device_type: device_type.into(),
-        };
-        Ok(PlaceAttr::get(p.ctx(), place))
+        })
     }
-    fn print(&self, p: &mut Printer<'_>) {
-        let place = &self.0;
+    fn print_field(&self, p: &mut Printer<'_>) {
         p.write_str("Place(");
-        match place.allocation_type {
-            0 => {
-                p.write_str("undefined:");
-                p.write_i64(place.device_id);
-            }
-            1 => p.write_str("cpu"),
-            2 => {
-                p.write_str("gpu:");
-                p.write_i64(place.device_id);
-            }
-            3 => p.write_str("gpu_pinned"),
-            4 => {
-                p.write_str("xpu:");
-                p.write_i64(place.device_id);
-            }
-            5 => p.write_str("xpu_pinned"),
-            7 => {
-                p.write_str("ipu:");
-                p.write_i64(place.device_id);
-            }
-            _ => {
-                p.write_str(&place.device_type);
-                p.write_str(":");
-                p.write_i64(place.device_id);
-            }
+        let known = DEVICE_KINDS
+            .iter()
+            .find(|&&(ty, _, _)| ty == self.allocation_type);
+        let (name, has_id) = known.map_or((&*self.device_type, true), |&(_, name, has_id)| {
+            (name, has_id)
+        });
+        p.write_str(name);
+        if has_id {
+            p.write_str(":");
+            p.write_i64(self.device_id);
         }
         p.write_str(")");
-    }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "1.a_place");
-        w.begin_array();
-        w.i64(self.0.allocation_type);
-        w.i64(self.0.device_id);
-        w.string(&self.0.device_type);
-        w.end_array();
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let dpath = path.key("D");
-        let [alloc, id, kind] = serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
-        let place = Place {
-            allocation_type: serial::int(alloc, &dpath.index(0))?,
-            device_id: serial::int(id, &dpath.index(1))?,
-            device_type: serial::string(kind, &dpath.index(2))?.into(),
-        };
-        Ok(PlaceAttr::get(ctx, place))
-    }
-    fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
-        let place = serial::decode_data_exact(text, |t| {
-            t.nest(|t| {
-                t.eat_byte(b'[')?;
-                let allocation_type = t.int()?;
-                t.eat_byte(b',')?;
-                let device_id = t.int()?;
-                t.eat_byte(b',')?;
-                let device_type = t.string()?.into();
-                t.eat_byte(b']')?;
-                Some(Place {
-                    allocation_type,
-                    device_id,
-                    device_type,
-                })
-            })
-        })?;
-        Some(PlaceAttr::get(ctx, place))
-    }
-}
-
-/// `paddle::dialect::DataLayoutAttribute` (`1.a_layout`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct DataLayoutAttr(pub DataLayout);
-
-impl AttrDef for DataLayoutAttr {
-    const NAME: &'static str = "pd_op.data_layout";
-    const JSON_IDS: &'static [&'static str] = &["1.a_layout"];
-    const TAG: &'static str = "pd_op.DataLayout";
-    const KEYWORDS: &'static [&'static str] = &[
-        "NHWC",
-        "NCHW",
-        "NCDHW",
-        "NDHWC",
-        "ONEDNN",
-        "SPARSE_COO",
-        "SPARSE_CSR",
-        "PSTRING_UNION",
-        "STRIDED",
-    ];
-    fn parse(p: &mut Parser<'_>, _: Expect) -> Result<Attribute, ParseError> {
-        let layout = parse_layout(p)?;
-        Ok(p.ctx().intern_attr(DataLayoutAttr(layout)))
-    }
-    fn print(&self, p: &mut Printer<'_>) {
-        p.write_str(self.0.as_str());
-    }
-    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        serial::begin_tagged(w, "1.a_layout");
-        w.string(self.0.as_str());
-        w.end_object();
-        Ok(())
-    }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let layout =
-            pir_core::builtin::decode_layout(serial::field(obj, "D", path)?, &path.key("D"))?;
-        Ok(ctx.intern_attr(DataLayoutAttr(layout)))
     }
 }
 

@@ -83,18 +83,7 @@ pub(super) fn print_while(p: &mut Printer<'_>, program: &Program, op: OpId) {
         return p.print_generic_op(program, op);
     }
     p.print_op_head(program, op);
-    p.write_str(" (cond=");
-    let mut operands = program.operands(op);
-    if let Some(cond) = operands.next() {
-        p.print_operand(program, cond);
-    }
-    p.write_str(", inputs=");
-    for (i, v) in operands.enumerate() {
-        if i > 0 {
-            p.write_str(", ");
-        }
-        p.print_operand(program, v);
-    }
+    print_while_operands(p, program, op);
     if typed {
         p.write_str(") ");
         p.print_attr_dict(program, op);
@@ -116,6 +105,24 @@ pub(super) fn print_while(p: &mut Printer<'_>, program: &Program, op: OpId) {
     }
     p.write_indent();
     p.write_str("}");
+}
+
+/// ` (cond=%c, inputs=%a, %b`: the operands of a `while` as Paddle prints
+/// them, without the closing parenthesis (what follows depends on the form;
+/// the print of a lowered program uses this too).
+pub fn print_while_operands(p: &mut Printer<'_>, program: &Program, op: OpId) {
+    p.write_str(" (cond=");
+    let mut operands = program.operands(op);
+    if let Some(cond) = operands.next() {
+        p.print_operand(program, cond);
+    }
+    p.write_str(", inputs=");
+    for (i, v) in operands.enumerate() {
+        if i > 0 {
+            p.write_str(", ");
+        }
+        p.print_operand(program, v);
+    }
 }
 
 /// Parses `(%c) {attrs} -> types {` … `}` (and, for `if`, `else {` … `}`);

@@ -27,6 +27,7 @@ pub use types::*;
 use pir_core::op_info::OpInfo;
 use pir_core::{Dialect, IrContext};
 
+pub use control_flow::print_while_operands;
 use control_flow::{
     parse_if, parse_pylayer, parse_while, print_if, print_pylayer, print_while, verify_if,
     verify_while,
@@ -43,14 +44,9 @@ impl Dialect for PdOpDialect {
     }
 
     fn register(&self, ctx: &IrContext) {
-        ctx.register_type::<SelectedRowsType>();
+        types::register_declared_types(ctx);
         ctx.register_type::<DenseTensorArrayType>();
-        ctx.register_type::<SparseCooTensorType>();
-        ctx.register_type::<SparseCsrTensorType>();
-        ctx.register_attr::<IntArrayAttr>();
-        ctx.register_attr::<DataTypeAttr>();
-        ctx.register_attr::<PlaceAttr>();
-        ctx.register_attr::<DataLayoutAttr>();
+        attrs::register_declared_attrs(ctx);
         ctx.register_attr::<ScalarAttr>();
         crate::op_registry::register_table_ops(ctx, customize_control_flow);
     }

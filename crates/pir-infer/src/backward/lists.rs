@@ -2,10 +2,10 @@
 //! (`stack`, `unstack`, `concat`, `meshgrid`, `multi_dot`, `rnn`...) and the
 //! unchanged-list functions.
 
-use super::{dims_only, fresh, fresh_lod, list_len};
+use super::{dims_only, fresh, list_len};
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
-use crate::unary::set;
+use crate::meta::{with_lod, DDim, Out};
+use crate::unary::{set, set_list};
 use crate::{Bad, InferFn};
 
 /// The functions of this module.
@@ -35,13 +35,6 @@ fn unchanged_multi(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     Ok(())
 }
 
-/// Stores a list result.
-fn set_list(outs: &mut [Out], i: usize, list: Vec<Meta>) {
-    if let Some(o) = outs.get_mut(i) {
-        *o = Out::List(list);
-    }
-}
-
 /// `PartialConcatGradInferMeta`, `PartialSumGradInferMeta` (xs): each
 /// gradient takes dims and data type of its input.
 fn partial_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
@@ -58,7 +51,7 @@ fn multi_dot_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         outs,
         0,
         xs.iter()
-            .map(|x| fresh_lod(x.dims, pir_dialects::pd_op::DataType::Float32, x))
+            .map(|x| with_lod(x, pir_dialects::pd_op::DataType::Float32, x.dims))
             .collect(),
     );
     Ok(())

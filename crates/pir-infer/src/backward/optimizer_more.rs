@@ -4,10 +4,14 @@
 
 use pir_dialects::pd_op::DataType;
 
+use super::optimizer::{
+    check_lr, check_param_dims, master_param, mp_type, set_like_inputs, sgd_master_out,
+    LR_UNINITIALIZED,
+};
 use super::{dims_only, fresh, untouched};
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
-use crate::unary::set;
+use crate::meta::{DDim, Out};
+use crate::unary::{set, set_list};
 use crate::{Bad, InferFn};
 
 /// The functions of this module.
@@ -24,66 +28,20 @@ pub(super) fn function(name: &str) -> Option<InferFn> {
     })
 }
 
-/// The multi-precision type of a parameter.
-fn mp_type(d: DataType) -> DataType {
-    match d {
-        DataType::Float16 | DataType::BFloat16 => DataType::Float32,
-        d => d,
-    }
-}
-
-/// Stores a list result.
-fn set_list(outs: &mut [Out], i: usize, list: Vec<Meta>) {
-    if let Some(o) = outs.get_mut(i) {
-        *o = Out::List(list);
-    }
-}
-
-/// The learning rate must hold one element, and not none.
-fn check_lr_nonzero(lr: &Meta, message: &str) -> Result<(), Bad> {
-    let n = lr.dims.product();
-    if n == 0 {
-        return Err(Bad(
-            "Maybe the Input variable LearningRate has not been initialized. You may need to \
-             confirm if you put exe.run(startup_program) after optimizer.minimize function."
-                .into(),
-        ));
-    }
-    if n != 1 {
-        return Err(Bad(message.replace("{}", &n.to_string())));
-    }
-    Ok(())
-}
-
 /// `ASGDInferMeta` (param, grad, learning_rate, d, y, n, master_param,
 /// multi_precision): `param_out`, `d_out`, `y_out` like their inputs; with
 /// `multi_precision` the master copy of `master_param`'s dims in its
 /// multi-precision type.
 fn asgd(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    let param = a.tensor(0)?;
-    let d = a.tensor(3)?;
-    let y = a.tensor(4)?;
-    set(outs, 0, fresh(param.dims, param.dtype));
-    set(outs, 1, fresh(d.dims, d.dtype));
-    set(outs, 2, fresh(y.dims, y.dtype));
-    let master = a.opt_tensor(6)?;
-    if a.bool(7)? {
-        let m = master.ok_or_else(|| Bad("The current MetaTensor is not initialized.".into()))?;
-        set(outs, 3, fresh(m.dims, mp_type(m.dtype)));
-    } else if master.is_some() {
-        set(outs, 3, untouched());
-    }
-    Ok(())
+    set_like_inputs(a, outs, &[(0, 0), (1, 3), (2, 4)])?;
+    sgd_master_out(a, outs, 6, 7, 3)
 }
 
 /// `AverageAccumulatesInferMeta` (param, in_sum_1, in_sum_2, in_sum_3,
 /// in_num_accumulates, in_old_num_accumulates, in_num_updates, ...): the
 /// sums keep their dims and types, the counters are `[1]` of theirs.
 fn average_accumulates(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    for i in 0..3 {
-        let s = a.tensor(i + 1)?;
-        set(outs, i, fresh(s.dims, s.dtype));
-    }
+    set_like_inputs(a, outs, &[(0, 1), (1, 2), (2, 3)])?;
     for i in 3..6 {
         let c = a.tensor(i + 1)?;
         set(outs, i, fresh(DDim::new(&[1])?, c.dtype));
@@ -107,16 +65,17 @@ fn decayed_adagrad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let param = a.tensor(0)?;
     let grad = a.tensor(1)?;
     let moment = a.tensor(2)?;
-    check_lr_nonzero(&a.tensor(3)?, "LearningRate should have one element")?;
-    if param.dims != grad.dims {
-        return Err(Bad(
-            "Param and Grad input of DecayedAdagradOp should have the same dimension.".into(),
-        ));
-    }
-    if param.dims != moment.dims {
-        return Err(Bad(
-            "Param and Moment input of DecayedAdagradOp should have the same dimension.".into(),
-        ));
+    check_lr(
+        &a.tensor(3)?,
+        Some(LR_UNINITIALIZED),
+        "LearningRate should have one element",
+    )?;
+    for (other, which) in [(&grad, "Grad"), (&moment, "Moment")] {
+        check_param_dims(
+            &param.dims,
+            &other.dims,
+            &format!("Param and {which} input of DecayedAdagradOp should have the same dimension."),
+        )?;
     }
     set(outs, 0, fresh(param.dims, param.dtype));
     set(outs, 1, fresh(param.dims, param.dtype));
@@ -134,37 +93,27 @@ fn lars_momentum(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let lrs = a.tensors(2)?;
     let grads = a.tensors(3)?;
     let decay = a.floats(5)?;
-    if params.len() != grads.len() {
-        return Err(Bad(format!(
-            "Input(Param) and Input(Grad) of LarsMomentumOp should have same quantity. But \
-             number of Param is [{}] and Grad is [{}].",
-            params.len(),
-            grads.len()
-        )));
-    }
-    if params.len() != velocity.len() {
-        return Err(Bad(format!(
-            "Input(Param) and Input(Velocity) of LarsMomentumOp should have same quantity. But \
-             number of Param is [{}] and Velocity is [{}].",
-            params.len(),
-            velocity.len()
-        )));
-    }
-    if decay.len() != grads.len() {
-        return Err(Bad(format!(
-            "Attr(Lars_weight_decay) and Input(Grad) of LarsMomentumOp should have same \
-             quantity. But number of Lars_weight_decay is [{}] and Grad is [{}].",
-            decay.len(),
-            grads.len()
-        )));
-    }
-    for lr in &lrs {
-        let n = lr.dims.product();
-        if n != 1 {
+    // (what Paddle calls each list, its short name, its length)
+    let param = ("Input(Param)", "Param", params.len());
+    let grad = ("Input(Grad)", "Grad", grads.len());
+    let velocities = ("Input(Velocity)", "Velocity", velocity.len());
+    let decays = ("Attr(Lars_weight_decay)", "Lars_weight_decay", decay.len());
+    for ((first, short1, n1), (second, short2, n2)) in
+        [(param, grad), (param, velocities), (decays, grad)]
+    {
+        if n1 != n2 {
             return Err(Bad(format!(
-                "Learning_rate should be a scalar. But Received LearningRate's dim [{n}]"
+                "{first} and {second} of LarsMomentumOp should have same quantity. But number of \
+                 {short1} is [{n1}] and {short2} is [{n2}]."
             )));
         }
+    }
+    for lr in &lrs {
+        check_lr(
+            lr,
+            None,
+            "Learning_rate should be a scalar. But Received LearningRate's dim [{}]",
+        )?;
     }
     for ((p, g), v) in params.iter().zip(&grads).zip(&velocity) {
         if p.dims != g.dims {
@@ -205,35 +154,31 @@ fn dgc_momentum(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let param = a.tensor(0)?;
     let grad = a.tensor(1)?;
     let velocity = a.tensor(2)?;
-    check_lr_nonzero(
+    check_lr(
         &a.tensor(3)?,
+        Some(LR_UNINITIALIZED),
         "Learning_rate should be a scalar. But Received LearningRate's dim [{}]",
     )?;
     let p = &param.dims;
-    if *p != grad.dims {
-        return Err(Bad(format!(
-            "Param and Grad input of MomentumOp should have the same dimension. But received \
-             Param's dim {p:?} and Grad's dim {:?}.",
-            grad.dims
-        )));
-    }
-    if *p != velocity.dims {
-        return Err(Bad(format!(
-            "Param and Velocity of MomentumOp should have the same dimension. But received \
-             Param's dim {p:?} and Velocity {:?}.",
-            velocity.dims
-        )));
-    }
-    let master = a.opt_tensor(4)?;
-    if let Some(m) = &master {
-        if *p != m.dims {
-            return Err(Bad(format!(
-                "Param and MasterParam of MomentumOp should have the same dimension. But \
-                 received Param's dim {p:?} and MasterParam {:?}.",
-                m.dims
-            )));
-        }
-    }
+    check_param_dims(
+        p,
+        &grad.dims,
+        "Param and Grad input of MomentumOp should have the same dimension. But received \
+         Param's dim {param} and Grad's dim {other}.",
+    )?;
+    check_param_dims(
+        p,
+        &velocity.dims,
+        "Param and Velocity of MomentumOp should have the same dimension. But received \
+         Param's dim {param} and Velocity {other}.",
+    )?;
+    let master = master_param(
+        a,
+        4,
+        p,
+        "Param and MasterParam of MomentumOp should have the same dimension. But received \
+         Param's dim {param} and MasterParam {other}.",
+    )?;
     let mp = mp_type(param.dtype);
     set(outs, 0, dims_only(*p));
     set(outs, 1, fresh(*p, mp));

@@ -2,9 +2,9 @@
 //! `sequence_conv`, `nce`): each gradient takes dims and data type of its
 //! input; a gradient of an absent optional input stays as built.
 
-use super::{fresh, fresh_lod, untouched};
+use super::{fresh, untouched};
 use crate::args::Args;
-use crate::meta::{Meta, Out};
+use crate::meta::{with_lod, Meta, Out};
 use crate::unary::set;
 use crate::{Bad, InferFn};
 
@@ -132,7 +132,7 @@ fn sequence_conv_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         untouched()
     };
     set(outs, 1, pad);
-    set(outs, 0, fresh_lod(x.dims, x.dtype, &x));
+    set(outs, 0, with_lod(&x, x.dtype, x.dims));
     set(outs, 2, like(&filter));
     Ok(())
 }

@@ -4,9 +4,9 @@
 
 use pir_dialects::pd_op::DataType;
 
-use super::{dims_only, fresh, fresh_lod, untouched};
+use super::{dims_only, fresh, untouched};
 use crate::args::Args;
-use crate::meta::{norm_axis, DDim, Meta, Out};
+use crate::meta::{norm_axis, with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::{Bad, InferFn};
 
@@ -68,7 +68,7 @@ fn like(m: &Meta) -> Meta {
 fn grad_same_with_x(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let out = a.tensor(1)?;
-    set(outs, 0, fresh_lod(x.dims, out.dtype, &x));
+    set(outs, 0, with_lod(&x, out.dtype, x.dims));
     Ok(())
 }
 
@@ -114,7 +114,7 @@ fn like_first_two(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 /// (x): dims, LoD and data type of `x`.
 fn lod_reset_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
-    set(outs, 0, fresh_lod(x.dims, x.dtype, &x));
+    set(outs, 0, with_lod(&x, x.dtype, x.dims));
     Ok(())
 }
 
@@ -157,7 +157,7 @@ fn embedding_grad_sparse(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 fn gather_nd_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let dout = a.tensor(2)?;
-    set(outs, 0, fresh_lod(x.dims, dout.dtype, &x));
+    set(outs, 0, with_lod(&x, dout.dtype, x.dims));
     Ok(())
 }
 
@@ -186,8 +186,8 @@ fn spectral_norm_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 fn set_value_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let dout = a.tensor(0)?;
     let values = a.tensor(1)?;
-    set(outs, 0, fresh_lod(dout.dims, dout.dtype, &dout));
-    set(outs, 1, fresh_lod(values.dims, values.dtype, &values));
+    set(outs, 0, with_lod(&dout, dout.dtype, dout.dims));
+    set(outs, 1, with_lod(&values, values.dtype, values.dims));
     Ok(())
 }
 
@@ -195,7 +195,7 @@ fn set_value_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 /// data type of `out_grad`.
 fn shuffle_batch_grad(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let dout = a.tensor(1)?;
-    set(outs, 0, fresh_lod(dout.dims, dout.dtype, &dout));
+    set(outs, 0, with_lod(&dout, dout.dtype, dout.dims));
     Ok(())
 }
 

@@ -5,8 +5,7 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::binary::more::with_lod;
-use crate::meta::{Meta, Out};
+use crate::meta::{with_lod, Meta, Out};
 use crate::unary::{dd, set};
 use crate::Bad;
 
@@ -224,14 +223,7 @@ pub(crate) fn swiglu(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         ));
     }
     d.set(last, n / 2)?;
-    set(
-        outs,
-        0,
-        Meta {
-            layout: x.layout,
-            ..with_lod(&x, x.dtype, d)
-        },
-    );
+    set(outs, 0, x.with_dims(d));
     Ok(())
 }
 

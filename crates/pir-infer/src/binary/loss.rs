@@ -6,8 +6,7 @@ use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
 use crate::binary::broadcast;
-use crate::binary::more::with_lod;
-use crate::meta::{Meta, Out};
+use crate::meta::{with_lod, Meta, Out};
 use crate::unary::{dd, set};
 use crate::Bad;
 
@@ -328,7 +327,7 @@ pub(crate) fn segment_pool(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     if pooltype == "MEAN" {
         set(outs, 1, Meta::laid_out(x.dtype, dd(&[-1, 1])?, x.layout));
     } else {
-        set(outs, 1, crate::unary::untouched()?);
+        set(outs, 1, crate::meta::untouched());
     }
     Ok(())
 }

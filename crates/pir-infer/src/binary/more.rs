@@ -5,17 +5,9 @@ use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
 use crate::binary::broadcast;
-use crate::meta::{norm_axis, DDim, Meta, Out};
+use crate::meta::{norm_axis, with_lod, DDim, Meta, Out};
 use crate::unary::{dd, set};
 use crate::Bad;
-
-/// `set_dims`, `set_dtype` and `share_lod(x)` on a fresh output.
-pub(crate) fn with_lod(x: &Meta, dtype: DataType, dims: DDim) -> Meta {
-    Meta {
-        lod: x.lod.clone(),
-        ..Meta::new(dtype, dims)
-    }
-}
 
 /// PIR op builders call InferMeta functions with `MetaConfig(false, false)`:
 /// checks Paddle makes only at run time are skipped.
@@ -56,14 +48,7 @@ pub(crate) fn mv(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             xd, vd
         )));
     }
-    set(
-        outs,
-        0,
-        Meta {
-            layout: x.layout,
-            ..with_lod(&x, x.dtype, dd(&[xd[0]])?)
-        },
-    );
+    set(outs, 0, x.with_dims(dd(&[xd[0]])?));
     Ok(())
 }
 
@@ -119,14 +104,7 @@ pub(crate) fn cross(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             )));
         }
     }
-    set(
-        outs,
-        0,
-        Meta {
-            layout: x.layout,
-            ..with_lod(&x, x.dtype, x.dims)
-        },
-    );
+    set(outs, 0, x.with_dims(x.dims));
     Ok(())
 }
 
@@ -419,6 +397,28 @@ fn rank_at_least_2(d: &DDim, what: &str) -> Result<(), Bad> {
     Ok(())
 }
 
+/// Input `X` of the solvers (rank 2 or more) is a batch of square matrices.
+fn check_square_x(xd: &[i64]) -> Result<(), Bad> {
+    let n = xd.len();
+    if xd[n - 2] != xd[n - 1] {
+        return Err(Bad(format!(
+            "The inner-most 2 dimensions of Input(X) all should be square matrices But received X's shape[-2] = {} and shape[-1] = {}.",
+            xd[n - 2],
+            xd[n - 1]
+        )));
+    }
+    Ok(())
+}
+
+/// A batched solve's result (`x`, `y` of rank 2 or more): the broadcast
+/// batch dims, then the two inner dims of `like`, whose meta it shares.
+fn solved(x: &DDim, y: &DDim, like: &Meta) -> Result<Meta, Bad> {
+    let (xd, yd, ld) = (x.as_slice(), y.as_slice(), like.dims.as_slice());
+    let mut dims = batch_portion(&xd[..xd.len() - 2], &yd[..yd.len() - 2])?;
+    dims.extend_from_slice(&ld[ld.len() - 2..]);
+    Ok(like.with_dims(dd(&dims)?))
+}
+
 /// `TriangularSolveInferMeta` (x, y, upper, transpose, unitriangular): `y`
 /// with the broadcast batch dims.
 pub(crate) fn triangular_solve(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
@@ -426,25 +426,8 @@ pub(crate) fn triangular_solve(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad
     let y = a.tensor(1)?;
     rank_at_least_2(&x.dims, "X")?;
     rank_at_least_2(&y.dims, "Y")?;
-    let (xd, yd) = (x.dims.as_slice(), y.dims.as_slice());
-    let (xn, yn) = (xd.len(), yd.len());
-    if xd[xn - 2] != xd[xn - 1] {
-        return Err(Bad(format!(
-            "The inner-most 2 dimensions of Input(X) all should be square matrices But received X's shape[-2] = {} and shape[-1] = {}.",
-            xd[xn - 2],
-            xd[xn - 1]
-        )));
-    }
-    let mut dims = batch_portion(&xd[..xn - 2], &yd[..yn - 2])?;
-    dims.extend_from_slice(&yd[yn - 2..]);
-    set(
-        outs,
-        0,
-        Meta {
-            layout: y.layout,
-            ..with_lod(&y, y.dtype, dd(&dims)?)
-        },
-    );
+    check_square_x(x.dims.as_slice())?;
+    set(outs, 0, solved(&x.dims, &y.dims, &y)?);
     Ok(())
 }
 
@@ -470,16 +453,7 @@ pub(crate) fn cholesky_solve(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> 
             yd[yn - 2]
         )));
     }
-    let mut dims = batch_portion(&xd[..xn - 2], &yd[..yn - 2])?;
-    dims.extend_from_slice(&xd[xn - 2..]);
-    set(
-        outs,
-        0,
-        Meta {
-            layout: x.layout,
-            ..with_lod(&x, x.dtype, dd(&dims)?)
-        },
-    );
+    set(outs, 0, solved(&x.dims, &y.dims, &x)?);
     Ok(())
 }
 
@@ -500,14 +474,7 @@ pub(crate) fn solve(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             "The input tensor Y's dimensions of SolveOp should be larger than or equal 1.".into(),
         ));
     }
-    let xn = xd.len();
-    if xd[xn - 2] != xd[xn - 1] {
-        return Err(Bad(format!(
-            "The inner-most 2 dimensions of Input(X) all should be square matrices But received X's shape[-2] = {} and shape[-1] = {}.",
-            xd[xn - 2],
-            xd[xn - 1]
-        )));
-    }
+    check_square_x(&xd)?;
     let mut y_b = false;
     if yd.len() == 1 {
         yd.push(1);
@@ -526,14 +493,7 @@ pub(crate) fn solve(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     if !y_b {
         dims.push(n);
     }
-    set(
-        outs,
-        0,
-        Meta {
-            layout: x.layout,
-            ..with_lod(&x, x.dtype, dd(&dims)?)
-        },
-    );
+    set(outs, 0, x.with_dims(dd(&dims)?));
     Ok(())
 }
 
@@ -545,14 +505,7 @@ pub(crate) fn index_select_strided(a: &Args<'_>, outs: &mut [Out]) -> Result<(),
     let ax = norm_axis(dim, r)?;
     let mut v = x.dims.as_slice().to_vec();
     v.remove(ax);
-    set(
-        outs,
-        0,
-        Meta {
-            layout: x.layout,
-            ..with_lod(&x, x.dtype, dd(&v)?)
-        },
-    );
+    set(outs, 0, x.with_dims(dd(&v)?));
     Ok(())
 }
 

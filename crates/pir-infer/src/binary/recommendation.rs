@@ -4,7 +4,7 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::Bad;
 
@@ -14,23 +14,9 @@ use crate::Bad;
 pub(crate) fn shuffle_batch(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     let seed = a.tensor(1)?;
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, x.dims)
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, x.dims));
     set(outs, 1, Meta::new(DataType::Float32, DDim::new(&[-1])?));
-    set(
-        outs,
-        2,
-        Meta {
-            lod: seed.lod.clone(),
-            ..Meta::new(seed.dtype, seed.dims)
-        },
-    );
+    set(outs, 2, with_lod(&seed, seed.dtype, seed.dims));
     Ok(())
 }
 
@@ -55,10 +41,7 @@ pub(crate) fn tdm_child(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     }
     let mut dims = x.dims;
     dims.push(child_nums)?;
-    let m = Meta {
-        lod: x.lod.clone(),
-        ..Meta::new(x.dtype, dims)
-    };
+    let m = with_lod(&x, x.dtype, dims);
     set(outs, 0, m.clone());
     set(outs, 1, m);
     Ok(())

@@ -2,7 +2,7 @@
 //! columns of CTR features) and `CtcAlignInferMeta` (CTC decoding).
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::Bad;
 
@@ -19,14 +19,7 @@ pub(crate) fn cvm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         )));
     };
     let w = if use_cvm { *w } else { w - 2 };
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, DDim::new(&[*n, w])?)
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, DDim::new(&[*n, w])?));
     Ok(())
 }
 
@@ -64,14 +57,7 @@ pub(crate) fn sequence_expand(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad>
     }
     let mut dims = x.dims;
     dims.set(0, -1)?;
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, dims)
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, dims));
     Ok(())
 }
 
@@ -86,14 +72,7 @@ pub(crate) fn row_conv(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             filter.dims.as_slice()
         )));
     }
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, x.dims)
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, x.dims));
     Ok(())
 }
 

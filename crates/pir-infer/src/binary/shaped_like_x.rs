@@ -4,21 +4,14 @@
 //! `BoxClipInferMeta` (its shape checks run only at run time).
 
 use crate::args::Args;
-use crate::meta::{Meta, Out};
+use crate::meta::{with_lod, Meta, Out};
 use crate::unary::set;
 use crate::Bad;
 
 /// `set_dtype(x)`, `share_dims(x)` and `share_lod(x)` on a fresh result.
 pub(crate) fn dims_dtype_lod_of_x(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, x.dims)
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, x.dims));
     Ok(())
 }
 

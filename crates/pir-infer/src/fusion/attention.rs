@@ -3,7 +3,7 @@
 //! `VariableLengthMemoryEfficientAttentionInferMeta`.
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::{Bad, InferFn};
 
@@ -30,14 +30,7 @@ fn self_dp_attention(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         )));
     }
     let dims = DDim::new(&[d.at(0)?, d.at(1)?, d.at(3)?, d.at(4)?])?;
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, dims)
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, dims));
     Ok(())
 }
 
@@ -111,14 +104,7 @@ fn multihead_matmul(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             bias.dims.rank()
         )));
     }
-    set(
-        outs,
-        0,
-        Meta {
-            lod: input.lod.clone(),
-            ..Meta::new(input.dtype, input.dims)
-        },
-    );
+    set(outs, 0, with_lod(&input, input.dtype, input.dims));
     Ok(())
 }
 

@@ -3,7 +3,7 @@
 //! `fusion_seqconv_eltadd_relu` and `fusion_gru`.
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::{Bad, InferFn};
 
@@ -16,14 +16,6 @@ pub(super) fn function(name: &str) -> Option<InferFn> {
         "FusionGRUInferMeta" => fusion_gru,
         _ => return None,
     })
-}
-
-/// A fresh result of `dims` and `dtype` with the LoD of `lod_of`.
-fn with_lod(dims: DDim, lod_of: &Meta) -> Meta {
-    Meta {
-        lod: lod_of.lod.clone(),
-        ..Meta::new(lod_of.dtype, dims)
-    }
 }
 
 /// `FusionRepeatedFCReluInferMeta` (x, w, bias): at least two layers, one
@@ -87,7 +79,11 @@ fn fusion_repeated_fc_relu(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     if let Some(o) = outs.get_mut(0) {
         *o = Out::List(vec![untouched; sz - 1]);
     }
-    set(outs, 1, with_lod(DDim::new(&[x.dims.at(0)?, last])?, &x));
+    set(
+        outs,
+        1,
+        with_lod(&x, x.dtype, DDim::new(&[x.dims.at(0)?, last])?),
+    );
     Ok(())
 }
 
@@ -175,7 +171,7 @@ fn fusion_seqconv_eltadd_relu(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad>
              context_length is: {len}, contextStart is: {start}."
         )));
     }
-    set(outs, 0, with_lod(DDim::new(&[x0, w1])?, &x));
+    set(outs, 0, with_lod(&x, x.dtype, DDim::new(&[x0, w1])?));
     set(outs, 1, Meta::new(x.dtype, DDim::new(&[x0, w0])?));
     Ok(())
 }
@@ -297,10 +293,14 @@ fn fusion_gru(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         )
     };
     set(outs, 0, reordered);
-    set(outs, 1, with_lod(DDim::new(&[rows, xx_width])?, &x));
+    set(
+        outs,
+        1,
+        with_lod(&x, x.dtype, DDim::new(&[rows, xx_width])?),
+    );
     set(outs, 2, batched_input);
     set(outs, 3, batched_out);
-    set(outs, 4, with_lod(hidden, &x));
+    set(outs, 4, with_lod(&x, x.dtype, hidden));
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! gradient of `fused_gemm_epilogue`.
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::{Bad, InferFn};
 
@@ -72,30 +72,7 @@ fn fc(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     }
     let w1 = w.dims.at(1)?.wrapping_sub(if padding { 4 } else { 0 });
     if let Some(bias) = a.opt_tensor(2)? {
-        let b = &bias.dims;
-        if b.rank() > 2 {
-            return Err(Bad(format!(
-                "The input Bias of fc is expected to be a 1-D or 2-D tensor. But received the \
-                 number of Bias's dimensions is {}, Bias's shape is {b:?}.",
-                b.rank()
-            )));
-        }
-        let last = b.rank().checked_sub(1).map(|k| b.at(k)).transpose()?;
-        if last != Some(w1) {
-            return Err(Bad(format!(
-                "The last dimension of input Bias is expected be equal to the actual width of \
-                 input Weight. But received Bias's shape is {b:?}; the actual width of Weight \
-                 is {w1}, Weight's shape is {:?}.",
-                w.dims
-            )));
-        }
-        if b.rank() == 2 && b.at(0)? != 1 {
-            return Err(Bad(format!(
-                "The first dimension of input Bias is expected to be 1, but received {}, \
-                 Bias's shape is {b:?}.",
-                b.at(0)?
-            )));
-        }
+        check_fc_bias(&bias.dims, w1, Some(&w.dims))?;
     }
     let ncol = ncol as usize;
     if ncol >= input.dims.rank() {
@@ -114,14 +91,39 @@ fn fc(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         )));
     }
     let dims = fc_output_dims(&input.dims, &w.dims, ncol, padding)?;
-    set(
-        outs,
-        0,
-        Meta {
-            lod: input.lod.clone(),
-            ..Meta::new(input.dtype, dims)
-        },
-    );
+    set(outs, 0, with_lod(&input, input.dtype, dims));
+    Ok(())
+}
+
+/// The fc bias checks: rank at most 2, last dim the weight's width `w1`, a
+/// leading 1 when 2-D. Paddle words them two ways: `fc`'s own names the
+/// weight's shape (`fc_weight`), the fused layer norm's does not.
+pub(super) fn check_fc_bias(b: &DDim, w1: i64, fc_weight: Option<&DDim>) -> Result<(), Bad> {
+    if b.rank() > 2 {
+        let article = if fc_weight.is_some() { "a" } else { "an" };
+        return Err(Bad(format!(
+            "The input Bias of fc is expected to be {article} 1-D or 2-D tensor. But received \
+             the number of Bias's dimensions is {}, Bias's shape is {b:?}.",
+            b.rank()
+        )));
+    }
+    let last = b.rank().checked_sub(1).map(|k| b.at(k)).transpose()?;
+    if last != Some(w1) {
+        let weight_shape =
+            fc_weight.map_or(String::new(), |w| format!(", Weight's shape is {w:?}"));
+        return Err(Bad(format!(
+            "The last dimension of input Bias is expected be equal to the actual width of input \
+             Weight. But received Bias's shape is {b:?}; the actual width of Weight is \
+             {w1}{weight_shape}."
+        )));
+    }
+    if b.rank() == 2 && b.at(0)? != 1 {
+        return Err(Bad(format!(
+            "The first dimension of input Bias is expected to be 1, but received {}, Bias's \
+             shape is {b:?}.",
+            b.at(0)?
+        )));
+    }
     Ok(())
 }
 

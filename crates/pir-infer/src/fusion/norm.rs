@@ -4,8 +4,9 @@
 //! connected layer, a residual add and a layer norm) and
 //! `SkipLayerNormInferMeta` (a residual add and a layer norm).
 
+use super::linear::check_fc_bias;
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::{Bad, InferFn};
 
@@ -14,7 +15,7 @@ pub(super) fn function(name: &str) -> Option<InferFn> {
     Some(match name {
         "FusedEmbeddingEltWiseLayerNormInferMeta" => fused_embedding_eltwise_layernorm,
         "FusedFCElementwiseLayerNormInferMeta" => fused_fc_elementwise_layernorm,
-        "SkipLayerNormInferMeta" => skip_layernorm,
+        "SkipLayerNormInferMeta" => crate::binary::dims_dtype_lod_of_x,
         _ => return None,
     })
 }
@@ -72,54 +73,24 @@ fn fused_embedding_eltwise_layernorm(a: &Args<'_>, outs: &mut [Out]) -> Result<(
     set(
         outs,
         0,
-        Meta {
-            lod: ids0.lod.clone(),
-            ..Meta::new(emb0.dtype, DDim::new(&[batch, seq_len, hidden])?)
-        },
+        with_lod(ids0, emb0.dtype, DDim::new(&[batch, seq_len, hidden])?),
     );
     Ok(())
 }
 
-/// `SkipLayerNormInferMeta` (x, y, scale, bias, epsilon, begin_norm_axis):
-/// dims, data type and LoD of `x`, nothing checked.
-fn skip_layernorm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    let x = a.tensor(0)?;
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, x.dims)
-        },
-    );
-    Ok(())
-}
-
-/// The fc bias checks (`bias0` of `FusedFCElementwiseLayerNormInferMeta`):
-/// rank at most 2, last dim the weight's width, a leading 1 when 2-D.
-fn check_fc_bias(b: &DDim, w1: i64) -> Result<(), Bad> {
-    if b.rank() > 2 {
+/// The axis (attribute `attr`) at which input `what` is flattened to 2-D:
+/// below its rank, and not negative.
+fn flatten_axis(attr: &str, axis: i64, what: &str, dims: &DDim) -> Result<usize, Bad> {
+    let r = dims.rank();
+    if axis >= r as i64 {
         return Err(Bad(format!(
-            "The input Bias of fc is expected to be an 1-D or 2-D tensor. But received the \
-             number of Bias's dimensions is {}, Bias's shape is {b:?}.",
-            b.rank()
+            "The attribute {attr} used to flatten input {what} to a 2-D tensor, is expected to \
+             be less than the number of input {what}'s dimensions. But received {attr} is \
+             {axis}, the number of input {what}'s dimensions is {r}, input {what}'s shape is \
+             {dims:?}."
         )));
     }
-    let last = b.rank().checked_sub(1).map(|k| b.at(k)).transpose()?;
-    if last != Some(w1) {
-        return Err(Bad(format!(
-            "The last dimension of input Bias is expected be equal to the actual width of input \
-             Weight. But received Bias's shape is {b:?}; the actual width of Weight is {w1}."
-        )));
-    }
-    if b.rank() == 2 && b.at(0)? != 1 {
-        return Err(Bad(format!(
-            "The first dimension of input Bias is expected to be 1, but received {}, Bias's \
-             shape is {b:?}.",
-            b.at(0)?
-        )));
-    }
-    Ok(())
+    usize::try_from(axis).map_err(|_| Bad(format!("{attr} {axis} is negative")))
 }
 
 /// `FusedFCElementwiseLayerNormInferMeta` (x, w, y, bias0, scale, bias1,
@@ -142,18 +113,9 @@ fn fused_fc_elementwise_layernorm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), 
     }
     let (w0, w1) = (w.dims.at(0)?, w.dims.at(1)?);
     if let Some(b) = a.opt_tensor(3)? {
-        check_fc_bias(&b.dims, w1)?;
+        check_fc_bias(&b.dims, w1, None)?;
     }
-    let xr = x.dims.rank() as i64;
-    if ncol >= xr {
-        return Err(Bad(format!(
-            "The attribute x_num_col_dims used to flatten input X to a 2-D tensor, is expected \
-             to be less than the number of input X's dimensions. But received x_num_col_dims is \
-             {ncol}, the number of input X's dimensions is {xr}, input X's shape is {:?}.",
-            x.dims
-        )));
-    }
-    let k = usize::try_from(ncol).map_err(|_| Bad(format!("x_num_col_dims {ncol} is negative")))?;
+    let k = flatten_axis("x_num_col_dims", ncol, "X", &x.dims)?;
     let cols = x.dims.slice(k, x.dims.rank())?.product();
     if cols != w0 {
         return Err(Bad(format!(
@@ -171,17 +133,7 @@ fn fused_fc_elementwise_layernorm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), 
             y.dims
         )));
     }
-    let yr = y.dims.rank() as i64;
-    if begin >= yr {
-        return Err(Bad(format!(
-            "The attribute begin_norm_axis used to flatten input Y to a 2-D tensor, is expected \
-             to be less than the number of input Y's dimensions. But received begin_norm_axis is \
-             {begin}, the number of input Y's dimensions is {yr}, input Y's shape is {:?}.",
-            y.dims
-        )));
-    }
-    let b =
-        usize::try_from(begin).map_err(|_| Bad(format!("begin_norm_axis {begin} is negative")))?;
+    let b = flatten_axis("begin_norm_axis", begin, "Y", &y.dims)?;
     let rows = y.dims.slice(0, b)?.product();
     for (i, name) in [(4, "Scale"), (5, "Bias1")] {
         if let Some(t) = a.opt_tensor(i)? {
@@ -195,14 +147,7 @@ fn fused_fc_elementwise_layernorm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), 
             }
         }
     }
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, y.dims)
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, y.dims));
     set(outs, 1, Meta::new(x.dtype, DDim::new(&[rows])?));
     set(outs, 2, Meta::new(x.dtype, DDim::new(&[rows])?));
     Ok(())

@@ -18,7 +18,7 @@ pub(super) fn function(name: &str) -> Option<InferFn> {
         | "AddCMulXPUInferMeta"
         | "LayerNormActXPUInferMeta"
         | "LayerNormalizeReluXPUInferMeta" => like_x_in_layout,
-        "GroupNormalizeSiluXPUInferMeta" => like_x_with_lod,
+        "GroupNormalizeSiluXPUInferMeta" => crate::unary::unchanged,
         "AddActXPUInferMeta" => add_act_xpu,
         "AddLayernormXPUInferMeta" => add_layernorm_xpu,
         "BlhaGetMaxLenInferMeta" => blha_get_max_len,
@@ -37,12 +37,6 @@ fn fast_where_xpu(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
 fn like_x_in_layout(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
     set(outs, 0, Meta::laid_out(x.dtype, x.dims, x.layout));
-    Ok(())
-}
-
-/// Dims, data type, layout and LoD of `x` (`GroupNormalizeSiluXPUInferMeta`).
-fn like_x_with_lod(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
-    set(outs, 0, a.tensor(0)?);
     Ok(())
 }
 

@@ -5,7 +5,7 @@
 //! before inferring: this follows Paddle's source, not its output.
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::Bad;
 
@@ -26,14 +26,7 @@ pub(crate) fn sparse_attention(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad
     }
     let d = q.dims.as_slice();
     let nnz = columns.dims.at(2)?;
-    set(
-        outs,
-        0,
-        Meta {
-            lod: q.lod.clone(),
-            ..Meta::new(q.dtype, q.dims)
-        },
-    );
+    set(outs, 0, with_lod(&q, q.dtype, q.dims));
     let sparse = DDim::new(&[d[0], d[1], nnz])?;
     set(
         outs,

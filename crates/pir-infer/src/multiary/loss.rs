@@ -1,7 +1,7 @@
 //! `SigmoidCrossEntropyWithLogitsInferMeta` (Paddle's `multiary.cc`).
 
 use crate::args::Args;
-use crate::meta::{Meta, Out};
+use crate::meta::{with_lod, Meta, Out};
 use crate::unary::set;
 use crate::Bad;
 
@@ -38,14 +38,7 @@ pub(crate) fn sigmoid_cross_entropy_with_logits(a: &Args<'_>, outs: &mut [Out]) 
             }
         }
     }
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, x.dims)
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, x.dims));
     Ok(())
 }
 
@@ -64,10 +57,7 @@ pub(crate) fn hsigmoid_loss(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     set(
         outs,
         0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, crate::meta::DDim::new(&[n, 1])?)
-        },
+        with_lod(&x, x.dtype, crate::meta::DDim::new(&[n, 1])?),
     );
     Ok(())
 }

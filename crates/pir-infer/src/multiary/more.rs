@@ -4,8 +4,7 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::binary::more::with_lod;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{dims_only, untouched, with_lod, DDim, Meta, Out};
 use crate::unary::{dd, set};
 use crate::Bad;
 
@@ -303,7 +302,7 @@ pub(crate) fn send_ue_recv(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     if reduce == "MEAN" {
         set(outs, 1, Meta::new(DataType::Int32, dd(&[-1])?));
     } else {
-        set(outs, 1, crate::unary::untouched()?);
+        set(outs, 1, untouched());
     }
     Ok(())
 }
@@ -422,11 +421,6 @@ pub(crate) fn distribute_fpn_proposals(a: &Args<'_>, outs: &mut [Out]) -> Result
     }
     set(outs, 2, Meta::new(DataType::Int32, dd(&[-1, 1])?));
     Ok(())
-}
-
-/// Dims only: the fresh `IrTensor`'s float32.
-fn dims_only(d: DDim) -> Meta {
-    Meta::new(DataType::Float32, d)
 }
 
 /// `QuantizeLinearInferMeta` (x, scale, zero_point, in_accum, in_state,

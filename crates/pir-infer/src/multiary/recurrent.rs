@@ -4,7 +4,7 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::Bad;
 
@@ -58,14 +58,7 @@ pub(crate) fn gru(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         set(outs, 1, Meta::new(input.dtype, rows));
         set(outs, 2, Meta::new(input.dtype, rows));
     }
-    set(
-        outs,
-        3,
-        Meta {
-            lod: input.lod.clone(),
-            ..Meta::new(input.dtype, rows)
-        },
-    );
+    set(outs, 3, with_lod(&input, input.dtype, rows));
     Ok(())
 }
 
@@ -179,10 +172,7 @@ pub(crate) fn lstm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         )));
     }
     let rows = DDim::new(&[d[0], frame])?;
-    let out = Meta {
-        lod: input.lod.clone(),
-        ..Meta::new(input.dtype, rows)
-    };
+    let out = with_lod(&input, input.dtype, rows);
     set(outs, 0, out.clone());
     set(outs, 1, out);
     if !is_test {

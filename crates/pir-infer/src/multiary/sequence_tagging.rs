@@ -5,7 +5,7 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::Bad;
 
@@ -110,10 +110,7 @@ pub(crate) fn crf_decoding(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     set(
         outs,
         0,
-        Meta {
-            lod: emission.lod.clone(),
-            ..Meta::new(emission.dtype, DDim::new(&[e[0], second])?)
-        },
+        with_lod(&emission, emission.dtype, DDim::new(&[e[0], second])?),
     );
     Ok(())
 }

@@ -56,6 +56,18 @@ fn coalesce_tensor_inplace() {
         &["vec[tensor<3x4xf32>,tensor<5xf32>]", "tensor<128xf32>"],
     );
 }
+/// The results Paddle printed for `distributed_fused_lamb_init`: four
+/// nulls, four float32 and five int32 tensors, the three `lists` (which
+/// vary with the operands), then a float32 and an int64 tensor.
+fn lamb_init_results(lists: [&str; 3]) -> Vec<&str> {
+    let mut results = vec!["null"; 4];
+    results.extend(["tensor<0xf32>"; 4]);
+    results.extend(["tensor<i32>"; 5]);
+    results.extend(lists);
+    results.extend(["tensor<0xf32>", "tensor<i64>"]);
+    results
+}
+
 /// `DistributedFusedLambInitInferMeta` (Paddle's sampled cases, `tests/vectors/paddle-3.3.1.txt`): data types only; Paddle prints the unset dims of the typed results (`0x`) that this IR holds 0-d.
 #[test]
 fn distributed_fused_lamb_init() {
@@ -68,26 +80,7 @@ fn distributed_fused_lamb_init() {
 (%4) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<2x2x2x5xf32>, tensor<2x2x2x5xf32>) -> vec[tensor<2x2x2x5xf32>,tensor<2x2x2x5xf32>]
 (%5) = "builtin.combine" (%2, %3) {stop_gradient:[true]} : (tensor<2x2x2x5xf32>, tensor<2x2x2x5xf32>) -> vec[tensor<2x2x2x5xf32>,tensor<2x2x2x5xf32>]
 (%6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23) = "pd_op.distributed_fused_lamb_init" (%4, %5) {alignment:1,apply_weight_decay:[3,3],beta1:1,beta2:1,nranks:1,rank:2,stop_gradient:[true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true]} : (vec[tensor<2x2x2x5xf32>,tensor<2x2x2x5xf32>], vec[tensor<2x2x2x5xf32>,tensor<2x2x2x5xf32>]) -> <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, vec[tensor<0xf32>,tensor<0xf32>], vec[tensor<0xf32>,tensor<0xf32>], vec[tensor<0xf32>,tensor<0xf32>], tensor<0xf32>, tensor<0xi64>"#,
-        &[
-            "null",
-            "null",
-            "null",
-            "null",
-            "tensor<0xf32>",
-            "tensor<0xf32>",
-            "tensor<0xf32>",
-            "tensor<0xf32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "vec[tensor<f32>,tensor<f32>]",
-            "vec[tensor<f32>,tensor<f32>]",
-            "vec[tensor<f32>,tensor<f32>]",
-            "tensor<0xf32>",
-            "tensor<i64>",
-        ],
+        &lamb_init_results(["vec[tensor<f32>,tensor<f32>]", "vec[tensor<f32>,tensor<f32>]", "vec[tensor<f32>,tensor<f32>]"]),
     );
     // param[0]:float32[3,4]; param[1]:float32[3,4]; grad[0]:float32[3,4]; grad[1]:float32[3,4]; beta1=1.0; beta2=1.0; apply_weight_decay=[3, 2]; alignment=1; rank=1; nranks=1
     check(
@@ -98,26 +91,7 @@ fn distributed_fused_lamb_init() {
 (%4) = "builtin.combine" (%0, %1) {stop_gradient:[true]} : (tensor<3x4xf32>, tensor<3x4xf32>) -> vec[tensor<3x4xf32>,tensor<3x4xf32>]
 (%5) = "builtin.combine" (%2, %3) {stop_gradient:[true]} : (tensor<3x4xf32>, tensor<3x4xf32>) -> vec[tensor<3x4xf32>,tensor<3x4xf32>]
 (%6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23) = "pd_op.distributed_fused_lamb_init" (%4, %5) {alignment:1,apply_weight_decay:[3,2],beta1:1,beta2:1,nranks:1,rank:1,stop_gradient:[true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true]} : (vec[tensor<3x4xf32>,tensor<3x4xf32>], vec[tensor<3x4xf32>,tensor<3x4xf32>]) -> <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, vec[tensor<0xf32>,tensor<0xf32>], vec[tensor<0xf32>,tensor<0xf32>], vec[tensor<0xf32>,tensor<0xf32>], tensor<0xf32>, tensor<0xi64>"#,
-        &[
-            "null",
-            "null",
-            "null",
-            "null",
-            "tensor<0xf32>",
-            "tensor<0xf32>",
-            "tensor<0xf32>",
-            "tensor<0xf32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "vec[tensor<f32>,tensor<f32>]",
-            "vec[tensor<f32>,tensor<f32>]",
-            "vec[tensor<f32>,tensor<f32>]",
-            "tensor<0xf32>",
-            "tensor<i64>",
-        ],
+        &lamb_init_results(["vec[tensor<f32>,tensor<f32>]", "vec[tensor<f32>,tensor<f32>]", "vec[tensor<f32>,tensor<f32>]"]),
     );
     // param[0]:float16[5]; grad[0]:float16[5]; grad[1]:float16[]; grad[2]:float16[]; beta1=2.0; beta2=2.0; apply_weight_decay=[3, 3]; alignment=1; rank=2; nranks=1
     check(
@@ -128,26 +102,7 @@ fn distributed_fused_lamb_init() {
 (%4) = "builtin.combine" (%0) {stop_gradient:[true]} : (tensor<5xf16>) -> vec[tensor<5xf16>]
 (%5) = "builtin.combine" (%1, %2, %3) {stop_gradient:[true]} : (tensor<5xf16>, tensor<f16>, tensor<f16>) -> vec[tensor<5xf16>,tensor<f16>,tensor<f16>]
 (%6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23) = "pd_op.distributed_fused_lamb_init" (%4, %5) {alignment:1,apply_weight_decay:[3,3],beta1:2,beta2:2,nranks:1,rank:2,stop_gradient:[true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true,true]} : (vec[tensor<5xf16>], vec[tensor<5xf16>,tensor<f16>,tensor<f16>]) -> <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, <<NULL TYPE>>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xf32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, tensor<0xi32>, vec[tensor<0xf16>], vec[tensor<0xf32>], vec[tensor<0xf16>,tensor<0xf16>,tensor<0xf16>], tensor<0xf32>, tensor<0xi64>"#,
-        &[
-            "null",
-            "null",
-            "null",
-            "null",
-            "tensor<0xf32>",
-            "tensor<0xf32>",
-            "tensor<0xf32>",
-            "tensor<0xf32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "tensor<i32>",
-            "vec[tensor<f16>]",
-            "vec[tensor<f32>]",
-            "vec[tensor<f16>,tensor<f16>,tensor<f16>]",
-            "tensor<0xf32>",
-            "tensor<i64>",
-        ],
+        &lamb_init_results(["vec[tensor<f16>]", "vec[tensor<f32>]", "vec[tensor<f16>,tensor<f16>,tensor<f16>]"]),
     );
 }
 

@@ -4,7 +4,7 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::Bad;
 
@@ -37,10 +37,7 @@ pub(crate) fn collect_fpn_proposals(a: &Args<'_>, outs: &mut [Out]) -> Result<()
     set(
         outs,
         0,
-        Meta {
-            lod: first.lod.clone(),
-            ..Meta::new(first.dtype, DDim::new(&[topn, 4])?)
-        },
+        with_lod(first, first.dtype, DDim::new(&[topn, 4])?),
     );
     set(outs, 1, Meta::new(DataType::Int32, DDim::new(&[-1])?));
     Ok(())

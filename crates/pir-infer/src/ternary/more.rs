@@ -5,9 +5,8 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::{layout_of_str, Args};
-use crate::binary::more::with_lod;
-use crate::meta::{DDim, Meta, Out};
-use crate::unary::{dd, set, untouched};
+use crate::meta::{dims_only, untouched, with_lod, DDim, Meta, Out};
+use crate::unary::{check_bit_length, dd, set};
 use crate::Bad;
 
 /// `AccuracyInferMeta` (x, indices, label): three 0-d tensors of `x`'s type.
@@ -189,14 +188,7 @@ pub(crate) fn instance_norm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             }
         }
     }
-    set(
-        outs,
-        0,
-        Meta {
-            layout: x.layout,
-            ..with_lod(&x, x.dtype, x.dims)
-        },
-    );
+    set(outs, 0, x.with_dims(x.dims));
     let stat = Meta::new(param_type(x.dtype), dd(&[n * c])?);
     set(outs, 1, stat.clone());
     set(outs, 2, stat);
@@ -231,11 +223,6 @@ pub(crate) fn multiclass_nms(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> 
     Ok(())
 }
 
-/// Dims only: the fresh `IrTensor`'s float32.
-fn dims_only(d: DDim) -> Meta {
-    Meta::new(DataType::Float32, d)
-}
-
 /// `MovingAverageAbsMaxScaleInferMeta` (x, in_accum, in_state): dims only.
 pub(crate) fn moving_average_abs_max_scale(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let x = a.tensor(0)?;
@@ -246,15 +233,6 @@ pub(crate) fn moving_average_abs_max_scale(a: &Args<'_>, outs: &mut [Out]) -> Re
     }
     if let Some(accum) = a.opt_tensor(1)? {
         set(outs, 3, dims_only(accum.dims));
-    }
-    Ok(())
-}
-
-fn check_bit_length(bit_length: i64) -> Result<(), Bad> {
-    if !(1..=16).contains(&bit_length) {
-        return Err(Bad(format!(
-            "'bit_length' should be between 1 and 16, but the received is {bit_length}"
-        )));
     }
     Ok(())
 }
@@ -501,7 +479,7 @@ pub(crate) fn viterbi_decode(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> 
         )));
     }
     set(outs, 0, Meta::new(length.dtype, length.dims));
-    set(outs, 1, untouched()?);
+    set(outs, 1, untouched());
     Ok(())
 }
 
@@ -535,7 +513,7 @@ pub(crate) fn send_u_recv(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     if reduce == "MEAN" {
         set(outs, 1, Meta::new(DataType::Int32, dd(&[-1])?));
     } else {
-        set(outs, 1, untouched()?);
+        set(outs, 1, untouched());
     }
     Ok(())
 }

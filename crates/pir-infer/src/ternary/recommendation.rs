@@ -2,7 +2,7 @@
 //! ranks of a recommendation model's instances.
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::set;
 use crate::Bad;
 
@@ -24,10 +24,7 @@ pub(crate) fn rank_attention(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> 
     set(
         outs,
         1,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, DDim::new(&[n, param.dims.at(1)?])?)
-        },
+        with_lod(&x, x.dtype, DDim::new(&[n, param.dims.at(1)?])?),
     );
     set(
         outs,

@@ -4,9 +4,7 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::binary::more::with_lod;
-use crate::meta::{DDim, Meta, Out};
-use crate::unary::linalg::untouched;
+use crate::meta::{dims_only, untouched, with_lod, Meta, Out};
 use crate::unary::{dd, set, to_real};
 use crate::Bad;
 
@@ -185,11 +183,6 @@ fn unique_axis(x: &Meta, axis: &[i64]) -> Result<Option<usize>, Bad> {
     Ok(Some(v as usize))
 }
 
-/// Dims only: the fresh `IrTensor`'s float32.
-fn dims_only(d: DDim) -> Meta {
-    Meta::new(DataType::Float32, d)
-}
-
 /// `UniqueRawInferMeta` (x, return_index, return_inverse, return_counts,
 /// axis, dtype, is_sorted). Paddle never sets the data type of `out`, nor of
 /// the inverse when no axis is given: those stay float32.
@@ -284,15 +277,15 @@ pub(crate) fn lu_unpack(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         set(outs, 1, Meta::new(x.dtype, dd(&l)?));
         set(outs, 2, Meta::new(x.dtype, dd(&u)?));
     } else {
-        set(outs, 1, untouched()?);
-        set(outs, 2, untouched()?);
+        set(outs, 1, untouched());
+        set(outs, 2, untouched());
     }
     if unpack_pivots {
         let mut p = d.to_vec();
         p[r - 1] = m;
         set(outs, 0, Meta::new(x.dtype, dd(&p)?));
     } else {
-        set(outs, 0, untouched()?);
+        set(outs, 0, untouched());
     }
     Ok(())
 }

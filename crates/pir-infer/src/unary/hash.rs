@@ -2,7 +2,7 @@
 //! ids; and `BarrierInferMeta`, which sets nothing.
 
 use crate::args::Args;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Out};
 use crate::unary::set;
 use crate::Bad;
 
@@ -18,10 +18,7 @@ pub(crate) fn hash(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     set(
         outs,
         0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, DDim::new(&[d[0], num_hash, 1])?)
-        },
+        with_lod(&x, x.dtype, DDim::new(&[d[0], num_hash, 1])?),
     );
     Ok(())
 }

@@ -5,7 +5,7 @@ use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
 use crate::binary::more::to_complex;
-use crate::meta::{Meta, Out};
+use crate::meta::{untouched, Meta, Out};
 use crate::unary::{dd, set, to_real};
 use crate::Bad;
 
@@ -224,7 +224,7 @@ pub(crate) fn inverse(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             d[r - 1]
         )));
     }
-    set(outs, 0, crate::binary::more::with_lod(&x, x.dtype, x.dims));
+    set(outs, 0, crate::meta::with_lod(&x, x.dtype, x.dims));
     Ok(())
 }
 
@@ -250,7 +250,7 @@ pub(crate) fn matrix_power(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             d[r - 1]
         )));
     }
-    set(outs, 0, crate::binary::more::with_lod(&x, x.dtype, x.dims));
+    set(outs, 0, crate::meta::with_lod(&x, x.dtype, x.dims));
     Ok(())
 }
 
@@ -272,14 +272,9 @@ pub(crate) fn lu(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         p[r - 2] = m.min(n);
         set(outs, 1, Meta::new(DataType::Int32, dd(&p)?));
     } else {
-        set(outs, 1, untouched()?);
+        set(outs, 1, untouched());
     }
     Ok(())
-}
-
-/// An output the InferMeta function leaves alone (see [`Meta::unset_dims`]).
-pub(crate) fn untouched() -> Result<Meta, Bad> {
-    Ok(Meta::unset_dims(DataType::Float32))
 }
 
 /// `NormInferMeta` (x, axis, epsilon, is_test): the normalized tensor and,
@@ -290,7 +285,7 @@ pub(crate) fn norm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     let is_test = a.bool(3)?;
     set(outs, 0, Meta::new(x.dtype, x.dims));
     if is_test {
-        set(outs, 1, untouched()?);
+        set(outs, 1, untouched());
     } else {
         let r = x.dims.rank() as i64;
         let ax = if axis < 0 { axis + r } else { axis };

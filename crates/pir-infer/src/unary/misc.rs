@@ -4,8 +4,7 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::binary::more::with_lod;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::shape::batch_size_like;
 use crate::unary::{dd, reduce_dim, set};
 use crate::Bad;
@@ -246,14 +245,7 @@ pub(crate) fn rrelu(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             "The upper value should be greater than or equal to lower value But received upper value = {upper}, lower value = {lower}."
         )));
     }
-    set(
-        outs,
-        0,
-        Meta {
-            layout: x.layout,
-            ..with_lod(&x, x.dtype, x.dims)
-        },
-    );
+    set(outs, 0, x.with_dims(x.dims));
     set(outs, 1, Meta::laid_out(x.dtype, x.dims, x.layout));
     Ok(())
 }

@@ -4,17 +4,9 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::meta::{norm_axis, Meta, Out};
+use crate::meta::{norm_axis, with_lod, Meta, Out};
 use crate::unary::{dd, set};
 use crate::Bad;
-
-/// `set_dims`, `set_dtype` and `share_lod(x)` on a fresh output.
-fn with_lod(x: &Meta, dims: &[i64]) -> Result<Meta, Bad> {
-    Ok(Meta {
-        lod: x.lod.clone(),
-        ..Meta::new(x.dtype, dd(dims)?)
-    })
-}
 
 /// `PNormInferMeta` (x, porder, axis, epsilon, keepdim, asvector).
 pub(crate) fn p_norm(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
@@ -86,7 +78,7 @@ pub(crate) fn pad3d(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             out[3] = grow(xd[3], p[0], p[1]);
         }
     }
-    set(outs, 0, with_lod(&x, &out)?);
+    set(outs, 0, with_lod(&x, x.dtype, dd(&out)?));
     Ok(())
 }
 
@@ -176,7 +168,7 @@ pub(crate) fn strided_slice(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
             &mut out,
         )?;
     }
-    set(outs, 0, with_lod(&x, &out)?);
+    set(outs, 0, with_lod(&x, x.dtype, dd(&out)?));
     Ok(())
 }
 
@@ -204,14 +196,7 @@ pub(crate) fn one_hot(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
     } else {
         depth.value as i64
     })?;
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(DataType::Float32, d)
-        },
-    );
+    set(outs, 0, with_lod(&x, DataType::Float32, d));
     Ok(())
 }
 
@@ -228,16 +213,7 @@ pub(crate) fn logsumexp(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         }
     }
     let dims = crate::unary::reduce_dim(&x.dims, &axis, keep, all)?;
-    set(
-        outs,
-        0,
-        Meta {
-            dtype: x.dtype,
-            dims,
-            layout: x.layout,
-            lod: Box::new([]),
-        },
-    );
+    set(outs, 0, Meta::laid_out(x.dtype, dims, x.layout));
     Ok(())
 }
 
@@ -288,22 +264,8 @@ pub(crate) fn kthvalue(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         }
     }
     let dims = dd(&d)?;
-    set(
-        outs,
-        0,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, dims)
-        },
-    );
-    set(
-        outs,
-        1,
-        Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(DataType::Int64, dims)
-        },
-    );
+    set(outs, 0, with_lod(&x, x.dtype, dims));
+    set(outs, 1, with_lod(&x, DataType::Int64, dims));
     Ok(())
 }
 

@@ -3,7 +3,7 @@
 //! and `funcs::PoolOutputSize`.
 
 use crate::args::Args;
-use crate::meta::{Meta, Out};
+use crate::meta::{with_lod, Meta, Out};
 use crate::unary::{dd, set};
 use crate::Bad;
 
@@ -149,10 +149,7 @@ fn pool_dims(x: &Meta, kernel: &[i64], p: &Pool<'_>) -> Result<Meta, Bad> {
     if channel_last {
         out.push(xd[r - 1]);
     }
-    Ok(Meta {
-        lod: x.lod.clone(),
-        ..Meta::new(x.dtype, dd(&out)?)
-    })
+    Ok(with_lod(x, x.dtype, dd(&out)?))
 }
 
 fn pool_args<'a>(a: &Args<'a>) -> Result<Pool<'a>, Bad> {
@@ -184,10 +181,7 @@ pub(crate) fn pool2d(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad> {
         d[r - 2] = -1;
         let channel_last = p.data_format == "NHWC" || p.data_format == "NDHWC";
         d[if channel_last { r - 3 } else { r - 1 }] = -1;
-        let m = Meta {
-            lod: x.lod.clone(),
-            ..Meta::new(x.dtype, dd(&d)?)
-        };
+        let m = with_lod(&x, x.dtype, dd(&d)?);
         set(outs, 0, m);
         return Ok(());
     }

@@ -5,8 +5,7 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::binary::more::with_lod;
-use crate::meta::{DDim, Meta, Out};
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::{dd, set};
 use crate::Bad;
 

@@ -4,8 +4,8 @@
 use pir_dialects::pd_op::DataType;
 
 use crate::args::Args;
-use crate::binary::more::{to_complex, with_lod};
-use crate::meta::{DDim, Meta, Out};
+use crate::binary::more::to_complex;
+use crate::meta::{with_lod, DDim, Meta, Out};
 use crate::unary::{dd, set, to_real};
 use crate::Bad;
 
@@ -94,7 +94,8 @@ pub(crate) fn cum_with_indices(a: &Args<'_>, outs: &mut [Out]) -> Result<(), Bad
     Ok(())
 }
 
-fn check_bit_length(bit_length: i64) -> Result<(), Bad> {
+/// The quantizers' `bit_length` lies in 1..=16.
+pub(crate) fn check_bit_length(bit_length: i64) -> Result<(), Bad> {
     if !(1..=16).contains(&bit_length) {
         return Err(Bad(format!(
             "'bit_length' should be between 1 and 16, but the received is {bit_length}"

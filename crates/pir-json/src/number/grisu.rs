@@ -351,61 +351,22 @@ fn grisu2(value: f64) -> (Digits, i32) {
     (digits, decimal_exponent)
 }
 
-/// Appends `e+NN` style exponent digits (sign always, at least two digits).
-fn append_exponent(out: &mut Vec<u8>, e: i32) {
-    if e < 0 {
-        out.push(b'-');
-    } else {
-        out.push(b'+');
-    }
-    let k = e.unsigned_abs();
-    if k < 10 {
-        out.push(b'0');
-        out.push(b'0' + k as u8);
-    } else if k < 100 {
-        out.push(b'0' + (k / 10) as u8);
-        out.push(b'0' + (k % 10) as u8);
-    } else {
-        out.push(b'0' + (k / 100 % 10) as u8);
-        out.push(b'0' + (k / 10 % 10) as u8);
-        out.push(b'0' + (k % 10) as u8);
-    }
-}
-
-/// nlohmann's `format_buffer` with `min_exp = -4`, `max_exp = 15` (double).
+/// nlohmann's `format_buffer` with `min_exp = -4`, `max_exp = 15` (double):
+/// fixed notation for a point within `(-4, 15]`, with `.0` after an
+/// integer (`digits[000].0`, `dig.its`, `0.[000]digits`), else
+/// `d[.igits]e±NN`.
 fn format_buffer(out: &mut Vec<u8>, digits: &[u8], decimal_exponent: i32) {
     const MIN_EXP: i32 = -4;
     const MAX_EXP: i32 = 15;
     let k = digits.len() as i32;
     let n = k + decimal_exponent;
-
-    if k <= n && n <= MAX_EXP {
-        // digits[000].0
-        out.extend_from_slice(digits);
-        out.resize(out.len() + (n - k) as usize, b'0');
-        out.extend_from_slice(b".0");
-    } else if 0 < n && n <= MAX_EXP {
-        // dig.its
-        let (int_part, frac_part) = digits.split_at(n as usize);
-        out.extend_from_slice(int_part);
-        out.push(b'.');
-        out.extend_from_slice(frac_part);
-    } else if MIN_EXP < n && n <= 0 {
-        // 0.[000]digits
-        out.extend_from_slice(b"0.");
-        out.resize(out.len() + (-n) as usize, b'0');
-        out.extend_from_slice(digits);
-    } else {
-        // d[.igits]e±NN
-        if let Some((first, rest)) = digits.split_first() {
-            out.push(*first);
-            if !rest.is_empty() {
-                out.push(b'.');
-                out.extend_from_slice(rest);
-            }
+    if MIN_EXP < n && n <= MAX_EXP {
+        super::push_fixed(out, digits, n);
+        if k <= n {
+            out.extend_from_slice(b".0");
         }
-        out.push(b'e');
-        append_exponent(out, n - 1);
+    } else {
+        super::push_scientific(out, digits, n - 1);
     }
 }
 

@@ -82,6 +82,49 @@ pub fn write_i64(out: &mut Vec<u8>, v: i64) {
     write_u64(out, v.unsigned_abs());
 }
 
+/// Appends significant decimal `digits` (ASCII) with the decimal point
+/// after the first `point` of them: `dd.ddd`; `ddd00` when `point` is at or
+/// past the end (no point written); `0.00ddd` when `point <= 0`. The fixed
+/// notation of both C's `%g` and nlohmann's `format_buffer`.
+fn push_fixed(out: &mut Vec<u8>, digits: &[u8], point: i32) {
+    if point <= 0 {
+        out.extend_from_slice(b"0.");
+        out.resize(out.len() + point.unsigned_abs() as usize, b'0');
+        out.extend_from_slice(digits);
+    } else if let Some((int_part, frac_part)) = digits
+        .split_at_checked(point as usize)
+        .filter(|(_, f)| !f.is_empty())
+    {
+        out.extend_from_slice(int_part);
+        out.push(b'.');
+        out.extend_from_slice(frac_part);
+    } else {
+        out.extend_from_slice(digits);
+        out.resize(out.len() + (point as usize - digits.len()), b'0');
+    }
+}
+
+/// Appends `d[.ddd]e±XX`: the first digit, the rest after a point, and the
+/// exponent with its sign and at least two digits (C's `%g` and nlohmann
+/// agree on this form).
+fn push_scientific(out: &mut Vec<u8>, digits: &[u8], exponent: i32) {
+    if let Some((first, rest)) = digits.split_first() {
+        out.push(*first);
+        if !rest.is_empty() {
+            out.push(b'.');
+            out.extend_from_slice(rest);
+        }
+    }
+    out.push(b'e');
+    out.push(if exponent < 0 { b'-' } else { b'+' });
+    let k = exponent.unsigned_abs();
+    if k >= 100 {
+        out.push(b'0' + (k / 100 % 10) as u8);
+    }
+    out.push(b'0' + (k / 10 % 10) as u8);
+    out.push(b'0' + (k % 10) as u8);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

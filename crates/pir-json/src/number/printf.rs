@@ -102,39 +102,9 @@ pub fn write_f64_cpp_ostream(out: &mut Vec<u8>, v: f64) {
     let digits = digits.get(..significant).unwrap_or(&[]);
 
     if (-4..PRECISION as i32).contains(&exponent) {
-        if exponent >= 0 {
-            // Integer part: digits[..=exponent], padded with zeros.
-            let int_len = exponent as usize + 1;
-            if digits.len() <= int_len {
-                out.extend_from_slice(digits);
-                out.resize(out.len() + (int_len - digits.len()), b'0');
-            } else {
-                let (int_part, frac_part) = digits.split_at(int_len);
-                out.extend_from_slice(int_part);
-                out.push(b'.');
-                out.extend_from_slice(frac_part);
-            }
-        } else {
-            out.extend_from_slice(b"0.");
-            out.resize(out.len() + (-exponent - 1) as usize, b'0');
-            out.extend_from_slice(digits);
-        }
+        super::push_fixed(out, digits, exponent + 1);
     } else {
-        if let Some((first, rest)) = digits.split_first() {
-            out.push(*first);
-            if !rest.is_empty() {
-                out.push(b'.');
-                out.extend_from_slice(rest);
-            }
-        }
-        out.push(b'e');
-        out.push(if exponent < 0 { b'-' } else { b'+' });
-        let k = exponent.unsigned_abs();
-        if k >= 100 {
-            out.push(b'0' + (k / 100 % 10) as u8);
-        }
-        out.push(b'0' + (k / 10 % 10) as u8);
-        out.push(b'0' + (k % 10) as u8);
+        super::push_scientific(out, digits, exponent);
     }
 }
 

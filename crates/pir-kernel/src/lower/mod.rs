@@ -458,20 +458,30 @@ impl<'a> Lowering<'a> {
                 attrs.push((self.ctx.symbol("fake_false_branch"), fake));
             }
         }
-        let name = self.src.op_name(op);
-        let (new, _) = self.emit(
-            op,
-            NewOp {
-                name,
-                operands: &[cond],
-                types: &types,
-                attrs: &attrs,
-                regions: 2,
-            },
-            block,
-        );
-        for r in 0..2.min(self.src.num_regions(op)) {
-            let region = self.dst.op_region(new, r);
+        let new = NewOp {
+            name: self.src.op_name(op),
+            operands: &[cond],
+            types: &types,
+            attrs: &attrs,
+            regions: 2,
+        };
+        self.emit_with_regions(op, new, block, depth)
+    }
+
+    /// Emits `new` for `op` and lowers the first block of each of `op`'s
+    /// regions (as many as `new` has) into a block of its own in the new
+    /// op's region.
+    fn emit_with_regions(
+        &mut self,
+        op: OpId,
+        new: NewOp<'_>,
+        block: BlockId,
+        depth: usize,
+    ) -> Result<(), LowerError> {
+        let regions = new.regions.min(self.src.num_regions(op));
+        let (created, _) = self.emit(op, new, block);
+        for r in 0..regions {
+            let region = self.dst.op_region(created, r);
             let new_block = self.dst.add_block(region);
             let src_region = self.src.op_region(op, r);
             if let Some(&src_block) = self.src.region_blocks(src_region).first() {
@@ -495,27 +505,14 @@ impl<'a> Lowering<'a> {
         if let Some(id) = self.src.attr(op, "backward_function_id") {
             attrs.push((self.ctx.symbol("backward_function_id"), id));
         }
-        let name = self.src.op_name(op);
-        let (new, _) = self.emit(
-            op,
-            NewOp {
-                name,
-                operands: &operands,
-                types: &types,
-                attrs: &attrs,
-                regions: 1,
-            },
-            block,
-        );
-        if self.src.num_regions(op) > 0 {
-            let region = self.dst.op_region(new, 0);
-            let new_block = self.dst.add_block(region);
-            let src_region = self.src.op_region(op, 0);
-            if let Some(&src_block) = self.src.region_blocks(src_region).first() {
-                self.lower_block(src_block, new_block, depth + 1)?;
-            }
-        }
-        Ok(())
+        let new = NewOp {
+            name: self.src.op_name(op),
+            operands: &operands,
+            types: &types,
+            attrs: &attrs,
+            regions: 1,
+        };
+        self.emit_with_regions(op, new, block, depth)
     }
 
     /// A `while`: rebuilt on the lowered inputs (results and body arguments

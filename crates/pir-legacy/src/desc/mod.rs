@@ -81,29 +81,51 @@ pub enum DataKind {
     Other(i32),
 }
 
+/// `VarType.Type` numbers of the scalar types, as in `framework.proto`.
+const DATA_KINDS: [(i32, DataKind); 16] = [
+    (0, DataKind::Bool),
+    (1, DataKind::Int16),
+    (2, DataKind::Int32),
+    (3, DataKind::Int64),
+    (4, DataKind::Fp16),
+    (5, DataKind::Fp32),
+    (6, DataKind::Fp64),
+    (19, DataKind::SizeT),
+    (20, DataKind::Uint8),
+    (21, DataKind::Int8),
+    (22, DataKind::Bf16),
+    (23, DataKind::Complex64),
+    (24, DataKind::Complex128),
+    (29, DataKind::PString),
+    (32, DataKind::Fp8E4m3fn),
+    (33, DataKind::Fp8E5m2),
+];
+
 impl DataKind {
     /// From the protobuf enum value.
     pub fn from_i32(v: i32) -> DataKind {
-        match v {
-            0 => DataKind::Bool,
-            1 => DataKind::Int16,
-            2 => DataKind::Int32,
-            3 => DataKind::Int64,
-            4 => DataKind::Fp16,
-            5 => DataKind::Fp32,
-            6 => DataKind::Fp64,
-            19 => DataKind::SizeT,
-            20 => DataKind::Uint8,
-            21 => DataKind::Int8,
-            22 => DataKind::Bf16,
-            23 => DataKind::Complex64,
-            24 => DataKind::Complex128,
-            29 => DataKind::PString,
-            32 => DataKind::Fp8E4m3fn,
-            33 => DataKind::Fp8E5m2,
-            other => DataKind::Other(other),
+        DATA_KINDS
+            .iter()
+            .find(|(n, _)| *n == v)
+            .map_or(DataKind::Other(v), |&(_, k)| k)
+    }
+
+    /// The protobuf enum value.
+    pub fn to_i32(self) -> i32 {
+        match self {
+            DataKind::Other(v) => v,
+            known => number_of(&DATA_KINDS, known),
         }
     }
+}
+
+/// The number of `kind` in `table` (every kind but the catch-all variant is
+/// in its table; the unit tests check both directions).
+fn number_of<K: PartialEq>(table: &[(i32, K)], kind: K) -> i32 {
+    table
+        .iter()
+        .find(|(_, k)| *k == kind)
+        .map_or(i32::MIN, |(n, _)| *n)
 }
 
 /// The kind of a variable (`VarType.Type` values that are not scalar types).
@@ -147,28 +169,41 @@ pub enum VarKind {
     Scalar(DataKind),
 }
 
+/// `VarType.Type` numbers of the variable kinds that are not scalar types.
+const VAR_KINDS: [(i32, VarKind); 17] = [
+    (7, VarKind::DenseTensor),
+    (8, VarKind::SelectedRows),
+    (9, VarKind::FeedMinibatch),
+    (10, VarKind::FetchList),
+    (11, VarKind::StepScopes),
+    (12, VarKind::LodRankTable),
+    (13, VarKind::DenseTensorArray),
+    (14, VarKind::PlaceList),
+    (15, VarKind::Reader),
+    (17, VarKind::Raw),
+    (18, VarKind::Tuple),
+    (25, VarKind::String),
+    (26, VarKind::Strings),
+    (27, VarKind::Vocab),
+    (28, VarKind::FeedList),
+    (30, VarKind::SparseCoo),
+    (31, VarKind::SparseCsr),
+];
+
 impl VarKind {
     /// From the protobuf enum value.
     pub fn from_i32(v: i32) -> VarKind {
-        match v {
-            7 => VarKind::DenseTensor,
-            8 => VarKind::SelectedRows,
-            9 => VarKind::FeedMinibatch,
-            10 => VarKind::FetchList,
-            11 => VarKind::StepScopes,
-            12 => VarKind::LodRankTable,
-            13 => VarKind::DenseTensorArray,
-            14 => VarKind::PlaceList,
-            15 => VarKind::Reader,
-            17 => VarKind::Raw,
-            18 => VarKind::Tuple,
-            25 => VarKind::String,
-            26 => VarKind::Strings,
-            27 => VarKind::Vocab,
-            28 => VarKind::FeedList,
-            30 => VarKind::SparseCoo,
-            31 => VarKind::SparseCsr,
-            other => VarKind::Scalar(DataKind::from_i32(other)),
+        VAR_KINDS
+            .iter()
+            .find(|(n, _)| *n == v)
+            .map_or_else(|| VarKind::Scalar(DataKind::from_i32(v)), |&(_, k)| k)
+    }
+
+    /// The protobuf enum value.
+    pub fn to_i32(self) -> i32 {
+        match self {
+            VarKind::Scalar(d) => d.to_i32(),
+            known => number_of(&VAR_KINDS, known),
         }
     }
 }

@@ -323,3 +323,14 @@ fn garbage_is_a_decode_error_and_empty_program_is_invalid() {
         Err(LegacyError::Invalid { .. })
     ));
 }
+
+/// Every `VarType.Type` number reads as a kind that writes the same number.
+#[test]
+fn kind_numbers_round_trip() {
+    for v in -2..64 {
+        assert_eq!(VarKind::from_i32(v).to_i32(), v, "var kind {v}");
+        assert_eq!(DataKind::from_i32(v).to_i32(), v, "data kind {v}");
+    }
+    assert_eq!(VarKind::from_i32(7), VarKind::DenseTensor);
+    assert_eq!(VarKind::from_i32(5), VarKind::Scalar(DataKind::Fp32));
+}

@@ -3,25 +3,20 @@
 //! `elementwise_*` with a broadcast `axis` (`y` reshaped first) and the
 //! embeddings (`lookup_table` keeps a unit dim that a `squeeze` removes).
 
-use pir_core::{BlockId, ValueId};
+use pir_core::ValueId;
 
 use super::attrs::AttrMap;
 use super::general::{def, target_name, Hooks};
 use super::values::{self, ScopeId, VarInfo};
-use super::Translator;
+use super::{OpSite, Translator};
 use crate::desc::OpDesc;
 use crate::error::Result;
 
 impl<'d> Translator<'d> {
     /// `mul`: both inputs flattened to 2-D by `x/y_num_col_dims`, `matmul`,
     /// and the result reshaped back.
-    pub(super) fn mul(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<()> {
+    pub(super) fn mul(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { op, scope, dst, .. } = site;
         let d = def("pd_op.matmul").ok_or_else(|| self.err("no pd_op.matmul"))?;
         self.slice_vector_inputs(op, scope, dst)?;
         let xn = self
@@ -44,7 +39,7 @@ impl<'d> Translator<'d> {
         };
         let x2 = self.build_reshape(dst, xv, &flat(&xs, xn))?;
         let y2 = self.build_reshape(dst, yv, &flat(&ys, yn))?;
-        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let results = self.general_outputs(site, &self.plan(op, d))?;
         let ctx = self.ctx.clone();
         let mut m = AttrMap::new();
         m.set(
@@ -55,8 +50,7 @@ impl<'d> Translator<'d> {
             "transpose_y",
             ctx.intern_attr(pir_core::builtin::BoolAttr(false)),
         );
-        let new = self.create_op(dst, false, d.name, &[Some(x2), Some(y2)], &types, m, 0);
-        self.record_outputs(scope, new, &outputs);
+        self.create_with_outputs(site, d.name, &[Some(x2), Some(y2)], results, m);
         if let Some(&out) = op.output("Out").and_then(|v| v.first()) {
             let ov = self.lookup(scope, out)?.value;
             let mut shape: Vec<i64> = xs[..xn].to_vec();
@@ -84,13 +78,8 @@ impl<'d> Translator<'d> {
     }
 
     /// The old `matmul`: `Scale_x/y/out` must be 1; `alpha` becomes a `scale`.
-    pub(super) fn legacy_matmul(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<()> {
+    pub(super) fn legacy_matmul(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { op, scope, dst, .. } = site;
         for n in ["Scale_x", "Scale_y", "Scale_out"] {
             if let Some(v) = self.float_attr(op, n)? {
                 if (v - 1.0).abs() > 1e-6 {
@@ -99,7 +88,7 @@ impl<'d> Translator<'d> {
             }
         }
         let d = def("pd_op.matmul").ok_or_else(|| self.err("no pd_op.matmul"))?;
-        let new = self.general_with(b, op, scope, dst, d, &Hooks::default())?;
+        let new = self.general_with(site, &self.plan(op, d), &Hooks::default())?;
         let alpha = self
             .float_attr(op, "alpha")?
             .ok_or_else(|| self.err("`matmul` needs `alpha`"))?;
@@ -113,13 +102,8 @@ impl<'d> Translator<'d> {
     }
 
     /// `elementwise_*` with `axis`: `y` reshaped so plain broadcasting agrees.
-    pub(super) fn elementwise(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<()> {
+    pub(super) fn elementwise(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { op, scope, dst, .. } = site;
         let inplace = super::general::is_inplace(op);
         let found = if op.op_type == "grad_add" {
             let name = if inplace { "pd_op.add_" } else { "pd_op.add" };
@@ -134,7 +118,7 @@ impl<'d> Translator<'d> {
             .ok_or_else(|| self.err("elementwise op needs `axis`"))?;
         if axis == -1 {
             return self
-                .general_with_plan(b, op, scope, dst, d, &plan, &Hooks::default())
+                .general_with(site, &plan, &Hooks::default())
                 .map(|_| ());
         }
         self.slice_vector_inputs(op, scope, dst)?;
@@ -180,32 +164,18 @@ impl<'d> Translator<'d> {
             );
             self.program.result(r, 0)
         };
-        let (types, outputs) = self.general_outputs(b, op, d)?;
-        let attrs = self.general_attrs(op, d, &Hooks::default())?;
-        let new = self.create_op(
-            dst,
-            false,
-            d.name,
-            &[Some(xv), Some(y_new)],
-            &types,
-            attrs,
-            0,
-        );
-        self.record_outputs(scope, new, &outputs);
+        let results = self.general_outputs(site, &self.plan(op, d))?;
+        let attrs = self.general_attrs(op, &self.plan(op, d), &Hooks::default())?;
+        self.create_with_outputs(site, d.name, &[Some(xv), Some(y_new)], results, attrs);
         Ok(())
     }
 
     /// `lookup_table(_v2)` → `embedding`; the old `lookup_table` keeps a
     /// trailing unit dim that a `squeeze` removes.
-    pub(super) fn embedding(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<()> {
+    pub(super) fn embedding(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { op, scope, dst, .. } = site;
         let d = def("pd_op.embedding").ok_or_else(|| self.err("no pd_op.embedding"))?;
-        self.general_with(b, op, scope, dst, d, &Hooks::default())?;
+        self.general_with(site, &self.plan(op, d), &Hooks::default())?;
         if op.op_type == "lookup_table" {
             if let Some(&out) = op.output("Out").and_then(|v| v.first()) {
                 let v = self.lookup(scope, out)?.value;

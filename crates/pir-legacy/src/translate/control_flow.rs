@@ -9,8 +9,8 @@ use pir_core::{BlockId, Type, ValueId};
 use pir_dialects::pd_op::attrs::Place;
 
 use super::attrs::AttrMap;
-use super::values::{self, ScopeId, VarInfo};
-use super::Translator;
+use super::values::{self, VarInfo};
+use super::{OpSite, Translator};
 use crate::desc::{AttrValue, OpDesc, VarKind};
 use crate::error::Result;
 
@@ -27,13 +27,8 @@ impl<'d> Translator<'d> {
         }
     }
 
-    pub(super) fn translate_if(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<()> {
+    pub(super) fn translate_if(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { b, op, scope, dst } = site;
         let cond = *op
             .input_args("Cond")
             .first()
@@ -141,13 +136,8 @@ impl<'d> Translator<'d> {
         Err(self.err("a fake false branch can only make tensors and tensor arrays"))
     }
 
-    pub(super) fn translate_while(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<()> {
+    pub(super) fn translate_while(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { b, op, scope, dst } = site;
         let sub = self.sub_block(op)?;
         let cond = *op
             .input_args("Condition")

@@ -16,7 +16,7 @@ use pir_dialects::value_kinds;
 
 use super::attrs::{self, missing_attr_defaults, AttrMap, Fallback};
 use super::values::{ScopeId, VarInfo};
-use super::{Translator, Writer};
+use super::{OpSite, Translator, Writer};
 use crate::compat::compat;
 use crate::desc::{AttrValue, OpDesc, VarKind};
 use crate::error::Result;
@@ -105,6 +105,8 @@ pub fn def(name: &str) -> Option<&'static OpDef> {
 /// op-compat facts for each input, output and attribute, looked up once.
 #[derive(Debug)]
 pub struct Plan {
+    /// The definition.
+    def: &'static OpDef,
     /// Per input of the definition.
     inputs: Vec<InputPlan>,
     /// Per output: its legacy name.
@@ -134,6 +136,7 @@ impl Plan {
     pub fn new(op_type: &str, def: &'static OpDef) -> Plan {
         let c = compat();
         Plan {
+            def,
             inputs: def
                 .inputs
                 .iter()
@@ -176,55 +179,49 @@ impl<'d> Translator<'d> {
     }
 
     /// Translates `op` the general way; `Unsupported` when no `pd_op` op fits.
-    pub fn translate_general(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<OpId> {
+    pub fn translate_general(&mut self, site: OpSite<'_, 'd>) -> Result<OpId> {
+        let op = site.op;
         let found = self.target_plan(op.op_type, is_inplace(op));
-        let Some((def, plan)) = found.filter(|(d, _)| d.has_yaml_info) else {
+        let Some((_, plan)) = found.filter(|(d, _)| d.has_yaml_info) else {
             let name = target_name(op);
             return Err(self.unsupported(op.op_type, format!("no op `{name}` in Paddle 3.3.1")));
         };
-        self.general_with_plan(b, op, scope, dst, def, &plan, &Hooks::default())
+        self.general_with(site, &plan, &Hooks::default())
     }
 
-    /// The general translation into `def`, with per-op variations.
+    /// The general translation into `plan`'s definition, with per-op
+    /// variations.
     pub fn general_with(
         &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-        def: &'static OpDef,
-        hooks: &Hooks,
-    ) -> Result<OpId> {
-        let plan = self.plan(op, def);
-        self.general_with_plan(b, op, scope, dst, def, &plan, hooks)
-    }
-
-    /// [`Translator::general_with`] with the plan at hand.
-    #[allow(clippy::too_many_arguments)]
-    pub fn general_with_plan(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-        def: &'static OpDef,
+        site: OpSite<'_, 'd>,
         plan: &Plan,
         hooks: &Hooks,
     ) -> Result<OpId> {
+        let OpSite { op, scope, dst, .. } = site;
         self.slice_vector_inputs(op, scope, dst)?;
-        let operands = self.general_inputs_with(b, op, scope, dst, def, plan, hooks)?;
-        self.check_operand_kinds(op, def, &operands)?;
-        let (types, outputs) = self.general_outputs_with(b, op, def, plan)?;
-        let attrs = self.general_attrs_with(op, def, plan, hooks)?;
-        let new = self.create_op(dst, false, def.name, &operands, &types, attrs, 0);
-        self.record_outputs(scope, new, &outputs);
-        Ok(new)
+        let operands = self.general_inputs(site, plan, hooks)?;
+        self.check_operand_kinds(op, plan.def, &operands)?;
+        let results = self.general_outputs(site, plan)?;
+        let attrs = self.general_attrs(op, plan, hooks)?;
+        Ok(self.create_with_outputs(site, plan.def.name, &operands, results, attrs))
+    }
+
+    /// Creates op `name` at the end of the site's block with `operands` and
+    /// `attrs`, its result types and where each output variable lands given
+    /// by `results` ([`Translator::general_outputs`]), and binds those
+    /// variables to its results.
+    pub fn create_with_outputs(
+        &mut self,
+        site: OpSite<'_, 'd>,
+        name: &'static str,
+        operands: &[Option<ValueId>],
+        results: (Types, OutputMap<'d>),
+        attrs: AttrMap<'d>,
+    ) -> OpId {
+        let (types, outputs) = results;
+        let new = self.create_op(site.dst, false, name, operands, &types, attrs, 0);
+        self.record_outputs(site.scope, new, &outputs);
+        new
     }
 
     /// Paddle builds the op with its signature checked (`VerifySig`): an
@@ -277,35 +274,18 @@ impl<'d> Translator<'d> {
         Ok(())
     }
 
-    /// The operands of the general translation into `def`.
+    /// The operands of the general translation into `plan`'s definition.
     pub fn general_inputs(
         &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-        def: &'static OpDef,
-        hooks: &Hooks,
-    ) -> Result<Operands> {
-        let plan = self.plan(op, def);
-        self.general_inputs_with(b, op, scope, dst, def, &plan, hooks)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn general_inputs_with(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-        def: &'static OpDef,
+        site: OpSite<'_, 'd>,
         plan: &Plan,
         hooks: &Hooks,
     ) -> Result<Operands> {
+        let OpSite { b, op, scope, dst } = site;
         let mut operands = Operands::new();
-        for (info, p) in def.inputs.iter().zip(&plan.inputs) {
-            if let Some(special) = hooks.input {
-                if let Some(v) = special(self, b, op, scope, dst, info.name)? {
+        for (info, p) in plan.def.inputs.iter().zip(&plan.inputs) {
+            if let Some((_, special)) = hooks.input.filter(|(n, _)| *n == info.name) {
+                if let Some(v) = special(self, site)? {
                     operands.push(v);
                     continue;
                 }
@@ -403,25 +383,14 @@ impl<'d> Translator<'d> {
 
     /// Result types from the output variables (`GenerateOperationOutput`).
     pub fn general_outputs(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        def: &'static OpDef,
-    ) -> Result<(Types, OutputMap<'d>)> {
-        let plan = self.plan(op, def);
-        self.general_outputs_with(b, op, def, &plan)
-    }
-
-    fn general_outputs_with(
         &self,
-        b: usize,
-        op: &OpDesc<'d>,
-        def: &'static OpDef,
+        site: OpSite<'_, 'd>,
         plan: &Plan,
     ) -> Result<(Types, OutputMap<'d>)> {
+        let OpSite { b, op, .. } = site;
         let mut types = Types::new();
         let mut map = OutputMap::new();
-        for (info, legacy) in def.outputs.iter().zip(&plan.outputs) {
+        for (info, legacy) in plan.def.outputs.iter().zip(&plan.outputs) {
             let idx = types.len();
             let Some(vars) = op.output(legacy) else {
                 if !info.optional {
@@ -474,22 +443,12 @@ impl<'d> Translator<'d> {
 
     /// The attributes of the general translation into `def`.
     pub fn general_attrs(
-        &mut self,
-        op: &OpDesc<'d>,
-        def: &'static OpDef,
-        hooks: &Hooks,
-    ) -> Result<AttrMap<'d>> {
-        let plan = self.plan(op, def);
-        self.general_attrs_with(op, def, &plan, hooks)
-    }
-
-    fn general_attrs_with(
         &self,
         op: &OpDesc<'d>,
-        def: &'static OpDef,
         plan: &Plan,
         hooks: &Hooks,
     ) -> Result<AttrMap<'d>> {
+        let def = plan.def;
         let mut map = AttrMap::new();
         let defaults = plan.defaults;
         // Paddle creates the op with its signature checked (`VerifySig`): a
@@ -501,8 +460,8 @@ impl<'d> Translator<'d> {
         let mut lacking = None;
         for (spec, &legacy) in def.attributes.iter().zip(&plan.attrs) {
             let attr = 'attr: {
-                if let Some(special) = hooks.attr {
-                    if let Some(a) = special(self, op, spec.name)? {
+                if let Some((_, special)) = hooks.attr.filter(|(n, _)| *n == spec.name) {
+                    if let Some(a) = special(self, op)? {
                         break 'attr Some(a);
                     }
                 }
@@ -570,26 +529,38 @@ impl<'d> Translator<'d> {
     }
 }
 
-/// A per-op input handler: `Some(operand)` to take over input `name`.
-pub type InputHook = for<'t> fn(
-    &mut Translator<'t>,
-    usize,
-    &OpDesc<'t>,
-    ScopeId,
-    BlockId,
-    &str,
-) -> Result<Option<Option<ValueId>>>;
-/// A per-op attribute handler: `Some(attr)` to take over attribute `name`.
-pub type AttrHook =
-    for<'t> fn(&Translator<'t>, &OpDesc<'t>, &str) -> Result<Option<pir_core::Attribute>>;
+/// A per-op input handler: `Some(operand)` to take over its input.
+pub type InputHook =
+    for<'t> fn(&mut Translator<'t>, OpSite<'_, 't>) -> Result<Option<Option<ValueId>>>;
+/// A per-op attribute handler: `Some(attr)` to take over its attribute.
+pub type AttrHook = for<'t> fn(&Translator<'t>, &OpDesc<'t>) -> Result<Option<pir_core::Attribute>>;
 
-/// Variations of the general path.
+/// Variations of the general path: a handler for one input or one
+/// attribute of the definition, named.
 #[derive(Default, Clone, Copy)]
 pub struct Hooks {
-    /// Input handler.
-    pub input: Option<InputHook>,
-    /// Attribute handler.
-    pub attr: Option<AttrHook>,
+    /// Input handler, with the input it handles.
+    pub input: Option<(&'static str, InputHook)>,
+    /// Attribute handler, with the attribute it handles.
+    pub attr: Option<(&'static str, AttrHook)>,
+}
+
+impl Hooks {
+    /// A handler of input `name`.
+    pub fn input(name: &'static str, hook: InputHook) -> Hooks {
+        Hooks {
+            input: Some((name, hook)),
+            attr: None,
+        }
+    }
+
+    /// A handler of attribute `name`.
+    pub fn attr(name: &'static str, hook: AttrHook) -> Hooks {
+        Hooks {
+            input: None,
+            attr: Some((name, hook)),
+        }
+    }
 }
 
 /// Whether `map` holds what the general path and most op builders make for

@@ -586,7 +586,11 @@ mod tests {
         for ctx in [&a, &b, &a] {
             let k = consts(ctx);
             assert_eq!(ctx.symbol_str(k.stop_gradient), "stop_gradient");
-            assert_eq!(ctx.symbol_str(k.param_syms[3]), "parameter_name");
+            // `builtin.parameter`'s attributes, by name.
+            let names = k.param_syms.map(|sym| ctx.symbol_str(sym));
+            assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
+            assert_eq!((names[0], names[3]), ("is_distributed", "parameter_name"));
+            assert_eq!(names[6], "trainable");
             assert_eq!(k.true1, super::super::attrs::bool_array(ctx, &[true]));
         }
     }

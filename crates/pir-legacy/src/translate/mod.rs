@@ -204,16 +204,37 @@ pub(crate) struct Consts {
     pub shape1: Attribute,
 }
 
-/// The attributes of `builtin.parameter`, in the writer's order.
-pub(crate) const PARAM_ATTRS: [&str; 7] = [
-    "is_distributed",
-    "is_parameter",
-    "need_clip",
-    "parameter_name",
-    "persistable",
-    "stop_gradient",
-    "trainable",
-];
+/// The legacy op being translated and where: its block in the
+/// `ProgramDesc` (where its variables are declared), the scope its variable
+/// names resolve in and the block that receives the ops it becomes.
+#[derive(Clone, Copy)]
+pub struct OpSite<'o, 'd> {
+    /// The legacy block holding the op.
+    pub b: usize,
+    /// The op.
+    pub op: &'o OpDesc<'d>,
+    /// Where its variable names resolve.
+    pub scope: ScopeId,
+    /// Where the translation goes.
+    pub dst: BlockId,
+}
+
+/// The attributes of `builtin.parameter` (as its definition declares them),
+/// in the writer's order: by name (`is_distributed`, `is_parameter`,
+/// `need_clip`, `parameter_name`, `persistable`, `stop_gradient`,
+/// `trainable`).
+pub(crate) static PARAM_ATTRS: std::sync::LazyLock<[&'static str; 7]> =
+    std::sync::LazyLock::new(|| {
+        let def = pir_dialects::op_def("builtin.parameter");
+        let mut names: Vec<&'static str> = def
+            .map(|d| d.attributes.iter().map(|a| a.name).collect())
+            .unwrap_or_default();
+        names.sort_unstable();
+        // The definitions are compiled in: no input reaches this.
+        names
+            .try_into()
+            .expect("`builtin.parameter` is defined with seven attributes")
+    });
 
 impl Consts {
     pub(crate) fn new(ctx: &IrContext) -> Self {
@@ -413,13 +434,14 @@ impl<'d> Translator<'d> {
             };
             self.check_budget(op)?;
             let first_new = self.attrs.len();
+            let site = OpSite { b, op, scope, dst };
             match op.op_type {
-                "conditional_block" => self.translate_if(b, op, scope, dst)?,
-                "while" => self.translate_while(b, op, scope, dst)?,
+                "conditional_block" => self.translate_if(site)?,
+                "while" => self.translate_while(site)?,
                 "while_grad" | "conditional_block_grad" => {
-                    self.unsupported_or_lenient(b, op, scope, dst, "gradient control flow")?
+                    self.unsupported_or_lenient(site, "gradient control flow")?
                 }
-                _ => self.translate_op(b, op, scope, dst)?,
+                _ => self.translate_op(site)?,
             }
             self.check_attr_kinds(first_new)?;
         }
@@ -584,24 +606,19 @@ impl<'d> Translator<'d> {
         Ok(())
     }
 
-    fn translate_op(
-        &mut self,
-        b: usize,
-        op: &'d OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<()> {
+    fn translate_op(&mut self, site: OpSite<'d, 'd>) -> Result<()> {
+        let OpSite { op, scope, .. } = site;
         if op.op_type == "shadow_output" {
             let x = op.input_args("x").first();
             if !x.is_some_and(|x| self.scopes.has(scope, x)) {
                 return Ok(());
             }
         }
-        match self.translate_special(b, op, scope, dst) {
+        match self.translate_special(site) {
             Some(r) => r,
-            None => match self.translate_general(b, op, scope, dst) {
+            None => match self.translate_general(site) {
                 Err(LegacyError::Unsupported { message, .. }) => {
-                    self.unsupported_or_lenient(b, op, scope, dst, &message)
+                    self.unsupported_or_lenient(site, &message)
                 }
                 r => r.map(|_| ()),
             },
@@ -610,14 +627,8 @@ impl<'d> Translator<'d> {
 
     /// Fails, or with `lenient` emits `legacy.<type>` with the op's inputs
     /// as operands and one result per typed output variable.
-    fn unsupported_or_lenient(
-        &mut self,
-        b: usize,
-        op: &'d OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-        message: &str,
-    ) -> Result<()> {
+    fn unsupported_or_lenient(&mut self, site: OpSite<'d, 'd>, message: &str) -> Result<()> {
+        let OpSite { b, op, scope, dst } = site;
         if !self.options.lenient {
             return Err(self.unsupported(op.op_type, message));
         }

@@ -11,32 +11,27 @@ use pir_dialects::pd_op::attrs::{DataTypeAttr, Place, PlaceAttr};
 use super::attrs::{self, AttrMap};
 use super::general::{def, has_attr, target_name, Hooks};
 use super::values::{self, ScopeId, VarInfo};
-use super::Translator;
+use super::{OpSite, Translator};
 use crate::desc::{OpDesc, VarKind};
 use crate::error::Result;
 
 impl<'d> Translator<'d> {
     /// The op's own translation, if it has one.
-    pub fn translate_special(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Option<Result<()>> {
+    pub fn translate_special(&mut self, site: OpSite<'_, 'd>) -> Option<Result<()>> {
+        let OpSite { b, op, scope, dst } = site;
         let r = match op.op_type {
-            "feed" => self.feed(b, op, scope, dst),
-            "data" => self.data_op(b, op, scope, dst),
+            "feed" => self.feed(site),
+            "data" => self.data_op(site),
             "fetch" | "fetch_v2" => self.fetch(op, scope, dst),
             "shadow_output" => self.shadow_output(op, scope, dst),
-            "fill_constant" => self.fill_constant(b, op, scope, dst),
-            "assign" => self.assign(b, op, scope, dst),
-            "assign_value" => self.assign_value(b, op, scope, dst),
-            "select_input" => self.select_input(b, op, scope, dst),
+            "fill_constant" => self.fill_constant(site),
+            "assign" => self.assign(site),
+            "assign_value" => self.assign_value(site),
+            "select_input" => self.select_input(site),
             "select_output" => self.select_output(op, scope, dst),
-            "split" => self.split(b, op, scope, dst),
-            "mul" => self.mul(b, op, scope, dst),
-            "matmul" => self.legacy_matmul(b, op, scope, dst),
+            "split" => self.split(site),
+            "mul" => self.mul(site),
+            "matmul" => self.legacy_matmul(site),
             "elementwise_add"
             | "elementwise_sub"
             | "elementwise_mul"
@@ -45,9 +40,9 @@ impl<'d> Translator<'d> {
             | "elementwise_min"
             | "elementwise_mod"
             | "elementwise_floordiv"
-            | "grad_add" => self.elementwise(b, op, scope, dst),
-            "lookup_table_v2" | "lookup_table" => self.embedding(b, op, scope, dst),
-            "cast" => self.with_attrs(b, op, scope, dst, Some("pd_op.cast"), |t, op| {
+            | "grad_add" => self.elementwise(site),
+            "lookup_table_v2" | "lookup_table" => self.embedding(site),
+            "cast" => self.with_attrs(site, Some("pd_op.cast"), |t, op| {
                 let mut m = AttrMap::new();
                 m.set(
                     "dtype",
@@ -55,7 +50,7 @@ impl<'d> Translator<'d> {
                 );
                 m
             }),
-            "increment" => self.with_attrs(b, op, scope, dst, None, |t, op| {
+            "increment" => self.with_attrs(site, None, |t, op| {
                 let mut m = AttrMap::new();
                 let v = match op.attr("step") {
                     Some(v) => attrs::general(&t.ctx, v),
@@ -65,124 +60,85 @@ impl<'d> Translator<'d> {
                 m
             }),
             "range" => self.hooked(
-                b,
-                op,
-                scope,
-                dst,
+                site,
                 None,
-                Hooks {
-                    attr: Some(|t, op, name| {
-                        if name != "dtype" {
-                            return Ok(None);
-                        }
-                        let start = op.input_args("Start");
-                        let var = start
-                            .first()
-                            .and_then(|s| t.var(t.at.block.unwrap_or(0), s))
-                            .ok_or_else(|| t.err("`range` needs one `Start` variable"))?;
-                        Ok(Some(DataTypeAttr::get(
-                            &t.ctx,
-                            values::phi_dtype(var.dtype()),
-                        )))
-                    }),
-                    input: None,
-                },
+                Hooks::attr("dtype", |t, op| {
+                    let start = op.input_args("Start");
+                    let var = start
+                        .first()
+                        .and_then(|s| t.var(t.at.block.unwrap_or(0), s))
+                        .ok_or_else(|| t.err("`range` needs one `Start` variable"))?;
+                    Ok(Some(DataTypeAttr::get(
+                        &t.ctx,
+                        values::phi_dtype(var.dtype()),
+                    )))
+                }),
             ),
             "reduce_all" | "reduce_any" => self.hooked(
-                b,
-                op,
-                scope,
-                dst,
+                site,
                 None,
-                Hooks {
-                    attr: Some(|t, op, name| {
-                        if name != "axis" {
-                            return Ok(None);
-                        }
-                        if t.bool_attr(op, "reduce_all")? == Some(true) {
-                            return Ok(Some(pir_core::builtin::ArrayAttr::get(&t.ctx, &[])));
-                        }
-                        let legacy = crate::compat::compat().legacy_attr_name(op.op_type, name);
-                        let spec = def(&target_name(op)).and_then(|d| d.attribute(name));
-                        let kind = spec.map_or(AttrKind::Any, |s| s.kind);
-                        Ok(Some(attrs::translate(&t.ctx, kind, op.attr(legacy))))
-                    }),
-                    input: None,
-                },
+                Hooks::attr("axis", |t, op| {
+                    if t.bool_attr(op, "reduce_all")? == Some(true) {
+                        return Ok(Some(pir_core::builtin::ArrayAttr::get(&t.ctx, &[])));
+                    }
+                    let legacy = crate::compat::compat().legacy_attr_name(op.op_type, "axis");
+                    let spec = def(&target_name(op)).and_then(|d| d.attribute("axis"));
+                    let kind = spec.map_or(AttrKind::Any, |s| s.kind);
+                    Ok(Some(attrs::translate(&t.ctx, kind, op.attr(legacy))))
+                }),
             ),
             "one_hot_v2" => self.hooked(
-                b,
-                op,
-                scope,
-                dst,
+                site,
                 None,
-                Hooks {
-                    input: Some(|t, _b, op, scope, dst, name| {
-                        if name != "num_classes" {
-                            return Ok(None);
-                        }
-                        if let Some(v) = op.input("depth_tensor").and_then(|v| v.first()) {
-                            return Ok(Some(Some(t.lookup(scope, v)?.value)));
-                        }
-                        let depth = op
-                            .attr("depth")
-                            .ok_or_else(|| t.err("`one_hot_v2` needs attribute `depth`"))?;
-                        let a = attrs::general(&t.ctx, depth);
-                        Ok(Some(Some(t.full_from_attr(dst, a)?)))
-                    }),
-                    attr: None,
-                },
+                Hooks::input("num_classes", |t, site| {
+                    let OpSite { op, scope, dst, .. } = site;
+                    if let Some(v) = op.input("depth_tensor").and_then(|v| v.first()) {
+                        return Ok(Some(Some(t.lookup(scope, v)?.value)));
+                    }
+                    let depth = op
+                        .attr("depth")
+                        .ok_or_else(|| t.err("`one_hot_v2` needs attribute `depth`"))?;
+                    let a = attrs::general(&t.ctx, depth);
+                    Ok(Some(Some(t.full_from_attr(dst, a)?)))
+                }),
             ),
             "rnn" => self.hooked(
-                b,
-                op,
-                scope,
-                dst,
+                site,
                 None,
-                Hooks {
-                    input: Some(|t, b, op, _scope, dst, name| {
-                        if name != "dropout_state_in" {
-                            return Ok(None);
-                        }
-                        let Some(state) = op.output("DropoutState").and_then(|v| v.first()) else {
-                            return Ok(Some(None));
-                        };
-                        let var = t
-                            .var(b, state)
-                            .ok_or_else(|| t.var_err(state, "variable is not declared"))?;
-                        let dtype = values::phi_dtype(var.dtype());
-                        let shape = var.shape().to_vec();
-                        Ok(Some(Some(t.build_full(
-                            dst,
-                            false,
-                            &shape,
-                            0.0,
-                            dtype,
-                            Place::cpu(),
-                        )?)))
-                    }),
-                    attr: None,
-                },
+                Hooks::input("dropout_state_in", |t, site| {
+                    let OpSite { b, op, dst, .. } = site;
+                    let Some(state) = op.output("DropoutState").and_then(|v| v.first()) else {
+                        return Ok(Some(None));
+                    };
+                    let var = t
+                        .var(b, state)
+                        .ok_or_else(|| t.var_err(state, "variable is not declared"))?;
+                    let dtype = values::phi_dtype(var.dtype());
+                    let shape = var.shape().to_vec();
+                    Ok(Some(Some(t.build_full(
+                        dst,
+                        false,
+                        &shape,
+                        0.0,
+                        dtype,
+                        Place::cpu(),
+                    )?)))
+                }),
             ),
             "gather" => self.hooked(
-                b,
-                op,
-                scope,
-                dst,
+                site,
                 None,
-                Hooks {
-                    input: Some(|t, _b, op, _scope, dst, name| {
-                        if name != "axis" || op.input("Axis").is_some_and(|a| !a.is_empty()) {
-                            return Ok(None);
-                        }
-                        let a = match op.attr("axis").filter(|_| has_attr(op, "axis")) {
-                            Some(v) => attrs::general(&t.ctx, v),
-                            None => t.ctx.intern_attr(pir_core::builtin::I64Attr(0)),
-                        };
-                        Ok(Some(Some(t.full_from_attr(dst, a)?)))
-                    }),
-                    attr: None,
-                },
+                Hooks::input("axis", |t, site| {
+                    let OpSite { op, dst, .. } = site;
+                    if op.input("Axis").is_some_and(|a| !a.is_empty()) {
+                        return Ok(None);
+                    }
+                    let a = match op.attr("axis").filter(|_| has_attr(op, "axis")) {
+                        Some(v) => attrs::general(&t.ctx, v),
+                        None => t.ctx.intern_attr(pir_core::builtin::I64Attr(0)),
+                    };
+                    Ok(Some(Some(t.full_from_attr(dst, a)?)))
+                }),
             ),
             "tril_triu" => match self.bool_attr(op, "lower") {
                 Ok(lower) => {
@@ -191,64 +147,37 @@ impl<'d> Translator<'d> {
                     } else {
                         "pd_op.triu"
                     };
-                    self.hooked(b, op, scope, dst, Some(name), Hooks::default())
+                    self.hooked(site, Some(name), Hooks::default())
                 }
                 Err(e) => Err(e),
             },
-            "share_buffer" => self.hooked(
-                b,
-                op,
-                scope,
-                dst,
-                Some("pd_op.share_data_"),
-                Hooks::default(),
-            ),
-            "c_sync_comm_stream" => self.hooked(
-                b,
-                op,
-                scope,
-                dst,
-                Some("pd_op.sync_comm_stream_"),
-                Hooks::default(),
-            ),
+            "share_buffer" => self.hooked(site, Some("pd_op.share_data_"), Hooks::default()),
+            "c_sync_comm_stream" => {
+                self.hooked(site, Some("pd_op.sync_comm_stream_"), Hooks::default())
+            }
             "matrix_rank" => {
                 let name = if op.input("TolTensor").is_some_and(|v| !v.is_empty()) {
                     "pd_op.matrix_rank_tol"
                 } else {
                     "pd_op.matrix_rank"
                 };
-                self.hooked(b, op, scope, dst, Some(name), Hooks::default())
+                self.hooked(site, Some(name), Hooks::default())
             }
-            "read_from_array" => self.hooked(
-                b,
-                op,
-                scope,
-                dst,
-                Some("pd_op.array_read"),
-                Hooks::default(),
-            ),
+            "read_from_array" => self.hooked(site, Some("pd_op.array_read"), Hooks::default()),
             // `LegacySetValueDispatcher`: a value given as a tensor makes
             // `set_value_with_tensor`, its `values` operand that tensor.
             "set_value" if op.input("ValueTensor").is_some_and(|v| !v.is_empty()) => self.hooked(
-                b,
-                op,
-                scope,
-                dst,
+                site,
                 Some("pd_op.set_value_with_tensor"),
-                Hooks {
-                    input: Some(|t, _b, op, scope, _dst, name| {
-                        if name != "values" {
-                            return Ok(None);
-                        }
-                        let [v] = op.input_args("ValueTensor") else {
-                            return Err(t.err("`ValueTensor` of `set_value` needs one variable"));
-                        };
-                        Ok(Some(Some(t.lookup(scope, v)?.value)))
-                    }),
-                    attr: None,
-                },
+                Hooks::input("values", |t, site| {
+                    let OpSite { op, scope, .. } = site;
+                    let [v] = op.input_args("ValueTensor") else {
+                        return Err(t.err("`ValueTensor` of `set_value` needs one variable"));
+                    };
+                    Ok(Some(Some(t.lookup(scope, v)?.value)))
+                }),
             ),
-            "write_to_array" | "lod_array_length" => self.array_op(b, op, scope, dst),
+            "write_to_array" | "lod_array_length" => self.array_op(site),
             "slice" => {
                 let input = op.input_args("Input").first();
                 let is_array = input
@@ -266,7 +195,7 @@ impl<'d> Translator<'d> {
                 } else {
                     "pd_op.slice_array"
                 };
-                self.hooked(b, op, scope, dst, Some(name), Hooks::default())
+                self.hooked(site, Some(name), Hooks::default())
             }
             _ => return None,
         };
@@ -287,70 +216,64 @@ impl<'d> Translator<'d> {
 
     /// The general path into a named op (`None`: the default target) with
     /// hooks.
-    fn hooked(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-        name: Option<&str>,
-        hooks: Hooks,
-    ) -> Result<()> {
+    fn hooked(&mut self, site: OpSite<'_, 'd>, name: Option<&str>, hooks: Hooks) -> Result<()> {
+        let op = site.op;
         let d = self.def_or_target(op, name)?;
-        self.general_with(b, op, scope, dst, d, &hooks).map(|_| ())
+        self.general_with(site, &self.plan(op, d), &hooks)
+            .map(|_| ())
     }
 
     /// General inputs and outputs with an attribute map of the op's own.
     fn with_attrs(
         &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
+        site: OpSite<'_, 'd>,
         name: Option<&str>,
         make: impl Fn(&Translator<'d>, &OpDesc<'d>) -> AttrMap<'d>,
     ) -> Result<()> {
+        let op = site.op;
         let d = self.def_or_target(op, name)?;
-        let operands = self.inputs_only(b, op, scope, dst, d)?;
-        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let operands = self.inputs_only(site, d)?;
+        let results = self.general_outputs(site, &self.plan(op, d))?;
         let attrs = make(self, op);
-        let new = self.create_op(dst, false, d.name, &operands, &types, attrs, 0);
-        self.record_outputs(scope, new, &outputs);
+        self.create_with_outputs(site, d.name, &operands, results, attrs);
         Ok(())
     }
 
     /// The general inputs of `d` (slicing vector-bound inputs first).
     fn inputs_only(
         &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
+        site: OpSite<'_, 'd>,
         d: &'static pir_dialects::op_def::OpDef,
     ) -> Result<super::general::Operands> {
+        let OpSite { op, scope, dst, .. } = site;
         self.slice_vector_inputs(op, scope, dst)?;
-        self.general_inputs(b, op, scope, dst, d, &Hooks::default())
+        self.general_inputs(site, &self.plan(op, d), &Hooks::default())
     }
 
-    fn feed(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn feed(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let op = site.op;
         let d = def("pd_op.feed").ok_or_else(|| self.err("no pd_op.feed"))?;
-        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let results = self.general_outputs(site, &self.plan(op, d))?;
         let name = op.output_arg_names().next().unwrap_or_default();
-        let mut m = AttrMap::new();
-        m.set("name", StrAttr::get(&self.ctx, name));
-        m.set(
-            "col",
-            self.ctx
-                .intern_attr(I32Attr(self.int_attr(op, "col")?.unwrap_or(0))),
-        );
-        let new = self.create_op(dst, false, d.name, &[], &types, m, 0);
-        self.record_outputs(scope, new, &outputs);
+        let m = self.feed_fetch_attrs(op, name)?;
+        self.create_with_outputs(site, d.name, &[], results, m);
         Ok(())
     }
 
-    fn data_op(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
+    /// The attributes of `feed` and `fetch`: the variable's name and the
+    /// legacy op's column.
+    fn feed_fetch_attrs(&self, op: &OpDesc<'d>, name: &str) -> Result<AttrMap<'d>> {
+        let mut m = AttrMap::new();
+        m.set("name", StrAttr::get(&self.ctx, name));
+        let col = self.int_attr(op, "col")?.unwrap_or(0);
+        m.set("col", self.ctx.intern_attr(I32Attr(col)));
+        Ok(m)
+    }
+
+    fn data_op(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let op = site.op;
         let d = def("pd_op.data").ok_or_else(|| self.err("no pd_op.data"))?;
-        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let results = self.general_outputs(site, &self.plan(op, d))?;
         let ctx = self.ctx.clone();
         let mut m = AttrMap::new();
         let name = self.str_attr(op, "name")?.unwrap_or_default();
@@ -373,8 +296,7 @@ impl<'d> Translator<'d> {
                 },
             ),
         );
-        let new = self.create_op(dst, false, d.name, &[], &types, m, 0);
-        self.record_outputs(scope, new, &outputs);
+        self.create_with_outputs(site, d.name, &[], results, m);
         Ok(())
     }
 
@@ -386,13 +308,7 @@ impl<'d> Translator<'d> {
             .ok_or_else(|| self.err("`fetch` needs input `X`"))?;
         let v = self.lookup(scope, x)?.value;
         let name = op.input_arg_names().next().unwrap_or_default();
-        let mut m = AttrMap::new();
-        m.set("name", StrAttr::get(&self.ctx, name));
-        m.set(
-            "col",
-            self.ctx
-                .intern_attr(I32Attr(self.int_attr(op, "col")?.unwrap_or(0))),
-        );
+        let m = self.feed_fetch_attrs(op, name)?;
         let ty = self.ty(v);
         self.create_op(dst, false, "pd_op.fetch", &[Some(v)], &[ty], m, 0);
         Ok(())
@@ -424,13 +340,8 @@ impl<'d> Translator<'d> {
         Ok(())
     }
 
-    fn fill_constant(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<()> {
+    fn fill_constant(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { op, scope, dst, .. } = site;
         let has = |n: &str| op.input(n).is_some_and(|v| !v.is_empty());
         let dtype = attrs::dtype_of_proto(
             self.int_attr(op, "dtype")?
@@ -439,7 +350,7 @@ impl<'d> Translator<'d> {
         let ctx = self.ctx.clone();
         if !(has("ShapeTensor") || has("ShapeTensorList") || has("ValueTensor")) {
             let d = def("pd_op.full").ok_or_else(|| self.err("no pd_op.full"))?;
-            let (types, outputs) = self.general_outputs(b, op, d)?;
+            let results = self.general_outputs(site, &self.plan(op, d))?;
             let value = self
                 .float_attr(op, "value")?
                 .ok_or_else(|| self.err("`fill_constant` needs `value`"))?;
@@ -477,8 +388,7 @@ impl<'d> Translator<'d> {
             if let Some(p) = place {
                 m.set("place", PlaceAttr::get(&ctx, p));
             }
-            let new = self.create_op(dst, false, d.name, &[], &types, m, 0);
-            self.record_outputs(scope, new, &outputs);
+            self.create_with_outputs(site, d.name, &[], results, m);
             return Ok(());
         }
         let d =
@@ -500,23 +410,15 @@ impl<'d> Translator<'d> {
             let a = attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape"));
             self.full_int_array_from_attr(dst, a)?
         };
-        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let results = self.general_outputs(site, &self.plan(op, d))?;
         let mut m = AttrMap::new();
         m.set("dtype", DataTypeAttr::get(&ctx, dtype));
-        let new = self.create_op(
-            dst,
-            false,
-            d.name,
-            &[Some(value), Some(shape)],
-            &types,
-            m,
-            0,
-        );
-        self.record_outputs(scope, new, &outputs);
+        self.create_with_outputs(site, d.name, &[Some(value), Some(shape)], results, m);
         Ok(())
     }
 
-    fn assign(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn assign(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { b, op, scope, .. } = site;
         let out = op.output_args("Out").first().copied().unwrap_or_default();
         if self.scopes.has(scope, out) {
             // Writing an existing variable: `assign_out_(x, out)`.
@@ -527,17 +429,8 @@ impl<'d> Translator<'d> {
                 .ok_or_else(|| self.err("`assign` needs input `X`"))?;
             let xv = self.lookup(scope, x)?.value;
             let ov = self.lookup(scope, out)?.value;
-            let (types, outputs) = self.general_outputs(b, op, d)?;
-            let new = self.create_op(
-                dst,
-                false,
-                d.name,
-                &[Some(xv), Some(ov)],
-                &types,
-                AttrMap::new(),
-                0,
-            );
-            self.record_outputs(scope, new, &outputs);
+            let results = self.general_outputs(site, &self.plan(op, d))?;
+            self.create_with_outputs(site, d.name, &[Some(xv), Some(ov)], results, AttrMap::new());
             return Ok(());
         }
         let x = op.input_args("X").first();
@@ -545,16 +438,11 @@ impl<'d> Translator<'d> {
             .and_then(|n| self.var(b, n))
             .is_some_and(|v| v.kind == VarKind::DenseTensorArray);
         let name = is_array.then_some("pd_op.assign_array_");
-        self.hooked(b, op, scope, dst, name, Hooks::default())
+        self.hooked(site, name, Hooks::default())
     }
 
-    fn assign_value(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<()> {
+    fn assign_value(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let op = site.op;
         let d = def("pd_op.assign_value").ok_or_else(|| self.err("no pd_op.assign_value"))?;
         let kind = |n: &str| d.attribute(n).map_or(AttrKind::Any, |s| s.kind);
         let ctx = self.ctx.clone();
@@ -590,19 +478,13 @@ impl<'d> Translator<'d> {
         if !found {
             return Err(self.err("`assign_value` has no non-empty `*_values` attribute"));
         }
-        let (types, outputs) = self.general_outputs(b, op, d)?;
-        let new = self.create_op(dst, false, d.name, &[], &types, m, 0);
-        self.record_outputs(scope, new, &outputs);
+        let results = self.general_outputs(site, &self.plan(op, d))?;
+        self.create_with_outputs(site, d.name, &[], results, m);
         Ok(())
     }
 
-    fn select_input(
-        &mut self,
-        b: usize,
-        op: &OpDesc<'d>,
-        scope: ScopeId,
-        dst: BlockId,
-    ) -> Result<()> {
+    fn select_input(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { b, op, scope, dst } = site;
         let mask = op
             .input_args("Mask")
             .first()
@@ -692,7 +574,8 @@ impl<'d> Translator<'d> {
         Ok(())
     }
 
-    fn split(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn split(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { op, scope, dst, .. } = site;
         let num = self
             .int_attr(op, "num")?
             .ok_or_else(|| self.err("`split` needs `num`"))?;
@@ -727,19 +610,19 @@ impl<'d> Translator<'d> {
             }
         };
         operands.push(Some(axis));
-        let (types, outputs) = self.general_outputs(b, op, d)?;
+        let results = self.general_outputs(site, &self.plan(op, d))?;
         let mut m = AttrMap::new();
         if num > 0 {
             m.set("num", ctx.intern_attr(I32Attr(num)));
         }
-        let new = self.create_op(dst, false, d.name, &operands, &types, m, 0);
-        self.record_outputs(scope, new, &outputs);
+        self.create_with_outputs(site, d.name, &operands, results, m);
         Ok(())
     }
 
     /// `write_to_array` / `lod_array_length`: the array input is the bound
     /// variable or a new `create_array`.
-    fn array_op(&mut self, b: usize, op: &OpDesc<'d>, scope: ScopeId, dst: BlockId) -> Result<()> {
+    fn array_op(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
+        let OpSite { b, op, scope, dst } = site;
         let (name, input, slot, from_output) = if op.op_type == "write_to_array" {
             ("pd_op.array_write_", "array", "Out", true)
         } else {
@@ -777,10 +660,9 @@ impl<'d> Translator<'d> {
                 }
             }
         }
-        let (types, outputs) = self.general_outputs(b, op, d)?;
-        let attrs = self.general_attrs(op, d, &Hooks::default())?;
-        let new = self.create_op(dst, false, d.name, &operands, &types, attrs, 0);
-        self.record_outputs(scope, new, &outputs);
+        let results = self.general_outputs(site, &self.plan(op, d))?;
+        let attrs = self.general_attrs(op, &self.plan(op, d), &Hooks::default())?;
+        self.create_with_outputs(site, d.name, &operands, results, attrs);
         Ok(())
     }
 }

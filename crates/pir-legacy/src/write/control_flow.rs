@@ -9,8 +9,9 @@
 use pir_core::{BlockId, OpId, ValueId};
 use rustc_hash::FxHashSet;
 
-use super::encode::{var_type, Op, Value, Var};
+use super::encode::{Op, Value, Var};
 use super::{OpFailure, OpResult, Writer};
+use crate::desc::VarKind;
 
 impl Writer<'_> {
     /// The single block of region `index` of `op`.
@@ -41,20 +42,7 @@ impl Writer<'_> {
     /// A scope variable (`STEP_SCOPES`) in block `dst`.
     fn scope_var(&mut self, dst: usize) -> String {
         let name = self.fresh_name("_generated_var");
-        self.push_var(
-            dst,
-            Var {
-                name: name.clone(),
-                kind: var_type::STEP_SCOPES,
-                dtype: None,
-                dims: Vec::new(),
-                lod_level: 0,
-                persistable: false,
-                need_check_feed: false,
-                is_parameter: false,
-                stop_gradient: false,
-            },
-        );
+        self.push_var(dst, Var::new(name.clone(), VarKind::StepScopes));
         name
     }
 
@@ -221,25 +209,7 @@ impl Writer<'_> {
         if t.is_empty() {
             return Ok(());
         }
-        let mask = self.fresh_name("cast");
-        let dims = self
-            .var_desc("c", self.program.value_type(c))
-            .map(|v| v.dims)
-            .unwrap_or_default();
-        self.push_var(
-            dst,
-            Var {
-                name: mask.clone(),
-                kind: var_type::DENSE_TENSOR,
-                dtype: Some(2),
-                dims,
-                lod_level: 0,
-                persistable: false,
-                need_check_feed: false,
-                is_parameter: false,
-                stop_gradient: true,
-            },
-        );
+        let mask = self.push_int32_temp(dst, "cast", self.program.value_type(c));
         let mut cast = Op::new("cast");
         cast.set_input("X", vec![cond]);
         cast.set_output("Out", vec![mask.clone()]);

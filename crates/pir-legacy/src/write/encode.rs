@@ -10,7 +10,7 @@
 //! crate's reader.
 
 use crate::compat::LegacyAttrKind;
-use crate::desc::ScalarValue;
+use crate::desc::{ScalarValue, VarKind};
 
 /// A legacy attribute value, owned.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,29 +80,13 @@ impl Value {
     }
 }
 
-/// `VarType.Type` numbers of variable kinds the writer makes.
-pub mod var_type {
-    /// `LOD_TENSOR` (dense tensor).
-    pub const DENSE_TENSOR: i32 = 7;
-    /// `SELECTED_ROWS`
-    pub const SELECTED_ROWS: i32 = 8;
-    /// `FEED_MINIBATCH`
-    pub const FEED_MINIBATCH: i32 = 9;
-    /// `FETCH_LIST`
-    pub const FETCH_LIST: i32 = 10;
-    /// `STEP_SCOPES`
-    pub const STEP_SCOPES: i32 = 11;
-    /// `LOD_TENSOR_ARRAY`
-    pub const TENSOR_ARRAY: i32 = 13;
-}
-
 /// A variable.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Var {
     /// Name.
     pub name: String,
-    /// `VarType.Type` (see [`var_type`]).
-    pub kind: i32,
+    /// `VarType.Type`.
+    pub kind: VarKind,
     /// Element type (`VarType.Type` of a scalar), for tensor kinds.
     pub dtype: Option<i32>,
     /// Dims (`-1` unknown).
@@ -117,6 +101,24 @@ pub struct Var {
     pub is_parameter: bool,
     /// `stop_gradient`
     pub stop_gradient: bool,
+}
+
+impl Var {
+    /// A variable of `kind` named `name`: no element type or dims, every
+    /// flag false (what most variables the writer makes start from).
+    pub fn new(name: impl Into<String>, kind: VarKind) -> Var {
+        Var {
+            name: name.into(),
+            kind,
+            dtype: None,
+            dims: Vec::new(),
+            lod_level: 0,
+            persistable: false,
+            need_check_feed: false,
+            is_parameter: false,
+            stop_gradient: false,
+        }
+    }
 }
 
 /// An op: type, slots (sorted by name, as Paddle's `OpDesc` keeps them) and
@@ -421,7 +423,7 @@ fn put_tensor(out: &mut Vec<u8>, field: u32, v: &Var) {
 /// (`selected_rows = 2`, `lod_tensor = 3`, `tensor_array = 4`).
 fn var_type_len(v: &Var) -> usize {
     let own = match v.kind {
-        var_type::DENSE_TENSOR | var_type::TENSOR_ARRAY if v.dtype.is_some() => {
+        VarKind::DenseTensor | VarKind::DenseTensorArray if v.dtype.is_some() => {
             let lod = if v.lod_level != 0 {
                 int_len(2, i64::from(v.lod_level))
             } else {
@@ -429,21 +431,17 @@ fn var_type_len(v: &Var) -> usize {
             };
             bytes_len(3, bytes_len(1, tensor_len(v)) + lod)
         }
-        var_type::SELECTED_ROWS if v.dtype.is_some() => bytes_len(2, tensor_len(v)),
+        VarKind::SelectedRows if v.dtype.is_some() => bytes_len(2, tensor_len(v)),
         _ => 0,
     };
-    int_len(1, i64::from(v.kind)) + own
+    int_len(1, i64::from(v.kind.to_i32())) + own
 }
 
 fn put_var_type(out: &mut Vec<u8>, v: &Var) {
-    put_int(out, 1, i64::from(v.kind));
+    put_int(out, 1, i64::from(v.kind.to_i32()));
     match v.kind {
-        var_type::DENSE_TENSOR | var_type::TENSOR_ARRAY if v.dtype.is_some() => {
-            let field = if v.kind == var_type::DENSE_TENSOR {
-                3
-            } else {
-                4
-            };
+        VarKind::DenseTensor | VarKind::DenseTensorArray if v.dtype.is_some() => {
+            let field = if v.kind == VarKind::DenseTensor { 3 } else { 4 };
             let lod = if v.lod_level != 0 {
                 int_len(2, i64::from(v.lod_level))
             } else {
@@ -455,7 +453,7 @@ fn put_var_type(out: &mut Vec<u8>, v: &Var) {
                 put_int(out, 2, i64::from(v.lod_level));
             }
         }
-        var_type::SELECTED_ROWS if v.dtype.is_some() => put_tensor(out, 2, v),
+        VarKind::SelectedRows if v.dtype.is_some() => put_tensor(out, 2, v),
         _ => {}
     }
 }

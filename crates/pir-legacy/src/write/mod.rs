@@ -40,6 +40,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use pir_core::{BlockId, IrContext, OpId, Program, ValueId};
 
 use crate::compat::{compat, Compat};
+use crate::desc::VarKind;
 
 pub use attrs::proto_dtype;
 
@@ -233,21 +234,17 @@ impl<'p> Writer<'p> {
 
     fn finish(mut self) -> encode::Program {
         if self.has_feed {
-            self.declare_special("feed", encode::var_type::FEED_MINIBATCH);
+            self.declare_special("feed", VarKind::FeedMinibatch);
         }
         if self.has_fetch {
-            self.declare_special("fetch", encode::var_type::FETCH_LIST);
+            self.declare_special("fetch", VarKind::FetchList);
         }
         for b in &mut self.blocks {
             // Paddle lists a block's variables by name, feed and fetch last
             // (they are added after the program is pruned).
             b.vars.sort_by(|a, b| {
-                let special = |v: &encode::Var| {
-                    matches!(
-                        v.kind,
-                        encode::var_type::FEED_MINIBATCH | encode::var_type::FETCH_LIST
-                    )
-                };
+                let special =
+                    |v: &encode::Var| matches!(v.kind, VarKind::FeedMinibatch | VarKind::FetchList);
                 special(a)
                     .cmp(&special(b))
                     .then_with(|| a.name.cmp(&b.name))

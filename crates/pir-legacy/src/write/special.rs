@@ -702,25 +702,7 @@ impl Writer<'_> {
             .result_at(op, 0)
             .ok_or_else(|| OpFailure::from("an op without its result"))?;
         let input = self.name_of(x, dst)?;
-        let dims = self
-            .var_desc("x", self.program.value_type(r))
-            .map(|v| v.dims)
-            .unwrap_or_default();
-        let int32 = self.fresh_name("shape");
-        self.push_var(
-            dst,
-            super::encode::Var {
-                name: int32.clone(),
-                kind: super::encode::var_type::DENSE_TENSOR,
-                dtype: Some(2),
-                dims,
-                lod_level: 0,
-                persistable: false,
-                need_check_feed: false,
-                is_parameter: false,
-                stop_gradient: true,
-            },
-        );
+        let int32 = self.push_int32_temp(dst, "shape", self.program.value_type(r));
         let mut shape = Op::new("shape");
         shape.set_input("Input", vec![input]);
         shape.set_output("Out", vec![int32.clone()]);

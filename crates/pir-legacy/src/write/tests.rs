@@ -60,15 +60,13 @@ fn prost_decodes_what_the_writer_encodes() {
             idx: 0,
             parent_idx: -1,
             vars: vec![encode::Var {
-                name: "x".into(),
-                kind: encode::var_type::DENSE_TENSOR,
                 dtype: Some(5),
                 dims: vec![-1, 3],
                 lod_level: 1,
                 persistable: true,
                 need_check_feed: true,
-                is_parameter: false,
                 stop_gradient: true,
+                ..encode::Var::new("x", crate::desc::VarKind::DenseTensor)
             }],
             ops: vec![{
                 let mut op = encode::Op::new("scale");

@@ -7,8 +7,9 @@ use pir_core::{OpId, Type, ValueId};
 use pir_dialects::pd_op::types::{DenseTensorArrayType, SelectedRowsType};
 use pir_dialects::pd_op::DataType;
 
-use super::encode::{self, var_type};
+use super::encode;
 use super::{OpFailure, OpResult, WriteError, Writer};
+use crate::desc::{DataKind, VarKind};
 
 /// The legacy element type of a PIR element type.
 pub fn element_proto(ctx: &pir_core::IrContext, dtype: Type) -> Option<i32> {
@@ -65,31 +66,40 @@ impl Writer<'_> {
         }
     }
 
+    /// Declares in `block` a new `INT32` dense tensor named after `hint`,
+    /// with the dims of type `like` and its gradient stopped: the
+    /// intermediate of a cast or `shape` the writer adds on the way to an op.
+    pub fn push_int32_temp(&mut self, block: usize, hint: &str, like: Type) -> String {
+        let name = self.fresh_name(hint);
+        let dims = self
+            .var_desc(hint, like)
+            .map(|v| v.dims)
+            .unwrap_or_default();
+        let var = encode::Var {
+            dtype: Some(DataKind::Int32.to_i32()),
+            dims,
+            stop_gradient: true,
+            ..encode::Var::new(name.clone(), VarKind::DenseTensor)
+        };
+        self.push_var(block, var);
+        name
+    }
+
     /// The variable description of a value of type `ty` named `name`
     /// (`None` for types with no legacy variable).
     pub fn var_desc(&self, name: &str, ty: Type) -> Option<encode::Var> {
         let ctx = self.ctx;
-        let mut var = encode::Var {
-            name: name.to_owned(),
-            kind: var_type::DENSE_TENSOR,
-            dtype: None,
-            dims: Vec::new(),
-            lod_level: 0,
-            persistable: false,
-            need_check_feed: false,
-            is_parameter: false,
-            stop_gradient: false,
-        };
+        let mut var = encode::Var::new(name, VarKind::DenseTensor);
         if let Some(d) = ctx.type_as::<DenseTensorType>(ty) {
             var.dtype = Some(element_proto(ctx, d.dtype)?);
             var.dims = d.dims.to_vec();
             var.lod_level = i32::try_from(d.lod.len()).ok()?;
         } else if let Some(a) = ctx.type_as::<DenseTensorArrayType>(ty) {
-            var.kind = var_type::TENSOR_ARRAY;
+            var.kind = VarKind::DenseTensorArray;
             var.dtype = Some(element_proto(ctx, a.dtype)?);
             var.dims = a.dims.to_vec();
         } else if let Some(s) = ctx.type_as::<SelectedRowsType>(ty) {
-            var.kind = var_type::SELECTED_ROWS;
+            var.kind = VarKind::SelectedRows;
             var.dtype = Some(element_proto(ctx, s.0.dtype)?);
             var.dims = s.0.dims.to_vec();
         } else {
@@ -121,17 +131,10 @@ impl Writer<'_> {
     }
 
     /// Declares the feed or fetch list variable of the top block.
-    pub(super) fn declare_special(&mut self, name: &str, kind: i32) {
+    pub(super) fn declare_special(&mut self, name: &str, kind: VarKind) {
         let var = encode::Var {
-            name: name.to_owned(),
-            kind,
-            dtype: None,
-            dims: Vec::new(),
-            lod_level: 0,
             persistable: true,
-            need_check_feed: false,
-            is_parameter: false,
-            stop_gradient: false,
+            ..encode::Var::new(name, kind)
         };
         self.push_var(0, var);
     }

@@ -306,7 +306,7 @@ pub(crate) fn select_input(x: &mut Exporter<'_>) -> R {
 
 /// `create_array(dtype)`: an empty sequence.
 pub(crate) fn create_array(x: &mut Exporter<'_>) -> R {
-    let d = x.attrs().dtype("dtype")?.unwrap_or(DType::Float32);
+    let d = crate::attrs::dtype(&x.attrs(), "dtype")?.unwrap_or(DType::Float32);
     let t = x.onnx_type(d)?;
     let out = x.out(0);
     x.node(
@@ -319,6 +319,27 @@ pub(crate) fn create_array(x: &mut Exporter<'_>) -> R {
 }
 
 /// An index operand as an int64 0-d tensor.
+/// A subgraph (an `If` branch) of one `op_type` node on `inputs` whose
+/// output, of type `ty`, is the graph's output.
+fn one_node_graph(
+    x: &mut Exporter<'_>,
+    name: &str,
+    op_type: &str,
+    inputs: &[&str],
+    ty: &Option<TypeProto>,
+) -> Result<crate::proto::GraphProto, ExportError> {
+    x.subgraph(name, |x| {
+        let out = x.tmp();
+        x.node(op_type, inputs, &[&out], vec![]);
+        x.graph_output(ValueInfoProto {
+            name: out,
+            r#type: ty.clone(),
+            doc_string: String::new(),
+        });
+        Ok(())
+    })
+}
+
 fn index_scalar(x: &mut Exporter<'_>, i: usize) -> Result<String, ExportError> {
     let idx = x.input(i)?;
     let idx = if x.in_dtype(i)? == DType::Int64 {
@@ -342,26 +363,8 @@ pub(crate) fn array_write(x: &mut Exporter<'_>) -> R {
     let arr_ty =
         x.p.value_type(x.result(0).ok_or_else(|| x.unsupported("no result"))?);
     let seq_type = x.type_proto(arr_ty, &|_| None);
-    let erased = x.subgraph("erase", |x| {
-        let out = x.tmp();
-        x.node("SequenceErase", &[&arr, &i], &[&out], vec![]);
-        x.graph_output(ValueInfoProto {
-            name: out,
-            r#type: seq_type.clone(),
-            doc_string: String::new(),
-        });
-        Ok(())
-    })?;
-    let kept = x.subgraph("keep", |x| {
-        let out = x.tmp();
-        x.node("Identity", &[&arr], &[&out], vec![]);
-        x.graph_output(ValueInfoProto {
-            name: out,
-            r#type: seq_type.clone(),
-            doc_string: String::new(),
-        });
-        Ok(())
-    })?;
+    let erased = one_node_graph(x, "erase", "SequenceErase", &[&arr, &i], &seq_type)?;
+    let kept = one_node_graph(x, "keep", "Identity", &[&arr], &seq_type)?;
     let base = x.node1(
         "If",
         &[&inside],

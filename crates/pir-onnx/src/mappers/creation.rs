@@ -33,6 +33,20 @@ fn constant(x: &mut Exporter<'_>, dtype: DType, dims: &[i64], values: Vec<f64>) 
     Ok(())
 }
 
+/// Result 0 of the op: a tensor of `shape` (a 1-D int64 value) whose
+/// elements are all `value`.
+fn filled(x: &mut Exporter<'_>, shape: &str, dtype: DType, value: f64) -> R {
+    let t = fill_value(x, dtype, value)?;
+    let out = x.out(0);
+    x.node(
+        "ConstantOfShape",
+        &[shape],
+        &[&out],
+        vec![a_tensor("value", t)],
+    );
+    Ok(())
+}
+
 /// A `ConstantOfShape` value attribute: one element of `dtype`.
 fn fill_value(x: &Exporter<'_>, dtype: DType, value: f64) -> Result<TensorProto, ExportError> {
     Ok(TensorProto {
@@ -58,15 +72,7 @@ pub(crate) fn full(x: &mut Exporter<'_>) -> R {
         return constant(x, dtype, &dims, vec![value; n as usize]);
     }
     let shape = x.const_i64s(&dims);
-    let t = fill_value(x, dtype, value)?;
-    let out = x.out(0);
-    x.node(
-        "ConstantOfShape",
-        &[&shape],
-        &[&out],
-        vec![a_tensor("value", t)],
-    );
-    Ok(())
+    filled(x, &shape, dtype, value)
 }
 
 /// `full_int_array(value, dtype)`.
@@ -120,15 +126,7 @@ pub(crate) fn full_like(x: &mut Exporter<'_>) -> R {
         None => x.attrs().f64_or("value", 0.0)?,
     };
     let shape = x.node1("Shape", &[&a], vec![]);
-    let t = fill_value(x, dtype, value)?;
-    let out = x.out(0);
-    x.node(
-        "ConstantOfShape",
-        &[&shape],
-        &[&out],
-        vec![a_tensor("value", t)],
-    );
-    Ok(())
+    filled(x, &shape, dtype, value)
 }
 
 /// `full_with_tensor(value, shape, dtype)`.

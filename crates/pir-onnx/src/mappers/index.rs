@@ -147,11 +147,18 @@ pub(crate) fn topk(x: &mut Exporter<'_>) -> R {
             x.const_i64s(&[v])
         }
     };
+    top_k(x, &a, &k, axis, largest);
+    Ok(())
+}
+
+/// Results 0 and 1 of the op: the `k` largest (or smallest) values of `a`
+/// along `axis`, sorted, and their indices.
+fn top_k(x: &mut Exporter<'_>, a: &str, k: &str, axis: i64, largest: bool) {
     let values = x.out(0);
     let indices = x.out(1);
     x.node(
         "TopK",
-        &[&a, &k],
+        &[a, k],
         &[&values, &indices],
         vec![
             a_int("axis", axis),
@@ -159,7 +166,6 @@ pub(crate) fn topk(x: &mut Exporter<'_>) -> R {
             a_int("sorted", 1),
         ],
     );
-    Ok(())
 }
 
 /// `argsort(x, axis, descending)`: a full top-k.
@@ -172,18 +178,7 @@ pub(crate) fn argsort(x: &mut Exporter<'_>) -> R {
     let shape = x.node1("Shape", &[&a], vec![]);
     let ax = x.const_i64s(&[axis]);
     let k = x.node1("Gather", &[&shape, &ax], vec![a_int("axis", 0)]);
-    let values = x.out(0);
-    let indices = x.out(1);
-    x.node(
-        "TopK",
-        &[&a, &k],
-        &[&values, &indices],
-        vec![
-            a_int("axis", axis),
-            a_int("largest", i64::from(descending)),
-            a_int("sorted", 1),
-        ],
-    );
+    top_k(x, &a, &k, axis, descending);
     Ok(())
 }
 

@@ -462,55 +462,31 @@ pub(crate) fn kthvalue(x: &mut Exporter<'_>) -> R {
     Ok(())
 }
 
+/// The `pooled_height`, `pooled_width` and `spatial_scale` of a roi
+/// pooling op.
+pub(crate) fn roi_grid(x: &Exporter<'_>) -> Result<(i64, i64, f64), ExportError> {
+    let attrs = x.attrs();
+    Ok((
+        attrs.i64_or("pooled_height", 1)?,
+        attrs.i64_or("pooled_width", 1)?,
+        attrs.f64_or("spatial_scale", 1.0)?,
+    ))
+}
+
 /// `roi_align(x, boxes, boxes_num, pooled_height, pooled_width,
 /// spatial_scale, sampling_ratio, aligned)`.
 pub(crate) fn roi_align(x: &mut Exporter<'_>) -> R {
     let a = x.input(0)?;
     let boxes = x.input(1)?;
+    let (ph, pw, scale) = roi_grid(x)?;
     let attrs = x.attrs();
-    let ph = attrs.i64_or("pooled_height", 1)?;
-    let pw = attrs.i64_or("pooled_width", 1)?;
-    let scale = attrs.f64_or("spatial_scale", 1.0)?;
     let ratio = attrs.i64_or("sampling_ratio", -1)?;
     let aligned = attrs.bool_or("aligned", false)?;
     if aligned {
         // Before opset 16 RoiAlign knows only the unaligned mapping.
         x.need_opset(16, "an aligned RoiAlign")?;
     }
-    let rois = x.node1("Shape", &[&boxes], vec![]);
-    let zero_i = x.const_i64s(&[0]);
-    let one_i = x.const_i64s(&[1]);
-    let n_rois = x.node1("Slice", &[&rois, &zero_i, &one_i], vec![]);
-    let batch_idx = if x.has_input(2) {
-        // The batch of roi r: how many cumulative counts are <= r.
-        let num = x.input(2)?;
-        let num = x.cast(&num, DType::Int64)?;
-        let axis0 = x.const_values(DType::Int64, &[], &[0.0])?;
-        let cs = x.node1("CumSum", &[&num, &axis0], vec![]);
-        let zero = x.const_scalar(DType::Int64, 0.0)?;
-        let one = x.const_scalar(DType::Int64, 1.0)?;
-        let n = x.reshape(&n_rois, &[]);
-        let r = x.node1("Range", &[&zero, &n, &one], vec![]);
-        let r = x.unsqueeze(&r, &[1]);
-        let c = x.unsqueeze(&cs, &[0]);
-        let ge = x.node1("GreaterOrEqual", &[&r, &c], vec![]);
-        let ge = x.cast(&ge, DType::Int64)?;
-        reduce(x, "ReduceSum", &ge, &[1], false)
-    } else {
-        x.node1(
-            "ConstantOfShape",
-            &[&n_rois],
-            vec![crate::export::a_tensor(
-                "value",
-                crate::proto::TensorProto {
-                    dims: vec![1],
-                    data_type: crate::proto::DataType::Int64 as i32,
-                    raw_data: 0i64.to_le_bytes().to_vec(),
-                    ..Default::default()
-                },
-            )],
-        )
-    };
+    let batch_idx = roi_batch_index(x, &boxes, 2)?;
     let out = x.out(0);
     x.node(
         "RoiAlign",
@@ -537,6 +513,50 @@ pub(crate) fn roi_align(x: &mut Exporter<'_>) -> R {
         .collect(),
     );
     Ok(())
+}
+
+/// The image each roi of `boxes` (`[R, 4]`) belongs to, as int64 `[R]`:
+/// from the per-image roi counts of operand `num_operand` when present
+/// (how many cumulative counts are at most the roi's index), else all 0.
+pub(crate) fn roi_batch_index(
+    x: &mut Exporter<'_>,
+    boxes: &str,
+    num_operand: usize,
+) -> Result<String, ExportError> {
+    let rois = x.node1("Shape", &[boxes], vec![]);
+    let zero_i = x.const_i64s(&[0]);
+    let one_i = x.const_i64s(&[1]);
+    let n_rois = x.node1("Slice", &[&rois, &zero_i, &one_i], vec![]);
+    if x.has_input(num_operand) {
+        // The batch of roi r: how many cumulative counts are <= r.
+        let num = x.input(num_operand)?;
+        let num = x.cast(&num, DType::Int64)?;
+        let axis0 = x.const_values(DType::Int64, &[], &[0.0])?;
+        let cs = x.node1("CumSum", &[&num, &axis0], vec![]);
+        let zero = x.const_scalar(DType::Int64, 0.0)?;
+        let one = x.const_scalar(DType::Int64, 1.0)?;
+        let n = x.reshape(&n_rois, &[]);
+        let r = x.node1("Range", &[&zero, &n, &one], vec![]);
+        let r = x.unsqueeze(&r, &[1]);
+        let c = x.unsqueeze(&cs, &[0]);
+        let ge = x.node1("GreaterOrEqual", &[&r, &c], vec![]);
+        let ge = x.cast(&ge, DType::Int64)?;
+        Ok(reduce(x, "ReduceSum", &ge, &[1], false))
+    } else {
+        Ok(x.node1(
+            "ConstantOfShape",
+            &[&n_rois],
+            vec![crate::export::a_tensor(
+                "value",
+                crate::proto::TensorProto {
+                    dims: vec![1],
+                    data_type: crate::proto::DataType::Int64 as i32,
+                    raw_data: 0i64.to_le_bytes().to_vec(),
+                    ..Default::default()
+                },
+            )],
+        ))
+    }
 }
 
 /// `grid_sample(x, grid, mode, padding_mode, align_corners)` (opset 16+).

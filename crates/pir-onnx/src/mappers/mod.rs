@@ -6,6 +6,7 @@
 //! handles itself (parameters, feeds, fetches, `builtin.combine/split`,
 //! `cf.yield`) are not in the table.
 
+mod bitwise;
 mod control;
 mod creation;
 mod detection;
@@ -14,10 +15,15 @@ mod index;
 mod linalg;
 mod misc;
 mod more;
+mod nms;
 mod nn;
+mod random;
 mod resize;
 mod rnn;
+mod sampling;
 mod shape;
+mod solve;
+mod special;
 #[cfg(test)]
 mod tests;
 
@@ -71,7 +77,7 @@ const TABLE: &[(&str, Mapper)] = &[
     ("pd_op.isinf", ew::unary),
     ("pd_op.assign", ew::unary),
     ("pd_op.assign_", ew::unary),
-    ("pd_op.bitwise_not", ew::unary),
+    ("pd_op.bitwise_not", bitwise::not),
     ("pd_op.add", ew::binary),
     ("pd_op.add_", ew::binary),
     ("pd_op.subtract", ew::binary),
@@ -90,9 +96,9 @@ const TABLE: &[(&str, Mapper)] = &[
     ("pd_op.less_equal", ew::binary),
     ("pd_op.greater_than", ew::binary),
     ("pd_op.greater_equal", ew::binary),
-    ("pd_op.bitwise_and", ew::binary),
-    ("pd_op.bitwise_or", ew::binary),
-    ("pd_op.bitwise_xor", ew::binary),
+    ("pd_op.bitwise_and", bitwise::binary),
+    ("pd_op.bitwise_or", bitwise::binary),
+    ("pd_op.bitwise_xor", bitwise::binary),
     ("pd_op.not_equal", ew::not_equal),
     ("pd_op.logical_and", ew::logical),
     ("pd_op.logical_or", ew::logical),
@@ -200,8 +206,8 @@ const TABLE: &[(&str, Mapper)] = &[
     ("pd_op.conv3d_transpose", nn::conv),
     ("pd_op.pool2d", nn::pool),
     ("pd_op.pool3d", nn::pool),
-    ("pd_op.max_pool2d_with_index", nn::pool),
-    ("pd_op.max_pool3d_with_index", nn::pool),
+    ("pd_op.max_pool2d_with_index", sampling::max_pool_with_index),
+    ("pd_op.max_pool3d_with_index", sampling::max_pool_with_index),
     ("pd_op.batch_norm", nn::batch_norm),
     ("pd_op.batch_norm_", nn::batch_norm),
     ("pd_op.layer_norm", nn::layer_norm),
@@ -338,6 +344,41 @@ const TABLE: &[(&str, Mapper)] = &[
     ("pd_op.broadcast_tensors", linalg::broadcast_tensors),
     ("pd_op.shard_index", linalg::shard_index),
     ("pd_op.renorm", linalg::renorm),
+    // Random draws (same distribution, shape and dtype; not Paddle's numbers).
+    ("pd_op.uniform", random::uniform),
+    ("pd_op.gaussian", random::gaussian),
+    ("pd_op.randint", random::randint),
+    (
+        "pd_op.uniform_random_batch_size_like",
+        random::uniform_batch_size_like,
+    ),
+    ("pd_op.exponential_", random::exponential),
+    ("pd_op.bernoulli", random::bernoulli),
+    ("pd_op.randperm", random::randperm),
+    ("pd_op.multinomial", random::multinomial),
+    ("pd_op.gumbel_softmax", random::gumbel_softmax),
+    ("pd_op.poisson", random::poisson),
+    ("pd_op.dirichlet", random::dirichlet),
+    // Box selection and pooling.
+    ("pd_op.nms", nms::nms),
+    ("pd_op.multiclass_nms3", nms::multiclass_nms3),
+    ("pd_op.roi_pool", nms::roi_pool),
+    ("pd_op.anchor_generator", nms::anchor_generator),
+    // Pixels moved by index or by learned offsets.
+    ("pd_op.unpool", sampling::unpool),
+    ("pd_op.unpool3d", sampling::unpool),
+    ("pd_op.fold", sampling::fold),
+    ("pd_op.deformable_conv", sampling::deformable_conv),
+    // Special functions.
+    ("pd_op.erfinv", special::erfinv),
+    ("pd_op.lgamma", special::lgamma),
+    ("pd_op.digamma", special::digamma),
+    // Small dense solvers, unrolled.
+    ("pd_op.solve", solve::solve),
+    ("pd_op.inverse", solve::inverse),
+    ("pd_op.cholesky", solve::cholesky),
+    ("pd_op.triangular_solve", solve::triangular_solve),
+    ("pd_op.diag_embed", solve::diag_embed),
 ];
 
 /// The table as a map.

@@ -110,6 +110,28 @@ pub(crate) fn temporal_shift(x: &mut Exporter<'_>) -> R {
     finish(x, &r)
 }
 
+/// The `[c * kh * kw, 1, kh, kw]` kernels of im2col and col2im as grouped
+/// convolutions: kernel `ch * kh * kw + pos` is 1 at position `pos` alone.
+pub(crate) fn one_hot_kernels(
+    x: &mut Exporter<'_>,
+    d: DType,
+    c: i64,
+    k: &[i64],
+) -> Result<String, ExportError> {
+    let kk = k[0] * k[1];
+    if c * kk * kk > 1 << 24 {
+        return Err(x.unsupported("too many kernel positions"));
+    }
+    let mut w = vec![0.0; (c * kk * kk) as usize];
+    for ch in 0..c {
+        for pos in 0..kk {
+            let o = ch * kk + pos;
+            w[(o * kk + pos) as usize] = 1.0;
+        }
+    }
+    x.const_values(d, &[c * kk, 1, k[0], k[1]], &w)
+}
+
 /// `unfold(x, kernel_sizes, strides, paddings, dilations)` (im2col): a
 /// grouped convolution with one-hot kernels, one output channel per
 /// (channel, kernel position).
@@ -129,14 +151,7 @@ pub(crate) fn unfold(x: &mut Exporter<'_>) -> R {
         return Err(x.unsupported("2-D kernels and 4 paddings"));
     }
     let kk = k[0] * k[1];
-    let mut w = vec![0.0; (c * kk * kk) as usize];
-    for ch in 0..c {
-        for pos in 0..kk {
-            let o = ch * kk + pos;
-            w[(o * kk + pos) as usize] = 1.0;
-        }
-    }
-    let weight = x.const_values(d, &[c * kk, 1, k[0], k[1]], &w)?;
+    let weight = one_hot_kernels(x, d, c, &k)?;
     let conv = x.node1(
         "Conv",
         &[&a, &weight],

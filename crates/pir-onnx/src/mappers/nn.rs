@@ -49,6 +49,47 @@ pub(crate) fn channels_last(format: &str) -> bool {
     matches!(format, "NHWC" | "NDHWC" | "NLC")
 }
 
+/// `a` (of rank `rank`) with its channels moved first when `last` (a
+/// `Transpose`): the layout ONNX's convolutions, poolings, normalizations
+/// and `Resize` take.
+pub(crate) fn channels_first(x: &mut Exporter<'_>, a: String, rank: i64, last: bool) -> String {
+    if !last {
+        return a;
+    }
+    x.node1(
+        "Transpose",
+        &[&a],
+        vec![a_ints("perm", &to_channels_first(rank))],
+    )
+}
+
+/// `dims` permuted as [`channels_first`] permutes its value.
+pub(crate) fn dims_channels_first(dims: Vec<i64>, rank: i64, last: bool) -> Vec<i64> {
+    if !last {
+        return dims;
+    }
+    to_channels_first(rank)
+        .iter()
+        .filter_map(|&p| dims.get(p as usize).copied())
+        .collect()
+}
+
+/// Writes `r` as result 0 of the op, its channels moved back last when
+/// `last` (undoing [`channels_first`]).
+pub(crate) fn out_channels(x: &mut Exporter<'_>, r: String, rank: i64, last: bool) {
+    let r = if last {
+        x.node1(
+            "Transpose",
+            &[&r],
+            vec![a_ints("perm", &to_channels_last(rank))],
+        )
+    } else {
+        r
+    };
+    let out = x.out(0);
+    x.node("Identity", &[&r], &[&out], vec![]);
+}
+
 /// Paddle's paddings (`[p]*n`, `[b0, e0, b1, e1, ...]` or per axis) as
 /// ONNX's `pads` (begins, then ends) for `n` spatial axes.
 fn onnx_pads(p: &[i64], n: usize) -> Option<Vec<i64>> {
@@ -124,13 +165,7 @@ pub(crate) fn conv(x: &mut Exporter<'_>) -> R {
     let groups = attrs.i64_or("groups", 1)?;
     let format = attrs.str_or("data_format", "NCHW")?;
     let last = channels_last(&format);
-    if last {
-        a = x.node1(
-            "Transpose",
-            &[&a],
-            vec![a_ints("perm", &to_channels_first(rank))],
-        );
-    }
+    a = channels_first(x, a, rank, last);
     let mut onnx_attrs = vec![
         a_ints("strides", &strides),
         a_ints("dilations", &dilations),
@@ -170,17 +205,7 @@ pub(crate) fn conv(x: &mut Exporter<'_>) -> R {
     } else {
         x.node1("Conv", &[&a, &w], onnx_attrs)
     };
-    let result = if last {
-        x.node1(
-            "Transpose",
-            &[&result],
-            vec![a_ints("perm", &to_channels_last(rank))],
-        )
-    } else {
-        result
-    };
-    let out = x.out(0);
-    x.node("Identity", &[&result], &[&out], vec![]);
+    out_channels(x, result, rank, last);
     Ok(())
 }
 
@@ -226,24 +251,8 @@ pub(crate) fn pool(x: &mut Exporter<'_>) -> R {
     let adaptive = attrs.bool_or("adaptive", false)?;
     let algorithm = attrs.str_or("padding_algorithm", "EXPLICIT")?;
     let last = channels_last(&format);
-    if last {
-        a = x.node1(
-            "Transpose",
-            &[&a],
-            vec![a_ints("perm", &to_channels_first(rank))],
-        );
-    }
-    let in_dims = {
-        let d = x.in_dims(0)?;
-        if last {
-            to_channels_first(rank)
-                .iter()
-                .map(|&p| d[p as usize])
-                .collect()
-        } else {
-            d
-        }
-    };
+    a = channels_first(x, a, rank, last);
+    let in_dims = dims_channels_first(x.in_dims(0)?, rank, last);
     let is_max = kind == "max";
     let result = if global || (adaptive && kernel.iter().all(|&k| k == 1)) {
         let op = if is_max {
@@ -289,17 +298,7 @@ pub(crate) fn pool(x: &mut Exporter<'_>) -> R {
             x.node1("AveragePool", &[&a], onnx_attrs)
         }
     };
-    let result = if last {
-        x.node1(
-            "Transpose",
-            &[&result],
-            vec![a_ints("perm", &to_channels_last(rank))],
-        )
-    } else {
-        result
-    };
-    let out = x.out(0);
-    x.node("Identity", &[&result], &[&out], vec![]);
+    out_channels(x, result, rank, last);
     if with_index && x.p.num_results(x.op) > 1 {
         // The mask (argmax positions) is not computed; readers of it fail.
         x.no_value_info();
@@ -364,29 +363,13 @@ pub(crate) fn batch_norm(x: &mut Exporter<'_>) -> R {
         x.const_values(d, &[c], &vec![0.0; c.max(0) as usize])?
     };
     let last = channels_last(&format) && rank > 2;
-    if last {
-        a = x.node1(
-            "Transpose",
-            &[&a],
-            vec![a_ints("perm", &to_channels_first(rank))],
-        );
-    }
+    a = channels_first(x, a, rank, last);
     let r = x.node1(
         "BatchNormalization",
         &[&a, &scale, &bias, &mean, &var],
         vec![a_float("epsilon", eps)],
     );
-    let r = if last {
-        x.node1(
-            "Transpose",
-            &[&r],
-            vec![a_ints("perm", &to_channels_last(rank))],
-        )
-    } else {
-        r
-    };
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
+    out_channels(x, r, rank, last);
     // The statistics results are the inputs (inference does not update them).
     for i in 1..3.min(x.p.num_results(x.op)) {
         let name = x.input(i)?;
@@ -462,13 +445,7 @@ pub(crate) fn group_norm(x: &mut Exporter<'_>) -> R {
     let groups = attrs.i64_or("groups", 1)?;
     let format = attrs.str_or("data_format", "NCHW")?;
     let last = channels_last(&format);
-    if last {
-        a = x.node1(
-            "Transpose",
-            &[&a],
-            vec![a_ints("perm", &to_channels_first(rank))],
-        );
-    }
+    a = channels_first(x, a, rank, last);
     let shape = x.node1("Shape", &[&a], vec![]);
     let grouped = x.reshape(&a, &[0, groups, -1]);
     let n = normalize_last(x, &grouped, d, eps)?;
@@ -486,17 +463,7 @@ pub(crate) fn group_norm(x: &mut Exporter<'_>) -> R {
         let b = x.reshape(&b, &bshape);
         r = x.node1("Add", &[&r, &b], vec![]);
     }
-    let r = if last {
-        x.node1(
-            "Transpose",
-            &[&r],
-            vec![a_ints("perm", &to_channels_last(rank))],
-        )
-    } else {
-        r
-    };
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
+    out_channels(x, r, rank, last);
     x.no_value_info();
     Ok(())
 }

@@ -5,8 +5,8 @@
 
 use pir_params::DType;
 
-use crate::export::{a_float, a_int, a_ints, a_str, Exporter};
-use crate::mappers::nn::{channels_last, to_channels_first, to_channels_last};
+use crate::export::{a_float, a_int, a_str, Exporter};
+use crate::mappers::nn::{channels_first, channels_last, dims_channels_first, out_channels};
 use crate::ExportError;
 
 type R = Result<(), ExportError>;
@@ -26,24 +26,8 @@ pub(crate) fn interp(x: &mut Exporter<'_>) -> R {
     let align_corners = attrs.bool_or("align_corners", false)?;
     let align_mode = attrs.i64_or("align_mode", 1)?;
     let last = channels_last(&format);
-    if last {
-        a = x.node1(
-            "Transpose",
-            &[&a],
-            vec![a_ints("perm", &to_channels_first(rank))],
-        );
-    }
-    let out_dims = {
-        let d = x.out_dims(0)?;
-        if last {
-            to_channels_first(rank)
-                .iter()
-                .map(|&p| d[p as usize])
-                .collect()
-        } else {
-            d
-        }
-    };
+    a = channels_first(x, a, rank, last);
+    let out_dims = dims_channels_first(x.out_dims(0)?, rank, last);
     let (mode, coord) = match method.as_str() {
         "nearest" => (
             "nearest",
@@ -106,17 +90,9 @@ pub(crate) fn interp(x: &mut Exporter<'_>) -> R {
             };
             let ones = x.const_values(DType::Float32, &[2], &[1.0, 1.0])?;
             let scales = x.node1("Concat", &[&ones, &sc], vec![a_int("axis", 0)]);
-            let r = x.node1(
-                "Resize",
-                &[&a, "", &scales],
-                vec![
-                    a_str("mode", mode),
-                    a_str("coordinate_transformation_mode", coord),
-                    a_str("nearest_mode", "floor"),
-                    a_float("cubic_coeff_a", -0.75),
-                ],
-            );
-            return finish_interp(x, r, last, rank);
+            let r = resize(x, &[&a, "", &scales], mode, coord);
+            out_channels(x, r, rank, last);
+            return Ok(());
         } else {
             let scale = attrs.f64s_opt("scale")?.unwrap_or_default();
             let scale = if scale.len() == 1 {
@@ -130,43 +106,27 @@ pub(crate) fn interp(x: &mut Exporter<'_>) -> R {
             let mut sc = vec![1.0, 1.0];
             sc.extend(scale);
             let scales = x.const_values(DType::Float32, &[rank], &sc)?;
-            let r = x.node1(
-                "Resize",
-                &[&a, "", &scales],
-                vec![
-                    a_str("mode", mode),
-                    a_str("coordinate_transformation_mode", coord),
-                    a_str("nearest_mode", "floor"),
-                    a_float("cubic_coeff_a", -0.75),
-                ],
-            );
-            return finish_interp(x, r, last, rank);
+            let r = resize(x, &[&a, "", &scales], mode, coord);
+            out_channels(x, r, rank, last);
+            return Ok(());
         }
     };
-    let r = x.node1(
+    let r = resize(x, &[&a, "", "", &sizes], mode, coord);
+    out_channels(x, r, rank, last);
+    Ok(())
+}
+
+/// A `Resize` node of `inputs` (X, roi, scales[, sizes]) with Paddle's
+/// rounding of nearest neighbours and cubic coefficient.
+fn resize(x: &mut Exporter<'_>, inputs: &[&str], mode: &str, coord: &str) -> String {
+    x.node1(
         "Resize",
-        &[&a, "", "", &sizes],
+        inputs,
         vec![
             a_str("mode", mode),
             a_str("coordinate_transformation_mode", coord),
             a_str("nearest_mode", "floor"),
             a_float("cubic_coeff_a", -0.75),
         ],
-    );
-    finish_interp(x, r, last, rank)
-}
-
-fn finish_interp(x: &mut Exporter<'_>, r: String, last: bool, rank: i64) -> R {
-    let r = if last {
-        x.node1(
-            "Transpose",
-            &[&r],
-            vec![a_ints("perm", &to_channels_last(rank))],
-        )
-    } else {
-        r
-    };
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    )
 }

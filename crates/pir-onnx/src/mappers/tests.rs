@@ -5,17 +5,29 @@ use crate::proto::GraphProto;
 use crate::{export, ExportOptions};
 
 /// Exports the program written as `ops` (Paddle's print, one op a line).
-fn export_ops(ops: &str) -> GraphProto {
-    let ctx = pir_dialects::pd_op_context();
-    let text = format!("{{\n{ops}\n}}");
-    let program = pir_core::Program::parse(&ctx, &text).expect("the test program parses");
-    export(&program, &ExportOptions::default())
+pub(crate) fn export_ops(ops: &str) -> GraphProto {
+    export_at(ops, crate::DEFAULT_OPSET)
         .expect("exports")
         .graph
         .expect("a graph")
 }
 
-fn op_types(g: &GraphProto) -> Vec<&str> {
+/// Exports the program written as `ops` at `opset`.
+pub(crate) fn export_at(
+    ops: &str,
+    opset: i64,
+) -> Result<crate::proto::ModelProto, crate::ExportError> {
+    let ctx = pir_dialects::pd_op_context();
+    let text = format!("{{\n{ops}\n}}");
+    let program = pir_core::Program::parse(&ctx, &text).expect("the test program parses");
+    let options = ExportOptions {
+        opset,
+        ..Default::default()
+    };
+    export(&program, &options)
+}
+
+pub(crate) fn op_types(g: &GraphProto) -> Vec<&str> {
     g.node.iter().map(|n| n.op_type.as_str()).collect()
 }
 

@@ -72,8 +72,15 @@ pub const MAX_BUILT: usize = 1 << 20;
 /// Why an evaluation gave no value.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum EvalError {
-    /// Undefined on this match (a missing tensor, a type mismatch, an
-    /// overflow): the rule does not fire here.
+    /// Undefined on this match, for a reason in the *data*: a tensor
+    /// without a dense type (or a dtype that is not a scalar), a dimension,
+    /// index or `gather` position past the end, an overflow or a division
+    /// by zero, `range` of a negative number, an attribute in the program
+    /// of another kind than its op declares, an unknown dtype or device
+    /// name computed by the rule. The rule does not fire here — explicitly,
+    /// and only for such reasons: a checked rule's expressions are typed
+    /// ([`super::typeck`]), so a mismatch of kinds the rule itself makes is
+    /// refused when it loads.
     NoValue,
     /// The expression exceeded a limit of the language: the rule is at
     /// fault, whatever it matched, and the error is reported.
@@ -473,8 +480,18 @@ impl Evaluator<'_> {
                 Val::Type(DenseTensorType::get(ctx, ctx.intern_type(scalar), &dims))
             }
             "empty_vector" => Val::Type(pir_core::builtin::VectorType::get(p.ctx(), &[])),
+            // The device name is read by the place attribute's own reader
+            // (`cpu`, `gpu:0`, `npu:1`); an unknown one has no value.
             "place" => match self.arg(args, 0)? {
-                Val::Str(device) => Val::Str(format!("Place({device})")),
+                Val::Str(device) => Val::Attr(
+                    pir_core::parser::parse_attribute(
+                        p.ctx_arc(),
+                        "pd_op.full",
+                        "place",
+                        &format!("Place({device})"),
+                    )
+                    .map_err(|_| NoValue)?,
+                ),
                 _ => return Err(EvalError::NoValue),
             },
             _ => return Err(EvalError::NoValue),
@@ -543,32 +560,4 @@ fn persistable_height(
         seen.insert(v, height);
     }
     height.filter(|h| depth + h <= PERSISTABLE_DEPTH)
-}
-
-/// The text of `v` as an attribute value of kind `quote_strings` decides:
-/// quoted for string attributes, bare for words (dtypes, layouts).
-pub(super) fn attr_text(v: &Val, quote_strings: bool) -> Option<String> {
-    Some(match v {
-        Val::Int(i) => i.to_string(),
-        Val::Float(f) => super::print::float_text(*f),
-        Val::Bool(b) => b.to_string(),
-        Val::Str(s) if quote_strings => {
-            let mut out = String::from("\"");
-            for c in s.chars() {
-                if c == '"' {
-                    out.push('\\');
-                }
-                out.push(c);
-            }
-            out.push('"');
-            out
-        }
-        Val::Str(s) => s.clone(),
-        Val::List(items) => {
-            let parts: Option<Vec<String>> =
-                items.iter().map(|i| attr_text(i, quote_strings)).collect();
-            format!("[{}]", parts?.join(","))
-        }
-        Val::Type(_) | Val::Attr(_) => return None,
-    })
 }

@@ -38,17 +38,24 @@
 //! repository; its examples are parsed by this crate's tests
 //! (`tests/drr_docs.rs`), so it follows the parser.
 
+mod attr;
+mod build;
+mod check;
 mod eval;
 mod parse;
 mod pattern;
 mod placement;
 mod print;
+mod typeck;
 
 use std::sync::Arc;
 
+pub use build::{OpsBuilder, ResultBuilder, RuleBuilder, SourceBuilder, WithAttrs};
+pub use check::{CheckedRule, Location, OpSpans, RuleError, RuleErrorKind, Spans};
 pub use eval::{Val, FUNCTIONS, MAX_BUILT, MAX_LIST_LEN};
 pub use parse::MAX_TREE_DEPTH;
 pub use pattern::{compile, DrrPattern};
+pub use typeck::Ty;
 
 /// Whether `v` stops gradients: its defining op's `stop_gradient` flag for
 /// it; a block argument does (as in Paddle, which builds ops reading one
@@ -75,15 +82,17 @@ pub fn stop_gradient_attr(ctx: &pir_core::IrContext, flags: &[bool]) -> pir_core
     ctx.intern_attr(ArrayAttr(items.into_boxed_slice()))
 }
 
-/// A file of rules.
+/// A file of rules, each checked ([`Rule::check`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuleSet {
     /// The rules, in file order.
-    pub rules: Vec<Rule>,
+    pub rules: Vec<CheckedRule>,
 }
 
-/// One rewrite rule. Rules compare equal when they say the same, wherever
-/// they stand in their files (`line` is left out).
+/// One rewrite rule, read from text ([`RuleSet::parse`]) or built in Rust
+/// ([`RuleBuilder`]); [`Rule::check`] makes it one [`compile`] takes. Rules
+/// compare equal when they say the same, wherever they stand in their
+/// files (`line` and `spans` are left out).
 #[derive(Debug, Clone)]
 pub struct Rule {
     /// Its name (reports say which rule fired or never matched).
@@ -98,6 +107,8 @@ pub struct Rule {
     pub result: Vec<ResultStmt>,
     /// 1-based line of the rule in its file (0 when built in code).
     pub line: usize,
+    /// Where its parts stand in its file (empty when built in code).
+    pub spans: Arc<Spans>,
 }
 
 impl PartialEq for Rule {
@@ -288,14 +299,17 @@ pub struct DrrError {
     pub source_name: String,
     /// The position and message.
     pub error: pir_core::parser::ParseError,
+    /// For a rule [`Rule::check`] refused, its typed error.
+    pub rule_error: Option<Box<RuleError>>,
 }
 
 impl RuleSet {
     /// Parses and checks a rule file; `source_name` names it in errors.
     pub fn parse(text: &str, source_name: &str) -> Result<RuleSet, DrrError> {
-        parse::parse(text).map_err(|error| DrrError {
+        parse::parse(text).map_err(|(error, rule_error)| DrrError {
             source_name: source_name.to_owned(),
             error,
+            rule_error,
         })
     }
 
@@ -303,9 +317,7 @@ impl RuleSet {
     pub fn patterns(&self) -> Vec<Box<dyn crate::rewrite::RewritePattern>> {
         self.rules
             .iter()
-            .map(|r| {
-                Box::new(compile(Arc::new(r.clone()))) as Box<dyn crate::rewrite::RewritePattern>
-            })
+            .map(|r| Box::new(compile(r)) as Box<dyn crate::rewrite::RewritePattern>)
             .collect()
     }
 }
@@ -317,11 +329,13 @@ impl std::fmt::Display for RuleSet {
             if i > 0 {
                 writeln!(f)?;
             }
-            write!(f, "{rule}")?;
+            write!(f, "{}", rule.rule())?;
         }
         Ok(())
     }
 }
 
+#[cfg(test)]
+mod check_tests;
 #[cfg(test)]
 mod tests;

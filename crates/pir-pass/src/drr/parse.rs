@@ -1,11 +1,12 @@
-//! The rule text's parser, with the checks that need no program: names
-//! defined before use, ops and attributes that exist, a connected source
-//! pattern, a result that replaces something.
+//! The rule text's parser. It reads the syntax and records where each part
+//! stands ([`Spans`]); what the parts mean is checked by
+//! [`Rule::check`](super::Rule::check), for rules read and rules built alike.
 
 use std::collections::HashSet;
 
 use pir_core::parser::{Cursor, ParseError, StringEscapes};
 
+use super::check::{OpSpans, Spans};
 use super::{
     BinaryOp, Expr, ResultOp, ResultStmt, Rule, RuleSet, SourceOp, SourceOperand, UnaryOp,
 };
@@ -21,7 +22,11 @@ const MAX_DEPTH: u32 = 64;
 /// within the stack, for any tree the parser accepts.
 pub const MAX_TREE_DEPTH: usize = 128;
 
-pub(super) fn parse(text: &str) -> Result<RuleSet, ParseError> {
+/// Why a rule file was refused: where, and for a rule that
+/// [`Rule::check`](super::Rule::check) refused, its typed error.
+pub(super) type Refused = (ParseError, Option<Box<super::RuleError>>);
+
+pub(super) fn parse(text: &str) -> Result<RuleSet, Refused> {
     let mut p = RuleParser {
         cur: Cursor::new(text, StringEscapes::Full),
         depth: 0,
@@ -37,15 +42,21 @@ pub(super) fn parse(text: &str) -> Result<RuleSet, ParseError> {
             break;
         }
         let start = p.cur.pos();
-        let mut rule = p.rule()?;
-        if !names.insert(rule.name.clone()) {
-            return Err(p
-                .cur
-                .error_at(start, 4, format!("a second rule `{}`", rule.name)));
-        }
+        let mut rule = p.rule().map_err(|e| (e, None))?;
         line += newlines(&text[counted..start]);
         counted = start;
         rule.line = line;
+        let rule = rule.check().map_err(|e| {
+            let offset = e.location.map_or(start, |l| l.offset);
+            (
+                ParseError::at(text, offset, 1, e.kind.to_string()),
+                Some(Box::new(e)),
+            )
+        })?;
+        if !names.insert(rule.name.clone()) {
+            let message = format!("a second rule `{}`", rule.name);
+            return Err((p.cur.error_at(start, 4, message), None));
+        }
         rules.push(rule);
     }
     Ok(RuleSet { rules })
@@ -79,7 +90,10 @@ impl<'t> RuleParser<'t> {
                 .map_err(|_| self.err(at, "a benefit is at most 65535"))?;
         }
         self.cur.expect("{", "to open the rule")?;
-        let mut scope = Scope::default();
+        let mut spans = Spans {
+            rule: Some(start),
+            ..Spans::default()
+        };
         let mut pattern = Vec::new();
         let mut constraints = Vec::new();
         loop {
@@ -88,10 +102,9 @@ impl<'t> RuleParser<'t> {
                 break;
             }
             if self.cur.eat_keyword("where") {
-                let at = self.cur.pos();
-                let e = self.expr()?;
-                self.check_expr(&e, &scope, at, false)?;
-                constraints.push(e);
+                self.cur.skip_ws();
+                spans.constraints.push(self.cur.pos());
+                constraints.push(self.expr()?);
                 continue;
             }
             if !constraints.is_empty() {
@@ -99,36 +112,25 @@ impl<'t> RuleParser<'t> {
                     .cur
                     .expected("`where` or `=>` (source ops come before constraints)"));
             }
-            pattern.push(self.source_op(&mut scope)?);
+            let mut op_spans = OpSpans::default();
+            pattern.push(self.source_op(&mut op_spans)?);
+            spans.source.push(op_spans);
         }
-        if pattern.is_empty() {
-            return Err(self.err(start, format!("rule `{name}` has no source op")));
-        }
-        check_connected(&pattern).map_err(|m| self.err(start, m))?;
         let mut result = Vec::new();
-        let mut replaced = 0usize;
         loop {
             self.cur.skip_ws();
             if self.cur.eat("}") {
                 break;
             }
-            let stmt = self.result_stmt(&mut scope)?;
-            let defined: Vec<&String> = match &stmt {
-                ResultStmt::Op(op) => op.results.iter().collect(),
-                ResultStmt::Alias { name, .. } => vec![name],
-            };
-            replaced += defined
-                .iter()
-                .filter(|n| scope.source_results.contains(n.as_str()))
-                .count();
-            result.push(stmt);
+            let mut op_spans = OpSpans::default();
+            result.push(self.result_stmt(&mut op_spans)?);
+            spans.result.push(op_spans);
         }
-        if replaced == 0 {
-            return Err(self.err(
-                start,
-                format!("rule `{name}` replaces no source tensor (a result must define one of their names)"),
-            ));
-        }
+        // The rule's lines, from the start of its first, so that a check
+        // can say where in them it failed.
+        let src = self.cur.src();
+        let line_start = src[..start].rfind('\n').map_or(0, |i| i + 1);
+        spans.text = Some((line_start, src[line_start..self.cur.pos()].into()));
         Ok(Rule {
             name,
             benefit,
@@ -136,17 +138,18 @@ impl<'t> RuleParser<'t> {
             constraints,
             result,
             line: 0,
+            spans: std::sync::Arc::new(spans),
         })
     }
 
     /// `%a, _ = op.name(%x, _) {k: v}`
-    fn source_op(&mut self, scope: &mut Scope) -> Result<SourceOp, ParseError> {
+    fn source_op(&mut self, spans: &mut OpSpans) -> Result<SourceOp, ParseError> {
         let mut results = Vec::new();
         self.cur.skip_ws();
         if self.cur.peek() == Some(b'%') || self.cur.looking_at("_ ") || self.cur.looking_at("_,") {
             loop {
                 self.cur.skip_ws();
-                let at = self.cur.pos();
+                spans.results.push(self.cur.pos());
                 if self.cur.eat("_") {
                     results.push(None);
                 } else {
@@ -154,10 +157,6 @@ impl<'t> RuleParser<'t> {
                         .cur
                         .value_name()
                         .ok_or_else(|| self.cur.expected("a result `%name` or `_`"))?;
-                    if !scope.define(n) {
-                        return Err(self.err(at, format!("`%{n}` is defined twice")));
-                    }
-                    scope.source_results.insert(n.to_owned());
                     results.push(Some(n.to_owned()));
                 }
                 if !self.cur.eat(",") {
@@ -167,35 +166,22 @@ impl<'t> RuleParser<'t> {
             self.cur.expect("=", "after the results")?;
         }
         self.cur.skip_ws();
-        let op_at = self.cur.pos();
+        spans.op = self.cur.pos();
         let op = self.cur.expect_ident("an op name")?.to_owned();
-        let def = check_op(&op).map_err(|m| self.err(op_at, m))?;
-        let own: HashSet<&str> = results.iter().flatten().map(String::as_str).collect();
-        let operands = self.operand_list(|p| {
+        let operands = self.operand_list(&mut spans.operands, |p| {
             if p.cur.eat_keyword("none") {
                 return Ok(SourceOperand::Absent);
             }
             if p.cur.eat("_") {
                 return Ok(SourceOperand::Any);
             }
-            let (n, at) = p
+            let (n, _) = p
                 .cur
                 .value_name()
                 .ok_or_else(|| p.cur.expected("an operand `%name`, `_` or `none`"))?;
-            if own.contains(n) {
-                return Err(p.err(at, format!("`%{n}` is read by the op that defines it")));
-            }
-            // A name not yet defined is an input of the pattern.
-            if !scope.defined.contains(n) {
-                scope.inputs.insert(n.to_owned());
-            }
             Ok(SourceOperand::Tensor(n.to_owned()))
         })?;
-        if let Some(def) = def {
-            let results = (!results.is_empty()).then_some(results.len());
-            self.check_arity(op_at, &op, def, operands.len(), results)?;
-        }
-        let attrs = self.attr_dict(&op, def, scope, true)?;
+        let attrs = self.attr_dict(spans)?;
         Ok(SourceOp {
             results,
             op,
@@ -204,25 +190,16 @@ impl<'t> RuleParser<'t> {
         })
     }
 
-    fn result_stmt(&mut self, scope: &mut Scope) -> Result<ResultStmt, ParseError> {
+    fn result_stmt(&mut self, spans: &mut OpSpans) -> Result<ResultStmt, ParseError> {
         let mut names = Vec::new();
         loop {
             self.cur.skip_ws();
-            let at = self.cur.pos();
+            spans.results.push(self.cur.pos());
             let (n, _) = self
                 .cur
                 .value_name()
                 .ok_or_else(|| self.cur.expected("a result `%name`"))?;
-            if scope.inputs.contains(n) {
-                return Err(self.err(
-                    at,
-                    format!("`%{n}` is an input of the pattern: a result cannot replace it"),
-                ));
-            }
-            if scope.result_defined.contains(n) {
-                return Err(self.err(at, format!("`%{n}` is defined twice in the result")));
-            }
-            names.push((n.to_owned(), at));
+            names.push(n.to_owned());
             if !self.cur.eat(",") {
                 break;
             }
@@ -230,15 +207,13 @@ impl<'t> RuleParser<'t> {
         self.cur.expect("=", "after the result names")?;
         self.cur.skip_ws();
         let at = self.cur.pos();
+        spans.op = at;
         if let Some((value, _)) = self.cur.value_name() {
             if names.len() != 1 {
                 return Err(self.err(at, "a replacement `%a = %b` names one tensor"));
             }
-            scope.check_readable(value).map_err(|m| self.err(at, m))?;
-            let name = names.remove(0).0;
-            scope.result_defined.insert(name.clone());
             return Ok(ResultStmt::Alias {
-                name,
+                name: names.remove(0),
                 value: value.to_owned(),
             });
         }
@@ -246,75 +221,30 @@ impl<'t> RuleParser<'t> {
             .cur
             .expect_ident("an op name or a `%tensor`")?
             .to_owned();
-        let def = check_op(&op).map_err(|m| self.err(at, m))?;
-        let operands = self.operand_list(|p| {
+        let operands = self.operand_list(&mut spans.operands, |p| {
             if p.cur.eat_keyword("none") {
                 return Ok(None);
             }
-            let (n, at) = p
+            let (n, _) = p
                 .cur
                 .value_name()
                 .ok_or_else(|| p.cur.expected("an operand `%name` or `none`"))?;
-            scope.check_readable(n).map_err(|m| p.err(at, m))?;
             Ok(Some(n.to_owned()))
         })?;
-        if let Some(def) = def {
-            self.check_arity(at, &op, def, operands.len(), Some(names.len()))?;
-            for (input, operand) in def.inputs.iter().zip(&operands) {
-                if operand.is_none() && !input.optional {
-                    return Err(
-                        self.err(at, format!("{op}'s input `{}` is not optional", input.name))
-                    );
-                }
-            }
-        }
-        let attrs = self.attr_dict(&op, def, scope, false)?;
-        if let Some(def) = def {
-            let given: HashSet<&str> = attrs.iter().map(|(k, _)| k.as_str()).collect();
-            for spec in def.attributes {
-                if spec.default.is_none() && !given.contains(spec.name) {
-                    return Err(self.err(
-                        at,
-                        format!("{op} needs attribute `{}` (it has no default)", spec.name),
-                    ));
-                }
-            }
-        }
+        let attrs = self.attr_dict(spans)?;
         let mut types = Vec::new();
         if self.cur.eat(":") {
             loop {
-                let tat = self.cur.pos();
-                let e = self.expr()?;
-                self.check_expr(&e, scope, tat, true)?;
-                types.push(e);
+                self.cur.skip_ws();
+                spans.types.push(self.cur.pos());
+                types.push(self.expr()?);
                 if !self.cur.eat(",") {
                     break;
                 }
             }
-            if types.len() != names.len() {
-                return Err(self.err(
-                    at,
-                    format!("{} types for {} results", types.len(), names.len()),
-                ));
-            }
-        } else if !pir_infer::has_inference(&op) {
-            // Without inference a result takes the type of the source
-            // tensor it replaces; a new one needs its type written.
-            for (n, nat) in &names {
-                if !scope.source_results.contains(n) {
-                    return Err(self.err(
-                        *nat,
-                        format!("`%{n}` is new and `{op}` has no type inference: give its type (`: type(%t)`)"),
-                    ));
-                }
-            }
-        }
-        let results: Vec<String> = names.into_iter().map(|(n, _)| n).collect();
-        for n in &results {
-            scope.result_defined.insert(n.clone());
         }
         Ok(ResultStmt::Op(ResultOp {
-            results,
+            results: names,
             op,
             operands,
             attrs,
@@ -322,9 +252,10 @@ impl<'t> RuleParser<'t> {
         }))
     }
 
-    /// `(item, item, ...)`: an op's operands.
+    /// `(item, item, ...)`: an op's operands (their offsets into `at`).
     fn operand_list<T>(
         &mut self,
+        at: &mut Vec<usize>,
         mut item: impl FnMut(&mut Self) -> Result<T, ParseError>,
     ) -> Result<Vec<T>, ParseError> {
         self.cur.expect("(", "to open the operands")?;
@@ -334,6 +265,7 @@ impl<'t> RuleParser<'t> {
         }
         loop {
             self.cur.skip_ws();
+            at.push(self.cur.pos());
             items.push(item(self)?);
             if self.cur.eat(")") {
                 return Ok(items);
@@ -342,39 +274,9 @@ impl<'t> RuleParser<'t> {
         }
     }
 
-    /// Operand and result counts against the op's definition (`results`:
-    /// `None` when the rule names none).
-    fn check_arity(
-        &self,
-        at: usize,
-        op: &str,
-        def: &pir_dialects::op_def::OpDef,
-        operands: usize,
-        results: Option<usize>,
-    ) -> Result<(), ParseError> {
-        if operands != def.inputs.len() {
-            let n = def.inputs.len();
-            return Err(self.err(at, format!("{op} has {n} operands, not {operands}")));
-        }
-        match results {
-            Some(r) if r != def.outputs.len() => {
-                let n = def.outputs.len();
-                Err(self.err(at, format!("{op} has {n} results, not {r}")))
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// `{name: expr, ...}` (optional). In a source op, a lone `$v` binds.
-    fn attr_dict(
-        &mut self,
-        op: &str,
-        def: Option<&'static pir_dialects::op_def::OpDef>,
-        scope: &mut Scope,
-        source: bool,
-    ) -> Result<Vec<(String, Expr)>, ParseError> {
+    /// `{name: expr, ...}` (optional).
+    fn attr_dict(&mut self, spans: &mut OpSpans) -> Result<Vec<(String, Expr)>, ParseError> {
         let mut attrs: Vec<(String, Expr)> = Vec::new();
-        let mut seen: HashSet<String> = HashSet::new();
         if !self.cur.eat("{") {
             return Ok(attrs);
         }
@@ -383,85 +285,18 @@ impl<'t> RuleParser<'t> {
         }
         loop {
             self.cur.skip_ws();
-            let at = self.cur.pos();
+            spans.attr_names.push(self.cur.pos());
             let name = self.cur.expect_ident("an attribute name")?.to_owned();
-            if let Some(def) = def {
-                if def.attribute(&name).is_none()
-                    && !COMMON_ATTRS.contains(&name.as_str())
-                    && !name.starts_with("__")
-                {
-                    return Err(self.err(at, format!("{op} has no attribute `{name}`")));
-                }
-            }
-            if !seen.insert(name.clone()) {
-                return Err(self.err(at, format!("attribute `{name}` is given twice")));
-            }
             self.cur.expect(":", "after the attribute name")?;
-            let eat = self.cur.pos();
-            let e = self.expr()?;
-            match (&e, source) {
-                (Expr::Var(v), true) => {
-                    scope.vars.insert(v.clone());
-                }
-                _ => self.check_expr(&e, scope, eat, false)?,
-            }
-            attrs.push((name, e));
+            self.cur.skip_ws();
+            spans.attr_values.push(self.cur.pos());
+            attrs.push((name, self.expr()?));
             if self.cur.eat("}") {
                 break;
             }
             self.cur.expect(",", "between attributes")?;
         }
         Ok(attrs)
-    }
-
-    /// Names in `e` must be known; `type(...)` only where types are given.
-    fn check_expr(
-        &self,
-        e: &Expr,
-        scope: &Scope,
-        at: usize,
-        type_position: bool,
-    ) -> Result<(), ParseError> {
-        let mut problem = None;
-        visit(e, &mut |e| match e {
-            Expr::Tensor(n) if problem.is_none() => {
-                if let Err(m) = scope.check_readable(n) {
-                    problem = Some(m);
-                }
-            }
-            Expr::Var(v) if problem.is_none() && !scope.vars.contains(v) => {
-                problem = Some(format!(
-                    "`${v}` is not bound by a source attribute before this point"
-                ));
-            }
-            Expr::Call(f, args) if problem.is_none() => {
-                match super::eval::FUNCTIONS.iter().find(|(name, _, _)| name == f) {
-                    None => {
-                        let known: Vec<&str> =
-                            super::eval::FUNCTIONS.iter().map(|(n, _, _)| *n).collect();
-                        problem = Some(format!(
-                            "unknown function `{f}` (known: {})",
-                            known.join(", ")
-                        ));
-                    }
-                    Some((_, arity, _)) if *arity != args.len() => {
-                        problem = Some(format!(
-                            "`{f}` takes {arity} argument(s), not {}",
-                            args.len()
-                        ));
-                    }
-                    Some(_) if f == "type" && !type_position => {
-                        problem = Some("`type(...)` gives a result type, after `:`".into());
-                    }
-                    _ => {}
-                }
-            }
-            _ => {}
-        });
-        match problem {
-            Some(m) => Err(self.err(at, m)),
-            None => Ok(()),
-        }
     }
 
     // ------------------------------------------------------------ expressions
@@ -669,101 +504,5 @@ impl<'t> RuleParser<'t> {
             }
         };
         Ok((leaf, 1))
-    }
-}
-
-/// Attributes an op may carry beyond its definition (besides Paddle's
-/// runtime attributes, `__name__`).
-const COMMON_ATTRS: [&str; 3] = ["stop_gradient", "persistable", "trainable"];
-
-/// The op's definition; an error for names that are neither defined ops nor
-/// `builtin.*`.
-fn check_op(name: &str) -> Result<Option<&'static pir_dialects::op_def::OpDef>, String> {
-    if let Some(def) = pir_dialects::op_def(name) {
-        return Ok(Some(def));
-    }
-    if name.starts_with("builtin.") || name.starts_with("cf.") {
-        return Ok(None);
-    }
-    Err(format!("unknown op `{name}` (not an op of Paddle 3.3.1)"))
-}
-
-/// Every source op must feed the last one, directly or not.
-fn check_connected(pattern: &[SourceOp]) -> Result<(), String> {
-    // Result names are defined once (the scope checks): a map finds each
-    // operand's producer (a search per operand is quadratic in the rule).
-    let mut producer: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    for (i, op) in pattern.iter().enumerate() {
-        for r in op.results.iter().flatten() {
-            producer.entry(r.as_str()).or_insert(i);
-        }
-    }
-    let n = pattern.len();
-    let mut reached = vec![false; n];
-    reached[n - 1] = true;
-    for i in (0..n).rev() {
-        if !reached[i] {
-            continue;
-        }
-        for operand in pattern[i].operands.iter().filter_map(SourceOperand::name) {
-            if let Some(&j) = producer.get(operand) {
-                if j < i {
-                    reached[j] = true;
-                }
-            }
-        }
-    }
-    match reached.iter().position(|r| !r) {
-        Some(i) => Err(format!(
-            "source op {} ({}) does not feed the last source op: a pattern is rooted at its last op",
-            i + 1,
-            pattern[i].op
-        )),
-        None => Ok(()),
-    }
-}
-
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
-    f(e);
-    match e {
-        Expr::List(items) | Expr::Call(_, items) => items.iter().for_each(|i| visit(i, f)),
-        Expr::Index(a, b) | Expr::Binary(_, a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::Unary(_, a) => visit(a, f),
-        _ => {}
-    }
-}
-
-/// Names known while a rule is read.
-#[derive(Default)]
-struct Scope {
-    /// Tensors defined by source ops, in order.
-    defined: HashSet<String>,
-    /// Names defined by source ops (replaceable by results).
-    source_results: HashSet<String>,
-    /// Tensors read by the pattern but defined outside it.
-    inputs: HashSet<String>,
-    /// Names defined by result statements so far.
-    result_defined: HashSet<String>,
-    /// `$variables` bound by source attributes.
-    vars: HashSet<String>,
-}
-
-impl Scope {
-    fn define(&mut self, name: &str) -> bool {
-        !self.inputs.contains(name) && self.defined.insert(name.to_owned())
-    }
-
-    fn check_readable(&self, name: &str) -> Result<(), String> {
-        if self.defined.contains(name)
-            || self.inputs.contains(name)
-            || self.result_defined.contains(name)
-        {
-            Ok(())
-        } else {
-            Err(format!("`%{name}` is not a tensor of the pattern"))
-        }
     }
 }

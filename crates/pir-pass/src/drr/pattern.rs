@@ -1,13 +1,15 @@
 //! A rule as a [`RewritePattern`]: matching from the anchor through
 //! operands, the safety checks, and the rewrite.
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock, Weak};
 
-use pir_core::{Attribute, IrContext, OpId, Program, Type, ValueId};
-use pir_dialects::op_def::{AttrKind, DefaultValue, ElementKind, OpDef};
+use pir_core::{Attribute, IrContext, OpId, Program, Symbol, Type, ValueId};
+use pir_dialects::op_def::OpDef;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::eval::{self, attr_text, attr_val, equal, Bindings, EvalError, Val};
+use super::attr;
+use super::check::CheckedRule;
+use super::eval::{self, attr_val, equal, Bindings, EvalError, Val};
 use super::placement::{Placement, SpanWrites};
 use super::{Expr, ResultStmt, Rule, SourceOperand};
 use crate::alias::alias_class;
@@ -21,10 +23,32 @@ pub struct DrrPattern {
     producers: Vec<Vec<Option<(usize, usize)>>>,
     /// Source tensor names the result defines again (replaced).
     replaced: Vec<String>,
+    /// A source op is in-place or a view: the rule never fires (moving,
+    /// dropping or replacing such ops is unsafe).
+    never_fires: bool,
+    /// Each result statement's op definition (`None` for `%r = %a` and ops
+    /// without one).
+    result_defs: Vec<Option<&'static OpDef>>,
+    /// The op names as symbols of the last context matched in.
+    symbols: RwLock<Option<ContextSymbols>>,
 }
 
-/// Compiles a checked rule (from [`super::RuleSet::parse`]).
-pub fn compile(rule: Arc<Rule>) -> DrrPattern {
+/// A rule's op names interned in one context: compared as symbols when
+/// matching, resolved once per context (a program's context is kept by
+/// its ops for as long as they are matched).
+#[derive(Clone)]
+struct ContextSymbols {
+    /// The context (held weakly: its address is not reused while held).
+    context: Weak<IrContext>,
+    /// Each source op's name.
+    source: Arc<[Symbol]>,
+    /// Each result statement's op name (`None` for `%r = %a`).
+    result: Arc<[Option<Symbol>]>,
+}
+
+/// Compiles a checked rule (from [`super::RuleSet::parse`], [`Rule::check`]).
+pub fn compile(checked: &CheckedRule) -> DrrPattern {
+    let rule = checked.shared();
     // Each name's defining source op, filled in file order: a rule defines
     // names before it reads them, so one pass finds every producer (a map,
     // not a search: a rule may have thousands of ops).
@@ -56,16 +80,32 @@ pub fn compile(rule: Arc<Rule>) -> DrrPattern {
             }
         }
     }
+    let never_fires = rule.pattern.iter().any(|op| {
+        pir_dialects::op_def(&op.op).is_some_and(|d| !d.inplace.is_empty() || !d.view.is_empty())
+    });
+    let result_defs = rule
+        .result
+        .iter()
+        .map(|stmt| match stmt {
+            ResultStmt::Op(op) => pir_dialects::op_def(&op.op),
+            ResultStmt::Alias { .. } => None,
+        })
+        .collect();
     DrrPattern {
         rule,
         producers,
         replaced,
+        never_fires,
+        result_defs,
+        symbols: RwLock::new(None),
     }
 }
 
 /// What a match bound (names borrowed from the rule, not the program, so
 /// the rewrite can edit the program while reading them).
 struct Match<'a> {
+    /// Each source op's name in the program's context.
+    names: Arc<[Symbol]>,
     ops: Vec<Option<OpId>>,
     /// The ops of `ops`, for constant-time membership.
     matched: FxHashSet<OpId>,
@@ -120,7 +160,7 @@ impl DrrPattern {
         block: Option<pir_core::BlockId>,
     ) -> bool {
         let pat = &self.rule.pattern[index];
-        if p.op_name_str(op) != pat.op
+        if p.op_name(op) != m.names[index]
             || p.op_parent_block(op) != block
             || p.num_operands(op) != pat.operands.len()
             || (!pat.results.is_empty() && p.num_results(op) != pat.results.len())
@@ -219,9 +259,18 @@ impl DrrPattern {
 
     /// Matches at `anchor` and checks the rule may fire there: `Ok(None)`
     /// where it does not, `Err` where an expression broke a limit.
-    fn find<'a>(&'a self, p: &Program, anchor: OpId) -> Result<Option<Match<'a>>, String> {
+    fn find<'a>(
+        &'a self,
+        p: &Program,
+        names: Arc<[Symbol]>,
+        anchor: OpId,
+    ) -> Result<Option<Match<'a>>, String> {
+        if self.never_fires {
+            return Ok(None);
+        }
         let n = self.rule.pattern.len();
         let mut m = Match {
+            names,
             ops: vec![None; n],
             matched: FxHashSet::default(),
             tensors: FxHashMap::default(),
@@ -235,14 +284,6 @@ impl DrrPattern {
         let Some(ops) = m.ops.iter().copied().collect::<Option<Vec<OpId>>>() else {
             return Ok(None);
         };
-        // In-place ops write their inputs and views share them: moving,
-        // dropping or replacing them is unsafe.
-        if ops.iter().any(|&o| {
-            pir_dialects::op_def(p.op_name_str(o))
-                .is_some_and(|d| !d.inplace.is_empty() || !d.view.is_empty())
-        }) {
-            return Ok(None);
-        }
         // A source result the rule does not replace dies with its op: it
         // must have no users outside the match.
         let replaced: FxHashSet<ValueId> =
@@ -330,41 +371,6 @@ impl DrrPattern {
     }
 }
 
-/// The attribute `name` of a new `op` holding `v`, of the kind its
-/// definition gives.
-fn make_attr(
-    ctx: &Arc<IrContext>,
-    op: &str,
-    def: Option<&OpDef>,
-    name: &str,
-    v: &Val,
-) -> Option<Attribute> {
-    if let Val::Attr(a) = v {
-        return Some(*a);
-    }
-    let kind = def.and_then(|d| d.attribute(name)).map(|s| s.kind);
-    let quote = matches!(
-        kind,
-        None | Some(AttrKind::Str | AttrKind::Array(Some(ElementKind::Str)))
-    );
-    let text = attr_text(v, quote)?;
-    pir_core::parser::parse_attribute(ctx, op, name, &text).ok()
-}
-
-fn default_val(d: &DefaultValue) -> Option<Val> {
-    Some(match *d {
-        DefaultValue::Bool(b) => Val::Bool(b),
-        DefaultValue::Int(i) => Val::Int(i),
-        DefaultValue::Float(f) => Val::Float(f),
-        DefaultValue::Str(s) => Val::Str(s.to_owned()),
-        DefaultValue::IntList(l) => Val::List(l.iter().map(|&i| Val::Int(i)).collect()),
-        DefaultValue::FloatList(l) => Val::List(l.iter().map(|&f| Val::Float(f)).collect()),
-        DefaultValue::BoolList(l) => Val::List(l.iter().map(|&b| Val::Bool(b)).collect()),
-        DefaultValue::StrList(l) => Val::List(l.iter().map(|&s| Val::Str(s.to_owned())).collect()),
-        DefaultValue::Place(..) => return None,
-    })
-}
-
 /// Names bound while the result is built: source tensors, then the result's own.
 struct Building<'m, 'a> {
     source: &'m Match<'a>,
@@ -408,6 +414,8 @@ impl DrrPattern {
         inferer: &pir_infer::Inferer,
         b: &Building<'_, '_>,
         op: &super::ResultOp,
+        def: Option<&'static OpDef>,
+        name: Symbol,
     ) -> Result<Option<Planned>, String> {
         /// The value of an `Option`, or `Ok(None)` from `plan`.
         macro_rules! some {
@@ -418,8 +426,7 @@ impl DrrPattern {
                 }
             };
         }
-        let ctx = p.ctx_arc();
-        let def = pir_dialects::op_def(&op.op);
+        let ctx = p.ctx();
         let operands = some!(op
             .operands
             .iter()
@@ -428,7 +435,6 @@ impl DrrPattern {
                 None => Some(None),
             })
             .collect::<Option<Vec<_>>>());
-        let name = ctx.symbol(&op.op);
         let infer = op.types.is_empty() && inferer.has_inference(name);
         let types = if infer {
             // Typed once created, as Paddle's builders type the ops a
@@ -458,11 +464,11 @@ impl DrrPattern {
             for spec in def.attributes {
                 let value = match given.get(spec.name) {
                     Some(e) => some!(value(eval::eval(e, b))?),
-                    None => some!(default_val(some!(spec.default.as_ref()))),
+                    None => some!(attr::default_val(some!(spec.default.as_ref()))),
                 };
                 attrs.push((
                     ctx.symbol(spec.name),
-                    some!(make_attr(ctx, &op.op, Some(def), spec.name, &value)),
+                    some!(attr::build(ctx, spec.kind, &value)),
                 ));
             }
         }
@@ -485,7 +491,7 @@ impl DrrPattern {
             let value = some!(value(eval::eval(e, b))?);
             attrs.push((
                 ctx.symbol(name),
-                some!(make_attr(ctx, &op.op, def, name, &value)),
+                some!(attr::build_undeclared(ctx, name, &value)),
             ));
         }
         Ok(Some(Planned {
@@ -495,6 +501,46 @@ impl DrrPattern {
             attrs,
             infer,
         }))
+    }
+}
+
+impl DrrPattern {
+    /// The rule's op names in `ctx`: resolved when a context is first
+    /// matched in, then read back.
+    fn symbols(&self, ctx: &Arc<IrContext>) -> ContextSymbols {
+        let cached = self
+            .symbols
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .filter(|s| std::ptr::eq(s.context.as_ptr(), Arc::as_ptr(ctx)))
+            .cloned();
+        if let Some(symbols) = cached {
+            return symbols;
+        }
+        let resolved = ContextSymbols {
+            context: Arc::downgrade(ctx),
+            source: self
+                .rule
+                .pattern
+                .iter()
+                .map(|op| ctx.symbol(&op.op))
+                .collect(),
+            result: self
+                .rule
+                .result
+                .iter()
+                .map(|stmt| match stmt {
+                    ResultStmt::Op(op) => Some(ctx.symbol(&op.op)),
+                    ResultStmt::Alias { .. } => None,
+                })
+                .collect(),
+        };
+        *self
+            .symbols
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(resolved.clone());
+        resolved
     }
 }
 
@@ -515,7 +561,8 @@ impl RewritePattern for DrrPattern {
     }
 
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, anchor: OpId) -> bool {
-        let mut m = match self.find(rw.program(), anchor) {
+        let symbols = self.symbols(rw.program().ctx_arc());
+        let mut m = match self.find(rw.program(), Arc::clone(&symbols.source), anchor) {
             Ok(Some(m)) => m,
             Ok(None) => return false,
             Err(message) => {
@@ -538,7 +585,7 @@ impl RewritePattern for DrrPattern {
         };
         // Looked up once per match: result ops are typed and checked by it.
         let inferer = pir_infer::Inferer::shared(rw.program().ctx_arc());
-        for stmt in &self.rule.result {
+        for (index, stmt) in self.rule.result.iter().enumerate() {
             let p = rw.program();
             let b = Building {
                 source: &m,
@@ -553,7 +600,10 @@ impl RewritePattern for DrrPattern {
                     created.insert(name.clone(), v);
                 }
                 ResultStmt::Op(op) => {
-                    let plan = match self.plan(p, &inferer, &b, op) {
+                    let (def, Some(name)) = (self.result_defs[index], symbols.result[index]) else {
+                        return rollback(rw, &new_ops);
+                    };
+                    let plan = match self.plan(p, &inferer, &b, op, def, name) {
                         Ok(Some(plan)) => plan,
                         Ok(None) => return rollback(rw, &new_ops),
                         Err(message) => {

@@ -9,7 +9,7 @@ use pir_dialects::ops::{AddOp, MatmulOp, ReluOp};
 use super::RuleSet;
 use crate::rewrite::{apply_greedily, FrozenPatternSet, GreedyConfig};
 
-const FC: &str = r#"
+pub(super) const FC: &str = r#"
 // y = x·w + b: one pd_op.fc
 rule matmul_add_to_fc {
     %mm = pd_op.matmul(%x, %w) {transpose_x: false, transpose_y: false}
@@ -161,7 +161,7 @@ fn deep_nesting_is_an_error_not_a_crash() {
     assert!(error(&deep).contains("nesting"));
 }
 
-fn fc_program(weight_dims: &[i64], bias_dims: &[i64]) -> (Program, pir_core::ValueId) {
+pub(super) fn fc_program(weight_dims: &[i64], bias_dims: &[i64]) -> (Program, pir_core::ValueId) {
     let ctx = pir_dialects::pd_op_context();
     let mut p = Program::new(ctx.clone());
     let f32 = ctx.intern_type(pir_core::builtin::ScalarType::F32);
@@ -183,7 +183,7 @@ fn fc_program(weight_dims: &[i64], bias_dims: &[i64]) -> (Program, pir_core::Val
     (p, y)
 }
 
-fn run(p: &mut Program, rules: &str) -> u64 {
+pub(super) fn run(p: &mut Program, rules: &str) -> u64 {
     let set = FrozenPatternSet::new(parse(rules).patterns());
     let module = p.module_op();
     apply_greedily(p, module, &set, &GreedyConfig::default()).rewrites

@@ -15,8 +15,12 @@
 //! run (2–3 µs each in Paddle's CPU executor), about as much as a small
 //! matmul. A whole program's shape reads go once no reader is left.
 //!
-//! "Has `y`'s batch size" is [`LeadingDims`]: both leading dims have the
-//! same `pd_op.data` origin. Only the leading dim is rewritten, and only
+//! "Has `y`'s batch size" is the symbolic shape analysis
+//! ([`ShapeAnalysis::same_dim`]): both leading dims are the same expression
+//! (one data input's batch followed through the ops that keep it, or dims
+//! the checks of other ops of the top block make equal). `full_batch_size_like` needs no proof: it
+//! reads `y`'s leading dim itself; it is used where that dim is not known
+//! (a known one is folded by `constant_folding`). Only the leading dim is rewritten, and only
 //! when every other element of the list is a constant (for reshape, none of
 //! them `0`, which would copy a dim instead; for `full_batch_size_like`,
 //! none negative). The values read (`x`, `y`) must not be written in place:
@@ -29,32 +33,27 @@
 
 use pir_core::{Builder, InsertPoint, OpId, Program, ValueId};
 use pir_dialects::ops::{
-    FullBatchSizeLikeOp, FullIntArrayOp, FullWithTensorOp, ReshapeOp, Shape64Op, ShapeOp, SliceOp,
-    StackOp,
+    DataOp, FullBatchSizeLikeOp, FullIntArrayOp, FullWithTensorOp, ReshapeOp, Shape64Op, ShapeOp,
+    SliceOp, StackOp,
 };
 use pir_dialects::pd_op::{DataType, Place};
 
 use crate::alias::alias_class;
-use crate::leading_dim::LeadingDims;
 use crate::pass::{Changed, Pass, PassContext, PassError};
-use crate::registry::PassInfo;
 use pir_eval::EvalTensor;
+use pir_shape::{Assume, ShapeAnalysis};
 
 use crate::transforms::constant_folding::{self, maker_value};
 use crate::transforms::{copy_bookkeeping, dense_dims, ops_under};
 
-/// The `batch_size_like` pass.
-pub const INFO: PassInfo = PassInfo {
-    argument: "batch_size_like",
-    description: "shapes stacked from a tensor's batch size read at run time let the kernel copy \
-                  it: reshape with 0, full_batch_size_like",
-    options: &[],
-    make: |_| Ok(Box::new(BatchSizeLike)),
-};
-
-/// The `batch_size_like` pass.
-#[derive(Debug, Default)]
-pub struct BatchSizeLike;
+pass_without_options! {
+    /// The `batch_size_like` pass.
+    INFO = "batch_size_like",
+        "shapes stacked from a tensor's batch size read at run time let the kernel copy \
+                  it: reshape with 0, full_batch_size_like";
+    /// The `batch_size_like` pass.
+    BatchSizeLike
+}
 
 impl Pass for BatchSizeLike {
     fn argument(&self) -> &'static str {
@@ -80,13 +79,18 @@ impl Pass for BatchSizeLike {
             let name = p.op_name_str(op);
             name.contains("sequence") || name.contains("lod")
         });
-        let dims = LeadingDims::new(p, root);
+        // Rewriting keeps every value the analysis saw, so it holds for the
+        // whole run. It assumes only the checks of ops that always run and
+        // stay: a rewritten reshape no longer checks that `x` has `y`'s
+        // batch, so its own check (the element count) proves nothing.
+        let rewritten_ops = candidates.iter().copied().collect();
+        let shapes = ShapeAnalysis::run_assuming(p, Assume::TopLevelExcept(rewritten_ops));
         let mut rewritten = 0u64;
         for op in candidates {
             let done = if let Some(reshape) = ReshapeOp::from_op(p, op) {
-                reshape_copying_batch(p, &dims, reshape)
+                reshape_copying_batch(p, &shapes, reshape)
             } else if let Some(full) = FullWithTensorOp::from_op(p, op).filter(|_| lod_free) {
-                full_batch_size_like(p, &dims, full)?
+                full_batch_size_like(p, &shapes, full)?
             } else {
                 false
             };
@@ -163,13 +167,24 @@ fn leading_dim_read(p: &Program, op: OpId) -> Option<ValueId> {
     (!alias_class(p, y).facts.written).then_some(y)
 }
 
-/// Whether `a` and `b` have the same (dynamic) leading dim at run time.
-fn same_batch(dims: &LeadingDims, a: ValueId, b: ValueId) -> bool {
-    dims.origin(a).is_some_and(|o| dims.origin(b) == Some(o))
+/// Whether the leading dim of `y` is not a known integer and is the batch
+/// of a data input: a value made otherwise (`array_to_tensor`) may carry a
+/// LoD, and then `full_batch_size_like` would count its sequences.
+fn unknown_leading_dim(p: &Program, shapes: &ShapeAnalysis, y: ValueId) -> bool {
+    let Some(d) = shapes.dim(y, 0).filter(|d| !d.is_int()) else {
+        return false;
+    };
+    p.block_ops(p.top_block())
+        .filter(|&op| p.op_name_str(op) == DataOp::NAME && p.num_results(op) == 1)
+        .any(|op| {
+            shapes
+                .dim(p.result(op, 0), 0)
+                .is_some_and(|b| shapes.dims_equal(b, d))
+        })
 }
 
 /// `reshape(x, stack([shape(y)[0], c...]))` → `reshape(x, [0, c...])`.
-fn reshape_copying_batch(p: &mut Program, dims: &LeadingDims, reshape: ReshapeOp) -> bool {
+fn reshape_copying_batch(p: &mut Program, shapes: &ShapeAnalysis, reshape: ReshapeOp) -> bool {
     let (Some(x), Some(shape)) = (reshape.x(p), reshape.shape(p)) else {
         return false;
     };
@@ -179,7 +194,7 @@ fn reshape_copying_batch(p: &mut Program, dims: &LeadingDims, reshape: ReshapeOp
     let Some((&Element::BatchOf(y), rest)) = elements.split_first() else {
         return false;
     };
-    if !same_batch(dims, x, y) || alias_class(p, x).facts.written {
+    if !shapes.same_dim(x, 0, y, 0) || alias_class(p, x).facts.written {
         return false;
     }
     let mut list = vec![0];
@@ -206,7 +221,7 @@ fn reshape_copying_batch(p: &mut Program, dims: &LeadingDims, reshape: ReshapeOp
 /// `full_batch_size_like(y, ...)`.
 fn full_batch_size_like(
     p: &mut Program,
-    dims: &LeadingDims,
+    shapes: &ShapeAnalysis,
     full: FullWithTensorOp,
 ) -> Result<bool, PassError> {
     let (Some(value), Some(shape), Some(dtype)) = (full.value(p), full.shape(p), full.dtype(p))
@@ -224,7 +239,7 @@ fn full_batch_size_like(
     let mut list = Vec::with_capacity(elements.len());
     for (i, e) in elements.iter().enumerate() {
         match *e {
-            Element::BatchOf(y) if batch.is_none() && dims.origin(y).is_some() => {
+            Element::BatchOf(y) if batch.is_none() && unknown_leading_dim(p, shapes, y) => {
                 batch = Some((i, y));
                 list.push(-1);
             }

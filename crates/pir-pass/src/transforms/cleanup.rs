@@ -1,7 +1,6 @@
 //! Paddle's general cleanups that need no kernels: `delete_assert` and
 //! `replace_fetch_with_shadow_output`.
 
-use crate::registry::PassInfo;
 use pir_core::builtin::StrAttr;
 use pir_core::walk::Order;
 use pir_core::{InsertPoint, OpId, Program};
@@ -19,17 +18,12 @@ fn ops_named(p: &Program, root: OpId, name: &str) -> Vec<OpId> {
     found
 }
 
-/// The `delete_assert` pass.
-pub const DELETE_ASSERT: PassInfo = PassInfo {
-    argument: "delete_assert",
-    description: "remove runtime assertions",
-    options: &[],
-    make: |_| Ok(Box::new(DeleteAssert)),
-};
-
-/// `delete_assert`: removes `pd_op.assert` (it has no results).
-#[derive(Debug, Default)]
-pub struct DeleteAssert;
+pass_without_options! {
+    /// The `delete_assert` pass.
+    DELETE_ASSERT = "delete_assert", "remove runtime assertions";
+    /// `delete_assert`: removes `pd_op.assert` (it has no results).
+    DeleteAssert
+}
 
 impl Pass for DeleteAssert {
     fn argument(&self) -> &'static str {
@@ -57,18 +51,14 @@ impl Pass for DeleteAssert {
     }
 }
 
-/// The `replace_fetch_with_shadow_output` pass.
-pub const REPLACE_FETCH_WITH_SHADOW_OUTPUT: PassInfo = PassInfo {
-    argument: "replace_fetch_with_shadow_output",
-    description: "turn fetch ops into shadow outputs of the same name",
-    options: &[],
-    make: |_| Ok(Box::new(ReplaceFetchWithShadowOutput)),
-};
-
-/// `replace_fetch_with_shadow_output`: `pd_op.fetch(x) {name}` whose result is
-/// unused becomes `builtin.shadow_output(x) {output_name: name}`.
-#[derive(Debug, Default)]
-pub struct ReplaceFetchWithShadowOutput;
+pass_without_options! {
+    /// The `replace_fetch_with_shadow_output` pass.
+    REPLACE_FETCH_WITH_SHADOW_OUTPUT = "replace_fetch_with_shadow_output",
+        "turn fetch ops into shadow outputs of the same name";
+    /// `replace_fetch_with_shadow_output`: `pd_op.fetch(x) {name}` whose result is
+    /// unused becomes `builtin.shadow_output(x) {output_name: name}`.
+    ReplaceFetchWithShadowOutput
+}
 
 impl Pass for ReplaceFetchWithShadowOutput {
     fn argument(&self) -> &'static str {

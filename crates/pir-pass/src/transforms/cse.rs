@@ -12,13 +12,21 @@
 //! dense tensor. A `while` rebinding its other variables copies no data, so
 //! ops reading a loop's initial value still merge. These are Paddle's own
 //! CSE rules, made exact by the alias analysis.
+//!
+//! A `shape`/`shape64` op stands for another of the same kind whose input
+//! has the same symbolic shape ([`ShapeAnalysis`]: the same expression per
+//! dim, equalities substituted), although the inputs differ: `shape(x)`
+//! and `shape(relu(x))` read one batch size, so the shape arithmetic after
+//! them merges too. The analysis assumes only the checks of ops that always
+//! run, and runs only when the program has such an op.
 
-use crate::registry::PassInfo;
 use rustc_hash::FxHashMap;
 
 use pir_core::{BlockId, OpId, Program, Symbol, ValueId};
 
 use pir_dialects::op_facts::OpFact;
+use pir_dialects::ops::{Shape64Op, ShapeOp};
+use pir_shape::{Assume, DimExpr, ShapeAnalysis};
 
 use crate::alias::{is_dense, AliasAnalysis};
 use crate::effects::is_pure;
@@ -48,6 +56,8 @@ pub fn mergeable(p: &Program, aliases: &AliasAnalysis, op: OpId) -> bool {
 /// scopes of visible ops by hash.
 struct Cse<'a> {
     aliases: &'a AliasAnalysis,
+    /// The symbolic shapes, when the program reads shapes.
+    shapes: Option<ShapeAnalysis>,
     commutative: Vec<Symbol>,
     scopes: Vec<FxHashMap<u64, OpId>>,
     merged: u64,
@@ -71,7 +81,9 @@ impl Cse<'_> {
         let mut h = rustc_hash::FxHasher::default();
         p.op_name(op).hash(&mut h);
         p.attrs(op).hash(&mut h);
-        if self.swapped(p, op) {
+        if let Some(dims) = self.shape_read(p, op) {
+            dims.hash(&mut h);
+        } else if self.swapped(p, op) {
             p.operand(op, 1).hash(&mut h);
             p.operand(op, 0).hash(&mut h);
         } else {
@@ -85,23 +97,36 @@ impl Cse<'_> {
         h.finish()
     }
 
+    /// The symbolic shape a `shape`/`shape64` op reads, when known.
+    fn shape_read(&self, p: &Program, op: OpId) -> Option<&[DimExpr]> {
+        if !matches!(p.op_name_str(op), ShapeOp::NAME | Shape64Op::NAME) {
+            return None;
+        }
+        self.shapes.as_ref()?.shape(p.operand(op, 0)?)
+    }
+
     fn same(&self, p: &Program, a: OpId, b: OpId) -> bool {
-        let operands_equal = match (self.swapped(p, a), self.swapped(p, b)) {
-            (false, false) => p.operands(a).eq(p.operands(b)),
-            (swap_a, swap_b) => {
-                let order = |op: OpId, swap: bool| {
-                    let (x, y) = (p.operand(op, 0), p.operand(op, 1));
-                    if swap {
-                        (y, x)
-                    } else {
-                        (x, y)
-                    }
-                };
-                p.num_operands(a) == 2
-                    && p.num_operands(b) == 2
-                    && order(a, swap_a) == order(b, swap_b)
-            }
+        let same_shape_read = match (self.shape_read(p, a), self.shape_read(p, b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
         };
+        let operands_equal = same_shape_read
+            || match (self.swapped(p, a), self.swapped(p, b)) {
+                (false, false) => p.operands(a).eq(p.operands(b)),
+                (swap_a, swap_b) => {
+                    let order = |op: OpId, swap: bool| {
+                        let (x, y) = (p.operand(op, 0), p.operand(op, 1));
+                        if swap {
+                            (y, x)
+                        } else {
+                            (x, y)
+                        }
+                    };
+                    p.num_operands(a) == 2
+                        && p.num_operands(b) == 2
+                        && order(a, swap_a) == order(b, swap_b)
+                }
+            };
         p.op_name(a) == p.op_name(b)
             && p.attrs(a) == p.attrs(b)
             && operands_equal
@@ -157,17 +182,12 @@ impl Cse<'_> {
     }
 }
 
-/// The `cse` pass.
-pub const INFO: PassInfo = PassInfo {
-    argument: "cse",
-    description: "replace an op by an identical earlier one visible at its place",
-    options: &[],
-    make: |_| Ok(Box::new(CommonSubexpressionElimination)),
-};
-
-/// The `cse` pass.
-#[derive(Debug, Default)]
-pub struct CommonSubexpressionElimination;
+pass_without_options! {
+    /// The `cse` pass.
+    INFO = "cse", "replace an op by an identical earlier one visible at its place";
+    /// The `cse` pass.
+    CommonSubexpressionElimination
+}
 
 impl Pass for CommonSubexpressionElimination {
     fn argument(&self) -> &'static str {
@@ -181,8 +201,16 @@ impl Pass for CommonSubexpressionElimination {
     ) -> Result<Changed, PassError> {
         let aliases = AliasAnalysis::new(p);
         let ctx = p.ctx();
+        let reads_shapes = super::ops_under(p, root)
+            .into_iter()
+            .any(|op| matches!(p.op_name_str(op), ShapeOp::NAME | Shape64Op::NAME));
+        // Merging keeps every value's fact (a replaced value equals its
+        // replacement), so the analysis holds for the whole run.
+        let shapes = reads_shapes
+            .then(|| ShapeAnalysis::run_assuming(p, Assume::TopLevelExcept(Default::default())));
         let mut cse = Cse {
             aliases: &aliases,
+            shapes,
             commutative: OpFact::Commutative
                 .ops()
                 .iter()

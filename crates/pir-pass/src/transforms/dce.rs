@@ -6,7 +6,6 @@
 //! carried value, so a loop often carries values only its own iterations
 //! wrote; the ops computing them then die too.
 
-use crate::registry::PassInfo;
 use pir_core::builtin::ArrayAttr;
 use pir_core::walk::Order;
 use pir_core::{Attribute, InsertPoint, OpId, Program, ValueId};
@@ -16,18 +15,13 @@ use crate::effects::is_pure;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::transforms::loops_under;
 
-/// The `dce` pass.
-pub const INFO: PassInfo = PassInfo {
-    argument: "dce",
-    description: "erase side-effect-free ops whose results are unused, and loop-carried values \
-                  nothing reads",
-    options: &[],
-    make: |_| Ok(Box::new(DeadCodeElimination)),
-};
-
-/// The `dce` pass.
-#[derive(Debug, Default)]
-pub struct DeadCodeElimination;
+pass_without_options! {
+    /// The `dce` pass.
+    INFO = "dce", "erase side-effect-free ops whose results are unused, and loop-carried values \
+                  nothing reads";
+    /// The `dce` pass.
+    DeadCodeElimination
+}
 
 impl Pass for DeadCodeElimination {
     fn argument(&self) -> &'static str {

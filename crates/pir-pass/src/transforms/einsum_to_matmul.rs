@@ -22,21 +22,16 @@ use pir_core::{Builder, InsertPoint, OpId, Program, Type, ValueId};
 use pir_dialects::ops::{EinsumOp, MatmulOp, TransposeOp};
 
 use crate::pass::{Changed, Pass, PassContext, PassError};
-use crate::registry::PassInfo;
 use crate::transforms::dense_dims;
 
-/// The `einsum_to_matmul` pass.
-pub const INFO: PassInfo = PassInfo {
-    argument: "einsum_to_matmul",
-    description: "turn a two-operand einsum that is a batched matrix product into matmul \
-                  (and transposes)",
-    options: &[],
-    make: |_| Ok(Box::new(EinsumToMatmul)),
-};
-
-/// The `einsum_to_matmul` pass.
-#[derive(Debug, Default)]
-pub struct EinsumToMatmul;
+pass_without_options! {
+    /// The `einsum_to_matmul` pass.
+    INFO = "einsum_to_matmul",
+        "turn a two-operand einsum that is a batched matrix product into matmul \
+                  (and transposes)";
+    /// The `einsum_to_matmul` pass.
+    EinsumToMatmul
+}
 
 impl Pass for EinsumToMatmul {
     fn argument(&self) -> &'static str {

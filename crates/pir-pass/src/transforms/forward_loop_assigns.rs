@@ -51,22 +51,17 @@ use pir_dialects::ops::AssignOutInplaceOp;
 
 use crate::alias::{has_fresh_results, only_reads, while_body, yield_of};
 use crate::pass::{Changed, Pass, PassContext, PassError};
-use crate::registry::PassInfo;
-use crate::transforms::{ancestor_in, loops_under, order_in_block, Positions};
+use crate::transforms::{ancestor_in, order_in_block, run_on_loops, Positions};
 
-/// The `forward_loop_assigns` pass.
-pub const INFO: PassInfo = PassInfo {
-    argument: "forward_loop_assigns",
-    description: "yield a while body's next values (loop variables and condition) themselves \
+pass_without_options! {
+    /// The `forward_loop_assigns` pass.
+    INFO = "forward_loop_assigns",
+        "yield a while body's next values (loop variables and condition) themselves \
                   instead of their assign_out_ copies into the loop's variables (legacy \
-                  translations), so the loop no longer writes its inputs in place",
-    options: &[],
-    make: |_| Ok(Box::new(ForwardLoopAssigns)),
-};
-
-/// The `forward_loop_assigns` pass.
-#[derive(Debug, Default)]
-pub struct ForwardLoopAssigns;
+                  translations), so the loop no longer writes its inputs in place";
+    /// The `forward_loop_assigns` pass.
+    ForwardLoopAssigns
+}
 
 impl Pass for ForwardLoopAssigns {
     fn argument(&self) -> &'static str {
@@ -78,35 +73,33 @@ impl Pass for ForwardLoopAssigns {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        let loops = loops_under(p, root);
-        if loops.is_empty() {
-            return Ok(Changed::No);
-        }
-        // Erasing copies keeps the other ops' order, so one table serves
-        // the whole run.
-        let pos = Positions::new(p, root);
-        let mut forwarded = 0u64;
-        for lp in loops {
-            let Some(body) = while_body(p, lp) else {
-                continue;
-            };
-            let copies: Vec<OpId> = p
-                .block_ops(body)
-                .filter(|&op| p.op_name_str(op) == AssignOutInplaceOp::NAME)
-                .collect();
-            for copy in copies {
-                if let Some((yield_op, slot, next)) = forwardable(p, &pos, lp, body, copy) {
-                    p.set_operand(yield_op, slot, Some(next)).map_err(error)?;
-                    p.erase_op(copy).map_err(error)?;
-                    forwarded += 1;
+        run_on_loops(p, root, |p, loops| {
+            // Erasing copies keeps the other ops' order, so one table serves
+            // the whole run.
+            let pos = Positions::new(p, root);
+            let mut forwarded = 0u64;
+            for lp in loops {
+                let Some(body) = while_body(p, lp) else {
+                    continue;
+                };
+                let copies: Vec<OpId> = p
+                    .block_ops(body)
+                    .filter(|&op| p.op_name_str(op) == AssignOutInplaceOp::NAME)
+                    .collect();
+                for copy in copies {
+                    if let Some((yield_op, slot, next)) = forwardable(p, &pos, lp, body, copy) {
+                        p.set_operand(yield_op, slot, Some(next)).map_err(error)?;
+                        p.erase_op(copy).map_err(error)?;
+                        forwarded += 1;
+                    }
                 }
             }
-        }
-        cx.statistics.add(
-            "loop copies forwarded (variables and conditions)",
-            forwarded,
-        );
-        Ok(Changed::from(forwarded > 0))
+            cx.statistics.add(
+                "loop copies forwarded (variables and conditions)",
+                forwarded,
+            );
+            Ok(Changed::from(forwarded > 0))
+        })
     }
 }
 

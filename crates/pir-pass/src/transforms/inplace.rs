@@ -52,9 +52,9 @@
 //!   into that input, so it has the input's shape whatever the dims), or
 //!   when every other tensor input is 1 or equal and static in every dim of
 //!   `a` (`add(x, bias)`), or equal to `a`'s dim by the symbolic shape
-//!   analysis ([`pir_shape::ShapeAnalysis`]: a residual `add(x, shortcut)`,
-//!   through embeddings, reshapes, transposes and loop bodies), or, in the
-//!   leading dim, has the batch of `a` by [`crate::leading_dim`]. Paddle's
+//!   analysis ([`pir_shape::ShapeAnalysis`]: a residual `add(x, shortcut)`
+//!   of one batch, through embeddings, reshapes, transposes, loop bodies and
+//!   branches that agree). Paddle's
 //!   `inplace_pass` accepts `-1` only as the leading dim of a tensor of rank
 //!   ≥ 2, not knowing which ops keep shapes;
 //! - `a` is the result of an op of the same block (a value captured from an
@@ -79,7 +79,6 @@
 //! leaves `b` alone in its class, so `relu(a)` before it still converts and
 //! a chain comes back whole.
 
-use crate::registry::PassInfo;
 use rustc_hash::FxHashMap;
 
 use pir_core::builtin::{ArrayAttr, BoolAttr, DenseTensorType};
@@ -90,10 +89,9 @@ use pir_dialects::ops::{FetchOp, FullWithTensorOp};
 
 use crate::alias::alias_class;
 use crate::effects::is_pure;
-use crate::leading_dim::LeadingDims;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::transforms::{order_in_block, Positions};
-use pir_shape::ShapeAnalysis;
+use pir_shape::{Assume, ShapeAnalysis};
 
 /// Whether Paddle may share `op`'s results between several users: a
 /// constant (and `full_with_tensor`, which fills one).
@@ -362,18 +360,14 @@ fn de_inplace_plan(
     Some(plan)
 }
 
-/// The `de_inplace` pass.
-pub const DE_INPLACE: PassInfo = PassInfo {
-    argument: "de_inplace",
-    description: "replace in-place ops by their out-of-place twins where no reader can tell",
-    options: &[],
-    make: |_| Ok(Box::new(DeInplace)),
-};
-
-/// The `de_inplace` pass: in-place ops whose write no reader can observe
-/// become their out-of-place twins.
-#[derive(Debug, Default)]
-pub struct DeInplace;
+pass_without_options! {
+    /// The `de_inplace` pass.
+    DE_INPLACE = "de_inplace",
+        "replace in-place ops by their out-of-place twins where no reader can tell";
+    /// The `de_inplace` pass: in-place ops whose write no reader can observe
+    /// become their out-of-place twins.
+    DeInplace
+}
 
 impl Pass for DeInplace {
     fn argument(&self) -> &'static str {
@@ -385,33 +379,62 @@ impl Pass for DeInplace {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        let mut pos = Positions::new(p, root);
-        let mut twins = Twins::new(Direction::OutOfPlace);
-        let mut converted = 0u64;
-        for op in super::ops_under(p, root) {
-            if p.is_erased(op) {
-                continue;
-            }
-            let Some(twin) = twins.of(p, op) else {
-                continue;
-            };
-            // Classes are computed now, on the program as rewritten so far:
-            // an earlier conversion rewires reads this op's checks depend on.
-            let Some(plan) = de_inplace_plan(p, &pos, op, &twin.pairs) else {
-                continue;
-            };
-            let new = replace_by_twin(p, &mut pos, op, twin.name, self.argument())?;
+        // Classes are computed per op, on the program as rewritten so far:
+        // an earlier conversion rewires reads this op's checks depend on.
+        let plan = |p: &Program, pos: &Positions, op: OpId, twin: &Twin| {
+            de_inplace_plan(p, pos, op, &twin.pairs)
+        };
+        let rewire = |p: &mut Program, new: OpId, plan: Vec<Rewire>| {
             for rewire in plan {
                 let fresh = p.result(new, rewire.result);
                 for u in rewire.uses {
                     p.set_operand_value(u, Some(fresh));
                 }
             }
-            converted += 1;
-        }
-        cx.statistics.add("ops converted", converted);
-        Ok(Changed::from(converted > 0))
+        };
+        convert_to_twins(p, root, cx, Direction::OutOfPlace, plan, rewire)
     }
+}
+
+/// Replaces each op under `root` that has a twin in `direction` and for
+/// which `plan` finds a plan by its twin, then lets `finish` carry the plan
+/// out on the new op; counts `ops converted`. Ops are visited in program
+/// order out of place, in reverse in place (module docs).
+fn convert_to_twins<P>(
+    p: &mut Program,
+    root: OpId,
+    cx: &mut PassContext,
+    direction: Direction,
+    plan: impl Fn(&Program, &Positions, OpId, &Twin) -> Option<P>,
+    finish: impl Fn(&mut Program, OpId, P),
+) -> Result<Changed, PassError> {
+    let pass = match direction {
+        Direction::OutOfPlace => DE_INPLACE.argument,
+        Direction::InPlace => INPLACE.argument,
+    };
+    let mut pos = Positions::new(p, root);
+    let mut twins = Twins::new(direction);
+    let mut ops = super::ops_under(p, root);
+    if direction == Direction::InPlace {
+        ops.reverse();
+    }
+    let mut converted = 0u64;
+    for op in ops {
+        if p.is_erased(op) {
+            continue;
+        }
+        let Some(twin) = twins.of(p, op) else {
+            continue;
+        };
+        let Some(planned) = plan(p, &pos, op, &twin) else {
+            continue;
+        };
+        let new = replace_by_twin(p, &mut pos, op, twin.name, pass)?;
+        finish(p, new, planned);
+        converted += 1;
+    }
+    cx.statistics.add("ops converted", converted);
+    Ok(Changed::from(converted > 0))
 }
 
 /// Whether `ty` is a dense tensor type.
@@ -456,35 +479,22 @@ fn same_storage(p: &Program, a: pir_core::Type, b: pir_core::Type) -> bool {
     x.dtype == y.dtype && x.layout == y.layout && x.lod == y.lod && x.offset == y.offset
 }
 
-/// What the pass knows of dynamic dims, computed once before it converts
-/// ops (converting keeps every type, so it stays true): each value's batch
-/// origin, and the symbolic shapes.
-struct Known {
-    leading: LeadingDims,
-    shapes: ShapeAnalysis,
-}
-
-impl Known {
-    /// Whether dim `i` of `x` and dim `k` of `y` are the same at run time by
-    /// the symbolic shapes.
-    fn dims_equal(&self, x: ValueId, i: usize, y: ValueId, k: usize) -> bool {
-        match (self.shapes.dim(x, i), self.shapes.dim(y, k)) {
-            (Some(a), Some(b)) => self.shapes.dims_equal(a, b),
-            _ => false,
-        }
-    }
-}
-
 /// Whether broadcasting the op's other tensor inputs against operand `j`
 /// cannot make the result larger than operand `j` at run time: each is of
 /// no higher rank, and each of its dims (aligned from the right) is 1, equal
-/// to a static dim of operand `j`, or, in the leading dim, dynamic with the
-/// same origin as operand `j`'s ([`LeadingDims`]). Then a dynamic batch dim
+/// to a static dim of operand `j`, or equal to operand `j`'s by the
+/// symbolic shapes (`shapes`, computed once before the pass converts ops:
+/// converting keeps every value and type). Then a dynamic batch dim
 /// of operand `j` is the result's too (`add(x: [-1,16], bias: [16])`, a
 /// residual add of one batch), while two dynamic inputs of unknown origin
 /// (`[-1,16] + [-1,16]`, where one batch may be 1) stay out of place.
-fn others_cannot_grow(p: &Program, known: &Known, op: OpId, twin: &Twin, j: usize) -> bool {
-    let leading = &known.leading;
+fn others_cannot_grow(
+    p: &Program,
+    shapes: &ShapeAnalysis,
+    op: OpId,
+    twin: &Twin,
+    j: usize,
+) -> bool {
     let ctx = p.ctx();
     let Some(a_value) = p.operand(op, j) else {
         return false;
@@ -492,7 +502,6 @@ fn others_cannot_grow(p: &Program, known: &Known, op: OpId, twin: &Twin, j: usiz
     let Some(a) = ctx.type_as::<DenseTensorType>(p.value_type(a_value)) else {
         return false;
     };
-    let a_origin = leading.origin(a_value);
     p.operands(op)
         .zip(twin.def.inputs)
         .enumerate()
@@ -502,9 +511,6 @@ fn others_cannot_grow(p: &Program, known: &Known, op: OpId, twin: &Twin, j: usiz
             let Some(o) = ctx.type_as::<DenseTensorType>(p.value_type(v)) else {
                 return false;
             };
-            // the other input's dim aligned with `a`'s leading dim, if any
-            let leading_at = (o.dims.len() == a.dims.len()).then_some(0);
-            let same_batch = a_origin.is_some() && leading.origin(v) == a_origin;
             if o.dims.len() > a.dims.len() {
                 return false;
             }
@@ -514,10 +520,7 @@ fn others_cannot_grow(p: &Program, known: &Known, op: OpId, twin: &Twin, j: usiz
                 .zip(&a.dims[shift..])
                 .enumerate()
                 .all(|(i, (&od, &ad))| {
-                    od == 1
-                        || (ad >= 0 && od == ad)
-                        || (leading_at == Some(i) && od == -1 && ad == -1 && same_batch)
-                        || known.dims_equal(v, i, a_value, i + shift)
+                    od == 1 || (ad >= 0 && od == ad) || shapes.same_dim(v, i, a_value, i + shift)
                 })
         })
 }
@@ -543,7 +546,13 @@ fn used_only_directly_in(p: &Program, v: ValueId, block: BlockId) -> bool {
 
 /// Whether `op` (pure, with an in-place twin whose pairs are `pairs`) may
 /// write its result into its input's buffer (module docs).
-fn may_inplace(p: &Program, pos: &Positions, known: &Known, op: OpId, twin: &Twin) -> bool {
+fn may_inplace(
+    p: &Program,
+    pos: &Positions,
+    shapes: &ShapeAnalysis,
+    op: OpId,
+    twin: &Twin,
+) -> bool {
     let Some(block) = p.op_parent_block(op) else {
         return false;
     };
@@ -588,7 +597,7 @@ fn may_inplace(p: &Program, pos: &Positions, known: &Known, op: OpId, twin: &Twi
             match dims_kind(p, ty) {
                 Dims::Static => {}
                 _ if tensor_inputs == 1 => {}
-                _ if others_cannot_grow(p, known, op, twin, j) => {}
+                _ if others_cannot_grow(p, shapes, op, twin, j) => {}
                 Dims::LeadingDynamic | Dims::Dynamic => return false,
             }
         }
@@ -633,18 +642,14 @@ fn may_inplace(p: &Program, pos: &Positions, known: &Known, op: OpId, twin: &Twi
     true
 }
 
-/// The `inplace` pass.
-pub const INPLACE: PassInfo = PassInfo {
-    argument: "inplace",
-    description: "replace ops by their in-place twins where the input is dead and unshared",
-    options: &[],
-    make: |_| Ok(Box::new(Inplace)),
-};
-
-/// The `inplace` pass: pure ops that are the last reader of an unshared
-/// input become their in-place twins.
-#[derive(Debug, Default)]
-pub struct Inplace;
+pass_without_options! {
+    /// The `inplace` pass.
+    INPLACE = "inplace",
+        "replace ops by their in-place twins where the input is dead and unshared";
+    /// The `inplace` pass: pure ops that are the last reader of an unshared
+    /// input become their in-place twins.
+    Inplace
+}
 
 impl Pass for Inplace {
     fn argument(&self) -> &'static str {
@@ -656,30 +661,13 @@ impl Pass for Inplace {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        let mut pos = Positions::new(p, root);
-        // Ops are converted later-first, so the origins of the operands met
-        // stay those of this walk.
-        let known = Known {
-            leading: LeadingDims::new(p, root),
-            shapes: ShapeAnalysis::run(p),
+        // Only the checks of ops that run whenever the program does prove
+        // dims equal (one in a branch that did not run proves nothing), and
+        // loops by induction.
+        let shapes = ShapeAnalysis::run_assuming(p, Assume::TopLevelExcept(Default::default()));
+        let plan = |p: &Program, pos: &Positions, op: OpId, twin: &Twin| {
+            may_inplace(p, pos, &shapes, op, twin).then_some(())
         };
-        let mut twins = Twins::new(Direction::InPlace);
-        let mut converted = 0u64;
-        // Reverse program order: see the module docs.
-        for op in super::ops_under(p, root).into_iter().rev() {
-            if p.is_erased(op) {
-                continue;
-            }
-            let Some(twin) = twins.of(p, op) else {
-                continue;
-            };
-            if !may_inplace(p, &pos, &known, op, &twin) {
-                continue;
-            }
-            replace_by_twin(p, &mut pos, op, twin.name, self.argument())?;
-            converted += 1;
-        }
-        cx.statistics.add("ops converted", converted);
-        Ok(Changed::from(converted > 0))
+        convert_to_twins(p, root, cx, Direction::InPlace, plan, |_, _, ()| {})
     }
 }

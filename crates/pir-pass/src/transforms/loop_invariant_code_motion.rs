@@ -21,9 +21,10 @@
 //!   its operands' shapes cannot disagree at run time: every dim static
 //!   except the batch (leading) dim of an op that treats samples apart
 //!   (convolutions, norms, element-wise and `matmul` by a weight), and two
-//!   dynamic batch dims of an element-wise op only when they provably come
-//!   from one data input ([`LeadingDims`]); no integer division, which
-//!   raises on a zero divisor.
+//!   dynamic dims of an element-wise op only when the symbolic shape
+//!   analysis proves them equal ([`ShapeAnalysis::same_dim`]: one data
+//!   input's batch on both sides, say); no integer division, which raises
+//!   on a zero divisor.
 //!
 //! Inner loops go first, so an op leaves every loop it is invariant in.
 //! Paddle's passes have no such motion; its executor runs every body op in
@@ -32,27 +33,23 @@
 use pir_core::op_info::TraitId;
 use pir_core::{InsertPoint, OpId, Program, ValueId};
 use pir_dialects::op_facts::OpFact;
+use pir_dialects::ops::MatmulOp;
 use rustc_hash::FxHashSet;
 
 use crate::alias::{while_body, yield_of, AliasAnalysis};
 use crate::effects::is_pure;
-use crate::leading_dim::{keeps_leading_matmul, LeadingDims};
 use crate::pass::{Changed, Pass, PassContext, PassError};
-use crate::registry::PassInfo;
-use crate::transforms::{dense_dims, loops_under};
+use crate::transforms::{dense_dims, run_on_loops};
+use pir_shape::{Assume, ShapeAnalysis};
 
-/// The `loop_invariant_code_motion` pass.
-pub const INFO: PassInfo = PassInfo {
-    argument: "loop_invariant_code_motion",
-    description: "move pure ops of a while body that read only values from outside the loop \
-                  before the loop, when they cannot fail where the loop would not run",
-    options: &[],
-    make: |_| Ok(Box::new(LoopInvariantCodeMotion)),
-};
-
-/// The `loop_invariant_code_motion` pass.
-#[derive(Debug, Default)]
-pub struct LoopInvariantCodeMotion;
+pass_without_options! {
+    /// The `loop_invariant_code_motion` pass.
+    INFO = "loop_invariant_code_motion",
+        "move pure ops of a while body that read only values from outside the loop \
+                  before the loop, when they cannot fail where the loop would not run";
+    /// The `loop_invariant_code_motion` pass.
+    LoopInvariantCodeMotion
+}
 
 impl Pass for LoopInvariantCodeMotion {
     fn argument(&self) -> &'static str {
@@ -64,25 +61,27 @@ impl Pass for LoopInvariantCodeMotion {
         root: OpId,
         cx: &mut PassContext,
     ) -> Result<Changed, PassError> {
-        let loops = loops_under(p, root);
-        if loops.is_empty() {
-            return Ok(Changed::No);
-        }
-        // Moving an op changes neither alias edges nor values, so both
-        // analyses hold for the whole run.
-        let aliases = AliasAnalysis::new(p);
-        let mut leading = LeadingDims::new(p, root);
-        let traits = ElementWise::new(p);
-        let mut total = Hoisted::default();
-        for lp in loops {
-            let done = hoist(p, &aliases, &mut leading, traits, lp);
-            total.moved += done.moved;
-            total.copied += done.copied;
-        }
-        cx.statistics.add("ops moved out of loops", total.moved);
-        cx.statistics
-            .add("yielded ops copied out of loops", total.copied);
-        Ok(Changed::from(total.moved + total.copied > 0))
+        run_on_loops(p, root, |p, loops| {
+            // Moving an op changes neither alias edges nor values, so both
+            // analyses hold for the whole run.
+            let aliases = AliasAnalysis::new(p);
+            // Only the checks of ops that run whenever the program does
+            // prove dims equal: a check in a body that may not run proves
+            // nothing before it.
+            let mut shapes =
+                ShapeAnalysis::run_assuming(p, Assume::TopLevelExcept(Default::default()));
+            let traits = ElementWise::new(p);
+            let mut total = Hoisted::default();
+            for lp in loops {
+                let done = hoist(p, &aliases, &mut shapes, traits, lp);
+                total.moved += done.moved;
+                total.copied += done.copied;
+            }
+            cx.statistics.add("ops moved out of loops", total.moved);
+            cx.statistics
+                .add("yielded ops copied out of loops", total.copied);
+            Ok(Changed::from(total.moved + total.copied > 0))
+        })
     }
 }
 
@@ -106,7 +105,7 @@ struct Hoisted {
 fn hoist(
     p: &mut Program,
     aliases: &AliasAnalysis,
-    leading: &mut LeadingDims,
+    shapes: &mut ShapeAnalysis,
     traits: ElementWise,
     lp: OpId,
 ) -> Hoisted {
@@ -125,7 +124,7 @@ fn hoist(
                 .flatten()
                 .all(|v| (fresh.contains(&v) || !aliases.is_stored(v)) && !defined_under(p, v, lp))
             && p.results(op).all(|r| !aliases.is_stored(r))
-            && speculatable(p, leading, traits, op);
+            && speculatable(p, shapes, traits, op);
         if !invariant {
             continue;
         }
@@ -149,7 +148,7 @@ fn hoist(
         let pairs: Vec<(ValueId, ValueId)> = p.results(op).zip(p.results(copy)).collect();
         for (r, c) in pairs {
             p.replace_uses_if(r, c, |p, u| Some(p.operand_owner(u)) != terminator);
-            leading.copy_origin(r, c);
+            shapes.copy_fact(r, c);
             fresh.insert(c);
         }
         done.copied += 1;
@@ -187,7 +186,7 @@ impl ElementWise {
 /// dynamic, or it is element-wise and its operands broadcast by their types.
 /// An op without operands (`full`, `full_int_array`) reads nothing that
 /// could disagree.
-fn speculatable(p: &Program, leading: &LeadingDims, traits: ElementWise, op: OpId) -> bool {
+fn speculatable(p: &Program, symbolic: &ShapeAnalysis, traits: ElementWise, op: OpId) -> bool {
     // Absent optional inputs read nothing. An interpolation's optional
     // inputs are its output size or scale, whose values can make it fail.
     let operands: Vec<ValueId> = p.operands(op).flatten().collect();
@@ -230,7 +229,7 @@ fn speculatable(p: &Program, leading: &LeadingDims, traits: ElementWise, op: OpI
                     .iter()
                     .zip(&shapes)
                     .skip(i + 1)
-                    .all(|(&b, db)| broadcast(leading, (a, da), (b, db)))
+                    .all(|(&b, db)| broadcast(symbolic, (a, da), (b, db)))
             });
     }
     operands.is_empty()
@@ -246,25 +245,36 @@ fn float_results(p: &Program, op: OpId) -> bool {
 
 /// Whether two operands broadcast whatever their dynamic dims turn out to
 /// be: aligned from the right, each pair of dims is equal and static, or one
-/// is a static 1, or both are the leading dim of the same data input.
+/// is a static 1, or both are dynamic and the symbolic shapes prove them
+/// equal (the leading dims of one data input, say).
 fn broadcast(
-    leading: &LeadingDims,
+    shapes: &ShapeAnalysis,
     (a, da): (ValueId, &[i64]),
     (b, db): (ValueId, &[i64]),
 ) -> bool {
-    let same_batch = da.len() == db.len()
-        && leading
-            .origin(a)
-            .is_some_and(|o| leading.origin(b) == Some(o));
+    let (ra, rb) = (da.len(), db.len());
     da.iter()
         .rev()
         .zip(db.iter().rev())
         .enumerate()
         .all(|(from_right, (&m, &n))| {
-            let leading_pair = from_right + 1 == da.len();
             (m == n && m >= 0)
                 || m == 1
                 || n == 1
-                || (m == -1 && n == -1 && leading_pair && same_batch)
+                || (m == -1
+                    && n == -1
+                    && shapes.same_dim(a, ra - 1 - from_right, b, rb - 1 - from_right))
         })
+}
+
+/// `matmul(x, y)` without `transpose_x`, `y` of rank ≤ 2 and `x` of rank
+/// ≥ 2: the result's leading dim is `x`'s (no batch broadcasting).
+fn keeps_leading_matmul(p: &Program, op: OpId) -> bool {
+    if p.op_name_str(op) != MatmulOp::NAME {
+        return false;
+    }
+    let rank = |v: Option<ValueId>| v.and_then(|v| dense_dims(p, v)).map(<[i64]>::len);
+    p.attr_bool(op, "transpose_x") == Some(false)
+        && rank(p.operand(op, 0)).is_some_and(|r| r >= 2)
+        && rank(p.operand(op, 1)).is_some_and(|r| r <= 2)
 }

@@ -1,5 +1,26 @@
 //! The built-in passes.
 
+/// Declares a pass without options: its registry entry `$info` (argument
+/// and description), which makes the unit struct `$pass`.
+macro_rules! pass_without_options {
+    (
+        $(#[$info_doc:meta])* $info:ident = $argument:literal, $description:expr;
+        $(#[$doc:meta])* $pass:ident
+    ) => {
+        $(#[$info_doc])*
+        pub const $info: $crate::registry::PassInfo = $crate::registry::PassInfo {
+            argument: $argument,
+            description: $description,
+            options: &[],
+            make: |_| Ok(Box::new($pass)),
+        };
+
+        $(#[$doc])*
+        #[derive(Debug, Default)]
+        pub struct $pass;
+    };
+}
+
 pub mod batch_size_like;
 pub mod canonicalize;
 pub mod cleanup;
@@ -22,7 +43,7 @@ use pir_core::{BlockId, Builder, InsertPoint, OpId, Program, Symbol, ValueId};
 use pir_dialects::ops::WhileOp;
 use rustc_hash::FxHashMap;
 
-use crate::pass::PassError;
+use crate::pass::{Changed, PassError};
 
 /// The ancestor of `op` (itself included) that stands directly in `block`,
 /// if `op` is nested in it at all.
@@ -108,6 +129,21 @@ pub(crate) fn loops_under(p: &Program, root: OpId) -> Vec<OpId> {
         }
     });
     loops
+}
+
+/// Runs a pass over loops: nothing to do (and no change) without a
+/// `pd_op.while` under `root`; otherwise `f` on the loops, inner ones first
+/// ([`loops_under`]), and whatever analyses it builds for them.
+pub(crate) fn run_on_loops(
+    p: &mut Program,
+    root: OpId,
+    f: impl FnOnce(&mut Program, Vec<OpId>) -> Result<Changed, PassError>,
+) -> Result<Changed, PassError> {
+    let loops = loops_under(p, root);
+    if loops.is_empty() {
+        return Ok(Changed::No);
+    }
+    f(p, loops)
 }
 
 /// Creates an op `name` before `op` reading `operands`, with `op`'s

@@ -16,7 +16,7 @@
 //!
 //! Only parameters with loaded tensors change (the tensor keeps its bytes
 //! and gets the new dims), and only when every reader qualifies: an
-//! element-wise binary op ([`crate::leading_dim::broadcasts`]; the CPU
+//! element-wise binary op ([`broadcasts`]; the CPU
 //! kernels of the arithmetic, comparison, logical and bitwise ones broadcast
 //! through `ElementwiseCompute`, and for the others trimming changes
 //! nothing) with two
@@ -27,9 +27,9 @@
 use pir_core::builtin::DenseTensorType;
 use pir_core::op_info::TraitId;
 use pir_core::{Attribute, OpId, Program, ValueId};
+use pir_dialects::op_facts::OpFact;
 use rustc_hash::FxHashMap;
 
-use crate::leading_dim::broadcasts;
 use crate::pass::{Changed, Pass, PassContext, PassError};
 use crate::registry::PassInfo;
 use crate::transforms::dense_dims;
@@ -116,6 +116,13 @@ fn without_leading_ones(dims: &[i64]) -> Option<&[i64]> {
 
 /// Whether `op` reads `v` (of rank `rank`) where `v` may lose leading unit
 /// dims without changing `op`'s result (module docs).
+/// Whether `op` broadcasts its tensor operands element-wise: it has
+/// Paddle's `BinaryElementWiseTrait` (`binary`) or
+/// [`OpFact::Broadcasts`].
+fn broadcasts(p: &Program, op: OpId, binary: TraitId) -> bool {
+    p.op_info(op).is_some_and(|i| i.has_trait(binary)) || OpFact::Broadcasts.holds(p, op)
+}
+
 fn reader_allows(p: &Program, binary: TraitId, op: OpId, v: ValueId, rank: usize) -> bool {
     if !broadcasts(p, op, binary) || p.num_operands(op) != 2 {
         return false;

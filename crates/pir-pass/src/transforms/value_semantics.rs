@@ -19,7 +19,6 @@
 //! The three passes in a row give back a program computing what the input
 //! computed; on a program without in-place ops, the very same program.
 
-use crate::registry::PassInfo;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use pir_core::builtin::{ArrayAttr, DenseTensorType};
@@ -103,17 +102,13 @@ pub fn is_value_semantic_op(p: &Program, op: OpId) -> bool {
     any
 }
 
-/// The `to_vtensor` pass (`TO_VTENSOR` is the op's name).
-pub const TO_VTENSOR_PASS: PassInfo = PassInfo {
-    argument: "to_vtensor",
-    description: "make ops with value semantics read and produce value tensors, through copies",
-    options: &[],
-    make: |_| Ok(Box::new(ToVTensor)),
-};
-
-/// `to_vtensor`: Pass 1 of the seed (§2.5.1).
-#[derive(Debug, Default)]
-pub struct ToVTensor;
+pass_without_options! {
+    /// The `to_vtensor` pass (`TO_VTENSOR` is the op's name).
+    TO_VTENSOR_PASS = "to_vtensor",
+        "make ops with value semantics read and produce value tensors, through copies";
+    /// `to_vtensor`: Pass 1 of the seed (§2.5.1).
+    ToVTensor
+}
 
 impl Pass for ToVTensor {
     fn argument(&self) -> &'static str {
@@ -196,18 +191,13 @@ impl Pass for ToVTensor {
     }
 }
 
-/// The `drop_vtensor_copies` pass.
-pub const DROP_VTENSOR_COPIES: PassInfo = PassInfo {
-    argument: "drop_vtensor_copies",
-    description:
-        "read a value tensor directly where a tensor copied from it is copied back unchanged",
-    options: &[],
-    make: |_| Ok(Box::new(DropVTensorCopies)),
-};
-
-/// `drop_vtensor_copies`: Pass 2 of the seed (§2.5.1).
-#[derive(Debug, Default)]
-pub struct DropVTensorCopies;
+pass_without_options! {
+    /// The `drop_vtensor_copies` pass.
+    DROP_VTENSOR_COPIES = "drop_vtensor_copies",
+        "read a value tensor directly where a tensor copied from it is copied back unchanged";
+    /// `drop_vtensor_copies`: Pass 2 of the seed (§2.5.1).
+    DropVTensorCopies
+}
 
 impl Pass for DropVTensorCopies {
     fn argument(&self) -> &'static str {
@@ -259,18 +249,13 @@ impl Pass for DropVTensorCopies {
     }
 }
 
-/// The `lower_vtensor` pass.
-pub const LOWER_VTENSOR: PassInfo = PassInfo {
-    argument: "lower_vtensor",
-    description:
-        "turn value tensors into dense tensors and copies into their operand or pd_op.assign",
-    options: &[],
-    make: |_| Ok(Box::new(LowerVTensor)),
-};
-
-/// `lower_vtensor`: value tensors back to Paddle's dense tensors.
-#[derive(Debug, Default)]
-pub struct LowerVTensor;
+pass_without_options! {
+    /// The `lower_vtensor` pass.
+    LOWER_VTENSOR = "lower_vtensor",
+        "turn value tensors into dense tensors and copies into their operand or pd_op.assign";
+    /// `lower_vtensor`: value tensors back to Paddle's dense tensors.
+    LowerVTensor
+}
 
 impl Pass for LowerVTensor {
     fn argument(&self) -> &'static str {

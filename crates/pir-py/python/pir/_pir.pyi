@@ -143,9 +143,11 @@ class Model:
         input_shapes: Optional[Mapping[str, Sequence[int]]] = None,
         optimize: bool = True,
         overwrite: bool = False,
+        external_data: bool = False,
     ) -> None:
         """Write the model as ONNX (`pir.WriteError` listing the ops without
-        a mapping; nothing is written then)."""
+        a mapping; nothing is written then); `external_data=True` puts the
+        parameters in `path + ".data"`."""
     def opt(
         self,
         pipeline: Optional[str] = None,

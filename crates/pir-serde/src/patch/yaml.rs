@@ -90,7 +90,15 @@ struct Ctx<'a> {
     action: Option<&'static str>,
 }
 
-impl Ctx<'_> {
+/// An action being read (see [`Ctx::action`]).
+struct Action<'n, 'a> {
+    map: &'n MarkedMappingNode,
+    node: &'n MarkedScalarNode,
+    name: &'static str,
+    ctx: Ctx<'a>,
+}
+
+impl<'a> Ctx<'a> {
     fn err(&self, node_span: &marked_yaml::Span, message: impl Into<String>) -> PatchError {
         let (line, column) = node_span.start().map_or((0, 0), |m| (m.line(), m.column()));
         PatchError {
@@ -125,6 +133,39 @@ impl Ctx<'_> {
             Some(other) => Err(self.err(other.span(), format!("`{key}` must be a scalar"))),
             None => Err(self.err(map.span(), format!("missing `{key}`"))),
         }
+    }
+
+    /// The `actions` list of a patch entry.
+    fn actions<'n>(&self, map: &'n MarkedMappingNode) -> Result<&'n [Node], PatchError> {
+        let actions = map
+            .get_node("actions")
+            .ok_or_else(|| self.err(map.span(), "missing `actions`"))?;
+        sequence(self, actions, "actions")
+    }
+
+    /// One action of an `actions` list: its mapping, its `action` node, the
+    /// action's name if `accept` takes it (else the error `refused` says of
+    /// the text) and a context naming it in errors.
+    fn action<'n>(
+        &self,
+        node: &'n Node,
+        accept: impl Fn(&str) -> bool,
+        refused: impl Fn(&str) -> String,
+    ) -> Result<Action<'n, 'a>, PatchError> {
+        let map = self.mapping(node, "an action")?;
+        let node = self.scalar(map, "action")?;
+        let name = action_name(node.as_str().trim()).filter(|a| accept(a));
+        let name = name.ok_or_else(|| self.err(node.span(), refused(node.as_str())))?;
+        let ctx = Ctx {
+            file: self.file,
+            action: Some(name),
+        };
+        Ok(Action {
+            map,
+            node,
+            name,
+            ctx,
+        })
     }
 
     fn index(&self, node: &Node, what: &str) -> Result<usize, PatchError> {
@@ -202,11 +243,8 @@ fn parse_op_patches(ctx: &Ctx<'_>, node: &Node, set: &mut PatchSet) -> Result<()
     for entry in sequence(ctx, node, "op_patches")? {
         let map = ctx.mapping(entry, "an op patch")?;
         let op_name = ctx.scalar(map, "op_name")?.as_str().trim().to_owned();
-        let actions = map
-            .get_node("actions")
-            .ok_or_else(|| ctx.err(map.span(), "missing `actions`"))?;
         let mut patch = OpPatch::default();
-        for action in sequence(ctx, actions, "actions")? {
+        for action in ctx.actions(map)? {
             parse_op_action(&file_ctx(ctx), action, &op_name, &mut patch)?;
         }
         let mut single = PatchSet::default();
@@ -221,6 +259,10 @@ fn file_ctx<'a>(ctx: &Ctx<'a>) -> Ctx<'a> {
         file: ctx.file,
         action: None,
     }
+}
+
+fn unknown_action(text: &str) -> String {
+    format!("unknown action `{text}`")
 }
 
 /// The static name of an action keyword, for error messages and origins.
@@ -252,18 +294,12 @@ fn parse_op_action(
     op_name: &str,
     patch: &mut OpPatch,
 ) -> Result<(), PatchError> {
-    let map = ctx.mapping(node, "an action")?;
-    let action_node = ctx.scalar(map, "action")?;
-    let action = action_name(action_node.as_str().trim()).ok_or_else(|| {
-        ctx.err(
-            action_node.span(),
-            format!("unknown action `{}`", action_node.as_str()),
-        )
-    })?;
-    let ctx = Ctx {
-        file: ctx.file,
-        action: Some(action),
-    };
+    let Action {
+        map,
+        node: action_node,
+        name: action,
+        ctx,
+    } = ctx.action(node, |_| true, unknown_action)?;
     let origin = ctx.origin(map.span());
     let object = map.get_node("object");
     let object_name = || -> Result<String, PatchError> {
@@ -274,11 +310,19 @@ fn parse_op_action(
         }
     };
     let data = map.get_node("data").or_else(|| map.get_node("default"));
-    let class = map.get_scalar("type").map(|s| s.as_str().trim());
+    let class = || {
+        map.get_scalar("type")
+            .map(|s| s.as_str().trim())
+            .ok_or_else(|| ctx.err(map.span(), "missing `type`"))
+    };
+    let object_index = || {
+        let object = object.ok_or_else(|| ctx.err(map.span(), "missing `object`"))?;
+        ctx.index(object, "`object`")
+    };
     match action {
         "add_attr" | "add_output_attr" => {
             let name = object_name()?;
-            let class = class.ok_or_else(|| ctx.err(map.span(), "missing `type`"))?;
+            let class = class()?;
             let data = data
                 .ok_or_else(|| ctx.err(map.span(), "missing `data` (the new attribute's value)"))?;
             let attr = attribute_json(&ctx, class, Some(data), map.span())?;
@@ -286,20 +330,11 @@ fn parse_op_action(
                 ("AT".into(), attr),
                 ("N".into(), Json::Str(name.clone())),
             ]);
-            let list = if action == "add_attr" {
-                &mut patch.attrs
-            } else {
-                &mut patch.output_attrs
-            };
-            list.push(AttrAction {
-                name,
-                edit: AttrEdit::Add(entry),
-                origin,
-            });
+            push_attr_edit(patch, action, name, AttrEdit::Add(entry), origin);
         }
         "modify_attr" | "modify_output_attr" => {
             let name = object_name()?;
-            let class = class.ok_or_else(|| ctx.err(map.span(), "missing `type`"))?;
+            let class = class()?;
             let id = attr_class_id(class)
                 .ok_or_else(|| ctx.err(map.span(), format!("unknown attribute class `{class}`")))?;
             let mut element_id = None;
@@ -330,25 +365,11 @@ fn parse_op_action(
                 data: new_data,
                 element_id,
             };
-            let list = if action == "modify_attr" {
-                &mut patch.attrs
-            } else {
-                &mut patch.output_attrs
-            };
-            list.push(AttrAction { name, edit, origin });
+            push_attr_edit(patch, action, name, edit, origin);
         }
         "delete_attr" | "delete_output_attr" => {
             let name = object_name()?;
-            let list = if action == "delete_attr" {
-                &mut patch.attrs
-            } else {
-                &mut patch.output_attrs
-            };
-            list.push(AttrAction {
-                name,
-                edit: AttrEdit::Delete,
-                origin,
-            });
+            push_attr_edit(patch, action, name, AttrEdit::Delete, origin);
         }
         "modify_attr_name" | "modify_output_attr_name" => {
             let name = object_name()?;
@@ -356,30 +377,15 @@ fn parse_op_action(
                 .and_then(|d| d.as_scalar())
                 .map(|s| s.as_str().trim().to_owned())
                 .ok_or_else(|| ctx.err(map.span(), "missing `data` (the new name)"))?;
-            let list = if action == "modify_attr_name" {
-                &mut patch.attrs
-            } else {
-                &mut patch.output_attrs
-            };
-            list.push(AttrAction {
-                name,
-                edit: AttrEdit::Rename(new),
-                origin,
-            });
+            push_attr_edit(patch, action, name, AttrEdit::Rename(new), origin);
         }
         "delete_input" => {
-            let index = ctx.index(
-                object.ok_or_else(|| ctx.err(map.span(), "missing `object`"))?,
-                "`object`",
-            )?;
+            let index = object_index()?;
             patch.delete_inputs.push((index, origin));
         }
         "add_output" | "modify_output_type" => {
-            let index = ctx.index(
-                object.ok_or_else(|| ctx.err(map.span(), "missing `object`"))?,
-                "`object`",
-            )?;
-            let class = class.ok_or_else(|| ctx.err(map.span(), "missing `type`"))?;
+            let index = object_index()?;
+            let class = class()?;
             let ty = type_json(&ctx, class, data, map.span())?;
             if action == "add_output" {
                 patch.add_outputs.push((index, ty, origin));
@@ -403,6 +409,24 @@ fn parse_op_action(
         }
     }
     Ok(())
+}
+
+/// Adds an edit of attribute `name` to the op's attributes, or to its
+/// output attributes for the `*_output_attr*` actions.
+fn push_attr_edit(patch: &mut OpPatch, action: &str, name: String, edit: AttrEdit, origin: Origin) {
+    let list = if action.contains("output_attr") {
+        &mut patch.output_attrs
+    } else {
+        &mut patch.attrs
+    };
+    list.push(AttrAction { name, edit, origin });
+}
+
+/// The trimmed text of a scalar node (empty for any other node).
+fn scalar_text(node: &Node) -> String {
+    node.as_scalar()
+        .map(|s| s.as_str().trim().to_owned())
+        .unwrap_or_default()
 }
 
 fn array_of_bare_kinds(data: &Node) -> bool {
@@ -494,31 +518,21 @@ fn attribute_json(
                     "Place data must be [allocation_type, device_id, device_type]",
                 ));
             }
-            let text = |n: &Node| {
-                n.as_scalar()
-                    .map(|s| s.as_str().trim().to_owned())
-                    .unwrap_or_default()
-            };
             Json::Arr(vec![
-                Json::Int(parse_int(ctx, &items[0], &text(&items[0]))?),
-                Json::Int(parse_int(ctx, &items[1], &text(&items[1]))?),
-                Json::Str(text(&items[2])),
+                Json::Int(parse_int(ctx, &items[0], &scalar_text(&items[0]))?),
+                Json::Int(parse_int(ctx, &items[1], &scalar_text(&items[1]))?),
+                Json::Str(scalar_text(&items[2])),
             ])
         }
         "1.a_scalar" => {
             let items = data
                 .as_sequence()
                 .ok_or_else(|| ctx.err(data.span(), "Scalar data must be [dtype, value]"))?;
-            let text = |n: &Node| {
-                n.as_scalar()
-                    .map(|s| s.as_str().trim().to_owned())
-                    .unwrap_or_default()
-            };
             if items.len() != 2 {
                 return Err(ctx.err(data.span(), "Scalar data must be [dtype, value]"));
             }
-            let dtype = text(&items[0]);
-            let v = text(&items[1]);
+            let dtype = scalar_text(&items[0]);
+            let v = scalar_text(&items[1]);
             let value = match dtype.as_str() {
                 "bool" => Json::Bool(v == "true"),
                 "float16" | "bfloat16" | "float32" | "float64" => {
@@ -567,18 +581,13 @@ fn type_json(
                     "DenseTensorType data must be [dtype, dims, layout, lod, offset]",
                 )
             })?;
-            let text = |n: &Node| {
-                n.as_scalar()
-                    .map(|s| s.as_str().trim().to_owned())
-                    .unwrap_or_default()
-            };
-            let dtype = type_json(ctx, &text(&items[0]), None, items[0].span())?;
+            let dtype = type_json(ctx, &scalar_text(&items[0]), None, items[0].span())?;
             let ints = |n: &Node| -> Result<Vec<Json>, PatchError> {
                 let seq = n
                     .as_sequence()
                     .ok_or_else(|| ctx.err(n.span(), "expected a list of integers"))?;
                 seq.iter()
-                    .map(|i| parse_int(ctx, i, &text(i)).map(Json::Int))
+                    .map(|i| parse_int(ctx, i, &scalar_text(i)).map(Json::Int))
                     .collect()
             };
             let lod_seq = items[3]
@@ -591,9 +600,9 @@ fn type_json(
                 Json::Arr(vec![
                     dtype,
                     Json::Arr(ints(&items[1])?),
-                    Json::Str(text(&items[2])),
+                    Json::Str(scalar_text(&items[2])),
                     Json::Arr(lod?),
-                    Json::Int(parse_int(ctx, &items[4], &text(&items[4]))?),
+                    Json::Int(parse_int(ctx, &items[4], &scalar_text(&items[4]))?),
                 ]),
             ))
         }
@@ -607,11 +616,7 @@ fn type_json(
             };
             let mut out = Vec::new();
             for item in &items {
-                let class = item
-                    .as_scalar()
-                    .map(|s| s.as_str().trim().to_owned())
-                    .unwrap_or_default();
-                out.push(type_json(ctx, &class, None, item.span())?);
+                out.push(type_json(ctx, &scalar_text(item), None, item.span())?);
             }
             Ok(Json::tagged_with(id, Json::Arr(out)))
         }
@@ -625,30 +630,18 @@ fn parse_pair_patches(ctx: &Ctx<'_>, node: &Node, set: &mut PatchSet) -> Result<
         let pair = map.get_sequence("op_pair").filter(|s| s.len() == 2);
         let pair =
             pair.ok_or_else(|| ctx.err(map.span(), "`op_pair` must be [producer, consumer]"))?;
-        let name = |n: &Node| {
-            n.as_scalar()
-                .map(|s| s.as_str().trim().to_owned())
-                .unwrap_or_default()
-        };
-        let (producer, consumer) = (name(&pair[0]), name(&pair[1]));
-        let actions = map
-            .get_node("actions")
-            .ok_or_else(|| ctx.err(map.span(), "missing `actions`"))?;
-        for action in sequence(ctx, actions, "actions")? {
-            let amap = ctx.mapping(action, "an action")?;
-            let action_node = ctx.scalar(amap, "action")?;
-            let kind = action_name(action_node.as_str().trim())
-                .filter(|a| *a == "add_value" || *a == "delete_value");
-            let kind = kind.ok_or_else(|| {
-                ctx.err(
-                    action_node.span(),
-                    format!("`{}` is not an op-pair action", action_node.as_str()),
-                )
-            })?;
-            let actx = Ctx {
-                file: ctx.file,
-                action: Some(kind),
-            };
+        let (producer, consumer) = (scalar_text(&pair[0]), scalar_text(&pair[1]));
+        for action in ctx.actions(map)? {
+            let Action {
+                map: amap,
+                name: kind,
+                ctx: actx,
+                ..
+            } = ctx.action(
+                action,
+                |a| a == "add_value" || a == "delete_value",
+                |a| format!("`{a}` is not an op-pair action"),
+            )?;
             let object = amap.get_sequence("object").filter(|s| s.len() == 2);
             let object = object.ok_or_else(|| {
                 actx.err(amap.span(), "`object` must be [output index, input index]")
@@ -702,22 +695,13 @@ fn parse_id_patches(
         };
         let id = lookup(class)
             .ok_or_else(|| ctx.err(class_node.span(), format!("unknown class `{class}`")))?;
-        let actions = map
-            .get_node("actions")
-            .ok_or_else(|| ctx.err(map.span(), "missing `actions`"))?;
-        for action in sequence(ctx, actions, "actions")? {
-            let amap = ctx.mapping(action, "an action")?;
-            let action_node = ctx.scalar(amap, "action")?;
-            let kind = action_name(action_node.as_str().trim()).ok_or_else(|| {
-                ctx.err(
-                    action_node.span(),
-                    format!("unknown action `{}`", action_node.as_str()),
-                )
-            })?;
-            let actx = Ctx {
-                file: ctx.file,
-                action: Some(kind),
-            };
+        for action in ctx.actions(map)? {
+            let Action {
+                map: amap,
+                node: action_node,
+                name: kind,
+                ctx: actx,
+            } = ctx.action(action, |_| true, unknown_action)?;
             let new_id = match kind {
                 "modify_name" => {
                     let target = amap

@@ -282,6 +282,9 @@ fn while_(cx: &mut Cx<'_>) -> Res {
     if args.len() + 1 != cx.num_operands() {
         return Err(Bad("while operands and body arguments differ".into()));
     }
+    if cx.a.loops_by_induction() {
+        return while_by_induction(cx, body, &args);
+    }
     for (i, &arg) in args.iter().enumerate() {
         let origin = cx.operand(i + 1);
         init_block_arg(cx, origin, arg)?;
@@ -337,6 +340,77 @@ fn while_(cx: &mut Cx<'_>) -> Res {
                 cx.eq(&x, &y);
             }
         }
+    }
+    Ok(())
+}
+
+/// `while` by induction over the iterations: every carried value starts
+/// with its initial value's dims (data dropped: a counter changes); after
+/// the body, each dim the yield does not provably keep becomes a fresh
+/// symbol, once, and the body is inferred again, until every dim left
+/// is kept. Each kept dim then holds in every iteration (the first has it,
+/// and an iteration that has it yields it back), and the results have the
+/// arguments' facts. Each round freshens at least one dim, so there are at
+/// most as many rounds as carried dims, plus one.
+fn while_by_induction(cx: &mut Cx<'_>, body: BlockId, args: &[ValueId]) -> Res {
+    for (i, &arg) in args.iter().enumerate() {
+        let fact = match fact_of(cx, cx.operand(i + 1)) {
+            ShapeOrData::Tensor(t) => ShapeOrData::shape(t.shape),
+            ShapeOrData::Array(h) => ShapeOrData::Array(h),
+            _ => return Err(Bad("a while carries a list or a null value".into())),
+        };
+        cx.a.set(arg, fact);
+    }
+    let mut fresh: Vec<Vec<bool>> = args
+        .iter()
+        .map(|&arg| vec![false; cx.a.get(cx.p, arg).dims().len()])
+        .collect();
+    // A carried value whose rank is not what it started with (a malformed
+    // or unverified body) gets all its dims fresh at once; the bound keeps
+    // even such a body from looping.
+    let max_rounds = fresh.iter().map(Vec::len).sum::<usize>() + args.len() + 2;
+    for round in 0.. {
+        if round > max_rounds {
+            return Err(Bad("the dims a while carries do not settle".into()));
+        }
+        cx.a.infer_block(cx.p, body, cx.depth + 1);
+        let mut changed = false;
+        for (i, &arg) in args.iter().enumerate() {
+            let carried = cx.a.get(cx.p, arg);
+            let yielded = dims_of(cx, yield_operand(cx, body, i + 1));
+            let mut dims = carried.dims().to_vec();
+            let mut freshened = false;
+            let Some(fresh_i) = fresh.get_mut(i) else {
+                break;
+            };
+            if fresh_i.len() != dims.len() {
+                *fresh_i = vec![false; dims.len()];
+            }
+            for (j, d) in dims.iter_mut().enumerate() {
+                let kept = yielded.get(j).is_some_and(|y| cx.a.dims_equal(d, y))
+                    && yielded.len() == fresh_i.len();
+                if !kept && !fresh_i[j] {
+                    fresh_i[j] = true;
+                    *d = cx.sym();
+                    freshened = true;
+                }
+            }
+            if freshened {
+                changed = true;
+                let fact = match carried {
+                    ShapeOrData::Array(_) => ShapeOrData::Array(dims),
+                    _ => ShapeOrData::shape(dims),
+                };
+                cx.a.set(arg, fact);
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for (r, &arg) in args.iter().enumerate().take(cx.num_results()) {
+        let fact = cx.a.get(cx.p, arg);
+        cx.set(r, fact);
     }
     Ok(())
 }

@@ -17,7 +17,12 @@
 //! the write — and then folded.
 //!
 //! A `shape`/`shape64` of a value whose dims are all known (after
-//! `set_input_shapes`) folds without reading anything.
+//! `set_input_shapes`) folds without reading anything. So does an integer
+//! tensor whose data the symbolic shape analysis ([`ShapeAnalysis`]) knows
+//! as integers although its inputs are not constants: `shape(x)[1]` of an
+//! `x: [-1, 8]`, or `shape(x)[0]` where an op's checks equate the batch
+//! with a static dim. The analysis runs only when the program has a
+//! `shape`/`shape64` op of a value with unknown dims, once per run.
 //!
 //! A folded result still read by an op that is not folded becomes, in order
 //! of preference:
@@ -70,12 +75,16 @@ use pir_dialects::ops::{FullIntArrayOp, FullOp, Shape64Op, ShapeOp};
 use pir_dialects::pd_op::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
 use pir_eval::EvalTensor;
 use pir_params::{DType, Tensor};
+use pir_shape::{Assume, ShapeAnalysis};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::alias::AliasAnalysis;
 use crate::effects::is_pure;
 use crate::params;
 use crate::pass::{Changed, Pass, PassContext, PassError};
+
+mod hoist;
+use hoist::hoist_makers;
 
 /// The `constant_folding` pass.
 pub const INFO: PassInfo = PassInfo {
@@ -114,6 +123,10 @@ const MAX_PARAMETER_ELEMENTS: usize = 1 << 27;
 /// and the parameter file would grow.
 const MAX_HOISTED_ELEMENTS: usize = 1 << 16;
 
+/// How far back symbolic folding checks that nothing writes the values a
+/// shape is computed from.
+const MAX_CONE_DEPTH: usize = 64;
+
 /// The prefix of the parameters the pass creates.
 const PARAMETER_PREFIX: &str = "constant_folding@_";
 
@@ -134,6 +147,13 @@ struct Folder<'a> {
     touched: Vec<OpId>,
     folded: FxHashSet<OpId>,
     eval_errors: u64,
+    /// The symbolic shapes, computed when first needed (a `shape` op of a
+    /// value with unknown dims); `None` inside until then.
+    shapes: Option<ShapeAnalysis>,
+    /// Ops folded from their symbolic data.
+    symbolic: u64,
+    /// Values whose computation no op writes ([`Folder::unwritten_cone`]).
+    unwritten: FxHashMap<ValueId, bool>,
     cx: &'a mut PassContext,
 }
 
@@ -175,6 +195,9 @@ impl Pass for ConstantFolding {
             touched: dying_makers,
             folded: FxHashSet::default(),
             eval_errors: 0,
+            shapes: None,
+            symbolic: 0,
+            unwritten: FxHashMap::default(),
             cx,
         };
         for op in super::ops_under(p, root) {
@@ -184,6 +207,8 @@ impl Pass for ConstantFolding {
         changed |= f.materialize(p, can_add_params)?;
         changed |= f.erase_dead(p);
         f.cx.statistics.add("evaluation errors", f.eval_errors);
+        f.cx.statistics
+            .add("shapes folded symbolically", f.symbolic);
         if self.constants_as_params && can_add_params {
             let (hoisted, errors) = hoist_makers(p, root)?;
             cx.statistics.add("constants hoisted", hoisted);
@@ -225,37 +250,128 @@ impl Folder<'_> {
                     self.learn(op, facts.collect());
                 }
             }
-            ShapeOp::NAME | Shape64Op::NAME => self.static_shape(p, op),
+            ShapeOp::NAME | Shape64Op::NAME => {
+                if !self.static_shape(p, op) {
+                    // Only the checks of ops that always run may equate a
+                    // dim with a constant: one in a branch may not run.
+                    self.shapes.get_or_insert_with(|| {
+                        ShapeAnalysis::run_assuming(p, Assume::TopLevelExcept(Default::default()))
+                    });
+                    self.symbolic_data(p, op);
+                }
+            }
             op_names::PARAMETER => {}
             _ if OpFact::ConstantMaker.holds(p, op) => {}
-            _ => self.fold(p, op),
+            _ => {
+                if !self.fold(p, op) {
+                    self.symbolic_data(p, op);
+                }
+            }
         }
+    }
+
+    /// Whether no op writes `v` or any value it is computed from (up to a
+    /// depth; deeper counts as written): the symbolic data of a value read
+    /// from a loop counter that an op increments in place is its first
+    /// value only.
+    fn unwritten_cone(&mut self, p: &Program, v: ValueId, depth: usize) -> bool {
+        if let Some(&known) = self.unwritten.get(&v) {
+            return known;
+        }
+        let clean = depth < MAX_CONE_DEPTH
+            && !self.aliases.is_written(v)
+            && match p.value_def(v) {
+                ValueDef::Result { op, .. } => {
+                    let operands: Vec<ValueId> = p.operands(op).flatten().collect();
+                    operands
+                        .into_iter()
+                        .all(|x| self.unwritten_cone(p, x, depth + 1))
+                }
+                _ => true,
+            };
+        self.unwritten.insert(v, clean);
+        clean
+    }
+
+    /// An op whose every result is an integer tensor of known dims whose
+    /// data the symbolic shapes know as integers (a shape, a slice of one,
+    /// arithmetic on them) is a constant. Nothing may write its operands or
+    /// results: a buffer written in place may hold other dims or data than
+    /// the value's fact says.
+    fn symbolic_data(&mut self, p: &Program, op: OpId) {
+        // An op without operands (a `data` input) is never a constant,
+        // whatever the analysis equates its data with.
+        if self.shapes.is_none()
+            || p.num_results(op) == 0
+            || p.num_operands(op) == 0
+            || !is_pure(p, op)
+            || !p
+                .operands(op)
+                .flatten()
+                .all(|v| self.unwritten_cone(p, v, 0))
+        {
+            return;
+        }
+        let Some(shapes) = &self.shapes else {
+            return;
+        };
+        let mut facts = Vec::with_capacity(p.num_results(op));
+        for r in p.results(op) {
+            let Some((dtype, dims)) = pir_params::bound::declared(p, p.value_type(r)) else {
+                return;
+            };
+            if !matches!(dtype, DType::Int32 | DType::Int64) || self.aliases.is_written(r) {
+                return;
+            }
+            let (Some(data), Ok(dims)) = (
+                shapes.known_ints(r),
+                dims.iter()
+                    .map(|&d| usize::try_from(d))
+                    .collect::<Result<Vec<usize>, _>>(),
+            ) else {
+                return;
+            };
+            if dims.iter().product::<usize>() != data.len() {
+                return;
+            }
+            let Ok(t) = EvalTensor::from_i64s(dtype, &dims, &data) else {
+                return;
+            };
+            facts.push((r, Known::Tensor(Arc::new(t))));
+        }
+        self.folded.insert(op);
+        self.symbolic += 1;
+        self.learn(op, facts);
     }
 
     /// A `shape` of a value whose dims are all known (fixed input shapes
     /// followed through the program, say) is a constant: the data is never
     /// read, so the shape arithmetic after it folds too.
-    fn static_shape(&mut self, p: &Program, op: OpId) {
+    ///
+    /// Returns whether it folded.
+    fn static_shape(&mut self, p: &Program, op: OpId) -> bool {
         let (Some(x), 1) = (p.operand(op, 0), p.num_results(op)) else {
-            return;
+            return false;
         };
         let Some((_, dims)) = pir_params::bound::declared(p, p.value_type(x)) else {
-            return;
+            return false;
         };
         let r = p.result(op, 0);
         let Some((dtype, _)) = pir_params::bound::declared(p, p.value_type(r)) else {
-            return;
+            return false;
         };
         if dims.iter().any(|&d| d < 0) || self.aliases.is_written(r) {
-            return;
+            return false;
         }
         let Ok(t) = EvalTensor::from_i64s(dtype, &[dims.len()], &dims) else {
-            return;
+            return false;
         };
-        if fits(p, p.value_type(r), &t) {
-            self.folded.insert(op);
-            self.learn(op, vec![(r, Known::Tensor(Arc::new(t)))]);
+        if !fits(p, p.value_type(r), &t) {
+            return false;
         }
+        self.folded.insert(op);
+        self.learn(op, vec![(r, Known::Tensor(Arc::new(t)))]);
+        true
     }
 
     fn learn(&mut self, op: OpId, facts: Vec<(ValueId, Known)>) {
@@ -320,11 +436,12 @@ impl Folder<'_> {
         fits(p, p.value_type(v), &tensor).then(|| Known::Tensor(Arc::new(tensor)))
     }
 
-    /// Evaluates `op` when it is foldable and records its results.
-    fn fold(&mut self, p: &Program, op: OpId) {
+    /// Evaluates `op` when it is foldable and records its results; returns
+    /// whether it did.
+    fn fold(&mut self, p: &Program, op: OpId) -> bool {
         let name = p.op_name_str(op);
         if !pir_eval::is_supported(name) || !is_pure(p, op) || p.num_operands(op) == 0 {
-            return;
+            return false;
         }
         // The evaluator takes a list operand (a `builtin.combine`) as its
         // items in a row.
@@ -333,28 +450,29 @@ impl Folder<'_> {
             match v.and_then(|v| self.get(p, v)) {
                 Some(Known::Tensor(t)) => inputs.push((*t).clone()),
                 Some(Known::Vector(items)) => inputs.extend(items.iter().map(|t| (**t).clone())),
-                None => return,
+                None => return false,
             }
         }
         let outputs = match pir_eval::evaluate(p, op, &inputs) {
             Ok(out) => out,
             Err(_) => {
                 self.eval_errors += 1;
-                return;
+                return false;
             }
         };
         if outputs.len() != p.num_results(op) {
-            return;
+            return false;
         }
         let mut facts = Vec::with_capacity(outputs.len());
         for (r, t) in p.results(op).zip(outputs) {
             if self.aliases.is_written(r) || !fits(p, p.value_type(r), &t) {
-                return;
+                return false;
             }
             facts.push((r, Known::Tensor(Arc::new(t))));
         }
         self.folded.insert(op);
         self.learn(op, facts);
+        true
     }
 
     /// Replaces the results of folded ops that unfolded ops still read.
@@ -435,147 +553,6 @@ impl Folder<'_> {
         self.cx.statistics.add("parameters dropped", dropped as u64);
         erased || dropped > 0
     }
-}
-
-/// The parameters made for hoisted constants: one per distinct type and
-/// content, at the top of the program in order of creation.
-#[derive(Default)]
-struct Hoisted {
-    shared: FxHashMap<(Type, Vec<u8>), ValueId>,
-    counter: usize,
-    last: Option<OpId>,
-}
-
-impl Hoisted {
-    /// The parameter holding `tensor` as type `ty`, made on first use.
-    fn parameter(
-        &mut self,
-        p: &mut Program,
-        ty: Type,
-        tensor: Tensor,
-    ) -> Result<ValueId, PassError> {
-        let key = (ty, tensor.bytes().to_vec());
-        if let Some(&v) = self.shared.get(&key) {
-            return Ok(v);
-        }
-        let name = params::fresh_name(p, PARAMETER_PREFIX, &mut self.counter);
-        // At the top of the program, in order: a parameter shared by
-        // makers in different places dominates them all.
-        let at = match self.last {
-            Some(prev) => InsertPoint::After(prev),
-            None => InsertPoint::BlockStart(p.top_block()),
-        };
-        let v = params::insert_parameter(p, at, &name, tensor)
-            .map_err(|e| pass_error(e.to_string()))?;
-        declare_parameter_type(p, v, ty);
-        if let ValueDef::Result { op: param, .. } = p.value_def(v) {
-            self.last = Some(param);
-        }
-        self.shared.insert(key, v);
-        Ok(v)
-    }
-}
-
-/// For an empty axes list `axes` that only full reductions read, the
-/// operands reading it and the rank of each reduction's input (at least 1):
-/// naming every axis instead reduces the same, and a non-empty list can be
-/// a parameter.
-fn full_reduction_uses(p: &Program, axes: ValueId) -> Option<Vec<(OperandId, usize)>> {
-    p.uses(axes)
-        .map(|u| {
-            let op = p.operand_owner(u);
-            if !OpFact::ReducesAllWhenAxesEmpty.holds(p, op) || p.operand_index(u) != 1 {
-                return None;
-            }
-            let rank = super::dense_dims(p, p.operand(op, 0)?)?.len();
-            (rank > 0).then_some((u, rank))
-        })
-        .collect()
-}
-
-/// The axes `0..rank` as a tensor of `dtype` (an integer type).
-fn all_axes(dtype: DType, rank: usize) -> Option<Tensor> {
-    let axes: Vec<i64> = (0..rank as i64).collect();
-    match dtype {
-        DType::Int64 => Tensor::from_slice(dtype, vec![rank as i64], &axes).ok(),
-        DType::Int32 => {
-            let axes: Vec<i32> = axes.iter().map(|&a| a as i32).collect();
-            Tensor::from_slice(dtype, vec![rank as i64], &axes).ok()
-        }
-        _ => None,
-    }
-}
-
-/// Replaces the constant makers under `root` whose results no one can tell
-/// from a parameter by parameters (one per distinct type and content), and
-/// erases them. An empty axes list read only by full reductions becomes the
-/// list of every axis of each reader's input first. Returns how many makers
-/// were replaced and how many the evaluator refused.
-fn hoist_makers(p: &mut Program, root: OpId) -> Result<(u64, u64), PassError> {
-    let aliases = AliasAnalysis::new(p);
-    let makers: Vec<OpId> = super::ops_under(p, root)
-        .into_iter()
-        .filter(|&op| OpFact::ConstantMaker.holds(p, op) && p.num_results(op) == 1)
-        .collect();
-    let mut made = Hoisted::default();
-    let (mut hoisted, mut errors) = (0u64, 0u64);
-    for op in makers {
-        if p.is_erased(op) {
-            continue;
-        }
-        let r = p.result(op, 0);
-        // A read-only class may share the parameter's buffer: an element of
-        // a `builtin.combine` (the dims of a shape) too.
-        let facts = aliases.facts(r);
-        if p.use_empty(r) || facts.written || facts.pinned {
-            continue;
-        }
-        let tensor = match maker_value(p, op) {
-            Ok(Some(t)) => t,
-            Ok(None) => continue,
-            Err(_) => {
-                errors += 1;
-                continue;
-            }
-        };
-        let ty = p.value_type(r);
-        // An empty tensor (`full_int_array []`, the axes of a full
-        // reduction) loads without a buffer, which Paddle's kernels reject.
-        if tensor.numel() == 0 {
-            let Some(uses) = full_reduction_uses(p, r) else {
-                continue;
-            };
-            let Some(lists) = uses
-                .iter()
-                .map(|&(_, rank)| all_axes(tensor.dtype(), rank))
-                .collect::<Option<Vec<Tensor>>>()
-            else {
-                continue;
-            };
-            for ((operand, _), axes) in uses.into_iter().zip(lists) {
-                let ty = pir_params::bound::tensor_type(p.ctx(), axes.dtype(), axes.dims())
-                    .map_err(|e| pass_error(e.to_string()))?;
-                let v = made.parameter(p, ty, axes)?;
-                p.set_operand_value(operand, Some(v));
-            }
-        } else {
-            // A parameter for a type of unknown dims has its tensor's own
-            // dims, which a reader needing the exact type cannot take.
-            let all_take_it = fully_known(p, ty) || p.uses(r).all(|u| !needs_exact_type(p, u));
-            if tensor.numel() > MAX_HOISTED_ELEMENTS || !fits(p, ty, &tensor) || !all_take_it {
-                continue;
-            }
-            let Ok(tensor) = tensor.to_tensor() else {
-                continue;
-            };
-            let v = made.parameter(p, ty, tensor)?;
-            p.replace_all_uses_with(r, v);
-        }
-        p.erase_op(op)
-            .map_err(|e| pass_error(format!("erasing a hoisted constant: {e}")))?;
-        hoisted += 1;
-    }
-    Ok((hoisted, errors))
 }
 
 /// The value a constant maker computes (`Ok(None)` for another op).

@@ -3,7 +3,7 @@
 //! line per file, `NAME write_ms=MEDIAN bytes=SIZE`.
 //!
 //! ```sh
-//! cargo run --release -p pir-legacy --example time_write -- --repeat 20 m.pdmodel
+//! cargo run --release -p pir --example time_write -- --repeat 20 m.pdmodel
 //! ```
 //! `bench/compare_paddle26_save.py` runs it interleaved with Paddle 2.6.2.
 
@@ -20,19 +20,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             files.push(a);
         }
     }
-    let ctx = pir_dialects::pd_op_context();
+    let ctx = pir::dialects::pd_op_context();
     for file in files {
         let bytes = std::fs::read(&file)?;
         let program = if file.ends_with(".pdmodel") {
-            pir_legacy::translate_bytes(&bytes, ctx.clone(), Default::default())?
+            pir::legacy::translate_bytes(&bytes, ctx.clone(), Default::default())?
         } else {
-            pir_serde::read_slice(ctx.clone(), &bytes, &Default::default())?.program
+            pir::serde::read_slice(ctx.clone(), &bytes, &Default::default())?.program
         };
         let mut times = Vec::with_capacity(repeat);
         let mut size = 0;
         for _ in 0..repeat.max(1) {
             let start = Instant::now();
-            size = pir_legacy::write::to_bytes(&program)?.len();
+            size = pir::legacy::write::to_bytes(&program)?.len();
             times.push(start.elapsed().as_secs_f64() * 1e3);
         }
         times.sort_by(f64::total_cmp);

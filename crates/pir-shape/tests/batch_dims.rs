@@ -1,14 +1,21 @@
-//! Which values share their leading (batch) dim: origins followed through
-//! batch-keeping ops, element-wise ops, loops and branches.
+//! Which values share their leading (batch) dim by the symbolic shapes:
+//! the questions the batch-size, loop-motion and in-place passes ask,
+//! through batch-keeping ops, element-wise ops, loops and branches.
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
-use pir_core::{OpId, Program};
-use pir_pass::leading_dim::LeadingDims;
+use pir_core::{OpId, Program, ValueId};
+use pir_shape::ShapeAnalysis;
+
+/// Whether `a` and `b` have the same leading dim by the analysis.
+fn same_batch(shapes: &ShapeAnalysis, a: ValueId, b: ValueId) -> bool {
+    shapes.same_dim(a, 0, b, 0)
+}
 
 /// conv, norm and activation keep the data input's batch; a binary op
-/// of two such values keeps it; a reshape loses it.
+/// of two such values keeps it; so does a reshape whose `-1` is the
+/// batch by the element count.
 #[test]
-fn origins_follow_batch_keeping_ops_only() {
+fn batch_follows_batch_keeping_ops_only() {
     let ctx = pir_dialects::pd_op_context();
     let text = r#"{
     (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,2,4,4],stop_gradient:[false]} : () -> tensor<-1x2x4x4xf32>
@@ -20,24 +27,22 @@ fn origins_follow_batch_keeping_ops_only() {
     (%6, %7) = "pd_op.reshape" (%4, %5) {stop_gradient:[false]} : (tensor<-1x2x4x4xf32>, tensor<4xi64>) -> tensor<-1x2x4x4xf32>, tensor<0x-1x2x4x4xf32>
 }"#;
     let p = Program::parse(&ctx, text).unwrap();
-    let dims = LeadingDims::new(&p, p.module_op());
+    let shapes = ShapeAnalysis::run(&p);
     let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
     let value = |n: usize| p.results(ops[n]).next().unwrap();
     let data = value(0);
-    assert_eq!(dims.origin(data), Some(data));
     for op in [2, 3, 4] {
-        assert_eq!(dims.origin(value(op)), Some(data), "op {op}");
+        assert!(same_batch(&shapes, value(op), data), "op {op}");
     }
-    assert_eq!(
-        dims.origin(value(6)),
-        None,
-        "a reshape's leading dim is its own"
+    assert!(
+        same_batch(&shapes, value(6), data),
+        "the reshape's -1 is 32 * batch / 32"
     );
 }
 
 /// Element-wise ops without Paddle's traits (`gelu`, `pow`, `minimum`,
-/// `where`) keep the batch too; `where` broadcasting another data
-/// input's batch does not.
+/// `where`) keep the batch too; `where` takes its condition's shape, so
+/// reading another data input does not make the two inputs' batches one.
 #[test]
 fn element_wise_ops_without_traits_keep_the_batch() {
     let ctx = pir_dialects::pd_op_context();
@@ -52,25 +57,24 @@ fn element_wise_ops_without_traits_keep_the_batch() {
     (%7) = "pd_op.where" (%5, %4, %1) {stop_gradient:[false]} : (tensor<-1x8xb>, tensor<-1x8xf32>, tensor<-1x8xf32>) -> tensor<-1x8xf32>
 }"#;
     let p = Program::parse(&ctx, text).unwrap();
-    let dims = LeadingDims::new(&p, p.module_op());
+    let shapes = ShapeAnalysis::run(&p);
     let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
     let value = |n: usize| p.results(ops[n]).next().unwrap();
-    for op in [2, 3, 4, 5, 6] {
-        assert_eq!(dims.origin(value(op)), Some(value(0)), "op {op}");
+    for op in [2, 3, 4, 5, 6, 7] {
+        assert!(same_batch(&shapes, value(op), value(0)), "op {op}");
     }
-    assert_eq!(
-        dims.origin(value(7)),
-        None,
+    assert!(
+        !same_batch(&shapes, value(1), value(0)),
         "x's and y's batches may differ"
     );
 }
 
-/// A loop-carried value keeps its origin when the body yields a value of
-/// that origin back, and loses it when the body yields one of another
-/// origin (here the second data input), even through a chain of
-/// arguments that first looks consistent.
+/// A loop-carried value keeps its batch when the body yields a value of
+/// that batch back, and loses it when the body yields one of another
+/// (here the second data input), even through a chain of arguments that
+/// first looks consistent.
 #[test]
-fn loop_carried_values_keep_an_origin_the_body_yields_back() {
+fn loop_carried_values_keep_a_batch_the_body_yields_back() {
     let ctx = pir_dialects::pd_op_context();
     let text = r#"{
     (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
@@ -86,32 +90,31 @@ fn loop_carried_values_keep_an_origin_the_body_yields_back() {
 }
 }"#;
     let p = Program::parse(&ctx, text).unwrap();
-    let dims = LeadingDims::new(&p, p.module_op());
+    let shapes = ShapeAnalysis::run(&p);
     let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
     let x = p.result(ops[0], 0);
     let body = p.region_blocks(p.regions(ops[3]).next().unwrap())[0];
     let args = p.block_args(body).to_vec();
     let body_ops: Vec<OpId> = p.block_ops(body).collect();
-    assert_eq!(
-        dims.origin(args[0]),
-        Some(x),
+    assert!(
+        same_batch(&shapes, args[0], x),
         "relu and add of x keep x's batch"
     );
-    assert_eq!(dims.origin(p.result(ops[3], 0)), Some(x));
-    assert_eq!(dims.origin(p.result(body_ops[1], 0)), Some(x));
+    assert!(same_batch(&shapes, p.result(ops[3], 0), x));
+    assert!(same_batch(&shapes, p.result(body_ops[1], 0), x));
     // %arg_2 gets y's batch after one iteration, so %arg_1 = tanh(%arg_2)
     // does after two: neither keeps x's.
     for i in [1, 2] {
-        assert_eq!(dims.origin(args[i]), None, "argument {i}");
-        assert_eq!(dims.origin(p.result(ops[3], i)), None, "result {i}");
+        assert!(!same_batch(&shapes, args[i], x), "argument {i}");
+        assert!(!same_batch(&shapes, p.result(ops[3], i), x), "result {i}");
     }
-    assert_eq!(dims.origin(p.result(body_ops[3], 0)), None);
+    assert!(!same_batch(&shapes, p.result(body_ops[3], 0), x));
 }
 
-/// An `if` result has the origin both branches yield, and none when they
+/// An `if` result has the batch both branches yield, and none when they
 /// yield different ones.
 #[test]
-fn if_results_have_the_origin_every_branch_yields() {
+fn if_results_have_the_batch_every_branch_yields() {
     let ctx = pir_dialects::pd_op_context();
     let text = r#"{
     (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,4],stop_gradient:[false]} : () -> tensor<-1x4xf32>
@@ -126,9 +129,9 @@ fn if_results_have_the_origin_every_branch_yields() {
 }
 }"#;
     let p = Program::parse(&ctx, text).unwrap();
-    let dims = LeadingDims::new(&p, p.module_op());
+    let shapes = ShapeAnalysis::run(&p);
     let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
     let x = p.result(ops[0], 0);
-    assert_eq!(dims.origin(p.result(ops[3], 0)), Some(x));
-    assert_eq!(dims.origin(p.result(ops[3], 1)), None);
+    assert!(same_batch(&shapes, p.result(ops[3], 0), x));
+    assert!(!same_batch(&shapes, p.result(ops[3], 1), x));
 }

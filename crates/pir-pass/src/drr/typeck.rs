@@ -64,7 +64,7 @@ impl fmt::Display for Ty {
 
 impl Ty {
     /// The type of a value of an attribute of `kind`, as
-    /// [`attr_val`](super::eval::attr_val) reads it.
+    /// `eval::attr_val` reads it.
     pub fn of_kind(kind: AttrKind) -> Ty {
         match kind {
             AttrKind::Bool | AttrKind::Scalar(ScalarDataType::Bool) => Ty::Bool,

@@ -16,7 +16,7 @@
 //!
 //! Only parameters with loaded tensors change (the tensor keeps its bytes
 //! and gets the new dims), and only when every reader qualifies: an
-//! element-wise binary op ([`broadcasts`]; the CPU
+//! element-wise binary op (`broadcasts`; the CPU
 //! kernels of the arithmetic, comparison, logical and bitwise ones broadcast
 //! through `ElementwiseCompute`, and for the others trimming changes
 //! nothing) with two

@@ -114,8 +114,6 @@ fn without_leading_ones(dims: &[i64]) -> Option<&[i64]> {
     (lead > 0 && lead < dims.len()).then(|| &dims[lead..])
 }
 
-/// Whether `op` reads `v` (of rank `rank`) where `v` may lose leading unit
-/// dims without changing `op`'s result (module docs).
 /// Whether `op` broadcasts its tensor operands element-wise: it has
 /// Paddle's `BinaryElementWiseTrait` (`binary`) or
 /// [`OpFact::Broadcasts`].
@@ -123,6 +121,8 @@ fn broadcasts(p: &Program, op: OpId, binary: TraitId) -> bool {
     p.op_info(op).is_some_and(|i| i.has_trait(binary)) || OpFact::Broadcasts.holds(p, op)
 }
 
+/// Whether `op` reads `v` (of rank `rank`) where `v` may lose leading unit
+/// dims without changing `op`'s result (module docs).
 fn reader_allows(p: &Program, binary: TraitId, op: OpId, v: ValueId, rank: usize) -> bool {
     if !broadcasts(p, op, binary) || p.num_operands(op) != 2 {
         return false;

@@ -2,7 +2,20 @@
 //! parameters, loaded once instead of run on every execution (see the
 //! module docs of `constant_folding`).
 
-use super::*;
+use pir_core::{InsertPoint, OpId, OperandId, Program, Type, ValueDef, ValueId};
+use pir_params::{DType, Tensor};
+use rustc_hash::FxHashMap;
+
+use pir_dialects::op_facts::OpFact;
+
+use super::{
+    declare_parameter_type, fits, fully_known, maker_value, needs_exact_type, pass_error,
+    MAX_HOISTED_ELEMENTS, PARAMETER_PREFIX,
+};
+use crate::alias::AliasAnalysis;
+use crate::params;
+use crate::pass::PassError;
+use crate::transforms::{dense_dims, ops_under};
 
 /// The parameters made for hoisted constants: one per distinct type and
 /// content, at the top of the program in order of creation.
@@ -54,7 +67,7 @@ fn full_reduction_uses(p: &Program, axes: ValueId) -> Option<Vec<(OperandId, usi
             if !OpFact::ReducesAllWhenAxesEmpty.holds(p, op) || p.operand_index(u) != 1 {
                 return None;
             }
-            let rank = super::super::dense_dims(p, p.operand(op, 0)?)?.len();
+            let rank = dense_dims(p, p.operand(op, 0)?)?.len();
             (rank > 0).then_some((u, rank))
         })
         .collect()
@@ -80,7 +93,7 @@ fn all_axes(dtype: DType, rank: usize) -> Option<Tensor> {
 /// were replaced and how many the evaluator refused.
 pub(super) fn hoist_makers(p: &mut Program, root: OpId) -> Result<(u64, u64), PassError> {
     let aliases = AliasAnalysis::new(p);
-    let makers: Vec<OpId> = super::super::ops_under(p, root)
+    let makers: Vec<OpId> = ops_under(p, root)
         .into_iter()
         .filter(|&op| OpFact::ConstantMaker.holds(p, op) && p.num_results(op) == 1)
         .collect();

@@ -74,7 +74,7 @@ use pir_dialects::op_facts::OpFact;
 use pir_dialects::ops::{FullIntArrayOp, FullOp, Shape64Op, ShapeOp};
 use pir_dialects::pd_op::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
 use pir_eval::EvalTensor;
-use pir_params::{DType, Tensor};
+use pir_params::DType;
 use pir_shape::{Assume, ShapeAnalysis};
 use rustc_hash::{FxHashMap, FxHashSet};
 

@@ -2,13 +2,15 @@
 """Import and load times from Python: the `pir` package against Paddle 3.3.1,
 in one interleaved run.
 
-Usage (from the repository root; Paddle in the system Python, `pir` installed
-in a venv that sees it, built with the release profile as README's command
-builds it):
+Usage (from the repository root; `pir` built with the release profile, as
+README's command builds it, e.g. `maturin develop --release` into a venv):
 
-    python3 -m venv --system-site-packages target/paddle-check
-    target/paddle-check/bin/pip install ./crates/pir-py
-    target/paddle-check/bin/python bench/compare_paddle_python.py [--rounds N] [CORPUS_DIR]
+    python3 bench/compare_paddle_python.py --pir-python target/pydev/bin/python \
+        --paddle-python /work/venv-paddle/bin/python [--rounds N] [CORPUS_DIR] [MODEL ...]
+
+Both interpreters default to the one running this script (a venv that has
+both packages). The models are every ``NAME.json`` of the corpus with a
+``NAME.pdiparams`` beside it, or the names given.
 
 Each round starts one fresh interpreter per side, alternating sides so that
 machine load hits both alike, and measures inside it:
@@ -18,13 +20,17 @@ machine load hits both alike, and measures inside it:
 - ``program``: reading a model's program — ``pir.load(json, params=False)``
   against ``paddle.base.core.deserialize_pir_program`` into a
   ``paddle.static.Program`` — median of 5 reads in the process;
-- ``model``: program and parameters ready to use — ``pir.load(json)`` plus
-  one NumPy array per parameter (zero-copy views of the memory-mapped file)
-  against ``paddle.static.load_inference_model`` (program and every tensor
-  loaded into the scope) — median of 5.
+- ``model``: the program and every parameter as a NumPy array in the
+  user's hand, a dict from name to array — ``pir.load(json)`` then
+  ``{name: model.params[name] for name in model.params}`` (read-only arrays
+  viewing the memory-mapped file: what ``model.params`` gives) against
+  ``paddle.static.load_inference_model(prefix, exe)`` into a fresh scope
+  then ``{name: numpy.array(scope.find_var(name).get_tensor()) for name in
+  scope.local_var_names()}`` (Paddle's tensors hand NumPy a copy; there is
+  no zero-copy view of a scope's tensor) — median of 5.
 
 Prints the medians over the rounds per model and side, and the ratios, as a
-table; ``--json`` prints them as JSON.
+table with the load average beside it; ``--json`` prints them as JSON.
 """
 
 import argparse
@@ -35,7 +41,6 @@ import subprocess
 import sys
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-MODELS = ["huge_5000ops", "deep_mlp_ln200", "resnet18_w16", "mobilenet_v2_x025"]
 
 # Shared by both children: the median of `n` timed calls.
 MEDIAN = r"""
@@ -57,7 +62,7 @@ for prefix in sys.argv[1:]:
         pir.load(prefix + ".json", params=False)
     def model():
         m = pir.load(prefix + ".json")
-        arrays = [m.params[n] for n in m.params]
+        arrays = {n: m.params[n] for n in m.params}
     out[prefix] = {"program": median(program), "model": median(model)}
 print(json.dumps(out))
 """
@@ -68,6 +73,7 @@ warnings.filterwarnings("ignore")
 t = time.perf_counter()
 import paddle
 out = {"import": time.perf_counter() - t}
+import numpy as np
 from paddle.base import core
 paddle.enable_static()
 exe = paddle.static.Executor(paddle.CPUPlace())
@@ -75,8 +81,10 @@ for prefix in sys.argv[1:]:
     def program():
         core.deserialize_pir_program(prefix + ".json", paddle.static.Program(), -1)
     def model():
-        with paddle.static.scope_guard(paddle.static.Scope()):
+        scope = paddle.static.Scope()
+        with paddle.static.scope_guard(scope):
             paddle.static.load_inference_model(prefix, exe)
+        arrays = {n: np.array(scope.find_var(n).get_tensor()) for n in scope.local_var_names()}
     entry = {"program": median(program)}
     if os.path.exists(prefix + ".pdiparams"):
         entry["model"] = median(model)
@@ -85,8 +93,8 @@ print(json.dumps(out))
 """
 
 
-def run(code, prefixes):
-    res = subprocess.run([sys.executable, "-c", MEDIAN + code, *prefixes],
+def run(python, code, prefixes):
+    res = subprocess.run([python, "-c", MEDIAN + code, *prefixes],
                          capture_output=True, text=True)
     if res.returncode != 0:
         raise RuntimeError(res.stderr[-2000:])
@@ -96,24 +104,29 @@ def run(code, prefixes):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("corpus", nargs="?", default=os.path.join(REPO, "..", "shared", "paddle-corpus"))
+    ap.add_argument("models", nargs="*", help="model names (default: every NAME.json with NAME.pdiparams)")
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--pir-python", default=sys.executable, help="the interpreter that imports pir")
+    ap.add_argument("--paddle-python", default=sys.executable, help="the interpreter that imports paddle")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    try:
-        import paddle  # noqa: F401
-        import pir  # noqa: F401
-    except ImportError as e:
-        print(f"skipped: {e} (see the usage in this script's docstring)")
-        return 0
-    prefixes = [os.path.join(args.corpus, m) for m in MODELS
+    for python, module in ((args.pir_python, "pir"), (args.paddle_python, "paddle")):
+        if subprocess.run([python, "-c", "import " + module], capture_output=True).returncode:
+            print(f"skipped: {python} cannot import {module} (see the usage in this script's docstring)")
+            return 0
+    names = args.models or sorted(
+        f[:-len(".pdiparams")] for f in os.listdir(args.corpus)
+        if f.endswith(".pdiparams") and os.path.exists(os.path.join(args.corpus, f[:-len(".pdiparams")] + ".json")))
+    prefixes = [os.path.join(args.corpus, m) for m in names
                 if os.path.exists(os.path.join(args.corpus, m + ".json"))]
+    load_before = os.getloadavg()[0]
     samples = {"pir": [], "paddle": []}
     for r in range(args.rounds):
-        order = [("pir", PIR_CHILD), ("paddle", PADDLE_CHILD)]
+        order = [("pir", args.pir_python, PIR_CHILD), ("paddle", args.paddle_python, PADDLE_CHILD)]
         if r % 2:
             order.reverse()
-        for side, code in order:
-            samples[side].append(run(code, prefixes))
+        for side, python, code in order:
+            samples[side].append(run(python, code, prefixes))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
 
     def med(side, *keys):
@@ -131,14 +144,17 @@ def main():
         name = os.path.basename(p)
         rows.append((f"{name} program", med("pir", p, "program"), med("paddle", p, "program")))
         rows.append((f"{name} model", med("pir", p, "model"), med("paddle", p, "model")))
+    load = (load_before, os.getloadavg()[0])
     if args.json:
-        print(json.dumps([{"what": w, "pir_s": a, "paddle_s": b} for w, a, b in rows], indent=1))
+        print(json.dumps({"load_average": load,
+                          "rows": [{"what": w, "pir_s": a, "paddle_s": b} for w, a, b in rows]}, indent=1))
         return 0
-    print(f"{'what':32} {'pir':>10} {'paddle':>10} {'ratio':>8}")
+    print("load average (1 min) before and after: %.2f, %.2f" % load)
+    print(f"{'what':36} {'pir':>10} {'paddle':>10} {'ratio':>8}")
     for what, a, b in rows:
         if a is None or b is None:
             continue
-        print(f"{what:32} {a * 1e3:9.2f}ms {b * 1e3:9.2f}ms {b / a:7.1f}x")
+        print(f"{what:36} {a * 1e3:9.2f}ms {b * 1e3:9.2f}ms {b / a:7.1f}x")
     return 0
 
 

@@ -37,6 +37,9 @@ judges its files the same way (with `--p2o-from 3.2`, the files `pir downgrade -
 writes of them: what paddle2onnx makes of a model handed to it in the 3.2 encoding): models converted, models correct, conversion time
 (median of interleaved runs with pir's, `--repeat` each), and onnxruntime latency of
 both files where both are correct. Prints N/N per set and every failure with its reason.
+The conversion times here are not like for like (pir is timed as a process, startup
+included, paddle2onnx in-process): bench/compare_paddle2onnx.py times both sides the
+same way.
 """
 
 import argparse
@@ -519,7 +522,8 @@ def main():
         if both:
             pt = sum(r["pir_time"] for r in both)
             qt = sum(r["p2o_time"] for r in both)
-            print(f"\nconversion time over {len(both)} models both convert: pir {pt:.3f} s, paddle2onnx {qt:.3f} s ({qt / pt:.1f}x)")
+            print(f"\nconversion time over {len(both)} models both convert: pir {pt:.3f} s (a process), "
+                  f"paddle2onnx {qt:.3f} s (in-process) ({qt / pt:.1f}x; like for like: bench/compare_paddle2onnx.py)")
         lat = [r for r in results.values() if "pir_latency" in r]
         if lat:
             ratios = [r["pir_latency"] / r["p2o_latency"] for r in lat]

@@ -1,6 +1,7 @@
 //! Compiles `data/pd_op_definitions.json` (facts extracted from Paddle 3.3.1)
 //! into the static op table `OP_DEFS` of `op_def.rs`.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -29,14 +30,12 @@ fn generate() -> Result<(), String> {
         .ok_or("missing object `ops`")?;
     let mut names: Vec<&String> = ops.keys().collect();
     names.sort();
-    let mut out = String::with_capacity(4 << 20);
-    out.push_str("/// Every op of the definition file, sorted by name.\n");
-    out.push_str("pub static OP_DEFS: &[OpDef] = &[\n");
-    for name in names {
-        let op = &ops[name.as_str()];
-        op_def(&mut out, name, op).map_err(|e| format!("op `{name}`: {e}"))?;
-    }
-    out.push_str("];\n");
+    let mut table = Table::new();
+    let defs: Vec<String> = names
+        .into_iter()
+        .map(|name| table.op_def(name, &ops[name.as_str()]))
+        .collect();
+    let out = table.write(&defs);
     let out_dir = std::env::var("OUT_DIR").map_err(|e| e.to_string())?;
     let path = PathBuf::from(&out_dir).join("op_defs.rs");
     std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -91,170 +90,300 @@ fn float_literal(f: f64) -> String {
     }
 }
 
-/// The Rust expression of an attribute's default value, if it has one.
-fn default_value(attr: &Value, kind: &str) -> Option<String> {
-    let d = attr.get("default")?;
-    Some(match d {
-        Value::Bool(b) => format!("DefaultValue::Bool({b})"),
-        Value::Number(n) if n.is_i64() || n.is_u64() => {
-            if kind.contains("Float") || kind.contains("Double") {
-                format!("DefaultValue::Float({})", float_literal(n.as_f64()?))
-            } else {
-                format!("DefaultValue::Int({})", n.as_i64()?)
-            }
+/// The table being written, free of pointers (see `op_def.rs`): one string
+/// of all texts, and for each element type one array of all its lists.
+struct Table {
+    strings: String,
+    text_at: HashMap<String, String>,
+    texts: Pool,
+    pairs: Pool,
+    inputs: Pool,
+    attributes: Pool,
+    outputs: Pool,
+    ints: Pool,
+    floats: Pool,
+    bools: Pool,
+}
+
+/// The array behind the lists of one element type: Rust expressions of its
+/// elements, and each list written so far (a list that repeats is shared).
+struct Pool {
+    name: &'static str,
+    element: &'static str,
+    items: Vec<String>,
+    list_at: HashMap<Vec<String>, String>,
+}
+
+impl Pool {
+    fn new(name: &'static str, element: &'static str) -> Self {
+        Pool {
+            name,
+            element,
+            items: Vec::new(),
+            list_at: HashMap::new(),
         }
-        Value::Number(n) => format!("DefaultValue::Float({})", float_literal(n.as_f64()?)),
-        Value::String(s) => format!("DefaultValue::Str({s:?})"),
-        Value::Array(items) => {
-            if kind == "AttrKind::Place" {
-                let a = items.first()?.as_i64()?;
-                let b = items.get(1)?.as_i64()?;
-                let c = items.get(2)?.as_str()?;
-                return Some(format!("DefaultValue::Place({a}, {b}, {c:?})"));
-            }
-            let floats = kind.contains("Float") || kind.contains("Double");
-            if items.is_empty() {
-                return Some(
-                    if floats {
-                        "DefaultValue::FloatList(&[])"
-                    } else if kind.contains("Bool") {
-                        "DefaultValue::BoolList(&[])"
-                    } else if kind.contains("Str") {
-                        "DefaultValue::StrList(&[])"
-                    } else {
-                        "DefaultValue::IntList(&[])"
-                    }
-                    .into(),
-                );
-            }
-            if items.iter().all(Value::is_boolean) {
-                let v: Vec<String> = items.iter().map(|b| b.to_string()).collect();
-                format!("DefaultValue::BoolList(&[{}])", v.join(", "))
-            } else if items.iter().all(Value::is_string) {
-                let v: Vec<String> = items
-                    .iter()
+    }
+
+    /// The `List` expression of `items`.
+    fn list(&mut self, items: Vec<String>) -> String {
+        if items.is_empty() {
+            return "List::new(0, 0)".into();
+        }
+        if let Some(list) = self.list_at.get(&items) {
+            return list.clone();
+        }
+        let list = format!("List::new({}, {})", self.items.len(), items.len());
+        self.items.extend(items.iter().cloned());
+        self.list_at.insert(items, list.clone());
+        list
+    }
+
+    fn write(&self, out: &mut String) {
+        let _ = writeln!(
+            out,
+            "static {}: [{}; {}] = [",
+            self.name,
+            self.element,
+            self.items.len()
+        );
+        for item in &self.items {
+            let _ = writeln!(out, "    {item},");
+        }
+        out.push_str("];\n");
+    }
+}
+
+impl Table {
+    fn new() -> Self {
+        Table {
+            strings: String::new(),
+            text_at: HashMap::new(),
+            texts: Pool::new("TEXT_POOL", "Text"),
+            pairs: Pool::new("PAIR_POOL", "(Text, Text)"),
+            inputs: Pool::new("INPUT_POOL", "InputDef"),
+            attributes: Pool::new("ATTR_POOL", "AttrSpec"),
+            outputs: Pool::new("OUTPUT_POOL", "OutputDef"),
+            ints: Pool::new("INT_POOL", "i64"),
+            floats: Pool::new("FLOAT_POOL", "f64"),
+            bools: Pool::new("BOOL_POOL", "bool"),
+        }
+    }
+
+    /// The `Text` expression of `s`.
+    fn text(&mut self, s: &str) -> String {
+        if let Some(text) = self.text_at.get(s) {
+            return text.clone();
+        }
+        let text = format!("Text {{ start: {}, len: {} }}", self.strings.len(), s.len());
+        self.strings.push_str(s);
+        self.text_at.insert(s.to_owned(), text.clone());
+        text
+    }
+
+    /// The `List<Text>` expression of the strings of `list`.
+    fn names(&mut self, list: Option<&Value>) -> String {
+        let items = list
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
                     .filter_map(Value::as_str)
-                    .map(|s| format!("{s:?}"))
-                    .collect();
-                format!("DefaultValue::StrList(&[{}])", v.join(", "))
-            } else if !floats && items.iter().all(|v| v.is_i64()) {
-                let v: Vec<String> = items
-                    .iter()
-                    .filter_map(Value::as_i64)
-                    .map(|i| i.to_string())
-                    .collect();
-                format!("DefaultValue::IntList(&[{}])", v.join(", "))
-            } else if items.iter().all(Value::is_number) {
-                let v: Vec<String> = items
-                    .iter()
-                    .filter_map(Value::as_f64)
-                    .map(float_literal)
-                    .collect();
-                format!("DefaultValue::FloatList(&[{}])", v.join(", "))
-            } else {
-                return None;
+                    .map(|s| self.text(s))
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.texts.list(items)
+    }
+
+    /// The `List<(Text, Text)>` expression of the entries of `map`.
+    fn pairs(&mut self, map: Option<&Value>) -> String {
+        let items = map
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| {
+                        format!(
+                            "({}, {})",
+                            self.text(k),
+                            self.text(v.as_str().unwrap_or(""))
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.pairs.list(items)
+    }
+
+    /// The Rust expression of an attribute's default value, if it has one.
+    fn default_value(&mut self, attr: &Value, kind: &str) -> Option<String> {
+        let d = attr.get("default")?;
+        let floats = kind.contains("Float") || kind.contains("Double");
+        Some(match d {
+            Value::Bool(b) => format!("DefaultValue::Bool({b})"),
+            Value::Number(n) if n.is_i64() || n.is_u64() => {
+                if floats {
+                    format!("DefaultValue::Float({})", float_literal(n.as_f64()?))
+                } else {
+                    format!("DefaultValue::Int({})", n.as_i64()?)
+                }
             }
-        }
-        _ => return None,
-    })
-}
-
-fn pairs(map: Option<&Value>) -> String {
-    let Some(map) = map.and_then(Value::as_object) else {
-        return "&[]".into();
-    };
-    let items: Vec<String> = map
-        .iter()
-        .map(|(k, v)| format!("({k:?}, {:?})", v.as_str().unwrap_or("")))
-        .collect();
-    format!("&[{}]", items.join(", "))
-}
-
-fn names(list: Option<&Value>) -> String {
-    let items: Vec<String> = list
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(|s| format!("{s:?}"))
-                .collect()
+            Value::Number(n) => format!("DefaultValue::Float({})", float_literal(n.as_f64()?)),
+            Value::String(s) => format!("DefaultValue::Str({})", self.text(s)),
+            Value::Array(items) => {
+                if kind == "AttrKind::Place" {
+                    let a = items.first()?.as_i64()?;
+                    let b = items.get(1)?.as_i64()?;
+                    let c = self.text(items.get(2)?.as_str()?);
+                    return Some(format!("DefaultValue::Place({a}, {b}, {c})"));
+                }
+                let empty_variant = if floats {
+                    "FloatList"
+                } else if kind.contains("Bool") {
+                    "BoolList"
+                } else if kind.contains("Str") {
+                    "StrList"
+                } else {
+                    "IntList"
+                };
+                if items.is_empty() {
+                    format!("DefaultValue::{empty_variant}(List::new(0, 0))")
+                } else if items.iter().all(Value::is_boolean) {
+                    let v = items.iter().map(|b| b.to_string()).collect();
+                    format!("DefaultValue::BoolList({})", self.bools.list(v))
+                } else if items.iter().all(Value::is_string) {
+                    let strs: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+                    let v = strs.into_iter().map(|s| self.text(s)).collect();
+                    format!("DefaultValue::StrList({})", self.texts.list(v))
+                } else if !floats && items.iter().all(|v| v.is_i64()) {
+                    let v = items
+                        .iter()
+                        .filter_map(Value::as_i64)
+                        .map(|i| i.to_string())
+                        .collect();
+                    format!("DefaultValue::IntList({})", self.ints.list(v))
+                } else if items.iter().all(Value::is_number) {
+                    let v = items
+                        .iter()
+                        .filter_map(Value::as_f64)
+                        .map(float_literal)
+                        .collect();
+                    format!("DefaultValue::FloatList({})", self.floats.list(v))
+                } else {
+                    return None;
+                }
+            }
+            _ => return None,
         })
-        .unwrap_or_default();
-    format!("&[{}]", items.join(", "))
-}
+    }
 
-fn op_def(out: &mut String, name: &str, op: &Value) -> Result<(), String> {
-    let empty = Vec::new();
-    let list = |key: &str| op.get(key).and_then(Value::as_array).unwrap_or(&empty);
-    let mut inputs = String::new();
-    for i in list("inputs") {
-        // The C++ type of a mutable attribute's value (`float`, `int64_t`,
-        // `std::vector<int64_t>`...): what a Python value given for it is.
-        let mutable_type = list("mutable_attributes")
-            .iter()
-            .find(|m| string(m, "name") == string(i, "name"))
-            .map_or("", |m| string(m, "data_type"));
-        let _ = write!(
-            inputs,
-            "InputDef {{ name: {:?}, kind: ValueKind::{}, optional: {}, no_need_buffer: {}, mutable_attribute: {}, mutable_type: {mutable_type:?}, variadic: {} }}, ",
-            string(i, "name"),
-            value_kind(if string(i, "value_type").is_empty() { string(i, "type") } else { string(i, "value_type") }),
-            flag(i, "optional"),
-            flag(i, "no_need_buffer"),
-            flag(i, "mutable_attribute"),
-            flag(i, "variadic"),
-        );
+    /// The `OpDef` expression of op `name`.
+    fn op_def(&mut self, name: &str, op: &Value) -> String {
+        let empty = Vec::new();
+        let list = |key: &str| op.get(key).and_then(Value::as_array).unwrap_or(&empty);
+        let mut inputs = Vec::new();
+        for i in list("inputs") {
+            // The C++ type of a mutable attribute's value (`float`, `int64_t`,
+            // `std::vector<int64_t>`...): what a Python value given for it is.
+            let mutable_type = list("mutable_attributes")
+                .iter()
+                .find(|m| string(m, "name") == string(i, "name"))
+                .map_or("", |m| string(m, "data_type"));
+            let value_type = match string(i, "value_type") {
+                "" => string(i, "type"),
+                declared => declared,
+            };
+            inputs.push(format!(
+                "InputDef {{ name: {}, kind: ValueKind::{}, optional: {}, no_need_buffer: {}, mutable_attribute: {}, mutable_type: {}, variadic: {} }}",
+                self.text(string(i, "name")),
+                value_kind(value_type),
+                flag(i, "optional"),
+                flag(i, "no_need_buffer"),
+                flag(i, "mutable_attribute"),
+                self.text(mutable_type),
+                flag(i, "variadic"),
+            ));
+        }
+        let mut attrs = Vec::new();
+        for a in list("attributes") {
+            let kind = attr_kind(a);
+            let default = self
+                .default_value(a, &kind)
+                .map_or("None".to_owned(), |d| format!("Some({d})"));
+            attrs.push(format!(
+                "AttrSpec {{ name: {}, kind: {kind}, default: {default} }}",
+                self.text(string(a, "name"))
+            ));
+        }
+        let mut outputs = Vec::new();
+        for o in list("outputs") {
+            outputs.push(format!(
+                "OutputDef {{ name: {}, kind: ValueKind::{}, optional: {}, intermediate: {}, variadic: {} }}",
+                self.text(string(o, "name")),
+                value_kind(string(o, "type")),
+                flag(o, "optional"),
+                flag(o, "intermediate"),
+                flag(o, "variadic"),
+            ));
+        }
+        let num_regions = op
+            .get("regions")
+            .and_then(|r| r.get("count"))
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        let yaml = string(op, "yaml_op_name");
+        let runtime = match op.get("runtime") {
+            Some(rt) => format!(
+                "Some(RuntimeDef {{ infer_meta_func: {}, infer_meta_params: {}, kernel_func: {}, kernel_params: {}, kernel_key_dtype: {}, kernel_key_backend: {} }})",
+                self.text(string(rt, "infer_meta_func")),
+                self.names(rt.get("infer_meta_param")),
+                self.text(string(rt, "kernel_func")),
+                self.names(rt.get("kernel_param")),
+                self.names(rt.get("kernel_key_dtype")),
+                self.names(rt.get("kernel_key_backend")),
+            ),
+            None => "None".to_owned(),
+        };
+        format!(
+            "OpDef {{ name: {}, dialect: {}, yaml_name: {}, has_yaml_info: {}, inputs: {}, attributes: {}, outputs: {}, inplace: {}, view: {}, traits: {}, interfaces: {}, build_args: {}, num_regions: {num_regions}, runtime: {runtime} }}",
+            self.text(name),
+            self.text(string(op, "dialect")),
+            self.text(yaml),
+            !yaml.is_empty(),
+            self.inputs.list(inputs),
+            self.attributes.list(attrs),
+            self.outputs.list(outputs),
+            self.pairs(op.get("inplace")),
+            self.pairs(op.get("view")),
+            self.names(op.get("traits")),
+            self.names(op.get("interfaces")),
+            self.names(op.get("build_args")),
+        )
     }
-    let mut attrs = String::new();
-    for a in list("attributes") {
-        let kind = attr_kind(a);
-        let default = default_value(a, &kind).map_or("None".to_owned(), |d| format!("Some({d})"));
-        let _ = write!(
-            attrs,
-            "AttrSpec {{ name: {:?}, kind: {kind}, default: {default} }}, ",
-            string(a, "name")
-        );
+
+    /// The Rust source of the table: `OP_DEFS` and what it refers to.
+    fn write(self, defs: &[String]) -> String {
+        let mut out = String::with_capacity(4 << 20);
+        out.push_str("/// Every op of the definition file, sorted by name.\n");
+        out.push_str("pub static OP_DEFS: &[OpDef] = &[\n");
+        for def in defs {
+            let _ = writeln!(out, "    {def},");
+        }
+        out.push_str("];\n");
+        // A `const`, not a `static`: a static `&str` would be one more
+        // address for the loader to rewrite; the one function that reads it
+        // (`Text::as_str`) holds it.
+        let _ = writeln!(out, "const STRINGS: &str = {:?};", self.strings);
+        for pool in [
+            &self.texts,
+            &self.pairs,
+            &self.inputs,
+            &self.attributes,
+            &self.outputs,
+            &self.ints,
+            &self.floats,
+            &self.bools,
+        ] {
+            pool.write(&mut out);
+        }
+        out
     }
-    let mut outputs = String::new();
-    for o in list("outputs") {
-        let _ = write!(
-            outputs,
-            "OutputDef {{ name: {:?}, kind: ValueKind::{}, optional: {}, intermediate: {}, variadic: {} }}, ",
-            string(o, "name"),
-            value_kind(string(o, "type")),
-            flag(o, "optional"),
-            flag(o, "intermediate"),
-            flag(o, "variadic"),
-        );
-    }
-    let num_regions = op
-        .get("regions")
-        .and_then(|r| r.get("count"))
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    let yaml = string(op, "yaml_op_name");
-    let runtime = match op.get("runtime") {
-        Some(rt) => format!(
-            "Some(RuntimeDef {{ infer_meta_func: {:?}, infer_meta_params: {}, kernel_func: {:?}, kernel_params: {}, kernel_key_dtype: {}, kernel_key_backend: {} }})",
-            string(rt, "infer_meta_func"),
-            names(rt.get("infer_meta_param")),
-            string(rt, "kernel_func"),
-            names(rt.get("kernel_param")),
-            names(rt.get("kernel_key_dtype")),
-            names(rt.get("kernel_key_backend")),
-        ),
-        None => "None".to_owned(),
-    };
-    let _ = writeln!(
-        out,
-        "    OpDef {{ name: {name:?}, dialect: {:?}, yaml_name: {yaml:?}, has_yaml_info: {}, inputs: &[{inputs}], attributes: &[{attrs}], outputs: &[{outputs}], inplace: {}, view: {}, traits: {}, interfaces: {}, build_args: {}, num_regions: {num_regions}, runtime: {runtime} }},",
-        string(op, "dialect"),
-        !yaml.is_empty(),
-        pairs(op.get("inplace")),
-        pairs(op.get("view")),
-        names(op.get("traits")),
-        names(op.get("interfaces")),
-        names(op.get("build_args")),
-    );
-    Ok(())
 }

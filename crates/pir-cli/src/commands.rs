@@ -298,10 +298,7 @@ fn stats(path: &Path) -> Result<String, CliError> {
 /// save, as one JSON object on stdout (used by the Paddle comparison script).
 fn time(args: &TimeArgs) -> Result<(), CliError> {
     let path = &args.model;
-    let io = |source| pir::Error::Io {
-        path: path.clone(),
-        source,
-    };
+    let io = |source| pir::Error::Io(pir_core::fs::ReadError::at(path)(source));
     let bytes = if crate::input::is_stdio(path) {
         if args.params {
             return Err(CliError::Usage(
@@ -385,10 +382,8 @@ fn time_params(
         source,
     };
     let size = std::fs::metadata(&path)
-        .map_err(|source| pir::Error::Io {
-            path: path.clone(),
-            source,
-        })?
+        .map_err(pir_core::fs::ReadError::at(&path))
+        .map_err(pir::Error::Io)?
         .len();
     let mut ms = Vec::new();
     for _ in 0..repeat {

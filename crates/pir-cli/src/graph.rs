@@ -501,20 +501,9 @@ fn visible_in_place(s: &mut String) {
     }
 }
 
-/// A DOT string literal.
+/// A DOT string literal (a newline spelled `\\n`, as labels read it).
 fn dot_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    pir_core::visible::quoted(s, &[('\n', "\\n")])
 }
 
 /// The SVG in a page of its own: no script, no outside resource.

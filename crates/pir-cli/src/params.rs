@@ -32,10 +32,9 @@ const PICKLE_EXTENSIONS: [&str; 4] = ["pdparams", "pdopt", "pkl", "pickle"];
 
 /// What a parameter file is, by its content: an error for anything else.
 fn params_kind(path: &Path) -> Result<FileKind, CliError> {
-    let kind = FileKind::of_file(path).map_err(|source| pir::Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let kind = FileKind::of_file(path)
+        .map_err(pir_core::fs::ReadError::at(path))
+        .map_err(pir::Error::Io)?;
     if kind.is_params() {
         return Ok(kind);
     }

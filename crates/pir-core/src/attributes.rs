@@ -26,7 +26,7 @@ use crate::context::{IrContext, Symbol};
 use crate::kind::{kind_codec_items, object_safe_view, Decoder, ExactDecoder};
 use crate::parser::{Expect, ParseError, Parser};
 use crate::printer::Printer;
-use crate::serial::{DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
+use crate::serial::{DecodeError, DecodeInput, EncodeError, ExactJson, JsonWriter};
 
 /// A uniqued attribute. Equal handles ⇔ equal attributes (within one context).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]

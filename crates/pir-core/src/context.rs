@@ -31,6 +31,8 @@ use crate::op_info::{OpInfo, TraitId};
 use crate::parser::{AttrParseFn, Expect, TypeParseFn};
 use crate::types::{DynType, Type, TypeDecoder, TypeDef, TypeExactDecoder};
 
+mod decoded;
+
 /// An interned string: op names, attribute names, parameter names.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Symbol(pub(crate) u32);
@@ -61,12 +63,21 @@ const DEFERRED: u32 = 1 << 31;
 const MAX_SOURCES: usize = 0x7FFF;
 
 /// Registrations a dialect makes only when an op is first looked up (see
-/// [`IrContext::defer_ops`]): a dialect of many ops pays for the names at
-/// context creation, and for building each `OpInfo` when a program uses it.
+/// [`IrContext::defer_ops`]): a dialect of many ops pays nothing at context
+/// creation, a lookup by name ([`OpSource::find`]) for each new symbol, and
+/// for building each `OpInfo` when a program uses it.
 pub trait OpSource: Send + Sync {
-    /// The registration of this source's op number `index`, one of those
-    /// given to [`IrContext::defer_ops`].
+    /// The registration of this source's op number `index`, one that
+    /// [`OpSource::find`] or [`OpSource::ops`] gave.
     fn op_info(&self, ctx: &IrContext, index: u16) -> OpInfo;
+
+    /// The number of this source's op named `name`, if it has one: asked
+    /// when a symbol is first interned, so a name that cannot be one of the
+    /// source's should be refused quickly.
+    fn find(&self, name: &str) -> Option<u16>;
+
+    /// Every op of the source: its number and name.
+    fn ops(&self) -> Vec<(u16, &'static str)>;
 }
 
 /// A sequence of attribute names and their order by name (see
@@ -116,6 +127,8 @@ pub struct IrContext {
     text: RwLock<TextRegistry>,
     traits: Mutex<Vec<String>>,
     dialects: Mutex<HashSet<&'static str>>,
+    /// Texts of the JSON model format decoded before (see `decoded`).
+    decoded: decoded::DecodedTexts,
     pub(crate) well_known: WellKnown,
 }
 
@@ -159,14 +172,15 @@ fn intern_symbol<'s>(
     symbols: &Interner<SymbolEntry>,
     s: &'s str,
     text: impl FnOnce(&'s str) -> Cow<'static, str>,
+    op: impl FnOnce(&str) -> u32,
 ) -> Symbol {
     Symbol(symbols.intern(
         |s| fx_hash(*s),
         s,
         |e, s| &*e.text == *s,
         |s| SymbolEntry {
+            op: AtomicU32::new(op(s)),
             text: text(s),
-            op: AtomicU32::new(NO_OP),
         },
         |e| fx_hash(&*e.text),
     ))
@@ -183,8 +197,8 @@ impl IrContext {
     fn empty() -> Self {
         let symbols = Interner::new();
         let well_known = WellKnown {
-            op_callstack: intern_symbol(&symbols, "op_callstack", |s| Cow::Owned(s.into())),
-            sym_shape_str: intern_symbol(&symbols, "sym_shape_str", |s| Cow::Owned(s.into())),
+            op_callstack: intern_symbol(&symbols, "op_callstack", Cow::Borrowed, |_| NO_OP),
+            sym_shape_str: intern_symbol(&symbols, "sym_shape_str", Cow::Borrowed, |_| NO_OP),
         };
         let ctx = IrContext {
             symbols,
@@ -199,6 +213,7 @@ impl IrContext {
             text: RwLock::new(TextRegistry::default()),
             traits: Mutex::new(Vec::new()),
             dialects: Mutex::new(HashSet::new()),
+            decoded: decoded::DecodedTexts::default(),
             well_known,
         };
         // Handle 0 of types and attributes is the null kind; of dicts, the empty dict.
@@ -218,17 +233,26 @@ impl IrContext {
 
     /// Interns a string.
     pub fn symbol(&self, s: &str) -> Symbol {
-        intern_symbol(&self.symbols, s, |s| Cow::Owned(s.into()))
+        intern_symbol(
+            &self.symbols,
+            s,
+            |s| Cow::Owned(s.into()),
+            |s| self.deferred_op(s),
+        )
     }
 
     /// Interns a static string without copying it.
     fn symbol_static(&self, s: &'static str) -> Symbol {
-        intern_symbol(&self.symbols, s, Cow::Borrowed)
+        intern_symbol(&self.symbols, s, Cow::Borrowed, |s| self.deferred_op(s))
     }
 
-    /// The symbol of `s` if it was interned before.
+    /// The symbol of `s` if it was interned before, or if `s` names a
+    /// deferred op (as if every op's name were interned from the start).
     pub fn lookup_symbol(&self, s: &str) -> Option<Symbol> {
-        self.symbols.find(fx_hash(s), |e| &*e.text == s).map(Symbol)
+        match self.symbols.find(fx_hash(s), |e| &*e.text == s) {
+            Some(index) => Some(Symbol(index)),
+            None => (self.deferred_op(s) != NO_OP).then(|| self.symbol(s)),
+        }
     }
 
     /// The text of a symbol.
@@ -396,6 +420,33 @@ impl IrContext {
         self.attrs.decoders(json_id).map(|(_, exact)| exact)
     }
 
+    // ----- texts decoded before -----
+
+    /// The type a reader decoded from the JSON text `text` (a type object
+    /// of the model format) and gave to [`IrContext::remember_type_text`].
+    pub fn type_of_text(&self, text: &str) -> Option<Type> {
+        self.decoded.ty(text)
+    }
+
+    /// Keeps `ty`, decoded from the JSON text `text`, for later reads (see
+    /// [`IrContext::type_of_text`]); past a few MiB of texts, nothing more.
+    pub fn remember_type_text(&self, text: &str, ty: Type) {
+        self.decoded.remember_ty(text, ty);
+    }
+
+    /// The attribute entry (`{"AT":…,"N":…}` of the model format) a reader
+    /// decoded from the JSON text `text` and gave to
+    /// [`IrContext::remember_entry_text`].
+    pub fn entry_of_text(&self, text: &str) -> Option<(Symbol, Attribute)> {
+        self.decoded.entry(text)
+    }
+
+    /// Keeps `entry`, decoded from the JSON text `text`, for later reads
+    /// (see [`IrContext::entry_of_text`]); past a few MiB of texts, nothing more.
+    pub fn remember_entry_text(&self, text: &str, entry: (Symbol, Attribute)) {
+        self.decoded.remember_entry(text, entry);
+    }
+
     // ----- attribute dictionaries -----
 
     /// Interns an attribute dictionary. Entries keep their order; when a name
@@ -548,27 +599,37 @@ impl IrContext {
         self.symbols.get(name.0).op.store(index, Ordering::Release);
     }
 
-    /// Registers the ops `names` (each with its number in `source`), to be
-    /// built by `source` when first looked up. Like [`register_op`](Self::register_op),
-    /// a later registration of a name replaces an earlier one. Lookups see no
-    /// difference: [`op_info`](Self::op_info) builds a deferred op on its first call.
-    pub fn defer_ops(
-        &self,
-        source: Box<dyn OpSource>,
-        names: impl IntoIterator<Item = (u16, &'static str)>,
-    ) {
+    /// Registers the ops of `source`, each built when first looked up. Like
+    /// [`register_op`](Self::register_op), a later registration of a name
+    /// replaces an earlier one. Lookups see no difference: [`op_info`](Self::op_info)
+    /// builds a deferred op on its first call. Names are not interned here:
+    /// a symbol asks the sources whether it names one of their ops when it
+    /// is first interned, those interned before are asked now.
+    pub fn defer_ops(&self, source: Box<dyn OpSource>) {
         let id = self.op_sources.push(source);
         assert!(id < MAX_SOURCES, "too many op sources");
         let tag = DEFERRED | (id as u32) << 16;
-        let names = names.into_iter();
-        let (at_least, at_most) = names.size_hint();
-        let room = self.symbols.len() + at_most.unwrap_or(at_least);
-        self.symbols.reserve_total(room, |e| fx_hash(&*e.text));
-        for (index, name) in names {
-            let sym = self.symbol_static(name);
-            let entry = &self.symbols.get(sym.0).op;
-            entry.store(tag | u32::from(index), Ordering::Release);
+        let Some(source) = self.op_sources.get(id) else {
+            return;
+        };
+        for i in 0..self.symbols.len() {
+            let entry = self.symbols.get(i as u32);
+            if let Some(index) = source.find(&entry.text) {
+                entry.op.store(tag | u32::from(index), Ordering::Release);
+            }
         }
+    }
+
+    /// The deferred registration of the op named `name` (the last source's
+    /// that has it), or `NO_OP`.
+    fn deferred_op(&self, name: &str) -> u32 {
+        let mut op = NO_OP;
+        for (id, source) in self.op_sources.iter() {
+            if let Some(index) = source.find(name) {
+                op = DEFERRED | (id as u32) << 16 | u32::from(index);
+            }
+        }
+        op
     }
 
     /// The registration of the op named `name`, if any.
@@ -608,6 +669,11 @@ impl IrContext {
 
     /// All registered ops (deferred ones are built first).
     pub fn registered_ops(&self) -> impl Iterator<Item = &OpInfo> + '_ {
+        for (_, source) in self.op_sources.iter() {
+            for (_, name) in source.ops() {
+                self.symbol_static(name);
+            }
+        }
         for i in 0..self.symbols.len() {
             self.op_info(Symbol(i as u32));
         }

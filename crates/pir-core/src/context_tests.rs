@@ -8,13 +8,25 @@ fn context_is_send_and_sync() {
 }
 
 /// A source that counts what it builds, each op named `test.op<index>`.
-struct Counting(std::sync::Arc<AtomicU32>);
+struct Counting {
+    built: std::sync::Arc<AtomicU32>,
+    names: Vec<&'static str>,
+}
 
 impl OpSource for Counting {
     fn op_info(&self, ctx: &IrContext, index: u16) -> OpInfo {
-        self.0.fetch_add(1, Ordering::Relaxed);
+        self.built.fetch_add(1, Ordering::Relaxed);
         let pure = ctx.trait_id("TestPureTrait");
         OpInfo::new(format!("test.op{index}"), "test").with_trait(pure)
+    }
+
+    fn find(&self, name: &str) -> Option<u16> {
+        let index = self.names.iter().position(|&n| n == name)?;
+        u16::try_from(index).ok()
+    }
+
+    fn ops(&self) -> Vec<(u16, &'static str)> {
+        (0..).zip(self.names.iter().copied()).collect()
     }
 }
 
@@ -22,8 +34,11 @@ impl OpSource for Counting {
 fn defer_counted(ctx: &IrContext, ops: u16) -> std::sync::Arc<AtomicU32> {
     let built = std::sync::Arc::new(AtomicU32::new(0));
     // Names of a source are static (a dialect's table); a test's are leaked.
-    let names = (0..ops).map(|i| (i, &*format!("test.op{i}").leak()));
-    ctx.defer_ops(Box::new(Counting(built.clone())), names);
+    let names = (0..ops).map(|i| &*format!("test.op{i}").leak()).collect();
+    ctx.defer_ops(Box::new(Counting {
+        built: built.clone(),
+        names,
+    }));
     built
 }
 
@@ -48,6 +63,23 @@ fn deferred_ops_are_built_on_first_lookup_once() {
         .map(|i| i.name.as_str())
         .collect();
     assert_eq!(names.len(), 3);
+    assert_eq!(built.load(Ordering::Relaxed), 3);
+}
+
+#[test]
+fn deferred_names_are_found_whether_interned_before_after_or_never() {
+    let ctx = IrContext::new();
+    let before = ctx.symbol("test.op0");
+    let plain = ctx.symbol("test.plain");
+    let built = defer_counted(&ctx, 3);
+    assert!(ctx.op_info(before).is_some());
+    assert!(ctx.op_info(plain).is_none());
+    // Never interned: a lookup by name still finds the op.
+    let never = ctx.lookup_symbol("test.op2").unwrap();
+    assert_eq!(ctx.symbol_str(never), "test.op2");
+    assert_eq!(ctx.op_info(never).unwrap().name, "test.op2");
+    assert!(ctx.lookup_symbol("test.op9").is_none());
+    assert!(ctx.op_info(ctx.symbol("test.op1")).is_some());
     assert_eq!(built.load(Ordering::Relaxed), 3);
 }
 

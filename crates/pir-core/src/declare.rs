@@ -34,22 +34,23 @@ macro_rules! json_fields {
             Ok(())
         }
         fn decode(
-            ctx: &$crate::IrContext,
-            _: &str,
-            obj: $crate::serial::JsonValue<'_>,
-            path: &$crate::serial::JsonPath<'_>,
+            input: $crate::serial::DecodeInput<'_>,
         ) -> Result<$crate::$handle, $crate::serial::DecodeError> {
             const N: usize = [$(stringify!($field)),+].len();
-            let dpath = path.key("D");
-            let [$($field),+] =
-                $crate::serial::array_n::<N>($crate::serial::field(obj, "D", path)?, &dpath)?;
+            let ctx = input.ctx;
+            let (data, dpath) = input.data()?;
+            let [$($field),+] = $crate::serial::array_n::<N>(data, &dpath)?;
             let mut index = 0usize;
             let mut next = || {
                 index += 1;
                 index - 1
             };
             Ok(ctx.$intern(Self {
-                $($field: $crate::field::JsonField::decode_field(ctx, $field, &dpath.index(next()))?,)+
+                $($field: $crate::field::JsonField::decode_field($crate::serial::FieldInput {
+                    ctx,
+                    value: $field,
+                    path: &dpath.index(next()),
+                })?,)+
             }))
         }
         fn decode_exact(
@@ -303,13 +304,12 @@ macro_rules! declare_kinds {
             Ok(())
         }
         fn decode(
-            ctx: &$crate::IrContext,
-            _: &str,
-            obj: $crate::serial::JsonValue<'_>,
-            path: &$crate::serial::JsonPath<'_>,
+            input: $crate::serial::DecodeInput<'_>,
         ) -> Result<$crate::$handle, $crate::serial::DecodeError> {
-            let data = $crate::serial::field(obj, "D", path)?;
-            let value = <$field as $crate::field::JsonField>::decode_field(ctx, data, &path.key("D"))?;
+            let (value, path) = input.data()?;
+            let ctx = input.ctx;
+            let field = $crate::serial::FieldInput { ctx, value, path: &path };
+            let value = <$field as $crate::field::JsonField>::decode_field(field)?;
             Ok(ctx.$intern($name(value)))
         }
         fn decode_exact(
@@ -322,5 +322,68 @@ macro_rules! declare_kinds {
                 Some($name::intern_key(ctx, ::core::borrow::Borrow::borrow(&read)))
             })
         }
+    };
+}
+
+/// Declares a fieldless enum each of whose variants has two names (a JSON
+/// spelling and a printed one, say), with the lookups both ways: `ALL`,
+/// and for each name a getter (`fn(self) -> &'static str`), a finder by the
+/// name (`fn(&str) -> Option<Self>`) and the list of every variant's name.
+/// Each variant's doc names its first name.
+///
+/// ```
+/// pir_core::named_enum! {
+///     /// A direction.
+///     pub enum Direction;
+///     /// The word for it.
+///     fn word, from_word, ALL_WORDS;
+///     /// Its letter.
+///     fn letter, from_letter, ALL_LETTERS;
+///     Up => "up", "u";
+///     Down => "down", "d";
+/// }
+/// assert_eq!(Direction::from_letter("d"), Some(Direction::Down));
+/// assert_eq!(Direction::Up.word(), "up");
+/// assert_eq!(Direction::ALL_WORDS, ["up", "down"]);
+/// ```
+#[macro_export]
+macro_rules! named_enum {
+    (
+        $(#[$meta:meta])* $vis:vis enum $name:ident;
+        $(#[$first_doc:meta])* fn $first:ident, $from_first:ident, $all_first:ident;
+        $(#[$second_doc:meta])* fn $second:ident, $from_second:ident, $all_second:ident;
+        $($(#[$variant_meta:meta])* $variant:ident => $a:literal, $b:literal;)*
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $($(#[$variant_meta])* #[doc = concat!("`", $a, "`.")] $variant,)*
+        }
+
+        impl $name {
+            /// Every variant.
+            pub const ALL: &'static [$name] = &[$($name::$variant,)*];
+            $crate::named_enum!(@name $name [$(#[$first_doc])*] $first, $from_first, $all_first: $($variant => $a),*);
+            $crate::named_enum!(@name $name [$(#[$second_doc])*] $second, $from_second, $all_second: $($variant => $b),*);
+        }
+    };
+    (@name $name:ident [$(#[$doc:meta])*] $get:ident, $from:ident, $all:ident: $($variant:ident => $s:literal),*) => {
+        $(#[$doc])*
+        pub fn $get(self) -> &'static str {
+            match self {
+                $($name::$variant => $s,)*
+            }
+        }
+
+        #[doc = concat!("The variant whose `", stringify!($get), "` is `s`.")]
+        pub fn $from(s: &str) -> Option<$name> {
+            match s {
+                $($s => Some($name::$variant),)*
+                _ => None,
+            }
+        }
+
+        #[doc = concat!("Every variant's `", stringify!($get), "`, in order.")]
+        pub const $all: &'static [&'static str] = &[$($s,)*];
     };
 }

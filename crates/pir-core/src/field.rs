@@ -20,7 +20,7 @@ use crate::builtin::{self, parse_layout, DataLayout, DenseTensorType};
 use crate::context::IrContext;
 use crate::parser::{ParseError, Parser};
 use crate::printer::Printer;
-use crate::serial::{self, DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
+use crate::serial::{self, DecodeError, EncodeError, ExactJson, FieldInput, JsonPath, JsonWriter};
 use crate::types::Type;
 
 /// A value a kind holds as one element of its `"D"` data in Paddle's JSON
@@ -30,12 +30,8 @@ use crate::types::Type;
 pub trait JsonField: Sized {
     /// Writes the value.
     fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError>;
-    /// Reads a value at `path`.
-    fn decode_field(
-        ctx: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Self, DecodeError>;
+    /// Reads a value from its JSON.
+    fn decode_field(input: FieldInput<'_>) -> Result<Self, DecodeError>;
 }
 
 /// A [`JsonField`] that can also be read from text spelled exactly as
@@ -101,11 +97,10 @@ macro_rules! named_field {
                 Ok(())
             }
             fn decode_field(
-                _: &$crate::IrContext,
-                v: $crate::serial::JsonValue<'_>,
-                path: &$crate::serial::JsonPath<'_>,
+                input: $crate::serial::FieldInput<'_>,
             ) -> Result<Self, $crate::serial::DecodeError> {
-                let s = $crate::serial::string(v, path)?;
+                let path = input.path;
+                let s = $crate::serial::string(input.value, path)?;
                 $parse(&s).ok_or_else(|| {
                     $crate::serial::DecodeError::at(path, format!("unknown {} `{s}`", $what))
                 })
@@ -141,8 +136,8 @@ macro_rules! handle_field {
             fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
                 serial::encode_kind(ctx, *self, w)
             }
-            fn decode_field(ctx: &IrContext, v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Self, DecodeError> {
-                serial::decode_kind(ctx, v, path)
+            fn decode_field(input: FieldInput<'_>) -> Result<Self, DecodeError> {
+                serial::decode_kind(input.ctx, input.value, input.path)
             }
         }
 
@@ -187,10 +182,10 @@ macro_rules! int_field {
                 w.i64(i64::from(*self));
                 Ok(())
             }
-            fn decode_field(_: &IrContext, v: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Self, DecodeError> {
-                let v = serial::int(v, path)?;
+            fn decode_field(input: FieldInput<'_>) -> Result<Self, DecodeError> {
+                let v = serial::int(input.value, input.path)?;
                 <$int>::try_from(v)
-                    .map_err(|_| DecodeError::at(path, format!("{v} does not fit in {}", stringify!($int))))
+                    .map_err(|_| DecodeError::at(input.path, format!("{v} does not fit in {}", stringify!($int))))
             }
         }
 
@@ -225,12 +220,8 @@ impl JsonField for bool {
         w.bool(*self);
         Ok(())
     }
-    fn decode_field(
-        _: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<bool, DecodeError> {
-        serial::boolean(v, path)
+    fn decode_field(input: FieldInput<'_>) -> Result<bool, DecodeError> {
+        serial::boolean(input.value, input.path)
     }
 }
 
@@ -263,12 +254,8 @@ impl JsonField for Box<str> {
         w.string(self);
         Ok(())
     }
-    fn decode_field(
-        _: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Self, DecodeError> {
-        Ok(serial::string(v, path)?.into())
+    fn decode_field(input: FieldInput<'_>) -> Result<Self, DecodeError> {
+        Ok(serial::string(input.value, input.path)?.into())
     }
 }
 
@@ -307,15 +294,15 @@ impl<T: JsonField> JsonField for Box<[T]> {
         w.end_array();
         Ok(())
     }
-    fn decode_field(
-        ctx: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Self, DecodeError> {
-        let items = serial::array(v, path)?;
+    fn decode_field(input: FieldInput<'_>) -> Result<Self, DecodeError> {
+        let items = serial::array(input.value, input.path)?;
         let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.enumerate() {
-            out.push(T::decode_field(ctx, item, &JsonPath::Index(path, i))?);
+        for (i, value) in items.enumerate() {
+            out.push(T::decode_field(FieldInput {
+                value,
+                path: &JsonPath::Index(input.path, i),
+                ..input
+            })?);
         }
         Ok(out.into())
     }
@@ -368,12 +355,8 @@ impl JsonField for DenseTensorType {
     fn encode_field(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
         self.encode_data(ctx, w)
     }
-    fn decode_field(
-        ctx: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Self, DecodeError> {
-        DenseTensorType::decode_data(ctx, v, path)
+    fn decode_field(input: FieldInput<'_>) -> Result<Self, DecodeError> {
+        DenseTensorType::decode_data(input.ctx, input.value, input.path)
     }
 }
 

@@ -60,6 +60,28 @@ pub fn read_limited(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A file that could not be opened, mapped or read: the error each reader
+/// of the project wraps, so that every one names the file alike.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}: {source}", path.display())]
+pub struct ReadError {
+    /// The file.
+    pub path: PathBuf,
+    /// The cause.
+    #[source]
+    pub source: io::Error,
+}
+
+impl ReadError {
+    /// The conversion of an I/O error on `path` (for `map_err`).
+    pub fn at(path: &Path) -> impl Fn(io::Error) -> ReadError + Copy + '_ {
+        move |source| ReadError {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
 /// Error of [`write_atomic`].
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {

@@ -17,17 +17,12 @@ use rustc_hash::FxHashMap;
 use crate::attributes::{Attribute, DynAttr};
 use crate::context::IrContext;
 use crate::interner::Interner;
-use crate::serial::{DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
+use crate::serial::{DecodeError, DecodeInput, EncodeError, ExactJson, JsonWriter};
 use crate::types::{hash_as_kind, hash_with_kind, DynType, Type};
 
 /// Reads a value of one kind from its JSON object (`{"#": id, "D": ...}`);
 /// `H` is [`Type`] or [`Attribute`].
-pub type Decoder<H> = fn(
-    ctx: &IrContext,
-    id: &str,
-    obj: JsonValue<'_>,
-    path: &JsonPath<'_>,
-) -> Result<H, DecodeError>;
+pub type Decoder<H> = fn(input: DecodeInput<'_>) -> Result<H, DecodeError>;
 
 /// Reads a value of one kind from text spelled exactly as the writer spells
 /// it (see [`TypeDef::decode_exact`](crate::TypeDef::decode_exact)).
@@ -50,13 +45,9 @@ macro_rules! kind_codec_items {
         /// Writes the whole JSON object of the value (`{"#":...,"D":...}`).
         fn encode(&self, ctx: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError>;
 
-        /// Reads a value of this kind; `id` is the object's `"#"`, one of [`Self::JSON_IDS`].
-        fn decode(
-            ctx: &IrContext,
-            id: &str,
-            obj: JsonValue<'_>,
-            path: &JsonPath<'_>,
-        ) -> Result<$handle, DecodeError>;
+        /// Reads a value of this kind from its JSON object; the input's `id`
+        /// is the object's `"#"`, one of [`Self::JSON_IDS`].
+        fn decode(input: DecodeInput<'_>) -> Result<$handle, DecodeError>;
 
         #[doc = concat!(
             "Reads ", $what, " of this kind from its JSON text spelled exactly as `encode` ",

@@ -17,13 +17,95 @@
 const EMPTY: (u32, u32) = (u32::MAX, 0);
 const SEEN_ONCE: (u32, u32) = (u32::MAX, 1);
 
+/// The room [`MemoBytes`] takes at its first text.
+const FIRST_BYTES: usize = 4096;
+
 /// The bytes all tables of one output point into.
 #[derive(Default, Debug)]
 pub struct MemoBytes(Vec<u8>);
 
 /// Ranges of [`MemoBytes`] by handle index.
-#[derive(Default, Debug)]
-pub struct MemoTable(Vec<(u32, u32)>);
+#[derive(Debug)]
+pub struct MemoTable(HandleTable<(u32, u32)>);
+
+impl Default for MemoTable {
+    fn default() -> Self {
+        MemoTable(HandleTable::new(EMPTY))
+    }
+}
+
+/// A value per handle index (`empty` until set), in pages of `PAGE`
+/// handles made when first touched. Handles number everything the context
+/// ever interned, but one output meets a few clusters of them (what one
+/// model brought): a table as long as the largest handle would cost a print
+/// of a small model, in a context that read large ones, more than the print.
+///
+/// ```
+/// use pir_core::memo::HandleTable;
+/// let mut flags = HandleTable::new(0u8);
+/// *flags.get_mut(70_000) = 3;
+/// assert_eq!((flags.get(70_000), flags.get(5)), (3, 0));
+/// ```
+#[derive(Debug)]
+pub struct HandleTable<T: Copy> {
+    pages: Vec<Option<Box<[T; PAGE]>>>,
+    empty: T,
+    /// What [`HandleTable::get_mut`] would give if a page it made were gone.
+    spare: T,
+}
+
+impl<T: Copy + Default> Default for HandleTable<T> {
+    fn default() -> Self {
+        HandleTable::new(T::default())
+    }
+}
+
+/// How many handles a page of a [`HandleTable`] holds.
+const PAGE: usize = 256;
+
+impl<T: Copy> HandleTable<T> {
+    /// A table holding `empty` for every handle.
+    pub fn new(empty: T) -> Self {
+        HandleTable {
+            pages: Vec::new(),
+            empty,
+            spare: empty,
+        }
+    }
+
+    /// The value of `index`.
+    #[inline]
+    pub fn get(&self, index: u32) -> T {
+        let i = index as usize;
+        match self.pages.get(i / PAGE) {
+            Some(Some(page)) => page[i % PAGE],
+            _ => self.empty,
+        }
+    }
+
+    /// The value of `index`, to change.
+    #[inline]
+    pub fn get_mut(&mut self, index: u32) -> &mut T {
+        let (page, i) = (index as usize / PAGE, index as usize % PAGE);
+        if !matches!(self.pages.get(page), Some(Some(_))) {
+            self.add_page(page);
+        }
+        match self.pages.get_mut(page) {
+            Some(Some(page)) => &mut page[i],
+            // Not reached: the page was just made.
+            _ => &mut self.spare,
+        }
+    }
+
+    #[cold]
+    fn add_page(&mut self, page: usize) {
+        if self.pages.len() <= page {
+            self.pages.resize(page + 1, None);
+        }
+        let empty = self.empty;
+        self.pages[page].get_or_insert_with(|| Box::new([empty; PAGE]));
+    }
+}
 
 impl MemoBytes {
     /// All stored bytes (ranges handed out by [`MemoBytes::push`] index it).
@@ -37,6 +119,10 @@ impl MemoBytes {
         let start = u32::try_from(self.0.len()).ok()?;
         let len = u32::try_from(text.len()).ok()?;
         start.checked_add(len)?;
+        if self.0.capacity() == 0 {
+            // Not grown from a few bytes one doubling at a time.
+            self.0.reserve(FIRST_BYTES.max(text.len()));
+        }
         self.0.extend_from_slice(text);
         Some((start, len))
     }
@@ -46,20 +132,17 @@ impl MemoTable {
     /// The text stored for `index`.
     #[inline]
     pub fn get<'a>(&self, index: u32, arena: &'a MemoBytes) -> Option<&'a [u8]> {
-        match self.0.get(index as usize) {
-            Some(&(start, len)) if start != u32::MAX => {
+        match self.0.get(index) {
+            (start, len) if start != u32::MAX => {
                 arena.0.get(start as usize..(start as usize + len as usize))
             }
             _ => None,
         }
     }
 
+    #[inline]
     fn slot(&mut self, index: u32) -> &mut (u32, u32) {
-        let i = index as usize;
-        if self.0.len() <= i {
-            self.0.resize(i + 1, EMPTY);
-        }
-        &mut self.0[i]
+        self.0.get_mut(index)
     }
 
     /// Whether `index` was met before; marks it as met.

@@ -45,6 +45,40 @@ impl DecodeError {
     }
 }
 
+/// What a kind's `decode` ([`crate::TypeDef::decode`],
+/// [`crate::AttrDef::decode`]) reads: the JSON object of one value
+/// (`{"#": id, "D": ...}`), its id, and where it stands in the document.
+#[derive(Clone, Copy)]
+pub struct DecodeInput<'a> {
+    /// The context the value is interned in.
+    pub ctx: &'a IrContext,
+    /// The object's `"#"`, one of the kind's `JSON_IDS`.
+    pub id: &'a str,
+    /// The whole object.
+    pub obj: JsonValue<'a>,
+    /// Where the object stands, for the messages of a wrong one.
+    pub path: &'a JsonPath<'a>,
+}
+
+impl<'a> DecodeInput<'a> {
+    /// The object's data (its `"D"` member) and the data's path.
+    pub fn data(&self) -> Result<(JsonValue<'a>, JsonPath<'a>), DecodeError> {
+        Ok((field(self.obj, "D", self.path)?, self.path.key("D")))
+    }
+}
+
+/// What a field's [`JsonField::decode_field`] reads: one element of a
+/// kind's data and where it stands.
+#[derive(Clone, Copy)]
+pub struct FieldInput<'a> {
+    /// The context types and attributes in the field are interned in.
+    pub ctx: &'a IrContext,
+    /// The element.
+    pub value: JsonValue<'a>,
+    /// Where the element stands, for the messages of a wrong one.
+    pub path: &'a JsonPath<'a>,
+}
+
 /// A type or attribute that cannot be written in Paddle's JSON format.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EncodeError {
@@ -56,22 +90,62 @@ pub enum EncodeError {
     NonFinite(String),
 }
 
-/// Reads a type object (`{"#": id, ...}`) through the context's registry.
-pub fn decode_type(
-    ctx: &IrContext,
-    v: JsonValue<'_>,
-    path: &JsonPath<'_>,
-) -> Result<Type, DecodeError> {
-    decode_kind(ctx, v, path)
+/// The JSON entry points of the two handles, [`Type`] and [`Attribute`]:
+/// each forwards to the reader or writer below that serves both, so the
+/// pair is written once.
+macro_rules! handle_entry_points {
+    ($(
+        $handle:ident, $value:ident:
+        $(#[$decode_doc:meta])* fn $decode:ident;
+        $(#[$exact_doc:meta])* fn $exact:ident;
+        $(#[$encode_doc:meta])* fn $encode:ident;
+    )*) => {$(
+        $(#[$decode_doc])*
+        pub fn $decode(
+            ctx: &IrContext,
+            v: JsonValue<'_>,
+            path: &JsonPath<'_>,
+        ) -> Result<$handle, DecodeError> {
+            decode_kind(ctx, v, path)
+        }
+
+        $(#[$exact_doc])*
+        pub fn $exact(ctx: &IrContext, text: &mut ExactJson<'_>) -> Option<$handle> {
+            decode_kind_exact(ctx, text)
+        }
+
+        $(#[$encode_doc])*
+        pub fn $encode(
+            ctx: &IrContext,
+            $value: $handle,
+            w: &mut JsonWriter<'_>,
+        ) -> Result<(), EncodeError> {
+            encode_kind(ctx, $value, w)
+        }
+    )*};
 }
 
-/// Reads an attribute object through the context's registry.
-pub fn decode_attr(
-    ctx: &IrContext,
-    v: JsonValue<'_>,
-    path: &JsonPath<'_>,
-) -> Result<Attribute, DecodeError> {
-    decode_kind(ctx, v, path)
+handle_entry_points! {
+    Type, ty:
+    /// Reads a type object (`{"#": id, ...}`) through the context's registry.
+    fn decode_type;
+    /// Reads a type object spelled exactly as the writer spells it
+    /// (`{"#":"0.t_f32"}`) without a document, through its kind's
+    /// [`TypeDef::decode_exact`](crate::TypeDef::decode_exact). `None` for any
+    /// other spelling, an id no kind registered, or a kind without such a reader:
+    /// then [`decode_type`] on the text's document gives the type or the error.
+    fn decode_type_exact;
+    /// Writes a type object.
+    fn encode_type;
+
+    Attribute, attr:
+    /// Reads an attribute object through the context's registry.
+    fn decode_attr;
+    /// Reads an attribute object spelled exactly as the writer spells it
+    /// (`{"#":"0.a_i32","D":3}`) without a document, as [`decode_type_exact`] does types.
+    fn decode_attr_exact;
+    /// Writes an attribute object.
+    fn encode_attr;
 }
 
 /// Reads an object by the decoder its `"#"` names among `H`'s kinds.
@@ -82,27 +156,17 @@ pub(crate) fn decode_kind<H: HandleKind>(
 ) -> Result<H, DecodeError> {
     let id = tag(v, path)?;
     match H::store(ctx).decoders(&id) {
-        Some((decode, _)) => decode(ctx, &id, v, path),
+        Some((decode, _)) => decode(DecodeInput {
+            ctx,
+            id: &id,
+            obj: v,
+            path,
+        }),
         None => Err(DecodeError::at(
             &JsonPath::Key(path, "#"),
             format!("unknown {} id `{id}`", H::WHAT),
         )),
     }
-}
-
-/// Reads a type object spelled exactly as the writer spells it
-/// (`{"#":"0.t_f32"}`) without a document, through its kind's
-/// [`TypeDef::decode_exact`](crate::TypeDef::decode_exact). `None` for any
-/// other spelling, an id no kind registered, or a kind without such a reader:
-/// then [`decode_type`] on the text's document gives the type or the error.
-pub fn decode_type_exact(ctx: &IrContext, text: &mut ExactJson<'_>) -> Option<Type> {
-    decode_kind_exact(ctx, text)
-}
-
-/// Reads an attribute object spelled exactly as the writer spells it
-/// (`{"#":"0.a_i32","D":3}`) without a document, as [`decode_type_exact`] does types.
-pub fn decode_attr_exact(ctx: &IrContext, text: &mut ExactJson<'_>) -> Option<Attribute> {
-    decode_kind_exact(ctx, text)
 }
 
 /// Reads an object spelled exactly by the reader of exact text its `"#"`
@@ -133,20 +197,6 @@ pub fn decode_data_exact<'t, T>(
     let data = read(text)?;
     text.eat_byte(b'}')?;
     Some(data)
-}
-
-/// Writes a type object.
-pub fn encode_type(ctx: &IrContext, ty: Type, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-    encode_kind(ctx, ty, w)
-}
-
-/// Writes an attribute object.
-pub fn encode_attr(
-    ctx: &IrContext,
-    attr: Attribute,
-    w: &mut JsonWriter<'_>,
-) -> Result<(), EncodeError> {
-    encode_kind(ctx, attr, w)
 }
 
 /// Writes the object of a type or an attribute by its kind.

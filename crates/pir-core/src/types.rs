@@ -25,7 +25,7 @@ use crate::context::IrContext;
 use crate::kind::{kind_codec_items, object_safe_view, Decoder, ExactDecoder};
 use crate::parser::{ParseError, Parser};
 use crate::printer::Printer;
-use crate::serial::{DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
+use crate::serial::{DecodeError, DecodeInput, EncodeError, ExactJson, JsonWriter};
 
 /// A uniqued type. Compare by handle: equal handles ⇔ equal types (within one context).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]

@@ -1,6 +1,7 @@
 //! Text shown to a person: names from a model (which a hostile file can
 //! fill with terminal escapes, NUL, or characters XML forbids) made
-//! visible before they reach a terminal or a document.
+//! visible before they reach a terminal or a document, and quoted as a
+//! string literal of the text formats that write them.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -37,9 +38,40 @@ pub fn visible(text: &str, xml: bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` as a double-quoted string literal: `"` and `\\` escaped with a
+/// backslash, and each character of `escapes` spelled as it says (DOT escapes
+/// only a newline, `\\n`; the DRR text also a tab, `\\t`).
+///
+/// ```
+/// use pir_core::visible::quoted;
+/// assert_eq!(quoted("a \"b\"\n", &[('\n', "\\n")]), r#""a \"b\"\n""#);
+/// ```
+pub fn quoted(text: &str, escapes: &[(char, &str)]) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c => match escapes.iter().find(|&&(e, _)| e == c) {
+                Some(&(_, spelled)) => out.push_str(spelled),
+                None => out.push(c),
+            },
+        }
+    }
+    out.push('"');
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use super::visible;
+    use super::{quoted, visible};
+
+    #[test]
+    fn quoting_escapes_quotes_backslashes_and_the_escapes_named() {
+        assert_eq!(quoted(r"a\b", &[]), r#""a\\b""#);
+        assert_eq!(quoted("\t\n", &[('\t', "\\t")]), "\"\\t\n\"");
+    }
 
     #[test]
     fn controls_become_visible_and_the_rest_stays() {

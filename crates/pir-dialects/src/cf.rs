@@ -9,7 +9,7 @@
 
 use pir_core::parser::{ParseError, Parser};
 use pir_core::printer::Printer;
-use pir_core::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use pir_core::serial::{self, DecodeError, DecodeInput, EncodeError, JsonWriter};
 use pir_core::{Dialect, IrContext, OpId, Program, Type, TypeDef};
 
 macro_rules! unit_type {
@@ -32,8 +32,8 @@ macro_rules! unit_type {
                 serial::write_tag_only(w, $json);
                 Ok(())
             }
-            fn decode(ctx: &IrContext, _: &str, _: JsonValue<'_>, _: &JsonPath<'_>) -> Result<Type, DecodeError> {
-                Ok(ctx.intern_type($name))
+            fn decode(input: DecodeInput<'_>) -> Result<Type, DecodeError> {
+                Ok(input.ctx.intern_type($name))
             }
         }
     };

@@ -7,7 +7,7 @@ use pir_core::builtin::{
 };
 use pir_core::parser::{Expect, ParseError, Parser};
 use pir_core::printer::Printer;
-use pir_core::serial::{self, DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
+use pir_core::serial::{self, DecodeError, DecodeInput, EncodeError, JsonWriter};
 use pir_core::{AttrDef, Attribute, Dialect, IrContext, Type, TypeDef};
 
 /// `ProcessMeshAttribute` (`4.a_process_mesh`).
@@ -222,15 +222,10 @@ impl AttrDef for TensorDistAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let dpath = path.key("D");
-        let [mesh, mapping, partial] =
-            serial::array_n::<3>(serial::field(obj, "D", path)?, &dpath)?;
+    fn decode(input: DecodeInput<'_>) -> Result<Attribute, DecodeError> {
+        let ctx = input.ctx;
+        let (data, dpath) = input.data()?;
+        let [mesh, mapping, partial] = serial::array_n::<3>(data, &dpath)?;
         let mesh_path = dpath.index(0);
         let mesh = serial::decode_attr(ctx, mesh, &mesh_path)?;
         if ctx.attr_as::<ProcessMeshAttr>(mesh).is_none() {

@@ -7,6 +7,12 @@
 //! the [`OpDefinition`] interface. The JSON writer uses the attribute order,
 //! the text parser the attribute kinds, the verifier the counts and kinds.
 //!
+//! The table holds no pointers: a name is a [`Text`] (a range of one string
+//! of all names) and a list a [`List`] (a range of one array per element
+//! type), both resolved when read. Pointers in a static table are addresses
+//! the loader rewrites at every start of a position-independent program —
+//! tens of thousands here, most of the start-up of a small command.
+//!
 //! ```
 //! use pir_dialects::{op_def::{OpDefinition, AttrKind}, pd_op_context};
 //! let ctx = pd_op_context();
@@ -120,24 +126,24 @@ pub enum DefaultValue {
     /// A number (floats already widened from float32 where the attribute is a float).
     Float(f64),
     /// A string (also DataType strings such as `float32`).
-    Str(&'static str),
+    Str(Text),
     /// A list of integers.
-    IntList(&'static [i64]),
+    IntList(List<i64>),
     /// A list of numbers.
-    FloatList(&'static [f64]),
+    FloatList(List<f64>),
     /// A list of bools.
-    BoolList(&'static [bool]),
+    BoolList(List<bool>),
     /// A list of strings.
-    StrList(&'static [&'static str]),
+    StrList(List<Text>),
     /// A place `[allocation_type, device_id, device_type]`.
-    Place(i64, i64, &'static str),
+    Place(i64, i64, Text),
 }
 
 /// One input (operand) of an op.
 #[derive(Copy, Clone, Debug)]
 pub struct InputDef {
     /// Name, e.g. `x`.
-    pub name: &'static str,
+    pub name: Text,
     /// What the operand carries.
     pub kind: ValueKind,
     /// May be the null value.
@@ -149,7 +155,7 @@ pub struct InputDef {
     /// The C++ type of a mutable attribute's value (`std::vector<int64_t>`
     /// for an IntArray, `float`, `int`, `int64_t`, `double`, `bool` for a
     /// Scalar); empty when not a mutable attribute or not declared.
-    pub mutable_type: &'static str,
+    pub mutable_type: Text,
     /// Variadic input (ops without OpYamlInfo only).
     pub variadic: bool,
 }
@@ -158,7 +164,7 @@ pub struct InputDef {
 #[derive(Copy, Clone, Debug)]
 pub struct AttrSpec {
     /// Name.
-    pub name: &'static str,
+    pub name: Text,
     /// Declared kind.
     pub kind: AttrKind,
     /// Default, if the attribute is optional in `Build`.
@@ -169,7 +175,7 @@ pub struct AttrSpec {
 #[derive(Copy, Clone, Debug)]
 pub struct OutputDef {
     /// Name, e.g. `out`.
-    pub name: &'static str,
+    pub name: Text,
     /// What the result carries.
     pub kind: ValueKind,
     /// May have the null type.
@@ -184,32 +190,32 @@ pub struct OutputDef {
 #[derive(Copy, Clone, Debug)]
 pub struct OpDef {
     /// Full name, e.g. `pd_op.matmul`.
-    pub name: &'static str,
+    pub name: Text,
     /// The registering dialect (`pd_op`, `cf`, `builtin`).
-    pub dialect: &'static str,
+    pub dialect: Text,
     /// The phi/yaml name (e.g. `relu` for `pd_op.relu_`); empty for ops without OpYamlInfo.
-    pub yaml_name: &'static str,
+    pub yaml_name: Text,
     /// Whether Paddle gives the op the OpYamlInfo interface (then the JSON writer
     /// writes declared attributes in definition order).
     pub has_yaml_info: bool,
     /// Inputs in operand order.
-    pub inputs: &'static [InputDef],
+    pub inputs: List<InputDef>,
     /// Attributes in definition order.
-    pub attributes: &'static [AttrSpec],
+    pub attributes: List<AttrSpec>,
     /// Outputs in result order.
-    pub outputs: &'static [OutputDef],
+    pub outputs: List<OutputDef>,
     /// In-place pairs `(output, input)`.
-    pub inplace: &'static [(&'static str, &'static str)],
+    pub inplace: List<(Text, Text)>,
     /// View pairs `(output, input)`.
-    pub view: &'static [(&'static str, &'static str)],
+    pub view: List<(Text, Text)>,
     /// Trait names as Paddle reports them.
-    pub traits: &'static [&'static str],
+    pub traits: List<Text>,
     /// Interface names as Paddle reports them.
-    pub interfaces: &'static [&'static str],
+    pub interfaces: List<Text>,
     /// The arguments of Paddle's builder and Python op API in their order:
     /// input and attribute names (a mutable attribute's input among the
     /// attributes where Paddle puts it); empty when not known.
-    pub build_args: &'static [&'static str],
+    pub build_args: List<Text>,
     /// Number of regions (control-flow ops).
     pub num_regions: u32,
     /// What Paddle runs for the op: its InferMeta function and kernel.
@@ -221,23 +227,23 @@ pub struct OpDef {
 #[derive(Copy, Clone, Debug)]
 pub struct RuntimeDef {
     /// The InferMeta function (`MatmulInferMeta`); empty when none.
-    pub infer_meta_func: &'static str,
+    pub infer_meta_func: Text,
     /// The input and attribute names passed to it, in order.
-    pub infer_meta_params: &'static [&'static str],
+    pub infer_meta_params: List<Text>,
     /// The phi kernel (`matmul`); empty when none.
-    pub kernel_func: &'static str,
+    pub kernel_func: Text,
     /// The input and attribute names passed to the kernel, in order.
-    pub kernel_params: &'static [&'static str],
+    pub kernel_params: List<Text>,
     /// The inputs or attributes whose dtype chooses the kernel's dtype.
-    pub kernel_key_dtype: &'static [&'static str],
+    pub kernel_key_dtype: List<Text>,
     /// The inputs or attributes whose place chooses the kernel's backend.
-    pub kernel_key_backend: &'static [&'static str],
+    pub kernel_key_backend: List<Text>,
 }
 
 impl OpDef {
     /// The attribute named `name`.
-    pub fn attribute(&self, name: &str) -> Option<&AttrSpec> {
-        self.attributes.iter().find(|a| a.name == name)
+    pub fn attribute(&self, name: &str) -> Option<&'static AttrSpec> {
+        self.attributes.into_iter().find(|a| a.name == name)
     }
 
     /// Index of the input named `name`.
@@ -254,5 +260,235 @@ impl OpDef {
 /// The interface attached to every op registered from the definition table.
 #[derive(Copy, Clone, Debug)]
 pub struct OpDefinition(pub &'static OpDef);
+
+/// A string of the table: a range of the one string of all its texts. It reads as a `&'static
+/// str` ([`Text::as_str`], or through `Deref`), and compares, hashes,
+/// orders and prints as one.
+#[derive(Copy, Clone)]
+pub struct Text {
+    start: u32,
+    len: u32,
+}
+
+impl Text {
+    /// The text.
+    pub fn as_str(self) -> &'static str {
+        let start = self.start as usize;
+        // The generator wrote only ranges of `STRINGS` on character boundaries.
+        STRINGS.get(start..start + self.len as usize).unwrap_or("")
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<Text> for &'static str {
+    fn from(text: Text) -> Self {
+        text.as_str()
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Text) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Text {}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl PartialEq<Text> for str {
+    fn eq(&self, other: &Text) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialEq<Text> for &str {
+    fn eq(&self, other: &Text) -> bool {
+        *self == other.as_str()
+    }
+}
+
+impl PartialEq<String> for Text {
+    fn eq(&self, other: &String) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<Text> for String {
+    fn eq(&self, other: &Text) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl PartialOrd for Text {
+    fn partial_cmp(&self, other: &Text) -> Option<std::cmp::Ordering> {
+        Some(self.as_str().cmp(other.as_str()))
+    }
+}
+
+impl std::hash::Hash for Text {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A list of the table: a range of the array that holds every list of its
+/// element type. It reads as a `&'static [T]` ([`List::as_slice`], through
+/// `Deref`, or iterated by value).
+pub struct List<T> {
+    start: u32,
+    len: u32,
+    element: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<T> List<T> {
+    /// The range `start..start + len` of `T`'s array.
+    const fn new(start: u32, len: u32) -> Self {
+        List {
+            start,
+            len,
+            element: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T: pool::Pooled> List<T> {
+    /// The elements.
+    pub fn as_slice(self) -> &'static [T] {
+        let start = self.start as usize;
+        // The generator wrote only ranges of the element type's array.
+        T::pool()
+            .get(start..start + self.len as usize)
+            .unwrap_or(&[])
+    }
+}
+
+impl List<Text> {
+    /// The texts, as strings.
+    pub fn strs(self) -> impl ExactSizeIterator<Item = &'static str> + DoubleEndedIterator {
+        self.as_slice().iter().map(|t| t.as_str())
+    }
+
+    /// Whether the list holds `text`.
+    pub fn contains(&self, text: &str) -> bool {
+        self.iter().any(|t| t.as_str() == text)
+    }
+}
+
+impl List<(Text, Text)> {
+    /// The pairs, as strings.
+    pub fn strs(
+        self,
+    ) -> impl ExactSizeIterator<Item = (&'static str, &'static str)> + DoubleEndedIterator {
+        self.as_slice()
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+    }
+}
+
+impl<T> Clone for List<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for List<T> {}
+
+impl<T: pool::Pooled> std::ops::Deref for List<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T: pool::Pooled> IntoIterator for List<T> {
+    type Item = &'static T;
+    type IntoIter = std::slice::Iter<'static, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl<T: pool::Pooled + PartialEq> PartialEq for List<T> {
+    fn eq(&self, other: &List<T>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: pool::Pooled + Eq> Eq for List<T> {}
+
+impl<T: pool::Pooled + std::fmt::Debug> std::fmt::Debug for List<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_slice(), f)
+    }
+}
+
+/// The element types of [`List`]s, each with the array of its lists.
+mod pool {
+    /// A type whose lists are ranges of one static array.
+    pub trait Pooled: Sized + 'static {
+        /// The array.
+        fn pool() -> &'static [Self];
+    }
+}
+
+/// Declares the array behind each element type's lists.
+macro_rules! pooled {
+    ($($ty:ty => $pool:ident;)*) => {$(
+        impl pool::Pooled for $ty {
+            fn pool() -> &'static [Self] {
+                &$pool
+            }
+        }
+    )*};
+}
+
+pooled! {
+    Text => TEXT_POOL;
+    (Text, Text) => PAIR_POOL;
+    InputDef => INPUT_POOL;
+    AttrSpec => ATTR_POOL;
+    OutputDef => OUTPUT_POOL;
+    i64 => INT_POOL;
+    f64 => FLOAT_POOL;
+    bool => BOOL_POOL;
+}
 
 include!(concat!(env!("OUT_DIR"), "/op_defs.rs"));

@@ -124,6 +124,20 @@ facts! {
         "pd_op.logical_xor_",
     ];
 
+    /// An arithmetic binary element-wise op that Paddle 2.x spelled
+    /// `elementwise_*` with an `axis` (`elementwise_add` … `elementwise_mod`,
+    /// `elementwise_floordiv`).
+    ArithmeticBinary = "pir::ArithmeticBinaryFact": [
+        "pd_op.add",
+        "pd_op.subtract",
+        "pd_op.multiply",
+        "pd_op.divide",
+        "pd_op.maximum",
+        "pd_op.minimum",
+        "pd_op.remainder",
+        "pd_op.floor_divide",
+    ];
+
     /// Its first two operands commute (`maximum`/`minimum` do not: Paddle's
     /// kernels return the second operand when the first is NaN).
     Commutative = "pir::CommutativeFact": [
@@ -316,12 +330,12 @@ mod tests {
                 let info = ctx.op_info(ctx.symbol(name)).expect("registered");
                 assert!(info.has_trait(fact.id(&ctx)), "{fact:?}: {name}");
                 if fact.is_side_effect() {
-                    assert!(!def.traits.contains(&"pir::SideEffectTrait"), "{name}");
+                    assert!(!def.traits.contains("pir::SideEffectTrait"), "{name}");
                     assert!(info.has_trait(traits::SIDE_EFFECT), "{name}");
                     assert!(!info.has_trait(traits::NO_SIDE_EFFECT), "{name}");
                 }
                 if fact == OpFact::DrawsRandomInTraining {
-                    assert!(!def.traits.contains(&"pir::SideEffectTrait"), "{name}");
+                    assert!(!def.traits.contains("pir::SideEffectTrait"), "{name}");
                 }
             }
         }

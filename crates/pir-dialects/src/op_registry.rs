@@ -26,13 +26,12 @@ pub fn op_def(name: &str) -> Option<&'static OpDef> {
 /// registration is built when a program first names it: a context is made
 /// by every command, and a model names a few dozen of the table's ops.
 pub(crate) fn register_table_ops(ctx: &IrContext, customize: Customize) {
-    let names = OP_DEFS.iter().enumerate().filter_map(|(index, def)| {
-        let ours = def.name.starts_with("pd_op.") || def.name.starts_with("cf.");
-        // The table is far below 65,536 ops (a test checks it).
-        let index = u16::try_from(index).ok()?;
-        ours.then_some((index, def.name))
-    });
-    ctx.defer_ops(Box::new(TableOps { customize }), names);
+    ctx.defer_ops(Box::new(TableOps { customize }));
+}
+
+/// Whether `name` is one of the names [`register_table_ops`] registers.
+fn is_registered_name(name: &str) -> bool {
+    name.starts_with("pd_op.") || name.starts_with("cf.")
 }
 
 /// A dialect's adjustment of the registrations built from the table.
@@ -45,17 +44,36 @@ struct TableOps {
 
 impl OpSource for TableOps {
     fn op_info(&self, ctx: &IrContext, index: u16) -> OpInfo {
-        // `register_table_ops` gave only indices of the table.
+        // `find` and `ops` gave only indices of the table.
         let def = &OP_DEFS[usize::from(index)];
         (self.customize)(def, info_from_definition(ctx, def))
+    }
+
+    fn find(&self, name: &str) -> Option<u16> {
+        if !is_registered_name(name) {
+            return None;
+        }
+        let index = OP_DEFS
+            .binary_search_by(|d| d.name.as_str().cmp(name))
+            .ok()?;
+        // The table is far below 65,536 ops (a test checks it).
+        u16::try_from(index).ok()
+    }
+
+    fn ops(&self) -> Vec<(u16, &'static str)> {
+        (0..)
+            .zip(OP_DEFS)
+            .map(|(index, def)| (index, def.name.as_str()))
+            .filter(|&(_, name)| is_registered_name(name))
+            .collect()
     }
 }
 
 /// The registration of `def`: its attributes, definition, traits and checks.
 fn info_from_definition(ctx: &IrContext, def: &'static OpDef) -> OpInfo {
     let dialect = if def.dialect == "cf" { "cf" } else { "pd_op" };
-    let names: Vec<&'static str> = def.attributes.iter().map(|a| a.name).collect();
-    let mut info = OpInfo::new(def.name, dialect)
+    let names: Vec<&'static str> = def.attributes.iter().map(|a| a.name.as_str()).collect();
+    let mut info = OpInfo::new(def.name.as_str(), dialect)
         .with_attributes(&names)
         .with_interface(OpDefinition(def))
         .with_interface(AttrHintInterface(attr_hint_from_definition))
@@ -68,7 +86,7 @@ fn info_from_definition(ctx: &IrContext, def: &'static OpDef) -> OpInfo {
         side_effect |= id == traits::SIDE_EFFECT || id == traits::INPLACE;
         info = info.with_trait(id);
     }
-    for &fact in crate::op_facts::facts_of(def.name) {
+    for &fact in crate::op_facts::facts_of(&def.name) {
         info = info.with_trait(fact.id(ctx));
         if fact.is_side_effect() {
             side_effect = true;
@@ -106,7 +124,7 @@ pub fn verify_by_definition(p: &Program, op: OpId) -> Result<(), String> {
         return Err(format!(
             "expects {} operand(s) ({}), has {n}",
             def.inputs.len(),
-            names(def.inputs.iter().map(|i| i.name))
+            names(def.inputs.iter().map(|i| i.name.as_str()))
         ));
     }
     for (i, input) in def.inputs.iter().enumerate().take(n) {
@@ -123,7 +141,7 @@ pub fn verify_by_definition(p: &Program, op: OpId) -> Result<(), String> {
         return Err(format!(
             "expects {} result(s) ({}), has {r}",
             def.outputs.len(),
-            names(def.outputs.iter().map(|o| o.name))
+            names(def.outputs.iter().map(|o| o.name.as_str()))
         ));
     }
     let ctx = p.ctx();
@@ -155,7 +173,7 @@ pub fn verify_by_definition(p: &Program, op: OpId) -> Result<(), String> {
         }
     }
     for spec in def.attributes {
-        let Some(attr) = p.attr(op, spec.name) else {
+        let Some(attr) = p.attr(op, &spec.name) else {
             continue;
         };
         if !kind_matches(ctx, attr, spec.kind) {

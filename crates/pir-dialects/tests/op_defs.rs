@@ -26,7 +26,7 @@ fn the_table_holds_every_op_of_the_file_in_order() {
         "sorted for binary search"
     );
     for def in OP_DEFS {
-        let op = &ops[def.name];
+        let op = &ops[def.name.as_str()];
         let names = |key: &str| -> Vec<&str> {
             op[key]
                 .as_array()
@@ -61,9 +61,99 @@ fn the_table_holds_every_op_of_the_file_in_order() {
             );
         }
         assert_eq!(
-            pir_dialects::op_def(def.name).map(|d| d.name),
+            pir_dialects::op_def(&def.name).map(|d| d.name),
             Some(def.name)
         );
+    }
+}
+
+#[test]
+fn the_lists_and_texts_of_every_op_read_back_as_in_the_file() {
+    let defs = definitions();
+    let ops = defs["ops"].as_object().unwrap();
+    let strs = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .map(|a| a.iter().map(|x| x.as_str().unwrap().to_owned()).collect())
+            .unwrap_or_default()
+    };
+    let pairs = |v: &serde_json::Value| -> Vec<(String, String)> {
+        v.as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_owned()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let owned =
+        |it: &mut dyn Iterator<Item = &str>| -> Vec<String> { it.map(str::to_owned).collect() };
+    for def in OP_DEFS {
+        let op = &ops[def.name.as_str()];
+        let name = def.name.as_str();
+        assert_eq!(def.dialect, op["dialect"].as_str().unwrap_or(""), "{name}");
+        assert_eq!(
+            def.yaml_name,
+            op["yaml_op_name"].as_str().unwrap_or(""),
+            "{name}"
+        );
+        assert_eq!(owned(&mut def.traits.strs()), strs(&op["traits"]), "{name}");
+        assert_eq!(
+            owned(&mut def.interfaces.strs()),
+            strs(&op["interfaces"]),
+            "{name}"
+        );
+        assert_eq!(
+            owned(&mut def.build_args.strs()),
+            strs(&op["build_args"]),
+            "{name}"
+        );
+        let inplace: Vec<(String, String)> = def
+            .inplace
+            .strs()
+            .map(|(o, i)| (o.to_owned(), i.to_owned()))
+            .collect();
+        assert_eq!(inplace, pairs(&op["inplace"]), "{name}");
+        let rt = &op["runtime"];
+        match def.runtime {
+            Some(r) => {
+                assert_eq!(
+                    r.kernel_func,
+                    rt["kernel_func"].as_str().unwrap_or(""),
+                    "{name}"
+                );
+                assert_eq!(
+                    owned(&mut r.kernel_params.strs()),
+                    strs(&rt["kernel_param"])
+                );
+                assert_eq!(
+                    owned(&mut r.infer_meta_params.strs()),
+                    strs(&rt["infer_meta_param"])
+                );
+            }
+            None => assert!(rt.is_null(), "{name}"),
+        }
+        for (spec, json) in def
+            .attributes
+            .iter()
+            .zip(op["attributes"].as_array().unwrap())
+        {
+            let Some(default) = json.get("default") else {
+                continue;
+            };
+            match (spec.default, default) {
+                (Some(DefaultValue::Str(s)), serde_json::Value::String(want)) => {
+                    assert_eq!(s, *want, "{name}.{}", spec.name)
+                }
+                (Some(DefaultValue::IntList(l)), serde_json::Value::Array(want)) => {
+                    let want: Vec<i64> = want.iter().map(|v| v.as_i64().unwrap()).collect();
+                    assert_eq!(l.as_slice(), want, "{name}.{}", spec.name)
+                }
+                (Some(DefaultValue::Place(_, _, device)), serde_json::Value::Array(want)) => {
+                    assert_eq!(device, want[2].as_str().unwrap(), "{name}.{}", spec.name)
+                }
+                _ => {}
+            }
+        }
     }
 }
 
@@ -84,10 +174,15 @@ fn sample_definitions_carry_kinds_defaults_and_inplace_maps() {
     ));
     assert!(matches!(
         full.attributes[3].default,
-        Some(DefaultValue::Place(1, 0, ""))
+        Some(DefaultValue::Place(1, 0, device)) if device.is_empty()
     ));
     let relu_ = pir_dialects::op_def("pd_op.relu_").unwrap();
-    assert_eq!(relu_.inplace, &[("out", "x")]);
+    let inplace: Vec<(&str, &str)> = relu_
+        .inplace
+        .iter()
+        .map(|&(o, i)| (o.as_str(), i.as_str()))
+        .collect();
+    assert_eq!(inplace, [("out", "x")]);
     let adam = pir_dialects::op_def("pd_op.adam_").unwrap();
     assert!(adam.outputs.iter().any(|o| o.optional));
     assert!(pir_dialects::op_def("pd_op.no_such_op").is_none());

@@ -3,23 +3,17 @@
 //! `where`.
 
 use ndarray::{ArrayD, IxDyn, Zip};
+use pir_dialects::op_facts::OpFact;
 use pir_params::DType;
 
 use crate::attrs::Ctx;
 use crate::value::{with_array, Elem};
 use crate::{numel, EvalError, EvalTensor};
 
-/// The ops of this module.
-pub(crate) const OPS: &[&str] = &[
-    "pd_op.add",
-    "pd_op.subtract",
-    "pd_op.multiply",
-    "pd_op.divide",
-    "pd_op.maximum",
-    "pd_op.minimum",
+/// The ops of this module: the arithmetic ones
+/// ([`OpFact::ArithmeticBinary`]) and these.
+const MORE_OPS: &[&str] = &[
     "pd_op.elementwise_pow",
-    "pd_op.remainder",
-    "pd_op.floor_divide",
     "pd_op.equal",
     "pd_op.not_equal",
     "pd_op.less_than",
@@ -34,6 +28,11 @@ pub(crate) const OPS: &[&str] = &[
     "pd_op.bitwise_xor",
     "pd_op.where",
 ];
+
+const PARTS: &[&[&str]] = &[OpFact::ArithmeticBinary.ops(), MORE_OPS];
+
+/// The ops of this module.
+pub(crate) const OPS: &[&str] = &crate::concat::<{ crate::total(PARTS) }>(PARTS);
 
 /// Dispatches the ops of this module.
 pub(crate) fn eval(c: &Ctx<'_>) -> Option<Result<Vec<EvalTensor>, EvalError>> {

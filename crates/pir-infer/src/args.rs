@@ -242,7 +242,7 @@ impl<'a> Args<'a> {
                 .ok_or_else(|| Bad(format!("attribute `{}` is not a string", spec.name)));
         }
         match spec.default {
-            Some(DefaultValue::Str(s)) => Ok(s),
+            Some(DefaultValue::Str(s)) => Ok(s.as_str()),
             _ => Err(self.missing(i)),
         }
     }
@@ -262,7 +262,7 @@ impl<'a> Args<'a> {
         }
         match spec.default {
             Some(DefaultValue::Str(s)) => {
-                DataType::parse(s).ok_or_else(|| Bad(format!("unknown data type {s}")))
+                DataType::parse(&s).ok_or_else(|| Bad(format!("unknown data type {s}")))
             }
             Some(DefaultValue::Int(v)) => proto_dtype(v),
             _ => Err(self.missing(i)),
@@ -302,7 +302,7 @@ impl<'a> Args<'a> {
                 .collect(),
             None => match spec.default {
                 Some(DefaultValue::IntList(v)) => Ok(v.to_vec()),
-                Some(DefaultValue::FloatList([])) => Ok(Vec::new()),
+                Some(DefaultValue::FloatList(v)) if v.is_empty() => Ok(Vec::new()),
                 _ => Err(self.missing(i)),
             },
         }

@@ -60,17 +60,16 @@ use args::{Args, Param, Syms};
 
 /// The InferMeta facts of the op definitions.
 mod table {
-    use pir_dialects::op_def::OP_DEFS;
+    use pir_dialects::op_def::{List, Text, OP_DEFS};
 
     /// `(op, InferMeta function, parameters)` of every defined op that
     /// names a function, in name order.
-    pub(crate) fn infer_meta(
-    ) -> impl Iterator<Item = (&'static str, &'static str, &'static [&'static str])> {
+    pub(crate) fn infer_meta() -> impl Iterator<Item = (&'static str, &'static str, List<Text>)> {
         OP_DEFS.iter().filter_map(|d| {
             let rt = d.runtime?;
             (!rt.infer_meta_func.is_empty()).then_some((
-                d.name,
-                rt.infer_meta_func,
+                d.name.as_str(),
+                rt.infer_meta_func.as_str(),
                 rt.infer_meta_params,
             ))
         })
@@ -192,7 +191,7 @@ pub fn has_inference(op: &str) -> bool {
         .and_then(|d| d.runtime)
         .filter(|rt| !rt.infer_meta_func.is_empty())
         .is_some_and(|rt| {
-            registry::op_override(op).is_some() || registry::function(rt.infer_meta_func).is_some()
+            registry::op_override(op).is_some() || registry::function(&rt.infer_meta_func).is_some()
         })
 }
 
@@ -213,8 +212,8 @@ impl Inferer {
                 Entry::Op(f, Some(def))
             } else if let Some(func) = registry::function(func_name) {
                 let params = param_names
-                    .iter()
-                    .map(|&n| {
+                    .strs()
+                    .map(|n| {
                         if let Some(k) = def.input_index(n) {
                             Param::Input(k)
                         } else if let Some(k) = def.attributes.iter().position(|a| a.name == n) {

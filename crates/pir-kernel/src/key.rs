@@ -15,7 +15,6 @@ use std::fmt;
 use pir_core::builtin::DataLayout;
 use pir_core::parser::{Expect, ParseError, Parser};
 use pir_core::printer::Printer;
-use pir_core::serial::{DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
 use pir_core::{AttrDef, Attribute, IrContext};
 use pir_dialects::pd_op::{DataType, Place};
 
@@ -164,7 +163,6 @@ impl KernelKeyAttr {
 
 impl AttrDef for KernelKeyAttr {
     const NAME: &'static str = "pd_kernel.kernel_key";
-    const JSON_IDS: &'static [&'static str] = &[];
     const TAG: &'static str = "pd_kernel.KernelKey";
 
     fn print(&self, p: &mut Printer<'_>) {
@@ -201,20 +199,7 @@ impl AttrDef for KernelKeyAttr {
         ))
     }
 
-    fn encode(&self, _: &IrContext, _: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        Err(EncodeError::Unserializable(
-            "attribute paddle::dialect::KernelAttribute (a kernel program is not saved)".into(),
-        ))
-    }
-
-    fn decode(
-        _: &IrContext,
-        _: &str,
-        _: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        Err(DecodeError::at(path, "kernel keys have no JSON encoding"))
-    }
+    unsaved_kind_codec!(Attribute, "attribute paddle::dialect::KernelAttribute");
 }
 
 #[cfg(test)]

@@ -31,6 +31,30 @@
 //! ```
 #![forbid(unsafe_code)]
 
+/// The JSON codec of a kernel type or attribute (`$handle` is `Type` or
+/// `Attribute`): none, since a lowered program is never saved. The kind
+/// lists no JSON ids, so nothing reads it; `encode` refuses, naming `$what`.
+macro_rules! unsaved_kind_codec {
+    ($handle:ident, $what:literal) => {
+        const JSON_IDS: &'static [&'static str] = &[];
+        fn encode(
+            &self,
+            _: &pir_core::IrContext,
+            _: &mut pir_core::serial::JsonWriter<'_>,
+        ) -> Result<(), pir_core::serial::EncodeError> {
+            Err(pir_core::serial::EncodeError::Unserializable(
+                concat!($what, " (a kernel program is not saved)").into(),
+            ))
+        }
+        fn decode(
+            input: pir_core::serial::DecodeInput<'_>,
+        ) -> Result<pir_core::$handle, pir_core::serial::DecodeError> {
+            let message = concat!($what, " has no JSON encoding");
+            Err(pir_core::serial::DecodeError::at(input.path, message))
+        }
+    };
+}
+
 pub mod dialect;
 pub mod key;
 pub mod lower;

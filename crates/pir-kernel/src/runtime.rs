@@ -8,6 +8,8 @@
 //! assert_eq!(rt.kernel_func, "set_value");
 //! ```
 
+use pir_dialects::op_def::{List, Text};
+
 /// The kernel facts of one op.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KernelRuntime {
@@ -16,12 +18,12 @@ pub struct KernelRuntime {
     /// The phi kernel it calls (empty for ops without a kernel).
     pub kernel_func: &'static str,
     /// The kernel's parameters, by input or attribute name.
-    pub kernel_param: &'static [&'static str],
+    pub kernel_param: List<Text>,
     /// Where the key's dtype comes from, in order of preference: an input,
     /// a `DataType` attribute, or a fixed `DataType::FLOAT32`-style name.
-    pub dtype_slots: &'static [&'static str],
+    pub dtype_slots: List<Text>,
     /// Where the key's backend comes from: an input or a `Place` attribute.
-    pub backend_slots: &'static [&'static str],
+    pub backend_slots: List<Text>,
 }
 
 /// The kernel facts of `op`, if its definition has them.
@@ -29,8 +31,8 @@ pub fn kernel_runtime(op: &str) -> Option<KernelRuntime> {
     let def = pir_dialects::op_def(op)?;
     let rt = def.runtime?;
     Some(KernelRuntime {
-        op: def.name,
-        kernel_func: rt.kernel_func,
+        op: def.name.as_str(),
+        kernel_func: rt.kernel_func.as_str(),
         kernel_param: rt.kernel_params,
         dtype_slots: rt.kernel_key_dtype,
         backend_slots: rt.kernel_key_backend,
@@ -44,8 +46,8 @@ mod tests {
     #[test]
     fn the_definitions_carry_the_key_slots() {
         let full = kernel_runtime("pd_op.full").expect("pd_op.full");
-        assert_eq!(full.dtype_slots, &["dtype"]);
-        assert_eq!(full.backend_slots, &["place"]);
+        assert!(full.dtype_slots.strs().eq(["dtype"]));
+        assert!(full.backend_slots.strs().eq(["place"]));
         assert!(kernel_runtime("pd_op.no_such_op").is_none());
     }
 }

@@ -26,7 +26,6 @@
 use pir_core::builtin::{print_shape_and_dtype, DenseTensorType, VectorType};
 use pir_core::parser::{Expect, ParseError, Parser};
 use pir_core::printer::Printer;
-use pir_core::serial::{DecodeError, EncodeError, JsonPath, JsonValue, JsonWriter};
 use pir_core::{IrContext, Type, TypeDef};
 use pir_dialects::pd_op::{
     DenseTensorArrayType, Place, PlaceAttr, SelectedRowsType, SparseCooTensorType,
@@ -114,7 +113,6 @@ pub fn allocation_type_str(place: &Place) -> &str {
 
 impl TypeDef for AllocatedType {
     const NAME: &'static str = "pd_kernel.allocated";
-    const JSON_IDS: &'static [&'static str] = &[];
     const KEYWORDS: &'static [&'static str] = &[TYPED_KEYWORD];
 
     fn print(&self, p: &mut Printer<'_>) {
@@ -173,20 +171,7 @@ impl TypeDef for AllocatedType {
         Ok(AllocatedType::get(p.ctx(), place, inner))
     }
 
-    fn encode(&self, _: &IrContext, _: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-        Err(EncodeError::Unserializable(
-            "kernel type (a kernel program is not saved)".into(),
-        ))
-    }
-
-    fn decode(
-        _: &IrContext,
-        _: &str,
-        _: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError> {
-        Err(DecodeError::at(path, "kernel types have no JSON encoding"))
-    }
+    unsaved_kind_codec!(Type, "kernel type");
 }
 
 #[cfg(test)]

@@ -102,6 +102,31 @@ impl LegacyAttrKind {
             _ => return None,
         })
     }
+
+    /// The `AttrType` name with its article, for messages ("an INT").
+    pub fn message_name(self) -> &'static str {
+        use LegacyAttrKind as K;
+        match self {
+            K::Int => "an INT",
+            K::Float => "a FLOAT",
+            K::String => "a STRING",
+            K::Ints => "INTS",
+            K::Floats => "FLOATS",
+            K::Strings => "STRINGS",
+            K::Bool => "a BOOLEAN",
+            K::Bools => "BOOLEANS",
+            K::Block => "a BLOCK",
+            K::Long => "a LONG",
+            K::Blocks => "BLOCKS",
+            K::Longs => "LONGS",
+            K::Float64s => "FLOAT64S",
+            K::Var => "a VAR",
+            K::Vars => "VARS",
+            K::Float64 => "a FLOAT64",
+            K::Scalar => "a SCALAR",
+            K::Scalars => "SCALARS",
+        }
+    }
 }
 
 /// An attribute of a legacy op: its kind and the default Paddle's checker

@@ -58,6 +58,10 @@ pub(crate) struct Exporter<'p> {
     value_info: bool,
     /// See `ExportOptions::trust_shapes`.
     pub trust_shapes: bool,
+    /// The values whose Paddle type may be wrong: results of ops whose
+    /// Paddle type is known to be wrong (`Exporter::shape_unknown`) and
+    /// every value computed from one. They get no `value_info`.
+    rank_unsure: rustc_hash::FxHashSet<ValueId>,
     skip_value_info: bool,
     written_results: Vec<ValueId>,
 }
@@ -79,6 +83,7 @@ impl<'p> Exporter<'p> {
             op: p.module_op(),
             value_info,
             trust_shapes: true,
+            rank_unsure: Default::default(),
             skip_value_info: false,
             written_results: Vec::new(),
         }
@@ -240,6 +245,21 @@ impl<'p> Exporter<'p> {
         name
     }
 
+    /// Result `i` of the op is the ONNX value `name`, copied by an
+    /// `Identity` node so that the result keeps its own name (and its
+    /// `value_info`) even when `name` is a graph input or another result.
+    pub fn identity_out(&mut self, i: usize, name: &str) {
+        let out = self.out(i);
+        self.node("Identity", &[name], &[&out], vec![]);
+    }
+
+    /// The last step of most mappers: result 0 of the op is the ONNX value
+    /// `name` (see [`Exporter::identity_out`]).
+    pub fn finish_with(&mut self, name: &str) -> Result<(), ExportError> {
+        self.identity_out(0, name);
+        Ok(())
+    }
+
     /// Makes result `i` of the op another name for an existing ONNX value
     /// (no node).
     pub fn alias_out(&mut self, i: usize, name: String) {
@@ -269,6 +289,33 @@ impl<'p> Exporter<'p> {
     /// is not what the ONNX node computes, e.g. a placeholder).
     pub fn no_value_info(&mut self) {
         self.skip_value_info = true;
+    }
+
+    /// The Paddle types of this op's results are wrong even in a program
+    /// Paddle wrote (its InferMeta states another shape, e.g. `slogdet`'s
+    /// `UnchangedInferMeta`): neither they nor the values computed from
+    /// them get `value_info`.
+    pub fn shape_unknown(&mut self) {
+        self.skip_value_info = true;
+        let results: Vec<ValueId> = self.p.results(self.op).collect();
+        self.rank_unsure.extend(results);
+    }
+
+    /// Called by the walker before each op: an op reading a value of
+    /// unsure rank has results of unsure rank.
+    pub fn before_op(&mut self) {
+        if self.rank_unsure.is_empty() {
+            return;
+        }
+        let op = self.op;
+        if self
+            .p
+            .operands(op)
+            .any(|v| v.is_some_and(|v| self.rank_unsure.contains(&v)))
+        {
+            self.skip_value_info = true;
+            self.rank_unsure.extend(self.p.results(op));
+        }
     }
 
     /// Records a value whose elements are known.
@@ -596,6 +643,9 @@ impl<'p> Exporter<'p> {
         let results = std::mem::take(&mut self.written_results);
         if self.value_info && self.trust_shapes && !self.skip_value_info {
             for v in results {
+                if self.rank_unsure.contains(&v) {
+                    continue;
+                }
                 let Some(name) = self.names.get(&v).cloned() else {
                     continue;
                 };

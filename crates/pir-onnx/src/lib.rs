@@ -121,10 +121,13 @@ const STRUCTURAL: [&str; 8] = [
 
 /// Every op kind of `program` (nested blocks included) without a mapping:
 /// each with its count and first location, in order of first appearance.
+/// An op that has a mapping but meets a complex tensor where the exporter
+/// carries none (see `mappers::complex`) counts as `NAME on complex
+/// tensors`.
 pub fn unmapped_ops(program: &Program) -> Vec<Unmapped> {
     let table = mappers::table();
     let mut found: Vec<Unmapped> = Vec::new();
-    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
+    let mut index: FxHashMap<String, usize> = FxHashMap::default();
     let mut stack = vec![program.top_block()];
     let mut order = Vec::new();
     while let Some(block) = stack.pop() {
@@ -137,15 +140,19 @@ pub fn unmapped_ops(program: &Program) -> Vec<Unmapped> {
     }
     for op in order {
         let name = program.op_name_str(op);
-        if table.contains_key(name) || STRUCTURAL.contains(&name) {
+        let name = if !table.contains_key(name) && !STRUCTURAL.contains(&name) {
+            name.to_string()
+        } else if mappers::complex::misplaced(program, op) {
+            format!("{name} on complex tensors")
+        } else {
             continue;
-        }
-        match index.get(name) {
+        };
+        match index.get(&name) {
             Some(&i) => found[i].count += 1,
             None => {
-                index.insert(name, found.len());
+                index.insert(name.clone(), found.len());
                 found.push(Unmapped {
-                    op: name.to_string(),
+                    op: name,
                     count: 1,
                     first: Exporter::location_of(program, op),
                 });
@@ -281,7 +288,11 @@ pub fn reinfer_types(program: &mut Program) -> usize {
             if visited > 10_000_000 {
                 return changed;
             }
-            if let Ok(types) = inferer.infer(program, op) {
+            let inferred = match kernel_type(program, op) {
+                Some(ty) => Ok(vec![ty]),
+                None => inferer.infer(program, op),
+            };
+            if let Ok(types) = inferred {
                 for (i, ty) in types.into_iter().enumerate() {
                     if i >= program.num_results(op) || ty.is_null() {
                         continue;
@@ -307,6 +318,26 @@ pub fn reinfer_types(program: &mut Program) -> usize {
         }
     }
     changed
+}
+
+/// The result type of `op` where Paddle's InferMeta states another than
+/// its kernel computes: `slogdet` (typed as its input by
+/// `UnchangedInferMeta`) gives `[2, batch...]` (sign and log-magnitude).
+fn kernel_type(program: &Program, op: OpId) -> Option<pir_core::Type> {
+    use pir_core::builtin::DenseTensorType;
+    if program.op_name_str(op) != "pd_op.slogdet" || program.num_results(op) != 1 {
+        return None;
+    }
+    let ctx = program.ctx();
+    let input = program.operand(op, 0)?;
+    let t = ctx.type_as::<DenseTensorType>(program.value_type(input))?;
+    let batch = t.dims.len().checked_sub(2)?;
+    let mut dims = vec![2];
+    dims.extend_from_slice(&t.dims[..batch]);
+    Some(ctx.intern_type(DenseTensorType {
+        dims: dims.into(),
+        ..t.clone()
+    }))
 }
 
 /// `inferred` with the element type of `declared` when both are dense
@@ -357,6 +388,7 @@ pub(crate) fn export_block(x: &mut Exporter<'_>, block: BlockId) -> Result<(), E
     let ops: Vec<OpId> = x.p.block_ops(block).collect();
     for op in ops {
         x.op = op;
+        x.before_op();
         let name = x.p.op_name_str(op);
         match name {
             "builtin.parameter" => parameter(x)?,

@@ -45,6 +45,7 @@ const ONNX_OPS: &[&str] = &[
     "CumSum",
     "DepthToSpace",
     "Det",
+    "DFT",
     "Div",
     "Einsum",
     "Elu",

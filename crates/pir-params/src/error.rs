@@ -15,7 +15,6 @@
 //! ```
 
 use std::io;
-use std::path::PathBuf;
 
 /// Result alias of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -24,14 +23,8 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be opened, mapped or read.
-    #[error("cannot read {}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The underlying error.
-        #[source]
-        source: io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] pir_core::fs::ReadError),
     /// Writing to an in-memory or caller-supplied writer failed.
     #[error("write failed: {0}")]
     Output(#[source] io::Error),

@@ -49,4 +49,6 @@ pub mod tensor;
 pub use dtype::DType;
 pub use error::{Error, Result};
 pub use mapped::{map_file, release_pages};
+/// The read-only memory map of a file ([`map_file`]).
+pub use memmap2::Mmap;
 pub use tensor::{Element, MappedBytes, Tensor, TensorData, ViewError};

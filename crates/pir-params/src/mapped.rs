@@ -13,7 +13,9 @@ use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
 
-use memmap2::Mmap;
+use memmap2::{Mmap, MmapOptions};
+
+use pir_core::fs::ReadError;
 
 use crate::error::{Error, Result};
 
@@ -26,27 +28,32 @@ use crate::error::{Error, Result};
 /// that is being read is safe.
 #[allow(unsafe_code)]
 pub fn map_file(path: &Path) -> Result<Arc<Mmap>> {
-    let io_err = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
+    let io_err = ReadError::at(path);
     let file = File::open(path).map_err(io_err)?;
     // A device or a pipe maps as nothing (`/dev/zero` would read as an
     // empty file of no tensors): only a regular file's bytes are its size.
-    if !file.metadata().map_err(io_err)?.is_file() {
-        return Err(io_err(std::io::Error::new(
+    let metadata = file.metadata().map_err(io_err)?;
+    if !metadata.is_file() {
+        return Err(Error::Io(io_err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             "not a regular file (parameter files are mapped into memory; save a stream to a file first)",
-        )));
+        ))));
     }
-    // SAFETY: `Mmap::map` is unsafe because the mapped bytes can change (or
+    // The length is the one just read, not asked of the system again.
+    let len = usize::try_from(metadata.len()).map_err(|_| {
+        Error::Io(io_err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            "larger than this system can map",
+        )))
+    })?;
+    // SAFETY: mapping is unsafe because the mapped bytes can change (or
     // become inaccessible) if the file is modified or truncated by someone else
     // while mapped. The map is read-only and only ever read through bounds-checked
     // slices of its length at mapping time; the crate's own writers replace files
     // by rename (`pir_core::fs::write_atomic`) and never write into an existing
     // file, so the mapped inode is never changed by this process. Modification by
     // another process is outside what the caller may do (documented above).
-    let map = unsafe { Mmap::map(&file) }.map_err(io_err)?;
+    let map = unsafe { MmapOptions::new().len(len).map(&file) }.map_err(io_err)?;
     Ok(Arc::new(map))
 }
 

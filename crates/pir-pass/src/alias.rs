@@ -115,7 +115,9 @@ fn mapped_pairs(def: &'static OpDef) -> impl Iterator<Item = (usize, usize)> {
     def.inplace
         .iter()
         .chain(def.view)
-        .filter_map(move |&(o, i)| Some((def.output_index(o)?, def.input_index(i)?)))
+        .filter_map(move |&(o, i)| {
+            Some((def.output_index(o.as_str())?, def.input_index(i.as_str())?))
+        })
 }
 
 /// Whether `op` only reads its operand `index`: it neither stores into it

@@ -10,11 +10,6 @@
 
 use crate::pass::Pass;
 use crate::rewrite::GreedyConfig;
-use crate::transforms::{
-    batch_size_like, canonicalize, cleanup, constant_folding, cse, dce, einsum_to_matmul,
-    fold_batch_norm, forward_loop_assigns, fusion, horizontal_fuse, inplace,
-    loop_invariant_code_motion, set_input_shapes, trim_broadcast_constants, value_semantics,
-};
 
 /// A pipeline that cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -89,41 +84,10 @@ impl std::fmt::Debug for PassInfo {
     }
 }
 
-/// Every registered pass, in the order `pir opt --list-passes` shows them.
-pub static PASSES: &[PassInfo] = &[
-    dce::INFO,
-    cse::INFO,
-    loop_invariant_code_motion::INFO,
-    forward_loop_assigns::INFO,
-    canonicalize::CANONICALIZE,
-    canonicalize::REMOVE_IDENTITY_OPS,
-    cleanup::DELETE_ASSERT,
-    cleanup::REPLACE_FETCH_WITH_SHADOW_OUTPUT,
-    inplace::DE_INPLACE,
-    inplace::INPLACE,
-    value_semantics::TO_VTENSOR_PASS,
-    value_semantics::DROP_VTENSOR_COPIES,
-    set_input_shapes::INFO,
-    constant_folding::INFO,
-    fold_batch_norm::INFO,
-    value_semantics::LOWER_VTENSOR,
-    fusion::IDENTITY_OP_CLEAN,
-    fusion::DELETE_DROPOUT,
-    fusion::MAP_OP_TO_ANOTHER,
-    fusion::MATMUL_SCALE_FUSE,
-    fusion::MATMUL_TRANSPOSE_FUSE,
-    fusion::REMOVE_REDUNDANT_TRANSPOSE,
-    fusion::MATMUL_ADD_ACT_FUSE,
-    fusion::SILU_FUSE,
-    fusion::CONV2D_ADD_FUSE,
-    fusion::CONV2D_ADD_ACT_FUSE,
-    fusion::ADD_NORM_FUSE,
-    horizontal_fuse::INFO,
-    einsum_to_matmul::INFO,
-    trim_broadcast_constants::INFO,
-    batch_size_like::INFO,
-    fusion::DRR,
-];
+/// Every registered pass, in the order `pir opt --list-passes` shows them
+/// (declared beside the pass modules, so a new pass is its file and one
+/// entry there).
+pub use crate::transforms::PASSES;
 
 /// Passes' former names, still accepted: `(old, new)`. Pass names follow
 /// Paddle's `snake_case`.

@@ -195,12 +195,14 @@ impl Machine {
         // input's buffer, a view shares it.
         let r = p.result(op, 0);
         let def = p.op_info(op).and_then(|i| i.interface::<OpDefinition>());
-        let (inplace, view) = def.map_or((&[][..], &[][..]), |d| (d.0.inplace, d.0.view));
+        let (inplace, view) = def.map_or((&[][..], &[][..]), |d| {
+            (d.0.inplace.as_slice(), d.0.view.as_slice())
+        });
         let writes = inplace.iter().map(|pair| (pair, true));
         for (&(o, i), write) in writes.chain(view.iter().map(|pair| (pair, false))) {
             let def = def.unwrap().0;
-            if def.output_index(o) == Some(0) {
-                let b = self.env[&p.operand(op, def.input_index(i).unwrap()).unwrap()];
+            if def.output_index(&o) == Some(0) {
+                let b = self.env[&p.operand(op, def.input_index(&i).unwrap()).unwrap()];
                 if write {
                     self.bufs[b] = data;
                 }

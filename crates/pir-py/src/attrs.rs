@@ -410,16 +410,16 @@ pub(crate) fn default_to_py(
             _ => i.into_pyobject(py)?.into_any(),
         },
         DefaultValue::Float(f) => PyFloat::new(py, f).into_any(),
-        DefaultValue::Str(s) => PyString::new(py, s).into_any(),
+        DefaultValue::Str(s) => PyString::new(py, s.as_str()).into_any(),
         DefaultValue::IntList(v) => PyList::new(py, v.iter())?.into_any(),
         DefaultValue::FloatList(v) => PyList::new(py, v.iter())?.into_any(),
         DefaultValue::BoolList(v) => PyList::new(py, v.iter())?.into_any(),
-        DefaultValue::StrList(v) => PyList::new(py, v.iter())?.into_any(),
+        DefaultValue::StrList(v) => PyList::new(py, v.strs())?.into_any(),
         DefaultValue::Place(a, id, ty) => {
             let place = Place {
                 allocation_type: a,
                 device_id: id,
-                device_type: ty.into(),
+                device_type: ty.as_str().into(),
             };
             let attr = PlaceAttr::get(context(), place);
             Py::new(py, PyAttribute { attr })?.into_any().into_bound(py)

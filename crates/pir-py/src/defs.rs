@@ -82,7 +82,7 @@ pub(crate) fn op_definition<'py>(
         return Ok(None);
     };
     let dict = PyDict::new(py);
-    dict.set_item("name", d.name)?;
+    dict.set_item("name", d.name.as_str())?;
     // An input or output: name, what it carries, whether it may be absent.
     let slot = |name: &str, kind: ValueKind, optional: bool| -> PyResult<Bound<'py, PyDict>> {
         let item = PyDict::new(py);
@@ -93,12 +93,12 @@ pub(crate) fn op_definition<'py>(
     };
     let inputs = PyList::empty(py);
     for i in d.inputs {
-        let item = slot(i.name, i.kind, i.optional)?;
+        let item = slot(i.name.as_str(), i.kind, i.optional)?;
         // An attribute Paddle passes as a tensor (a `full_int_array` or
         // `full` built from a Python value, or any tensor computed).
         item.set_item("mutable_attribute", i.mutable_attribute)?;
         if i.mutable_attribute {
-            item.set_item("mutable_type", i.mutable_type)?;
+            item.set_item("mutable_type", i.mutable_type.as_str())?;
         }
         inputs.append(item)?;
     }
@@ -106,7 +106,7 @@ pub(crate) fn op_definition<'py>(
     let attributes = PyList::empty(py);
     for a in d.attributes {
         let item = PyDict::new(py);
-        item.set_item("name", a.name)?;
+        item.set_item("name", a.name.as_str())?;
         item.set_item("kind", attr_kind_name(a.kind))?;
         let default = match a.default {
             Some(dv) => Some(crate::attrs::default_to_py(py, dv, a.kind)?),
@@ -118,20 +118,20 @@ pub(crate) fn op_definition<'py>(
     dict.set_item("attributes", attributes)?;
     let outputs = PyList::empty(py);
     for o in d.outputs {
-        let item = slot(o.name, o.kind, o.optional)?;
+        let item = slot(o.name.as_str(), o.kind, o.optional)?;
         // Paddle's Python op API does not return an intermediate output.
         item.set_item("intermediate", o.intermediate)?;
         outputs.append(item)?;
     }
     dict.set_item("outputs", outputs)?;
-    dict.set_item("inplace", d.inplace.to_vec())?;
-    dict.set_item("view", d.view.to_vec())?;
-    dict.set_item("traits", d.traits.to_vec())?;
+    dict.set_item("inplace", d.inplace.strs().collect::<Vec<_>>())?;
+    dict.set_item("view", d.view.strs().collect::<Vec<_>>())?;
+    dict.set_item("traits", d.traits.strs().collect::<Vec<_>>())?;
     dict.set_item("num_regions", d.num_regions)?;
-    dict.set_item("build_args", d.build_args.to_vec())?;
+    dict.set_item("build_args", d.build_args.strs().collect::<Vec<_>>())?;
     dict.set_item(
         "infers_types",
-        crate::inferer().has_inference(crate::context().symbol(d.name)),
+        crate::inferer().has_inference(crate::context().symbol(d.name.as_str())),
     )?;
     Ok(Some(dict))
 }
@@ -141,30 +141,29 @@ pub(crate) fn op_definition<'py>(
 /// (`stop_gradient`, `persistable` and a parameter's marks), the name scope
 /// of the layer that made the op (`struct_name`), auto-parallel's marks, the
 /// Python call stack, and the id of the op a lowered op came from.
-pub(crate) const COMMON_ATTRIBUTES: [&str; 12] = [
-    "stop_gradient",
-    "persistable",
-    "is_distributed",
-    "is_parameter",
-    "need_clip",
-    "trainable",
-    "struct_name",
-    "op_role",
-    "chunk_id",
-    "op_dist_attr",
-    "op_callstack",
-    "origin_id",
-];
+fn common_attributes() -> impl Iterator<Item = &'static str> + Clone {
+    let others = [
+        "struct_name",
+        "op_role",
+        "chunk_id",
+        "op_dist_attr",
+        "op_callstack",
+        "origin_id",
+    ];
+    pir_core::builtin::RESULT_MARK_ATTRS
+        .into_iter()
+        .chain(others)
+}
 
 /// Refuses attribute `attr` for a registered op that neither declares it
-/// nor carries it on every op ([`COMMON_ATTRIBUTES`]): a misspelt name
+/// nor carries it on every op ([`common_attributes`]): a misspelt name
 /// would otherwise be stored, verify and be saved, and Paddle would ignore
 /// it. Ops without a registration take any name.
 pub(crate) fn check_attribute_name(info: Option<&OpInfo>, attr: &str) -> PyResult<()> {
     let Some(info) = info else {
         return Ok(());
     };
-    if info.attribute_names.contains(&attr) || COMMON_ATTRIBUTES.contains(&attr) {
+    if info.attribute_names.contains(&attr) || common_attributes().any(|c| c == attr) {
         return Ok(());
     }
     let declared = &info.attribute_names;
@@ -178,7 +177,7 @@ pub(crate) fn check_attribute_name(info: Option<&OpInfo>, attr: &str) -> PyResul
         })
         .collect();
     let mut message = format!("`{}` has no attribute `{attr}`", info.name);
-    let candidates = declared.iter().chain(COMMON_ATTRIBUTES.iter()).copied();
+    let candidates = declared.iter().copied().chain(common_attributes());
     if let Some(close) = pir_core::suggest::closest(attr, candidates) {
         message.push_str(&format!(" (did you mean `{close}`?)"));
     }
@@ -189,7 +188,7 @@ pub(crate) fn check_attribute_name(info: Option<&OpInfo>, attr: &str) -> PyResul
     }
     message.push_str(&format!(
         "; every op may also carry {}",
-        COMMON_ATTRIBUTES.join(", ")
+        common_attributes().collect::<Vec<_>>().join(", ")
     ));
     Err(errors::edit(message))
 }

@@ -229,11 +229,11 @@ pub(crate) fn params(file: &Path, e: pir_params::Error) -> PyErr {
         pir_params::Error::Stream { offset, .. } | pir_params::Error::Pickle { offset, .. } => {
             at.offset = usize::try_from(*offset).ok();
         }
-        pir_params::Error::Io { path, .. } => at.file = Some(path.display().to_string()),
+        pir_params::Error::Io(io) => at.file = Some(io.path.display().to_string()),
         _ => {}
     }
     let message = match e {
-        pir_params::Error::Io { .. } => e.to_string(),
+        pir_params::Error::Io(_) => e.to_string(),
         _ => format!("{}: {e}", file.display()),
     };
     raise::<ParamsError>(message, at)
@@ -296,7 +296,7 @@ pub(crate) fn model(e: pir::Error) -> PyErr {
         pir::Error::WrongKind { ref path, .. } => {
             raise::<FileKindError>(e.to_string(), Where::file(path))
         }
-        pir::Error::Io { ref path, .. } => raise::<ReadError>(e.to_string(), Where::file(path)),
+        pir::Error::Io(ref io) => raise::<ReadError>(e.to_string(), Where::file(&io.path)),
     }
 }
 

@@ -147,7 +147,8 @@ fn load(
 /// command finds it) and binds its parameters from `source`.
 fn read_model(path: &Path, source: ParamSource, lenient: bool) -> PyResult<Loaded> {
     let (prefix, mut file) = pir::model_paths(path);
-    if !file.exists() {
+    // A path that names an existing file is that file (not looked up again).
+    if file != path && !file.exists() {
         // Neither the path nor a model file of the prefix exists: the
         // error names the path given.
         file = path.to_path_buf();
@@ -267,14 +268,20 @@ fn op_definition<'py>(py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py,
     defs::op_definition(py, name)
 }
 
-/// The `pd_op` ops with type inference, for `pir.ops`. Not part of the API.
+/// The `pd_op` ops `pir.ops` builds: those with type inference and no
+/// regions (an op with regions is typed from what they yield, so it is
+/// built with `Block.create_op`). Not part of the API.
 #[pyfunction]
 fn _inferred_ops() -> Vec<&'static str> {
     let ctx = context();
     pir_dialects::op_def::OP_DEFS
         .iter()
-        .filter(|d| d.dialect == "pd_op" && inferer().has_inference(ctx.symbol(d.name)))
-        .map(|d| d.name)
+        .filter(|d| {
+            d.dialect == "pd_op"
+                && d.num_regions == 0
+                && inferer().has_inference(ctx.symbol(d.name.as_str()))
+        })
+        .map(|d| d.name.as_str())
         .collect()
 }
 

@@ -2,9 +2,9 @@
 //! (`.pdiparams`, `.pdparams`/`.pdopt` pickles) read and written safely.
 //!
 //! The abi3 build for CPython 3.9 cannot export the buffer protocol from a
-//! Rust type (the limited API has `Py_buffer` from 3.11 on), so a tensor is
-//! handed to NumPy through its array interface: a [`PyTensorBuffer`] owns a
-//! clone of the tensor (sharing the memory map), and `numpy.asarray` makes a
+//! Rust type (the limited API has `Py_buffer` from 3.11 on), so bytes are
+//! handed to NumPy through the array interface: a [`PyTensorBuffer`] owns a
+//! clone of a tensor (sharing the memory map), and `numpy.asarray` makes a
 //! read-only array over its bytes that keeps the buffer alive as its `base`.
 //! The array itself exports the buffer protocol (`memoryview(array)`).
 //! bfloat16 tensors are viewed as `uint16` and float8 ones as `uint8`, the
@@ -18,7 +18,9 @@ use pir::FileKind;
 use pir_params::pickle::{self, PickleValue};
 use pir_params::{DType, Tensor};
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use crate::errors;
@@ -44,14 +46,14 @@ impl PyTensorBuffer {
         let t = &self.tensor;
         let d = PyDict::new(py);
         let shape = PyTuple::new(py, t.dims())?;
-        d.set_item("shape", shape)?;
-        d.set_item("typestr", typestr(t.dtype()))?;
+        d.set_item(intern!(py, "shape"), shape)?;
+        d.set_item(intern!(py, "typestr"), typestr(t.dtype()))?;
         // The address is only read by NumPy, which keeps this object alive as
         // the array's base: the bytes (owned, or a shared memory map) live as
         // long as the array.
         let ptr = t.bytes().as_ptr() as usize;
-        d.set_item("data", (ptr, true))?;
-        d.set_item("version", 3)?;
+        d.set_item(intern!(py, "data"), (ptr, true))?;
+        d.set_item(intern!(py, "version"), 3)?;
         Ok(d)
     }
 
@@ -69,11 +71,16 @@ impl PyTensorBuffer {
     }
 }
 
+/// `numpy.asarray`, looked up once rather than imported per array.
+fn asarray(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static ASARRAY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    ASARRAY.import(py, "numpy", "asarray")
+}
+
 /// A read-only NumPy array over a tensor's bytes (no copy).
 pub(crate) fn to_numpy(py: Python<'_>, tensor: Tensor) -> PyResult<Py<PyAny>> {
     let buffer = Py::new(py, PyTensorBuffer { tensor })?;
-    let numpy = py.import("numpy")?;
-    Ok(numpy.call_method1("asarray", (buffer,))?.unbind())
+    Ok(asarray(py)?.call1((buffer,))?.unbind())
 }
 
 /// A tensor holding a copy of an array-like's elements, little-endian and
@@ -270,13 +277,7 @@ impl PyParams {
 fn check_kind(path: &Path, wanted: &'static str, accept: fn(FileKind) -> bool) -> PyResult<()> {
     match pir::check_kind(path, wanted, accept) {
         Ok(_) => Ok(()),
-        Err(pir::Error::Io { path, source }) => Err(errors::params(
-            &path,
-            pir_params::Error::Io {
-                path: path.clone(),
-                source,
-            },
-        )),
+        Err(pir::Error::Io(io)) => Err(errors::params(&io.path.clone(), io.into())),
         Err(e) => Err(errors::model(e)),
     }
 }

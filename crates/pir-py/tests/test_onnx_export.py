@@ -40,14 +40,8 @@ REFUSED = {
     "lg_fusion_rnn": UNMAPPED,
     # eigh, svd, qr, lu, lu_unpack and more decompositions.
     "lg_linalg_more": UNMAPPED,
-    # fill_diagonal(_tensor), row_conv, spectral_norm, segment_pool, ...
-    "lg_ops_more": UNMAPPED,
-    # fake_quantize_* (training-time quantization).
-    "lg_quant_fake": UNMAPPED,
     # the version-1 gru, lstm and gru_unit ops.
     "lg_rnn_v1": UNMAPPED,
-    # complex numbers and FFTs (ONNX has no complex tensors).
-    "lg_search_signal": UNMAPPED,
     # LoD sequence ops (sequence_pool, sequence_conv, im2sequence, ...).
     "lg_sequence": UNMAPPED,
 }
@@ -61,9 +55,7 @@ RANDOM = {"lg_random"}
 
 # Known bugs, each failing until it is fixed (strict: a fixed one must
 # leave the list).
-KNOWN_BUGS = {
-    "lg_linalg": "onnx.checker: an Identity's inferred rank differs from its value_info",
-}
+KNOWN_BUGS = {}
 
 
 def cases():

@@ -2,6 +2,8 @@
 ``Block.create_op`` with inferred result types, ``Program.set_input_shapes``."""
 
 import inspect
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -51,6 +53,26 @@ def test_signatures_follow_paddle():
         pir.ops.matmull  # noqa: B018
     # A builtin's name is an op of the module without hiding the builtin.
     assert pir.ops.sum is not sum and pir.ops.all is not all
+
+
+def test_op_functions_are_made_on_first_use():
+    # `import pir` makes none of them, nor imports what making them needs.
+    code = ("import sys, pir; "
+            "print(sorted(m for m in ('inspect', 'difflib', 'collections') if m in sys.modules)); "
+            "print(len(pir.ops._FUNCTIONS))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split("\n")[:2] == ["[]", "0"]
+    # Every name is there all the same: `__all__`, `dir`, `import *`.
+    names = set(pir.ops.names())
+    assert names <= set(pir.ops.__all__) and names <= set(dir(pir.ops))
+    assert {"InsertionPoint", "parameter", "names"} <= set(pir.ops.__all__)
+    scope = {}
+    exec("from pir.ops import *", scope)
+    assert scope["matmul"] is pir.ops.matmul and scope["relu_"] is pir.ops.relu_
+    # Ops with regions are built with `Block.create_op`, not here.
+    assert "if" not in names and "while" not in names
+    # What Python looks up on any module is not an op (and costs no search).
+    assert not hasattr(pir.ops, "__path__") and not hasattr(pir.ops, "__wrapped__")
 
 
 def test_lists_and_several_results():

@@ -16,7 +16,7 @@ use std::io::Write;
 use std::path::Path;
 
 use pir_core::entity::SecondaryMap;
-use pir_core::memo::{MemoBytes, MemoTable};
+use pir_core::memo::{HandleTable, MemoBytes, MemoTable};
 use pir_core::printer::FLUSH_BYTES;
 use pir_core::serial::{self, JsonWriter};
 use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
@@ -146,8 +146,10 @@ struct ProgramWriter<'p> {
     next_block: u64,
     op_index: usize,
     names: Names,
-    /// Compressed op names by symbol index.
-    op_names: Vec<Option<Box<str>>>,
+    /// Compressed op names, and 1 + the index in it of each op name's, by
+    /// symbol index (0: not compressed yet).
+    op_names: Vec<Box<str>>,
+    op_name_of: HandleTable<u32>,
     /// Compact JSON of types and attribute lists already written: they are
     /// interned, so each is encoded once per file (compact mode only).
     cache: EncodedCache,
@@ -172,7 +174,7 @@ struct EncodedCache {
     entry_tails: MemoTable,
     /// [`pir_core::builtin::first_bool`] by attribute: 0 not yet asked,
     /// 1 not a flag, 2 false, 3 true.
-    flags: Vec<u8>,
+    flags: HandleTable<u8>,
     /// Reused buffer for an attribute met for the first time.
     scratch: Vec<u8>,
 }
@@ -214,6 +216,7 @@ impl<'p> ProgramWriter<'p> {
                 parameter_attrs: param_form::NAMES.map(|n| ctx.lookup_symbol(n)),
             },
             op_names: Vec::new(),
+            op_name_of: HandleTable::new(0),
             sink,
             downgraded: None,
         }
@@ -532,23 +535,32 @@ impl<'p> ProgramWriter<'p> {
 
     /// [`pir_core::builtin::first_bool`], memoized per attribute.
     fn flag_of(&mut self, attr: Attribute) -> Option<bool> {
-        let i = attr.as_u32() as usize;
-        let flags = &mut self.cache.flags;
-        if flags.len() <= i {
-            flags.resize(i + 1, 0);
-        }
-        if flags[i] == 0 {
-            flags[i] = match pir_core::builtin::first_bool(self.ctx, attr) {
+        let flag = self.cache.flags.get_mut(attr.as_u32());
+        if *flag == 0 {
+            *flag = match pir_core::builtin::first_bool(self.ctx, attr) {
                 None => 1,
                 Some(false) => 2,
                 Some(true) => 3,
             };
         }
-        match flags[i] {
+        match *flag {
             2 => Some(false),
             3 => Some(true),
             _ => None,
         }
+    }
+
+    /// The compressed name of `op`, compressed once per op name.
+    fn compressed_name(&mut self, op: OpId) -> &str {
+        let name = self.program.op_name(op).index() as u32;
+        let slot = self.op_name_of.get_mut(name);
+        if *slot == 0 {
+            self.op_names
+                .push(compress_op_name(self.program.op_name_str(op)).into());
+            *slot = u32::try_from(self.op_names.len()).unwrap_or(u32::MAX);
+        }
+        let index = *slot as usize - 1;
+        self.op_names.get(index).map_or("", |n| n)
     }
 
     fn write_op(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
@@ -569,17 +581,10 @@ impl<'p> ProgramWriter<'p> {
         }
         w.begin_object();
         w.key("#");
-        let name = p.op_name(op).index();
-        if self.op_names.len() <= name {
-            self.op_names.resize(name + 1, None);
-        }
         let down = self.downgraded.as_mut().and_then(|ops| ops.remove(&op));
         match down.as_ref().and_then(|d| d.name.as_deref()) {
             Some(older) => w.string(&compress_op_name(older)),
-            None => w.string(
-                self.op_names[name]
-                    .get_or_insert_with(|| compress_op_name(p.op_name_str(op)).into()),
-            ),
+            None => w.string(self.compressed_name(op)),
         }
         w.key("A");
         match &down {

@@ -165,6 +165,13 @@ impl ShapeAnalysis {
     /// the rules: a carried dim keeps its initial expression when every
     /// iteration yields it back) rather than as Paddle does.
     pub(crate) fn loops_by_induction(&self) -> bool {
+        self.serves_passes()
+    }
+
+    /// Whether the analysis serves passes rather than reproducing Paddle's
+    /// print: then it may also use what Paddle's pass does not know, such
+    /// as the data of loaded parameters.
+    pub(crate) fn serves_passes(&self) -> bool {
         matches!(self.assume, Assume::TopLevelExcept(_))
     }
 

@@ -207,15 +207,11 @@ pub fn mul(a: &DimExpr, b: &DimExpr) -> Option<DimExpr> {
     binary(a, b, DimExpr::Mul)
 }
 
-/// `a / b` (Paddle's `operator/`: exact integer quotients fold).
+/// `a / b` (Paddle's `operator/`: two integers fold to the quotient,
+/// truncated toward zero as C++ divides).
 pub fn div(a: &DimExpr, b: &DimExpr) -> Option<DimExpr> {
     if let (DimExpr::Int(x), DimExpr::Int(y)) = (a, b) {
-        if *y != 0 && x.checked_rem(*y) == Some(0) {
-            return x.checked_div(*y).map(DimExpr::Int);
-        }
-        if *y == 0 {
-            return None;
-        }
+        return x.checked_div(*y).map(DimExpr::Int);
     }
     if a.nodes() + b.nodes() + 1 > MAX_NODES {
         return None;

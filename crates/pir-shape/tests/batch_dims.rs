@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
 use pir_core::{OpId, Program, ValueId};
-use pir_shape::ShapeAnalysis;
+use pir_shape::{Assume, ShapeAnalysis};
 
 /// Whether `a` and `b` have the same leading dim by the analysis.
 fn same_batch(shapes: &ShapeAnalysis, a: ValueId, b: ValueId) -> bool {
@@ -134,4 +134,51 @@ fn if_results_have_the_batch_every_branch_yields() {
     let x = p.result(ops[0], 0);
     assert!(same_batch(&shapes, p.result(ops[3], 0), x));
     assert!(!same_batch(&shapes, p.result(ops[3], 1), x));
+}
+
+/// A loaded parameter's bytes.
+#[derive(Debug)]
+struct Bytes(Vec<u8>);
+
+impl pir_core::ParameterData for Bytes {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// The axes constant folding leaves as a loaded int64 parameter are data
+/// for the passes (so an `unsqueeze` keeps the batch), while Paddle's
+/// print, whose parameters carry no data, gives the result fresh symbols.
+#[test]
+fn loaded_integer_parameters_are_data_for_passes_only() {
+    let ctx = pir_dialects::pd_op_context();
+    let text = r#"{
+    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,5],stop_gradient:[false]} : () -> tensor<-1x5xf32>
+    (%1) = "builtin.parameter" () {is_distributed:[false],is_parameter:[false],need_clip:[false],parameter_name:"axes",persistable:[true],stop_gradient:[true],trainable:[false]} : () -> tensor<1xi64>
+    (%2) = "pd_op.unsqueeze" (%0, %1) {stop_gradient:[false]} : (tensor<-1x5xf32>, tensor<1xi64>) -> tensor<-1x1x5xf32>
+}"#;
+    let mut p = Program::parse(&ctx, text).unwrap();
+    let ty = p.value_type(
+        p.results(p.block_ops(p.top_block()).nth(1).unwrap())
+            .next()
+            .unwrap(),
+    );
+    let data = std::sync::Arc::new(Bytes(1i64.to_le_bytes().to_vec()));
+    p.set_parameter(
+        "axes",
+        pir_core::Parameter {
+            ty,
+            data: Some(data),
+        },
+    );
+    let ops: Vec<OpId> = p.block_ops(p.top_block()).collect();
+    let value = |n: usize| p.results(ops[n]).next().unwrap();
+    let for_passes = ShapeAnalysis::run_assuming(&p, Assume::TopLevelExcept(Default::default()));
+    assert!(same_batch(&for_passes, value(2), value(0)));
+    assert_eq!(for_passes.shape(value(2)).map(<[_]>::len), Some(3));
+    let as_paddle = ShapeAnalysis::run(&p);
+    assert!(!same_batch(&as_paddle, value(2), value(0)));
 }

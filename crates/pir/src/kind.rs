@@ -66,7 +66,18 @@ impl FileKind {
         if head.first() == Some(&0x0a) {
             file.read_to_end(&mut head)?;
         }
-        Ok(FileKind::of_named_bytes(&head, path))
+        Ok(FileKind::of_contents(&head, path))
+    }
+
+    /// The kind of the file named `path` whose bytes (at least the first
+    /// [`HEAD`], or all of a file that starts like a `.pdmodel`) are
+    /// `bytes`, as [`of_file`](Self::of_file) tells it.
+    pub(crate) fn of_contents(bytes: &[u8], path: &Path) -> FileKind {
+        let told = match bytes.first() {
+            Some(&0x0a) => bytes,
+            _ => bytes.get(..HEAD).unwrap_or(bytes),
+        };
+        FileKind::of_named_bytes(told, path)
     }
 
     /// The kind of `bytes`, the start or the whole of a file named `path`

@@ -93,6 +93,7 @@ pub fn refused_overwrite<'e>(e: &'e (dyn std::error::Error + 'static)) -> Option
 }
 
 use pir_core::builtin::StrAttr;
+use pir_core::fs::ReadError;
 use pir_core::{IrContext, Program, Type};
 use pir_params::Tensor;
 
@@ -100,14 +101,8 @@ use pir_params::Tensor;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Io(#[from] pir_core::fs::ReadError),
     /// The file is not of the kind wanted (a parameter file given as a
     /// model, or a file pir does not read).
     #[error("{}", wrong_kind(path, *found, wanted))]
@@ -227,7 +222,7 @@ fn model_file(path: &Path) -> (PathBuf, PathBuf) {
         pir_core::fs::extension(path).is_some_and(|e| MODEL_EXTENSIONS.contains(&e.as_str()));
     // Any existing file that is not a folder: a regular file, or a pipe
     // such as `/dev/stdin` or a shell's `<(…)`.
-    if path.exists() && !path.is_dir() {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_dir()) {
         let prefix = if has_model_ext {
             path.with_extension("")
         } else {
@@ -251,16 +246,24 @@ pub fn read_program(
     path: &Path,
     options: &LoadOptions,
 ) -> Result<pir_serde::LoadedProgram, Error> {
-    let io = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let metadata = std::fs::metadata(path).map_err(io)?;
+    let io = ReadError::at(path);
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let metadata = file.metadata().map_err(io)?;
     if !metadata.is_file() {
         // A pipe or a device (`/dev/stdin`, a shell's `<(…)`) can be read
         // only once: its kind is told from the bytes read.
-        let file = std::fs::File::open(path).map_err(io)?;
         return read_program_from(ctx, path, file, options);
+    }
+    if metadata.len() < MAP_MIN_BYTES {
+        // Read once, whole: the kind is told from the bytes in hand (a
+        // small model costs more in system calls than in reading).
+        let mut bytes = Vec::with_capacity(metadata.len() as usize + 1);
+        // Through `take`, which the standard library does not ask for the
+        // size and position the metadata above already gave.
+        std::io::Read::read_to_end(&mut std::io::Read::take(&mut file, u64::MAX), &mut bytes)
+            .map_err(io)?;
+        let kind = FileKind::of_contents(&bytes, path);
+        return read_program_bytes(ctx, path, kind, &bytes, options);
     }
     let kind = FileKind::of_file(path).map_err(io)?;
     if !kind.is_model() {
@@ -279,7 +282,7 @@ pub fn read_program(
             })?;
         return Ok(pir_serde::LoadedProgram::translated(program));
     }
-    if kind == FileKind::ModelJson && metadata.len() >= MAP_MIN_BYTES {
+    if kind == FileKind::ModelJson {
         return read_mapped_json(ctx, path, options);
     }
     let bytes = std::fs::read(path).map_err(io)?;
@@ -302,10 +305,7 @@ pub fn read_program_from(
     options: &LoadOptions,
 ) -> Result<pir_serde::LoadedProgram, Error> {
     use std::io::Read as _;
-    let io = |source| Error::Io {
-        path: name.to_path_buf(),
-        source,
-    };
+    let io = ReadError::at(name);
     let mut reader = reader;
     let mut bytes = Vec::with_capacity(kind::HEAD);
     (&mut reader)
@@ -351,10 +351,7 @@ fn read_mapped_json(
     options: &LoadOptions,
 ) -> Result<pir_serde::LoadedProgram, Error> {
     let map = pir_params::map_file(path).map_err(|source| match source {
-        pir_params::Error::Io { source, .. } => Error::Io {
-            path: path.to_path_buf(),
-            source,
-        },
+        pir_params::Error::Io(e) => Error::Io(e),
         source => Error::Params {
             path: path.to_path_buf(),
             source,
@@ -471,9 +468,13 @@ impl Model {
         let combined = with_extension(prefix, ".pdiparams");
         let pickle = with_extension(prefix, ".pdparams");
         let optimizer = with_extension(prefix, ".pdopt");
-        if combined.exists() {
-            self.load_pdiparams(&combined)
-        } else if pickle.exists() && optimizer.exists() {
+        // The usual case, a `.pdiparams` beside the model, is mapped at once
+        // rather than looked for first.
+        match pir_params::map_file(&combined) {
+            Err(pir_params::Error::Io(e)) if e.source.kind() == std::io::ErrorKind::NotFound => {}
+            map => return self.bind_pdiparams(&combined, map),
+        }
+        if pickle.exists() && optimizer.exists() {
             self.load_state_dicts(&[&pickle, &optimizer])
         } else if pickle.exists() {
             self.load_pdparams(&pickle)
@@ -531,13 +532,22 @@ impl Model {
 
     /// Reads a combined `.pdiparams` file (memory-mapped) and binds its tensors.
     pub fn load_pdiparams(&mut self, path: &Path) -> Result<(), Error> {
+        self.bind_pdiparams(path, pir_params::map_file(path))
+    }
+
+    /// Binds the tensors of `map`, the `.pdiparams` file `path` mapped.
+    fn bind_pdiparams(
+        &mut self,
+        path: &Path,
+        map: pir_params::Result<Arc<pir_params::Mmap>>,
+    ) -> Result<(), Error> {
         let vars = persistable_vars(&self.program);
         let names: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
         let params_err = |source| Error::Params {
             path: path.to_path_buf(),
             source,
         };
-        let map = pir_params::map_file(path).map_err(params_err)?;
+        let map = map.map_err(params_err)?;
         let tensors =
             pir_params::combined::read_combined_mapped(&map, &names).map_err(params_err)?;
         self.bind(vars, tensors, path)
@@ -713,10 +723,7 @@ pub fn check_kind(
     wanted: &'static str,
     accept: fn(FileKind) -> bool,
 ) -> Result<FileKind, Error> {
-    let found = FileKind::of_file(path).map_err(|source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let found = FileKind::of_file(path).map_err(ReadError::at(path))?;
     if accept(found) {
         Ok(found)
     } else {

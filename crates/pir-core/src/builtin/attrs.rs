@@ -5,7 +5,9 @@ use crate::attributes::{AttrDef, Attribute};
 use crate::context::IrContext;
 use crate::parser::{Expect, ParseError, Parser};
 use crate::printer::Printer;
-use crate::serial::{self, DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
+use crate::serial::{
+    self, DecodeError, DecodeInput, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter,
+};
 use crate::types::Type;
 
 /// The null attribute: `{"#":"NULL"}`, printed `<#AttrNull>`.
@@ -114,14 +116,9 @@ macro_rules! float_attr {
                 encode_float(w, $json, f64::from(self.value()));
                 Ok(())
             }
-            fn decode(
-                ctx: &IrContext,
-                _: &str,
-                obj: JsonValue<'_>,
-                path: &JsonPath<'_>,
-            ) -> Result<Attribute, DecodeError> {
-                let v = decode_float(obj, path)?;
-                Ok($name::get(ctx, v as $float))
+            fn decode(input: DecodeInput<'_>) -> Result<Attribute, DecodeError> {
+                let v = decode_float(input.obj, input.path)?;
+                Ok($name::get(input.ctx, v as $float))
             }
             fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Attribute> {
                 // The `"VD"` spelling of NaN and infinities is left to `decode`.
@@ -217,12 +214,8 @@ impl AttrDef for ArrayAttr {
             serial::encode_attr(ctx, a, w)
         })
     }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
+    fn decode(input: DecodeInput<'_>) -> Result<Attribute, DecodeError> {
+        let DecodeInput { ctx, obj, path, .. } = input;
         let items =
             serial::decode_data_list(obj, path, |item, p| serial::decode_attr(ctx, item, p))?;
         Ok(ArrayAttr::get(ctx, &items))
@@ -294,14 +287,9 @@ macro_rules! complex_attr {
                 let (re, im) = self.parts();
                 encode_complex(w, $json, re, im)
             }
-            fn decode(
-                ctx: &IrContext,
-                _: &str,
-                obj: JsonValue<'_>,
-                path: &JsonPath<'_>,
-            ) -> Result<Attribute, DecodeError> {
-                let (re, im) = decode_complex(obj, path)?;
-                Ok(ctx.intern_attr($name((re as $float).to_bits(), (im as $float).to_bits())))
+            fn decode(input: DecodeInput<'_>) -> Result<Attribute, DecodeError> {
+                let (re, im) = decode_complex(input.obj, input.path)?;
+                Ok(input.ctx.intern_attr($name((re as $float).to_bits(), (im as $float).to_bits())))
             }
         }
     };

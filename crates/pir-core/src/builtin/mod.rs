@@ -13,12 +13,7 @@ macro_rules! null_kind_codec {
             serial::write_tag_only(w, "NULL");
             Ok(())
         }
-        fn decode(
-            _: &IrContext,
-            _: &str,
-            _: JsonValue<'_>,
-            _: &JsonPath<'_>,
-        ) -> Result<$handle, DecodeError> {
+        fn decode(_: DecodeInput<'_>) -> Result<$handle, DecodeError> {
             Ok($handle::NULL)
         }
         fn decode_exact(_: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<$handle> {
@@ -48,6 +43,16 @@ pub const PERSISTABLE: &str = "persistable";
 /// (its JSON's output attributes, `"OA"`); a pass that drops a result drops
 /// its element of each.
 pub const PER_RESULT_ATTRS: [&str; 2] = [STOP_GRADIENT, PERSISTABLE];
+/// The marks Paddle's framework puts on an op's results, one bool per
+/// result in an array: [`PER_RESULT_ATTRS`] and a parameter's marks.
+pub const RESULT_MARK_ATTRS: [&str; 6] = [
+    STOP_GRADIENT,
+    PERSISTABLE,
+    "is_distributed",
+    "is_parameter",
+    "need_clip",
+    "trainable",
+];
 
 /// The builtin dialect.
 pub struct BuiltinDialect;
@@ -182,14 +187,7 @@ pub mod op_names {
 fn register_attr_name_hints(ctx: &IrContext) {
     use crate::parser::Expect;
     let bools = Expect::ArrayOf(Some(BoolAttr::TAG));
-    for name in [
-        "stop_gradient",
-        "persistable",
-        "is_distributed",
-        "is_parameter",
-        "need_clip",
-        "trainable",
-    ] {
+    for name in RESULT_MARK_ATTRS {
         ctx.register_attr_name_hint(name, bools);
     }
     for name in ["struct_name", "parameter_name", "output_name"] {

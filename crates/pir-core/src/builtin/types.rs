@@ -1,10 +1,12 @@
 //! Builtin types: scalar element types, vector, dense tensor, and the null type.
 
 use crate::context::IrContext;
-use crate::field::{JsonField, TextField};
+use crate::field::TextField;
 use crate::parser::{ParseError, Parser};
 use crate::printer::Printer;
-use crate::serial::{self, DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter};
+use crate::serial::{
+    self, DecodeError, DecodeInput, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter,
+};
 use crate::types::{Type, TypeDef};
 
 /// The null type (an absent optional result): `{"#":"NULL"}`, `<<NULL TYPE>>`.
@@ -20,90 +22,82 @@ impl TypeDef for NullType {
     super::null_kind_codec!(Type);
 }
 
-macro_rules! scalar_types {
-    ($($variant:ident => $json:literal, $text:literal, $doc:literal;)*) => {
-        /// Builtin element types without parameters (`f32`, `i64`, `b`, ...).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum ScalarType {
-            $(#[doc = $doc] $variant,)*
-        }
-
-        impl ScalarType {
-            /// Every scalar type.
-            pub const ALL: &'static [ScalarType] = &[$(ScalarType::$variant,)*];
-
-            /// The JSON id (`0.t_f32`).
-            pub fn json_id(self) -> &'static str {
-                match self { $(ScalarType::$variant => $json,)* }
-            }
-
-            /// The printed form (`f32`).
-            pub fn text(self) -> &'static str {
-                match self { $(ScalarType::$variant => $text,)* }
-            }
-
-            /// The scalar type with JSON id `id`.
-            pub fn from_json_id(id: &str) -> Option<ScalarType> {
-                match id { $($json => Some(ScalarType::$variant),)* _ => None }
-            }
-
-            /// The scalar type printed as `text`.
-            pub fn from_text(text: &str) -> Option<ScalarType> {
-                match text { $($text => Some(ScalarType::$variant),)* _ => None }
-            }
-        }
-
-        impl TypeDef for ScalarType {
-            const NAME: &'static str = "builtin.scalar";
-            const JSON_IDS: &'static [&'static str] = &[$($json,)*];
-            const KEYWORDS: &'static [&'static str] = &[$($text,)*];
-            fn print(&self, p: &mut Printer<'_>) {
-                p.write_str(self.text());
-            }
-            fn parse(p: &mut Parser<'_>, keyword: &str, start: usize) -> Result<Type, ParseError> {
-                match ScalarType::from_text(keyword) {
-                    Some(s) => Ok(p.ctx().intern_type(s)),
-                    None => Err(p.error_at(start, keyword.len(), format!("unknown type `{keyword}`"))),
-                }
-            }
-            fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
-                if *self == ScalarType::Undefined {
-                    return Err(EncodeError::Unserializable("type pir::UndefinedType".into()));
-                }
-                serial::write_tag_only(w, self.json_id());
-                Ok(())
-            }
-            fn decode(ctx: &IrContext, id: &str, _: JsonValue<'_>, path: &JsonPath<'_>) -> Result<Type, DecodeError> {
-                match ScalarType::from_json_id(id) {
-                    Some(s) => Ok(ctx.intern_type(s)),
-                    None => Err(DecodeError::at(path, format!("unknown type id `{id}`"))),
-                }
-            }
-            fn decode_exact(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Type> {
-                text.eat_byte(b'}')?;
-                Some(ctx.intern_type(ScalarType::from_json_id(id)?))
-            }
-        }
-    };
+crate::named_enum! {
+    /// Builtin element types without parameters (`f32`, `i64`, `b`, ...).
+    pub enum ScalarType;
+    /// The JSON id (`0.t_f32`).
+    fn json_id, from_json_id, ALL_JSON_IDS;
+    /// The printed form (`f32`).
+    fn text, from_text, ALL_TEXTS;
+    /// bfloat16
+    BF16 => "0.t_bf16", "bf16";
+    /// float16
+    F16 => "0.t_f16", "f16";
+    /// float32
+    F32 => "0.t_f32", "f32";
+    /// float64
+    F64 => "0.t_f64", "f64";
+    /// int8
+    I8 => "0.t_i8", "i8";
+    /// uint8
+    U8 => "0.t_ui8", "u8";
+    /// int16
+    I16 => "0.t_i16", "i16";
+    /// int32
+    I32 => "0.t_i32", "i32";
+    /// int64
+    I64 => "0.t_i64", "i64";
+    /// index
+    Index => "0.t_index", "index";
+    /// bool
+    Bool => "0.t_bool", "b";
+    /// complex64
+    C64 => "0.t_c64", "c64";
+    /// complex128
+    C128 => "0.t_c128", "c128";
+    /// float8_e4m3fn
+    F8E4M3FN => "0.t_f8e4m3fn", "f8e4m3fn";
+    /// float8_e5m2
+    F8E5M2 => "0.t_f8e5m2", "f8e5m2";
+    /// undefined (never saved)
+    Undefined => "0.t_undefined", "undefined";
 }
 
-scalar_types! {
-    BF16 => "0.t_bf16", "bf16", "bfloat16";
-    F16 => "0.t_f16", "f16", "float16";
-    F32 => "0.t_f32", "f32", "float32";
-    F64 => "0.t_f64", "f64", "float64";
-    I8 => "0.t_i8", "i8", "int8";
-    U8 => "0.t_ui8", "u8", "uint8";
-    I16 => "0.t_i16", "i16", "int16";
-    I32 => "0.t_i32", "i32", "int32";
-    I64 => "0.t_i64", "i64", "int64";
-    Index => "0.t_index", "index", "index";
-    Bool => "0.t_bool", "b", "bool";
-    C64 => "0.t_c64", "c64", "complex64";
-    C128 => "0.t_c128", "c128", "complex128";
-    F8E4M3FN => "0.t_f8e4m3fn", "f8e4m3fn", "float8_e4m3fn";
-    F8E5M2 => "0.t_f8e5m2", "f8e5m2", "float8_e5m2";
-    Undefined => "0.t_undefined", "undefined", "undefined (never saved)";
+impl TypeDef for ScalarType {
+    const NAME: &'static str = "builtin.scalar";
+    const JSON_IDS: &'static [&'static str] = ScalarType::ALL_JSON_IDS;
+    const KEYWORDS: &'static [&'static str] = ScalarType::ALL_TEXTS;
+    fn print(&self, p: &mut Printer<'_>) {
+        p.write_str(self.text());
+    }
+    fn parse(p: &mut Parser<'_>, keyword: &str, start: usize) -> Result<Type, ParseError> {
+        match ScalarType::from_text(keyword) {
+            Some(s) => Ok(p.ctx().intern_type(s)),
+            None => Err(p.error_at(start, keyword.len(), format!("unknown type `{keyword}`"))),
+        }
+    }
+    fn encode(&self, _: &IrContext, w: &mut JsonWriter<'_>) -> Result<(), EncodeError> {
+        if *self == ScalarType::Undefined {
+            return Err(EncodeError::Unserializable(
+                "type pir::UndefinedType".into(),
+            ));
+        }
+        serial::write_tag_only(w, self.json_id());
+        Ok(())
+    }
+    fn decode(input: DecodeInput<'_>) -> Result<Type, DecodeError> {
+        match ScalarType::from_json_id(input.id) {
+            Some(s) => Ok(input.ctx.intern_type(s)),
+            None => Err(DecodeError::at(
+                input.path,
+                format!("unknown type id `{}`", input.id),
+            )),
+        }
+    }
+    fn decode_exact(ctx: &IrContext, id: &str, text: &mut ExactJson<'_>) -> Option<Type> {
+        text.eat_byte(b'}')?;
+        Some(ctx.intern_type(ScalarType::from_json_id(id)?))
+    }
 }
 
 crate::declare_kinds! {
@@ -502,14 +496,10 @@ impl TypeDef for DenseTensorType {
         w.end_object();
         Ok(())
     }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Type, DecodeError> {
-        let data = serial::field(obj, "D", path)?;
-        Ok(ctx.intern_type(Self::decode_field(ctx, data, &path.key("D"))?))
+    fn decode(input: DecodeInput<'_>) -> Result<Type, DecodeError> {
+        let (data, path) = input.data()?;
+        let tensor = Self::decode_data(input.ctx, data, &path)?;
+        Ok(input.ctx.intern_type(tensor))
     }
     fn decode_exact(ctx: &IrContext, _: &str, text: &mut ExactJson<'_>) -> Option<Type> {
         let at = text.clone();

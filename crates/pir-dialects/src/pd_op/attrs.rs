@@ -5,7 +5,7 @@ use pir_core::field::{ExactField, JsonField, TextField};
 use pir_core::parser::{Expect, ParseError, Parser};
 use pir_core::printer::Printer;
 use pir_core::serial::{
-    self, DecodeError, EncodeError, ExactJson, JsonPath, JsonValue, JsonWriter,
+    self, DecodeError, DecodeInput, EncodeError, ExactJson, FieldInput, JsonValue, JsonWriter,
 };
 use pir_core::{AttrDef, Attribute, IrContext};
 
@@ -23,7 +23,7 @@ pir_core::declare_kinds! {
         name: "pd_op.data_type",
         json: "1.a_dtype",
         tag: "pd_op.DataType",
-        keywords: DataType::TEXTS,
+        keywords: DataType::ALL_TEXTS,
         parse: parse_data_type_attr,
     }
     /// `paddle::dialect::PlaceAttribute` (`1.a_place`).
@@ -57,44 +57,14 @@ impl IntArrayAttr {
     }
 }
 
-macro_rules! data_types {
-    ($($variant:ident => $json:literal, $text:literal;)*) => {
-        /// Paddle's `phi::DataType`.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum DataType {
-            $(#[doc = $json] $variant,)*
-        }
-
-        impl DataType {
-            /// Every data type.
-            pub const ALL: &'static [DataType] = &[$(DataType::$variant,)*];
-
-            /// The string Paddle's JSON uses (`float32`, `Undefined(ALL_DTYPE)`).
-            pub fn json_str(self) -> &'static str {
-                match self { $(DataType::$variant => $json,)* }
-            }
-
-            /// The printed name (`float32`, `Undefined`).
-            pub fn text(self) -> &'static str {
-                match self { $(DataType::$variant => $text,)* }
-            }
-
-            /// Parses the JSON spelling (also accepts the printed one).
-            pub fn parse(s: &str) -> Option<DataType> {
-                match s {
-                    $($json => Some(DataType::$variant),)*
-                    "Undefined" => Some(DataType::Undefined),
-                    _ => None,
-                }
-            }
-
-            /// The printed names, by which the text parser recognises a data type.
-            const TEXTS: &'static [&'static str] = &[$($text,)*];
-        }
-    };
-}
-
-data_types! {
+pir_core::named_enum! {
+    /// Paddle's `phi::DataType`.
+    pub enum DataType;
+    /// The string Paddle's JSON uses (`float32`, `Undefined(ALL_DTYPE)`).
+    fn json_str, from_json_str, ALL_JSON_STRS;
+    /// The printed name (`float32`, `Undefined`), by which the text parser
+    /// recognises a data type.
+    fn text, from_text, ALL_TEXTS;
     Undefined => "Undefined(ALL_DTYPE)", "Undefined";
     Bool => "bool", "bool";
     Int8 => "int8", "int8";
@@ -117,6 +87,11 @@ data_types! {
 }
 
 impl DataType {
+    /// Parses the JSON spelling (also accepts the printed one).
+    pub fn parse(s: &str) -> Option<DataType> {
+        DataType::from_json_str(s).or_else(|| DataType::from_text(s))
+    }
+
     /// The data type of a builtin element type (Paddle's
     /// `TransToPhiDataType`); `index` and undefined give `Undefined`.
     pub fn of_scalar(t: ScalarType) -> DataType {
@@ -232,12 +207,9 @@ impl JsonField for Place {
         w.end_array();
         Ok(())
     }
-    fn decode_field(
-        _: &IrContext,
-        v: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Self, DecodeError> {
-        let [alloc, id, kind] = serial::array_n::<3>(v, path)?;
+    fn decode_field(input: FieldInput<'_>) -> Result<Self, DecodeError> {
+        let path = input.path;
+        let [alloc, id, kind] = serial::array_n::<3>(input.value, path)?;
         Ok(Place {
             allocation_type: serial::int(alloc, &path.index(0))?,
             device_id: serial::int(id, &path.index(1))?,
@@ -438,14 +410,8 @@ impl AttrDef for ScalarAttr {
         w.end_object();
         Ok(())
     }
-    fn decode(
-        ctx: &IrContext,
-        _: &str,
-        obj: JsonValue<'_>,
-        path: &JsonPath<'_>,
-    ) -> Result<Attribute, DecodeError> {
-        let dpath = path.key("D");
-        let data = serial::field(obj, "D", path)?;
+    fn decode(input: DecodeInput<'_>) -> Result<Attribute, DecodeError> {
+        let (data, dpath) = input.data()?;
         let items: Vec<JsonValue<'_>> = serial::array(data, &dpath)?.collect();
         if items.len() < 2 || items.len() > 3 {
             return Err(DecodeError::at(
@@ -473,6 +439,6 @@ impl AttrDef for ScalarAttr {
         } else {
             attr.bits = serial::int(items[1], &vpath)? as u64;
         }
-        Ok(ctx.intern_attr(attr))
+        Ok(input.ctx.intern_attr(attr))
     }
 }

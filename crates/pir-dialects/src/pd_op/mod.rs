@@ -54,7 +54,7 @@ impl Dialect for PdOpDialect {
 
 /// Attaches the printers and checks of the ops with regions.
 fn customize_control_flow(def: &'static OpDef, info: OpInfo) -> OpInfo {
-    match def.name {
+    match def.name.as_str() {
         "pd_op.if" => info
             .with_regions(2)
             .with_printer(print_if)

@@ -121,8 +121,8 @@ impl OpFacts {
         let dtype_slots = runtime
             .map(|rt| {
                 rt.dtype_slots
-                    .iter()
-                    .map(|&slot| {
+                    .strs()
+                    .map(|slot| {
                         let (slot, complex) = match slot.strip_prefix("complex:") {
                             Some(rest) => (rest, true),
                             None => (slot, false),
@@ -134,7 +134,7 @@ impl OpFacts {
             })
             .unwrap_or_default();
         let backend_slots: Vec<Slot> = runtime
-            .map(|rt| rt.backend_slots.iter().map(|&s| resolve(s)).collect())
+            .map(|rt| rt.backend_slots.strs().map(resolve).collect())
             .unwrap_or_default();
         let is_custom = ctx
             .op_info(symbol)
@@ -163,7 +163,7 @@ impl OpFacts {
             is_full_: name == "pd_op.full_",
             float32_key: name == "pd_op.load_combine" || name.starts_with("pd_op.sync_comm_stream"),
             unchanged: UNCHANGED_OUTPUT_OPS.contains(&name),
-            inplace: def.is_some_and(|d| d.traits.contains(&"paddle::dialect::InplaceTrait")),
+            inplace: def.is_some_and(|d| d.traits.contains("paddle::dialect::InplaceTrait")),
             kind: ctx.symbol(kind),
             op_name_attr: StrAttr::get(ctx, name),
             kernel_name_attr: StrAttr::get(ctx, if is_custom { name } else { kernel_func }),

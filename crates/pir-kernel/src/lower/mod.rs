@@ -251,6 +251,17 @@ impl Names {
     }
 }
 
+/// A source op with a region, as its lowering sees it: the op, its index
+/// in its block, the block its lowering goes into, and how deeply that
+/// block is nested.
+#[derive(Clone, Copy)]
+struct RegionOpSite {
+    op: OpId,
+    index: usize,
+    block: BlockId,
+    depth: usize,
+}
+
 /// An op to create: what [`Lowering::emit`] needs besides where.
 struct NewOp<'x> {
     name: Symbol,
@@ -315,10 +326,16 @@ impl<'a> Lowering<'a> {
                 continue;
             }
             let facts = self.facts_of(name);
+            let site = RegionOpSite {
+                op,
+                index,
+                block: dst_block,
+                depth,
+            };
             match facts.handling {
-                Handling::If => self.lower_if(op, index, dst_block, depth)?,
-                Handling::While => self.lower_while(op, index, dst_block, depth)?,
-                Handling::PyLayer => self.lower_pylayer(op, index, dst_block, depth)?,
+                Handling::If => self.lower_if(site)?,
+                Handling::While => self.lower_while(site)?,
+                Handling::PyLayer => self.lower_pylayer(site)?,
                 Handling::Special(kind) => self.lower_special(op, index, dst_block, kind)?,
                 Handling::Kernel => self.lower_to_kernel(op, index, dst_block, &facts)?,
             }
@@ -440,14 +457,9 @@ impl<'a> Lowering<'a> {
     }
 
     /// An `if`: rebuilt with kernel result types, its blocks lowered into it.
-    fn lower_if(
-        &mut self,
-        op: OpId,
-        index: usize,
-        block: BlockId,
-        depth: usize,
-    ) -> Result<(), LowerError> {
-        let cond = self.new_operand(op, index, 0)?;
+    fn lower_if(&mut self, site: RegionOpSite) -> Result<(), LowerError> {
+        let op = site.op;
+        let cond = self.new_operand(op, site.index, 0)?;
         if let Some(cond) = cond {
             self.stop_gradient_on(cond);
         }
@@ -465,19 +477,16 @@ impl<'a> Lowering<'a> {
             attrs: &attrs,
             regions: 2,
         };
-        self.emit_with_regions(op, new, block, depth)
+        self.emit_with_regions(site, new)
     }
 
     /// Emits `new` for `op` and lowers the first block of each of `op`'s
     /// regions (as many as `new` has) into a block of its own in the new
     /// op's region.
-    fn emit_with_regions(
-        &mut self,
-        op: OpId,
-        new: NewOp<'_>,
-        block: BlockId,
-        depth: usize,
-    ) -> Result<(), LowerError> {
+    fn emit_with_regions(&mut self, site: RegionOpSite, new: NewOp<'_>) -> Result<(), LowerError> {
+        let RegionOpSite {
+            op, block, depth, ..
+        } = site;
         let regions = new.regions.min(self.src.num_regions(op));
         let (created, _) = self.emit(op, new, block);
         for r in 0..regions {
@@ -492,14 +501,9 @@ impl<'a> Lowering<'a> {
     }
 
     /// A `pylayer`: rebuilt around its lowered forward block.
-    fn lower_pylayer(
-        &mut self,
-        op: OpId,
-        index: usize,
-        block: BlockId,
-        depth: usize,
-    ) -> Result<(), LowerError> {
-        let operands = self.new_operands(op, index)?;
+    fn lower_pylayer(&mut self, site: RegionOpSite) -> Result<(), LowerError> {
+        let op = site.op;
+        let operands = self.new_operands(op, site.index)?;
         let types = self.converted_result_types(op)?;
         let mut attrs = Vec::new();
         if let Some(id) = self.src.attr(op, "backward_function_id") {
@@ -512,18 +516,18 @@ impl<'a> Lowering<'a> {
             attrs: &attrs,
             regions: 1,
         };
-        self.emit_with_regions(op, new, block, depth)
+        self.emit_with_regions(site, new)
     }
 
     /// A `while`: rebuilt on the lowered inputs (results and body arguments
     /// take their types), its body lowered into it.
-    fn lower_while(
-        &mut self,
-        op: OpId,
-        index: usize,
-        block: BlockId,
-        depth: usize,
-    ) -> Result<(), LowerError> {
+    fn lower_while(&mut self, site: RegionOpSite) -> Result<(), LowerError> {
+        let RegionOpSite {
+            op,
+            index,
+            block,
+            depth,
+        } = site;
         let operands = self.new_operands(op, index)?;
         if let Some(Some(cond)) = operands.first() {
             self.stop_gradient_on(*cond);

@@ -15,6 +15,7 @@ mod version;
 
 use rustc_hash::FxHashMap;
 
+use crate::compat::LegacyAttrKind;
 use crate::error::Location;
 use crate::inline::InlineVec;
 
@@ -289,21 +290,23 @@ pub enum ScalarValue {
     Complex(f64, f64),
 }
 
-/// An attribute value, one variant per `AttrType`.
+/// An attribute value, one variant per `AttrType`, whose strings are `S`:
+/// borrowed from the file when read ([`AttrValue`]), owned when the writer
+/// builds one ([`crate::write::encode::Value`]).
 #[derive(Debug, Clone, PartialEq)]
-pub enum AttrValue<'a> {
+pub enum LegacyValue<S> {
     /// `INT`
     Int(i32),
     /// `FLOAT`
     Float(f32),
     /// `STRING`
-    String(&'a str),
+    String(S),
     /// `INTS`
     Ints(Vec<i32>),
     /// `FLOATS`
     Floats(Vec<f32>),
     /// `STRINGS`
-    Strings(Vec<&'a str>),
+    Strings(Vec<S>),
     /// `BOOLEAN`
     Bool(bool),
     /// `BOOLEANS`
@@ -319,9 +322,9 @@ pub enum AttrValue<'a> {
     /// `FLOAT64S`
     Float64s(Vec<f64>),
     /// `VAR`: a variable name.
-    Var(&'a str),
+    Var(S),
     /// `VARS`: variable names.
-    Vars(Vec<&'a str>),
+    Vars(Vec<S>),
     /// `FLOAT64`
     Float64(f64),
     /// `SCALAR`
@@ -330,29 +333,38 @@ pub enum AttrValue<'a> {
     Scalars(Vec<ScalarValue>),
 }
 
-impl AttrValue<'_> {
+/// An attribute value as read: strings borrow from the file.
+pub type AttrValue<'a> = LegacyValue<&'a str>;
+
+impl<S> LegacyValue<S> {
+    /// The `AttrType` of the value.
+    pub fn kind(&self) -> LegacyAttrKind {
+        use LegacyAttrKind as K;
+        match self {
+            LegacyValue::Int(_) => K::Int,
+            LegacyValue::Float(_) => K::Float,
+            LegacyValue::String(_) => K::String,
+            LegacyValue::Ints(_) => K::Ints,
+            LegacyValue::Floats(_) => K::Floats,
+            LegacyValue::Strings(_) => K::Strings,
+            LegacyValue::Bool(_) => K::Bool,
+            LegacyValue::Bools(_) => K::Bools,
+            LegacyValue::Block(_) => K::Block,
+            LegacyValue::Long(_) => K::Long,
+            LegacyValue::Blocks(_) => K::Blocks,
+            LegacyValue::Longs(_) => K::Longs,
+            LegacyValue::Float64s(_) => K::Float64s,
+            LegacyValue::Var(_) => K::Var,
+            LegacyValue::Vars(_) => K::Vars,
+            LegacyValue::Float64(_) => K::Float64,
+            LegacyValue::Scalar(_) => K::Scalar,
+            LegacyValue::Scalars(_) => K::Scalars,
+        }
+    }
+
     /// The `AttrType` name of the value's kind, for messages.
     pub fn kind_name(&self) -> &'static str {
-        match self {
-            AttrValue::Int(_) => "an INT",
-            AttrValue::Float(_) => "a FLOAT",
-            AttrValue::String(_) => "a STRING",
-            AttrValue::Ints(_) => "INTS",
-            AttrValue::Floats(_) => "FLOATS",
-            AttrValue::Strings(_) => "STRINGS",
-            AttrValue::Bool(_) => "a BOOLEAN",
-            AttrValue::Bools(_) => "BOOLEANS",
-            AttrValue::Block(_) => "a BLOCK",
-            AttrValue::Long(_) => "a LONG",
-            AttrValue::Blocks(_) => "BLOCKS",
-            AttrValue::Longs(_) => "LONGS",
-            AttrValue::Float64s(_) => "FLOAT64S",
-            AttrValue::Var(_) => "a VAR",
-            AttrValue::Vars(_) => "VARS",
-            AttrValue::Float64(_) => "a FLOAT64",
-            AttrValue::Scalar(_) => "a SCALAR",
-            AttrValue::Scalars(_) => "SCALARS",
-        }
+        self.kind().message_name()
     }
 }
 

@@ -3,7 +3,7 @@
 //! `elementwise_*` with a broadcast `axis` (`y` reshaped first) and the
 //! embeddings (`lookup_table` keeps a unit dim that a `squeeze` removes).
 
-use pir_core::ValueId;
+use pir_core::{InsertPoint, ValueId};
 
 use super::attrs::AttrMap;
 use super::general::{def, target_name, Hooks};
@@ -50,7 +50,7 @@ impl<'d> Translator<'d> {
             "transpose_y",
             ctx.intern_attr(pir_core::builtin::BoolAttr(false)),
         );
-        self.create_with_outputs(site, d.name, &[Some(x2), Some(y2)], results, m);
+        self.create_with_outputs(site, d.name.as_str(), &[Some(x2), Some(y2)], results, m);
         if let Some(&out) = op.output("Out").and_then(|v| v.first()) {
             let ov = self.lookup(scope, out)?.value;
             let mut shape: Vec<i64> = xs[..xn].to_vec();
@@ -154,8 +154,7 @@ impl<'d> Translator<'d> {
             let mut m = AttrMap::new();
             m.set("stop_gradient", stop);
             let r = self.create_op(
-                dst,
-                false,
+                InsertPoint::BlockEnd(dst),
                 "pd_op.reshape",
                 &[Some(yv), Some(shape)],
                 &[ty],
@@ -166,7 +165,13 @@ impl<'d> Translator<'d> {
         };
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let attrs = self.general_attrs(op, &self.plan(op, d), &Hooks::default())?;
-        self.create_with_outputs(site, d.name, &[Some(xv), Some(y_new)], results, attrs);
+        self.create_with_outputs(
+            site,
+            d.name.as_str(),
+            &[Some(xv), Some(y_new)],
+            results,
+            attrs,
+        );
         Ok(())
     }
 

@@ -69,7 +69,12 @@ impl<'d> Translator<'d> {
             self.bool_lists.get(&self.ctx, &vec![true; results.len()])
         };
         map.set("stop_gradient", stop);
-        let op = self.create_op(block, at_front, name, operands, results, map, 0);
+        let at = if at_front {
+            InsertPoint::BlockStart(block)
+        } else {
+            InsertPoint::BlockEnd(block)
+        };
+        let op = self.create_op(at, name, operands, results, map, 0);
         self.mark_static_keys(op);
         op
     }
@@ -286,8 +291,7 @@ impl<'d> Translator<'d> {
         let ty = values::vector_type(&self.ctx, &types);
         let ops: Vec<Option<ValueId>> = operands.iter().map(|&v| Some(v)).collect();
         let op = self.create_op(
-            block,
-            false,
+            InsertPoint::BlockEnd(block),
             "builtin.combine",
             &ops,
             &[ty],
@@ -316,7 +320,7 @@ impl<'d> Translator<'d> {
             InsertPoint::BlockEnd(_) => InsertPoint::BlockEnd(block),
             other => other,
         };
-        let op = self.create_op_at(at, "builtin.slice", &[Some(info.value)], &[ty], map, 0);
+        let op = self.create_op(at, "builtin.slice", &[Some(info.value)], &[ty], map, 0);
         Ok(self.program.result(op, 0))
     }
 

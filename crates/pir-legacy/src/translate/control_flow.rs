@@ -5,7 +5,7 @@
 //! yielding the new condition and loop variables).
 
 use pir_core::builtin::BoolAttr;
-use pir_core::{BlockId, Type, ValueId};
+use pir_core::{BlockId, InsertPoint, Type, ValueId};
 use pir_dialects::pd_op::attrs::Place;
 
 use super::attrs::AttrMap;
@@ -49,8 +49,7 @@ impl<'d> Translator<'d> {
         let sub = self.sub_block(op)?;
         let cond_v = self.lookup(scope, cond)?.value;
         let if_op = self.create_op(
-            dst,
-            false,
+            InsertPoint::BlockEnd(dst),
             "pd_op.if",
             &[Some(cond_v)],
             &out_types,
@@ -70,7 +69,14 @@ impl<'d> Translator<'d> {
             yields.push(self.lookup(true_scope, name)?.value);
         }
         let ops: Vec<Option<ValueId>> = yields.iter().map(|&v| Some(v)).collect();
-        self.create_op(true_block, false, "cf.yield", &ops, &[], AttrMap::new(), 0);
+        self.create_op(
+            InsertPoint::BlockEnd(true_block),
+            "cf.yield",
+            &ops,
+            &[],
+            AttrMap::new(),
+            0,
+        );
 
         let false_region = self.program.op_region(if_op, 1);
         let false_block = self.program.add_block(false_region);
@@ -88,8 +94,7 @@ impl<'d> Translator<'d> {
             false_yields.push(Some(v));
         }
         self.create_op(
-            false_block,
-            false,
+            InsertPoint::BlockEnd(false_block),
             "cf.yield",
             &false_yields,
             &[],
@@ -161,8 +166,7 @@ impl<'d> Translator<'d> {
             inits.push(v);
         }
         let while_op = self.create_op(
-            dst,
-            false,
+            InsertPoint::BlockEnd(dst),
             "pd_op.while",
             &operands,
             &types,
@@ -185,7 +189,14 @@ impl<'d> Translator<'d> {
         for &name in &loop_vars {
             yields.push(Some(self.lookup(body_scope, name)?.value));
         }
-        self.create_op(body, false, "cf.yield", &yields, &[], AttrMap::new(), 0);
+        self.create_op(
+            InsertPoint::BlockEnd(body),
+            "cf.yield",
+            &yields,
+            &[],
+            AttrMap::new(),
+            0,
+        );
         for (i, &name) in loop_vars.iter().enumerate() {
             let v = self.program.result(while_op, i);
             self.scopes.push(scope, name, VarInfo::plain(v));

@@ -6,7 +6,7 @@ use pir_core::{Attribute, OpId, ValueId};
 use rustc_hash::FxHashMap;
 
 use super::{Translator, FLAGS, NO_CAST};
-use crate::desc::ProgramDesc;
+use crate::desc::{ProgramDesc, VarDesc};
 use crate::inline::InlineVec;
 
 /// The last block that sees each variable name, as Paddle finds it by
@@ -57,14 +57,23 @@ impl<'d> DecidingBlocks<'d> {
         DecidingBlocks { reach, sub }
     }
 
-    /// The last block that sees `name`, if any does.
-    fn of(&self, desc: &ProgramDesc<'_>, name: &str) -> Option<usize> {
+    /// The last block that sees `name`, if any does, with the variable
+    /// that block finds (`FindVarRecursive`). When block 0 decides and no
+    /// sub-block declaring the name reaches as far (most names: none
+    /// declares it), that variable is block 0's, so one look-up there gives
+    /// both; a sub-block reaching as far lies on the way up from the last
+    /// block and is found first.
+    fn of<'a>(&self, desc: &'a ProgramDesc<'d>, name: &str) -> Option<(usize, &'a VarDesc<'d>)> {
         let top = desc
             .blocks
             .first()
             .and_then(|b| b.var(name))
-            .and(self.reach.first().copied());
-        top.max(self.sub.get(name).copied())
+            .zip(self.reach.first().copied());
+        match (top, self.sub.get(name).copied()) {
+            (Some((var, t)), s) if s.is_none_or(|s| s < t) => Some((t, var)),
+            (_, Some(s)) => Some((s, desc.find_var(s, name)?)),
+            (_, None) => None,
+        }
     }
 }
 
@@ -91,10 +100,7 @@ impl<'d> Translator<'d> {
             if NO_CAST.contains(&name) {
                 continue;
             }
-            let Some(b) = deciding.of(desc, name) else {
-                continue;
-            };
-            let Some(var) = desc.find_var(b, name) else {
+            let Some((b, var)) = deciding.of(desc, name) else {
                 continue;
             };
             for info in values {

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use pir_core::builtin::{F64Attr, StrAttr};
-use pir_core::{Attribute, BlockId, OpId, Symbol, Type, ValueId};
+use pir_core::{Attribute, BlockId, InsertPoint, OpId, Symbol, Type, ValueId};
 use pir_dialects::op_def::{AttrKind, OpDef, ValueKind};
 use pir_dialects::value_kinds;
 
@@ -141,22 +141,23 @@ impl Plan {
                 .inputs
                 .iter()
                 .map(|info| InputPlan {
-                    legacy: c.legacy_arg_name(op_type, info.name),
-                    legacy_attr: c.legacy_attr_name(op_type, info.name),
-                    candidates: c.mutable_candidates(op_type, info.name),
-                    int_array: info.mutable_attribute && c.is_int_array_input(def.name, info.name),
-                    int_array_input: c.is_int_array_input(def.name, info.name),
+                    legacy: c.legacy_arg_name(op_type, info.name.as_str()),
+                    legacy_attr: c.legacy_attr_name(op_type, info.name.as_str()),
+                    candidates: c.mutable_candidates(op_type, info.name.as_str()),
+                    int_array: info.mutable_attribute
+                        && c.is_int_array_input(&def.name, &info.name),
+                    int_array_input: c.is_int_array_input(&def.name, &info.name),
                 })
                 .collect(),
             outputs: def
                 .outputs
                 .iter()
-                .map(|info| c.legacy_arg_name(op_type, info.name))
+                .map(|info| c.legacy_arg_name(op_type, info.name.as_str()))
                 .collect(),
             attrs: def
                 .attributes
                 .iter()
-                .map(|spec| c.legacy_attr_name(op_type, spec.name))
+                .map(|spec| c.legacy_attr_name(op_type, spec.name.as_str()))
                 .collect(),
             defaults: missing_attr_defaults(op_type),
         }
@@ -203,7 +204,7 @@ impl<'d> Translator<'d> {
         self.check_operand_kinds(op, plan.def, &operands)?;
         let results = self.general_outputs(site, plan)?;
         let attrs = self.general_attrs(op, plan, hooks)?;
-        Ok(self.create_with_outputs(site, plan.def.name, &operands, results, attrs))
+        Ok(self.create_with_outputs(site, plan.def.name.as_str(), &operands, results, attrs))
     }
 
     /// Creates op `name` at the end of the site's block with `operands` and
@@ -219,7 +220,14 @@ impl<'d> Translator<'d> {
         attrs: AttrMap<'d>,
     ) -> OpId {
         let (types, outputs) = results;
-        let new = self.create_op(site.dst, false, name, operands, &types, attrs, 0);
+        let new = self.create_op(
+            InsertPoint::BlockEnd(site.dst),
+            name,
+            operands,
+            &types,
+            attrs,
+            0,
+        );
         self.record_outputs(site.scope, new, &outputs);
         new
     }
@@ -266,7 +274,7 @@ impl<'d> Translator<'d> {
         for name in op.input_arg_names() {
             if let Some(info) = self.scopes.get(scope, name) {
                 if info.by_vector {
-                    let v = self.build_slice(dst, pir_core::InsertPoint::BlockEnd(dst), info)?;
+                    let v = self.build_slice(dst, InsertPoint::BlockEnd(dst), info)?;
                     self.scopes.push(scope, name, VarInfo::plain(v));
                 }
             }
@@ -480,7 +488,7 @@ impl<'d> Translator<'d> {
                 }
             };
             match attr {
-                Some(a) if !a.is_null() => map.push_new(spec.name, a),
+                Some(a) if !a.is_null() => map.push_new(spec.name.as_str(), a),
                 _ => {
                     lacking.get_or_insert(spec.name);
                 }
@@ -573,7 +581,7 @@ pub(super) fn in_declared_order(d: &OpDef, map: &AttrMap<'_>) -> bool {
         && entries
             .iter()
             .zip(d.attributes)
-            .all(|((k, _), spec)| attrs::same(k, spec.name))
+            .all(|((k, _), spec)| attrs::same(k, spec.name.as_str()))
         && entries[n].0 == super::FLAGS[0]
         && entries[n + 1].0 == super::FLAGS[1]
 }
@@ -633,7 +641,7 @@ pub(super) fn final_attrs<'d>(
                 if let Some(&(_, a)) = here {
                     next += 1;
                     out.push((sym, a));
-                } else if let Some(a) = map.get(spec.name) {
+                } else if let Some(a) = map.get(spec.name.as_str()) {
                     out.push((sym, a));
                 }
             }

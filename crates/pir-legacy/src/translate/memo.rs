@@ -12,7 +12,7 @@ use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 use pir_core::{AttrDict, Attribute, IrContext, Symbol, Type};
 use pir_dialects::op_def::{AttrKind, ElementKind, OpDef};
 use pir_dialects::pd_op::attrs::DataType;
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHasher};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet, FxHasher};
 
 use super::general::{self, Plan};
 use crate::desc::{AttrValue, DataKind};
@@ -39,7 +39,7 @@ impl OpFacts {
             return p.clone();
         }
         let p = Arc::new(Plan::new(op_type, def));
-        self.plans.push((def.name, p.clone()));
+        self.plans.push((def.name.as_str(), p.clone()));
         p
     }
 }
@@ -131,14 +131,18 @@ pub fn def_facts(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<DefFacts> {
     if let Some(facts) = map.get(&key) {
         return facts.clone();
     }
-    let mut keys: Vec<&str> = def.attributes.iter().map(|a| a.name).collect();
+    let mut keys: Vec<&str> = def.attributes.iter().map(|a| a.name.as_str()).collect();
     let n = keys.len();
     keys.extend(super::FLAGS);
     let first_flag = crate::umap::iteration_order(&keys)
         .into_iter()
         .find(|&i| i >= n);
     let facts = Arc::new(DefFacts {
-        syms: def.attributes.iter().map(|a| ctx.symbol(a.name)).collect(),
+        syms: def
+            .attributes
+            .iter()
+            .map(|a| ctx.symbol(a.name.as_str()))
+            .collect(),
         stop_gradient_first: first_flag == Some(n),
     });
     if map.len() < MAX_ENTRIES {
@@ -177,6 +181,9 @@ pub(crate) struct ContextMemo {
     /// Final dictionaries of ops by a hash of their definition facts, keys
     /// and values (see [`ContextMemo::finished_dict`]).
     finished: FxHashMap<u64, FinishedKey>,
+    /// Attributes found to have a kind a definition declares (see
+    /// [`ContextMemo::kind_matches`]).
+    kinds_matched: FxHashSet<(Attribute, AttrKind)>,
 }
 
 /// A final dictionary [`ContextMemo::finished_dict`] keeps, with its key.
@@ -363,6 +370,20 @@ impl ContextMemo {
     /// `attr`, when made before.
     pub fn full_of_attr(&self, attr: Attribute) -> Option<(Type, [Attribute; 4])> {
         self.full_of_attr.get(&attr).copied()
+    }
+
+    /// Whether `attr` has the declared `kind` ([`pir_dialects::kind_matches`]),
+    /// a match remembered (within [`MAX_ENTRIES`]): each op checks every
+    /// attribute it gets, and ops of a type get the same few.
+    pub fn kind_matches(&mut self, ctx: &IrContext, attr: Attribute, kind: AttrKind) -> bool {
+        if self.kinds_matched.contains(&(attr, kind)) {
+            return true;
+        }
+        let matches = pir_dialects::kind_matches(ctx, attr, kind);
+        if matches && self.kinds_matched.len() < MAX_ENTRIES {
+            self.kinds_matched.insert((attr, kind));
+        }
+        matches
     }
 
     /// Remembers [`ContextMemo::full_of_attr`] (within [`MAX_ENTRIES`]).
@@ -564,7 +585,7 @@ mod tests {
         let names = |ctx: &IrContext, syms: &[Symbol]| -> Vec<String> {
             syms.iter().map(|&s| ctx.symbol_str(s).to_owned()).collect()
         };
-        let want: Vec<String> = def.attributes.iter().map(|a| a.name.to_owned()).collect();
+        let want: Vec<String> = def.attributes.iter().map(|a| a.name.to_string()).collect();
         assert!(!want.is_empty());
         let (in_a, in_b) = (def_facts(&a, def), def_facts(&b, def));
         assert_ne!(
@@ -622,7 +643,7 @@ mod tests {
             let keys: Vec<&str> = def
                 .attributes
                 .iter()
-                .map(|a| a.name)
+                .map(|a| a.name.as_str())
                 .chain(["stop_gradient", "persistable"])
                 .collect();
             let order = map_order(keys.iter().copied());
@@ -651,9 +672,12 @@ mod tests {
 
     #[test]
     fn targets_and_plans_are_shared() {
-        let d = target("elementwise_add", false).map(|d| d.name);
+        let d = target("elementwise_add", false).map(|d| d.name.as_str());
         assert_eq!(d, Some("pd_op.add"));
-        assert_eq!(target("relu", true).map(|d| d.name), Some("pd_op.relu_"));
+        assert_eq!(
+            target("relu", true).map(|d| d.name.as_str()),
+            Some("pd_op.relu_")
+        );
         let def = general::def("pd_op.add").expect("pd_op.add");
         assert!(Arc::ptr_eq(
             &plan("elementwise_add", def),

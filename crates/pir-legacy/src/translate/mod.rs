@@ -36,7 +36,7 @@ use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
 use pir_core::{Attribute, BlockId, InsertPoint, IrContext, Program, Symbol, Type, ValueId};
-use pir_dialects::op_def::OpDef;
+use pir_dialects::op_def::{AttrSpec, OpDef};
 use pir_dialects::pd_op::attrs::{IntArrayAttr, Place, PlaceAttr};
 use rustc_hash::FxHashMap;
 
@@ -160,6 +160,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         // these maps would otherwise grow a few times on every small one.
         var_types,
         orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
+        specs_by_key: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
 
         bool_lists: BoolLists::default(),
         top_names: FxHashMap::default(),
@@ -227,7 +228,7 @@ pub(crate) static PARAM_ATTRS: std::sync::LazyLock<[&'static str; 7]> =
     std::sync::LazyLock::new(|| {
         let def = pir_dialects::op_def("builtin.parameter");
         let mut names: Vec<&'static str> = def
-            .map(|d| d.attributes.iter().map(|a| a.name).collect())
+            .map(|d| d.attributes.iter().map(|a| a.name.as_str()).collect())
             .unwrap_or_default();
         names.sort_unstable();
         // The definitions are compiled in: no input reaches this.
@@ -250,6 +251,9 @@ impl Consts {
     }
 }
 
+/// A definition's and an attribute key's addresses, with the key's length.
+type SpecKey = (usize, usize, usize);
+
 /// The result flags, in the order Paddle sets them.
 pub(crate) const FLAGS: [&str; 2] = ["stop_gradient", "persistable"];
 
@@ -267,6 +271,10 @@ pub(crate) struct Translator<'d> {
     var_types: Vec<Vec<Cell<Type>>>,
     /// Map orders by the addresses of the keys (see [`Translator::order_of`]).
     orders: RefCell<ops::LocalOrders>,
+    /// The declared attribute a key names in a definition, by the
+    /// definition's and the key's addresses (see
+    /// [`Translator::check_attr_kinds`]).
+    specs_by_key: RefCell<FxHashMap<SpecKey, Option<&'static AttrSpec>>>,
 
     /// Flag lists made so far.
     pub bool_lists: BoolLists,
@@ -467,11 +475,15 @@ impl<'d> Translator<'d> {
                 }
                 // Most maps list the declared attributes in order.
                 let spec = match def.attributes.get(j) {
-                    Some(s) if attrs::same(s.name, name) => Some(s),
-                    _ => def.attribute(name),
+                    Some(s) if attrs::same(s.name.as_str(), name) => Some(s),
+                    _ => self.spec_by_key(def, name),
                 };
                 let Some(spec) = spec else { continue };
-                if !pir_dialects::kind_matches(&self.ctx, attr, spec.kind) {
+                if !self
+                    .memo
+                    .borrow_mut()
+                    .kind_matches(&self.ctx, attr, spec.kind)
+                {
                     return Err(self.err(format!(
                         "attribute `{name}` of `{}` would be {} (the legacy attribute \
                          has the wrong kind), it takes {:?}",
@@ -483,6 +495,24 @@ impl<'d> Translator<'d> {
             }
         }
         Ok(())
+    }
+
+    /// The attribute of `def` named `key`, remembered by the addresses of
+    /// both: most keys out of declared order are an op builder's static
+    /// names and the result flags, met again on every op of a kind, and a
+    /// definition's list is searched name by name. Within one translation
+    /// an address names one text (keys are static or borrow from the file).
+    fn spec_by_key(&self, def: &'static OpDef, key: &str) -> Option<&'static AttrSpec> {
+        let at = (
+            std::ptr::from_ref(def) as usize,
+            key.as_ptr() as usize,
+            key.len(),
+        );
+        *self
+            .specs_by_key
+            .borrow_mut()
+            .entry(at)
+            .or_insert_with(|| def.attribute(key))
     }
 
     // ------------------------------------------------------------ budget
@@ -533,10 +563,19 @@ impl<'d> Translator<'d> {
     }
 
     /// Fails when `made` and `more` of `what` together pass `limit`.
+    /// Inlined: it runs five times per legacy op and almost always passes.
+    #[inline]
     fn within(&self, what: &str, made: usize, more: usize, limit: usize) -> Result<()> {
         if made.saturating_add(more) <= limit {
             return Ok(());
         }
+        self.over_limit(what, made, limit)
+    }
+
+    /// The error of [`Translator::within`].
+    #[cold]
+    #[inline(never)]
+    fn over_limit(&self, what: &str, made: usize, limit: usize) -> Result<()> {
         Err(LegacyError::Limit {
             at: Box::new(self.location()),
             message: format!(

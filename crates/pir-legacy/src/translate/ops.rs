@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use pir_core::entity::EntityId;
-use pir_core::{AttrDict, BlockId, InsertPoint, OpId, Program, Symbol, Type, ValueId};
+use pir_core::{AttrDict, InsertPoint, OpId, Program, Symbol, Type, ValueId};
 use pir_dialects::op_def::OpDef;
 use rustc_hash::FxHashMap;
 
@@ -45,28 +45,8 @@ pub(crate) struct OpRecord<'d> {
 }
 
 impl<'d> Translator<'d> {
-    /// Creates an op at the end (or start) of `block`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn create_op(
-        &mut self,
-        block: BlockId,
-        at_front: bool,
-        name: &'static str,
-        operands: &[Option<ValueId>],
-        results: &[Type],
-        attrs: AttrMap<'d>,
-        regions: usize,
-    ) -> OpId {
-        let at = if at_front {
-            InsertPoint::BlockStart(block)
-        } else {
-            InsertPoint::BlockEnd(block)
-        };
-        self.create_op_at(at, name, operands, results, attrs, regions)
-    }
-
     /// Creates an op at `at`.
-    pub fn create_op_at(
+    pub fn create_op(
         &mut self,
         at: InsertPoint,
         name: &'static str,

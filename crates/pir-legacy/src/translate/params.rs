@@ -70,7 +70,14 @@ impl<'d> Translator<'d> {
                 };
                 let mut attrs = AttrMap::new();
                 attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
-                let p = self.create_op(top, false, "builtin.parameter", &[], &[ty], attrs, 0);
+                let p = self.create_op(
+                    InsertPoint::BlockEnd(top),
+                    "builtin.parameter",
+                    &[],
+                    &[ty],
+                    attrs,
+                    0,
+                );
                 let v = self.program.result(p, 0);
                 self.scopes.push(TOP, name, VarInfo::plain(v));
                 if let Some(state) = self.top_names.get_mut(name) {
@@ -157,7 +164,7 @@ impl<'d> Translator<'d> {
                 }
                 let mut attrs = AttrMap::new();
                 attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
-                self.create_op_at(
+                self.create_op(
                     InsertPoint::After(after),
                     "builtin.set_parameter",
                     &[Some(info.value)],

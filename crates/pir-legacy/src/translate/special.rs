@@ -4,7 +4,7 @@
 //! tensor arrays and ops whose target depends on their inputs.
 
 use pir_core::builtin::{F32Attr, I32Attr, StrAttr};
-use pir_core::BlockId;
+use pir_core::{BlockId, InsertPoint};
 use pir_dialects::op_def::{AttrKind, OpDef};
 use pir_dialects::pd_op::attrs::{DataTypeAttr, Place, PlaceAttr};
 
@@ -235,7 +235,7 @@ impl<'d> Translator<'d> {
         let operands = self.inputs_only(site, d)?;
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let attrs = make(self, op);
-        self.create_with_outputs(site, d.name, &operands, results, attrs);
+        self.create_with_outputs(site, d.name.as_str(), &operands, results, attrs);
         Ok(())
     }
 
@@ -256,7 +256,7 @@ impl<'d> Translator<'d> {
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let name = op.output_arg_names().next().unwrap_or_default();
         let m = self.feed_fetch_attrs(op, name)?;
-        self.create_with_outputs(site, d.name, &[], results, m);
+        self.create_with_outputs(site, d.name.as_str(), &[], results, m);
         Ok(())
     }
 
@@ -296,7 +296,7 @@ impl<'d> Translator<'d> {
                 },
             ),
         );
-        self.create_with_outputs(site, d.name, &[], results, m);
+        self.create_with_outputs(site, d.name.as_str(), &[], results, m);
         Ok(())
     }
 
@@ -310,7 +310,14 @@ impl<'d> Translator<'d> {
         let name = op.input_arg_names().next().unwrap_or_default();
         let m = self.feed_fetch_attrs(op, name)?;
         let ty = self.ty(v);
-        self.create_op(dst, false, "pd_op.fetch", &[Some(v)], &[ty], m, 0);
+        self.create_op(
+            InsertPoint::BlockEnd(dst),
+            "pd_op.fetch",
+            &[Some(v)],
+            &[ty],
+            m,
+            0,
+        );
         Ok(())
     }
 
@@ -321,7 +328,7 @@ impl<'d> Translator<'d> {
             .ok_or_else(|| self.err("`shadow_output` needs input `x`"))?;
         let mut info = self.lookup(scope, x)?;
         if info.by_vector {
-            let v = self.build_slice(dst, pir_core::InsertPoint::BlockEnd(dst), info)?;
+            let v = self.build_slice(dst, InsertPoint::BlockEnd(dst), info)?;
             info = VarInfo::plain(v);
             self.scopes.push(scope, x, info);
         }
@@ -329,8 +336,7 @@ impl<'d> Translator<'d> {
         let mut m = AttrMap::new();
         m.set("output_name", StrAttr::get(&self.ctx, name));
         self.create_op(
-            dst,
-            false,
+            InsertPoint::BlockEnd(dst),
             "builtin.shadow_output",
             &[Some(info.value)],
             &[],
@@ -388,7 +394,7 @@ impl<'d> Translator<'d> {
             if let Some(p) = place {
                 m.set("place", PlaceAttr::get(&ctx, p));
             }
-            self.create_with_outputs(site, d.name, &[], results, m);
+            self.create_with_outputs(site, d.name.as_str(), &[], results, m);
             return Ok(());
         }
         let d =
@@ -413,7 +419,13 @@ impl<'d> Translator<'d> {
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let mut m = AttrMap::new();
         m.set("dtype", DataTypeAttr::get(&ctx, dtype));
-        self.create_with_outputs(site, d.name, &[Some(value), Some(shape)], results, m);
+        self.create_with_outputs(
+            site,
+            d.name.as_str(),
+            &[Some(value), Some(shape)],
+            results,
+            m,
+        );
         Ok(())
     }
 
@@ -430,7 +442,13 @@ impl<'d> Translator<'d> {
             let xv = self.lookup(scope, x)?.value;
             let ov = self.lookup(scope, out)?.value;
             let results = self.general_outputs(site, &self.plan(op, d))?;
-            self.create_with_outputs(site, d.name, &[Some(xv), Some(ov)], results, AttrMap::new());
+            self.create_with_outputs(
+                site,
+                d.name.as_str(),
+                &[Some(xv), Some(ov)],
+                results,
+                AttrMap::new(),
+            );
             return Ok(());
         }
         let x = op.input_args("X").first();
@@ -479,7 +497,7 @@ impl<'d> Translator<'d> {
             return Err(self.err("`assign_value` has no non-empty `*_values` attribute"));
         }
         let results = self.general_outputs(site, &self.plan(op, d))?;
-        self.create_with_outputs(site, d.name, &[], results, m);
+        self.create_with_outputs(site, d.name.as_str(), &[], results, m);
         Ok(())
     }
 
@@ -532,8 +550,7 @@ impl<'d> Translator<'d> {
             .ok_or_else(|| self.err("`select_input` needs `Out`"))?;
         let _ = b;
         let new = self.create_op(
-            dst,
-            false,
+            InsertPoint::BlockEnd(dst),
             "pd_op.select_input",
             &operands,
             &[out_ty],
@@ -561,8 +578,7 @@ impl<'d> Translator<'d> {
         }
         let ty = self.ty(xv);
         let new = self.create_op(
-            dst,
-            false,
+            InsertPoint::BlockEnd(dst),
             "pd_op.select_output",
             &[Some(m), Some(xv)],
             &[ty, ty],
@@ -615,7 +631,7 @@ impl<'d> Translator<'d> {
         if num > 0 {
             m.set("num", ctx.intern_attr(I32Attr(num)));
         }
-        self.create_with_outputs(site, d.name, &operands, results, m);
+        self.create_with_outputs(site, d.name.as_str(), &operands, results, m);
         Ok(())
     }
 
@@ -652,7 +668,8 @@ impl<'d> Translator<'d> {
             if info.name == input {
                 operands.push(Some(array));
             } else {
-                let legacy = crate::compat::compat().legacy_arg_name(op.op_type, info.name);
+                let legacy =
+                    crate::compat::compat().legacy_arg_name(op.op_type, info.name.as_str());
                 match op.input_args(&legacy).first() {
                     Some(v) => operands.push(Some(self.lookup(scope, v)?.value)),
                     None if info.optional => operands.push(None),
@@ -662,7 +679,7 @@ impl<'d> Translator<'d> {
         }
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let attrs = self.general_attrs(op, &self.plan(op, d), &Hooks::default())?;
-        self.create_with_outputs(site, d.name, &operands, results, attrs);
+        self.create_with_outputs(site, d.name.as_str(), &operands, results, attrs);
         Ok(())
     }
 }

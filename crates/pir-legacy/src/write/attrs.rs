@@ -271,7 +271,7 @@ pub fn same_as_default(p: &Plain, default: &pir_dialects::op_def::DefaultValue) 
         (_, D::Float(f)) => {
             p.as_f64() == Some(*f) || matches!(p, Plain::F32(x) if f64::from(*x) == *f)
         }
-        (Plain::Str(s), D::Str(d)) => s == d,
+        (Plain::Str(s), D::Str(d)) => s == d.as_str(),
         (Plain::DType(d), D::Str(s)) => d.json_str() == *s || d.text() == *s,
         (Plain::List(l), D::IntList(d)) => {
             l.len() == d.len() && l.iter().zip(*d).all(|(a, b)| a.as_i64() == Some(*b))
@@ -286,7 +286,7 @@ pub fn same_as_default(p: &Plain, default: &pir_dialects::op_def::DefaultValue) 
             l.len() == d.len()
                 && l.iter()
                     .zip(*d)
-                    .all(|(a, b)| matches!(a, Plain::Str(s) if s == b))
+                    .all(|(a, b)| matches!(a, Plain::Str(s) if s == b.as_str()))
         }
         _ => false,
     }

@@ -9,76 +9,10 @@
 //! decode the bytes with prost's types of `framework.proto` and with this
 //! crate's reader.
 
-use crate::compat::LegacyAttrKind;
-use crate::desc::{ScalarValue, VarKind};
+use crate::desc::{LegacyValue, ScalarValue, VarKind};
 
 /// A legacy attribute value, owned.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    /// `INT`
-    Int(i32),
-    /// `FLOAT`
-    Float(f32),
-    /// `STRING`
-    String(String),
-    /// `INTS`
-    Ints(Vec<i32>),
-    /// `FLOATS`
-    Floats(Vec<f32>),
-    /// `STRINGS`
-    Strings(Vec<String>),
-    /// `BOOLEAN`
-    Bool(bool),
-    /// `BOOLEANS`
-    Bools(Vec<bool>),
-    /// `BLOCK`
-    Block(i32),
-    /// `LONG`
-    Long(i64),
-    /// `BLOCKS`
-    Blocks(Vec<i32>),
-    /// `LONGS`
-    Longs(Vec<i64>),
-    /// `FLOAT64S`
-    Float64s(Vec<f64>),
-    /// `VAR`
-    Var(String),
-    /// `VARS`
-    Vars(Vec<String>),
-    /// `FLOAT64`
-    Float64(f64),
-    /// `SCALAR`
-    Scalar(ScalarValue),
-    /// `SCALARS`
-    Scalars(Vec<ScalarValue>),
-}
-
-impl Value {
-    /// The `AttrType` of the value.
-    pub fn kind(&self) -> LegacyAttrKind {
-        use LegacyAttrKind as K;
-        match self {
-            Value::Int(_) => K::Int,
-            Value::Float(_) => K::Float,
-            Value::String(_) => K::String,
-            Value::Ints(_) => K::Ints,
-            Value::Floats(_) => K::Floats,
-            Value::Strings(_) => K::Strings,
-            Value::Bool(_) => K::Bool,
-            Value::Bools(_) => K::Bools,
-            Value::Block(_) => K::Block,
-            Value::Long(_) => K::Long,
-            Value::Blocks(_) => K::Blocks,
-            Value::Longs(_) => K::Longs,
-            Value::Float64s(_) => K::Float64s,
-            Value::Var(_) => K::Var,
-            Value::Vars(_) => K::Vars,
-            Value::Float64(_) => K::Float64,
-            Value::Scalar(_) => K::Scalar,
-            Value::Scalars(_) => K::Scalars,
-        }
-    }
-}
+pub type Value = LegacyValue<String>;
 
 /// A variable.
 #[derive(Debug, Clone, PartialEq)]

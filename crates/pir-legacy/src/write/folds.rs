@@ -54,17 +54,6 @@ pub(crate) struct Folds {
     pub kept: FxHashMap<OpId, Fold>,
 }
 
-const BINARY: &[&str] = &[
-    "pd_op.add",
-    "pd_op.subtract",
-    "pd_op.multiply",
-    "pd_op.divide",
-    "pd_op.maximum",
-    "pd_op.minimum",
-    "pd_op.remainder",
-    "pd_op.floor_divide",
-];
-
 impl Writer<'_> {
     /// Whether `op` was built by the translation (see the module docs).
     fn built(&self, op: OpId) -> bool {
@@ -121,7 +110,7 @@ impl Writer<'_> {
                     stack.extend(self.program.region_blocks(r).iter().copied());
                 }
                 let name = self.program.op_name_str(op);
-                if BINARY.contains(&name) {
+                if pir_dialects::op_facts::OpFact::ArithmeticBinary.holds(self.program, op) {
                     self.fold_axis(op, &mut folds);
                 } else if name == "pd_op.matmul" {
                     self.fold_mul(op, &mut folds);

@@ -187,16 +187,16 @@ impl Writer<'_> {
             let Some(v) = operand else {
                 continue;
             };
-            if super::special::dropped_input(lname, info.name) {
+            if super::special::dropped_input(lname, info.name.as_str()) {
                 continue;
             }
             if info.mutable_attribute {
-                self.mutable_input(&mut out, legacy, info.name, v, dst)?;
+                self.mutable_input(&mut out, legacy, info.name.as_str(), v, dst)?;
                 continue;
             }
-            let slot = match super::special::input_slot(lname, info.name) {
+            let slot = match super::special::input_slot(lname, info.name.as_str()) {
                 Some(own) => std::borrow::Cow::Borrowed(own),
-                None => c.legacy_arg_name(lname, info.name),
+                None => c.legacy_arg_name(lname, info.name.as_str()),
             };
             let spec = legacy.input(&slot).ok_or_else(|| {
                 OpFailure::Unsupported(format!(
@@ -216,10 +216,13 @@ impl Writer<'_> {
         // whose definition lists none) each `X_out` written into `X`.
         let inplace_of = |out_name: &str| -> Option<&'static str> {
             if let Some((_, i)) = def.inplace.iter().find(|(o, _)| *o == out_name) {
-                return Some(i);
+                return Some(i.as_str());
             }
             let base = out_name.strip_suffix("_out")?;
-            def.inputs.iter().find(|i| i.name == base).map(|i| i.name)
+            def.inputs
+                .iter()
+                .find(|i| i.name == base)
+                .map(|i| i.name.as_str())
         };
         let is_inplace_op = self.program.op_name_str(op).ends_with('_');
         for (i, info) in def.outputs.iter().enumerate() {
@@ -230,7 +233,7 @@ impl Writer<'_> {
             if ty.is_null() {
                 continue;
             }
-            let slot = c.legacy_arg_name(lname, info.name);
+            let slot = c.legacy_arg_name(lname, info.name.as_str());
             let Some(spec) = legacy.output(&slot) else {
                 if self.program.use_empty(r) {
                     continue;
@@ -238,7 +241,7 @@ impl Writer<'_> {
                 return Err(format!("`{lname}` has no output `{slot}` for `{}`", info.name).into());
             };
             if is_inplace_op {
-                if let Some(input) = inplace_of(info.name) {
+                if let Some(input) = inplace_of(info.name.as_str()) {
                     let idx = def
                         .input_index(input)
                         .ok_or_else(|| OpFailure::from("in-place input not in the definition"))?;
@@ -270,16 +273,16 @@ impl Writer<'_> {
         }
         // Attributes.
         for spec in def.attributes {
-            let Some(a) = self.program.attr(op, spec.name) else {
+            let Some(a) = self.program.attr(op, spec.name.as_str()) else {
                 continue;
             };
             let Some(p) = plain(self.ctx, a) else {
                 continue;
             };
-            if super::special::handled_by_fixup(lname, spec.name) {
+            if super::special::handled_by_fixup(lname, spec.name.as_str()) {
                 continue;
             }
-            let lattr = c.legacy_attr_name(lname, spec.name);
+            let lattr = c.legacy_attr_name(lname, spec.name.as_str());
             match legacy.attr(lattr) {
                 Some(l) => {
                     let v = to_kind(&p, l.kind).ok_or_else(|| {
@@ -512,7 +515,8 @@ impl Writer<'_> {
         }
         match self.def_of(user) {
             Some(d) => d.inputs.get(index).is_some_and(|i| {
-                let dropped = d.name == "pd_op.rnn" && super::special::dropped_input("rnn", i.name);
+                let dropped =
+                    d.name == "pd_op.rnn" && super::special::dropped_input("rnn", i.name.as_str());
                 !(i.mutable_attribute || dropped)
             }),
             None if self.program.op_name_str(user) == "builtin.combine" => {

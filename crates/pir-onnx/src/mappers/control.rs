@@ -393,9 +393,7 @@ pub(crate) fn array_length(x: &mut Exporter<'_>) -> R {
     let n = x.node1("SequenceLength", &[&arr], vec![]);
     let rank = x.out_dims(0)?.len();
     let n = if rank == 1 { x.reshape(&n, &[1]) } else { n };
-    let out = x.out(0);
-    x.node("Identity", &[&n], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&n)
 }
 
 /// `array_to_tensor(array, axis, use_stack)`.

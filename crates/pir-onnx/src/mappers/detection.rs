@@ -100,15 +100,13 @@ pub(crate) fn prior_box(x: &mut Exporter<'_>) -> R {
     // Paddle computes in float32.
     let boxes: Vec<f64> = boxes.into_iter().map(|v| f64::from(v as f32)).collect();
     let b = x.const_values(d, &dims, &boxes)?;
-    let out = x.out(0);
-    x.node("Identity", &[&b], &[&out], vec![]);
+    x.identity_out(0, &b);
     let var: Vec<f64> = (0..boxes.len() / 4)
         .flat_map(|_| variances.iter().copied())
         .collect();
     if var.len() == boxes.len() {
         let v = x.const_values(d, &dims, &var)?;
-        let out = x.out(1);
-        x.node("Identity", &[&v], &[&out], vec![]);
+        x.identity_out(1, &v);
     }
     Ok(())
 }
@@ -332,8 +330,7 @@ pub(crate) fn cumprod(x: &mut Exporter<'_>) -> R {
         return Err(x.unsupported("the axis length must be known (at most 1024)"));
     }
     if rank == 0 {
-        let out = x.out(0);
-        x.node("Identity", &[&a], &[&out], vec![]);
+        x.identity_out(0, &a);
         return Ok(());
     }
     let parts: Vec<String> = (0..n).map(|_| x.tmp()).collect();

@@ -214,9 +214,7 @@ pub(crate) fn argmax(x: &mut Exporter<'_>) -> R {
     } else {
         r
     };
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }
 
 /// `cumsum(x, axis, flatten, exclusive, reverse)` and `cumprod` (written
@@ -327,9 +325,7 @@ pub(crate) fn reduction(x: &mut Exporter<'_>) -> R {
         r
     };
     // A full reduction keeping no dims is 0-d in both.
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }
 
 /// `p_norm(x, porder, axis, epsilon, keepdim, asvector)`.
@@ -375,9 +371,7 @@ pub(crate) fn p_norm(x: &mut Exporter<'_>) -> R {
     } else {
         r
     };
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }
 
 /// `set_value`, `set_value_with_tensor` and their in-place forms: the

@@ -4,18 +4,12 @@
 
 use pir_params::DType;
 
-use crate::export::{a_int, a_str, Exporter};
+use crate::export::{a_int, a_ints, a_str, Exporter};
 use crate::mappers::index::reduce;
 use crate::mappers::shape::norm_axis;
 use crate::ExportError;
 
 type R = Result<(), ExportError>;
-
-fn finish(x: &mut Exporter<'_>, r: &str) -> R {
-    let out = x.out(0);
-    x.node("Identity", &[r], &[&out], vec![]);
-    Ok(())
-}
 
 /// `kron(x, y)` of equal-rank inputs with known dims.
 pub(crate) fn kron(x: &mut Exporter<'_>) -> R {
@@ -33,7 +27,7 @@ pub(crate) fn kron(x: &mut Exporter<'_>) -> R {
     let m = x.node1("Mul", &[&ra, &rb], vec![]);
     let out: Vec<i64> = da.iter().zip(&db).map(|(&p, &q)| p * q).collect();
     let r = x.reshape(&m, &out);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `multi_dot(x...)`: a chain of products.
@@ -46,7 +40,7 @@ pub(crate) fn multi_dot(x: &mut Exporter<'_>) -> R {
     for p in &parts[1..] {
         acc = x.node1("MatMul", &[&acc, p], vec![]);
     }
-    finish(x, &acc)
+    x.finish_with(&acc)
 }
 
 /// `matrix_power(x, n)` for `n >= 1` (repeated squaring).
@@ -72,14 +66,14 @@ pub(crate) fn matrix_power(x: &mut Exporter<'_>) -> R {
         }
     }
     let r = result.ok_or_else(|| x.unsupported("empty power"))?;
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `det(x)`.
 pub(crate) fn det(x: &mut Exporter<'_>) -> R {
     let a = x.input(0)?;
     let r = x.node1("Det", &[&a], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `slogdet(x)`: `[sign, log|det|]` stacked on a new first axis.
@@ -92,7 +86,9 @@ pub(crate) fn slogdet(x: &mut Exporter<'_>) -> R {
     let s = x.unsqueeze(&s, &[0]);
     let l = x.unsqueeze(&l, &[0]);
     let r = x.node1("Concat", &[&s, &l], vec![a_int("axis", 0)]);
-    finish(x, &r)
+    // Paddle types the result as its input (`UnchangedInferMeta`).
+    x.shape_unknown();
+    x.finish_with(&r)
 }
 
 /// The diagonal of a known-size matrix `a` (`[rows, cols]`) at `offset`.
@@ -133,7 +129,7 @@ pub(crate) fn diagonal(x: &mut Exporter<'_>) -> R {
     } else {
         diag
     };
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `logcumsumexp(x, axis, flatten, exclusive, reverse)`, shifted by the
@@ -163,7 +159,7 @@ pub(crate) fn logcumsumexp(x: &mut Exporter<'_>) -> R {
     );
     let l = x.node1("Log", &[&c], vec![]);
     let r = x.node1("Add", &[&l, &m], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `huber_loss(input, label, delta)`: the loss and the residual.
@@ -183,10 +179,8 @@ pub(crate) fn huber_loss(x: &mut Exporter<'_>) -> R {
     let lin = x.node1("Sub", &[&ab, &hd], vec![]);
     let lin = x.node1("Mul", &[&lin, &k], vec![]);
     let loss = x.node1("Where", &[&small, &sq, &lin], vec![]);
-    let out = x.out(0);
-    x.node("Identity", &[&loss], &[&out], vec![]);
-    let out = x.out(1);
-    x.node("Identity", &[&r], &[&out], vec![]);
+    x.identity_out(0, &loss);
+    x.identity_out(1, &r);
     Ok(())
 }
 
@@ -254,7 +248,7 @@ pub(crate) fn shard_index(x: &mut Exporter<'_>) -> R {
     let mine = x.node1("Equal", &[&shard, &k_id], vec![]);
     let local = x.node1("Mod", &[&a, &k_size], vec![a_int("fmod", 0)]);
     let r = x.node1("Where", &[&mine, &local, &k_ignore], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `renorm(x, p, axis, max_norm)`: each slice along `axis` scaled down to
@@ -282,5 +276,50 @@ pub(crate) fn renorm(x: &mut Exporter<'_>) -> R {
     let one = x.const_scalar(d, 1.0)?;
     let k = x.node1("Where", &[&over, &scale, &one], vec![]);
     let r = x.node1("Mul", &[&a, &k], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
+}
+/// `spectral_norm(weight, u, v, dim, power_iters, eps)`: `weight` over
+/// its largest singular value, estimated as Paddle does by `power_iters`
+/// power iterations from `u` and `v` on the matrix `[h, w]` of `weight`
+/// with axis `dim` first (`v = Wᵀu / (|Wᵀu| + eps)`, `u = Wv / (|Wv| +
+/// eps)`, then `sigma = u · Wv`).
+pub(crate) fn spectral_norm(x: &mut Exporter<'_>) -> R {
+    let weight = x.input(0)?;
+    let rank = x.in_rank(0)?;
+    let dim = norm_axis(x.attrs().i64_or("dim", 0)?, rank);
+    let iters = x.attrs().i64_or("power_iters", 1)?;
+    let eps = x.attrs().f64_or("eps", 1e-12)?;
+    let d = x.in_dtype(0)?;
+    if !(0..rank).contains(&dim) || !(0..=64).contains(&iters) {
+        return Err(x.unsupported("an axis of the weight and at most 64 iterations"));
+    }
+    let mut perm = vec![dim];
+    perm.extend((0..rank).filter(|&i| i != dim));
+    let moved = x.node1("Transpose", &[&weight], vec![a_ints("perm", &perm)]);
+    let h = x.in_dims(1)?.first().copied().unwrap_or(-1);
+    let w_mat = x.reshape(&moved, &[h, -1]);
+    let w_t = x.node1("Transpose", &[&w_mat], vec![a_ints("perm", &[1, 0])]);
+    let u0 = x.input(1)?;
+    let v0 = x.input(2)?;
+    let mut u = x.reshape(&u0, &[-1, 1]);
+    let mut v = x.reshape(&v0, &[-1, 1]);
+    let eps_c = x.const_scalar(d, eps)?;
+    let normalized = |x: &mut Exporter<'_>, a: &str| {
+        let sq = x.node1("Mul", &[a, a], vec![]);
+        let sum = reduce(x, "ReduceSum", &sq, &[], false);
+        let norm = x.node1("Sqrt", &[&sum], vec![]);
+        let denom = x.node1("Add", &[&norm, &eps_c], vec![]);
+        x.node1("Div", &[a, &denom], vec![])
+    };
+    for _ in 0..iters {
+        let tv = x.node1("MatMul", &[&w_t, &u], vec![]);
+        v = normalized(x, &tv);
+        let tu = x.node1("MatMul", &[&w_mat, &v], vec![]);
+        u = normalized(x, &tu);
+    }
+    let wv = x.node1("MatMul", &[&w_mat, &v], vec![]);
+    let uwv = x.node1("Mul", &[&u, &wv], vec![]);
+    let sigma = reduce(x, "ReduceSum", &uwv, &[], false);
+    let r = x.node1("Div", &[&weight, &sigma], vec![]);
+    x.finish_with(&r)
 }

@@ -12,13 +12,6 @@ use crate::ExportError;
 
 type R = Result<(), ExportError>;
 
-/// The op's result 0 from `r`.
-fn finish(x: &mut Exporter<'_>, r: &str) -> R {
-    let out = x.out(0);
-    x.node("Identity", &[r], &[&out], vec![]);
-    Ok(())
-}
-
 /// The known dims of operand 0 from axis 1 on (the batch may be unknown).
 fn dims_after_batch(x: &Exporter<'_>) -> Result<Vec<i64>, ExportError> {
     let d = x.in_dims(0)?;
@@ -47,7 +40,7 @@ pub(crate) fn channel_shuffle(x: &mut Exporter<'_>) -> R {
     let mut back = vec![0];
     back.extend_from_slice(&d);
     let r = x.reshape(&t, &back);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `pixel_unshuffle(downscale_factor)`: channel `c*b*b + i*b + j`.
@@ -67,7 +60,7 @@ pub(crate) fn pixel_unshuffle(x: &mut Exporter<'_>) -> R {
         vec![a_ints("perm", &[0, 1, 3, 5, 2, 4])],
     );
     let r = x.reshape(&t, &[0, c * b * b, h / b, w / b]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `maxout(x, groups, axis)`: the max of each run of `groups` channels.
@@ -89,7 +82,7 @@ pub(crate) fn maxout(x: &mut Exporter<'_>) -> R {
     }
     let r = x.reshape(&a, &shape);
     let m = reduce(x, "ReduceMax", &r, &[axis + 1], false);
-    finish(x, &m)
+    x.finish_with(&m)
 }
 
 /// `affine_channel(x, scale, bias, data_layout)`.
@@ -107,7 +100,7 @@ pub(crate) fn affine_channel(x: &mut Exporter<'_>) -> R {
     let b = x.reshape(&b, &shape);
     let m = x.node1("Mul", &[&a, &s], vec![]);
     let r = x.node1("Add", &[&m, &b], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `label_smooth(label, prior_dist, epsilon)`.
@@ -128,7 +121,7 @@ pub(crate) fn label_smooth(x: &mut Exporter<'_>) -> R {
         return Err(x.unsupported("unknown number of classes"));
     };
     let r = x.node1("Add", &[&scaled, &add], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `sigmoid_cross_entropy_with_logits(x, label, pos_weight, normalize,
@@ -164,7 +157,7 @@ pub(crate) fn sigmoid_cross_entropy(x: &mut Exporter<'_>) -> R {
     } else {
         loss
     };
-    finish(x, &loss)
+    x.finish_with(&loss)
 }
 
 /// `log(v)` clipped below at -100, as Paddle's BCE loss does.
@@ -198,7 +191,7 @@ pub(crate) fn binary_losses(x: &mut Exporter<'_>) -> R {
     let b = x.node1("Mul", &[&nl, &lq], vec![]);
     let s = x.node1("Add", &[&a, &b], vec![]);
     let r = x.node1("Neg", &[&s], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `atan2(x, y)`: the angle of `(y, x)`, quadrant by quadrant.
@@ -231,7 +224,7 @@ pub(crate) fn atan2(x: &mut Exporter<'_>) -> R {
     let sign = x.node1("Sign", &[&a], vec![]);
     let vertical = x.node1("Mul", &[&sign, &half_pi], vec![]);
     let r = x.node1("Where", &[&b_zero, &vertical, &r], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `dot(x, y)`: the sum of products over the last axis.
@@ -243,7 +236,7 @@ pub(crate) fn dot(x: &mut Exporter<'_>) -> R {
     let in_rank = x.in_rank(0)?;
     let keep = out_rank as i64 == in_rank;
     let r = reduce(x, "ReduceSum", &m, &[in_rank - 1], keep);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `mv(x, vec)`.
@@ -251,7 +244,7 @@ pub(crate) fn mv(x: &mut Exporter<'_>) -> R {
     let a = x.input(0)?;
     let b = x.input(1)?;
     let r = x.node1("MatMul", &[&a, &b], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `addmm(input, x, y, beta, alpha)`: `beta * input + alpha * x @ y`.
@@ -269,7 +262,7 @@ pub(crate) fn addmm(x: &mut Exporter<'_>) -> R {
     let m = x.node1("Mul", &[&m, &ka], vec![]);
     let i = x.node1("Mul", &[&i, &kb], vec![]);
     let r = x.node1("Add", &[&i, &m], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `lerp(x, y, weight)`: `x + weight * (y - x)`.
@@ -280,7 +273,7 @@ pub(crate) fn lerp(x: &mut Exporter<'_>) -> R {
     let diff = x.node1("Sub", &[&b, &a], vec![]);
     let m = x.node1("Mul", &[&w, &diff], vec![]);
     let r = x.node1("Add", &[&a, &m], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `equal_all(x, y)`: one bool.
@@ -293,7 +286,7 @@ pub(crate) fn equal_all(x: &mut Exporter<'_>) -> R {
     let r = x.cast(&m, DType::Bool)?;
     let rank = x.out_dims(0)?.len();
     let r = if rank == 1 { x.reshape(&r, &[1]) } else { r };
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `heaviside(x, y)`: 0 below zero, 1 above, `y` at zero.
@@ -307,7 +300,7 @@ pub(crate) fn heaviside(x: &mut Exporter<'_>) -> R {
     let step = x.node1("Where", &[&pos, &one, &zero], vec![]);
     let at_zero = x.node1("Equal", &[&a, &zero], vec![]);
     let r = x.node1("Where", &[&at_zero, &b, &step], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `soft_relu(x, threshold)`: `log(1 + exp(clip(x, -t, t)))`.
@@ -319,7 +312,7 @@ pub(crate) fn soft_relu(x: &mut Exporter<'_>) -> R {
     let hi = x.const_scalar(d, t)?;
     let c = x.node1("Clip", &[&a, &lo, &hi], vec![]);
     let r = x.node1("Softplus", &[&c], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `l1_norm`, `squared_l2_norm`: a full reduction, shaped as declared.
@@ -337,7 +330,7 @@ pub(crate) fn norms(x: &mut Exporter<'_>) -> R {
     } else {
         x.reshape(&s, &dims)
     };
-    finish(x, &s)
+    x.finish_with(&s)
 }
 
 /// `dist(x, y, p)`: the p-norm of `x - y`.
@@ -371,7 +364,7 @@ pub(crate) fn dist(x: &mut Exporter<'_>) -> R {
     } else {
         x.reshape(&r, &dims)
     };
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `sequence_mask(x, max_len, out_dtype)`: `j < x[...]` along a new last axis.
@@ -408,7 +401,7 @@ pub(crate) fn sequence_mask(x: &mut Exporter<'_>) -> R {
     let mask = x.node1("Less", &[&range, &lens], vec![]);
     let d = x.out_dtype(0)?;
     let r = x.cast(&mask, d)?;
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `masked_select(x, mask)`: the selected elements, flattened.
@@ -425,7 +418,7 @@ pub(crate) fn masked_select(x: &mut Exporter<'_>) -> R {
     let af = x.reshape(&a_full, &[-1]);
     let mf = x.reshape(&m_full, &[-1]);
     let r = x.node1("Compress", &[&af, &mf], vec![a_int("axis", 0)]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `kthvalue(x, k, axis, keepdim)`: the k-th smallest and its index.
@@ -455,10 +448,8 @@ pub(crate) fn kthvalue(x: &mut Exporter<'_>) -> R {
     } else {
         (x.squeeze(&v, &[axis]), x.squeeze(&i, &[axis]))
     };
-    let out = x.out(0);
-    x.node("Identity", &[&v], &[&out], vec![]);
-    let out = x.out(1);
-    x.node("Identity", &[&i], &[&out], vec![]);
+    x.identity_out(0, &v);
+    x.identity_out(1, &i);
     Ok(())
 }
 
@@ -610,7 +601,7 @@ pub(crate) fn diag(x: &mut Exporter<'_>) -> R {
     let row = x.unsqueeze(&a, &[0]);
     let p = x.const_scalar(d, pad)?;
     let r = x.node1("Where", &[&e, &row, &p], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `logspace(start, stop, num, base)` of constant operands.
@@ -627,7 +618,7 @@ pub(crate) fn logspace(x: &mut Exporter<'_>) -> R {
     let step = if n > 1 { (e - s) / (n - 1) as f64 } else { 0.0 };
     let values: Vec<f64> = (0..n).map(|i| b.powf(s + step * i as f64)).collect();
     let name = x.const_values(d, &[n], &values)?;
-    finish(x, &name)
+    x.finish_with(&name)
 }
 
 /// `multiplex(inputs, index)`: row i from input `index[i]`.
@@ -649,5 +640,5 @@ pub(crate) fn multiplex(x: &mut Exporter<'_>) -> R {
     let b = x.unsqueeze(&rows, &[1]);
     let pairs = x.node1("Concat", &[&a, &b], vec![a_int("axis", 1)]);
     let r = x.node1("GatherND", &[&all, &pairs], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }

@@ -7,9 +7,12 @@
 //! `cf.yield`) are not in the table.
 
 mod bitwise;
+pub(crate) mod complex;
 mod control;
+mod counting;
 mod creation;
 mod detection;
+mod diagonal_fill;
 mod elementwise;
 mod index;
 mod linalg;
@@ -17,9 +20,11 @@ mod misc;
 mod more;
 mod nms;
 mod nn;
+mod quant;
 mod random;
 mod resize;
 mod rnn;
+mod rows;
 mod sampling;
 mod shape;
 mod solve;
@@ -379,6 +384,57 @@ const TABLE: &[(&str, Mapper)] = &[
     ("pd_op.cholesky", solve::cholesky),
     ("pd_op.triangular_solve", solve::triangular_solve),
     ("pd_op.diag_embed", solve::diag_embed),
+    // Complex tensors as (real, imaginary) pairs; Fourier transforms.
+    ("pd_op.complex", complex::complex),
+    ("pd_op.as_complex", complex::as_complex),
+    ("pd_op.as_real", complex::as_real),
+    ("pd_op.real", complex::real_imag),
+    ("pd_op.imag", complex::real_imag),
+    ("pd_op.conj", complex::conj),
+    ("pd_op.angle", complex::angle),
+    ("pd_op.fft_c2c", complex::fft_c2c),
+    ("pd_op.fft_r2c", complex::fft_r2c),
+    ("pd_op.fft_c2r", complex::fft_c2r),
+    // Rows combined: lookahead convolution, segment pooling.
+    ("pd_op.row_conv", rows::row_conv),
+    ("pd_op.segment_pool", rows::segment_pool),
+    ("pd_op.spectral_norm", linalg::spectral_norm),
+    // Diagonals written at positions known at export.
+    ("pd_op.fill_diagonal", diagonal_fill::fill_diagonal),
+    ("pd_op.fill_diagonal_", diagonal_fill::fill_diagonal),
+    (
+        "pd_op.fill_diagonal_tensor",
+        diagonal_fill::fill_diagonal_tensor,
+    ),
+    (
+        "pd_op.fill_diagonal_tensor_",
+        diagonal_fill::fill_diagonal_tensor,
+    ),
+    // Searching and counting.
+    ("pd_op.searchsorted", counting::searchsorted),
+    ("pd_op.bincount", counting::bincount),
+    ("pd_op.unique_consecutive", counting::unique_consecutive),
+    ("pd_op.mode", counting::mode),
+    // Fake quantization at inference, legacy dequantization.
+    (
+        "pd_op.fake_quantize_moving_average_abs_max",
+        quant::fake_quantize,
+    ),
+    ("pd_op.fake_quantize_range_abs_max", quant::fake_quantize),
+    (
+        "pd_op.fake_quantize_dequantize_moving_average_abs_max",
+        quant::fake_quantize_dequantize,
+    ),
+    (
+        "pd_op.moving_average_abs_max_scale",
+        quant::moving_average_scale,
+    ),
+    (
+        "pd_op.fake_channel_wise_dequantize_max_abs",
+        quant::channel_dequantize,
+    ),
+    ("pd_op.dequantize_abs_max", quant::dequantize_abs_max),
+    ("pd_op.dequantize_log", quant::dequantize_log),
 ];
 
 /// The table as a map.

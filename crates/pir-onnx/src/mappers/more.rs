@@ -13,12 +13,6 @@ use crate::ExportError;
 
 type R = Result<(), ExportError>;
 
-fn finish(x: &mut Exporter<'_>, r: &str) -> R {
-    let out = x.out(0);
-    x.node("Identity", &[r], &[&out], vec![]);
-    Ok(())
-}
-
 /// `crop(x, shape, offsets)`: a slice of every axis.
 pub(crate) fn crop(x: &mut Exporter<'_>) -> R {
     let a = x.input(0)?;
@@ -44,7 +38,7 @@ pub(crate) fn crop(x: &mut Exporter<'_>) -> R {
         }
     };
     let r = x.node1("Slice", &[&a, &starts, &ends, &ax], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `unique(x)` of the flattened input: sorted values, first indices,
@@ -107,7 +101,7 @@ pub(crate) fn temporal_shift(x: &mut Exporter<'_>) -> R {
     let keep = slice(x, &v, 0, t, c2, c);
     let cat = x.node1("Concat", &[&prev, &next, &keep], vec![a_int("axis", 2)]);
     let r = x.reshape(&cat, &[-1, c, h, w]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// The `[c * kh * kw, 1, kh, kw]` kernels of im2col and col2im as grouped
@@ -164,7 +158,7 @@ pub(crate) fn unfold(x: &mut Exporter<'_>) -> R {
         ],
     );
     let r = x.reshape(&conv, &[0, c * kk, -1]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `affine_grid(theta, output_shape, align_corners)` for a known output
@@ -204,7 +198,7 @@ pub(crate) fn affine_grid(x: &mut Exporter<'_>) -> R {
     let tt = x.node1("Transpose", &[&theta], vec![a_ints("perm", &[0, 2, 1])]);
     let g = x.node1("MatMul", &[&base, &tt], vec![]);
     let r = x.reshape(&g, &[0, h, w, 2]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `kldiv_loss(x, label, reduction, log_target)`.
@@ -251,7 +245,7 @@ pub(crate) fn kldiv_loss(x: &mut Exporter<'_>) -> R {
     } else {
         r
     };
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `nll_loss(input, label, weight, ignore_index, reduction)`.
@@ -281,7 +275,7 @@ pub(crate) fn nll_loss(x: &mut Exporter<'_>) -> R {
     } else {
         r
     };
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `cross_entropy_with_softmax(input, label, soft_label, use_softmax,
@@ -319,10 +313,8 @@ pub(crate) fn softmax_cross_entropy(x: &mut Exporter<'_>) -> R {
         let zero = x.const_scalar(d, 0.0)?;
         x.node1("Where", &[&is_ignored, &zero, &neg], vec![])
     };
-    let out = x.out(0);
-    x.node("Identity", &[&sm], &[&out], vec![]);
-    let out = x.out(1);
-    x.node("Identity", &[&loss], &[&out], vec![]);
+    x.identity_out(0, &sm);
+    x.identity_out(1, &loss);
     Ok(())
 }
 
@@ -336,7 +328,7 @@ pub(crate) fn clip_by_norm(x: &mut Exporter<'_>) -> R {
     let denom = x.node1("Max", &[&n, &m], vec![]);
     let k = x.node1("Div", &[&m, &denom], vec![]);
     let r = x.node1("Mul", &[&a, &k], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `fill(x, value)`: x's shape filled with `value`.
@@ -353,7 +345,7 @@ pub(crate) fn fill(x: &mut Exporter<'_>) -> R {
     };
     let s = x.node1("Shape", &[&a], vec![]);
     let r = x.node1("Expand", &[&v, &s], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// A scalar operand (known) or attribute `name`, as a number.
@@ -400,7 +392,7 @@ pub(crate) fn isclose(x: &mut Exporter<'_>) -> R {
     } else {
         close
     };
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `cross(x, y, axis)`: the 3-vector cross product along `axis` (9: the
@@ -437,7 +429,7 @@ pub(crate) fn cross(x: &mut Exporter<'_>) -> R {
     }
     let refs: Vec<&str> = comps.iter().map(String::as_str).collect();
     let r = x.node1("Concat", &refs, vec![a_int("axis", axis)]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `fake_dequantize_max_abs(x, scale, max_range)`: `x * scale / max_range`.
@@ -449,7 +441,7 @@ pub(crate) fn fake_dequantize(x: &mut Exporter<'_>) -> R {
     let k = x.const_scalar(d, 1.0 / range)?;
     let m = x.node1("Mul", &[&a, &s], vec![]);
     let r = x.node1("Mul", &[&m, &k], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `quantize_linear` / `dequantize_linear` in inference: values kept as
@@ -504,7 +496,5 @@ pub(crate) fn quant_linear(x: &mut Exporter<'_>) -> R {
         let m = x.node1("Mul", &[&a, &s], vec![]);
         x.node1("Div", &[&m, &k], vec![])
     };
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }

@@ -340,14 +340,12 @@ pub(crate) fn anchor_generator(x: &mut Exporter<'_>) -> R {
     let shape = [h, w, per_cell, 4];
     let d = x.out_dtype(0)?;
     let a = x.const_values(d, &shape, &values)?;
-    let out = x.out(0);
-    x.node("Identity", &[&a], &[&out], vec![]);
+    x.identity_out(0, &a);
     let var: Vec<f64> = (0..h * w * per_cell)
         .flat_map(|_| variances.iter().copied())
         .collect();
     let v = x.const_values(d, &shape, &var)?;
-    let out = x.out(1);
-    x.node("Identity", &[&v], &[&out], vec![]);
+    x.identity_out(1, &v);
     Ok(())
 }
 

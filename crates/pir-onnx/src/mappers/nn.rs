@@ -86,8 +86,7 @@ pub(crate) fn out_channels(x: &mut Exporter<'_>, r: String, rank: i64, last: boo
     } else {
         r
     };
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
+    x.identity_out(0, &r);
 }
 
 /// Paddle's paddings (`[p]*n`, `[b0, e0, b1, e1, ...]` or per axis) as

@@ -91,9 +91,7 @@ pub(crate) fn uniform(x: &mut Exporter<'_>) -> R {
     let low = scalar_operand(x, 1, dtype)?;
     let high = scalar_operand(x, 2, dtype)?;
     let r = stretch(x, &u, &low, &high)?;
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }
 
 /// `uniform_random_batch_size_like(input, shape, input_dim_idx,
@@ -127,9 +125,7 @@ pub(crate) fn uniform_batch_size_like(x: &mut Exporter<'_>) -> R {
     let low = x.const_scalar(dtype, low)?;
     let high = x.const_scalar(dtype, high)?;
     let r = stretch(x, &u, &low, &high)?;
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }
 
 /// `gaussian(shape, mean, std, seed, dtype)`: `mean + std * n`, `n` standard
@@ -488,9 +484,7 @@ pub(crate) fn dirichlet(x: &mut Exporter<'_>) -> R {
     let total = reduce(x, "ReduceSum", &g, &[-1], true);
     let r = x.node1("Div", &[&g, &total], vec![]);
     let r = x.cast(&r, d)?;
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }
 
 #[cfg(test)]

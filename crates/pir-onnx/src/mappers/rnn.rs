@@ -125,8 +125,7 @@ pub(crate) fn rnn(x: &mut Exporter<'_>) -> R {
         final_h.push(yh);
         final_c.push(yc);
     }
-    let out = x.out(0);
-    x.node("Identity", &[&input], &[&out], vec![]);
+    x.identity_out(0, &input);
     let state = x
         .result(2)
         .ok_or_else(|| x.unsupported("no state result"))?;

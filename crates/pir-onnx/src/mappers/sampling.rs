@@ -49,9 +49,7 @@ pub(crate) fn unpool(x: &mut Exporter<'_>) -> R {
     let mut target = vec![0, 0];
     target.extend_from_slice(&out_dims[2..]);
     let r = x.reshape(&written, &target);
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }
 
 /// `max_pool2d_with_index` / `max_pool3d_with_index`: the pooled values
@@ -166,9 +164,7 @@ pub(crate) fn fold(x: &mut Exporter<'_>) -> R {
             a_int("group", c),
         ],
     );
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }
 
 /// The known dims a deformable convolution needs: input `[C, H, W]`,
@@ -312,9 +308,7 @@ pub(crate) fn deformable_conv(x: &mut Exporter<'_>) -> R {
     let f = x.reshape(&f, &[groups, c_out / groups, c / groups * kk]);
     let r = x.node1("MatMul", &[&f, &cols], vec![]);
     let r = x.reshape(&r, &[0, c_out, ho, wo]);
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }
 
 #[cfg(test)]

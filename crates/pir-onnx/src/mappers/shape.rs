@@ -395,9 +395,7 @@ pub(crate) fn shape(x: &mut Exporter<'_>) -> R {
     let s = x.node1("Shape", &[&a], vec![]);
     let d = x.out_dtype(0)?;
     let s = if d == DType::Int64 { s } else { x.cast(&s, d)? };
-    let out = x.out(0);
-    x.node("Identity", &[&s], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&s)
 }
 
 /// `numel(x)`.
@@ -412,21 +410,20 @@ pub(crate) fn numel(x: &mut Exporter<'_>) -> R {
     } else {
         s
     };
-    let out = x.out(0);
-    x.node("Identity", &[&s], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&s)
 }
 
 /// `flip(x, axis)`: a reversed slice per axis.
 pub(crate) fn flip(x: &mut Exporter<'_>) -> R {
     let a = x.input(0)?;
     let rank = x.in_rank(0)?;
-    let axes: Vec<i64> = x
-        .attrs()
-        .ints("axis")?
-        .into_iter()
-        .map(|v| norm_axis(v, rank))
-        .collect();
+    // `reverse` of a translated legacy program takes its axes as an
+    // operand.
+    let axes = match x.int_array(1, "axis")? {
+        Some(axes) => axes,
+        None => x.attrs().ints("axis")?,
+    };
+    let axes: Vec<i64> = axes.into_iter().map(|v| norm_axis(v, rank)).collect();
     let n = axes.len();
     let starts = x.const_i64s(&vec![-1; n]);
     let ends = x.const_i64s(&vec![i64::MIN; n]);
@@ -470,9 +467,7 @@ pub(crate) fn roll(x: &mut Exporter<'_>) -> R {
     if flat {
         a = x.node1("Reshape", &[&a, &original_shape], vec![]);
     }
-    let out = x.out(0);
-    x.node("Identity", &[&a], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&a)
 }
 
 /// `tril` / `triu`.

@@ -90,13 +90,6 @@ fn gauss_jordan(x: &mut Exporter<'_>, m: &str, n: i64, d: DType) -> Result<Strin
     Ok(m)
 }
 
-/// The op's result 0 from `r`.
-fn finish(x: &mut Exporter<'_>, r: &str) -> R {
-    let out = x.out(0);
-    x.node("Identity", &[r], &[&out], vec![]);
-    Ok(())
-}
-
 /// `solve(x, y)`: `x^-1 y` (`y` a matrix `[.., n, k]` or a vector `[n]`).
 pub(crate) fn solve(x: &mut Exporter<'_>) -> R {
     let n = order(x, 0)?;
@@ -126,7 +119,7 @@ pub(crate) fn solve(x: &mut Exporter<'_>) -> R {
     let m = gauss_jordan(x, &m, n, d)?;
     let r = cut(x, &m, -1, n, n + k);
     let r = if vector { x.squeeze(&r, &[-1]) } else { r };
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `inverse(x)`: `x^-1`, Gauss-Jordan on `[x | I]`.
@@ -143,7 +136,7 @@ pub(crate) fn inverse(x: &mut Exporter<'_>) -> R {
     let m = x.node1("Concat", &[&a, &eye], vec![a_int("axis", -1)]);
     let m = gauss_jordan(x, &m, n, d)?;
     let r = cut(x, &m, -1, n, 2 * n);
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `cholesky(x, upper)`: column `j` of `L` is `(A[:, j] - L L[j, :]^T) /
@@ -172,7 +165,7 @@ pub(crate) fn cholesky(x: &mut Exporter<'_>) -> R {
         l = x.node1("Add", &[&l, &placed], vec![]);
     }
     let r = if upper { transpose_last(x, &l)? } else { l };
-    finish(x, &r)
+    x.finish_with(&r)
 }
 
 /// `m` (of operand 0's rank) with its last two axes swapped.
@@ -234,7 +227,7 @@ pub(crate) fn triangular_solve(x: &mut Exporter<'_>) -> R {
         let placed = x.node1("Mul", &[&e, &r], vec![]);
         sol = x.node1("Add", &[&sol, &placed], vec![]);
     }
-    finish(x, &sol)
+    x.finish_with(&sol)
 }
 
 /// `diag_embed(x, offset, dim1, dim2)` with the matrices in the last two
@@ -272,5 +265,5 @@ pub(crate) fn diag_embed(x: &mut Exporter<'_>) -> R {
     let spread = x.node1("Gather", &[&a, &pick], vec![a_int("axis", -1)]);
     let zero = x.const_scalar(x.in_dtype(0)?, 0.0)?;
     let r = x.node1("Where", &[&on, &spread, &zero], vec![]);
-    finish(x, &r)
+    x.finish_with(&r)
 }

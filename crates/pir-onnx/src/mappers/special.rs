@@ -27,9 +27,7 @@ fn in_float64(x: &mut Exporter<'_>, compute: impl FnOnce(&mut Exporter<'_>, &str
     let a = x.cast(&a, DType::Float64)?;
     let r = compute(x, &a)?;
     let r = x.cast(&r, d)?;
-    let out = x.out(0);
-    x.node("Identity", &[&r], &[&out], vec![]);
-    Ok(())
+    x.finish_with(&r)
 }
 
 /// A float64 scalar constant.

@@ -52,7 +52,7 @@ impl<'a> Convert<'_, 'a> {
         let mut total = 1u64;
         let mut bytes = 0u64;
         match obj {
-            Obj::Bytes(Cow::Owned(b)) => {
+            Obj::Leaf(PickleValue::Bytes(Cow::Owned(b))) => {
                 total += b.len() as u64 / 64;
                 bytes = b.len() as u64;
             }
@@ -95,12 +95,7 @@ impl<'a> Convert<'_, 'a> {
         }
         let obj = self.arena.get(id).unwrap_or(&NONE);
         Ok(match obj {
-            Obj::None => PickleValue::None,
-            Obj::Bool(b) => PickleValue::Bool(*b),
-            Obj::Int(i) => PickleValue::Int(*i),
-            Obj::Float(f) => PickleValue::Float(*f),
-            Obj::Str(s) => PickleValue::Str(s.clone()),
-            Obj::Bytes(b) => PickleValue::Bytes(b.clone()),
+            Obj::Leaf(v) => v.clone(),
             Obj::Tuple(v) => PickleValue::Tuple(self.seq(v, depth)?),
             Obj::List(v) => PickleValue::List(self.seq(v, depth)?),
             Obj::Dict { items, .. } => {

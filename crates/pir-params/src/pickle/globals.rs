@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::budget::CopyBudget;
 use super::reader::{kind, Id, Machine, Obj, NONE};
-use super::value::NdArray;
+use super::value::{NdArray, PickleValue};
 use crate::error::Result;
 use crate::tensor::checked_numel;
 use crate::DType;
@@ -76,7 +76,7 @@ impl<'a> Machine<'a, '_> {
                 Obj::PendingArray
             }
             Callable::DtypeType => {
-                let Obj::Str(code) = arg(0) else {
+                let Obj::Leaf(PickleValue::Str(code)) = arg(0) else {
                     return self.err("numpy.dtype needs a type string argument");
                 };
                 match DType::from_numpy_code(code) {
@@ -98,7 +98,9 @@ impl<'a> Machine<'a, '_> {
                 }
             }
             Callable::CodecsEncode => {
-                let (Obj::Str(s), Obj::Str(enc)) = (arg(0), arg(1)) else {
+                let (Obj::Leaf(PickleValue::Str(s)), Obj::Leaf(PickleValue::Str(enc))) =
+                    (arg(0), arg(1))
+                else {
                     return self.err("_codecs.encode needs (str, encoding)");
                 };
                 if args.len() != 2 || !matches!(enc.as_ref(), "latin1" | "latin-1") {
@@ -107,7 +109,7 @@ impl<'a> Machine<'a, '_> {
                     ));
                 }
                 match latin1_charged(&mut self.budget, s) {
-                    Ok(Some(b)) => Obj::Bytes(Cow::Owned(b)),
+                    Ok(Some(b)) => Obj::Leaf(PickleValue::Bytes(Cow::Owned(b))),
                     Ok(None) => return self.err("_codecs.encode: string is not latin-1"),
                     Err(e) => return self.err(e),
                 }
@@ -151,7 +153,7 @@ impl<'a> Machine<'a, '_> {
                 built: false,
             } => {
                 let dtype = *dtype;
-                let Obj::Str(order) = item(1) else {
+                let Obj::Leaf(PickleValue::Str(order)) = item(1) else {
                     return self.err("numpy.dtype state needs a byte-order string");
                 };
                 match order.as_ref() {
@@ -159,7 +161,8 @@ impl<'a> Machine<'a, '_> {
                     ">" => return self.err("big-endian numpy dtypes are not supported"),
                     o => return self.err(format!("numpy.dtype byte order '{o}' is not valid")),
                 }
-                if st.len() < 2 || !(2..5).all(|i| matches!(item(i), Obj::None)) {
+                if st.len() < 2 || !(2..5).all(|i| matches!(item(i), Obj::Leaf(PickleValue::None)))
+                {
                     return self.err("structured or sub-array numpy dtypes are not supported");
                 }
                 Obj::Dtype { dtype, built: true }
@@ -178,7 +181,7 @@ impl<'a> Machine<'a, '_> {
                 let mut shape = Vec::with_capacity(shape_ids.len());
                 for &d in shape_ids {
                     match arena.get(d).unwrap_or(&NONE) {
-                        Obj::Int(v) if *v >= 0 => shape.push(*v),
+                        Obj::Leaf(PickleValue::Int(v)) if *v >= 0 => shape.push(*v),
                         _ => return self.err("ndarray shape must hold non-negative integers"),
                     }
                 }
@@ -190,13 +193,13 @@ impl<'a> Machine<'a, '_> {
                 };
                 let dtype = *dtype;
                 let fortran = match item(base + 2) {
-                    Obj::Bool(b) => *b,
-                    Obj::Int(i) => *i != 0,
+                    Obj::Leaf(PickleValue::Bool(b)) => *b,
+                    Obj::Leaf(PickleValue::Int(i)) => *i != 0,
                     _ => return self.err("ndarray fortran flag must be a bool"),
                 };
                 let data: Cow<'a, [u8]> = match item(base + 3) {
-                    Obj::Bytes(b) => b.clone(),
-                    Obj::Str(s) => match latin1_charged(&mut self.budget, s) {
+                    Obj::Leaf(PickleValue::Bytes(b)) => b.clone(),
+                    Obj::Leaf(PickleValue::Str(s)) => match latin1_charged(&mut self.budget, s) {
                         Ok(Some(b)) => Cow::Owned(b),
                         Ok(None) => return self.err("ndarray data string is not latin-1"),
                         Err(e) => return self.err(e),

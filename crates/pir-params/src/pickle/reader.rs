@@ -69,12 +69,9 @@ pub(super) enum KeyRepr<'a> {
 }
 
 pub(super) enum Obj<'a> {
-    None,
-    Bool(bool),
-    Int(i64),
-    Float(f64),
-    Str(Cow<'a, str>),
-    Bytes(Cow<'a, [u8]>),
+    /// A scalar (None, bool, int, float, str, bytes) as the value it reads
+    /// as; never a container (those below hold the ids of their items).
+    Leaf(PickleValue<'a>),
     Tuple(Vec<Id>),
     List(Vec<Id>),
     Dict {
@@ -94,16 +91,17 @@ pub(super) enum Obj<'a> {
     Array(NdArray<'a>),
 }
 
-pub(super) static NONE: Obj<'static> = Obj::None;
+impl Obj<'_> {
+    fn int(v: i64) -> Self {
+        Obj::Leaf(PickleValue::Int(v))
+    }
+}
+
+pub(super) static NONE: Obj<'static> = Obj::Leaf(PickleValue::None);
 
 pub(super) fn kind(o: &Obj<'_>) -> &'static str {
     match o {
-        Obj::None => "None",
-        Obj::Bool(_) => "bool",
-        Obj::Int(_) => "int",
-        Obj::Float(_) => "float",
-        Obj::Str(_) => "str",
-        Obj::Bytes(_) => "bytes",
+        Obj::Leaf(v) => v.kind(),
         Obj::Tuple(_) => "tuple",
         Obj::List(_) => "list",
         Obj::Dict { .. } => "dict",
@@ -296,14 +294,14 @@ impl<'a> Machine<'a, '_> {
     fn str_of(&mut self, n: u64) -> Result<()> {
         let raw = self.take(n)?;
         match std::str::from_utf8(raw) {
-            Ok(s) => self.push_obj(Obj::Str(Cow::Borrowed(s))),
+            Ok(s) => self.push_obj(Obj::Leaf(PickleValue::Str(Cow::Borrowed(s)))),
             Err(e) => self.err(format!("string is not valid UTF-8: {e}")),
         }
     }
 
     fn bytes_of(&mut self, n: u64) -> Result<()> {
         let raw = self.take(n)?;
-        self.push_obj(Obj::Bytes(Cow::Borrowed(raw)))
+        self.push_obj(Obj::Leaf(PickleValue::Bytes(Cow::Borrowed(raw))))
     }
 
     fn line(&mut self) -> Result<&'a str> {
@@ -469,15 +467,15 @@ impl<'a> Machine<'a, '_> {
                 }
                 b'J' => {
                     let v = i32::from_le_bytes(self.arr()?);
-                    self.push_obj(Obj::Int(i64::from(v)))?;
+                    self.push_obj(Obj::int(i64::from(v)))?;
                 }
                 b'K' => {
                     let [v] = self.arr()?;
-                    self.push_obj(Obj::Int(i64::from(v)))?;
+                    self.push_obj(Obj::int(i64::from(v)))?;
                 }
                 b'M' => {
                     let v = u16::from_le_bytes(self.arr()?);
-                    self.push_obj(Obj::Int(i64::from(v)))?;
+                    self.push_obj(Obj::int(i64::from(v)))?;
                 }
                 0x8a => {
                     let [n] = self.arr()?;
@@ -495,15 +493,15 @@ impl<'a> Machine<'a, '_> {
                     buf.get_mut(..raw.len())
                         .unwrap_or(&mut [])
                         .copy_from_slice(raw);
-                    self.push_obj(Obj::Int(i64::from_le_bytes(buf)))?;
+                    self.push_obj(Obj::int(i64::from_le_bytes(buf)))?;
                 }
                 b'G' => {
                     let v = f64::from_be_bytes(self.arr()?);
-                    self.push_obj(Obj::Float(v))?;
+                    self.push_obj(Obj::Leaf(PickleValue::Float(v)))?;
                 }
-                b'N' => self.push_obj(Obj::None)?,
-                0x88 => self.push_obj(Obj::Bool(true))?,
-                0x89 => self.push_obj(Obj::Bool(false))?,
+                b'N' => self.push_obj(Obj::Leaf(PickleValue::None))?,
+                0x88 => self.push_obj(Obj::Leaf(PickleValue::Bool(true)))?,
+                0x89 => self.push_obj(Obj::Leaf(PickleValue::Bool(false)))?,
                 b'c' => {
                     let module = self.line()?;
                     let name = self.line()?;
@@ -512,7 +510,9 @@ impl<'a> Machine<'a, '_> {
                 0x93 => {
                     let name = self.pop()?;
                     let module = self.pop()?;
-                    let (Obj::Str(m), Obj::Str(n)) = (self.obj(module), self.obj(name)) else {
+                    let (Obj::Leaf(PickleValue::Str(m)), Obj::Leaf(PickleValue::Str(n))) =
+                        (self.obj(module), self.obj(name))
+                    else {
                         return self.err("STACK_GLOBAL needs two strings");
                     };
                     let (m, n) = (m.clone(), n.clone());
@@ -547,10 +547,10 @@ impl<'a> Machine<'a, '_> {
 
     fn key_repr(&self, id: Id) -> Result<Option<KeyRepr<'a>>> {
         Ok(match self.obj(id) {
-            Obj::Str(s) => Some(KeyRepr::Str(s.clone())),
-            Obj::Int(i) => Some(KeyRepr::Int(*i)),
-            Obj::Bool(b) => Some(KeyRepr::Int(i64::from(*b))),
-            Obj::None => Some(KeyRepr::None),
+            Obj::Leaf(PickleValue::Str(s)) => Some(KeyRepr::Str(s.clone())),
+            Obj::Leaf(PickleValue::Int(i)) => Some(KeyRepr::Int(*i)),
+            Obj::Leaf(PickleValue::Bool(b)) => Some(KeyRepr::Int(i64::from(*b))),
+            Obj::Leaf(PickleValue::None) => Some(KeyRepr::None),
             Obj::List(_) | Obj::Dict { .. } | Obj::Array(_) | Obj::PendingArray => {
                 let k = kind(self.obj(id));
                 return self.err(format!("unhashable dict key of type {k}"));

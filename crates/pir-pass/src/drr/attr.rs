@@ -173,11 +173,11 @@ pub(super) fn default_val(d: &DefaultValue) -> Option<Val> {
         DefaultValue::Bool(b) => Val::Bool(b),
         DefaultValue::Int(i) => Val::Int(i),
         DefaultValue::Float(f) => Val::Float(f),
-        DefaultValue::Str(s) => Val::Str(s.to_owned()),
+        DefaultValue::Str(s) => Val::Str(s.to_string()),
         DefaultValue::IntList(l) => Val::List(l.iter().map(|&i| Val::Int(i)).collect()),
         DefaultValue::FloatList(l) => Val::List(l.iter().map(|&f| Val::Float(f)).collect()),
         DefaultValue::BoolList(l) => Val::List(l.iter().map(|&b| Val::Bool(b)).collect()),
-        DefaultValue::StrList(l) => Val::List(l.iter().map(|&s| Val::Str(s.to_owned())).collect()),
+        DefaultValue::StrList(l) => Val::List(l.iter().map(|s| Val::Str(s.to_string())).collect()),
         DefaultValue::Place(..) => return None,
     })
 }
@@ -256,7 +256,7 @@ mod tests {
                 let built = super::build(&ctx, spec.kind, &v);
                 // Some defaults have no text (`Undefined(ALL_DTYPE)` reads as
                 // no dtype word): those are built now, where they were not.
-                let Some(want) = through_text(&ctx, def.name, spec.name, spec.kind, &v) else {
+                let Some(want) = through_text(&ctx, &def.name, &spec.name, spec.kind, &v) else {
                     continue;
                 };
                 let want = Some(want);
@@ -303,7 +303,7 @@ mod tests {
                 }
                 for v in &values {
                     let built = super::build(&ctx, spec.kind, v);
-                    let Some(want) = through_text(&ctx, def.name, spec.name, spec.kind, v) else {
+                    let Some(want) = through_text(&ctx, &def.name, &spec.name, spec.kind, v) else {
                         continue;
                     };
                     // Where the text read as another kind than declared (an

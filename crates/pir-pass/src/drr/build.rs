@@ -135,19 +135,61 @@ pub type SourceBuilder = OpsBuilder<SourceOp>;
 /// The result statements of a [`RuleBuilder`].
 pub type ResultBuilder = OpsBuilder<ResultStmt>;
 
-/// A statement that may carry attributes.
+/// A statement of an [`OpsBuilder`]: an op made from its names, which may
+/// carry attributes.
 pub trait WithAttrs {
+    /// The op `results = op(operands)`, its names read as its side of the
+    /// rule reads them ([`OpsBuilder::op`]).
+    fn from_names<'n>(
+        op: String,
+        operands: impl Iterator<Item = &'n str>,
+        results: impl Iterator<Item = &'n str>,
+    ) -> Self
+    where
+        Self: Sized;
     /// Its attributes (`None`: it has none, as `%r = %a`).
     fn attrs_mut(&mut self) -> Option<&mut Vec<(String, Expr)>>;
 }
 
 impl WithAttrs for SourceOp {
+    fn from_names<'n>(
+        op: String,
+        operands: impl Iterator<Item = &'n str>,
+        results: impl Iterator<Item = &'n str>,
+    ) -> Self {
+        let operand = |o: &str| match o {
+            "_" => SourceOperand::Any,
+            "none" => SourceOperand::Absent,
+            name => SourceOperand::Tensor(tensor_name(name)),
+        };
+        let result = |r: &str| (r != "_").then(|| tensor_name(r));
+        SourceOp {
+            results: results.map(result).collect(),
+            op,
+            operands: operands.map(operand).collect(),
+            attrs: Vec::new(),
+        }
+    }
     fn attrs_mut(&mut self) -> Option<&mut Vec<(String, Expr)>> {
         Some(&mut self.attrs)
     }
 }
 
 impl WithAttrs for ResultStmt {
+    fn from_names<'n>(
+        op: String,
+        operands: impl Iterator<Item = &'n str>,
+        results: impl Iterator<Item = &'n str>,
+    ) -> Self {
+        let operand = |o: &str| (o != "none").then(|| tensor_name(o));
+        ResultStmt::Op(ResultOp {
+            results: results.map(tensor_name).collect(),
+            op,
+            operands: operands.map(operand).collect(),
+            attrs: Vec::new(),
+            types: Vec::new(),
+        })
+    }
     fn attrs_mut(&mut self) -> Option<&mut Vec<(String, Expr)>> {
         match self {
             ResultStmt::Op(op) => Some(&mut op.attrs),
@@ -157,6 +199,21 @@ impl WithAttrs for ResultStmt {
 }
 
 impl<S: WithAttrs> OpsBuilder<S> {
+    /// An op: `results = op(operands)`. In a source op the operands are
+    /// tensor names, `"_"` or `"none"`, and the results names or `"_"` (an
+    /// empty list names none, matching any number of results); in a result
+    /// op an operand `"none"` is an absent optional input.
+    pub fn op<'n>(
+        mut self,
+        op: impl Into<String>,
+        operands: impl IntoIterator<Item = &'n str>,
+        results: impl IntoIterator<Item = &'n str>,
+    ) -> Self {
+        let stmt = S::from_names(op.into(), operands.into_iter(), results.into_iter());
+        self.stmts.push(stmt);
+        self
+    }
+
     /// An attribute of the last op. In a source op a `$variable`
     /// ([`Expr::var`]) binds its value and any other expression must equal
     /// it; in a result op it is the value given.
@@ -170,52 +227,7 @@ impl<S: WithAttrs> OpsBuilder<S> {
     }
 }
 
-impl OpsBuilder<SourceOp> {
-    /// A source op: `results = op(operands)`. Operands are tensor names,
-    /// `"_"` or `"none"`; results are names or `"_"` (an empty list names
-    /// none, matching any number of results).
-    pub fn op<'n>(
-        mut self,
-        op: impl Into<String>,
-        operands: impl IntoIterator<Item = &'n str>,
-        results: impl IntoIterator<Item = &'n str>,
-    ) -> Self {
-        let operand = |o: &str| match o {
-            "_" => SourceOperand::Any,
-            "none" => SourceOperand::Absent,
-            name => SourceOperand::Tensor(tensor_name(name)),
-        };
-        let result = |r: &str| (r != "_").then(|| tensor_name(r));
-        self.stmts.push(SourceOp {
-            results: results.into_iter().map(result).collect(),
-            op: op.into(),
-            operands: operands.into_iter().map(operand).collect(),
-            attrs: Vec::new(),
-        });
-        self
-    }
-}
-
 impl OpsBuilder<ResultStmt> {
-    /// A result op: `results = op(operands)`; an operand `"none"` is an
-    /// absent optional input.
-    pub fn op<'n>(
-        mut self,
-        op: impl Into<String>,
-        operands: impl IntoIterator<Item = &'n str>,
-        results: impl IntoIterator<Item = &'n str>,
-    ) -> Self {
-        let operand = |o: &str| (o != "none").then(|| tensor_name(o));
-        self.stmts.push(ResultStmt::Op(ResultOp {
-            results: results.into_iter().map(tensor_name).collect(),
-            op: op.into(),
-            operands: operands.into_iter().map(operand).collect(),
-            attrs: Vec::new(),
-            types: Vec::new(),
-        }));
-        self
-    }
-
     /// The last op's result types (`type(%t)`, `tensor(...)`), one per
     /// result.
     pub fn types(mut self, types: impl IntoIterator<Item = Expr>) -> Self {

@@ -485,7 +485,7 @@ impl<'r> Checker<'r> {
                             refuse!(
                                 RuleErrorKind::NotOptional {
                                     op: op.op.clone(),
-                                    input: input.name.to_owned(),
+                                    input: input.name.to_string(),
                                 },
                                 op_at
                             );
@@ -495,11 +495,12 @@ impl<'r> Checker<'r> {
                 self.attrs(&op.op, def, &op.attrs, spans, false)?;
                 if let Some(def) = def {
                     for spec in def.attributes {
-                        if spec.default.is_none() && !op.attrs.iter().any(|(k, _)| k == spec.name) {
+                        if spec.default.is_none() && !op.attrs.iter().any(|(k, _)| *k == spec.name)
+                        {
                             refuse!(
                                 RuleErrorKind::MissingAttribute {
                                     op: op.op.clone(),
-                                    name: spec.name.to_owned(),
+                                    name: spec.name.to_string(),
                                 },
                                 op_at
                             );

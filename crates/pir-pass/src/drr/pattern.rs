@@ -462,12 +462,12 @@ impl DrrPattern {
         let given: FxHashMap<&str, &Expr> = op.attrs.iter().map(|(k, e)| (k.as_str(), e)).collect();
         if let Some(def) = def {
             for spec in def.attributes {
-                let value = match given.get(spec.name) {
+                let value = match given.get(spec.name.as_str()) {
                     Some(e) => some!(value(eval::eval(e, b))?),
                     None => some!(attr::default_val(some!(spec.default.as_ref()))),
                 };
                 attrs.push((
-                    ctx.symbol(spec.name),
+                    ctx.symbol(spec.name.as_str()),
                     some!(attr::build(ctx, spec.kind, &value)),
                 ));
             }

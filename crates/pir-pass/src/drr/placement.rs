@@ -34,7 +34,10 @@ impl SpanWrites {
                 continue;
             };
             for &(_, input) in def.inplace {
-                if let Some(v) = def.input_index(input).and_then(|i| p.operand(o, i)) {
+                if let Some(v) = def
+                    .input_index(input.as_str())
+                    .and_then(|i| p.operand(o, i))
+                {
                     writes.written.insert(v);
                 }
             }

@@ -76,19 +76,7 @@ impl Display for Rule {
 
 /// Writes a string literal with `\"`, `\\`, `\n`, `\t` escaped.
 fn quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    pir_core::visible::quoted(s, &[('\n', "\\n"), ('\t', "\\t")])
 }
 
 /// The shortest text of `v` that reads back to it, always with a `.` or an

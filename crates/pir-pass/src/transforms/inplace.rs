@@ -83,7 +83,7 @@ use rustc_hash::FxHashMap;
 
 use pir_core::builtin::{ArrayAttr, BoolAttr, DenseTensorType};
 use pir_core::{BlockId, OpId, OperandId, Program, Symbol, ValueDef, ValueId};
-use pir_dialects::op_def::{OpDef, OpDefinition};
+use pir_dialects::op_def::{OpDef, OpDefinition, Text};
 use pir_dialects::op_facts::OpFact;
 use pir_dialects::ops::{FetchOp, FullWithTensorOp};
 
@@ -126,10 +126,10 @@ fn same_signature(a: &OpDef, b: &OpDef) -> bool {
 
 /// `(result index, operand index)` of each named pair, or `None` if a name
 /// is not in the definition.
-fn index_pairs(def: &OpDef, pairs: &[(&'static str, &'static str)]) -> Option<Vec<(usize, usize)>> {
+fn index_pairs(def: &OpDef, pairs: &[(Text, Text)]) -> Option<Vec<(usize, usize)>> {
     let mut out: Vec<(usize, usize)> = Vec::with_capacity(pairs.len());
     for &(o, i) in pairs {
-        let pair = (def.output_index(o)?, def.input_index(i)?);
+        let pair = (def.output_index(&o)?, def.input_index(&i)?);
         if !out.contains(&pair) {
             out.push(pair);
         }
@@ -185,16 +185,16 @@ fn find_twin(p: &Program, name: Symbol, direction: Direction) -> Option<Twin> {
                 return None;
             }
             let mut named = def.inplace.to_vec();
-            named.extend_from_slice(def.view);
-            (index_pairs(def, &named)?, index_pairs(def, def.view)?)
+            named.extend_from_slice(&def.view);
+            (index_pairs(def, &named)?, index_pairs(def, &def.view)?)
         }
         Direction::InPlace => {
             if !def.inplace.is_empty() || !def.view.is_empty() || twin.inplace.is_empty() {
                 return None;
             }
             (
-                index_pairs(twin, twin.inplace)?,
-                index_pairs(twin, twin.view)?,
+                index_pairs(twin, &twin.inplace)?,
+                index_pairs(twin, &twin.view)?,
             )
         }
     };

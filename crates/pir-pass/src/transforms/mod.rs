@@ -38,6 +38,42 @@ pub mod set_input_shapes;
 pub mod trim_broadcast_constants;
 pub mod value_semantics;
 
+/// Every registered pass, in the order `pir opt --list-passes` shows them.
+pub static PASSES: &[crate::registry::PassInfo] = &[
+    dce::INFO,
+    cse::INFO,
+    loop_invariant_code_motion::INFO,
+    forward_loop_assigns::INFO,
+    canonicalize::CANONICALIZE,
+    canonicalize::REMOVE_IDENTITY_OPS,
+    cleanup::DELETE_ASSERT,
+    cleanup::REPLACE_FETCH_WITH_SHADOW_OUTPUT,
+    inplace::DE_INPLACE,
+    inplace::INPLACE,
+    value_semantics::TO_VTENSOR_PASS,
+    value_semantics::DROP_VTENSOR_COPIES,
+    set_input_shapes::INFO,
+    constant_folding::INFO,
+    fold_batch_norm::INFO,
+    value_semantics::LOWER_VTENSOR,
+    fusion::IDENTITY_OP_CLEAN,
+    fusion::DELETE_DROPOUT,
+    fusion::MAP_OP_TO_ANOTHER,
+    fusion::MATMUL_SCALE_FUSE,
+    fusion::MATMUL_TRANSPOSE_FUSE,
+    fusion::REMOVE_REDUNDANT_TRANSPOSE,
+    fusion::MATMUL_ADD_ACT_FUSE,
+    fusion::SILU_FUSE,
+    fusion::CONV2D_ADD_FUSE,
+    fusion::CONV2D_ADD_ACT_FUSE,
+    fusion::ADD_NORM_FUSE,
+    horizontal_fuse::INFO,
+    einsum_to_matmul::INFO,
+    trim_broadcast_constants::INFO,
+    batch_size_like::INFO,
+    fusion::DRR,
+];
+
 use pir_core::walk::Order;
 use pir_core::{BlockId, Builder, InsertPoint, OpId, Program, Symbol, ValueId};
 use pir_dialects::ops::WhileOp;

@@ -27,7 +27,10 @@ A file of the wrong kind (a ``.pdiparams`` given to ``pir.load``) is a
 ``pir.FileKindError`` saying what the file is.
 """
 
-import collections.abc as _abc
+# `collections.abc` re-exports these classes from `_collections_abc`, which
+# the interpreter has imported at startup; importing `collections` for them
+# would add its cost to every `import pir`.
+import _collections_abc as _abc
 
 from ._pir import (
     PIR_VERSION,

@@ -31,7 +31,6 @@ returns a tuple of them, without the intermediate ones Paddle's API hides
 """
 
 import contextvars as _contextvars
-import inspect as _inspect
 import keyword as _keyword
 
 from . import _pir
@@ -166,6 +165,8 @@ def _results(point, op, definition):
 
 
 def _builder(name, definition):
+    import inspect as _inspect  # only where a function is made: it is slow to import
+
     inputs = {i["name"]: i for i in definition["inputs"]}
     attributes = {a["name"]: a for a in definition["attributes"]}
     order = list(definition["build_args"]) or list(inputs) + list(attributes)
@@ -226,7 +227,7 @@ def _describe(definition):
 
 def names():
     """The op functions of this module (Paddle's API names), sorted."""
-    return sorted(_FUNCTIONS)
+    return sorted(_names())
 
 
 def parameter(name, shape, dtype="float32", *, trainable=True):
@@ -242,43 +243,62 @@ def parameter(name, shape, dtype="float32", *, trainable=True):
     return op.results[0]
 
 
-def _collect():
-    functions = {}
-    for name in _pir._inferred_ops():
-        definition = _pir.op_definition(name)
-        api = name.split(".", 1)[1]
-        # Ops with regions are typed from what their regions yield; the
-        # helpers of this module keep their names.
-        if definition is None or definition["num_regions"] or api in _HELPERS:
-            continue
-        functions[api] = _builder(api, definition)
-    return functions
+def _api_names():
+    """Paddle's API names of the op functions: every ``pd_op`` op with type
+    inference and no regions (those are typed from what their regions
+    yield), but for the helpers of this module, which keep their names."""
+    return frozenset(n.split(".", 1)[1] for n in _pir._inferred_ops()) - _HELPERS
 
 
 _HELPERS = frozenset(__all__)
 
+# The op functions are made on first use: making all of them (their
+# signatures from the op definitions) would cost every `import pir` far
+# more than the few a program builds with.
+_NAMES = None
+_FUNCTIONS = {}
 
-_FUNCTIONS = _collect()
-__all__ += sorted(_FUNCTIONS)
+
+def _names():
+    global _NAMES
+    if _NAMES is None:
+        _NAMES = _api_names()
+    return _NAMES
+
+
+def _function(api):
+    function = _FUNCTIONS.get(api)
+    if function is None and api in _names():
+        function = _FUNCTIONS[api] = _builder(api, _pir.op_definition("pd_op." + api))
+    return function
 
 
 # The op functions are looked up rather than put among the module's globals:
 # several share a name with a builtin this module uses (`all`, `sum`, `abs`).
 def __getattr__(name):
-    try:
-        return _FUNCTIONS[name]
-    except KeyError:
-        raise AttributeError("pir.ops has no op `%s`%s" % (name, _suggest(name))) from None
+    if name == "__all__":
+        return _HELPER_NAMES + sorted(_names())
+    function = None if name.startswith("__") else _function(name)
+    if function is None:
+        raise AttributeError("pir.ops has no op `%s`%s" % (name, _suggest(name)))
+    return function
+
+
+_HELPER_NAMES = __all__
+del __all__
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_FUNCTIONS))
+    return sorted(set(globals()) | _names())
 
 
 def _suggest(name):
+    if name.startswith("__"):
+        # What Python looks for on any module (`__path__`, `__wrapped__`).
+        return ""
     import difflib
 
-    close = difflib.get_close_matches(name, _FUNCTIONS, n=1)
+    close = difflib.get_close_matches(name, _names(), n=1)
     if close:
         return " (did you mean `%s`?)" % close[0]
     definition = _pir.op_definition("pd_op." + name)

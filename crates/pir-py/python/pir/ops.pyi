@@ -1,5 +1,5 @@
 """Stubs of `pir.ops`: the op functions are made from Paddle's op
-definitions when the module is imported (`pir.ops.names()` lists them;
+definitions on first use (`pir.ops.names()` lists them;
 `inspect.signature` gives each one's arguments)."""
 
 from types import TracebackType

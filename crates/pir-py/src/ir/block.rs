@@ -132,7 +132,7 @@ impl PyBlock {
                     d.outputs.len(),
                     d.outputs
                         .iter()
-                        .map(|o| o.name)
+                        .map(|o| o.name.as_str())
                         .collect::<Vec<_>>()
                         .join(", "),
                     result_types.len()
@@ -253,7 +253,7 @@ fn collect_operands(
                     "`{name}` has no input `{key}` (inputs: {})",
                     d.inputs
                         .iter()
-                        .map(|i| i.name)
+                        .map(|i| i.name.as_str())
                         .collect::<Vec<_>>()
                         .join(", ")
                 )));
@@ -261,7 +261,7 @@ fn collect_operands(
         }
         d.inputs
             .iter()
-            .map(|i| match by_name.get_item(i.name)? {
+            .map(|i| match by_name.get_item(i.name.as_str())? {
                 Some(item) => one(&item),
                 None => Ok(None),
             })
@@ -283,7 +283,7 @@ fn collect_operands(
                     d.inputs.len(),
                     d.inputs
                         .iter()
-                        .map(|i| i.name)
+                        .map(|i| i.name.as_str())
                         .collect::<Vec<_>>()
                         .join(", "),
                     values.len()
@@ -323,8 +323,8 @@ fn collect_attributes(
     let mut entries = Vec::new();
     if let Some(d) = def {
         for spec in d.attributes {
-            let expect = attrs::hint(ctx, info, spec.name);
-            let attr = match given.get_item(spec.name)? {
+            let expect = attrs::hint(ctx, info, spec.name.as_str());
+            let attr = match given.get_item(spec.name.as_str())? {
                 Some(v) => attrs::from_py(ctx, &v, expect),
                 None => match spec.default {
                     Some(dv) => {
@@ -342,7 +342,7 @@ fn collect_attributes(
             .map_err(|e| {
                 PyValueError::new_err(format!("`{name}` attribute `{}`: {e}", spec.name))
             })?;
-            entries.push((ctx.symbol(spec.name), attr));
+            entries.push((ctx.symbol(spec.name.as_str()), attr));
         }
     }
     for (key, v) in given.iter() {

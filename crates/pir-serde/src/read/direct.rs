@@ -8,21 +8,37 @@
 //! text ([`pir_core::TypeDef::decode_exact`]); this module frames it. Text
 //! spelled any other way gives `None` and the builder decodes its document as
 //! before, so values and errors are those of the document's decoders.
+//!
+//! The context keeps the texts read here with their values (see
+//! [`IrContext::type_of_text`]): a context that reads a model again, or
+//! models that spell their types alike, reads each such text once.
 
 use pir_core::serial::{self, ExactJson};
 use pir_core::{Attribute, IrContext, Symbol, Type};
 
 /// The type whose whole JSON text is `raw`, when it is spelled exactly as
-/// the writer spells it.
+/// the writer spells it: as the context found it before (see
+/// [`IrContext::type_of_text`]), else read and kept there.
 pub(super) fn type_text(ctx: &IrContext, raw: &str) -> Option<Type> {
+    if let Some(ty) = ctx.type_of_text(raw) {
+        return Some(ty);
+    }
     let mut text = ExactJson::new(raw);
     let ty = serial::decode_type_exact(ctx, &mut text)?;
-    text.at_end().then_some(ty)
+    text.at_end().then(|| {
+        ctx.remember_type_text(raw, ty);
+        ty
+    })
 }
 
 /// The name and attribute of an entry whose whole text is `raw`, when it is
-/// `{"AT":attr,"N":"name"}` spelled exactly as the writer spells it.
+/// `{"AT":attr,"N":"name"}` spelled exactly as the writer spells it: as the
+/// context found it before (see [`IrContext::entry_of_text`]), else read and
+/// kept there.
 pub(super) fn entry_text(ctx: &IrContext, raw: &str) -> Option<(Symbol, Attribute)> {
+    if let Some(entry) = ctx.entry_of_text(raw) {
+        return Some(entry);
+    }
     let mut text = ExactJson::new(raw);
     let (attr, name) = text.nest(|text| {
         text.eat(r#"{"AT":"#)?;
@@ -33,7 +49,9 @@ pub(super) fn entry_text(ctx: &IrContext, raw: &str) -> Option<(Symbol, Attribut
         Some((attr, name))
     })?;
     // As the document's reader does: the attribute first, then the name.
-    text.at_end().then(|| (ctx.symbol(name), attr))
+    let entry = text.at_end().then(|| (ctx.symbol(name), attr))?;
+    ctx.remember_entry_text(raw, entry);
+    Some(entry)
 }
 
 #[cfg(test)]

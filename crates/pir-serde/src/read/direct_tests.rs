@@ -542,3 +542,36 @@ fn long_arrays_read_directly_as_their_documents() {
         assert_eq!(entry_text(&ctx, &raw).is_none(), n > 0, "{raw}");
     }
 }
+
+#[test]
+fn texts_read_once_are_found_in_the_context_afterwards() {
+    let ctx = pir_dialects::pd_op_context();
+    let (types, entries) = corpus_texts();
+    for raw in &types {
+        let Some(first) = type_text(&ctx, raw) else {
+            assert_eq!(
+                ctx.type_of_text(raw),
+                None,
+                "a text not read is not kept: {raw}"
+            );
+            continue;
+        };
+        assert_eq!(ctx.type_of_text(raw), Some(first), "{raw}");
+        assert_eq!(check_type(&ctx, raw), Some(first), "{raw}");
+    }
+    for raw in &entries {
+        let Some(first) = entry_text(&ctx, raw) else {
+            assert_eq!(
+                ctx.entry_of_text(raw),
+                None,
+                "a text not read is not kept: {raw}"
+            );
+            continue;
+        };
+        assert_eq!(ctx.entry_of_text(raw), Some(first), "{raw}");
+        assert_eq!(check_entry(&ctx, raw), Some(first), "{raw}");
+    }
+    // Another context keeps its own texts: handles belong to their context.
+    let other = pir_dialects::pd_op_context();
+    assert!(types.iter().all(|raw| other.type_of_text(raw).is_none()));
+}

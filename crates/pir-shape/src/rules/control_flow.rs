@@ -10,7 +10,7 @@ use crate::expr::DimExpr;
 use crate::fact::{ShapeOrData, TensorFact};
 
 pub(crate) const RULES: &[(&str, Rule)] = &[
-    ("builtin.parameter", from_type),
+    ("builtin.parameter", parameter),
     ("builtin.constant", from_type),
     ("builtin.combine", combine),
     ("builtin.split", split),
@@ -27,19 +27,103 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.if", if_),
     ("pd_op.while", while_),
     ("cf.has_elements", has_elements),
+    ("pd_op.select_input", select_input),
+    ("builtin.set_parameter", nothing),
 ];
 
 fn nothing(_: &mut Cx<'_>) -> Res {
     Ok(())
 }
 
+/// At most this many elements of a loaded integer parameter become data.
+const MAX_PARAMETER_DATA: usize = 64;
+
+/// A parameter: its type's shape; for passes (not Paddle's print, whose
+/// parameters never carry data) also the data of a small loaded integer
+/// vector, such as the axes constant folding leaves as a parameter.
+fn parameter(cx: &mut Cx<'_>) -> Res {
+    if cx.a.serves_passes() && cx.result_is_int(0) {
+        if let (Some(dims), Some(values)) = (cx.result_dims(0), parameter_ints(cx)) {
+            cx.set_tensor(
+                0,
+                TensorFact::with_data(super::ints(&dims), super::ints(&values)),
+            );
+            return Ok(());
+        }
+    }
+    from_type(cx)
+}
+
+/// The elements of the op's parameter when it is a loaded int32/int64
+/// vector of at most [`MAX_PARAMETER_DATA`] elements.
+fn parameter_ints(cx: &Cx<'_>) -> Option<Vec<i64>> {
+    let dims = cx.result_dims(0)?;
+    if dims.len() > 1 || dims.iter().any(|&d| d < 0) {
+        return None;
+    }
+    let count = dims.first().map_or(1, |&d| d as usize);
+    if count > MAX_PARAMETER_DATA {
+        return None;
+    }
+    let name = cx.str_attr("parameter_name")?;
+    let data = cx.p.parameter(name)?.data.as_ref()?;
+    let bytes = data.bytes();
+    let width = bytes.len().checked_div(count)?;
+    if bytes.len() != width * count {
+        return None;
+    }
+    match width {
+        4 => Some(
+            bytes
+                .chunks_exact(4)
+                .map(|c| i64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                .collect(),
+        ),
+        8 => Some(
+            bytes
+                .chunks_exact(8)
+                .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
 /// Declared values: their type's shape, fresh symbols for unknown dims.
 fn from_type(cx: &mut Cx<'_>) -> Res {
     for r in 0..cx.num_results() {
+        result_from_type(cx, r);
+    }
+    Ok(())
+}
+
+/// Paddle's `SetSymbolForValueByStaticShape` for result `r`.
+pub(crate) fn result_from_type(cx: &mut Cx<'_>, r: usize) {
+    if r < cx.num_results() {
         let v = cx.p.result(cx.op, r);
         let f = cx.a.static_fact(cx.p.ctx(), cx.p.value_type(v));
         cx.set(r, f);
     }
+}
+
+/// `select_input`: operand 1's dims where both choices agree, a fresh
+/// symbol where they differ; operand 2's shape when their ranks differ.
+fn select_input(cx: &mut Cx<'_>) -> Res {
+    let first = cx.shape(1)?;
+    let second = cx.shape(2)?;
+    if first.len() != second.len() {
+        cx.set_shape(0, second);
+        return Ok(());
+    }
+    let mut out = first;
+    if !second.is_empty() {
+        for (d, other) in out.iter_mut().zip(&second) {
+            if d != other {
+                *d = cx.a.new_sym();
+            }
+        }
+    }
+    cx.set_shape(0, out);
     Ok(())
 }
 

@@ -102,17 +102,9 @@ fn divide(cx: &mut Cx<'_>) -> Res {
 pub(crate) fn broadcast_shapes(cx: &mut Cx<'_>, x: &[DimExpr], y: &[DimExpr]) -> Vec<DimExpr> {
     let n = x.len().max(y.len());
     let one = DimExpr::Int(1);
-    let at = |s: &[DimExpr], i: usize| {
-        let pad = n - s.len();
-        if i < pad {
-            one.clone()
-        } else {
-            s[i - pad].clone()
-        }
-    };
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let (a, b) = (at(x, i), at(y, i));
+        let (a, b) = (left_padded(x, n, i), left_padded(y, n, i));
         if a == b || b == one {
             out.push(a);
         } else if a == one {
@@ -123,6 +115,15 @@ pub(crate) fn broadcast_shapes(cx: &mut Cx<'_>, x: &[DimExpr], y: &[DimExpr]) ->
         }
     }
     out
+}
+
+/// Dim `i` of `s` aligned from the right to `rank` dims (1 where `s` has
+/// none): how broadcasting ops line up shapes of different ranks.
+pub(crate) fn left_padded(s: &[DimExpr], rank: usize, i: usize) -> DimExpr {
+    match (i + s.len()).checked_sub(rank) {
+        Some(k) => s[k].clone(),
+        None => DimExpr::Int(1),
+    }
 }
 
 fn binary(cx: &mut Cx<'_>, data: Option<DataFn>) -> Res {

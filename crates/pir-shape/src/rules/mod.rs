@@ -2,14 +2,22 @@
 //! modules named after Paddle's files: `nullary`, `unary`, `binary`,
 //! `multiary`, `same_operands` (results shaped like the first operand),
 //! `element_wise` (broadcasting binaries), `backward`, and `control_flow`
-//! with the builtin ops. Each module's `RULES` lists the ops it serves.
+//! with the builtin ops; Paddle's binary and multiary ops of one kind have
+//! their own module (`linalg`, `detection`, `quantize`, `fused`, `graph`,
+//! `recurrent`). Each module's `RULES` lists the ops it serves.
 
 mod backward;
 mod binary;
 mod control_flow;
+mod detection;
 mod element_wise;
+mod fused;
+mod graph;
+mod linalg;
 mod multiary;
 mod nullary;
+mod quantize;
+mod recurrent;
 mod same_operands;
 mod slice;
 mod unary;
@@ -51,11 +59,16 @@ mod table {
                     .iter()
                     .any(|i| i.ends_with("InferSymbolicShapeInterface"))
             })
-            .map(|d| (d.name, d.runtime.map_or("", |rt| rt.infer_meta_func)))
+            .map(|d| {
+                (
+                    d.name.as_str(),
+                    d.runtime.map_or("", |rt| rt.infer_meta_func.as_str()),
+                )
+            })
     }
 }
 
-const FAMILIES: [&[(&str, Rule)]; 9] = [
+const FAMILIES: [&[(&str, Rule)]; 22] = [
     slice::RULES,
     nullary::RULES,
     unary::RULES,
@@ -65,6 +78,19 @@ const FAMILIES: [&[(&str, Rule)]; 9] = [
     element_wise::RULES,
     backward::RULES,
     control_flow::RULES,
+    linalg::RULES,
+    detection::RULES,
+    quantize::RULES,
+    fused::RULES,
+    graph::RULES,
+    recurrent::RULES,
+    unary::diag::RULES,
+    unary::linalg::RULES,
+    unary::misc::RULES,
+    unary::pool::RULES,
+    unary::quant::RULES,
+    unary::signal::RULES,
+    unary::unique::RULES,
 ];
 
 /// The rule shared by the ops whose InferMeta function is `func`, for ops

@@ -1,6 +1,7 @@
 //! Ops over several tensors or lists (Paddle's `multiary_infer_sym.cc`):
 //! concatenation, stacking, normalizations, `where`, `einsum`, `rnn`.
 
+use super::binary::{dim, equal_dims};
 use super::{Bad, Cx, Res, Rule};
 use crate::expr::DimExpr;
 use crate::fact::{ShapeOrData, TensorFact};
@@ -38,6 +39,26 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.set_value_with_tensor", set_value),
     ("pd_op.set_value_with_tensor_", set_value),
     ("pd_op.linspace", linspace),
+    ("pd_op.accuracy", accuracy),
+    ("pd_op.auc", auc),
+    ("pd_op.assign_pos", assign_pos),
+    ("pd_op.broadcast_tensors", broadcast_tensors),
+    ("pd_op.check_finite_and_unscale_", check_finite_and_unscale),
+    ("pd_op.chunk_eval", chunk_eval),
+    ("pd_op.crf_decoding", crf_decoding),
+    ("pd_op.edit_distance", edit_distance),
+    ("pd_op.deformable_conv", deformable_conv),
+    ("pd_op.nll_loss", nll_loss),
+    ("pd_op.match_matrix_tensor", match_matrix_tensor),
+    ("pd_op.spectral_norm", spectral_norm),
+    ("pd_op.logspace", linspace),
+    ("pd_op.random_routing", random_routing),
+    ("pd_op.random_routing_", random_routing),
+    ("pd_op.tdm_sampler", tdm_sampler),
+    ("pd_op.hsigmoid_loss", hsigmoid_loss),
+    ("pd_op.multiplex", multiplex),
+    ("pd_op.rnn_", rnn),
+    ("pd_op.sync_batch_norm_", batch_norm),
 ];
 
 fn concat(cx: &mut Cx<'_>) -> Res {
@@ -305,5 +326,447 @@ fn box_coder(cx: &mut Cx<'_>) -> Res {
         return Err(Bad("box_coder of 0-d boxes".into()));
     };
     cx.set_shape(0, vec![t.clone(), p.clone(), DimExpr::Int(4)]);
+    Ok(())
+}
+
+/// `accuracy`: three scalars; the label is a column of the prediction's
+/// rows.
+fn accuracy(cx: &mut Cx<'_>) -> Res {
+    let out = cx.shape(0)?;
+    let label = cx.shape(2)?;
+    if label.len() != 2 {
+        return Err(Bad(format!(
+            "ShapeError: label's dimensions of AccuracyOp must be 2. But received label's dimensions = {}",
+            label.len()
+        )));
+    }
+    cx.eq(&label[1], &DimExpr::Int(1));
+    let rows = dim(&out, 0, "Input(Out)")?;
+    cx.eq(&rows, &label[0]);
+    for r in 0..3 {
+        cx.set_shape(r, Vec::new());
+    }
+    Ok(())
+}
+
+fn auc(cx: &mut Cx<'_>) -> Res {
+    let predict = cx.shape(0)?;
+    let label = cx.shape(1)?;
+    if predict.len() < 2 {
+        return Err(Bad(
+            "The Input(Predict) has not been initialized properly. the shape size must be greater_equal 2."
+                .into(),
+        ));
+    }
+    let label_rows = dim(&label, 0, "Input(Label)")?;
+    cx.eq(&predict[0], &label_rows);
+    let thresholds = cx.int_attr("num_thresholds").unwrap_or(8191);
+    let steps = cx.int_attr("slide_steps").unwrap_or(1);
+    let buckets = thresholds.saturating_add(1);
+    if buckets < 1 {
+        return Err(Bad("num_thresholds must larger than 1".into()));
+    }
+    if steps < 0 {
+        return Err(Bad("slide_steps must be natural number".into()));
+    }
+    cx.set_shape(0, Vec::new());
+    let stat = if steps != 0 {
+        vec![DimExpr::Int(
+            (1 + steps).saturating_mul(buckets).saturating_add(1),
+        )]
+    } else {
+        vec![DimExpr::Int(1), DimExpr::Int(buckets)]
+    };
+    cx.set_shape(1, stat.clone());
+    cx.set_shape(2, stat);
+    Ok(())
+}
+
+/// `assign_pos`: as many positions as operand 2 says (its data), else a
+/// fresh extent.
+fn assign_pos(cx: &mut Cx<'_>) -> Res {
+    let n = match cx.input(2).data().and_then(|d| d.first().cloned()) {
+        Some(n) => n,
+        None => cx.sym(),
+    };
+    cx.set_shape(0, vec![n]);
+    Ok(())
+}
+
+/// `broadcast_tensors`: every result has the broadcast of all the inputs.
+fn broadcast_tensors(cx: &mut Cx<'_>) -> Res {
+    let items = cx.list(0)?;
+    let rank = items.iter().map(TensorFact::rank).max().unwrap_or(0);
+    let mut out = Vec::with_capacity(rank);
+    for i in 0..rank {
+        let mut acc = DimExpr::Int(1);
+        for t in &items {
+            if let Some(k) = (i + t.rank()).checked_sub(rank) {
+                cx.broadcastable(&t.shape[k], &acc);
+                acc = cx.broadcast(&t.shape[k], &acc);
+            }
+        }
+        out.push(acc);
+    }
+    let parts = items
+        .iter()
+        .map(|_| TensorFact::shape(out.clone()))
+        .collect();
+    cx.set(0, ShapeOrData::List(parts));
+    Ok(())
+}
+
+/// The tensors of list operand 0 unchanged (their shapes), as a list.
+fn shapes_of_list(cx: &mut Cx<'_>) -> Result<ShapeOrData, Bad> {
+    let items = cx.list(0)?;
+    Ok(ShapeOrData::List(
+        items
+            .into_iter()
+            .map(|t| TensorFact::shape(t.shape))
+            .collect(),
+    ))
+}
+
+fn check_finite_and_unscale(cx: &mut Cx<'_>) -> Res {
+    let outs = shapes_of_list(cx)?;
+    cx.set(0, outs);
+    cx.set_shape(1, vec![DimExpr::Int(1)]);
+    Ok(())
+}
+
+fn chunk_eval(cx: &mut Cx<'_>) -> Res {
+    let inference = cx.shape(0)?;
+    let label = cx.shape(1)?;
+    equal_dims(cx, &inference, &label, "Input(Inference) and Input(Label)")?;
+    if cx.operand(2).is_some() {
+        let seq = cx.shape(2)?;
+        if !matches!(inference.len(), 2 | 3) {
+            return Err(Bad(
+                "when Input(SeqLength) is provided, Input(Inference) should be of dim 3 or dim 2"
+                    .into(),
+            ));
+        }
+        if inference.len() == 3 {
+            cx.eq(&inference[2], &DimExpr::Int(1));
+        }
+        if seq.len() > 2 {
+            return Err(Bad(format!(
+                "Input(SeqLength)'s rank should not be greater than 2, but received {}.",
+                seq.len()
+            )));
+        }
+    }
+    for r in 0..6 {
+        cx.set_shape(r, vec![DimExpr::Int(1)]);
+    }
+    Ok(())
+}
+
+fn crf_decoding(cx: &mut Cx<'_>) -> Res {
+    let emission = cx.shape(0)?;
+    let transition = cx.shape(1)?;
+    let label = match cx.operand(2) {
+        Some(_) => cx.shape(2)?,
+        None => Vec::new(),
+    };
+    let has_length = cx.operand(3).is_some();
+    let want = if has_length { 3 } else { 2 };
+    if emission.len() != want {
+        return Err(Bad(format!(
+            "The Input(Emission) should be a {want}-D tensor. But received: input rank {}",
+            emission.len()
+        )));
+    }
+    if transition.len() != 2 {
+        return Err(Bad(format!(
+            "The Input(Transition) should be a 2-D tensor. But received: input rank {}",
+            transition.len()
+        )));
+    }
+    let rows = cx.sub(&transition[0], &DimExpr::Int(2));
+    cx.eq(&rows, &transition[1]);
+    cx.eq(&emission[want - 1], &transition[1]);
+    if label.is_empty() {
+        return Ok(());
+    }
+    if has_length {
+        if label.len() == 3 {
+            cx.eq(&label[2], &DimExpr::Int(1));
+        } else if label.len() != 2 {
+            return Err(Bad(format!(
+                "The Input(Label) should be a 3-D tensor with last dimension fixed to 1 or a 2-D tensor in padding mode. But received: input rank {}",
+                label.len()
+            )));
+        }
+    } else if label.len() == 2 {
+        // Paddle reads dim 2 of this 2-D label: out of its bounds.
+        return Err(Bad("crf_decoding label of rank 2 without length".into()));
+    } else if label.len() != 1 {
+        return Err(Bad(format!(
+            "The Input(Label) should be a 2-D tensor with last dimension fixed to 1 or a 1-D tensor. But received: input rank {}",
+            label.len()
+        )));
+    }
+    cx.eq(&emission[0], &label[0]);
+    let second = if has_length {
+        emission[1].clone()
+    } else {
+        DimExpr::Int(1)
+    };
+    cx.set_shape(0, vec![emission[0].clone(), second]);
+    Ok(())
+}
+
+fn edit_distance(cx: &mut Cx<'_>) -> Res {
+    let hyps = cx.shape(0)?;
+    let refs = cx.shape(1)?;
+    for (t, what) in [(&hyps, "Hyps"), (&refs, "Refs")] {
+        if t.len() != 2 {
+            return Err(Bad(format!(
+                "Input({what}) must be a 2-D Tensor, but received rank {}.",
+                t.len()
+            )));
+        }
+    }
+    cx.eq(&hyps[0], &refs[0]);
+    if cx.operand(2).is_some() && cx.operand(3).is_some() {
+        let hl = dim(&cx.shape(2)?, 0, "Input(HypsLength)")?;
+        let rl = dim(&cx.shape(3)?, 0, "Input(RefsLength)")?;
+        cx.eq(&hl, &hyps[0]);
+        cx.eq(&rl, &refs[0]);
+        cx.eq(&hl, &rl);
+    } else {
+        cx.eq(&hyps[1], &DimExpr::Int(1));
+        cx.eq(&refs[1], &DimExpr::Int(1));
+    }
+    cx.set_shape(0, refs);
+    cx.set_shape(1, vec![DimExpr::Int(1)]);
+    Ok(())
+}
+
+fn deformable_conv(cx: &mut Cx<'_>) -> Res {
+    let x = cx.shape(0)?;
+    let offset = cx.shape(1)?;
+    let filter = cx.shape(2)?;
+    let strides = cx.ints_attr("strides").unwrap_or_default();
+    let paddings = cx.ints_attr("paddings").unwrap_or_default();
+    let dilations = cx.ints_attr("dilations").unwrap_or_default();
+    let groups = cx.int_attr("groups").unwrap_or(1);
+    let dgroups = cx.int_attr("deformable_groups").unwrap_or(1);
+    let per_group = cx.mul(&dim(&filter, 1, "Input(Filter)")?, &DimExpr::Int(groups));
+    cx.eq(&dim(&x, 1, "Input(X)")?, &per_group);
+    let mut out = vec![dim(&x, 0, "Input(X)")?, dim(&filter, 0, "Input(Filter)")?];
+    for (i, &stride) in strides.iter().enumerate() {
+        let pick = |v: &[i64]| {
+            v.get(i)
+                .copied()
+                .ok_or_else(|| Bad("deformable_conv attributes shorter than strides".into()))
+        };
+        let (pad, dil) = (pick(&paddings)?, pick(&dilations)?);
+        let k = cx.sub(&dim(&filter, i + 2, "Input(Filter)")?, &DimExpr::Int(1));
+        let k = cx.mul(&DimExpr::Int(dil), &k);
+        let k = cx.add(&k, &DimExpr::Int(1));
+        let size = cx.add(&dim(&x, i + 2, "Input(X)")?, &DimExpr::Int(2 * pad));
+        let size = cx.sub(&size, &k);
+        let size = cx.div(&size, &DimExpr::Int(stride));
+        out.push(cx.add(&size, &DimExpr::Int(1)));
+    }
+    let (oh, ow) = (dim(&out, 2, "output")?, dim(&out, 3, "output")?);
+    cx.eq(&oh, &dim(&offset, 2, "Input(Offset)")?);
+    cx.eq(&ow, &dim(&offset, 3, "Input(Offset)")?);
+    let taps = cx.mul(
+        &dim(&filter, 2, "Input(Filter)")?,
+        &dim(&filter, 3, "Input(Filter)")?,
+    );
+    let offsets = cx.mul(&DimExpr::Int(2 * dgroups), &taps);
+    cx.eq(&dim(&offset, 1, "Input(Offset)")?, &offsets);
+    if cx.operand(3).is_some() {
+        let mask = cx.shape(3)?;
+        cx.eq(&oh, &dim(&mask, 2, "Input(Mask)")?);
+        cx.eq(&ow, &dim(&mask, 3, "Input(Mask)")?);
+        let masks = cx.mul(&DimExpr::Int(dgroups), &taps);
+        cx.eq(&dim(&mask, 1, "Input(Mask)")?, &masks);
+    }
+    cx.set_shape(0, out);
+    Ok(())
+}
+
+fn nll_loss(cx: &mut Cx<'_>) -> Res {
+    let x = cx.shape(0)?;
+    let label = cx.shape(1)?;
+    if !matches!(x.len(), 2 | 4) {
+        return Err(Bad("The tensor rank of Input(X) must be 2 or 4.".into()));
+    }
+    cx.eq(&x[0], &dim(&label, 0, "Input(Label)")?);
+    if cx.operand(2).is_some() {
+        let w = cx.shape(2)?;
+        if w.len() != 1 {
+            return Err(Bad("Input(Weight) should be a 1D tensor.".into()));
+        }
+        cx.eq(&x[1], &w[0]);
+    }
+    let none = cx.str_attr("reduction").unwrap_or("mean") == "none";
+    let out = if x.len() == 2 {
+        if none {
+            vec![x[0].clone()]
+        } else {
+            Vec::new()
+        }
+    } else {
+        if label.len() != 3 {
+            return Err(Bad(format!(
+                "Expected Input(Label) dimensions=3, received {}.",
+                label.len()
+            )));
+        }
+        cx.eq(&x[0], &label[0]);
+        cx.eq(&x[2], &label[1]);
+        cx.eq(&x[3], &label[2]);
+        if none {
+            vec![x[0].clone(), x[2].clone(), x[3].clone()]
+        } else {
+            Vec::new()
+        }
+    };
+    cx.set_shape(0, out);
+    cx.set_shape(1, Vec::new());
+    Ok(())
+}
+
+fn match_matrix_tensor(cx: &mut Cx<'_>) -> Res {
+    let x = cx.shape(0)?;
+    let y = cx.shape(1)?;
+    let w = cx.shape(2)?;
+    for (t, n, what) in [(&x, 2, "X"), (&y, 2, "Y"), (&w, 3, "W")] {
+        if t.len() != n {
+            return Err(Bad(format!(
+                "The dimensions of Input({what}) should be equal to {n}, but received {}.",
+                t.len()
+            )));
+        }
+    }
+    cx.eq(&w[0], &x[1]);
+    cx.eq(&w[1], &DimExpr::Int(cx.int_attr("dim_t").unwrap_or(1)));
+    cx.eq(&w[2], &y[1]);
+    let out = cx.sym();
+    let tmp = cx.sym();
+    cx.set_shape(0, vec![out, DimExpr::Int(1)]);
+    cx.set_shape(1, vec![tmp, DimExpr::Int(1)]);
+    Ok(())
+}
+
+fn spectral_norm(cx: &mut Cx<'_>) -> Res {
+    let weight = cx.shape(0)?;
+    let u = cx.shape(1)?;
+    let v = cx.shape(2)?;
+    if !(2..=5).contains(&weight.len()) {
+        return Err(Bad(format!(
+            "The rank of Input(Weights) should be between 2 and 5, but received Weight rank({})",
+            weight.len()
+        )));
+    }
+    let axis = cx.int_attr("dim").unwrap_or(0);
+    let iters = cx.int_attr("power_iters").unwrap_or(1);
+    if !matches!(axis, 0 | 1) {
+        return Err(Bad(format!(
+            "Attr(dim) can only be 0 or 1, but received {axis}"
+        )));
+    }
+    if iters < 0 {
+        return Err(Bad(format!(
+            "Attr(power_iters) should be greater equal then 0, but received {iters}"
+        )));
+    }
+    let axis = axis as usize;
+    let rest: Vec<DimExpr> = weight
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i != axis)
+        .map(|(_, d)| d.clone())
+        .collect();
+    let rest = cx.product(&rest);
+    cx.eq(&dim(&u, 0, "Input(U)")?, &weight[axis]);
+    cx.eq(&dim(&v, 0, "Input(V)")?, &rest);
+    cx.set_shape(0, weight);
+    Ok(())
+}
+
+fn random_routing(cx: &mut Cx<'_>) -> Res {
+    let top_value = cx.shape(1)?;
+    let prob = cx.shape(0)?;
+    let top_idx = cx.shape(2)?;
+    let v0 = dim(&top_value, 0, "Input(TopkValue)")?;
+    cx.eq(&dim(&prob, 0, "Input(Prob)")?, &v0);
+    cx.eq(&dim(&top_idx, 0, "Input(TopkIdx)")?, &v0);
+    cx.eq(
+        &dim(&top_idx, 1, "Input(TopkIdx)")?,
+        &dim(&top_value, 1, "Input(TopkValue)")?,
+    );
+    // Paddle 3.3.1 prints the top values' dims for the result.
+    cx.set_shape(0, top_value);
+    Ok(())
+}
+
+fn tdm_sampler(cx: &mut Cx<'_>) -> Res {
+    let x = cx.shape(0)?;
+    let positive = i64::from(cx.bool_attr("output_positive").unwrap_or(true));
+    let per_layer = cx.ints_attr("neg_samples_num_list").unwrap_or_default();
+    let length = per_layer.iter().fold(0i64, |acc, &n| {
+        acc.saturating_add(n).saturating_add(positive)
+    });
+    let out = vec![dim(&x, 0, "Input(X)")?, DimExpr::Int(length)];
+    for r in 0..3 {
+        cx.set_shape(r, out.clone());
+    }
+    Ok(())
+}
+
+fn hsigmoid_loss(cx: &mut Cx<'_>) -> Res {
+    let input = cx.shape(0)?;
+    let label = cx.shape(1)?;
+    let rows = dim(&input, 0, "Input(X)")?;
+    cx.eq(&rows, &dim(&label, 0, "Input(Label)")?);
+    let out = vec![rows, DimExpr::Int(1)];
+    for r in 0..3 {
+        cx.set_shape(r, out.clone());
+    }
+    Ok(())
+}
+
+fn multiplex(cx: &mut Cx<'_>) -> Res {
+    let items = cx.list(0)?;
+    if items.is_empty() {
+        return Err(Bad("MultiInput(X) shouldn't be empty.".into()));
+    }
+    let ids = cx.shape(1)?;
+    if ids.len() != 2 {
+        return Err(Bad(
+            "The index tensor must be a vector with 2 dimensions".into()
+        ));
+    }
+    cx.eq(&ids[1], &DimExpr::Int(1));
+    if items.len() < 2 {
+        return Err(Bad(
+            "multiplex operator should have more than one candidate input tensors.".into(),
+        ));
+    }
+    let mut out = items[0].shape.clone();
+    if out.len() < 2 {
+        return Err(Bad(
+            "The rank of candidate tensors must be not less than 2.".into(),
+        ));
+    }
+    for t in &items[1..] {
+        equal_dims(cx, &out, &t.shape, "All the candidate tensors")?;
+    }
+    if let (Some(rows), Some(batch)) = (out[0].as_int(), ids[0].as_int()) {
+        if rows < batch {
+            return Err(Bad(
+                "The 2nd-dim of input cannot be smaller than batchSize of the index tensor.".into(),
+            ));
+        }
+    }
+    out[0] = ids[0].clone();
+    cx.set_shape(0, out);
     Ok(())
 }

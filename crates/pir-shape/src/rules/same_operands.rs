@@ -227,6 +227,11 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.fetch", shape_only),
     ("pd_op.increment", shape_only),
     ("pd_op.increment_", shape_only),
+    ("pd_op.dequantize_abs_max", shape_only),
+    ("pd_op.dequantize_log", shape_only),
+    ("pd_op.fake_dequantize_max_abs", shape_only),
+    ("pd_op.number_count", shape_only),
+    ("pd_op.yolo_box_head", shape_only),
     ("pd_op.argsort", argsort),
 ];
 

@@ -1,6 +1,14 @@
 //! One-tensor ops that change the shape (Paddle's `unary_infer_sym.cc`):
 //! reductions, reshapes, slices, splits, pools.
 
+pub(super) mod diag;
+pub(super) mod linalg;
+pub(super) mod misc;
+pub(super) mod pool;
+pub(super) mod quant;
+pub(super) mod signal;
+pub(super) mod unique;
+
 use super::{ints, Bad, Cx, Res, Rule};
 use crate::expr::DimExpr;
 use crate::fact::{ShapeOrData, TensorFact};
@@ -18,6 +26,8 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.nansum", reduce),
     ("pd_op.logsumexp", reduce),
     ("pd_op.frobenius_norm", reduce),
+    ("pd_op.std", reduce),
+    ("pd_op.var", reduce),
     ("pd_op.p_norm", p_norm),
     ("pd_op.argmax", arg_min_max),
     ("pd_op.argmin", arg_min_max),
@@ -46,23 +56,15 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.cumsum_", same_shape),
     ("pd_op.logcumsumexp", same_shape),
     ("pd_op.dropout", dropout),
-    ("pd_op.pool2d", spatial_like_type),
-    ("pd_op.pool3d", spatial_like_type),
-    ("pd_op.max_pool2d_with_index", spatial_like_type),
-    ("pd_op.max_pool3d_with_index", spatial_like_type),
-    ("pd_op.pad3d", spatial_like_type),
-    ("pd_op.pad", spatial_like_type),
     ("pd_op.nearest_interp", interp),
     ("pd_op.bilinear_interp", interp),
     ("pd_op.bicubic_interp", interp),
     ("pd_op.trilinear_interp", interp),
     ("pd_op.linear_interp", interp),
-    ("pd_op.pixel_shuffle", spatial_like_type),
-    ("pd_op.lp_pool2d", spatial_like_type),
     ("pd_op.interp_antialias", spatial_like_type),
-    ("pd_op.maxout", spatial_like_type),
     ("pd_op.yolo_box", spatial_like_type),
     ("pd_op.slogdet", slogdet),
+    ("pd_op.slogdet_v2", batch_of_matrices),
     ("pd_op.kthvalue", kthvalue),
     ("pd_op.mode", kthvalue),
     ("pd_op.prior_box", from_result_types),
@@ -82,8 +84,22 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.full_batch_size_like", batch_size_like),
     ("pd_op.uniform_random_batch_size_like", batch_size_like),
     ("pd_op.uniform_random_batch_size_like_sr", batch_size_like),
-    ("pd_op.pixel_unshuffle", spatial_like_type),
 ];
+
+/// Operand 0's shape when `ok` accepts its rank, else Paddle's refusal
+/// `msg(rank)`.
+pub(super) fn shape_of_rank(
+    cx: &mut Cx<'_>,
+    ok: impl FnOnce(usize) -> bool,
+    msg: impl FnOnce(usize) -> String,
+) -> Result<Vec<DimExpr>, Bad> {
+    let x = cx.shape(0)?;
+    if ok(x.len()) {
+        Ok(x)
+    } else {
+        Err(Bad(msg(x.len())))
+    }
+}
 
 fn same_shape(cx: &mut Cx<'_>) -> Res {
     let s = cx.shape(0)?;
@@ -267,24 +283,60 @@ fn squeeze(cx: &mut Cx<'_>) -> Res {
     Ok(())
 }
 
+/// `unsqueeze`, as Paddle places the new axes: each axis (normalized
+/// against the rank reached so far) marks a 1, moving the marks at and
+/// after it one place on; the input's dims fill the rest in order. An axis
+/// known only as a symbol makes every output dim a fresh symbol.
 fn unsqueeze(cx: &mut Cx<'_>) -> Res {
     let x = cx.tensor(0)?;
-    let axes = cx.int_list(1, "axis")?.unwrap_or_default();
-    let mut out = x.shape.clone();
-    for a in &axes {
-        let a = a
-            .as_int()
-            .ok_or_else(|| Bad("symbolic unsqueeze axis".into()))?;
-        let cur = out.len() as i64;
-        let a = if a < 0 { a + cur + 1 } else { a };
-        let a = a.clamp(0, cur) as usize;
-        out.insert(a, DimExpr::Int(1));
-        if out.len() > pir_infer::MAX_RANK + 1 {
-            return Err(Bad("rank too large".into()));
+    let axes = match cx.ints_attr("axis") {
+        Some(v) => ints(&v),
+        None => {
+            let f = cx.input(1);
+            misc::data_or_new_syms(cx, &f)?
         }
+    };
+    let rank = x.rank() + axes.len();
+    if rank > pir_infer::MAX_RANK + 1 {
+        return Err(Bad("rank too large".into()));
     }
+    // `true` marks a new axis; `false` a slot for an input dim.
+    let mut marks = vec![false; rank + 1];
+    let mut symbolic = false;
+    for (cur, a) in (x.rank()..).zip(&axes) {
+        let Some(a) = a.as_int() else {
+            symbolic = true;
+            break;
+        };
+        let at = if a < 0 { a + cur as i64 + 1 } else { a };
+        let Some(at) = usize::try_from(at).ok().filter(|&at| at <= cur) else {
+            return Err(Bad(format!("unsqueeze axis {a} out of range")));
+        };
+        for i in (at..=cur).rev() {
+            if marks[i] {
+                marks[i + 1] = true;
+                marks[i] = false;
+            }
+        }
+        marks[at] = true;
+    }
+    let out: Vec<DimExpr> = if symbolic {
+        (0..rank).map(|_| cx.sym()).collect()
+    } else {
+        let mut dims = x.shape.iter();
+        marks[..rank]
+            .iter()
+            .map(|&m| {
+                if m {
+                    DimExpr::Int(1)
+                } else {
+                    dims.next().cloned().unwrap_or(DimExpr::Int(1))
+                }
+            })
+            .collect()
+    };
     match x.data {
-        Some(d) if x.rank() == 0 => cx.set_tensor(0, TensorFact::with_data(out, d)),
+        Some(d) if x.rank() == 0 && !symbolic => cx.set_tensor(0, TensorFact::with_data(out, d)),
         _ => cx.set_shape(0, out),
     }
     Ok(())
@@ -602,6 +654,18 @@ fn slogdet(cx: &mut Cx<'_>) -> Res {
     let mut out = vec![DimExpr::Int(2)];
     out.extend_from_slice(&x[..x.len().saturating_sub(2)]);
     cx.set_shape(0, out);
+    Ok(())
+}
+
+/// `slogdet_v2`: the sign and the log of the determinant of square
+/// matrices, each of the batch dims.
+fn batch_of_matrices(cx: &mut Cx<'_>) -> Res {
+    let x = shape_of_rank(cx, |r| r >= 2, |r| format!("slogdet_v2 of a {r}-D tensor"))?;
+    let r = x.len();
+    cx.eq(&x[r - 1], &x[r - 2]);
+    let batch = x[..r - 2].to_vec();
+    cx.set_shape(0, batch.clone());
+    cx.set_shape(1, batch);
     Ok(())
 }
 

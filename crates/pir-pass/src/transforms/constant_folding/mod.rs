@@ -705,7 +705,7 @@ fn out_of_place_twin(p: &Program, op: OpId) -> Option<Twin> {
         return None;
     }
     for &(_, input) in def.inplace {
-        let v = p.operand(op, def.input_index(input)?)?;
+        let v = p.operand(op, def.input_index(input.as_str())?)?;
         let ValueDef::Result { op: maker, .. } = p.value_def(v) else {
             return None;
         };
@@ -721,7 +721,7 @@ fn out_of_place_twin(p: &Program, op: OpId) -> Option<Twin> {
     let operands = twin_def
         .inputs
         .iter()
-        .map(|i| Some(p.operand(op, def.input_index(i.name)?)))
+        .map(|i| Some(p.operand(op, def.input_index(i.name.as_str())?)))
         .collect::<Option<Vec<_>>>()?;
     Some(Twin { name, operands })
 }

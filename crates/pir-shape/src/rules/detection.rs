@@ -1,0 +1,99 @@
+//! Detection ops (Paddle keeps them in `binary_infer_sym.cc` and
+//! `multiary_infer_sym.cc`): proposals, non-maximum suppression and
+//! their counts.
+
+use super::binary::dim;
+use super::control_flow::result_from_type;
+use super::{Bad, Cx, Res, Rule};
+use crate::expr::DimExpr;
+
+pub(crate) const RULES: &[(&str, Rule)] = &[
+    ("pd_op.generate_proposals", generate_proposals),
+    ("pd_op.multiclass_nms3", multiclass_nms3),
+    ("pd_op.psroi_pool", psroi_pool),
+];
+
+/// `generate_proposals`: an unknown number of boxes of 4 with one
+/// probability each; the per-image counts follow the scores' batch unless
+/// the count result is absent or 0-d (then its type shapes it).
+fn generate_proposals(cx: &mut Cx<'_>) -> Res {
+    let kept = cx.sym();
+    cx.set_shape(0, vec![kept.clone(), DimExpr::Int(4)]);
+    cx.set_shape(1, vec![kept, DimExpr::Int(1)]);
+    let from_type = cx.result_is_null(2) || cx.result_dims(2).is_some_and(|d| d.is_empty());
+    if from_type {
+        result_from_type(cx, 2);
+    } else {
+        let scores = cx.shape(0)?;
+        cx.set_shape(2, vec![dim(&scores, 0, "Input(Scores)")?]);
+    }
+    Ok(())
+}
+
+/// `multiclass_nms3`: an unknown number of kept boxes (coordinates plus
+/// label and score) and an unknown count per image.
+fn multiclass_nms3(cx: &mut Cx<'_>) -> Res {
+    let boxes = cx.shape(0)?;
+    let scores = cx.shape(1)?;
+    let coords = dim(&boxes, 2, "Input(BBoxes)")?;
+    let per_image = dim(&boxes, 1, "Input(BBoxes)")?;
+    if scores.len() == 3 {
+        cx.eq(&per_image, &scores[2]);
+    } else {
+        cx.eq(&coords, &DimExpr::Int(4));
+        cx.eq(&per_image, &dim(&scores, 1, "Input(Scores)")?);
+    }
+    let kept = cx.sym();
+    let width = cx.add(&coords, &DimExpr::Int(2));
+    let counts = cx.sym();
+    cx.set_shape(0, vec![kept.clone(), width]);
+    cx.set_shape(1, vec![kept, DimExpr::Int(1)]);
+    cx.set_shape(2, vec![counts]);
+    Ok(())
+}
+
+fn psroi_pool(cx: &mut Cx<'_>) -> Res {
+    let x = cx.shape(0)?;
+    let rois = cx.shape(1)?;
+    if x.len() != 4 {
+        return Err(Bad("The format of input tensor is NCHW".into()));
+    }
+    if rois.len() != 2 {
+        return Err(Bad(
+            "ROIs should be a 2-D DenseTensor of shape (num_rois, 4) given as [(x1, y1, x2, y2), ...]"
+                .into(),
+        ));
+    }
+    cx.eq(&rois[1], &DimExpr::Int(4));
+    if cx.operand(2).is_some() {
+        let n = cx.shape(2)?;
+        if n.len() != 1 {
+            return Err(Bad(format!(
+                "The second dimension of RoisNum should be 1, but received dimension is {}",
+                n.len()
+            )));
+        }
+    }
+    let h = cx.int_attr("pooled_height").unwrap_or(1);
+    let w = cx.int_attr("pooled_width").unwrap_or(1);
+    let c = cx.int_attr("output_channels").unwrap_or(1);
+    cx.eq(&x[1], &DimExpr::Int(c.saturating_mul(h).saturating_mul(w)));
+    if h <= 0 || w <= 0 {
+        return Err(Bad(
+            "The pooled output height and width must be greater than 0".into(),
+        ));
+    }
+    if c <= 1 {
+        return Err(Bad("The pooled output channels must greater than 1".into()));
+    }
+    cx.set_shape(
+        0,
+        vec![
+            rois[0].clone(),
+            DimExpr::Int(c),
+            DimExpr::Int(h),
+            DimExpr::Int(w),
+        ],
+    );
+    Ok(())
+}

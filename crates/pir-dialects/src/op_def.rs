@@ -279,6 +279,20 @@ impl Text {
     }
 }
 
+impl Text {
+    /// Compares the text with `other` as `str::cmp` does, without checking
+    /// character boundaries (byte order is `str` order): the cheap compare
+    /// of a binary search over the table.
+    pub fn cmp_str(self, other: &str) -> std::cmp::Ordering {
+        let start = self.start as usize;
+        STRINGS
+            .as_bytes()
+            .get(start..start + self.len as usize)
+            .unwrap_or(&[])
+            .cmp(other.as_bytes())
+    }
+}
+
 impl std::ops::Deref for Text {
     type Target = str;
 

@@ -53,9 +53,7 @@ impl OpSource for TableOps {
         if !is_registered_name(name) {
             return None;
         }
-        let index = OP_DEFS
-            .binary_search_by(|d| d.name.as_str().cmp(name))
-            .ok()?;
+        let index = OP_DEFS.binary_search_by(|d| d.name.cmp_str(name)).ok()?;
         // The table is far below 65,536 ops (a test checks it).
         u16::try_from(index).ok()
     }

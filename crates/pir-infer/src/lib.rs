@@ -60,15 +60,15 @@ use args::{Args, Param, Syms};
 
 /// The InferMeta facts of the op definitions.
 mod table {
-    use pir_dialects::op_def::{List, Text, OP_DEFS};
+    use pir_dialects::op_def::{List, OpDef, Text, OP_DEFS};
 
-    /// `(op, InferMeta function, parameters)` of every defined op that
+    /// `(definition, InferMeta function, parameters)` of every defined op that
     /// names a function, in name order.
-    pub(crate) fn infer_meta() -> impl Iterator<Item = (&'static str, &'static str, List<Text>)> {
+    pub(crate) fn infer_meta() -> impl Iterator<Item = (&'static OpDef, &'static str, List<Text>)> {
         OP_DEFS.iter().filter_map(|d| {
             let rt = d.runtime?;
             (!rt.infer_meta_func.is_empty()).then_some((
-                d.name.as_str(),
+                d,
                 rt.infer_meta_func.as_str(),
                 rt.infer_meta_params,
             ))
@@ -171,7 +171,10 @@ pub fn coverage() -> Coverage {
     funcs.dedup();
     Coverage {
         ops_inferred: table::infer_meta()
-            .filter(|e| registry::op_override(e.0).is_some() || registry::function(e.1).is_some())
+            .filter(|e| {
+                registry::op_override(e.0.name.as_str()).is_some()
+                    || registry::function(e.1).is_some()
+            })
             .count(),
         ops_with_function: table::infer_meta().count(),
         functions_implemented: registry::implemented_functions(),
@@ -197,7 +200,7 @@ pub fn has_inference(op: &str) -> bool {
 
 fn find_def(name: &str) -> Option<&'static OpDef> {
     OP_DEFS
-        .binary_search_by(|d| d.name.cmp(name))
+        .binary_search_by(|d| d.name.cmp_str(name))
         .ok()
         .and_then(|i| OP_DEFS.get(i))
 }
@@ -206,8 +209,8 @@ impl Inferer {
     /// The inferer for ops of `ctx`.
     pub fn new(ctx: &IrContext) -> Inferer {
         let mut entries = FxHashMap::default();
-        for (op, func_name, param_names) in table::infer_meta() {
-            let Some(def) = find_def(op) else { continue };
+        for (def, func_name, param_names) in table::infer_meta() {
+            let op = def.name.as_str();
             let entry = if let Some(f) = registry::op_override(op) {
                 Entry::Op(f, Some(def))
             } else if let Some(func) = registry::function(func_name) {

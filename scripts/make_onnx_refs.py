@@ -6,7 +6,9 @@ Run with Paddle's Python:
 
     /work/venv-paddle/bin/python scripts/make_onnx_refs.py
 
-For each model of tests/corpus and tests/corpus/control_flow (`NAME.json`):
+For each model of tests/corpus, tests/corpus/control_flow and the
+sequence-decoding and signal models of tests/corpus/onnx_ops (`op_*.json`,
+made with their inputs by scripts/make_onnx_decode_models.py) (`NAME.json`):
 a model without `NAME.inputs.npz` gets one made from its `meta.json`
 `input_specs` (batch 2 for a dynamic first dim, seed 2024; float inputs
 normal, integer inputs 4, the loop count the control-flow models take);
@@ -26,7 +28,9 @@ import sys
 import numpy as np
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DIRS = [f"{REPO}/tests/corpus", f"{REPO}/tests/corpus/control_flow"]
+DIRS = [f"{REPO}/tests/corpus", f"{REPO}/tests/corpus/control_flow", f"{REPO}/tests/corpus/onnx_ops"]
+# In tests/corpus/onnx_ops, only the models of make_onnx_decode_models.py.
+OPS_PREFIX = "op_"
 
 
 def make_inputs(meta_path, out):
@@ -59,6 +63,8 @@ def main():
             name = os.path.basename(prefix)
             meta = prefix + ".meta.json"
             if not os.path.exists(meta) or name.endswith((".meta", ".translated", ".legacy")):
+                continue
+            if d.endswith("onnx_ops") and not name.startswith(OPS_PREFIX):
                 continue
             inputs = prefix + ".inputs.npz"
             try:

@@ -17,7 +17,15 @@ Sections:
     dynamic dims and optional results may be left out;
   * unary, nullary and same-operand ops (linear algebra, FFT, quantization,
     signal framing, diagonals, uniques, pools and pads over dynamic extents,
-    variance-like reductions, index generators, ...).
+    variance-like reductions, index generators, ...);
+  * fused attention and its gradient, flash attention over packed
+    sequences, batch and RMS norms, linear and chained products, reductions
+    with indices, YOLO loss, hashed embeddings and NCE: text cases, some
+    carrying what Paddle's rule needs to run (see that section);
+  * tensor arrays, control-flow stacks, coalescing and loss scaling: built
+    with Paddle's static API and taken as Paddle prints them in memory (its
+    serializer drops `cf.stack_create`, and saving would prune gradients),
+    then converted as the text cases are.
 
 Usage:
   PY scripts/make_shape_cases.py [--pir PATH] [--out DIR] [CASE ...]
@@ -556,17 +564,324 @@ def attention_quant_more():
     return p
 
 
+# ------------------- fused attention, norms, products, detection, vocabularies
+# Text cases like the ones above. Paddle 3.3.1 cannot run some of these ops'
+# rules on a program as it builds them, so the programs carry what the rule
+# needs: `data_format` on the fused batch norms (their rule is batch_norm's),
+# a rank-4 seed offset on `flashmask_attention` (its rule checks operand 4),
+# only the optional gradients `fused_attention_grad` derives, and for `nce`
+# the model's class counts are widened to 64-bit (MODEL_PATCHES), the width
+# its rule reads.
+
+MODEL_PATCHES = {}
+
+
+def widen_int_attrs(model, op, names):
+    """Makes the 32-bit attributes `names` of every `op` in a model 64-bit."""
+    def walk(node):
+        if isinstance(node, dict):
+            if node.get("#", "").endswith("." + op.split(".", 1)[1]):
+                for a in node.get("A", []):
+                    if a["N"] in names and a["AT"]["#"] == "0.a_i32":
+                        a["AT"]["#"] = "0.a_i64"
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(model)
+
+
+@text_case
+def norms_fused():
+    p = Text()
+    x = p.data("x", [-1, -1, -1, -1]); c = p.data("c", [-1]); c2 = p.data("c2", [-1])
+    stats = [t(-1)] * 5
+    p.op("pd_op.fused_batch_norm_act", [x, c, c, c, c2], [t(-1, -1, -1, -1)] + stats,
+         momentum=0.9, epsilon=1e-5, act_type="relu", data_format="NCHW")
+    x2 = p.data("x2", [-1, -1, -1, -1])
+    p.op("pd_op.fused_bn_add_activation", [x2, x2, c, p.data("c3", [-1]), p.data("c4", [-1]), c2],
+         [t(-1, -1, -1, -1)] + stats, momentum=0.9, epsilon=1e-5, act_type="relu", data_format="NHWC")
+    m, v = p.data("m", [-1]), p.data("v", [-1])
+    p.op("pd_op.batch_norm", [p.data("x3", [-1, -1, -1]), m, v, p.data("s", [-1]), p.data("b", [-1])],
+         [t(-1, -1, -1)] + stats, is_test=False, momentum=0.9, epsilon=1e-5, data_format="NCHW",
+         use_global_stats=False, trainable_statistics=False)
+    p.op("pd_op.batch_norm", [p.data("x4", [-1, 3, -1, -1]), m, v, None, None],
+         [t(-1, 3, -1, -1), t(-1), t(-1), None, None, None], is_test=True, momentum=0.9, epsilon=1e-5,
+         data_format="NCHW", use_global_stats=False, trainable_statistics=False)
+    p.op("pd_op.rms_norm", [p.data("r", [-1, -1, -1]), p.data("sc", [-1])], [t(-1, -1, -1), t(-1, -1)],
+         normalized_shape=[8], epsilon=1e-5)
+    p.op("pd_op.rms_norm", [p.data("r2", [-1, 4, -1]), p.data("sc2", [-1, -1])], [t(-1, 4, 6), t(-1)],
+         normalized_shape=[4, 6], epsilon=1e-5)
+    p.op("pd_op.rms_norm", [p.data("r3", [-1, -1]), None], [t(-1, -1), t(-1)], normalized_shape=[-1], epsilon=1e-5)
+    quant = dict(epsilon=1e-5, quant_scale=1.0, quant_round_type=1, quant_max_bound=127.0, quant_min_bound=-127.0)
+    p.op("pd_op.fused_rms_norm_quant", [p.data("y", [-1, -1, -1]), None, None, p.data("nw", [-1]), None],
+         [t(-1, -1, -1, dt="i8"), None, None], begin_norm_axis=2, **quant)
+    p.op("pd_op.fused_rms_norm_quant", [p.data("y2", [-1, -1, -1]), p.data("bb", [-1]), p.data("res", [-1, -1, -1]),
+                                        p.data("nw2", [-1]), p.data("nb2", [-1])],
+         [t(-1, -1, -1, dt="i8"), t(-1, -1, -1), t(-1, -1)], begin_norm_axis=1, **quant)
+    return p
+
+
+@text_case
+def products_reductions():
+    p = Text()
+    p.op("pd_op.linear_v2", [p.data("x", [-1, -1, 16]), p.data("w", [-1, -1]), p.data("b", [-1])], [t(-1, -1, -1)])
+    p.op("pd_op.linear_v2", [p.data("x2", [-1, 16]), p.data("w2", [-1, -1]), p.data("b2", [-1])], [t(-1, -1)],
+         transpose_weight=True)
+    p.op("pd_op.linear_v2", [p.data("x3", [-1]), p.data("w3", [-1, 8]), p.data("b3", [-1])], [t(1, 8)])
+    a, b, c, d = p.data("a", [-1]), p.data("bm", [-1, -1]), p.data("cm", [-1, 5]), p.data("dm", [-1])
+    p.op("pd_op.multi_dot", [p.combine([a, b, c, d])], [t()])
+    p.op("pd_op.multi_dot", [p.combine([b, c])], [t(-1, 5)])
+    p.op("pd_op.multi_dot", [p.combine([p.data("e", [-1, -1]), p.data("f", [-1, -1]), p.data("g", [-1])])], [t(-1)])
+    p.op("pd_op.multi_dot", [p.combine([p.data("h", [-1]), p.data("i", [-1, 7])])], [t(7)])
+    p.op("pd_op.c_concat", [p.data("cc", [-1, -1, 8])], [t(-1, -1, 32)], rank=0, nranks=4, ring_id=0,
+         use_calc_stream=False, use_model_parallel=True)
+    m = p.data("m", [-1, 5, -1])
+    p.op("pd_op.max_with_index", [m], [t(-1, -1), t(-1, -1, dt="i64")], dim=1, keepdim=False, flatten=False)
+    p.op("pd_op.min_with_index", [m], [t(-1, 1, -1), t(-1, 1, -1, dt="i64")], dim=-2, keepdim=True, flatten=False)
+    p.op("pd_op.max_with_index", [m], [t(), t(dt="i64")], dim=0, keepdim=False, flatten=True)
+    p.op("pd_op.min_with_index", [m], [t(1, 1, 1), t(1, 1, 1, dt="i64")], dim=0, keepdim=True, flatten=True)
+    return p
+
+
+@text_case
+def vocab_detection():
+    p = Text()
+    x = p.data("x", [-1, 1], "i32")
+    p.op("pd_op.pyramid_hash", [x, p.data("w", [-1, -1]), p.data("wl", [-1, -1], "i32"), p.data("bl", [-1, -1], "i32")],
+         [t(-1, 16), t(-1, 1, dt="i32"), t(-1, 1, dt="i32")], num_emb=16, space_len=100, rand_len=4,
+         white_list_len=5, black_list_len=3)
+    p.op("pd_op.pyramid_hash", [x, p.data("w2", [-1, -1]), p.data("wl2", [-1, -1], "i32"), p.data("bl2", [-1, -1], "i32")],
+         [t(-1, 16), t(-1, 1, dt="i32"), t(-1, 1, dt="i32")], num_emb=16, space_len=100, rand_len=4)
+    f = p.data("f", [-1, 8])
+    p.op("pd_op.nce", [f, p.data("lab", [-1, -1], "i64"), p.data("nw", [-1, 8]), p.data("nb", [-1, 1]),
+                       None, None, None, None], [t(-1, 1), t(-1, -1), t(-1, -1, dt="i64")],
+         num_total_classes=20, num_neg_samples=5)
+    p.op("pd_op.nce", [f, p.data("lab2", [-1], "i64"), p.data("nw2", [-1, 8]), None, None, None, None, None],
+         [t(-1, 1), None, None], num_total_classes=20, num_neg_samples=5, is_test=True)
+    yx = p.data("yx", [-1, -1, -1, -1])
+    p.op("pd_op.yolo_loss", [yx, p.data("gb", [-1, -1, -1]), p.data("gl", [-1, -1], "i32"), p.data("gs", [-1, -1])],
+         [t(-1), t(-1, 3, -1, -1, dt="i32"), t(-1, -1, dt="i32")], anchors=[10, 13, 16, 30, 33, 23],
+         anchor_mask=[0, 1, 2], class_num=80)
+    p.op("pd_op.yolo_loss", [p.data("yx2", [-1, 16, -1, 8]), p.data("gb2", [-1, -1, 4]), p.data("gl2", [-1, -1], "i32"), None],
+         [t(-1), t(-1, 2, 8, 8, dt="i32"), t(-1, -1, dt="i32")], anchors=[10, 13, 16, 30], anchor_mask=[0, 1], class_num=3)
+    p.op("pd_op.yolo_box_post", [p.data("b0", [-1, 255, -1, -1]), p.data("b1", [-1, 255, -1, -1]),
+                                 p.data("b2", [-1, 255, -1, -1]), p.data("ims", [-1, 2]), p.data("isc", [-1, 2])],
+         [t(-1, 6), t(-1, dt="i32")], anchors0=[116, 90, 156, 198, 373, 326], anchors1=[30, 61, 62, 45, 59, 119],
+         anchors2=[10, 13, 16, 30, 33, 23], class_num=80, conf_thresh=0.005, downsample_ratio0=32,
+         downsample_ratio1=16, downsample_ratio2=8, clip_bbox=True, scale_x_y=1.0, nms_threshold=0.45)
+    return p
+
+
+MODEL_PATCHES["vocab_detection"] = lambda model: widen_int_attrs(
+    model, "pd_op.nce", {"num_total_classes", "num_neg_samples"})
+
+
+@text_case
+def flash_unpadded_mask():
+    p = Text()
+    q = p.data("q", [-1, 8, 64], "f16"); k = p.data("k", [-1, -1, -1], "f16"); v = p.data("v", [-1, -1, 32], "f16")
+    cq, ck = p.data("cq", [-1], "i32"), p.data("ck", [-1], "i32")
+    lens = [p.full_int_array([100]), p.full_int_array([200])]
+    p.op("pd_op.flash_attn_unpadded", [q, k, v, cq, ck, None, None] + lens,
+         [t(-1, 8, 32, dt="f16"), t(-1, 8, -1, -1, dt="f16"), t(-1, 8, -1), t(2, dt="i64")], scale=0.125)
+    p.op("pd_op.flash_attn_unpadded", [q, k, v, cq, ck, None, p.data("mask", [-1, -1, -1, -1], "f16")] + lens,
+         [t(-1, 8, 32, dt="f16"), t(-1, 8, -1, -1, dt="f16"), None, None], scale=0.125)
+    q2, k2, v2 = (p.data(n, [-1, -1, -1], "f16") for n in ("q2", "k2", "v2"))
+    p.op("pd_op.flash_attn_unpadded", [q2, k2, v2, cq, ck, None, None] + lens,
+         [t(-1, -1, -1, dt="f16"), t(-1, -1, -1, -1, dt="f16"), t(-1, -1, -1), t(2, dt="i64")], scale=0.125)
+    mq = p.data("mq", [-1, -1, 8, 64], "f16")
+    mk, mv = p.data("mk", [-1, -1, -1, -1], "f16"), p.data("mv", [-1, -1, -1, 32], "f16")
+    p.op("pd_op.flashmask_attention", [mq, mk, mv, p.data("se", [-1, 8, -1, 2], "i32"), p.data("fso", [-1, -1, -1, -1], "i64")],
+         [t(-1, -1, 8, 32, dt="f16"), t(-1, 8, -1, -1, dt="f16"), t(-1, 8, -1), t(2, dt="i64")])
+    return p
+
+
+def _fused_attention_attrs(**kw):
+    attrs = dict(epsilon=1e-5, attn_dropout_rate=0.0, attn_dropout_fix_seed=False, attn_dropout_seed=0,
+                 attn_dropout_implementation="upscale_in_train", dropout_rate=0.0, dropout_fix_seed=False,
+                 dropout_seed=0, dropout_implementation="upscale_in_train", ln_epsilon=1e-5, add_residual=True,
+                 num_heads=8, ring_id=-1)
+    attrs.update(kw)
+    return attrs
+
+
+@text_case
+def fused_attention():
+    p = Text()
+    x = p.data("x", [-1, -1, -1])
+    scores = t(-1, 8, -1, -1)
+    outs = [t(-1), t(-1), t(-1, -1, -1), t(-1, -1, 3, 8, 8), t(-1, -1, 3, 8, 8), t(3, -1, 8, -1, 8), scores,
+            t(-1, 8, -1, 8), scores, scores, scores, scores, t(-1, -1, 8, 8), t(-1, -1, -1), t(-1, -1, -1),
+            None, None, None, None, t(-1, -1, -1)]
+    p.op("pd_op.fused_attention", [x, p.data("lns", [-1]), p.data("lnb", [-1]), p.data("qkvw", [-1, -1, -1, -1]),
+                                   p.data("qkvb", [-1, -1, -1]), None, p.data("mask", [-1, 1, -1, -1]),
+                                   p.data("olw", [-1, -1]), p.data("olb", [-1]), None, None], outs,
+         **_fused_attention_attrs(transpose_qkv_wb=False, pre_layer_norm=True, is_test=False))
+    x2 = p.data("x2", [-1, -1, 64])
+    wide = t(-1, -1, 64)
+    outs2 = [t(-1), t(-1), wide, t(-1, -1, 192), t(-1, -1, 192), t(3, -1, 8, -1, 8), scores, t(-1, 8, -1, 8),
+             scores, scores, scores, scores, t(-1, -1, 8, 8), wide, wide, t(-1), t(-1), wide, t(2, -1, 8, -1, 8), wide]
+    p.op("pd_op.fused_attention", [x2, None, None, p.data("qkvw2", [-1, -1]), None, p.data("cache", [-1, -1, -1, -1, -1]),
+                                   None, p.data("olw2", [64, 64]), None, p.data("ln2s", [64]), p.data("ln2b", [64])],
+         outs2, **_fused_attention_attrs(transpose_qkv_wb=True, pre_layer_norm=False, is_test=True))
+    p.op("pd_op.fused_attention", [x2, None, None, p.data("qkvw3", [64, -1]), p.data("qkvb3", [-1]), None, None,
+                                   p.data("olw3", [64, 64]), None, None, None],
+         [t(-1), t(-1), wide, t(-1, -1, 96), t(-1, -1, 96), t(3, -1, 8, -1, 4), scores, t(-1, 8, -1, 4), scores,
+          scores, scores, scores, t(-1, -1, 8, 4), wide, wide, None, None, None, None, wide],
+         **_fused_attention_attrs(transpose_qkv_wb=True, pre_layer_norm=False, is_test=False, ring_id=0))
+    return p
+
+
+@text_case
+def fused_attention_grad():
+    p = Text()
+
+    def grad(pre_norm, present, tag):
+        d = lambda n, *s: p.data(n + tag, list(s))
+        ins = [d("og", -1, -1, 64), d("x", -1, -1, 64), d("qkvw", 3, 8, 8, 64), d("qkvb", 3, 8, 8),
+               d("qkvbo", -1, -1, 3, 8, 8), d("sm", -1, 1, -1, -1), d("smo", -1, 8, -1, -1), d("olw", 64, 64),
+               d("olb", 64), d("lns", 64), d("lnb", 64), d("ln2s", 64), d("ln2b", 64), d("lno", -1, -1, 64),
+               d("lnm", -1), d("lnv", -1), d("ln2m", -1), d("ln2v", -1), d("bdro", -1, -1, 64),
+               d("qkvo", -1, -1, 3, 8, 8), d("t2", 3, -1, 8, -1, 8), d("qk", -1, 8, -1, -1), d("qktv", -1, 8, -1, 8),
+               d("so", -1, 8, -1, -1), d("adm", -1, 8, -1, -1), d("ado", -1, 8, -1, -1), d("fmha", -1, -1, 8, 8),
+               d("olo", -1, -1, 64), d("dmo", -1, -1, 64)]
+        outs = [t(3, 8, 8), t(-1, -1, 3, 8, 8), t(-1, 8, -1, -1), t(64), t(64), t(64), t(64), t(64),
+                t(-1, -1, 64), t(3, 8, 8, 64), t(64, 64), t(-1, -1, 64), t(-1, -1, 64), t(-1, -1, 3, 8, 8),
+                t(-1, 8, -1, 8), t(3, -1, 8, -1, 8), t(-1, 8, -1, -1), t(-1, 8, -1, -1), t(-1, 8, -1, -1),
+                t(-1, -1, 8, 8), t(-1, -1, 64)]
+        # Paddle fails when an optional gradient its rule leaves is present.
+        outs = [o if i in present or i in (8, 9, 10) or i >= 13 else None for i, o in enumerate(outs)]
+        p.op("pd_op.fused_attention_grad", ins, outs,
+             **_fused_attention_attrs(transpose_qkv_wb=False, pre_layer_norm=pre_norm, is_test=False))
+
+    grad(True, {0, 1, 2, 3, 4, 5, 11}, "")
+    grad(False, {6, 7, 12}, "2")
+    return p
+
+
+# ------------------------- arrays, stacks, coalescing, loss scaling
+# These programs are built with Paddle's static API and taken as Paddle
+# prints them in memory (`str(program)`): Paddle's serializer drops
+# `cf.stack_create` and its pushes, and saving an inference model would prune
+# the backward ops (`tensor_to_array`) these cases are about. The text is then
+# converted with `pir convert` as the text cases are.
+
+PRINTED_CASES = {}
+
+
+def printed_case(fn):
+    PRINTED_CASES[fn.__name__] = fn
+    return fn
+
+
+@printed_case
+def arrays():
+    """Tensor arrays: slices of an array (an array and a dense tensor), a pop,
+    concatenation and stacking of the elements."""
+    from paddle import _C_ops
+    import paddle
+    arr = _C_ops.create_array(paddle.float32)
+    _C_ops.array_write_(arr, data("x", [-1, 4, -1]), paddle.full([1], 0, "int64"))
+    _C_ops.array_write_(arr, data("y", [-1, 4, 6]), paddle.full([1], 1, "int64"))
+    part = _C_ops.slice_array(arr, [0], [2])
+    _C_ops.slice_array_dense(arr, [1])
+    _C_ops.array_pop(arr, 1)
+    _C_ops.array_to_tensor(part, 0, False)
+    _C_ops.array_to_tensor(arr, 1, True)
+
+
+@printed_case
+def array_grad():
+    """The gradient of `array_to_tensor` (`tensor_to_array`) and of writes."""
+    from paddle import _C_ops
+    import paddle
+    x, y = data("x", [-1, 4, -1]), data("y", [-1, 4, -1])
+    x.stop_gradient = y.stop_gradient = False
+    arr = _C_ops.create_array(paddle.float32)
+    _C_ops.array_write_(arr, x, paddle.full([1], 0, "int64"))
+    _C_ops.array_write_(arr, y * 2.0, paddle.full([1], 1, "int64"))
+    t, _ = _C_ops.array_to_tensor(arr, 1, False)
+    paddle.static.gradients([paddle.mean(t)], [x, y])
+
+
+@printed_case
+def loop_grad():
+    """A `while` loop's gradient: the forward body pushes its values on a
+    stack (`cf.stack_create`, `cf.tuple_push`) that the backward loop pops."""
+    import paddle
+    x, w = data("x", [-1, 8]), data("w", [8, 8])
+    x.stop_gradient = w.stop_gradient = False
+    i, n = paddle.full([1], 0, "int64"), paddle.full([1], 3, "int64")
+    _, h = paddle.static.nn.while_loop(
+        lambda i, h: i < n, lambda i, h: [i + 1, paddle.matmul(h, w) * 2.0], [i, x])
+    paddle.static.gradients([paddle.mean(h)], [x, w])
+
+
+@printed_case
+def coalesce_scaling():
+    """coalesce_tensor (aligned sizes), update_loss_scaling_ and channel-wise
+    dequantization."""
+    from paddle import _C_ops
+    import paddle
+    a, b, c = data("a", [-1, 3]), data("b", [4, -1, 2]), data("c", [5])
+    _C_ops.coalesce_tensor([a, b, c], paddle.float32, True, False, False, 0.0, True, 256, -1,
+                           [], [])
+    _C_ops.coalesce_tensor([a, c], paddle.float64, True, False, False, 0.0, True, 64, 2, [], [])
+    _C_ops.update_loss_scaling_([a, b], data("found", [1], "bool"), data("scale", [1]),
+                                data("good", [1], "int32"), data("bad", [1], "int32"),
+                                1000, 2, 2.0, 0.5, False)
+    q = data("q", [-1, 6, -1])
+    _C_ops.fake_channel_wise_dequantize_max_abs(q, [data("s1", [6])], [8], 1, 1)
+    _C_ops.fake_channel_wise_dequantize_max_abs(q, [data("s2", [-1]), data("s3", [1])], [8, 8],
+                                                0, 2)
+
+
+def printed_program(name):
+    """Paddle's text of case `name`, built in static mode."""
+    import paddle
+    paddle.enable_static()
+    main, startup = paddle.static.Program(), paddle.static.Program()
+    with paddle.static.program_guard(main, startup):
+        PRINTED_CASES[name]()
+    return str(main)
+
+
+def run_printed_case(name, args, here, tmp):
+    """Builds case `name` in a fresh Paddle, then as a text case; 1 on failure."""
+    code = ("import sys; sys.path.insert(0, %r); import make_shape_cases as m\n"
+            "sys.stdout.write(m.printed_program(%r))\n") % (here, name)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if p.returncode or not p.stdout.startswith("{"):
+        print(f"FAIL {name}: {p.stderr.strip().splitlines()[-1:]}", flush=True)
+        return 1
+    return check_text_case(name, p.stdout, args, here, tmp)
+
+
 def run_text_case(name, args, here, tmp):
     """Writes NAME.txt, converts it and saves Paddle's annotation; 1 on failure."""
+    return check_text_case(name, TEXT_CASES[name]().text(), args, here, tmp)
+
+
+def check_text_case(name, text, args, here, tmp):
+    """Writes `text` as NAME.txt, converts it and saves Paddle's annotation;
+    1 on failure."""
     txt = os.path.join(args.out, name + ".txt")
     with open(txt, "w") as f:
-        f.write(TEXT_CASES[name]().text())
+        f.write(text)
     model = os.path.join(tmp, name + ".json")
     conv = subprocess.run([args.pir, "convert", "--force", txt, model],
                           capture_output=True, text=True)
     if conv.returncode:
         print(f"FAIL {name}: pir convert: {conv.stderr.strip()}", flush=True)
         return 1
+    if name in MODEL_PATCHES:
+        with open(model) as f:
+            patched = json.load(f)
+        MODEL_PATCHES[name](patched)
+        with open(model, "w") as f:
+            json.dump(patched, f)
     check = subprocess.run([sys.executable, os.path.join(here, "paddle_check_shapes.py"),
                             "--pir", args.pir, "--save", args.out, model],
                            capture_output=True, text=True)
@@ -593,13 +908,16 @@ def main():
     ap.add_argument("--out", default="crates/pir-shape/tests/paddle_cases")
     ap.add_argument("cases", nargs="*")
     args = ap.parse_args()
-    names = args.cases or list(CASES) + list(TEXT_CASES)
+    names = args.cases or list(CASES) + list(TEXT_CASES) + list(PRINTED_CASES)
     here = os.path.dirname(os.path.abspath(__file__))
     tmp = tempfile.mkdtemp(prefix="shape_cases")
     failed = 0
     for name in names:
         if name in TEXT_CASES:
             failed += run_text_case(name, args, here, tmp)
+            continue
+        if name in PRINTED_CASES:
+            failed += run_printed_case(name, args, here, tmp)
             continue
         code = (
             "import sys; sys.path.insert(0, %r); import make_shape_cases as m\n"

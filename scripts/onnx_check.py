@@ -27,6 +27,9 @@ float rounding noise, get the stated absolute tolerance. Sets:
 - `cf`: tests/corpus/control_flow, as `corpus`.
 - `legacy`: /work/shared/legacy-corpus and tests/corpus/legacy: X is `NAME.pdmodel`
   (pir translates it), the reference `NAME.ref.npz` (Paddle 2.6.2's executor).
+- `ops`: tests/corpus/onnx_ops, one op per model (made by
+  scripts/make_onnx_op_models.py and scripts/make_onnx_decode_models.py), references computed by Paddle 3.3.1 as for
+  `corpus` on `NAME.inputs.npz` and on each `NAME.bK.inputs.npz` beside it.
 - `zoo`: the networks of scripts/paddle_check_zoo.py in /tmp/pir_zoo (made by that
   script): references `NAME.bK.off.outputs.npz` (Paddle's predictor, IR optimisation
   off) on `NAME.bK.inputs.npz`, for every batch K there, and batch 3 (b1 tiled) with
@@ -70,7 +73,15 @@ for job in jobs:
             prog, feeds, fetches = paddle.static.load_inference_model(job["prefix"], exe)
             data = np.load(job["inputs"])
             by_name = {k.split("_", 1)[1]: data[k] for k in data.files}
-            flat = exe.run(prog, feed={n: by_name[n] for n in feeds}, fetch_list=fetches)
+            feed = {n: by_name[n] for n in feeds}
+            try:
+                flat = exe.run(prog, feed=feed, fetch_list=fetches)
+            except RuntimeError as e:
+                # Detection ops give outputs with LoD (per-image row counts):
+                # fetched as tensors, their values are the rows.
+                if "LoD" not in str(e):
+                    raise
+                flat = [np.array(t) for t in exe.run(prog, feed=feed, fetch_list=fetches, return_numpy=False)]
             paddle.disable_static()
             np.savez(job["out"], *flat)
             print(json.dumps({"ok": True}), flush=True)
@@ -108,6 +119,18 @@ def models(sets):
                 params = f"{d}/{name}.pdiparams"
                 out.append((label, name, model, params if os.path.exists(params) else None,
                             [("saved", inp, None)]))
+    if "ops" in sets:
+        # One op per model (scripts/make_onnx_op_models.py): the saved
+        # inputs and the batches drawn beside them (`NAME.bK.inputs.npz`).
+        d = f"{REPO}/tests/corpus/onnx_ops"
+        for inp in sorted(glob.glob(f"{d}/*.inputs.npz")):
+            name = os.path.basename(inp)[: -len(".inputs.npz")]
+            if "." in name:
+                continue
+            extra = [(p.split(".")[-3], p, None) for p in sorted(glob.glob(f"{d}/{name}.b*.inputs.npz"))]
+            params = f"{d}/{name}.pdiparams"
+            out.append(("ops", name, f"{d}/{name}.json", params if os.path.exists(params) else None,
+                        [("saved", inp, None)] + extra))
     if "legacy" in sets:
         for d in [f"{SHARED}/legacy-corpus", f"{REPO}/tests/corpus/legacy"]:
             for ref in sorted(glob.glob(f"{d}/*.ref.npz")):
@@ -400,7 +423,9 @@ def main():
         for label, inp, ref in runs:
             if ref is not None:
                 continue
-            variants.append(("saved", inp))
+            variants.append((label, inp))
+            if s == "ops":
+                continue  # its batches are drawn whole, beside it
             # Batch 1 and 3: the inputs whose first dim the saved model
             # leaves dynamic, cut to one sample and tiled.
             meta_path = model[:-5] + ".meta.json"

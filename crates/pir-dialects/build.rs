@@ -21,6 +21,7 @@ fn generate() -> Result<(), String> {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build_views.rs");
     println!("cargo:rerun-if-changed=build_attr_types.rs");
+    println!("cargo:rerun-if-changed=src/op_name_hash.rs");
     let text = std::fs::read_to_string(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let json: Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: {e}", data.display()))?;
@@ -30,12 +31,19 @@ fn generate() -> Result<(), String> {
         .ok_or("missing object `ops`")?;
     let mut names: Vec<&String> = ops.keys().collect();
     names.sort();
+    let slots = name_slots(&names)?;
     let mut table = Table::new();
     let defs: Vec<String> = names
         .into_iter()
         .map(|name| table.op_def(name, &ops[name.as_str()]))
         .collect();
-    let out = table.write(&defs);
+    let mut out = table.write(&defs);
+    let _ = writeln!(
+        out,
+        "/// Where each op's name sits in a hash table (see `op_name_hash`).\n\
+         static OP_NAME_SLOTS: [u16; {}] = {slots:?};",
+        slots.len()
+    );
     let out_dir = std::env::var("OUT_DIR").map_err(|e| e.to_string())?;
     let path = PathBuf::from(&out_dir).join("op_defs.rs");
     std::fs::write(&path, out).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -49,6 +57,32 @@ mod views;
 
 #[path = "build_attr_types.rs"]
 mod attr_types;
+
+#[path = "src/op_name_hash.rs"]
+#[allow(dead_code)]
+mod op_name_hash;
+
+/// The table of names (`OP_NAME_SLOTS`): for each slot, 1 + the number of
+/// the op whose name hashes there (the next free slot after it when that
+/// one is taken), or 0 for an empty slot.
+fn name_slots(names: &[&String]) -> Result<Vec<u16>, String> {
+    use op_name_hash::{first_slot, OP_NAME_SLOTS_LEN};
+    if names.len() * 2 > OP_NAME_SLOTS_LEN {
+        return Err(format!(
+            "{} ops need more than {OP_NAME_SLOTS_LEN} name slots",
+            names.len()
+        ));
+    }
+    let mut slots = vec![0u16; OP_NAME_SLOTS_LEN];
+    for (index, name) in names.iter().enumerate() {
+        let mut slot = first_slot(name.as_bytes(), OP_NAME_SLOTS_LEN);
+        while slots[slot] != 0 {
+            slot = (slot + 1) % OP_NAME_SLOTS_LEN;
+        }
+        slots[slot] = u16::try_from(index + 1).map_err(|_| "too many ops for u16 slots")?;
+    }
+    Ok(slots)
+}
 
 fn string<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or("")

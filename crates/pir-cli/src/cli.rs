@@ -1,4 +1,12 @@
 //! The command line: every command, option and its help text (clap derive).
+//!
+//! A command's options are built only when it runs or its help is shown
+//! (`defer`): building every command's was a third of the start-up of a
+//! small command. Deferred options are built after the command's own
+//! settings, so anything the options' struct (or enum of subcommands) sets
+//! wins: its doc comment is written `#[doc = concat!(…)]`, which clap does
+//! not read, or it would replace the command's description (a test checks
+//! that none does).
 
 use std::path::PathBuf;
 
@@ -34,6 +42,7 @@ pub struct Cli {
 
 /// The commands.
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Print the program exactly as Paddle 3.3 prints it.
     Print(PrintArgs),
@@ -47,8 +56,7 @@ pub enum Command {
     Upgrade(ConvertArgs),
     /// Write a model as an older Paddle release writes it (--to 3.0, 3.1
     /// or 3.2).
-    #[command(mut_arg("to", |a| a.required(true)))]
-    Downgrade(ConvertArgs),
+    Downgrade(DowngradeArgs),
     /// Run a pipeline of passes on a model (with its parameters).
     Opt(OptArgs),
     /// Export a model (with its parameters) to ONNX.
@@ -73,7 +81,7 @@ pub enum Command {
     Completions(CompletionsArgs),
 }
 
-/// How many models to work on at once.
+#[doc = concat!("How many models to work on at once.")]
 #[derive(Debug, Args)]
 pub struct Jobs {
     /// Work on this many models at once (default: one per core).
@@ -88,7 +96,7 @@ impl Jobs {
     }
 }
 
-/// `pir stats`.
+#[doc = concat!("`pir stats`.")]
 #[derive(Debug, Args)]
 pub struct StatsArgs {
     /// The model files (several are read in parallel, reported in order).
@@ -98,7 +106,7 @@ pub struct StatsArgs {
     pub jobs: Jobs,
 }
 
-/// `pir print`.
+#[doc = concat!("`pir print`.")]
 #[derive(Debug, Args)]
 pub struct PrintArgs {
     /// The model file.
@@ -111,7 +119,7 @@ pub struct PrintArgs {
     pub json_ids: bool,
 }
 
-/// `pir verify`.
+#[doc = concat!("`pir verify`.")]
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     /// The model files (several are verified in parallel, reported in
@@ -130,7 +138,7 @@ pub struct VerifyArgs {
     pub jobs: Jobs,
 }
 
-/// `pir convert` / `pir upgrade` / `pir downgrade`.
+#[doc = concat!("`pir convert` / `pir upgrade` / `pir downgrade`.")]
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
     /// The model to read.
@@ -167,6 +175,15 @@ pub struct ConvertArgs {
     pub to: Option<u64>,
 }
 
+#[doc = concat!("`pir downgrade`: `pir convert`'s arguments with `--to` required.")]
+#[derive(Debug, Args)]
+#[command(mut_arg("to", |a| a.required(true)))]
+pub struct DowngradeArgs {
+    /// The arguments.
+    #[command(flatten)]
+    pub convert: ConvertArgs,
+}
+
 /// `--to RELEASE`: the PIR version a Paddle release writes.
 fn release(text: &str) -> Result<u64, String> {
     pir_serde::patch::release_version(text).ok_or_else(|| {
@@ -178,7 +195,7 @@ fn release(text: &str) -> Result<u64, String> {
     })
 }
 
-/// `pir opt`. One option is one field here and one use in `opt.rs`.
+#[doc = concat!("`pir opt`. One option is one field here and one use in `opt.rs`.")]
 #[derive(Debug, Args)]
 #[command(
     after_help = "A .json or .pdmodel input is read with its parameter file \
@@ -257,7 +274,7 @@ pub struct OptArgs {
     pub no_params: bool,
 }
 
-/// Arguments of `pir export`.
+#[doc = concat!("Arguments of `pir export`.")]
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// The model to export (.json, .pdmodel or IR text, with its parameters).
@@ -333,7 +350,7 @@ impl clap::builder::TypedValueParser for PipelineText {
     }
 }
 
-/// `pir params`.
+#[doc = concat!("`pir params`.")]
 #[derive(Debug, Args)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct ParamsArgs {
@@ -352,14 +369,14 @@ pub struct ParamsArgs {
     pub command: Option<ParamsCommand>,
 }
 
-/// `pir params convert`.
+#[doc = concat!("The subcommands of `pir params`.")]
 #[derive(Debug, Subcommand)]
 pub enum ParamsCommand {
     /// Convert .pdiparams <-> .pdparams (by the output's extension).
     Convert(ParamsConvertArgs),
 }
 
-/// `pir params convert`.
+#[doc = concat!("`pir params convert`.")]
 #[derive(Debug, Args)]
 pub struct ParamsConvertArgs {
     /// The parameter file to read.
@@ -375,7 +392,7 @@ pub struct ParamsConvertArgs {
     pub force: bool,
 }
 
-/// `pir diff`.
+#[doc = concat!("`pir diff`.")]
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     /// The first model.
@@ -401,7 +418,7 @@ pub enum ColorChoice {
     Never,
 }
 
-/// `pir graph`.
+#[doc = concat!("`pir graph`.")]
 #[derive(Debug, Args)]
 pub struct GraphArgs {
     /// The model.
@@ -414,7 +431,7 @@ pub struct GraphArgs {
     pub force: bool,
 }
 
-/// `pir time`.
+#[doc = concat!("`pir time`.")]
 #[derive(Debug, Args)]
 pub struct TimeArgs {
     /// The model.
@@ -429,7 +446,7 @@ pub struct TimeArgs {
     pub params: bool,
 }
 
-/// `pir synth`.
+#[doc = concat!("`pir synth`.")]
 #[derive(Debug, Args)]
 pub struct SynthArgs {
     /// About how many ops (at most 100,000,000: about 28 GB of JSON).
@@ -442,7 +459,7 @@ pub struct SynthArgs {
     pub force: bool,
 }
 
-/// `pir lower`.
+#[doc = concat!("`pir lower`.")]
 #[derive(Debug, Args)]
 pub struct LowerArgs {
     /// The model file (any kind pir reads).
@@ -459,7 +476,7 @@ pub struct LowerArgs {
     pub force: bool,
 }
 
-/// `pir shapes`.
+#[doc = concat!("`pir shapes`.")]
 #[derive(Debug, Args)]
 pub struct ShapesArgs {
     /// The model file (any kind pir reads).
@@ -472,7 +489,7 @@ pub struct ShapesArgs {
     pub force: bool,
 }
 
-/// `pir completions`.
+#[doc = concat!("`pir completions`.")]
 #[derive(Debug, Args)]
 #[command(
     after_help = "bash: pir completions bash > ~/.local/share/bash-completion/completions/pir\n\
@@ -491,5 +508,28 @@ mod tests {
     #[test]
     fn the_command_line_is_well_formed() {
         super::Cli::command().debug_assert();
+    }
+
+    /// Building a command's deferred options leaves its description as
+    /// it was (see the module docs).
+    #[test]
+    fn built_options_keep_each_command_s_description() {
+        let unbuilt = super::Cli::command();
+        let mut built = super::Cli::command();
+        built.build();
+        for command in unbuilt.get_subcommands() {
+            let name = command.get_name();
+            let after = built
+                .find_subcommand(name)
+                .unwrap_or_else(|| panic!("{name} is missing"));
+            let text = |c: &clap::Command| c.get_about().map(ToString::to_string);
+            assert!(text(command).is_some(), "{name} has no description");
+            assert_eq!(text(after), text(command), "{name}");
+            assert_eq!(
+                after.get_long_about().map(ToString::to_string),
+                command.get_long_about().map(ToString::to_string),
+                "{name}"
+            );
+        }
     }
 }

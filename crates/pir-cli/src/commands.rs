@@ -19,7 +19,7 @@ pub fn run(cli: Cli) -> Result<(), CliError> {
         Command::Stats(args) => crate::batch::run(&args.models, args.jobs.get(), stats),
         Command::Convert(args) => convert(&args, Mode::Convert),
         Command::Upgrade(args) => convert(&args, Mode::Upgrade),
-        Command::Downgrade(args) => convert(&args, Mode::Downgrade),
+        Command::Downgrade(args) => convert(&args.convert, Mode::Downgrade),
         Command::Opt(args) => crate::opt::run(&args),
         Command::Export(args) => crate::export::run(&args),
         Command::Params(args) => crate::params::run(&args),

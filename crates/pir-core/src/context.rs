@@ -71,10 +71,18 @@ pub trait OpSource: Send + Sync {
     /// [`OpSource::find`] or [`OpSource::ops`] gave.
     fn op_info(&self, ctx: &IrContext, index: u16) -> OpInfo;
 
-    /// The number of this source's op named `name`, if it has one: asked
-    /// when a symbol is first interned, so a name that cannot be one of the
-    /// source's should be refused quickly.
-    fn find(&self, name: &str) -> Option<u16>;
+    /// The number and static name of this source's op named `name`, if it
+    /// has one: asked when a symbol is first interned, so a name that
+    /// cannot be one of the source's should be refused quickly. The symbol
+    /// keeps the static name instead of a copy.
+    fn find(&self, name: &str) -> Option<(u16, &'static str)>;
+
+    /// How many ops the source has, about: the table of symbols makes room
+    /// for their names when the source is deferred, instead of growing
+    /// step by step as a program (or an analysis of every op) names them.
+    fn op_count(&self) -> usize {
+        self.ops().len()
+    }
 
     /// Every op of the source: its number and name.
     fn ops(&self) -> Vec<(u16, &'static str)>;
@@ -166,24 +174,28 @@ impl std::fmt::Debug for IrContext {
     }
 }
 
-/// The symbol of `s` in `symbols`, its entry made with the text `text(s)`
-/// if it is new.
+/// The symbol of `s` in `symbols`, its entry made by `entry(s)` if it is
+/// new.
 fn intern_symbol<'s>(
     symbols: &Interner<SymbolEntry>,
     s: &'s str,
-    text: impl FnOnce(&'s str) -> Cow<'static, str>,
-    op: impl FnOnce(&str) -> u32,
+    entry: impl FnOnce(&'s str) -> SymbolEntry,
 ) -> Symbol {
     Symbol(symbols.intern(
         |s| fx_hash(*s),
         s,
         |e, s| &*e.text == *s,
-        |s| SymbolEntry {
-            op: AtomicU32::new(op(s)),
-            text: text(s),
-        },
+        entry,
         |e| fx_hash(&*e.text),
     ))
+}
+
+/// The entry of a symbol that names no op.
+fn plain_symbol(text: &'static str) -> SymbolEntry {
+    SymbolEntry {
+        text: Cow::Borrowed(text),
+        op: AtomicU32::new(NO_OP),
+    }
 }
 
 impl IrContext {
@@ -197,8 +209,8 @@ impl IrContext {
     fn empty() -> Self {
         let symbols = Interner::new();
         let well_known = WellKnown {
-            op_callstack: intern_symbol(&symbols, "op_callstack", Cow::Borrowed, |_| NO_OP),
-            sym_shape_str: intern_symbol(&symbols, "sym_shape_str", Cow::Borrowed, |_| NO_OP),
+            op_callstack: intern_symbol(&symbols, "op_callstack", plain_symbol),
+            sym_shape_str: intern_symbol(&symbols, "sym_shape_str", plain_symbol),
         };
         let ctx = IrContext {
             symbols,
@@ -233,17 +245,30 @@ impl IrContext {
 
     /// Interns a string.
     pub fn symbol(&self, s: &str) -> Symbol {
-        intern_symbol(
-            &self.symbols,
-            s,
-            |s| Cow::Owned(s.into()),
-            |s| self.deferred_op(s),
-        )
+        intern_symbol(&self.symbols, s, |s| {
+            self.new_symbol_entry(s, || Cow::Owned(s.into()))
+        })
     }
 
     /// Interns a static string without copying it.
     fn symbol_static(&self, s: &'static str) -> Symbol {
-        intern_symbol(&self.symbols, s, Cow::Borrowed, |s| self.deferred_op(s))
+        intern_symbol(&self.symbols, s, |s| {
+            self.new_symbol_entry(s, || Cow::Borrowed(s))
+        })
+    }
+
+    /// The entry of the new symbol `s`: the name of a deferred op keeps
+    /// its source's static text, any other symbol the text `text()` makes.
+    fn new_symbol_entry(&self, s: &str, text: impl FnOnce() -> Cow<'static, str>) -> SymbolEntry {
+        let (op, name) = self.deferred_op(s);
+        SymbolEntry {
+            op: AtomicU32::new(op),
+            // A source that gave another text would break the table (the
+            // entry must hash and compare as `s`).
+            text: name
+                .filter(|&name| name == s)
+                .map_or_else(text, Cow::Borrowed),
+        }
     }
 
     /// The symbol of `s` if it was interned before, or if `s` names a
@@ -251,7 +276,7 @@ impl IrContext {
     pub fn lookup_symbol(&self, s: &str) -> Option<Symbol> {
         match self.symbols.find(fx_hash(s), |e| &*e.text == s) {
             Some(index) => Some(Symbol(index)),
-            None => (self.deferred_op(s) != NO_OP).then(|| self.symbol(s)),
+            None => (self.deferred_op(s).0 != NO_OP).then(|| self.symbol(s)),
         }
     }
 
@@ -612,21 +637,25 @@ impl IrContext {
         let Some(source) = self.op_sources.get(id) else {
             return;
         };
+        self.symbols
+            .reserve_total(self.symbols.len().saturating_add(source.op_count()), |e| {
+                fx_hash(&*e.text)
+            });
         for i in 0..self.symbols.len() {
             let entry = self.symbols.get(i as u32);
-            if let Some(index) = source.find(&entry.text) {
+            if let Some((index, _)) = source.find(&entry.text) {
                 entry.op.store(tag | u32::from(index), Ordering::Release);
             }
         }
     }
 
     /// The deferred registration of the op named `name` (the last source's
-    /// that has it), or `NO_OP`.
-    fn deferred_op(&self, name: &str) -> u32 {
-        let mut op = NO_OP;
+    /// that has it) and the source's static name of it, or `NO_OP`.
+    fn deferred_op(&self, name: &str) -> (u32, Option<&'static str>) {
+        let mut op = (NO_OP, None);
         for (id, source) in self.op_sources.iter() {
-            if let Some(index) = source.find(name) {
-                op = DEFERRED | (id as u32) << 16 | u32::from(index);
+            if let Some((index, text)) = source.find(name) {
+                op = (DEFERRED | (id as u32) << 16 | u32::from(index), Some(text));
             }
         }
         op

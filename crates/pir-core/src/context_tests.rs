@@ -20,9 +20,9 @@ impl OpSource for Counting {
         OpInfo::new(format!("test.op{index}"), "test").with_trait(pure)
     }
 
-    fn find(&self, name: &str) -> Option<u16> {
+    fn find(&self, name: &str) -> Option<(u16, &'static str)> {
         let index = self.names.iter().position(|&n| n == name)?;
-        u16::try_from(index).ok()
+        Some((u16::try_from(index).ok()?, self.names[index]))
     }
 
     fn ops(&self) -> Vec<(u16, &'static str)> {
@@ -210,4 +210,25 @@ fn dicts_iterate_in_name_order_whether_stored_in_it_or_not() {
     // A stored dictionary takes 3 words (its entries and order).
     assert!(std::mem::size_of::<DictData>() <= 24);
     assert_eq!(names(ctx.dict(&[])), Vec::<&str>::new());
+}
+
+/// The symbol of a deferred op's name is the source's static text (no
+/// copy), and a name interned before the source was deferred still finds
+/// its op.
+#[test]
+fn a_deferred_op_s_symbol_keeps_the_source_s_text() {
+    let ctx = IrContext::new();
+    let early = ctx.symbol("test.op0");
+    let names: Vec<&'static str> = vec!["test.op0", "test.op1"];
+    let static_name = names[1];
+    ctx.defer_ops(Box::new(Counting {
+        built: Default::default(),
+        names,
+    }));
+    assert!(ctx.op_info(early).is_some());
+    let probe = String::from("test.op1");
+    let text = ctx.symbol_str(ctx.symbol(&probe));
+    assert_eq!(text, probe);
+    assert!(std::ptr::eq(text, static_name));
+    assert_eq!(ctx.lookup_symbol("test.op1"), Some(ctx.symbol("test.op1")));
 }

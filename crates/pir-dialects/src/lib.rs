@@ -26,6 +26,7 @@ pub mod dist;
 pub mod op_attrs;
 pub mod op_def;
 pub mod op_facts;
+mod op_name_hash;
 mod op_registry;
 pub mod ops;
 pub mod pd_op;

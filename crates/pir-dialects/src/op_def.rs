@@ -505,4 +505,23 @@ pooled! {
     bool => BOOL_POOL;
 }
 
+/// The number of the op named `name` in [`OP_DEFS`]: a hash of the name
+/// and, nearly always, one comparison (a binary search compared about
+/// eleven names sharing their `pd_op.` prefix, and the first use of a
+/// program's op names did that for each).
+pub fn op_index(name: &str) -> Option<usize> {
+    use crate::op_name_hash::{first_slot, OP_NAME_SLOTS_LEN};
+    let mut slot = first_slot(name.as_bytes(), OP_NAME_SLOTS_LEN);
+    // The table is at most half full: an empty slot ends every search
+    // long before it has looked at every slot.
+    for _ in 0..OP_NAME_SLOTS_LEN {
+        let index = usize::from(OP_NAME_SLOTS[slot]).checked_sub(1)?;
+        if OP_DEFS.get(index)?.name.cmp_str(name).is_eq() {
+            return Some(index);
+        }
+        slot = (slot + 1) & (OP_NAME_SLOTS_LEN - 1);
+    }
+    None
+}
+
 include!(concat!(env!("OUT_DIR"), "/op_defs.rs"));

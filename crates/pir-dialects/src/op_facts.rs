@@ -12,11 +12,10 @@
 //! list. Facts that make an op impure ([`OpFact::DrawsRandom`],
 //! [`OpFact::ExternalEffect`]) also give it `SideEffectTrait`.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 use pir_core::op_info::TraitId;
 use pir_core::{IrContext, OpId, Program};
+
+use crate::op_name_hash::first_slot;
 
 /// Declares the facts, their trait names, documentation and ops, once.
 macro_rules! facts {
@@ -281,7 +280,12 @@ impl OpFact {
     /// one table lookup of the name: the context's trait ids sit behind a
     /// lock, and passes ask this of every op.
     pub fn holds(self, p: &Program, op: OpId) -> bool {
-        facts_of(p.op_name_str(op)).contains(&self)
+        fact_mask(p.op_name_str(op)) & self.bit() != 0
+    }
+
+    /// The fact's bit in a set of facts: its place in [`OpFact::ALL`].
+    const fn bit(self) -> u16 {
+        1 << self as u16
     }
 
     /// Whether the fact gives its ops `SideEffectTrait`.
@@ -290,19 +294,82 @@ impl OpFact {
     }
 }
 
-/// The facts of the op named `name`.
-pub fn facts_of(name: &str) -> &'static [OpFact] {
-    static TABLE: OnceLock<HashMap<&'static str, Vec<OpFact>>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table: HashMap<&'static str, Vec<OpFact>> = HashMap::new();
-        for &fact in OpFact::ALL {
-            for &op in fact.ops() {
-                table.entry(op).or_default().push(fact);
-            }
+/// The facts of the op named `name`, in the order they are declared.
+pub fn facts_of(name: &str) -> impl Iterator<Item = OpFact> {
+    let mask = fact_mask(name);
+    OpFact::ALL
+        .iter()
+        .copied()
+        .filter(move |&fact| mask & fact.bit() != 0)
+}
+
+/// The facts of the op named `name`, a bit each ([`OpFact::bit`]).
+fn fact_mask(name: &str) -> u16 {
+    let mut slot = first_slot(name.as_bytes(), FACT_SLOTS_LEN);
+    // The table is at most half full: an empty slot ends every search.
+    for _ in 0..FACT_SLOTS_LEN {
+        let (op, mask) = FACTS_BY_NAME[slot];
+        if mask == 0 || op == name {
+            return mask;
         }
-        table
-    });
-    table.get(name).map_or(&[], Vec::as_slice)
+        slot = (slot + 1) & (FACT_SLOTS_LEN - 1);
+    }
+    0
+}
+
+/// How many slots the table of facts has: a power of two, at least twice
+/// the number of (op, fact) pairs.
+const FACT_SLOTS_LEN: usize = 512;
+
+/// The facts of each op named, in a hash table ([`first_slot`], the next
+/// free slot when that one is taken) built when the crate is compiled:
+/// passes ask for the facts of every op, and nothing is built when a
+/// command starts (a hash map built on first use cost a small command a
+/// tenth of its time). An empty slot has no facts.
+static FACTS_BY_NAME: [(&str, u16); FACT_SLOTS_LEN] = fact_slots();
+
+/// [`FACTS_BY_NAME`].
+const fn fact_slots() -> [(&'static str, u16); FACT_SLOTS_LEN] {
+    assert!(OpFact::ALL.len() <= 16, "a fact is a bit of a u16");
+    let mut slots = [("", 0u16); FACT_SLOTS_LEN];
+    let mut pairs = 0;
+    let mut f = 0;
+    while f < OpFact::ALL.len() {
+        let fact = OpFact::ALL[f];
+        let mut o = 0;
+        while o < fact.ops().len() {
+            let op = fact.ops()[o];
+            let mut slot = first_slot(op.as_bytes(), FACT_SLOTS_LEN);
+            while slots[slot].1 != 0 && !str_eq(slots[slot].0, op) {
+                slot = (slot + 1) & (FACT_SLOTS_LEN - 1);
+            }
+            slots[slot] = (op, slots[slot].1 | fact.bit());
+            pairs += 1;
+            o += 1;
+        }
+        f += 1;
+    }
+    assert!(
+        pairs * 2 <= FACT_SLOTS_LEN,
+        "the table of facts is too small"
+    );
+    slots
+}
+
+/// `a == b`, for constant evaluation.
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Whether `op` draws random numbers on this run because it is in training
@@ -344,10 +411,13 @@ mod tests {
     #[test]
     fn an_op_has_each_of_its_facts_once() {
         assert_eq!(
-            facts_of("pd_op.equal"),
+            facts_of("pd_op.equal").collect::<Vec<_>>(),
             [OpFact::Broadcasts, OpFact::Commutative]
         );
-        assert_eq!(facts_of("pd_op.relu"), []);
+        assert_eq!(facts_of("pd_op.relu").count(), 0);
+        for (i, &fact) in OpFact::ALL.iter().enumerate() {
+            assert_eq!(fact as usize, i, "{fact:?} is not in its place in ALL");
+        }
         for &fact in OpFact::ALL {
             let mut names = fact.ops().to_vec();
             names.sort_unstable();

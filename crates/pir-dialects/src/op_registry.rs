@@ -13,12 +13,9 @@ use crate::op_def::{AttrKind, ElementKind, OpDef, OpDefinition, ScalarDataType, 
 use crate::pd_op::{DataLayoutAttr, DataTypeAttr, IntArrayAttr, PlaceAttr, ScalarAttr};
 use crate::value_kinds;
 
-/// The definition of the op named `name` (binary search in the sorted table).
+/// The definition of the op named `name`.
 pub fn op_def(name: &str) -> Option<&'static OpDef> {
-    OP_DEFS
-        .binary_search_by(|d| d.name.cmp(name))
-        .ok()
-        .map(|i| &OP_DEFS[i])
+    OP_DEFS.get(crate::op_def::op_index(name)?)
 }
 
 /// Registers every `pd_op.*` and `cf.*` op of the table (the core registers
@@ -49,13 +46,18 @@ impl OpSource for TableOps {
         (self.customize)(def, info_from_definition(ctx, def))
     }
 
-    fn find(&self, name: &str) -> Option<u16> {
+    fn find(&self, name: &str) -> Option<(u16, &'static str)> {
         if !is_registered_name(name) {
             return None;
         }
-        let index = OP_DEFS.binary_search_by(|d| d.name.cmp_str(name)).ok()?;
+        let index = crate::op_def::op_index(name)?;
+        let def = OP_DEFS.get(index)?;
         // The table is far below 65,536 ops (a test checks it).
-        u16::try_from(index).ok()
+        Some((u16::try_from(index).ok()?, def.name.as_str()))
+    }
+
+    fn op_count(&self) -> usize {
+        OP_DEFS.len()
     }
 
     fn ops(&self) -> Vec<(u16, &'static str)> {
@@ -84,7 +86,7 @@ fn info_from_definition(ctx: &IrContext, def: &'static OpDef) -> OpInfo {
         side_effect |= id == traits::SIDE_EFFECT || id == traits::INPLACE;
         info = info.with_trait(id);
     }
-    for &fact in crate::op_facts::facts_of(&def.name) {
+    for fact in crate::op_facts::facts_of(&def.name) {
         info = info.with_trait(fact.id(ctx));
         if fact.is_side_effect() {
             side_effect = true;

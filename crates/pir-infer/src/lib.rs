@@ -48,6 +48,7 @@ mod unary;
 pub use args::{IntArray, Scalar};
 pub use check::{OpCheck, ProgramCheck};
 pub use meta::{DDim, Meta, Out, MAX_RANK};
+pub use multiary::training::size_of as element_size;
 pub use propagate::{inputs, Input, Reshaped, ShapeError};
 
 use std::sync::{Arc, Mutex, Weak};

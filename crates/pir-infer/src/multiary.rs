@@ -311,7 +311,7 @@ mod recurrent;
 mod rope;
 mod sampling;
 mod sequence_tagging;
-mod training;
+pub(crate) mod training;
 pub(crate) use array::add_n_array;
 pub(crate) use attention::sparse_attention;
 pub(crate) use detection::{deformable_conv, generate_proposals};

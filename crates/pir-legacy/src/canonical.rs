@@ -44,6 +44,9 @@ fn short_field(key: u8, b: &[u8]) -> Option<(&[u8], &[u8])> {
 /// value field(s) of that kind (`INTS` and `STRINGS` unpacked, possibly
 /// none), and nothing else.
 pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
+    if let Some(known) = bookkeeping_attr(b) {
+        return Some(known);
+    }
     let (name, rest) = short_field(0x0a, b)?;
     let name = utf8(name)?;
     let [0x10, ty, rest @ ..] = rest else {
@@ -85,6 +88,66 @@ pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
         _ => return None,
     };
     Some((name, value))
+}
+
+/// Whether `b` is exactly `known` (compared as one fixed-size array, which
+/// the compiler does in a few word loads rather than a call).
+#[inline(always)]
+fn is_exactly<const N: usize>(b: &[u8], known: &[u8; N]) -> bool {
+    <&[u8; N]>::try_from(b).is_ok_and(|a| a == known)
+}
+
+/// The bookkeeping attributes Paddle 2.x saves on nearly every op, with the
+/// value nearly every op has (`op_role` 0, no `op_role_var`, no call stack,
+/// no device, the root name scope, no quantization): most of a model's
+/// attributes, told by their exact bytes before any field is read. The
+/// translation reads none of them; they are kept for `--lenient` ops and
+/// for whoever reads the program.
+#[inline]
+fn bookkeeping_attr(b: &[u8]) -> Option<(&'static str, AttrValue<'static>)> {
+    const ROLE: &[u8; 13] = b"\x0a\x07op_role\x10\x00\x18\x00";
+    const ROLE_VAR: &[u8; 15] = b"\x0a\x0bop_role_var\x10\x05";
+    const DEVICE: &[u8; 15] = b"\x0a\x09op_device\x10\x02\x2a\x00";
+    const CALLSTACK: &[u8; 16] = b"\x0a\x0cop_callstack\x10\x05";
+    const NAMESCOPE: &[u8; 19] = b"\x0a\x0cop_namescope\x10\x02\x2a\x01/";
+    const QUANT: &[u8; 21] = b"\x0a\x0fwith_quant_attr\x10\x06\x50\x00";
+    Some(match b.len() {
+        13 if is_exactly(b, ROLE) => ("op_role", AttrValue::Int(0)),
+        15 if is_exactly(b, ROLE_VAR) => ("op_role_var", AttrValue::Strings(Vec::new())),
+        15 if is_exactly(b, DEVICE) => ("op_device", AttrValue::String("")),
+        16 if is_exactly(b, CALLSTACK) => ("op_callstack", AttrValue::Strings(Vec::new())),
+        19 if is_exactly(b, NAMESCOPE) => ("op_namescope", AttrValue::String("/")),
+        21 if is_exactly(b, QUANT) => ("with_quant_attr", AttrValue::Bool(false)),
+        _ => return None,
+    })
+}
+
+/// Four of [`bookkeeping_attr`]'s attributes as `OpDesc.attrs` fields
+/// (`22 n ATTR`), in the order Paddle writes them (by name, with nothing
+/// between them on nearly every op).
+const BOOKKEEPING_RUN: &[u8; 70] = b"\x22\x0f\x0a\x09op_device\x10\x02\x2a\x00\
+\x22\x13\x0a\x0cop_namescope\x10\x02\x2a\x01/\
+\x22\x0d\x0a\x07op_role\x10\x00\x18\x00\
+\x22\x0f\x0a\x0bop_role_var\x10\x05";
+
+/// Bytes [`bookkeeping_run`] takes.
+pub(crate) const BOOKKEEPING_RUN_LEN: usize = BOOKKEEPING_RUN.len();
+
+/// The attributes at the start of `b` (the rest of an `OpDesc`) when they
+/// are [`BOOKKEEPING_RUN`]: four fields told by one compare.
+#[inline]
+pub(crate) fn bookkeeping_run(b: &[u8]) -> Option<[(&'static str, AttrValue<'static>); 4]> {
+    let head = b.get(..BOOKKEEPING_RUN_LEN)?;
+    // The key, length and name length first: most fields differ there.
+    if head[..4] != BOOKKEEPING_RUN[..4] || !is_exactly(head, BOOKKEEPING_RUN) {
+        return None;
+    }
+    Some([
+        ("op_device", AttrValue::String("")),
+        ("op_namescope", AttrValue::String("/")),
+        ("op_role", AttrValue::Int(0)),
+        ("op_role_var", AttrValue::Strings(Vec::new())),
+    ])
 }
 
 /// The value of a `STRINGS` attribute: `42 n STRING` for each string.
@@ -338,6 +401,18 @@ mod tests {
                 ..base("is_test", T::Boolean)
             });
         }
+        // The bookkeeping attributes in the layouts told by their bytes.
+        for (name, s) in [("op_device", ""), ("op_namescope", "/")] {
+            out.push(proto::op_desc::Attr {
+                s: Some(s.into()),
+                ..base(name, T::String)
+            });
+        }
+        out.push(base("op_callstack", T::Strings));
+        out.push(proto::op_desc::Attr {
+            b: Some(false),
+            ..base("with_quant_attr", T::Boolean)
+        });
         for l in [0, -1, i64::MAX, 1 << 40] {
             out.push(proto::op_desc::Attr {
                 l: Some(l),
@@ -386,6 +461,65 @@ mod tests {
             }
         }
         assert!(taken > 20);
+    }
+
+    /// Each bookkeeping layout is told by its bytes, and reads as the
+    /// general reader reads it.
+    #[test]
+    fn bookkeeping_attributes_are_told_by_their_bytes() {
+        // By name, as the told names are sorted below.
+        let names = [
+            "op_callstack",
+            "op_device",
+            "op_namescope",
+            "op_role",
+            "op_role_var",
+            "with_quant_attr",
+        ];
+        let mut told = Vec::new();
+        for a in attrs() {
+            let bytes = a.encode_to_vec();
+            if let Some((name, value)) = bookkeeping_attr(&bytes) {
+                let general = general_attr(&bytes).ok().and_then(Result::ok);
+                assert_eq!(Some((name, value)), general, "{a:?}");
+                told.push(name);
+            }
+        }
+        told.sort_unstable();
+        assert_eq!(told, names);
+    }
+
+    /// The run of four bookkeeping fields reads as the field-by-field
+    /// reader reads each, and only when it is exactly that run.
+    #[test]
+    fn bookkeeping_run_is_four_fields() {
+        let mut four: Vec<_> = attrs()
+            .into_iter()
+            .filter(|a| {
+                matches!(
+                    a.name.as_str(),
+                    "op_device" | "op_namescope" | "op_role" | "op_role_var"
+                ) && bookkeeping_attr(&a.encode_to_vec()).is_some()
+            })
+            .collect();
+        four.sort_by(|a, b| a.name.cmp(&b.name));
+        // Each as `OpDesc.attrs` (field 4) writes it.
+        let mut bytes = Vec::new();
+        for a in &four {
+            let field = a.encode_to_vec();
+            bytes.extend([0x22, field.len() as u8]);
+            bytes.extend(field);
+        }
+        let run = bookkeeping_run(&bytes).expect("the run");
+        assert_eq!(bytes.len(), BOOKKEEPING_RUN_LEN);
+        for (a, (name, value)) in four.iter().zip(run) {
+            let field = a.encode_to_vec();
+            let general = general_attr(&field).ok().and_then(Result::ok);
+            assert_eq!(Some((name, value)), general);
+        }
+        for b in damaged(&bytes).iter().skip(1) {
+            assert!(bookkeeping_run(b).is_none(), "{b:x?}");
+        }
     }
 
     #[test]

@@ -25,6 +25,17 @@ impl<T: Copy, const N: usize> InlineVec<T, N> {
         InlineVec::Heap(Vec::new())
     }
 
+    /// An empty list with room for `n` items: inline when they fit, else
+    /// one allocation of that size (no copy out of the inline room and no
+    /// growing on the way).
+    pub fn with_capacity(n: usize) -> Self {
+        if n <= N {
+            Self::new()
+        } else {
+            InlineVec::Heap(Vec::with_capacity(n))
+        }
+    }
+
     /// Appends an item.
     #[inline]
     pub fn push(&mut self, item: T) {
@@ -144,6 +155,13 @@ mod tests {
         assert_eq!(&*v, &[1, 2, 3]);
         let w: InlineVec<i64, 2> = [1, 2, 3].as_slice().into();
         assert_eq!(v, w);
+        let mut roomy: InlineVec<i64, 2> = InlineVec::with_capacity(3);
+        roomy.extend([1, 2, 3]);
+        assert!(matches!(roomy, InlineVec::Heap(ref h) if h.capacity() == 3));
+        assert_eq!(roomy, w);
+        let mut small: InlineVec<i64, 2> = InlineVec::with_capacity(2);
+        small.push(1);
+        assert!(matches!(small, InlineVec::Inline { len: 1, .. }));
         assert_eq!(format!("{v:?}"), "[1, 2, 3]");
     }
 }

@@ -64,6 +64,9 @@ pub(crate) struct Exporter<'p> {
     rank_unsure: rustc_hash::FxHashSet<ValueId>,
     skip_value_info: bool,
     written_results: Vec<ValueId>,
+    /// The types of values whose Paddle type states another dtype or rank
+    /// than the kernel computes (see `Exporter::retype_result`).
+    retyped: FxHashMap<ValueId, Type>,
 }
 
 impl<'p> Exporter<'p> {
@@ -86,6 +89,7 @@ impl<'p> Exporter<'p> {
             rank_unsure: Default::default(),
             skip_value_info: false,
             written_results: Vec::new(),
+            retyped: FxHashMap::default(),
         }
     }
 
@@ -299,6 +303,37 @@ impl<'p> Exporter<'p> {
         self.skip_value_info = true;
         let results: Vec<ValueId> = self.p.results(self.op).collect();
         self.rank_unsure.extend(results);
+    }
+
+    /// Result `i` of the op is a `dtype` tensor of `dims` although its Paddle
+    /// type says otherwise (Paddle's InferMeta states another dtype than its
+    /// kernel computes, e.g. `viterbi_decode`'s scores typed as the
+    /// lengths): a graph output of it states this type, and neither it nor
+    /// the values computed from it get `value_info`.
+    pub fn retype_result(
+        &mut self,
+        i: usize,
+        dtype: DType,
+        dims: &[i64],
+    ) -> Result<(), ExportError> {
+        let v = self
+            .result(i)
+            .ok_or_else(|| self.unsupported(format!("no result {i}")))?;
+        let ty = pir_params::bound::tensor_type(self.p.ctx(), dtype, dims)
+            .map_err(|e| self.unsupported(e.to_string()))?;
+        self.retyped.insert(v, ty);
+        self.skip_value_info = true;
+        self.rank_unsure.insert(v);
+        Ok(())
+    }
+
+    /// The type of value `v`: the one [`Exporter::retype_result`] gave it,
+    /// else its Paddle type.
+    pub fn value_type(&self, v: ValueId) -> Type {
+        self.retyped
+            .get(&v)
+            .copied()
+            .unwrap_or_else(|| self.p.value_type(v))
     }
 
     /// Called by the walker before each op: an op reading a value of

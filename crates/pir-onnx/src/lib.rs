@@ -504,7 +504,7 @@ fn fetch(x: &mut Exporter<'_>) -> Result<(), ExportError> {
     let input = x.input(0)?;
     let ty = x
         .operand(0)
-        .map(|v| x.p.value_type(v))
+        .map(|v| x.value_type(v))
         .ok_or_else(|| x.unsupported("no operand"))?;
     x.node("Identity", &[&input], &[&name], vec![]);
     let tp = x

@@ -116,6 +116,7 @@ const ONNX_OPS: &[&str] = &[
     "Resize",
     "RoiAlign",
     "Round",
+    "Scan",
     "ScatterElements",
     "ScatterND",
     "Selu",
@@ -361,4 +362,69 @@ fn an_opset_outside_13_to_21_is_refused() {
             Err(ExportError::Opset(o)) if o == opset
         ));
     }
+}
+
+/// Exports each `(model, op type)` of `tests/corpus/onnx_ops` and checks
+/// the graph is well formed and has a node of that type.
+fn export_each_with(cases: &[(&str, &str)]) {
+    let dir = pir_corpus::repo_root().join("tests/corpus/onnx_ops");
+    for &(name, op_type) in cases {
+        let path = dir.join(format!("{name}.json"));
+        let (model, onnx) =
+            export_model(&path, name).unwrap_or_else(|| panic!("{name}: unmapped ops"));
+        check_model(&model, &onnx, name);
+        let graph = onnx.graph.as_ref().expect("a graph");
+        assert!(
+            graph.node.iter().any(|n| n.op_type == op_type),
+            "{name}: no {op_type} node"
+        );
+    }
+}
+
+/// The sequence-decoding and signal models of `tests/corpus/onnx_ops`
+/// (`op_*`, made by `scripts/make_onnx_decode_models.py`; their numbers are
+/// judged by `scripts/onnx_check.py --sets ops`) export to well-formed
+/// graphs, each with its op's loop where the op is sequential.
+#[test]
+fn decoding_and_signal_models_export() {
+    let loops = [
+        ("op_ctc_align", "TopK"),
+        ("op_gather_tree", "Scan"),
+        ("op_viterbi_decode", "Scan"),
+        ("op_crf_decoding", "Scan"),
+        ("op_edit_distance", "Scan"),
+        ("op_frame", "Gather"),
+        ("op_overlap_add", "ScatterND"),
+        ("op_gru_unit", "MatMul"),
+    ];
+    export_each_with(&loops);
+}
+
+/// The decomposition and detection models of `tests/corpus/onnx_ops`
+/// (made by `scripts/make_onnx_op_models.py`; their numbers are judged by
+/// `scripts/onnx_check.py --sets ops`) export to well-formed graphs, each
+/// with the node that carries its op.
+#[test]
+fn decomposition_and_detection_models_export() {
+    let carriers = [
+        ("qr_reduced_4x3", "Trilu"),
+        ("qr_complete_3x5", "Trilu"),
+        ("qr_r_4x3", "Trilu"),
+        ("lu_4x4", "ArgMax"),
+        ("lu_5x3", "ArgMax"),
+        ("lu_unpack_3x5", "GatherElements"),
+        ("lstsq", "Compress"),
+        ("cholesky_solve_lower", "Trilu"),
+        ("cholesky_solve_upper", "Trilu"),
+        ("generate_proposals", "NonMaxSuppression"),
+        ("generate_proposals_offset", "NonMaxSuppression"),
+        ("generate_proposals_empty", "NonZero"),
+        ("distribute_fpn_proposals", "Compress"),
+        ("collect_fpn_proposals", "TopK"),
+        ("bipartite_match_bipartite", "ArgMax"),
+        ("bipartite_match_per_prediction", "ArgMax"),
+        ("matrix_nms", "NonZero"),
+        ("matrix_nms_gaussian", "Exp"),
+    ];
+    export_each_with(&carriers);
 }

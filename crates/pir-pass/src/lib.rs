@@ -36,4 +36,7 @@ pub mod rewrite;
 pub mod transforms;
 
 pub use manager::{Instrumentation, PassManager, RunError};
-pub use pass::{Analysis, AnalysisManager, Changed, Pass, PassContext, PassError, Statistics};
+pub use pass::{
+    Analysis, AnalysisManager, Changed, Named, Pass, PassContext, PassError, PassResult, PassRun,
+    Registered, Statistics,
+};

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use pir_core::Program;
 
-use crate::pass::{Changed, Pass, PassContext, PassError, Statistics};
+use crate::pass::{Changed, Pass, PassContext, PassError, PassRun, Statistics};
 use crate::registry::{parse_pipeline_with, OptionDefaults, PipelineError};
 
 /// What to observe while running.
@@ -162,7 +162,11 @@ impl PassManager {
                 )?;
             }
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                pass.run(program, root, &mut cx)
+                pass.run(PassRun {
+                    program,
+                    root,
+                    cx: &mut cx,
+                })
             }));
             let changed = match run {
                 Ok(result) => result?,

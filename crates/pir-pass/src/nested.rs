@@ -1,10 +1,8 @@
 //! Nested pipelines: `pd_op.while(cse,dce)` runs passes on each op of a name,
 //! with that op as the root (only its regions are transformed).
 
+use crate::pass::{Changed, Named, Pass, PassResult, PassRun};
 use pir_core::walk::Order;
-use pir_core::{OpId, Program};
-
-use crate::pass::{Changed, Pass, PassContext, PassError};
 
 /// Runs `passes` on every op named `op_name` nested in the root.
 pub struct Nested {
@@ -22,32 +20,34 @@ impl Nested {
     }
 }
 
-impl Pass for Nested {
+impl Named for Nested {
     fn argument(&self) -> &'static str {
         "nested"
     }
     fn description(&self) -> &'static str {
         "run a pipeline on each op of a name"
     }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+}
+
+impl Pass for Nested {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         let mut targets = Vec::new();
-        p.walk(root, Order::Pre, &mut |op| {
-            if op != root && p.op_name_str(op) == self.op_name {
+        program.walk(root, Order::Pre, &mut |op| {
+            if op != root && program.op_name_str(op) == self.op_name {
                 targets.push(op);
             }
         });
         let mut changed = Changed::No;
         for op in targets {
-            if p.is_erased(op) {
+            if program.is_erased(op) {
                 continue;
             }
             for pass in &mut self.passes {
-                let inner = pass.run(p, op, cx)?;
+                let inner = pass.run(PassRun {
+                    program,
+                    root: op,
+                    cx,
+                })?;
                 cx.finish_inner_pass(inner);
                 if inner == Changed::Yes {
                     changed = Changed::Yes;

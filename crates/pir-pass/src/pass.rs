@@ -6,6 +6,8 @@
 
 use pir_core::{OpId, Program};
 
+use crate::registry::PassInfo;
+
 /// Counters a pass fills in (e.g. `ops erased`).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Statistics {
@@ -189,22 +191,73 @@ impl PassContext {
     }
 }
 
-/// A transformation of a program.
-pub trait Pass: Send {
+/// What a pass runs on: the program, the op whose regions it transforms,
+/// and the context it reports to. A pass takes it apart in its signature:
+///
+/// ```
+/// use pir_pass::pass::{Changed, Named, Pass, PassResult, PassRun};
+/// struct CountOps;
+/// impl Named for CountOps {
+///     fn argument(&self) -> &'static str {
+///         "count_ops"
+///     }
+/// }
+/// impl Pass for CountOps {
+///     fn run(&mut self, PassRun { program, cx, .. }: PassRun<'_>) -> PassResult {
+///         cx.statistics.add("ops", program.num_ops() as u64);
+///         Ok(Changed::No)
+///     }
+/// }
+/// let ctx = pir_dialects::pd_op_context();
+/// let mut p = pir_dialects::synthetic::mlp(ctx, 1);
+/// let records = pir_pass::PassManager::new(vec![Box::new(CountOps)]).run(&mut p).unwrap();
+/// assert_eq!(records[0].statistics.get("ops"), 10);
+/// ```
+#[derive(Debug)]
+pub struct PassRun<'a> {
+    /// The program, edited in place.
+    pub program: &'a mut Program,
+    /// The op whose nested ops the pass transforms: the module, or an op of
+    /// a nested pipeline (`pd_op.while(cse,dce)` runs on each `while`).
+    pub root: OpId,
+    /// The pass's counters and the pipeline's cached analyses.
+    pub cx: &'a mut PassContext,
+}
+
+/// What a pass run returns: whether it changed the program, or why it failed.
+pub type PassResult = Result<Changed, PassError>;
+
+/// How a pass is known: its name in pipelines and what it does.
+///
+/// A pass declared by a registry entry takes both from it ([`Registered`]);
+/// another pass (a nested pipeline, a pass of a program's own) names itself.
+pub trait Named {
     /// The name used in pipelines (`dce`).
     fn argument(&self) -> &'static str;
     /// What the pass does, in one sentence.
-    ///
-    /// A registered pass takes its description from the registry
-    /// ([`crate::registry::PASSES`]), the one place it is written.
     fn description(&self) -> &'static str {
         crate::registry::description(self.argument()).unwrap_or("")
     }
-    /// Runs on the ops nested in `root`.
-    fn run(
-        &mut self,
-        program: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError>;
+}
+
+/// A pass declared by a registry entry: the [`PassInfo`] that builds it is
+/// the one place its name and description are written.
+pub trait Registered {
+    /// The registry entry (`dce::INFO`).
+    const INFO: PassInfo;
+}
+
+impl<T: Registered> Named for T {
+    fn argument(&self) -> &'static str {
+        T::INFO.argument
+    }
+    fn description(&self) -> &'static str {
+        T::INFO.description
+    }
+}
+
+/// A transformation of a program: the work a pass does when it runs.
+pub trait Pass: Named + Send {
+    /// Runs on the ops nested in `run.root`.
+    fn run(&mut self, run: PassRun<'_>) -> PassResult;
 }

@@ -5,19 +5,14 @@
 //! agree.
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
-use std::collections::{BTreeMap, HashMap};
+mod common;
 
-use pir_core::builtin::StrAttr;
-use pir_core::walk::Order;
-use pir_core::{OpId, Program, ValueId};
+use std::collections::BTreeMap;
+
+use common::{assert_close, count, interpret, parse, run_pipeline, stat};
+use pir_core::Program;
 use pir_eval::EvalTensor;
 use pir_params::{DType, Tensor};
-use pir_pass::PassManager;
-
-fn parse(text: &str) -> Program {
-    let ctx = pir_dialects::pd_op_context();
-    Program::parse(&ctx, text).unwrap()
-}
 
 fn f32s(dims: &[i64], values: &[f32]) -> Tensor {
     Tensor::from_slice(DType::Float32, dims.to_vec(), values).unwrap()
@@ -27,111 +22,6 @@ fn f32s(dims: &[i64], values: &[f32]) -> Tensor {
 fn bind(p: &mut Program, tensors: &[(&str, Tensor)]) {
     for (name, t) in tensors {
         pir_params::bound::bind(p, name, t.clone()).unwrap();
-    }
-}
-
-fn run_pipeline(p: &mut Program, pipeline: &str) -> Vec<(&'static str, u64)> {
-    let mut pm = PassManager::parse(pipeline).unwrap();
-    pm.instrumentation.verify_each = true;
-    let records = pm.run(p).unwrap();
-    p.verify().unwrap();
-    records
-        .iter()
-        .flat_map(|r| r.statistics.entries().to_vec())
-        .collect()
-}
-
-fn stat(stats: &[(&'static str, u64)], name: &str) -> u64 {
-    stats
-        .iter()
-        .filter(|(k, _)| *k == name)
-        .map(|(_, v)| v)
-        .sum()
-}
-
-fn count(p: &Program, op: &str) -> usize {
-    p.to_string().matches(&format!("\"{op}\"")).count()
-}
-
-/// Runs the top block: `data` ops read `feeds` by name, parameters their
-/// bound tensors, `batch_norm_` is computed here (inference formula), every
-/// other op by the evaluator; returns what `pd_op.fetch` ops read, by name.
-fn interpret(p: &Program, feeds: &[(&str, EvalTensor)]) -> BTreeMap<String, Vec<f64>> {
-    let mut env: HashMap<ValueId, EvalTensor> = HashMap::new();
-    // `builtin.combine` results: their elements, given in their place.
-    let mut vectors: HashMap<ValueId, Vec<EvalTensor>> = HashMap::new();
-    let mut fetched = BTreeMap::new();
-    let ctx = p.ctx();
-    let name_of = |op: OpId, attr: &str| -> String {
-        let a = p.attr(op, attr).unwrap();
-        ctx.attr_as::<StrAttr>(a).unwrap().0.to_string()
-    };
-    let mut ops = Vec::new();
-    p.walk(p.module_op(), Order::Pre, &mut |op| ops.push(op));
-    for op in ops.into_iter().skip(1) {
-        let mut inputs: Vec<EvalTensor> = Vec::new();
-        for v in p.operands(op).map(Option::unwrap) {
-            match vectors.get(&v) {
-                Some(elements) => inputs.extend(elements.iter().cloned()),
-                None => inputs.push(env[&v].clone()),
-            }
-        }
-        let outs = match p.op_name_str(op) {
-            "builtin.combine" => {
-                vectors.insert(p.result(op, 0), inputs);
-                continue;
-            }
-            "pd_op.data" => {
-                let name = name_of(op, "name");
-                vec![feeds.iter().find(|(n, _)| *n == name).unwrap().1.clone()]
-            }
-            "builtin.parameter" => {
-                let t = pir_params::bound::tensor(p, &name_of(op, "parameter_name")).unwrap();
-                vec![EvalTensor::from_tensor(t).unwrap()]
-            }
-            "pd_op.fetch" => {
-                fetched.insert(name_of(op, "name"), inputs[0].to_f64_vec());
-                vec![inputs[0].clone()]
-            }
-            "pd_op.batch_norm_" => {
-                let x = inputs[0].to_f64_vec();
-                let [m, v, s, b] = [1, 2, 3, 4].map(|i| inputs[i].to_f64_vec());
-                let c = m.len();
-                let out: Vec<f64> = x
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &x)| {
-                        let k = i % c;
-                        (x - m[k]) / (v[k] + 1e-5).sqrt() * s[k] + b[k]
-                    })
-                    .collect();
-                let shape = inputs[0].shape().to_vec();
-                let mut outs = vec![EvalTensor::from_f64s(DType::Float32, &shape, &out).unwrap()];
-                outs.extend(inputs[1..].iter().cloned());
-                outs.push(EvalTensor::from_f64s(DType::Float32, &[0], &[]).unwrap());
-                outs
-            }
-            _ => pir_eval::evaluate(p, op, &inputs)
-                .unwrap_or_else(|e| panic!("{}: {e}", p.op_name_str(op))),
-        };
-        for (r, t) in p.results(op).zip(outs) {
-            env.insert(r, t);
-        }
-    }
-    fetched
-}
-
-fn assert_close(a: &BTreeMap<String, Vec<f64>>, b: &BTreeMap<String, Vec<f64>>, rtol: f64) {
-    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
-    for (k, x) in a {
-        let y = &b[k];
-        assert_eq!(x.len(), y.len(), "{k}");
-        for (i, (x, y)) in x.iter().zip(y).enumerate() {
-            assert!(
-                (x - y).abs() <= rtol * x.abs().max(y.abs()) + 1e-6,
-                "{k}[{i}]: {x} vs {y}"
-            );
-        }
     }
 }
 
@@ -624,121 +514,6 @@ fn an_empty_axes_list_of_full_reductions_becomes_every_axis_as_a_parameter() {
     assert_close(&before, &interpret(&p, &feed()), 0.0);
 }
 
-/// `shape64(x)[0]` stacked with constants, read by `reader` (`%9` is the
-/// stacked list, `%1` the data input, `%2` `scale(x)`).
-fn batch_shape_program(elements: &str, reader: &str, extra: &str) -> Program {
-    let text = format!(
-        r#"{{
-    (%1) = "pd_op.data" () {{dtype:float32,name:"x",place:Place(undefined:0),shape:[-1,6],stop_gradient:[false]}} : () -> tensor<-1x6xf32>
-    (%0) = "pd_op.full" () {{dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:2}} : () -> tensor<1xf32>
-    (%2) = "pd_op.scale" (%1, %0) {{bias:0.5,bias_after_scale:true,stop_gradient:[false]}} : (tensor<-1x6xf32>, tensor<1xf32>) -> tensor<-1x6xf32>
-    (%3) = "pd_op.shape64" (%1) {{stop_gradient:[true]}} : (tensor<-1x6xf32>) -> tensor<2xi64>
-    (%4) = "pd_op.full_int_array" () {{dtype:int64,place:Place(cpu),stop_gradient:[true],value:[0]}} : () -> tensor<1xi64>
-    (%5) = "pd_op.full_int_array" () {{dtype:int64,place:Place(cpu),stop_gradient:[true],value:[1]}} : () -> tensor<1xi64>
-    (%6) = "pd_op.slice" (%3, %4, %5) {{axes:[0],decrease_axis:[0],infer_flags:[1],stop_gradient:[true]}} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
-    (%7) = "pd_op.full" () {{dtype:int64,place:Place(cpu),shape:[],stop_gradient:[true],value:2}} : () -> tensor<i64>
-    (%8) = "pd_op.full" () {{dtype:int64,place:Place(cpu),shape:[],stop_gradient:[true],value:3}} : () -> tensor<i64>
-{extra}    (%20) = "pd_op.full" () {{dtype:int64,place:Place(cpu),shape:[],stop_gradient:[true],value:0}} : () -> tensor<i64>
-    (%21) = "builtin.combine" ({elements}) {{stop_gradient:[true]}} : (tensor<i64>, tensor<i64>, tensor<i64>) -> vec[tensor<i64>,tensor<i64>,tensor<i64>]
-    (%9) = "pd_op.stack" (%21) {{axis:0,stop_gradient:[true]}} : (vec[tensor<i64>,tensor<i64>,tensor<i64>]) -> tensor<3xi64>
-{reader}}}"#
-    );
-    parse(&text)
-}
-
-const RESHAPE_READER: &str = r#"    (%10) = "pd_op.reshape" (%2, %9) {stop_gradient:[false]} : (tensor<-1x6xf32>, tensor<3xi64>) -> tensor<-1x2x3xf32>
-    (%11) = "pd_op.fetch" (%10) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x2x3xf32>) -> tensor<-1x2x3xf32>
-"#;
-
-const FULL_READER: &str = r#"    (%12) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0.25} : () -> tensor<1xf32>
-    (%10) = "pd_op.full_with_tensor" (%12, %9) {dtype:float32,stop_gradient:[true]} : (tensor<1xf32>, tensor<3xi64>) -> tensor<2x-1x3xf32>
-    (%11) = "pd_op.fetch" (%10) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<2x-1x3xf32>) -> tensor<2x-1x3xf32>
-"#;
-
-fn batch_feed() -> Vec<(&'static str, EvalTensor)> {
-    let values: Vec<f64> = (0..18).map(|i| f64::from(i) * 0.5 - 3.0).collect();
-    vec![(
-        "x",
-        EvalTensor::from_f64s(DType::Float32, &[3, 6], &values).unwrap(),
-    )]
-}
-
-#[test]
-fn a_reshape_to_the_batch_size_read_at_run_time_copies_it_instead() {
-    let mut p = batch_shape_program("%6, %7, %8", RESHAPE_READER, "");
-    let before = interpret(&p, &batch_feed());
-    let stats = run_pipeline(&mut p, "batch_size_like,dce");
-    assert_eq!(stat(&stats, "shapes rewritten"), 1, "{p}");
-    let printed = p.to_string();
-    assert!(printed.contains("value:[0,2,3]"), "{printed}");
-    for gone in ["pd_op.shape64", "pd_op.slice", "pd_op.stack"] {
-        assert_eq!(count(&p, gone), 0, "{gone} left: {printed}");
-    }
-    assert_close(&before, &interpret(&p, &batch_feed()), 0.0);
-}
-
-#[test]
-fn a_full_of_the_batch_size_read_at_run_time_becomes_full_batch_size_like() {
-    let mut p = batch_shape_program("%7, %6, %8", FULL_READER, "");
-    let before = interpret(&p, &batch_feed());
-    let stats = run_pipeline(&mut p, "batch_size_like,dce");
-    assert_eq!(stat(&stats, "shapes rewritten"), 1, "{p}");
-    let printed = p.to_string();
-    assert!(
-        printed.contains(
-            r#""pd_op.full_batch_size_like" (%0) {dtype:float32,input_dim_idx:0,output_dim_idx:1,place:Place(undefined:0),shape:[2,-1,3],stop_gradient:[true],value:0.25}"#
-        ),
-        "{printed}"
-    );
-    assert_eq!(count(&p, "pd_op.shape64"), 0, "{printed}");
-    assert_close(&before, &interpret(&p, &batch_feed()), 0.0);
-}
-
-#[test]
-fn shapes_that_do_not_just_repeat_the_batch_size_stay() {
-    let second_input = r#"    (%13) = "pd_op.data" () {dtype:float32,name:"y",place:Place(undefined:0),shape:[-1,6],stop_gradient:[false]} : () -> tensor<-1x6xf32>
-"#;
-    let cases = [
-        // Not at the leading place: reshape's 0 copies the dim at its own place.
-        ("%7, %6, %8", RESHAPE_READER, String::new()),
-        // A constant 0 would copy a dim too.
-        ("%6, %20, %8", RESHAPE_READER, String::new()),
-        // The batch size of another input.
-        (
-            "%6, %7, %8",
-            RESHAPE_READER,
-            format!(
-                "{second_input}{}",
-                r#"    (%14) = "pd_op.shape64" (%13) {stop_gradient:[true]} : (tensor<-1x6xf32>) -> tensor<2xi64>
-    (%15) = "pd_op.slice" (%14, %4, %5) {axes:[0],decrease_axis:[0],infer_flags:[1],stop_gradient:[true]} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
-"#
-            ),
-        ),
-        // The input's buffer is written in place (its dims may change).
-        (
-            "%6, %7, %8",
-            RESHAPE_READER,
-            r#"    (%16) = "pd_op.relu_" (%1) {stop_gradient:[false]} : (tensor<-1x6xf32>) -> tensor<-1x6xf32>
-"#
-            .to_string(),
-        ),
-        // A program with LoD ops: full_batch_size_like would count sequences.
-        (
-            "%7, %6, %8",
-            FULL_READER,
-            r#"    (%17) = "pd_op.lod_array_length" (%1) {stop_gradient:[true]} : (tensor<-1x6xf32>) -> tensor<1xi64>
-"#
-            .to_string(),
-        ),
-    ];
-    for (i, (elements, reader, extra)) in cases.iter().enumerate() {
-        let elements = if i == 2 { "%15, %7, %8" } else { elements };
-        let mut p = batch_shape_program(elements, reader, extra);
-        let stats = run_pipeline(&mut p, "batch_size_like");
-        assert_eq!(stat(&stats, "shapes rewritten"), 0, "case {i}: {p}");
-    }
-}
-
 /// `w` scaled to a value of unknown dims (`tensor<-1x3xf32>`), read by a
 /// `builtin.combine` with the input (then concatenated) and by `reader`.
 fn combined_fold(reader: &str) -> Program {
@@ -804,46 +579,4 @@ fn a_constant_of_unknown_dims_read_by_a_combine_is_not_hoisted() {
     // %3 (the axis) is hoisted, %1 stays a `full`.
     assert_eq!(stat(&stats, "constants hoisted"), 1, "{p}");
     assert_eq!(count(&p, "pd_op.full"), 1, "{p}");
-}
-
-/// `shape64(x)[1]` of an `x: [-1, 6]` is 6 by the symbolic shapes although
-/// the shape is not constant: it folds, and the reshape reads a constant.
-#[test]
-fn a_static_dim_read_from_a_dynamic_shape_folds() {
-    let mut p = batch_shape_program(
-        "%6, %7, %8",
-        RESHAPE_READER,
-        r#"    (%30) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[2]} : () -> tensor<1xi64>
-    (%31) = "pd_op.slice" (%3, %5, %30) {axes:[0],decrease_axis:[0],infer_flags:[1],stop_gradient:[true]} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
-    (%32) = "pd_op.multiply" (%31, %7) {stop_gradient:[true]} : (tensor<i64>, tensor<i64>) -> tensor<i64>
-    (%33) = "pd_op.fetch" (%32) {col:1,name:"twelve",persistable:[true],stop_gradient:[true]} : (tensor<i64>) -> tensor<i64>
-"#,
-    );
-    let before = interpret(&p, &batch_feed());
-    let stats = run_pipeline(&mut p, "constant_folding");
-    assert_eq!(stat(&stats, "shapes folded symbolically"), 1, "{p}");
-    assert_close(&before, &interpret(&p, &batch_feed()), 0.0);
-    // The batch size stays read at run time.
-    assert_eq!(count(&p, "pd_op.shape64"), 1, "{p}");
-    assert_eq!(count(&p, "pd_op.multiply"), 0, "{p}");
-}
-
-/// `shape64(x)` and `shape64(scale(x))` read one shape: the second and the
-/// arithmetic after it merge into the first.
-#[test]
-fn shapes_of_equal_shaped_values_merge() {
-    let mut p = batch_shape_program(
-        "%6, %7, %8",
-        RESHAPE_READER,
-        r#"    (%30) = "pd_op.shape64" (%2) {stop_gradient:[true]} : (tensor<-1x6xf32>) -> tensor<2xi64>
-    (%31) = "pd_op.slice" (%30, %4, %5) {axes:[0],decrease_axis:[0],infer_flags:[1],stop_gradient:[true]} : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
-    (%32) = "pd_op.add" (%6, %31) {stop_gradient:[true]} : (tensor<i64>, tensor<i64>) -> tensor<i64>
-    (%33) = "pd_op.fetch" (%32) {col:1,name:"twice",persistable:[true],stop_gradient:[true]} : (tensor<i64>) -> tensor<i64>
-"#,
-    );
-    let before = interpret(&p, &batch_feed());
-    let stats = run_pipeline(&mut p, "cse,dce");
-    assert_eq!(stat(&stats, "ops merged"), 2, "{p}");
-    assert_eq!(count(&p, "pd_op.shape64"), 1, "{p}");
-    assert_close(&before, &interpret(&p, &batch_feed()), 0.0);
 }

@@ -9,7 +9,7 @@ use pir_dialects::pd_op::{DataType, Place};
 use pir_pass::rewrite::{
     apply_greedily, FrozenPatternSet, GreedyConfig, RewritePattern, Rewriter, Root, Stop,
 };
-use pir_pass::{Changed, Pass, PassContext, PassError, PassManager};
+use pir_pass::{Changed, Named, Pass, PassContext, PassManager, PassResult, PassRun};
 
 struct Fixture {
     p: Program,
@@ -348,22 +348,19 @@ fn canonicalize_keeps_copies_of_values_written_in_place() {
 }
 
 struct Panicky;
-impl pir_pass::Pass for Panicky {
+impl pir_pass::Named for Panicky {
     fn argument(&self) -> &'static str {
         "panicky"
     }
     fn description(&self) -> &'static str {
         "fails on purpose"
     }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        _: OpId,
-        _: &mut pir_pass::PassContext,
-    ) -> Result<pir_pass::Changed, pir_pass::PassError> {
-        let top = p.top_block();
-        let first = p.block_first_op(top).unwrap();
-        p.erase_op(first).ok();
+}
+impl pir_pass::Pass for Panicky {
+    fn run(&mut self, PassRun { program, .. }: PassRun<'_>) -> PassResult {
+        let top = program.top_block();
+        let first = program.block_first_op(top).unwrap();
+        program.erase_op(first).ok();
         panic!("boom");
     }
 }
@@ -596,29 +593,26 @@ fn canonicalize_folds_combine_slice_and_split() {
 fn nested_pipelines_drop_stale_analyses_between_inner_passes() {
     use std::sync::{Arc, Mutex};
     struct EraseOneRelu;
-    impl Pass for EraseOneRelu {
+    impl Named for EraseOneRelu {
         fn argument(&self) -> &'static str {
             "erase-one-relu"
         }
         fn description(&self) -> &'static str {
             "caches the op count, then erases a relu of the root's regions"
         }
-        fn run(
-            &mut self,
-            p: &mut Program,
-            root: OpId,
-            cx: &mut PassContext,
-        ) -> Result<Changed, PassError> {
-            cx.analyses.get::<OpCount>(p);
+    }
+    impl Pass for EraseOneRelu {
+        fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
+            cx.analyses.get::<OpCount>(program);
             let mut relu = None;
-            p.walk(root, pir_core::walk::Order::Pre, &mut |op| {
-                if p.op_name_str(op) == "pd_op.relu" {
+            program.walk(root, pir_core::walk::Order::Pre, &mut |op| {
+                if program.op_name_str(op) == "pd_op.relu" {
                     relu = Some(op);
                 }
             });
             match relu {
                 Some(op) => {
-                    p.erase_op(op).unwrap();
+                    program.erase_op(op).unwrap();
                     Ok(Changed::Yes)
                 }
                 None => Ok(Changed::No),
@@ -626,20 +620,20 @@ fn nested_pipelines_drop_stale_analyses_between_inner_passes() {
         }
     }
     struct ReadCount(Arc<Mutex<Vec<usize>>>);
-    impl Pass for ReadCount {
+    impl Named for ReadCount {
         fn argument(&self) -> &'static str {
             "read-count"
         }
         fn description(&self) -> &'static str {
             "records the op count analysis"
         }
-        fn run(
-            &mut self,
-            p: &mut Program,
-            _: OpId,
-            cx: &mut PassContext,
-        ) -> Result<Changed, PassError> {
-            self.0.lock().unwrap().push(cx.analyses.get::<OpCount>(p).0);
+    }
+    impl Pass for ReadCount {
+        fn run(&mut self, PassRun { program, cx, .. }: PassRun<'_>) -> PassResult {
+            self.0
+                .lock()
+                .unwrap()
+                .push(cx.analyses.get::<OpCount>(program).0);
             Ok(Changed::No)
         }
     }
@@ -664,7 +658,13 @@ fn nested_pipelines_drop_stale_analyses_between_inner_passes() {
     );
     let mut cx = PassContext::default();
     let module = p.module_op();
-    nested.run(&mut p, module, &mut cx).unwrap();
+    nested
+        .run(PassRun {
+            program: &mut p,
+            root: module,
+            cx: &mut cx,
+        })
+        .unwrap();
     assert_eq!(*seen.lock().unwrap(), [p.num_ops()]);
 }
 

@@ -30,17 +30,11 @@ REFUSED = {
     "train_mlp_adam": UNMAPPED,
     # beam_search.
     "lg_beam_search": UNMAPPED,
-    # ctc_align, gather_tree, viterbi_decode, crf_decoding, edit_distance.
-    "lg_decode": UNMAPPED,
-    # generate_proposals, distribute/collect_fpn_proposals, bipartite_match.
-    "lg_detection_more": UNMAPPED,
-    # matrix_nms, generate_proposals.
-    "lg_detection_post": UNMAPPED,
     # fusion_gru, fusion_lstm (oneDNN fusions of the legacy executor).
     "lg_fusion_rnn": UNMAPPED,
-    # eigh, svd, qr, lu, lu_unpack and more decompositions.
+    # eigh, eig, eigvals(h), svd (iterative eigen-solvers).
     "lg_linalg_more": UNMAPPED,
-    # the version-1 gru, lstm and gru_unit ops.
+    # the version-1 gru and lstm ops (on LoD sequences).
     "lg_rnn_v1": UNMAPPED,
     # LoD sequence ops (sequence_pool, sequence_conv, im2sequence, ...).
     "lg_sequence": UNMAPPED,
@@ -68,6 +62,16 @@ def cases():
             outputs = d / f"{name}.outputs.npz"
             if outputs.exists() or name in REFUSED:
                 out.append(pytest.param(model, d / f"{name}.inputs.npz", outputs, id=name))
+    # One op per model: sequence decoding and signal ops (`op_*`,
+    # scripts/make_onnx_decode_models.py), decompositions and detection ops
+    # (scripts/make_onnx_op_models.py).
+    for model in sorted((CORPUS / "onnx_ops").glob("*.json")):
+        name = model.name[: -len(".json")]
+        if "." in name:
+            continue
+        outputs = model.with_name(f"{name}.outputs.npz")
+        if outputs.exists():
+            out.append(pytest.param(model, model.with_name(f"{name}.inputs.npz"), outputs, id=name))
     for model in sorted((CORPUS / "legacy").glob("*.pdmodel")):
         name = model.name[: -len(".pdmodel")]
         ref = model.with_name(f"{name}.ref.npz")

@@ -5,7 +5,7 @@
 
 use pir_core::builtin::{DenseTensorType, VectorType};
 use pir_core::entity::EntityId;
-use pir_core::{BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
+use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
 use pir_dialects::pd_op::DenseTensorArrayType;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -80,7 +80,14 @@ pub struct ShapeAnalysis {
     assume: Assume,
     /// Whether the op being inferred records its checks.
     recording: bool,
+    /// Paddle's op cache for ops without the interface: the result facts
+    /// of the first op of a name with given operand facts and attributes.
+    op_cache: FxHashMap<OpCacheKey, Vec<ShapeOrData>>,
 }
+
+/// What Paddle's op cache is keyed by: the op's name, its operands' facts
+/// and its attributes of the definition (not `stop_gradient`).
+pub(crate) type OpCacheKey = (Symbol, Vec<ShapeOrData>, Vec<Attribute>);
 
 impl ShapeAnalysis {
     /// Infers the facts of every value of `program`, as Paddle does.
@@ -100,6 +107,7 @@ impl ShapeAnalysis {
             rules: FxHashMap::default(),
             assume,
             recording: true,
+            op_cache: FxHashMap::default(),
         };
         a.infer_block(program, program.top_block(), 0);
         a
@@ -256,6 +264,17 @@ impl ShapeAnalysis {
                 self.set(r, f);
             }
         }
+    }
+
+    /// The result facts cached for `key` (Paddle's op cache).
+    pub(crate) fn cached(&self, key: &OpCacheKey) -> Option<&[ShapeOrData]> {
+        self.op_cache.get(key).map(Vec::as_slice)
+    }
+
+    /// Caches `facts` for `key` unless an earlier op did (Paddle keeps the
+    /// first).
+    pub(crate) fn cache(&mut self, key: OpCacheKey, facts: Vec<ShapeOrData>) {
+        self.op_cache.entry(key).or_insert(facts);
     }
 
     /// A fresh symbol.

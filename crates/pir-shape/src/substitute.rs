@@ -11,12 +11,13 @@ use crate::simplify::simplify;
 /// Expressions to replace, by the expression replacing each.
 pub type Pattern = FxHashMap<DimExpr, DimExpr>;
 
-/// `e` with the pattern applied.
+/// `e` with the pattern applied and, when it changed, simplified (as
+/// Paddle's `SubstituteShapeOrData` simplifies every substituted dim).
 pub fn substitute(e: &DimExpr, pattern: &Pattern) -> DimExpr {
     if pattern.is_empty() {
         return e.clone();
     }
-    substitute_opt(e, pattern, 0).unwrap_or_else(|| e.clone())
+    substitute_opt(e, pattern, 0).map_or_else(|| e.clone(), |r| simplify(&r))
 }
 
 /// Deepest nesting visited (expressions are bounded far below this).

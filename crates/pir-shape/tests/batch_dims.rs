@@ -182,3 +182,41 @@ fn loaded_integer_parameters_are_data_for_passes_only() {
     let as_paddle = ShapeAnalysis::run(&p);
     assert!(!same_batch(&as_paddle, value(2), value(0)));
 }
+
+/// The data the passes' analysis gives a loaded parameter of type `ty`
+/// holding `bytes`.
+fn parameter_data(ty: &str, bytes: Vec<u8>) -> Option<Vec<pir_shape::DimExpr>> {
+    let ctx = pir_dialects::pd_op_context();
+    let text = format!(
+        "{{\n    (%0) = \"builtin.parameter\" () {{is_distributed:[false],is_parameter:[false],need_clip:[false],parameter_name:\"p\",persistable:[true],stop_gradient:[true],trainable:[false]}} : () -> {ty}\n}}\n"
+    );
+    let mut p = Program::parse(&ctx, &text).unwrap();
+    let value = p.result(p.block_ops(p.top_block()).next().unwrap(), 0);
+    let param = pir_core::Parameter {
+        ty: p.value_type(value),
+        data: Some(std::sync::Arc::new(Bytes(bytes))),
+    };
+    p.set_parameter("p", param);
+    let shapes = ShapeAnalysis::run_assuming(&p, Assume::TopLevelExcept(Default::default()));
+    shapes.fact(value)?.data().map(<[_]>::to_vec)
+}
+
+/// A loaded parameter's elements are read with the width of the value's
+/// data type; bytes that do not fill exactly that many elements of it give
+/// no data (two int64s are as many bytes as four int32s).
+#[test]
+fn parameter_elements_are_read_with_the_width_of_the_value_dtype() {
+    let i32s = [3i32.to_le_bytes(), (-1i32).to_le_bytes()].concat();
+    let i64s = [3i64.to_le_bytes(), (-1i64).to_le_bytes()].concat();
+    let want = Some(vec![
+        pir_shape::DimExpr::Int(3),
+        pir_shape::DimExpr::Int(-1),
+    ]);
+    assert_eq!(parameter_data("tensor<2xi32>", i32s.clone()), want);
+    assert_eq!(parameter_data("tensor<2xi64>", i64s.clone()), want);
+    assert_eq!(parameter_data("tensor<2xi32>", i64s), None);
+    assert_eq!(
+        parameter_data("tensor<4xi64>", [i32s.clone(), i32s].concat()),
+        None
+    );
+}

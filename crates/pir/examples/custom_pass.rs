@@ -9,29 +9,26 @@ use pir::core::walk::Order;
 use pir::core::{OpId, Program};
 use pir::pass::rewrite::PatternPass;
 use pir::pass::rewrite::{GreedyConfig, RewritePattern, Rewriter, Root};
-use pir::pass::{Changed, Pass, PassContext, PassError, PassManager};
+use pir::pass::{Changed, Named, Pass, PassManager, PassResult, PassRun};
 
 /// Counts the ops named `op` under the pass's root, in the counter `op`.
 struct CountOps {
     op: &'static str,
 }
 
-impl Pass for CountOps {
+// A pass outside the registry names and describes itself.
+impl Named for CountOps {
     fn argument(&self) -> &'static str {
         "count_ops"
     }
 
-    // A pass outside the registry has no registered description.
     fn description(&self) -> &'static str {
         "count the ops of one name"
     }
+}
 
-    fn run(
-        &mut self,
-        program: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+impl Pass for CountOps {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         let mut n = 0;
         program.walk(root, Order::Pre, &mut |op| {
             n += u64::from(program.op_name_str(op) == self.op)

@@ -25,8 +25,9 @@ pub(crate) fn update_loss_scaling(a: &Args<'_>, outs: &mut [Out]) -> Result<(), 
     Ok(())
 }
 
-/// Paddle's `SizeOf`: bytes per element.
-fn size_of(d: DataType) -> Result<u64, Bad> {
+/// Paddle's `SizeOf`: bytes per element of a data type (also what the
+/// symbolic shape rule of `coalesce_tensor` aligns by).
+pub fn size_of(d: DataType) -> Result<u64, Bad> {
     Ok(match d {
         DataType::Bool | DataType::Int8 | DataType::UInt8 => 1,
         DataType::Int16 | DataType::Float16 | DataType::BFloat16 => 2,

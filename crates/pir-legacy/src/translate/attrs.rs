@@ -46,6 +46,14 @@ impl<'k> AttrMap<'k> {
         }
     }
 
+    /// An empty map with room for `n` entries (a definition's attributes
+    /// and the two result flags), allocated once when they do not fit inline.
+    pub fn with_capacity(n: usize) -> Self {
+        AttrMap {
+            entries: InlineVec::with_capacity(n),
+        }
+    }
+
     /// `map[name] = attr`: a new key is inserted, an existing one keeps its place.
     pub fn set(&mut self, name: &'k str, attr: Attribute) {
         match self
@@ -65,9 +73,11 @@ impl<'k> AttrMap<'k> {
         self.entries.push((name, attr));
     }
 
-    /// Where `name` is, inserting it (with `attr`) when absent.
+    /// Where `name` is, inserting it (with `attr`) when absent. Searched
+    /// from the end: the names asked for are the result flags, which most
+    /// maps hold last (keys are distinct, so the first match is the only).
     pub fn slot_of(&mut self, name: &'k str, attr: Attribute) -> usize {
-        match self.entries.iter().position(|(k, _)| same(k, name)) {
+        match self.entries.iter().rposition(|(k, _)| same(k, name)) {
             Some(i) => i,
             None => {
                 self.entries.push((name, attr));

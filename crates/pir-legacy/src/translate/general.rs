@@ -113,6 +113,9 @@ pub struct Plan {
     outputs: Vec<Cow<'static, str>>,
     /// Per attribute: its legacy name.
     attrs: Vec<&'static str>,
+    /// Per attribute: its name and kind in the definition (read for every
+    /// op translated: kept as plain data).
+    specs: Box<[(&'static str, AttrKind)]>,
     /// Defaults for attributes the legacy op lacks, when the op has a table.
     defaults: Option<&'static [(&'static str, Fallback)]>,
 }
@@ -158,6 +161,11 @@ impl Plan {
                 .attributes
                 .iter()
                 .map(|spec| c.legacy_attr_name(op_type, spec.name.as_str()))
+                .collect(),
+            specs: def
+                .attributes
+                .iter()
+                .map(|spec| (spec.name.as_str(), spec.kind))
                 .collect(),
             defaults: missing_attr_defaults(op_type),
         }
@@ -290,7 +298,7 @@ impl<'d> Translator<'d> {
         hooks: &Hooks,
     ) -> Result<Operands> {
         let OpSite { b, op, scope, dst } = site;
-        let mut operands = Operands::new();
+        let mut operands = Operands::with_capacity(plan.def.inputs.len());
         for (info, p) in plan.def.inputs.iter().zip(&plan.inputs) {
             if let Some((_, special)) = hooks.input.filter(|(n, _)| *n == info.name) {
                 if let Some(v) = special(self, site)? {
@@ -396,8 +404,9 @@ impl<'d> Translator<'d> {
         plan: &Plan,
     ) -> Result<(Types, OutputMap<'d>)> {
         let OpSite { b, op, .. } = site;
-        let mut types = Types::new();
-        let mut map = OutputMap::new();
+        let n = plan.def.outputs.len();
+        let mut types = Types::with_capacity(n);
+        let mut map = OutputMap::with_capacity(n);
         for (info, legacy) in plan.def.outputs.iter().zip(&plan.outputs) {
             let idx = types.len();
             let Some(vars) = op.output(legacy) else {
@@ -457,7 +466,8 @@ impl<'d> Translator<'d> {
         hooks: &Hooks,
     ) -> Result<AttrMap<'d>> {
         let def = plan.def;
-        let mut map = AttrMap::new();
+        // The declared attributes, then the result flags (set at the end).
+        let mut map = AttrMap::with_capacity(def.attributes.len() + super::FLAGS.len());
         let defaults = plan.defaults;
         // Paddle creates the op with its signature checked (`VerifySig`): a
         // declared attribute the legacy op cannot give (a 2.x op without an
@@ -466,9 +476,9 @@ impl<'d> Translator<'d> {
         // value is known on the way (the failure is still reported after
         // the other attributes, as before).
         let mut lacking = None;
-        for (spec, &legacy) in def.attributes.iter().zip(&plan.attrs) {
+        for (&(name, kind), &legacy) in plan.specs.iter().zip(&plan.attrs) {
             let attr = 'attr: {
-                if let Some((_, special)) = hooks.attr.filter(|(n, _)| *n == spec.name) {
+                if let Some((_, special)) = hooks.attr.filter(|(n, _)| *n == name) {
                     if let Some(a) = special(self, op)? {
                         break 'attr Some(a);
                     }
@@ -477,20 +487,20 @@ impl<'d> Translator<'d> {
                 let value = op.attr(legacy);
                 if matches!(value, Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_)))
                 {
-                    break 'attr Some(self.declared_attr(spec.kind, value));
+                    break 'attr Some(self.declared_attr(kind, value));
                 }
                 match defaults {
                     Some(table) => table
                         .iter()
-                        .find(|(n, _)| *n == spec.name)
+                        .find(|(n, _)| *n == name)
                         .map(|(_, d)| d.attr(&self.ctx)),
-                    None => Some(self.declared_attr(spec.kind, None)),
+                    None => Some(self.declared_attr(kind, None)),
                 }
             };
             match attr {
-                Some(a) if !a.is_null() => map.push_new(spec.name.as_str(), a),
+                Some(a) if !a.is_null() => map.push_new(name, a),
                 _ => {
-                    lacking.get_or_insert(spec.name);
+                    lacking.get_or_insert(name);
                 }
             }
         }
@@ -572,16 +582,17 @@ impl Hooks {
 }
 
 /// Whether `map` holds what the general path and most op builders make for
-/// `d`: its declared names in order, then the two flags. [`final_attrs`] of
-/// such a map follows from `d` and the values alone.
-pub(super) fn in_declared_order(d: &OpDef, map: &AttrMap<'_>) -> bool {
+/// a definition with the declared attributes `specs` (its facts'): their
+/// names in order, then the two flags. [`final_attrs`] of such a map
+/// follows from the definition and the values alone.
+pub(super) fn in_declared_order(specs: &[(&str, AttrKind)], map: &AttrMap<'_>) -> bool {
     let entries = map.entries();
-    let n = d.attributes.len();
+    let n = specs.len();
     entries.len() == n + 2
         && entries
             .iter()
-            .zip(d.attributes)
-            .all(|((k, _), spec)| attrs::same(k, spec.name.as_str()))
+            .zip(specs)
+            .all(|((k, _), (name, _))| attrs::same(k, name))
         && entries[n].0 == super::FLAGS[0]
         && entries[n + 1].0 == super::FLAGS[1]
 }
@@ -634,14 +645,14 @@ pub(super) fn final_attrs<'d>(
             let entries = map.entries();
             let facts = &t.memo.get_mut().def_facts[facts];
             let mut next = 0;
-            for (spec, &sym) in d.attributes.iter().zip(facts.syms.iter()) {
-                let here = entries.get(next).filter(|(k, _)| {
-                    k.as_ptr() == spec.name.as_ptr() && k.len() == spec.name.len()
-                });
+            for (&(name, _), &sym) in facts.specs.iter().zip(facts.syms.iter()) {
+                let here = entries
+                    .get(next)
+                    .filter(|(k, _)| k.as_ptr() == name.as_ptr() && k.len() == name.len());
                 if let Some(&(_, a)) = here {
                     next += 1;
                     out.push((sym, a));
-                } else if let Some(a) = map.get(spec.name.as_str()) {
+                } else if let Some(a) = map.get(name) {
                     out.push((sym, a));
                 }
             }

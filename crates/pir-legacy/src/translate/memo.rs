@@ -105,6 +105,9 @@ pub fn def(name: &str) -> Option<&'static OpDef> {
 pub struct DefFacts {
     /// Symbols of the declared attributes, in declaration order.
     pub syms: Box<[Symbol]>,
+    /// Names and kinds of the declared attributes, in declaration order
+    /// (read for every attribute of every op made: kept as plain data).
+    pub specs: Box<[(&'static str, AttrKind)]>,
     /// Whether a map holding the declared attributes in declaration order,
     /// then `stop_gradient`, then `persistable` (what the general path
     /// makes), lists `stop_gradient` first.
@@ -142,6 +145,11 @@ pub fn def_facts(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<DefFacts> {
             .attributes
             .iter()
             .map(|a| ctx.symbol(a.name.as_str()))
+            .collect(),
+        specs: def
+            .attributes
+            .iter()
+            .map(|a| (a.name.as_str(), a.kind))
             .collect(),
         stop_gradient_first: first_flag == Some(n),
     });
@@ -181,9 +189,62 @@ pub(crate) struct ContextMemo {
     /// Final dictionaries of ops by a hash of their definition facts, keys
     /// and values (see [`ContextMemo::finished_dict`]).
     finished: FxHashMap<u64, FinishedKey>,
-    /// Attributes found to have a kind a definition declares (see
-    /// [`ContextMemo::kind_matches`]).
-    kinds_matched: FxHashSet<(Attribute, AttrKind)>,
+    /// Attributes found to have a kind a definition declares.
+    pub kinds: KindMatches,
+}
+
+/// Attributes found to have a kind a definition declares (see
+/// [`KindMatches::matches`]).
+#[derive(Default)]
+pub(crate) struct KindMatches {
+    /// Every match found (within [`MAX_ENTRIES`]).
+    matched: FxHashSet<(Attribute, AttrKind)>,
+    /// The last match of each of [`KIND_CACHE`] hash buckets, asked before
+    /// `matched` (most checks are of a few attributes met again and again:
+    /// one compare instead of a set probe).
+    cache: Vec<(Attribute, AttrKind)>,
+}
+
+/// Buckets of [`KindMatches::cache`].
+const KIND_CACHE: usize = 1024;
+
+impl KindMatches {
+    /// Whether `attr` has the declared `kind` ([`pir_dialects::kind_matches`]),
+    /// a match remembered: each op checks every attribute it gets, and ops
+    /// of a type get the same few.
+    #[inline]
+    pub fn matches(&mut self, ctx: &IrContext, attr: Attribute, kind: AttrKind) -> bool {
+        let h = FxBuildHasher.hash_one((attr, kind));
+        let bucket = (h ^ (h >> 29)) as usize % KIND_CACHE;
+        if self.cache.get(bucket) == Some(&(attr, kind)) {
+            return true;
+        }
+        self.matches_uncached(ctx, attr, kind, bucket)
+    }
+
+    /// [`KindMatches::matches`] past the cache (out of line: rare).
+    #[inline(never)]
+    fn matches_uncached(
+        &mut self,
+        ctx: &IrContext,
+        attr: Attribute,
+        kind: AttrKind,
+        bucket: usize,
+    ) -> bool {
+        let matches =
+            self.matched.contains(&(attr, kind)) || pir_dialects::kind_matches(ctx, attr, kind);
+        if matches {
+            if self.matched.len() < MAX_ENTRIES {
+                self.matched.insert((attr, kind));
+            }
+            if self.cache.is_empty() {
+                // The null attribute is never checked: an empty bucket.
+                self.cache = vec![(Attribute::NULL, AttrKind::Any); KIND_CACHE];
+            }
+            self.cache[bucket] = (attr, kind);
+        }
+        matches
+    }
 }
 
 /// A final dictionary [`ContextMemo::finished_dict`] keeps, with its key.
@@ -370,20 +431,6 @@ impl ContextMemo {
     /// `attr`, when made before.
     pub fn full_of_attr(&self, attr: Attribute) -> Option<(Type, [Attribute; 4])> {
         self.full_of_attr.get(&attr).copied()
-    }
-
-    /// Whether `attr` has the declared `kind` ([`pir_dialects::kind_matches`]),
-    /// a match remembered (within [`MAX_ENTRIES`]): each op checks every
-    /// attribute it gets, and ops of a type get the same few.
-    pub fn kind_matches(&mut self, ctx: &IrContext, attr: Attribute, kind: AttrKind) -> bool {
-        if self.kinds_matched.contains(&(attr, kind)) {
-            return true;
-        }
-        let matches = pir_dialects::kind_matches(ctx, attr, kind);
-        if matches && self.kinds_matched.len() < MAX_ENTRIES {
-            self.kinds_matched.insert((attr, kind));
-        }
-        matches
     }
 
     /// Remembers [`ContextMemo::full_of_attr`] (within [`MAX_ENTRIES`]).

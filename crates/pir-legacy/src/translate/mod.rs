@@ -465,31 +465,33 @@ impl<'d> Translator<'d> {
         let Some(made) = self.attrs.get(first..) else {
             return Ok(());
         };
+        let mut memo = self.memo.borrow_mut();
+        let memo::ContextMemo {
+            def_facts, kinds, ..
+        } = &mut *memo;
         for rec in made.iter().flatten() {
-            let Writer::Declared(def, _) = rec.writer else {
+            let Writer::Declared(def, facts) = rec.writer else {
                 continue;
             };
+            let facts = &def_facts[facts];
             for (j, &(name, attr)) in rec.map.entries().iter().enumerate() {
                 if attr.is_null() {
                     continue;
                 }
                 // Most maps list the declared attributes in order.
-                let spec = match def.attributes.get(j) {
-                    Some(s) if attrs::same(s.name.as_str(), name) => Some(s),
-                    _ => self.spec_by_key(def, name),
+                let kind = match facts.specs.get(j) {
+                    Some(&(n, kind)) if attrs::same(n, name) => kind,
+                    _ => match self.spec_by_key(def, name) {
+                        Some(spec) => spec.kind,
+                        None => continue,
+                    },
                 };
-                let Some(spec) = spec else { continue };
-                if !self
-                    .memo
-                    .borrow_mut()
-                    .kind_matches(&self.ctx, attr, spec.kind)
-                {
+                if !kinds.matches(&self.ctx, attr, kind) {
                     return Err(self.err(format!(
                         "attribute `{name}` of `{}` would be {} (the legacy attribute \
-                         has the wrong kind), it takes {:?}",
+                         has the wrong kind), it takes {kind:?}",
                         def.name,
                         self.ctx.attr_data(attr).kind_name(),
-                        spec.kind
                     )));
                 }
             }

@@ -198,8 +198,11 @@ impl<'d> Translator<'d> {
             // most were made before: taken from the memo without listing
             // and interning the entries again.
             keys.clear();
+            let memo = self.memo.get_mut();
             let key = match rec.writer {
-                Writer::Declared(d, facts) if general::in_declared_order(d, &rec.map) => {
+                Writer::Declared(_, facts)
+                    if general::in_declared_order(&memo.def_facts[facts].specs, &rec.map) =>
+                {
                     Some(facts)
                 }
                 Writer::Declared(_, facts) if rec.static_keys => {

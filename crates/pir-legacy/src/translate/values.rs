@@ -10,6 +10,7 @@ use pir_dialects::pd_op::types::{
 use rustc_hash::FxHashMap;
 
 use crate::desc::{DataKind, VarDesc, VarKind};
+use crate::inline::InlineVec;
 
 /// What a variable name is bound to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,10 +39,11 @@ impl VarInfo {
 pub type ScopeId = usize;
 
 /// The values pushed for one name: the current one last. Most names get one
-/// value, which needs no allocation.
+/// value, and names written in place (a batch norm's running mean) one or
+/// two more: none of these needs an allocation.
 #[derive(Debug, Default)]
 struct Stack {
-    older: Vec<VarInfo>,
+    older: InlineVec<VarInfo, 2>,
     current: Option<VarInfo>,
     /// Index of the name in `Scopes::top_keys` (top scope only).
     key: usize,
@@ -132,7 +134,7 @@ impl<'d> Scopes<'d> {
             }
             Entry::Vacant(e) => {
                 e.insert(Stack {
-                    older: Vec::new(),
+                    older: InlineVec::new(),
                     current: Some(info),
                     key: self.top_keys.len(),
                 });

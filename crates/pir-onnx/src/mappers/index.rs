@@ -156,10 +156,30 @@ pub(crate) fn topk(x: &mut Exporter<'_>) -> R {
 fn top_k(x: &mut Exporter<'_>, a: &str, k: &str, axis: i64, largest: bool) {
     let values = x.out(0);
     let indices = x.out(1);
+    top_k_into(x, a, k, axis, largest, [&values, &indices]);
+}
+
+/// The `k` (a `[1]` int64) largest (or smallest) values of `a` along
+/// `axis`, sorted (ties: the lower index first), and their indices, as
+/// fresh names.
+pub(crate) fn sorted_top_k(
+    x: &mut Exporter<'_>,
+    a: &str,
+    k: &str,
+    axis: i64,
+    largest: bool,
+) -> (String, String) {
+    let (values, indices) = (x.tmp(), x.tmp());
+    top_k_into(x, a, k, axis, largest, [&values, &indices]);
+    (values, indices)
+}
+
+/// A sorted `TopK` node writing `out` (values, indices).
+fn top_k_into(x: &mut Exporter<'_>, a: &str, k: &str, axis: i64, largest: bool, out: [&str; 2]) {
     x.node(
         "TopK",
         &[a, k],
-        &[&values, &indices],
+        &out,
         vec![
             a_int("axis", axis),
             a_int("largest", i64::from(largest)),

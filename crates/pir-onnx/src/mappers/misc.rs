@@ -506,6 +506,28 @@ pub(crate) fn roi_align(x: &mut Exporter<'_>) -> R {
     Ok(())
 }
 
+/// The image of each of `n_rows` (a `[1]` int64) rows listed image by
+/// image, `num` (`[B]`, any integer type) of image `b`: for row `r`, how
+/// many cumulative counts are `<= r`. A 1-D int64 tensor.
+pub(crate) fn image_of_rows(
+    x: &mut Exporter<'_>,
+    n_rows: &str,
+    num: &str,
+) -> Result<String, ExportError> {
+    let num = x.cast(num, DType::Int64)?;
+    let axis0 = x.const_values(DType::Int64, &[], &[0.0])?;
+    let cs = x.node1("CumSum", &[&num, &axis0], vec![]);
+    let zero = x.const_scalar(DType::Int64, 0.0)?;
+    let one = x.const_scalar(DType::Int64, 1.0)?;
+    let n = x.reshape(n_rows, &[]);
+    let r = x.node1("Range", &[&zero, &n, &one], vec![]);
+    let r = x.unsqueeze(&r, &[1]);
+    let c = x.unsqueeze(&cs, &[0]);
+    let ge = x.node1("GreaterOrEqual", &[&r, &c], vec![]);
+    let ge = x.cast(&ge, DType::Int64)?;
+    Ok(reduce(x, "ReduceSum", &ge, &[1], false))
+}
+
 /// The image each roi of `boxes` (`[R, 4]`) belongs to, as int64 `[R]`:
 /// from the per-image roi counts of operand `num_operand` when present
 /// (how many cumulative counts are at most the roi's index), else all 0.
@@ -519,20 +541,8 @@ pub(crate) fn roi_batch_index(
     let one_i = x.const_i64s(&[1]);
     let n_rois = x.node1("Slice", &[&rois, &zero_i, &one_i], vec![]);
     if x.has_input(num_operand) {
-        // The batch of roi r: how many cumulative counts are <= r.
         let num = x.input(num_operand)?;
-        let num = x.cast(&num, DType::Int64)?;
-        let axis0 = x.const_values(DType::Int64, &[], &[0.0])?;
-        let cs = x.node1("CumSum", &[&num, &axis0], vec![]);
-        let zero = x.const_scalar(DType::Int64, 0.0)?;
-        let one = x.const_scalar(DType::Int64, 1.0)?;
-        let n = x.reshape(&n_rois, &[]);
-        let r = x.node1("Range", &[&zero, &n, &one], vec![]);
-        let r = x.unsqueeze(&r, &[1]);
-        let c = x.unsqueeze(&cs, &[0]);
-        let ge = x.node1("GreaterOrEqual", &[&r, &c], vec![]);
-        let ge = x.cast(&ge, DType::Int64)?;
-        Ok(reduce(x, "ReduceSum", &ge, &[1], false))
+        image_of_rows(x, &n_rois, &num)
     } else {
         Ok(x.node1(
             "ConstantOfShape",

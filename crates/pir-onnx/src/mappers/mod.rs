@@ -11,26 +11,34 @@ pub(crate) mod complex;
 mod control;
 mod counting;
 mod creation;
+mod decoding;
+mod decompose;
 mod detection;
 mod diagonal_fill;
 mod elementwise;
+mod gru_unit;
 mod index;
 mod linalg;
+mod matching;
 mod misc;
 mod more;
 mod nms;
 mod nn;
+mod proposals;
 mod quant;
 mod random;
 mod resize;
 mod rnn;
 mod rows;
 mod sampling;
+mod scan;
 mod shape;
+mod signal;
 mod solve;
 mod special;
 #[cfg(test)]
 mod tests;
+mod viterbi;
 
 use std::sync::OnceLock;
 
@@ -384,6 +392,25 @@ const TABLE: &[(&str, Mapper)] = &[
     ("pd_op.cholesky", solve::cholesky),
     ("pd_op.triangular_solve", solve::triangular_solve),
     ("pd_op.diag_embed", solve::diag_embed),
+    // Decompositions, unrolled.
+    ("pd_op.qr", decompose::qr),
+    ("pd_op.lu", decompose::lu),
+    ("pd_op.lu_unpack", decompose::lu_unpack),
+    ("pd_op.lstsq", decompose::lstsq),
+    ("pd_op.cholesky_solve", decompose::cholesky_solve),
+    // Region proposals.
+    ("pd_op.generate_proposals", proposals::generate_proposals),
+    (
+        "pd_op.distribute_fpn_proposals",
+        proposals::distribute_fpn_proposals,
+    ),
+    (
+        "pd_op.collect_fpn_proposals",
+        proposals::collect_fpn_proposals,
+    ),
+    // Box matching and soft suppression.
+    ("pd_op.bipartite_match", matching::bipartite_match),
+    ("pd_op.matrix_nms", matching::matrix_nms),
     // Complex tensors as (real, imaginary) pairs; Fourier transforms.
     ("pd_op.complex", complex::complex),
     ("pd_op.as_complex", complex::as_complex),
@@ -435,6 +462,17 @@ const TABLE: &[(&str, Mapper)] = &[
     ),
     ("pd_op.dequantize_abs_max", quant::dequantize_abs_max),
     ("pd_op.dequantize_log", quant::dequantize_log),
+    // Sequence decoding on padded tensors with lengths (Scan loops).
+    ("pd_op.ctc_align", decoding::ctc_align),
+    ("pd_op.gather_tree", decoding::gather_tree),
+    ("pd_op.edit_distance", decoding::edit_distance),
+    ("pd_op.viterbi_decode", viterbi::viterbi_decode),
+    ("pd_op.crf_decoding", viterbi::crf_decoding),
+    // Signal framing.
+    ("pd_op.frame", signal::frame),
+    ("pd_op.overlap_add", signal::overlap_add),
+    // One step of the version-1 GRU (dense; the LoD `gru` is refused).
+    ("pd_op.gru_unit", gru_unit::gru_unit),
 ];
 
 /// The table as a map.

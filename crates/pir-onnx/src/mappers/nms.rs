@@ -24,7 +24,7 @@ use crate::ExportError;
 type R = Result<(), ExportError>;
 
 /// Column `i` of the 2-D int64 `m`, as a 1-D tensor.
-fn column(x: &mut Exporter<'_>, m: &str, i: i64) -> String {
+pub(crate) fn column(x: &mut Exporter<'_>, m: &str, i: i64) -> String {
     let at = x.const_i64s(&[i]);
     let c = x.node1("Gather", &[m, &at], vec![a_int("axis", 1)]);
     x.squeeze(&c, &[1])
@@ -32,13 +32,17 @@ fn column(x: &mut Exporter<'_>, m: &str, i: i64) -> String {
 
 /// Boxes `[.., 4]` with 1 added to `x2` and `y2` (Paddle's unnormalised
 /// widths and heights as plain ones).
-fn widen_by_one(x: &mut Exporter<'_>, boxes: &str, d: DType) -> Result<String, ExportError> {
+pub(crate) fn widen_by_one(
+    x: &mut Exporter<'_>,
+    boxes: &str,
+    d: DType,
+) -> Result<String, ExportError> {
     let shift = x.const_values(d, &[4], &[0.0, 0.0, 1.0, 1.0])?;
     Ok(x.node1("Add", &[boxes, &shift], vec![]))
 }
 
 /// A tensor of shape `shape` (a 1-D int64 tensor) filled with `value`.
-fn filled(
+pub(crate) fn filled(
     x: &mut Exporter<'_>,
     shape: &str,
     dtype: DType,
@@ -57,7 +61,7 @@ fn filled(
 }
 
 /// The rows of `t` where the 1-D bool `keep` is true.
-fn rows_where(x: &mut Exporter<'_>, t: &str, keep: &str) -> String {
+pub(crate) fn rows_where(x: &mut Exporter<'_>, t: &str, keep: &str) -> String {
     x.node1("Compress", &[t, keep], vec![a_int("axis", 0)])
 }
 

@@ -298,7 +298,7 @@ pub(crate) fn gumbel_softmax(x: &mut Exporter<'_>) -> R {
 }
 
 /// An ONNX tensor type of element `elem` and unknown shape.
-fn any_shape(elem: DataType) -> TypeProto {
+pub(crate) fn any_shape(elem: DataType) -> TypeProto {
     TypeProto {
         value: Some(type_proto::Value::TensorType(type_proto::Tensor {
             elem_type: elem as i32,
@@ -352,7 +352,7 @@ fn draw_until_done(
     Ok(outputs)
 }
 
-fn value_info(name: String, ty: TypeProto) -> ValueInfoProto {
+pub(crate) fn value_info(name: String, ty: TypeProto) -> ValueInfoProto {
     ValueInfoProto {
         name,
         r#type: Some(ty),

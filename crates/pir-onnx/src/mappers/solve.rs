@@ -13,10 +13,10 @@ use crate::ExportError;
 type R = Result<(), ExportError>;
 
 /// The largest matrix order unrolled.
-const MAX_N: i64 = 16;
+pub(crate) const MAX_N: i64 = 16;
 
 /// The order `n` of the square matrices of operand `i` (`[.., n, n]`).
-fn order(x: &Exporter<'_>, i: usize) -> Result<i64, ExportError> {
+pub(crate) fn order(x: &Exporter<'_>, i: usize) -> Result<i64, ExportError> {
     let d = x.in_dims(i)?;
     let r = d.len();
     if r < 2 || d[r - 1] != d[r - 2] || d[r - 1] < 1 {
@@ -32,7 +32,7 @@ fn order(x: &Exporter<'_>, i: usize) -> Result<i64, ExportError> {
 }
 
 /// `m[.., from:to, ..]` along `axis` (negative, from the end).
-fn cut(x: &mut Exporter<'_>, m: &str, axis: i64, from: i64, to: i64) -> String {
+pub(crate) fn cut(x: &mut Exporter<'_>, m: &str, axis: i64, from: i64, to: i64) -> String {
     let (s, e, a) = (
         x.const_i64s(&[from]),
         x.const_i64s(&[to]),
@@ -42,7 +42,13 @@ fn cut(x: &mut Exporter<'_>, m: &str, axis: i64, from: i64, to: i64) -> String {
 }
 
 /// A constant one-hot column (`[n, 1]`, or row `[1, n]` when `row`).
-fn unit(x: &mut Exporter<'_>, d: DType, n: i64, at: i64, row: bool) -> Result<String, ExportError> {
+pub(crate) fn unit(
+    x: &mut Exporter<'_>,
+    d: DType,
+    n: i64,
+    at: i64,
+    row: bool,
+) -> Result<String, ExportError> {
     let v: Vec<f64> = (0..n).map(|i| f64::from(u8::from(i == at))).collect();
     let dims = if row { [1, n] } else { [n, 1] };
     x.const_values(d, &dims, &v)
@@ -67,16 +73,7 @@ fn gauss_jordan(x: &mut Exporter<'_>, m: &str, n: i64, d: DType) -> Result<Strin
             &[&mag],
             vec![a_int("axis", -2), a_int("keepdims", 1)],
         );
-        // Rows j and pivot swap: index[i] = pivot if i == j, j if i ==
-        // pivot, else i.
-        let j_const = x.const_scalar(DType::Int64, j as f64)?;
-        let is_j = x.node1("Equal", &[&row_index, &j_const], vec![]);
-        let is_p = x.node1("Equal", &[&row_index, &pivot], vec![]);
-        let index = x.node1("Where", &[&is_p, &j_const, &row_index], vec![]);
-        let index = x.node1("Where", &[&is_j, &pivot, &index], vec![]);
-        let shape = x.node1("Shape", &[&m], vec![]);
-        let index = x.node1("Expand", &[&index, &shape], vec![]);
-        m = x.node1("GatherElements", &[&m, &index], vec![a_int("axis", -2)]);
+        m = swap_rows(x, &m, &row_index, j, &pivot)?;
         // Scale the pivot row, clear the column elsewhere.
         let col = cut(x, &m, -1, j, j + 1);
         let row = cut(x, &m, -2, j, j + 1);
@@ -88,6 +85,26 @@ fn gauss_jordan(x: &mut Exporter<'_>, m: &str, n: i64, d: DType) -> Result<Strin
         m = x.node1("Sub", &[&m, &clear], vec![]);
     }
     Ok(m)
+}
+
+/// `m` (`[.., r, c]`) with rows `j` and `pivot` (`[.., 1, 1]` int64, per
+/// matrix) swapped; `row_index` is the constant `[r, 1]` column `0..r`.
+pub(crate) fn swap_rows(
+    x: &mut Exporter<'_>,
+    m: &str,
+    row_index: &str,
+    j: i64,
+    pivot: &str,
+) -> Result<String, ExportError> {
+    // index[i] = pivot if i == j, j if i == pivot, else i.
+    let j_const = x.const_scalar(DType::Int64, j as f64)?;
+    let is_j = x.node1("Equal", &[row_index, &j_const], vec![]);
+    let is_p = x.node1("Equal", &[row_index, pivot], vec![]);
+    let index = x.node1("Where", &[&is_p, &j_const, row_index], vec![]);
+    let index = x.node1("Where", &[&is_j, pivot, &index], vec![]);
+    let shape = x.node1("Shape", &[m], vec![]);
+    let index = x.node1("Expand", &[&index, &shape], vec![]);
+    Ok(x.node1("GatherElements", &[m, &index], vec![a_int("axis", -2)]))
 }
 
 /// `solve(x, y)`: `x^-1 y` (`y` a matrix `[.., n, k]` or a vector `[n]`).
@@ -171,13 +188,19 @@ pub(crate) fn cholesky(x: &mut Exporter<'_>) -> R {
 /// `m` (of operand 0's rank) with its last two axes swapped.
 fn transpose_last(x: &mut Exporter<'_>, m: &str) -> Result<String, ExportError> {
     let rank = x.in_rank(0)?;
-    let mut perm: Vec<i64> = (0..rank).collect();
-    perm.swap(rank as usize - 1, rank as usize - 2);
-    Ok(x.node1(
+    Ok(swap_last(x, m, rank))
+}
+
+/// `m` (of rank `rank`, at least 2) with its last two axes swapped.
+pub(crate) fn swap_last(x: &mut Exporter<'_>, m: &str, rank: i64) -> String {
+    let mut perm: Vec<i64> = (0..rank.max(2)).collect();
+    let r = perm.len();
+    perm.swap(r - 1, r - 2);
+    x.node1(
         "Transpose",
         &[m],
         vec![crate::export::a_ints("perm", &perm)],
-    ))
+    )
 }
 
 /// `triangular_solve(x, y, upper, transpose, unitriangular)`: `X` with
@@ -202,16 +225,32 @@ pub(crate) fn triangular_solve(x: &mut Exporter<'_>) -> R {
     } else {
         a
     };
+    let sol = substitute(x, &a, &b, n, upper, unit_diag, d)?;
+    x.finish_with(&sol)
+}
+
+/// `X` with `A X = B` for the triangular `A` (`[.., n, n]`, its other
+/// triangle zero; `upper` says which), solved row by row from the
+/// triangle's corner. `unit_diag`: `A`'s diagonal is taken as ones.
+pub(crate) fn substitute(
+    x: &mut Exporter<'_>,
+    a: &str,
+    b: &str,
+    n: i64,
+    upper: bool,
+    unit_diag: bool,
+    d: DType,
+) -> Result<String, ExportError> {
     let zero = x.const_scalar(d, 0.0)?;
-    let mut sol = x.node1("Mul", &[&b, &zero], vec![]);
+    let mut sol = x.node1("Mul", &[b, &zero], vec![]);
     let rows: Vec<i64> = if upper {
         (0..n).rev().collect()
     } else {
         (0..n).collect()
     };
     for i in rows {
-        let a_row = cut(x, &a, -2, i, i + 1);
-        let b_row = cut(x, &b, -2, i, i + 1);
+        let a_row = cut(x, a, -2, i, i + 1);
+        let b_row = cut(x, b, -2, i, i + 1);
         // The unsolved rows of `sol` are still 0; the diagonal term is
         // left out by zeroing it.
         let off: Vec<f64> = (0..n).map(|k| f64::from(u8::from(k != i))).collect();
@@ -227,7 +266,7 @@ pub(crate) fn triangular_solve(x: &mut Exporter<'_>) -> R {
         let placed = x.node1("Mul", &[&e, &r], vec![]);
         sol = x.node1("Add", &[&sol, &placed], vec![]);
     }
-    x.finish_with(&sol)
+    Ok(sol)
 }
 
 /// `diag_embed(x, offset, dim1, dim2)` with the matrices in the last two

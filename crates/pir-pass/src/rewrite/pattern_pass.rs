@@ -1,9 +1,7 @@
 //! A pass that runs a frozen set of patterns greedily.
 
-use pir_core::{OpId, Program};
-
 use super::{apply_greedily, FrozenPatternSet, GreedyConfig, RewritePattern};
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Named, Pass, PassError, PassResult, PassRun};
 
 /// A pass running a frozen set of patterns greedily; it fails if the driver
 /// does not converge.
@@ -48,17 +46,15 @@ impl PatternPass {
     }
 }
 
-impl Pass for PatternPass {
+impl Named for PatternPass {
     fn argument(&self) -> &'static str {
         self.argument
     }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
-        let outcome = apply_greedily(p, root, &self.patterns, &self.config);
+}
+
+impl Pass for PatternPass {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
+        let outcome = apply_greedily(program, root, &self.patterns, &self.config);
         cx.statistics.add("patterns applied", outcome.rewrites);
         for (total, n) in self.fired.iter_mut().zip(&outcome.per_pattern) {
             *total += n;
@@ -80,7 +76,7 @@ impl Pass for PatternPass {
             Some(label) => label.clone(),
             None => self.patterns.patterns().get(i).map_or_else(
                 || format!("pattern {}", i + 1),
-                |p| format!("`{}`", p.name()),
+                |pattern| format!("`{}`", pattern.name()),
             ),
         };
         if let Some(why) = outcome.describe(name) {

@@ -39,7 +39,7 @@ use pir_dialects::ops::{
 use pir_dialects::pd_op::{DataType, Place};
 
 use crate::alias::alias_class;
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassError, PassResult, PassRun};
 use pir_eval::EvalTensor;
 use pir_shape::{Assume, ShapeAnalysis};
 
@@ -56,27 +56,24 @@ pass_without_options! {
 }
 
 impl Pass for BatchSizeLike {
-    fn argument(&self) -> &'static str {
-        INFO.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
-        let ops = ops_under(p, root);
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
+        let ops = ops_under(program, root);
         let candidates: Vec<OpId> = ops
             .iter()
             .copied()
-            .filter(|&op| matches!(p.op_name_str(op), ReshapeOp::NAME | FullWithTensorOp::NAME))
+            .filter(|&op| {
+                matches!(
+                    program.op_name_str(op),
+                    ReshapeOp::NAME | FullWithTensorOp::NAME
+                )
+            })
             .collect();
         if candidates.is_empty() {
             cx.statistics.add("shapes rewritten", 0);
             return Ok(Changed::No);
         }
         let lod_free = !ops.iter().any(|&op| {
-            let name = p.op_name_str(op);
+            let name = program.op_name_str(op);
             name.contains("sequence") || name.contains("lod")
         });
         // Rewriting keeps every value the analysis saw, so it holds for the
@@ -84,13 +81,13 @@ impl Pass for BatchSizeLike {
         // stay: a rewritten reshape no longer checks that `x` has `y`'s
         // batch, so its own check (the element count) proves nothing.
         let rewritten_ops = candidates.iter().copied().collect();
-        let shapes = ShapeAnalysis::run_assuming(p, Assume::TopLevelExcept(rewritten_ops));
+        let shapes = ShapeAnalysis::run_assuming(program, Assume::TopLevelExcept(rewritten_ops));
         let mut rewritten = 0u64;
         for op in candidates {
-            let done = if let Some(reshape) = ReshapeOp::from_op(p, op) {
-                reshape_copying_batch(p, &shapes, reshape)
-            } else if let Some(full) = FullWithTensorOp::from_op(p, op).filter(|_| lod_free) {
-                full_batch_size_like(p, &shapes, full)?
+            let done = if let Some(reshape) = ReshapeOp::from_op(program, op) {
+                reshape_copying_batch(program, &shapes, reshape)
+            } else if let Some(full) = FullWithTensorOp::from_op(program, op).filter(|_| lod_free) {
+                full_batch_size_like(program, &shapes, full)?
             } else {
                 false
             };

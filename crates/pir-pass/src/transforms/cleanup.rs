@@ -6,7 +6,7 @@ use pir_core::walk::Order;
 use pir_core::{InsertPoint, OpId, Program};
 use pir_dialects::ops::{AssertOp, FetchOp};
 
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Named, Pass, PassError, PassResult, PassRun};
 
 fn ops_named(p: &Program, root: OpId, name: &str) -> Vec<OpId> {
     let mut found = Vec::new();
@@ -26,18 +26,10 @@ pass_without_options! {
 }
 
 impl Pass for DeleteAssert {
-    fn argument(&self) -> &'static str {
-        DELETE_ASSERT.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
-        let asserts = ops_named(p, root, AssertOp::NAME);
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
+        let asserts = ops_named(program, root, AssertOp::NAME);
         for &op in &asserts {
-            p.erase_op(op).map_err(|e| PassError {
+            program.erase_op(op).map_err(|e| PassError {
                 pass: "delete_assert".into(),
                 message: e.to_string(),
             })?;
@@ -61,35 +53,29 @@ pass_without_options! {
 }
 
 impl Pass for ReplaceFetchWithShadowOutput {
-    fn argument(&self) -> &'static str {
-        REPLACE_FETCH_WITH_SHADOW_OUTPUT.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
-        let ctx = p.ctx_arc().clone();
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
+        let ctx = program.ctx_arc().clone();
         let mut replaced = 0u64;
-        for op in ops_named(p, root, FetchOp::NAME) {
-            let Some(name) = p.attr(op, "name") else {
+        for op in ops_named(program, root, FetchOp::NAME) {
+            let Some(name) = program.attr(op, "name") else {
                 continue;
             };
-            if ctx.attr_as::<StrAttr>(name).is_none() || p.results(op).any(|r| !p.use_empty(r)) {
+            if ctx.attr_as::<StrAttr>(name).is_none()
+                || program.results(op).any(|r| !program.use_empty(r))
+            {
                 continue;
             }
-            let operands: Vec<_> = p.operands(op).collect();
+            let operands: Vec<_> = program.operands(op).collect();
             let attrs = ctx.dict(&[(ctx.symbol("output_name"), name)]);
-            let shadow = p.create_op(
+            let shadow = program.create_op(
                 ctx.symbol("builtin.shadow_output"),
                 &operands,
                 &[],
                 attrs,
                 0,
             );
-            p.insert_op(shadow, InsertPoint::Before(op));
-            p.erase_op(op).map_err(|e| PassError {
+            program.insert_op(shadow, InsertPoint::Before(op));
+            program.erase_op(op).map_err(|e| PassError {
                 pass: self.argument().into(),
                 message: e.to_string(),
             })?;

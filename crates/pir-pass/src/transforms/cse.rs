@@ -17,20 +17,25 @@
 //! has the same symbolic shape ([`ShapeAnalysis`]: the same expression per
 //! dim, equalities substituted), although the inputs differ: `shape(x)`
 //! and `shape(relu(x))` read one batch size, so the shape arithmetic after
-//! them merges too. The analysis assumes only the checks of ops that always
-//! run, and runs only when the program has such an op.
+//! them merges too. A read of some dims from a shape (`slice` or
+//! `strided_slice` of a `shape`/`shape64` result, with bounds the analysis
+//! knows) stands for another that reads the same dim expressions, although
+//! the shapes differ as a whole: `shape(x)[0]` and `shape(y)[0]` of
+//! `x: [S0, 16]` and `y: [S0, 32]` are one batch size. The analysis assumes
+//! only the checks of ops that always run, and runs only when the program
+//! has a shape op.
 
 use rustc_hash::FxHashMap;
 
 use pir_core::{BlockId, OpId, Program, Symbol, ValueId};
 
 use pir_dialects::op_facts::OpFact;
-use pir_dialects::ops::{Shape64Op, ShapeOp};
+use pir_dialects::ops::{Shape64Op, ShapeOp, SliceOp, StridedSliceOp};
 use pir_shape::{Assume, DimExpr, ShapeAnalysis};
 
 use crate::alias::{is_dense, AliasAnalysis};
 use crate::effects::is_pure;
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassError, PassResult, PassRun};
 
 /// Whether `op` may be merged with an identical op, or stand for one: it is
 /// pure, computes dense tensors, no result shares a buffer that some op
@@ -50,6 +55,11 @@ pub fn mergeable(p: &Program, aliases: &AliasAnalysis, op: OpId) -> bool {
             .all(|r| !aliases.is_pinned(r) && !aliases.is_written(r))
         && p.operands(op).flatten().all(|v| aliases.is_stable(v))
         && p.results(op).all(|r| is_dense(p, p.value_type(r)))
+}
+
+/// Whether `op` reads a tensor's shape (`shape`, `shape64`).
+fn is_shape_op(p: &Program, op: OpId) -> bool {
+    matches!(p.op_name_str(op), ShapeOp::NAME | Shape64Op::NAME)
 }
 
 /// The state of one run: the analysis, the commutative ops' symbols and the
@@ -97,12 +107,25 @@ impl Cse<'_> {
         h.finish()
     }
 
-    /// The symbolic shape a `shape`/`shape64` op reads, when known.
+    /// The symbolic dims a shape read computes, when known: those of a
+    /// `shape`/`shape64` op's input, or those a `slice`/`strided_slice` of
+    /// such an op's result takes (its result's data, where the analysis
+    /// computes it: for `slice` with known bounds; its `strided_slice` rule
+    /// gives only the shape). Two reads of one kind computing the same dims
+    /// are one value.
     fn shape_read(&self, p: &Program, op: OpId) -> Option<&[DimExpr]> {
-        if !matches!(p.op_name_str(op), ShapeOp::NAME | Shape64Op::NAME) {
-            return None;
+        let shapes = self.shapes.as_ref()?;
+        match p.op_name_str(op) {
+            ShapeOp::NAME | Shape64Op::NAME => shapes.shape(p.operand(op, 0)?),
+            SliceOp::NAME | StridedSliceOp::NAME => {
+                let source = p.defining_op(p.operand(op, 0)?)?;
+                if !is_shape_op(p, source) {
+                    return None;
+                }
+                shapes.fact(p.result(op, 0))?.data()
+            }
+            _ => None,
         }
-        self.shapes.as_ref()?.shape(p.operand(op, 0)?)
     }
 
     fn same(&self, p: &Program, a: OpId, b: OpId) -> bool {
@@ -190,24 +213,17 @@ pass_without_options! {
 }
 
 impl Pass for CommonSubexpressionElimination {
-    fn argument(&self) -> &'static str {
-        INFO.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
-        let aliases = AliasAnalysis::new(p);
-        let ctx = p.ctx();
-        let reads_shapes = super::ops_under(p, root)
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
+        let aliases = AliasAnalysis::new(program);
+        let ctx = program.ctx();
+        let reads_shapes = super::ops_under(program, root)
             .into_iter()
-            .any(|op| matches!(p.op_name_str(op), ShapeOp::NAME | Shape64Op::NAME));
+            .any(|op| is_shape_op(program, op));
         // Merging keeps every value's fact (a replaced value equals its
         // replacement), so the analysis holds for the whole run.
-        let shapes = reads_shapes
-            .then(|| ShapeAnalysis::run_assuming(p, Assume::TopLevelExcept(Default::default())));
+        let shapes = reads_shapes.then(|| {
+            ShapeAnalysis::run_assuming(program, Assume::TopLevelExcept(Default::default()))
+        });
         let mut cse = Cse {
             aliases: &aliases,
             shapes,
@@ -219,10 +235,10 @@ impl Pass for CommonSubexpressionElimination {
             scopes: Vec::new(),
             merged: 0,
         };
-        let regions: Vec<_> = p.regions(root).collect();
+        let regions: Vec<_> = program.regions(root).collect();
         for region in regions {
-            for block in p.region_blocks(region).to_vec() {
-                cse.block(p, block)?;
+            for block in program.region_blocks(region).to_vec() {
+                cse.block(program, block)?;
             }
         }
         let merged = cse.merged;

@@ -12,7 +12,7 @@ use pir_core::{Attribute, InsertPoint, OpId, Program, ValueId};
 
 use crate::alias::{while_body, yield_of};
 use crate::effects::is_pure;
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassError, PassResult, PassRun};
 use crate::transforms::loops_under;
 
 pass_without_options! {
@@ -24,32 +24,24 @@ pass_without_options! {
 }
 
 impl Pass for DeadCodeElimination {
-    fn argument(&self) -> &'static str {
-        INFO.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         let mut everything = Vec::new();
-        p.walk(root, Order::Post, &mut |op| {
+        program.walk(root, Order::Post, &mut |op| {
             if op != root {
                 everything.push(op);
             }
         });
-        let mut erased = erase_dead_ops(p, everything)?;
+        let mut erased = erase_dead_ops(program, everything)?;
         let mut dropped = 0u64;
         // Dropping a carried value kills what the body computed for it,
         // which can leave another carried value unread: until neither moves.
         loop {
-            let (more, freed) = drop_unread_carried(p, root)?;
+            let (more, freed) = drop_unread_carried(program, root)?;
             if more == 0 {
                 break;
             }
             dropped += more;
-            erased += erase_dead_ops(p, freed)?;
+            erased += erase_dead_ops(program, freed)?;
         }
         cx.statistics.add("ops erased", erased);
         cx.statistics.add("loop-carried values dropped", dropped);

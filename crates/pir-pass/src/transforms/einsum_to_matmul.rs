@@ -21,7 +21,7 @@ use pir_core::walk::Order;
 use pir_core::{Builder, InsertPoint, OpId, Program, Type, ValueId};
 use pir_dialects::ops::{EinsumOp, MatmulOp, TransposeOp};
 
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassError, PassResult, PassRun};
 use crate::transforms::dense_dims;
 
 pass_without_options! {
@@ -34,25 +34,17 @@ pass_without_options! {
 }
 
 impl Pass for EinsumToMatmul {
-    fn argument(&self) -> &'static str {
-        INFO.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         let mut candidates = Vec::new();
-        p.walk(root, Order::Pre, &mut |op| {
-            if let Some(e) = EinsumOp::from_op(p, op) {
+        program.walk(root, Order::Pre, &mut |op| {
+            if let Some(e) = EinsumOp::from_op(program, op) {
                 candidates.push(e);
             }
         });
         let mut rewritten = 0u64;
         for einsum in candidates {
-            if let Some(plan) = plan(p, einsum) {
-                apply(p, einsum, &plan).map_err(|message| PassError {
+            if let Some(plan) = plan(program, einsum) {
+                apply(program, einsum, &plan).map_err(|message| PassError {
                     pass: INFO.argument.into(),
                     message,
                 })?;

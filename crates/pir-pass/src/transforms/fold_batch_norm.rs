@@ -32,7 +32,7 @@ use pir_eval::EvalTensor;
 use pir_params::{DType, Tensor};
 
 use crate::params;
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassError, PassResult, PassRun, Registered};
 
 /// The `fold_batch_norm` pass.
 pub const INFO: PassInfo = PassInfo {
@@ -57,24 +57,19 @@ pub struct FoldBatchNorm {
 /// The prefix of the parameters the pass creates.
 const PARAMETER_PREFIX: &str = "fold_batch_norm@_";
 
-impl Pass for FoldBatchNorm {
-    fn argument(&self) -> &'static str {
-        INFO.argument
-    }
+impl Registered for FoldBatchNorm {
+    const INFO: PassInfo = INFO;
+}
 
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
-        if self.keep_params || !params::parameters_loaded(p) {
+impl Pass for FoldBatchNorm {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
+        if self.keep_params || !params::parameters_loaded(program) {
             return Ok(Changed::No);
         }
         let mut bns = Vec::new();
-        p.walk(root, Order::Pre, &mut |op| {
+        program.walk(root, Order::Pre, &mut |op| {
             if matches!(
-                p.op_name_str(op),
+                program.op_name_str(op),
                 BatchNormOp::NAME | BatchNormInplaceOp::NAME
             ) {
                 bns.push(op);
@@ -83,8 +78,8 @@ impl Pass for FoldBatchNorm {
         let mut counter = 0;
         let mut folded = 0u64;
         for bn in bns {
-            if let Some(plan) = plan(p, bn) {
-                apply(p, plan, &mut counter)?;
+            if let Some(plan) = plan(program, bn) {
+                apply(program, plan, &mut counter)?;
                 folded += 1;
             }
         }

@@ -50,7 +50,7 @@ use pir_core::{BlockId, OpId, Program, ValueDef, ValueId};
 use pir_dialects::ops::AssignOutInplaceOp;
 
 use crate::alias::{has_fresh_results, only_reads, while_body, yield_of};
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassError, PassResult, PassRun};
 use crate::transforms::{ancestor_in, order_in_block, run_on_loops, Positions};
 
 pass_without_options! {
@@ -64,32 +64,27 @@ pass_without_options! {
 }
 
 impl Pass for ForwardLoopAssigns {
-    fn argument(&self) -> &'static str {
-        INFO.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
-        run_on_loops(p, root, |p, loops| {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
+        run_on_loops(program, root, |program, loops| {
             // Erasing copies keeps the other ops' order, so one table serves
             // the whole run.
-            let pos = Positions::new(p, root);
+            let pos = Positions::new(program, root);
             let mut forwarded = 0u64;
             for lp in loops {
-                let Some(body) = while_body(p, lp) else {
+                let Some(body) = while_body(program, lp) else {
                     continue;
                 };
-                let copies: Vec<OpId> = p
+                let copies: Vec<OpId> = program
                     .block_ops(body)
-                    .filter(|&op| p.op_name_str(op) == AssignOutInplaceOp::NAME)
+                    .filter(|&op| program.op_name_str(op) == AssignOutInplaceOp::NAME)
                     .collect();
                 for copy in copies {
-                    if let Some((yield_op, slot, next)) = forwardable(p, &pos, lp, body, copy) {
-                        p.set_operand(yield_op, slot, Some(next)).map_err(error)?;
-                        p.erase_op(copy).map_err(error)?;
+                    if let Some((yield_op, slot, next)) = forwardable(program, &pos, lp, body, copy)
+                    {
+                        program
+                            .set_operand(yield_op, slot, Some(next))
+                            .map_err(error)?;
+                        program.erase_op(copy).map_err(error)?;
                         forwarded += 1;
                     }
                 }

@@ -89,7 +89,7 @@ use pir_dialects::ops::{FetchOp, FullWithTensorOp};
 
 use crate::alias::alias_class;
 use crate::effects::is_pure;
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassContext, PassError, PassResult, PassRun};
 use crate::transforms::{order_in_block, Positions};
 use pir_shape::{Assume, ShapeAnalysis};
 
@@ -370,29 +370,21 @@ pass_without_options! {
 }
 
 impl Pass for DeInplace {
-    fn argument(&self) -> &'static str {
-        DE_INPLACE.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         // Classes are computed per op, on the program as rewritten so far:
         // an earlier conversion rewires reads this op's checks depend on.
-        let plan = |p: &Program, pos: &Positions, op: OpId, twin: &Twin| {
-            de_inplace_plan(p, pos, op, &twin.pairs)
+        let plan = |program: &Program, pos: &Positions, op: OpId, twin: &Twin| {
+            de_inplace_plan(program, pos, op, &twin.pairs)
         };
-        let rewire = |p: &mut Program, new: OpId, plan: Vec<Rewire>| {
+        let rewire = |program: &mut Program, new: OpId, plan: Vec<Rewire>| {
             for rewire in plan {
-                let fresh = p.result(new, rewire.result);
+                let fresh = program.result(new, rewire.result);
                 for u in rewire.uses {
-                    p.set_operand_value(u, Some(fresh));
+                    program.set_operand_value(u, Some(fresh));
                 }
             }
         };
-        convert_to_twins(p, root, cx, Direction::OutOfPlace, plan, rewire)
+        convert_to_twins(program, root, cx, Direction::OutOfPlace, plan, rewire)
     }
 }
 
@@ -652,22 +644,15 @@ pass_without_options! {
 }
 
 impl Pass for Inplace {
-    fn argument(&self) -> &'static str {
-        INPLACE.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         // Only the checks of ops that run whenever the program does prove
         // dims equal (one in a branch that did not run proves nothing), and
         // loops by induction.
-        let shapes = ShapeAnalysis::run_assuming(p, Assume::TopLevelExcept(Default::default()));
-        let plan = |p: &Program, pos: &Positions, op: OpId, twin: &Twin| {
-            may_inplace(p, pos, &shapes, op, twin).then_some(())
+        let shapes =
+            ShapeAnalysis::run_assuming(program, Assume::TopLevelExcept(Default::default()));
+        let plan = |program: &Program, pos: &Positions, op: OpId, twin: &Twin| {
+            may_inplace(program, pos, &shapes, op, twin).then_some(())
         };
-        convert_to_twins(p, root, cx, Direction::InPlace, plan, |_, _, ()| {})
+        convert_to_twins(program, root, cx, Direction::InPlace, plan, |_, _, ()| {})
     }
 }

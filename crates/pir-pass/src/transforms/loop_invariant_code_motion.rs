@@ -38,7 +38,7 @@ use rustc_hash::FxHashSet;
 
 use crate::alias::{while_body, yield_of, AliasAnalysis};
 use crate::effects::is_pure;
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassResult, PassRun};
 use crate::transforms::{dense_dims, run_on_loops};
 use pir_shape::{Assume, ShapeAnalysis};
 
@@ -52,28 +52,20 @@ pass_without_options! {
 }
 
 impl Pass for LoopInvariantCodeMotion {
-    fn argument(&self) -> &'static str {
-        INFO.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
-        run_on_loops(p, root, |p, loops| {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
+        run_on_loops(program, root, |program, loops| {
             // Moving an op changes neither alias edges nor values, so both
             // analyses hold for the whole run.
-            let aliases = AliasAnalysis::new(p);
+            let aliases = AliasAnalysis::new(program);
             // Only the checks of ops that run whenever the program does
             // prove dims equal: a check in a body that may not run proves
             // nothing before it.
             let mut shapes =
-                ShapeAnalysis::run_assuming(p, Assume::TopLevelExcept(Default::default()));
-            let traits = ElementWise::new(p);
+                ShapeAnalysis::run_assuming(program, Assume::TopLevelExcept(Default::default()));
+            let traits = ElementWise::new(program);
             let mut total = Hoisted::default();
             for lp in loops {
-                let done = hoist(p, &aliases, &mut shapes, traits, lp);
+                let done = hoist(program, &aliases, &mut shapes, traits, lp);
                 total.moved += done.moved;
                 total.copied += done.copied;
             }

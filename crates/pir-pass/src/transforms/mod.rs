@@ -1,7 +1,9 @@
 //! The built-in passes.
 
 /// Declares a pass without options: its registry entry `$info` (argument
-/// and description), which makes the unit struct `$pass`.
+/// and description), which makes the unit struct `$pass`, named by it
+/// ([`Registered`](crate::pass::Registered)); the pass then writes only
+/// its `impl Pass` (`fn run`).
 macro_rules! pass_without_options {
     (
         $(#[$info_doc:meta])* $info:ident = $argument:literal, $description:expr;
@@ -18,6 +20,10 @@ macro_rules! pass_without_options {
         $(#[$doc])*
         #[derive(Debug, Default)]
         pub struct $pass;
+
+        impl $crate::pass::Registered for $pass {
+            const INFO: $crate::registry::PassInfo = $info;
+        }
     };
 }
 
@@ -79,7 +85,7 @@ use pir_core::{BlockId, Builder, InsertPoint, OpId, Program, Symbol, ValueId};
 use pir_dialects::ops::WhileOp;
 use rustc_hash::FxHashMap;
 
-use crate::pass::{Changed, PassError};
+use crate::pass::{Changed, PassError, PassResult};
 
 /// The ancestor of `op` (itself included) that stands directly in `block`,
 /// if `op` is nested in it at all.
@@ -173,8 +179,8 @@ pub(crate) fn loops_under(p: &Program, root: OpId) -> Vec<OpId> {
 pub(crate) fn run_on_loops(
     p: &mut Program,
     root: OpId,
-    f: impl FnOnce(&mut Program, Vec<OpId>) -> Result<Changed, PassError>,
-) -> Result<Changed, PassError> {
+    f: impl FnOnce(&mut Program, Vec<OpId>) -> PassResult,
+) -> PassResult {
     let loops = loops_under(p, root);
     if loops.is_empty() {
         return Ok(Changed::No);

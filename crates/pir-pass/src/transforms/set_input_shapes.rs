@@ -7,9 +7,7 @@
 //! The option is `shapes=NAME:DxDx...;NAME:...` (`-1` keeps a dim dynamic):
 //! `set_input_shapes{shapes=image:1x3x224x224}`. [`option_text`] writes it.
 
-use pir_core::{OpId, Program};
-
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassError, PassResult, PassRun, Registered};
 use crate::registry::{MakeError, PassInfo};
 
 /// The `set_input_shapes` pass.
@@ -86,26 +84,21 @@ pub fn parse_shapes(text: &str) -> Result<Vec<(String, Vec<i64>)>, String> {
         .collect()
 }
 
-impl Pass for SetInputShapes {
-    fn argument(&self) -> &'static str {
-        INFO.argument
-    }
+impl Registered for SetInputShapes {
+    const INFO: PassInfo = INFO;
+}
 
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
-        if root != p.module_op() {
+impl Pass for SetInputShapes {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
+        if root != program.module_op() {
             return Err(PassError::new(
                 INFO.argument,
                 "inputs belong to the whole program: run it on the module",
             ));
         }
-        let inferer = pir_infer::Inferer::shared(p.ctx_arc());
+        let inferer = pir_infer::Inferer::shared(program.ctx_arc());
         let done = inferer
-            .set_input_shapes(p, &self.shapes)
+            .set_input_shapes(program, &self.shapes)
             .map_err(|e| PassError::new(INFO.argument, e))?;
         cx.statistics.add("inputs set", done.inputs as u64);
         cx.statistics.add("ops re-inferred", done.reinferred as u64);

@@ -30,7 +30,7 @@ use pir_core::{Attribute, OpId, Program, ValueId};
 use pir_dialects::op_facts::OpFact;
 use rustc_hash::FxHashMap;
 
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassResult, PassRun, Registered};
 use crate::registry::PassInfo;
 use crate::transforms::dense_dims;
 
@@ -54,26 +54,23 @@ pub struct TrimBroadcastConstants {
     pub keep_params: bool,
 }
 
+impl Registered for TrimBroadcastConstants {
+    const INFO: PassInfo = INFO;
+}
+
 impl Pass for TrimBroadcastConstants {
-    fn argument(&self) -> &'static str {
-        INFO.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         // Parameters live in the top block of the module.
-        if self.keep_params || root != p.module_op() {
+        if self.keep_params || root != program.module_op() {
             return Ok(Changed::No);
         }
-        let params: Vec<OpId> = p
-            .block_ops(p.top_block())
-            .filter(|&op| p.op_name_str(op) == "builtin.parameter")
+        let params: Vec<OpId> = program
+            .block_ops(program.top_block())
+            .filter(|&op| program.op_name_str(op) == "builtin.parameter")
             .collect();
         let shaped = |op: OpId| {
-            dense_dims(p, p.result(op, 0)).is_some_and(|d| without_leading_ones(d).is_some())
+            dense_dims(program, program.result(op, 0))
+                .is_some_and(|d| without_leading_ones(d).is_some())
         };
         if !params.iter().any(|&op| shaped(op)) {
             cx.statistics.add("parameters trimmed", 0);
@@ -81,8 +78,8 @@ impl Pass for TrimBroadcastConstants {
         }
         // Another parameter op reading the same name would keep the old dims.
         // Names are interned attributes: equal names, equal handles.
-        let key = p.ctx().lookup_symbol("parameter_name");
-        let name_of = |op: OpId| key.and_then(|k| p.ctx().dict_get(p.attrs(op), k));
+        let key = program.ctx().lookup_symbol("parameter_name");
+        let name_of = |op: OpId| key.and_then(|k| program.ctx().dict_get(program.attrs(op), k));
         let mut ops_per_name: FxHashMap<Attribute, u32> = FxHashMap::default();
         for &op in &params {
             if let Some(name) = name_of(op) {
@@ -94,10 +91,10 @@ impl Pass for TrimBroadcastConstants {
             .copied()
             .filter(|&op| shaped(op) && name_of(op).and_then(|n| ops_per_name.get(&n)) == Some(&1))
             .collect();
-        let binary = p.ctx().trait_id("pir::BinaryElementWiseTrait");
+        let binary = program.ctx().trait_id("pir::BinaryElementWiseTrait");
         let mut trimmed = 0u64;
         for op in single {
-            if trim(p, binary, op) {
+            if trim(program, binary, op) {
                 trimmed += 1;
             }
         }

@@ -32,7 +32,7 @@ use pir_dialects::value_tensor::{
 
 use crate::alias::{alias_class, AliasAnalysis};
 use crate::effects::is_pure;
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Named, Pass, PassError, PassResult, PassRun};
 
 /// Ops whose results are the weights or the caller's tensors, though pure:
 /// they stay the boundary where value tensors start.
@@ -111,20 +111,12 @@ pass_without_options! {
 }
 
 impl Pass for ToVTensor {
-    fn argument(&self) -> &'static str {
-        TO_VTENSOR_PASS.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         // Whether a buffer is ever written, asked of the input program: the
         // pass only adds plain readers, and each `to_tensor` result stands
         // for the result it replaces (`origin`).
-        let aliases = AliasAnalysis::new(p);
-        let ops = nested_ops(p, root, is_value_semantic_op);
+        let aliases = AliasAnalysis::new(program);
+        let ops = nested_ops(program, root, is_value_semantic_op);
         let mut origin: FxHashMap<ValueId, ValueId> = FxHashMap::default();
         // One copy per (value, block) serves every later reader in the block
         // when nothing writes the value; otherwise each read gets its own
@@ -133,11 +125,11 @@ impl Pass for ToVTensor {
         let (mut to_v, mut to_t) = (0u64, 0u64);
         let err = edit_error(self.argument());
         for &op in &ops {
-            let Some(block) = p.op_parent_block(op) else {
+            let Some(block) = program.op_parent_block(op) else {
                 continue;
             };
-            for i in 0..p.num_operands(op) {
-                let Some(x) = p.operand(op, i) else {
+            for i in 0..program.num_operands(op) {
+                let Some(x) = program.operand(op, i) else {
                     continue;
                 };
                 let written = aliases.is_written(origin.get(&x).copied().unwrap_or(x));
@@ -149,38 +141,38 @@ impl Pass for ToVTensor {
                 let copy = match reused {
                     Some(c) => c,
                     None => {
-                        let Some(c) = create_to_vtensor(p, x) else {
+                        let Some(c) = create_to_vtensor(program, x) else {
                             continue;
                         };
-                        p.insert_op(c, InsertPoint::Before(op));
+                        program.insert_op(c, InsertPoint::Before(op));
                         to_v += 1;
-                        let v = p.result(c, 0);
+                        let v = program.result(c, 0);
                         if !written {
                             copies.insert((x, block), v);
                         }
                         v
                     }
                 };
-                p.set_operand(op, i, Some(copy)).map_err(&err)?;
+                program.set_operand(op, i, Some(copy)).map_err(&err)?;
             }
             let mut after = op;
-            let ctx = p.ctx_arc().clone();
-            for r in p.results(op).collect::<Vec<_>>() {
-                let Some(vt) = ValueTensorType::from_dense(&ctx, p.value_type(r)) else {
+            let ctx = program.ctx_arc().clone();
+            for r in program.results(op).collect::<Vec<_>>() {
+                let Some(vt) = ValueTensorType::from_dense(&ctx, program.value_type(r)) else {
                     continue;
                 };
-                p.set_value_type(r, vt);
-                if p.use_empty(r) {
+                program.set_value_type(r, vt);
+                if program.use_empty(r) {
                     continue;
                 }
-                let Some(back) = create_to_tensor(p, r) else {
+                let Some(back) = create_to_tensor(program, r) else {
                     continue;
                 };
-                p.insert_op(back, InsertPoint::After(after));
+                program.insert_op(back, InsertPoint::After(after));
                 after = back;
                 to_t += 1;
-                let b = p.result(back, 0);
-                p.replace_uses_if(r, b, |p, u| p.operand_owner(u) != back);
+                let b = program.result(back, 0);
+                program.replace_uses_if(r, b, |program, u| program.operand_owner(u) != back);
                 origin.insert(b, r);
             }
         }
@@ -200,46 +192,40 @@ pass_without_options! {
 }
 
 impl Pass for DropVTensorCopies {
-    fn argument(&self) -> &'static str {
-        DROP_VTENSOR_COPIES.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         let err = edit_error(self.argument());
         let (mut forwarded, mut erased) = (0u64, 0u64);
-        for back in nested_ops(p, root, |p, op| p.op_name_str(op) == TO_TENSOR) {
-            if p.is_erased(back) || p.num_results(back) != 1 {
+        for back in nested_ops(program, root, |program, op| {
+            program.op_name_str(op) == TO_TENSOR
+        }) {
+            if program.is_erased(back) || program.num_results(back) != 1 {
                 continue;
             }
-            let Some(a) = p.operand(back, 0) else {
+            let Some(a) = program.operand(back, 0) else {
                 continue;
             };
-            let b = p.result(back, 0);
-            let readers: Vec<OpId> = p
+            let b = program.result(back, 0);
+            let readers: Vec<OpId> = program
                 .uses(b)
-                .map(|u| p.operand_owner(u))
+                .map(|u| program.operand_owner(u))
                 .filter(|&u| {
-                    p.op_name_str(u) == TO_VTENSOR
-                        && p.num_results(u) == 1
-                        && p.value_type(p.result(u, 0)) == p.value_type(a)
+                    program.op_name_str(u) == TO_VTENSOR
+                        && program.num_results(u) == 1
+                        && program.value_type(program.result(u, 0)) == program.value_type(a)
                 })
                 .collect();
             // `b` is a tensor that, unless some op writes its buffer (or a
             // buffer sharing it), holds `a`'s data for its whole life: then
             // copying it back gives `a`. Queried now: earlier rewrites only
             // replaced plain readers, which adds no writes.
-            if !readers.is_empty() && !alias_class(p, b).facts.written {
+            if !readers.is_empty() && !alias_class(program, b).facts.written {
                 for u in readers {
-                    p.replace_op(u, &[a]).map_err(&err)?;
+                    program.replace_op(u, &[a]).map_err(&err)?;
                     forwarded += 1;
                 }
             }
-            if p.use_empty(b) {
-                p.erase_op(back).map_err(&err)?;
+            if program.use_empty(b) {
+                program.erase_op(back).map_err(&err)?;
                 erased += 1;
             }
         }
@@ -258,55 +244,50 @@ pass_without_options! {
 }
 
 impl Pass for LowerVTensor {
-    fn argument(&self) -> &'static str {
-        LOWER_VTENSOR.argument
-    }
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         let err = edit_error(self.argument());
-        let ctx = p.ctx_arc().clone();
+        let ctx = program.ctx_arc().clone();
         // Types first: the alias facts do not depend on them, and a copy
         // then has the type of its operand.
         let mut values = Vec::new();
-        p.walk(root, Order::Pre, &mut |op| {
+        program.walk(root, Order::Pre, &mut |op| {
             if op != root {
-                values.extend(p.results(op));
+                values.extend(program.results(op));
             }
-            for region in p.regions(op) {
-                for &block in p.region_blocks(region) {
-                    values.extend_from_slice(p.block_args(block));
-                    values.extend(p.block_kwargs(block).iter().map(|&(_, v)| v));
+            for region in program.regions(op) {
+                for &block in program.region_blocks(region) {
+                    values.extend_from_slice(program.block_args(block));
+                    values.extend(program.block_kwargs(block).iter().map(|&(_, v)| v));
                 }
             }
         });
         let mut retyped = 0u64;
         for v in values {
-            if let Some(dense) = ValueTensorType::to_dense(&ctx, p.value_type(v)) {
-                p.set_value_type(v, dense);
+            if let Some(dense) = ValueTensorType::to_dense(&ctx, program.value_type(v)) {
+                program.set_value_type(v, dense);
                 retyped += 1;
             }
         }
         let (mut forwarded, mut assigns) = (0u64, 0u64);
-        for op in nested_ops(p, root, is_copy_op) {
-            let (Some(x), 1) = (p.operand(op, 0), p.num_results(op)) else {
+        for op in nested_ops(program, root, is_copy_op) {
+            let (Some(x), 1) = (program.operand(op, 0), program.num_results(op)) else {
                 return Err(PassError {
                     pass: self.argument().into(),
-                    message: format!("`{}` needs one operand and one result", p.op_name_str(op)),
+                    message: format!(
+                        "`{}` needs one operand and one result",
+                        program.op_name_str(op)
+                    ),
                 });
             };
-            let r = p.result(op, 0);
-            if copy_is_unobservable(p, op, x, r) {
-                p.replace_op(op, &[x]).map_err(&err)?;
+            let r = program.result(op, 0);
+            if copy_is_unobservable(program, op, x, r) {
+                program.replace_op(op, &[x]).map_err(&err)?;
                 forwarded += 1;
             } else {
-                let assign = create_assign(p, x, r);
-                p.insert_op(assign, InsertPoint::Before(op));
-                let v = p.result(assign, 0);
-                p.replace_op(op, &[v]).map_err(&err)?;
+                let assign = create_assign(program, x, r);
+                program.insert_op(assign, InsertPoint::Before(op));
+                let v = program.result(assign, 0);
+                program.replace_op(op, &[v]).map_err(&err)?;
                 assigns += 1;
             }
         }

@@ -235,8 +235,12 @@ fn mv(cx: &mut Cx<'_>) -> Res {
 }
 
 /// `fc`: the leading `in_num_col_dims` dims of the input, then the
-/// weight's columns.
+/// weight's columns. Paddle's `fc` lacks the interface: printed as Paddle
+/// prints it, it gets what Paddle gives such ops.
 fn fc(cx: &mut Cx<'_>) -> Res {
+    if !cx.a.serves_passes() {
+        return super::control_flow::without_interface(cx);
+    }
     let x = cx.shape(0)?;
     let w = cx.shape(1)?;
     let k = usize::try_from(cx.int_attr("in_num_col_dims").unwrap_or(1))

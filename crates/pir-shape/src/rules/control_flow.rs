@@ -1,9 +1,11 @@
-//! Builtin ops, tensor arrays and control flow (Paddle's `builtin_op.cc`,
-//! `manual_op.cc` and `control_flow_op.cc`): `if` merges its branches'
-//! shapes, `while` gives its carried values fresh symbols, infers its body,
-//! and records which of them the loop keeps equal to their initial values.
+//! Builtin ops and control flow (Paddle's `builtin_op.cc` and
+//! `control_flow_op.cc`): `if` merges its branches' shapes, `while` gives
+//! its carried values fresh symbols, infers its body, and records which of
+//! them the loop keeps equal to their initial values.
 
+use pir_core::builtin::DenseTensorType;
 use pir_core::{BlockId, ValueId};
+use pir_dialects::pd_op::DataType;
 
 use super::{Bad, Cx, Res, Rule};
 use crate::expr::DimExpr;
@@ -18,12 +20,6 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("cf.yield", nothing),
     ("builtin.shadow_output", nothing),
     ("pd_op.assign_out_", assign_out),
-    ("pd_op.create_array", create_array),
-    ("pd_op.create_array_like", create_array_like),
-    ("pd_op.array_write_", array_write),
-    ("pd_op.array_read", array_read),
-    ("pd_op.array_length", array_length),
-    ("pd_op.array_to_tensor", array_to_tensor),
     ("pd_op.if", if_),
     ("pd_op.while", while_),
     ("cf.has_elements", has_elements),
@@ -55,7 +51,9 @@ fn parameter(cx: &mut Cx<'_>) -> Res {
 }
 
 /// The elements of the op's parameter when it is a loaded int32/int64
-/// vector of at most [`MAX_PARAMETER_DATA`] elements.
+/// vector of at most [`MAX_PARAMETER_DATA`] elements. The element width
+/// comes from the value's data type; bytes that do not fill exactly that
+/// many elements of that width give no data.
 fn parameter_ints(cx: &Cx<'_>) -> Option<Vec<i64>> {
     let dims = cx.result_dims(0)?;
     if dims.len() > 1 || dims.iter().any(|&d| d < 0) {
@@ -65,28 +63,30 @@ fn parameter_ints(cx: &Cx<'_>) -> Option<Vec<i64>> {
     if count > MAX_PARAMETER_DATA {
         return None;
     }
+    let ty = cx.p.value_type(cx.p.result(cx.op, 0));
+    let elem = cx.ctx().type_as::<DenseTensorType>(ty)?.dtype;
+    let width = match super::int_dtype(cx.ctx(), elem)? {
+        DataType::Int32 => 4,
+        DataType::Int64 => 8,
+        _ => return None,
+    };
     let name = cx.str_attr("parameter_name")?;
     let data = cx.p.parameter(name)?.data.as_ref()?;
     let bytes = data.bytes();
-    let width = bytes.len().checked_div(count)?;
     if bytes.len() != width * count {
         return None;
     }
-    match width {
-        4 => Some(
-            bytes
-                .chunks_exact(4)
-                .map(|c| i64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-                .collect(),
-        ),
-        8 => Some(
-            bytes
-                .chunks_exact(8)
-                .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-                .collect(),
-        ),
-        _ => None,
-    }
+    Some(if width == 4 {
+        bytes
+            .chunks_exact(4)
+            .map(|c| i64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+            .collect()
+    } else {
+        bytes
+            .chunks_exact(8)
+            .map(|c| i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+            .collect()
+    })
 }
 
 /// Declared values: their type's shape, fresh symbols for unknown dims.
@@ -94,6 +94,43 @@ fn from_type(cx: &mut Cx<'_>) -> Res {
     for r in 0..cx.num_results() {
         result_from_type(cx, r);
     }
+    Ok(())
+}
+
+/// Paddle's inference of an op without the symbolic shape interface: its
+/// types' shapes when they are all known; else the facts of the first op
+/// of its name inferred with the same operand facts and attributes
+/// (Paddle's op cache); else its types' shapes with fresh symbols.
+pub(crate) fn without_interface(cx: &mut Cx<'_>) -> Res {
+    let name = cx.p.op_name(cx.op);
+    let operands = (0..cx.num_operands()).map(|i| cx.input(i)).collect();
+    let attrs = pir_dialects::op_def(cx.p.op_name_str(cx.op))
+        .map(|def| {
+            def.attributes
+                .iter()
+                .filter_map(|a| cx.attr(a.name.as_str()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let key = (name, operands, attrs);
+    let all_static =
+        (0..cx.num_results()).all(|r| cx.result_dims(r).is_some_and(|d| d.iter().all(|&x| x >= 0)));
+    let cached =
+        cx.a.cached(&key)
+            .filter(|facts| facts.len() == cx.num_results())
+            .map(<[ShapeOrData]>::to_vec);
+    match cached {
+        Some(facts) if !all_static => {
+            for (r, f) in facts.into_iter().enumerate() {
+                cx.set(r, f);
+            }
+        }
+        _ => from_type(cx)?,
+    }
+    let results = (0..cx.num_results())
+        .map(|r| cx.a.get(cx.p, cx.p.result(cx.op, r)))
+        .collect();
+    cx.a.cache(key, results);
     Ok(())
 }
 
@@ -161,67 +198,6 @@ fn slice(cx: &mut Cx<'_>) -> Res {
 fn assign_out(cx: &mut Cx<'_>) -> Res {
     let f = cx.input(0);
     cx.set(0, f);
-    Ok(())
-}
-
-fn create_array(cx: &mut Cx<'_>) -> Res {
-    cx.set(0, ShapeOrData::Array(Vec::new()));
-    Ok(())
-}
-
-fn create_array_like(cx: &mut Cx<'_>) -> Res {
-    let f = cx.input(0);
-    cx.set(0, ShapeOrData::Array(f.dims().to_vec()));
-    Ok(())
-}
-
-/// Writing sets the hint of both the result and the array written.
-fn array_write(cx: &mut Cx<'_>) -> Res {
-    let x = cx.shape(1)?;
-    cx.set(0, ShapeOrData::Array(x.clone()));
-    if let Some(array) = cx.operand(0) {
-        cx.a.set(array, ShapeOrData::Array(x));
-    }
-    Ok(())
-}
-
-fn array_hint(cx: &mut Cx<'_>) -> Result<Vec<DimExpr>, Bad> {
-    match cx.input(0) {
-        ShapeOrData::Array(h) => Ok(h),
-        _ => Err(Bad("operand 0 is not a tensor array".into())),
-    }
-}
-
-fn array_read(cx: &mut Cx<'_>) -> Res {
-    let hint = array_hint(cx)?;
-    let out = hint.iter().map(|_| cx.sym()).collect();
-    cx.set_shape(0, out);
-    Ok(())
-}
-
-fn array_length(cx: &mut Cx<'_>) -> Res {
-    cx.set_shape(0, vec![DimExpr::Int(1)]);
-    Ok(())
-}
-
-fn array_to_tensor(cx: &mut Cx<'_>) -> Res {
-    let mut hint = array_hint(cx)?;
-    let axis = cx.int_attr("axis").unwrap_or(0);
-    let use_stack = cx.bool_attr("use_stack").unwrap_or(false);
-    let rank = hint.len() + usize::from(use_stack);
-    let a = cx.axis(axis, rank.max(1))?;
-    if use_stack {
-        let s = cx.sym();
-        hint.insert(a.min(hint.len()), s);
-    } else if let Some(slot) = hint.get_mut(a) {
-        *slot = DimExpr::Sym(match cx.sym() {
-            DimExpr::Sym(s) => s,
-            _ => return Err(Bad("symbol".into())),
-        });
-    }
-    cx.set_shape(0, hint);
-    let s = cx.sym();
-    cx.set_shape(1, vec![s]);
     Ok(())
 }
 

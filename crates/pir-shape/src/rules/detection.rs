@@ -1,6 +1,6 @@
 //! Detection ops (Paddle keeps them in `binary_infer_sym.cc` and
 //! `multiary_infer_sym.cc`): proposals, non-maximum suppression and
-//! their counts.
+//! their counts, YOLO's loss and box post-processing.
 
 use super::binary::dim;
 use super::control_flow::result_from_type;
@@ -11,6 +11,8 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.generate_proposals", generate_proposals),
     ("pd_op.multiclass_nms3", multiclass_nms3),
     ("pd_op.psroi_pool", psroi_pool),
+    ("pd_op.yolo_box_post", yolo_box_post),
+    ("pd_op.yolo_loss", yolo_loss),
 ];
 
 /// `generate_proposals`: an unknown number of boxes of 4 with one
@@ -95,5 +97,72 @@ fn psroi_pool(cx: &mut Cx<'_>) -> Res {
             DimExpr::Int(w),
         ],
     );
+    Ok(())
+}
+
+/// `yolo_loss`: one loss per image, an objectness mask per anchor of the
+/// mask and grid cell, a match flag per ground-truth box. The grid is
+/// square and holds `(5 + classes)` values per masked anchor.
+fn yolo_loss(cx: &mut Cx<'_>) -> Res {
+    let x = cx.shape(0)?;
+    let boxes = cx.shape(1)?;
+    let labels = cx.shape(2)?;
+    let masked = cx.ints_attr("anchor_mask").map_or(0, |m| m.len() as i64);
+    let classes = cx.int_attr("class_num").unwrap_or(1);
+    if x.len() != 4 {
+        return Err(Bad(format!(
+            "Input(X) should be a 4-D tensor. But received X dimension size({})",
+            x.len()
+        )));
+    }
+    if boxes.len() != 3 {
+        return Err(Bad(format!(
+            "Input(GTBox) should be a 3-D tensor, but received gtbox dimension size({})",
+            boxes.len()
+        )));
+    }
+    if labels.len() != 2 {
+        return Err(Bad(format!(
+            "Input(GTLabel) should be a 2-D tensor,But received Input(GTLabel) dimension size({}) != 2.",
+            labels.len()
+        )));
+    }
+    cx.eq(&boxes[2], &DimExpr::Int(4));
+    cx.eq(&x[2], &x[3]);
+    let channels = masked.saturating_mul(classes.saturating_add(5));
+    cx.eq(&x[1], &DimExpr::Int(channels));
+    cx.eq(&labels[0], &boxes[0]);
+    cx.eq(&labels[1], &boxes[1]);
+    if cx.operand(3).is_some() {
+        let scores = cx.shape(3)?;
+        if scores.len() != 2 {
+            return Err(Bad(format!(
+                "Input(GTScore) should be a 2-D tensorBut received GTScore dimension({})",
+                boxes.len()
+            )));
+        }
+        cx.eq(&scores[0], &boxes[0]);
+        cx.eq(&scores[1], &boxes[1]);
+    }
+    cx.set_shape(0, vec![x[0].clone()]);
+    cx.set_shape(
+        1,
+        vec![
+            x[0].clone(),
+            DimExpr::Int(masked),
+            x[2].clone(),
+            x[3].clone(),
+        ],
+    );
+    cx.set_shape(2, vec![boxes[0].clone(), boxes[1].clone()]);
+    Ok(())
+}
+
+/// `yolo_box_post`: Paddle gives the kept boxes the fixed shape `[1, 6]`
+/// and one count per image.
+fn yolo_box_post(cx: &mut Cx<'_>) -> Res {
+    let image_shape = cx.shape(3)?;
+    cx.set_shape(0, vec![DimExpr::Int(1), DimExpr::Int(6)]);
+    cx.set_shape(1, vec![dim(&image_shape, 0, "Input(ImageShape)")?]);
     Ok(())
 }

@@ -1,13 +1,19 @@
 //! Fused and attention ops (Paddle's `multiary_infer_sym.cc`): flash
-//! and memory-efficient attention, fused GEMM epilogues and feed-forward
-//! blocks.
+//! and memory-efficient attention, the fused multi-head attention block
+//! and its gradient, fused GEMM epilogues and feed-forward blocks.
 
 use super::binary::{dim, dim_from_end};
+use super::control_flow::result_from_type;
 use super::{Bad, Cx, Res, Rule};
 use crate::expr::DimExpr;
+use crate::fact::ShapeOrData;
 
 pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.flash_attn", flash_attn),
+    ("pd_op.flash_attn_unpadded", flash_attn_unpadded),
+    ("pd_op.flashmask_attention", flashmask_attention),
+    ("pd_op.fused_attention", fused_attention),
+    ("pd_op.fused_attention_grad", fused_attention_grad),
     ("pd_op.flash_attn_qkvpacked", flash_attn_packed),
     ("pd_op.flash_attn_varlen_qkvpacked", flash_attn_packed),
     ("pd_op.fused_gemm_epilogue", fused_gemm_epilogue),
@@ -54,14 +60,20 @@ fn flash_attn(cx: &mut Cx<'_>) -> Res {
         cx.eq(&dim(&mask, 2, "Input(AttnMask)")?, &q[1]);
         cx.eq(&dim(&mask, 3, "Input(AttnMask)")?, &k1);
     }
-    let mut out = q.clone();
-    out[3] = dim_from_end(&v, 1, "Input(V)")?;
+    set_flash_results(cx, &q, &k1, &v)
+}
+
+/// The results of `flash_attn` and `flashmask_attention`: `q`'s shape
+/// with `v`'s head size, the softmax and its log-sum-exp over the sequence
+/// lengths rounded to 128; Paddle gives the seed offset the output's shape.
+fn set_flash_results(cx: &mut Cx<'_>, q: &[DimExpr], k_seq: &DimExpr, v: &[DimExpr]) -> Res {
+    let mut out = q.to_vec();
+    out[3] = dim_from_end(v, 1, "Input(V)")?;
     cx.set_shape(0, out.clone());
     let rq = round_to_128(cx, &q[1]);
-    let rk = round_to_128(cx, &k1);
+    let rk = round_to_128(cx, k_seq);
     cx.set_shape(1, vec![q[0].clone(), q[2].clone(), rq.clone(), rk]);
     cx.set_shape(2, vec![q[0].clone(), q[2].clone(), rq]);
-    // Paddle gives the seed offset the output's shape.
     cx.set_shape(3, out);
     Ok(())
 }
@@ -285,5 +297,299 @@ fn sparse_attention(cx: &mut Cx<'_>) -> Res {
     let sparse = vec![q[0].clone(), q[1].clone(), columns[2].clone()];
     cx.set_shape(1, sparse.clone());
     cx.set_shape(2, sparse);
+    Ok(())
+}
+
+/// The shape of operand `i`, refusing as Paddle does when the operand is
+/// absent (its fact is null, which has no shape).
+fn present_shape(cx: &mut Cx<'_>, i: usize) -> Result<Vec<DimExpr>, Bad> {
+    match cx.input(i) {
+        ShapeOrData::Tensor(t) => Ok(t.shape),
+        _ => Err(Bad(
+            "Shape of ShapeOrData is not a vector, check whether the value is a tensor-list or not."
+                .into(),
+        )),
+    }
+}
+
+/// Refuses unless `t` has `rank` dims.
+fn expect_rank(t: &[DimExpr], rank: usize, message: &str) -> Res {
+    if t.len() == rank {
+        Ok(())
+    } else {
+        Err(Bad(message.into()))
+    }
+}
+
+/// `flash_attn_unpadded`: tokens of all sequences packed along dim 0
+/// (`[total, heads, head_dim]`); the output keeps `q`'s shape, the
+/// softmax and its log-sum-exp run over `q`'s token count rounded to 128.
+fn flash_attn_unpadded(cx: &mut Cx<'_>) -> Res {
+    let [q, k, v, cu_q, cu_k] = [
+        cx.shape(0)?,
+        cx.shape(1)?,
+        cx.shape(2)?,
+        cx.shape(3)?,
+        cx.shape(4)?,
+    ];
+    for (t, rank, what) in [
+        (&q, 3, "input with dim [total_q, num_heads, head_dim]"),
+        (&k, 3, "k with dim [total_k, num_heads, head_dim]"),
+        (&v, 3, "v with dim [total_k, num_heads, head_dim]"),
+        (&cu_q, 1, "cu_seqlens_q with dim [batch_size + 1]"),
+        (&cu_k, 1, "cu_seqlens_k with dim [batch_size + 1]"),
+    ] {
+        expect_rank(t, rank, &format!("flash_attn_unpadded expects {what}"))?;
+    }
+    cx.eq(&q[2], &k[2]);
+    // Paddle reads `k` through a reference the equality just rewrote.
+    let k = cx.shape(1)?;
+    for i in 0..3 {
+        cx.eq(&k[i], &v[i]);
+    }
+    cx.set_shape(0, q.clone());
+    let rounded = round_to_128(cx, &q[0]);
+    if !cx.result_is_null(1) {
+        cx.set_shape(1, vec![q[1].clone(), rounded.clone(), rounded.clone()]);
+    }
+    if !cx.result_is_null(2) {
+        cx.set_shape(2, vec![q[1].clone(), rounded]);
+    }
+    if !cx.result_is_null(3) {
+        cx.set_shape(3, vec![DimExpr::Int(2)]);
+    }
+    Ok(())
+}
+
+/// `flashmask_attention`: `flash_attn` without a mask operand. Paddle
+/// checks the rank of operand 4 (the optional fixed seed offset) where it
+/// means the row indices, so a program without a rank-4 seed offset is
+/// refused; the seed offset result gets the output's shape.
+fn flashmask_attention(cx: &mut Cx<'_>) -> Res {
+    let [q, k, v] = [cx.shape(0)?, cx.shape(1)?, cx.shape(2)?];
+    expect_rank(
+        &q,
+        4,
+        "flash_attn receive input with dim [batch_size, seq_len, num_heads, head_dim]",
+    )?;
+    let (k0, k1) = (dim(&k, 0, "Input(K)")?, dim(&k, 1, "Input(K)")?);
+    cx.eq(&q[0], &k0);
+    cx.eq(&q[0], &dim(&v, 0, "Input(V)")?);
+    cx.eq(&k1, &dim(&v, 1, "Input(V)")?);
+    let rows = present_shape(cx, 4)?;
+    expect_rank(
+        &rows,
+        4,
+        "flashmask_attention receive startend_row_indices with dim [batch_size, num_heads,seq_len, mask_bounds]",
+    )?;
+    set_flash_results(cx, &q, &k1, &v)
+}
+
+/// The heads, head size and embedding width a `fused_attention` QKV
+/// weight gives: `[3, heads, head_dim, width]`, or transposed
+/// `[width, 3 * width]` with the heads from the attribute.
+fn qkv_weight_dims(cx: &mut Cx<'_>, w: &[DimExpr]) -> Result<[DimExpr; 3], Bad> {
+    let ring_id = cx.int_attr("ring_id").unwrap_or(-1);
+    if !cx.bool_attr("transpose_qkv_wb").unwrap_or(false) {
+        if w.len() != 4 {
+            return Err(Bad(format!(
+                "The dimensions of qkv_weight must be 4 if not enable transpose_qkv_wb: (3, num_head, dim_head, dim_embed), but received [{}]",
+                w.len()
+            )));
+        }
+        cx.eq(&w[0], &DimExpr::Int(3));
+        if ring_id == -1 {
+            let width = cx.mul(&w[1], &w[2]);
+            cx.eq(&width, &w[3]);
+        }
+        return Ok([w[1].clone(), w[2].clone(), w[3].clone()]);
+    }
+    if w.len() != 2 {
+        return Err(Bad(format!(
+            "The dimensions of qkv_weight must be 2 if enable transpose_qkv_wb: (dim_embed, 3 * dim_embed),but received dimensions of Input is [{}]",
+            w.len()
+        )));
+    }
+    let heads = cx.int_attr("num_heads").unwrap_or(0);
+    if heads <= 0 {
+        return Err(Bad(format!(
+            "The num_heads must be provided and greater than 0 if enable transpose_qkv_wb, but we got {heads}."
+        )));
+    }
+    let heads = DimExpr::Int(heads);
+    let per_head = cx.div(&w[0], &heads);
+    let whole = cx.mul(&per_head, &heads);
+    cx.eq(&whole, &w[0]);
+    let three_widths = cx.mul(&w[0], &DimExpr::Int(3));
+    let ranks = if ring_id == -1 {
+        cx.eq(&three_widths, &w[1]);
+        DimExpr::Int(1)
+    } else {
+        cx.div(&three_widths, &w[1])
+    };
+    let split = cx.mul(&heads, &ranks);
+    let head_dim = cx.div(&w[0], &split);
+    Ok([heads, head_dim, w[0].clone()])
+}
+
+/// `fused_attention`: a pre- or post-norm multi-head attention block over
+/// `x = [batch, seq, width]`, optionally extending a key/value cache. The
+/// results Paddle does not derive take their types' shapes, in its order.
+fn fused_attention(cx: &mut Cx<'_>) -> Res {
+    let x = cx.shape(0)?;
+    let w = cx.shape(3)?;
+    let [heads, head_dim, width] = qkv_weight_dims(cx, &w)?;
+    if x.len() != 3 {
+        return Err(Bad(format!(
+            "The dimensions of x must be 3 (batch_size, seq_len, dim_embed), but received dimensions of Input is [{}]",
+            x.len()
+        )));
+    }
+    let (batch, seq) = (x[0].clone(), x[1].clone());
+    cx.eq(&x[2], &width);
+    let is_test = cx.bool_attr("is_test").unwrap_or(false);
+    let rows = vec![cx.mul(&batch, &seq)];
+    if cx.bool_attr("pre_layer_norm").unwrap_or(false) {
+        cx.set_shape(0, rows.clone());
+        cx.set_shape(1, rows);
+        cx.set_shape(2, x.clone());
+    } else {
+        for r in 0..3 {
+            result_from_type(cx, r);
+        }
+        for (r, shape) in [(15, rows.clone()), (16, rows), (17, x.clone())] {
+            if !cx.result_is_null(r) {
+                cx.set_shape(r, shape);
+            }
+        }
+    }
+    let qkv = if cx.bool_attr("transpose_qkv_wb").unwrap_or(false) {
+        let all = cx.mul(&DimExpr::Int(3), &heads);
+        let all = cx.mul(&all, &head_dim);
+        vec![batch.clone(), seq.clone(), all]
+    } else {
+        let three = DimExpr::Int(3);
+        vec![
+            batch.clone(),
+            seq.clone(),
+            three,
+            heads.clone(),
+            head_dim.clone(),
+        ]
+    };
+    cx.set_shape(3, qkv.clone());
+    if cx.operand(4).is_some() {
+        cx.set_shape(4, qkv);
+    } else {
+        result_from_type(cx, 4);
+    }
+    let transposed = vec![
+        DimExpr::Int(3),
+        batch.clone(),
+        heads.clone(),
+        seq.clone(),
+        head_dim.clone(),
+    ];
+    cx.set_shape(5, transposed);
+    let mut keys = seq.clone();
+    if cx.operand(5).is_some() {
+        let cache = cx.shape(5)?;
+        if cache.len() != 5 {
+            return Err(Bad(format!(
+                "The CacheKV must be 5 dims, but got {}",
+                cache.len()
+            )));
+        }
+        cx.eq(&cache[0], &DimExpr::Int(2));
+        cx.eq(&cache[1], &batch);
+        cx.eq(&cache[2], &heads);
+        cx.eq(&cache[4], &head_dim);
+        keys = cx.add(&keys, &cache[3]);
+        if !cx.result_is_null(18) {
+            let mut grown = cache.clone();
+            grown[3] = keys.clone();
+            cx.set_shape(18, grown);
+        }
+    }
+    let scores = vec![batch.clone(), heads.clone(), seq.clone(), keys];
+    cx.set_shape(6, scores.clone());
+    if cx.operand(6).is_some() {
+        cx.set_shape(11, scores.clone());
+    } else {
+        result_from_type(cx, 11);
+    }
+    cx.set_shape(10, scores.clone());
+    if is_test {
+        result_from_type(cx, 9);
+    } else {
+        cx.set_shape(9, scores.clone());
+    }
+    cx.set_shape(8, scores);
+    let context = vec![batch.clone(), heads.clone(), seq.clone(), head_dim.clone()];
+    cx.set_shape(7, context);
+    cx.set_shape(12, vec![batch, seq, heads, head_dim]);
+    cx.set_shape(13, x.clone());
+    if is_test {
+        result_from_type(cx, 14);
+    } else {
+        cx.set_shape(14, x.clone());
+    }
+    cx.set_shape(19, x);
+    Ok(())
+}
+
+/// `fused_attention_grad`: each gradient takes the shape of the forward
+/// value it belongs to, as Paddle pairs them (`(result, operand)`); the
+/// optional ones only when present. Paddle pairs the output-linear bias
+/// gradient with the bias but asks for the first layer norm's output.
+fn fused_attention_grad(cx: &mut Cx<'_>) -> Res {
+    if cx.bool_attr("is_test").unwrap_or(false) {
+        return Err(Bad("GradOp is only callable when is_test is false".into()));
+    }
+    let pre_norm = cx.bool_attr("pre_layer_norm").unwrap_or(false);
+    // (result, operand, operand that must be present), in Paddle's order.
+    let mut pairs: Vec<(usize, usize, Option<usize>)> = Vec::new();
+    if pre_norm {
+        if cx.operand(9).is_some() {
+            pairs.extend([(4, 9, None), (5, 10, Some(10))]);
+        }
+    } else {
+        pairs.extend([(6, 11, Some(11)), (7, 12, Some(12))]);
+    }
+    pairs.extend([
+        (8, 1, None),
+        (3, 8, Some(13)),
+        (10, 7, None),
+        (9, 2, None),
+        (0, 3, None),
+    ]);
+    pairs.push(if pre_norm {
+        (11, 13, Some(13))
+    } else {
+        (12, 18, Some(18))
+    });
+    pairs.extend([
+        (19, 26, None),
+        (14, 22, None),
+        (15, 20, None),
+        (16, 21, None),
+        (17, 23, None),
+        (18, 25, None),
+        (2, 6, Some(6)),
+        (13, 19, None),
+        (1, 4, Some(4)),
+        (20, 27, None),
+    ]);
+    for (result, operand, needs) in pairs {
+        let always = matches!(result, 8 | 9) || result >= 13;
+        if !always && cx.result_is_null(result) {
+            continue;
+        }
+        if needs.is_some_and(|n| cx.operand(n).is_none()) {
+            continue;
+        }
+        let shape = present_shape(cx, operand)?;
+        cx.set_shape(result, shape);
+    }
     Ok(())
 }

@@ -24,6 +24,8 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.bilinear", bilinear),
     ("pd_op.llm_int8_linear", llm_int8_linear),
     ("pd_op.weight_only_linear", weight_only_linear),
+    ("pd_op.linear_v2", linear_v2),
+    ("pd_op.multi_dot", multi_dot),
 ];
 
 /// The rank of a matrix operand, refused below 2.
@@ -387,6 +389,95 @@ fn weight_only_linear(cx: &mut Cx<'_>) -> Res {
     let mut out = x;
     let last = out.len() - 1;
     out[last] = n;
+    cx.set_shape(0, out);
+    Ok(())
+}
+
+/// `linear_v2`: `input @ weight + bias` over the last dim of `input`; the
+/// weight is `[in, out]`, or `[out, in]` when transposed.
+fn linear_v2(cx: &mut Cx<'_>) -> Res {
+    let mut x = cx.shape(0)?;
+    if x.len() == 1 {
+        // A vector input is one row.
+        x.insert(0, DimExpr::Int(1));
+    }
+    let w = cx.shape(1)?;
+    let bias = cx.shape(2)?;
+    if w.len() != 2 {
+        return Err(Bad(format!(
+            "The weight of linear_v2 must be a 2-D tensor, but received {}-D",
+            w.len()
+        )));
+    }
+    let (k, n) = if cx.bool_attr("transpose_weight").unwrap_or(false) {
+        (&w[1], &w[0])
+    } else {
+        (&w[0], &w[1])
+    };
+    let last = dim_from_end(&x, 1, "Input(Input)")?;
+    cx.eq(k, &last);
+    cx.eq(&dim(&bias, 0, "Input(Bias)")?, n);
+    let mut out = x[..x.len() - 1].to_vec();
+    out.push(n.clone());
+    cx.set_shape(0, out);
+    Ok(())
+}
+
+/// `multi_dot`: a chain of matrix products; a 1-D first operand is a row
+/// and a 1-D last one a column, whose unit dims the result drops.
+fn multi_dot(cx: &mut Cx<'_>) -> Res {
+    let items = cx.list(0)?;
+    let (Some(first), Some(last)) = (items.first(), items.last()) else {
+        return Err(Bad(
+            "The number of input tensors in multi_dot op should > 1".into(),
+        ));
+    };
+    if items.len() < 2 {
+        return Err(Bad(
+            "The number of input tensors in multi_dot op should > 1".into(),
+        ));
+    }
+    let first_rank = first.rank();
+    if first_rank >= 3 {
+        return Err(Bad(format!(
+            "multi_dot: the first input tensor must be 1D or 2D but got[{first_rank}]!"
+        )));
+    }
+    if last.rank() >= 3 {
+        // Paddle reports the first operand's rank here.
+        return Err(Bad(format!(
+            "the last input tensor of multi_dot must be 1D or 2D but got[{first_rank}]!"
+        )));
+    }
+    let row = first_rank == 1;
+    let (first_rows, mut width) = if row {
+        (DimExpr::Int(1), dim(&first.shape, 0, "Input(X[0])")?)
+    } else {
+        (
+            dim(&first.shape, 0, "Input(X[0])")?,
+            dim(&first.shape, 1, "Input(X[0])")?,
+        )
+    };
+    let (last_rows, out) = if last.rank() == 1 {
+        let out = if row { vec![] } else { vec![first_rows] };
+        (dim(&last.shape, 0, "Input(X[-1])")?, out)
+    } else {
+        let cols = dim(&last.shape, 1, "Input(X[-1])")?;
+        let out = if row {
+            vec![cols]
+        } else {
+            vec![first_rows, cols]
+        };
+        (dim(&last.shape, 0, "Input(X[-1])")?, out)
+    };
+    for middle in &items[1..items.len() - 1] {
+        if middle.rank() != 2 {
+            return Err(Bad("the input tensor of multi_dot op must be 2D.".into()));
+        }
+        cx.eq(&middle.shape[0], &width);
+        width = middle.shape[1].clone();
+    }
+    cx.eq(&last_rows, &width);
     cx.set_shape(0, out);
     Ok(())
 }

@@ -1,11 +1,15 @@
-//! Per-op inference rules (Paddle's `InferSymbolicShapeInterface`), in
-//! modules named after Paddle's files: `nullary`, `unary`, `binary`,
-//! `multiary`, `same_operands` (results shaped like the first operand),
-//! `element_wise` (broadcasting binaries), `backward`, and `control_flow`
-//! with the builtin ops; Paddle's binary and multiary ops of one kind have
-//! their own module (`linalg`, `detection`, `quantize`, `fused`, `graph`,
-//! `recurrent`). Each module's `RULES` lists the ops it serves.
+//! Per-op inference rules (Paddle's `InferSymbolicShapeInterface`), a
+//! module per subject. Ops of no particular subject sit by operand count,
+//! as in Paddle's files: `nullary`, `unary` (with `unary/` splitting the
+//! one-operand ops by kind), `binary`, `multiary`, `same_operands` (results
+//! shaped like the first operand), `element_wise` (broadcasting binaries),
+//! `backward`. The others are named by subject, whatever their operand
+//! count: `control_flow` (`if`, `while`, builtin ops), `arrays` (tensor
+//! arrays, loop-gradient stacks), `slice`, `linalg`, `quantize`,
+//! `detection`, `fused`, `graph`, `recurrent`, `norm`, `vocab`,
+//! `tensor_lists`. Each module's `RULES` lists the ops it serves.
 
+mod arrays;
 mod backward;
 mod binary;
 mod control_flow;
@@ -15,12 +19,15 @@ mod fused;
 mod graph;
 mod linalg;
 mod multiary;
+mod norm;
 mod nullary;
 mod quantize;
 mod recurrent;
 mod same_operands;
 mod slice;
+mod tensor_lists;
 mod unary;
+mod vocab;
 
 use pir_core::builtin::{
     ArrayAttr, BoolAttr, DenseTensorType, F32Attr, F64Attr, I32Attr, I64Attr, IndexAttr,
@@ -68,7 +75,9 @@ mod table {
     }
 }
 
-const FAMILIES: [&[(&str, Rule)]; 22] = [
+const FAMILIES: [&[(&str, Rule)]; 25] = [
+    arrays::RULES,
+    tensor_lists::RULES,
     slice::RULES,
     nullary::RULES,
     unary::RULES,
@@ -84,11 +93,12 @@ const FAMILIES: [&[(&str, Rule)]; 22] = [
     fused::RULES,
     graph::RULES,
     recurrent::RULES,
+    norm::RULES,
+    vocab::RULES,
     unary::diag::RULES,
     unary::linalg::RULES,
     unary::misc::RULES,
     unary::pool::RULES,
-    unary::quant::RULES,
     unary::signal::RULES,
     unary::unique::RULES,
 ];

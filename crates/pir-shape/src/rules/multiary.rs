@@ -1,5 +1,5 @@
 //! Ops over several tensors or lists (Paddle's `multiary_infer_sym.cc`):
-//! concatenation, stacking, normalizations, `where`, `einsum`, `rnn`.
+//! concatenation, stacking, layer and group norms, `where`, `einsum`, `rnn`.
 
 use super::binary::{dim, equal_dims};
 use super::{Bad, Cx, Res, Rule};
@@ -12,8 +12,6 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.add_n", add_n),
     ("pd_op.add_n_", add_n),
     ("pd_op.layer_norm", layer_norm),
-    ("pd_op.batch_norm", batch_norm),
-    ("pd_op.batch_norm_", batch_norm),
     ("pd_op.group_norm", group_norm),
     ("pd_op.instance_norm", instance_norm),
     ("pd_op.box_coder", box_coder),
@@ -58,7 +56,6 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.hsigmoid_loss", hsigmoid_loss),
     ("pd_op.multiplex", multiplex),
     ("pd_op.rnn_", rnn),
-    ("pd_op.sync_batch_norm_", batch_norm),
 ];
 
 fn concat(cx: &mut Cx<'_>) -> Res {
@@ -147,19 +144,6 @@ fn layer_norm(cx: &mut Cx<'_>) -> Res {
     cx.set_shape(0, x);
     cx.set_shape(1, lead.clone());
     cx.set_shape(2, lead);
-    Ok(())
-}
-
-fn batch_norm(cx: &mut Cx<'_>) -> Res {
-    let x = cx.shape(0)?;
-    let nhwc = matches!(cx.str_attr("data_format"), Some("NHWC" | "NDHWC"));
-    let c = if nhwc { x.last() } else { x.get(1) }
-        .cloned()
-        .unwrap_or(DimExpr::Int(1));
-    cx.set_shape(0, x);
-    for i in 1..5 {
-        cx.set_shape(i, vec![c.clone()]);
-    }
     Ok(())
 }
 

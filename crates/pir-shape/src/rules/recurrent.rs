@@ -1,11 +1,12 @@
 //! Recurrent and sequence ops (Paddle's `multiary_infer_sym.cc`): GRU and
-//! LSTM cells.
+//! LSTM layers and cells.
 
 use super::binary::dim;
 use super::{Bad, Cx, Res, Rule};
 use crate::expr::DimExpr;
 
 pub(crate) const RULES: &[(&str, Rule)] = &[
+    ("pd_op.gru", gru),
     ("pd_op.gru_unit", gru_unit),
     ("pd_op.lstm", lstm),
     ("pd_op.sequence_conv", sequence_conv),
@@ -13,6 +14,38 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.warpctc", warpctc),
     ("pd_op.warprnnt", warprnnt),
 ];
+
+/// `gru` over a batch of sequences packed along dim 0: the input holds
+/// three gates of the frame size the weight's height gives.
+///
+/// Paddle 3.3.1's rule reads the hidden result's fact before it sets it,
+/// so it refuses every program ("Fail to GetShapeOrDataForValue"); this
+/// rule follows its formula with that hidden shape taken as what the rule
+/// then gives the hidden result, `[rows, frame]`.
+fn gru(cx: &mut Cx<'_>) -> Res {
+    let input = cx.shape(0)?;
+    let weight = cx.shape(2)?;
+    let rows = dim(&input, 0, "Input(Input)")?;
+    let frame = dim(&weight, 0, "Input(Weight)")?;
+    let gates = cx.mul(&frame, &DimExpr::Int(3));
+    cx.eq(&dim(&input, 1, "Input(Input)")?, &gates);
+    cx.eq(&dim(&weight, 1, "Input(Weight)")?, &gates);
+    if cx.operand(1).is_some() {
+        let h0 = cx.shape(1)?;
+        cx.eq(&dim(&h0, 1, "Input(H0)")?, &frame);
+    }
+    if cx.operand(3).is_some() {
+        let bias = cx.shape(3)?;
+        cx.eq(&dim(&bias, 0, "Input(Bias)")?, &DimExpr::Int(1));
+        cx.eq(&dim(&bias, 1, "Input(Bias)")?, &gates);
+    }
+    let hidden = vec![rows, frame];
+    cx.set_shape(0, input);
+    cx.set_shape(1, hidden.clone());
+    cx.set_shape(2, hidden.clone());
+    cx.set_shape(3, hidden);
+    Ok(())
+}
 
 fn gru_unit(cx: &mut Cx<'_>) -> Res {
     let input = cx.shape(0)?;

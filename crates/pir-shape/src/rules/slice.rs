@@ -154,7 +154,7 @@ fn slice(cx: &mut Cx<'_>) -> Res {
     let dec = cx.ints_attr("decrease_axis").unwrap_or_default();
     let (Some(starts), Some(ends)) = (slice_bounds(cx, 1, "starts")?, slice_bounds(cx, 2, "ends")?)
     else {
-        return Err(Bad("slice bounds unknown".into()));
+        return slice_of_unknown_bounds(cx, x.shape, &axes_raw, &dec);
     };
     if starts.len() != axes_raw.len() || ends.len() != axes_raw.len() {
         return Err(Bad("slice axes, starts and ends differ in size".into()));
@@ -204,6 +204,22 @@ fn slice(cx: &mut Cx<'_>) -> Res {
         fact
     };
     cx.set_tensor(0, fact);
+    Ok(())
+}
+
+/// Bounds without data (a loaded parameter's): each sliced axis gets a
+/// fresh extent, the decreased axes then go, and no data is known, as
+/// Paddle prints it.
+fn slice_of_unknown_bounds(
+    cx: &mut Cx<'_>,
+    mut dims: Vec<DimExpr>,
+    axes: &[i64],
+    dec: &[i64],
+) -> Res {
+    for axis in format_axes(axes, dims.len())? {
+        dims[axis] = cx.sym();
+    }
+    cx.set_shape(0, decrease(dims, dec));
     Ok(())
 }
 

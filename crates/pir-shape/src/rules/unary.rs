@@ -5,7 +5,6 @@ pub(super) mod diag;
 pub(super) mod linalg;
 pub(super) mod misc;
 pub(super) mod pool;
-pub(super) mod quant;
 pub(super) mod signal;
 pub(super) mod unique;
 
@@ -31,6 +30,8 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.p_norm", p_norm),
     ("pd_op.argmax", arg_min_max),
     ("pd_op.argmin", arg_min_max),
+    ("pd_op.max_with_index", min_max_with_index),
+    ("pd_op.min_with_index", min_max_with_index),
     ("pd_op.reshape", reshape),
     ("pd_op.reshape_", reshape),
     ("pd_op.view_shape", reshape),
@@ -167,12 +168,33 @@ fn p_norm(cx: &mut Cx<'_>) -> Res {
 }
 
 fn arg_min_max(cx: &mut Cx<'_>) -> Res {
+    min_max(cx, false)
+}
+
+/// `max_with_index` / `min_with_index`: `argmax`'s rule with the axis an
+/// attribute (`dim`), both the values and the indices shaped by it.
+fn min_max_with_index(cx: &mut Cx<'_>) -> Res {
+    min_max(cx, true)
+}
+
+/// Paddle's one rule for the arg- and with-index reductions along one
+/// axis (all of them when flattened).
+fn min_max(cx: &mut Cx<'_>, with_index: bool) -> Res {
     let x = cx.shape(0)?;
     let flatten = cx.bool_attr("flatten").unwrap_or(false);
-    let keepdims = cx.bool_attr("keepdims").unwrap_or(false);
-    let axis = match cx.int_list(1, "axis")? {
-        Some(v) => v.first().and_then(DimExpr::as_int).unwrap_or(0),
-        None => 0,
+    let (keepdims, axis) = if with_index {
+        let Some(axis) = cx.int_attr("dim") else {
+            return Err(Bad(
+                "'dim' Attribute is expected for Min/MaxWithIndexOp. ".into()
+            ));
+        };
+        (cx.bool_attr("keepdim").unwrap_or(false), axis)
+    } else {
+        let axis = match cx.int_list(1, "axis")? {
+            Some(v) => v.first().and_then(DimExpr::as_int).unwrap_or(0),
+            None => 0,
+        };
+        (cx.bool_attr("keepdims").unwrap_or(false), axis)
     };
     let out = if flatten {
         if keepdims {
@@ -183,6 +205,9 @@ fn arg_min_max(cx: &mut Cx<'_>) -> Res {
     } else {
         reduce_shape(&x, &[axis], keepdims, x.is_empty())
     };
+    if with_index {
+        cx.set_shape(1, out.clone());
+    }
     cx.set_shape(0, out);
     Ok(())
 }

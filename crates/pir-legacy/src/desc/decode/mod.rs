@@ -479,6 +479,16 @@ fn decode_op<'a>(
         message: format!("more than {MAX_OP_ENTRIES} attributes"),
     };
     while r.has_more() {
+        // The bookkeeping attributes nearly every op has, in one step.
+        if op.attrs.len() + 4 <= MAX_OP_ENTRIES {
+            if let Some(run) = crate::canonical::bookkeeping_run(r.rest()) {
+                r.advance(crate::canonical::BOOKKEEPING_RUN_LEN);
+                for (name, value) in run {
+                    add_attr(&mut op, &mut attrs_sorted, &mut attr_index, name, value);
+                }
+                continue;
+            }
+        }
         // Most slots and attributes are short messages in a layout
         // `canonical` reads in one step: taken without the general field
         // reader (the others go on to it below).

@@ -81,7 +81,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::alias::AliasAnalysis;
 use crate::effects::is_pure;
 use crate::params;
-use crate::pass::{Changed, Pass, PassContext, PassError};
+use crate::pass::{Changed, Pass, PassContext, PassError, PassResult, PassRun, Registered};
 
 mod hoist;
 use hoist::hoist_makers;
@@ -157,39 +157,34 @@ struct Folder<'a> {
     cx: &'a mut PassContext,
 }
 
-impl Pass for ConstantFolding {
-    fn argument(&self) -> &'static str {
-        INFO.argument
-    }
+impl Registered for ConstantFolding {
+    const INFO: PassInfo = INFO;
+}
 
-    fn run(
-        &mut self,
-        p: &mut Program,
-        root: OpId,
-        cx: &mut PassContext,
-    ) -> Result<Changed, PassError> {
+impl Pass for ConstantFolding {
+    fn run(&mut self, PassRun { program, root, cx }: PassRun<'_>) -> PassResult {
         // In-place ops that nobody can observe writing become out-of-place
         // first, so that the alias analysis sees their results as fresh.
         let mut changed = false;
         let mut dying_makers = Vec::new();
-        for op in super::ops_under(p, root) {
-            if p.is_erased(op) {
+        for op in super::ops_under(program, root) {
+            if program.is_erased(op) {
                 continue;
             }
-            if let Some(twin) = out_of_place_twin(p, op) {
+            if let Some(twin) = out_of_place_twin(program, op) {
                 // The makers whose results the twin no longer reads die.
-                for v in p.operands(op).flatten() {
-                    if let ValueDef::Result { op: maker, .. } = p.value_def(v) {
+                for v in program.operands(op).flatten() {
+                    if let ValueDef::Result { op: maker, .. } = program.value_def(v) {
                         dying_makers.push(maker);
                     }
                 }
-                super::replace_op(p, op, twin.name, &twin.operands, "constant_folding")?;
+                super::replace_op(program, op, twin.name, &twin.operands, "constant_folding")?;
                 changed = true;
             }
         }
         let mut f = Folder {
             keep_params: self.keep_params,
-            aliases: AliasAnalysis::new(p),
+            aliases: AliasAnalysis::new(program),
             known: FxHashMap::default(),
             unknown: FxHashSet::default(),
             touched: dying_makers,
@@ -200,17 +195,17 @@ impl Pass for ConstantFolding {
             unwritten: FxHashMap::default(),
             cx,
         };
-        for op in super::ops_under(p, root) {
-            f.visit(p, op);
+        for op in super::ops_under(program, root) {
+            f.visit(program, op);
         }
-        let can_add_params = !self.keep_params && params::parameters_loaded(p);
-        changed |= f.materialize(p, can_add_params)?;
-        changed |= f.erase_dead(p);
+        let can_add_params = !self.keep_params && params::parameters_loaded(program);
+        changed |= f.materialize(program, can_add_params)?;
+        changed |= f.erase_dead(program);
         f.cx.statistics.add("evaluation errors", f.eval_errors);
         f.cx.statistics
             .add("shapes folded symbolically", f.symbolic);
         if self.constants_as_params && can_add_params {
-            let (hoisted, errors) = hoist_makers(p, root)?;
+            let (hoisted, errors) = hoist_makers(program, root)?;
             cx.statistics.add("constants hoisted", hoisted);
             cx.statistics.add("evaluation errors", errors);
             changed |= hoisted > 0;

@@ -8,6 +8,7 @@ use crate::fact::{ShapeOrData, TensorFact};
 
 pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.affine_grid", affine_grid),
+    ("pd_op.c_concat", c_concat),
     ("pd_op.bipartite_match", bipartite_match),
     ("pd_op.check_numerics", check_numerics),
     ("pd_op.class_center_sample", class_center_sample),
@@ -30,6 +31,18 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("pd_op.ap_trivial_fusion_begin", needs_cinn),
     ("pd_op.ap_trivial_fusion_end", needs_cinn),
 ];
+
+/// `c_concat`: the ranks' slices joined along the last dim.
+fn c_concat(cx: &mut Cx<'_>) -> Res {
+    let mut x = cx.shape(0)?;
+    let ranks = DimExpr::Int(cx.int_attr("nranks").unwrap_or(1));
+    let Some(last) = x.len().checked_sub(1) else {
+        return Err(Bad("c_concat of a 0-d tensor".into()));
+    };
+    x[last] = cx.mul(&x[last], &ranks);
+    cx.set_shape(0, x);
+    Ok(())
+}
 
 /// Most elements a tensor without known data may stand for (one fresh
 /// symbol each).

@@ -16,7 +16,12 @@ Needs: `pip install paddlepaddle==3.3.1` and a release build of the CLI
 (`cargo build --release -p pir-cli`). Files: model JSONs given on the command line; with
 --synthetic N also a synthetic model of N ops written by pir-rs (Paddle loads what we write).
 
+With --print-only, times only the print (Paddle's `str(program)` against `pir time`'s
+print_ms), interleaved the same way, on FILES or every model of the corpus's index.json,
+with the load average beside the table (the goal is 15x on every file).
+
 Usage: bench/compare_paddle.py [FILES...] [--rounds 5] [--repeat 7] [--synthetic 20000 100000]
+       bench/compare_paddle.py --print-only [FILES...] [--rounds 5] [--repeat 21]
 """
 
 import argparse
@@ -113,12 +118,45 @@ def synthetic(n_ops):
     return path
 
 
+def time_paddle_print(path, repeat):
+    import paddle
+    from paddle.base import core
+
+    prog = paddle.static.Program()
+    core.deserialize_pir_program(path, prog)
+    return median_ms(lambda _: str(prog), repeat)
+
+
+def print_only(files, rounds, repeat):
+    """Print times only: Paddle's str(program) against pir's in-process print, per file."""
+    if not files:
+        index = json.load(open(os.path.join(CORPUS, "index.json")))
+        files = [os.path.join(CORPUS, m["name"] + ".json") for m in index["models"]]
+    print("load average: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
+    print("%-28s %7s | %-27s" % ("file", "ops", "print ms paddle/ours = x"))
+    worst = float("inf")
+    for path in files:
+        paddle_ms, ours_ms, ops = [], [], 0
+        for _ in range(rounds):
+            paddle_ms.append(time_paddle_print(path, repeat))
+            ours = time_ours(path, repeat)
+            ours_ms.append(ours["print_ms"])
+            ops = ours["ops"]
+        p, o = statistics.median(paddle_ms), statistics.median(ours_ms)
+        ratio = p / o if o else float("inf")
+        worst = min(worst, ratio)
+        print("%-28s %7d | %9.4f/%8.4f = %6.1fx" % (os.path.basename(path)[:28], ops, p, o, ratio))
+    print("lowest ratio: %.1fx; load average: %s" % (worst, " ".join("%.2f" % x for x in os.getloadavg())))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("files", nargs="*")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--synthetic", type=int, nargs="*", default=[])
+    ap.add_argument("--print-only", action="store_true", help="time only the print, on every corpus model")
     args = ap.parse_args()
     try:
         import paddle  # noqa: F401
@@ -128,6 +166,8 @@ def main():
     if not os.path.exists(PIR):
         print("build the CLI first: cargo build --release -p pir-cli", file=sys.stderr)
         return 2
+    if args.print_only:
+        return print_only(args.files, args.rounds, args.repeat)
     files = args.files or [os.path.join(CORPUS, n + ".json") for n in
                            ("huge_5000ops", "deep_mlp_ln200", "mobilenet_v2_x025", "resnet18_w16", "mlp_tiny")]
     files += [synthetic(n) for n in args.synthetic]

@@ -22,6 +22,9 @@ Sections:
     sequences, batch and RMS norms, linear and chained products, reductions
     with indices, YOLO loss, hashed embeddings and NCE: text cases, some
     carrying what Paddle's rule needs to run (see that section);
+  * what a rule learns beyond its result: `box_coder` and `add_n` equalities
+    between operands, `concat` over an axis of unknown value, and the data
+    of a `strided_slice` of a shape: text cases;
   * tensor arrays, control-flow stacks, coalescing and loss scaling: built
     with Paddle's static API and taken as Paddle prints them in memory (its
     serializer drops `cf.stack_create`, and saving would prune gradients),
@@ -758,6 +761,71 @@ def fused_attention_grad():
 
     grad(True, {0, 1, 2, 3, 4, 5, 11}, "")
     grad(False, {6, 7, 12}, "2")
+    return p
+
+
+# --------------- constraints between operands, unknown axes, sliced shapes
+# Text cases for what a rule learns beyond its result: `box_coder` and
+# `add_n` make their operands' dims equal (later ops print what was learnt),
+# `concat` with an axis of unknown value takes its type's shape and learns
+# nothing, and `strided_slice` of a shape slices the shape's data.
+
+
+@text_case
+def box_coder_constraints():
+    p = Text()
+    prior = p.data("prior", [-1, -1]); var = p.data("var", [-1, -1])
+    p.op("pd_op.box_coder", [prior, var, p.data("tb", [-1, -1, -1])], [t(-1, -1, 4)],
+         code_type="decode_center_size", axis=0)
+    p.op("pd_op.box_coder", [p.data("prior1", [-1, -1]), None, p.data("tb1", [-1, -1, -1])], [t(-1, -1, 4)],
+         code_type="decode_center_size", axis=1)
+    p.op("pd_op.box_coder", [p.data("prior2", [-1, -1]), p.data("var2", [-1, -1]), p.data("tb2", [-1, -1])],
+         [t(-1, -1, 4)], code_type="encode_center_size")
+    p.op("pd_op.relu", [prior], [t(-1, -1)])
+    p.op("pd_op.relu", [var], [t(-1, -1)])
+    return p
+
+
+@text_case
+def add_n_constraints():
+    p = Text()
+    a = p.data("a", [-1, -1]); b = p.data("b", [4, -1]); s = p.data("s", [])
+    c = p.data("c", [-1, 5])
+    p.op("pd_op.add_n", [p.combine([a, b, s, c])], [t(4, 5)])
+    p.op("pd_op.add_n", [p.combine([s, p.data("d", [-1, 3]), p.data("e", [-1, -1])])], [t(-1, 3)])
+    p.op("pd_op.relu", [a], [t(-1, -1)])
+    return p
+
+
+@text_case
+def concat_unknown_axis():
+    p = Text()
+    x = p.data("x", [-1, 1, 48]); y = p.data("y", [-1, 16, 48])
+    p.op("pd_op.concat", [p.combine([x, y]), p.data("axis", [1], "i32")], [t(-1, 17, 48)])
+    p.op("pd_op.relu", [x], [t(-1, 1, 48)])
+    p.op("pd_op.concat", [p.combine([x, y]), p.full_int_array([1])], [t(-1, 17, 48)])
+    return p
+
+
+@text_case
+def strided_slice_data():
+    p = Text()
+    x = p.data("x", [-1, 6, -1, 8])
+    shape = p.op("pd_op.shape64", [x], [t(4, dt="i64")])
+    ss = "pd_op.strided_slice"
+    ints = p.full_int_array
+    p.op(ss, [shape, ints([0]), ints([4]), ints([2])], [t(2, dt="i64")], axes=[0])
+    p.op(ss, [shape, ints([1]), ints([3]), ints([1])], [t(2, dt="i64")], axes=[0])
+    p.op(ss, [shape, ints([-1]), ints([-5]), ints([-1])], [t(4, dt="i64")], axes=[0])
+    p.op(ss, [shape, ints([3]), ints([0]), ints([-2])], [t(2, dt="i64")], axes=[0])
+    p.op(ss, [shape, ints([2]), ints([100]), ints([1])], [t(2, dt="i64")], axes=[0])
+    p.op(ss, [shape, ints([2]), ints([3]), ints([1])], [t(1, dt="i64")], axes=[0])
+    p.op(ss, [p.data("v", [-1], "i64"), ints([0]), ints([4]), ints([2])], [t(-1, dt="i64")], axes=[0])
+    p.op(ss, [x, ints([0, 1]), ints([2, 5]), ints([1, 2])], [t(-1, 2, -1, 8)], axes=[1, 2])
+    p.op(ss, [x, ints([-1, 1]), ints([-3, -1]), ints([-1, 1])], [t(-1, 6, -1, 8)], axes=[0, 2])
+    p.op(ss, [x, ints([0, 7]), ints([2147483647, -9]), ints([3, -2])], [t(-1, 6, -1, 8)], axes=[0, 2])
+    p.op(ss, [x, ints([2]), ints([-2]), ints([1])], [t(-1, 6, -1, 8)], axes=[-2])
+    p.op(ss, [p.data("w", [-1], "i32"), ints([0]), ints([1]), ints([1])], [t(1, dt="i32")], axes=[0])
     return p
 
 

@@ -436,7 +436,10 @@ def main():
                 variants.append(("b3", derived(s, name, inp, dynamic, 3)))
         for vlabel, vinp in variants:
             out = f"{args.out}/refs/{s}.{name}.{vlabel}.ref.npz"
-            if not os.path.exists(out):
+            # A cached reference older than its model or inputs is stale.
+            stale = not os.path.exists(out) or os.path.getmtime(out) < max(
+                os.path.getmtime(model), os.path.getmtime(vinp))
+            if stale:
                 jobs.append({"kind": "ref", "prefix": model[:-5], "params": params or "",
                              "inputs": vinp, "out": out})
             job_keys.append((s, name, vlabel, vinp, out))

@@ -14,11 +14,20 @@ control-flow models in tests/corpus/control_flow), this counts
   pipeline given (default `canonicalize,cse,dce,inplace`), and how many of
   them were there before.
 
-Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`.
-Usage: scripts/paddle_inplace_count.py [--pipeline P] [--models a,b]
+With `--by-kind`, each model's line is followed by the op kinds whose
+counts differ (`add_ ours 3 paddle 6`), and the run ends with the totals by
+kind: where the two counts part. `--paddle-dumps DIR` keeps Paddle's final
+program of each model in DIR/<model>.txt and reads it from there on later
+runs (Paddle takes minutes over the corpus; ours takes seconds).
+
+Needs `pip install paddlepaddle==3.3.1` and `cargo build --release -p pir-cli`
+(or `PIR_BIN=/path/to/pir`).
+Usage: scripts/paddle_inplace_count.py [--pipeline P] [--models a,b] [--by-kind]
+                                       [--paddle-dumps DIR]
 """
 
 import argparse
+import collections
 import json
 import os
 import re
@@ -53,11 +62,17 @@ def inplace_op_names():
 
 
 def count_ours(path, names):
+    """The in-place ops of our program at `path`, by kind."""
     text = subprocess.run([PIR, "print", path], capture_output=True, text=True, check=True).stdout
-    return sum(1 for m in re.finditer(r'"(pd_op\.[A-Za-z0-9_]+)"', text) if m.group(1) in names)
+    return collections.Counter(m.group(1) for m in re.finditer(r'"(pd_op\.[A-Za-z0-9_]+)"', text)
+                               if m.group(1) in names)
 
 
-def count_paddle(json_path, params):
+def paddle_final_program(json_path, params, dumps, name):
+    """Paddle's program after its `inplace_pass`, or (None, why not)."""
+    cached = os.path.join(dumps, name + ".txt") if dumps else None
+    if cached and os.path.exists(cached):
+        return open(cached).read(), None
     with tempfile.TemporaryDirectory() as work:
         res = subprocess.run([sys.executable, "-c", PADDLE_CHILD, json_path, params],
                              capture_output=True, text=True, cwd=work)
@@ -69,13 +84,40 @@ def count_paddle(json_path, params):
     section = out[at:]
     end = section.find("\n}\n")
     section = section[: end if end >= 0 else len(section)]
-    return section.count("is_inplace:true"), None
+    if cached:
+        os.makedirs(dumps, exist_ok=True)
+        with open(cached, "w") as f:
+            f.write(section)
+    return section, None
+
+
+def count_paddle(json_path, params, dumps, name):
+    """Paddle's in-place kernel ops by the `pd_op` they run, or (None, why not)."""
+    section, problem = paddle_final_program(json_path, params, dumps, name)
+    if section is None:
+        return None, problem
+    kinds = collections.Counter()
+    for line in section.splitlines():
+        if "is_inplace:true" in line:
+            m = re.search(r'op_name:"(pd_op\.[A-Za-z0-9_]+)"', line)
+            kinds[m.group(1) if m else "?"] += 1
+    return kinds, None
+
+
+def kind_differences(ours, paddle):
+    """`kind ours N paddle M` for every kind the two counts disagree on."""
+    return ["%s ours %d paddle %d" % (k[len("pd_op."):], ours[k], paddle[k])
+            for k in sorted(set(ours) | set(paddle)) if ours[k] != paddle[k]]
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pipeline", default="canonicalize,cse,dce,inplace")
     ap.add_argument("--models", default="")
+    ap.add_argument("--by-kind", action="store_true",
+                    help="list the op kinds whose counts differ, per model and in total")
+    ap.add_argument("--paddle-dumps", default="",
+                    help="keep (and reuse) Paddle's final programs in this folder")
     args = ap.parse_args()
     wanted = set(filter(None, args.models.split(",")))
     names = inplace_op_names()
@@ -98,13 +140,23 @@ def main():
                     print("FAIL %s: pir opt: %s" % (name, res.stderr.strip()[:300]))
                     continue
                 before, after = count_ours(src, names), count_ours(out, names)
-            paddle, problem = count_paddle(src, params)
+            paddle, problem = count_paddle(src, params, args.paddle_dumps, name)
             rows.append((name, before, after, paddle, problem))
             print("%-28s before %3d  ours %3d  paddle %s" % (
-                name, before, after, paddle if paddle is not None else "n/a (%s)" % problem))
-    total = lambda i: sum(r[i] for r in rows if r[3] is not None)
+                name, sum(before.values()), sum(after.values()),
+                sum(paddle.values()) if paddle is not None else "n/a (%s)" % problem))
+            if args.by_kind and paddle is not None:
+                for line in kind_differences(after, paddle):
+                    print("    " + line)
+    optimised = [r for r in rows if r[3] is not None]
+    totals = [sum((r[i] for r in optimised), collections.Counter()) for i in (1, 2, 3)]
     print("total (models Paddle optimised): before %d, ours %d, paddle %d over %d models"
-          % (total(1), total(2), total(3), sum(1 for r in rows if r[3] is not None)))
+          % (sum(totals[0].values()), sum(totals[1].values()), sum(totals[2].values()),
+             len(optimised)))
+    if args.by_kind:
+        print("by kind over those models:")
+        for line in kind_differences(totals[1], totals[2]):
+            print("    " + line)
     return 0
 
 

@@ -305,6 +305,28 @@ pub struct ExportArgs {
     pub timing: bool,
 }
 
+/// The whole command tree, every deferred command built, for shell
+/// completion scripts (which walk all of it).
+///
+/// Clap builds a command's `help` subcommand (the tree `pir help params
+/// convert` completes) from copies of its subcommands taken before it
+/// builds them, so a deferred command shows there without its own
+/// subcommands. Building the tree once and giving a fresh root the built
+/// commands makes the root's copies whole; the commands themselves are
+/// built as they are when a command line is parsed (options propagated
+/// from the root, each built argument in place), which zsh's script needs.
+pub fn full_command() -> clap::Command {
+    use clap::CommandFactory;
+    let mut built = Cli::command();
+    built.build();
+    Cli::command().mut_subcommands(|unbuilt| {
+        built
+            .find_subcommand(unbuilt.get_name())
+            .cloned()
+            .unwrap_or(unbuilt)
+    })
+}
+
 /// `--input-shape NAME=DIMS`: an input's name and dims.
 fn input_shape(text: &str) -> Result<(String, Vec<i64>), String> {
     let (name, dims) = text
@@ -508,6 +530,38 @@ mod tests {
     #[test]
     fn the_command_line_is_well_formed() {
         super::Cli::command().debug_assert();
+        super::full_command().debug_assert();
+    }
+
+    /// The completion scripts' tree has every level, `help`'s too, and
+    /// every shell's script is made from it without a failed check.
+    #[test]
+    fn the_full_command_tree_reaches_nested_commands() {
+        let mut full = super::full_command();
+        full.build();
+        let path = |root: &clap::Command, names: &[&str]| {
+            let mut at = root.clone();
+            for name in names {
+                at = at.find_subcommand(name)?.clone();
+            }
+            Some(at)
+        };
+        let convert = path(&full, &["params", "convert"]).expect("params convert");
+        assert!(convert
+            .get_arguments()
+            .any(|a| a.get_long() == Some("program")));
+        assert!(path(&full, &["help", "params", "convert"]).is_some());
+        for shell in [
+            clap_complete::Shell::Bash,
+            clap_complete::Shell::Zsh,
+            clap_complete::Shell::Fish,
+            clap_complete::Shell::Elvish,
+            clap_complete::Shell::PowerShell,
+        ] {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut super::full_command(), "pir", &mut script);
+            assert!(!script.is_empty(), "{shell}");
+        }
     }
 
     /// Building a command's deferred options leaves its description as

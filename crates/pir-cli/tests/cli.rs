@@ -87,6 +87,31 @@ fn completions_are_printed_for_each_shell() {
     }
 }
 
+/// The bash script completes below the first level: a nested command's
+/// options (`pir params convert --program`) and the `help` tree
+/// (`pir help params convert`).
+#[test]
+fn the_bash_script_completes_nested_commands() {
+    let out = pir(&["completions", "bash"]);
+    assert!(out.status.success());
+    let script = String::from_utf8_lossy(&out.stdout);
+    let case = |name: &str| {
+        let start = script
+            .find(&format!("\n        {name})\n"))
+            .unwrap_or_else(|| panic!("no case for {name}"));
+        let rest = &script[start..];
+        rest[..rest.find(";;").unwrap_or(rest.len())].to_owned()
+    };
+    let convert = case("pir__subcmd__params__subcmd__convert");
+    assert!(
+        convert.contains("--program") && convert.contains("--force"),
+        "{convert}"
+    );
+    let help_params = case("pir__subcmd__help__subcmd__params");
+    assert!(help_params.contains("convert"), "{help_params}");
+    assert!(script.contains("pir__subcmd__help__subcmd__params,convert)"));
+}
+
 /// A file of the wrong kind says what it is; an error names its path once.
 #[test]
 fn files_of_the_wrong_kind_say_what_they_are() {

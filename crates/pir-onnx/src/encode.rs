@@ -321,13 +321,28 @@ fn write_model_within(
         .and_then(|n| n.to_str())
         .ok_or_else(|| ExportError::DataFileName(data_path.clone()))?;
     let layout = model.layout(external, location, limit)?;
-    let onnx = pir_core::fs::prepare_atomic(path, overwrite, |w| model.write_model(w, &layout))?;
+    let write_onnx =
+        || pir_core::fs::prepare_atomic(path, overwrite, |w| model.write_model(w, &layout));
     if layout.is_external() {
-        let data =
-            pir_core::fs::prepare_atomic(&data_path, overwrite, |w| model.write_data(w, &layout))?;
-        pir_core::fs::commit_all(vec![onnx, data])?;
+        // The two files are written and synced at once: each sync waits for
+        // the disk (milliseconds however small the file), so the second
+        // need not wait for the first.
+        let (onnx, data) = std::thread::scope(|s| {
+            let data = s.spawn(|| {
+                pir_core::fs::prepare_atomic(&data_path, overwrite, |w| {
+                    model.write_data(w, &layout)
+                })
+            });
+            let onnx = write_onnx();
+            let data = data
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (onnx, data)
+        });
+        // Prepared files not committed are removed when dropped.
+        pir_core::fs::commit_all(vec![onnx?, data?])?;
     } else {
-        onnx.commit()?;
+        write_onnx()?.commit()?;
     }
     Ok(layout)
 }

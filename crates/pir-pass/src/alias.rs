@@ -156,17 +156,17 @@ struct Local {
     written: bool,
     stored: bool,
     pinned: bool,
-    /// Pinned otherwise than as what an `if` branch yields.
-    bound: bool,
+    /// Pinned as an input, weight or output of the program.
+    external: bool,
     condition: bool,
 }
 
 impl Local {
-    /// The value's identity is observable, not only as an `if`'s branch
-    /// result.
-    fn bind(&mut self) {
+    /// The value is an input, weight or output of the program: the caller
+    /// or the parameter file sees its buffer.
+    fn bind_externally(&mut self) {
         self.pinned = true;
-        self.bound = true;
+        self.external = true;
     }
 }
 
@@ -232,7 +232,7 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
                 }
                 Role::Split => operand(op, 0, f),
                 Role::Combine => p.operands(op).flatten().for_each(&mut *f),
-                Role::Source => local.bind(),
+                Role::Source => local.bind_externally(),
                 Role::Yield | Role::Sink | Role::Plain => {}
             }
         }
@@ -270,7 +270,7 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
             }
             Role::While => {
                 local.written = true;
-                local.bind();
+                local.pinned = true;
                 if k == 0 {
                     local.condition = true;
                     if let Some(y) = while_body(p, user).and_then(|b| yield_of(p, b)) {
@@ -289,16 +289,13 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
             Role::Yield => {
                 local.pinned = true;
                 let Some(block) = p.op_parent_block(user) else {
-                    local.bind();
+                    local.bind_externally();
                     continue;
                 };
                 let Some(parent) = p.block_parent_op(block) else {
-                    local.bind();
+                    local.bind_externally();
                     continue;
                 };
-                if !matches!(roles.of(p, parent), Role::If) {
-                    local.bind();
-                }
                 match roles.of(p, parent) {
                     Role::While => {
                         local.written = true;
@@ -319,7 +316,7 @@ fn neighbours(p: &Program, roles: &mut Roles, v: ValueId, f: &mut impl FnMut(Val
             }
             Role::Combine => p.results(user).for_each(&mut *f),
             Role::Split => p.results(user).for_each(&mut *f),
-            Role::Sink => local.bind(),
+            Role::Sink => local.bind_externally(),
             Role::If | Role::PyLayer | Role::Source | Role::Plain => {}
         }
     }
@@ -341,11 +338,15 @@ pub struct ClassFacts {
     pub stored: bool,
     /// Some member's identity is observable (see the module docs).
     pub pinned: bool,
-    /// Some member is pinned otherwise than as what an `if` branch yields.
-    /// An `if` result shares the buffer its taken branch yields, and the
-    /// branch is done when the `if` is: after the `if`, the result is the
-    /// only name of that buffer.
-    pub bound: bool,
+    /// Some member is an input, weight or output of the program (a result of
+    /// `pd_op.data`, `builtin.parameter` or `builtin.constant_tensor`, an
+    /// operand of `builtin.shadow_output` or `builtin.set_parameter`, or
+    /// what a block outside any op yields): its buffer is the caller's or
+    /// the weights'. The other pins are control flow's (an `if` or `while`
+    /// result, a loop's carried values and what its body yields), and they
+    /// hold only until the op is done: after it, the buffers it bound have
+    /// no names but the class's members.
+    pub external: bool,
     /// Some member is the condition of a `while` (its operand, or the next
     /// condition its body yields). The loop points the condition operand's
     /// variable at each next condition's data, so unlike the other
@@ -370,6 +371,21 @@ pub struct AliasClass {
 
 /// The alias class of `v`, by a walk over the alias edges from `v`.
 pub fn alias_class(p: &Program, v: ValueId) -> AliasClass {
+    alias_class_through(p, v, |_| true)
+}
+
+/// The alias class of `v` as [`alias_class`] walks it, except that the walk
+/// goes on from a member other than `v` only where `expand` holds: a member
+/// it stops at joins the class (its own edges' facts count) and its other
+/// neighbours join only when another path reaches them. For a caller that
+/// knows more about one value than the edges say (the elements of a vector
+/// one op made and one `builtin.split` took apart are buffers of their own,
+/// although each is an edge away from the vector).
+pub fn alias_class_through(
+    p: &Program,
+    v: ValueId,
+    expand: impl Fn(ValueId) -> bool,
+) -> AliasClass {
     let mut members = vec![v];
     let mut seen = rustc_hash::FxHashSet::default();
     seen.insert(v);
@@ -379,15 +395,16 @@ pub fn alias_class(p: &Program, v: ValueId) -> AliasClass {
     let mut roles = Roles::default();
     while let Some(&x) = members.get(next) {
         next += 1;
+        let follow = x == v || expand(x);
         let local = neighbours(p, &mut roles, x, &mut |y| {
-            if seen.insert(y) {
+            if follow && seen.insert(y) {
                 members.push(y);
             }
         });
         facts.written |= local.written;
         facts.stored |= local.stored;
         facts.pinned |= local.pinned;
-        facts.bound |= local.bound;
+        facts.external |= local.external;
         facts.condition |= local.condition;
         if x == v {
             pinned_self = local.pinned;
@@ -456,7 +473,7 @@ impl AliasAnalysis {
                 facts.written |= local.written;
                 facts.stored |= local.stored;
                 facts.pinned |= local.pinned;
-                facts.bound |= local.bound;
+                facts.external |= local.external;
                 facts.condition |= local.condition;
             }
             a.classes.push(facts);
@@ -488,7 +505,7 @@ impl AliasAnalysis {
                 written: true,
                 stored: true,
                 pinned: true,
-                bound: true,
+                external: true,
                 condition: true,
                 size: 1,
             },

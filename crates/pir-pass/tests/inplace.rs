@@ -7,33 +7,22 @@
 //! the wrong value shows up as a different number.
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
+mod common;
+
 use std::collections::{BTreeMap, HashMap};
 
+use common::{count, parse, run_records};
 use pir_core::builtin::{DenseTensorType, F32Attr, F64Attr, I32Attr, I64Attr, StrAttr};
 use pir_core::{Attribute, BlockId, OpId, Program, ValueId};
 use pir_dialects::op_def::OpDefinition;
-use pir_pass::PassManager;
-
-fn parse(text: &str) -> Program {
-    let ctx = pir_dialects::pd_op_context();
-    Program::parse(&ctx, text).unwrap()
-}
 
 /// Runs `pipeline` with verification after each pass; returns the number of
 /// ops each pass converted, in order.
 fn run(p: &mut Program, pipeline: &str) -> Vec<u64> {
-    let mut pm = PassManager::parse(pipeline).unwrap();
-    pm.instrumentation.verify_each = true;
-    let records = pm.run(p).unwrap();
-    p.verify().unwrap();
-    records
+    run_records(p, pipeline)
         .iter()
         .map(|r| r.statistics.get("ops converted"))
         .collect()
-}
-
-fn count(p: &Program, op: &str) -> usize {
-    p.to_string().matches(&format!("\"{op}\"")).count()
 }
 
 /// The ops of the top block.
@@ -67,6 +56,8 @@ fn operand_def(p: &Program, op: OpId, i: usize) -> String {
 struct Machine {
     bufs: Vec<Vec<f64>>,
     env: HashMap<ValueId, usize>,
+    /// The buffers of each vector's elements.
+    vectors: HashMap<ValueId, Vec<usize>>,
     fetched: BTreeMap<String, Vec<f64>>,
     shadow: Vec<(String, usize)>,
 }
@@ -153,6 +144,28 @@ impl Machine {
                 }
                 return None;
             }
+            "pd_op.split_with_num" => {
+                // Along axis 0: contiguous chunks, each a fresh buffer.
+                assert_eq!(self.read(p, op, 1), [0.0], "axis 0 only");
+                let x = self.read(p, op, 0);
+                let num = number(p, p.attr(op, "num").unwrap()) as usize;
+                let chunks = x
+                    .chunks(x.len() / num)
+                    .map(|chunk| {
+                        self.bufs.push(chunk.to_vec());
+                        self.bufs.len() - 1
+                    })
+                    .collect();
+                self.vectors.insert(p.result(op, 0), chunks);
+                return None;
+            }
+            "builtin.split" => {
+                let elements = self.vectors[&p.operand(op, 0).unwrap()].clone();
+                for (r, b) in p.results(op).zip(elements) {
+                    self.env.insert(r, b);
+                }
+                return None;
+            }
             "pd_op.fetch" => {
                 let x = self.read(p, op, 0);
                 self.fetched.insert(string(p, op, "name"), x.clone());
@@ -172,6 +185,12 @@ impl Machine {
                 vec![number(p, p.attr(op, "value").unwrap()); elements(p, r)]
             }
             "pd_op.full_int_array" => vec![0.0],
+            "pd_op.full_with_tensor" => {
+                let r = p.result(op, 0);
+                vec![self.read(p, op, 0)[0]; elements(p, r)]
+            }
+            // In test mode, `upscale_in_train` passes its input through.
+            "pd_op.dropout" => self.read(p, op, 0),
             "pd_op.abs" => self.read(p, op, 0).iter().map(|x| x.abs()).collect(),
             "pd_op.exp" => self.read(p, op, 0).iter().map(|x| x.exp()).collect(),
             "pd_op.relu" => self.read(p, op, 0).iter().map(|x| x.max(0.0)).collect(),
@@ -357,8 +376,14 @@ const N: &str = r#"(%1) = "pd_op.full" () {dtype:int64,place:Place(cpu),shape:[1
 
 /// A `while` that runs three times over `%2` (a copy of the input), `body`
 /// being the body's first lines (`%arg_0` the carried tensor, `%7` the value
-/// it yields).
+/// it yields), then `add(%5, %2)` (the loop's result and its input).
 fn while_program(before: &[String], body: &[String]) -> String {
+    while_program_then(before, body, &[add(11, 5, 2), fetch(11, 12, "out")])
+}
+
+/// The loop of [`while_program`] (results `%5`, the tensor, and `%6`, the
+/// counter), then `after`.
+fn while_program_then(before: &[String], body: &[String], after: &[String]) -> String {
     let mut lines: Vec<String> = vec![DATA.into(), N.into()];
     lines.extend_from_slice(before);
     lines.push(r#"(%3) = "pd_op.full" () {dtype:int64,place:Place(cpu),shape:[1],stop_gradient:[true],value:0} : () -> tensor<1xi64>"#.into());
@@ -373,8 +398,7 @@ fn while_program(before: &[String], body: &[String]) -> String {
     lines.push(r#"    (%10) = "pd_op.less_than" (%9, %1) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>"#.into());
     lines.push(r#"    () = "cf.yield" (%10, %7, %9) {} : (tensor<1xb>, tensor<2x3xf32>, tensor<1xi64>) -> "#.into());
     lines.push("}".into());
-    lines.push(add(11, 5, 2));
-    lines.push(fetch(11, 12, "out"));
+    lines.extend_from_slice(after);
     program(&lines)
 }
 
@@ -692,10 +716,13 @@ fn inplace_keeps_transposes_and_broadcasts_of_inner_dynamic_dims() {
     assert_eq!(count(&p, "pd_op.add_"), 0, "{p}");
 }
 
-/// A value read inside a control-flow body is bound by variable in Paddle's
-/// executor: neither the input nor the result of an in-place op may be one.
+/// Reads nested in control flow count where their op runs: an input read
+/// in an earlier branch and a result read in a later one are done with or
+/// read after the write, so the op goes in place (as Paddle's
+/// `inplace_pass` takes them); an input read in a later branch is not dead,
+/// and the op stays.
 #[test]
-fn inplace_keeps_values_read_inside_regions() {
+fn inplace_orders_reads_inside_regions_by_their_op() {
     let branch = |line: String| {
         vec![
             r#"(%9) = "pd_op.full" () {dtype:bool,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xb>"#.to_owned(),
@@ -712,7 +739,7 @@ fn inplace_keeps_values_read_inside_regions() {
     lines.extend(branch(unary("exp", 11, "%1")));
     lines.extend([unary("relu", 2, "%1"), add(3, 2, 10), fetch(3, 4, "out")]);
     let (p, _) = run_checked(&program(&lines), "inplace");
-    assert_eq!(count(&p, "pd_op.relu"), 1, "{p}");
+    assert_eq!(count(&p, "pd_op.relu_"), 1, "{p}");
     // The result is read in a later branch.
     let mut lines = vec![
         DATA.to_owned(),
@@ -722,7 +749,17 @@ fn inplace_keeps_values_read_inside_regions() {
     lines.extend(branch(unary("exp", 11, "%2")));
     lines.extend([add(3, 2, 10), fetch(3, 4, "out")]);
     let (p, _) = run_checked(&program(&lines), "inplace");
-    assert_eq!(count(&p, "pd_op.relu"), 1, "{p}");
+    assert_eq!(count(&p, "pd_op.relu_"), 1, "{p}");
+    // The input is read in a later branch.
+    let mut lines = vec![
+        DATA.to_owned(),
+        unary("abs", 1, "%0"),
+        unary("relu", 2, "%1"),
+    ];
+    lines.extend(branch(unary("exp", 11, "%1")));
+    lines.extend([add(3, 2, 10), fetch(3, 4, "out")]);
+    let (p, _) = run_checked(&program(&lines), "inplace");
+    assert_eq!(count(&p, "pd_op.relu_"), 0, "{p}");
 }
 
 /// An op reading its input twice (`add(a, a)`) would read what it writes,
@@ -860,32 +897,117 @@ fn de_inplace_and_inplace_around_the_cleanups() {
     assert_eq!(count(&p, "pd_op.assign"), 0, "{p}");
 }
 
-/// Both passes on every corpus model: each result verifies; the counts go
-/// to stderr (`--nocapture`).
+/// How many ops of each in-place kind (`relu_`, `reshape_`, ...) `p` has,
+/// nested ones included.
+fn in_place_ops(p: &Program) -> BTreeMap<String, usize> {
+    let mut kinds = BTreeMap::new();
+    p.walk(p.module_op(), pir_core::walk::Order::Pre, &mut |op| {
+        let def = p.op_info(op).and_then(|i| i.interface::<OpDefinition>());
+        if def.is_some_and(|d| !d.0.inplace.is_empty() || !d.0.view.is_empty()) {
+            *kinds.entry(p.op_name_str(op).to_owned()).or_insert(0) += 1;
+        }
+    });
+    kinds
+}
+
+/// Names the model being run if a pass panics on it.
+struct RunningOn<'a>(&'a str);
+
+impl Drop for RunningOn<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("while running {}", self.0);
+        }
+    }
+}
+
+/// One snapshot line: the ops each pipeline converted, and which in-place
+/// ops `inplace` alone made.
+fn snapshot_line(name: &str, original: &Program) -> String {
+    let _context = RunningOn(name);
+    let mut parts = Vec::new();
+    for pipeline in ["de_inplace", "inplace", "de_inplace,inplace"] {
+        let mut p = original.clone();
+        let counts: Vec<String> = run(&mut p, pipeline).iter().map(u64::to_string).collect();
+        let mut part = format!("{pipeline} {}", counts.join("+"));
+        if pipeline == "inplace" {
+            let (before, after) = (in_place_ops(original), in_place_ops(&p));
+            let added: Vec<String> = after
+                .iter()
+                .filter_map(|(kind, &n)| {
+                    let added = n - before.get(kind).copied().unwrap_or(0);
+                    let kind = kind.strip_prefix("pd_op.").unwrap_or(kind);
+                    (added > 0).then(|| format!("{kind} {added}"))
+                })
+                .collect();
+            if !added.is_empty() {
+                part += &format!(" ({})", added.join(", "));
+            }
+        }
+        parts.push(part);
+    }
+    format!("{name}: {}", parts.join(" | "))
+}
+
+/// Both passes on every corpus and control-flow model verify, and convert
+/// the ops `tests/snapshots/inplace_corpus.txt` records (one line per model:
+/// the ops `de_inplace`, `inplace` and `de_inplace,inplace` converted, and
+/// the in-place ops `inplace` added by kind). Models of the full corpus
+/// absent here are skipped. Re-bless after an intended change with
+/// `PIR_BLESS=1 cargo test -p pir-pass --test inplace` and review the diff.
 #[test]
-fn corpus_models_verify_after_both_passes() {
-    for model in pir_corpus::models() {
+fn corpus_in_place_ops_match_their_snapshot() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/inplace_corpus.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let (header, recorded): (Vec<&str>, Vec<&str>) =
+        text.lines().partition(|l| l.starts_with("//"));
+    let mut snapshot: BTreeMap<String, String> = recorded
+        .iter()
+        .filter_map(|l| Some((l.split_once(':')?.0.to_owned(), (*l).to_owned())))
+        .collect();
+    let mut failures = Vec::new();
+    let mut seen = Vec::new();
+    let models = pir_corpus::models()
+        .into_iter()
+        .chain(pir_corpus::control_flow_models());
+    for model in models {
         let ctx = pir_dialects::pd_op_context();
         let original = pir_serde::read_file(ctx, &model.json(), &Default::default())
             .unwrap()
             .program;
-        let mut counts = Vec::new();
-        for pipeline in ["de_inplace", "inplace", "de_inplace,inplace"] {
-            let mut p = original.clone();
-            let mut pm = PassManager::parse(pipeline).unwrap();
-            pm.instrumentation.verify_each = true;
-            let records = pm
-                .run(&mut p)
-                .unwrap_or_else(|e| panic!("{} {pipeline}: {e}", model.name));
-            p.verify()
-                .unwrap_or_else(|e| panic!("{} after {pipeline}: {e}", model.name));
-            let c: Vec<String> = records
-                .iter()
-                .map(|r| r.statistics.get("ops converted").to_string())
-                .collect();
-            counts.push(format!("{pipeline}={}", c.join("+")));
+        let line = snapshot_line(&model.name, &original);
+        if snapshot.get(&model.name) != Some(&line) {
+            failures.push(format!(
+                "  recorded {:?}\n  now      {line:?}",
+                snapshot.get(&model.name)
+            ));
+            snapshot.insert(model.name.clone(), line);
         }
-        eprintln!("{:<28} {}", model.name, counts.join("  "));
+        seen.push(model.name);
+    }
+    // Every model of the full corpus ran: a recorded model that did not is
+    // gone.
+    if pir_corpus::full_corpus_available() && std::env::var_os("PIR_CORPUS").is_none() {
+        for name in snapshot.keys().filter(|n| !seen.contains(n)) {
+            failures.push(format!("  {name}: recorded, but no such model"));
+        }
+        snapshot.retain(|n, _| seen.contains(n));
+    }
+    if std::env::var_os("PIR_BLESS").is_some() {
+        let mut out: String = header.iter().map(|l| format!("{l}\n")).collect();
+        for line in snapshot.values() {
+            out += line;
+            out.push('\n');
+        }
+        std::fs::write(&path, out).unwrap();
+    } else {
+        assert!(
+            failures.is_empty(),
+            "{} differs (re-bless with PIR_BLESS=1 and review):\n{}",
+            path.display(),
+            failures.join("\n")
+        );
     }
 }
 
@@ -969,4 +1091,125 @@ fn inplace_converts_views_of_dead_values() {
     let read_later = r#"(%5) = "pd_op.exp" (%1) {stop_gradient:[false]} : (tensor<-1x-1x8xf32>) -> tensor<-1x-1x8xf32>"#;
     let (p, _) = run_checked_structure(&view("-1x-1x2x4", read_later), "inplace");
     assert_eq!(count(&p, "pd_op.reshape_"), 0, "{p}");
+}
+
+/// A loop's result is done with its loop once the loop is: an op after the
+/// loop may write it in place (Paddle's `inplace_pass` does), although the
+/// loop shared its buffer with the carried input, the body's argument and
+/// what the body yielded. Not when the loop's input is read after the loop
+/// (a loop that runs no iteration hands the input's buffer out as its
+/// result), nor when the carried value started as a constant (Paddle folds
+/// constants into persistable tensors kept across runs).
+#[test]
+fn inplace_writes_loop_results_after_the_loop() {
+    let body = [unary("tanh", 7, "%arg_0")];
+    let after = [unary("exp", 11, "%5"), fetch(11, 12, "out")];
+    let text = while_program_then(&[unary("abs", 2, "%0")], &body, &after);
+    let (p, counts) = run_checked(&text, "inplace");
+    assert_eq!(counts, [1], "{p}");
+    assert_eq!(
+        operand_def(&p, find(&p, "pd_op.exp_"), 0),
+        "pd_op.while",
+        "{p}"
+    );
+    // The input is read after the loop, by the add itself.
+    let text = while_program(&[unary("abs", 2, "%0")], &body);
+    let (p, _) = run_checked(&text, "inplace");
+    assert_eq!(count(&p, "pd_op.add_"), 0, "{p}");
+    // The counter started as `full`.
+    let counter = [
+        r#"(%11) = "pd_op.abs" (%6) {stop_gradient:[true]} : (tensor<1xi64>) -> tensor<1xi64>"#.to_owned(),
+        r#"(%12) = "pd_op.fetch" (%11) {col:0,name:"n",persistable:[true],stop_gradient:[true]} : (tensor<1xi64>) -> tensor<1xi64>"#.to_owned(),
+        fetch(5, 13, "out"),
+    ];
+    let text = while_program_then(&[unary("abs", 2, "%0")], &body, &counter);
+    let (p, counts) = run_checked(&text, "inplace");
+    assert_eq!(counts, [0], "{p}");
+}
+
+const SPLIT_INPUT: &str = r#"(%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[4,3],stop_gradient:[false]} : () -> tensor<4x3xf32>"#;
+
+/// `split_with_num` of `%1` (4x3) into two 2x3 halves `%4`, `%5`, then
+/// `rest`.
+fn split_program(rest: &[String]) -> String {
+    let mut lines = vec![
+        SPLIT_INPUT.to_owned(),
+        r#"(%1) = "pd_op.abs" (%0) {stop_gradient:[false]} : (tensor<4x3xf32>) -> tensor<4x3xf32>"#.into(),
+        r#"(%2) = "pd_op.full" () {dtype:int32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0} : () -> tensor<1xi32>"#.into(),
+        r#"(%3) = "pd_op.split_with_num" (%1, %2) {num:2,stop_gradient:[false]} : (tensor<4x3xf32>, tensor<1xi32>) -> vec[tensor<2x3xf32>,tensor<2x3xf32>]"#.into(),
+        r#"(%4, %5) = "builtin.split" (%3) {stop_gradient:[false,false]} : (vec[tensor<2x3xf32>,tensor<2x3xf32>]) -> tensor<2x3xf32>, tensor<2x3xf32>"#.into(),
+    ];
+    lines.extend_from_slice(rest);
+    program(&lines)
+}
+
+/// The elements one `builtin.split` takes out of a vector that one op made
+/// are buffers of their own: an op writing one of them leaves its sibling,
+/// read later, alone. A second split of the vector names the same buffers
+/// again, and the write waits for its reads.
+#[test]
+fn inplace_writes_one_element_of_a_split_vector() {
+    let text = split_program(&[
+        unary("exp", 6, "%4"),
+        unary("tanh", 7, "%5"),
+        add(8, 6, 7),
+        fetch(8, 9, "out"),
+    ]);
+    let (p, counts) = run_checked(&text, "inplace");
+    assert_eq!(counts, [3], "exp, tanh and add: {p}");
+    let text = split_program(&[
+        unary("exp", 6, "%4"),
+        r#"(%10, %11) = "builtin.split" (%3) {stop_gradient:[false,false]} : (vec[tensor<2x3xf32>,tensor<2x3xf32>]) -> tensor<2x3xf32>, tensor<2x3xf32>"#.into(),
+        unary("tanh", 7, "%10"),
+        add(8, 6, 7),
+        fetch(8, 9, "out"),
+    ]);
+    let (p, _) = run_checked(&text, "inplace");
+    assert_eq!(count(&p, "pd_op.exp_"), 0, "{p}");
+}
+
+/// `dropout` draws its mask at random (its definition declares the side
+/// effect), but where its result goes does not change the draw: as the
+/// last reader of its input it goes in place, as Paddle's `inplace_pass`
+/// takes it.
+#[test]
+fn inplace_converts_a_dropout() {
+    let text = program(&[
+        DATA.into(),
+        unary("abs", 1, "%0"),
+        r#"(%2) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:0.1} : () -> tensor<1xf32>"#.into(),
+        r#"(%3, %4) = "pd_op.dropout" (%1, <<NULL VALUE>>, %2) {fix_seed:false,is_test:true,mode:"upscale_in_train",seed:0,stop_gradient:[false,false]} : (tensor<2x3xf32>, <<NULL TYPE>>, tensor<1xf32>) -> tensor<2x3xf32>, tensor<2x3xu8>"#.into(),
+        fetch(3, 5, "out"),
+    ]);
+    let (p, counts) = run_checked(&text, "inplace");
+    assert_eq!(counts, [1], "{p}");
+    assert_eq!(count(&p, "pd_op.dropout_"), 1, "{p}");
+}
+
+/// `full_with_tensor` fills a fresh buffer on every run (Paddle never folds
+/// it), so an op may write its result; a `full`'s result, which Paddle
+/// folds into a persistable tensor, stays unwritten.
+#[test]
+fn inplace_writes_filled_tensors_but_not_constants() {
+    let fill = |source: &str| {
+        program(&[
+            DATA.into(),
+            r#"(%1) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:2} : () -> tensor<1xf32>"#.into(),
+            r#"(%2) = "pd_op.full_int_array" () {dtype:int64,place:Place(cpu),stop_gradient:[true],value:[2,3]} : () -> tensor<2xi64>"#.into(),
+            source.to_owned(),
+            unary("exp", 4, "%3"),
+            add(5, 4, 0),
+            fetch(5, 6, "out"),
+        ])
+    };
+    let filled = fill(
+        r#"(%3) = "pd_op.full_with_tensor" (%1, %2) {dtype:float32,stop_gradient:[true]} : (tensor<1xf32>, tensor<2xi64>) -> tensor<2x3xf32>"#,
+    );
+    let (p, _) = run_checked(&filled, "inplace");
+    assert_eq!(count(&p, "pd_op.exp_"), 1, "{p}");
+    let constant = fill(
+        r#"(%3) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[2,3],stop_gradient:[true],value:2} : () -> tensor<2x3xf32>"#,
+    );
+    let (p, _) = run_checked(&constant, "inplace");
+    assert_eq!(count(&p, "pd_op.exp_"), 0, "{p}");
 }

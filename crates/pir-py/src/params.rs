@@ -3,18 +3,22 @@
 //!
 //! The abi3 build for CPython 3.9 cannot export the buffer protocol from a
 //! Rust type (the limited API has `Py_buffer` from 3.11 on), so bytes are
-//! handed to NumPy through the array interface: a [`PyTensorBuffer`] owns a
-//! clone of a tensor (sharing the memory map), and `numpy.asarray` makes a
-//! read-only array over its bytes that keeps the buffer alive as its `base`.
+//! handed to NumPy through the array interface: a [`PyTensorBuffer`] shares
+//! the tensor the program holds (the same allocation: a memory-mapped
+//! tensor keeps its map, an assigned one its bytes, and nothing is copied
+//! however many arrays view it), and `numpy.asarray` makes a read-only
+//! array over its bytes that keeps the buffer alive as its `base`.
 //! The array itself exports the buffer protocol (`memoryview(array)`).
 //! bfloat16 tensors are viewed as `uint16` and float8 ones as `uint8`, the
 //! way Paddle hands them to NumPy.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use pir::FileKind;
 
+use pir_core::ParameterData;
 use pir_params::pickle::{self, PickleValue};
 use pir_params::{DType, Tensor};
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
@@ -29,7 +33,36 @@ use crate::program::PyProgram;
 /// Owns a tensor's bytes for the NumPy array viewing them.
 #[pyclass(name = "TensorBuffer", module = "pir", frozen)]
 pub struct PyTensorBuffer {
-    tensor: Tensor,
+    /// A [`Tensor`] ([`SharedTensor::new`] checks it), shared with the
+    /// program that binds it.
+    shared: SharedTensor,
+}
+
+/// A tensor behind the program's shared pointer to parameter data: taken
+/// from the program without cloning the tensor (its dims, or the bytes of
+/// an assigned one).
+#[derive(Clone)]
+pub(crate) struct SharedTensor(Arc<dyn ParameterData>);
+
+impl SharedTensor {
+    /// `data` when it is a [`Tensor`] (the only parameter data pir binds).
+    pub(crate) fn new(data: Arc<dyn ParameterData>) -> Option<SharedTensor> {
+        data.as_any().is::<Tensor>().then_some(SharedTensor(data))
+    }
+
+    /// The tensor (checked by [`SharedTensor::new`]).
+    fn tensor(&self) -> PyResult<&Tensor> {
+        self.0
+            .as_any()
+            .downcast_ref::<Tensor>()
+            .ok_or_else(|| PyTypeError::new_err("parameter data that is not a tensor"))
+    }
+}
+
+impl From<Tensor> for SharedTensor {
+    fn from(tensor: Tensor) -> SharedTensor {
+        SharedTensor(Arc::new(tensor))
+    }
 }
 
 /// The NumPy type string of a dtype as NumPy sees Paddle's tensors.
@@ -43,7 +76,7 @@ impl PyTensorBuffer {
     /// tensor's bytes.
     #[getter]
     fn __array_interface__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let t = &self.tensor;
+        let t = self.shared.tensor()?;
         let d = PyDict::new(py);
         let shape = PyTuple::new(py, t.dims())?;
         d.set_item(intern!(py, "shape"), shape)?;
@@ -60,14 +93,14 @@ impl PyTensorBuffer {
     /// Paddle's name of the tensor's element type (`bfloat16` for a tensor
     /// NumPy sees as `uint16`).
     #[getter]
-    fn dtype(&self) -> &'static str {
-        self.tensor.dtype().paddle_name()
+    fn dtype(&self) -> PyResult<&'static str> {
+        Ok(self.shared.tensor()?.dtype().paddle_name())
     }
 
     /// Whether the bytes are borrowed from a memory-mapped file.
     #[getter]
-    fn is_mapped(&self) -> bool {
-        self.tensor.is_mapped()
+    fn is_mapped(&self) -> PyResult<bool> {
+        Ok(self.shared.tensor()?.is_mapped())
     }
 }
 
@@ -78,8 +111,13 @@ fn asarray(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 }
 
 /// A read-only NumPy array over a tensor's bytes (no copy).
-pub(crate) fn to_numpy(py: Python<'_>, tensor: Tensor) -> PyResult<Py<PyAny>> {
-    let buffer = Py::new(py, PyTensorBuffer { tensor })?;
+pub(crate) fn to_numpy(py: Python<'_>, tensor: impl Into<SharedTensor>) -> PyResult<Py<PyAny>> {
+    let buffer = Py::new(
+        py,
+        PyTensorBuffer {
+            shared: tensor.into(),
+        },
+    )?;
     Ok(asarray(py)?.call1((buffer,))?.unbind())
 }
 
@@ -129,11 +167,19 @@ impl PyParams {
             .collect())
     }
 
-    fn tensor(&self, py: Python<'_>, name: &str) -> PyResult<Tensor> {
+    /// The tensor bound to `name`, shared with the program, if any.
+    fn shared(&self, py: Python<'_>, name: &str) -> PyResult<Option<SharedTensor>> {
         let prog = self.program.try_borrow(py)?;
-        prog.model
-            .tensor(name)
-            .cloned()
+        Ok(prog
+            .p()
+            .parameter(name)
+            .and_then(|p| p.data.clone())
+            .and_then(SharedTensor::new))
+    }
+
+    /// The tensor bound to `name`; a `KeyError` when there is none.
+    fn bound(&self, py: Python<'_>, name: &str) -> PyResult<SharedTensor> {
+        self.shared(py, name)?
             .ok_or_else(|| PyKeyError::new_err(name.to_owned()))
     }
 }
@@ -141,7 +187,7 @@ impl PyParams {
 #[pymethods]
 impl PyParams {
     fn __getitem__(&self, py: Python<'_>, name: &str) -> PyResult<Py<PyAny>> {
-        to_numpy(py, self.tensor(py, name)?)
+        to_numpy(py, self.bound(py, name)?)
     }
 
     /// Binds a copy of `array` to parameter `name`, which the program must
@@ -219,7 +265,7 @@ impl PyParams {
     fn values(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
         self.names(py)?
             .iter()
-            .map(|n| to_numpy(py, self.tensor(py, n)?))
+            .map(|n| to_numpy(py, self.bound(py, n)?))
             .collect()
     }
 
@@ -228,7 +274,7 @@ impl PyParams {
         self.names(py)?
             .into_iter()
             .map(|n| {
-                let a = to_numpy(py, self.tensor(py, &n)?)?;
+                let a = to_numpy(py, self.bound(py, &n)?)?;
                 Ok((n, a))
             })
             .collect()
@@ -237,7 +283,7 @@ impl PyParams {
     /// The array of `name`, or `default`.
     #[pyo3(signature = (name, default=None))]
     fn get(&self, py: Python<'_>, name: &str, default: Option<Py<PyAny>>) -> PyResult<Py<PyAny>> {
-        match self.program.try_borrow(py)?.model.tensor(name).cloned() {
+        match self.shared(py, name)? {
             Some(t) => to_numpy(py, t),
             None => Ok(default.unwrap_or_else(|| py.None())),
         }
@@ -256,12 +302,12 @@ impl PyParams {
     /// Paddle's name of the element type of `name` (`bfloat16` where NumPy
     /// sees `uint16`).
     fn dtype(&self, py: Python<'_>, name: &str) -> PyResult<&'static str> {
-        Ok(self.tensor(py, name)?.dtype().paddle_name())
+        Ok(self.bound(py, name)?.tensor()?.dtype().paddle_name())
     }
 
     /// Whether the data of `name` is still the file's memory (not copied).
     fn is_mapped(&self, py: Python<'_>, name: &str) -> PyResult<bool> {
-        Ok(self.tensor(py, name)?.is_mapped())
+        Ok(self.bound(py, name)?.tensor()?.is_mapped())
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
@@ -343,8 +389,8 @@ pub(crate) fn load_state_dict(py: Python<'_>, path: PathBuf) -> PyResult<Py<PyAn
         let state = pir_params::pickle::load_state_dict_file(&path)
             .map_err(|e| errors::params(&path, e))?;
         let dict = PyDict::new(py);
-        for (name, t) in &state.tensors {
-            dict.set_item(name, to_numpy(py, t.clone())?)?;
+        for (name, t) in state.tensors {
+            dict.set_item(name, to_numpy(py, t)?)?;
         }
         for (name, v) in &state.other {
             dict.set_item(name, pickle_to_py(py, v, 0)?)?;

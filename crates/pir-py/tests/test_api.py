@@ -359,6 +359,8 @@ def test_assigning_parameters_copies(tmp_path, mlp):
     params["linear_0.w_0"] = w
     w[0, 0] = 0.0
     assert params["linear_0.w_0"][0, 0] == 42.0 and not params.is_mapped("linear_0.w_0")
+    # The copy is made once, on assignment: every array read back views it.
+    assert np.shares_memory(params["linear_0.w_0"], params["linear_0.w_0"])
     with pytest.raises(pir.ParamsError):
         params["linear_0.w_0"] = np.zeros((3, 3), np.float32)
     with pytest.raises(pir.ParamsError):

@@ -82,7 +82,9 @@ pub struct ShapeAnalysis {
     recording: bool,
     /// Paddle's op cache for ops without the interface: the result facts
     /// of the first op of a name with given operand facts and attributes.
-    op_cache: FxHashMap<OpCacheKey, Vec<ShapeOrData>>,
+    /// Only an analysis reproducing Paddle's print has one; one serving
+    /// passes infers such ops by their real rule.
+    op_cache: Option<FxHashMap<OpCacheKey, Vec<ShapeOrData>>>,
 }
 
 /// What Paddle's op cache is keyed by: the op's name, its operands' facts
@@ -98,6 +100,7 @@ impl ShapeAnalysis {
     /// Infers the facts of every value of `program`, recording the checks
     /// of the ops `assume` names only.
     pub fn run_assuming(program: &Program, assume: Assume) -> ShapeAnalysis {
+        let op_cache = matches!(assume, Assume::Every).then(FxHashMap::default);
         let mut a = ShapeAnalysis {
             facts: vec![None; program.value_slots()],
             next_sym: 0,
@@ -107,7 +110,7 @@ impl ShapeAnalysis {
             rules: FxHashMap::default(),
             assume,
             recording: true,
-            op_cache: FxHashMap::default(),
+            op_cache,
         };
         a.infer_block(program, program.top_block(), 0);
         a
@@ -250,11 +253,7 @@ impl ShapeAnalysis {
             None => Some("no symbolic shape rule".to_string()),
         };
         if let Some(reason) = outcome {
-            self.skipped.push(Skipped {
-                op,
-                name: p.op_name_str(op).to_string(),
-                reason,
-            });
+            self.note_skipped(p, op, reason);
         }
         // Results the rule left without a fact get their types' shapes;
         // results without a type (absent optional outputs) stay without.
@@ -266,15 +265,32 @@ impl ShapeAnalysis {
         }
     }
 
+    /// Whether the analysis keeps Paddle's op cache (it reproduces
+    /// Paddle's print).
+    pub(crate) fn has_op_cache(&self) -> bool {
+        self.op_cache.is_some()
+    }
+
+    /// Lists `op` among the ops whose facts are not (all) their rule's.
+    pub(crate) fn note_skipped(&mut self, p: &Program, op: OpId, reason: String) {
+        self.skipped.push(Skipped {
+            op,
+            name: p.op_name_str(op).to_string(),
+            reason,
+        });
+    }
+
     /// The result facts cached for `key` (Paddle's op cache).
     pub(crate) fn cached(&self, key: &OpCacheKey) -> Option<&[ShapeOrData]> {
-        self.op_cache.get(key).map(Vec::as_slice)
+        self.op_cache.as_ref()?.get(key).map(Vec::as_slice)
     }
 
     /// Caches `facts` for `key` unless an earlier op did (Paddle keeps the
     /// first).
     pub(crate) fn cache(&mut self, key: OpCacheKey, facts: Vec<ShapeOrData>) {
-        self.op_cache.entry(key).or_insert(facts);
+        if let Some(cache) = &mut self.op_cache {
+            cache.entry(key).or_insert(facts);
+        }
     }
 
     /// A fresh symbol.

@@ -3,21 +3,13 @@
 //! (`NAME.symshape.txt`, made by scripts/paddle_check_shapes.py --save from
 //! the program converted to JSON): `pir shapes` must print the same bytes.
 
-use std::path::Path;
+mod common;
 
 #[test]
 fn frozen_paddle_cases() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/paddle_cases");
     let ctx = pir_dialects::pd_op_context();
     let mut checked = 0;
-    let mut entries: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
-        .filter(|p| !p.to_string_lossy().ends_with(".symshape.txt"))
-        .collect();
-    entries.sort();
+    let entries = common::paddle_case_programs();
     for path in entries {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
         let expected = std::fs::read_to_string(path.with_extension("symshape.txt"))
@@ -33,5 +25,5 @@ fn frozen_paddle_cases() {
         );
         checked += 1;
     }
-    assert!(checked > 0, "no cases in {}", dir.display());
+    assert!(checked > 0, "no Paddle cases");
 }

@@ -35,7 +35,7 @@ use rustc_hash::FxHashMap;
 use crate::attributes::Attribute;
 use crate::context::IrContext;
 use crate::entity::SecondaryMap;
-use crate::memo::{MemoBytes, MemoTable};
+use crate::memo::{HandleTable, MemoBytes, MemoTable};
 use crate::program::{BlockId, OpId, Program, ValueDef, ValueId};
 use crate::types::Type;
 
@@ -84,9 +84,10 @@ struct TextCache {
     types: MemoTable,
     attrs: MemoTable,
     dicts: MemoTable,
-    /// The last dictionary printed for each op name: its index in `prev`.
-    /// (A map, not a table by symbol: symbols number far more than op names.)
-    prev_of: FxHashMap<crate::context::Symbol, usize>,
+    /// The last dictionary printed for each op name, by the name's symbol:
+    /// 1 + its index in `prev` (0: none yet). A table in pages, made where
+    /// op names' symbols lie: not one as long as all symbols.
+    prev_of: HandleTable<u32>,
     prev: Vec<PrintedDict>,
     /// A cleared [`PrintedDict`] whose buffers the next dictionary reuses.
     spare: PrintedDict,
@@ -104,13 +105,28 @@ struct PrintedDict {
 
 impl TextCache {
     /// The slot in `prev` of the last dictionary printed for op name `name`.
+    #[inline]
     fn prev_slot(&mut self, name: crate::context::Symbol) -> usize {
-        let next = self.prev.len();
-        let slot = *self.prev_of.entry(name).or_insert(next);
-        if slot == next {
+        let slot = self.prev_of.get_mut(name.0);
+        if *slot == 0 {
             self.prev.push(PrintedDict::default());
+            // One slot per symbol at most: the count fits.
+            *slot = self.prev.len() as u32;
         }
-        slot
+        *slot as usize - 1
+    }
+
+    /// The buffers of the next dictionary: the spare ones, with room for
+    /// a usual dictionary when they have none (the spare of an op name's
+    /// first dictionary is empty), so that they do not grow entry by entry.
+    fn take_spare(&mut self) -> PrintedDict {
+        const ENTRIES: usize = 16;
+        let mut now = std::mem::take(&mut self.spare);
+        now.entries.clear();
+        now.spans.clear();
+        now.entries.reserve(ENTRIES);
+        now.spans.reserve(ENTRIES);
+        now
     }
 }
 
@@ -556,9 +572,7 @@ impl<'a> Printer<'a> {
         let hidden = [ctx.well_known.op_callstack, ctx.well_known.sym_shape_str];
         let slot = self.cache.prev_slot(op_name);
         let prev = std::mem::take(&mut self.cache.prev[slot]);
-        let mut now = std::mem::take(&mut self.cache.spare);
-        now.entries.clear();
-        now.spans.clear();
+        let mut now = self.cache.take_spare();
         self.out.push(b'{');
         // The pending run of entries equal to `prev`'s: first and last index.
         let mut run: Option<(usize, usize)> = None;

@@ -67,19 +67,102 @@ pub fn write_f64_cpp_ostream(out: &mut Vec<u8>, v: f64) {
         return;
     }
 
+    let mut digits = [b'0'; PRECISION];
+    let (digits, exponent) = match six_digits_fast(v) {
+        Some((n, exponent)) => {
+            let mut n = n;
+            for slot in digits.iter_mut().rev() {
+                *slot = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+            (digits, exponent)
+        }
+        None => match six_digits_exact(v) {
+            Some(found) => found,
+            None => return,
+        },
+    };
+    // Trailing zeros are removed in both notations (no `#` flag).
+    let mut significant = PRECISION;
+    while significant > 1 && digits.get(significant - 1) == Some(&b'0') {
+        significant -= 1;
+    }
+    let digits = digits.get(..significant).unwrap_or(&[]);
+
+    if (-4..PRECISION as i32).contains(&exponent) {
+        super::push_fixed(out, digits, exponent + 1);
+    } else {
+        super::push_scientific(out, digits, exponent);
+    }
+}
+
+/// Powers of ten a double holds exactly.
+const EXACT_POWERS_OF_TEN: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// `v` (finite, above zero) correctly rounded to six significant digits,
+/// as the integer `n` of them (`100000..=999999`) and the decimal exponent
+/// of the first, when one multiplication or division by an exact power of
+/// ten settles it; `None` sends the value to [`six_digits_exact`].
+///
+/// `v · 10^k`, computed with one rounding, is within 2^-33 of the exact
+/// product (below 2^20, its ulp is at most 2^-32). Rounding that to an
+/// integer gives the exact product's rounding unless the fraction lies
+/// within that distance of one half: those (and exact ties, whose even
+/// choice the error could hide) are left to the exact path.
+fn six_digits_fast(v: f64) -> Option<(u32, i32)> {
+    const MARGIN: f64 = 1.0 / (1u64 << 30) as f64;
+    let biased = (v.to_bits() >> 52) & 0x7ff;
+    if biased == 0 {
+        // Subnormal: the exponent estimate below does not hold.
+        return None;
+    }
+    // floor(e2 · log10 2) is the decimal exponent or one less.
+    let e2 = biased as i32 - 1023;
+    let estimate = (e2 * 78_913) >> 18;
+    let scaled_by = |k: i32| -> Option<f64> {
+        let power = EXACT_POWERS_OF_TEN.get(k.unsigned_abs() as usize)?;
+        Some(if k >= 0 { v * power } else { v / power })
+    };
+    let mut k = 5 - estimate;
+    let mut scaled = scaled_by(k)?;
+    if scaled >= 1e6 {
+        k -= 1;
+        scaled = scaled_by(k)?;
+    }
+    if !(1e5..1e6).contains(&scaled) {
+        return None;
+    }
+    let floor = scaled.floor();
+    let fraction = scaled - floor;
+    if (fraction - 0.5).abs() <= MARGIN {
+        return None;
+    }
+    // Below 1e6 and at least 1e5: the conversions are exact.
+    let mut n = floor as u32 + u32::from(fraction > 0.5);
+    let mut exponent = 5 - k;
+    if n == 1_000_000 {
+        n = 100_000;
+        exponent += 1;
+    }
+    Some((n, exponent))
+}
+
+/// `v` (finite, above zero) correctly rounded to six significant digits by
+/// the exact (big-number) formatting of the standard library: the ASCII
+/// digits and the decimal exponent of the first.
+fn six_digits_exact(v: f64) -> Option<([u8; PRECISION], i32)> {
     // Rust's `{:.5e}` is the exact binary value correctly rounded to 6 significant digits with
     // ties to even, like glibc's printf in the default rounding mode: "d.ddddde<exp>".
     let mut buf = StackBuf {
         buf: [0; 40],
         len: 0,
     };
-    if write!(buf, "{:.*e}", PRECISION - 1, v).is_err() {
-        return;
-    }
+    write!(buf, "{:.*e}", PRECISION - 1, v).ok()?;
     let text = buf.buf.get(..buf.len).unwrap_or(&[]);
-    let Some(e_pos) = text.iter().position(|&b| b == b'e') else {
-        return;
-    };
+    let e_pos = text.iter().position(|&b| b == b'e')?;
     let (mantissa, exponent) = text.split_at(e_pos);
     let exponent = parse_exponent(exponent.get(1..).unwrap_or(&[]));
 
@@ -94,18 +177,7 @@ pub fn write_f64_cpp_ostream(out: &mut Vec<u8>, v: f64) {
             }
         }
     }
-    // Trailing zeros are removed in both notations (no `#` flag).
-    let mut significant = PRECISION;
-    while significant > 1 && digits.get(significant - 1) == Some(&b'0') {
-        significant -= 1;
-    }
-    let digits = digits.get(..significant).unwrap_or(&[]);
-
-    if (-4..PRECISION as i32).contains(&exponent) {
-        super::push_fixed(out, digits, exponent + 1);
-    } else {
-        super::push_scientific(out, digits, exponent);
-    }
+    Some((digits, exponent))
 }
 
 /// Parses the decimal exponent Rust's `{:e}` prints (`-4`, `23`).
@@ -190,6 +262,41 @@ mod tests {
         assert_eq!(g(0.0009765625), "0.000976562");
         // 0.5 below the 6th digit but not an exact tie rounds up.
         assert_eq!(g(1234565.0000000002), "1.23457e+06");
+    }
+
+    /// The digits the fast path gives are those of the exact formatting,
+    /// wherever it does not decline: random doubles over the whole range,
+    /// floats (as Paddle's float attributes reach it) and short decimals.
+    #[test]
+    fn the_fast_path_rounds_as_the_exact_formatting() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut values: Vec<f64> = Vec::new();
+        for _ in 0..200_000 {
+            let bits = next();
+            values.push(f64::from_bits(bits >> 1));
+            values.push(f64::from(f32::from_bits((bits >> 33) as u32)));
+            values.push((bits % 2_000_001) as f64 / 10f64.powi((bits >> 40) as i32 % 12));
+        }
+        let mut fast = 0;
+        for v in values.into_iter().filter(|v| v.is_finite() && *v > 0.0) {
+            if let Some((n, exponent)) = six_digits_fast(v) {
+                fast += 1;
+                let (digits, exact_exponent) = six_digits_exact(v).unwrap_or_default();
+                assert_eq!(
+                    (n.to_string().into_bytes(), exponent),
+                    (digits.to_vec(), exact_exponent),
+                    "{v:e}"
+                );
+            }
+        }
+        // Most doubles of the whole range lie beyond the exact powers of ten.
+        assert!(fast > 300_000, "{fast}");
     }
 
     #[test]

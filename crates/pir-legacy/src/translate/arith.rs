@@ -71,9 +71,9 @@ impl<'d> Translator<'d> {
         }
     }
 
-    fn dense_dims(&self, v: ValueId) -> Result<Vec<i64>> {
-        values::as_dense(&self.ctx, self.ty(v))
-            .map(|d| d.dims.to_vec())
+    fn dense_dims(&self, v: ValueId) -> Result<crate::desc::Dims> {
+        values::dense_parts(&self.ctx, self.ty(v))
+            .map(|(_, dims)| dims)
             .ok_or_else(|| self.err("expected a dense tensor input"))
     }
 

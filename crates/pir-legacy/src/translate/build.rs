@@ -204,41 +204,39 @@ impl<'d> Translator<'d> {
         self.build_full_int_array(block, &values.0)
     }
 
-    fn dense_of(&self, v: ValueId) -> Result<pir_core::builtin::DenseTensorType> {
-        values::as_dense(&self.ctx, self.ty(v)).ok_or_else(|| self.err("expected a dense tensor"))
+    fn dense_of(&self, v: ValueId) -> Result<(Type, crate::desc::Dims)> {
+        values::dense_parts(&self.ctx, self.ty(v))
+            .ok_or_else(|| self.err("expected a dense tensor"))
     }
 
     /// `pd_op.reshape` to a constant shape (Paddle's shape inference).
     pub fn build_reshape(&mut self, block: BlockId, x: ValueId, shape: &[i64]) -> Result<ValueId> {
-        let s = self.build_full_int_array(block, shape)?;
-        let xt = self.dense_of(x)?;
-        let out = reshape_dims(&xt.dims, shape);
-        let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, xt.dtype, &out);
-        let op = self.built_op(
-            block,
-            false,
-            "pd_op.reshape",
-            &[Some(x), Some(s)],
-            &[ty],
-            &[],
-        );
-        Ok(self.program.result(op, 0))
+        self.build_with_int_array(block, "pd_op.reshape", x, shape, reshape_dims)
     }
 
     /// `pd_op.squeeze` of constant axes.
     pub fn build_squeeze(&mut self, block: BlockId, x: ValueId, axes: &[i64]) -> Result<ValueId> {
-        let a = self.build_full_int_array(block, axes)?;
-        let xt = self.dense_of(x)?;
-        let out = squeeze_dims(&xt.dims, axes);
-        let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, xt.dtype, &out);
-        let op = self.built_op(
-            block,
-            false,
-            "pd_op.squeeze",
-            &[Some(x), Some(a)],
-            &[ty],
-            &[],
-        );
+        self.build_with_int_array(block, "pd_op.squeeze", x, axes, |dims, axes| {
+            squeeze_dims(dims, axes).as_slice().into()
+        })
+    }
+
+    /// Op `name` of dense tensor `x` and a `full_int_array` of `ints`, its
+    /// result of `x`'s element type and the dims `dims_of` gives from
+    /// `x`'s dims and `ints` (the op's shape inference).
+    fn build_with_int_array(
+        &mut self,
+        block: BlockId,
+        name: &'static str,
+        x: ValueId,
+        ints: &[i64],
+        dims_of: fn(&[i64], &[i64]) -> crate::desc::Dims,
+    ) -> Result<ValueId> {
+        let array = self.build_full_int_array(block, ints)?;
+        let (dtype, dims) = self.dense_of(x)?;
+        let out = dims_of(&dims, ints);
+        let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, dtype, &out);
+        let op = self.built_op(block, false, name, &[Some(x), Some(array)], &[ty], &[]);
         Ok(self.program.result(op, 0))
     }
 
@@ -352,7 +350,7 @@ impl<'d> Translator<'d> {
 
     /// `pd_op.shape64` of a tensor.
     pub fn build_shape64(&mut self, block: BlockId, x: ValueId) -> Result<ValueId> {
-        let rank = self.dense_of(x)?.dims.len() as i64;
+        let rank = self.dense_of(x)?.1.len() as i64;
         let ty = self.tensor(DataType::Int64, &[rank])?;
         let op = self.built_op(block, false, "pd_op.shape64", &[Some(x)], &[ty], &[]);
         Ok(self.program.result(op, 0))
@@ -444,8 +442,8 @@ impl<'d> Translator<'d> {
 
 /// Paddle's `ValidateShape` at compile time: `0` copies the input dim, one
 /// `-1` is inferred when every input dim is known.
-pub fn reshape_dims(x: &[i64], shape: &[i64]) -> Vec<i64> {
-    let mut out = Vec::with_capacity(shape.len());
+pub fn reshape_dims(x: &[i64], shape: &[i64]) -> crate::desc::Dims {
+    let mut out = crate::desc::Dims::with_capacity(shape.len());
     let mut capacity: i64 = 1;
     let mut unknown = None;
     for (i, &s) in shape.iter().enumerate() {
@@ -466,9 +464,9 @@ pub fn reshape_dims(x: &[i64], shape: &[i64]) -> Vec<i64> {
             // Dims from the file may be of any size: wrapping arithmetic,
             // like the C++ it follows, never a panic.
             let size = x.iter().fold(1i64, |acc, &d| acc.wrapping_mul(d));
-            out[u] = size.wrapping_neg().wrapping_div(capacity);
+            out.as_mut_slice()[u] = size.wrapping_neg().wrapping_div(capacity);
         } else {
-            out[u] = -1;
+            out.as_mut_slice()[u] = -1;
         }
     }
     out
@@ -504,10 +502,10 @@ mod tests {
 
     #[test]
     fn reshape_infers_one_unknown_dim_like_paddle() {
-        assert_eq!(reshape_dims(&[8], &[1, 8, 1, 1]), [1, 8, 1, 1]);
-        assert_eq!(reshape_dims(&[-1, 8, 1, 1], &[-1, 8]), [-1, 8]);
-        assert_eq!(reshape_dims(&[2, 3, 4], &[0, -1]), [2, 12]);
-        assert_eq!(reshape_dims(&[-1, 5], &[-1, 5]), [-1, 5]);
+        assert_eq!(reshape_dims(&[8], &[1, 8, 1, 1])[..], [1, 8, 1, 1]);
+        assert_eq!(reshape_dims(&[-1, 8, 1, 1], &[-1, 8])[..], [-1, 8]);
+        assert_eq!(reshape_dims(&[2, 3, 4], &[0, -1])[..], [2, 12]);
+        assert_eq!(reshape_dims(&[-1, 5], &[-1, 5])[..], [-1, 5]);
         // Dims whose product overflows give some shape, not a panic.
         let huge = [i64::MAX, i64::MAX, 3];
         assert_eq!(reshape_dims(&huge, &[-1, 1]).len(), 2);

@@ -184,7 +184,7 @@ fn is_vector_kind(kind: ValueKind) -> bool {
 impl<'d> Translator<'d> {
     /// The plan of `op`'s type into `def`.
     pub fn plan(&self, op: &OpDesc<'d>, def: &'static OpDef) -> Arc<Plan> {
-        super::memo::plan(op.op_type, def)
+        self.memo.borrow_mut().plan(op.op_type, def)
     }
 
     /// Translates `op` the general way; `Unsupported` when no `pd_op` op fits.

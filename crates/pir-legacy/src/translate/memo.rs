@@ -178,6 +178,9 @@ pub(crate) struct ContextMemo {
     /// Default target and plan per legacy op type, not in place and in
     /// place ([`target_plan`] without its lock).
     target_plans: [FxHashMap<Box<str>, Option<super::TargetPlan>>; 2],
+    /// Plans per legacy op type into the definitions the special paths
+    /// name, by the definition's address ([`plan`] without its lock).
+    plans: FxHashMap<Box<str>, Vec<(usize, Arc<Plan>)>>,
     /// Declared attributes translated from legacy values, by a hash of kind
     /// and value (see [`ContextMemo::attr`]).
     attrs: FxHashMap<u64, (AttrKind, KeptValue, Attribute)>,
@@ -352,6 +355,26 @@ impl ContextMemo {
         }
         let found = target_plan(op_type, inplace);
         plans.insert(op_type.into(), found.clone());
+        found
+    }
+
+    /// [`plan`], remembered.
+    pub fn plan(&mut self, op_type: &str, def: &'static OpDef) -> Arc<Plan> {
+        let at = std::ptr::from_ref(def) as usize;
+        let known = self
+            .plans
+            .get(op_type)
+            .and_then(|list| list.iter().find(|(d, _)| *d == at).map(|(_, p)| p.clone()));
+        if let Some(known) = known {
+            return known;
+        }
+        let found = plan(op_type, def);
+        match self.plans.get_mut(op_type) {
+            Some(list) => list.push((at, found.clone())),
+            None => {
+                self.plans.insert(op_type.into(), vec![(at, found.clone())]);
+            }
+        }
         found
     }
 
@@ -543,6 +566,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
         memo.def_facts.len(),
         memo.tensor_types.len(),
         memo.target_plans[0].len() + memo.target_plans[1].len(),
+        memo.plans.len(),
         memo.attrs.len(),
         memo.data_types.len(),
         memo.finished.len(),

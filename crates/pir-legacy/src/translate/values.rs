@@ -305,6 +305,13 @@ pub fn as_dense(ctx: &IrContext, t: Type) -> Option<DenseTensorType> {
     ctx.type_as::<DenseTensorType>(t).cloned()
 }
 
+/// The element type and dims of a dense tensor type, the dims copied
+/// inline (the op builders read only these: no copy of the whole type).
+pub fn dense_parts(ctx: &IrContext, t: Type) -> Option<(Type, crate::desc::Dims)> {
+    ctx.type_as::<DenseTensorType>(t)
+        .map(|d| (d.dtype, crate::desc::Dims::from(&d.dims[..])))
+}
+
 /// The element types of a `vec[...]` type.
 pub fn vector_elems(ctx: &IrContext, t: Type) -> Option<Vec<Type>> {
     ctx.type_as::<VectorType>(t).map(|v| v.0.to_vec())

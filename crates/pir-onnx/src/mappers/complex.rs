@@ -5,7 +5,7 @@
 //! `as_complex`, `fft_*`) to the ops that read it back as reals (`real`,
 //! `imag`, `as_real`, `angle`, `fft_c2r`). The exporter refuses complex
 //! feeds and fetches and any other op reading a complex value
-//! ([`READS_PAIRS`]), so the layout never meets an op that does not
+//! ([`READS_PAIRS`], and the arithmetic of `complex_arith`), so the layout never meets an op that does not
 //! expect it (`misplaced`, checked with the unmapped ops before anything
 //! is built). The results of these ops get no `value_info`: their Paddle
 //! type (complex, without the pair axis) is not the ONNX value's.
@@ -31,7 +31,7 @@ pub(crate) const READS_PAIRS: [&str; 7] = [
 ];
 
 /// Whether `d` is a complex dtype.
-fn is_complex(d: DType) -> bool {
+pub(crate) fn is_complex(d: DType) -> bool {
     matches!(d, DType::Complex64 | DType::Complex128)
 }
 
@@ -55,7 +55,10 @@ fn complex_value(program: &Program, v: ValueId) -> bool {
 /// or a complex feed (its values would not be pairs).
 pub(crate) fn misplaced(program: &Program, op: OpId) -> bool {
     let name = program.op_name_str(op);
-    if READS_PAIRS.contains(&name) {
+    if READS_PAIRS.contains(&name)
+        || super::complex_arith::BINARY.contains(&name)
+        || matches!(name, "pd_op.abs" | "pd_op.cast")
+    {
         return false;
     }
     if matches!(name, "pd_op.data" | "pd_op.feed") {
@@ -67,7 +70,7 @@ pub(crate) fn misplaced(program: &Program, op: OpId) -> bool {
 }
 
 /// The float dtype of each half of a complex `d` (`d` itself otherwise).
-fn part_dtype(d: DType) -> DType {
+pub(crate) fn part_dtype(d: DType) -> DType {
     match d {
         DType::Complex64 => DType::Float32,
         DType::Complex128 => DType::Float64,
@@ -76,13 +79,13 @@ fn part_dtype(d: DType) -> DType {
 }
 
 /// Element `index` (0: real, 1: imaginary) of each pair of `z`.
-fn part(x: &mut Exporter<'_>, z: &str, index: i64) -> Result<String, ExportError> {
+pub(crate) fn part(x: &mut Exporter<'_>, z: &str, index: i64) -> Result<String, ExportError> {
     let i = x.const_scalar(DType::Int64, index as f64)?;
     Ok(x.node1("Gather", &[z, &i], vec![a_int("axis", -1)]))
 }
 
 /// Result 0 is the pairs `z` (no `value_info`: see the module's doc).
-fn pairs_out(x: &mut Exporter<'_>, z: &str) -> R {
+pub(crate) fn pairs_out(x: &mut Exporter<'_>, z: &str) -> R {
     x.no_value_info();
     x.finish_with(z)
 }

@@ -35,7 +35,7 @@ fn constant(x: &mut Exporter<'_>, dtype: DType, dims: &[i64], values: Vec<f64>) 
 
 /// Result 0 of the op: a tensor of `shape` (a 1-D int64 value) whose
 /// elements are all `value`.
-fn filled(x: &mut Exporter<'_>, shape: &str, dtype: DType, value: f64) -> R {
+pub(crate) fn filled(x: &mut Exporter<'_>, shape: &str, dtype: DType, value: f64) -> R {
     let t = fill_value(x, dtype, value)?;
     let out = x.out(0);
     x.node(

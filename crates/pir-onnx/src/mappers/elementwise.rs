@@ -5,6 +5,7 @@
 use pir_params::DType;
 
 use crate::export::{a_float, a_int, Exporter};
+use crate::mappers::complex_arith;
 use crate::ExportError;
 
 type R = Result<(), ExportError>;
@@ -38,6 +39,8 @@ const UNARY: &[(&str, &str)] = &[
     ("isnan", "IsNaN"),
     ("isinf", "IsInf"),
     ("assign", "Identity"),
+    ("print", "Identity"),
+    ("share_data", "Identity"),
     ("bitwise_not", "BitwiseNot"),
 ];
 
@@ -80,6 +83,9 @@ pub(crate) fn out_inplace(x: &mut Exporter<'_>) -> String {
 
 /// One-input ops of [`UNARY`].
 pub(crate) fn unary(x: &mut Exporter<'_>) -> R {
+    if x.op_name() == "pd_op.abs" && complex_arith::reads_complex(x) {
+        return complex_arith::abs(x);
+    }
     let base = base_name(x).to_string();
     let onnx = UNARY
         .iter()
@@ -115,6 +121,9 @@ fn aligned_inputs(x: &mut Exporter<'_>, to: DType) -> Result<(String, String), E
 
 /// Two-input ops of [`BINARY`] (broadcasting as NumPy, as Paddle 3 does).
 pub(crate) fn binary(x: &mut Exporter<'_>) -> R {
+    if complex_arith::BINARY.contains(&x.op_name()) && complex_arith::reads_complex(x) {
+        return complex_arith::binary(x);
+    }
     let base = base_name(x).to_string();
     let onnx = BINARY
         .iter()
@@ -430,33 +439,56 @@ pub(crate) fn scale(x: &mut Exporter<'_>) -> R {
     let attrs = x.attrs();
     let bias = attrs.f64_or("bias", 0.0)?;
     let after = attrs.bool_or("bias_after_scale", true)?;
-    let s = match x.known(1).filter(|k| k.values.len() == 1) {
-        Some(k) => {
-            let v = k.values[0];
-            x.const_scalar(d, v)?
-        }
-        None if x.has_input(1) => {
-            let s = x.input(1)?;
-            let sd = x.in_dtype(1)?;
-            let s = if sd == d { s } else { x.cast(&s, d)? };
-            x.reshape(&s, &[])
-        }
-        None => {
-            let v = attrs.f64_or("scale", 1.0)?;
-            x.const_scalar(d, v)?
-        }
+    // A factor of 1 or a bias of 0 known at export adds no node (a step
+    // counter in a decoding loop is such a scale); with one of them absent
+    // the order of the two does not matter.
+    let known_scale = match x.known(1).filter(|k| k.values.len() == 1) {
+        Some(k) => Some(k.values[0]),
+        None if x.has_input(1) => None,
+        None => Some(attrs.f64_or("scale", 1.0)?),
     };
-    let b = x.const_scalar(d, bias)?;
-    let r = if after {
-        let m = x.node1("Mul", &[&a, &s], vec![]);
-        x.node1("Add", &[&m, &b], vec![])
+    let (scales, biases) = (known_scale != Some(1.0), bias != 0.0);
+    let s = if scales {
+        Some(scale_factor(x, known_scale, d)?)
     } else {
-        let p = x.node1("Add", &[&a, &b], vec![]);
-        x.node1("Mul", &[&p, &s], vec![])
+        None
+    };
+    let b = if biases {
+        Some(x.const_scalar(d, bias)?)
+    } else {
+        None
+    };
+    let r = match (s, b) {
+        (Some(s), Some(b)) if !after => {
+            let p = x.node1("Add", &[&a, &b], vec![]);
+            x.node1("Mul", &[&p, &s], vec![])
+        }
+        (s, b) => {
+            let mut r = a;
+            if let Some(s) = s {
+                r = x.node1("Mul", &[&r, &s], vec![]);
+            }
+            if let Some(b) = b {
+                r = x.node1("Add", &[&r, &b], vec![]);
+            }
+            r
+        }
     };
     let out = out_inplace(x);
     x.node("Identity", &[&r], &[&out], vec![]);
     Ok(())
+}
+
+/// The factor of a `scale`: the value known at export, else operand 1 as
+/// a 0-d tensor of dtype `d`.
+fn scale_factor(x: &mut Exporter<'_>, known: Option<f64>, d: DType) -> Result<String, ExportError> {
+    if let Some(v) = known {
+        return x.const_scalar(d, v);
+    }
+    let s = x.input(1)?;
+    let sd = x.in_dtype(1)?;
+    let s = if sd == d { s } else { x.cast(&s, d)? };
+    Ok(x.reshape(&s, &[]))
 }
 
 /// `clip(x, min, max)`: bounds as 0-d tensors of x's dtype.
@@ -490,6 +522,9 @@ pub(crate) fn clip(x: &mut Exporter<'_>) -> R {
 
 /// `cast(x, dtype)`.
 pub(crate) fn cast(x: &mut Exporter<'_>) -> R {
+    if complex_arith::casts_complex(x) {
+        return complex_arith::cast(x);
+    }
     let a = x.input(0)?;
     let to = x.out_dtype(0)?;
     let to = x.onnx_type(to)?;

@@ -8,6 +8,7 @@
 
 mod bitwise;
 pub(crate) mod complex;
+mod complex_arith;
 mod control;
 mod counting;
 mod creation;
@@ -24,9 +25,11 @@ mod misc;
 mod more;
 mod nms;
 mod nn;
+mod older_forms;
 mod proposals;
 mod quant;
 mod random;
+mod repeat;
 mod resize;
 mod rnn;
 mod rows;
@@ -90,6 +93,9 @@ const TABLE: &[(&str, Mapper)] = &[
     ("pd_op.isinf", ew::unary),
     ("pd_op.assign", ew::unary),
     ("pd_op.assign_", ew::unary),
+    ("pd_op.print", ew::unary),
+    ("pd_op.share_data", ew::unary),
+    ("pd_op.share_data_", ew::unary),
     ("pd_op.bitwise_not", bitwise::not),
     ("pd_op.add", ew::binary),
     ("pd_op.add_", ew::binary),
@@ -473,6 +479,23 @@ const TABLE: &[(&str, Mapper)] = &[
     ("pd_op.overlap_add", signal::overlap_add),
     // One step of the version-1 GRU (dense; the LoD `gru` is refused).
     ("pd_op.gru_unit", gru_unit::gru_unit),
+    // Repeats and index writes.
+    ("pd_op.repeat_interleave", repeat::repeat_interleave),
+    (
+        "pd_op.repeat_interleave_with_tensor_index",
+        repeat::repeat_interleave_with_tensor_index,
+    ),
+    ("pd_op.index_put", repeat::index_put),
+    ("pd_op.index_put_", repeat::index_put),
+    // Ops of older APIs.
+    ("pd_op.empty", older_forms::empty),
+    ("pd_op.partial_concat", older_forms::partial_concat),
+    ("pd_op.partial_sum", older_forms::partial_sum),
+    (
+        "pd_op.matmul_with_flatten",
+        older_forms::matmul_with_flatten,
+    ),
+    ("pd_op.norm", older_forms::norm),
 ];
 
 /// The table as a map.

@@ -540,12 +540,12 @@ pub(crate) fn dropout(x: &mut Exporter<'_>) -> R {
 pub(crate) fn embedding(x: &mut Exporter<'_>) -> R {
     let ids = x.input(0)?;
     let w = x.input(1)?;
+    // The op's `padding_idx` is already made non-negative by Paddle's API;
+    // -1 (any negative) means no padding row.
     let pad = x.attrs().i64_or("padding_idx", -1)?;
-    let g = x.node1("Gather", &[&w, &ids], vec![a_int("axis", 0)]);
-    let out = x.out(0);
-    let rows = x.in_dims(1)?.first().copied().unwrap_or(-1);
-    let pad = if pad < 0 && rows > 0 { pad + rows } else { pad };
-    if pad >= 0 && x.attrs().has("padding_idx") {
+    if pad >= 0 && !zero_row(x, pad) {
+        let g = x.node1("Gather", &[&w, &ids], vec![a_int("axis", 0)]);
+        let out = x.out(0);
         let id_d = x.in_dtype(0)?;
         let w_d = x.in_dtype(1)?;
         let p = x.const_scalar(id_d, pad as f64)?;
@@ -554,9 +554,37 @@ pub(crate) fn embedding(x: &mut Exporter<'_>) -> R {
         let zero = x.const_scalar(w_d, 0.0)?;
         x.node("Where", &[&eq, &zero, &g], &[&out], vec![]);
     } else {
-        x.node("Identity", &[&g], &[&out], vec![]);
+        let out = x.out(0);
+        x.node("Gather", &[&w, &ids], &[&out], vec![a_int("axis", 0)]);
     }
     Ok(())
+}
+
+/// Whether row `row` of the embedding table (operand 1) is a parameter
+/// whose elements are all zero bits: then looking it up gives the zeros
+/// Paddle gives for `padding_idx`, and no mask is needed (a mask inside a
+/// decoding loop costs three nodes a step).
+fn zero_row(x: &Exporter<'_>, row: i64) -> bool {
+    let Some(def) = x.operand(1).and_then(|v| x.p.defining_op(v)) else {
+        return false;
+    };
+    if x.p.op_name_str(def) != "builtin.parameter" {
+        return false;
+    }
+    let attrs = crate::attrs::attrs(x.p, def);
+    let Ok(name) = attrs.str_or("parameter_name", "") else {
+        return false;
+    };
+    let Some(t) = pir_params::bound::tensor(x.p, &name) else {
+        return false;
+    };
+    let (rows, bytes) = (t.dims().first().copied().unwrap_or(0), t.bytes());
+    if rows <= 0 || row >= rows || bytes.len() % rows as usize != 0 {
+        return false;
+    }
+    let width = bytes.len() / rows as usize;
+    let start = row as usize * width;
+    bytes[start..start + width].iter().all(|&b| b == 0)
 }
 
 /// `einsum(x..., equation)`.

@@ -194,3 +194,24 @@ fn layer_norm_is_written_out_before_opset_17() {
     assert!(!at13.contains(&"LayerNormalization".to_string()));
     assert!(at13.contains(&"ReduceMean".to_string()));
 }
+
+#[test]
+fn embedding_masks_only_a_padding_row_it_is_given() {
+    let program = |pad: i64| {
+        let op = format!(
+            r#"    (%2) = "pd_op.embedding" (%0, %1) {{padding_idx:{pad},sparse:false,stop_gradient:[false]}} : (tensor<-1x5xi64>, tensor<10x4xf32>) -> tensor<-1x5x4xf32>"#
+        );
+        let data = r#"    (%0) = "pd_op.data" () {dtype:int64,name:"ids",place:Place(undefined:0),shape:[-1,5],stop_gradient:[true]} : () -> tensor<-1x5xi64>
+    (%1) = "pd_op.data" () {dtype:float32,name:"w",place:Place(undefined:0),shape:[10,4],stop_gradient:[true]} : () -> tensor<10x4xf32>"#;
+        format!("{data}\n{op}\n{}", fetch("%2", "tensor<-1x5x4xf32>"))
+    };
+    // -1 is Paddle's "no padding row" (its API makes other negatives
+    // non-negative before the op is built).
+    assert_eq!(op_types(&export_ops(&program(-1))), ["Gather", "Identity"]);
+    let masked = export_ops(&program(3));
+    assert!(
+        op_types(&masked).contains(&"Where"),
+        "{:?}",
+        op_types(&masked)
+    );
+}

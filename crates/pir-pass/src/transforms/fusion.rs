@@ -2,7 +2,9 @@
 //! `rules/NAME.drr` (compiled when the pass is built), and the `drr` pass
 //! that runs a user's rule file.
 
-use crate::drr::RuleSet;
+use std::sync::OnceLock;
+
+use crate::drr::{CheckedRule, RuleSet};
 use crate::pass::Pass;
 use crate::registry::{MakeError, Options, PassInfo, GREEDY_OPTIONS};
 use crate::rewrite::PatternPass;
@@ -33,16 +35,27 @@ macro_rules! rule_file {
 }
 use rule_file;
 
+/// The parsed rules of each of [`RULE_FILES`], parsed on first use: the
+/// texts are fixed at build time, and a process that builds the same
+/// pipeline many times (an exporter, a Python session) parses each once.
+static PARSED_FILES: [OnceLock<Result<Vec<CheckedRule>, String>>; RULE_FILES.len()] =
+    [const { OnceLock::new() }; RULE_FILES.len()];
+
 /// The rules of the library files `files`, in order.
 pub fn library_rules(files: &[&str]) -> Result<RuleSet, String> {
     let mut rules = Vec::new();
     for name in files {
-        let (_, text) = RULE_FILES
+        let index = RULE_FILES
             .iter()
-            .find(|(n, _)| n == name)
+            .position(|(n, _)| n == name)
             .ok_or_else(|| format!("no rule file `{name}`"))?;
-        let set = RuleSet::parse(text, &format!("rules/{name}.drr")).map_err(|e| e.to_string())?;
-        rules.extend(set.rules);
+        let (_, text) = RULE_FILES[index];
+        let parsed = PARSED_FILES[index].get_or_init(|| {
+            RuleSet::parse(text, &format!("rules/{name}.drr"))
+                .map(|set| set.rules)
+                .map_err(|e| e.to_string())
+        });
+        rules.extend(parsed.clone()?);
     }
     Ok(RuleSet { rules })
 }

@@ -35,8 +35,10 @@
 //! visited in program order and classes are computed on demand, so chains
 //! (`relu_(a)` then `exp_(b)`) convert in one run.
 //!
-//! **`inplace`** rewrites a pure op without regions `b = X(a, …)` as
-//! `b = X_(a, …)` when the twin has an `inplace` map, `X` is not one Paddle
+//! **`inplace`** rewrites an op without regions `b = X(a, …)` as
+//! `b = X_(a, …)` when the twin has an `inplace` map, `X` is pure or its
+//! only effect is a random draw (`dropout`: where its result goes does not
+//! change what it draws), `X` is not one Paddle
 //! keeps out-of-place (`transpose`: in place only for strided dygraph
 //! tensors; `add_grad`/`subtract_grad`: their CPU kernels cannot), and for
 //! every pair (result `k`, operand `j`), with `a` = operand `j`:
@@ -59,21 +61,30 @@
 //!   ≥ 2, not knowing which ops keep shapes;
 //! - `a` is the result of an op of the same block (a value captured from an
 //!   enclosing block is re-read by every iteration of a loop), and that op
-//!   is not a constant (`full`, `full_int_array`, `assign_value`,
-//!   `full_with_tensor`: Paddle may share constants between users);
-//! - `a`'s alias class is not pinned (not carried by a `while`, not
-//!   yielded, not an input or output of the program), and either it is `{a}`
-//!   and not written, or every other member is the result of an earlier,
-//!   non-constant op of the block that only earlier ops of the block read (a
-//!   chain: `b = relu_(a0)` before `add(b, y)`; the buffer is done with
-//!   before the op writes it);
+//!   is not a constant maker (`full`, `full_int_array`, `assign_value`:
+//!   Paddle's constant folding makes their results persistable tensors,
+//!   loaded once and kept across runs); `full_with_tensor`, whose shape
+//!   Paddle never folds, fills a fresh buffer on every run;
+//! - no member of `a`'s alias class is an input, weight or output of the
+//!   program, or a `while` condition, and either the class is `{a}` and
+//!   not written, or every other member is done with before the op writes:
+//!   the result of an earlier, non-constant op of the block, of an op
+//!   nested in one, or an argument of a block of one (what a finished `if`
+//!   or `while` yielded or carried), that only earlier ops of the block read
+//!   (a chain: `b = relu_(a0)` before `add(b, y)`; a loop's result after the
+//!   loop, as Paddle's `inplace_pass` takes it). The elements a
+//!   `builtin.split` takes out of a vector that one op made and nothing else
+//!   reads are buffers of their own: the walk does not pass from one to its
+//!   siblings through the vector;
 //! - the op is the last use of `a`: it reads `a` only at position `j`, and
-//!   every other use is an earlier op of the block, and none is a
-//!   `pd_op.fetch` (which may hand out the buffer itself);
-//! - neither `a` nor result `k` is read inside a region of another op, and
-//!   neither is marked `persistable` by its op (Paddle's executor binds
-//!   values read in control-flow bodies by variable, and its `inplace_pass`
-//!   keeps them and persistable values out of buffer reuse).
+//!   every other use is an earlier op of the block (reads nested in an
+//!   earlier `if` or `while` included: the op runs after them), and none is
+//!   a `pd_op.fetch` (which may hand out the buffer itself);
+//! - neither `a` nor result `k` is marked `persistable` by its op (Paddle
+//!   keeps persistable values out of buffer reuse). Reads of result `k`
+//!   nested in later ops are fine: they read the buffer after the op wrote
+//!   it, under either name (Paddle's executor gives the in-place result its
+//!   input's variable).
 //!
 //! Ops are visited in reverse program order: converting `exp(b)` first
 //! leaves `b` alone in its class, so `relu(a)` before it still converts and
@@ -81,22 +92,22 @@
 
 use rustc_hash::FxHashMap;
 
-use pir_core::builtin::{ArrayAttr, BoolAttr, DenseTensorType};
+use pir_core::builtin::{op_names, ArrayAttr, BoolAttr, DenseTensorType, VectorType};
 use pir_core::{BlockId, OpId, OperandId, Program, Symbol, ValueDef, ValueId};
 use pir_dialects::op_def::{OpDef, OpDefinition, Text};
 use pir_dialects::op_facts::OpFact;
-use pir_dialects::ops::{FetchOp, FullWithTensorOp};
+use pir_dialects::ops::FetchOp;
 
-use crate::alias::alias_class;
-use crate::effects::is_pure;
+use crate::alias::{alias_class, alias_class_through, has_fresh_results};
+use crate::effects::{draws_random_numbers, is_pure};
 use crate::pass::{Changed, Pass, PassContext, PassError, PassResult, PassRun};
 use crate::transforms::{order_in_block, Positions};
 use pir_shape::{Assume, ShapeAnalysis};
 
-/// Whether Paddle may share `op`'s results between several users: a
-/// constant (and `full_with_tensor`, which fills one).
+/// Whether `op` makes a constant from its attributes, which Paddle's
+/// constant folding turns into a persistable tensor kept across runs.
 fn constant_like(p: &Program, op: OpId) -> bool {
-    OpFact::ConstantMaker.holds(p, op) || p.op_name_str(op) == FullWithTensorOp::NAME
+    OpFact::ConstantMaker.holds(p, op)
 }
 
 /// The definition registered for `name`, if any.
@@ -250,12 +261,14 @@ fn defined_after(p: &Program, pos: &Positions, m: ValueId, op: OpId, block: Bloc
     definer.and_then(|d| order_in_block(p, pos, d, op, block)) == Some(std::cmp::Ordering::Greater)
 }
 
-/// Whether every member of `a`'s alias class other than `a` is a result of
-/// an op of `block` or nested in an earlier one (what an `if` branch
-/// yields), not a constant, whose every use is in an earlier op of `block`
-/// or nested in one: the buffer was written or viewed before
-/// (`a = relu_(x)`, then `add(a, y)`), and once `op` runs nothing but `op`
-/// itself reads it.
+/// Whether every member of `a`'s alias class other than `a` is done with
+/// before `op` writes: a result of an op of `block` or nested in an earlier
+/// one (what an `if` branch or a loop body yields), not a constant nor
+/// persistable, or an argument of a block nested in an earlier op (a loop's
+/// carried value), whose every use is in an earlier op of `block` or nested
+/// in one: the buffer was written or viewed before (`a = relu_(x)`, then
+/// `add(a, y)`; a `while` result after the loop), and once `op` runs
+/// nothing but `op` itself reads it.
 fn earlier_members_done(
     p: &Program,
     pos: &Positions,
@@ -266,15 +279,50 @@ fn earlier_members_done(
 ) -> bool {
     let earlier = |x: OpId| order_in_block(p, pos, x, op, block) == Some(std::cmp::Ordering::Less);
     members.iter().filter(|&&m| m != a).all(|&m| {
-        let ValueDef::Result { op: definer, .. } = p.value_def(m) else {
-            return false;
+        let defined_before = match p.value_def(m) {
+            ValueDef::Result { op: definer, index } => {
+                let here = p.op_parent_block(definer) == Some(block);
+                (here || earlier(definer))
+                    && !constant_like(p, definer)
+                    && !persistable_result(p, definer, index as usize)
+            }
+            ValueDef::BlockArg { block: b, .. } => p.block_parent_op(b).is_some_and(earlier),
+            ValueDef::BlockKwarg { .. } | ValueDef::Erased => false,
         };
-        let here = p.op_parent_block(definer) == Some(block);
-        (here || earlier(definer))
-            && !constant_like(p, definer)
-            && p.uses(m).all(|u| earlier(p.operand_owner(u)))
+        defined_before && p.uses(m).all(|u| earlier(p.operand_owner(u)))
     })
 }
+
+/// Whether `v` is a vector one op made (fresh buffers, one per element)
+/// that a single `builtin.split` takes apart: then its elements name
+/// different buffers, and the vector itself is read no more.
+fn split_fresh_vector(p: &Program, v: ValueId) -> bool {
+    let ValueDef::Result { op: maker, .. } = p.value_def(v) else {
+        return false;
+    };
+    let mut uses = p.uses(v);
+    let (Some(only), None) = (uses.next(), uses.next()) else {
+        return false;
+    };
+    p.ctx().type_is::<VectorType>(p.value_type(v))
+        && has_fresh_results(p, maker)
+        && p.op_name_str(p.operand_owner(only)) == op_names::SPLIT
+}
+
+/// Whether `op`'s effects touch no buffer but its operands' and results':
+/// it is pure, or its only effect is a random draw (`dropout` in training,
+/// `uniform_inplace`; an in-place twin draws the same numbers).
+fn effects_stay_in_its_values(p: &Program, op: OpId) -> bool {
+    is_pure(p, op)
+        || (p.num_regions(op) == 0
+            && (draws_random_numbers(p, op)
+                || OpFact::DrawsRandom.holds(p, op)
+                || RANDOM_BY_DEFINITION.contains(&p.op_name_str(op))))
+}
+
+/// Ops whose definitions declare a side effect for their random draws (the
+/// ones with in-place twins).
+const RANDOM_BY_DEFINITION: [&str; 3] = ["pd_op.dropout", "pd_op.random", "pd_op.uniform_inplace"];
 
 /// Whether `a` is the result of an op of `block`.
 fn defined_in(p: &Program, a: ValueId, block: BlockId) -> Option<OpId> {
@@ -528,16 +576,8 @@ fn persistable_result(p: &Program, op: OpId, k: usize) -> bool {
         .is_some_and(|b| b.0)
 }
 
-/// Whether every use of `v` is an op directly in `block`: Paddle's
-/// executor binds a value read inside a control-flow body by its variable,
-/// and its `inplace_pass` keeps such values (input or result) apart.
-fn used_only_directly_in(p: &Program, v: ValueId, block: BlockId) -> bool {
-    p.uses(v)
-        .all(|u| p.op_parent_block(p.operand_owner(u)) == Some(block))
-}
-
-/// Whether `op` (pure, with an in-place twin whose pairs are `pairs`) may
-/// write its result into its input's buffer (module docs).
+/// Whether `op` (with an in-place twin whose pairs are `pairs`) may write
+/// its result into its input's buffer (module docs).
 fn may_inplace(
     p: &Program,
     pos: &Positions,
@@ -548,7 +588,7 @@ fn may_inplace(
     let Some(block) = p.op_parent_block(op) else {
         return false;
     };
-    if !is_pure(p, op) || OpFact::NeverMadeInplace.holds(p, op) {
+    if !effects_stay_in_its_values(p, op) || OpFact::NeverMadeInplace.holds(p, op) {
         return false;
     }
     let dense = p
@@ -593,10 +633,7 @@ fn may_inplace(
                 Dims::LeadingDynamic | Dims::Dynamic => return false,
             }
         }
-        if persistable_result(p, op, k)
-            || !used_only_directly_in(p, a, block)
-            || !used_only_directly_in(p, result, block)
-        {
+        if persistable_result(p, op, k) {
             return false;
         }
         let Some(definer) = defined_in(p, a, block) else {
@@ -609,8 +646,8 @@ fn may_inplace(
         if constant_like(p, definer) || persistable_result(p, definer, a_index) {
             return false;
         }
-        let class = alias_class(p, a);
-        if class.facts.bound {
+        let class = alias_class_through(p, a, |m| !split_fresh_vector(p, m));
+        if class.facts.external || class.facts.condition {
             return false;
         }
         let alone = class.facts.size == 1 && !class.facts.written;

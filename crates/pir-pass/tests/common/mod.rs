@@ -9,6 +9,7 @@ use pir_core::walk::Order;
 use pir_core::{OpId, Program, ValueId};
 use pir_eval::EvalTensor;
 use pir_params::DType;
+use pir_pass::manager::PassRecord;
 use pir_pass::PassManager;
 
 /// The program of `text`, in a context with every dialect.
@@ -17,11 +18,19 @@ pub fn parse(text: &str) -> Program {
     Program::parse(&ctx, text).unwrap()
 }
 
-/// Runs `pipeline` on `p`, verifying after every pass.
-pub fn run(p: &mut Program, pipeline: &str) {
+/// Runs `pipeline` on `p`, verifying after every pass and at the end;
+/// returns what each pass recorded.
+pub fn run_records(p: &mut Program, pipeline: &str) -> Vec<PassRecord> {
     let mut pm = PassManager::parse(pipeline).unwrap();
     pm.instrumentation.verify_each = true;
-    pm.run(p).unwrap();
+    let records = pm.run(p).unwrap();
+    p.verify().unwrap();
+    records
+}
+
+/// Runs `pipeline` on `p`, verifying after every pass.
+pub fn run(p: &mut Program, pipeline: &str) {
+    run_records(p, pipeline);
 }
 
 /// How many ops named `op` the printed program has.
@@ -32,11 +41,7 @@ pub fn count(p: &Program, op: &str) -> usize {
 /// Runs `pipeline` on `p`, verifying after every pass; returns every
 /// pass's counters.
 pub fn run_pipeline(p: &mut Program, pipeline: &str) -> Vec<(&'static str, u64)> {
-    let mut pm = PassManager::parse(pipeline).unwrap();
-    pm.instrumentation.verify_each = true;
-    let records = pm.run(p).unwrap();
-    p.verify().unwrap();
-    records
+    run_records(p, pipeline)
         .iter()
         .flat_map(|r| r.statistics.entries().to_vec())
         .collect()

@@ -1,7 +1,7 @@
 //! Two-tensor ops (Paddle's `binary_infer_sym.cc`): matmul, gathers,
 //! convolutions, embeddings.
 
-use super::{Bad, Cx, Res, Rule};
+use super::{rank_is, Bad, Cx, Res, Rule};
 use crate::expr::DimExpr;
 use crate::fact::ShapeOrData;
 
@@ -238,7 +238,7 @@ fn mv(cx: &mut Cx<'_>) -> Res {
 /// weight's columns. Paddle's `fc` lacks the interface: printed as Paddle
 /// prints it, it gets what Paddle gives such ops.
 fn fc(cx: &mut Cx<'_>) -> Res {
-    if !cx.a.serves_passes() {
+    if cx.a.has_op_cache() {
         return super::control_flow::without_interface(cx);
     }
     let x = cx.shape(0)?;
@@ -340,18 +340,12 @@ fn same_as_both(cx: &mut Cx<'_>) -> Res {
 fn apply_per_channel_scale(cx: &mut Cx<'_>) -> Res {
     let x = cx.shape(0)?;
     let scales = cx.shape(1)?;
-    if x.len() != 2 {
-        return Err(Bad(format!(
-            "The rank of Input(x) must be 2, but received {}.",
-            x.len()
-        )));
-    }
-    if scales.len() != 1 {
-        return Err(Bad(format!(
-            "The rank of Input(scales) must be 1, but received {}.",
-            scales.len()
-        )));
-    }
+    rank_is(&x, 2, |r| {
+        format!("The rank of Input(x) must be 2, but received {r}.")
+    })?;
+    rank_is(&scales, 1, |r| {
+        format!("The rank of Input(scales) must be 1, but received {r}.")
+    })?;
     cx.eq(&x[1], &scales[0]);
     cx.set_shape(0, x);
     Ok(())
@@ -359,16 +353,14 @@ fn apply_per_channel_scale(cx: &mut Cx<'_>) -> Res {
 
 fn bincount(cx: &mut Cx<'_>) -> Res {
     let x = cx.shape(0)?;
-    if x.len() != 1 {
-        return Err(Bad("The 'shape' of Input(X) must be 1-D tensor".into()));
-    }
+    rank_is(&x, 1, |_| {
+        "The 'shape' of Input(X) must be 1-D tensor".into()
+    })?;
     if cx.operand(1).is_some() {
         let w = cx.shape(1)?;
-        if w.len() != 1 {
-            return Err(Bad(
-                "The 'shape' of Input(Weights) must be 1-D tensor".into()
-            ));
-        }
+        rank_is(&w, 1, |_| {
+            "The 'shape' of Input(Weights) must be 1-D tensor".into()
+        })?;
         cx.eq(&w[0], &x[0]);
     }
     let n = cx.sym();
@@ -381,11 +373,9 @@ fn box_clip(cx: &mut Cx<'_>) -> Res {
     let im_info = cx.shape(1)?;
     let last = dim_from_end(&input, 1, "Input(Input)")?;
     cx.eq(&last, &DimExpr::Int(4));
-    if im_info.len() != 2 {
-        return Err(Bad(
-            "The rank of Input(im_info) in BoxClipOp must be 2".into()
-        ));
-    }
+    rank_is(&im_info, 2, |_| {
+        "The rank of Input(im_info) in BoxClipOp must be 2".into()
+    })?;
     cx.eq(&im_info[1], &DimExpr::Int(3));
     cx.set_shape(0, input);
     Ok(())
@@ -577,12 +567,9 @@ fn stft(cx: &mut Cx<'_>) -> Res {
     let n_fft = cx.int_attr("n_fft").unwrap_or(0);
     let hop = cx.int_attr("hop_length").unwrap_or(0);
     let onesided = cx.bool_attr("onesided").unwrap_or(false);
-    if x.len() != 2 {
-        return Err(Bad(format!(
-            "Input(X) of StftOp should be a tensor with shape [N, T], but got rank {}.",
-            x.len()
-        )));
-    }
+    rank_is(&x, 2, |r| {
+        format!("Input(X) of StftOp should be a tensor with shape [N, T], but got rank {r}.")
+    })?;
     if hop <= 0 {
         return Err(Bad(format!(
             "Attribute(hop_length) should be greater than 0, but got {hop}."
@@ -671,12 +658,9 @@ fn unpool(cx: &mut Cx<'_>) -> Res {
 fn weight_dequantize(cx: &mut Cx<'_>) -> Res {
     let x = cx.shape(0)?;
     let scale = cx.shape(1)?;
-    if x.len() != 2 {
-        return Err(Bad(format!(
-            "The x tensor of dequantize op must be 2D, but got[{}]",
-            x.len()
-        )));
-    }
+    rank_is(&x, 2, |r| {
+        format!("The x tensor of dequantize op must be 2D, but got[{r}]")
+    })?;
     let group = cx.int_attr("group_size").unwrap_or(-1);
     if !matches!(group, -1 | 64 | 128) {
         return Err(Bad("group_size must be -1, 64 or 128.".into()));
@@ -691,20 +675,16 @@ fn weight_dequantize(cx: &mut Cx<'_>) -> Res {
         }
     };
     if group == -1 {
-        if scale.len() != 1 {
-            return Err(Bad(format!(
-                "The scale tensor of dequantize op must be 1D in per-channel mode, but got[{}]",
-                scale.len()
-            )));
-        }
+        rank_is(&scale, 1, |r| {
+            format!(
+                "The scale tensor of dequantize op must be 1D in per-channel mode, but got[{r}]"
+            )
+        })?;
         cx.eq(&scale[0], &channels);
     } else {
-        if scale.len() != 2 {
-            return Err(Bad(format!(
-                "The scale tensor of dequantize op must be 2D in group-wise mode, but got[{}]",
-                scale.len()
-            )));
-        }
+        rank_is(&scale, 2, |r| {
+            format!("The scale tensor of dequantize op must be 2D in group-wise mode, but got[{r}]")
+        })?;
         let padded = cx.add(&x[1], &DimExpr::Int(group - 1));
         let groups = cx.div(&padded, &DimExpr::Int(group));
         cx.eq(&scale[0], &groups);
@@ -717,18 +697,12 @@ fn weight_dequantize(cx: &mut Cx<'_>) -> Res {
 fn fused_softmax_mask(cx: &mut Cx<'_>) -> Res {
     let x = cx.shape(0)?;
     let mask = cx.shape(1)?;
-    if x.len() != 4 {
-        return Err(Bad(format!(
-            "Input x must be in 4D dimension but received the dimension of X is {}",
-            x.len()
-        )));
-    }
-    if mask.len() != 4 {
-        return Err(Bad(format!(
-            "Input mask must be in 4D dimension but received the dimension of mask is {}",
-            mask.len()
-        )));
-    }
+    rank_is(&x, 4, |r| {
+        format!("Input x must be in 4D dimension but received the dimension of X is {r}")
+    })?;
+    rank_is(&mask, 4, |r| {
+        format!("Input mask must be in 4D dimension but received the dimension of mask is {r}")
+    })?;
     cx.set_shape(0, x);
     Ok(())
 }

@@ -102,6 +102,9 @@ fn from_type(cx: &mut Cx<'_>) -> Res {
 /// of its name inferred with the same operand facts and attributes
 /// (Paddle's op cache); else its types' shapes with fresh symbols.
 pub(crate) fn without_interface(cx: &mut Cx<'_>) -> Res {
+    if !cx.a.has_op_cache() {
+        return from_type(cx);
+    }
     let name = cx.p.op_name(cx.op);
     let operands = (0..cx.num_operands()).map(|i| cx.input(i)).collect();
     let attrs = pir_dialects::op_def(cx.p.op_name_str(cx.op))

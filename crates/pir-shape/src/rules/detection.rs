@@ -4,7 +4,7 @@
 
 use super::binary::dim;
 use super::control_flow::result_from_type;
-use super::{Bad, Cx, Res, Rule};
+use super::{rank_is, Bad, Cx, Res, Rule};
 use crate::expr::DimExpr;
 
 pub(crate) const RULES: &[(&str, Rule)] = &[
@@ -57,24 +57,17 @@ fn multiclass_nms3(cx: &mut Cx<'_>) -> Res {
 fn psroi_pool(cx: &mut Cx<'_>) -> Res {
     let x = cx.shape(0)?;
     let rois = cx.shape(1)?;
-    if x.len() != 4 {
-        return Err(Bad("The format of input tensor is NCHW".into()));
-    }
-    if rois.len() != 2 {
-        return Err(Bad(
-            "ROIs should be a 2-D DenseTensor of shape (num_rois, 4) given as [(x1, y1, x2, y2), ...]"
-                .into(),
-        ));
-    }
+    rank_is(&x, 4, |_| "The format of input tensor is NCHW".into())?;
+    rank_is(&rois, 2, |_| {
+        "ROIs should be a 2-D DenseTensor of shape (num_rois, 4) given as [(x1, y1, x2, y2), ...]"
+            .into()
+    })?;
     cx.eq(&rois[1], &DimExpr::Int(4));
     if cx.operand(2).is_some() {
         let n = cx.shape(2)?;
-        if n.len() != 1 {
-            return Err(Bad(format!(
-                "The second dimension of RoisNum should be 1, but received dimension is {}",
-                n.len()
-            )));
-        }
+        rank_is(&n, 1, |r| {
+            format!("The second dimension of RoisNum should be 1, but received dimension is {r}")
+        })?;
     }
     let h = cx.int_attr("pooled_height").unwrap_or(1);
     let w = cx.int_attr("pooled_width").unwrap_or(1);
@@ -109,24 +102,15 @@ fn yolo_loss(cx: &mut Cx<'_>) -> Res {
     let labels = cx.shape(2)?;
     let masked = cx.ints_attr("anchor_mask").map_or(0, |m| m.len() as i64);
     let classes = cx.int_attr("class_num").unwrap_or(1);
-    if x.len() != 4 {
-        return Err(Bad(format!(
-            "Input(X) should be a 4-D tensor. But received X dimension size({})",
-            x.len()
-        )));
-    }
-    if boxes.len() != 3 {
-        return Err(Bad(format!(
-            "Input(GTBox) should be a 3-D tensor, but received gtbox dimension size({})",
-            boxes.len()
-        )));
-    }
-    if labels.len() != 2 {
-        return Err(Bad(format!(
-            "Input(GTLabel) should be a 2-D tensor,But received Input(GTLabel) dimension size({}) != 2.",
-            labels.len()
-        )));
-    }
+    rank_is(&x, 4, |r| {
+        format!("Input(X) should be a 4-D tensor. But received X dimension size({r})")
+    })?;
+    rank_is(&boxes, 3, |r| {
+        format!("Input(GTBox) should be a 3-D tensor, but received gtbox dimension size({r})")
+    })?;
+    rank_is(&labels, 2, |r| {
+        format!("Input(GTLabel) should be a 2-D tensor,But received Input(GTLabel) dimension size({r}) != 2.")
+    })?;
     cx.eq(&boxes[2], &DimExpr::Int(4));
     cx.eq(&x[2], &x[3]);
     let channels = masked.saturating_mul(classes.saturating_add(5));
@@ -135,12 +119,13 @@ fn yolo_loss(cx: &mut Cx<'_>) -> Res {
     cx.eq(&labels[1], &boxes[1]);
     if cx.operand(3).is_some() {
         let scores = cx.shape(3)?;
-        if scores.len() != 2 {
-            return Err(Bad(format!(
-                "Input(GTScore) should be a 2-D tensorBut received GTScore dimension({})",
-                boxes.len()
-            )));
-        }
+        // Paddle's message names the boxes' rank here.
+        let boxes_rank = boxes.len();
+        rank_is(&scores, 2, |_| {
+            format!(
+                "Input(GTScore) should be a 2-D tensorBut received GTScore dimension({boxes_rank})"
+            )
+        })?;
         cx.eq(&scores[0], &boxes[0]);
         cx.eq(&scores[1], &boxes[1]);
     }

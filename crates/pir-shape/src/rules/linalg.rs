@@ -4,7 +4,7 @@
 
 use super::binary::{dim, dim_from_end};
 use super::element_wise::{broadcast_shapes, left_padded};
-use super::{Bad, Cx, Res, Rule};
+use super::{rank_is, Bad, Cx, Res, Rule};
 use crate::expr::DimExpr;
 
 pub(crate) const RULES: &[(&str, Rule)] = &[
@@ -198,64 +198,44 @@ fn cholesky_solve(cx: &mut Cx<'_>) -> Res {
     solve_square(cx, &a, &b)
 }
 
-/// Refuses factors `x` and `y` whose rank is not `rank`.
-fn factors_of_rank(x: &[DimExpr], y: &[DimExpr], rank: usize) -> Res {
-    for (t, what) in [(x, "x"), (y, "y")] {
-        if t.len() != rank {
-            return Err(Bad(format!(
-                "The input tensor {what}'s dimension must be {rank}. But received {what}'s dimension = [{}].",
-                t.len()
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// `addmm`: `x @ y` with `input` broadcastable to the product.
 fn addmm(cx: &mut Cx<'_>) -> Res {
-    let input = cx.shape(0)?;
-    let x = cx.shape(1)?;
-    let y = cx.shape(2)?;
-    if !matches!(input.len(), 1 | 2) {
-        return Err(Bad(format!(
-            "The input tensor input's dimension must be 2 or 1. But received input's dimension = [{}].",
-            input.len()
-        )));
-    }
-    factors_of_rank(&x, &y, 2)?;
-    cx.set_shape(0, vec![x[0].clone(), y[1].clone()]);
-    cx.eq(&x[1], &y[0]);
-    if input.len() == 2 {
-        cx.broadcastable(&input[0], &x[0]);
-        cx.broadcastable(&input[1], &y[1]);
-    } else {
-        cx.broadcastable(&input[0], &y[1]);
-    }
-    Ok(())
+    scaled_product_plus_input(cx, 2)
 }
 
-/// `baddbmm`: batched `x @ y` with `input` broadcastable to the product.
 fn baddbmm(cx: &mut Cx<'_>) -> Res {
+    scaled_product_plus_input(cx, 3)
+}
+
+/// `addmm` (`rank` 2) and `baddbmm` (`rank` 3): `x @ y` over factors of
+/// `rank` (their leading batch dim equal), plus `input`, broadcastable to
+/// the product and of its rank or one less (then without the rows dim).
+fn scaled_product_plus_input(cx: &mut Cx<'_>, rank: usize) -> Res {
     let input = cx.shape(0)?;
     let x = cx.shape(1)?;
     let y = cx.shape(2)?;
-    if !matches!(input.len(), 2 | 3) {
+    if input.len() != rank && input.len() + 1 != rank {
         return Err(Bad(format!(
-            "The input tensor input's dimension must be 3 or 2. But received input's dimension = [{}].",
+            "The input tensor input's dimension must be {rank} or {}. But received input's dimension = [{}].",
+            rank - 1,
             input.len()
         )));
     }
-    factors_of_rank(&x, &y, 3)?;
-    cx.set_shape(0, vec![x[0].clone(), x[1].clone(), y[2].clone()]);
-    cx.eq(&x[0], &y[0]);
-    cx.eq(&x[2], &y[1]);
-    if input.len() == 3 {
-        cx.broadcastable(&input[0], &x[0]);
-        cx.broadcastable(&input[1], &x[1]);
-        cx.broadcastable(&input[2], &y[2]);
-    } else {
-        cx.broadcastable(&input[0], &x[0]);
-        cx.broadcastable(&input[1], &y[2]);
+    for (t, what) in [(&x, "x"), (&y, "y")] {
+        rank_is(t, rank, |r| {
+            format!("The input tensor {what}'s dimension must be {rank}. But received {what}'s dimension = [{r}].")
+        })?;
+    }
+    let rows = rank - 2;
+    let mut out = x[..=rows].to_vec();
+    out.push(y[rank - 1].clone());
+    cx.set_shape(0, out.clone());
+    for b in 0..rows {
+        cx.eq(&x[b], &y[b]);
+    }
+    cx.eq(&x[rank - 1], &y[rows]);
+    let targets = (0..rank).filter(|&i| input.len() == rank || i != rows);
+    for (d, i) in input.iter().zip(targets) {
+        cx.broadcastable(d, &out[i]);
     }
     Ok(())
 }
@@ -264,12 +244,8 @@ fn batch_fc(cx: &mut Cx<'_>) -> Res {
     let input = cx.shape(0)?;
     let w = cx.shape(1)?;
     let bias = cx.shape(2)?;
-    if input.len() != 3 {
-        return Err(Bad("Input of BatchFcOp should have 3D.".into()));
-    }
-    if w.len() != 3 {
-        return Err(Bad("W of BatchFcOp should have 3D.".into()));
-    }
+    rank_is(&input, 3, |_| "Input of BatchFcOp should have 3D.".into())?;
+    rank_is(&w, 3, |_| "W of BatchFcOp should have 3D.".into())?;
     cx.eq(&input[0], &w[0]);
     cx.eq(&input[2], &w[1]);
     let b0 = dim(&bias, 0, "Input(Bias)")?;
@@ -284,29 +260,20 @@ fn bilinear(cx: &mut Cx<'_>) -> Res {
     let x = cx.shape(0)?;
     let y = cx.shape(1)?;
     let w = cx.shape(2)?;
-    if x.len() != 2 {
-        return Err(Bad("The input(X) must be a 2D Tensor.".into()));
-    }
-    if y.len() != 2 {
-        return Err(Bad("The input(Y) must be a 2D Tensor.".into()));
-    }
-    if w.len() != 3 {
-        return Err(Bad(format!(
-            "Expected the input(Weight) is a 3D tensor. But received {}D tensor.",
-            w.len()
-        )));
-    }
+    rank_is(&x, 2, |_| "The input(X) must be a 2D Tensor.".into())?;
+    rank_is(&y, 2, |_| "The input(Y) must be a 2D Tensor.".into())?;
+    rank_is(&w, 3, |r| {
+        format!("Expected the input(Weight) is a 3D tensor. But received {r}D tensor.")
+    })?;
     cx.eq(&x[0], &y[0]);
     cx.eq(&x[1], &w[1]);
     cx.eq(&y[1], &w[2]);
     if cx.operand(3).is_some() {
         let bias = cx.shape(3)?;
-        if bias.len() != 2 {
-            return Err(Bad(
-                "The Input(Bias) must be a 2-D tensor with the 2nd dimension fixed to 1 (a row vector)."
-                    .into(),
-            ));
-        }
+        rank_is(&bias, 2, |_| {
+            "The Input(Bias) must be a 2-D tensor with the 2nd dimension fixed to 1 (a row vector)."
+                .into()
+        })?;
         cx.eq(&bias[0], &DimExpr::Int(1));
         cx.eq(&bias[1], &w[0]);
     }
@@ -320,9 +287,7 @@ fn llm_int8_linear(cx: &mut Cx<'_>) -> Res {
     let x = cx.shape(0)?;
     let w = cx.shape(1)?;
     let scale = cx.shape(3)?;
-    if w.len() != 2 {
-        return Err(Bad("The input(weight) must be a 2D Tensor.".into()));
-    }
+    rank_is(&w, 2, |_| "The input(weight) must be a 2D Tensor.".into())?;
     let last = dim_from_end(&x, 1, "Input(X)")?;
     cx.eq(&w[1], &last);
     for (d, which) in [(&w[0], "first"), (&w[1], "second")] {
@@ -361,9 +326,7 @@ fn weight_only_linear(cx: &mut Cx<'_>) -> Res {
     if dtype != "int8" && dtype != "int4" {
         return Err(Bad("quant_method must be 'int8' or 'int4'.".into()));
     }
-    if w.len() != 2 {
-        return Err(Bad("The input(weight) must be a 2D Tensor.".into()));
-    }
+    rank_is(&w, 2, |_| "The input(weight) must be a 2D Tensor.".into())?;
     cx.eq(&dim_from_end(&x, 1, "Input(X)")?, &w[1]);
     if cx.operand(2).is_some() && cx.shape(2)?.len() != 1 {
         return Err(Bad(
@@ -371,17 +334,13 @@ fn weight_only_linear(cx: &mut Cx<'_>) -> Res {
         ));
     }
     if group == -1 {
-        if scale.len() != 1 {
-            return Err(Bad(
-                "The input(weight_scale) must be a 1D Tensor.in per-channel mode.".into(),
-            ));
-        }
+        rank_is(&scale, 1, |_| {
+            "The input(weight_scale) must be a 1D Tensor.in per-channel mode.".into()
+        })?;
     } else {
-        if scale.len() != 2 {
-            return Err(Bad(
-                "The input(weight_scale) must be a 2D Tensor in groupwise mode.".into(),
-            ));
-        }
+        rank_is(&scale, 2, |_| {
+            "The input(weight_scale) must be a 2D Tensor in groupwise mode.".into()
+        })?;
         let padded = cx.add(&w[1], &DimExpr::Int(group - 1));
         let groups = cx.div(&padded, &DimExpr::Int(group));
         cx.eq(&scale[0], &groups);

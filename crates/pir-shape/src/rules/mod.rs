@@ -243,11 +243,30 @@ impl Cx<'_> {
 
     /// Sets result `i`'s fact (ignored past the results; a result
     /// without a type, an absent optional output, gets the null fact).
+    /// For passes, a fact of another rank than the result's type (some of
+    /// Paddle's rules make them, and `pir shapes` prints them as Paddle
+    /// does) is replaced by the type's shape, and the op listed as
+    /// skipped: dims of different axes must never look equal to a pass.
     pub fn set(&mut self, i: usize, fact: ShapeOrData) {
         if i < self.num_results() {
             let r = self.p.result(self.op, i);
-            let fact = if self.p.value_type(r).is_null() {
+            let ty = self.p.value_type(r);
+            let fact = if ty.is_null() {
                 ShapeOrData::Null
+            } else if self.a.serves_passes() {
+                match crate::rank_check::wrong_ranks(self.ctx(), ty, &fact).first() {
+                    Some(&(_, fact_rank, type_rank)) => {
+                        self.a.note_skipped(
+                            self.p,
+                            self.op,
+                            format!(
+                                "a fact of rank {fact_rank} for result {i} of rank {type_rank}"
+                            ),
+                        );
+                        self.a.static_fact(self.p.ctx(), ty)
+                    }
+                    None => fact,
+                }
             } else {
                 fact
             };
@@ -423,6 +442,16 @@ impl Cx<'_> {
             return bad(format!("axis {axis} out of range for rank {rank}"));
         }
         Ok(a as usize)
+    }
+}
+
+/// Refuses `x` unless its rank is `rank`; `message` words the refusal
+/// from the rank received (Paddle's `PADDLE_ENFORCE_EQ` on a rank).
+pub(crate) fn rank_is(x: &[DimExpr], rank: usize, message: impl FnOnce(usize) -> String) -> Res {
+    if x.len() == rank {
+        Ok(())
+    } else {
+        Err(Bad(message(x.len())))
     }
 }
 

@@ -2,7 +2,7 @@
 //! concatenation, stacking, layer and group norms, `where`, `einsum`, `rnn`.
 
 use super::binary::{dim, equal_dims};
-use super::{Bad, Cx, Res, Rule};
+use super::{rank_is, Bad, Cx, Res, Rule};
 use crate::expr::DimExpr;
 use crate::fact::{ShapeOrData, TensorFact};
 
@@ -64,10 +64,16 @@ fn concat(cx: &mut Cx<'_>) -> Res {
         .first()
         .cloned()
         .ok_or_else(|| Bad("concat of no tensors".into()))?;
-    let axis = cx
+    // An axis whose value is unknown (a parameter, a computed tensor)
+    // leaves the result its type's shape, as Paddle does: no dims are
+    // added and no equalities recorded.
+    let Some(axis) = cx
         .int_list(1, "axis")?
         .and_then(|v| v.first().and_then(DimExpr::as_int))
-        .unwrap_or(0);
+    else {
+        super::control_flow::result_from_type(cx, 0);
+        return Ok(());
+    };
     let all_data = items.iter().all(|t| t.data.is_some() && t.rank() <= 1);
     if all_data {
         let data: Vec<DimExpr> = items
@@ -127,13 +133,29 @@ fn stack(cx: &mut Cx<'_>) -> Res {
     Ok(())
 }
 
+/// `add_n`: the first operand that is not 0-d gives the result (shape
+/// and data); every later one that is not 0-d equals it dim by dim.
 fn add_n(cx: &mut Cx<'_>) -> Res {
-    let items = cx.list(0)?;
-    let first = items
-        .first()
-        .cloned()
-        .ok_or_else(|| Bad("add_n of no tensors".into()))?;
-    cx.set_shape(0, first.shape);
+    let mut items = cx.list(0)?.into_iter();
+    let mut out = items.next().ok_or_else(|| {
+        Bad("The input tensor X's dimensions of AddNOp should be larger than 0. But received X's dimensions 0.".into())
+    })?;
+    for t in items {
+        if t.rank() == 0 {
+            continue;
+        }
+        if out.rank() == 0 {
+            out = t;
+            continue;
+        }
+        if t.rank() < out.rank() {
+            return Err(Bad("add_n of tensors of different ranks".into()));
+        }
+        for (a, b) in out.shape.iter().zip(&t.shape) {
+            cx.eq(a, b);
+        }
+    }
+    cx.set_tensor(0, out);
     Ok(())
 }
 
@@ -302,14 +324,63 @@ fn instance_norm(cx: &mut Cx<'_>) -> Res {
     Ok(())
 }
 
-/// `box_coder`: one box of 4 per target row and prior box.
+/// `box_coder`: prior boxes `[M, 4]` (their variances shaped alike);
+/// encoding gives one box of 4 per target row and prior box, decoding
+/// keeps the targets' shape `[N, M, 4]` (`axis` 0) or `[M, N, 4]` (1).
 fn box_coder(cx: &mut Cx<'_>) -> Res {
     let prior = cx.shape(0)?;
     let target = cx.shape(2)?;
-    let (Some(t), Some(p)) = (target.first(), prior.first()) else {
-        return Err(Bad("box_coder of 0-d boxes".into()));
+    rank_is(&prior, 2, |r| {
+        format!(
+            "The rank of Input PriorBox in BoxCoder operator must be 2. But received rank = {r}"
+        )
+    })?;
+    cx.eq(&prior[1], &DimExpr::Int(4));
+    // Paddle reads the boxes' dims through references to the stored
+    // facts: later constraints see what this one learnt.
+    let prior = cx.shape(0)?;
+    if cx.operand(1).is_some() {
+        let var = cx.shape(1)?;
+        rank_is(&var, 2, |r| {
+            format!("The rank of Input(PriorBoxVar) in BoxCoder operator should be 2. But received rank = {r}")
+        })?;
+        for (p, v) in prior.iter().zip(&var) {
+            cx.eq(p, v);
+        }
+    }
+    let target_rank = |n: usize| {
+        move |r: usize| {
+            format!("The rank of Input TargetBox in BoxCoder operator must be {n}. But received rank is {r}")
+        }
     };
-    cx.set_shape(0, vec![t.clone(), p.clone(), DimExpr::Int(4)]);
+    match cx.str_attr("code_type") {
+        Some("encode_center_size") => {
+            rank_is(&target, 2, target_rank(2))?;
+            let prior = cx.shape(0)?;
+            let target = cx.shape(2)?;
+            cx.eq(&target[1], &DimExpr::Int(4));
+            let out = vec![target[0].clone(), prior[0].clone(), DimExpr::Int(4)];
+            cx.set_shape(0, out);
+        }
+        Some("decode_center_size") => {
+            rank_is(&target, 3, target_rank(3))?;
+            let prior = cx.shape(0)?;
+            let target = cx.shape(2)?;
+            let axis = cx.int_attr("axis").unwrap_or(0);
+            match axis {
+                0 => cx.eq(&target[1], &prior[0]),
+                1 => cx.eq(&target[0], &prior[0]),
+                _ => {
+                    return Err(Bad(format!(
+                        "axis in BoxCoder operator must be 0 or 1. But received axis = {axis}"
+                    )))
+                }
+            }
+            cx.eq(&target[2], &prior[1]);
+            cx.set_shape(0, target);
+        }
+        _ => {}
+    }
     Ok(())
 }
 

@@ -400,7 +400,7 @@ def main():
         """`src`'s inputs with the batched ones cut to their first sample and
         tiled `k` times (the others as they are)."""
         path = f"{args.out}/refs/{s}.{name}.b{k}.inputs.npz"
-        if not os.path.exists(path):
+        if not os.path.exists(path) or os.path.getmtime(path) < os.path.getmtime(src):
             d = np.load(src)
             np.savez(path, **{key: (np.concatenate([d[key][:1]] * k, axis=0)
                                     if key.split("_", 1)[1] in batched else d[key])

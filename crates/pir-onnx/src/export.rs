@@ -575,7 +575,7 @@ impl<'p> Exporter<'p> {
 
     // ---- graphs and nodes -------------------------------------------------
 
-    fn graph(&mut self) -> &mut GraphProto {
+    pub(crate) fn graph(&mut self) -> &mut GraphProto {
         // There is always the main graph.
         let last = self.graphs.len() - 1;
         &mut self.graphs[last]
@@ -667,9 +667,11 @@ impl<'p> Exporter<'p> {
         result.map(|()| g)
     }
 
-    /// Takes the main graph and the initializers read.
+    /// Takes the main graph and the initializers read (a small constant
+    /// read in one subgraph only put there: `crate::hoist::place_constants`).
     pub fn finish(mut self) -> (GraphProto, Vec<Initializer<'p>>) {
-        let g = std::mem::take(&mut self.graphs[0]);
+        let mut g = std::mem::take(&mut self.graphs[0]);
+        crate::hoist::place_constants(&mut g, &mut self.initializers);
         (g, self.initializers)
     }
 

@@ -42,6 +42,7 @@ mod attrs;
 mod encode;
 mod error;
 mod export;
+mod hoist;
 pub mod mappers;
 pub mod proto;
 mod proto_values;

@@ -170,7 +170,7 @@ pub(crate) fn while_(x: &mut Exporter<'_>) -> R {
     for &v in &extra {
         inits.push(x.name_of(v)?);
     }
-    let graph = x.subgraph("body", |x| {
+    let mut graph = x.subgraph("body", |x| {
         let iter = x.tmp();
         let cond_in = x.tmp();
         x.graph_input(ValueInfoProto {
@@ -240,6 +240,8 @@ pub(crate) fn while_(x: &mut Exporter<'_>) -> R {
     inputs.extend(inits);
     let in_refs: Vec<&str> = inputs.iter().map(String::as_str).collect();
     let out_refs: Vec<&str> = outs.iter().map(String::as_str).collect();
+    // Work that is the same at every step runs once, before the loop.
+    x.hoist_loop_invariants(&mut graph);
     x.node("Loop", &in_refs, &out_refs, vec![a_graph("body", graph)]);
     Ok(())
 }

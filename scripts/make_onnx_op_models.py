@@ -14,6 +14,10 @@ particular form) on `paddle.static.data` inputs, saved with
 | `lu_unpack_{4x4,5x3,3x5}` | `lu` then `lu_unpack` (P, L, U) |
 | `lstsq` | `lstsq` (`gelsy`, the CPU default): solution and rank |
 | `cholesky_solve_{lower,upper}` | `cholesky_solve` given the factor |
+| `eigh_{L_4,U_5,L_16}`, `eigvalsh_U_3` | eigenvalues of one triangle (the other one not its mirror) |
+| `eigh_function_4`, `eigh_diag_5` | eigenvectors in `V f(w) Vᵀ` (signs cancel), batched and not |
+| `svd_{4x3,3x5,16x16}`, `svd_full_3x5` | singular values, `full_matrices` off and on |
+| `svd_vectors_{5x3,3x5,4x4}` | `U` and `VH` in `U diag(S) VH` and (square) the polar factor `U VH` |
 | `generate_proposals[_offset,_empty]` | `generate_proposals` (v2), `pixel_offset` off and on, every second image left without boxes |
 | `distribute_fpn_proposals[_offset]` | `distribute_fpn_proposals` with `rois_num` |
 | `collect_fpn_proposals` | `collect_fpn_proposals` of three levels with `rois_num` |
@@ -140,6 +144,65 @@ for _upper in [False, True]:
         return [out], lambda rng, b: {"b": rng.standard_normal((b, 4, 2)).astype("float32"),
                                       "f": triangular_factor(rng, b, 4, upper)}
     model(f"cholesky_solve_{'upper' if _upper else 'lower'}", "cholesky_solve")(_cholesky_solve)
+
+
+# Eigenvalues read from one triangle of a matrix that is not symmetric (the
+# other triangle must not matter), and singular values of tall, wide and
+# square matrices: the values only (their vectors' signs follow LAPACK's
+# path, which the export refuses to guess).
+for _op, _uplo, _n in [("eigh", "L", 4), ("eigh", "U", 5), ("eigvalsh", "U", 3), ("eigh", "L", 16)]:
+    def _eig(op=_op, uplo=_uplo, n=_n):
+        import paddle
+        x = data("x", [-1, n, n])
+        if op == "eigh":
+            w, _v = paddle.linalg.eigh(x, UPLO=uplo)
+        else:
+            w = paddle.linalg.eigvalsh(x, UPLO=uplo)
+        return [w], normal((n, n))
+    model(f"{_op}_{_uplo}_{_n}", _op)(_eig)
+
+
+# Eigenvectors where their signs cancel: a matrix function V f(w) V^T, batched
+# (columns scaled by a broadcast row) and unbatched (`diag`).
+@model("eigh_function_4", "eigh")
+def _eigh_function():
+    import paddle
+    x = data("x", [-1, 4, 4])
+    w, v = paddle.linalg.eigh(x)
+    y = paddle.matmul(v * paddle.exp(w * 0.5).unsqueeze(-2), v, transpose_y=True)
+    return [y, w], normal((4, 4))
+
+
+@model("eigh_diag_5", "eigh", batches=(1,))
+def _eigh_diag():
+    import paddle
+    x = data("x", [5, 5])
+    w, v = paddle.linalg.eigh(x, UPLO="U")
+    y = paddle.matmul(paddle.matmul(v, paddle.diag(paddle.tanh(w))), v.T)
+    return [y], lambda rng, b: {"x": rng.standard_normal((5, 5)).astype("float32")}
+
+
+for _shape, _full in [((4, 3), False), ((3, 5), False), ((3, 5), True), ((16, 16), False)]:
+    def _svd(shape=_shape, full=_full):
+        import paddle
+        x = data("x", [-1, *shape])
+        _u, s, _vh = paddle.linalg.svd(x, full_matrices=full)
+        return [s], normal(shape)
+    model(f"svd{'_full' if _full else ''}_{_shape[0]}x{_shape[1]}", "svd")(_svd)
+
+
+# Singular vectors where their signs cancel: the reconstruction U diag(S) VH
+# of tall and wide matrices, and the polar factor U VH.
+for _shape in [(5, 3), (3, 5), (4, 4)]:
+    def _svd_vectors(shape=_shape):
+        import paddle
+        x = data("x", [-1, *shape])
+        u, s, vh = paddle.linalg.svd(x)
+        outs = [paddle.matmul(u * s.unsqueeze(-2), vh)]
+        if shape[0] == shape[1]:
+            outs.append(paddle.matmul(u, vh))
+        return outs, normal(shape)
+    model(f"svd_vectors_{_shape[0]}x{_shape[1]}", "svd")(_svd_vectors)
 
 
 # --- Detection ------------------------------------------------------------

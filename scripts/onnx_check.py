@@ -6,7 +6,7 @@ Run with a Python that has onnxruntime, onnx and numpy (e.g.
 
     /work/venv-onnx/bin/python scripts/onnx_check.py [--sets corpus,legacy,cf,zoo]
         [--pir target/debug/pir] [--paddle-python /work/venv-paddle/bin/python]
-        [--paddle2onnx] [--out /tmp/pir_onnx_check] [--only NAME]
+        [--paddle2onnx] [--out /tmp/pir_onnx_check] [--only NAME,...]
 
 For each model with inputs it exports X with the `pir` binary (`--opset`, default 17),
 runs `onnx.checker.check_model(Y, full_check=True)`, runs Y in onnxruntime (CPU) and
@@ -391,7 +391,8 @@ def main():
     os.makedirs(f"{args.out}/refs", exist_ok=True)
     todo = models(sets)
     if args.only:
-        todo = [m for m in todo if m[1] == args.only]
+        only = set(args.only.split(","))
+        todo = [m for m in todo if m[1] in only]
 
     # References from Paddle 3.3.1 for the sets that have none on disk.
     jobs, job_keys = [], []

@@ -8,7 +8,7 @@
 //! not read, or it would replace the command's description (a test checks
 //! that none does).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -79,6 +79,29 @@ pub enum Command {
     Shapes(ShapesArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
+}
+
+impl Command {
+    /// The files the command reads a model from (parameter files and
+    /// patches aside).
+    pub fn models(&self) -> Vec<&Path> {
+        match self {
+            Command::Print(a) => vec![a.model.as_path()],
+            Command::Verify(a) => a.models.iter().map(PathBuf::as_path).collect(),
+            Command::Stats(a) => a.models.iter().map(PathBuf::as_path).collect(),
+            Command::Convert(a) | Command::Upgrade(a) => vec![a.input.as_path()],
+            Command::Downgrade(a) => vec![a.convert.input.as_path()],
+            Command::Opt(a) => a.input.iter().map(PathBuf::as_path).collect(),
+            Command::Export(a) => vec![a.input.as_path()],
+            Command::Params(a) => a.program.iter().map(PathBuf::as_path).collect(),
+            Command::Diff(a) => vec![a.a.as_path(), a.b.as_path()],
+            Command::Graph(a) => vec![a.model.as_path()],
+            Command::Time(a) => vec![a.model.as_path()],
+            Command::Lower(a) => vec![a.model.as_path()],
+            Command::Shapes(a) => vec![a.model.as_path()],
+            Command::Synth(_) | Command::Completions(_) => Vec::new(),
+        }
+    }
 }
 
 #[doc = concat!("How many models to work on at once.")]
@@ -531,6 +554,43 @@ mod tests {
     fn the_command_line_is_well_formed() {
         super::Cli::command().debug_assert();
         super::full_command().debug_assert();
+    }
+
+    /// The models a command reads, which decide whether the reader's
+    /// second thread starts early.
+    #[test]
+    fn commands_name_the_models_they_read() {
+        use clap::Parser;
+        let models = |args: &[&str]| {
+            let cli = super::Cli::try_parse_from(args).expect("valid arguments");
+            let paths: Vec<String> = cli
+                .command
+                .models()
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect();
+            paths
+        };
+        assert_eq!(
+            models(&["pir", "verify", "a.json", "b.json"]),
+            ["a.json", "b.json"]
+        );
+        assert_eq!(
+            models(&["pir", "diff", "a.json", "b.pdmodel"]),
+            ["a.json", "b.pdmodel"]
+        );
+        assert_eq!(
+            models(&["pir", "downgrade", "--to", "3.0", "a.json", "b.json"]),
+            ["a.json"]
+        );
+        assert_eq!(
+            models(&["pir", "opt", "--list-passes"]),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            models(&["pir", "synth", "10", "out.json"]),
+            Vec::<String>::new()
+        );
     }
 
     /// The completion scripts' tree has every level, `help`'s too, and

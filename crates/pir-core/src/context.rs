@@ -137,6 +137,8 @@ pub struct IrContext {
     dialects: Mutex<HashSet<&'static str>>,
     /// Texts of the JSON model format decoded before (see `decoded`).
     decoded: decoded::DecodedTexts,
+    /// What Paddle-text printers keep between prints (see `printer`).
+    pub(crate) kept_prints: crate::printer::KeptPrintState,
     pub(crate) well_known: WellKnown,
 }
 
@@ -226,6 +228,7 @@ impl IrContext {
             traits: Mutex::new(Vec::new()),
             dialects: Mutex::new(HashSet::new()),
             decoded: decoded::DecodedTexts::default(),
+            kept_prints: Default::default(),
             well_known,
         };
         // Handle 0 of types and attributes is the null kind; of dicts, the empty dict.

@@ -73,6 +73,12 @@ impl<T: Copy> HandleTable<T> {
         }
     }
 
+    /// The bytes its pages take.
+    pub fn footprint(&self) -> usize {
+        let pages = self.pages.iter().filter(|page| page.is_some()).count();
+        pages * std::mem::size_of::<[T; PAGE]>() + self.pages.capacity() * 8
+    }
+
     /// The value of `index`.
     #[inline]
     pub fn get(&self, index: u32) -> T {
@@ -129,6 +135,11 @@ impl MemoBytes {
 }
 
 impl MemoTable {
+    /// The bytes its pages take (see [`HandleTable::footprint`]).
+    pub fn footprint(&self) -> usize {
+        self.0.footprint()
+    }
+
     /// The text stored for `index`.
     #[inline]
     pub fn get<'a>(&self, index: u32, arena: &'a MemoBytes) -> Option<&'a [u8]> {

@@ -215,6 +215,16 @@ facts! {
         "pd_op.fused_dot_product_attention",
     ];
 
+    /// Its definition gives it `SideEffectTrait`, and the effect is only a
+    /// random draw into its own results (no files, no other ranks, no
+    /// operand written): the in-place pass may still let a result take
+    /// its operand's buffer. The ops of this kind that have operands.
+    DrawIsItsOnlyEffect = "pir::DrawIsItsOnlyEffectFact": [
+        "pd_op.dropout",
+        "pd_op.random",
+        "pd_op.uniform_inplace",
+    ];
+
     /// Draws random numbers (drops out, draws a slope) unless its `is_test`
     /// attribute is true; not registered as a side effect, since whether it
     /// draws depends on the attribute ([`draws_random_numbers`]).

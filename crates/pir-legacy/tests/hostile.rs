@@ -185,15 +185,7 @@ fn sub_block_of_the_wrong_kind_is_an_error() {
 
 #[test]
 fn declared_attribute_of_the_wrong_kind_is_an_error() {
-    let cast = op(
-        "cast",
-        vec![slot("X", &names(&["x"]))],
-        vec![slot("Out", &names(&["y"]))],
-        vec![op_desc::Attr {
-            s: Some("float32".into()),
-            ..attr("out_dtype", proto::AttrType::String)
-        }],
-    );
+    let cast = cast_with_string_dtype();
     let vars = vec![tensor("x", 5, &[2], false), tensor("y", 5, &[2], false)];
     let err = translate(
         &encode(vec![block(0, -1, vars, vec![cast])]),
@@ -204,17 +196,67 @@ fn declared_attribute_of_the_wrong_kind_is_an_error() {
     assert!(err.to_string().contains("block 0, op 0, `cast`"), "{err}");
 }
 
-#[test]
-fn read_attribute_of_the_wrong_kind_is_an_error() {
-    let split = op(
-        "split",
+/// An op of type `ty` from input `X` = `x` to output `Out` = `y`, with one
+/// attribute.
+fn x_to_y(ty: &str, attribute: op_desc::Attr) -> proto::OpDesc {
+    op(
+        ty,
         vec![slot("X", &names(&["x"]))],
         vec![slot("Out", &names(&["y"]))],
-        vec![op_desc::Attr {
-            s: Some("2".into()),
-            ..attr("num", proto::AttrType::String)
-        }],
-    );
+        vec![attribute],
+    )
+}
+
+/// A `cast` to `out_dtype` given as a string (no data type), `x` to `y`.
+fn cast_with_string_dtype() -> proto::OpDesc {
+    let dtype = op_desc::Attr {
+        s: Some("float32".into()),
+        ..attr("out_dtype", proto::AttrType::String)
+    };
+    x_to_y("cast", dtype)
+}
+
+/// Kinds are checked with the final dictionaries, but a kind error is still
+/// the one reported when a later op fails as well, and it is found again in
+/// a second translation in the same context (a wrong dictionary is never
+/// remembered as checked).
+#[test]
+fn wrong_kind_is_reported_before_a_later_error_and_every_time() {
+    let vars = vec![tensor("x", 5, &[2], false), tensor("y", 5, &[2], false)];
+    let unknown = op("no_such_op", vec![], vec![], vec![]);
+    let bytes = encode(vec![block(
+        0,
+        -1,
+        vars.clone(),
+        vec![cast_with_string_dtype(), unknown],
+    )]);
+    let ctx = pir_dialects::pd_op_context();
+    for _ in 0..2 {
+        let desc = ProgramDesc::decode(&bytes).expect("well-formed");
+        let err = pir_legacy::translate(&desc, ctx.clone(), Options::default())
+            .expect_err("a string is no data type");
+        assert!(err.to_string().contains("`dtype` of `pd_op.cast`"), "{err}");
+        assert!(err.to_string().contains("block 0, op 0, `cast`"), "{err}");
+    }
+    // Alone, the op fails every time too, here after the same op with a
+    // data type made (and remembered) its dictionary.
+    let good = x_to_y("cast", int_attr("out_dtype", 5));
+    let fine = encode(vec![block(0, -1, vars.clone(), vec![good])]);
+    let bad = encode(vec![block(0, -1, vars, vec![cast_with_string_dtype()])]);
+    for bytes in [&fine, &bad, &fine, &bad] {
+        let desc = ProgramDesc::decode(bytes).expect("well-formed");
+        let result = pir_legacy::translate(&desc, ctx.clone(), Options::default());
+        assert_eq!(result.is_ok(), bytes == &fine, "{:?}", result.err());
+    }
+}
+
+#[test]
+fn read_attribute_of_the_wrong_kind_is_an_error() {
+    let num = op_desc::Attr {
+        s: Some("2".into()),
+        ..attr("num", proto::AttrType::String)
+    };
+    let split = x_to_y("split", num);
     let vars = vec![tensor("x", 5, &[2], false), tensor("y", 5, &[2], false)];
     let err = translate(
         &encode(vec![block(0, -1, vars, vec![split])]),

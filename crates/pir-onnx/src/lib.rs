@@ -44,6 +44,7 @@ mod error;
 mod export;
 mod hoist;
 pub mod mappers;
+mod onnx_types;
 pub mod proto;
 mod proto_values;
 

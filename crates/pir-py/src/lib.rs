@@ -21,6 +21,12 @@ use pir_core::IrContext;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+/// mimalloc, as the `pir` command uses: a load is many small allocations
+/// (op dictionaries, names, the reader's tables), which glibc's malloc
+/// serves in about twice the instructions.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod attrs;
 mod defs;
 mod errors;
@@ -100,6 +106,10 @@ pub(crate) struct Loaded {
     pub model: pir::Model,
     pub file: PathBuf,
     pub missing_params: Option<PathBuf>,
+    /// The parameters the load bound, in the order it bound them (the
+    /// parameter file's): the keys of `Params`, known without walking the
+    /// program again.
+    pub bound: Option<Arc<[String]>>,
 }
 
 /// Reads a model.
@@ -130,13 +140,12 @@ fn load(
         };
         // Reading runs without the GIL: other Python threads go on meanwhile.
         let loaded = py.detach(|| read_model(&path, source, lenient))?;
+        let program = match loaded.bound {
+            Some(names) => PyProgram::with_param_names(loaded.model, names),
+            None => PyProgram::of(loaded.model),
+        };
         Ok(PyModel {
-            program: Py::new(
-                py,
-                PyProgram {
-                    model: loaded.model,
-                },
-            )?,
+            program: Py::new(py, program)?,
             path: Some(loaded.file.display().to_string()),
             missing_params: loaded.missing_params,
         })
@@ -162,6 +171,9 @@ fn read_model(path: &Path, source: ParamSource, lenient: bool) -> PyResult<Loade
     };
     let loaded = pir::read_program(context().clone(), &file, &options).map_err(errors::model)?;
     let mut model = program::from_loaded(loaded).model;
+    // A program read from a file has no parameter bound: each bound below
+    // is one of its persistable variables, bound in the file's order.
+    let unbound = model.program.parameters().next().is_none();
     let mut missing_params = None;
     match source {
         ParamSource::Skip => {}
@@ -175,10 +187,19 @@ fn read_model(path: &Path, source: ParamSource, lenient: bool) -> PyResult<Loade
             }
         }
     }
+    let bound = unbound.then(|| {
+        model
+            .program
+            .parameters()
+            .filter(|(_, p)| p.data.is_some())
+            .map(|(name, _)| name.to_owned())
+            .collect()
+    });
     Ok(Loaded {
         model,
         file,
         missing_params,
+        bound,
     })
 }
 

@@ -157,14 +157,8 @@ pub struct PyParams {
 }
 
 impl PyParams {
-    fn names(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        let prog = self.program.try_borrow(py)?;
-        Ok(prog
-            .model
-            .parameter_names()
-            .into_iter()
-            .filter(|n| prog.model.tensor(n).is_some())
-            .collect())
+    fn names(&self, py: Python<'_>) -> PyResult<Arc<[String]>> {
+        Ok(self.program.try_borrow(py)?.param_names())
     }
 
     /// The tensor bound to `name`, shared with the program, if any.
@@ -252,13 +246,13 @@ impl PyParams {
     }
 
     fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let names = PyList::new(py, self.names(py)?)?;
+        let names = PyList::new(py, self.names(py)?.iter())?;
         Ok(names.try_iter()?.into_any().unbind())
     }
 
     /// The names, in the parameter file's order.
     fn keys(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        self.names(py)
+        Ok(self.names(py)?.to_vec())
     }
 
     /// The arrays, in the parameter file's order.
@@ -272,10 +266,10 @@ impl PyParams {
     /// `(name, array)` pairs, in the parameter file's order.
     fn items(&self, py: Python<'_>) -> PyResult<Vec<(String, Py<PyAny>)>> {
         self.names(py)?
-            .into_iter()
+            .iter()
             .map(|n| {
-                let a = to_numpy(py, self.bound(py, &n)?)?;
-                Ok((n, a))
+                let a = to_numpy(py, self.bound(py, n)?)?;
+                Ok((n.clone(), a))
             })
             .collect()
     }

@@ -2,6 +2,7 @@
 //! parameters, loaded from and saved to files).
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use pir_core::printer::PrintOptions;
 use pir_core::walk::Order;
@@ -19,9 +20,30 @@ use crate::params::PyParams;
 #[pyclass(name = "Program", module = "pir")]
 pub struct PyProgram {
     pub(crate) model: pir::Model,
+    /// The names `Params` maps, found once per state of the program (a
+    /// sorted walk of its ops): every edit goes through
+    /// [`p_mut`](Self::p_mut), which forgets them.
+    param_names: OnceLock<Arc<[String]>>,
 }
 
 impl PyProgram {
+    /// A program object of `model`.
+    pub(crate) fn of(model: pir::Model) -> PyProgram {
+        PyProgram {
+            model,
+            param_names: OnceLock::new(),
+        }
+    }
+
+    /// [`PyProgram::of`] a model whose `Params` names are known already
+    /// (those a load bound, in the order it bound them).
+    pub(crate) fn with_param_names(model: pir::Model, names: Arc<[String]>) -> PyProgram {
+        PyProgram {
+            model,
+            param_names: OnceLock::from(names),
+        }
+    }
+
     /// The IR.
     pub(crate) fn p(&self) -> &pir_core::Program {
         &self.model.program
@@ -29,7 +51,22 @@ impl PyProgram {
 
     /// The IR, to edit.
     pub(crate) fn p_mut(&mut self) -> &mut pir_core::Program {
+        self.param_names = OnceLock::new();
         &mut self.model.program
+    }
+
+    /// The names of the persistable variables that have data, in the
+    /// parameter file's order: the keys of `Params`.
+    pub(crate) fn param_names(&self) -> Arc<[String]> {
+        self.param_names
+            .get_or_init(|| {
+                self.model
+                    .parameter_names()
+                    .into_iter()
+                    .filter(|n| self.model.tensor(n).is_some())
+                    .collect()
+            })
+            .clone()
     }
 
     /// The JSON writer's options for this program's header.
@@ -44,14 +81,12 @@ impl PyProgram {
 
 /// Wraps a loaded program.
 pub(crate) fn from_loaded(loaded: pir_serde::LoadedProgram) -> PyProgram {
-    PyProgram {
-        model: pir::Model {
-            program: loaded.program,
-            trainable: loaded.trainable,
-            version: loaded.version,
-            readable: loaded.readable,
-        },
-    }
+    PyProgram::of(pir::Model {
+        program: loaded.program,
+        trainable: loaded.trainable,
+        version: loaded.version,
+        readable: loaded.readable,
+    })
 }
 
 #[pymethods]
@@ -61,14 +96,12 @@ impl PyProgram {
     /// (the newest PIR version, `trainable`).
     #[new]
     fn new() -> PyProgram {
-        PyProgram {
-            model: pir::Model {
-                program: pir_core::Program::new(crate::context().clone()),
-                trainable: true,
-                version: pir_serde::PIR_VERSION,
-                readable: false,
-            },
-        }
+        PyProgram::of(pir::Model {
+            program: pir_core::Program::new(crate::context().clone()),
+            trainable: true,
+            version: pir_serde::PIR_VERSION,
+            readable: false,
+        })
     }
 
     /// Paddle's print of the program (`print(program)` in Paddle 3.3),
@@ -303,14 +336,12 @@ impl PyProgram {
 
     /// A deep copy (parameters are shared until written).
     fn clone(&self) -> PyProgram {
-        PyProgram {
-            model: pir::Model {
-                program: self.p().clone(),
-                trainable: self.model.trainable,
-                version: self.model.version,
-                readable: self.model.readable,
-            },
-        }
+        PyProgram::of(pir::Model {
+            program: self.p().clone(),
+            trainable: self.model.trainable,
+            version: self.model.version,
+            readable: self.model.readable,
+        })
     }
 }
 

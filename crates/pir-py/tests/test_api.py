@@ -381,6 +381,26 @@ def test_assigning_parameters_copies(tmp_path, mlp):
         mlp.save(tmp_path / "again")                # one parameter has no data
 
 
+def test_params_follow_edits_of_the_program(mlp):
+    params = mlp.params
+    names = list(params)
+    assert names == mlp.parameter_names()
+    w = params["linear_0.w_0"].copy()
+    del params["linear_0.w_0"]
+    assert list(params) == [n for n in names if n != "linear_0.w_0"]
+    params["linear_0.w_0"] = w
+    assert list(params) == names                    # the file's order again
+    op = [
+        op for op in mlp.program.walk("builtin.parameter")
+        if op.attributes["parameter_name"] == "linear_0.w_0"
+    ][0]
+    op.set_attr("parameter_name", "linear_9.w_0")   # declares a name without data
+    assert list(params) == [n for n in names if n != "linear_0.w_0"]
+    assert "linear_9.w_0" in mlp.parameter_names() and len(params) == len(names) - 1
+    op.set_attr("parameter_name", "linear_0.w_0")
+    assert list(params) == names
+
+
 def test_params_is_a_mutable_mapping(mlp):
     import collections.abc
 

@@ -32,7 +32,7 @@ REFUSED = {
     "lg_beam_search": UNMAPPED,
     # fusion_gru, fusion_lstm (oneDNN fusions of the legacy executor).
     "lg_fusion_rnn": UNMAPPED,
-    # eigh, eig, eigvals(h), svd (iterative eigen-solvers).
+    # eig, eigvals (general eigen-decomposition, complex outputs).
     "lg_linalg_more": UNMAPPED,
     # the version-1 gru and lstm ops (on LoD sequences).
     "lg_rnn_v1": UNMAPPED,

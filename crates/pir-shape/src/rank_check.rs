@@ -29,38 +29,38 @@ pub struct RankMismatch {
 
 /// The `(item, fact rank, type rank)` of each tensor of `fact` whose rank
 /// differs from its dense tensor type in `ty` (a vector's items compared
-/// one by one); other facts and types are not compared.
-pub(crate) fn wrong_ranks(
-    ctx: &IrContext,
+/// one by one, `item` counting every item); other facts and types are not
+/// compared. Nothing is allocated: passes ask this for every result.
+pub(crate) fn wrong_ranks<'a>(
+    ctx: &'a IrContext,
     ty: Type,
-    fact: &ShapeOrData,
-) -> Vec<(usize, usize, usize)> {
-    let pairs: Vec<(usize, usize)> = match fact {
+    fact: &'a ShapeOrData,
+) -> impl Iterator<Item = (usize, usize, usize)> + 'a {
+    let single = match fact {
         ShapeOrData::Tensor(t) => ctx
             .type_as::<DenseTensorType>(ty)
-            .map(|d| vec![(t.rank(), d.dims.len())])
-            .unwrap_or_default(),
-        ShapeOrData::List(items) => ctx
-            .type_as::<VectorType>(ty)
-            .map(|v| {
-                items
-                    .iter()
-                    .zip(v.0.iter())
-                    .filter_map(|(t, &item)| {
-                        let d = ctx.type_as::<DenseTensorType>(item)?;
-                        Some((t.rank(), d.dims.len()))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default(),
-        ShapeOrData::Array(_) | ShapeOrData::Null => Vec::new(),
+            .map(|d| (0, t.rank(), d.dims.len())),
+        _ => None,
     };
-    pairs
-        .into_iter()
+    let (items, item_types): (&[_], &[Type]) = match fact {
+        ShapeOrData::List(items) => (
+            items,
+            ctx.type_as::<VectorType>(ty).map_or(&[], |v| &v.0[..]),
+        ),
+        _ => (&[], &[]),
+    };
+    let listed = items
+        .iter()
+        .zip(item_types)
         .enumerate()
-        .filter(|(_, (f, t))| f != t)
-        .map(|(i, (f, t))| (i, f, t))
-        .collect()
+        .filter_map(move |(i, (t, &item))| {
+            let d = ctx.type_as::<DenseTensorType>(item)?;
+            Some((i, t.rank(), d.dims.len()))
+        });
+    single
+        .into_iter()
+        .chain(listed)
+        .filter(|&(_, fact_rank, type_rank)| fact_rank != type_rank)
 }
 
 impl ShapeAnalysis {

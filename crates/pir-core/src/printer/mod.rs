@@ -9,6 +9,13 @@
 //! on every [`FLUSH_BYTES`] between top-level ops, so a large program's text
 //! never exists whole in memory.
 //!
+//! The text of a type, an attribute or a dictionary depends on nothing but
+//! its interned handle, so it is formatted once and copied after that. The
+//! context keeps those texts (and the printer's tables) from one print of
+//! Paddle's text to the next (`kept.rs`): printing a program again,
+//! after each pass of a pipeline or in a timing loop, formats nothing twice
+//! and allocates nothing but the output.
+//!
 //! With [`PrintOptions::typed`] it writes the lossless typed form instead,
 //! which [`crate::parser`] reads back exactly: a `#pir-typed` header line,
 //! attributes in their stored order with their kinds (`(Int64)3`,
@@ -34,10 +41,11 @@ use rustc_hash::FxHashMap;
 
 use crate::attributes::Attribute;
 use crate::context::IrContext;
-use crate::entity::SecondaryMap;
-use crate::memo::{HandleTable, MemoBytes, MemoTable};
 use crate::program::{BlockId, OpId, Program, ValueDef, ValueId};
 use crate::types::Type;
+
+pub(crate) use kept::KeptPrintState;
+use kept::{Kept, PrintedDict, TextCache, Texts};
 
 /// Marks the entries of `Printer::numbers` that are not op results (block
 /// arguments and keyword arguments), so a result prints without a look at
@@ -63,8 +71,9 @@ pub struct Printer<'a> {
     ctx: &'a IrContext,
     out: &'a mut Vec<u8>,
     options: PrintOptions,
-    /// `number + 1` of each value printed so far (0: not yet printed).
-    numbers: SecondaryMap<ValueId, u32>,
+    /// The memoized texts and the tables a print fills, taken from the
+    /// context for Paddle's text and given back when the printer is dropped.
+    kept: Kept,
     custom_names: FxHashMap<ValueId, Box<str>>,
     next_value: u32,
     next_arg: u32,
@@ -72,62 +81,6 @@ pub struct Printer<'a> {
     counters: Vec<(&'static str, u32)>,
     /// Keyword arguments printed so far, by key.
     kwarg_keys: FxHashMap<crate::context::Symbol, u32>,
-    /// Printed text of types and attribute dictionaries met so far: they are
-    /// interned and immutable, so each is formatted once per print.
-    cache: TextCache,
-}
-
-/// Memoized text of interned things.
-#[derive(Default)]
-struct TextCache {
-    bytes: MemoBytes,
-    types: MemoTable,
-    attrs: MemoTable,
-    dicts: MemoTable,
-    /// The last dictionary printed for each op name, by the name's symbol:
-    /// 1 + its index in `prev` (0: none yet). A table in pages, made where
-    /// op names' symbols lie: not one as long as all symbols.
-    prev_of: HandleTable<u32>,
-    prev: Vec<PrintedDict>,
-    /// A cleared [`PrintedDict`] whose buffers the next dictionary reuses.
-    spare: PrintedDict,
-}
-
-/// A dictionary as printed in Paddle's form: its shown entries in print
-/// order and where each entry's `name:value` text lies in the output.
-/// Dictionaries of one op name mostly repeat the previous one's entries, so
-/// runs of equal entries at the same places are copied from its text.
-#[derive(Default)]
-struct PrintedDict {
-    entries: Vec<(crate::context::Symbol, Attribute)>,
-    spans: Vec<(usize, usize)>,
-}
-
-impl TextCache {
-    /// The slot in `prev` of the last dictionary printed for op name `name`.
-    #[inline]
-    fn prev_slot(&mut self, name: crate::context::Symbol) -> usize {
-        let slot = self.prev_of.get_mut(name.0);
-        if *slot == 0 {
-            self.prev.push(PrintedDict::default());
-            // One slot per symbol at most: the count fits.
-            *slot = self.prev.len() as u32;
-        }
-        *slot as usize - 1
-    }
-
-    /// The buffers of the next dictionary: the spare ones, with room for
-    /// a usual dictionary when they have none (the spare of an op name's
-    /// first dictionary is empty), so that they do not grow entry by entry.
-    fn take_spare(&mut self) -> PrintedDict {
-        const ENTRIES: usize = 16;
-        let mut now = std::mem::take(&mut self.spare);
-        now.entries.clear();
-        now.spans.clear();
-        now.entries.reserve(ENTRIES);
-        now.spans.reserve(ENTRIES);
-        now
-    }
 }
 
 impl<'a> Printer<'a> {
@@ -138,18 +91,19 @@ impl<'a> Printer<'a> {
 
     /// A printer appending to `out` in the form `options` says.
     pub fn with_options(ctx: &'a IrContext, out: &'a mut Vec<u8>, options: PrintOptions) -> Self {
+        // The typed form prints kinds' tags: not the texts kept for Paddle's.
+        let kept = ctx.kept_prints.take(options.typed);
         Printer {
             ctx,
             out,
             options,
-            numbers: SecondaryMap::with_default(0),
+            kept,
             custom_names: FxHashMap::default(),
             next_value: 0,
             next_arg: 0,
             indent: 0,
             counters: Vec::new(),
             kwarg_keys: FxHashMap::default(),
-            cache: TextCache::default(),
         }
     }
 
@@ -283,32 +237,71 @@ impl<'a> Printer<'a> {
     }
 
     /// Writes the current indentation.
+    #[inline]
     pub fn write_indent(&mut self) {
         const SPACES: &[u8; 32] = b"                                ";
-        match SPACES.get(..self.indent) {
-            Some(spaces) => self.out.extend_from_slice(spaces),
-            None => self.out.resize(self.out.len() + self.indent, b' '),
+        // The top block's and the next level's as stores of known size.
+        match self.indent {
+            4 => self.out.extend_from_slice(b"    "),
+            8 => self.out.extend_from_slice(b"        "),
+            n => match SPACES.get(..n) {
+                Some(spaces) => self.out.extend_from_slice(spaces),
+                None => self.out.resize(self.out.len() + n, b' '),
+            },
+        }
+    }
+
+    /// Copies the kept text of handle `index` of `kind`; false when
+    /// there is none.
+    #[inline]
+    fn copy_kept(&mut self, kind: Texts, index: u32) -> bool {
+        let cache = &self.kept.cache;
+        let text = cache.tables[kind as usize].get(index, &cache.bytes);
+        if let Some(text) = text {
+            self.out.extend_from_slice(text);
+        }
+        text.is_some()
+    }
+
+    /// Keeps the text printed since `from` as that of handle `index` of
+    /// `kind`: at once, or (`from_second_use`, for kinds many of which
+    /// occur once: names, a parameter's dictionary) when met before.
+    fn keep_text(&mut self, kind: Texts, index: u32, from: usize, from_second_use: bool) {
+        let TextCache { bytes, tables, .. } = &mut self.kept.cache;
+        let table = &mut tables[kind as usize];
+        if !from_second_use || table.seen_before(index) {
+            table.store(index, bytes, &self.out[from..]);
         }
     }
 
     /// Prints a type.
+    #[inline]
     pub fn print_type(&mut self, ty: Type) {
-        if let Some(text) = self.cache.types.get(ty.0, &self.cache.bytes) {
-            self.out.extend_from_slice(text);
-            return;
+        if !self.copy_kept(Texts::Types, ty.0) {
+            self.format_type(ty);
         }
+    }
+
+    /// Prints a type met for the first time, and keeps its text.
+    #[inline(never)]
+    fn format_type(&mut self, ty: Type) {
         let from = self.out.len();
         self.ctx.type_data(ty).print(self);
-        let cache = &mut self.cache;
-        cache.types.store(ty.0, &mut cache.bytes, &self.out[from..]);
+        self.keep_text(Texts::Types, ty.0, from, false);
     }
 
     /// Prints an attribute.
+    #[inline]
     pub fn print_attr(&mut self, attr: Attribute) {
-        if let Some(text) = self.cache.attrs.get(attr.0, &self.cache.bytes) {
-            self.out.extend_from_slice(text);
-            return;
+        if !self.copy_kept(Texts::Attrs, attr.0) {
+            self.format_attr(attr);
         }
+    }
+
+    /// Prints an attribute whose text is not kept (yet): met for the first
+    /// time, or once before.
+    #[inline(never)]
+    fn format_attr(&mut self, attr: Attribute) {
         let from = self.out.len();
         let data = self.ctx.attr_data(attr);
         if self.options.typed && !data.self_describing() && !data.tag().is_empty() {
@@ -317,13 +310,7 @@ impl<'a> Printer<'a> {
             self.out.push(b')');
         }
         data.print(self);
-        // Unique attributes (names, paths) are common: cache from the second use on.
-        let cache = &mut self.cache;
-        if cache.attrs.seen_before(attr.0) {
-            cache
-                .attrs
-                .store(attr.0, &mut cache.bytes, &self.out[from..]);
-        }
+        self.keep_text(Texts::Attrs, attr.0, from, true);
     }
 
     // ---------------------------------------------------------------- values
@@ -350,14 +337,21 @@ impl<'a> Printer<'a> {
 
     /// Prints a value reference, numbering it on first print. A block argument's
     /// first print carries its (empty) attribute dictionary: `%arg_0 {}`.
+    #[inline]
     pub fn print_value(&mut self, program: &Program, v: ValueId) {
         // A result printed before: its number, without looking at its definition.
-        let n = *self.numbers.get(v);
+        let n = *self.kept.numbers.get(v);
         if n & NOT_A_RESULT == 0 && n != 0 && self.plain_names() {
-            self.out.push(b'%');
-            self.write_u64(u64::from(n - 1));
+            self.write_value_number(n - 1);
             return;
         }
+        self.print_value_by_definition(program, v, n);
+    }
+
+    /// [`Printer::print_value`] of a value not printed before, named, or
+    /// not an op's result: by what defines it.
+    #[inline(never)]
+    fn print_value_by_definition(&mut self, program: &Program, v: ValueId, n: u32) {
         if !self.custom_names.is_empty() {
             if let Some(name) = self.custom_names.get(&v) {
                 self.out.push(b'%');
@@ -384,10 +378,10 @@ impl<'a> Printer<'a> {
                 let first = n == 0;
                 if first {
                     self.next_arg += 1;
-                    self.numbers.set(v, self.next_arg | NOT_A_RESULT);
+                    self.kept.numbers.set(v, self.next_arg | NOT_A_RESULT);
                 }
                 self.write_str("%arg_");
-                let n = *self.numbers.get(v) & !NOT_A_RESULT;
+                let n = *self.kept.numbers.get(v) & !NOT_A_RESULT;
                 self.write_u64(u64::from(n - 1));
                 if first {
                     self.write_str(first_suffix);
@@ -402,9 +396,9 @@ impl<'a> Printer<'a> {
                     let seen = self.kwarg_keys.entry(key).or_insert(0);
                     *seen += 1;
                     let nth = if self.options.typed { *seen } else { 1 };
-                    self.numbers.set(v, nth | NOT_A_RESULT);
+                    self.kept.numbers.set(v, nth | NOT_A_RESULT);
                 }
-                let nth = *self.numbers.get(v) & !NOT_A_RESULT;
+                let nth = *self.kept.numbers.get(v) & !NOT_A_RESULT;
                 self.write_str("%kwarg_");
                 self.write_str(self.ctx.symbol_str(key));
                 if nth > 1 {
@@ -428,14 +422,35 @@ impl<'a> Printer<'a> {
     /// `%N` of an op result (print-order numbering), numbering it on first print.
     #[inline]
     fn print_result_number(&mut self, v: ValueId) {
-        let mut n = *self.numbers.get(v);
+        let mut n = *self.kept.numbers.get(v);
         if n == 0 {
             self.next_value += 1;
             n = self.next_value;
-            self.numbers.set(v, n);
+            self.kept.numbers.set(v, n);
         }
+        self.write_value_number(n - 1);
+    }
+
+    /// Writes `%n`: most programs number fewer than a thousand values,
+    /// written as stores of known size rather than through a digit buffer.
+    #[inline]
+    fn write_value_number(&mut self, n: u32) {
+        let digit = |d: u32| b'0' + (d % 10) as u8;
+        match n {
+            0..=9 => self.out.extend_from_slice(&[b'%', digit(n)]),
+            10..=99 => self.out.extend_from_slice(&[b'%', digit(n / 10), digit(n)]),
+            100..=999 => {
+                self.out
+                    .extend_from_slice(&[b'%', digit(n / 100), digit(n / 10), digit(n)])
+            }
+            _ => self.write_large_value_number(n),
+        }
+    }
+
+    #[inline(never)]
+    fn write_large_value_number(&mut self, n: u32) {
         self.out.push(b'%');
-        self.write_u64(u64::from(n - 1));
+        self.write_u64(u64::from(n));
     }
 
     /// `%<id>` with the id the JSON writer gives the value: results count up
@@ -449,14 +464,15 @@ impl<'a> Printer<'a> {
             };
             *counter += 1;
             let id = *counter;
-            self.numbers.set(v, id);
+            self.kept.numbers.set(v, id);
         }
-        let id = i64::from(*self.numbers.get(v));
+        let id = i64::from(*self.kept.numbers.get(v));
         self.out.push(b'%');
         self.write_i64(if is_arg { -id } else { id });
     }
 
     /// Prints an operand: the value, or `<<NULL VALUE>>`.
+    #[inline]
     pub fn print_operand(&mut self, program: &Program, v: Option<ValueId>) {
         match v {
             Some(v) => self.print_value(program, v),
@@ -465,6 +481,7 @@ impl<'a> Printer<'a> {
     }
 
     /// Prints `(%0, %1)`: the op's results.
+    #[inline]
     pub fn print_results(&mut self, program: &Program, op: OpId) {
         self.out.push(b'(');
         // Results are numbered here, in print order, unless named otherwise.
@@ -484,14 +501,15 @@ impl<'a> Printer<'a> {
 
     /// Prints `(%0, %1) = "name"`, the start of every op line. Paddle writes
     /// the name as it is; the typed form escapes it like any string.
+    #[inline]
     pub fn print_op_head(&mut self, program: &Program, op: OpId) {
         self.print_results(program, op);
-        self.write_str(" = ");
         let name = program.op_name_str(op);
         if self.options.typed {
+            self.write_str(" = ");
             self.write_quoted_escaped(name);
         } else {
-            self.out.push(b'"');
+            self.write_str(" = \"");
             self.write_str(name);
             self.out.push(b'"');
         }
@@ -499,6 +517,7 @@ impl<'a> Printer<'a> {
 
     /// Prints `(%r) = "name" (%a, %b) {attrs}`: the part of an op line the
     /// generic form shares with the custom forms of region ops.
+    #[inline]
     pub fn print_op_prefix(&mut self, program: &Program, op: OpId) {
         self.print_op_head(program, op);
         self.write_str(" (");
@@ -508,6 +527,7 @@ impl<'a> Printer<'a> {
     }
 
     /// Prints the operands separated by `, ` (no parentheses).
+    #[inline]
     pub fn print_operand_list(&mut self, program: &Program, op: OpId) {
         for (i, v) in program.operands(op).enumerate() {
             if i > 0 {
@@ -518,25 +538,28 @@ impl<'a> Printer<'a> {
     }
 
     /// Prints `{name:value,...}` sorted by name, without `op_callstack` and `sym_shape_str`.
+    #[inline]
     pub fn print_attr_dict(&mut self, program: &Program, op: OpId) {
         let dict = program.attrs(op);
-        if let Some(text) = self.cache.dicts.get(dict.0, &self.cache.bytes) {
-            self.out.extend_from_slice(text);
-            return;
+        if !self.copy_kept(Texts::Dicts, dict.0) {
+            self.format_attr_dict(program.op_name(op), dict);
         }
+    }
+
+    /// Prints a dictionary whose text is not kept (yet).
+    #[inline(never)]
+    fn format_attr_dict(
+        &mut self,
+        op_name: crate::context::Symbol,
+        dict: crate::attributes::AttrDict,
+    ) {
         let from = self.out.len();
         if self.options.typed {
             self.print_dict_typed(dict);
         } else {
-            self.print_dict_paddle(program.op_name(op), dict);
+            self.print_dict_paddle(op_name, dict);
         }
-        // Many dictionaries occur once (unique names): cache from the second use on.
-        let cache = &mut self.cache;
-        if cache.dicts.seen_before(dict.0) {
-            cache
-                .dicts
-                .store(dict.0, &mut cache.bytes, &self.out[from..]);
-        }
+        self.keep_text(Texts::Dicts, dict.0, from, true);
     }
 
     /// The typed form's dictionary: stored order and every attribute, so it
@@ -570,9 +593,15 @@ impl<'a> Printer<'a> {
     ) {
         let ctx = self.ctx;
         let hidden = [ctx.well_known.op_callstack, ctx.well_known.sym_shape_str];
-        let slot = self.cache.prev_slot(op_name);
-        let prev = std::mem::take(&mut self.cache.prev[slot]);
-        let mut now = self.cache.take_spare();
+        let slot = self.kept.cache.prev_slot(op_name);
+        let mut prev = std::mem::take(&mut self.kept.cache.prev[slot]);
+        if prev.print != self.kept.print {
+            // Printed by an earlier print: its text is gone.
+            prev.entries.clear();
+            prev.spans.clear();
+        }
+        let mut now = self.kept.cache.take_spare();
+        now.print = self.kept.print;
         self.out.push(b'{');
         // The pending run of entries equal to `prev`'s: first and last index.
         let mut run: Option<(usize, usize)> = None;
@@ -602,8 +631,8 @@ impl<'a> Printer<'a> {
             self.copy_entries(&prev, first, last, &mut now);
         }
         self.out.push(b'}');
-        self.cache.prev[slot] = now;
-        self.cache.spare = prev;
+        self.kept.cache.prev[slot] = now;
+        self.kept.cache.spare = prev;
     }
 
     /// Copies the text of `prev`'s entries `first..=last` (printed one after
@@ -630,6 +659,7 @@ impl<'a> Printer<'a> {
     }
 
     /// Prints the operand types separated by `, ` (`<<NULL TYPE>>` for absent operands).
+    #[inline]
     pub fn print_operand_types(&mut self, program: &Program, op: OpId) {
         for (i, v) in program.operands(op).enumerate() {
             if i > 0 {
@@ -643,6 +673,7 @@ impl<'a> Printer<'a> {
     }
 
     /// Prints the result types separated by `, `.
+    #[inline]
     pub fn print_result_types(&mut self, program: &Program, op: OpId) {
         for (i, r) in program.results(op).enumerate() {
             if i > 0 {
@@ -779,6 +810,16 @@ fn is_plain_attr_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@' | b'-'))
 }
 
+mod kept;
 mod program;
 #[cfg(test)]
 mod tests;
+
+impl Drop for Printer<'_> {
+    /// Gives the memoized texts back to the context (see
+    /// `KeptPrintState::give_back`).
+    fn drop(&mut self) {
+        let kept = std::mem::take(&mut self.kept);
+        self.ctx.kept_prints.give_back(kept, self.options.typed);
+    }
+}

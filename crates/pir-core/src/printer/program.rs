@@ -43,8 +43,8 @@ impl Printer<'_> {
     fn begin_program(&mut self, program: &Program) {
         if let Some(last) = program.values.len().checked_sub(1) {
             let last = ValueId::new(last);
-            let n = *self.numbers.get(last);
-            self.numbers.set(last, n);
+            let n = *self.kept.numbers.get(last);
+            self.kept.numbers.set(last, n);
         }
         self.write_str("{\n");
         self.print_block_args_line(program, program.top_block());
@@ -56,10 +56,7 @@ impl Printer<'_> {
         self.out.clear();
         // The dictionaries' spans point into the buffer: later ones no longer
         // copy from them.
-        for printed in &mut self.cache.prev {
-            printed.entries.clear();
-            printed.spans.clear();
-        }
+        self.kept.print += 1;
         Ok(())
     }
 }
@@ -95,6 +92,7 @@ impl Program {
             p.print_typed_header(header);
         }
         p.print_program(self);
+        drop(p);
         out
     }
 

@@ -4,9 +4,43 @@
 //! decoding into a list cost as much as a few ops.
 
 use std::fmt;
+use std::sync::Mutex;
 
 use crate::inline::InlineVec;
 use crate::wire::Reader;
+
+/// The `op_version_map` messages found well-formed so far in this process,
+/// most recent last. Paddle writes one map per release into every model it
+/// saves (some 80 pairs, about 1.4 KB): a map seen before is known good by
+/// one comparison instead of a pass over its pairs.
+static CHECKED: Mutex<Vec<Box<[u8]>>> = Mutex::new(Vec::new());
+
+/// Most maps [`CHECKED`] keeps (one per Paddle release a process reads).
+const MAX_CHECKED: usize = 4;
+
+/// Largest map [`CHECKED`] keeps (Paddle's are below 2 KB).
+const MAX_CHECKED_BYTES: usize = 16 << 10;
+
+/// Whether `bytes` are an `op_version_map` message found well-formed before.
+pub(super) fn checked_before(bytes: &[u8]) -> bool {
+    // A poisoned lock only loses the memo: the map is checked again.
+    CHECKED
+        .lock()
+        .is_ok_and(|known| known.iter().any(|k| **k == *bytes))
+}
+
+/// Remembers `bytes`, an `op_version_map` message just found well-formed.
+pub(super) fn remember_checked(bytes: &[u8]) {
+    if bytes.len() > MAX_CHECKED_BYTES {
+        return;
+    }
+    if let Ok(mut known) = CHECKED.lock() {
+        if known.len() >= MAX_CHECKED {
+            known.remove(0);
+        }
+        known.push(bytes.into());
+    }
+}
 
 /// The `op_version_map` of a [`super::ProgramDesc`]: the bytes of its
 /// `OpVersionMap` messages (a repeated field merges), each already checked

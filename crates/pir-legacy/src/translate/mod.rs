@@ -160,7 +160,9 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         // these maps would otherwise grow a few times on every small one.
         var_types,
         orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
-        specs_by_key: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
+        // Asked only for dictionaries the memo does not know (rare once
+        // a model's ops were read): made when first needed.
+        specs_by_key: RefCell::default(),
 
         bool_lists: BoolLists::default(),
         top_names: FxHashMap::default(),
@@ -169,11 +171,16 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         control_flow: Vec::new(),
         depth: 0,
         at: Cursor::default(),
+        kind_checks_owed: 0,
         k: consts,
     };
-    t.run()?;
-    t.check_control_flow()?;
-    Ok(t.finish())
+    // An error ends the translation where it is found; a kind check owed
+    // by an earlier legacy op that fails is reported first.
+    if let Err(e) = t.run().and_then(|()| t.check_control_flow()) {
+        let records = std::mem::take(&mut t.attrs);
+        return Err(t.first_kind_error(&records).unwrap_or(e));
+    }
+    t.finish()
 }
 
 /// Where the translator is: the block and op being translated (for errors).
@@ -290,6 +297,8 @@ pub(crate) struct Translator<'d> {
     depth: usize,
     /// The op being translated, for errors.
     pub at: Cursor,
+    /// How many attribute kind checks the ops translated so far owe.
+    kind_checks_owed: usize,
     /// Attributes made once.
     pub k: Consts,
 }
@@ -451,52 +460,86 @@ impl<'d> Translator<'d> {
                 }
                 _ => self.translate_op(site)?,
             }
-            self.check_attr_kinds(first_new)?;
+            self.owe_kind_checks(first_new);
         }
         self.depth -= 1;
         Ok(())
     }
 
-    /// Every attribute of the `pd_op` ops made since op index `first` has
-    /// the kind the op's definition declares: a legacy attribute of another
-    /// kind (a string where an int array belongs) would otherwise make an
-    /// op the verifier rejects. Checked once per legacy op, on what it made.
-    fn check_attr_kinds(&self, first: usize) -> Result<()> {
-        let Some(made) = self.attrs.get(first..) else {
-            return Ok(());
+    /// Every attribute of the `pd_op` ops made since op index `first` must
+    /// have the kind the op's definition declares: a legacy attribute of
+    /// another kind (a string where an int array belongs) would otherwise
+    /// make an op the verifier rejects. Owed once per legacy op, on what it
+    /// made; made with the final dictionaries ([`ops::KindCheck`]).
+    fn owe_kind_checks(&mut self, first: usize) {
+        let Some(made) = self.attrs.get_mut(first..) else {
+            return;
+        };
+        for rec in made.iter_mut().flatten() {
+            if rec.kind_check.is_none() && matches!(rec.writer, Writer::Declared(..)) {
+                rec.kind_check = Some(ops::KindCheck {
+                    seq: self.kind_checks_owed,
+                    at: self.at,
+                });
+                self.kind_checks_owed += 1;
+            }
+        }
+    }
+
+    /// What is wrong with the attribute kinds of `rec`, if anything (see
+    /// [`Translator::owe_kind_checks`]).
+    fn kind_mismatch(&self, rec: &OpRecord<'_>) -> Option<String> {
+        let Writer::Declared(def, facts) = rec.writer else {
+            return None;
         };
         let mut memo = self.memo.borrow_mut();
         let memo::ContextMemo {
             def_facts, kinds, ..
         } = &mut *memo;
-        for rec in made.iter().flatten() {
-            let Writer::Declared(def, facts) = rec.writer else {
+        let facts = &def_facts[facts];
+        for (j, &(name, attr)) in rec.map.entries().iter().enumerate() {
+            if attr.is_null() {
                 continue;
+            }
+            // Most maps list the declared attributes in order.
+            let kind = match facts.specs.get(j) {
+                Some(&(n, kind)) if attrs::same(n, name) => kind,
+                _ => match self.spec_by_key(def, name) {
+                    Some(spec) => spec.kind,
+                    None => continue,
+                },
             };
-            let facts = &def_facts[facts];
-            for (j, &(name, attr)) in rec.map.entries().iter().enumerate() {
-                if attr.is_null() {
-                    continue;
-                }
-                // Most maps list the declared attributes in order.
-                let kind = match facts.specs.get(j) {
-                    Some(&(n, kind)) if attrs::same(n, name) => kind,
-                    _ => match self.spec_by_key(def, name) {
-                        Some(spec) => spec.kind,
-                        None => continue,
-                    },
-                };
-                if !kinds.matches(&self.ctx, attr, kind) {
-                    return Err(self.err(format!(
-                        "attribute `{name}` of `{}` would be {} (the legacy attribute \
-                         has the wrong kind), it takes {kind:?}",
-                        def.name,
-                        self.ctx.attr_data(attr).kind_name(),
-                    )));
-                }
+            if !kinds.matches(&self.ctx, attr, kind) {
+                return Some(format!(
+                    "attribute `{name}` of `{}` would be {} (the legacy attribute \
+                     has the wrong kind), it takes {kind:?}",
+                    def.name,
+                    self.ctx.attr_data(attr).kind_name(),
+                ));
             }
         }
-        Ok(())
+        None
+    }
+
+    /// The error of a failed kind check.
+    fn kind_error(&self, check: ops::KindCheck, message: String) -> LegacyError {
+        LegacyError::invalid(self.location_at(check.at), message)
+    }
+
+    /// The first of the kind checks owed in `records` that fails, in the
+    /// order they were owed (the error each legacy op would have met right
+    /// after its translation).
+    fn first_kind_error(&self, records: &[Option<OpRecord<'_>>]) -> Option<LegacyError> {
+        let mut owed: Vec<(ops::KindCheck, &OpRecord<'_>)> = records
+            .iter()
+            .flatten()
+            .filter_map(|rec| Some((rec.kind_check?, rec)))
+            .collect();
+        owed.sort_by_key(|(check, _)| check.seq);
+        owed.into_iter().find_map(|(check, rec)| {
+            let message = self.kind_mismatch(rec)?;
+            Some(self.kind_error(check, message))
+        })
     }
 
     /// The attribute of `def` named `key`, remembered by the addresses of

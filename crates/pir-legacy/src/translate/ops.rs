@@ -2,7 +2,8 @@
 //! context memo), the attribute map every created op keeps until the end
 //! (attributes are ordered as Paddle's writer orders them only then, when
 //! the result flags are known), the libstdc++ map orders those maps need,
-//! and the final attribute dictionaries.
+//! and the final attribute dictionaries, with the attribute kind checks the
+//! ops owe ([`KindCheck`]).
 
 use std::sync::Arc;
 
@@ -13,6 +14,7 @@ use rustc_hash::FxHashMap;
 
 use super::attrs::AttrMap;
 use super::{general, memo, Translator, TYPICAL_KINDS};
+use crate::error::Result;
 
 /// Map orders by the hash of their keys' addresses, with those addresses.
 pub(super) type LocalOrders = FxHashMap<u64, Vec<(Box<[(usize, usize)]>, Arc<[usize]>)>>;
@@ -42,6 +44,25 @@ pub(crate) struct OpRecord<'d> {
     /// Every key is a `&'static str` (an op builder's map): a key's address
     /// then names it in any translation of the process.
     pub static_keys: bool,
+    /// Set once the legacy op that made it is translated: its attribute
+    /// kinds are then owed a check, made when the final dictionary is (see
+    /// [`KindCheck`]).
+    pub kind_check: Option<KindCheck>,
+}
+
+/// A check of an op's attribute kinds against its definition, owed since
+/// the legacy op that made it was translated. Ops whose final dictionary
+/// was made before (same definition, keys and values) passed it then; the
+/// others are checked when their dictionary is made. When a translation
+/// fails, the checks owed so far are made first, in the order they were
+/// owed, so a kind error is reported before a later op's error, as when
+/// each op was checked right after it was translated.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct KindCheck {
+    /// How many checks were owed before this one.
+    pub seq: usize,
+    /// The legacy op that made the op (for the error).
+    pub at: super::Cursor,
 }
 
 impl<'d> Translator<'d> {
@@ -116,6 +137,7 @@ impl<'d> Translator<'d> {
             map: attrs,
             writer,
             static_keys: false,
+            kind_check: None,
         });
         if self.attrs.len() == i {
             self.attrs.push(rec);
@@ -179,13 +201,15 @@ impl<'d> Translator<'d> {
     }
 
     /// Gives every op its final attribute dictionary, in the order Paddle's
-    /// writer produces and with what its reader keeps.
-    pub(super) fn finish(mut self) -> Program {
-        let mut attrs = std::mem::take(&mut self.attrs);
+    /// writer produces and with what its reader keeps, making the attribute
+    /// kind checks owed ([`KindCheck`]) on the way: a dictionary made
+    /// before was checked then.
+    pub(super) fn finish(mut self) -> Result<Program> {
+        let attrs = std::mem::take(&mut self.attrs);
         let mut entries = Vec::with_capacity(TYPICAL_KINDS);
         let mut values = Vec::with_capacity(TYPICAL_KINDS);
         let mut keys = Vec::with_capacity(TYPICAL_KINDS);
-        for (i, slot) in attrs.iter_mut().enumerate() {
+        for (i, slot) in attrs.iter().enumerate() {
             let Some(rec) = slot else {
                 continue;
             };
@@ -196,7 +220,7 @@ impl<'d> Translator<'d> {
             // in map order (builders' maps, whose keys are static strings,
             // known by address). Ops of one type and attributes repeat, so
             // most were made before: taken from the memo without listing
-            // and interning the entries again.
+            // and interning the entries again, or checking their kinds.
             keys.clear();
             let memo = self.memo.get_mut();
             let key = match rec.writer {
@@ -219,16 +243,26 @@ impl<'d> Translator<'d> {
                     continue;
                 }
             }
+            // Made for the first time: checked (an op no legacy op owes a
+            // check for is made by the translator itself; its dictionary
+            // is remembered only when its kinds match, so that a dictionary
+            // found in the memo always passed).
+            let mismatch = self.kind_mismatch(rec);
+            if let (Some(message), Some(check)) = (&mismatch, rec.kind_check) {
+                let first = self.first_kind_error(&attrs);
+                return Err(first.unwrap_or_else(|| self.kind_error(check, message.clone())));
+            }
+            let kinds_match = mismatch.is_none();
             entries.clear();
             general::final_attrs(&mut self, rec.writer, &rec.map, &mut entries);
             let dict = self.ctx.dict(&entries);
-            if let Some(facts) = key {
+            if let (Some(facts), true) = (key, kinds_match) {
                 let memo = self.memo.get_mut();
                 memo.keep_finished_dict(facts, &keys, &values, dict);
             }
             self.program.set_attrs(op, dict);
         }
         memo::keep_context_memo(&self.ctx, self.memo.take());
-        self.program
+        Ok(self.program)
     }
 }

@@ -20,7 +20,7 @@ type R = Result<(), ExportError>;
 
 /// The known sizes `m, n` of the matrices of operand `i` (`[.., m, n]`),
 /// at most `MAX_N` each.
-fn matrix_dims(x: &Exporter<'_>, i: usize) -> Result<(i64, i64), ExportError> {
+pub(crate) fn matrix_dims(x: &Exporter<'_>, i: usize) -> Result<(i64, i64), ExportError> {
     let d = x.in_dims(i)?;
     let r = d.len();
     if r < 2 || d[r - 1] < 1 || d[r - 2] < 1 {
@@ -34,7 +34,7 @@ fn matrix_dims(x: &Exporter<'_>, i: usize) -> Result<(i64, i64), ExportError> {
 }
 
 /// Whether result `i` is present and read.
-fn used(x: &Exporter<'_>, i: usize) -> bool {
+pub(crate) fn used(x: &Exporter<'_>, i: usize) -> bool {
     x.result(i).is_some_and(|v| !x.p.use_empty(v))
 }
 
@@ -52,7 +52,12 @@ fn mask(
 }
 
 /// `I` (`[m, m]`) expanded to the batch dims of `like` (`[.., m, _]`).
-fn batched_eye(x: &mut Exporter<'_>, like: &str, m: i64, d: DType) -> Result<String, ExportError> {
+pub(crate) fn batched_eye(
+    x: &mut Exporter<'_>,
+    like: &str,
+    m: i64,
+    d: DType,
+) -> Result<String, ExportError> {
     let eye: Vec<f64> = (0..m * m)
         .map(|i| f64::from(u8::from(i / m == i % m)))
         .collect();
@@ -66,7 +71,7 @@ fn batched_eye(x: &mut Exporter<'_>, like: &str, m: i64, d: DType) -> Result<Str
 
 /// Householder QR of `a` (`[.., m, n]`): the full `Q` (`[.., m, m]`) and
 /// `R` (`[.., m, n]`, upper triangular).
-fn householder(
+pub(crate) fn householder(
     x: &mut Exporter<'_>,
     a: &str,
     m: i64,

@@ -16,6 +16,7 @@ mod decoding;
 mod decompose;
 mod detection;
 mod diagonal_fill;
+mod eigen;
 mod elementwise;
 mod gru_unit;
 mod index;
@@ -41,6 +42,7 @@ mod solve;
 mod special;
 #[cfg(test)]
 mod tests;
+mod vector_signs;
 mod viterbi;
 
 use std::sync::OnceLock;
@@ -404,6 +406,10 @@ const TABLE: &[(&str, Mapper)] = &[
     ("pd_op.lu_unpack", decompose::lu_unpack),
     ("pd_op.lstsq", decompose::lstsq),
     ("pd_op.cholesky_solve", decompose::cholesky_solve),
+    // Eigenvalues and singular values, by unrolled Jacobi sweeps.
+    ("pd_op.eigh", eigen::eigh),
+    ("pd_op.eigvalsh", eigen::eigh),
+    ("pd_op.svd", eigen::svd),
     // Region proposals.
     ("pd_op.generate_proposals", proposals::generate_proposals),
     (

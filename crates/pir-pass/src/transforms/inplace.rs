@@ -317,12 +317,8 @@ fn effects_stay_in_its_values(p: &Program, op: OpId) -> bool {
         || (p.num_regions(op) == 0
             && (draws_random_numbers(p, op)
                 || OpFact::DrawsRandom.holds(p, op)
-                || RANDOM_BY_DEFINITION.contains(&p.op_name_str(op))))
+                || OpFact::DrawIsItsOnlyEffect.holds(p, op)))
 }
-
-/// Ops whose definitions declare a side effect for their random draws (the
-/// ones with in-place twins).
-const RANDOM_BY_DEFINITION: [&str; 3] = ["pd_op.dropout", "pd_op.random", "pd_op.uniform_inplace"];
 
 /// Whether `a` is the result of an op of `block`.
 fn defined_in(p: &Program, a: ValueId, block: BlockId) -> Option<OpId> {

@@ -90,6 +90,66 @@ fn str_entry_parts(s: &mut Stream<'_>) -> Option<()> {
     eat(s, b"}").then_some(())
 }
 
+/// An attribute entry at the stream, `{"AT":{"#":"kind","D":value},"N":"name"}`
+/// exactly with plain strings for the kind and the name, which the stream
+/// moves past; `None`, with the stream where it was, for other text. Its
+/// text is the one [`Stream::raw_value`] finds for the whole entry: the
+/// frame is matched, and only the value is delimited byte by byte (most
+/// are a literal, a number or a short list), so an entry met for the first
+/// time costs about a third of delimiting it whole.
+pub(super) fn compact_entry<'a>(s: &mut Stream<'a>) -> Option<&'a str> {
+    matched(s, entry_parts)
+}
+
+/// Moves past the parts of [`compact_entry`]'s text, or `None`.
+fn entry_parts(s: &mut Stream<'_>) -> Option<()> {
+    if !eat(s, br##"{"AT":{"#":""##) {
+        return None;
+    }
+    plain_string_rest(s)?;
+    if !eat(s, br#","D":"#) {
+        return None;
+    }
+    entry_value(s)?;
+    if !eat(s, br#"},"N":""#) {
+        return None;
+    }
+    plain_string_rest(s)?;
+    eat(s, b"}").then_some(())
+}
+
+/// Moves past the value of an entry, delimited as the whole entry's walk
+/// would pass over it: a literal or a number runs to the `}` that must
+/// follow it, a plain string to its closing quote, a list of integers to
+/// its `]`; brackets and quotes decide where anything else ends.
+fn entry_value(s: &mut Stream<'_>) -> Option<()> {
+    let at = s.offset();
+    match s.text().as_bytes().get(at)? {
+        b'"' => {
+            s.rewind(at + 1);
+            if plain_string_rest(s).is_some() {
+                return Some(());
+            }
+        }
+        b'[' => {
+            s.rewind(at + 1);
+            skip_while(s, |b| b.is_ascii_digit() || b == b'-' || b == b',');
+            if eat(s, b"]") {
+                return Some(());
+            }
+        }
+        b'{' => {}
+        _ => {
+            skip_while(s, |b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+            });
+            return (s.offset() > at).then_some(());
+        }
+    }
+    s.rewind(at);
+    s.raw_value().ok().map(drop)
+}
+
 /// A dense tensor type at the stream in Paddle's compact text,
 /// `{"#":"0.t_dtensor","D":[{"#":"dtype"},[dims],"layout",[],offset]}` with
 /// plain strings, which the stream moves past; `None`, with the stream
@@ -198,4 +258,67 @@ fn eat_all<const N: usize>(s: &mut Stream<'_>, texts: [&str; N]) -> Option<()> {
         .into_iter()
         .all(|text| eat(s, text.as_bytes()))
         .then_some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `matcher` and [`Stream::raw_value`] take from the start of
+    /// `text`, and where the matcher left the stream.
+    fn both(
+        text: &str,
+        matcher: for<'a> fn(&mut Stream<'a>) -> Option<&'a str>,
+    ) -> (Option<String>, usize, Option<String>) {
+        let Ok(mut s) = Stream::new(text.as_bytes()) else {
+            return (None, usize::MAX, None);
+        };
+        let matched = matcher(&mut s).map(str::to_owned);
+        let at = s.offset();
+        let raw = Stream::new(text.as_bytes())
+            .ok()
+            .and_then(|mut whole| whole.raw_value().ok().map(str::to_owned));
+        (matched, at, raw)
+    }
+
+    #[test]
+    fn an_entry_matched_is_the_text_raw_value_delimits() {
+        let entries = [
+            r##"{"AT":{"#":"0.a_bool","D":false},"N":"transpose_x"}"##,
+            r##"{"AT":{"#":"1.a_intarray","D":[-1,8]},"N":"shape"}"##,
+            r##"{"AT":{"#":"1.a_place","D":[0,0,""]},"N":"place"}"##,
+            r##"{"AT":{"#":"0.a_array","D":[{"#":"0.a_bool","D":false}]},"N":"stop_gradient"}"##,
+            r##"{"AT":{"#":"0.a_f32","D":1e-05},"N":"epsilon"}"##,
+            r##"{"AT":{"#":"0.a_str","D":"a\"]}b"},"N":"name"}"##,
+            r##"{"AT":{"#":"0.a_i32","D":-3},"N":"axis"},{"AT":1}"##,
+            r##"{"AT":{"#":"1.a_intarray","D":[]},"N":"axes"}"##,
+            r##"{"AT":{"#":"1.a_intarray","D":[1,[2]]},"N":"axes"}"##,
+            r##"{"AT":{"#":"0.a_str","D":""},"N":"name"}"##,
+            r##"{"AT":{"#":"0.a_f64","D":{"x":"}"}},"N":"name"}"##,
+        ];
+        for text in entries {
+            let (matched, at, raw) = both(text, compact_entry);
+            assert_eq!(matched, raw, "{text}");
+            assert_eq!(at, raw.map_or(0, |r| r.len()), "{text}");
+        }
+    }
+
+    #[test]
+    fn other_spellings_are_left_where_they_were() {
+        let others = [
+            r##"{ "AT":{"#":"0.a_bool","D":false},"N":"x"}"##,
+            r##"{"AT":{"#":"0.a_bool","D":false},"N":"x\n"}"##,
+            r##"{"AT":{"#":"0.a\\u0062","D":1},"N":"x"}"##,
+            r##"{"AT":{"#":"0.a_bool","D":false x},"N":"x"}"##,
+            r##"{"AT":{"#":"0.a_bool","D":[1,2},"N":"x"}"##,
+            r##"{"AT":{"#":"0.a_bool","D":false},"N":"x""##,
+            r##"{"N":"x","AT":{"#":"0.a_bool","D":false}}"##,
+            r##"{"AT":{"#":"0.a_bool","D":},"N":"x"}"##,
+            r##"{"AT":{"#":"0.a_bool","D":[1,2"##,
+        ];
+        for text in others {
+            let (matched, at, _) = both(text, compact_entry);
+            assert_eq!((matched, at), (None, 0), "{text}");
+        }
+    }
 }

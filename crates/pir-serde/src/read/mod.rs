@@ -60,9 +60,13 @@ pub struct ReadOptions {
 /// read finds it awake; a read starts it otherwise, and reads on alone
 /// while it wakes. After a read the thread spins a short while (so that
 /// the next read finds it at once), then sleeps. Does nothing where reads
-/// use one thread (`PIR_LOAD_THREADS=1`, or one core).
-pub fn prepare_threads() {
-    if threads::threads(&ReadOptions::default()) > 1 {
+/// use one thread (`PIR_LOAD_THREADS=1`, or one core), nor when the
+/// largest text to be read (`largest_bytes`) is read on one thread anyway:
+/// then starting the thread (and reading the cgroup's core quota) would be
+/// most of a small command's work.
+pub fn prepare_threads(largest_bytes: u64) {
+    let used = usize::try_from(largest_bytes).map_or(true, |n| n >= threads::MIN_BYTES);
+    if used && threads::threads(&ReadOptions::default()) > 1 {
         let _ = kept::Kept::global();
     }
 }

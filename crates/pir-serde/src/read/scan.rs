@@ -11,7 +11,8 @@ use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
 
 use super::compact::{
-    compact_dense_type, compact_input, compact_items, compact_str_entry, eat, plain_string,
+    compact_dense_type, compact_entry, compact_input, compact_items, compact_str_entry, eat,
+    plain_string,
 };
 use super::tables::{slot, small_table_room, with_room, Recent};
 use crate::error::ReadError;
@@ -571,7 +572,10 @@ impl<'a> Scanner<'a> {
                     let entry = match compact_str_entry(s) {
                         Some(raw) => (raw, None),
                         None => {
-                            let raw = s.raw_value()?;
+                            let raw = match compact_entry(s) {
+                                Some(raw) => raw,
+                                None => s.raw_value()?,
+                            };
                             (raw, self.number_entry(raw))
                         }
                     };

@@ -676,18 +676,19 @@ impl<'a> Reader<'_, 'a> {
         if let Some(entry) = self.plain_str_entry(raw) {
             return Ok(entry);
         }
+        // The context keeps every text read this way with its entry, so a
+        // text met again is one lookup there; only texts spelled otherwise
+        // are kept in the reader's own table.
+        if let Some(entry) = super::direct::entry_text(&self.ctx, raw) {
+            return Ok(entry);
+        }
         if let Some(&entry) = self.entry_cache.get(raw) {
             return Ok(entry);
         }
-        let entry = match super::direct::entry_text(&self.ctx, raw) {
-            Some(entry) => entry,
-            None => {
-                let doc = s.document(raw)?;
-                let entry = self.read_attr_entry(doc.root(), &path.index(index));
-                s.recycle(doc);
-                entry?
-            }
-        };
+        let doc = s.document(raw)?;
+        let entry = self.read_attr_entry(doc.root(), &path.index(index));
+        s.recycle(doc);
+        let entry = entry?;
         self.entry_cache.insert(raw, entry);
         Ok(entry)
     }

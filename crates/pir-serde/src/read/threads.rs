@@ -43,7 +43,7 @@ use crate::error::ReadError;
 /// the cut, costs more than it gains. Measured on the corpus's models
 /// (medians of 5 processes, repeated loads): files of 3.8 KB loaded from
 /// 15 % faster to 18 % slower on two threads, from 5 KB 10-50 % faster.
-const MIN_BYTES: usize = 4 << 10;
+pub(super) const MIN_BYTES: usize = 4 << 10;
 
 /// Lists shorter than this are read on alone when the other thread has not
 /// begun its part by the time this one reaches the cut (it still wakes
@@ -172,10 +172,12 @@ pub(super) struct Lending {
 /// lists of ops run to about the text's end, so the cut is planned on the
 /// whole text, before the reader has found the list.
 pub(super) fn lending(text: &str, options: &ReadOptions, plan: Plan) -> Option<Lending> {
+    // The cut first: a short text needs no second thread, nor the count of
+    // cores (on Linux, read from the cgroup's files).
+    let at = cut(text, plan)?;
     if threads(options) < 2 {
         return None;
     }
-    let at = cut(text, plan)?;
     let kept = plan.kept.or_else(Kept::global)?;
     let rest = text.len().saturating_sub(at);
     let batch_ops = (super::approx_ops(rest) / BATCHES).clamp(MIN_BATCH_OPS, MAX_BATCH_OPS);

@@ -4,7 +4,7 @@
 
 use super::binary::{dim, dim_from_end};
 use super::control_flow::result_from_type;
-use super::{Bad, Cx, Res, Rule};
+use super::{rank_is, Bad, Cx, Res, Rule};
 use crate::expr::DimExpr;
 use crate::fact::ShapeOrData;
 
@@ -312,15 +312,6 @@ fn present_shape(cx: &mut Cx<'_>, i: usize) -> Result<Vec<DimExpr>, Bad> {
     }
 }
 
-/// Refuses unless `t` has `rank` dims.
-fn expect_rank(t: &[DimExpr], rank: usize, message: &str) -> Res {
-    if t.len() == rank {
-        Ok(())
-    } else {
-        Err(Bad(message.into()))
-    }
-}
-
 /// `flash_attn_unpadded`: tokens of all sequences packed along dim 0
 /// (`[total, heads, head_dim]`); the output keeps `q`'s shape, the
 /// softmax and its log-sum-exp run over `q`'s token count rounded to 128.
@@ -339,7 +330,7 @@ fn flash_attn_unpadded(cx: &mut Cx<'_>) -> Res {
         (&cu_q, 1, "cu_seqlens_q with dim [batch_size + 1]"),
         (&cu_k, 1, "cu_seqlens_k with dim [batch_size + 1]"),
     ] {
-        expect_rank(t, rank, &format!("flash_attn_unpadded expects {what}"))?;
+        rank_is(t, rank, |_| format!("flash_attn_unpadded expects {what}"))?;
     }
     cx.eq(&q[2], &k[2]);
     // Paddle reads `k` through a reference the equality just rewrote.
@@ -367,21 +358,17 @@ fn flash_attn_unpadded(cx: &mut Cx<'_>) -> Res {
 /// refused; the seed offset result gets the output's shape.
 fn flashmask_attention(cx: &mut Cx<'_>) -> Res {
     let [q, k, v] = [cx.shape(0)?, cx.shape(1)?, cx.shape(2)?];
-    expect_rank(
-        &q,
-        4,
-        "flash_attn receive input with dim [batch_size, seq_len, num_heads, head_dim]",
-    )?;
+    rank_is(&q, 4, |_| {
+        "flash_attn receive input with dim [batch_size, seq_len, num_heads, head_dim]".into()
+    })?;
     let (k0, k1) = (dim(&k, 0, "Input(K)")?, dim(&k, 1, "Input(K)")?);
     cx.eq(&q[0], &k0);
     cx.eq(&q[0], &dim(&v, 0, "Input(V)")?);
     cx.eq(&k1, &dim(&v, 1, "Input(V)")?);
     let rows = present_shape(cx, 4)?;
-    expect_rank(
-        &rows,
-        4,
-        "flashmask_attention receive startend_row_indices with dim [batch_size, num_heads,seq_len, mask_bounds]",
-    )?;
+    rank_is(&rows, 4, |_| {
+        "flashmask_attention receive startend_row_indices with dim [batch_size, num_heads,seq_len, mask_bounds]".into()
+    })?;
     set_flash_results(cx, &q, &k1, &v)
 }
 

@@ -254,8 +254,9 @@ impl Cx<'_> {
             let fact = if ty.is_null() {
                 ShapeOrData::Null
             } else if self.a.serves_passes() {
-                match crate::rank_check::wrong_ranks(self.ctx(), ty, &fact).first() {
-                    Some(&(_, fact_rank, type_rank)) => {
+                let wrong = crate::rank_check::wrong_ranks(self.ctx(), ty, &fact).next();
+                match wrong {
+                    Some((_, fact_rank, type_rank)) => {
                         self.a.note_skipped(
                             self.p,
                             self.op,

@@ -53,8 +53,13 @@ impl<'a> ProgramDesc<'a> {
                 }
                 5 => {
                     let mut m = r.message(wire, "OpVersionMap")?;
-                    // Checked here, decoded when asked for (`OpVersionMap`).
+                    // Checked here, decoded when asked for (`OpVersionMap`);
+                    // a map checked before in this process is known good.
                     let bytes = m.rest();
+                    if super::version::checked_before(bytes) {
+                        op_version_map.push(bytes);
+                        continue;
+                    }
                     while m.has_more() {
                         let taken = crate::canonical::version_pairs_len(m.rest());
                         if taken > 0 {
@@ -69,6 +74,7 @@ impl<'a> ProgramDesc<'a> {
                             (f, w) => m.skip(f, w)?,
                         }
                     }
+                    super::version::remember_checked(bytes);
                     op_version_map.push(bytes);
                 }
                 _ => r.skip(field, wire)?,
@@ -274,11 +280,19 @@ fn decode_slot<'a>(r: &mut Reader<'a>) -> WireResult<Slot<'a>> {
 /// a call into `memcmp`.
 #[inline]
 pub(super) fn name_lt(a: &str, b: &str) -> bool {
+    // One load for a name of eight bytes or more; a shorter one byte by
+    // byte (a copy of a length known only at run time is a `memcpy` call,
+    // which cost more than the whole comparison).
+    #[inline(always)]
     fn prefix(s: &str) -> u64 {
-        let mut w = [0u8; 8];
-        let n = s.len().min(8);
-        w[..n].copy_from_slice(&s.as_bytes()[..n]);
-        u64::from_be_bytes(w)
+        let b = s.as_bytes();
+        if let Some(head) = b.first_chunk::<8>() {
+            return u64::from_be_bytes(*head);
+        }
+        // Fewer than eight bytes: each shift is at least 8.
+        b.iter()
+            .enumerate()
+            .fold(0, |w, (i, &c)| w | u64::from(c) << (56 - 8 * i))
     }
     // Zero padding keeps the order: a shorter name is less unless the
     // longer one goes on with zero bytes, which leaves the prefixes equal.

@@ -1,0 +1,138 @@
+//! What a print of Paddle's text keeps for the next one in the same
+//! context: the memoized texts of types, attributes and dictionaries (they
+//! are interned and immutable, so each is formatted once per context) and
+//! the printer's reusable tables.
+
+use parking_lot::Mutex;
+
+use crate::attributes::Attribute;
+use crate::entity::SecondaryMap;
+use crate::memo::{HandleTable, MemoBytes, MemoTable};
+use crate::program::ValueId;
+
+/// How many bytes of memoized texts and tables a context keeps between
+/// prints at the most: a printer that holds more leaves nothing behind.
+const KEEP_BYTES: usize = 16 << 20;
+
+/// What printers of Paddle's text leave in their context for the next one
+/// (see the module docs): at most one [`Kept`], taken by a printer while it
+/// prints, so printers on other threads (or inside a custom print) start
+/// afresh rather than wait.
+#[derive(Default)]
+pub(crate) struct KeptPrintState(Mutex<Option<Kept>>);
+
+/// A printer's memoized texts and reusable tables.
+#[derive(Default)]
+pub(super) struct Kept {
+    /// Printed text of types, attributes and dictionaries met so far: they
+    /// are interned and immutable, so each is formatted once.
+    pub(super) cache: TextCache,
+    /// `number + 1` of each value printed so far (0: not yet printed);
+    /// cleared by each print, its room kept.
+    pub(super) numbers: SecondaryMap<ValueId, u32>,
+    /// Counts the prints (and flushes) these tables served: a
+    /// [`PrintedDict`] of an earlier one points into text no longer there.
+    pub(super) print: u64,
+}
+
+impl Kept {
+    /// The bytes its texts and their tables hold (the value numbers, four
+    /// bytes a value of the largest program printed, are not counted).
+    fn footprint(&self) -> usize {
+        let cache = &self.cache;
+        let tables: usize = cache.tables.iter().map(MemoTable::footprint).sum();
+        cache.bytes.as_slice().len() + tables + cache.prev_of.footprint()
+    }
+}
+
+/// Memoized text of interned things.
+#[derive(Default)]
+pub(super) struct TextCache {
+    pub(super) bytes: MemoBytes,
+    /// The texts' places in `bytes`, by [`Texts`] kind and handle.
+    pub(super) tables: [MemoTable; 3],
+    /// The last dictionary printed for each op name, by the name's symbol:
+    /// 1 + its index in `prev` (0: none yet). A table in pages, made where
+    /// op names' symbols lie: not one as long as all symbols.
+    prev_of: HandleTable<u32>,
+    pub(super) prev: Vec<PrintedDict>,
+    /// A cleared [`PrintedDict`] whose buffers the next dictionary reuses.
+    pub(super) spare: PrintedDict,
+}
+
+/// The kinds of handles whose texts are kept, each with its table.
+#[derive(Copy, Clone)]
+pub(super) enum Texts {
+    Types = 0,
+    Attrs = 1,
+    Dicts = 2,
+}
+
+/// A dictionary as printed in Paddle's form: its shown entries in print
+/// order and where each entry's `name:value` text lies in the output.
+/// Dictionaries of one op name mostly repeat the previous one's entries, so
+/// runs of equal entries at the same places are copied from its text.
+#[derive(Default)]
+pub(super) struct PrintedDict {
+    /// The [`Kept::print`] it was printed by.
+    pub(super) print: u64,
+    pub(super) entries: Vec<(crate::context::Symbol, Attribute)>,
+    pub(super) spans: Vec<(usize, usize)>,
+}
+
+impl TextCache {
+    /// The slot in `prev` of the last dictionary printed for op name `name`.
+    #[inline]
+    pub(super) fn prev_slot(&mut self, name: crate::context::Symbol) -> usize {
+        let slot = self.prev_of.get_mut(name.0);
+        if *slot == 0 {
+            self.prev.push(PrintedDict::default());
+            // One slot per symbol at most: the count fits.
+            *slot = self.prev.len() as u32;
+        }
+        *slot as usize - 1
+    }
+
+    /// The buffers of the next dictionary: the spare ones, with room for
+    /// a usual dictionary when they have none (the spare of an op name's
+    /// first dictionary is empty), so that they do not grow entry by entry.
+    pub(super) fn take_spare(&mut self) -> PrintedDict {
+        const ENTRIES: usize = 16;
+        let mut now = std::mem::take(&mut self.spare);
+        now.entries.clear();
+        now.spans.clear();
+        now.entries.reserve(ENTRIES);
+        now.spans.reserve(ENTRIES);
+        now
+    }
+}
+
+impl KeptPrintState {
+    /// What the last printer left, for a printer of Paddle's text (a
+    /// printer of the typed form, which prints kinds' tags, starts empty),
+    /// its value numbers cleared and its print counted.
+    pub(super) fn take(&self, typed: bool) -> Kept {
+        let mut kept = if typed {
+            Kept::default()
+        } else {
+            self.0.lock().take().unwrap_or_default()
+        };
+        kept.numbers.clear();
+        kept.print += 1;
+        kept
+    }
+
+    /// Keeps a printer's `kept` for the next one, unless they are the
+    /// typed form's or past [`KEEP_BYTES`], or the context holds more
+    /// already (a printer that started while this one printed).
+    pub(super) fn give_back(&self, kept: Kept, typed: bool) {
+        let bytes = kept.footprint();
+        if typed || bytes > KEEP_BYTES {
+            return;
+        }
+        let mut slot = self.0.lock();
+        if slot.as_ref().is_none_or(|there| there.footprint() <= bytes) {
+            *slot = Some(kept);
+        }
+    }
+}

@@ -331,13 +331,16 @@ pub(crate) fn composite(x: &mut Exporter<'_>) -> R {
                     vec![crate::export::a_str("approximate", mode)],
                 )
             } else if approximate {
-                // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+                // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), in the
+                // node order onnxruntime fuses into one `FastGelu` (`Pow`
+                // for the cube; `Mul` by the constant, `Add` of x, ...):
+                // unfused it is eight element-wise passes over the tensor.
                 let c = scalar_like(x, 0.044715)?;
                 let k = scalar_like(x, (2.0 / std::f64::consts::PI).sqrt())?;
                 let half = scalar_like(x, 0.5)?;
                 let one = scalar_like(x, 1.0)?;
-                let x2 = x.node1("Mul", &[&a, &a], vec![]);
-                let x3 = x.node1("Mul", &[&x2, &a], vec![]);
+                let three = scalar_like(x, 3.0)?;
+                let x3 = x.node1("Pow", &[&a, &three], vec![]);
                 let cx3 = x.node1("Mul", &[&x3, &c], vec![]);
                 let s = x.node1("Add", &[&a, &cx3], vec![]);
                 let ks = x.node1("Mul", &[&s, &k], vec![]);

@@ -31,6 +31,14 @@ machine load hits both alike, and measures inside it:
 
 Prints the medians over the rounds per model and side, and the ratios, as a
 table with the load average beside it; ``--json`` prints them as JSON.
+
+Small models: ``model`` maps the parameter file and unmaps it when the model
+is dropped. Once NumPy is imported its BLAS threads make the process
+multi-threaded, and unmapping then flushes the other CPUs' address
+translations; on some virtual machines that costs more than the rest of a
+small load. The children inherit the environment, so
+``OPENBLAS_NUM_THREADS=1`` before the command shows the load without it
+(both sides alike).
 """
 
 import argparse

@@ -9,18 +9,30 @@
 # Wall time with hyperfine when it is installed (200 runs, no shell in
 # between), else a loop of 200 runs; then the instruction count of one run
 # (valgrind's callgrind, when installed), the page faults of one run
-# (`perf stat`, when installed) and the loader's relocations
-# (LD_DEBUG=statistics; none for a statically linked executable), which
-# do not depend on the machine's load. `/bin/true` is timed first: what starting any process costs here.
+# (`perf stat`, when installed) and the relative relocations the loader
+# applies (readelf; the loader's time for them from LD_DEBUG=statistics),
+# which do not depend on the machine's load. The floor is timed first:
+# `/bin/true` (starting any process) and, when rustc is installed, a Rust
+# program that prints a line (the loader, the C library and Rust's runtime
+# set up, nothing else).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pir="${1:-target/release/pir}"
 model=tests/corpus/mlp_tiny.json
 commands=("$pir --version" "$pir verify $model")
 
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+floor=(/bin/true)
+if command -v rustc >/dev/null &&
+    echo 'fn main() { println!("pir 0.1.0"); }' |
+    rustc -O -C strip=debuginfo -o "$scratch/hello" - 2>/dev/null; then
+    floor+=("$scratch/hello")
+fi
+
 uptime
 if command -v hyperfine >/dev/null; then
-    hyperfine -N --warmup 20 --runs 200 /bin/true "${commands[@]}"
+    hyperfine -N --warmup 20 --runs 200 "${floor[@]}" "${commands[@]}"
 else
     for command in "${commands[@]}"; do
         start=$(date +%s%N)
@@ -30,19 +42,24 @@ else
     done
 fi
 if command -v valgrind >/dev/null; then
-    for command in "${commands[@]}"; do
-        out=$(mktemp)
+    for command in "${floor[@]}" "${commands[@]}"; do
         # On one core: the reader's second thread, which spins while it
         # waits for work, then counts only what it takes from the first.
-        taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$out" $command 2>&1 >/dev/null |
+        taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$scratch/callgrind.out" $command 2>&1 >/dev/null |
             sed -n "s|.*Collected : *|$command: instructions |p"
-        rm -f "$out"
     done
 fi
 if command -v perf >/dev/null; then
-    for command in "${commands[@]}"; do
+    for command in "${floor[@]}" "${commands[@]}"; do
         perf stat -x, -e page-faults $command 2>&1 >/dev/null |
             sed -n "s|^\([0-9]*\),.*page-faults.*|$command: page faults \1|p"
     done
 fi
-LD_DEBUG=statistics "$pir" --version 2>&1 >/dev/null | grep -m1 'relative relocations' | sed 's/^ *[0-9]*: *//' || true
+if command -v readelf >/dev/null; then
+    # Packed (DT_RELR) ones are listed as "N offsets", the others one a line.
+    relocations=$(readelf -rW "$pir")
+    packed=$(sed -n 's/^ *\([0-9]*\) offsets$/\1/p' <<<"$relocations")
+    unpacked=$(grep -c '_RELATIVE' <<<"$relocations" || true)
+    echo "$pir: relative relocations $((${packed:-0} + unpacked)) (${packed:-0} packed as DT_RELR)"
+fi
+LD_DEBUG=statistics "$pir" --version 2>&1 >/dev/null | grep -m1 'time needed for relocation' | sed 's/^ *[0-9]*: *//' || true

@@ -162,6 +162,11 @@ pub(crate) fn escape_controls(message: &str) -> std::borrow::Cow<'_, str> {
 }
 
 fn main() -> ExitCode {
+    if let Some(version) = version_request() {
+        // A closed stdout (`pir --version | true`) is no error, as for clap.
+        let _ = std::io::stdout().write_all(version.as_bytes());
+        return ExitCode::SUCCESS;
+    }
     let cli = cli::Cli::parse();
     // Nearly every command reads a model: the scanning thread starts while
     // the command builds its context and reads the file (if one is large
@@ -183,6 +188,21 @@ fn main() -> ExitCode {
             let _ = writeln!(std::io::stderr(), "error: {}", escape_controls(&message));
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+/// The answer to `pir --version` or `pir -V` given alone: clap's text
+/// (`pir 0.1.0`), known when the program is built. Building the command
+/// line to print it was a sixth of the command's instructions; any other
+/// command line, `--version` among other arguments too, goes to clap, which
+/// prints the same (a test compares them).
+fn version_request() -> Option<String> {
+    let mut args = std::env::args_os().skip(1);
+    match (args.next(), args.next()) {
+        (Some(arg), None) if arg == "--version" || arg == "-V" => {
+            Some(format!("pir {}\n", env!("CARGO_PKG_VERSION")))
+        }
+        _ => None,
     }
 }
 

@@ -14,6 +14,7 @@
 //! assert!(ctx.op_info(ctx.symbol("builtin.parameter")).is_some());
 //! ```
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::num::NonZeroU32;
@@ -59,8 +60,27 @@ const NO_OP: u32 = u32::MAX;
 /// `MAX_SOURCES`), bits 0..16 the op's number in it.
 const DEFERRED: u32 = 1 << 31;
 
+/// On a deferred registration: its source knows the op has no custom
+/// printer (see [`OpSource::prints_generic`]), so a print builds none.
+const PRINTS_GENERIC: u32 = 1 << 30;
+
 /// Sources a context can hold (`NO_OP` must stay out of the deferred range).
-const MAX_SOURCES: usize = 0x7FFF;
+const MAX_SOURCES: usize = 0x3FFF;
+
+/// The state of a deferred registration: op `index` of source `id`.
+fn deferred_state(id: usize, source: &dyn OpSource, index: u16) -> u32 {
+    let generic = if source.prints_generic(index) {
+        PRINTS_GENERIC
+    } else {
+        0
+    };
+    DEFERRED | generic | (id as u32) << 16 | u32::from(index)
+}
+
+/// The source number of a deferred registration's state.
+fn source_of(state: u32) -> usize {
+    (state >> 16) as usize & MAX_SOURCES
+}
 
 /// Registrations a dialect makes only when an op is first looked up (see
 /// [`IrContext::defer_ops`]): a dialect of many ops pays nothing at context
@@ -86,6 +106,14 @@ pub trait OpSource: Send + Sync {
 
     /// Every op of the source: its number and name.
     fn ops(&self) -> Vec<(u16, &'static str)>;
+
+    /// True when op number `index` is known to print in the generic form
+    /// (its registration has no [`OpInfo::print`]) without building the
+    /// registration: a print then builds none for most ops. False: the
+    /// registration is built to see.
+    fn prints_generic(&self, _index: u16) -> bool {
+        false
+    }
 }
 
 /// A sequence of attribute names and their order by name (see
@@ -137,6 +165,9 @@ pub struct IrContext {
     dialects: Mutex<HashSet<&'static str>>,
     /// Texts of the JSON model format decoded before (see `decoded`).
     decoded: decoded::DecodedTexts,
+    /// What other crates keep here between uses, one value per type (see
+    /// [`IrContext::take_kept`]).
+    kept: Mutex<Vec<Box<dyn Any + Send>>>,
     /// What Paddle-text printers keep between prints (see `printer`).
     pub(crate) kept_prints: crate::printer::KeptPrintState,
     pub(crate) well_known: WellKnown,
@@ -228,6 +259,7 @@ impl IrContext {
             traits: Mutex::new(Vec::new()),
             dialects: Mutex::new(HashSet::new()),
             decoded: decoded::DecodedTexts::default(),
+            kept: Mutex::new(Vec::new()),
             kept_prints: Default::default(),
             well_known,
         };
@@ -475,6 +507,26 @@ impl IrContext {
         self.decoded.remember_entry(text, entry);
     }
 
+    // ----- state other crates keep -----
+
+    /// Takes the value of type `T` left by [`IrContext::keep`], if any: a
+    /// writer's memoized texts of interned things, say (they never change,
+    /// so they hold for every later use of this context). Until it is kept
+    /// again, other takers start afresh rather than wait.
+    pub fn take_kept<T: Any + Send>(&self) -> Option<Box<T>> {
+        let mut kept = self.kept.lock();
+        let i = kept.iter().position(|v| v.is::<T>())?;
+        kept.swap_remove(i).downcast().ok()
+    }
+
+    /// Leaves `value` for the next [`IrContext::take_kept`] of its type,
+    /// in place of one left before.
+    pub fn keep<T: Any + Send>(&self, value: Box<T>) {
+        let mut kept = self.kept.lock();
+        kept.retain(|v| !v.is::<T>());
+        kept.push(value);
+    }
+
     // ----- attribute dictionaries -----
 
     /// Interns an attribute dictionary. Entries keep their order; when a name
@@ -636,7 +688,6 @@ impl IrContext {
     pub fn defer_ops(&self, source: Box<dyn OpSource>) {
         let id = self.op_sources.push(source);
         assert!(id < MAX_SOURCES, "too many op sources");
-        let tag = DEFERRED | (id as u32) << 16;
         let Some(source) = self.op_sources.get(id) else {
             return;
         };
@@ -647,7 +698,9 @@ impl IrContext {
         for i in 0..self.symbols.len() {
             let entry = self.symbols.get(i as u32);
             if let Some((index, _)) = source.find(&entry.text) {
-                entry.op.store(tag | u32::from(index), Ordering::Release);
+                entry
+                    .op
+                    .store(deferred_state(id, &**source, index), Ordering::Release);
             }
         }
     }
@@ -658,7 +711,7 @@ impl IrContext {
         let mut op = (NO_OP, None);
         for (id, source) in self.op_sources.iter() {
             if let Some((index, text)) = source.find(name) {
-                op = (DEFERRED | (id as u32) << 16 | u32::from(index), Some(text));
+                op = (deferred_state(id, &**source, index), Some(text));
             }
         }
         op
@@ -672,6 +725,19 @@ impl IrContext {
             index if index & DEFERRED != 0 => self.materialize(name),
             index => self.op_infos.get(index as usize),
         }
+    }
+
+    /// The custom printer of the op named `name`, if it has one. A deferred
+    /// registration its source knows to have none (see
+    /// [`OpSource::prints_generic`]) is not built.
+    #[inline]
+    pub fn op_printer(&self, name: Symbol) -> Option<crate::op_info::PrintFn> {
+        const GENERIC: u32 = DEFERRED | PRINTS_GENERIC;
+        let state = self.symbols.get(name.0).op.load(Ordering::Acquire);
+        if state != NO_OP && state & GENERIC == GENERIC {
+            return None;
+        }
+        self.op_info(name).and_then(|info| info.print)
     }
 
     /// The registration of the op named `name` (a string), if any.
@@ -692,7 +758,7 @@ impl IrContext {
             built if built & DEFERRED == 0 => return self.op_infos.get(built as usize),
             _ => {}
         }
-        let source = self.op_sources.get(((state & !DEFERRED) >> 16) as usize)?;
+        let source = self.op_sources.get(source_of(state))?;
         let info = source.op_info(self, (state & 0xFFFF) as u16);
         let index = self.op_infos.push(info);
         entry.store(index as u32, Ordering::Release);

@@ -318,9 +318,9 @@ fn fact_mask(name: &str) -> u16 {
     let mut slot = first_slot(name.as_bytes(), FACT_SLOTS_LEN);
     // The table is at most half full: an empty slot ends every search.
     for _ in 0..FACT_SLOTS_LEN {
-        let (op, mask) = FACTS_BY_NAME[slot];
-        if mask == 0 || op == name {
-            return mask;
+        let entry = FACTS_BY_NAME[slot];
+        if entry.mask == 0 || entry.name() == name.as_bytes() {
+            return entry.mask;
         }
         slot = (slot + 1) & (FACT_SLOTS_LEN - 1);
     }
@@ -331,34 +331,114 @@ fn fact_mask(name: &str) -> u16 {
 /// the number of (op, fact) pairs.
 const FACT_SLOTS_LEN: usize = 512;
 
+/// A slot of [`FACTS_BY_NAME`]: the op's name as a range of
+/// [`FACT_OP_NAMES`] and its facts. A range rather than a `&str`: a pointer
+/// in a static is an address the loader rewrites at every start of the
+/// (position-independent) program, and makes the table's pages private
+/// copies; this table is plain data.
+#[derive(Copy, Clone)]
+struct FactSlot {
+    /// Where the name starts in [`FACT_OP_NAMES`].
+    start: u16,
+    /// The name's length in bytes.
+    len: u16,
+    /// The op's facts ([`OpFact::bit`]); 0 for an empty slot.
+    mask: u16,
+}
+
+impl FactSlot {
+    /// The op's name.
+    fn name(self) -> &'static [u8] {
+        let start = usize::from(self.start);
+        &FACT_OP_NAMES[start..start + usize::from(self.len)]
+    }
+}
+
 /// The facts of each op named, in a hash table ([`first_slot`], the next
 /// free slot when that one is taken) built when the crate is compiled:
 /// passes ask for the facts of every op, and nothing is built when a
 /// command starts (a hash map built on first use cost a small command a
 /// tenth of its time). An empty slot has no facts.
-static FACTS_BY_NAME: [(&str, u16); FACT_SLOTS_LEN] = fact_slots();
+static FACTS_BY_NAME: [FactSlot; FACT_SLOTS_LEN] = fact_slots();
+
+/// The names of every fact's ops, one after another in the order they are
+/// declared (an op of several facts is written once per fact).
+static FACT_OP_NAMES: [u8; FACT_OP_NAMES_LEN] = fact_op_names();
+
+/// The length of [`FACT_OP_NAMES`].
+const FACT_OP_NAMES_LEN: usize = fact_op_names_len();
+
+/// Calls `visit(op, start)` for each op of each fact in declaration order,
+/// `start` being where its name sits in [`FACT_OP_NAMES`]; returns the
+/// total length. A macro, as constant functions take no closures.
+macro_rules! for_each_fact_op {
+    (|$fact:ident, $op:ident, $start:ident| $body:block) => {{
+        let mut $start = 0usize;
+        let mut f = 0;
+        while f < OpFact::ALL.len() {
+            let $fact = OpFact::ALL[f];
+            let mut o = 0;
+            while o < $fact.ops().len() {
+                let $op: &'static str = $fact.ops()[o];
+                $body
+                $start += $op.len();
+                o += 1;
+            }
+            f += 1;
+        }
+        $start
+    }};
+}
+
+/// [`FACT_OP_NAMES_LEN`].
+const fn fact_op_names_len() -> usize {
+    for_each_fact_op!(|_fact, _op, _start| {})
+}
+
+/// [`FACT_OP_NAMES`].
+const fn fact_op_names() -> [u8; FACT_OP_NAMES_LEN] {
+    let mut names = [0u8; FACT_OP_NAMES_LEN];
+    for_each_fact_op!(|_fact, op, start| {
+        let bytes = op.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            names[start + i] = bytes[i];
+            i += 1;
+        }
+    });
+    names
+}
 
 /// [`FACTS_BY_NAME`].
-const fn fact_slots() -> [(&'static str, u16); FACT_SLOTS_LEN] {
+const fn fact_slots() -> [FactSlot; FACT_SLOTS_LEN] {
     assert!(OpFact::ALL.len() <= 16, "a fact is a bit of a u16");
-    let mut slots = [("", 0u16); FACT_SLOTS_LEN];
+    assert!(
+        FACT_OP_NAMES_LEN <= u16::MAX as usize,
+        "names are placed by u16"
+    );
+    let names = fact_op_names();
+    let empty = FactSlot {
+        start: 0,
+        len: 0,
+        mask: 0,
+    };
+    let mut slots = [empty; FACT_SLOTS_LEN];
     let mut pairs = 0;
-    let mut f = 0;
-    while f < OpFact::ALL.len() {
-        let fact = OpFact::ALL[f];
-        let mut o = 0;
-        while o < fact.ops().len() {
-            let op = fact.ops()[o];
-            let mut slot = first_slot(op.as_bytes(), FACT_SLOTS_LEN);
-            while slots[slot].1 != 0 && !str_eq(slots[slot].0, op) {
-                slot = (slot + 1) & (FACT_SLOTS_LEN - 1);
-            }
-            slots[slot] = (op, slots[slot].1 | fact.bit());
-            pairs += 1;
-            o += 1;
+    for_each_fact_op!(|fact, op, start| {
+        let mut slot = first_slot(op.as_bytes(), FACT_SLOTS_LEN);
+        while slots[slot].mask != 0 && !names_eq(&names, slots[slot], op) {
+            slot = (slot + 1) & (FACT_SLOTS_LEN - 1);
         }
-        f += 1;
-    }
+        if slots[slot].mask == 0 {
+            slots[slot] = FactSlot {
+                start: start as u16,
+                len: op.len() as u16,
+                mask: 0,
+            };
+        }
+        slots[slot].mask |= fact.bit();
+        pairs += 1;
+    });
     assert!(
         pairs * 2 <= FACT_SLOTS_LEN,
         "the table of facts is too small"
@@ -366,15 +446,15 @@ const fn fact_slots() -> [(&'static str, u16); FACT_SLOTS_LEN] {
     slots
 }
 
-/// `a == b`, for constant evaluation.
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
+/// Whether `slot` names `op`, for constant evaluation.
+const fn names_eq(names: &[u8], slot: FactSlot, op: &str) -> bool {
+    let op = op.as_bytes();
+    if slot.len as usize != op.len() {
         return false;
     }
     let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
+    while i < op.len() {
+        if names[slot.start as usize + i] != op[i] {
             return false;
         }
         i += 1;
@@ -433,6 +513,24 @@ mod tests {
             names.sort_unstable();
             names.dedup();
             assert_eq!(names.len(), fact.ops().len(), "{fact:?} names an op twice");
+        }
+    }
+
+    /// The table answers for every defined op what the fact lists say, and
+    /// nothing for names that are no op or a prefix of one.
+    #[test]
+    fn the_table_holds_the_facts_of_the_lists() {
+        for def in crate::op_def::OP_DEFS {
+            let name = def.name.as_str();
+            let listed: Vec<OpFact> = OpFact::ALL
+                .iter()
+                .copied()
+                .filter(|fact| fact.ops().contains(&name))
+                .collect();
+            assert_eq!(facts_of(name).collect::<Vec<_>>(), listed, "{name}");
+        }
+        for name in ["", "pd_op.", "pd_op.conv2", "pd_op.conv2d_x", "conv2d"] {
+            assert_eq!(fact_mask(name), 0, "{name}");
         }
     }
 

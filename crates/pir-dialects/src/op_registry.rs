@@ -67,6 +67,13 @@ impl OpSource for TableOps {
             .filter(|&(_, name)| is_registered_name(name))
             .collect()
     }
+
+    /// Dialects give printers to ops with regions only (a test checks).
+    fn prints_generic(&self, index: u16) -> bool {
+        OP_DEFS
+            .get(usize::from(index))
+            .is_some_and(|def| def.num_regions == 0)
+    }
 }
 
 /// The registration of `def`: its attributes, definition, traits and checks.

@@ -207,6 +207,32 @@ fn registered_ops_expose_their_definition() {
 }
 
 #[test]
+fn printers_are_known_without_building_registrations() {
+    // Asked first in a fresh context (nothing built), the printer lookup
+    // agrees with the built registrations of another.
+    let fresh = pir_dialects::pd_op_context();
+    let built = pir_dialects::pd_op_context();
+    let mut with_printer = Vec::new();
+    for def in OP_DEFS {
+        let has = fresh.op_printer(fresh.symbol(&def.name)).is_some();
+        let info = built.op_info(built.symbol(&def.name));
+        assert_eq!(has, info.is_some_and(|i| i.print.is_some()), "{}", def.name);
+        if has {
+            with_printer.push(def.name.as_str());
+        }
+    }
+    assert_eq!(
+        with_printer,
+        [
+            "cf.stack_create",
+            "pd_op.if",
+            "pd_op.pylayer",
+            "pd_op.while"
+        ]
+    );
+}
+
+#[test]
 fn typed_views_build_ops_and_read_them_back() {
     let ctx = pir_dialects::pd_op_context();
     let mut p = Program::new(ctx.clone());

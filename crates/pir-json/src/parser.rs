@@ -206,7 +206,7 @@ pub(crate) fn parse_value_at<'a>(
 /// A generous guess of the number of tape nodes, so that typical model files never regrow
 /// the tape (Paddle's compact files have about one value per 5 bytes; reserving does not
 /// touch the memory). Capped so that a huge input does not reserve gigabytes up front.
-fn estimate_nodes(len: usize) -> usize {
+pub(crate) fn estimate_nodes(len: usize) -> usize {
     (len / 4 + 16).min(1 << 24)
 }
 
@@ -328,18 +328,26 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
 }
 
+/// The offset past the spaces from `pos` on, eight at a time:
+/// pretty-printed files indent with long runs of them.
+#[inline]
+pub(crate) fn skip_spaces(input: &[u8], mut pos: usize) -> usize {
+    const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+    while let Some(chunk) = input.get(pos..).and_then(|s| s.first_chunk::<8>()) {
+        let other = u64::from_le_bytes(*chunk) ^ SPACES;
+        if other != 0 {
+            return pos + (other.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    pos
+}
+
 /// Skips whitespace from `pos`; returns the new position.
 #[inline(never)]
 pub(crate) fn skip_ws(input: &[u8], mut pos: usize) -> usize {
-    const SPACES: u64 = 0x2020_2020_2020_2020;
     loop {
-        // Pretty-printed files indent with long runs of spaces.
-        while let Some(chunk) = input.get(pos..).and_then(|s| s.first_chunk::<8>()) {
-            if u64::from_le_bytes(*chunk) != SPACES {
-                break;
-            }
-            pos += 8;
-        }
+        pos = skip_spaces(input, pos);
         match input.get(pos) {
             Some(&b) if is_ws(b) => pos += 1,
             _ => return pos,

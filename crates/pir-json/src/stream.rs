@@ -430,7 +430,11 @@ impl<'a> Stream<'a> {
     /// as a document of its own. Give it back with [`recycle`](Self::recycle).
     pub fn document(&mut self, raw: &'a str) -> Result<Document<'a>, ParseError> {
         let offset = self.offset_of(raw);
-        let tape = std::mem::take(&mut self.tape);
+        let mut tape = std::mem::take(&mut self.tape);
+        // The text's length is known: room for its nodes at once, rather
+        // than a tape grown (and copied) a doubling at a time.
+        tape.clear();
+        tape.reserve(crate::parser::estimate_nodes(raw.len()));
         let (doc, end) = parse_value_at(self.text, offset, tape, &mut self.stack)?;
         // `raw` must be exactly one value: `1e1{"a"` delimits as one piece but parses as `1e1`.
         if end != offset + raw.len() {
@@ -466,6 +470,7 @@ static DELIMITERS: [u8; 256] = {
     classes[b'{' as usize] = 2;
     classes[b']' as usize] = 3;
     classes[b'}' as usize] = 3;
+    classes[b'\n' as usize] = 4;
     classes
 };
 
@@ -494,6 +499,7 @@ fn delimit(input: &[u8], start: usize) -> Result<usize, Fail> {
                 pos += 1;
                 match DELIMITERS[usize::from(b)] {
                     0 => {}
+                    4 => pos = crate::parser::skip_spaces(input, pos),
                     1 => {
                         let open = pos - 1;
                         loop {

@@ -419,12 +419,13 @@ impl<'o> Writer<'o> {
 
     /// Writes one compact JSON value by handing the output buffer to `write`
     /// after the separator (e.g. a small object with a number formatted in
-    /// place). `write` must append exactly one complete compact value.
+    /// place), and gives what `write` returns. `write` must append exactly
+    /// one complete compact value.
     #[inline]
-    pub fn raw_value_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+    pub fn raw_value_with<R>(&mut self, write: impl FnOnce(&mut Vec<u8>) -> R) -> R {
         debug_assert!(!self.pretty, "raw_value_with is for compact output");
         self.before_value();
-        write(self.out);
+        write(self.out)
     }
 
     /// Writes a parsed value and everything below it: objects with their members in file

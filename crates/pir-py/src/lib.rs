@@ -12,7 +12,8 @@
 //! `IrContext::Instance()`), so types and attributes taken from one program
 //! can build ops in another.
 #![deny(unsafe_op_in_unsafe_fn)]
-#![forbid(unsafe_code)]
+// One function opts in: handing NumPy a tensor's bytes (`numpy_view.rs`).
+#![deny(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -31,6 +32,7 @@ mod attrs;
 mod defs;
 mod errors;
 mod ir;
+mod numpy_view;
 mod params;
 mod program;
 
@@ -144,11 +146,17 @@ fn load(
             Some(names) => PyProgram::with_param_names(loaded.model, names),
             None => PyProgram::of(loaded.model),
         };
-        Ok(PyModel {
-            program: Py::new(py, program)?,
-            path: Some(loaded.file.display().to_string()),
-            missing_params: loaded.missing_params,
-        })
+        // A UTF-8 path (the usual case) becomes the string as it is.
+        let path = loaded
+            .file
+            .into_os_string()
+            .into_string()
+            .unwrap_or_else(|path| Path::new(&path).display().to_string());
+        Ok(PyModel::loaded(
+            Py::new(py, program)?,
+            path,
+            loaded.missing_params,
+        ))
     })
 }
 

@@ -3,11 +3,12 @@
 //!
 //! The abi3 build for CPython 3.9 cannot export the buffer protocol from a
 //! Rust type (the limited API has `Py_buffer` from 3.11 on), so bytes are
-//! handed to NumPy through the array interface: a [`PyTensorBuffer`] shares
-//! the tensor the program holds (the same allocation: a memory-mapped
-//! tensor keeps its map, an assigned one its bytes, and nothing is copied
-//! however many arrays view it), and `numpy.asarray` makes a read-only
-//! array over its bytes that keeps the buffer alive as its `base`.
+//! handed to NumPy by its C API: a [`PyTensorBuffer`] shares the tensor the
+//! program holds (the same allocation: a memory-mapped tensor keeps its
+//! map, an assigned one its bytes, and nothing is copied however many
+//! arrays view it), and NumPy makes a read-only array over its bytes that
+//! keeps the buffer alive as its `base` ([`numpy_view`]). The buffer also
+//! has the array interface, for `numpy.asarray(buffer)`.
 //! The array itself exports the buffer protocol (`memoryview(array)`).
 //! bfloat16 tensors are viewed as `uint16` and float8 ones as `uint8`, the
 //! way Paddle hands them to NumPy.
@@ -24,11 +25,10 @@ use pir_params::{DType, Tensor};
 use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 
-use crate::errors;
 use crate::program::PyProgram;
+use crate::{errors, numpy_view};
 
 /// Owns a tensor's bytes for the NumPy array viewing them.
 #[pyclass(name = "TensorBuffer", module = "pir", frozen)]
@@ -66,7 +66,7 @@ impl From<Tensor> for SharedTensor {
 }
 
 /// The NumPy type string of a dtype as NumPy sees Paddle's tensors.
-fn typestr(dtype: DType) -> &'static str {
+pub(crate) fn typestr(dtype: DType) -> &'static str {
     dtype.numpy_code().unwrap_or("|u1")
 }
 
@@ -104,21 +104,23 @@ impl PyTensorBuffer {
     }
 }
 
-/// `numpy.asarray`, looked up once rather than imported per array.
-fn asarray(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
-    static ASARRAY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    ASARRAY.import(py, "numpy", "asarray")
+impl PyTensorBuffer {
+    /// The tensor whose bytes the buffer owns.
+    pub(crate) fn tensor(&self) -> PyResult<&Tensor> {
+        self.shared.tensor()
+    }
 }
 
-/// A read-only NumPy array over a tensor's bytes (no copy).
+/// A read-only NumPy array over a tensor's bytes (no copy), whose `base` is
+/// the [`PyTensorBuffer`] owning them.
 pub(crate) fn to_numpy(py: Python<'_>, tensor: impl Into<SharedTensor>) -> PyResult<Py<PyAny>> {
-    let buffer = Py::new(
+    let buffer = Bound::new(
         py,
         PyTensorBuffer {
             shared: tensor.into(),
         },
     )?;
-    Ok(asarray(py)?.call1((buffer,))?.unbind())
+    Ok(numpy_view::readonly_array(buffer)?.unbind())
 }
 
 /// A tensor holding a copy of an array-like's elements, little-endian and

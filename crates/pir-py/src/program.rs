@@ -8,6 +8,7 @@ use pir_core::printer::PrintOptions;
 use pir_core::walk::Order;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList};
 
 use crate::errors;
@@ -382,6 +383,25 @@ pub struct PyModel {
     /// The parameter file `load` looked for beside the program and did not
     /// find, while the program declares persistable variables.
     pub(crate) missing_params: Option<PathBuf>,
+    /// `params`, made on first use: every access gives the same mapping
+    /// (`{n: model.params[n] for n in model.params}` reads it per name).
+    params: PyOnceLock<Py<PyParams>>,
+}
+
+impl PyModel {
+    /// The model `pir.load` read from `path`.
+    pub(crate) fn loaded(
+        program: Py<PyProgram>,
+        path: String,
+        missing_params: Option<PathBuf>,
+    ) -> PyModel {
+        PyModel {
+            program,
+            path: Some(path),
+            missing_params,
+            params: PyOnceLock::new(),
+        }
+    }
 }
 
 #[pymethods]
@@ -393,6 +413,7 @@ impl PyModel {
             program,
             path: None,
             missing_params: None,
+            params: PyOnceLock::new(),
         }
     }
 
@@ -405,10 +426,16 @@ impl PyModel {
     /// The parameters: a mutable mapping from name to a read-only NumPy
     /// array viewing the file's memory (no copy); assigning copies the array.
     #[getter]
-    fn params(&self, py: Python<'_>) -> PyParams {
-        PyParams {
-            program: self.program.clone_ref(py),
-        }
+    fn params(&self, py: Python<'_>) -> PyResult<Py<PyParams>> {
+        let params = self.params.get_or_try_init(py, || {
+            Py::new(
+                py,
+                PyParams {
+                    program: self.program.clone_ref(py),
+                },
+            )
+        })?;
+        Ok(params.clone_ref(py))
     }
 
     /// The file the model was loaded from, if any.

@@ -352,6 +352,44 @@ def test_parameters_are_views_of_the_file(mlp):
     assert np.array_equal(array, expected)
 
 
+def test_arrays_of_every_element_type_view_the_file(tmp_path):
+    arrays = {
+        "a_bool": np.array([[True, False, True]]),
+        "b_int8": np.arange(-3, 3, dtype=np.int8).reshape(2, 3),
+        "c_uint8": np.arange(7, dtype=np.uint8),
+        "d_int16": np.arange(6, dtype=np.int16).reshape(1, 2, 3),
+        "e_int32": np.array([7], dtype=np.int32),
+        "f_int64": np.zeros((2, 0, 3), dtype=np.int64),        # no elements
+        "g_float16": np.linspace(0, 1, 5).astype(np.float16),
+        "h_float32": np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5),
+        "i_float64": np.array([1.5, -2.25]),
+        "j_complex64": np.array([1 + 2j, 3 - 4j], dtype=np.complex64),
+        "k_complex128": np.array([[5 - 6j]]),
+        "l_bfloat16": np.array([0x3F80, 0x4000], dtype=np.uint16),
+    }
+    path = tmp_path / "all.pdiparams"
+    pir.save_params(path, arrays, dtypes={"l_bfloat16": "bfloat16"})
+    back = pir.load_params(path, sorted(arrays))
+    for name, want in arrays.items():
+        got = back[name]
+        assert got.dtype == want.dtype and got.shape == want.shape, name
+        assert np.array_equal(got, want), name
+        assert not got.flags.writeable and got.flags.c_contiguous, name
+        assert isinstance(got.base, pir.TensorBuffer) and got.base.is_mapped, name
+        assert got.base.dtype == ("bfloat16" if name == "l_bfloat16" else want.dtype.name)
+        # The buffer still hands NumPy its bytes through the array interface.
+        assert np.array_equal(np.asarray(got.base), want), name
+        with pytest.raises(ValueError):
+            got.flags.writeable = True
+    del back
+    gc.collect()
+
+
+def test_params_is_one_mapping_per_model(mlp):
+    assert mlp.params is mlp.params
+    assert {n: mlp.params[n] for n in mlp.params}.keys() == set(mlp.parameter_names())
+
+
 def test_assigning_parameters_copies(tmp_path, mlp):
     params = mlp.params
     w = params["linear_0.w_0"].copy()

@@ -190,3 +190,65 @@ fn a_program_that_cannot_be_written_leaves_no_file() {
     assert!(err.to_string().contains("parameter_name"), "{err}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// The forms a program is written in: compact and indented, with and
+/// without output attributes, for an older release.
+const FORMS: [(bool, bool, u64); 4] = [
+    (true, false, pir_serde::PIR_VERSION),
+    (false, false, pir_serde::PIR_VERSION),
+    (true, true, pir_serde::PIR_VERSION),
+    (true, false, 1),
+];
+
+/// A write's output in form `(trainable, readable, version)`, whole and
+/// streamed (which must agree); an error as its message.
+fn written_form(
+    program: &pir_core::Program,
+    (trainable, readable, version): (bool, bool, u64),
+) -> Result<Vec<u8>, String> {
+    let options = pir_serde::WriteOptions {
+        trainable,
+        readable,
+        version,
+    };
+    let whole = pir_serde::write_to_vec(program, &options).map_err(|e| e.to_string());
+    let mut sink = Sink::default();
+    let streamed = pir_serde::write_to(program, &options, &mut sink)
+        .map(|()| sink.bytes)
+        .map_err(|e| e.to_string());
+    assert!(whole == streamed, "streamed output differs");
+    whole
+}
+
+#[test]
+fn writes_in_a_shared_context_equal_those_of_a_fresh_one() {
+    // Writes keep the texts of types, attributes and op names in their
+    // context for later ones: every corpus program read into one context
+    // and written there again and again, in every form and interleaved
+    // with the others, gives what a context of its own gives each form.
+    let shared = pir_dialects::pd_op_context();
+    let mut cases = Vec::new();
+    for model in pir_corpus::models() {
+        let bytes = std::fs::read(model.json()).unwrap();
+        let read = |ctx| pir_serde::read_slice(ctx, &bytes, &Default::default()).unwrap();
+        let expected: Vec<_> = FORMS
+            .iter()
+            .map(|&form| written_form(&read(pir_dialects::pd_op_context()).program, form))
+            .collect();
+        cases.push((model.name, expected, read(shared.clone())));
+    }
+    assert!(
+        cases.len() >= 5,
+        "the corpus has at least the shipped models"
+    );
+    for round in 0..3 {
+        for (name, expected, loaded) in &cases {
+            for (&form, expected) in FORMS.iter().zip(expected) {
+                assert!(
+                    written_form(&loaded.program, form) == *expected,
+                    "{name}: write {round} of {form:?} in a shared context differs"
+                );
+            }
+        }
+    }
+}

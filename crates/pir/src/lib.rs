@@ -466,14 +466,14 @@ impl Model {
     /// of `prefix.pdopt`, as `paddle.static.save` writes them).
     pub fn load_params_beside(&mut self, prefix: &Path) -> Result<(), Error> {
         let combined = with_extension(prefix, ".pdiparams");
-        let pickle = with_extension(prefix, ".pdparams");
-        let optimizer = with_extension(prefix, ".pdopt");
         // The usual case, a `.pdiparams` beside the model, is mapped at once
         // rather than looked for first.
         match pir_params::map_file(&combined) {
             Err(pir_params::Error::Io(e)) if e.source.kind() == std::io::ErrorKind::NotFound => {}
             map => return self.bind_pdiparams(&combined, map),
         }
+        let pickle = with_extension(prefix, ".pdparams");
+        let optimizer = with_extension(prefix, ".pdopt");
         if pickle.exists() && optimizer.exists() {
             self.load_state_dicts(&[&pickle, &optimizer])
         } else if pickle.exists() {

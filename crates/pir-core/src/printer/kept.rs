@@ -69,15 +69,22 @@ pub(super) enum Texts {
 }
 
 /// A dictionary as printed in Paddle's form: its shown entries in print
-/// order and where each entry's `name:value` text lies in the output.
+/// order, each with where its `name:value` text lies in the output.
 /// Dictionaries of one op name mostly repeat the previous one's entries, so
 /// runs of equal entries at the same places are copied from its text.
 #[derive(Default)]
 pub(super) struct PrintedDict {
     /// The [`Kept::print`] it was printed by.
     pub(super) print: u64,
-    pub(super) entries: Vec<(crate::context::Symbol, Attribute)>,
-    pub(super) spans: Vec<(usize, usize)>,
+    pub(super) entries: Vec<PrintedEntry>,
+}
+
+/// An entry of a [`PrintedDict`] and the span of its text in the output.
+#[derive(Copy, Clone)]
+pub(super) struct PrintedEntry {
+    pub(super) entry: (crate::context::Symbol, Attribute),
+    pub(super) start: usize,
+    pub(super) end: usize,
 }
 
 impl TextCache {
@@ -86,6 +93,10 @@ impl TextCache {
     pub(super) fn prev_slot(&mut self, name: crate::context::Symbol) -> usize {
         let slot = self.prev_of.get_mut(name.0);
         if *slot == 0 {
+            if self.prev.capacity() == 0 {
+                // Programs name a few dozen ops: not grown one at a time.
+                self.prev.reserve(32);
+            }
             self.prev.push(PrintedDict::default());
             // One slot per symbol at most: the count fits.
             *slot = self.prev.len() as u32;
@@ -93,16 +104,14 @@ impl TextCache {
         *slot as usize - 1
     }
 
-    /// The buffers of the next dictionary: the spare ones, with room for
-    /// a usual dictionary when they have none (the spare of an op name's
-    /// first dictionary is empty), so that they do not grow entry by entry.
+    /// The buffer of the next dictionary: the spare one, with room for a
+    /// usual dictionary when it has none (the spare of an op name's first
+    /// dictionary is empty), so that it does not grow entry by entry.
     pub(super) fn take_spare(&mut self) -> PrintedDict {
         const ENTRIES: usize = 16;
         let mut now = std::mem::take(&mut self.spare);
         now.entries.clear();
-        now.spans.clear();
         now.entries.reserve(ENTRIES);
-        now.spans.reserve(ENTRIES);
         now
     }
 }

@@ -45,7 +45,7 @@ use crate::program::{BlockId, OpId, Program, ValueDef, ValueId};
 use crate::types::Type;
 
 pub(crate) use kept::KeptPrintState;
-use kept::{Kept, PrintedDict, TextCache, Texts};
+use kept::{Kept, PrintedDict, PrintedEntry, TextCache, Texts};
 
 /// Marks the entries of `Printer::numbers` that are not op results (block
 /// arguments and keyword arguments), so a result prints without a look at
@@ -598,7 +598,6 @@ impl<'a> Printer<'a> {
         if prev.print != self.kept.print {
             // Printed by an earlier print: its text is gone.
             prev.entries.clear();
-            prev.spans.clear();
         }
         let mut now = self.kept.cache.take_spare();
         now.print = self.kept.print;
@@ -610,8 +609,8 @@ impl<'a> Printer<'a> {
                 continue;
             }
             let i = now.entries.len();
-            now.entries.push((name, attr));
-            if prev.entries.get(i) == Some(&(name, attr)) {
+            if let Some(&same) = prev.entries.get(i).filter(|e| e.entry == (name, attr)) {
+                now.entries.push(same);
                 run = Some(run.map_or((i, i), |(first, _)| (first, i)));
                 continue;
             }
@@ -625,7 +624,11 @@ impl<'a> Printer<'a> {
             self.write_str(ctx.symbol_str(name));
             self.out.push(b':');
             self.print_attr(attr);
-            now.spans.push((start, self.out.len()));
+            now.entries.push(PrintedEntry {
+                entry: (name, attr),
+                start,
+                end: self.out.len(),
+            });
         }
         if let Some((first, last)) = run {
             self.copy_entries(&prev, first, last, &mut now);
@@ -636,7 +639,8 @@ impl<'a> Printer<'a> {
     }
 
     /// Copies the text of `prev`'s entries `first..=last` (printed one after
-    /// the other earlier in this output), recording their new places in `now`.
+    /// the other earlier in this output), recording their new places in
+    /// `now` (which holds them already, at their old places).
     fn copy_entries(
         &mut self,
         prev: &PrintedDict,
@@ -647,15 +651,14 @@ impl<'a> Printer<'a> {
         if first > 0 {
             self.out.push(b',');
         }
-        let (from, to) = (prev.spans[first].0, prev.spans[last].1);
+        let (from, to) = (prev.entries[first].start, prev.entries[last].end);
         let at = self.out.len();
         // The output only grows while printing: the earlier text is there.
         self.out.extend_from_within(from..to);
-        now.spans.extend(
-            prev.spans[first..=last]
-                .iter()
-                .map(|&(s, e)| (s - from + at, e - from + at)),
-        );
+        for e in &mut now.entries[first..=last] {
+            e.start = e.start - from + at;
+            e.end = e.end - from + at;
+        }
     }
 
     /// Prints the operand types separated by `, ` (`<<NULL TYPE>>` for absent operands).
@@ -687,7 +690,8 @@ impl<'a> Printer<'a> {
 
     /// Prints one op (its custom form if it has one) without indentation or newline.
     pub fn print_op(&mut self, program: &Program, op: OpId) {
-        if let Some(print) = program.op_info(op).and_then(|info| info.print) {
+        // Not `op_info`: that would build registrations a print needs not.
+        if let Some(print) = self.ctx.op_printer(program.op_name(op)) {
             print(self, program, op);
         } else {
             self.print_generic_op(program, op);

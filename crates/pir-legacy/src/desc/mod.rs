@@ -404,10 +404,68 @@ pub struct OpDesc<'a> {
     pub has_var_attrs: bool,
 }
 
+/// Whether two names are equal, compared inline: names are short (slot,
+/// attribute and variable names of a few to a few dozen bytes) and the
+/// general comparison calls `memcmp` whenever the lengths agree, which costs
+/// more than the comparison itself. Names up to 32 bytes are compared as
+/// overlapping words from both ends.
+#[inline(always)]
+pub fn name_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if let (Some(ha), Some(hb)) = (a.first_chunk::<16>(), b.first_chunk::<16>()) {
+        if n > 32 {
+            return a == b;
+        }
+        // Both 16 to 32 bytes: the last sixteen overlap the first.
+        return ha == hb && a.last_chunk::<16>() == b.last_chunk::<16>();
+    }
+    if let (Some(ha), Some(hb)) = (a.first_chunk::<8>(), b.first_chunk::<8>()) {
+        return ha == hb && a.last_chunk::<8>() == b.last_chunk::<8>();
+    }
+    if let (Some(ha), Some(hb)) = (a.first_chunk::<4>(), b.first_chunk::<4>()) {
+        return ha == hb && a.last_chunk::<4>() == b.last_chunk::<4>();
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// A name as a hash-map key: hashed as the `str` is, compared with
+/// [`name_eq`] (maps of variable names are probed several times per op,
+/// and each hit compares the name in full).
+#[derive(Debug, Clone, Copy)]
+pub struct Name<'a>(pub &'a str);
+
+impl PartialEq for Name<'_> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        name_eq(self.0, other.0)
+    }
+}
+
+impl Eq for Name<'_> {}
+
+/// Looks a name up by `&str` (hashed and compared alike; hot look-ups
+/// take a [`Name`], whose comparison is inline).
+impl std::borrow::Borrow<str> for Name<'_> {
+    fn borrow(&self) -> &str {
+        self.0
+    }
+}
+
+impl std::hash::Hash for Name<'_> {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
 fn find_slot<'s, 'a>(slots: &'s [Slot<'a>], name: &str) -> Option<&'s [&'a str]> {
     slots
         .iter()
-        .find(|s| s.name == name)
+        .find(|s| name_eq(s.name, name))
         .map(|s| s.args.as_slice())
 }
 
@@ -446,9 +504,13 @@ impl<'a> OpDesc<'a> {
 
     /// Attribute `name`: the file's, else the extra attribute's default.
     pub fn attr(&self, name: &str) -> Option<&AttrValue<'a>> {
-        match self.attrs.iter().find(|a| a.name == name) {
+        match self.attrs.iter().find(|a| name_eq(a.name, name)) {
             Some(a) => Some(&a.value),
-            None => self.extra.iter().find(|(n, _)| *n == name).map(|(_, v)| v),
+            None => self
+                .extra
+                .iter()
+                .find(|(n, _)| name_eq(n, name))
+                .map(|(_, v)| v),
         }
     }
 
@@ -459,7 +521,7 @@ impl<'a> OpDesc<'a> {
         let extra = self
             .extra
             .iter()
-            .filter(|(n, _)| !self.attrs.iter().any(|a| a.name == *n))
+            .filter(|(n, _)| !self.attrs.iter().any(|a| name_eq(a.name, n)))
             .map(|(n, v)| (*n, v));
         own.chain(extra)
     }
@@ -489,13 +551,13 @@ pub struct BlockDesc<'a> {
     /// Ops in order.
     pub ops: Vec<OpDesc<'a>>,
     /// Index in `vars` of the first variable of each name.
-    by_name: FxHashMap<&'a str, usize>,
+    by_name: FxHashMap<Name<'a>, usize>,
 }
 
 impl<'a> BlockDesc<'a> {
     /// The block's own variable `name` (the first, if declared twice).
     pub fn var(&self, name: &str) -> Option<&VarDesc<'a>> {
-        self.vars.get(*self.by_name.get(name)?)
+        self.vars.get(*self.by_name.get(&Name(name))?)
     }
 }
 
@@ -524,7 +586,7 @@ impl<'a> ProgramDesc<'a> {
         // bound keeps a look-up short in blocks edited after that check.
         for _ in 0..=MAX_DEPTH {
             let blk = self.blocks.get(b)?;
-            if let Some(&i) = blk.by_name.get(name) {
+            if let Some(&i) = blk.by_name.get(&Name(name)) {
                 return Some((b, i));
             }
             b = usize::try_from(blk.parent_idx).ok()?;

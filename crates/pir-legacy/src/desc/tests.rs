@@ -334,3 +334,24 @@ fn kind_numbers_round_trip() {
     assert_eq!(VarKind::from_i32(7), VarKind::DenseTensor);
     assert_eq!(VarKind::from_i32(5), VarKind::Scalar(DataKind::Fp32));
 }
+
+/// The inline name comparison agrees with `==` at every length it treats
+/// apart (below four bytes, words of four, eight and sixteen from both
+/// ends, longer names) and for a difference at every position.
+#[test]
+fn name_eq_agrees_with_string_equality() {
+    for n in 0..40 {
+        let base: String = (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+        assert!(name_eq(&base, &base.clone()), "{base}");
+        assert_eq!(Name(&base), Name(&base.clone()));
+        for at in 0..n {
+            let mut other = base.clone().into_bytes();
+            other[at] = b'Z';
+            let other = String::from_utf8(other).unwrap_or_default();
+            assert!(!name_eq(&base, &other), "{base} vs {other}");
+            assert_ne!(Name(&base), Name(&other));
+        }
+        let longer = format!("{base}a");
+        assert!(!name_eq(&base, &longer), "{base} vs {longer}");
+    }
+}

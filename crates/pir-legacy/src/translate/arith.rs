@@ -12,6 +12,16 @@ use super::{OpSite, Translator};
 use crate::desc::OpDesc;
 use crate::error::Result;
 
+/// The 2-D shape `mul` flattens an input of dims `dims` to around its
+/// first `n` dims (`n <= dims.len()`): the product of each part, `-1` when
+/// a part holds an unknown dim. Dims from the file may multiply past
+/// `i64`: the product wraps, as Paddle's `int64_t` product does (a checked
+/// one would panic in builds with overflow checks).
+pub(crate) fn mul_flat_shape(dims: &[i64], n: usize) -> [i64; 2] {
+    let product = |part: &[i64]| part.iter().fold(1i64, |a, &d| a.wrapping_mul(d)).max(-1);
+    [product(&dims[..n]), product(&dims[n..])]
+}
+
 impl<'d> Translator<'d> {
     /// `mul`: both inputs flattened to 2-D by `x/y_num_col_dims`, `matmul`,
     /// and the result reshaped back.
@@ -33,12 +43,8 @@ impl<'d> Translator<'d> {
         if xn > xs.len() || yn > ys.len() {
             return Err(self.err("`mul`: num_col_dims exceeds the input rank"));
         }
-        let flat = |s: &[i64], n: usize| -> Vec<i64> {
-            let p = |r: &[i64]| r.iter().product::<i64>().max(-1);
-            vec![p(&s[..n]), p(&s[n..])]
-        };
-        let x2 = self.build_reshape(dst, xv, &flat(&xs, xn))?;
-        let y2 = self.build_reshape(dst, yv, &flat(&ys, yn))?;
+        let x2 = self.build_reshape(dst, xv, &mul_flat_shape(&xs, xn))?;
+        let y2 = self.build_reshape(dst, yv, &mul_flat_shape(&ys, yn))?;
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let ctx = self.ctx.clone();
         let mut m = AttrMap::new();
@@ -189,5 +195,21 @@ impl<'d> Translator<'d> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mul_flat_shape;
+
+    /// Each part is the product of its dims, `-1` for an unknown one, and
+    /// dims whose product passes `i64` wrap instead of panicking.
+    #[test]
+    fn mul_flat_shape_multiplies_each_part_and_wraps() {
+        assert_eq!(mul_flat_shape(&[2, 3, 4], 1), [2, 12]);
+        assert_eq!(mul_flat_shape(&[-1, 3, 4], 2), [-1, 4]);
+        assert_eq!(mul_flat_shape(&[5], 1), [5, 1]);
+        let huge = mul_flat_shape(&[i64::MAX, 3, 1 << 40, 1 << 40], 2);
+        assert_eq!(huge, [i64::MAX.wrapping_mul(3).max(-1), 0]);
     }
 }

@@ -18,13 +18,11 @@ use crate::translate::Translator;
 
 /// Equal names; most are the same static strings of the op definitions,
 /// which the address tells at once (after the length, which tells most
-/// different names apart, and the last byte, which tells most names of one
-/// length apart without a call into `memcmp`: `shape`/`value`/`dtype`).
+/// different names apart; the rest are compared inline,
+/// [`crate::desc::name_eq`]).
 #[inline]
 pub(super) fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && (a.as_ptr() == b.as_ptr()
-            || (a.as_bytes().last() == b.as_bytes().last() && a.as_bytes() == b.as_bytes()))
+    a.len() == b.len() && (a.as_ptr() == b.as_ptr() || crate::desc::name_eq(a, b))
 }
 
 /// An op's attributes in the order Paddle first inserted each key into its

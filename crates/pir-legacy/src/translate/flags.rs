@@ -6,7 +6,7 @@ use pir_core::{Attribute, OpId, ValueId};
 use rustc_hash::FxHashMap;
 
 use super::{Translator, FLAGS, NO_CAST};
-use crate::desc::{ProgramDesc, VarDesc};
+use crate::desc::{Name, ProgramDesc, VarDesc};
 use crate::inline::InlineVec;
 
 /// The last block that sees each variable name, as Paddle finds it by
@@ -24,7 +24,7 @@ struct DecidingBlocks<'d> {
     /// For each name declared outside block 0: the highest `reach` of the
     /// blocks declaring it (block 0's own names are looked up there, so the
     /// top block's many variables are not copied into a map).
-    sub: FxHashMap<&'d str, usize>,
+    sub: FxHashMap<Name<'d>, usize>,
 }
 
 impl<'d> DecidingBlocks<'d> {
@@ -50,7 +50,7 @@ impl<'d> DecidingBlocks<'d> {
         let mut sub = FxHashMap::default();
         for (d, block) in desc.blocks.iter().enumerate().skip(1) {
             for var in &block.vars {
-                let r = sub.entry(var.name).or_insert(reach[d]);
+                let r = sub.entry(Name(var.name)).or_insert(reach[d]);
                 *r = (*r).max(reach[d]);
             }
         }
@@ -69,7 +69,7 @@ impl<'d> DecidingBlocks<'d> {
             .first()
             .and_then(|b| b.var(name))
             .zip(self.reach.first().copied());
-        match (top, self.sub.get(name).copied()) {
+        match (top, self.sub.get(&Name(name)).copied()) {
             (Some((var, t)), s) if s.is_none_or(|s| s < t) => Some((t, var)),
             (_, Some(s)) => Some((s, desc.find_var(s, name)?)),
             (_, None) => None,

@@ -492,7 +492,7 @@ impl<'d> Translator<'d> {
                 match defaults {
                     Some(table) => table
                         .iter()
-                        .find(|(n, _)| *n == name)
+                        .find(|(n, _)| crate::desc::name_eq(n, name))
                         .map(|(_, d)| d.attr(&self.ctx)),
                     None => Some(self.declared_attr(kind, None)),
                 }
@@ -583,18 +583,23 @@ impl Hooks {
 
 /// Whether `map` holds what the general path and most op builders make for
 /// a definition with the declared attributes `specs` (its facts'): their
-/// names in order, then the two flags. [`final_attrs`] of such a map
-/// follows from the definition and the values alone.
+/// names in order, then the two flags, or no flags at all (ops whose
+/// results no variable names, such as `fetch`). [`final_attrs`] of such a
+/// map follows from the definition and the values alone (the number of
+/// values tells the two layouts apart).
 pub(super) fn in_declared_order(specs: &[(&str, AttrKind)], map: &AttrMap<'_>) -> bool {
     let entries = map.entries();
     let n = specs.len();
-    entries.len() == n + 2
+    let flags_follow = match entries.get(n..) {
+        Some([]) => true,
+        Some([(sg, _), (p, _)]) => *sg == super::FLAGS[0] && *p == super::FLAGS[1],
+        _ => false,
+    };
+    flags_follow
         && entries
             .iter()
             .zip(specs)
             .all(|((k, _), (name, _))| attrs::same(k, name))
-        && entries[n].0 == super::FLAGS[0]
-        && entries[n + 1].0 == super::FLAGS[1]
 }
 
 /// The attribute list Paddle's writer and reader leave an op with, into

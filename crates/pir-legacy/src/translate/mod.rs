@@ -45,6 +45,7 @@ use crate::error::{LegacyError, Location, Result};
 use attrs::{bool_array, AttrMap, BoolLists};
 use values::{ScopeId, Scopes, VarInfo, TOP};
 
+pub(crate) use arith::mul_flat_shape;
 pub(crate) use ops::{OpRecord, Writer};
 
 /// How to translate.
@@ -287,7 +288,7 @@ pub(crate) struct Translator<'d> {
     pub bool_lists: BoolLists,
     /// What the walk for parameters learns of each name the top block's
     /// ops use (one look-up per use instead of one per set).
-    top_names: FxHashMap<&'d str, params::TopName>,
+    top_names: FxHashMap<crate::desc::Name<'d>, params::TopName>,
     pub options: Options,
     /// What is made so far, against `options.limits`.
     made: Made,

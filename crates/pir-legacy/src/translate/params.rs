@@ -11,7 +11,7 @@ use rustc_hash::FxHashSet;
 use super::attrs::AttrMap;
 use super::values::{self, ScopeId, VarInfo, TOP};
 use super::{Translator, NO_CAST};
-use crate::desc::VarKind;
+use crate::desc::{Name, VarKind};
 use crate::error::Result;
 
 /// What the walk over the top block's ops for parameters and undefined
@@ -42,7 +42,7 @@ impl<'d> Translator<'d> {
         for (i, var) in block.vars.iter().enumerate() {
             if var.persistable && !NO_CAST.contains(&var.name) {
                 self.top_names
-                    .entry(var.name)
+                    .entry(Name(var.name))
                     .or_default()
                     .param
                     .get_or_insert(i);
@@ -53,7 +53,7 @@ impl<'d> Translator<'d> {
         let mut external = Vec::with_capacity(block.vars.len());
         for op in &block.ops {
             for name in op.input_arg_names() {
-                let state = self.top_names.entry(name).or_default();
+                let state = self.top_names.entry(Name(name)).or_default();
                 if state.written {
                     continue;
                 }
@@ -80,12 +80,12 @@ impl<'d> Translator<'d> {
                 );
                 let v = self.program.result(p, 0);
                 self.scopes.push(TOP, name, VarInfo::plain(v));
-                if let Some(state) = self.top_names.get_mut(name) {
+                if let Some(state) = self.top_names.get_mut(&Name(name)) {
                     state.visited = true;
                 }
             }
             for name in op.output_arg_names() {
-                self.top_names.entry(name).or_default().written = true;
+                self.top_names.entry(Name(name)).or_default().written = true;
             }
         }
         for name in external {
@@ -137,7 +137,7 @@ impl<'d> Translator<'d> {
             for name in op.output_arg_names() {
                 let unvisited_param = self
                     .top_names
-                    .get(name)
+                    .get(&Name(name))
                     .is_some_and(|s| s.param.is_some() && !s.visited);
                 if !unvisited_param {
                     continue;
@@ -172,7 +172,7 @@ impl<'d> Translator<'d> {
                     attrs,
                     0,
                 );
-                if let Some(state) = self.top_names.get_mut(name) {
+                if let Some(state) = self.top_names.get_mut(&Name(name)) {
                     state.visited = true;
                 }
             }

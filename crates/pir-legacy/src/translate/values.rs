@@ -9,7 +9,7 @@ use pir_dialects::pd_op::types::{
 };
 use rustc_hash::FxHashMap;
 
-use crate::desc::{DataKind, VarDesc, VarKind};
+use crate::desc::{DataKind, Name, VarDesc, VarKind};
 use crate::inline::InlineVec;
 
 /// What a variable name is bound to.
@@ -52,7 +52,7 @@ struct Stack {
 #[derive(Debug, Default)]
 struct Scope<'d> {
     parent: Option<ScopeId>,
-    map: FxHashMap<&'d str, Stack>,
+    map: FxHashMap<Name<'d>, Stack>,
 }
 
 /// Nested name scopes: a block's scope sees its parents' names; each name
@@ -108,7 +108,7 @@ impl<'d> Scopes<'d> {
         let mut s = Some(scope);
         while let Some(id) = s {
             let sc = &self.scopes[id];
-            if let Some(stack) = sc.map.get(name) {
+            if let Some(stack) = sc.map.get(&Name(name)) {
                 return stack.current;
             }
             s = sc.parent;
@@ -125,7 +125,7 @@ impl<'d> Scopes<'d> {
     pub fn push(&mut self, scope: ScopeId, name: &'d str, info: VarInfo) {
         self.any_by_vector |= info.by_vector;
         use std::collections::hash_map::Entry;
-        match self.scopes[scope].map.entry(name) {
+        match self.scopes[scope].map.entry(Name(name)) {
             Entry::Occupied(mut e) => {
                 let stack = e.get_mut();
                 if let Some(old) = stack.current.replace(info) {
@@ -168,7 +168,7 @@ impl<'d> Scopes<'d> {
         self.scopes[TOP]
             .map
             .iter()
-            .map(|(name, s)| (s.key, *name, s.older.iter().copied().chain(s.current)))
+            .map(|(name, s)| (s.key, name.0, s.older.iter().copied().chain(s.current)))
     }
 
     /// The names of the top scope in the order they were first bound (the

@@ -176,12 +176,9 @@ impl Writer<'_> {
             .filter(|(o, input, _)| *o == user && *input == r)?;
         let xs = self.dims(x)?;
         let ys = self.dims(y)?;
-        let flat = |s: &[i64], n: usize| -> Vec<i64> {
-            let p = |r: &[i64]| r.iter().product::<i64>().max(-1);
-            vec![p(&s[..n]), p(&s[n..])]
-        };
-        let xn = (1..=xs.len()).find(|&n| flat(&xs, n) == xshape)?;
-        let yn = (1..=ys.len()).find(|&n| flat(&ys, n) == yshape)?;
+        let flat = crate::translate::mul_flat_shape;
+        let xn = (1..=xs.len()).find(|&n| flat(&xs, n)[..] == xshape[..])?;
+        let yn = (1..=ys.len()).find(|&n| flat(&ys, n)[..] == yshape[..])?;
         let mut expect: Vec<i64> = xs[..xn].to_vec();
         expect.extend_from_slice(&ys[yn..]);
         if expect != oshape {

@@ -159,7 +159,7 @@ impl<'a> Reader<'_, 'a> {
         compressed: &str,
         path: &JsonPath<'_>,
     ) -> Result<Symbol, ReadError> {
-        if let Some(&s) = self.names.get(compressed) {
+        if let Some(&s) = self.kept.names.get(compressed) {
             return Ok(s);
         }
         let full = decompress_op_name(compressed).map_err(|id| {
@@ -169,7 +169,9 @@ impl<'a> Reader<'_, 'a> {
             )
         })?;
         let sym = self.ctx.symbol(&full);
-        self.names.insert(compressed.into(), sym);
+        if self.kept.names.len() < super::Kept::MAX_NAMES {
+            self.kept.names.insert(compressed.into(), sym);
+        }
         Ok(sym)
     }
 
@@ -369,11 +371,20 @@ impl<'a> Reader<'_, 'a> {
         v: JsonValue<'_>,
         path: &JsonPath<'_>,
     ) -> Result<Type, ReadError> {
-        let key = self.in_input(v.text_key());
+        let text = v.text_key();
+        let key = self.in_input(text);
         if let Some(ty) = key.and_then(|k| self.type_cache.get(k)) {
             return Ok(*ty);
         }
+        // The context keeps types by their texts across reads (see
+        // `direct`); a text key (the text and what follows up to the next
+        // value) stands for one text, so for one type, and is never the
+        // whole text of a value the other readers look up.
+        if let Some(ty) = self.ctx.type_of_text(text) {
+            return Ok(ty);
+        }
         let ty = serial::decode_type(&self.ctx, v, path)?;
+        self.ctx.remember_type_text(text, ty);
         if let Some(key) = key {
             self.type_cache.insert(key, ty);
         }
@@ -418,12 +429,19 @@ impl<'a> Reader<'_, 'a> {
         path: &JsonPath<'_>,
     ) -> Result<(), ReadError> {
         for (i, entry) in serial::array(list, path)?.enumerate() {
-            let key = self.in_input(entry.text_key());
+            let text = entry.text_key();
+            let key = self.in_input(text);
             if let Some(&cached) = key.and_then(|k| self.entry_cache.get(k)) {
                 self.attrs.push(cached);
                 continue;
             }
+            // By its text key in the context, as types are (see `read_type`).
+            if let Some(cached) = self.ctx.entry_of_text(text) {
+                self.attrs.push(cached);
+                continue;
+            }
             let entry = self.read_attr_entry(entry, &path.index(i))?;
+            super::remember_entry_text(&self.ctx, text, entry);
             self.attrs.push(entry);
             if let Some(key) = key {
                 self.entry_cache.insert(key, entry);
@@ -457,19 +475,19 @@ impl<'a> Reader<'_, 'a> {
         let [dist, is_param, clip, name] =
             serial::array_n::<4>(serial::field(op_json, "A", path)?, &apath)?;
         let flag = |v: JsonValue<'_>, p: &JsonPath<'_>| serial::int(v, p).map(|i| i != 0);
+        let syms = self.syms();
         self.attrs.clear();
         for (i, (v, (attr, _))) in [dist, is_param, clip]
             .into_iter()
             .zip(param_form::A_FLAGS)
             .enumerate()
         {
-            let a = self.syms.flag(flag(v, &apath.index(i))?);
-            self.attrs.push((self.syms.get(attr), a));
+            let a = syms.flag(flag(v, &apath.index(i))?);
+            self.attrs.push((syms.get(attr), a));
         }
         let name = serial::string(name, &apath.index(3))?;
         let name_attr = StrAttr::get(&self.ctx, &name);
-        self.attrs
-            .push((self.syms.get(Slot::ParameterName), name_attr));
+        self.attrs.push((syms.get(Slot::ParameterName), name_attr));
         for key in ["DA", "QA"] {
             if let Some(list) = op_json.get(key) {
                 self.read_attr_list(list, &path.key(key))?;
@@ -479,8 +497,8 @@ impl<'a> Reader<'_, 'a> {
             let oapath = path.key("OA");
             let values = serial::array_n::<3>(oa, &oapath)?;
             for (i, (v, (attr, _))) in values.into_iter().zip(param_form::OA_FLAGS).enumerate() {
-                let a = self.syms.flag(flag(v, &oapath.index(i))?);
-                self.attrs.push((self.syms.get(attr), a));
+                let a = syms.flag(flag(v, &oapath.index(i))?);
+                self.attrs.push((syms.get(attr), a));
             }
         }
         let attrs: AttrDict = self.ctx.dict(&self.attrs);
@@ -493,7 +511,7 @@ impl<'a> Reader<'_, 'a> {
             ));
         }
         let ty = self.read_type(serial::field(output, "TT", &opath)?, &opath.key("TT"))?;
-        let op = self.program.create_op(self.syms.op, &[], &[ty], attrs, 0);
+        let op = self.program.create_op(syms.op, &[], &[ty], attrs, 0);
         if let Some(id) = output.get("%") {
             let id = serial::int(id, &opath.key("%"))?;
             let v = self.program.result(op, 0);

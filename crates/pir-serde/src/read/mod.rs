@@ -12,7 +12,9 @@ use std::sync::Arc;
 
 use pir_core::builtin::{bool_array, StrAttr};
 use pir_core::serial::{self, JsonPath, JsonValue};
-use pir_core::{AttrDict, Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
+use pir_core::{
+    AttrDef, AttrDict, Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId,
+};
 use pir_json::Kind;
 use rustc_hash::FxHashMap;
 
@@ -263,7 +265,7 @@ fn read_whole(
     );
     let top_block = reader.program.top_block();
     reader.read_block(block, top_block, &blocks_path.index(0))?;
-    finish_program(reader.program, &header, bytes)
+    finish_program(reader.into_program(), &header, bytes)
 }
 
 /// The patches a file of `version` needs: the built-in upgrade chain, then the user's.
@@ -309,7 +311,22 @@ fn check_newer_file(program: &Program, version: u64) -> Result<(), ReadError> {
     }
 }
 
-/// Symbols of the parameter op's short form, interned once per load.
+/// Keeps `entry`, decoded from `text`, in the context for later reads
+/// (see [`IrContext::entry_of_text`]), unless it holds a string: such
+/// entries name a layer or a parameter and mostly occur once, so they
+/// would fill the context's bounded room for texts.
+fn remember_entry_text(ctx: &IrContext, text: &str, entry: (Symbol, Attribute)) {
+    let holds_string = StrAttr::JSON_IDS
+        .iter()
+        .any(|id| memchr::memmem::find(text.as_bytes(), id.as_bytes()).is_some());
+    if !holds_string {
+        ctx.remember_entry_text(text, entry);
+    }
+}
+
+/// Symbols of the parameter op's short form, interned once per context
+/// (see [`Kept`]).
+#[derive(Clone, Copy)]
 struct ParamSymbols {
     /// [`param_form::NAMES`], interned.
     names: [Symbol; param_form::NAMES.len()],
@@ -337,6 +354,25 @@ impl ParamSymbols {
     }
 }
 
+/// What readers keep in their context between reads (see
+/// [`IrContext::keep`]): handles that depend on the context alone, so a
+/// read of a small model does not look up again what the last one found
+/// (decompressing and interning a name per op kind was a tenth of such a
+/// read).
+#[derive(Default)]
+struct Kept {
+    /// Compressed op name as written → symbol.
+    names: FxHashMap<Box<str>, Symbol>,
+    /// The parameter op's symbols, once a read has met a parameter op.
+    params: Option<ParamSymbols>,
+}
+
+impl Kept {
+    /// Names kept at the most: models use a few hundred kinds of op; a
+    /// stream of made-up names stops adding here.
+    const MAX_NAMES: usize = 4096;
+}
+
 struct Reader<'o, 'a> {
     /// The file's text: cache keys are slices of it, so they cost no copies.
     input: &'a str,
@@ -344,12 +380,12 @@ struct Reader<'o, 'a> {
     program: Program,
     /// Value ids of the file → values.
     values: ValueTable,
-    /// Compressed op name as written → symbol.
-    names: FxHashMap<Box<str>, Symbol>,
+    /// What the last read of this context found (op names, the parameter
+    /// op's symbols), given back to the context at the end of the read.
+    kept: Box<Kept>,
     options: &'o ReadOptions,
     /// Scratch buffer for one op's attributes.
     attrs: Vec<(Symbol, Attribute)>,
-    syms: ParamSymbols,
     /// The merged version and user patches, if any apply.
     patches: Option<PatchSet>,
     /// What the op-pair patches carry from producers to consumers.
@@ -411,10 +447,9 @@ impl<'o, 'a> Reader<'o, 'a> {
             ctx: ctx.clone(),
             program: Program::with_capacity(ctx.clone(), approx_ops),
             values: ValueTable::new(file_len, approx_ops),
-            names: FxHashMap::default(),
+            kept: ctx.take_kept::<Kept>().unwrap_or_default(),
             options,
             attrs: Vec::with_capacity(16),
-            syms: ParamSymbols::new(&ctx),
             patches,
             pairs: patch::PairState::default(),
             type_cache: tables::with_room(tables::small_table_room(approx_ops)),
@@ -423,7 +458,7 @@ impl<'o, 'a> Reader<'o, 'a> {
             last_str_name: None,
             scanner: scan::Scanner::with_capacity(approx_ops),
             resolved: streamed::Resolved::default(),
-            batch: scan::Batch::default(),
+            batch: scan::Batch::with_capacity(streamed::OWN_BATCH_OPS),
             operands: Vec::new(),
             result_types: Vec::new(),
             result_ids: Vec::new(),
@@ -433,6 +468,21 @@ impl<'o, 'a> Reader<'o, 'a> {
             release,
             released_to: 0,
         }
+    }
+
+    /// The parameter op's symbols, interned at the first parameter op
+    /// the context meets.
+    fn syms(&mut self) -> ParamSymbols {
+        *self
+            .kept
+            .params
+            .get_or_insert_with(|| ParamSymbols::new(&self.ctx))
+    }
+
+    /// The program read, giving the context back what it keeps between reads.
+    fn into_program(self) -> Program {
+        self.ctx.keep(self.kept);
+        self.program
     }
 }
 

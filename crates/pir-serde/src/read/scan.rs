@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use pir_json::{Open, Stream};
+use pir_json::{Document, Open, Stream};
 use rustc_hash::FxHashMap;
 
 use super::compact::{
@@ -99,8 +99,10 @@ pub(super) enum Scanned<'a> {
         /// The result.
         result: ScannedResult<'a>,
     },
-    /// Any other op (regions, escapes, unusual layouts): its text, read as one document.
-    Other(&'a str),
+    /// Any other op (regions, escapes, unusual layouts), read as one
+    /// document: parsed as it is scanned, rather than delimited then
+    /// parsed (ops with regions hold kilobytes of text).
+    Other(Document<'a>),
 }
 
 /// An op without regions as scanned.
@@ -146,7 +148,7 @@ pub(super) struct Batch<'a> {
     pub(super) entries: Vec<ScannedEntry<'a>>,
 }
 
-impl Batch<'_> {
+impl<'a> Batch<'a> {
     /// A batch with room for about `ops` ops.
     pub(super) fn with_capacity(ops: usize) -> Self {
         Batch {
@@ -155,6 +157,17 @@ impl Batch<'_> {
             results: Vec::with_capacity(ops * 3 / 2),
             entries: Vec::with_capacity(ops * 2),
         }
+    }
+
+    /// Empties the batch, giving the tape of a document it holds back to
+    /// `s` (a parse's tape grows a doubling at a time from empty).
+    pub(super) fn clear_into(&mut self, s: &mut Stream<'a>) {
+        for op in self.ops.drain(..) {
+            if let Scanned::Other(doc) = op {
+                s.recycle(doc);
+            }
+        }
+        self.clear();
     }
 
     pub(super) fn clear(&mut self) {
@@ -182,6 +195,13 @@ pub(super) struct Scanner<'a> {
     memos: Vec<Memo<'a>>,
     /// [`Memo`] of the parameter op.
     parameter_memo: Memo<'a>,
+    /// The last two types of any op's results, and the last two numbered
+    /// entries of any op's lists of each kind: an op kind met for the
+    /// first time, which its own memo cannot help, mostly repeats what
+    /// other kinds had (a result's type, `stop_gradient`), and in a small
+    /// model most ops are the first of their kind.
+    shared_types: Recent<(&'a str, TextId)>,
+    shared_entries: [Recent<ScannedEntry<'a>>; 4],
     /// Attribute entries other than plain strings, numbered: most hit the
     /// memo, which hands the builder their number, so it finds what it
     /// decoded by index rather than by hashing the text again.
@@ -200,6 +220,8 @@ impl Scanner<'_> {
             next_dict: 0,
             memos: Vec::with_capacity(room),
             parameter_memo: Memo::default(),
+            shared_types: Recent::default(),
+            shared_entries: Default::default(),
             entries: with_room(room),
         }
     }
@@ -253,8 +275,8 @@ impl<'a> Scanner<'a> {
         batch.results.truncate(marks.1);
         batch.entries.truncate(marks.2);
         s.rewind(start);
-        let raw = s.raw_value()?;
-        batch.ops.push(Scanned::Other(raw));
+        let doc = s.value()?;
+        batch.ops.push(Scanned::Other(doc));
         Ok(())
     }
 
@@ -518,12 +540,20 @@ impl<'a> Scanner<'a> {
                 return Ok((ty, text));
             }
         }
-        let raw = match compact_dense_type(s) {
-            Some(raw) => raw,
-            None => s.raw_value()?,
+        let shared = self.shared_types;
+        let (raw, ty) = match shared.into_iter().flatten().find(|t| s.skip_known(t.0)) {
+            Some(found) => found,
+            None => {
+                let raw = match compact_dense_type(s) {
+                    Some(raw) => raw,
+                    None => s.raw_value()?,
+                };
+                let next = TextId::try_from(self.types.len()).unwrap_or(TextId::MAX);
+                let ty = *self.types.entry(raw).or_insert(next);
+                self.shared_types = [Some((raw, ty)), shared[0]];
+                (raw, ty)
+            }
         };
-        let next = TextId::try_from(self.types.len()).unwrap_or(TextId::MAX);
-        let ty = *self.types.entry(raw).or_insert(next);
         *slot(&mut self.memo(name).types, index) = [Some((raw, ty)), last[0]];
         Ok((ty, raw))
     }
@@ -567,17 +597,10 @@ impl<'a> Scanner<'a> {
                 }
                 Some(entry) => entry,
                 None => {
-                    // Unchecked until its op is built: a text that is no value fails
-                    // that op, and with it the whole stream.
-                    let entry = match compact_str_entry(s) {
-                        Some(raw) => (raw, None),
-                        None => {
-                            let raw = match compact_entry(s) {
-                                Some(raw) => raw,
-                                None => s.raw_value()?,
-                            };
-                            (raw, self.number_entry(raw))
-                        }
+                    let shared = self.shared_entries[list as usize];
+                    let entry = match shared.into_iter().flatten().find(|e| s.skip_known(e.0)) {
+                        Some(entry) => entry,
+                        None => self.delimit_entry(s, list)?,
                     };
                     let entries = &mut self.memo(name).entries[list as usize];
                     *slot(entries, place) = [Some(entry), last[0]];
@@ -589,6 +612,29 @@ impl<'a> Scanner<'a> {
         }
         let text = s.text().get(start..s.offset()).unwrap_or_default();
         Ok((text, first..end_of(&batch.entries)))
+    }
+
+    /// The attribute entry at the stream, met neither at its place nor
+    /// lately in a list of its kind `list`: delimited and, unless it holds
+    /// a plain string, numbered (and kept as the kind's latest). Unchecked
+    /// until its op is built: a text that is no value fails that op, and
+    /// with it the whole stream.
+    fn delimit_entry(
+        &mut self,
+        s: &mut Stream<'a>,
+        list: AttrListId,
+    ) -> Result<ScannedEntry<'a>, ReadError> {
+        if let Some(raw) = compact_str_entry(s) {
+            return Ok((raw, None));
+        }
+        let raw = match compact_entry(s) {
+            Some(raw) => raw,
+            None => s.raw_value()?,
+        };
+        let entry = (raw, self.number_entry(raw));
+        let shared = &mut self.shared_entries[list as usize];
+        *shared = [Some(entry), shared[0]];
+        Ok(entry)
     }
 
     /// The number of the op name `name`.

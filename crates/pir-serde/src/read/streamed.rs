@@ -150,7 +150,7 @@ fn read_document<'a>(
                     plain: reader.plain_ops,
                     scanned_apart: reader.scanned_apart,
                 };
-                program = Some(reader.program);
+                program = Some(reader.into_program());
             }
             "base_code" | "program" => return Ok(None),
             _ => s.skip()?,
@@ -288,7 +288,7 @@ impl<'a> Reader<'_, 'a> {
             // rather than per op. Where scanning stopped (the list's end,
             // the stop, an error) counts once the ops before are built, so
             // an error of an earlier op still comes first.
-            batch.clear();
+            batch.clear_into(s);
             let mut stopped = None;
             for _ in 0..OWN_BATCH_OPS {
                 if !pending {
@@ -390,14 +390,13 @@ impl<'a> Reader<'_, 'a> {
                     result,
                 } => {
                     let ty = self.result_type(s, resolved, result, &path, None)?;
+                    let syms = self.syms();
                     self.attrs.clear();
                     for (&value, (slot, _)) in flags.iter().zip(param_form::A_FLAGS) {
-                        self.attrs
-                            .push((self.syms.get(slot), self.syms.flag(value)));
+                        self.attrs.push((syms.get(slot), syms.flag(value)));
                     }
                     let name_attr = StrAttr::get(&self.ctx, name);
-                    self.attrs
-                        .push((self.syms.get(Slot::ParameterName), name_attr));
+                    self.attrs.push((syms.get(Slot::ParameterName), name_attr));
                     // Nearly always empty (Paddle's short form writes `[]`).
                     for (list, key) in lists.iter().zip(["DA", "QA"]) {
                         if list.is_empty() {
@@ -409,11 +408,10 @@ impl<'a> Reader<'_, 'a> {
                     for (&value, (slot, _)) in
                         output_flags.iter().flatten().zip(param_form::OA_FLAGS)
                     {
-                        self.attrs
-                            .push((self.syms.get(slot), self.syms.flag(value)));
+                        self.attrs.push((syms.get(slot), syms.flag(value)));
                     }
                     let attrs = self.ctx.dict(&self.attrs);
-                    let op = self.program.create_op(self.syms.op, &[], &[ty], attrs, 0);
+                    let op = self.program.create_op(syms.op, &[], &[ty], attrs, 0);
                     if let Some(id) = result.id {
                         let v = self.program.result(op, 0);
                         self.bind_or(id, v, |m| invalid(&path.key("O").key("%"), m))?;
@@ -421,12 +419,7 @@ impl<'a> Reader<'_, 'a> {
                     self.plain_ops += 1;
                     op
                 }
-                Scanned::Other(raw) => {
-                    let doc = s.document(raw)?;
-                    let op = self.read_op(doc.root(), &path);
-                    s.recycle(doc);
-                    op?
-                }
+                Scanned::Other(doc) => self.read_op(doc.root(), &path)?,
             };
             self.program.append_op(dest.block, op);
             dest.index += 1;
@@ -446,7 +439,7 @@ impl<'a> Reader<'_, 'a> {
             return Ok(name);
         }
         let text = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
-        let name = match self.names.get(text).copied() {
+        let name = match self.kept.names.get(text).copied() {
             Some(name) => name,
             // A name without escapes or control characters is its own text.
             None if raw.len() >= 2 && pir_json::plain_prefix_len(text.as_bytes()) == text.len() => {
@@ -598,7 +591,12 @@ impl<'a> Reader<'_, 'a> {
                 let doc = s.document(raw)?;
                 let ty = serial::decode_type(&self.ctx, doc.root(), path);
                 s.recycle(doc);
-                ty?
+                let ty = ty?;
+                // Texts spelled otherwise (an indented file's) are kept by
+                // the context too: a text decodes to one type whatever its
+                // spelling, and a context reading the file again finds it.
+                self.ctx.remember_type_text(raw, ty);
+                ty
             }
         };
         self.type_cache.insert(raw, ty);
@@ -689,6 +687,9 @@ impl<'a> Reader<'_, 'a> {
         let entry = self.read_attr_entry(doc.root(), &path.index(index));
         s.recycle(doc);
         let entry = entry?;
+        // As types: the context keeps texts spelled otherwise too (an
+        // indented file's).
+        super::remember_entry_text(&self.ctx, raw, entry);
         self.entry_cache.insert(raw, entry);
         Ok(entry)
     }
@@ -708,7 +709,7 @@ struct Scratch {
 }
 
 /// How many ops [`Reader::read_ops_until`] scans before it builds them.
-const OWN_BATCH_OPS: usize = 8;
+pub(super) const OWN_BATCH_OPS: usize = 8;
 
 /// Where [`Reader::read_ops_until`] stopped.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -17,8 +17,9 @@ pub(super) fn small_table_room(ops: usize) -> usize {
 /// reader's tables by a dense number (a scanner's `TextId`, an op name's).
 pub(super) fn slot<T: Default>(list: &mut Vec<T>, index: usize) -> &mut T {
     if index >= list.len() {
-        // Numbers come one after another: grown in steps, not one at a time.
-        let len = (index + 1).max(list.len() * 2).max(16);
+        // Numbers come one after another: grown in steps, not one at a
+        // time, from a few (an op kind's places, read once in a small model).
+        let len = (index + 1).max(list.len() * 2).max(4);
         list.resize_with(len, T::default);
     }
     &mut list[index]

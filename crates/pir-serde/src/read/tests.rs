@@ -762,3 +762,50 @@ fn a_scanning_thread_keeps_pace_at_the_readers() {
     // Nothing scanned yet tells nothing: not keeping pace.
     assert!(!threads::keeps_pace((0, us(0)), ours));
 }
+
+/// A context that read a model keeps op names, types and entries by their
+/// texts (indented texts and the whole-document reader's keys too): reading
+/// the model again, compact or indented, into that context gives the
+/// program a fresh context reads.
+#[test]
+fn reads_again_into_one_context_give_the_same_program() {
+    let dir = pir_corpus::corpus_dir();
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        eprintln!("skipping: no corpus at {}", dir.display());
+        return;
+    };
+    let mut seen = 0;
+    for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+        let name = path.to_string_lossy();
+        if !name.ends_with(".json") || name.ends_with(".meta.json") || name.ends_with("index.json")
+        {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(fresh) = read_slice(pir_dialects::pd_op_context(), &bytes, &one_thread()) else {
+            continue;
+        };
+        let written = |loaded: &LoadedProgram, readable: bool| {
+            let options = WriteOptions {
+                readable,
+                trainable: loaded.trainable,
+                version: loaded.version,
+            };
+            write_to_vec(&loaded.program, &options).unwrap()
+        };
+        let compact = written(&fresh, false);
+        let readable = written(&fresh, true);
+        let ctx = pir_dialects::pd_op_context();
+        for round in 0..2 {
+            for text in [&bytes, &readable] {
+                let again = read_slice(ctx.clone(), text, &one_thread()).unwrap();
+                let whole = read_whole(ctx.clone(), text, &one_thread()).unwrap();
+                for loaded in [again, whole] {
+                    assert!(written(&loaded, false) == compact, "{name}, round {round}");
+                }
+            }
+        }
+        seen += 1;
+    }
+    assert!(seen > 0, "no model read in {}", dir.display());
+}

@@ -172,12 +172,13 @@ pub(super) struct Lending {
 /// lists of ops run to about the text's end, so the cut is planned on the
 /// whole text, before the reader has found the list.
 pub(super) fn lending(text: &str, options: &ReadOptions, plan: Plan) -> Option<Lending> {
-    // The cut first: a short text needs no second thread, nor the count of
-    // cores (on Linux, read from the cgroup's files).
-    let at = cut(text, plan)?;
-    if threads(options) < 2 {
+    // A short text needs no second thread, nor the count of cores (on
+    // Linux, read from the cgroup's files); one thread needs no cut (whose
+    // search runs through tens of KiB of an indented file, which has none).
+    if text.len() < plan.min_bytes || threads(options) < 2 {
         return None;
     }
+    let at = cut(text, plan)?;
     let kept = plan.kept.or_else(Kept::global)?;
     let rest = text.len().saturating_sub(at);
     let batch_ops = (super::approx_ops(rest) / BATCHES).clamp(MIN_BATCH_OPS, MAX_BATCH_OPS);
@@ -410,11 +411,7 @@ fn cut(text: &str, plan: Plan) -> Option<usize> {
     let window = bytes.get(target..)?;
     let window = window.get(..SEARCH.min(window.len()))?;
     let mut at = 0;
-    while let Some(found) = window
-        .get(at..)?
-        .windows(MARK.len())
-        .position(|w| w == MARK)
-    {
+    while let Some(found) = memchr::memmem::find(window.get(at..)?, MARK) {
         let start = at + found;
         let name = window.get(start + MARK.len()..)?;
         let not_an_op = [&b"0.t_"[..], b"0.a_", b"region", b"block"]

@@ -218,7 +218,7 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
     }
     block.by_name.reserve(block.vars.len());
     for (i, v) in block.vars.iter().enumerate() {
-        block.by_name.entry(v.name).or_insert(i);
+        block.by_name.entry(super::Name(v.name)).or_insert(i);
     }
     Ok(block)
 }

@@ -11,12 +11,15 @@
 //! else goes to `"A"` in the op's attribute order. Unlike Paddle, attributes a
 //! `pd_op` definition does not declare are kept rather than silently dropped
 //! (Paddle's reader accepts them). `builtin.parameter` uses the short `"p"` form.
+//!
+//! Types, attribute lists and op names are interned, so their compact JSON
+//! is encoded once per context rather than once per write: it is kept in the
+//! context for later writes (see `kept`), and most ops are written as
+//! copies of it with their value ids between (see `compact`).
 
 use std::io::Write;
 use std::path::Path;
 
-use pir_core::entity::SecondaryMap;
-use pir_core::memo::{HandleTable, MemoBytes, MemoTable};
 use pir_core::printer::FLUSH_BYTES;
 use pir_core::serial::{self, JsonWriter};
 use pir_core::{Attribute, BlockId, IrContext, OpId, Program, Symbol, Type, ValueId};
@@ -26,6 +29,11 @@ use crate::downgrade::{self, DowngradedOp, Placement};
 use crate::error::WriteError;
 use crate::names::compress_op_name;
 use crate::param_form::{self, Slot};
+
+mod compact;
+mod kept;
+
+use kept::Kept;
 
 /// The PIR format version this crate writes (Paddle 3.3).
 pub const PIR_VERSION: u64 = 4;
@@ -64,7 +72,7 @@ pub fn write_to_vec(program: &Program, options: &WriteOptions) -> Result<Vec<u8>
     // Corpus models take 270-380 bytes per op in compact form.
     let mut out = Vec::with_capacity(program.num_ops() * 400 + 256);
     let mut w = json_writer(&mut out, options);
-    ProgramWriter::new(program, options, None).write(&mut w)?;
+    ProgramWriter::new(program, options, None).write_all(&mut w)?;
     Ok(out)
 }
 
@@ -78,7 +86,7 @@ pub fn write_to(
 ) -> Result<(), WriteError> {
     let mut out = Vec::with_capacity(FLUSH_BYTES + FLUSH_BYTES / 4);
     let mut w = json_writer(&mut out, options);
-    ProgramWriter::new(program, options, Some(sink)).write(&mut w)
+    ProgramWriter::new(program, options, Some(sink)).write_all(&mut w)
 }
 
 /// The JSON writer of `options`' layout.
@@ -126,6 +134,7 @@ pub fn prepare_file(
     }
 }
 
+#[derive(Clone, Copy)]
 struct Names {
     stop_gradient: Option<Symbol>,
     persistable: Option<Symbol>,
@@ -139,47 +148,37 @@ struct ProgramWriter<'p> {
     program: &'p Program,
     ctx: &'p IrContext,
     options: &'p WriteOptions,
-    ids: SecondaryMap<ValueId, i64>,
     next_result: i64,
     next_arg: i64,
     next_region: u64,
     next_block: u64,
     op_index: usize,
     names: Names,
-    /// Compressed op names, and 1 + the index in it of each op name's, by
-    /// symbol index (0: not compressed yet).
-    op_names: Vec<Box<str>>,
-    op_name_of: HandleTable<u32>,
-    /// Compact JSON of types and attribute lists already written: they are
-    /// interned, so each is encoded once per file (compact mode only).
-    cache: EncodedCache,
+    /// Value ids, compressed op names and the compact JSON of types and
+    /// attribute lists encoded before (compact mode only), taken from the
+    /// context and given back once the program is written.
+    kept: Box<Kept>,
     /// Where the output goes a part at a time (see [`write_to`]), if anywhere.
     sink: Option<&'p mut dyn Write>,
     /// Ops an older version writes differently (see [`crate::downgrade`]).
     downgraded: Option<FxHashMap<OpId, DowngradedOp>>,
 }
 
-#[derive(Default)]
-struct EncodedCache {
-    bytes: MemoBytes,
-    types: MemoTable,
-    /// `"A"` lists by attribute dictionary.
-    attrs: MemoTable,
-    /// `"OA"` lists by attribute dictionary.
-    output_attrs: MemoTable,
-    /// Single attributes, by attribute (from their second use on: names
-    /// and paths are often unique).
-    attr_values: MemoTable,
-    /// `,"N":"name"}`, the end of an attribute entry, by name symbol.
-    entry_tails: MemoTable,
-    /// [`pir_core::builtin::first_bool`] by attribute: 0 not yet asked,
-    /// 1 not a flag, 2 false, 3 true.
-    flags: HandleTable<u8>,
-    /// Reused buffer for an attribute met for the first time.
-    scratch: Vec<u8>,
-}
-
 impl Names {
+    /// The names' symbols, interned if new: a name the context did not
+    /// hold yet could be interned later, and what is kept for later writes
+    /// (see [`Kept::names`]) must hold then too.
+    fn intern(ctx: &IrContext) -> Names {
+        let symbol = |name| Some(ctx.symbol(name));
+        Names {
+            stop_gradient: symbol(pir_core::builtin::STOP_GRADIENT),
+            persistable: symbol(pir_core::builtin::PERSISTABLE),
+            op_callstack: symbol("op_callstack"),
+            parameter: symbol(param_form::OP_NAME),
+            parameter_attrs: param_form::NAMES.map(symbol),
+        }
+    }
+
     fn placement(&self) -> Placement {
         Placement {
             stop_gradient: self.stop_gradient,
@@ -197,26 +196,19 @@ impl<'p> ProgramWriter<'p> {
         sink: Option<&'p mut dyn Write>,
     ) -> Self {
         let ctx = program.ctx();
+        let mut kept = Kept::take(ctx);
+        let names = *kept.names.get_or_insert_with(|| Names::intern(ctx));
         ProgramWriter {
             program,
             ctx,
             options,
-            ids: SecondaryMap::with_default(0),
             next_result: 1,
             next_arg: -1,
             next_region: 0,
             next_block: 0,
             op_index: 0,
-            cache: EncodedCache::default(),
-            names: Names {
-                stop_gradient: ctx.lookup_symbol(pir_core::builtin::STOP_GRADIENT),
-                persistable: ctx.lookup_symbol(pir_core::builtin::PERSISTABLE),
-                op_callstack: ctx.lookup_symbol("op_callstack"),
-                parameter: ctx.lookup_symbol(param_form::OP_NAME),
-                parameter_attrs: param_form::NAMES.map(|n| ctx.lookup_symbol(n)),
-            },
-            op_names: Vec::new(),
-            op_name_of: HandleTable::new(0),
+            names,
+            kept,
             sink,
             downgraded: None,
         }
@@ -231,6 +223,14 @@ impl<'p> ProgramWriter<'p> {
             }
         }
         Ok(())
+    }
+
+    /// Writes the program, then gives what it memoized back to the context
+    /// (see [`Kept::give_back`]).
+    fn write_all(mut self, w: &mut JsonWriter<'_>) -> Result<(), WriteError> {
+        let written = self.write(w);
+        Kept::give_back(self.ctx, self.kept);
+        written
     }
 
     fn write(&mut self, w: &mut JsonWriter<'_>) -> Result<(), WriteError> {
@@ -266,7 +266,7 @@ impl<'p> ProgramWriter<'p> {
     ) -> Result<(), WriteError> {
         w.begin_object();
         w.key("#");
-        w.string(&format!("region_{}", self.next_region));
+        write_numbered(w, "region_", self.next_region);
         self.next_region += 1;
         w.key("blocks");
         w.begin_array();
@@ -282,7 +282,7 @@ impl<'p> ProgramWriter<'p> {
         let p = self.program;
         w.begin_object();
         w.key("#");
-        w.string(&format!("block_{}", self.next_block));
+        write_numbered(w, "block_", self.next_block);
         self.next_block += 1;
         w.key("args");
         w.begin_array();
@@ -327,7 +327,7 @@ impl<'p> ProgramWriter<'p> {
     fn assign_arg(&mut self, v: ValueId) -> i64 {
         let id = self.next_arg;
         self.next_arg -= 1;
-        self.ids.set(v, id);
+        self.kept.ids.set(v, id);
         id
     }
 
@@ -361,230 +361,37 @@ impl<'p> ProgramWriter<'p> {
         if w.is_pretty() {
             return serial::encode_type(self.ctx, ty, w);
         }
-        w.raw_value(self.type_json(ty)?);
+        w.raw_value(self.kept.cache.type_json(self.ctx, ty)?);
         Ok(())
     }
 
-    /// The compact JSON of a type, encoded once per file.
-    fn type_json(&mut self, ty: Type) -> Result<&[u8], serial::EncodeError> {
-        let cache = &mut self.cache;
-        if cache.types.get(ty.as_u32(), &cache.bytes).is_none() {
-            cache.scratch.clear();
-            serial::encode_type(self.ctx, ty, &mut JsonWriter::compact(&mut cache.scratch))?;
-            cache
-                .types
-                .store(ty.as_u32(), &mut cache.bytes, &cache.scratch);
-        }
-        // A table that stopped storing (past 4 GiB of text) falls back to
-        // the fresh encoding in `scratch`.
-        Ok(match cache.types.get(ty.as_u32(), &cache.bytes) {
-            Some(json) => json,
-            None => &cache.scratch[..],
-        })
-    }
-
-    /// Writes the `"A"` (`output == false`) or `"OA"` list of an op's attributes.
-    fn write_op_attrs(
-        &mut self,
-        w: &mut JsonWriter<'_>,
-        op: OpId,
-        output: bool,
-    ) -> Result<(), WriteError> {
-        let dict = self.program.attrs(op);
-        let placement = self.names.placement();
-        let entries = self.ctx.dict_entries(dict);
-        let keep = move |&(n, _): &(Symbol, Attribute)| placement.keeps(n, output);
-        if w.is_pretty() {
-            return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
-        }
-        let cache = &mut self.cache;
-        let table = if output {
-            &mut cache.output_attrs
-        } else {
-            &mut cache.attrs
-        };
-        if let Some(json) = table.get(dict.as_u32(), &cache.bytes) {
-            w.raw_value(json);
-            return Ok(());
-        }
-        if !table.seen_before(dict.as_u32()) {
-            // Many dictionaries occur once (unique names): cache from the second use on.
-            return self.write_attr_list(w, op, entries.iter().copied().filter(keep));
-        }
-        let mut json = Vec::new();
-        self.write_attr_list(
-            &mut JsonWriter::compact(&mut json),
-            op,
-            entries.iter().copied().filter(keep),
-        )?;
-        w.raw_value(&json);
-        let cache = &mut self.cache;
-        let table = if output {
-            &mut cache.output_attrs
-        } else {
-            &mut cache.attrs
-        };
-        table.store(dict.as_u32(), &mut cache.bytes, &json);
-        Ok(())
-    }
-
-    fn write_attr_list(
-        &mut self,
-        w: &mut JsonWriter<'_>,
-        op: OpId,
-        entries: impl Iterator<Item = (Symbol, Attribute)>,
-    ) -> Result<(), WriteError> {
-        w.begin_array();
-        for (name, attr) in entries {
-            self.write_attr_entry(w, op, name, attr)?;
-        }
-        w.end_array();
-        Ok(())
-    }
-
-    /// Writes `{"AT":attr,"N":"name"}`; compact output joins cached pieces.
-    fn write_attr_entry(
-        &mut self,
-        w: &mut JsonWriter<'_>,
-        op: OpId,
-        name: Symbol,
-        attr: Attribute,
-    ) -> Result<(), WriteError> {
-        let ctx = self.ctx;
-        if w.is_pretty() {
-            w.begin_object();
-            w.key("AT");
-            serial::encode_attr(ctx, attr, w).map_err(|e| self.encode_error(op, e))?;
-            w.key("N");
-            w.string(ctx.symbol_str(name));
-            w.end_object();
-            return Ok(());
-        }
-        let cache = &mut self.cache;
-        let name_index = name.index() as u32;
-        if cache.entry_tails.get(name_index, &cache.bytes).is_none() {
-            cache.scratch.clear();
-            entry_tail(&mut cache.scratch, ctx.symbol_str(name));
-            cache
-                .entry_tails
-                .store(name_index, &mut cache.bytes, &cache.scratch);
-        }
-        let attr_index = attr.as_u32();
-        if cache.attr_values.get(attr_index, &cache.bytes).is_none() {
-            cache.scratch.clear();
-            let encoded =
-                serial::encode_attr(ctx, attr, &mut JsonWriter::compact(&mut cache.scratch));
-            if let Err(e) = encoded {
-                return Err(self.encode_error(op, e));
-            }
-            if cache.attr_values.seen_before(attr_index) {
-                cache
-                    .attr_values
-                    .store(attr_index, &mut cache.bytes, &cache.scratch);
-            }
-        }
-        // A table that stopped storing (past 4 GiB of text) falls back to
-        // the fresh encoding in `scratch`.
-        let value = match cache.attr_values.get(attr_index, &cache.bytes) {
-            Some(v) => v,
-            None => &cache.scratch[..],
-        };
-        match cache.entry_tails.get(name_index, &cache.bytes) {
-            Some(tail) => w.raw_value_parts(&[b"{\"AT\":", value, tail]),
-            None => {
-                let mut tail = Vec::new();
-                entry_tail(&mut tail, ctx.symbol_str(name));
-                w.raw_value_parts(&[b"{\"AT\":", value, &tail]);
-            }
-        }
-        Ok(())
-    }
-
-    /// Writes `{"%":id,"TT":type}` of a result; compact output in one piece.
-    fn write_result(
-        &mut self,
-        w: &mut JsonWriter<'_>,
-        op: OpId,
-        r: ValueId,
-        id: i64,
-    ) -> Result<(), WriteError> {
-        let ty = self.program.value_type(r);
-        if w.is_pretty() {
-            w.begin_object();
-            w.key("%");
-            w.i64(id);
-            w.key("TT");
-            return self
-                .write_type(w, ty)
-                .map_err(|e| self.encode_error(op, e))
-                .map(|()| w.end_object());
-        }
-        let ty = match self.type_json(ty) {
-            Ok(json) => json,
-            Err(e) => return Err(self.encode_error(op, e)),
-        };
-        w.raw_value_with(|out| {
-            out.extend_from_slice(b"{\"%\":");
-            pir_json::number::write_i64(out, id);
-            out.extend_from_slice(b",\"TT\":");
-            out.extend_from_slice(ty);
-            out.push(b'}');
-        });
-        Ok(())
-    }
-
-    /// [`pir_core::builtin::first_bool`], memoized per attribute.
-    fn flag_of(&mut self, attr: Attribute) -> Option<bool> {
-        let flag = self.cache.flags.get_mut(attr.as_u32());
-        if *flag == 0 {
-            *flag = match pir_core::builtin::first_bool(self.ctx, attr) {
-                None => 1,
-                Some(false) => 2,
-                Some(true) => 3,
-            };
-        }
-        match *flag {
-            2 => Some(false),
-            3 => Some(true),
-            _ => None,
-        }
-    }
-
-    /// The compressed name of `op`, compressed once per op name.
-    fn compressed_name(&mut self, op: OpId) -> &str {
-        let name = self.program.op_name(op).index() as u32;
-        let slot = self.op_name_of.get_mut(name);
-        if *slot == 0 {
-            self.op_names
-                .push(compress_op_name(self.program.op_name_str(op)).into());
-            *slot = u32::try_from(self.op_names.len()).unwrap_or(u32::MAX);
-        }
-        let index = *slot as usize - 1;
-        self.op_names.get(index).map_or("", |n| n)
-    }
-
+    /// Writes `op`: in the compact form mostly as copies of kept texts
+    /// (see `compact`), else value by value.
     fn write_op(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
-        let p = self.program;
-        if Some(p.op_name(op)) == self.names.parameter
-            && p.num_results(op) == 1
-            && p.num_operands(op) == 0
-        {
-            self.write_parameter_op(w, op)?;
+        let compact = !w.is_pretty();
+        if self.is_parameter_op(op) {
+            if compact {
+                w.raw_value_with(|out| self.parameter_json(out, op))?;
+            } else {
+                let fields = self.parameter_fields(op)?;
+                self.write_parameter_pretty(w, op, &fields)?;
+            }
             self.op_index += 1;
             return Ok(());
         }
-        // Results are numbered before the operands are looked up.
-        let first_result = self.next_result;
-        for r in p.results(op) {
-            self.ids.set(r, self.next_result);
-            self.next_result += 1;
+        let down = self.take_downgraded(op);
+        if compact && down.is_none() && self.program.num_regions(op) == 0 {
+            w.raw_value_with(|out| self.op_json(out, op))?;
+            self.op_index += 1;
+            return Ok(());
         }
+        let p = self.program;
+        let first_result = self.number_results(op);
         w.begin_object();
         w.key("#");
-        let down = self.downgraded.as_mut().and_then(|ops| ops.remove(&op));
         match down.as_ref().and_then(|d| d.name.as_deref()) {
             Some(older) => w.string(&compress_op_name(older)),
-            None => w.string(self.compressed_name(op)),
+            None => w.string(&compress_op_name(p.op_name_str(op))),
         }
         w.key("A");
         match &down {
@@ -594,32 +401,11 @@ impl<'p> ProgramWriter<'p> {
         w.key("I");
         w.begin_array();
         for (i, v) in p.operands(op).enumerate() {
-            let id = match v {
-                None => 0,
-                Some(v) => match *self.ids.get(v) {
-                    0 => {
-                        return Err(self.unsupported(
-                            op,
-                            format!(
-                                "operand {i} refers to a value that is not defined before the op"
-                            ),
-                        ))
-                    }
-                    id => id,
-                },
-            };
-            if w.is_pretty() {
-                w.begin_object();
-                w.key("%");
-                w.i64(id);
-                w.end_object();
-            } else {
-                w.raw_value_with(|out| {
-                    out.extend_from_slice(b"{\"%\":");
-                    pir_json::number::write_i64(out, id);
-                    out.push(b'}');
-                });
-            }
+            let id = self.operand_id(op, i, v)?;
+            w.begin_object();
+            w.key("%");
+            w.i64(id);
+            w.end_object();
         }
         w.end_array();
         w.key("O");
@@ -636,21 +422,122 @@ impl<'p> ProgramWriter<'p> {
             }
         }
         self.op_index += 1;
-        if p.num_regions(op) > 0 {
-            w.key("regions");
-            w.begin_array();
-            for region in p.regions(op) {
-                let blocks = p.region_blocks(region).to_vec();
-                self.write_region(w, &blocks)?;
-            }
-            w.end_array();
-        }
+        self.write_regions(w, op)?;
         w.end_object();
         Ok(())
     }
 
-    /// The short form `{"#":"p","A":[d,p,c,name],"DA":[...],"O":{...},"OA":[...],"QA":[...]}`.
-    fn write_parameter_op(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
+    /// Writes `"regions":[...]` of an op that has regions.
+    fn write_regions(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
+        if self.program.num_regions(op) > 0 {
+            w.key("regions");
+            self.write_region_list(w, op)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the array of `op`'s regions.
+    fn write_region_list(&mut self, w: &mut JsonWriter<'_>, op: OpId) -> Result<(), WriteError> {
+        let p = self.program;
+        w.begin_array();
+        for region in p.regions(op) {
+            let blocks = p.region_blocks(region).to_vec();
+            self.write_region(w, &blocks)?;
+        }
+        w.end_array();
+        Ok(())
+    }
+
+    /// Whether `op` is written in the short parameter form.
+    fn is_parameter_op(&self, op: OpId) -> bool {
+        let p = self.program;
+        Some(p.op_name(op)) == self.names.parameter
+            && p.num_results(op) == 1
+            && p.num_operands(op) == 0
+    }
+
+    /// Numbers the results of `op` (before its operands are looked up);
+    /// gives the first one's id.
+    fn number_results(&mut self, op: OpId) -> i64 {
+        let first = self.next_result;
+        for r in self.program.results(op) {
+            self.kept.ids.set(r, self.next_result);
+            self.next_result += 1;
+        }
+        first
+    }
+
+    /// How an older version writes `op`, if differently.
+    fn take_downgraded(&mut self, op: OpId) -> Option<DowngradedOp> {
+        self.downgraded.as_mut()?.remove(&op)
+    }
+
+    /// The id of operand `i` of `op` (0 for an absent one).
+    fn operand_id(&self, op: OpId, i: usize, v: Option<ValueId>) -> Result<i64, WriteError> {
+        let Some(v) = v else { return Ok(0) };
+        match *self.kept.ids.get(v) {
+            0 => Err(self.unsupported(
+                op,
+                format!("operand {i} refers to a value that is not defined before the op"),
+            )),
+            id => Ok(id),
+        }
+    }
+
+    /// Writes the `"A"` (`output == false`) or `"OA"` list of an op's attributes.
+    fn write_op_attrs(
+        &mut self,
+        w: &mut JsonWriter<'_>,
+        op: OpId,
+        output: bool,
+    ) -> Result<(), WriteError> {
+        let placement = self.names.placement();
+        let entries = self.ctx.dict_entries(self.program.attrs(op));
+        let kept = entries.iter().filter(|&&(n, _)| placement.keeps(n, output));
+        self.write_attr_list(w, op, kept.copied())
+    }
+
+    fn write_attr_list(
+        &mut self,
+        w: &mut JsonWriter<'_>,
+        op: OpId,
+        entries: impl Iterator<Item = (Symbol, Attribute)>,
+    ) -> Result<(), WriteError> {
+        let ctx = self.ctx;
+        w.begin_array();
+        for (name, attr) in entries {
+            w.begin_object();
+            w.key("AT");
+            serial::encode_attr(ctx, attr, w).map_err(|e| self.encode_error(op, e))?;
+            w.key("N");
+            w.string(ctx.symbol_str(name));
+            w.end_object();
+        }
+        w.end_array();
+        Ok(())
+    }
+
+    /// Writes `{"%":id,"TT":type}` of a result.
+    fn write_result(
+        &mut self,
+        w: &mut JsonWriter<'_>,
+        op: OpId,
+        r: ValueId,
+        id: i64,
+    ) -> Result<(), WriteError> {
+        w.begin_object();
+        w.key("%");
+        w.i64(id);
+        w.key("TT");
+        self.write_type(w, self.program.value_type(r))
+            .map_err(|e| self.encode_error(op, e))?;
+        w.end_object();
+        Ok(())
+    }
+
+    /// What the short form of parameter op `op` says, or why it cannot be
+    /// said.
+    fn parameter_fields(&mut self, op: OpId) -> Result<ParameterFields<'p>, WriteError> {
         let p = self.program;
         let ctx = self.ctx;
         // One pass over the attributes, placing each by its name.
@@ -680,7 +567,7 @@ impl<'p> ProgramWriter<'p> {
         for (slot, (attr, default)) in slots.chain(oa_flags.iter_mut().zip(param_form::OA_FLAGS)) {
             *slot = match found[attr.index()] {
                 None => default,
-                Some(a) => self.flag_of(a).ok_or_else(|| {
+                Some(a) => self.kept.cache.flag_of(ctx, a).ok_or_else(|| {
                     self.unsupported(op, format!("`{}` must be a [bool] array", attr.name()))
                 })?,
             };
@@ -690,87 +577,88 @@ impl<'p> ProgramWriter<'p> {
             .ok_or_else(|| {
                 self.unsupported(op, "missing string attribute `parameter_name`".into())
             })?;
+        Ok(ParameterFields {
+            found,
+            a_flags,
+            oa_flags,
+            name: &name.0,
+        })
+    }
+
+    /// The short form `{"#":"p","A":[d,p,c,name],"DA":[...],"O":{...},"OA":[...],"QA":[...]}`.
+    fn write_parameter_pretty(
+        &mut self,
+        w: &mut JsonWriter<'_>,
+        op: OpId,
+        fields: &ParameterFields<'_>,
+    ) -> Result<(), WriteError> {
         w.begin_object();
         w.key("#");
         w.string(param_form::SHORT_NAME);
         w.key("A");
-        if w.is_pretty() {
-            w.begin_array();
-            for f in a_flags {
-                w.i64(i64::from(f));
-            }
-            w.string(&name.0);
-            w.end_array();
-        } else {
-            // Most ops of a model are parameters: their flags and name are
-            // written in one piece rather than value by value.
-            w.raw_value_with(|out| {
-                write_flags(out, a_flags, b',');
-                pir_json::write_escaped_string(out, &name.0);
-                out.push(b']');
-            });
+        w.begin_array();
+        for f in fields.a_flags {
+            w.i64(i64::from(f));
         }
-        let syms = self.names.parameter_attrs;
-        let pick = |attrs: &[Slot]| -> Vec<(Symbol, Attribute)> {
-            attrs
-                .iter()
-                .filter_map(|&a| Some((syms[a.index()]?, found[a.index()]?)))
-                .collect()
-        };
-        let absent = |attrs: &[Slot]| attrs.iter().all(|&a| found[a.index()].is_none());
+        w.string(fields.name);
+        w.end_array();
         w.key("DA");
-        if absent(&param_form::DA) && !w.is_pretty() {
-            w.raw_value(b"[]");
-        } else {
-            self.write_attr_list(w, op, pick(&param_form::DA).into_iter())?;
-        }
-        let r = p.result(op, 0);
-        let id = self.next_result;
-        self.next_result += 1;
-        self.ids.set(r, id);
+        let names = self.names;
+        let da = fields.entries(&names, &param_form::DA);
+        self.write_attr_list(w, op, da)?;
+        let r = self.program.result(op, 0);
+        let id = self.number_results(op);
         w.key("O");
         self.write_result(w, op, r, id)?;
         if self.options.trainable {
             w.key("OA");
-            if w.is_pretty() {
-                w.begin_array();
-                for f in oa_flags {
-                    w.i64(i64::from(f));
-                }
-                w.end_array();
-            } else {
-                w.raw_value_with(|out| write_flags(out, oa_flags, b']'));
+            w.begin_array();
+            for f in fields.oa_flags {
+                w.i64(i64::from(f));
             }
+            w.end_array();
         }
         w.key("QA");
-        if absent(&param_form::QA) && !w.is_pretty() {
-            w.raw_value(b"[]");
-        } else {
-            self.write_attr_list(w, op, pick(&param_form::QA).into_iter())?;
-        }
+        let qa = fields.entries(&names, &param_form::QA);
+        self.write_attr_list(w, op, qa)?;
         w.end_object();
         Ok(())
     }
 }
 
-/// `[f,f,f` and `last`: a parameter op's three flags as Paddle writes them
-/// (`0` or `1`), opening their array.
-fn write_flags(out: &mut Vec<u8>, flags: [bool; 3], last: u8) {
-    let digit = |f: bool| if f { b'1' } else { b'0' };
-    out.extend_from_slice(&[
-        b'[',
-        digit(flags[0]),
-        b',',
-        digit(flags[1]),
-        b',',
-        digit(flags[2]),
-        last,
-    ]);
+/// A parameter op's attributes as its short form places them.
+struct ParameterFields<'p> {
+    /// Its attributes by [`param_form::NAMES`] slot.
+    found: [Option<Attribute>; param_form::NAMES.len()],
+    a_flags: [bool; 3],
+    oa_flags: [bool; 3],
+    name: &'p str,
 }
 
-/// `,"N":"name"}`: what follows an attribute's value in its entry.
-fn entry_tail(out: &mut Vec<u8>, name: &str) {
-    out.extend_from_slice(b",\"N\":");
-    pir_json::write_escaped_string(out, name);
-    out.push(b'}');
+impl ParameterFields<'_> {
+    /// The entries of `slots` present, in their order.
+    fn entries<'a>(
+        &'a self,
+        names: &'a Names,
+        slots: &'a [Slot],
+    ) -> impl Iterator<Item = (Symbol, Attribute)> + 'a {
+        slots
+            .iter()
+            .filter_map(|&a| Some((names.parameter_attrs[a.index()]?, self.found[a.index()]?)))
+    }
+}
+
+/// Writes the string `prefix` followed by the decimal `n` (`"block_0"`).
+fn write_numbered(w: &mut JsonWriter<'_>, prefix: &str, n: u64) {
+    if w.is_pretty() {
+        w.string(&format!("{prefix}{n}"));
+    } else {
+        // The prefixes need no escaping.
+        w.raw_value_with(|out| {
+            out.push(b'"');
+            out.extend_from_slice(prefix.as_bytes());
+            pir_json::number::write_u64(out, n);
+            out.push(b'"');
+        });
+    }
 }

@@ -9,6 +9,11 @@
 
 use std::process::ExitCode;
 
+/// As the `pir` command: a translation is many small allocations, whose
+/// cost depends on the allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let Some(repeat) = args.next().and_then(|r| r.parse::<usize>().ok()) else {

@@ -178,14 +178,19 @@ fn strings(list: &[u8]) -> Option<AttrValue<'_>> {
 /// An `OpDesc.Var` (an input or output slot) as Paddle writes it:
 /// `0a n PARAMETER`, then `12 m ARGUMENT` for each argument.
 pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
+    // One check for the whole message: the bytes between the strings (`0a
+    // n`, `12 m`, lengths under 128) are ASCII, so the message is UTF-8
+    // exactly when each string is, and each string is a piece of it.
+    let text = utf8(b)?;
     let (name, mut rest) = short_field(0x0a, b)?;
     let mut slot = Slot {
-        name: utf8(name)?,
+        name: text.get(2..2 + name.len())?,
         args: Args::new(),
     };
     while !rest.is_empty() {
         let (arg, after) = short_field(0x12, rest)?;
-        slot.args.push(utf8(arg)?);
+        let start = b.len() - rest.len() + 2;
+        slot.args.push(text.get(start..start + arg.len())?);
         rest = after;
     }
     Some(slot)

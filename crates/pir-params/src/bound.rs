@@ -132,10 +132,14 @@ pub fn tensor_type(ctx: &IrContext, dtype: DType, dims: &[i64]) -> Result<Type, 
 /// The dtype and dims a program type declares, when it is a dense tensor of
 /// an element type with a [`DType`].
 pub fn declared(program: &Program, ty: Type) -> Option<(DType, Vec<i64>)> {
-    let ctx = program.ctx();
+    declared_in(program.ctx(), ty).map(|(dtype, dims)| (dtype, dims.to_vec()))
+}
+
+/// [`declared`] borrowing the dims from the context (no allocation).
+pub fn declared_in(ctx: &IrContext, ty: Type) -> Option<(DType, &[i64])> {
     let t = ctx.type_as::<DenseTensorType>(ty)?;
     let scalar = ctx.type_as::<ScalarType>(t.dtype)?;
-    Some((dtype_of(*scalar)?, t.dims.to_vec()))
+    Some((dtype_of(*scalar)?, &t.dims))
 }
 
 #[cfg(test)]

@@ -22,11 +22,9 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-use memmap2::Mmap;
-
 use crate::error::{Error, Result};
 use crate::stream::{read_dense_from, write_dense_io, Source};
-use crate::{map_file, Tensor};
+use crate::{open_file, FileBytes, Tensor};
 
 /// `names` in Python `sorted()` order for `str`: Unicode code-point order,
 /// which is the byte order of UTF-8 (so upper case sorts before lower case).
@@ -42,7 +40,7 @@ pub fn sort_params<S: AsRef<str>, T>(params: &mut [(S, T)]) {
     params.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
 }
 
-fn read_named(src: Source<'_>, names: &[impl AsRef<str>]) -> Result<Vec<(String, Tensor)>> {
+fn read_named(src: Source<'_>, names: &[impl AsRef<str>]) -> Result<Vec<Tensor>> {
     let buf = src.bytes();
     let mut out = Vec::with_capacity(names.len().min(buf.len() / 20 + 1));
     let mut pos = 0usize;
@@ -59,7 +57,7 @@ fn read_named(src: Source<'_>, names: &[impl AsRef<str>]) -> Result<Vec<(String,
             .in_tensor(i, Some(name)));
         }
         let (t, next) = read_dense_from(src, pos).map_err(|e| e.in_tensor(i, Some(name)))?;
-        out.push((name.to_owned(), t));
+        out.push(t);
         pos = next;
     }
     if pos != buf.len() {
@@ -91,14 +89,30 @@ fn read_blind(src: Source<'_>) -> Result<Vec<Tensor>> {
 /// file order). Errors when the file holds fewer or more streams than names.
 /// The tensor bytes are copied; see [`read_combined_mapped`] for zero-copy.
 pub fn read_combined(buf: &[u8], names: &[impl AsRef<str>]) -> Result<Vec<(String, Tensor)>> {
-    read_named(Source::Copy(buf), names)
+    read_named(Source::Copy(buf), names).map(|tensors| with_names(names, tensors))
+}
+
+/// `tensors` paired with `names` (as many: [`read_named`] checked it).
+fn with_names(names: &[impl AsRef<str>], tensors: Vec<Tensor>) -> Vec<(String, Tensor)> {
+    let names = names.iter().map(|n| n.as_ref().to_owned());
+    names.zip(tensors).collect()
 }
 
 /// Like [`read_combined`], with the tensors borrowing their bytes from `map`.
 pub fn read_combined_mapped(
-    map: &Arc<Mmap>,
+    map: &Arc<FileBytes>,
     names: &[impl AsRef<str>],
 ) -> Result<Vec<(String, Tensor)>> {
+    read_named(Source::Map(map), names).map(|tensors| with_names(names, tensors))
+}
+
+/// Like [`read_combined_mapped`], giving the tensors alone (in the order of
+/// `names`, which only count them and name them in errors): for a caller
+/// that holds the names already.
+pub fn read_combined_tensors_mapped(
+    map: &Arc<FileBytes>,
+    names: &[impl AsRef<str>],
+) -> Result<Vec<Tensor>> {
     read_named(Source::Map(map), names)
 }
 
@@ -108,18 +122,19 @@ pub fn read_combined_blind(buf: &[u8]) -> Result<Vec<Tensor>> {
 }
 
 /// Like [`read_combined_blind`], borrowing the bytes from `map`.
-pub fn read_combined_blind_mapped(map: &Arc<Mmap>) -> Result<Vec<Tensor>> {
+pub fn read_combined_blind_mapped(map: &Arc<FileBytes>) -> Result<Vec<Tensor>> {
     read_blind(Source::Map(map))
 }
 
-/// Memory-maps `path` and reads it with [`read_combined_mapped`].
+/// Opens `path` ([`open_file`]: read whole when small, else memory-mapped)
+/// and reads it with [`read_combined_mapped`].
 pub fn load_combined(path: &Path, names: &[impl AsRef<str>]) -> Result<Vec<(String, Tensor)>> {
-    read_combined_mapped(&map_file(path)?, names)
+    read_combined_mapped(&open_file(path)?, names)
 }
 
-/// Memory-maps `path` and reads it with [`read_combined_blind_mapped`].
+/// Opens `path` ([`open_file`]) and reads it with [`read_combined_blind_mapped`].
 pub fn load_combined_blind(path: &Path) -> Result<Vec<Tensor>> {
-    read_combined_blind_mapped(&map_file(path)?)
+    read_combined_blind_mapped(&open_file(path)?)
 }
 
 fn write_io<S: AsRef<str>>(
@@ -260,7 +275,16 @@ mod tests {
         let names = ["S", "a_idx", "b", "w"];
         let params = load_combined(&src, &names).unwrap();
         assert!(params.iter().all(|(_, t)| t.is_mapped()));
-        // the f64 scalar starts at offset 22: mapped bytes are not 8-aligned
+        // A small file is read whole: every tensor views that one buffer,
+        // no copy per tensor, and no memory map.
+        let shared = |t: &Tensor| match t.data() {
+            crate::TensorData::Mapped(m) => Some(Arc::as_ptr(m.map())),
+            crate::TensorData::Owned(_) => None,
+        };
+        assert!(params
+            .iter()
+            .all(|(_, t)| shared(t) == shared(&params[0].1) && !memory_mapped(t)));
+        // the f64 scalar starts at offset 22: not 8-aligned in the file's bytes
         assert!(params[0].1.as_slice::<f64>().is_err());
         assert_eq!(params[0].1.to_vec::<f64>().unwrap(), vec![3.25]);
         let dst = dir.path().join("out.pdiparams");
@@ -271,5 +295,23 @@ mod tests {
         save_combined(&src, &params, true).unwrap();
         assert_eq!(params[3].1.sum_f64(), 21.0);
         assert_eq!(load_combined_blind(&src).unwrap().len(), 4);
+    }
+
+    /// Whether a tensor views bytes that are a memory map of its file.
+    fn memory_mapped(t: &Tensor) -> bool {
+        matches!(t.data(), crate::TensorData::Mapped(m) if m.map().is_memory_mapped())
+    }
+
+    #[test]
+    fn large_files_are_viewed_in_a_memory_map() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = crate::READ_BELOW_BYTES as usize / 4;
+        let values: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let big = Tensor::from_slice(crate::DType::Float32, vec![n as i64], &values).unwrap();
+        let large = dir.path().join("large.pdiparams");
+        save_combined(&large, &[("x", big.clone())], false).unwrap();
+        let params = load_combined(&large, &["x"]).unwrap();
+        assert!(params[0].1.is_mapped() && memory_mapped(&params[0].1));
+        assert_eq!(params[0].1, big);
     }
 }

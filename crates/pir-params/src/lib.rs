@@ -3,7 +3,8 @@
 //! - [`DType`] — every Paddle element type, with its `VarType` code, size,
 //!   Paddle name and numpy code.
 //! - [`Tensor`] — dtype, dims, LoD and element bytes, owned or borrowed
-//!   zero-copy from a memory map ([`map_file`]).
+//!   zero-copy from a file's shared bytes ([`open_file`]: small files read
+//!   whole into one buffer, larger ones memory-mapped).
 //! - [`stream`] — one DenseTensor stream (spec §7.1/§7.2), per-variable files,
 //!   SelectedRows (§7.4a).
 //! - [`combined`] — `.pdiparams` files (§7.3), sorted like Python.
@@ -48,7 +49,5 @@ pub mod tensor;
 
 pub use dtype::DType;
 pub use error::{Error, Result};
-pub use mapped::{map_file, release_pages};
-/// The read-only memory map of a file ([`map_file`]).
-pub use memmap2::Mmap;
+pub use mapped::{map_file, open_file, release_pages, FileBytes, READ_BELOW_BYTES};
 pub use tensor::{Element, MappedBytes, Tensor, TensorData, ViewError};

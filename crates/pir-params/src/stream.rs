@@ -19,11 +19,9 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
-use memmap2::Mmap;
-
 use crate::error::{Error, Result};
 use crate::tensor::{checked_numel, MappedBytes, TensorData};
-use crate::{map_file, DType, Tensor};
+use crate::{open_file, DType, FileBytes, Tensor};
 
 /// The `TensorDesc` protobuf message: element type and dims.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +48,7 @@ pub struct SelectedRows {
 #[derive(Clone, Copy)]
 pub(crate) enum Source<'a> {
     Copy(&'a [u8]),
-    Map(&'a Arc<Mmap>),
+    Map(&'a Arc<FileBytes>),
 }
 
 impl<'a> Source<'a> {
@@ -385,7 +383,7 @@ pub fn read_dense_tensor(buf: &[u8], offset: usize) -> Result<(Tensor, usize)> {
 }
 
 /// Like [`read_dense_tensor`], but the tensor borrows its bytes from `map`.
-pub fn read_dense_tensor_mapped(map: &Arc<Mmap>, offset: usize) -> Result<(Tensor, usize)> {
+pub fn read_dense_tensor_mapped(map: &Arc<FileBytes>, offset: usize) -> Result<(Tensor, usize)> {
     read_dense_from(Source::Map(map), offset)
 }
 
@@ -423,9 +421,9 @@ pub fn save_dense_tensor(path: &Path, t: &Tensor, overwrite: bool) -> Result<()>
 }
 
 /// Loads a per-variable file: exactly one DenseTensor stream (trailing bytes
-/// are an error). The tensor borrows from a memory map of the file.
+/// are an error). The tensor borrows from the file's bytes ([`open_file`]).
 pub fn load_dense_tensor(path: &Path) -> Result<Tensor> {
-    let map = map_file(path)?;
+    let map = open_file(path)?;
     let (t, end) = read_dense_tensor_mapped(&map, 0)?;
     if end != map.len() {
         return Err(Error::stream(
@@ -487,7 +485,10 @@ pub fn read_selected_rows(buf: &[u8], offset: usize) -> Result<(SelectedRows, us
 }
 
 /// Like [`read_selected_rows`], borrowing the value's bytes from `map`.
-pub fn read_selected_rows_mapped(map: &Arc<Mmap>, offset: usize) -> Result<(SelectedRows, usize)> {
+pub fn read_selected_rows_mapped(
+    map: &Arc<FileBytes>,
+    offset: usize,
+) -> Result<(SelectedRows, usize)> {
     read_selected_rows_from(Source::Map(map), offset)
 }
 
@@ -513,9 +514,9 @@ pub fn save_selected_rows(path: &Path, s: &SelectedRows, overwrite: bool) -> Res
     Ok(())
 }
 
-/// Loads a SelectedRows file (exactly one stream), borrowing from a map.
+/// Loads a SelectedRows file (exactly one stream), borrowing from its bytes.
 pub fn load_selected_rows(path: &Path) -> Result<SelectedRows> {
-    let map = map_file(path)?;
+    let map = open_file(path)?;
     let (s, end) = read_selected_rows_mapped(&map, 0)?;
     if end != map.len() {
         return Err(Error::stream(

@@ -1,5 +1,6 @@
 //! [`Tensor`]: dtype, dims, LoD and little-endian element bytes, owned or
-//! borrowed zero-copy from a shared memory map.
+//! borrowed zero-copy from a file's shared bytes (a memory map, or a small
+//! file read whole once).
 //!
 //! ```
 //! use pir_params::{DType, Tensor};
@@ -15,32 +16,32 @@ use std::fmt;
 use std::ops::Range;
 use std::sync::Arc;
 
-use memmap2::Mmap;
 use sha2::{Digest, Sha256};
 
 use crate::dtype::{f8_e4m3fn_to_f32, f8_e5m2_to_f32};
 use crate::error::{Error, Result};
-use crate::DType;
+use crate::{DType, FileBytes};
 
-/// Element bytes of a tensor: owned, or a range of a shared memory map.
+/// Element bytes of a tensor: owned, or a range of a file's shared bytes.
 #[derive(Clone)]
 pub enum TensorData {
     /// Bytes owned by the tensor.
     Owned(Vec<u8>),
-    /// Bytes borrowed from a memory-mapped file (no copy).
+    /// Bytes borrowed from a file's shared bytes (no copy): a memory map, or
+    /// the one buffer a small file was read into ([`crate::open_file`]).
     Mapped(MappedBytes),
 }
 
-/// A validated byte range of a shared memory map.
+/// A validated byte range of a file's shared bytes ([`FileBytes`]).
 #[derive(Clone)]
 pub struct MappedBytes {
-    map: Arc<Mmap>,
+    map: Arc<FileBytes>,
     range: Range<usize>,
 }
 
 impl MappedBytes {
-    /// The bytes `range` of `map`, or `None` when the range is outside the map.
-    pub fn new(map: Arc<Mmap>, range: Range<usize>) -> Option<MappedBytes> {
+    /// The bytes `range` of `map`, or `None` when the range is outside it.
+    pub fn new(map: Arc<FileBytes>, range: Range<usize>) -> Option<MappedBytes> {
         if range.start <= range.end && range.end <= map.len() {
             Some(MappedBytes { map, range })
         } else {
@@ -53,13 +54,13 @@ impl MappedBytes {
         self.map.get(self.range.clone()).unwrap_or(&[])
     }
 
-    /// The range inside the map.
+    /// The range inside the file's bytes.
     pub fn range(&self) -> Range<usize> {
         self.range.clone()
     }
 
-    /// The shared map.
-    pub fn map(&self) -> &Arc<Mmap> {
+    /// The file's shared bytes.
+    pub fn map(&self) -> &Arc<FileBytes> {
         &self.map
     }
 }
@@ -73,7 +74,8 @@ impl TensorData {
         }
     }
 
-    /// Whether the bytes are borrowed from a memory map.
+    /// Whether the bytes are borrowed from a file's shared bytes rather than
+    /// owned (see [`Tensor::is_mapped`]).
     pub fn is_mapped(&self) -> bool {
         matches!(self, TensorData::Mapped(_))
     }
@@ -255,7 +257,10 @@ impl Tensor {
         &self.data
     }
 
-    /// Whether the bytes are borrowed from a memory map.
+    /// Whether the bytes are viewed in the file they were read from, without
+    /// a copy of their own: in its memory map, or, for a file smaller than
+    /// [`crate::READ_BELOW_BYTES`], in the one buffer it was read into whole
+    /// ([`crate::open_file`]). Either way the bytes are shared and read-only.
     pub fn is_mapped(&self) -> bool {
         self.data.is_mapped()
     }

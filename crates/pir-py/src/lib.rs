@@ -2,8 +2,8 @@
 //! distribution `pir-rs`: `pip install ./crates/pir-py`, then `import pir`).
 //!
 //! Python users read, inspect, edit, optimise and save Paddle models without
-//! Paddle: `pir.load` gives a `Model` (program + parameters
-//! memory-mapped), `str(model.program)` is Paddle's print, `model.opt(...)`
+//! Paddle: `pir.load` gives a `Model` (program + parameters viewing the
+//! parameter file's bytes), `str(model.program)` is Paddle's print, `model.opt(...)`
 //! runs any `pir opt` pipeline, `model.params` maps names to read-only NumPy
 //! arrays over the parameter file. The thin Python package around this module
 //! lives in `python/pir/` with its type stubs.
@@ -123,7 +123,8 @@ pub(crate) struct Loaded {
 /// `prefix.pdmodel`. Files of Paddle 3.0–3.2 are upgraded as they are read.
 /// A file of another kind (a parameter file) is a `pir.FileKindError`.
 /// With `params=True` the parameter file beside it (`.pdiparams`, else
-/// `.pdparams`) is memory-mapped and bound by name, checked against the
+/// `.pdparams`) is memory-mapped (read whole when under 256 KiB) and bound
+/// by name, checked against the
 /// program's declarations (with `.pdparams`, the optimizer state of a
 /// `.pdopt` beside it too); `params=False` reads the program alone; a path
 /// (or a list of `.pdparams`/`.pdopt` paths) names the parameter files.

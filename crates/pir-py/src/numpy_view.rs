@@ -92,7 +92,7 @@ pub(crate) fn readonly_array<'py>(
     // SAFETY: `array` is the new ndarray above, without a base yet;
     // `PyArray_SetBaseObject` takes over the new reference to `buffer` (on
     // failure too). The buffer is frozen and shares an immutable tensor:
-    // the bytes `data` points to (owned, or a read-only memory map) stay
+    // the bytes `data` points to (owned, or a file's read-only shared bytes) stay
     // where they are, unchanged, while the buffer lives, and the array holds
     // the buffer for as long as it lives. The buffer exports no writable
     // buffer, so NumPy refuses to make the array writeable later.

@@ -4,8 +4,9 @@
 //! The abi3 build for CPython 3.9 cannot export the buffer protocol from a
 //! Rust type (the limited API has `Py_buffer` from 3.11 on), so bytes are
 //! handed to NumPy by its C API: a [`PyTensorBuffer`] shares the tensor the
-//! program holds (the same allocation: a memory-mapped tensor keeps its
-//! map, an assigned one its bytes, and nothing is copied however many
+//! program holds (the same allocation: a tensor read from a file keeps the
+//! file's shared bytes — its memory map, or the one buffer a small file was
+//! read into — an assigned one its own bytes, and nothing is copied however many
 //! arrays view it), and NumPy makes a read-only array over its bytes that
 //! keeps the buffer alive as its `base` ([`numpy_view`]). The buffer also
 //! has the array interface, for `numpy.asarray(buffer)`.
@@ -82,7 +83,7 @@ impl PyTensorBuffer {
         d.set_item(intern!(py, "shape"), shape)?;
         d.set_item(intern!(py, "typestr"), typestr(t.dtype()))?;
         // The address is only read by NumPy, which keeps this object alive as
-        // the array's base: the bytes (owned, or a shared memory map) live as
+        // the array's base: the bytes (owned, or the file's shared bytes) live as
         // long as the array.
         let ptr = t.bytes().as_ptr() as usize;
         d.set_item(intern!(py, "data"), (ptr, true))?;
@@ -97,7 +98,8 @@ impl PyTensorBuffer {
         Ok(self.shared.tensor()?.dtype().paddle_name())
     }
 
-    /// Whether the bytes are borrowed from a memory-mapped file.
+    /// Whether the bytes are the parameter file's, viewed without a copy of
+    /// their own (a memory map, or the one buffer a small file was read into).
     #[getter]
     fn is_mapped(&self) -> PyResult<bool> {
         Ok(self.shared.tensor()?.is_mapped())
@@ -301,7 +303,9 @@ impl PyParams {
         Ok(self.bound(py, name)?.tensor()?.dtype().paddle_name())
     }
 
-    /// Whether the data of `name` is still the file's memory (not copied).
+    /// Whether the data of `name` is still the file's bytes, not a copy of
+    /// its own (memory-mapped, or for a file under 256 KiB the one buffer it
+    /// was read into whole).
     fn is_mapped(&self, py: Python<'_>, name: &str) -> PyResult<bool> {
         Ok(self.bound(py, name)?.tensor()?.is_mapped())
     }
@@ -373,7 +377,7 @@ fn pickle_to_py(py: Python<'_>, v: &PickleValue<'_>, depth: usize) -> PyResult<P
 }
 
 /// Reads a `.pdparams` / `.pdopt` pickle as `paddle.load` returns it — a dict of NumPy arrays (viewing the
-/// memory-mapped file, read-only) and of the other entries (e.g. `LR_Scheduler`,
+/// file's bytes, read-only: memory-mapped, or a small file read whole once) and of the other entries (e.g. `LR_Scheduler`,
 /// `StructuredToParameterName@@`) — without executing anything: only the
 /// objects such files hold are allowed (numpy arrays, containers, scalars).
 #[pyfunction]
@@ -468,7 +472,7 @@ pub(crate) fn save_state_dict(
     })
 }
 
-/// Reads a `.pdiparams` file (memory-mapped).
+/// Reads a `.pdiparams` file (memory-mapped, or read whole when small).
 /// With `names` (in the file's order: sorted as Python sorts them) gives a
 /// dict; without, a list of the arrays in file order.
 #[pyfunction]

@@ -374,8 +374,8 @@ fn pipeline_text(pipeline: Option<&str>, rules: Option<&Path>) -> PyResult<Strin
     }
 }
 
-/// A model: a program with its parameters bound by name (memory-mapped from
-/// the file until written), as `pir.load` reads it and `save` writes it.
+/// A model: a program with its parameters bound by name (viewing the file's
+/// bytes until written), as `pir.load` reads it and `save` writes it.
 #[pyclass(name = "Model", module = "pir", frozen)]
 pub struct PyModel {
     pub(crate) program: Py<PyProgram>,

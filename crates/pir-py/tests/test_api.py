@@ -385,6 +385,29 @@ def test_arrays_of_every_element_type_view_the_file(tmp_path):
     gc.collect()
 
 
+def test_small_and_large_parameter_files_are_both_viewed_without_a_copy(tmp_path):
+    # Under 256 KiB a file is read whole into one buffer, from there on it is
+    # memory-mapped: either way every array views the file's bytes.
+    for n in (10, 100_000):
+        arrays = {"a": np.arange(n, dtype=np.float32), "b": np.array([1.5, 2.5])}
+        path = tmp_path / f"p{n}.pdiparams"
+        pir.save_params(path, arrays)
+        back = pir.load_params(path, sorted(arrays))
+        path.unlink()  # the arrays hold the bytes, not the file name
+        for name, want in arrays.items():
+            got = back[name]
+            assert got.base.is_mapped and not got.flags.writeable, (n, name)
+            assert np.array_equal(got, want), (n, name)
+        # one file's arrays share one allocation: b follows a in the file
+        # (a 4-byte-element stream header apart, whatever the file's size)
+        gap = back["b"].ctypes.data - back["a"].ctypes.data
+        assert 0 < gap < back["a"].nbytes + 256, (n, gap)
+        a = back["a"]
+        del back
+        gc.collect()
+        assert a[-1] == n - 1
+
+
 def test_params_is_one_mapping_per_model(mlp):
     assert mlp.params is mlp.params
     assert {n: mlp.params[n] for n in mlp.params}.keys() == set(mlp.parameter_names())

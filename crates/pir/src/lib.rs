@@ -466,9 +466,9 @@ impl Model {
     /// of `prefix.pdopt`, as `paddle.static.save` writes them).
     pub fn load_params_beside(&mut self, prefix: &Path) -> Result<(), Error> {
         let combined = with_extension(prefix, ".pdiparams");
-        // The usual case, a `.pdiparams` beside the model, is mapped at once
+        // The usual case, a `.pdiparams` beside the model, is opened at once
         // rather than looked for first.
-        match pir_params::map_file(&combined) {
+        match pir_params::open_file(&combined) {
             Err(pir_params::Error::Io(e)) if e.source.kind() == std::io::ErrorKind::NotFound => {}
             map => return self.bind_pdiparams(&combined, map),
         }
@@ -530,26 +530,31 @@ impl Model {
         pir_params::bound::tensor(&self.program, name)
     }
 
-    /// Reads a combined `.pdiparams` file (memory-mapped) and binds its tensors.
+    /// Reads a combined `.pdiparams` file and binds its tensors, which view
+    /// the file's bytes ([`pir_params::open_file`]: a small file read whole,
+    /// a larger one memory-mapped).
     pub fn load_pdiparams(&mut self, path: &Path) -> Result<(), Error> {
-        self.bind_pdiparams(path, pir_params::map_file(path))
+        self.bind_pdiparams(path, pir_params::open_file(path))
     }
 
-    /// Binds the tensors of `map`, the `.pdiparams` file `path` mapped.
+    /// Binds the tensors of `map`, the bytes of the `.pdiparams` file `path`.
     fn bind_pdiparams(
         &mut self,
         path: &Path,
-        map: pir_params::Result<Arc<pir_params::Mmap>>,
+        map: pir_params::Result<Arc<pir_params::FileBytes>>,
     ) -> Result<(), Error> {
-        let vars = persistable_vars(&self.program);
-        let names: Vec<&str> = vars.iter().map(|(n, _)| n.as_str()).collect();
+        // The names borrow from the context (a handle of its own), not from
+        // the program the tensors are bound to.
+        let ctx = self.program.ctx_arc().clone();
+        let vars = persistable_vars_in(&self.program, &ctx);
+        let names: Vec<&str> = vars.iter().map(|&(n, _)| n).collect();
         let params_err = |source| Error::Params {
             path: path.to_path_buf(),
             source,
         };
         let map = map.map_err(params_err)?;
         let tensors =
-            pir_params::combined::read_combined_mapped(&map, &names).map_err(params_err)?;
+            pir_params::combined::read_combined_tensors_mapped(&map, &names).map_err(params_err)?;
         self.bind(vars, tensors, path)
     }
 
@@ -569,7 +574,7 @@ impl Model {
                 path: path.to_path_buf(),
                 source,
             };
-            let map = pir_params::map_file(path).map_err(params_err)?;
+            let map = pir_params::open_file(path).map_err(params_err)?;
             let state = pir_params::pickle::load_state_dict_mapped(&map).map_err(params_err)?;
             states.push((path, state));
         }
@@ -580,12 +585,13 @@ impl Model {
             path: first.to_path_buf(),
             source,
         };
-        let vars = persistable_vars(&self.program);
+        let ctx = self.program.ctx_arc().clone();
+        let vars = persistable_vars_in(&self.program, &ctx);
         let mut tensors = Vec::with_capacity(vars.len());
-        for (name, ty) in &vars {
+        for &(name, ty) in &vars {
             let found = states.iter().find_map(|(_, s)| s.get(name));
             let tensor = found.cloned().ok_or_else(|| Error::Mismatch {
-                name: name.clone(),
+                name: name.to_owned(),
                 message: format!(
                     "not found in {}",
                     paths
@@ -595,21 +601,24 @@ impl Model {
                         .join(" or ")
                 ),
             })?;
-            let declared = declared(&self.program, *ty).map(|(d, _)| d);
+            let declared = pir_params::bound::declared_in(&ctx, ty).map(|(d, _)| d);
             let tensor = pir_params::convert::as_declared(tensor, declared).map_err(params_err)?;
-            tensors.push((name.clone(), tensor));
+            tensors.push(tensor);
         }
         self.bind(vars, tensors, first)
     }
 
+    /// Binds `tensors[i]` to `vars[i]` after checking it against the type
+    /// the program declares; `path` names the file in errors.
     fn bind(
         &mut self,
-        vars: Vec<(String, Type)>,
-        tensors: Vec<(String, Tensor)>,
+        vars: Vec<(&str, Type)>,
+        tensors: Vec<Tensor>,
         path: &Path,
     ) -> Result<(), Error> {
-        for ((name, ty), (_, tensor)) in vars.into_iter().zip(tensors) {
-            if let Some((dtype, dims)) = declared(&self.program, ty) {
+        for ((name, ty), tensor) in vars.into_iter().zip(tensors) {
+            let ctx = self.program.ctx();
+            if let Some((dtype, dims)) = pir_params::bound::declared_in(ctx, ty) {
                 let shape_fits = dims.len() == tensor.dims().len()
                     && dims
                         .iter()
@@ -617,7 +626,7 @@ impl Model {
                         .all(|(&d, &t)| d < 0 || d == t);
                 if dtype != tensor.dtype() || !shape_fits {
                     return Err(Error::Mismatch {
-                        name,
+                        name: name.to_owned(),
                         message: format!(
                             "the program declares {} {:?}, {} holds {} {:?}",
                             dtype.paddle_name(),
@@ -629,7 +638,7 @@ impl Model {
                     });
                 }
             }
-            pir_params::bound::bind_typed(&mut self.program, &name, ty, tensor);
+            pir_params::bound::bind_typed(&mut self.program, name, ty, tensor);
         }
         Ok(())
     }
@@ -668,7 +677,16 @@ impl Model {
 /// The persistable variables of a program with their types, sorted as Python
 /// sorts their names — the variables a `.pdiparams` file holds, in its order.
 pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
-    let ctx = program.ctx();
+    persistable_vars_in(program, program.ctx())
+        .into_iter()
+        .map(|(name, ty)| (name.to_owned(), ty))
+        .collect()
+}
+
+/// [`persistable_vars`] with the names borrowed from `ctx`, the program's
+/// context (a handle the caller holds, so the program can change while the
+/// names are in use).
+fn persistable_vars_in<'c>(program: &Program, ctx: &'c IrContext) -> Vec<(&'c str, Type)> {
     let mut vars: Vec<(&str, Type)> = Vec::new();
     let top = program.top_block();
     for op in program.block_ops(top) {
@@ -692,9 +710,7 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
     // is stable) and is the one kept.
     pir_params::combined::sort_params(&mut vars);
     vars.dedup_by(|later, kept| later.0 == kept.0);
-    vars.into_iter()
-        .map(|(name, ty)| (name.to_owned(), ty))
-        .collect()
+    vars
 }
 
 /// The op's `persistable` mark (the first element of its `[bool]` array), if it has one.

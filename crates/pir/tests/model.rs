@@ -22,7 +22,17 @@ fn every_corpus_model_with_parameters_loads_binds_and_saves_byte_for_byte() {
             let tensor = loaded
                 .tensor(name)
                 .unwrap_or_else(|| panic!("{}: `{name}` has no data", model.name));
-            assert!(tensor.is_mapped(), "tensors borrow from the memory map");
+            assert!(tensor.is_mapped(), "tensors view the file's bytes");
+            let pir_params::TensorData::Mapped(bytes) = tensor.data() else {
+                panic!("{}: `{name}` was copied", model.name);
+            };
+            let file_len = std::fs::metadata(&params).unwrap().len();
+            assert_eq!(
+                bytes.map().is_memory_mapped(),
+                file_len >= pir_params::READ_BELOW_BYTES,
+                "{}: a file of {file_len} bytes",
+                model.name
+            );
         }
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("model");

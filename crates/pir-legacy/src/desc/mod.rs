@@ -102,13 +102,29 @@ const DATA_KINDS: [(i32, DataKind); 16] = [
     (33, DataKind::Fp8E5m2),
 ];
 
+/// [`DATA_KINDS`] by number (read for every variable: one index rather
+/// than a search of the table).
+const DATA_KINDS_BY_NUMBER: [Option<DataKind>; 34] = {
+    let mut by_number = [None; 34];
+    let mut i = 0;
+    while i < DATA_KINDS.len() {
+        let (n, kind) = DATA_KINDS[i];
+        by_number[n as usize] = Some(kind);
+        i += 1;
+    }
+    by_number
+};
+
 impl DataKind {
     /// From the protobuf enum value.
     pub fn from_i32(v: i32) -> DataKind {
-        DATA_KINDS
-            .iter()
-            .find(|(n, _)| *n == v)
-            .map_or(DataKind::Other(v), |&(_, k)| k)
+        match usize::try_from(v)
+            .ok()
+            .and_then(|i| DATA_KINDS_BY_NUMBER.get(i))
+        {
+            Some(&Some(kind)) => kind,
+            _ => DataKind::Other(v),
+        }
     }
 
     /// The protobuf enum value.

@@ -1,7 +1,7 @@
 //! The reader held to Paddle's `framework.proto` (prost types): every
 //! attribute kind, repeated names, limits and damaged input.
 
-use super::decode::{decode_version_pair, name_lt};
+use super::decode::{count_fields, decode_version_pair, name_lt};
 use super::*;
 use crate::proto;
 use crate::wire::Reader;
@@ -353,5 +353,33 @@ fn name_eq_agrees_with_string_equality() {
         }
         let longer = format!("{base}a");
         assert!(!name_eq(&base, &longer), "{base} vs {longer}");
+    }
+}
+
+/// The quick count of a block's variables and ops agrees with the block,
+/// whatever their lengths take (one, two or three bytes), and stops without
+/// a panic on every truncation.
+#[test]
+fn block_fields_are_counted_at_every_length() {
+    let op = |n: usize| proto::OpDesc {
+        r#type: "x".repeat(n),
+        ..Default::default()
+    };
+    let block = proto::BlockDesc {
+        idx: 0,
+        parent_idx: -1,
+        vars: vec![
+            tensor_var("w", vec![2, 3]),
+            tensor_var(&"v".repeat(200), vec![1]),
+            tensor_var(&"u".repeat(20_000), vec![]),
+        ],
+        ops: vec![op(3), op(130), op(17_000)],
+        forward_block_idx: Some(2),
+    };
+    let bytes = block.encode_to_vec();
+    assert_eq!(count_fields(&Reader::new(&bytes, "BlockDesc")), (3, 3));
+    for n in 0..bytes.len() {
+        let (vars, ops) = count_fields(&Reader::new(&bytes[..n], "BlockDesc"));
+        assert!(vars <= 3 && ops <= 3, "{n}");
     }
 }

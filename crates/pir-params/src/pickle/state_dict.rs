@@ -7,15 +7,13 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-use memmap2::Mmap;
-
 use super::budget::CopyBudget;
 use super::reader::{read_pickle_budgeted, ReadLimits};
 use super::value::{NdArray, PickleValue};
 use super::writer::{validate, write_pickle_io, WriteOptions};
 use crate::error::{Error, Result};
 use crate::tensor::{checked_numel, MappedBytes, TensorData};
-use crate::{map_file, Tensor};
+use crate::{open_file, FileBytes, Tensor};
 
 /// Key of the dygraph `paddle.save` table from structured names (`0.weight`)
 /// to parameter names (`linear_0.w_0`).
@@ -122,15 +120,15 @@ pub fn load_state_dict_with(bytes: &[u8], limits: &ReadLimits) -> Result<StateDi
     })
 }
 
-/// Parses a memory-mapped state-dict pickle; arrays stored as raw bytes
-/// (protocols 3–4) borrow from the map. Reads with the default
+/// Parses a state-dict pickle from a file's shared bytes ([`FileBytes`]);
+/// arrays stored as raw bytes (protocols 3–4) borrow from them. Reads with the default
 /// [`ReadLimits`].
-pub fn load_state_dict_mapped(map: &Arc<Mmap>) -> Result<StateDict> {
+pub fn load_state_dict_mapped(map: &Arc<FileBytes>) -> Result<StateDict> {
     load_state_dict_mapped_with(map, &ReadLimits::default())
 }
 
 /// [`load_state_dict_mapped`] under `limits`.
-pub fn load_state_dict_mapped_with(map: &Arc<Mmap>, limits: &ReadLimits) -> Result<StateDict> {
+pub fn load_state_dict_mapped_with(map: &Arc<FileBytes>, limits: &ReadLimits) -> Result<StateDict> {
     let mut budget = CopyBudget::new(map.len(), limits);
     let value = read_pickle_budgeted(map, limits, &mut budget)?;
     let base = map.as_ptr() as usize;
@@ -149,9 +147,10 @@ pub fn load_state_dict_mapped_with(map: &Arc<Mmap>, limits: &ReadLimits) -> Resu
     })
 }
 
-/// Memory-maps `path` and reads it with [`load_state_dict_mapped`].
+/// Opens `path` ([`open_file`]: read whole when small, else memory-mapped)
+/// and reads it with [`load_state_dict_mapped`].
 pub fn load_state_dict_file(path: &Path) -> Result<StateDict> {
-    load_state_dict_mapped(&map_file(path)?)
+    load_state_dict_mapped(&open_file(path)?)
 }
 
 fn bad(key: &str, message: impl Into<String>) -> Error {

@@ -68,7 +68,8 @@ def load(
     lenient: bool = False,
 ) -> Model:
     """Read a model (`.json`, legacy `.pdmodel`, IR text, or a prefix) with
-    the parameters beside it, memory-mapped (`params=True`), none
+    the parameters beside it, viewed without a copy — memory-mapped, or read
+    whole when under 256 KiB — (`params=True`), none
     (`params=False`), or those of the given files."""
 
 def parse(text: str, *, strict: bool = False) -> Program:
@@ -334,7 +335,9 @@ class TensorBuffer:
     @property
     def dtype(self) -> str: ...
     @property
-    def is_mapped(self) -> bool: ...
+    def is_mapped(self) -> bool:
+        """Whether the bytes are the parameter file's, not a copy of their own
+        (memory-mapped, or the one buffer a file under 256 KiB was read into)."""
 
 class Params:
     """Parameter name -> read-only NumPy array (no copy); assigning copies."""
@@ -351,4 +354,6 @@ class Params:
     def get(self, name: str, default: Any = None) -> Any: ...
     def update(self, other: Mapping[str, Any]) -> None: ...
     def dtype(self, name: str) -> str: ...
-    def is_mapped(self, name: str) -> bool: ...
+    def is_mapped(self, name: str) -> bool:
+        """Whether `name` still views the parameter file's bytes (memory-mapped,
+        or the one buffer a file under 256 KiB was read into), not a copy."""

@@ -140,10 +140,25 @@ pub(super) fn decode_version_pair<'a>(r: &mut Reader<'a>) -> WireResult<(&'a str
 /// How many variables and ops a block message holds (a quick pass over its
 /// keys, so the lists are allocated once; malformed input stops the count
 /// and is reported by the real pass).
-fn count_fields(r: &Reader<'_>) -> (usize, usize) {
+pub(super) fn count_fields(r: &Reader<'_>) -> (usize, usize) {
     let mut r = r.clone();
     let (mut vars, mut ops) = (0, 0);
     while r.has_more() {
+        // A variable or an op whose length takes one or two bytes (nearly
+        // all), counted without the general field reader.
+        if let [key @ (0x1a | 0x22), l0, rest @ ..] = r.rest() {
+            let (len, taken) = match (*l0, rest.first()) {
+                (l0 @ 0..0x80, _) => (usize::from(l0), 2),
+                (l0, Some(&l1 @ 0..0x80)) => (usize::from(l0 & 0x7f) | usize::from(l1) << 7, 3),
+                _ => (usize::MAX, 0),
+            };
+            if taken > 0 && len <= r.rest().len() - taken {
+                vars += usize::from(*key == 0x1a);
+                ops += usize::from(*key == 0x22);
+                r.advance(taken + len);
+                continue;
+            }
+        }
         let Ok((field, wire)) = r.key() else { break };
         match field {
             3 => vars += 1,
@@ -180,6 +195,17 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
         by_name: FxHashMap::default(),
     };
     while r.has_more() {
+        // Most variables: a short message in the layout `canonical` reads
+        // in one step (the others go on to the general field reader).
+        if let Some((0x1a, body)) = r.peek_short_message() {
+            if block.vars.len() < MAX_VARS_PER_BLOCK {
+                if let Some(var) = crate::canonical::dense_var(body) {
+                    r.advance(2 + body.len());
+                    block.vars.push(var);
+                    continue;
+                }
+            }
+        }
         let (field, wire) = r.key()?;
         match field {
             1 => block.idx = r.i32(wire)?,
@@ -294,6 +320,12 @@ pub(super) fn name_lt(a: &str, b: &str) -> bool {
             .enumerate()
             .fold(0, |w, (i, &c)| w | u64::from(c) << (56 - 8 * i))
     }
+    // Names read in order mostly differ in their first byte already (an
+    // empty name is less than any other, as `None` is less than `Some`).
+    match a.as_bytes().first().cmp(&b.as_bytes().first()) {
+        std::cmp::Ordering::Equal => {}
+        o => return o.is_lt(),
+    }
     // Zero padding keeps the order: a shorter name is less unless the
     // longer one goes on with zero bytes, which leaves the prefixes equal.
     match prefix(a).cmp(&prefix(b)) {
@@ -321,8 +353,32 @@ struct Unsorted<'a> {
 /// a hash index among many) and sorted once the op is read
 /// ([`sort_slots`]), so thousands out of order cost `n log n`, not a shift
 /// of the list each.
-#[inline]
+#[inline(always)]
 fn insert_slot<'a>(
+    op: &mut OpDesc<'a>,
+    unsorted: &mut Option<Unsorted<'a>>,
+    input: bool,
+    slot: Slot<'a>,
+) {
+    if unsorted.is_none() {
+        // An input after an output is out of order even when its name is.
+        let at_end = !input || op.num_inputs == op.slots.len();
+        let start = if input { 0 } else { op.num_inputs };
+        // `start` is at most the length: the last slot of this part, if any.
+        let last = op.slots.get(start..).and_then(<[Slot<'a>]>::last);
+        if at_end && last.is_none_or(|l| name_lt(l.name, slot.name)) {
+            op.slots.push(slot);
+            op.num_inputs += usize::from(input);
+            return;
+        }
+    }
+    insert_slot_out_of_order(op, unsorted, input, slot);
+}
+
+/// [`insert_slot`] for a slot that does not go on the end (kept out of
+/// line: rare).
+#[inline(never)]
+fn insert_slot_out_of_order<'a>(
     op: &mut OpDesc<'a>,
     unsorted: &mut Option<Unsorted<'a>>,
     input: bool,
@@ -334,14 +390,6 @@ fn insert_slot<'a>(
         } else {
             (op.num_inputs, op.slots.len())
         };
-        let last = op.slots[start..end].last();
-        // An input after an output is out of order even when its name is.
-        let at_end = end == op.slots.len();
-        if at_end && last.is_none_or(|l| name_lt(l.name, slot.name)) {
-            op.slots.push(slot);
-            op.num_inputs += usize::from(input);
-            return;
-        }
         if let Some(l) = op.slots[start..end].last_mut() {
             if l.name == slot.name {
                 l.args = slot.args;
@@ -497,8 +545,16 @@ fn decode_op<'a>(
         if op.attrs.len() + 4 <= MAX_OP_ENTRIES {
             if let Some(run) = crate::canonical::bookkeeping_run(r.rest()) {
                 r.advance(crate::canonical::BOOKKEEPING_RUN_LEN);
-                for (name, value) in run {
-                    add_attr(&mut op, &mut attrs_sorted, &mut attr_index, name, value);
+                // The run's names are sorted: after names sorted before its
+                // first (nearly always), it goes on the end as it is.
+                let [(first, _), ..] = &run;
+                if attrs_sorted && op.attrs.last().is_none_or(|l| name_lt(l.name, first)) {
+                    op.attrs
+                        .extend(run.map(|(name, value)| Attr { name, value }));
+                } else {
+                    for (name, value) in run {
+                        add_attr(&mut op, &mut attrs_sorted, &mut attr_index, name, value);
+                    }
                 }
                 continue;
             }
@@ -519,6 +575,15 @@ fn decode_op<'a>(
                     if let Some((name, value)) = crate::canonical::attr(body) {
                         r.advance(2 + body.len());
                         add_attr(&mut op, &mut attrs_sorted, &mut attr_index, name, value);
+                        continue;
+                    }
+                }
+                // The op type (field 3): text that is not UTF-8 goes on to
+                // the general reader, which reports it.
+                0x1a => {
+                    if let Some(op_type) = crate::wire::utf8(body) {
+                        r.advance(2 + body.len());
+                        op.op_type = op_type;
                         continue;
                     }
                 }

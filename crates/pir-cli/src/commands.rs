@@ -190,19 +190,6 @@ fn verify_infer(path: &Path, program: &pir_core::Program) -> Result<String, CliE
     let inferer = pir_infer::Inferer::shared(program.ctx_arc());
     let check = inferer.check_program(program);
     let ctx = program.ctx();
-    let show = |types: &[pir_core::Type]| {
-        types
-            .iter()
-            .map(|&t| {
-                if t.is_null() {
-                    "null".to_owned()
-                } else {
-                    ctx.display_type(t)
-                }
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let mut out = String::new();
     let mut without: std::collections::BTreeMap<&str, usize> = Default::default();
     for (op_path, op, outcome) in &check.reports {
@@ -220,8 +207,8 @@ fn verify_infer(path: &Path, program: &pir_core::Program) -> Result<String, CliE
                     out,
                     "{}: op {at} `{name}`: stored [{}], inferred [{}]",
                     path.display(),
-                    show(stored),
-                    show(inferred)
+                    pir_infer::display_types(ctx, stored),
+                    pir_infer::display_types(ctx, inferred)
                 );
             }
             pir_infer::OpCheck::Error(pir_infer::InferError::Invalid { .. }) => {

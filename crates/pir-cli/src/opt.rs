@@ -237,10 +237,7 @@ mod tests {
     /// back in pir and lowers to the original program.
     #[test]
     fn value_tensors_are_lowered_for_paddle_unless_kept() {
-        let model = pir_corpus::models()
-            .into_iter()
-            .find(|m| m.name == "mlp_tiny")
-            .unwrap();
+        let model = pir_corpus::model("mlp_tiny").unwrap();
         let input = model.json();
         let dir = tempfile::tempdir().unwrap();
         let opt = |out: &std::path::Path, keep: bool| {
@@ -288,10 +285,7 @@ mod tests {
     /// written file; the others keep their bytes, in Paddle's order.
     #[test]
     fn a_parameter_whose_op_is_erased_is_not_written() {
-        let model = pir_corpus::models()
-            .into_iter()
-            .find(|m| m.name == "mlp_tiny")
-            .unwrap();
+        let model = pir_corpus::model("mlp_tiny").unwrap();
         let dir = tempfile::tempdir().unwrap();
         let json = dir.path().join("m.json");
         std::fs::copy(model.json(), &json).unwrap();

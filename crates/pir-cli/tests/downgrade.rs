@@ -2,15 +2,11 @@
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
 mod common;
-use common::pir;
+use common::{path_str, pir, pir_ok};
 
 /// The repository's copy of a file an older release wrote.
 fn shipped(release: &str, file: &str) -> std::path::PathBuf {
     pir_corpus::repo_root().join(format!("tests/corpus/compat/{release}/{file}"))
-}
-
-fn s(p: &std::path::Path) -> &str {
-    p.to_str().unwrap()
 }
 
 #[test]
@@ -18,12 +14,13 @@ fn convert_to_an_old_release_gives_back_its_file_and_parameters() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("old.json");
     let original = shipped("3.0.0", "mlp_tiny.json");
-    let res = pir(&["convert", s(&original), s(&out), "--to", "3.0"]);
-    assert!(
-        res.status.success(),
-        "{}",
-        String::from_utf8_lossy(&res.stderr)
-    );
+    pir_ok(&[
+        "convert",
+        path_str(&original),
+        path_str(&out),
+        "--to",
+        "3.0",
+    ]);
     assert_eq!(
         std::fs::read(&out).unwrap(),
         std::fs::read(&original).unwrap()
@@ -40,12 +37,13 @@ fn downgrade_undoes_the_patches_after_the_release() {
     let upgraded = shipped("3.0.0", "c_pool_interp.upgraded.json");
     for (release, version, strides) in [("3.0", 1, "0.a_i32"), ("3.1.1", 2, "0.a_i64")] {
         let out = dir.path().join(format!("{release}.json"));
-        let res = pir(&["downgrade", s(&upgraded), s(&out), "--to", release]);
-        assert!(
-            res.status.success(),
-            "{}",
-            String::from_utf8_lossy(&res.stderr)
-        );
+        pir_ok(&[
+            "downgrade",
+            path_str(&upgraded),
+            path_str(&out),
+            "--to",
+            release,
+        ]);
         let text = std::fs::read_to_string(&out).unwrap();
         assert!(
             text.contains(&format!(r#""version":{version}}}"#)),
@@ -62,8 +60,8 @@ fn downgrade_undoes_the_patches_after_the_release() {
     let out = dir.path().join("same.json");
     let res = pir(&[
         "downgrade",
-        s(&shipped("3.2.2", "c_activations.json")),
-        s(&out),
+        path_str(&shipped("3.2.2", "c_activations.json")),
+        path_str(&out),
         "--to",
         "3.2",
     ]);
@@ -83,7 +81,7 @@ fn what_the_release_cannot_hold_is_refused_with_exit_1_and_no_file() {
     let input = dir.path().join("in.json");
     std::fs::write(&input, text).unwrap();
     let out = dir.path().join("out.json");
-    let res = pir(&["downgrade", s(&input), s(&out), "--to", "3.1"]);
+    let res = pir(&["downgrade", path_str(&input), path_str(&out), "--to", "3.1"]);
     assert_eq!(res.status.code(), Some(1));
     let err = String::from_utf8_lossy(&res.stderr);
     for part in ["op 10", "pd_op.repeat_interleave", "output_size"] {
@@ -99,17 +97,25 @@ fn usage_errors_exit_2() {
     let json = dir.path().join("o.json");
     let typed = dir.path().join("o.pir");
     for args in [
-        &["downgrade", s(&input), s(&json)][..],
-        &["downgrade", s(&input), s(&json), "--to", "2.6"],
-        &["convert", s(&input), s(&json), "--to", "3.x"],
-        &["convert", s(&input), s(&typed), "--to", "3.0"],
+        &["downgrade", path_str(&input), path_str(&json)][..],
+        &[
+            "downgrade",
+            path_str(&input),
+            path_str(&json),
+            "--to",
+            "2.6",
+        ],
+        &["convert", path_str(&input), path_str(&json), "--to", "3.x"],
+        &["convert", path_str(&input), path_str(&typed), "--to", "3.0"],
     ] {
         let res = pir(args);
         assert_eq!(res.status.code(), Some(2), "{args:?}");
     }
     assert!(!json.exists() && !typed.exists());
     // --to 3.3 is the current version: any output.
-    assert!(pir(&["convert", s(&input), s(&typed), "--to", "3.3"])
-        .status
-        .success());
+    assert!(
+        pir(&["convert", path_str(&input), path_str(&typed), "--to", "3.3"])
+            .status
+            .success()
+    );
 }

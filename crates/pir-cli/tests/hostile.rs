@@ -9,9 +9,8 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::path::Path;
 
-use common::{corpus_model, pir, stderr};
+use common::{corpus_model, path_str, pir, pir_ok, stderr};
 
 const DATA: &str = r#"    (%0) = "pd_op.data" () {dtype:float32,name:"x",place:Place(undefined:0),shape:[2],stop_gradient:[true]} : () -> tensor<2xf32>"#;
 
@@ -30,10 +29,6 @@ fn fan_out(relus: usize, other: &str, extra: usize) -> String {
     }
     text.push_str("}\n");
     text
-}
-
-fn path_str(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// Users are paired by (operand index, op name) in one pass, and the ops
@@ -84,8 +79,7 @@ fn graph_of_a_dense_dag() {
     let model = dir.path().join("dense.txt");
     std::fs::write(&model, dense_dag(24)).unwrap();
     let svg = dir.path().join("dense.svg");
-    let out = pir(&["graph", path_str(&model), "-o", path_str(&svg)]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    pir_ok(&["graph", path_str(&model), "-o", path_str(&svg)]);
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.contains("test.dense") && text.ends_with("</svg>"));
 
@@ -99,8 +93,7 @@ fn graph_of_a_dense_dag() {
     );
     assert!(e.contains("write DOT instead (`-o FILE.dot`"), "{e}");
     let dot = dir.path().join("dense.dot");
-    let out = pir(&["graph", path_str(&model), "-o", path_str(&dot)]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    pir_ok(&["graph", path_str(&model), "-o", path_str(&dot)]);
 }
 
 /// True for the characters XML 1.0 allows.

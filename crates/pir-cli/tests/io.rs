@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
 mod common;
-use common::{corpus_model, pir, pir_with_stdin, stderr};
+use common::{corpus_model, opt_to, path_str, pir, pir_ok, pir_with_stdin, stderr};
 
 use std::path::Path;
 
@@ -17,10 +17,6 @@ fn mlp_in(dir: &Path) -> std::path::PathBuf {
     std::fs::copy(model.json(), &json).unwrap();
     std::fs::copy(model.file(".pdiparams").unwrap(), dir.join("m.pdiparams")).unwrap();
     json
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 #[test]
@@ -57,7 +53,7 @@ fn a_model_is_read_from_standard_input_and_pipes() {
 fn diff_reads_one_model_from_standard_input() {
     let model = corpus_model("mlp_tiny");
     let json = std::fs::read(model.json()).unwrap();
-    let out = pir_with_stdin(&["diff", s(&model.json()), "-"], &json);
+    let out = pir_with_stdin(&["diff", path_str(&model.json()), "-"], &json);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("no differences"));
     let out = pir(&["diff", "-", "-"]);
@@ -67,16 +63,14 @@ fn diff_reads_one_model_from_standard_input() {
 #[test]
 fn a_model_is_written_to_standard_output() {
     let model = corpus_model("fn_no_params");
-    let out = pir(&["convert", s(&model.json()), "-"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = pir_ok(&["convert", path_str(&model.json()), "-"]);
     assert!(out.stdout == std::fs::read(model.json()).unwrap());
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
     // A model with parameters: the program goes out, a note says the
     // parameters do not.
     let dir = tempfile::tempdir().unwrap();
     let json = mlp_in(dir.path());
-    let out = pir(&["opt", s(&json), "-p", "dce", "-o", "-"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = pir_ok(&["opt", path_str(&json), "-p", "dce", "-o", "-"]);
     assert!(out.stdout.starts_with(b"{\"base_code\""));
     assert!(stderr(&out).contains("parameters are not written"));
 }
@@ -86,21 +80,25 @@ fn outputs_make_their_folders_and_take_extensions_in_any_case() {
     let dir = tempfile::tempdir().unwrap();
     let json = mlp_in(dir.path());
     let out_json = dir.path().join("r18opt/deep/model.JSON");
-    let out = pir(&["opt", s(&json), "-p", "dce", "-o", s(&out_json)]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    pir_ok(&[
+        "opt",
+        path_str(&json),
+        "-p",
+        "dce",
+        "-o",
+        path_str(&out_json),
+    ]);
     assert!(out_json.exists());
     assert!(dir.path().join("r18opt/deep/model.pdiparams").exists());
     let txt = dir.path().join("text/m.TXT");
-    let out = pir(&["convert", s(&json), s(&txt)]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    pir_ok(&["convert", path_str(&json), path_str(&txt)]);
     let printed = std::fs::read(&txt).unwrap();
     assert!(
         printed.starts_with(b"{\n"),
         "a .TXT output is Paddle's print"
     );
     let graph = dir.path().join("g/m.SVG");
-    let out = pir(&["graph", s(&json), "-o", s(&graph)]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    pir_ok(&["graph", path_str(&json), "-o", path_str(&graph)]);
     assert!(std::fs::read_to_string(&graph).unwrap().contains("<svg"));
 }
 
@@ -108,16 +106,22 @@ fn outputs_make_their_folders_and_take_extensions_in_any_case() {
 fn convert_writes_the_parameters_beside_its_output() {
     let dir = tempfile::tempdir().unwrap();
     let json = mlp_in(dir.path());
-    let out = pir(&["convert", s(&json), s(&dir.path().join("c/y.json"))]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    pir_ok(&[
+        "convert",
+        path_str(&json),
+        path_str(&dir.path().join("c/y.json")),
+    ]);
     assert_eq!(
         std::fs::read(dir.path().join("c/y.pdiparams")).unwrap(),
         std::fs::read(dir.path().join("m.pdiparams")).unwrap()
     );
     // Without a parameter file beside the input, a note says so.
     std::fs::remove_file(dir.path().join("m.pdiparams")).unwrap();
-    let out = pir(&["convert", s(&json), s(&dir.path().join("z.json"))]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = pir_ok(&[
+        "convert",
+        path_str(&json),
+        path_str(&dir.path().join("z.json")),
+    ]);
     assert!(
         stderr(&out).contains("no parameter file beside it"),
         "{}",
@@ -131,28 +135,20 @@ fn two_outputs_of_one_model_share_its_parameter_file() {
     let dir = tempfile::tempdir().unwrap();
     let json = mlp_in(dir.path());
     for out in ["r.txt", "r.pir", "r.json"] {
-        let res = pir(&["opt", s(&json), "-p", "dce", "-o", s(&dir.path().join(out))]);
+        let res = opt_to(&json, "dce", &dir.path().join(out));
         assert!(res.status.success(), "{out}: {}", stderr(&res));
     }
     // Other parameters under that name are not overwritten unasked.
-    let res = pir(&[
+    pir_ok(&[
         "opt",
-        s(&json),
+        path_str(&json),
         "-p",
         "constant_folding,dce",
         "-o",
-        s(&dir.path().join("r2.json")),
+        path_str(&dir.path().join("r2.json")),
     ]);
-    assert!(res.status.success(), "{}", stderr(&res));
     std::fs::write(dir.path().join("other.pdiparams"), b"OTHER").unwrap();
-    let res = pir(&[
-        "opt",
-        s(&json),
-        "-p",
-        "dce",
-        "-o",
-        s(&dir.path().join("other.json")),
-    ]);
+    let res = opt_to(&json, "dce", &dir.path().join("other.json"));
     assert_eq!(res.status.code(), Some(1));
     assert!(
         stderr(&res).contains("other.pdiparams already exists"),
@@ -174,11 +170,11 @@ fn a_failed_write_leaves_the_old_files_as_they_were() {
     std::fs::write(dir.path().join("b.pdiparams"), b"OLD").unwrap();
     let res = pir(&[
         "opt",
-        s(&json),
+        path_str(&json),
         "-p",
         "dce",
         "-o",
-        s(&dir.path().join("b.json")),
+        path_str(&dir.path().join("b.json")),
         "--force",
     ]);
     assert_eq!(res.status.code(), Some(1));
@@ -201,7 +197,7 @@ fn opt_refuses_a_model_without_its_parameter_file() {
     let json = mlp_in(dir.path());
     std::fs::remove_file(dir.path().join("m.pdiparams")).unwrap();
     let out_json = dir.path().join("o.json");
-    let res = pir(&["opt", s(&json), "-p", "inference", "-o", s(&out_json)]);
+    let res = opt_to(&json, "inference", &out_json);
     assert_eq!(res.status.code(), Some(1));
     let err = stderr(&res);
     assert!(
@@ -209,21 +205,19 @@ fn opt_refuses_a_model_without_its_parameter_file() {
         "{err}"
     );
     assert!(!out_json.exists());
-    let res = pir(&[
+    pir_ok(&[
         "opt",
-        s(&json),
+        path_str(&json),
         "-p",
         "inference",
         "--no-params",
         "-o",
-        s(&out_json),
+        path_str(&out_json),
     ]);
-    assert!(res.status.success(), "{}", stderr(&res));
     assert!(out_json.exists() && !dir.path().join("o.pdiparams").exists());
     // A model without parameters needs no file.
     let none = corpus_model("fn_no_params");
-    let res = pir(&["opt", s(&none.json()), "-p", "dce"]);
-    assert!(res.status.success(), "{}", stderr(&res));
+    pir_ok(&["opt", path_str(&none.json()), "-p", "dce"]);
 }
 
 #[cfg(target_os = "linux")]
@@ -236,7 +230,11 @@ fn a_full_stderr_is_an_error_not_a_panic() {
         .open("/dev/full")
         .unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_pir"))
-        .args(["upgrade", s(&model.json()), s(&dir.path().join("u.json"))])
+        .args([
+            "upgrade",
+            path_str(&model.json()),
+            path_str(&dir.path().join("u.json")),
+        ])
         .stderr(full)
         .output()
         .unwrap();

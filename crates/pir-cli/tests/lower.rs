@@ -4,15 +4,14 @@
 
 mod common;
 
-use common::{corpus_model, pir, stderr};
+use common::{corpus_model, pir, pir_ok, stderr};
 
 #[test]
 fn the_print_is_paddles_executor_print() {
     let m = corpus_model("while_loop");
     let json = m.json();
     let expected = std::fs::read_to_string(json.with_file_name("while_loop.lowered.txt")).unwrap();
-    let out = pir(&["lower", json.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    let out = pir_ok(&["lower", json.to_str().unwrap()]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
 }
 
@@ -41,13 +40,12 @@ fn a_pir_file_gets_the_typed_text_as_does_typed() {
     let m = corpus_model("cond_if");
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("lowered.pir");
-    let out = pir(&[
+    pir_ok(&[
         "lower",
         m.json().to_str().unwrap(),
         "-o",
         out_path.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", stderr(&out));
     let typed = std::fs::read_to_string(&out_path).unwrap();
     assert!(typed.starts_with("#pir-typed"), "{typed}");
     assert!(typed.contains("\"pd_kernel.phi_kernel\""), "{typed}");

@@ -14,11 +14,9 @@
 //! assert!(ctx.op_info(ctx.symbol("builtin.parameter")).is_some());
 //! ```
 
-use std::any::Any;
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::AtomicU32;
 
 use parking_lot::{Mutex, RwLock};
 use rustc_hash::FxHashMap;
@@ -33,6 +31,13 @@ use crate::parser::{AttrParseFn, Expect, TypeParseFn};
 use crate::types::{DynType, Type, TypeDecoder, TypeDef, TypeExactDecoder};
 
 mod decoded;
+mod dicts;
+mod kept;
+mod ops;
+
+pub use kept::{KeptState, KEEP_BYTES};
+pub use ops::OpSource;
+use ops::NO_OP;
 
 /// An interned string: op names, attribute names, parameter names.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -52,85 +57,6 @@ struct SymbolEntry {
     /// deferred registration (`DEFERRED`, its source and the op's number
     /// there) until first looked up; else `NO_OP`.
     op: AtomicU32,
-}
-
-const NO_OP: u32 = u32::MAX;
-
-/// Marks a deferred registration: bits 16..31 are the source (below
-/// `MAX_SOURCES`), bits 0..16 the op's number in it.
-const DEFERRED: u32 = 1 << 31;
-
-/// On a deferred registration: its source knows the op has no custom
-/// printer (see [`OpSource::prints_generic`]), so a print builds none.
-const PRINTS_GENERIC: u32 = 1 << 30;
-
-/// Sources a context can hold (`NO_OP` must stay out of the deferred range).
-const MAX_SOURCES: usize = 0x3FFF;
-
-/// The state of a deferred registration: op `index` of source `id`.
-fn deferred_state(id: usize, source: &dyn OpSource, index: u16) -> u32 {
-    let generic = if source.prints_generic(index) {
-        PRINTS_GENERIC
-    } else {
-        0
-    };
-    DEFERRED | generic | (id as u32) << 16 | u32::from(index)
-}
-
-/// The source number of a deferred registration's state.
-fn source_of(state: u32) -> usize {
-    (state >> 16) as usize & MAX_SOURCES
-}
-
-/// Registrations a dialect makes only when an op is first looked up (see
-/// [`IrContext::defer_ops`]): a dialect of many ops pays nothing at context
-/// creation, a lookup by name ([`OpSource::find`]) for each new symbol, and
-/// for building each `OpInfo` when a program uses it.
-pub trait OpSource: Send + Sync {
-    /// The registration of this source's op number `index`, one that
-    /// [`OpSource::find`] or [`OpSource::ops`] gave.
-    fn op_info(&self, ctx: &IrContext, index: u16) -> OpInfo;
-
-    /// The number and static name of this source's op named `name`, if it
-    /// has one: asked when a symbol is first interned, so a name that
-    /// cannot be one of the source's should be refused quickly. The symbol
-    /// keeps the static name instead of a copy.
-    fn find(&self, name: &str) -> Option<(u16, &'static str)>;
-
-    /// How many ops the source has, about: the table of symbols makes room
-    /// for their names when the source is deferred, instead of growing
-    /// step by step as a program (or an analysis of every op) names them.
-    fn op_count(&self) -> usize {
-        self.ops().len()
-    }
-
-    /// Every op of the source: its number and name.
-    fn ops(&self) -> Vec<(u16, &'static str)>;
-
-    /// True when op number `index` is known to print in the generic form
-    /// (its registration has no [`OpInfo::print`]) without building the
-    /// registration: a print then builds none for most ops. False: the
-    /// registration is built to see.
-    fn prints_generic(&self, _index: u16) -> bool {
-        false
-    }
-}
-
-/// A sequence of attribute names and their order by name (see
-/// `IrContext::name_orders`).
-struct NameOrder {
-    names: Box<[Symbol]>,
-    order: Option<NonZeroU32>,
-}
-
-/// The hash of a sequence of names.
-fn names_hash(names: impl Iterator<Item = Symbol>) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = rustc_hash::FxHasher::default();
-    for n in names {
-        n.hash(&mut h);
-    }
-    h.finish()
 }
 
 /// A dialect: a named group of types, attributes and operations that registers
@@ -154,7 +80,7 @@ pub struct IrContext {
     /// name: dictionaries of one op kind repeat their names, so a new one
     /// (one per op when ops carry their own names) finds its order here
     /// instead of sorting the names' texts.
-    name_orders: Mutex<hashbrown::HashTable<NameOrder>>,
+    name_orders: Mutex<hashbrown::HashTable<dicts::NameOrder>>,
     op_infos: boxcar::Vec<OpInfo>,
     /// The sources of deferred registrations, by number.
     op_sources: boxcar::Vec<Box<dyn OpSource>>,
@@ -165,11 +91,9 @@ pub struct IrContext {
     dialects: Mutex<HashSet<&'static str>>,
     /// Texts of the JSON model format decoded before (see `decoded`).
     decoded: decoded::DecodedTexts,
-    /// What other crates keep here between uses, one value per type (see
-    /// [`IrContext::take_kept`]).
-    kept: Mutex<Vec<Box<dyn Any + Send>>>,
-    /// What Paddle-text printers keep between prints (see `printer`).
-    pub(crate) kept_prints: crate::printer::KeptPrintState,
+    /// What a use (a print, a write, a read) leaves for the next, one
+    /// state per type (see [`IrContext::take_kept`]).
+    kept: kept::KeptStates,
     pub(crate) well_known: WellKnown,
 }
 
@@ -259,8 +183,7 @@ impl IrContext {
             traits: Mutex::new(Vec::new()),
             dialects: Mutex::new(HashSet::new()),
             decoded: decoded::DecodedTexts::default(),
-            kept: Mutex::new(Vec::new()),
-            kept_prints: Default::default(),
+            kept: Default::default(),
             well_known,
         };
         // Handle 0 of types and attributes is the null kind; of dicts, the empty dict.
@@ -507,153 +430,6 @@ impl IrContext {
         self.decoded.remember_entry(text, entry);
     }
 
-    // ----- state other crates keep -----
-
-    /// Takes the value of type `T` left by [`IrContext::keep`], if any: a
-    /// writer's memoized texts of interned things, say (they never change,
-    /// so they hold for every later use of this context). Until it is kept
-    /// again, other takers start afresh rather than wait.
-    pub fn take_kept<T: Any + Send>(&self) -> Option<Box<T>> {
-        let mut kept = self.kept.lock();
-        let i = kept.iter().position(|v| v.is::<T>())?;
-        kept.swap_remove(i).downcast().ok()
-    }
-
-    /// Leaves `value` for the next [`IrContext::take_kept`] of its type,
-    /// in place of one left before.
-    pub fn keep<T: Any + Send>(&self, value: Box<T>) {
-        let mut kept = self.kept.lock();
-        kept.retain(|v| !v.is::<T>());
-        kept.push(value);
-    }
-
-    // ----- attribute dictionaries -----
-
-    /// Interns an attribute dictionary. Entries keep their order; when a name
-    /// occurs twice the first entry wins (as Paddle's reader does).
-    pub fn dict(&self, entries: &[(Symbol, Attribute)]) -> AttrDict {
-        // A stored dictionary has no repeated name, so one equal to
-        // `entries` is the answer whether or not they repeat one.
-        if let Some(index) = self.dicts.guess(|d| *d.entries == *entries) {
-            return AttrDict(index);
-        }
-        // Names are nearly always distinct: a bit per name (by its index
-        // modulo 64) settles most lists in one pass, pairs are compared
-        // only when two names share a bit.
-        let mut bits = 0u64;
-        let has_dup = entries.iter().any(|(n, _)| {
-            let bit = 1u64 << (n.0 % 64);
-            let seen = bits & bit != 0;
-            bits |= bit;
-            seen
-        }) && entries
-            .iter()
-            .enumerate()
-            .any(|(i, (n, _))| entries[..i].iter().any(|(m, _)| m == n));
-        if has_dup {
-            let mut unique: Vec<(Symbol, Attribute)> = Vec::with_capacity(entries.len());
-            for &(n, a) in entries {
-                if !unique.iter().any(|(m, _)| *m == n) {
-                    unique.push((n, a));
-                }
-            }
-            return self.dict(&unique);
-        }
-        let index = self.dicts.intern_unguessed(
-            fx_hash(entries),
-            entries,
-            |d, entries| &*d.entries == *entries,
-            |entries| DictData {
-                entries: entries.into(),
-                sorted: self.name_order(entries),
-            },
-            |d| fx_hash(&*d.entries),
-        );
-        AttrDict(index)
-    }
-
-    /// The order by name of `entries` (`DictData::sorted`), looked up by
-    /// their names' sequence.
-    fn name_order(&self, entries: &[(Symbol, Attribute)]) -> Option<NonZeroU32> {
-        let names = || entries.iter().map(|&(n, _)| n);
-        let hash = names_hash(names());
-        let mut known = self.name_orders.lock();
-        if let Some(found) = known.find(hash, |k| k.names.iter().copied().eq(names())) {
-            return found.order;
-        }
-        let name = |i: u32| self.symbol_str(entries[i as usize].0);
-        let in_order = entries
-            .windows(2)
-            .all(|w| self.symbol_str(w[0].0) <= self.symbol_str(w[1].0));
-        let order = (!in_order).then(|| {
-            let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
-            sorted.sort_by(|&a, &b| name(a).cmp(name(b)));
-            let index = self.orders.intern(
-                fx_hash,
-                sorted,
-                |stored, probe| **stored == **probe,
-                Vec::into_boxed_slice,
-                |stored| fx_hash(&**stored),
-            );
-            // Below `u32::MAX` (the interner's bound), so 1 + it fits.
-            NonZeroU32::MIN.saturating_add(index)
-        });
-        known.insert_unique(
-            hash,
-            NameOrder {
-                names: names().collect(),
-                order,
-            },
-            |k| names_hash(k.names.iter().copied()),
-        );
-        order
-    }
-
-    /// The entries of a dictionary in insertion order.
-    #[inline]
-    pub fn dict_entries(&self, dict: AttrDict) -> &[(Symbol, Attribute)] {
-        &self.dicts.get(dict.0).entries
-    }
-
-    /// The entries of a dictionary ordered by name (byte order).
-    pub fn dict_sorted(&self, dict: AttrDict) -> impl Iterator<Item = (Symbol, Attribute)> + '_ {
-        let data = self.dicts.get(dict.0);
-        let sorted = data.sorted.map(|i| &**self.orders.get(i.get() - 1));
-        (0..data.entries.len()).map(move |k| {
-            let i = sorted.map_or(k, |s| s[k] as usize);
-            data.entries[i]
-        })
-    }
-
-    /// The attribute named `name`, if present.
-    pub fn dict_get(&self, dict: AttrDict, name: Symbol) -> Option<Attribute> {
-        self.dict_entries(dict)
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|&(_, a)| a)
-    }
-
-    /// A dictionary with `name` set to `attr` (replaced in place, or appended).
-    pub fn dict_with(&self, dict: AttrDict, name: Symbol, attr: Attribute) -> AttrDict {
-        let mut entries = self.dict_entries(dict).to_vec();
-        match entries.iter_mut().find(|(n, _)| *n == name) {
-            Some(entry) => entry.1 = attr,
-            None => entries.push((name, attr)),
-        }
-        self.dict(&entries)
-    }
-
-    /// A dictionary without `name`.
-    pub fn dict_without(&self, dict: AttrDict, name: Symbol) -> AttrDict {
-        let entries: Vec<_> = self
-            .dict_entries(dict)
-            .iter()
-            .copied()
-            .filter(|(n, _)| *n != name)
-            .collect();
-        self.dict(&entries)
-    }
-
     // ----- dialects, ops, traits -----
 
     /// Registers a dialect (once; later calls are no-ops).
@@ -666,124 +442,6 @@ impl IrContext {
     /// Whether a dialect of this name is loaded.
     pub fn has_dialect(&self, name: &str) -> bool {
         self.dialects.lock().contains(name)
-    }
-
-    /// Registers an operation. A second registration of the same name replaces the first.
-    pub fn register_op(&self, info: OpInfo) {
-        let name = self.symbol(&info.name);
-        let index = self.op_infos.push(info);
-        let index = u32::try_from(index)
-            .ok()
-            .filter(|&i| i < DEFERRED)
-            .expect("too many registered ops");
-        self.symbols.get(name.0).op.store(index, Ordering::Release);
-    }
-
-    /// Registers the ops of `source`, each built when first looked up. Like
-    /// [`register_op`](Self::register_op), a later registration of a name
-    /// replaces an earlier one. Lookups see no difference: [`op_info`](Self::op_info)
-    /// builds a deferred op on its first call. Names are not interned here:
-    /// a symbol asks the sources whether it names one of their ops when it
-    /// is first interned, those interned before are asked now.
-    pub fn defer_ops(&self, source: Box<dyn OpSource>) {
-        let id = self.op_sources.push(source);
-        assert!(id < MAX_SOURCES, "too many op sources");
-        let Some(source) = self.op_sources.get(id) else {
-            return;
-        };
-        self.symbols
-            .reserve_total(self.symbols.len().saturating_add(source.op_count()), |e| {
-                fx_hash(&*e.text)
-            });
-        for i in 0..self.symbols.len() {
-            let entry = self.symbols.get(i as u32);
-            if let Some((index, _)) = source.find(&entry.text) {
-                entry
-                    .op
-                    .store(deferred_state(id, &**source, index), Ordering::Release);
-            }
-        }
-    }
-
-    /// The deferred registration of the op named `name` (the last source's
-    /// that has it) and the source's static name of it, or `NO_OP`.
-    fn deferred_op(&self, name: &str) -> (u32, Option<&'static str>) {
-        let mut op = (NO_OP, None);
-        for (id, source) in self.op_sources.iter() {
-            if let Some((index, text)) = source.find(name) {
-                op = (deferred_state(id, &**source, index), Some(text));
-            }
-        }
-        op
-    }
-
-    /// The registration of the op named `name`, if any.
-    #[inline]
-    pub fn op_info(&self, name: Symbol) -> Option<&OpInfo> {
-        match self.symbols.get(name.0).op.load(Ordering::Acquire) {
-            NO_OP => None,
-            index if index & DEFERRED != 0 => self.materialize(name),
-            index => self.op_infos.get(index as usize),
-        }
-    }
-
-    /// The custom printer of the op named `name`, if it has one. A deferred
-    /// registration its source knows to have none (see
-    /// [`OpSource::prints_generic`]) is not built.
-    #[inline]
-    pub fn op_printer(&self, name: Symbol) -> Option<crate::op_info::PrintFn> {
-        const GENERIC: u32 = DEFERRED | PRINTS_GENERIC;
-        let state = self.symbols.get(name.0).op.load(Ordering::Acquire);
-        if state != NO_OP && state & GENERIC == GENERIC {
-            return None;
-        }
-        self.op_info(name).and_then(|info| info.print)
-    }
-
-    /// The registration of the op named `name` (a string), if any.
-    pub fn op_info_named(&self, name: &str) -> Option<&OpInfo> {
-        self.lookup_symbol(name).and_then(|s| self.op_info(s))
-    }
-
-    /// Builds the deferred registration of `name` (once, whichever thread
-    /// asks first).
-    #[cold]
-    fn materialize(&self, name: Symbol) -> Option<&OpInfo> {
-        let _building = self.materializing.lock();
-        let entry = &self.symbols.get(name.0).op;
-        let state = entry.load(Ordering::Acquire);
-        match state {
-            NO_OP => return None,
-            // Built (or replaced) while this thread waited.
-            built if built & DEFERRED == 0 => return self.op_infos.get(built as usize),
-            _ => {}
-        }
-        let source = self.op_sources.get(source_of(state))?;
-        let info = source.op_info(self, (state & 0xFFFF) as u16);
-        let index = self.op_infos.push(info);
-        entry.store(index as u32, Ordering::Release);
-        self.op_infos.get(index)
-    }
-
-    /// All registered ops (deferred ones are built first).
-    pub fn registered_ops(&self) -> impl Iterator<Item = &OpInfo> + '_ {
-        for (_, source) in self.op_sources.iter() {
-            for (_, name) in source.ops() {
-                self.symbol_static(name);
-            }
-        }
-        for i in 0..self.symbols.len() {
-            self.op_info(Symbol(i as u32));
-        }
-        // A re-registered name leaves its old entry behind; report current ones only.
-        self.op_infos
-            .iter()
-            .map(|(_, info)| info)
-            .filter(move |info| {
-                self.lookup_symbol(&info.name)
-                    .and_then(|s| self.op_info(s))
-                    .is_some_and(|cur| std::ptr::eq(cur, *info))
-            })
     }
 
     /// The id of a trait name, registering it on first use.

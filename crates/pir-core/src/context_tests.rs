@@ -1,29 +1,11 @@
 //! Tests of `context.rs`.
 use super::*;
+use std::sync::atomic::Ordering;
 
 #[test]
 fn context_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<IrContext>();
-}
-
-#[test]
-fn kept_values_are_taken_by_type_once() {
-    let ctx = IrContext::new();
-    assert_eq!(ctx.take_kept::<u32>(), None);
-    ctx.keep(Box::new(7u32));
-    ctx.keep(Box::new(String::from("text")));
-    ctx.keep(Box::new(8u32));
-    assert_eq!(
-        ctx.take_kept::<u32>().as_deref(),
-        Some(&8),
-        "the last kept replaces"
-    );
-    assert_eq!(ctx.take_kept::<u32>(), None, "taken until kept again");
-    assert_eq!(
-        ctx.take_kept::<String>().as_deref().map(String::as_str),
-        Some("text")
-    );
 }
 
 /// A source that counts what it builds, each op named `test.op<index>`.

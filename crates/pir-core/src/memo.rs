@@ -49,6 +49,9 @@ impl Default for MemoTable {
 #[derive(Debug)]
 pub struct HandleTable<T: Copy> {
     pages: Vec<Option<Box<[T; PAGE]>>>,
+    /// How many of `pages` are made: a footprint asked after every print
+    /// or write counts no pages.
+    made: usize,
     empty: T,
     /// What [`HandleTable::get_mut`] would give if a page it made were gone.
     spare: T,
@@ -68,6 +71,7 @@ impl<T: Copy> HandleTable<T> {
     pub fn new(empty: T) -> Self {
         HandleTable {
             pages: Vec::new(),
+            made: 0,
             empty,
             spare: empty,
         }
@@ -75,8 +79,7 @@ impl<T: Copy> HandleTable<T> {
 
     /// The bytes its pages take.
     pub fn footprint(&self) -> usize {
-        let pages = self.pages.iter().filter(|page| page.is_some()).count();
-        pages * std::mem::size_of::<[T; PAGE]>() + self.pages.capacity() * 8
+        self.made * std::mem::size_of::<[T; PAGE]>() + self.pages.capacity() * 8
     }
 
     /// The value of `index`.
@@ -108,8 +111,16 @@ impl<T: Copy> HandleTable<T> {
         if self.pages.len() <= page {
             self.pages.resize(page + 1, None);
         }
-        let empty = self.empty;
-        self.pages[page].get_or_insert_with(|| Box::new([empty; PAGE]));
+        if self.pages[page].is_none() {
+            // Filled in place on the heap (`Box::new([empty; PAGE])` fills
+            // one on the stack and copies it), from an exact-size vector
+            // whose conversion cannot fail.
+            let filled = vec![self.empty; PAGE].into_boxed_slice();
+            if let Ok(filled) = <Box<[T; PAGE]>>::try_from(filled) {
+                self.pages[page] = Some(filled);
+                self.made += 1;
+            }
+        }
     }
 }
 

@@ -171,6 +171,11 @@ pub fn models() -> Vec<Model> {
     read_index("models")
 }
 
+/// The model named `name` of the corpus in use, if it has one.
+pub fn model(name: &str) -> Option<Model> {
+    models().into_iter().find(|m| m.name == name)
+}
+
 /// Models written by older releases (`compat/<release>/`).
 pub fn compat_models() -> Vec<Model> {
     read_index("compat")
@@ -182,6 +187,25 @@ pub fn compat_models() -> Vec<Model> {
 /// ops in loop bodies, with inputs and Paddle's outputs.
 pub fn control_flow_models() -> Vec<Model> {
     read_index_in(repo_root().join("tests/corpus/control_flow"), "models")
+}
+
+/// The models the analysis benchmarks run on, each read by `load` from its
+/// JSON: `20k_ops`, the synthetic model of 2,500 blocks
+/// ([`synthetic_mlp_json`], 20,002 ops), and `huge_5000ops` when the full
+/// corpus is beside the repository. Panics, naming the model, when one
+/// cannot be read.
+pub fn bench_models<T, E: std::fmt::Display>(
+    load: impl Fn(&[u8]) -> Result<T, E>,
+) -> Vec<(&'static str, T)> {
+    let mut inputs = vec![("20k_ops", synthetic_mlp_json(2500).into_bytes())];
+    if let Some(m) = model("huge_5000ops") {
+        let json = std::fs::read(m.json()).unwrap_or_else(|e| panic!("huge_5000ops: {e}"));
+        inputs.push(("huge_5000ops", json));
+    }
+    inputs
+        .into_iter()
+        .map(|(name, json)| (name, load(&json).unwrap_or_else(|e| panic!("{name}: {e}"))))
+        .collect()
 }
 
 /// A synthetic model in Paddle's JSON format, shaped like the corpus'

@@ -76,4 +76,6 @@ fn list_len(a: &Args<'_>, name: &str) -> Result<usize, Bad> {
 }
 
 #[cfg(test)]
+mod optimizer_tests;
+#[cfg(test)]
 mod tests;

@@ -1,6 +1,6 @@
 //! Re-inference of a whole program against its stored result types.
 
-use pir_core::{BlockId, OpId, Program, Type};
+use pir_core::{BlockId, IrContext, OpId, Program, Type};
 use pir_dialects::op_def::{OpDef, ValueKind};
 
 use crate::meta::{out_eq, Out};
@@ -10,6 +10,25 @@ use crate::{InferError, Inferer};
 pub(crate) fn result_kind(def: Option<&OpDef>, i: usize) -> ValueKind {
     def.and_then(|d| d.outputs.get(i).or(d.outputs.last()))
         .map_or(ValueKind::DenseTensor, |o| o.kind)
+}
+
+/// `t` as the IR prints it, `null` for an absent optional result: how
+/// stored and inferred types are shown side by side.
+pub fn display_type_or_null(ctx: &IrContext, t: Type) -> String {
+    if t.is_null() {
+        "null".to_owned()
+    } else {
+        ctx.display_type(t)
+    }
+}
+
+/// `types` shown by [`display_type_or_null`], joined by `, `.
+pub fn display_types(ctx: &IrContext, types: &[Type]) -> String {
+    types
+        .iter()
+        .map(|&t| display_type_or_null(ctx, t))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The outcome for one op.

@@ -46,7 +46,7 @@ mod testing;
 mod unary;
 
 pub use args::{IntArray, Scalar};
-pub use check::{OpCheck, ProgramCheck};
+pub use check::{display_type_or_null, display_types, OpCheck, ProgramCheck};
 pub use meta::{DDim, Meta, Out, MAX_RANK};
 pub use multiary::training::size_of as element_size;
 pub use propagate::{inputs, Input, Reshaped, ShapeError};

@@ -1,7 +1,5 @@
 //! Test helper: infers the last op of a program written as IR text.
 
-use pir_core::Type;
-
 /// The inferred result types of the last top-level op of `text`, printed
 /// (`null` for an unset result), or the error.
 pub(crate) fn infer_last(text: &str) -> Result<Vec<String>, String> {
@@ -16,13 +14,7 @@ pub(crate) fn infer_last(text: &str) -> Result<Vec<String>, String> {
     let types = inferer.infer(p, op).map_err(|e| e.to_string())?;
     Ok(types
         .iter()
-        .map(|&t: &Type| {
-            if t.is_null() {
-                "null".to_owned()
-            } else {
-                ctx.display_type(t)
-            }
-        })
+        .map(|&t| crate::display_type_or_null(&ctx, t))
         .collect())
 }
 
@@ -50,6 +42,37 @@ pub(crate) fn check(body: &str, want: &[&str]) {
             _ => assert_eq!(g, w, "{body}"),
         }
     }
+}
+
+/// Paddle's print of `(%{id}) = pd_op.data`: an input named `name` of
+/// `dtype` (Paddle's name: `float32`, `int64`, ...) and `dims`, its
+/// gradient stopped.
+pub(crate) fn data(id: usize, name: &str, dtype: &str, dims: &[i64]) -> String {
+    let scalar = pir_dialects::pd_op::DataType::parse(dtype)
+        .and_then(|d| d.scalar())
+        .unwrap_or_else(|| panic!("no element type for {dtype}"));
+    let shape: Vec<String> = dims.iter().map(i64::to_string).collect();
+    let prefix: String = shape.iter().map(|d| format!("{d}x")).collect();
+    format!(
+        "(%{id}) = \"pd_op.data\" () {{dtype:{dtype},name:\"{name}\",place:Place(undefined:0),shape:[{}],stop_gradient:[true]}} : () -> tensor<{prefix}{}>",
+        shape.join(","),
+        scalar.text()
+    )
+}
+
+/// A program of `data` ops for `inputs` (`(name, dtype, dims)`, results
+/// `%0`, `%1`, ...), then the lines `ops`.
+pub(crate) fn with_inputs(inputs: &[(&str, &str, &[i64])], ops: &[&str]) -> String {
+    let mut text = String::from("{\n");
+    for (id, (name, dtype, dims)) in inputs.iter().enumerate() {
+        text += &data(id, name, dtype, dims);
+        text.push('\n');
+    }
+    for op in ops {
+        text += op;
+        text.push('\n');
+    }
+    text + "}\n"
 }
 
 /// A program of `data` operands (`(dtype, short dtype, dims)`, `None` for

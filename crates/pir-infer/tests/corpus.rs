@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use pir_core::IrContext;
-use pir_infer::{Inferer, OpCheck};
+use pir_infer::{display_type_or_null, display_types, Inferer, OpCheck};
 
 #[derive(Default)]
 struct Tally {
@@ -16,6 +16,25 @@ struct Tally {
     without: BTreeMap<String, usize>,
     differ: BTreeMap<String, usize>,
     examples: Vec<String>,
+}
+
+impl Tally {
+    /// Prints the counts, the ops without inference and those whose types
+    /// differ, and the examples, each line after `what`.
+    fn report(&self, what: &str) {
+        eprintln!(
+            "{what}files {}, ops checked {}, equal {}, differing {}",
+            self.files,
+            self.checked,
+            self.equal,
+            self.checked - self.equal
+        );
+        eprintln!("{what}without inference: {:?}", self.without);
+        eprintln!("{what}differing by op: {:?}", self.differ);
+        for e in &self.examples {
+            eprintln!("  {e}");
+        }
+    }
 }
 
 fn check(
@@ -41,36 +60,19 @@ fn check(
             }
             OpCheck::Differ { stored, inferred } => {
                 if t.examples.len() < 400 {
-                    let show = |v: &Vec<pir_core::Type>| {
-                        v.iter()
-                            .map(|&t| {
-                                if t.is_null() {
-                                    "null".to_owned()
-                                } else {
-                                    ctx.display_type(t)
-                                }
-                            })
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    };
                     let ins: Vec<String> = program
                         .operands(*op)
                         .map(|v| {
                             v.map_or("none".into(), |v| {
-                                let t = program.value_type(v);
-                                if t.is_null() {
-                                    "null".into()
-                                } else {
-                                    ctx.display_type(t)
-                                }
+                                display_type_or_null(ctx, program.value_type(v))
                             })
                         })
                         .collect();
                     t.examples.push(format!(
                         "{label} {path:?} {name}: in [{}] stored [{}] inferred [{}]",
                         ins.join(", "),
-                        show(stored),
-                        show(inferred)
+                        display_types(ctx, stored),
+                        display_types(ctx, inferred)
                     ));
                 }
                 *t.differ.entry(name).or_default() += 1;
@@ -216,30 +218,8 @@ fn inferred_types_equal_stored_types() {
             Err(e) => eprintln!("skipped {}: {e}", path.display()),
         }
     }
-    eprintln!(
-        "files {}, ops checked {}, equal {}, differing {}",
-        t.files,
-        t.checked,
-        t.equal,
-        t.checked - t.equal
-    );
-    eprintln!("without inference: {:?}", t.without);
-    eprintln!("differing by op: {:?}", t.differ);
-    for e in &t.examples {
-        eprintln!("  {e}");
-    }
-    eprintln!(
-        "translated legacy: files {}, ops checked {}, equal {}, differing {}",
-        lt.files,
-        lt.checked,
-        lt.equal,
-        lt.checked - lt.equal
-    );
-    eprintln!("translated legacy, without inference: {:?}", lt.without);
-    eprintln!("translated legacy, differing by op: {:?}", lt.differ);
-    for e in &lt.examples {
-        eprintln!("  {e}");
-    }
+    t.report("");
+    lt.report("translated legacy: ");
     assert!(t.files > 0);
     let unexpected: Vec<_> = lt
         .differ

@@ -26,7 +26,7 @@ use std::fmt::Write as _;
 use pir_core::builtin::{DenseTensorType, VectorType};
 use pir_core::{IrContext, Program, Type};
 use pir_dialects::pd_op::DenseTensorArrayType;
-use pir_infer::{InferError, Inferer, OpCheck};
+use pir_infer::{display_types, InferError, Inferer, OpCheck};
 
 /// The vector file in the repository.
 const VECTORS: &str = concat!(
@@ -153,21 +153,6 @@ fn cases(file: &str) -> Vec<Case<'_>> {
     out
 }
 
-/// Types as the IR prints them (`null` for an absent optional result).
-fn show(ctx: &IrContext, types: &[Type]) -> String {
-    types
-        .iter()
-        .map(|&t| {
-            if t.is_null() {
-                "null".to_owned()
-            } else {
-                ctx.display_type(t)
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// What the check found over all cases.
 #[derive(Default)]
 struct Tally {
@@ -260,9 +245,9 @@ fn check_case(ctx: &std::sync::Arc<IrContext>, inferer: &Inferer, case: &Case<'_
                     .collect();
                 format!(
                     "in [{}] stored [{}] inferred [{}]",
-                    show(ctx, &ins),
-                    show(ctx, stored),
-                    show(ctx, inferred)
+                    display_types(ctx, &ins),
+                    display_types(ctx, stored),
+                    display_types(ctx, inferred)
                 )
             }
         };

@@ -31,6 +31,26 @@ fn list_var(name: &str, ty: i32) -> proto::VarDesc {
     }
 }
 
+/// `feed` of column 0 into `out`.
+fn feed(out: &str) -> proto::OpDesc {
+    op(
+        "feed",
+        vec![slot("X", &["feed"])],
+        vec![slot("Out", &[out])],
+        vec![int_attr("col", 0)],
+    )
+}
+
+/// `fetch` of `x` into column 0.
+fn fetch(x: &str) -> proto::OpDesc {
+    op(
+        "fetch",
+        vec![slot("X", &[x])],
+        vec![slot("Out", &["fetch"])],
+        vec![int_attr("col", 0)],
+    )
+}
+
 /// feed x → `middle` → fetch, with a parameter `w`.
 fn program(middle: proto::OpDesc) -> Vec<u8> {
     let vars = vec![
@@ -40,21 +60,7 @@ fn program(middle: proto::OpDesc) -> Vec<u8> {
         tensor("w", &[4], true),
         tensor("y", &[-1, 4], false),
     ];
-    let ops = vec![
-        op(
-            "feed",
-            vec![slot("X", &["feed"])],
-            vec![slot("Out", &["x"])],
-            vec![int_attr("col", 0)],
-        ),
-        middle,
-        op(
-            "fetch",
-            vec![slot("X", &["y"])],
-            vec![slot("Out", &["fetch"])],
-            vec![int_attr("col", 0)],
-        ),
-    ];
+    let ops = vec![feed("x"), middle, fetch("y")];
     encode(vec![block(0, -1, vars, ops)])
 }
 
@@ -185,4 +191,60 @@ fn truncated_and_hostile_inputs_are_errors_not_panics() {
             }
         }
     }
+}
+
+/// Ops of one type whose attributes are the same bytes get the same
+/// attributes, whether translated the first time or taken from what an
+/// earlier op or translation made; other values stay their own.
+#[test]
+fn ops_with_equal_attributes_translate_alike_every_time() {
+    let float = |name: &str, f: f32| op_desc::Attr {
+        name: name.into(),
+        r#type: proto::AttrType::Float as i32,
+        f: Some(f),
+        ..Default::default()
+    };
+    let scale = |x: &str, out: &str, bias: f32| {
+        op(
+            "scale",
+            vec![slot("X", &[x])],
+            vec![slot("Out", &[out])],
+            vec![float("bias", bias), float("scale", 2.0)],
+        )
+    };
+    let vars = vec![
+        list_var("feed", 9),
+        list_var("fetch", 10),
+        tensor("x", &[-1, 4], false),
+        tensor("a", &[-1, 4], false),
+        tensor("b", &[-1, 4], false),
+        tensor("y", &[-1, 4], false),
+    ];
+    let ops = vec![
+        feed("x"),
+        scale("x", "a", 0.5),
+        scale("a", "b", 0.5),
+        scale("b", "y", 1.5),
+        fetch("y"),
+    ];
+    let bytes = encode(vec![block(0, -1, vars, ops)]);
+    let ctx = pir_dialects::pd_op_context();
+    let texts: Vec<String> = (0..2)
+        .map(|_| {
+            let p = pir_legacy::translate_bytes(&bytes, ctx.clone(), Options::default()).unwrap();
+            p.verify().unwrap();
+            p.to_string()
+        })
+        .collect();
+    assert_eq!(texts[0], texts[1]);
+    let fresh = pir_dialects::pd_op_context();
+    let p = pir_legacy::translate_bytes(&bytes, fresh, Options::default()).unwrap();
+    assert_eq!(p.to_string(), texts[0]);
+    let scales: Vec<&str> = texts[0]
+        .lines()
+        .filter(|l| l.contains("\"pd_op.scale\""))
+        .collect();
+    assert_eq!(scales.len(), 3, "{}", texts[0]);
+    assert!(scales[0].contains("bias:0.5") && scales[1].contains("bias:0.5"));
+    assert!(scales[2].contains("bias:1.5"), "{}", texts[0]);
 }

@@ -31,9 +31,28 @@ fn run(p: &Program, x: &EvalTensor) -> Vec<f64> {
     out
 }
 
+/// Runs `canonicalize,dce` on `text` (verifying after each pass), checks
+/// that it computes what it computed on `x` and keeps `transposes`
+/// transposes; returns the printed result.
+fn canonicalized(text: &str, x: &EvalTensor, transposes: usize) -> String {
+    let ctx = pir_dialects::pd_op_context();
+    let mut p = Program::parse(&ctx, text).unwrap();
+    let before = run(&p, x);
+    let mut pm = PassManager::parse("canonicalize,dce").unwrap();
+    pm.instrumentation.verify_each = true;
+    pm.run(&mut p).unwrap();
+    let printed = p.to_string();
+    assert_eq!(
+        printed.matches("\"pd_op.transpose\"").count(),
+        transposes,
+        "{printed}"
+    );
+    assert_eq!(run(&p, x), before, "{printed}");
+    printed
+}
+
 #[test]
 fn slices_move_before_transposes_and_compute_the_same() {
-    let ctx = pir_dialects::pd_op_context();
     let x = EvalTensor::from_f64s(
         DType::Float32,
         &[2, 5, 3],
@@ -60,25 +79,13 @@ fn slices_move_before_transposes_and_compute_the_same() {
 }}"#,
             a = n(axes),
         );
-        let mut p = Program::parse(&ctx, &text).unwrap();
-        let before = run(&p, &x);
-        let mut pm = PassManager::parse("canonicalize,dce").unwrap();
-        pm.instrumentation.verify_each = true;
-        pm.run(&mut p).unwrap();
-        let printed = p.to_string();
-        assert_eq!(
-            printed.matches("\"pd_op.transpose\"").count(),
-            transposes,
-            "{printed}"
-        );
+        let printed = canonicalized(&text, &x, transposes);
         assert!(printed.contains("(%0, "), "the slice reads x: {printed}");
-        assert_eq!(run(&p, &x), before, "{printed}");
     }
 }
 
 #[test]
 fn a_channel_last_convolution_of_a_transpose_convolves_the_input_as_is() {
-    let ctx = pir_dialects::pd_op_context();
     let x = EvalTensor::from_f64s(
         DType::Float32,
         &[1, 3, 4, 4],
@@ -122,17 +129,7 @@ fn a_channel_last_convolution_of_a_transpose_convolves_the_input_as_is() {
     (%4) = "pd_op.fetch" (%3) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<1x2x4x{out_c}xf32>) -> tensor<1x2x4x{out_c}xf32>
 {other_reader}}}"#
         );
-        let mut p = Program::parse(&ctx, &text).unwrap();
-        let before = run(&p, &x);
-        let mut pm = PassManager::parse("canonicalize,dce").unwrap();
-        pm.instrumentation.verify_each = true;
-        pm.run(&mut p).unwrap();
-        let printed = p.to_string();
-        assert_eq!(
-            printed.matches("\"pd_op.transpose\"").count(),
-            transposes,
-            "{printed}"
-        );
+        let printed = canonicalized(&text, &x, transposes);
         let nchw = printed.contains(r#"data_format:"NCHW""#);
         assert_eq!(nchw, other_reader.is_empty(), "{printed}");
         if nchw {
@@ -141,6 +138,5 @@ fn a_channel_last_convolution_of_a_transpose_convolves_the_input_as_is() {
                 "{printed}"
             );
         }
-        assert_eq!(run(&p, &x), before, "{printed}");
     }
 }

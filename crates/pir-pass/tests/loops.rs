@@ -18,6 +18,12 @@ const COUNTER: &str = r#"(%3) = "pd_op.full" () {dtype:int64,place:Place(cpu),sh
     (%4) = "pd_op.full" () {dtype:int64,place:Place(cpu),shape:[1],stop_gradient:[true],value:3} : () -> tensor<1xi64>
     (%5) = "pd_op.less_than" (%3, %4) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>"#;
 
+/// A program of `X`, `Y`, `W` and `COUNTER`, then `rest` (lines of the top
+/// block, indented).
+fn over_inputs(rest: &str) -> String {
+    format!("{{\n    {X}\n    {Y}\n    {W}\n    {COUNTER}\n{rest}\n}}")
+}
+
 /// The ops named `name` that are directly in the top block, and those that
 /// are not.
 fn placement(p: &Program, name: &str) -> (usize, usize) {
@@ -51,6 +57,13 @@ fn loop_depth(p: &Program, name: &str) -> usize {
     depth
 }
 
+/// The first `while` of the top block.
+fn top_while(p: &Program) -> OpId {
+    p.block_ops(p.top_block())
+        .find(|&op| p.op_name_str(op) == "pd_op.while")
+        .unwrap()
+}
+
 fn moved(text: &str) -> Program {
     let mut p = parse(text);
     run(&mut p, "loop_invariant_code_motion");
@@ -63,28 +76,22 @@ fn moved(text: &str) -> Program {
 /// times, so moving it could make a program fail that did not.
 #[test]
 fn invariant_ops_move_and_shape_dependent_ones_stay() {
-    let text = format!(
-        r#"{{
-    {X}
-    {Y}
-    {W}
-    {COUNTER}
-    (%6, %7) = "pd_op.while" (cond=%5, inputs=%0, %3) {{
-    ^%arg_0 {{}}, %arg_1 {{}}
-        (%8) = "pd_op.matmul" (%0, %2) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
-        (%9) = "pd_op.tanh" (%8) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%10) = "pd_op.subtract" (%0, %1) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%11) = "pd_op.multiply" (%9, %0) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%12) = "pd_op.exp" (%arg_0) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%13) = "pd_op.add" (%12, %11) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%14) = "pd_op.maximum" (%13, %10) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%15) = "pd_op.full" () {{dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:1}} : () -> tensor<1xf32>
-        (%16) = "pd_op.scale" (%arg_1, %15) {{bias:1,bias_after_scale:true,stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xf32>) -> tensor<1xi64>
-        (%17) = "pd_op.less_than" (%16, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
-        () = "cf.yield" (%17, %14, %16) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
-    }}
-    (%18) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-}}"#
+    let text = over_inputs(
+        r#"    (%6, %7) = "pd_op.while" (cond=%5, inputs=%0, %3) {
+    ^%arg_0 {}, %arg_1 {}
+        (%8) = "pd_op.matmul" (%0, %2) {stop_gradient:[false],transpose_x:false,transpose_y:false} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%9) = "pd_op.tanh" (%8) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%10) = "pd_op.subtract" (%0, %1) {stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%11) = "pd_op.multiply" (%9, %0) {stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%12) = "pd_op.exp" (%arg_0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%13) = "pd_op.add" (%12, %11) {stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%14) = "pd_op.maximum" (%13, %10) {stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%15) = "pd_op.full" () {dtype:float32,place:Place(cpu),shape:[1],stop_gradient:[true],value:1} : () -> tensor<1xf32>
+        (%16) = "pd_op.scale" (%arg_1, %15) {bias:1,bias_after_scale:true,stop_gradient:[true]} : (tensor<1xi64>, tensor<1xf32>) -> tensor<1xi64>
+        (%17) = "pd_op.less_than" (%16, %4) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%17, %14, %16) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
+    }
+    (%18) = "pd_op.fetch" (%6) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#,
     );
     let p = moved(&text);
     for name in ["pd_op.matmul", "pd_op.tanh", "pd_op.multiply"] {
@@ -110,29 +117,23 @@ fn invariant_ops_move_and_shape_dependent_ones_stay() {
 /// in place later.
 #[test]
 fn ops_on_written_or_carried_buffers_stay() {
-    let text = format!(
-        r#"{{
-    {X}
-    {Y}
-    {W}
-    {COUNTER}
-    (%6) = "pd_op.assign" (%2) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-    (%7, %8, %9) = "pd_op.while" (cond=%5, inputs=%0, %3, %2) {{
-    ^%arg_0 {{}}, %arg_1 {{}}, %arg_2 {{}}
-        (%10) = "pd_op.exp" (%6) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-        (%11) = "pd_op.relu_" (%6) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-        (%12) = "pd_op.abs" (%2) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-        (%13) = "pd_op.sin" (%2) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-        (%14) = "pd_op.tanh_" (%13) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-        (%15) = "pd_op.matmul" (%arg_0, %10) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
-        (%16) = "pd_op.matmul" (%15, %14) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
-        (%17) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
-        (%18) = "pd_op.less_than" (%17, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
-        () = "cf.yield" (%18, %16, %17, %12) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<4x4xf32>) -> 
-    }}
-    (%19) = "pd_op.fetch" (%7) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-    (%20) = "pd_op.fetch" (%9) {{col:1,name:"carried",persistable:[true],stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-}}"#
+    let text = over_inputs(
+        r#"    (%6) = "pd_op.assign" (%2) {stop_gradient:[false]} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    (%7, %8, %9) = "pd_op.while" (cond=%5, inputs=%0, %3, %2) {
+    ^%arg_0 {}, %arg_1 {}, %arg_2 {}
+        (%10) = "pd_op.exp" (%6) {stop_gradient:[false]} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%11) = "pd_op.relu_" (%6) {stop_gradient:[false]} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%12) = "pd_op.abs" (%2) {stop_gradient:[false]} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%13) = "pd_op.sin" (%2) {stop_gradient:[false]} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%14) = "pd_op.tanh_" (%13) {stop_gradient:[false]} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%15) = "pd_op.matmul" (%arg_0, %10) {stop_gradient:[false],transpose_x:false,transpose_y:false} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%16) = "pd_op.matmul" (%15, %14) {stop_gradient:[false],transpose_x:false,transpose_y:false} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%17) = "pd_op.increment_" (%arg_1) {value:1,stop_gradient:[true]} : (tensor<1xi64>) -> tensor<1xi64>
+        (%18) = "pd_op.less_than" (%17, %4) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%18, %16, %17, %12) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<4x4xf32>) -> 
+    }
+    (%19) = "pd_op.fetch" (%7) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%20) = "pd_op.fetch" (%9) {col:1,name:"carried",persistable:[true],stop_gradient:[false]} : (tensor<4x4xf32>) -> tensor<4x4xf32>"#,
     );
     let p = moved(&text);
     for name in ["pd_op.exp", "pd_op.abs", "pd_op.sin"] {
@@ -145,30 +146,24 @@ fn ops_on_written_or_carried_buffers_stay() {
 /// outer loop's argument leaves the inner loop only.
 #[test]
 fn inner_loops_go_first() {
-    let text = format!(
-        r#"{{
-    {X}
-    {Y}
-    {W}
-    {COUNTER}
-    (%6, %7) = "pd_op.while" (cond=%5, inputs=%0, %3) {{
-    ^%arg_0 {{}}, %arg_1 {{}}
-        (%8, %9) = "pd_op.while" (cond=%5, inputs=%arg_0, %3) {{
-        ^%arg_2 {{}}, %arg_3 {{}}
-            (%10) = "pd_op.exp" (%2) {{stop_gradient:[false]}} : (tensor<4x4xf32>) -> tensor<4x4xf32>
-            (%11) = "pd_op.tanh" (%arg_0) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-            (%12) = "pd_op.matmul" (%11, %10) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
-            (%13) = "pd_op.add" (%arg_2, %12) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
-            (%14) = "pd_op.increment_" (%arg_3) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
-            (%15) = "pd_op.less_than" (%14, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
-            () = "cf.yield" (%15, %13, %14) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
-        }}
-        (%16) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
-        (%17) = "pd_op.less_than" (%16, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
-        () = "cf.yield" (%17, %8, %16) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
-    }}
-    (%18) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-}}"#
+    let text = over_inputs(
+        r#"    (%6, %7) = "pd_op.while" (cond=%5, inputs=%0, %3) {
+    ^%arg_0 {}, %arg_1 {}
+        (%8, %9) = "pd_op.while" (cond=%5, inputs=%arg_0, %3) {
+        ^%arg_2 {}, %arg_3 {}
+            (%10) = "pd_op.exp" (%2) {stop_gradient:[false]} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+            (%11) = "pd_op.tanh" (%arg_0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+            (%12) = "pd_op.matmul" (%11, %10) {stop_gradient:[false],transpose_x:false,transpose_y:false} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+            (%13) = "pd_op.add" (%arg_2, %12) {stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+            (%14) = "pd_op.increment_" (%arg_3) {value:1,stop_gradient:[true]} : (tensor<1xi64>) -> tensor<1xi64>
+            (%15) = "pd_op.less_than" (%14, %4) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+            () = "cf.yield" (%15, %13, %14) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
+        }
+        (%16) = "pd_op.increment_" (%arg_1) {value:1,stop_gradient:[true]} : (tensor<1xi64>) -> tensor<1xi64>
+        (%17) = "pd_op.less_than" (%16, %4) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%17, %8, %16) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
+    }
+    (%18) = "pd_op.fetch" (%6) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#,
     );
     let p = moved(&text);
     for (name, depth) in [
@@ -187,33 +182,24 @@ fn inner_loops_go_first() {
 /// then move.
 #[test]
 fn a_yielded_op_is_copied_for_its_other_readers() {
-    let text = format!(
-        r#"{{
-    {X}
-    {Y}
-    {W}
-    {COUNTER}
-    (%6, %7, %8) = "pd_op.while" (cond=%5, inputs=%0, %3, %0) {{
-    ^%arg_0 {{}}, %arg_1 {{}}, %arg_2 {{}}
-        (%9) = "pd_op.matmul" (%0, %2) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
-        (%10) = "pd_op.tanh" (%9) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%11) = "pd_op.add" (%arg_0, %10) {{stop_gradient:[false]}} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%12) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
-        (%13) = "pd_op.less_than" (%12, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
-        () = "cf.yield" (%13, %11, %12, %9) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<-1x4xf32>) -> 
-    }}
-    (%14) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-    (%15) = "pd_op.fetch" (%8) {{col:1,name:"last",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-}}"#
+    let text = over_inputs(
+        r#"    (%6, %7, %8) = "pd_op.while" (cond=%5, inputs=%0, %3, %0) {
+    ^%arg_0 {}, %arg_1 {}, %arg_2 {}
+        (%9) = "pd_op.matmul" (%0, %2) {stop_gradient:[false],transpose_x:false,transpose_y:false} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%10) = "pd_op.tanh" (%9) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%11) = "pd_op.add" (%arg_0, %10) {stop_gradient:[false]} : (tensor<-1x4xf32>, tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%12) = "pd_op.increment_" (%arg_1) {value:1,stop_gradient:[true]} : (tensor<1xi64>) -> tensor<1xi64>
+        (%13) = "pd_op.less_than" (%12, %4) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%13, %11, %12, %9) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<-1x4xf32>) -> 
+    }
+    (%14) = "pd_op.fetch" (%6) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%15) = "pd_op.fetch" (%8) {col:1,name:"last",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#,
     );
     let p = moved(&text);
     assert_eq!(placement(&p, "pd_op.matmul"), (1, 1), "{p}");
     assert_eq!(loop_depth(&p, "pd_op.tanh"), 0, "{p}");
     assert_eq!(loop_depth(&p, "pd_op.add"), 1, "{p}");
-    let body = p
-        .block_ops(p.top_block())
-        .find(|&op| p.op_name_str(op) == "pd_op.while")
-        .unwrap();
+    let body = top_while(&p);
     let body = p.region_blocks(p.regions(body).next().unwrap())[0];
     let terminator = p.block_last_op(body).unwrap();
     let yielded = p.defining_op(p.operand(terminator, 3).unwrap()).unwrap();
@@ -231,29 +217,20 @@ fn a_yielded_op_is_copied_for_its_other_readers() {
 /// entry), and the op computing it dies with it.
 #[test]
 fn dce_drops_carried_values_nothing_reads() {
-    let text = format!(
-        r#"{{
-    {X}
-    {Y}
-    {W}
-    {COUNTER}
-    (%6, %7, %8) = "pd_op.while" (cond=%5, inputs=%0, %3, %1) {{
-    ^%arg_0 {{}}, %arg_1 {{}}, %arg_2 {{}}
-        (%9) = "pd_op.matmul" (%arg_0, %2) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
-        (%10) = "pd_op.tanh" (%9) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%11) = "pd_op.exp" (%9) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%12) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
-        (%13) = "pd_op.less_than" (%12, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
-        () = "cf.yield" (%13, %10, %12, %11) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<-1x4xf32>) -> 
-    }}
-    (%14) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-}}"#
+    let text = over_inputs(
+        r#"    (%6, %7, %8) = "pd_op.while" (cond=%5, inputs=%0, %3, %1) {
+    ^%arg_0 {}, %arg_1 {}, %arg_2 {}
+        (%9) = "pd_op.matmul" (%arg_0, %2) {stop_gradient:[false],transpose_x:false,transpose_y:false} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%10) = "pd_op.tanh" (%9) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%11) = "pd_op.exp" (%9) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%12) = "pd_op.increment_" (%arg_1) {value:1,stop_gradient:[true]} : (tensor<1xi64>) -> tensor<1xi64>
+        (%13) = "pd_op.less_than" (%12, %4) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%13, %10, %12, %11) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<-1x4xf32>) -> 
+    }
+    (%14) = "pd_op.fetch" (%6) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#,
     );
     let mut p = parse(&text);
-    let lp = p
-        .block_ops(p.top_block())
-        .find(|&op| p.op_name_str(op) == "pd_op.while")
-        .unwrap();
+    let lp = top_while(&p);
     p.set_attr(
         lp,
         "stop_gradient",
@@ -266,10 +243,7 @@ fn dce_drops_carried_values_nothing_reads() {
         text.contains(r#""pd_op.while" (cond=%5, inputs=%0, %3)"#),
         "the counter stays: the body reads it\n{text}"
     );
-    let lp = p
-        .block_ops(p.top_block())
-        .find(|&op| p.op_name_str(op) == "pd_op.while")
-        .unwrap();
+    let lp = top_while(&p);
     assert_eq!(p.num_results(lp), 2);
     assert_eq!(
         p.ctx().display_attr(p.attr(lp, "stop_gradient").unwrap()),
@@ -288,24 +262,18 @@ fn dce_drops_carried_values_nothing_reads() {
 /// and the `sin` outside the loop that only started it.
 #[test]
 fn dce_drops_carried_values_that_only_dropped_ones_read() {
-    let text = format!(
-        r#"{{
-    {X}
-    {Y}
-    {W}
-    {COUNTER}
-    (%6) = "pd_op.sin" (%1) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-    (%7, %8, %9, %10) = "pd_op.while" (cond=%5, inputs=%0, %3, %1, %6) {{
-    ^%arg_0 {{}}, %arg_1 {{}}, %arg_2 {{}}, %arg_3 {{}}
-        (%11) = "pd_op.tanh" (%arg_0) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%12) = "pd_op.exp" (%arg_3) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%13) = "pd_op.cos" (%0) {{stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-        (%14) = "pd_op.increment_" (%arg_1) {{value:1,stop_gradient:[true]}} : (tensor<1xi64>) -> tensor<1xi64>
-        (%15) = "pd_op.less_than" (%14, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
-        () = "cf.yield" (%15, %11, %14, %12, %13) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<-1x4xf32>, tensor<-1x4xf32>) -> 
-    }}
-    (%16) = "pd_op.fetch" (%7) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-}}"#
+    let text = over_inputs(
+        r#"    (%6) = "pd_op.sin" (%1) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+    (%7, %8, %9, %10) = "pd_op.while" (cond=%5, inputs=%0, %3, %1, %6) {
+    ^%arg_0 {}, %arg_1 {}, %arg_2 {}, %arg_3 {}
+        (%11) = "pd_op.tanh" (%arg_0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%12) = "pd_op.exp" (%arg_3) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%13) = "pd_op.cos" (%0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
+        (%14) = "pd_op.increment_" (%arg_1) {value:1,stop_gradient:[true]} : (tensor<1xi64>) -> tensor<1xi64>
+        (%15) = "pd_op.less_than" (%14, %4) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%15, %11, %14, %12, %13) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>, tensor<-1x4xf32>, tensor<-1x4xf32>) -> 
+    }
+    (%16) = "pd_op.fetch" (%7) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#,
     );
     let mut p = parse(&text);
     run(&mut p, "dce");
@@ -323,23 +291,17 @@ fn dce_drops_carried_values_that_only_dropped_ones_read() {
 /// zero-trip loop would not run it; a float division gives inf and moves.
 #[test]
 fn integer_divisions_stay_in_the_loop() {
-    let text = format!(
-        r#"{{
-    {X}
-    {Y}
-    {W}
-    {COUNTER}
-    (%6, %7) = "pd_op.while" (cond=%5, inputs=%0, %3) {{
-    ^%arg_0 {{}}, %arg_1 {{}}
-        (%8) = "pd_op.floor_divide" (%4, %3) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
-        (%9) = "pd_op.divide" (%2, %2) {{stop_gradient:[false]}} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
-        (%10) = "pd_op.matmul" (%arg_0, %9) {{stop_gradient:[false],transpose_x:false,transpose_y:false}} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
-        (%11) = "pd_op.add" (%arg_1, %8) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
-        (%12) = "pd_op.less_than" (%11, %4) {{stop_gradient:[true]}} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
-        () = "cf.yield" (%12, %10, %11) {{}} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
-    }}
-    (%13) = "pd_op.fetch" (%6) {{col:0,name:"out",persistable:[true],stop_gradient:[false]}} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>
-}}"#
+    let text = over_inputs(
+        r#"    (%6, %7) = "pd_op.while" (cond=%5, inputs=%0, %3) {
+    ^%arg_0 {}, %arg_1 {}
+        (%8) = "pd_op.floor_divide" (%4, %3) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+        (%9) = "pd_op.divide" (%2, %2) {stop_gradient:[false]} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+        (%10) = "pd_op.matmul" (%arg_0, %9) {stop_gradient:[false],transpose_x:false,transpose_y:false} : (tensor<-1x4xf32>, tensor<4x4xf32>) -> tensor<-1x4xf32>
+        (%11) = "pd_op.add" (%arg_1, %8) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+        (%12) = "pd_op.less_than" (%11, %4) {stop_gradient:[true]} : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xb>
+        () = "cf.yield" (%12, %10, %11) {} : (tensor<1xb>, tensor<-1x4xf32>, tensor<1xi64>) -> 
+    }
+    (%13) = "pd_op.fetch" (%6) {col:0,name:"out",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#,
     );
     let p = moved(&text);
     assert_eq!(loop_depth(&p, "pd_op.floor_divide"), 1, "{p}");
@@ -437,34 +399,16 @@ fn legacy_loop_copies_are_forwarded() {
 #[test]
 fn copies_stay_where_the_write_is_seen() {
     let after = r#"(%18) = "pd_op.fetch" (%1) {col:2,name:"input_after",persistable:[true],stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#;
-    let p = forwarded(&legacy_loop(after, ""));
-    assert_eq!(
-        placement(&p, "pd_op.assign_out_"),
-        (0, 1),
-        "input read after the loop\n{p}"
-    );
-
     let arg_after = r#"(%18) = "pd_op.abs" (%arg_0) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#;
-    let p = forwarded(&legacy_loop("", arg_after));
-    assert_eq!(
-        placement(&p, "pd_op.assign_out_"),
-        (0, 1),
-        "argument read after the copy\n{p}"
-    );
-
     let next_written = r#"(%18) = "pd_op.relu_" (%9) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#;
-    let p = forwarded(&legacy_loop("", next_written));
-    assert_eq!(
-        placement(&p, "pd_op.assign_out_"),
-        (0, 1),
-        "next value written in place\n{p}"
-    );
-
     let input_in_body = r#"(%18) = "pd_op.abs" (%1) {stop_gradient:[false]} : (tensor<-1x4xf32>) -> tensor<-1x4xf32>"#;
-    let p = forwarded(&legacy_loop("", input_in_body));
-    assert_eq!(
-        placement(&p, "pd_op.assign_out_"),
-        (0, 1),
-        "input read in the loop\n{p}"
-    );
+    for (read_after, in_body, why) in [
+        (after, "", "input read after the loop"),
+        ("", arg_after, "argument read after the copy"),
+        ("", next_written, "next value written in place"),
+        ("", input_in_body, "input read in the loop"),
+    ] {
+        let p = forwarded(&legacy_loop(read_after, in_body));
+        assert_eq!(placement(&p, "pd_op.assign_out_"), (0, 1), "{why}\n{p}");
+    }
 }

@@ -44,6 +44,24 @@ fn fetch(p: &mut Program, v: ValueId, t: Type) -> OpId {
     )
 }
 
+/// Appends `pd_op.if` on a `test.cond` value, each branch a `relu` of `x`
+/// (nothing reads it) and a `cf.yield` of nothing.
+fn if_with_a_relu_in_each_branch(p: &mut Program, t: Type, x: ValueId) -> OpId {
+    let ctx = p.ctx_arc().clone();
+    let top = p.top_block();
+    let cond = Builder::at_end(p, top).op("test.cond", &[], &[t], &[]);
+    let cond = p.result(cond, 0);
+    let if_op = Builder::at_end(p, top).create(ctx.symbol("pd_op.if"), &[Some(cond)], &[], &[], 2);
+    for r in 0..2 {
+        let region = p.op_region(if_op, r);
+        let block = p.add_block(region);
+        let mut b = Builder::at_end(p, block);
+        ReluOp::build(&mut b, x, &[t]);
+        b.op("cf.yield", &[], &[], &[]);
+    }
+    if_op
+}
+
 fn run(p: &mut Program, pipeline: &str) {
     let mut pm = PassManager::parse(pipeline).unwrap();
     pm.instrumentation.verify_each = true;
@@ -110,19 +128,8 @@ fn cse_merges_identical_ops_only() {
 #[test]
 fn cse_respects_region_scopes() {
     let Fixture { mut p, t, x } = fixture();
-    let ctx = p.ctx_arc().clone();
     let top = p.top_block();
-    let cond = Builder::at_end(&mut p, top).op("test.cond", &[], &[t], &[]);
-    let cond = p.result(cond, 0);
-    let if_op =
-        Builder::at_end(&mut p, top).create(ctx.symbol("pd_op.if"), &[Some(cond)], &[], &[], 2);
-    for r in 0..2 {
-        let region = p.op_region(if_op, r);
-        let block = p.add_block(region);
-        let mut b = Builder::at_end(&mut p, block);
-        ReluOp::build(&mut b, x, &[t]);
-        b.op("cf.yield", &[], &[], &[]);
-    }
+    if_with_a_relu_in_each_branch(&mut p, t, x);
     let after = ReluOp::build(&mut Builder::at_end(&mut p, top), x, &[t]).out(&p);
     fetch(&mut p, after, t);
     run(&mut p, "cse");
@@ -397,20 +404,10 @@ fn a_failing_pass_reports_a_reproducer() {
 #[test]
 fn nested_pipelines_run_inside_the_named_ops_only() {
     let Fixture { mut p, t, x } = fixture();
-    let ctx = p.ctx_arc().clone();
     let top = p.top_block();
     ReluOp::build(&mut Builder::at_end(&mut p, top), x, &[t]); // dead at the top level
-    let cond = Builder::at_end(&mut p, top).op("test.cond", &[], &[t], &[]);
-    let cond = p.result(cond, 0);
-    let if_op =
-        Builder::at_end(&mut p, top).create(ctx.symbol("pd_op.if"), &[Some(cond)], &[], &[], 2);
-    for r in 0..2 {
-        let region = p.op_region(if_op, r);
-        let block = p.add_block(region);
-        let mut b = Builder::at_end(&mut p, block);
-        ReluOp::build(&mut b, x, &[t]); // dead inside the branches
-        b.op("cf.yield", &[], &[], &[]);
-    }
+                                                               // The relus inside the branches are dead too.
+    if_with_a_relu_in_each_branch(&mut p, t, x);
     run(&mut p, "pd_op.if(dce)");
     assert_eq!(
         p.to_string().matches("\"pd_op.relu\"").count(),
@@ -638,19 +635,7 @@ fn nested_pipelines_drop_stale_analyses_between_inner_passes() {
         }
     }
     let Fixture { mut p, t, x } = fixture();
-    let ctx = p.ctx_arc().clone();
-    let top = p.top_block();
-    let cond = Builder::at_end(&mut p, top).op("test.cond", &[], &[t], &[]);
-    let cond = p.result(cond, 0);
-    let if_op =
-        Builder::at_end(&mut p, top).create(ctx.symbol("pd_op.if"), &[Some(cond)], &[], &[], 2);
-    for r in 0..2 {
-        let region = p.op_region(if_op, r);
-        let block = p.add_block(region);
-        let mut b = Builder::at_end(&mut p, block);
-        ReluOp::build(&mut b, x, &[t]);
-        b.op("cf.yield", &[], &[], &[]);
-    }
+    if_with_a_relu_in_each_branch(&mut p, t, x);
     let seen = Arc::new(Mutex::new(Vec::new()));
     let mut nested = pir_pass::nested::Nested::new(
         "pd_op.if",

@@ -5,25 +5,19 @@
 //! verifies after each pass.
 #![allow(clippy::unwrap_used)] // a test fails loudly by design
 
+mod common;
+
+use common::{count, parse, run_records};
 use pir_core::Program;
 use pir_dialects::value_tensor::mentions_value_tensors;
-use pir_pass::{PassManager, Statistics};
-
-fn parse(text: &str) -> Program {
-    let ctx = pir_dialects::pd_op_context();
-    Program::parse(&ctx, text).unwrap()
-}
+use pir_pass::Statistics;
 
 /// Runs a pipeline, verifying after each pass; returns each pass's counters.
 fn run(p: &mut Program, pipeline: &str) -> Vec<Statistics> {
-    let mut pm = PassManager::parse(pipeline).unwrap();
-    pm.instrumentation.verify_each = true;
-    let records = pm.run(p).unwrap();
-    records.into_iter().map(|r| r.statistics).collect()
-}
-
-fn count(p: &Program, op: &str) -> usize {
-    p.to_string().matches(&format!("\"{op}\"")).count()
+    run_records(p, pipeline)
+        .into_iter()
+        .map(|r| r.statistics)
+        .collect()
 }
 
 /// The seed's example with `conv` as `matmul`: `use(a); b = conv(a, w);

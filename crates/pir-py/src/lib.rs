@@ -108,10 +108,10 @@ pub(crate) struct Loaded {
     pub model: pir::Model,
     pub file: PathBuf,
     pub missing_params: Option<PathBuf>,
-    /// The parameters the load bound, in the order it bound them (the
-    /// parameter file's): the keys of `Params`, known without walking the
-    /// program again.
-    pub bound: Option<Arc<[String]>>,
+    /// Whether every parameter of the program is one the load bound, in
+    /// the parameter file's order: the keys of `Params` are then the
+    /// parameter map's, known without walking the program again.
+    pub bound_in_file_order: bool,
 }
 
 /// Reads a model.
@@ -143,9 +143,10 @@ fn load(
         };
         // Reading runs without the GIL: other Python threads go on meanwhile.
         let loaded = py.detach(|| read_model(&path, source, lenient))?;
-        let program = match loaded.bound {
-            Some(names) => PyProgram::with_param_names(loaded.model, names),
-            None => PyProgram::of(loaded.model),
+        let program = if loaded.bound_in_file_order {
+            PyProgram::loaded(loaded.model)
+        } else {
+            PyProgram::of(loaded.model)
         };
         // A UTF-8 path (the usual case) becomes the string as it is.
         let path = loaded
@@ -164,13 +165,6 @@ fn load(
 /// Reads the model of `path` (a file or a prefix, found as the `pir`
 /// command finds it) and binds its parameters from `source`.
 fn read_model(path: &Path, source: ParamSource, lenient: bool) -> PyResult<Loaded> {
-    let (prefix, mut file) = pir::model_paths(path);
-    // A path that names an existing file is that file (not looked up again).
-    if file != path && !file.exists() {
-        // Neither the path nor a model file of the prefix exists: the
-        // error names the path given.
-        file = path.to_path_buf();
-    }
     let options = pir::LoadOptions {
         legacy: pir_legacy::Options {
             lenient,
@@ -178,7 +172,7 @@ fn read_model(path: &Path, source: ParamSource, lenient: bool) -> PyResult<Loade
         },
         ..Default::default()
     };
-    let loaded = pir::read_program(context().clone(), &file, &options).map_err(errors::model)?;
+    let (prefix, file, loaded) = read_program_at(path, &options)?;
     let mut model = program::from_loaded(loaded).model;
     // A program read from a file has no parameter bound: each bound below
     // is one of its persistable variables, bound in the file's order.
@@ -196,20 +190,40 @@ fn read_model(path: &Path, source: ParamSource, lenient: bool) -> PyResult<Loade
             }
         }
     }
-    let bound = unbound.then(|| {
-        model
-            .program
-            .parameters()
-            .filter(|(_, p)| p.data.is_some())
-            .map(|(name, _)| name.to_owned())
-            .collect()
-    });
     Ok(Loaded {
         model,
         file,
         missing_params,
-        bound,
+        bound_in_file_order: unbound,
     })
+}
+
+/// The prefix, the model file and the program of `path`, a file or a
+/// prefix found as the `pir` command finds it ([`pir::model_paths`]).
+fn read_program_at(
+    path: &Path,
+    options: &pir::LoadOptions,
+) -> PyResult<(PathBuf, PathBuf, pir_serde::LoadedProgram)> {
+    // A path named as a model file (the usual `model.json`) is read at
+    // once: its opening tells whether it exists, without asking first.
+    if pir::has_model_extension(path) {
+        match pir::read_program(context().clone(), path, options) {
+            Err(pir::Error::Io(e)) if e.source.kind() == std::io::ErrorKind::NotFound => {}
+            read => {
+                let loaded = read.map_err(errors::model)?;
+                return Ok((path.with_extension(""), path.to_path_buf(), loaded));
+            }
+        }
+    }
+    let (prefix, mut file) = pir::model_paths(path);
+    // A path that names an existing file is that file (not looked up again).
+    if file != path && !file.exists() {
+        // Neither the path nor a model file of the prefix exists: the
+        // error names the path given.
+        file = path.to_path_buf();
+    }
+    let loaded = pir::read_program(context().clone(), &file, options).map_err(errors::model)?;
+    Ok((prefix, file, loaded))
 }
 
 /// A program from `text`: IR text (Paddle's print or the typed form) or

@@ -8,7 +8,8 @@
 //! the array's `base`, which keeps the bytes alive.
 //!
 //! This is the crate's only `unsafe` code: NumPy cannot know how long the
-//! memory it is given lives.
+//! memory it is given lives (and the buffer is taken out of the cycle
+//! collector's sight, which only the C API does).
 
 use std::ffi::{c_int, c_void};
 use std::ptr;
@@ -46,11 +47,19 @@ fn dtype_object(py: Python<'_>, dtype: DType) -> PyResult<&Py<PyAny>> {
 
 /// A read-only, C-ordered NumPy array viewing the bytes of `buffer`, whose
 /// `base` is `buffer` (no copy).
+///
+/// The buffer leaves the cycle collector: it holds no Python object, so it
+/// is in no reference cycle, and a model's thousands of buffers would
+/// otherwise be traversed by every collection their allocations set off.
 #[allow(unsafe_code)]
 pub(crate) fn readonly_array<'py>(
     buffer: Bound<'py, PyTensorBuffer>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = buffer.py();
+    // SAFETY: `buffer` is a live object of a pyclass, which pyo3 makes
+    // GC-tracked; untracking a tracked object is always allowed, and pyo3's
+    // deallocation untracks only what is still tracked.
+    unsafe { pyo3::ffi::PyObject_GC_UnTrack(buffer.as_ptr().cast()) };
     let tensor = buffer.get().tensor()?;
     let dims = tensor.dims();
     if dims.len() > MAX_DIMS {

@@ -239,7 +239,7 @@ impl PyParams {
     }
 
     fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
-        Ok(self.names(py)?.len())
+        Ok(self.program.try_borrow(py)?.param_count())
     }
 
     fn __contains__(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -250,13 +250,13 @@ impl PyParams {
     }
 
     fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let names = PyList::new(py, self.names(py)?.iter())?;
+        let names = self.program.try_borrow(py)?.param_list(py)?;
         Ok(names.try_iter()?.into_any().unbind())
     }
 
     /// The names, in the parameter file's order.
-    fn keys(&self, py: Python<'_>) -> PyResult<Vec<String>> {
-        Ok(self.names(py)?.to_vec())
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.program.try_borrow(py)?.param_list(py)
     }
 
     /// The arrays, in the parameter file's order.

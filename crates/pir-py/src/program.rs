@@ -25,6 +25,12 @@ pub struct PyProgram {
     /// sorted walk of its ops): every edit goes through
     /// [`p_mut`](Self::p_mut), which forgets them.
     param_names: OnceLock<Arc<[String]>>,
+    /// Whether the names `Params` maps are the program's parameters in
+    /// the order they were bound, each with data: true from a load (which
+    /// binds the parameter file's tensors in its order) until the first
+    /// edit. The names are then read from the parameter map as they are
+    /// asked for, not listed by the load.
+    bound_in_file_order: bool,
 }
 
 impl PyProgram {
@@ -33,15 +39,17 @@ impl PyProgram {
         PyProgram {
             model,
             param_names: OnceLock::new(),
+            bound_in_file_order: false,
         }
     }
 
-    /// [`PyProgram::of`] a model whose `Params` names are known already
-    /// (those a load bound, in the order it bound them).
-    pub(crate) fn with_param_names(model: pir::Model, names: Arc<[String]>) -> PyProgram {
+    /// [`PyProgram::of`] a model a load has just bound: every parameter
+    /// has data and was bound in the parameter file's order.
+    pub(crate) fn loaded(model: pir::Model) -> PyProgram {
         PyProgram {
             model,
-            param_names: OnceLock::from(names),
+            param_names: OnceLock::new(),
+            bound_in_file_order: true,
         }
     }
 
@@ -53,6 +61,7 @@ impl PyProgram {
     /// The IR, to edit.
     pub(crate) fn p_mut(&mut self) -> &mut pir_core::Program {
         self.param_names = OnceLock::new();
+        self.bound_in_file_order = false;
         &mut self.model.program
     }
 
@@ -61,6 +70,9 @@ impl PyProgram {
     pub(crate) fn param_names(&self) -> Arc<[String]> {
         self.param_names
             .get_or_init(|| {
+                if self.bound_in_file_order {
+                    return self.p().parameters().map(|(n, _)| n.to_owned()).collect();
+                }
                 self.model
                     .parameter_names()
                     .into_iter()
@@ -68,6 +80,24 @@ impl PyProgram {
                     .collect()
             })
             .clone()
+    }
+
+    /// How many names [`param_names`](Self::param_names) gives.
+    pub(crate) fn param_count(&self) -> usize {
+        match self.param_names.get() {
+            Some(names) => names.len(),
+            None if self.bound_in_file_order => self.p().parameters().count(),
+            None => self.param_names().len(),
+        }
+    }
+
+    /// [`param_names`](Self::param_names) as a Python list (made from the
+    /// parameter map without a list of Rust strings when it is in order).
+    pub(crate) fn param_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        if self.bound_in_file_order && self.param_names.get().is_none() {
+            return PyList::new(py, self.p().parameters().map(|(n, _)| n));
+        }
+        PyList::new(py, self.param_names().iter())
     }
 
     /// The JSON writer's options for this program's header.

@@ -87,6 +87,18 @@ def test_missing_file_is_a_read_error(tmp_path):
     assert e.value.file == str(tmp_path / "nothing.json")
 
 
+def test_a_prefix_ending_like_a_model_file_finds_its_json(tmp_path):
+    # `m.pir` names no file: it is the prefix of `m.pir.json`, whose
+    # parameters are `m.pir.pdiparams`.
+    m = model("mlp_tiny")
+    (tmp_path / "m.pir.json").write_bytes(m.json.read_bytes())
+    (tmp_path / "m.pir.pdiparams").write_bytes(m.file(".pdiparams").read_bytes())
+    loaded = pir.load(tmp_path / "m.pir")
+    assert loaded.path == str(tmp_path / "m.pir.json")
+    assert list(loaded.params) == sorted(pir.load(m.json).params)
+    assert len(loaded.params) == len(loaded.params.keys()) > 0
+
+
 def test_corrupt_parameters_name_file_and_offset(tmp_path):
     m = model("mlp_tiny")
     (tmp_path / "m.json").write_bytes(m.json.read_bytes())

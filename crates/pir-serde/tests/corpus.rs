@@ -66,39 +66,27 @@ fn upgrade_case(model: Model) -> Result<(), Failed> {
     Ok(())
 }
 
+/// The trial `<kind>/<model>`, running `case` on the model.
+fn trial(kind: &str, model: &Model, case: fn(Model) -> Result<(), Failed>) -> Trial {
+    let m = model.clone();
+    Trial::test(format!("{kind}/{}", model.label()), move || case(m))
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
     for model in pir_corpus::models() {
         if model.txt().is_some() {
-            let m = model.clone();
-            trials.push(Trial::test(format!("print/{}", model.label()), move || {
-                print_case(m)
-            }));
+            trials.push(trial("print", &model, print_case));
         }
-        let m = model.clone();
-        trials.push(Trial::test(
-            format!("verify/{}", model.label()),
-            move || verify_case(m),
-        ));
+        trials.push(trial("verify", &model, verify_case));
     }
     for model in pir_corpus::compat_models() {
         if model.txt().is_some() {
-            let m = model.clone();
-            trials.push(Trial::test(format!("print/{}", model.label()), move || {
-                print_case(m)
-            }));
+            trials.push(trial("print", &model, print_case));
         }
-        let m = model.clone();
-        trials.push(Trial::test(
-            format!("upgrade/{}", model.label()),
-            move || upgrade_case(m),
-        ));
-        let m = model.clone();
-        trials.push(Trial::test(
-            format!("verify/{}", model.label()),
-            move || verify_case(m),
-        ));
+        trials.push(trial("upgrade", &model, upgrade_case));
+        trials.push(trial("verify", &model, verify_case));
     }
     libtest_mimic::run(&args, trials).exit();
 }

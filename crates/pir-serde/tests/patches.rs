@@ -42,6 +42,17 @@ fn op(name: &str, attrs: &str, inputs: &str, outputs: &str) -> String {
     format!(r##"{{"#":"{name}","A":[{attrs}],"I":[{inputs}],"O":[{outputs}],"OA":[]}}"##)
 }
 
+/// `kthvalue` of `%1` with an `i32` `k` of 1 (as files before version 3
+/// hold it), one result `%2`.
+fn kthvalue_k1() -> String {
+    op(
+        "1.kthvalue",
+        r##"{"AT":{"#":"0.a_i32","D":1},"N":"k"}"##,
+        r#"{"%":1}"#,
+        &format!(r#"{{"%":2,"TT":{F32}}}"#),
+    )
+}
+
 #[test]
 fn modify_attr_changes_the_kind_and_keeps_the_value() {
     // 3.yaml: kthvalue.k became int64. A version-2 file has it as int32.
@@ -129,12 +140,7 @@ fn patches_chain_across_three_versions() {
         1,
         &[
             &data(1),
-            &op(
-                "1.kthvalue",
-                r##"{"AT":{"#":"0.a_i32","D":1},"N":"k"}"##,
-                r#"{"%":1}"#,
-                &format!(r#"{{"%":2,"TT":{F32}}}"#),
-            ),
+            &kthvalue_k1(),
             &op(
                 "1.leaky_relu",
                 r##"{"AT":{"#":"0.a_f32","D":0.20000000298023224},"N":"negative_slope"}"##,
@@ -167,18 +173,7 @@ fn patches_chain_across_three_versions() {
 
 #[test]
 fn a_current_file_is_not_patched() {
-    let text = program(
-        4,
-        &[
-            &data(1),
-            &op(
-                "1.kthvalue",
-                r##"{"AT":{"#":"0.a_i32","D":1},"N":"k"}"##,
-                r#"{"%":1}"#,
-                &format!(r#"{{"%":2,"TT":{F32}}}"#),
-            ),
-        ],
-    );
+    let text = program(4, &[&data(1), &kthvalue_k1()]);
     assert!(upgraded(&text, &ReadOptions::default()).contains(r##""#":"0.a_i32""##));
 }
 

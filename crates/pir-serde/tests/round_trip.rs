@@ -51,10 +51,7 @@ fn a_synthetic_20k_op_program_is_rewritten_byte_for_byte() {
 
 #[test]
 fn inference_writes_drop_output_attributes_and_read_back() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = pir_corpus::model("mlp_tiny").unwrap();
     let ctx = pir_dialects::pd_op_context();
     let loaded = pir_serde::read_file(ctx.clone(), &model.json(), &Default::default()).unwrap();
     let options = pir_serde::WriteOptions {
@@ -79,10 +76,7 @@ fn inference_writes_drop_output_attributes_and_read_back() {
 
 #[test]
 fn writing_refuses_to_overwrite_unless_forced() {
-    let model = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "mlp_tiny")
-        .unwrap();
+    let model = pir_corpus::model("mlp_tiny").unwrap();
     let ctx = pir_dialects::pd_op_context();
     let loaded = pir_serde::read_file(ctx, &model.json(), &Default::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -249,6 +243,41 @@ fn writes_in_a_shared_context_equal_those_of_a_fresh_one() {
                     "{name}: write {round} of {form:?} in a shared context differs"
                 );
             }
+        }
+    }
+}
+
+#[test]
+fn prints_in_a_shared_context_equal_those_of_a_fresh_one() {
+    // Prints keep texts, dictionaries and whole op signatures in their
+    // context for later ones: every corpus program read into one context
+    // and printed there again and again, interleaved with the others and
+    // both whole and streamed, gives what a context of its own prints.
+    let shared = pir_dialects::pd_op_context();
+    let mut cases = Vec::new();
+    for model in pir_corpus::models() {
+        let bytes = std::fs::read(model.json()).unwrap();
+        let read = |ctx| pir_serde::read_slice(ctx, &bytes, &Default::default()).unwrap();
+        let expected = read(pir_dialects::pd_op_context()).program.to_string();
+        cases.push((model.name, expected, read(shared.clone())));
+    }
+    assert!(
+        cases.len() >= 5,
+        "the corpus has at least the shipped models"
+    );
+    for round in 0..4 {
+        for (name, expected, loaded) in &cases {
+            let printed = if round % 2 == 0 {
+                loaded.program.to_string()
+            } else {
+                let mut streamed = Vec::new();
+                loaded.program.print(&mut streamed).unwrap();
+                String::from_utf8(streamed).unwrap()
+            };
+            assert!(
+                printed == *expected,
+                "{name}: print {round} in a shared context differs"
+            );
         }
     }
 }

@@ -57,10 +57,8 @@ fn check_snapshot(name: &str, actual: &str) {
 #[test]
 fn typed_text_of_shipped_models() {
     for name in SHIPPED {
-        let model = pir_corpus::models()
-            .into_iter()
-            .find(|m| m.name == name)
-            .unwrap_or_else(|| panic!("{name} is shipped in tests/corpus"));
+        let model =
+            pir_corpus::model(name).unwrap_or_else(|| panic!("{name} is shipped in tests/corpus"));
         let json = std::fs::read(model.json()).unwrap();
         let ctx = pir_dialects::pd_op_context();
         let loaded = pir_serde::read_slice(ctx.clone(), &json, &Default::default()).unwrap();

@@ -5,27 +5,11 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-fn load(ctx: &std::sync::Arc<pir_core::IrContext>, json: &[u8], what: &str) -> pir_core::Program {
-    pir_serde::read_slice(ctx.clone(), json, &pir_serde::ReadOptions::default())
-        .unwrap_or_else(|e| panic!("{what}: {e}"))
-        .program
-}
-
 fn bench(c: &mut Criterion) {
     let ctx = pir_dialects::pd_op_context();
-    let synthetic = load(
-        &ctx,
-        pir_corpus::synthetic_mlp_json(2500).as_bytes(),
-        "synthetic model",
-    );
-    let mut programs = vec![("20k_ops", synthetic)];
-    if let Some(m) = pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == "huge_5000ops")
-    {
-        let json = std::fs::read(m.json()).unwrap_or_else(|e| panic!("huge_5000ops: {e}"));
-        programs.push(("huge_5000ops", load(&ctx, &json, "huge_5000ops")));
-    }
+    let programs = pir_corpus::bench_models(|json| {
+        pir_serde::read_slice(ctx.clone(), json, &Default::default()).map(|l| l.program)
+    });
     let mut g = c.benchmark_group("shapes");
     for (name, p) in &programs {
         g.throughput(Throughput::Elements(p.num_ops() as u64));

@@ -5,6 +5,8 @@
 //!
 //! `cargo run --release -p pir-shape --example time_analysis -- MODEL.json [N]`
 
+mod common;
+
 use std::time::Instant;
 
 fn main() {
@@ -18,14 +20,7 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(21)
         .max(1);
-    let ctx = pir_dialects::pd_op_context();
-    let loaded = match pir_serde::read_file(ctx, path.as_ref(), &Default::default()) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("{path}: {e}");
-            std::process::exit(1);
-        }
-    };
+    let loaded = common::load_or_exit(&path);
     let p = &loaded.program;
     let mut times = Vec::with_capacity(runs);
     let mut symbols = 0;

@@ -17,7 +17,7 @@ fn bench(c: &mut Criterion) {
         .sample_size(20)
         .measurement_time(Duration::from_secs(5));
     for name in ["resnet18_w16", "mobilenet_v2_x025", "huge_5000ops"] {
-        let Some(model) = pir_corpus::models().into_iter().find(|m| m.name == name) else {
+        let Some(model) = pir_corpus::model(name) else {
             eprintln!("corpus model {name} not found; skipped");
             continue;
         };

@@ -218,8 +218,7 @@ const MODEL_EXTENSIONS: [&str; 4] = ["json", "pdmodel", "pir", "txt"];
 /// `m.json`); `m` → (`m`, `m.json`), or `m.pdmodel` when only that exists;
 /// any other existing file is the model file itself.
 fn model_file(path: &Path) -> (PathBuf, PathBuf) {
-    let has_model_ext =
-        pir_core::fs::extension(path).is_some_and(|e| MODEL_EXTENSIONS.contains(&e.as_str()));
+    let has_model_ext = has_model_extension(path);
     // Any existing file that is not a folder: a regular file, or a pipe
     // such as `/dev/stdin` or a shell's `<(…)`.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_dir()) {
@@ -236,6 +235,13 @@ fn model_file(path: &Path) -> (PathBuf, PathBuf) {
         return (path.to_path_buf(), pdmodel);
     }
     (path.to_path_buf(), json)
+}
+
+/// Whether `path` ends in the extension of a model file (`.json`,
+/// `.pdmodel`, `.pir`, `.txt`), which [`model_paths`] strips from an
+/// existing file to find the parameter files beside it.
+pub fn has_model_extension(path: &Path) -> bool {
+    pir_core::fs::extension(path).is_some_and(|e| MODEL_EXTENSIONS.contains(&e.as_str()))
 }
 
 /// Reads a program from a model file of any kind pir reads — Paddle's JSON,
@@ -687,17 +693,32 @@ pub fn persistable_vars(program: &Program) -> Vec<(String, Type)> {
 /// context (a handle the caller holds, so the program can change while the
 /// names are in use).
 fn persistable_vars_in<'c>(program: &Program, ctx: &'c IrContext) -> Vec<(&'c str, Type)> {
+    // Names compared as symbols, found once per walk rather than per op
+    // (a name no symbol has is on no op).
+    let parameter = ctx.lookup_symbol("builtin.parameter");
+    let data = ctx.lookup_symbol("pd_op.data");
+    let persistable = ctx.lookup_symbol("persistable");
+    let parameter_name = ctx.lookup_symbol("parameter_name");
+    let data_name = ctx.lookup_symbol("name");
+    let mark = |op| {
+        let attr = ctx.dict_get(program.attrs(op), persistable?)?;
+        pir_core::builtin::first_bool(ctx, attr)
+    };
     let mut vars: Vec<(&str, Type)> = Vec::new();
     let top = program.top_block();
     for op in program.block_ops(top) {
-        // Parameters as `is_saved` says; data inputs only when marked persistable.
-        let name_attr = match program.op_name_str(op) {
-            "builtin.parameter" if pir_params::bound::is_saved(program, op) => "parameter_name",
-            "pd_op.data" if persistable(program, op) == Some(true) => "name",
-            _ => continue,
+        let op_name = program.op_name(op);
+        // Parameters unless marked non-persistable (as `is_saved` says);
+        // data inputs only when marked persistable.
+        let name_attr = if Some(op_name) == parameter && mark(op) != Some(false) {
+            parameter_name
+        } else if Some(op_name) == data && mark(op) == Some(true) {
+            data_name
+        } else {
+            continue;
         };
-        let Some(name) = program
-            .attr(op, name_attr)
+        let Some(name) = name_attr
+            .and_then(|sym| ctx.dict_get(program.attrs(op), sym))
             .and_then(|a| ctx.attr_as::<StrAttr>(a))
         else {
             continue;
@@ -706,16 +727,19 @@ fn persistable_vars_in<'c>(program: &Program, ctx: &'c IrContext) -> Vec<(&'c st
             vars.push((&name.0, program.value_type(program.result(op, 0))));
         }
     }
-    // Of the ops sharing a name the first in the block stays first (the sort
-    // is stable) and is the one kept.
-    pir_params::combined::sort_params(&mut vars);
-    vars.dedup_by(|later, kept| later.0 == kept.0);
-    vars
+    sorted_unique(vars)
 }
 
-/// The op's `persistable` mark (the first element of its `[bool]` array), if it has one.
-fn persistable(program: &Program, op: pir_core::OpId) -> Option<bool> {
-    pir_core::builtin::first_bool(program.ctx(), program.attr(op, "persistable")?)
+/// `vars` sorted as Python sorts their names, each name once: of the ops
+/// sharing a name the first in the block stays first (the sort is stable)
+/// and is the one kept. Names already in order (a file read back as it was
+/// written) are not sorted again.
+fn sorted_unique(mut vars: Vec<(&str, Type)>) -> Vec<(&str, Type)> {
+    if !vars.is_sorted_by(|a, b| a.0 <= b.0) {
+        pir_params::combined::sort_params(&mut vars);
+    }
+    vars.dedup_by(|later, kept| later.0 == kept.0);
+    vars
 }
 
 pub use pir_params::bound::declared;

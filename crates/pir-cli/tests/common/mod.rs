@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, dead_code)] // a test fails loudly by design; each test file uses a part
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// Runs `pir ARGS`, stdin closed.
@@ -11,6 +12,29 @@ pub fn pir(args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("the pir binary runs")
+}
+
+/// Runs `pir ARGS`; the test fails, showing the standard error, unless
+/// the command succeeds.
+pub fn pir_ok(args: &[&str]) -> Output {
+    succeeded(pir(args))
+}
+
+/// `out`; the test fails, showing the standard error, unless the command
+/// succeeded.
+pub fn succeeded(out: Output) -> Output {
+    assert!(out.status.success(), "{}", stderr(&out));
+    out
+}
+
+/// `pir opt INPUT -p PASSES -o OUT`.
+pub fn opt_to(input: &Path, passes: &str, out: &Path) -> Output {
+    pir(&["opt", path_str(input), "-p", passes, "-o", path_str(out)])
+}
+
+/// A path as a command-line argument (the tests' paths are UTF-8).
+pub fn path_str(p: &Path) -> &str {
+    p.to_str().unwrap()
 }
 
 /// Runs `pir ARGS` with `input` on its standard input.
@@ -33,10 +57,7 @@ pub fn pir_with_stdin(args: &[&str], input: &[u8]) -> Output {
 /// A model of the corpus in use; every corpus (the shipped copy in
 /// `tests/corpus` included) has the models these tests name.
 pub fn corpus_model(name: &str) -> pir_corpus::Model {
-    pir_corpus::models()
-        .into_iter()
-        .find(|m| m.name == name)
-        .unwrap_or_else(|| panic!("{name} is in every corpus"))
+    pir_corpus::model(name).unwrap_or_else(|| panic!("{name} is in every corpus"))
 }
 
 /// The standard error of a run, as text.

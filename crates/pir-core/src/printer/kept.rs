@@ -1,25 +1,15 @@
 //! What a print of Paddle's text keeps for the next one in the same
-//! context: the memoized texts of types, attributes and dictionaries (they
-//! are interned and immutable, so each is formatted once per context) and
-//! the printer's reusable tables.
-
-use parking_lot::Mutex;
+//! context (a [`KeptState`], taken while it prints, so printers on other
+//! threads or inside a custom print start afresh rather than wait): the
+//! memoized texts of types, attributes and dictionaries (they are interned
+//! and immutable, so each is formatted once per context) and the printer's
+//! reusable tables.
 
 use crate::attributes::Attribute;
+use crate::context::KeptState;
 use crate::entity::SecondaryMap;
 use crate::memo::{HandleTable, MemoBytes, MemoTable};
 use crate::program::ValueId;
-
-/// How many bytes of memoized texts and tables a context keeps between
-/// prints at the most: a printer that holds more leaves nothing behind.
-const KEEP_BYTES: usize = 16 << 20;
-
-/// What printers of Paddle's text leave in their context for the next one
-/// (see the module docs): at most one [`Kept`], taken by a printer while it
-/// prints, so printers on other threads (or inside a custom print) start
-/// afresh rather than wait.
-#[derive(Default)]
-pub(crate) struct KeptPrintState(Mutex<Option<Kept>>);
 
 /// A printer's memoized texts and reusable tables.
 #[derive(Default)]
@@ -35,13 +25,30 @@ pub(super) struct Kept {
     pub(super) print: u64,
 }
 
-impl Kept {
+impl KeptState for Kept {
     /// The bytes its texts and their tables hold (the value numbers, four
     /// bytes a value of the largest program printed, are not counted).
     fn footprint(&self) -> usize {
         let cache = &self.cache;
         let tables: usize = cache.tables.iter().map(MemoTable::footprint).sum();
-        cache.bytes.as_slice().len() + tables + cache.prev_of.footprint()
+        cache.bytes.as_slice().len() + tables + cache.prev_of.footprint() + cache.scratch.capacity()
+    }
+
+    /// Clears the value numbers and counts the print.
+    fn prepare(&mut self) {
+        self.numbers.clear();
+        self.print += 1;
+    }
+}
+
+impl Kept {
+    /// The state a printer of the typed form starts with: an empty one
+    /// (it prints kinds' tags, so Paddle's texts kept are not its), which
+    /// it does not give back.
+    pub(super) fn for_typed_form() -> Kept {
+        let mut kept = Kept::default();
+        kept.prepare();
+        kept
     }
 }
 
@@ -50,7 +57,7 @@ impl Kept {
 pub(super) struct TextCache {
     pub(super) bytes: MemoBytes,
     /// The texts' places in `bytes`, by [`Texts`] kind and handle.
-    pub(super) tables: [MemoTable; 3],
+    pub(super) tables: [MemoTable; 4],
     /// The last dictionary printed for each op name, by the name's symbol:
     /// 1 + its index in `prev` (0: none yet). A table in pages, made where
     /// op names' symbols lie: not one as long as all symbols.
@@ -58,6 +65,8 @@ pub(super) struct TextCache {
     pub(super) prev: Vec<PrintedDict>,
     /// A cleared [`PrintedDict`] whose buffers the next dictionary reuses.
     pub(super) spare: PrintedDict,
+    /// Reused buffer for a signature's text and types (see `signature.rs`).
+    pub(super) scratch: Vec<u8>,
 }
 
 /// The kinds of handles whose texts are kept, each with its table.
@@ -66,6 +75,9 @@ pub(super) enum Texts {
     Types = 0,
     Attrs = 1,
     Dicts = 2,
+    /// Generic ops' `{attrs} : (types) -> types`, by dictionary, behind
+    /// the types (see `signature.rs`).
+    Signatures = 3,
 }
 
 /// A dictionary as printed in Paddle's form: its shown entries in print
@@ -113,35 +125,5 @@ impl TextCache {
         now.entries.clear();
         now.entries.reserve(ENTRIES);
         now
-    }
-}
-
-impl KeptPrintState {
-    /// What the last printer left, for a printer of Paddle's text (a
-    /// printer of the typed form, which prints kinds' tags, starts empty),
-    /// its value numbers cleared and its print counted.
-    pub(super) fn take(&self, typed: bool) -> Kept {
-        let mut kept = if typed {
-            Kept::default()
-        } else {
-            self.0.lock().take().unwrap_or_default()
-        };
-        kept.numbers.clear();
-        kept.print += 1;
-        kept
-    }
-
-    /// Keeps a printer's `kept` for the next one, unless they are the
-    /// typed form's or past [`KEEP_BYTES`], or the context holds more
-    /// already (a printer that started while this one printed).
-    pub(super) fn give_back(&self, kept: Kept, typed: bool) {
-        let bytes = kept.footprint();
-        if typed || bytes > KEEP_BYTES {
-            return;
-        }
-        let mut slot = self.0.lock();
-        if slot.as_ref().is_none_or(|there| there.footprint() <= bytes) {
-            *slot = Some(kept);
-        }
     }
 }

@@ -41,16 +41,10 @@ use rustc_hash::FxHashMap;
 
 use crate::attributes::Attribute;
 use crate::context::IrContext;
-use crate::program::{BlockId, OpId, Program, ValueDef, ValueId};
+use crate::program::{BlockId, OpId, Program, ValueId};
 use crate::types::Type;
 
-pub(crate) use kept::KeptPrintState;
-use kept::{Kept, PrintedDict, PrintedEntry, TextCache, Texts};
-
-/// Marks the entries of `Printer::numbers` that are not op results (block
-/// arguments and keyword arguments), so a result prints without a look at
-/// its definition.
-const NOT_A_RESULT: u32 = 1 << 31;
+use kept::{Kept, TextCache, Texts};
 
 /// How much text a print to a writer holds before passing it on.
 pub const FLUSH_BYTES: usize = 1 << 20;
@@ -92,7 +86,11 @@ impl<'a> Printer<'a> {
     /// A printer appending to `out` in the form `options` says.
     pub fn with_options(ctx: &'a IrContext, out: &'a mut Vec<u8>, options: PrintOptions) -> Self {
         // The typed form prints kinds' tags: not the texts kept for Paddle's.
-        let kept = ctx.kept_prints.take(options.typed);
+        let kept = if options.typed {
+            Kept::for_typed_form()
+        } else {
+            ctx.take_kept()
+        };
         Printer {
             ctx,
             out,
@@ -313,164 +311,6 @@ impl<'a> Printer<'a> {
         self.keep_text(Texts::Attrs, attr.0, from, true);
     }
 
-    // ---------------------------------------------------------------- values
-
-    /// Returns the next number of a named counter (0, 1, ...), for custom
-    /// printers that number things on their own (`%stack_0`).
-    pub fn next_counter(&mut self, key: &'static str) -> u32 {
-        match self.counters.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, n)) => {
-                *n += 1;
-                *n
-            }
-            None => {
-                self.counters.push((key, 0));
-                0
-            }
-        }
-    }
-
-    /// Gives a value a fixed name (without `%`), e.g. `stack_0`; it then takes no number.
-    pub fn set_value_name(&mut self, v: ValueId, name: &str) {
-        self.custom_names.insert(v, name.into());
-    }
-
-    /// Prints a value reference, numbering it on first print. A block argument's
-    /// first print carries its (empty) attribute dictionary: `%arg_0 {}`.
-    #[inline]
-    pub fn print_value(&mut self, program: &Program, v: ValueId) {
-        // A result printed before: its number, without looking at its definition.
-        let n = *self.kept.numbers.get(v);
-        if n & NOT_A_RESULT == 0 && n != 0 && self.plain_names() {
-            self.write_value_number(n - 1);
-            return;
-        }
-        self.print_value_by_definition(program, v, n);
-    }
-
-    /// [`Printer::print_value`] of a value not printed before, named, or
-    /// not an op's result: by what defines it.
-    #[inline(never)]
-    fn print_value_by_definition(&mut self, program: &Program, v: ValueId, n: u32) {
-        if !self.custom_names.is_empty() {
-            if let Some(name) = self.custom_names.get(&v) {
-                self.out.push(b'%');
-                self.out.extend_from_slice(name.as_bytes());
-                return;
-            }
-        }
-        let def = program.value_def(v);
-        if let ValueDef::Result { .. } = def {
-            if !self.options.json_ids {
-                return self.print_result_number(v);
-            }
-        }
-        if self.options.json_ids {
-            return self.print_json_id(
-                v,
-                n,
-                matches!(def, ValueDef::BlockArg { .. } | ValueDef::BlockKwarg { .. }),
-            );
-        }
-        let first_suffix = if self.options.typed { "" } else { " {}" };
-        match def {
-            ValueDef::BlockArg { .. } => {
-                let first = n == 0;
-                if first {
-                    self.next_arg += 1;
-                    self.kept.numbers.set(v, self.next_arg | NOT_A_RESULT);
-                }
-                self.write_str("%arg_");
-                let n = *self.kept.numbers.get(v) & !NOT_A_RESULT;
-                self.write_u64(u64::from(n - 1));
-                if first {
-                    self.write_str(first_suffix);
-                }
-            }
-            ValueDef::BlockKwarg { block, index } => {
-                let key = program.block_kwargs(block)[index as usize].0;
-                let first = n == 0;
-                if first {
-                    // Paddle names every keyword argument of a key alike; the
-                    // typed form tells repeats apart with `$1`, `$2`, ...
-                    let seen = self.kwarg_keys.entry(key).or_insert(0);
-                    *seen += 1;
-                    let nth = if self.options.typed { *seen } else { 1 };
-                    self.kept.numbers.set(v, nth | NOT_A_RESULT);
-                }
-                let nth = *self.kept.numbers.get(v) & !NOT_A_RESULT;
-                self.write_str("%kwarg_");
-                self.write_str(self.ctx.symbol_str(key));
-                if nth > 1 {
-                    self.out.push(b'$');
-                    self.write_u64(u64::from(nth - 1));
-                }
-                if first {
-                    self.write_str(first_suffix);
-                }
-            }
-            ValueDef::Result { .. } | ValueDef::Erased => self.print_result_number(v),
-        }
-    }
-
-    /// Whether values print by their numbers: no custom names, no JSON ids.
-    #[inline]
-    fn plain_names(&self) -> bool {
-        self.custom_names.is_empty() && !self.options.json_ids
-    }
-
-    /// `%N` of an op result (print-order numbering), numbering it on first print.
-    #[inline]
-    fn print_result_number(&mut self, v: ValueId) {
-        let mut n = *self.kept.numbers.get(v);
-        if n == 0 {
-            self.next_value += 1;
-            n = self.next_value;
-            self.kept.numbers.set(v, n);
-        }
-        self.write_value_number(n - 1);
-    }
-
-    /// Writes `%n`: most programs number fewer than a thousand values,
-    /// written as stores of known size rather than through a digit buffer.
-    #[inline]
-    fn write_value_number(&mut self, n: u32) {
-        let digit = |d: u32| b'0' + (d % 10) as u8;
-        match n {
-            0..=9 => self.out.extend_from_slice(&[b'%', digit(n)]),
-            10..=99 => self.out.extend_from_slice(&[b'%', digit(n / 10), digit(n)]),
-            100..=999 => {
-                self.out
-                    .extend_from_slice(&[b'%', digit(n / 100), digit(n / 10), digit(n)])
-            }
-            _ => self.write_large_value_number(n),
-        }
-    }
-
-    #[inline(never)]
-    fn write_large_value_number(&mut self, n: u32) {
-        self.out.push(b'%');
-        self.write_u64(u64::from(n));
-    }
-
-    /// `%<id>` with the id the JSON writer gives the value: results count up
-    /// from 1, block arguments down from −1, both in print (= write) order.
-    fn print_json_id(&mut self, v: ValueId, n: u32, is_arg: bool) {
-        if n == 0 {
-            let counter = if is_arg {
-                &mut self.next_arg
-            } else {
-                &mut self.next_value
-            };
-            *counter += 1;
-            let id = *counter;
-            self.kept.numbers.set(v, id);
-        }
-        let id = i64::from(*self.kept.numbers.get(v));
-        self.out.push(b'%');
-        self.write_i64(if is_arg { -id } else { id });
-    }
-
     /// Prints an operand: the value, or `<<NULL VALUE>>`.
     #[inline]
     pub fn print_operand(&mut self, program: &Program, v: Option<ValueId>) {
@@ -503,8 +343,13 @@ impl<'a> Printer<'a> {
     /// the name as it is; the typed form escapes it like any string.
     #[inline]
     pub fn print_op_head(&mut self, program: &Program, op: OpId) {
+        self.print_op_head_named(program, op, program.op_name_str(op));
+    }
+
+    /// [`Printer::print_op_head`] of an op whose name's text is at hand.
+    #[inline]
+    fn print_op_head_named(&mut self, program: &Program, op: OpId, name: &str) {
         self.print_results(program, op);
-        let name = program.op_name_str(op);
         if self.options.typed {
             self.write_str(" = ");
             self.write_quoted_escaped(name);
@@ -520,10 +365,16 @@ impl<'a> Printer<'a> {
     #[inline]
     pub fn print_op_prefix(&mut self, program: &Program, op: OpId) {
         self.print_op_head(program, op);
+        self.print_operands_in_parens(program, op);
+        self.print_attr_dict(program, op);
+    }
+
+    /// Prints ` (%a, %b) `, the operands between the head and the dictionary.
+    #[inline]
+    fn print_operands_in_parens(&mut self, program: &Program, op: OpId) {
         self.write_str(" (");
         self.print_operand_list(program, op);
         self.write_str(") ");
-        self.print_attr_dict(program, op);
     }
 
     /// Prints the operands separated by `, ` (no parentheses).
@@ -534,130 +385,6 @@ impl<'a> Printer<'a> {
                 self.write_str(", ");
             }
             self.print_operand(program, v);
-        }
-    }
-
-    /// Prints `{name:value,...}` sorted by name, without `op_callstack` and `sym_shape_str`.
-    #[inline]
-    pub fn print_attr_dict(&mut self, program: &Program, op: OpId) {
-        let dict = program.attrs(op);
-        if !self.copy_kept(Texts::Dicts, dict.0) {
-            self.format_attr_dict(program.op_name(op), dict);
-        }
-    }
-
-    /// Prints a dictionary whose text is not kept (yet).
-    #[inline(never)]
-    fn format_attr_dict(
-        &mut self,
-        op_name: crate::context::Symbol,
-        dict: crate::attributes::AttrDict,
-    ) {
-        let from = self.out.len();
-        if self.options.typed {
-            self.print_dict_typed(dict);
-        } else {
-            self.print_dict_paddle(op_name, dict);
-        }
-        self.keep_text(Texts::Dicts, dict.0, from, true);
-    }
-
-    /// The typed form's dictionary: stored order and every attribute, so it
-    /// loses nothing.
-    fn print_dict_typed(&mut self, dict: crate::attributes::AttrDict) {
-        let ctx = self.ctx;
-        self.out.push(b'{');
-        for (i, &(name, attr)) in ctx.dict_entries(dict).iter().enumerate() {
-            if i > 0 {
-                self.out.push(b',');
-            }
-            let name = ctx.symbol_str(name);
-            if is_plain_attr_name(name) {
-                self.write_str(name);
-            } else {
-                self.write_quoted_escaped(name);
-            }
-            self.out.push(b':');
-            self.print_attr(attr);
-        }
-        self.out.push(b'}');
-    }
-
-    /// Paddle's dictionary: sorted by name, without the hidden entries. Runs
-    /// of entries equal to the previous dictionary of the same op name at
-    /// the same places are copied from its text.
-    fn print_dict_paddle(
-        &mut self,
-        op_name: crate::context::Symbol,
-        dict: crate::attributes::AttrDict,
-    ) {
-        let ctx = self.ctx;
-        let hidden = [ctx.well_known.op_callstack, ctx.well_known.sym_shape_str];
-        let slot = self.kept.cache.prev_slot(op_name);
-        let mut prev = std::mem::take(&mut self.kept.cache.prev[slot]);
-        if prev.print != self.kept.print {
-            // Printed by an earlier print: its text is gone.
-            prev.entries.clear();
-        }
-        let mut now = self.kept.cache.take_spare();
-        now.print = self.kept.print;
-        self.out.push(b'{');
-        // The pending run of entries equal to `prev`'s: first and last index.
-        let mut run: Option<(usize, usize)> = None;
-        for (name, attr) in ctx.dict_sorted(dict) {
-            if hidden.contains(&name) {
-                continue;
-            }
-            let i = now.entries.len();
-            if let Some(&same) = prev.entries.get(i).filter(|e| e.entry == (name, attr)) {
-                now.entries.push(same);
-                run = Some(run.map_or((i, i), |(first, _)| (first, i)));
-                continue;
-            }
-            if let Some((first, last)) = run.take() {
-                self.copy_entries(&prev, first, last, &mut now);
-            }
-            if i > 0 {
-                self.out.push(b',');
-            }
-            let start = self.out.len();
-            self.write_str(ctx.symbol_str(name));
-            self.out.push(b':');
-            self.print_attr(attr);
-            now.entries.push(PrintedEntry {
-                entry: (name, attr),
-                start,
-                end: self.out.len(),
-            });
-        }
-        if let Some((first, last)) = run {
-            self.copy_entries(&prev, first, last, &mut now);
-        }
-        self.out.push(b'}');
-        self.kept.cache.prev[slot] = now;
-        self.kept.cache.spare = prev;
-    }
-
-    /// Copies the text of `prev`'s entries `first..=last` (printed one after
-    /// the other earlier in this output), recording their new places in
-    /// `now` (which holds them already, at their old places).
-    fn copy_entries(
-        &mut self,
-        prev: &PrintedDict,
-        first: usize,
-        last: usize,
-        now: &mut PrintedDict,
-    ) {
-        if first > 0 {
-            self.out.push(b',');
-        }
-        let (from, to) = (prev.entries[first].start, prev.entries[last].end);
-        let at = self.out.len();
-        // The output only grows while printing: the earlier text is there.
-        self.out.extend_from_within(from..to);
-        for e in &mut now.entries[first..=last] {
-            e.start = e.start - from + at;
-            e.end = e.end - from + at;
         }
     }
 
@@ -691,21 +418,24 @@ impl<'a> Printer<'a> {
     /// Prints one op (its custom form if it has one) without indentation or newline.
     pub fn print_op(&mut self, program: &Program, op: OpId) {
         // Not `op_info`: that would build registrations a print needs not.
-        if let Some(print) = self.ctx.op_printer(program.op_name(op)) {
-            print(self, program, op);
-        } else {
-            self.print_generic_op(program, op);
+        let ctx = self.ctx;
+        match ctx.op_printer_and_text(program.op_name(op)) {
+            (Some(print), _) => print(self, program, op),
+            (None, name) => self.print_generic_op_named(program, op, name),
         }
     }
 
     /// Prints the generic form:
     /// `(%r) = "name" (%a, %b) {attrs} : (types) -> types`, then its regions' blocks.
     pub fn print_generic_op(&mut self, program: &Program, op: OpId) {
-        self.print_op_prefix(program, op);
-        self.write_str(" : (");
-        self.print_operand_types(program, op);
-        self.write_str(") -> ");
-        self.print_result_types(program, op);
+        self.print_generic_op_named(program, op, program.op_name_str(op));
+    }
+
+    /// [`Printer::print_generic_op`] of an op whose name's text is at hand.
+    fn print_generic_op_named(&mut self, program: &Program, op: OpId, name: &str) {
+        self.print_op_head_named(program, op, name);
+        self.print_operands_in_parens(program, op);
+        self.print_signature(program, op);
         // A registered region count the op does not have is shown too
         // (`regions:[]`), or the parser would give the op its registered regions.
         let registered = || {
@@ -806,24 +536,20 @@ impl<'a> Printer<'a> {
     }
 }
 
-/// Whether an attribute name prints unquoted in the typed form.
-fn is_plain_attr_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'@' | b'-'))
-}
-
+mod dicts;
 mod kept;
 mod program;
+mod signature;
 #[cfg(test)]
 mod tests;
+mod values;
 
 impl Drop for Printer<'_> {
-    /// Gives the memoized texts back to the context (see
-    /// `KeptPrintState::give_back`).
+    /// Gives the memoized texts of Paddle's text back to the context (see
+    /// [`IrContext::keep`]).
     fn drop(&mut self) {
-        let kept = std::mem::take(&mut self.kept);
-        self.ctx.kept_prints.give_back(kept, self.options.typed);
+        if !self.options.typed {
+            self.ctx.keep(std::mem::take(&mut self.kept));
+        }
     }
 }

@@ -137,3 +137,49 @@ fn printers_on_several_threads_print_the_same_text() {
         }
     });
 }
+
+/// Ops whose dictionaries repeat with other operands and types: two
+/// dictionaries over results of three shapes and zero to two operands,
+/// the types shifted by `shift`.
+fn sharing_program(ctx: &std::sync::Arc<IrContext>, shift: i64) -> Program {
+    use crate::builtin::{DenseTensorType, I32Attr, ScalarType};
+    let mut p = Program::new(ctx.clone());
+    let f32_ty = ctx.intern_type(ScalarType::F32);
+    let top = p.top_block();
+    let mut b = crate::Builder::at_end(&mut p, top);
+    let mut values: Vec<ValueId> = Vec::new();
+    for i in 0..30i64 {
+        let ty = DenseTensorType::get(ctx, f32_ty, &[(i + shift) % 3 + 1]);
+        let attrs = [("axis", ctx.intern_attr(I32Attr((i % 2) as i32)))];
+        let operands = &values[values.len().saturating_sub((i % 3) as usize)..];
+        let op = b.op("test.shared", operands, &[ty], &attrs);
+        values.push(b.program().result(op, 0));
+    }
+    p
+}
+
+/// The ends of generic ops' lines kept by dictionary are copied only for
+/// ops of the same types: every print, in a context that printed them
+/// before or not, is the text of a fresh context's first print.
+#[test]
+fn ops_sharing_a_dictionary_print_their_own_types() {
+    let fresh = |shift| {
+        let ctx = std::sync::Arc::new(IrContext::new());
+        String::from_utf8(sharing_program(&ctx, shift).print_to_vec()).unwrap()
+    };
+    let (want, want_shifted) = (fresh(0), fresh(1));
+    assert_ne!(want, want_shifted);
+    let ctx = std::sync::Arc::new(IrContext::new());
+    let p = sharing_program(&ctx, 0);
+    for _ in 0..4 {
+        assert_eq!(String::from_utf8(p.print_to_vec()).unwrap(), want);
+    }
+    let shifted = sharing_program(&ctx, 1);
+    for _ in 0..3 {
+        assert_eq!(
+            String::from_utf8(shifted.print_to_vec()).unwrap(),
+            want_shifted
+        );
+        assert_eq!(String::from_utf8(p.print_to_vec()).unwrap(), want);
+    }
+}

@@ -9,41 +9,31 @@ use crate::testing::{program, refusal};
 fn sparse_attention() {
     let f32 = |d: &'static [i64]| Some(("float32", "f32", d));
     let i32 = |d: &'static [i64]| Some(("int32", "i32", d));
-    let t = program(
-        "pd_op.sparse_attention",
-        &[
-            f32(&[1, 2, 8, 4]),
-            f32(&[1, 2, 8, 4]),
-            f32(&[1, 2, 8, 4]),
-            i32(&[1, 2, 9]),
-            i32(&[1, 2, 16]),
-            None,
-            None,
-        ],
-        "",
-        3,
-    );
+    // The op with the query's dims `q` and the other operands' fixed.
+    let with_query = |q: &'static [i64]| {
+        program(
+            "pd_op.sparse_attention",
+            &[
+                f32(q),
+                f32(&[1, 2, 8, 4]),
+                f32(&[1, 2, 8, 4]),
+                i32(&[1, 2, 9]),
+                i32(&[1, 2, 16]),
+                None,
+                None,
+            ],
+            "",
+            3,
+        )
+    };
     assert_eq!(
-        types(&t),
+        types(&with_query(&[1, 2, 8, 4])),
         [
             "tensor<1x2x8x4xf32>",
             "tensor<1x2x16xf32>",
             "tensor<1x2x16xf32>"
         ]
     );
-    let e = refusal(&program(
-        "pd_op.sparse_attention",
-        &[
-            f32(&[2, 8, 4]),
-            f32(&[1, 2, 8, 4]),
-            f32(&[1, 2, 8, 4]),
-            i32(&[1, 2, 9]),
-            i32(&[1, 2, 16]),
-            None,
-            None,
-        ],
-        "",
-        3,
-    ));
+    let e = refusal(&with_query(&[2, 8, 4]));
     assert!(e.contains("Dimension in query' shapes should be 4."), "{e}");
 }

@@ -8,32 +8,27 @@ use crate::testing::{program, refusal};
 /// `ChunkEvalInferMeta`: `[1]` metrics and counts.
 #[test]
 fn chunk_eval() {
+    // Precision, recall, F1, then the three chunk counts.
+    const METRICS: [&str; 6] = [
+        "tensor<1xf32>",
+        "tensor<1xf32>",
+        "tensor<1xf32>",
+        "tensor<1xi64>",
+        "tensor<1xi64>",
+        "tensor<1xi64>",
+    ];
     check(
         r#"(%17) = "pd_op.data" () {dtype:int64,name:"v18",place:Place(undefined:0),shape:[-1,1],stop_gradient:[true]} : () -> tensor<-1x1xi64>
 (%18) = "pd_op.data" () {dtype:int64,name:"v19",place:Place(undefined:0),shape:[-1,1],stop_gradient:[true]} : () -> tensor<-1x1xi64>
 (%55, %56, %57, %58, %59, %60) = "pd_op.chunk_eval" (%17, %18, <<NULL VALUE>>) {chunk_scheme:"IOB",excluded_chunk_types:[],num_chunk_types:3,stop_gradient:[true,true,true,true,true,true]} : (tensor<-1x1xi64>, tensor<-1x1xi64>, <<NULL TYPE>>) -> tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>"#,
-        &[
-            "tensor<1xf32>",
-            "tensor<1xf32>",
-            "tensor<1xf32>",
-            "tensor<1xi64>",
-            "tensor<1xi64>",
-            "tensor<1xi64>",
-        ],
+        &METRICS,
     );
     check(
         r#"(%19) = "pd_op.data" () {dtype:int64,name:"v20",place:Place(undefined:0),shape:[4,12],stop_gradient:[true]} : () -> tensor<4x12xi64>
 (%20) = "pd_op.data" () {dtype:int64,name:"v21",place:Place(undefined:0),shape:[4,12],stop_gradient:[true]} : () -> tensor<4x12xi64>
 (%21) = "pd_op.data" () {dtype:int64,name:"v22",place:Place(undefined:0),shape:[4],stop_gradient:[true]} : () -> tensor<4xi64>
 (%61, %62, %63, %64, %65, %66) = "pd_op.chunk_eval" (%19, %20, %21) {chunk_scheme:"IOB",excluded_chunk_types:[1],num_chunk_types:3,stop_gradient:[true,true,true,true,true,true]} : (tensor<4x12xi64>, tensor<4x12xi64>, tensor<4xi64>) -> tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>"#,
-        &[
-            "tensor<1xf32>",
-            "tensor<1xf32>",
-            "tensor<1xf32>",
-            "tensor<1xi64>",
-            "tensor<1xi64>",
-            "tensor<1xi64>",
-        ],
+        &METRICS,
     );
 }
 

@@ -418,6 +418,21 @@ pub struct OpDesc<'a> {
     /// Whether some attribute holds variables (`VAR`/`VARS`: inputs given
     /// as attributes), so most ops look inputs up in their slots only.
     pub has_var_attrs: bool,
+    /// The bytes of the attribute fields when they end the op (see
+    /// [`OpDesc::attr_bytes`]).
+    attr_bytes: Layout<'a>,
+}
+
+/// Bytes of the file a part was read from: where it was, not what it
+/// holds, so equality leaves them out (ops are equal by their content,
+/// however the file laid them out).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Layout<'a>(pub(crate) Option<&'a [u8]>);
+
+impl PartialEq for Layout<'_> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// Whether two names are equal, compared inline: names are short (slot,
@@ -540,6 +555,17 @@ impl<'a> OpDesc<'a> {
             .filter(|(n, _)| !self.attrs.iter().any(|a| name_eq(a.name, n)))
             .map(|(n, v)| (*n, v));
         own.chain(extra)
+    }
+
+    /// The bytes of the op's attribute fields when they are its last fields,
+    /// right after its type, as Paddle writes them (empty when the type ends
+    /// the op; `None` for other layouts). They decode to the attributes
+    /// alone, so ops of a type with equal bytes have equal attributes,
+    /// whatever their variables: a translation of the attributes can be
+    /// remembered by them.
+    #[inline]
+    pub fn attr_bytes(&self) -> Option<&'a [u8]> {
+        self.attr_bytes.0
     }
 
     /// All input arguments, slot by slot (Paddle's `InputArgumentNames`).

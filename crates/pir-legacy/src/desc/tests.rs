@@ -383,3 +383,82 @@ fn block_fields_are_counted_at_every_length() {
         assert!(vars <= 3 && ops <= 3, "{n}");
     }
 }
+
+/// An op's attribute bytes are those of its attribute fields when these
+/// end the op, after its type (Paddle's layout): ops with other variables
+/// but the same attributes have equal bytes. Other layouts have none.
+#[test]
+fn attribute_bytes_are_the_fields_after_the_type() {
+    let int = |name: &str, i: i32| {
+        let mut a = attr(name, proto::AttrType::Int);
+        a.i = Some(i);
+        a
+    };
+    let op = |x: &str, axis: i32| proto::OpDesc {
+        r#type: "scale".into(),
+        inputs: vec![proto::op_desc::Var {
+            parameter: "X".into(),
+            arguments: vec![x.into()],
+        }],
+        outputs: vec![],
+        attrs: vec![int("axis", axis), int("bias", 2)],
+        is_target: None,
+    };
+    let none = proto::OpDesc {
+        r#type: "scale".into(),
+        ..Default::default()
+    };
+    let bytes = program(vec![op("w", 1), op("another_w", 1), op("w", 3), none]).encode_to_vec();
+    let desc = ProgramDesc::decode(&bytes).unwrap();
+    let spans: Vec<&[u8]> = desc.blocks[0]
+        .ops
+        .iter()
+        .map(|op| op.attr_bytes().unwrap())
+        .collect();
+    let field = |key: u8, body: &[u8]| {
+        let mut f = vec![key, u8::try_from(body.len()).unwrap()];
+        f.extend_from_slice(body);
+        f
+    };
+    let attrs = [int("axis", 1), int("bias", 2)].map(|a| field(0x22, &a.encode_to_vec()));
+    assert_eq!(spans[0], attrs.concat());
+    assert_eq!(spans[0], spans[1], "other variables, the same attributes");
+    assert_ne!(spans[0], spans[2]);
+    assert!(spans[3].is_empty());
+
+    // Fields in other orders (put in place by hand: prost writes them in
+    // number order): a slot among the attributes, an attribute before the
+    // type, `is_target` last.
+    let slot = proto::op_desc::Var {
+        parameter: "X".into(),
+        arguments: vec!["w".into()],
+    }
+    .encode_to_vec();
+    let (slot, ty) = (field(0x0a, &slot), field(0x1a, b"scale"));
+    let target = vec![0x28, 1];
+    let layouts = [
+        [&ty, &attrs[0], &slot, &attrs[1]],
+        [&attrs[0], &ty, &slot, &attrs[1]],
+        [&slot, &attrs[0], &ty, &attrs[1]],
+        [&slot, &ty, &attrs[0], &attrs[1]],
+        [&slot, &ty, &attrs[0], &target],
+    ];
+    for (n, layout) in layouts.iter().enumerate() {
+        let mixed: Vec<u8> = layout.iter().flat_map(|f| f.iter().copied()).collect();
+        let op = proto::OpDesc::decode(&mixed[..]).unwrap();
+        let in_order = op.encode_to_vec();
+        assert_eq!(in_order.len(), mixed.len());
+        let mut bytes = program(vec![op]).encode_to_vec();
+        let at = bytes
+            .windows(in_order.len())
+            .position(|w| w == in_order)
+            .unwrap();
+        bytes[at..at + mixed.len()].copy_from_slice(&mixed);
+        let desc = ProgramDesc::decode(&bytes).unwrap();
+        let op = &desc.blocks[0].ops[0];
+        let want = (n == 3).then(|| attrs.concat());
+        assert_eq!(op.attr_bytes(), want.as_deref(), "layout {n}");
+        assert_eq!(op.attr("axis"), Some(&AttrValue::Int(1)));
+        assert_eq!(op.input_args("X"), ["w"]);
+    }
+}

@@ -24,6 +24,10 @@ use crate::inline::InlineVec;
 
 const EMPTY_VAR: &str = "@EMPTY@";
 
+/// Fewest declared attributes whose translation is remembered by the
+/// op's attribute bytes ([`super::memo::ContextMemo::general_attrs`]).
+const MIN_REMEMBERED_ATTRS: usize = 3;
+
 /// Where each output variable lands: (variable, result index, index in a vector).
 pub type OutputMap<'d> = InlineVec<(&'d str, usize, usize), 2>;
 /// Operands of an op being made.
@@ -468,6 +472,20 @@ impl<'d> Translator<'d> {
         let def = plan.def;
         // The declared attributes, then the result flags (set at the end).
         let mut map = AttrMap::with_capacity(def.attributes.len() + super::FLAGS.len());
+        // Made before for equal attribute bytes (a hook may read more than
+        // the attributes: those ops are translated each time; so are ops
+        // of few declared attributes, which cost less than the look-up).
+        let bytes = op
+            .attr_bytes()
+            .filter(|_| hooks.attr.is_none() && plan.specs.len() >= MIN_REMEMBERED_ATTRS);
+        if let Some(bytes) = bytes {
+            if let Some(values) = self.memo.borrow().general_attrs(def, op.op_type, bytes) {
+                for (&(name, _), &a) in plan.specs.iter().zip(values) {
+                    map.push_new(name, a);
+                }
+                return Ok(map);
+            }
+        }
         let defaults = plan.defaults;
         // Paddle creates the op with its signature checked (`VerifySig`): a
         // declared attribute the legacy op cannot give (a 2.x op without an
@@ -512,6 +530,12 @@ impl<'d> Translator<'d> {
                     def.name
                 ),
             ));
+        }
+        if let Some(bytes) = bytes {
+            let values = map.entries().iter().map(|&(_, a)| a);
+            self.memo
+                .borrow_mut()
+                .keep_general_attrs(def, op.op_type, bytes, values);
         }
         Ok(map)
     }

@@ -194,6 +194,27 @@ pub(crate) struct ContextMemo {
     finished: FxHashMap<u64, FinishedKey>,
     /// Attributes found to have a kind a definition declares.
     pub kinds: KindMatches,
+    /// The general path's attributes by definition, legacy op type and the
+    /// op's attribute bytes (see [`ContextMemo::general_attrs`]).
+    general_attrs: FxHashMap<u64, GeneralAttrs>,
+}
+
+/// Attributes [`ContextMemo::general_attrs`] keeps, with their key.
+#[derive(Debug)]
+struct GeneralAttrs {
+    def: usize,
+    op_type: Box<str>,
+    bytes: Box<[u8]>,
+    values: Box<[Attribute]>,
+}
+
+/// Longest run of attribute bytes [`ContextMemo::general_attrs`] keeps a
+/// translation for (Paddle's ops take a few hundred bytes).
+const MAX_KEPT_ATTR_BYTES: usize = 2048;
+
+/// The op type is left out (it is compared): the bytes tell most apart.
+fn general_attrs_hash(def: &'static OpDef, bytes: &[u8]) -> u64 {
+    FxBuildHasher.hash_one((std::ptr::from_ref(def) as usize, bytes))
 }
 
 /// Attributes found to have a kind a definition declares (see
@@ -502,6 +523,48 @@ impl ContextMemo {
         }
     }
 
+    /// The values of the declared attributes of `def` (in declaration
+    /// order) the general path made for a legacy op of type `op_type` whose
+    /// attributes were read from `bytes` ([`crate::desc::OpDesc::attr_bytes`]),
+    /// when made before: they follow from those alone (the op type gives
+    /// the extra attributes and the defaults), and ops of a type repeat a
+    /// few attribute sets with other variables, within a model and in
+    /// every translation of it.
+    pub fn general_attrs(
+        &self,
+        def: &'static OpDef,
+        op_type: &str,
+        bytes: &[u8],
+    ) -> Option<&[Attribute]> {
+        let known = self.general_attrs.get(&general_attrs_hash(def, bytes))?;
+        // Equal hashes of different keys translate again.
+        let same = known.def == std::ptr::from_ref(def) as usize
+            && *known.op_type == *op_type
+            && *known.bytes == *bytes;
+        same.then_some(&*known.values)
+    }
+
+    /// Remembers [`ContextMemo::general_attrs`] (within [`MAX_ENTRIES`]
+    /// and [`MAX_KEPT_ATTR_BYTES`]).
+    pub fn keep_general_attrs(
+        &mut self,
+        def: &'static OpDef,
+        op_type: &str,
+        bytes: &[u8],
+        values: impl Iterator<Item = Attribute>,
+    ) {
+        if self.general_attrs.len() < MAX_ENTRIES && bytes.len() <= MAX_KEPT_ATTR_BYTES {
+            let known = GeneralAttrs {
+                def: std::ptr::from_ref(def) as usize,
+                op_type: op_type.into(),
+                bytes: bytes.into(),
+                values: values.collect(),
+            };
+            let hash = general_attrs_hash(def, bytes);
+            self.general_attrs.insert(hash, known);
+        }
+    }
+
     /// The dense tensor type of `elem` and `dims`, made by `make` unless
     /// known (within [`MAX_ENTRIES`]).
     pub fn tensor_type<E>(
@@ -571,6 +634,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
         memo.data_types.len(),
         memo.finished.len(),
         memo.full_of_attr.len(),
+        memo.general_attrs.len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {
         return;

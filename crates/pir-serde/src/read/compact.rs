@@ -8,7 +8,11 @@
 
 use pir_core::builtin::{DenseTensorType, StrAttr};
 use pir_core::{AttrDef, TypeDef};
+use std::ops::Range;
+
 use pir_json::Stream;
+
+use super::scan::end_of;
 
 /// Moves the stream past `text` when the input continues with exactly it.
 /// Inlined so that each literal's comparison is compiled for its length.
@@ -26,6 +30,45 @@ pub(super) fn eat(s: &mut Stream<'_>, text: &[u8]) -> bool {
     found
 }
 
+/// The start of a file as Paddle writes it, up to its top block's list of
+/// ops: `{"base_code":{"magic":"pir","trainable":flag,"version":n},
+/// "program":{"regions":[{"#":"region_0","blocks":[{"#":"block_0",
+/// "args":[],"ops":` with no white space, which the stream moves past; the
+/// trainable flag and the version. `None`, with the stream where it was,
+/// for any other text (read key by key: the same values).
+pub(super) fn compact_prelude(s: &mut Stream<'_>) -> Option<(bool, u64)> {
+    let at = s.offset();
+    let read = prelude_parts(s);
+    if read.is_none() {
+        s.rewind(at);
+    }
+    read
+}
+
+fn prelude_parts(s: &mut Stream<'_>) -> Option<(bool, u64)> {
+    if !eat(s, br#"{"base_code":{"magic":"pir","trainable":"#) {
+        return None;
+    }
+    let trainable = match eat(s, b"true") {
+        true => true,
+        false => eat(s, b"false").then_some(false)?,
+    };
+    if !eat(s, br#","version":"#) {
+        return None;
+    }
+    let version = u64::try_from(s.i64().ok()??).ok()?;
+    let rest =
+        br##"},"program":{"regions":[{"#":"region_0","blocks":[{"#":"block_0","args":[],"ops":"##;
+    eat(s, rest).then_some((trainable, version))
+}
+
+/// The end of a file as Paddle writes it after its top block's list of
+/// ops (see [`compact_prelude`]): the block, the region and the program
+/// closed, which the stream moves past.
+pub(super) fn compact_postlude(s: &mut Stream<'_>) -> bool {
+    eat(s, b"}]}]}}")
+}
+
 /// An operand `{"%":id}` at the stream, in compact text; `None`, with the
 /// stream where it was, for any other text.
 pub(super) fn compact_input(s: &mut Stream<'_>) -> Option<i64> {
@@ -38,6 +81,19 @@ pub(super) fn compact_input(s: &mut Stream<'_>) -> Option<i64> {
         s.rewind(at);
     }
     id
+}
+
+/// The operand ids `{"%":id}` of a list whose `[` the stream has passed,
+/// in compact text through its `]`, appended to `ids`; their range there.
+/// `None`, with the stream and `ids` anywhere, for other text.
+#[inline(always)]
+pub(super) fn compact_operands(s: &mut Stream<'_>, ids: &mut Vec<i64>) -> Option<Range<u32>> {
+    let first = end_of(ids);
+    compact_items(s, |s| {
+        ids.push(compact_input(s)?);
+        Some(())
+    })?;
+    Some(first..end_of(ids))
 }
 
 /// The rest of an array whose `[` the stream has passed, in compact text:

@@ -23,6 +23,7 @@ use crate::names::decompress_op_name;
 use crate::param_form::{self, Slot};
 use crate::patch::{self, Json, PatchSet, CURRENT_VERSION};
 
+mod build;
 mod compact;
 mod direct;
 mod document;
@@ -30,6 +31,7 @@ mod kept;
 mod scan;
 mod streamed;
 mod tables;
+mod template;
 mod threads;
 
 use streamed::read_streamed;
@@ -365,12 +367,25 @@ struct Kept {
     names: FxHashMap<Box<str>, Symbol>,
     /// The parameter op's symbols, once a read has met a parameter op.
     params: Option<ParamSymbols>,
+    /// Op kinds' templates (see [`template`]).
+    templates: template::Templates,
 }
 
 impl Kept {
     /// Names kept at the most: models use a few hundred kinds of op; a
     /// stream of made-up names stops adding here.
     const MAX_NAMES: usize = 4096;
+}
+
+impl pir_core::context::KeptState for Kept {
+    fn footprint(&self) -> usize {
+        let entry = std::mem::size_of::<(Box<str>, Symbol)>();
+        let names: usize = self.names.keys().map(|name| name.len() + entry).sum();
+        names + self.templates.bytes()
+    }
+
+    /// Nothing to clear: all it holds serves every read.
+    fn prepare(&mut self) {}
 }
 
 struct Reader<'o, 'a> {
@@ -402,7 +417,7 @@ struct Reader<'o, 'a> {
     /// The top block's ops scanned on this thread (see [`scan`]), the
     /// handles of what the scanner numbered, and the scanned op at hand.
     scanner: scan::Scanner<'a>,
-    resolved: streamed::Resolved,
+    resolved: build::Resolved,
     batch: scan::Batch<'a>,
     /// Scratch buffers of one op, reused across ops.
     operands: Vec<Option<ValueId>>,
@@ -447,7 +462,7 @@ impl<'o, 'a> Reader<'o, 'a> {
             ctx: ctx.clone(),
             program: Program::with_capacity(ctx.clone(), approx_ops),
             values: ValueTable::new(file_len, approx_ops),
-            kept: ctx.take_kept::<Kept>().unwrap_or_default(),
+            kept: Box::new(ctx.take_kept()),
             options,
             attrs: Vec::with_capacity(16),
             patches,
@@ -457,7 +472,7 @@ impl<'o, 'a> Reader<'o, 'a> {
             entry_cache: tables::with_room(tables::small_table_room(approx_ops)),
             last_str_name: None,
             scanner: scan::Scanner::with_capacity(approx_ops),
-            resolved: streamed::Resolved::default(),
+            resolved: build::Resolved::default(),
             batch: scan::Batch::with_capacity(streamed::OWN_BATCH_OPS),
             operands: Vec::new(),
             result_types: Vec::new(),
@@ -480,8 +495,9 @@ impl<'o, 'a> Reader<'o, 'a> {
     }
 
     /// The program read, giving the context back what it keeps between reads.
-    fn into_program(self) -> Program {
-        self.ctx.keep(self.kept);
+    fn into_program(mut self) -> Program {
+        self.kept.templates.read_ended();
+        self.ctx.keep(*self.kept);
         self.program
     }
 }

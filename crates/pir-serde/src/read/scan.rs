@@ -7,14 +7,15 @@
 
 use std::ops::Range;
 
-use pir_json::{Document, Open, Stream};
+use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
 
 use super::compact::{
-    compact_dense_type, compact_entry, compact_input, compact_items, compact_str_entry, eat,
-    plain_string,
+    compact_dense_type, compact_entry, compact_input, compact_items, compact_operands,
+    compact_str_entry, eat, plain_string,
 };
 use super::tables::{slot, small_table_room, with_room, Recent};
+use super::template::{TemplateUse, Templates};
 use crate::error::ReadError;
 use crate::param_form;
 
@@ -34,8 +35,14 @@ pub(super) enum AttrListId {
 /// The two pairs of `A`/`OA` texts an op kind had last, and their numbers.
 type RecentDicts<'a> = Recent<(&'a str, &'a str, Option<TextId>)>;
 
+#[path = "scan_batch.rs"]
+mod batch;
 #[path = "scan_parameter.rs"]
 mod parameter;
+#[path = "scan_regions.rs"]
+mod regions;
+
+pub(super) use batch::{Batch, PlainOp, Scanned, ScannedDict, ScannedResult};
 
 /// After this many lists of an op kind in a row that were neither of the
 /// last two it had, its lists are matched whole only every
@@ -80,102 +87,8 @@ struct Fields<'a> {
     operands: Range<u32>,
     /// Its results in [`Batch::results`].
     results: Range<u32>,
-}
-
-/// One op as scanned.
-pub(super) enum Scanned<'a> {
-    /// An op without regions read field by field.
-    Plain(PlainOp<'a>),
-    /// The short form of `builtin.parameter` (format spec §2.7).
-    Parameter {
-        /// The flags of `A`.
-        flags: [bool; 3],
-        /// The parameter's name, plain (no escapes or control characters).
-        name: &'a str,
-        /// The `DA` and `QA` entries in [`Batch::entries`] (empty when absent).
-        lists: [Range<u32>; 2],
-        /// The flags of `OA`, if present.
-        output_flags: Option<[bool; 3]>,
-        /// The result.
-        result: ScannedResult<'a>,
-    },
-    /// Any other op (regions, escapes, unusual layouts), read as one
-    /// document: parsed as it is scanned, rather than delimited then
-    /// parsed (ops with regions hold kilobytes of text).
-    Other(Document<'a>),
-}
-
-/// An op without regions as scanned.
-pub(super) struct PlainOp<'a> {
-    /// The scanner's number of the name, and its JSON text (quoted).
-    pub(super) name: (TextId, &'a str),
-    /// Its operands' value ids in [`Batch::operands`].
-    pub(super) operands: Range<u32>,
-    /// Its results in [`Batch::results`].
-    pub(super) results: Range<u32>,
-    /// Its attribute dictionary.
-    pub(super) dict: ScannedDict,
-}
-
-/// An op's attribute dictionary as scanned.
-pub(super) struct ScannedDict {
-    /// The scanner's number of the op's pair of `A`/`OA` texts (`None` past
-    /// the last number); a pair given without entries is one of the last two
-    /// its op kind had.
-    pub(super) id: Option<TextId>,
-    /// The `A` then `OA` entries in [`Batch::entries`], given unless the
-    /// pair is one the op's kind had last.
-    pub(super) entries: Option<[Range<u32>; 2]>,
-}
-
-/// A result `{"%":id,"TT":type}` as scanned.
-#[derive(Clone, Copy)]
-pub(super) struct ScannedResult<'a> {
-    /// The value id, if written.
-    pub(super) id: Option<i64>,
-    /// The scanner's number of the type text.
-    pub(super) ty: TextId,
-    /// The type's text.
-    pub(super) text: &'a str,
-}
-
-/// Scanned ops, with the lists their records point into.
-#[derive(Default)]
-pub(super) struct Batch<'a> {
-    pub(super) ops: Vec<Scanned<'a>>,
-    pub(super) operands: Vec<i64>,
-    pub(super) results: Vec<ScannedResult<'a>>,
-    pub(super) entries: Vec<ScannedEntry<'a>>,
-}
-
-impl<'a> Batch<'a> {
-    /// A batch with room for about `ops` ops.
-    pub(super) fn with_capacity(ops: usize) -> Self {
-        Batch {
-            ops: Vec::with_capacity(ops),
-            operands: Vec::with_capacity(ops * 2),
-            results: Vec::with_capacity(ops * 3 / 2),
-            entries: Vec::with_capacity(ops * 2),
-        }
-    }
-
-    /// Empties the batch, giving the tape of a document it holds back to
-    /// `s` (a parse's tape grows a doubling at a time from empty).
-    pub(super) fn clear_into(&mut self, s: &mut Stream<'a>) {
-        for op in self.ops.drain(..) {
-            if let Scanned::Other(doc) = op {
-                s.recycle(doc);
-            }
-        }
-        self.clear();
-    }
-
-    pub(super) fn clear(&mut self) {
-        self.ops.clear();
-        self.operands.clear();
-        self.results.clear();
-        self.entries.clear();
-    }
+    /// Whether `,"regions":[` follows its `OA` list.
+    regions: bool,
 }
 
 /// The scanner's tables: what it numbered, and the texts each place of an op
@@ -206,6 +119,8 @@ pub(super) struct Scanner<'a> {
     /// memo, which hands the builder their number, so it finds what it
     /// decoded by index rather than by hashing the text again.
     entries: FxHashMap<&'a str, TextId>,
+    /// How many region ops the op at hand is inside (see [`regions`]).
+    depth: u32,
 }
 
 impl Scanner<'_> {
@@ -223,6 +138,7 @@ impl Scanner<'_> {
             shared_types: Recent::default(),
             shared_entries: Default::default(),
             entries: with_room(room),
+            depth: 0,
         }
     }
 }
@@ -239,10 +155,12 @@ struct Memo<'a> {
     list_misses: [u16; 2],
     /// Of its attribute entries, by list (`AttrListId as usize`) and index.
     entries: [Vec<Recent<ScannedEntry<'a>>>; 4],
+    /// Its template's use in this read.
+    template: TemplateUse,
 }
 
 /// The length of `list` as a position in it.
-fn end_of<T>(list: &[T]) -> u32 {
+pub(super) fn end_of<T>(list: &[T]) -> u32 {
     u32::try_from(list.len()).unwrap_or(u32::MAX)
 }
 
@@ -255,25 +173,34 @@ impl<'a> Scanner<'a> {
         slot(&mut self.memos, name as usize)
     }
 
-    /// Scans the op at the stream into `batch`.
+    /// Scans the op at the stream into `batch`, matching ops against
+    /// their kinds' `templates` if given.
     pub(super) fn scan_op(
         &mut self,
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
+        templates: Option<&Templates>,
     ) -> Result<(), ReadError> {
         let start = s.offset();
         let marks = (
             batch.operands.len(),
             batch.results.len(),
             batch.entries.len(),
+            batch.ops.len(),
         );
-        if let Some(op) = self.scan_fields(s, batch)? {
+        if let Some(op) = self.scan_fields(s, batch, templates)? {
             batch.ops.push(op);
             return Ok(());
         }
         batch.operands.truncate(marks.0);
         batch.results.truncate(marks.1);
         batch.entries.truncate(marks.2);
+        if batch.ops.len() > marks.3 {
+            // Regions scanned in part: the pairs of lists their ops
+            // numbered are never built, so no later op may name them.
+            batch.ops.truncate(marks.3);
+            self.forget_dicts();
+        }
         s.rewind(start);
         let doc = s.value()?;
         batch.ops.push(Scanned::Other(doc));
@@ -285,6 +212,7 @@ impl<'a> Scanner<'a> {
         &mut self,
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
+        templates: Option<&Templates>,
     ) -> Result<Option<Scanned<'a>>, ReadError> {
         let mut object = s.begin_object()?;
         if s.next_key(&mut object)?.as_deref() != Some("#") {
@@ -294,20 +222,34 @@ impl<'a> Scanner<'a> {
             Some(raw) => (raw, true),
             None => (s.raw_value()?, false),
         };
-        let name = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        let (name, text) = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
             Some(param_form::SHORT_NAME) => return self.scan_parameter(s, object, batch),
             Some(n) if !plain && n.contains('\\') => return Ok(None),
-            Some(n) => self.number_name(n),
+            Some(n) => (self.number_name(n), n),
             None => return Ok(None),
         };
+        let mut learn_at = None;
+        if let Some(templates) = templates {
+            match self.memo(name).template.scan(templates, text, s, batch) {
+                Ok(op) => return Ok(Some(Scanned::Template(op))),
+                Err(learn) => learn_at = learn,
+            }
+        }
         let at = s.offset();
         let marks = (
             batch.operands.len(),
             batch.results.len(),
             batch.entries.len(),
         );
+        let mut learn = None;
         let fields = match self.compact_fields(s, name, batch) {
-            Some(fields) => fields,
+            Some(fields) => {
+                // Templates hold texts in Paddle's compact form only.
+                if let Some(at) = learn_at {
+                    learn = Some((at, fields.a.text, fields.oa.as_ref().map(|oa| oa.text)));
+                }
+                fields
+            }
             None => {
                 // Read again field by field: the same values in the same order.
                 batch.operands.truncate(marks.0);
@@ -321,18 +263,44 @@ impl<'a> Scanner<'a> {
             }
         };
         let dict = self.scan_dict(s, name, fields.a, fields.oa, batch)?;
-        Ok(Some(Scanned::Plain(PlainOp {
+        let op = PlainOp {
             name: (name, raw_name),
             operands: fields.operands,
             results: fields.results,
             dict,
-        })))
+            learn: learn.filter(|_| !fields.regions),
+            regions: 0,
+        };
+        if !fields.regions {
+            return Ok(Some(Scanned::Plain(op)));
+        }
+        let at = batch.ops.len();
+        batch.ops.push(Scanned::Plain(op));
+        let Some(regions) = self.scan_regions(s, batch, templates)? else {
+            return Ok(None);
+        };
+        if regions == 0 {
+            // `"regions":[]`: an op without regions.
+            return Ok(batch.ops.pop());
+        }
+        if let Some(Scanned::Plain(op)) = batch.ops.get_mut(at) {
+            op.regions = regions;
+        }
+        Ok(Some(Scanned::EndRegions))
+    }
+
+    /// Forgets the pairs of attribute lists each op kind had last.
+    fn forget_dicts(&mut self) {
+        for memo in self.memos.iter_mut().chain([&mut self.parameter_memo]) {
+            memo.dicts = Default::default();
+        }
     }
 
     /// The fields of a plain op named `name` after its name, when its text is
     /// exactly as Paddle writes it: `,"A":[...],"I":[...],"O":[...],"OA":[...]}`
-    /// (no white space, those keys in that order, operands `{"%":id}`, results
-    /// `{"%":id,"TT":type}`). Matched part by part, its keys and brackets cost
+    /// (no white space, those keys in that order, `OA` optional, operands
+    /// `{"%":id}`, results `{"%":id,"TT":type}`), or the same up to
+    /// `,"regions":[` after `OA`, which the stream then stands after. Matched part by part, its keys and brackets cost
     /// a comparison each rather than a key read and a container each. `None`,
     /// with the stream and `batch` anywhere, for any other text (the caller
     /// reads it field by field from where it was).
@@ -349,12 +317,7 @@ impl<'a> Scanner<'a> {
         if !eat(s, br#","I":["#) {
             return None;
         }
-        let first = end_of(&batch.operands);
-        compact_items(s, |s| {
-            batch.operands.push(compact_input(s)?);
-            Some(())
-        })?;
-        let operands = first..end_of(&batch.operands);
+        let operands = compact_operands(s, &mut batch.operands)?;
         if !eat(s, br#","O":["#) {
             return None;
         }
@@ -367,15 +330,21 @@ impl<'a> Scanner<'a> {
             Some(())
         })?;
         let results = first..end_of(&batch.results);
-        if !eat(s, br#","OA":"#) {
-            return None;
-        }
-        let oa = self.scan_oa(s, name, &a, batch).ok()?;
-        eat(s, b"}").then_some(Fields {
+        // Files saved untrainable have no `OA`.
+        let oa = match eat(s, br#","OA":"#) {
+            true => Some(self.scan_oa(s, name, &a, batch).ok()?),
+            false => None,
+        };
+        let regions = match eat(s, b"}") {
+            true => false,
+            false => eat(s, br#","regions":["#).then_some(true)?,
+        };
+        Some(Fields {
             a,
-            oa: Some(oa),
+            oa,
             operands,
             results,
+            regions,
         })
     }
 
@@ -446,6 +415,7 @@ impl<'a> Scanner<'a> {
             oa,
             operands,
             results,
+            regions: false,
         }))
     }
 

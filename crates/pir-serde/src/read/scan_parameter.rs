@@ -83,7 +83,8 @@ impl<'a> Scanner<'a> {
     /// The short form of `builtin.parameter` after its name, when its text is
     /// exactly as Paddle writes it:
     /// `,"A":[d,p,c,"name"],"DA":[],"O":{"%":id,"TT":type},"OA":[f,f,f],"QA":[]}`
-    /// (no white space, those keys in that order, a plain name). Most ops of
+    /// (no white space, those keys in that order, `OA` optional, a plain
+    /// name). Most ops of
     /// a model are parameters, and matched byte by byte their fixed parts
     /// cost a comparison rather than a key and a container each. `None`,
     /// with the stream anywhere, for any other text: the caller reads it
@@ -106,11 +107,12 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let (ty, text) = self.scan_type(s, PARAMETER, 0).ok()?;
-        if !eat(s, br#"},"OA":["#) {
-            return None;
-        }
-        let output_flags = compact_flags(s)?;
-        if !eat(s, br#"],"QA":[]}"#) {
+        // Files saved untrainable have no `OA`.
+        let output_flags = match eat(s, br#"},"OA":["#) {
+            true => Some(compact_flags(s).filter(|_| eat(s, b"]"))?),
+            false => eat(s, b"}").then_some(None)?,
+        };
+        if !eat(s, br#","QA":[]}"#) {
             return None;
         }
         let none = end_of(&batch.entries);
@@ -118,7 +120,7 @@ impl<'a> Scanner<'a> {
             flags,
             name,
             lists: [none..none, none..none],
-            output_flags: Some(output_flags),
+            output_flags,
             result: ScannedResult {
                 id: Some(id),
                 ty,

@@ -32,9 +32,10 @@ use pir_core::serial::JsonPath;
 use pir_core::BlockId;
 use pir_json::{Open, Stream};
 
+use super::build::Resolved;
 use super::kept::{Kept, Lent};
 use super::scan::{Batch, Scanner};
-use super::streamed::{Dest, Reached, Resolved};
+use super::streamed::{Dest, Reached};
 use super::{ReadOptions, Reader};
 use crate::error::ReadError;
 
@@ -359,7 +360,7 @@ pub(super) fn scan_from<'a>(
     let mut begun = at;
     let (mut scanning, mut scanned_for) = (Instant::now(), Duration::ZERO);
     let scanned = loop {
-        if let Err(e) = scanner.scan_op(&mut s, &mut batch) {
+        if let Err(e) = scanner.scan_op(&mut s, &mut batch, None) {
             break Err(e);
         }
         if stop.load(Ordering::Relaxed) {

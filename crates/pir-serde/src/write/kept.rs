@@ -5,6 +5,7 @@
 //! A program saved again, or another program of the same context, writes
 //! mostly copies of these texts.
 
+use pir_core::context::KeptState;
 use pir_core::entity::SecondaryMap;
 use pir_core::memo::{HandleTable, MemoBytes, MemoTable};
 use pir_core::serial::{self, JsonWriter};
@@ -12,10 +13,6 @@ use pir_core::{Attribute, IrContext, Symbol, Type, ValueId};
 
 use super::Names;
 use crate::names::compress_op_name;
-
-/// How many bytes of texts and tables a context keeps between writes at
-/// the most: a writer that holds more leaves nothing behind.
-const KEEP_BYTES: usize = 16 << 20;
 
 /// How many bytes a parameter op's `,"OA":[f,f,f]` takes: the start of
 /// its kept tail, left out by writes without output attributes.
@@ -69,21 +66,19 @@ pub(super) struct EncodedCache {
 }
 
 impl Kept {
-    /// What the last write in `ctx` left, its value ids cleared.
+    /// What the last write in `ctx` left, its value ids cleared (see
+    /// [`IrContext::take_kept`]).
     pub(super) fn take(ctx: &IrContext) -> Box<Kept> {
-        let mut kept = ctx.take_kept::<Kept>().unwrap_or_default();
-        kept.ids.clear();
-        kept
+        Box::new(ctx.take_kept())
     }
 
-    /// Leaves `kept` in `ctx` for the next write, unless it holds more
-    /// than [`KEEP_BYTES`].
+    /// Leaves `kept` in `ctx` for the next write (see [`IrContext::keep`]).
     pub(super) fn give_back(ctx: &IrContext, kept: Box<Kept>) {
-        if kept.footprint() <= KEEP_BYTES {
-            ctx.keep(kept);
-        }
+        ctx.keep(*kept);
     }
+}
 
+impl KeptState for Kept {
     /// The bytes its texts and tables hold (the value ids, eight bytes a
     /// value of the largest program written, are not counted).
     fn footprint(&self) -> usize {
@@ -104,6 +99,13 @@ impl Kept {
             + c.scratch.capacity()
     }
 
+    /// Clears the value ids.
+    fn prepare(&mut self) {
+        self.ids.clear();
+    }
+}
+
+impl Kept {
     /// `{"#":"name","A":` of ops named `name` (the name compressed), made
     /// once per context.
     pub(super) fn op_head(&mut self, ctx: &IrContext, name: Symbol) -> &[u8] {

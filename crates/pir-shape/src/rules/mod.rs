@@ -75,7 +75,7 @@ mod table {
     }
 }
 
-const FAMILIES: [&[(&str, Rule)]; 25] = [
+const FAMILIES: [&[(&str, Rule)]; 26] = [
     arrays::RULES,
     tensor_lists::RULES,
     slice::RULES,
@@ -83,6 +83,7 @@ const FAMILIES: [&[(&str, Rule)]; 25] = [
     unary::RULES,
     binary::RULES,
     multiary::RULES,
+    multiary::metrics::RULES,
     same_operands::RULES,
     element_wise::RULES,
     backward::RULES,

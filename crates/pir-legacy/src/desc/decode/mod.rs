@@ -508,6 +508,31 @@ fn add_attr<'a>(
 /// are found through a hash index rather than a scan.
 const INDEXED_ATTRS: usize = 32;
 
+/// Whether an op's attribute fields are its last fields, right after its
+/// type, as Paddle writes them (see [`OpDesc::attr_bytes`]): told from
+/// where the type ends and how many bytes the attribute fields take, so
+/// reading a field costs an addition at most.
+struct AttrTail {
+    /// Input offset where the (last) type field ends, or the op starts.
+    after_type: usize,
+    /// Bytes of the attribute fields read so far.
+    len: usize,
+    /// Bytes of the attribute fields read before the last type field.
+    before_type: usize,
+}
+
+impl AttrTail {
+    /// The attributes' bytes in `body` (the op's bytes, from input offset
+    /// `start`) when no attribute field came before the type and the
+    /// attribute fields fill the rest of the op exactly: then the fields
+    /// after the type are the attribute fields.
+    fn bytes<'a>(&self, body: &'a [u8], start: usize) -> Option<&'a [u8]> {
+        let from = self.after_type.checked_sub(start)?;
+        let rest = body.get(from..)?;
+        (self.before_type == 0 && rest.len() == self.len).then_some(rest)
+    }
+}
+
 fn decode_op<'a>(
     r: &mut Reader<'a>,
     b: usize,
@@ -524,6 +549,13 @@ fn decode_op<'a>(
         extra: &[],
         is_target: false,
         has_var_attrs: false,
+        attr_bytes: super::Layout(None),
+    };
+    let (start, op_bytes) = (r.offset(), r.rest());
+    let mut tail = AttrTail {
+        after_type: start,
+        len: 0,
+        before_type: 0,
     };
     // Values are checked once the type is known (it may come last).
     let mut bad_attr: Option<(&'a str, String)> = None;
@@ -545,6 +577,7 @@ fn decode_op<'a>(
         if op.attrs.len() + 4 <= MAX_OP_ENTRIES {
             if let Some(run) = crate::canonical::bookkeeping_run(r.rest()) {
                 r.advance(crate::canonical::BOOKKEEPING_RUN_LEN);
+                tail.len += crate::canonical::BOOKKEEPING_RUN_LEN;
                 // The run's names are sorted: after names sorted before its
                 // first (nearly always), it goes on the end as it is.
                 let [(first, _), ..] = &run;
@@ -574,6 +607,7 @@ fn decode_op<'a>(
                 0x22 if op.attrs.len() < MAX_OP_ENTRIES => {
                     if let Some((name, value)) = crate::canonical::attr(body) {
                         r.advance(2 + body.len());
+                        tail.len += 2 + body.len();
                         add_attr(&mut op, &mut attrs_sorted, &mut attr_index, name, value);
                         continue;
                     }
@@ -584,15 +618,22 @@ fn decode_op<'a>(
                     if let Some(op_type) = crate::wire::utf8(body) {
                         r.advance(2 + body.len());
                         op.op_type = op_type;
+                        tail.after_type = r.offset();
+                        tail.before_type = tail.len;
                         continue;
                     }
                 }
                 _ => {}
             }
         }
+        let at = r.offset();
         let (field, wire) = r.key()?;
         match field {
-            3 => op.op_type = r.str(wire)?,
+            3 => {
+                op.op_type = r.str(wire)?;
+                tail.after_type = r.offset();
+                tail.before_type = tail.len;
+            }
             1 | 2 => {
                 if op.slots.len() >= MAX_OP_ENTRIES {
                     return Err(slots_full(&op));
@@ -616,6 +657,7 @@ fn decode_op<'a>(
                         (raw.name, attr_value(raw))
                     }
                 };
+                tail.len += r.offset() - at;
                 match value {
                     Ok(value) => add_attr(&mut op, &mut attrs_sorted, &mut attr_index, name, value),
                     Err(message) => {
@@ -646,6 +688,7 @@ fn decode_op<'a>(
             message: format!("{outputs} output arguments (at most {MAX_ARGS})"),
         });
     }
+    op.attr_bytes = super::Layout(tail.bytes(op_bytes, start));
     op.extra = crate::compat::compat().extra_attrs(op.op_type);
     op.has_var_attrs = op
         .attrs

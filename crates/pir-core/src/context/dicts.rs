@@ -1,0 +1,151 @@
+//! Interning of attribute dictionaries, and their entries' order by name.
+
+use std::num::NonZeroU32;
+
+use super::{IrContext, Symbol};
+use crate::attributes::{AttrDict, Attribute, DictData};
+use crate::interner::fx_hash;
+
+/// A sequence of attribute names and their order by name (see
+/// `IrContext::name_orders`).
+pub(super) struct NameOrder {
+    names: Box<[Symbol]>,
+    order: Option<NonZeroU32>,
+}
+
+/// The hash of a sequence of names.
+fn names_hash(names: impl Iterator<Item = Symbol>) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    for n in names {
+        n.hash(&mut h);
+    }
+    h.finish()
+}
+
+impl IrContext {
+    /// Interns an attribute dictionary. Entries keep their order; when a name
+    /// occurs twice the first entry wins (as Paddle's reader does).
+    pub fn dict(&self, entries: &[(Symbol, Attribute)]) -> AttrDict {
+        // A stored dictionary has no repeated name, so one equal to
+        // `entries` is the answer whether or not they repeat one.
+        if let Some(index) = self.dicts.guess(|d| *d.entries == *entries) {
+            return AttrDict(index);
+        }
+        // Names are nearly always distinct: a bit per name (by its index
+        // modulo 64) settles most lists in one pass, pairs are compared
+        // only when two names share a bit.
+        let mut bits = 0u64;
+        let has_dup = entries.iter().any(|(n, _)| {
+            let bit = 1u64 << (n.0 % 64);
+            let seen = bits & bit != 0;
+            bits |= bit;
+            seen
+        }) && entries
+            .iter()
+            .enumerate()
+            .any(|(i, (n, _))| entries[..i].iter().any(|(m, _)| m == n));
+        if has_dup {
+            let mut unique: Vec<(Symbol, Attribute)> = Vec::with_capacity(entries.len());
+            for &(n, a) in entries {
+                if !unique.iter().any(|(m, _)| *m == n) {
+                    unique.push((n, a));
+                }
+            }
+            return self.dict(&unique);
+        }
+        let index = self.dicts.intern_unguessed(
+            fx_hash(entries),
+            entries,
+            |d, entries| &*d.entries == *entries,
+            |entries| DictData {
+                entries: entries.into(),
+                sorted: self.name_order(entries),
+            },
+            |d| fx_hash(&*d.entries),
+        );
+        AttrDict(index)
+    }
+
+    /// The order by name of `entries` (`DictData::sorted`), looked up by
+    /// their names' sequence.
+    fn name_order(&self, entries: &[(Symbol, Attribute)]) -> Option<NonZeroU32> {
+        let names = || entries.iter().map(|&(n, _)| n);
+        let hash = names_hash(names());
+        let mut known = self.name_orders.lock();
+        if let Some(found) = known.find(hash, |k| k.names.iter().copied().eq(names())) {
+            return found.order;
+        }
+        let name = |i: u32| self.symbol_str(entries[i as usize].0);
+        let in_order = entries
+            .windows(2)
+            .all(|w| self.symbol_str(w[0].0) <= self.symbol_str(w[1].0));
+        let order = (!in_order).then(|| {
+            let mut sorted: Vec<u32> = (0..entries.len() as u32).collect();
+            sorted.sort_by(|&a, &b| name(a).cmp(name(b)));
+            let index = self.orders.intern(
+                fx_hash,
+                sorted,
+                |stored, probe| **stored == **probe,
+                Vec::into_boxed_slice,
+                |stored| fx_hash(&**stored),
+            );
+            // Below `u32::MAX` (the interner's bound), so 1 + it fits.
+            NonZeroU32::MIN.saturating_add(index)
+        });
+        known.insert_unique(
+            hash,
+            NameOrder {
+                names: names().collect(),
+                order,
+            },
+            |k| names_hash(k.names.iter().copied()),
+        );
+        order
+    }
+
+    /// The entries of a dictionary in insertion order.
+    #[inline]
+    pub fn dict_entries(&self, dict: AttrDict) -> &[(Symbol, Attribute)] {
+        &self.dicts.get(dict.0).entries
+    }
+
+    /// The entries of a dictionary ordered by name (byte order).
+    pub fn dict_sorted(&self, dict: AttrDict) -> impl Iterator<Item = (Symbol, Attribute)> + '_ {
+        let data = self.dicts.get(dict.0);
+        let sorted = data.sorted.map(|i| &**self.orders.get(i.get() - 1));
+        (0..data.entries.len()).map(move |k| {
+            let i = sorted.map_or(k, |s| s[k] as usize);
+            data.entries[i]
+        })
+    }
+
+    /// The attribute named `name`, if present.
+    pub fn dict_get(&self, dict: AttrDict, name: Symbol) -> Option<Attribute> {
+        self.dict_entries(dict)
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, a)| a)
+    }
+
+    /// A dictionary with `name` set to `attr` (replaced in place, or appended).
+    pub fn dict_with(&self, dict: AttrDict, name: Symbol, attr: Attribute) -> AttrDict {
+        let mut entries = self.dict_entries(dict).to_vec();
+        match entries.iter_mut().find(|(n, _)| *n == name) {
+            Some(entry) => entry.1 = attr,
+            None => entries.push((name, attr)),
+        }
+        self.dict(&entries)
+    }
+
+    /// A dictionary without `name`.
+    pub fn dict_without(&self, dict: AttrDict, name: Symbol) -> AttrDict {
+        let entries: Vec<_> = self
+            .dict_entries(dict)
+            .iter()
+            .copied()
+            .filter(|(n, _)| *n != name)
+            .collect();
+        self.dict(&entries)
+    }
+}

@@ -1,0 +1,121 @@
+//! Scanning the regions of an op (`if`, `while`) in Paddle's compact text:
+//! the blocks' ops are scanned as the top block's are, rather than the whole
+//! op parsed as one document and walked (ops with regions hold kilobytes of
+//! text, about half of a small model with control flow).
+//!
+//! The batch gets the region op itself (its region count set once they are
+//! scanned), then for each block a [`Scanned::Block`] and the block's ops,
+//! then [`Scanned::EndRegions`]; the builder keeps the nesting on a stack.
+//! Any other layout (white space, other keys or orders, regions nested
+//! deeper than [`MAX_DEPTH`]) gives `None`, and the caller parses the op as
+//! one document.
+
+use pir_json::Stream;
+
+use super::{Batch, Scanned, Scanner};
+use crate::error::ReadError;
+use crate::read::compact::{eat, plain_string};
+use crate::read::template::Templates;
+
+/// Region ops nested deeper than this are parsed as documents (which bound
+/// their own depth): the scan recurses once per level.
+const MAX_DEPTH: u32 = 32;
+
+impl<'a> Scanner<'a> {
+    /// The regions of the op at `batch.ops[op]`, the stream standing after
+    /// `,"regions":[`: scanned into `batch` up to the op's closing `}`, and
+    /// their number; `None` for any other layout.
+    pub(super) fn scan_regions(
+        &mut self,
+        s: &mut Stream<'a>,
+        batch: &mut Batch<'a>,
+        templates: Option<&Templates>,
+    ) -> Result<Option<u32>, ReadError> {
+        if self.depth >= MAX_DEPTH {
+            return Ok(None);
+        }
+        self.depth += 1;
+        let scanned = self.region_list(s, batch, templates);
+        self.depth -= 1;
+        scanned
+    }
+
+    fn region_list(
+        &mut self,
+        s: &mut Stream<'a>,
+        batch: &mut Batch<'a>,
+        templates: Option<&Templates>,
+    ) -> Result<Option<u32>, ReadError> {
+        let mut regions = 0u32;
+        let mut more = !eat(s, b"]");
+        while more {
+            if !(eat(s, br##"{"#":"##) && plain_string(s).is_some() && eat(s, br#","blocks":["#)) {
+                return Ok(None);
+            }
+            let mut blocks = !eat(s, b"]");
+            while blocks {
+                if !self.scan_block(s, batch, templates, regions)? {
+                    return Ok(None);
+                }
+                blocks = !eat(s, b"]");
+                if blocks && !eat(s, b",") {
+                    return Ok(None);
+                }
+            }
+            if !eat(s, b"}") {
+                return Ok(None);
+            }
+            regions = regions.saturating_add(1);
+            more = !eat(s, b"]");
+            if more && !eat(s, b",") {
+                return Ok(None);
+            }
+        }
+        Ok(eat(s, b"}").then_some(regions))
+    }
+
+    /// A block `{"#":name,"args":[…],"kwargs":[…],"ops":[…]}` (`kwargs`
+    /// optional) of region `region`; false for any other layout.
+    fn scan_block(
+        &mut self,
+        s: &mut Stream<'a>,
+        batch: &mut Batch<'a>,
+        templates: Option<&Templates>,
+        region: u32,
+    ) -> Result<bool, ReadError> {
+        if !(eat(s, br##"{"#":"##) && plain_string(s).is_some() && eat(s, br#","args":"#)) {
+            return Ok(false);
+        }
+        let args = block_list(s)?;
+        let kwargs = match eat(s, br#","kwargs":"#) {
+            true => block_list(s)?,
+            false => None,
+        };
+        if !eat(s, br#","ops":["#) {
+            return Ok(false);
+        }
+        batch.ops.push(Scanned::Block {
+            region,
+            args,
+            kwargs,
+        });
+        let mut ops = !eat(s, b"]");
+        while ops {
+            self.scan_op(s, batch, templates)?;
+            ops = !eat(s, b"]");
+            if ops && !eat(s, b",") {
+                return Ok(false);
+            }
+        }
+        Ok(eat(s, b"}"))
+    }
+}
+
+/// A block's `args` or `kwargs` at the stream: `None` when empty (`[]`),
+/// else its document.
+fn block_list<'a>(s: &mut Stream<'a>) -> Result<Option<pir_json::Document<'a>>, ReadError> {
+    if eat(s, b"[]") {
+        return Ok(None);
+    }
+    Ok(Some(s.value()?))
+}

@@ -47,6 +47,13 @@ pub fn is_saved(program: &Program, op: pir_core::OpId) -> bool {
     let mark = program
         .attr(op, "persistable")
         .and_then(|a| pir_core::builtin::first_bool(program.ctx(), a));
+    saved_by_mark(mark)
+}
+
+/// [`is_saved`] of a parameter op whose `persistable` mark (the first
+/// element of its `[bool]` array) is `mark`, for a caller that reads the
+/// mark itself (by a symbol it looked up once).
+pub fn saved_by_mark(mark: Option<bool>) -> bool {
     mark != Some(false)
 }
 

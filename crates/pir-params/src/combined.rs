@@ -37,7 +37,11 @@ pub fn paddle_sorted<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> Vec<S
 /// Sorts `(name, tensor)` pairs by name like [`paddle_sorted`] (the order of a
 /// `.pdiparams` file). The sort is stable: pairs of one name keep their order.
 pub fn sort_params<S: AsRef<str>, T>(params: &mut [(S, T)]) {
-    params.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
+    // Names already in order (a file read back as it was written) are
+    // only checked.
+    if !params.is_sorted_by(|a, b| a.0.as_ref() <= b.0.as_ref()) {
+        params.sort_by(|a, b| a.0.as_ref().cmp(b.0.as_ref()));
+    }
 }
 
 fn read_named(src: Source<'_>, names: &[impl AsRef<str>]) -> Result<Vec<Tensor>> {

@@ -710,7 +710,8 @@ fn persistable_vars_in<'c>(program: &Program, ctx: &'c IrContext) -> Vec<(&'c st
         let op_name = program.op_name(op);
         // Parameters unless marked non-persistable (as `is_saved` says);
         // data inputs only when marked persistable.
-        let name_attr = if Some(op_name) == parameter && mark(op) != Some(false) {
+        let name_attr = if Some(op_name) == parameter && pir_params::bound::saved_by_mark(mark(op))
+        {
             parameter_name
         } else if Some(op_name) == data && mark(op) == Some(true) {
             data_name
@@ -732,12 +733,9 @@ fn persistable_vars_in<'c>(program: &Program, ctx: &'c IrContext) -> Vec<(&'c st
 
 /// `vars` sorted as Python sorts their names, each name once: of the ops
 /// sharing a name the first in the block stays first (the sort is stable)
-/// and is the one kept. Names already in order (a file read back as it was
-/// written) are not sorted again.
+/// and is the one kept.
 fn sorted_unique(mut vars: Vec<(&str, Type)>) -> Vec<(&str, Type)> {
-    if !vars.is_sorted_by(|a, b| a.0 <= b.0) {
-        pir_params::combined::sort_params(&mut vars);
-    }
+    pir_params::combined::sort_params(&mut vars);
     vars.dedup_by(|later, kept| later.0 == kept.0);
     vars
 }

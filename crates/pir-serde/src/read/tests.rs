@@ -314,6 +314,16 @@ fn operands_and_results_in_every_spelling_read_to_the_same_program() {
     }
 }
 
+/// A program of two parameters (values 1 and 2) followed by `ops`.
+fn file_after_two_parameters(ops: &[String]) -> String {
+    format!(
+        r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{},{},{}]}}]}}]}}}}"##,
+        param_op(1),
+        param_op(2),
+        ops.join(",")
+    )
+}
+
 /// An op's fields in Paddle's order and spelling, and in any other, read as
 /// the whole-document reader reads them; so do runs of ops whose attribute
 /// lists differ at every op and then repeat (lists matched whole again), and
@@ -327,14 +337,7 @@ fn op_fields_in_every_layout_read_to_the_same_program() {
         )
     };
     let oa = r##"[{"AT":{"#":"0.a_array","D":[{"#":"0.a_bool","D":false}]},"N":"stop_gradient"}]"##;
-    let file = |ops: &[String]| {
-        format!(
-            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{},{},{}]}}]}}]}}}}"##,
-            param_op(1),
-            param_op(2),
-            ops.join(",")
-        )
-    };
+    let file = file_after_two_parameters;
     let op = |id: u32, fields: &str| {
         format!(r##"{{"#":"1.add",{fields}}}"##).replace("ID", &id.to_string())
     };
@@ -419,14 +422,7 @@ fn region_ops_are_scanned_with_their_blocks() {
             regions.join(",")
         )
     };
-    let file = |ops: &[String]| {
-        format!(
-            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{},{},{}]}}]}}]}}}}"##,
-            param_op(1),
-            param_op(2),
-            ops.join(",")
-        )
-    };
+    let file = file_after_two_parameters;
     let arg = format!(r##""args":[{{"#":-1,"TT":{ty}}}]"##);
     let inner = if_op(
         20,

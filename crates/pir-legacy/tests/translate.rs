@@ -248,3 +248,72 @@ fn ops_with_equal_attributes_translate_alike_every_time() {
     assert!(scales[0].contains("bias:0.5") && scales[1].contains("bias:0.5"));
     assert!(scales[2].contains("bias:1.5"), "{}", texts[0]);
 }
+
+/// feed x → `split` into `a` and `b` (declared with the flags given) →
+/// fetch a: the split's one result is bound to both names.
+fn split_into_two(a: (bool, bool), b: (bool, bool)) -> Vec<u8> {
+    let flagged = |name: &str, (stop_gradient, persistable): (bool, bool)| proto::VarDesc {
+        stop_gradient: Some(stop_gradient),
+        ..tensor(name, &[4, 4], persistable)
+    };
+    let vars = vec![
+        list_var("feed", 9),
+        list_var("fetch", 10),
+        tensor("x", &[4, 4], false),
+        flagged("a", a),
+        flagged("b", b),
+    ];
+    let split = op(
+        "split",
+        vec![slot("X", &["x"])],
+        vec![slot("Out", &["a", "b"])],
+        vec![
+            int_attr("axis", 0),
+            int_attr("num", 2),
+            build::attr("sections", proto::AttrType::Ints),
+        ],
+    );
+    encode(vec![block(0, -1, vars, vec![feed("x"), split, fetch("a")])])
+}
+
+#[test]
+fn a_value_named_twice_takes_the_flags_of_the_name_paddle_sets_last() {
+    // Paddle sets the flags walking its map of names, where `a` comes
+    // after `b`: `a` decides, although `b` was bound last.
+    let ctx = pir_dialects::pd_op_context();
+    let cases = [
+        (
+            (true, false),
+            (false, false),
+            "persistable:[false],stop_gradient:[true]",
+        ),
+        (
+            (false, false),
+            (true, false),
+            "persistable:[false],stop_gradient:[false]",
+        ),
+        (
+            (false, true),
+            (false, false),
+            "persistable:[true],stop_gradient:[false]",
+        ),
+        (
+            (false, false),
+            (false, true),
+            "persistable:[false],stop_gradient:[false]",
+        ),
+    ];
+    for (a, b, flags) in cases {
+        let bytes = split_into_two(a, b);
+        let p = pir_legacy::translate_bytes(&bytes, ctx.clone(), Options::default()).unwrap();
+        let text = p.to_string();
+        let split = text
+            .lines()
+            .find(|l| l.contains("\"pd_op.split_with_num\""))
+            .unwrap_or_default();
+        assert!(
+            split.contains(&format!("{{num:2,{flags}}}")),
+            "{a:?} {b:?}: {text}"
+        );
+    }
+}

@@ -107,29 +107,36 @@ impl<'d> Translator<'d> {
                 updates.push((b, k, info.value, var.stop_gradient, var.persistable));
             }
         }
-        let mut seen = vec![false; self.program.value_slots()];
-        let mut shared = false;
+        // The last update of a value decides its flags (bit 0: set, bit 1:
+        // stop_gradient, bit 2: persistable). Only a value whose names
+        // disagree on them needs its updates in Paddle's order (a value
+        // bound to several names mostly has names declared alike).
+        let flag_bits =
+            |u: &(usize, usize, ValueId, bool, bool)| 1 | u8::from(u.3) << 1 | u8::from(u.4) << 2;
+        let mut flags = vec![0u8; self.program.value_slots()];
+        let mut disagree = false;
         for u in &updates {
-            let i = u.2.index();
-            shared |= std::mem::replace(&mut seen[i], true);
+            let f = flag_bits(u);
+            let slot = &mut flags[u.2.index()];
+            disagree |= *slot != 0 && *slot != f;
+            *slot = f;
         }
-        if shared {
+        if disagree {
             let mut position = vec![0usize; keys.len()];
             for (pos, k) in crate::umap::iteration_order(keys).into_iter().enumerate() {
                 position[k] = pos;
             }
             updates.sort_by_key(|u| (u.0, position[u.1]));
+            for u in &updates {
+                flags[u.2.index()] = flag_bits(u);
+            }
         }
-        // The last update of a value decides its flags (bit 0: set, bit 1:
-        // stop_gradient, bit 2: persistable); ops are flagged in the order
-        // first touched (the order does not matter: maps are per op).
-        let mut flags = vec![0u8; self.program.value_slots()];
+        // Ops are flagged in the order first touched (the order does not
+        // matter: maps are per op).
         let mut touched_op = vec![false; self.attrs.len()];
         let mut touched = Vec::with_capacity(self.attrs.len());
-        for (_, _, value, stop_gradient, persistable) in updates {
+        for &(_, _, value, _, _) in &updates {
             if let pir_core::ValueDef::Result { op, .. } = self.program.value_def(value) {
-                flags[value.index()] =
-                    1 | u8::from(stop_gradient) << 1 | u8::from(persistable) << 2;
                 if let Some(t) = touched_op.get_mut(op.index()) {
                     if !std::mem::replace(t, true) {
                         touched.push(op);

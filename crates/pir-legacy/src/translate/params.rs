@@ -57,7 +57,8 @@ impl<'d> Translator<'d> {
                 if state.written {
                     continue;
                 }
-                if !state.external {
+                let first_read = !state.external;
+                if first_read {
                     state.external = true;
                     external.push(name);
                 }
@@ -68,8 +69,13 @@ impl<'d> Translator<'d> {
                 let Ok(ty) = self.var_type_at(0, i) else {
                     continue;
                 };
+                // A name that becomes a parameter is bound: no `pd_op.data`
+                // for it (so it need not be looked up again below).
+                if first_read {
+                    external.pop();
+                }
                 let mut attrs = AttrMap::new();
-                attrs.set("parameter_name", StrAttr::get(&self.ctx, name));
+                attrs.push_new("parameter_name", StrAttr::get(&self.ctx, name));
                 let p = self.create_op(
                     InsertPoint::BlockEnd(top),
                     "builtin.parameter",

@@ -284,6 +284,9 @@ impl<'d> Translator<'d> {
             return Ok(());
         }
         for name in op.input_arg_names() {
+            if !self.scopes.may_be_by_vector(name) {
+                continue;
+            }
             if let Some(info) = self.scopes.get(scope, name) {
                 if info.by_vector {
                     let v = self.build_slice(dst, InsertPoint::BlockEnd(dst), info)?;

@@ -9,7 +9,7 @@ use pir_dialects::pd_op::types::{
 };
 use rustc_hash::FxHashMap;
 
-use crate::desc::{DataKind, Name, VarDesc, VarKind};
+use crate::desc::{name_eq, DataKind, Name, VarDesc, VarKind};
 use crate::inline::InlineVec;
 
 /// What a variable name is bound to.
@@ -63,8 +63,62 @@ pub struct Scopes<'d> {
     /// Names of the top scope in first-insertion order (Paddle's hash map
     /// lists them in an order that follows from it).
     top_keys: Vec<&'d str>,
-    /// Whether any binding so far is an element of a vector.
-    any_by_vector: bool,
+    /// The names bound to an element of a vector.
+    by_vector: VectorBindings<'d>,
+}
+
+/// The names whose current binding (in some scope) is an element of a
+/// vector: the outputs of a `split` until each is sliced out. Few at a
+/// time, so an input is checked against them by name rather than looked up
+/// in its scopes; past [`VectorBindings::MAX_LISTED`] only their number is
+/// kept (and every input looked up) until none is left.
+#[derive(Debug, Default)]
+struct VectorBindings<'d> {
+    /// How many there are.
+    count: usize,
+    /// Their names (one per binding), while `listed`.
+    names: Vec<&'d str>,
+    /// Whether `names` lists them all.
+    listed: bool,
+}
+
+impl<'d> VectorBindings<'d> {
+    const MAX_LISTED: usize = 16;
+
+    fn new() -> Self {
+        VectorBindings {
+            listed: true,
+            ..Default::default()
+        }
+    }
+
+    /// `name`'s current binding in a scope changes from `old` to `new`.
+    fn rebind(&mut self, name: &'d str, old: bool, new: bool) {
+        if old {
+            self.count = self.count.saturating_sub(1);
+            if let Some(i) = self.names.iter().position(|n| name_eq(n, name)) {
+                self.names.swap_remove(i);
+            }
+        }
+        if new {
+            self.count += 1;
+            if self.listed && self.names.len() < Self::MAX_LISTED {
+                self.names.push(name);
+            } else {
+                self.listed = false;
+                self.names = Vec::new();
+            }
+        }
+        if self.count == 0 {
+            self.listed = true;
+            self.names.clear();
+        }
+    }
+
+    /// Whether `name` may be bound to an element of a vector.
+    fn may_hold(&self, name: &str) -> bool {
+        self.count > 0 && (!self.listed || self.names.iter().any(|n| name_eq(n, name)))
+    }
 }
 
 impl Default for Scopes<'_> {
@@ -82,7 +136,7 @@ impl<'d> Scopes<'d> {
         Scopes {
             scopes: vec![Scope::default()],
             top_keys: Vec::new(),
-            any_by_vector: false,
+            by_vector: VectorBindings::new(),
         }
     }
 
@@ -123,12 +177,14 @@ impl<'d> Scopes<'d> {
 
     /// Binds `name` in `scope` (pushing onto its stack).
     pub fn push(&mut self, scope: ScopeId, name: &'d str, info: VarInfo) {
-        self.any_by_vector |= info.by_vector;
         use std::collections::hash_map::Entry;
         match self.scopes[scope].map.entry(Name(name)) {
             Entry::Occupied(mut e) => {
                 let stack = e.get_mut();
                 if let Some(old) = stack.current.replace(info) {
+                    if old.by_vector || info.by_vector {
+                        self.by_vector.rebind(name, old.by_vector, info.by_vector);
+                    }
                     stack.older.push(old);
                 }
             }
@@ -141,14 +197,23 @@ impl<'d> Scopes<'d> {
                 if scope == TOP {
                     self.top_keys.push(name);
                 }
+                if info.by_vector {
+                    self.by_vector.rebind(name, false, true);
+                }
             }
         }
     }
 
-    /// Whether any name was ever bound to an element of a vector (else no
+    /// Whether any name is now bound to an element of a vector (else no
     /// input needs a `builtin.slice`).
     pub fn any_by_vector(&self) -> bool {
-        self.any_by_vector
+        self.by_vector.count > 0
+    }
+
+    /// Whether `name` may be bound to an element of a vector (when not, its
+    /// binding needs no `builtin.slice`, without looking it up).
+    pub fn may_be_by_vector(&self, name: &str) -> bool {
+        self.by_vector.may_hold(name)
     }
 
     /// Every value pushed for `name` in the top scope, oldest first.
@@ -320,4 +385,36 @@ pub fn vector_elems(ctx: &IrContext, t: Type) -> Option<Vec<Type>> {
 /// Whether a type is a `vec[...]`.
 pub fn is_vector(ctx: &IrContext, t: Type) -> bool {
     ctx.type_is::<VectorType>(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vector_bindings_are_listed_by_name_until_there_are_many() {
+        let mut v = VectorBindings::new();
+        assert!(!v.may_hold("a"));
+        v.rebind("a", false, true);
+        v.rebind("b", false, true);
+        assert!(v.may_hold("a") && v.may_hold("b") && !v.may_hold("c"));
+        v.rebind("a", true, false);
+        assert!(!v.may_hold("a") && v.may_hold("b"));
+        let many: Vec<String> = (0..=VectorBindings::MAX_LISTED)
+            .map(|i| format!("m{i}"))
+            .collect();
+        for name in &many {
+            v.rebind(name, false, true);
+        }
+        // Too many to list: any name may be one, until none is left.
+        assert!(v.may_hold("c"));
+        for name in &many {
+            v.rebind(name, true, false);
+        }
+        assert!(v.may_hold("c"));
+        v.rebind("b", true, false);
+        assert!(!v.may_hold("c") && !v.may_hold("b"));
+        v.rebind("c", false, true);
+        assert!(v.may_hold("c") && !v.may_hold("b"));
+    }
 }

@@ -221,19 +221,10 @@ pub(crate) fn dense_var(b: &[u8]) -> Option<VarDesc<'_>> {
     let [0x08, dtype, dims_bytes @ ..] = tensor else {
         return None;
     };
-    let mut dims_bytes: &[u8] = dims_bytes;
     if *dtype >= 0x80 {
         return None;
     }
-    let mut dims = Dims::new();
-    while let [0x10, v @ ..] = dims_bytes {
-        let (d, n) = varint(v)?;
-        dims.push(d as i64);
-        dims_bytes = &v[n..];
-    }
-    if !dims_bytes.is_empty() {
-        return None;
-    }
+    let dims = dims(dims_bytes)?;
     let mut flags = [false; 4];
     while let [key @ (0x18 | 0x20 | 0x28 | 0x30), v @ (0 | 1), rest @ ..] = flags_bytes {
         flags[usize::from((key >> 3) - 3)] = *v == 1;
@@ -257,6 +248,38 @@ pub(crate) fn dense_var(b: &[u8]) -> Option<VarDesc<'_>> {
         is_parameter: flags[2],
         stop_gradient: flags[3],
     })
+}
+
+/// The dims of a `TensorDesc`, `10 v` fields (each `v` a varint) that fill
+/// `b`. Up to four (most shapes) are gathered in place and made into a list
+/// at once; pushing them one by one costs a call each.
+#[inline(always)]
+fn dims(mut b: &[u8]) -> Option<Dims> {
+    let mut head = [0i64; 4];
+    let mut n = 0;
+    while let [0x10, v @ ..] = b {
+        let (d, taken) = match v {
+            [x @ 0..0x80, ..] => (i64::from(*x), 1),
+            _ => {
+                let (d, taken) = varint(v)?;
+                (d as i64, taken)
+            }
+        };
+        b = v.get(taken..)?;
+        if n == head.len() {
+            let mut all = Dims::from(&head[..]);
+            all.push(d);
+            while let [0x10, v @ ..] = b {
+                let (d, taken) = varint(v)?;
+                all.push(d as i64);
+                b = v.get(taken..)?;
+            }
+            return b.is_empty().then_some(all);
+        }
+        head[n] = d;
+        n += 1;
+    }
+    b.is_empty().then(|| Dims::from_array_prefix(head, n))
 }
 
 /// The `OpVersionMap.pair` fields at the start of `b` written as Paddle
@@ -609,6 +632,10 @@ mod tests {
             ),
             var("\u{e9}", vec![], Some(1), [None; 4]),
             var("y", vec![1 << 40], None, [Some(true); 4]),
+            // Four dims fill the inline room; five and more go past it.
+            var("z", vec![-1, 3, 200, 7], None, [None; 4]),
+            var("v", vec![1, -1, 2, 1 << 20, 5], None, [None; 4]),
+            var("u", vec![300, 2, -1, 4, 5, 6, 127], Some(0), [None; 4]),
         ];
         for bytes in &cases {
             let fast = dense_var(bytes);

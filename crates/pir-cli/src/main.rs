@@ -5,11 +5,15 @@
 //! it; control characters escaped, so a name from a hostile model cannot
 //! drive the terminal); the exit code is 0 on success, 1 on an error (and for `pir diff`,
 //! when the models differ), 2 on a usage error.
-#![forbid(unsafe_code)]
+//!
+//! On Linux the process starts in `start.rs` rather than in Rust's runtime
+//! (which a small command would spend a third of its time in); its unsafe
+//! calls are the crate's only ones.
+#![deny(unsafe_code)]
+#![cfg_attr(all(target_os = "linux", not(test)), no_main)]
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::Parser;
 
@@ -19,9 +23,9 @@ use clap::Parser;
 /// request: a 1M-op program loads about 10% faster with them, for about
 /// 45 MB of partly used 2 MB pages at its peak (`MIMALLOC_ALLOW_THP=0`
 /// trades them back). The first huge page, cleared by the kernel when first
-/// touched, is also about a fifth of a small command's time (`pir
-/// --version`: 1.1 ms rather than 0.9 ms where starting any process takes
-/// 0.6 ms).
+/// touched, would be about a quarter of a small command's time: on Linux
+/// the process turns them off as it starts unless its command line names
+/// large files (`start.rs`).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -37,6 +41,8 @@ mod opt;
 mod params;
 mod progress;
 mod shapes;
+#[cfg(target_os = "linux")]
+mod start;
 
 /// A failed command: the message for stderr.
 #[derive(Debug, thiserror::Error)]
@@ -161,11 +167,20 @@ pub(crate) fn escape_controls(message: &str) -> std::borrow::Cow<'_, str> {
     pir_core::visible::visible(message, false)
 }
 
-fn main() -> ExitCode {
-    if let Some(version) = version_request() {
+/// The entry point where the process starts in Rust's runtime (see `start.rs`).
+#[cfg(any(test, not(target_os = "linux")))]
+fn main() -> std::process::ExitCode {
+    std::process::ExitCode::from(run(std::env::args_os().skip(1)))
+}
+
+/// Runs the command line's command (`args`, those after the program's
+/// name, are looked at for `--version`; clap reads them itself); gives the
+/// exit code.
+fn run<A: AsRef<std::ffi::OsStr>>(args: impl Iterator<Item = A>) -> u8 {
+    if let Some(version) = version_request(args) {
         // A closed stdout (`pir --version | true`) is no error, as for clap.
         let _ = std::io::stdout().write_all(version.as_bytes());
-        return ExitCode::SUCCESS;
+        return 0;
     }
     let cli = cli::Cli::parse();
     // Nearly every command reads a model: the scanning thread starts while
@@ -180,27 +195,29 @@ fn main() -> ExitCode {
         .max();
     pir_serde::prepare_threads(largest.unwrap_or(0));
     match commands::run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(CliError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(CliError::Differ) => ExitCode::from(1),
+        Ok(()) => 0,
+        Err(CliError::Output(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Err(CliError::Differ) => 1,
         Err(e) => {
             let message = e.to_string();
             let _ = writeln!(std::io::stderr(), "error: {}", escape_controls(&message));
-            ExitCode::from(e.exit_code())
+            e.exit_code()
         }
     }
 }
 
-/// The answer to `pir --version` or `pir -V` given alone: clap's text
-/// (`pir 0.1.0`), known when the program is built. Building the command
-/// line to print it was a sixth of the command's instructions; any other
-/// command line, `--version` among other arguments too, goes to clap, which
-/// prints the same (a test compares them).
-fn version_request() -> Option<String> {
-    let mut args = std::env::args_os().skip(1);
+/// The answer to `pir --version` or `pir -V` given alone (`args` are
+/// those after the program's name): clap's text (`pir 0.1.0`), known when
+/// the program is built. Building the command line to print it was a sixth
+/// of the command's instructions; any other command line, `--version`
+/// among other arguments too, goes to clap, which prints the same (a test
+/// compares them).
+fn version_request<A: AsRef<std::ffi::OsStr>>(
+    mut args: impl Iterator<Item = A>,
+) -> Option<&'static str> {
     match (args.next(), args.next()) {
-        (Some(arg), None) if arg == "--version" || arg == "-V" => {
-            Some(format!("pir {}\n", env!("CARGO_PKG_VERSION")))
+        (Some(arg), None) if arg.as_ref() == "--version" || arg.as_ref() == "-V" => {
+            Some(concat!("pir ", env!("CARGO_PKG_VERSION"), "\n"))
         }
         _ => None,
     }

@@ -317,3 +317,47 @@ fn a_value_named_twice_takes_the_flags_of_the_name_paddle_sets_last() {
         );
     }
 }
+
+#[test]
+fn parameters_translate_alike_in_a_context_that_made_them_before() {
+    // `w` declared with either `stop_gradient`: what one translation
+    // leaves in the context must not give the other's parameter.
+    let with_w = |stop_gradient: bool| {
+        let w = proto::VarDesc {
+            stop_gradient: Some(stop_gradient),
+            ..tensor("w", &[4], true)
+        };
+        let vars = vec![
+            list_var("feed", 9),
+            list_var("fetch", 10),
+            tensor("x", &[-1, 4], false),
+            w,
+            tensor("y", &[-1, 4], false),
+        ];
+        encode(vec![block(0, -1, vars, vec![feed("x"), add(), fetch("y")])])
+    };
+    // Each in a fresh context first (a context keeps what the last
+    // translation in it left, as long as no other context translates).
+    let want: Vec<String> = [false, true]
+        .map(|stop_gradient| {
+            let fresh = pir_dialects::pd_op_context();
+            let p = pir_legacy::translate_bytes(&with_w(stop_gradient), fresh, Options::default());
+            p.unwrap().to_string()
+        })
+        .into();
+    let ctx = pir_dialects::pd_op_context();
+    for stop_gradient in [false, true, false, true] {
+        let bytes = with_w(stop_gradient);
+        let p = pir_legacy::translate_bytes(&bytes, ctx.clone(), Options::default()).unwrap();
+        let text = p.to_string();
+        assert_eq!(text, want[usize::from(stop_gradient)]);
+        let param = text
+            .lines()
+            .find(|l| l.contains("\"builtin.parameter\""))
+            .unwrap_or_default();
+        assert!(
+            param.contains(&format!("stop_gradient:[{stop_gradient}]")),
+            "{text}"
+        );
+    }
+}

@@ -192,6 +192,10 @@ pub(crate) struct ContextMemo {
     /// Final dictionaries of ops by a hash of their definition facts, keys
     /// and values (see [`ContextMemo::finished_dict`]).
     finished: FxHashMap<u64, FinishedKey>,
+    /// Final dictionaries of `builtin.parameter` ops by their name,
+    /// `stop_gradient` and `persistable` (see
+    /// [`ContextMemo::parameter_dict`]).
+    parameter_dicts: FxHashMap<[Attribute; 3], AttrDict>,
     /// Attributes found to have a kind a definition declares.
     pub kinds: KindMatches,
     /// The general path's attributes by definition, legacy op type and the
@@ -523,6 +527,21 @@ impl ContextMemo {
         }
     }
 
+    /// The final dictionary of a `builtin.parameter` whose map holds the
+    /// name, `stop_gradient` and `persistable` attributes `key` in that
+    /// order, when made before: it follows from those alone, and a model's
+    /// parameters are the same in every translation of it.
+    pub fn parameter_dict(&self, key: &[Attribute; 3]) -> Option<AttrDict> {
+        self.parameter_dicts.get(key).copied()
+    }
+
+    /// Remembers [`ContextMemo::parameter_dict`] (within [`MAX_ENTRIES`]).
+    pub fn keep_parameter_dict(&mut self, key: [Attribute; 3], dict: AttrDict) {
+        if self.parameter_dicts.len() < MAX_ENTRIES {
+            self.parameter_dicts.insert(key, dict);
+        }
+    }
+
     /// The values of the declared attributes of `def` (in declaration
     /// order) the general path made for a legacy op of type `op_type` whose
     /// attributes were read from `bytes` ([`crate::desc::OpDesc::attr_bytes`]),
@@ -633,6 +652,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
         memo.attrs.len(),
         memo.data_types.len(),
         memo.finished.len(),
+        memo.parameter_dicts.len(),
         memo.full_of_attr.len(),
         memo.general_attrs.len(),
     ];

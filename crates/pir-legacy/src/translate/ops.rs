@@ -223,6 +223,18 @@ impl<'d> Translator<'d> {
             // and interning the entries again, or checking their kinds.
             keys.clear();
             let memo = self.memo.get_mut();
+            // A parameter's dictionary follows from its name and flags.
+            let parameter = match (rec.writer, rec.map.entries()) {
+                (
+                    Writer::Parameter,
+                    [("parameter_name", name), ("stop_gradient", sg), ("persistable", p)],
+                ) => Some([*name, *sg, *p]),
+                _ => None,
+            };
+            if let Some(dict) = parameter.and_then(|k| memo.parameter_dict(&k)) {
+                self.program.set_attrs(op, dict);
+                continue;
+            }
             let key = match rec.writer {
                 Writer::Declared(_, facts)
                     if general::in_declared_order(&memo.def_facts[facts].specs, &rec.map) =>
@@ -259,6 +271,9 @@ impl<'d> Translator<'d> {
             if let (Some(facts), true) = (key, kinds_match) {
                 let memo = self.memo.get_mut();
                 memo.keep_finished_dict(facts, &keys, &values, dict);
+            }
+            if let (Some(k), true) = (parameter, kinds_match) {
+                self.memo.get_mut().keep_parameter_dict(k, dict);
             }
             self.program.set_attrs(op, dict);
         }

@@ -28,6 +28,7 @@ mod compact;
 mod direct;
 mod document;
 mod kept;
+mod readable;
 mod scan;
 mod streamed;
 mod tables;
@@ -148,6 +149,11 @@ pub fn read_slice_releasing(
     options: &ReadOptions,
     release: &dyn Fn(Range<usize>),
 ) -> Result<LoadedProgram, ReadError> {
+    if readable::is_readable(bytes) {
+        if let Some(loaded) = readable::read_readable(ctx.clone(), bytes, options, release) {
+            return Ok(loaded);
+        }
+    }
     if let Ok(Some(loaded)) = read_streamed(ctx.clone(), bytes, options, release) {
         return Ok(loaded);
     }
@@ -203,7 +209,7 @@ fn finish_program(
         program,
         trainable: header.trainable,
         version: header.version,
-        readable: bytes.starts_with(b"{\n"),
+        readable: readable::is_readable(bytes),
     })
 }
 

@@ -38,8 +38,11 @@ extern "C" fn start(
         .skip(1)
         .map(|&arg| unsafe { std::ffi::CStr::from_ptr(arg) }.to_bytes());
     prepare_process(wants_huge_pages(args.clone()));
-    // Read in place: `pir --version` allocates nothing.
-    let code = crate::run(args.map(OsStr::from_bytes));
+    // Read in place: `pir --version` allocates nothing. A panic (its
+    // message already written) ends the process with Rust's exit code 101,
+    // rather than unwinding into the C library.
+    let run = std::panic::AssertUnwindSafe(|| crate::run(args.map(OsStr::from_bytes)));
+    let code = std::panic::catch_unwind(run).unwrap_or(101);
     // Rust's runtime flushes standard output after `main`; the C library's
     // `exit` knows nothing of its buffer.
     let _ = std::io::stdout().flush();

@@ -240,3 +240,34 @@ fn a_full_stderr_is_an_error_not_a_panic() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1), "not a panic (101)");
 }
+
+/// A closed pipe on standard output ends the command quietly (exit 0), as
+/// a `BrokenPipe` error, not by SIGPIPE.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    // Far more text than a pipe holds.
+    let model = dir.path().join("big.json");
+    pir_ok(&["synth", "3000", path_str(&model)]);
+    let status = dir.path().join("status");
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            r#"{ "$0" print "$1"; echo $? >"$2"; } | head -c 10 >/dev/null"#,
+        ])
+        .args([
+            env!("CARGO_BIN_EXE_pir"),
+            path_str(&model),
+            path_str(&status),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(&status).unwrap().trim(),
+        "0",
+        "{}",
+        stderr(&out)
+    );
+}

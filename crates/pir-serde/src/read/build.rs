@@ -30,6 +30,26 @@ pub(super) struct Resolved {
     entries: Vec<Option<(Symbol, Attribute)>>,
 }
 
+impl Resolved {
+    /// Emptied, its room kept for the next read.
+    pub(super) fn cleared(mut self) -> Resolved {
+        self.names.clear();
+        self.types.clear();
+        self.dicts.clear();
+        self.entries.clear();
+        self
+    }
+
+    /// The bytes of its room.
+    pub(super) fn bytes(&self) -> usize {
+        use super::tables::room_bytes;
+        room_bytes(&self.names)
+            + room_bytes(&self.types)
+            + room_bytes(&self.dicts)
+            + room_bytes(&self.entries)
+    }
+}
+
 fn resolved<T: Copy>(table: &[Option<T>], id: TextId) -> Option<T> {
     table.get(id as usize).copied().flatten()
 }

@@ -169,9 +169,7 @@ impl<'a> Reader<'_, 'a> {
             )
         })?;
         let sym = self.ctx.symbol(&full);
-        if self.kept.names.len() < super::Kept::MAX_NAMES {
-            self.kept.names.insert(compressed.into(), sym);
-        }
+        self.kept.remember_name(compressed, sym);
         Ok(sym)
     }
 

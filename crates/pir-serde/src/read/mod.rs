@@ -371,23 +371,37 @@ impl ParamSymbols {
 struct Kept {
     /// Compressed op name as written → symbol.
     names: FxHashMap<Box<str>, Symbol>,
+    /// The bytes `names` holds, counted as they are added: a read ends
+    /// with a [`footprint`](pir_core::context::KeptState::footprint).
+    names_bytes: usize,
     /// The parameter op's symbols, once a read has met a parameter op.
     params: Option<ParamSymbols>,
     /// Op kinds' templates (see [`template`]).
     templates: template::Templates,
+    /// The last read's buffers, emptied.
+    buffers: tables::Buffers,
 }
 
 impl Kept {
     /// Names kept at the most: models use a few hundred kinds of op; a
     /// stream of made-up names stops adding here.
     const MAX_NAMES: usize = 4096;
+
+    /// Keeps the symbol of the op name written `compressed`, unless the
+    /// table is full.
+    fn remember_name(&mut self, compressed: &str, sym: Symbol) {
+        if self.names.len() < Self::MAX_NAMES && self.names.insert(compressed.into(), sym).is_none()
+        {
+            self.names_bytes += compressed.len() + std::mem::size_of::<(Box<str>, Symbol)>();
+        }
+    }
 }
 
-impl pir_core::context::KeptState for Kept {
+/// Kept boxed: a read takes and gives back the box rather than make a
+/// new one and move the state in and out of it.
+impl pir_core::context::KeptState for Box<Kept> {
     fn footprint(&self) -> usize {
-        let entry = std::mem::size_of::<(Box<str>, Symbol)>();
-        let names: usize = self.names.keys().map(|name| name.len() + entry).sum();
-        names + self.templates.bytes()
+        self.names_bytes + self.templates.bytes() + self.buffers.bytes()
     }
 
     /// Nothing to clear: all it holds serves every read.
@@ -463,23 +477,25 @@ impl<'o, 'a> Reader<'o, 'a> {
         // about every other: room for them up front spares the tables'
         // growth (rehashing, and the old table held meanwhile).
         ctx.reserve_interned(approx_ops / 2, approx_ops);
+        let mut kept = ctx.take_kept::<Box<Kept>>();
+        let buffers = std::mem::take(&mut kept.buffers);
         Reader {
             input,
             ctx: ctx.clone(),
             program: Program::with_capacity(ctx.clone(), approx_ops),
-            values: ValueTable::new(file_len, approx_ops),
-            kept: Box::new(ctx.take_kept()),
+            values: ValueTable::reusing(buffers.values, file_len, approx_ops),
+            kept,
             options,
             attrs: Vec::with_capacity(16),
             patches,
             pairs: patch::PairState::default(),
-            type_cache: tables::with_room(tables::small_table_room(approx_ops)),
+            type_cache: tables::with_room_for(buffers.type_cache, approx_ops),
             dict_cache: DictCache::default(),
-            entry_cache: tables::with_room(tables::small_table_room(approx_ops)),
+            entry_cache: tables::with_room_for(buffers.entry_cache, approx_ops),
             last_str_name: None,
-            scanner: scan::Scanner::with_capacity(approx_ops),
-            resolved: build::Resolved::default(),
-            batch: scan::Batch::with_capacity(streamed::OWN_BATCH_OPS),
+            scanner: scan::Scanner::with_tables(approx_ops, buffers.scanner),
+            resolved: buffers.resolved,
+            batch: buffers.batch,
             operands: Vec::new(),
             result_types: Vec::new(),
             result_ids: Vec::new(),
@@ -503,8 +519,21 @@ impl<'o, 'a> Reader<'o, 'a> {
     /// The program read, giving the context back what it keeps between reads.
     fn into_program(mut self) -> Program {
         self.kept.templates.read_ended();
-        self.ctx.keep(*self.kept);
-        self.program
+        // Taken field by field: the reader and its scanner are large to move.
+        use std::mem::take;
+        self.kept.buffers = tables::Buffers::emptied(tables::Leftovers {
+            batch: take(&mut self.batch),
+            resolved: take(&mut self.resolved),
+            values: take(&mut self.values.dense),
+            scanner: self.scanner.take_tables(),
+            type_cache: take(&mut self.type_cache),
+            entry_cache: take(&mut self.entry_cache),
+        });
+        let Reader {
+            ctx, program, kept, ..
+        } = self;
+        ctx.keep(kept);
+        program
     }
 }
 

@@ -143,6 +143,41 @@ impl Scanner<'_> {
     }
 }
 
+impl<'a> Scanner<'a> {
+    /// A scanner with room for the texts of about `ops` ops, whose tables
+    /// of texts are `tables`: empty, the room an earlier scanner left (see
+    /// [`Scanner::take_tables`]).
+    pub(super) fn with_tables(ops: usize, tables: ScannerTables<'a>) -> Self {
+        let room = small_table_room(ops);
+        let [mut names, mut types, mut entries] = tables;
+        names.reserve(room);
+        types.reserve(room);
+        entries.reserve(room);
+        Scanner {
+            names,
+            types,
+            entries,
+            // Kept memos would cost more to empty than to make again.
+            memos: Vec::with_capacity(room),
+            ..Scanner::default()
+        }
+    }
+
+    /// Its tables of texts, taken out (to be emptied for a scanner of
+    /// another text).
+    pub(super) fn take_tables(&mut self) -> ScannerTables<'a> {
+        use std::mem::take;
+        [
+            take(&mut self.names),
+            take(&mut self.types),
+            take(&mut self.entries),
+        ]
+    }
+}
+
+/// A [`Scanner`]'s tables of texts: op names, types, attribute entries.
+pub(super) type ScannerTables<'a> = [FxHashMap<&'a str, TextId>; 3];
+
 /// The last two texts (and numbers) each place of one op name held.
 #[derive(Default)]
 struct Memo<'a> {

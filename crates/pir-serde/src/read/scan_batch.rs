@@ -6,6 +6,7 @@ use std::ops::Range;
 use pir_json::{Document, Stream};
 
 use super::{ScannedEntry, TextId};
+use crate::read::tables::{emptied, room_bytes};
 use crate::read::template::{LearnFrom, TemplateOp};
 
 /// One op as scanned.
@@ -117,6 +118,26 @@ impl<'a> Batch<'a> {
             }
         }
         self.clear();
+    }
+
+    /// Emptied, its room kept, for the ops of another text.
+    pub(in crate::read) fn recycled<'b>(self) -> Batch<'b> {
+        let mut operands = self.operands;
+        operands.clear();
+        Batch {
+            ops: emptied(self.ops),
+            operands,
+            results: emptied(self.results),
+            entries: emptied(self.entries),
+        }
+    }
+
+    /// The bytes of its room.
+    pub(in crate::read) fn bytes(&self) -> usize {
+        room_bytes(&self.ops)
+            + room_bytes(&self.operands)
+            + room_bytes(&self.results)
+            + room_bytes(&self.entries)
     }
 
     pub(in crate::read) fn clear(&mut self) {

@@ -280,8 +280,9 @@ impl<'a> Reader<'_, 'a> {
         stop: usize,
         mut pending: bool,
     ) -> Result<Reached, ReadError> {
+        // The batch and the handles go out of `self` while ops are built;
+        // the scanner stays (it is large, and only scanning uses it).
         let mut batch = std::mem::take(&mut self.batch);
-        let mut scanner = std::mem::take(&mut self.scanner);
         let mut resolved = std::mem::take(&mut self.resolved);
         let result = loop {
             // A few ops are scanned, then built: one hand-over per batch
@@ -325,7 +326,7 @@ impl<'a> Reader<'_, 'a> {
                     continue;
                 }
                 let templates = self.kept.templates.in_use();
-                if let Err(e) = scanner.scan_op(s, &mut batch, templates) {
+                if let Err(e) = self.scanner.scan_op(s, &mut batch, templates) {
                     stopped = Some(Err(e));
                     break;
                 }
@@ -340,7 +341,6 @@ impl<'a> Reader<'_, 'a> {
             }
         };
         self.batch = batch;
-        self.scanner = scanner;
         self.resolved = resolved;
         result
     }

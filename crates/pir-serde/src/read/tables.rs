@@ -2,8 +2,11 @@
 
 use std::hash::{BuildHasher, Hash, Hasher};
 
-use pir_core::ValueId;
+use pir_core::{Attribute, Symbol, Type, ValueId};
 use rustc_hash::{FxBuildHasher, FxHashMap};
+
+use super::build::Resolved;
+use super::scan::{Batch, ScannerTables};
 
 /// Room for the reader's tables of what is distinct per op kind or per text
 /// (types, attribute entries, memos) in a file of about `ops` ops: tens to
@@ -23,6 +26,104 @@ pub(super) fn slot<T: Default>(list: &mut Vec<T>, index: usize) -> &mut T {
         list.resize_with(len, T::default);
     }
     &mut list[index]
+}
+
+/// `list` emptied, its room kept, for items of the same layout (in the
+/// reader, the same type over texts of another lifetime): the standard
+/// library collects a vector's own iterator in place when the layouts
+/// agree, so one read's buffers serve the next without allocating.
+pub(super) fn emptied<T, U>(list: Vec<T>) -> Vec<U> {
+    list.into_iter().filter_map(|_| None).collect()
+}
+
+/// `table`, a table of texts, emptied, its room kept, for texts of
+/// another lifetime (see [`emptied`]).
+#[allow(unsafe_code)]
+pub(super) fn emptied_table<'a, 'b, V>(table: FxHashMap<&'a str, V>) -> FxHashMap<&'b str, V> {
+    let mut table = std::mem::ManuallyDrop::new(table);
+    table.clear();
+    let table: *const FxHashMap<&'a str, V> = &*table;
+    // SAFETY: the two types differ in the lifetime of their keys alone,
+    // which has no bearing on their layout; the table is empty, so it
+    // holds no key that would outlive its text under the other lifetime.
+    // `ManuallyDrop` keeps the table read here from being dropped as well.
+    unsafe { std::ptr::read(table.cast::<FxHashMap<&'b str, V>>()) }
+}
+
+/// `table` with room for the texts of about `ops` ops (see
+/// [`small_table_room`]).
+pub(super) fn with_room_for<V>(mut table: FxHashMap<&str, V>, ops: usize) -> FxHashMap<&str, V> {
+    table.reserve(small_table_room(ops));
+    table
+}
+
+/// The bytes of `list`'s room.
+pub(super) fn room_bytes<T>(list: &Vec<T>) -> usize {
+    list.capacity() * std::mem::size_of::<T>()
+}
+
+/// A read's buffers, emptied, that the context keeps for the next read
+/// (see [`Kept`](super::Kept)): made and freed at every read, they were
+/// 3-5 % of reading a model of ten ops.
+#[derive(Default)]
+pub(super) struct Buffers {
+    pub(super) batch: Batch<'static>,
+    pub(super) resolved: Resolved,
+    pub(super) values: Vec<Option<ValueId>>,
+    pub(super) scanner: ScannerTables<'static>,
+    pub(super) type_cache: FxHashMap<&'static str, Type>,
+    pub(super) entry_cache: FxHashMap<&'static str, (Symbol, Attribute)>,
+}
+
+/// What a read leaves of its buffers (see [`Buffers::emptied`]).
+pub(super) struct Leftovers<'a> {
+    pub(super) batch: Batch<'a>,
+    pub(super) resolved: Resolved,
+    pub(super) values: Vec<Option<ValueId>>,
+    pub(super) scanner: ScannerTables<'a>,
+    pub(super) type_cache: FxHashMap<&'a str, Type>,
+    pub(super) entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
+}
+
+impl Buffers {
+    /// Buffers larger than this (a large model's value table) are dropped
+    /// rather than held idle between reads.
+    const MAX_BYTES: usize = 256 << 10;
+
+    /// The buffers of a read that has ended, emptied.
+    pub(super) fn emptied(left: Leftovers<'_>) -> Buffers {
+        let mut values = left.values;
+        values.clear();
+        let buffers = Buffers {
+            batch: left.batch.recycled(),
+            resolved: left.resolved.cleared(),
+            values,
+            scanner: left.scanner.map(emptied_table),
+            type_cache: emptied_table(left.type_cache),
+            entry_cache: emptied_table(left.entry_cache),
+        };
+        match buffers.bytes() <= Self::MAX_BYTES {
+            true => buffers,
+            false => Buffers::default(),
+        }
+    }
+
+    /// The bytes of their room.
+    pub(super) fn bytes(&self) -> usize {
+        let table = |len: usize| len * (std::mem::size_of::<(&str, Type)>() + 1);
+        let entry_table =
+            |len: usize| len * (std::mem::size_of::<(&str, (Symbol, Attribute))>() + 1);
+        self.batch.bytes()
+            + self.resolved.bytes()
+            + room_bytes(&self.values)
+            + self
+                .scanner
+                .iter()
+                .map(|t| table(t.capacity()))
+                .sum::<usize>()
+            + table(self.type_cache.capacity())
+            + entry_table(self.entry_cache.capacity())
+    }
 }
 
 /// An empty table with room for `room` entries.
@@ -111,10 +212,21 @@ pub(super) struct ValueTable {
 }
 
 impl ValueTable {
+    #[cfg(test)]
     pub(super) fn new(file_len: usize, approx_ops: usize) -> ValueTable {
+        ValueTable::reusing(Vec::new(), file_len, approx_ops)
+    }
+
+    /// [`ValueTable::new`] in the room of `dense`, which must be empty.
+    pub(super) fn reusing(
+        mut dense: Vec<Option<ValueId>>,
+        file_len: usize,
+        approx_ops: usize,
+    ) -> ValueTable {
+        // About 1.3 values per op in real models.
+        dense.reserve(approx_ops * 3 / 2);
         ValueTable {
-            // About 1.3 values per op in real models.
-            dense: Vec::with_capacity(approx_ops * 3 / 2),
+            dense,
             dense_limit: file_len / 4 + 1024,
             sparse: FxHashMap::default(),
         }
@@ -146,5 +258,41 @@ impl ValueTable {
             Some(i) => self.dense.get(i).copied().flatten(),
             None => self.sparse.get(&id).copied(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_emptied_list_keeps_its_room() {
+        let text = String::from("a b c");
+        let mut words: Vec<&str> = Vec::with_capacity(8);
+        words.extend(text.split(' '));
+        let room = words.as_ptr() as usize;
+        let emptied: Vec<&'static str> = emptied(words);
+        drop(text);
+        assert!(emptied.is_empty());
+        assert_eq!(emptied.capacity(), 8);
+        assert_eq!(emptied.as_ptr() as usize, room, "the same allocation");
+    }
+
+    #[test]
+    fn an_emptied_table_keeps_its_room_and_serves_other_texts() {
+        let text = String::from("a b c");
+        let mut table: FxHashMap<&str, u32> = with_room(64);
+        for (i, word) in text.split(' ').enumerate() {
+            table.insert(word, i as u32);
+        }
+        let room = table.capacity();
+        let mut emptied: FxHashMap<&'static str, u32> = emptied_table(table);
+        drop(text);
+        assert!(emptied.is_empty());
+        assert_eq!(emptied.capacity(), room);
+        assert_eq!(emptied.get("a"), None);
+        emptied.insert("b", 7);
+        assert_eq!(emptied.get("b"), Some(&7));
+        assert_eq!(emptied.len(), 1);
     }
 }

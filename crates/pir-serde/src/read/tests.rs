@@ -629,3 +629,32 @@ fn reads_again_into_one_context_give_the_same_program() {
     }
     assert!(seen > 0, "no model read in {}", dir.display());
 }
+
+/// A read leaves its buffers and tables, emptied, to the next read of the
+/// context (see `tables::Buffers`): models read one after another into one
+/// context, in turn and again, give the programs fresh contexts read.
+#[test]
+fn reads_of_other_models_into_one_context_give_the_same_program() {
+    let Some((dir, models)) = corpus_models() else {
+        return;
+    };
+    let mut expected = Vec::new();
+    for path in models {
+        let bytes = std::fs::read(&path).unwrap();
+        if let Ok(fresh) = read_slice(pir_dialects::pd_op_context(), &bytes, &one_thread()) {
+            expected.push((path, bytes, json_of(&fresh)));
+        }
+    }
+    assert!(expected.len() > 1, "too few models in {}", dir.display());
+    let ctx = pir_dialects::pd_op_context();
+    for round in 0..3 {
+        for (path, bytes, json) in &expected {
+            let again = read_slice(ctx.clone(), bytes, &one_thread()).unwrap();
+            assert!(
+                json_of(&again) == *json,
+                "{}, round {round}",
+                path.display()
+            );
+        }
+    }
+}

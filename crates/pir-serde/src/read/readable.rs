@@ -245,9 +245,21 @@ fn bytewise(bytes: &[u8], mut state: State, out: &mut Vec<u8>) -> Option<State> 
     Some(state)
 }
 
-/// Past the spaces from `at` (a line's indentation), eight at a time.
+/// Past the spaces from `at` (a line's indentation), 32 then eight at a
+/// time.
 fn skip_spaces(bytes: &[u8], mut at: usize) -> usize {
     const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+    while let Some(words) = bytes.get(at..).and_then(|rest| rest.first_chunk::<32>()) {
+        let word = |i: usize| {
+            let mut w = [0; 8];
+            w.copy_from_slice(&words[i * 8..i * 8 + 8]);
+            u64::from_le_bytes(w) ^ SPACES
+        };
+        if word(0) | word(1) | word(2) | word(3) != 0 {
+            break;
+        }
+        at += 32;
+    }
     while let Some(word) = bytes.get(at..).and_then(|rest| rest.first_chunk::<8>()) {
         let not_spaces = u64::from_le_bytes(*word) ^ SPACES;
         if not_spaces != 0 {

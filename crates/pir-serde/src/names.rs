@@ -42,6 +42,25 @@ pub fn compress_op_name(name: &str) -> std::borrow::Cow<'_, str> {
     name.into()
 }
 
+/// Appends the JSON string of `name` compressed (see [`compress_op_name`]),
+/// in place: the compressed name is built on its own only in the rare case
+/// that it needs escaping.
+pub fn write_compressed_op_name(out: &mut Vec<u8>, name: &str) {
+    if let Some((prefix, rest)) = name.split_once('.') {
+        if let Some((_, id)) = DIALECT_IDS.iter().find(|(d, _)| *d == prefix) {
+            if !rest.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+                out.push(b'"');
+                out.extend_from_slice(id.as_bytes());
+                out.push(b'.');
+                out.extend_from_slice(rest.as_bytes());
+                out.push(b'"');
+                return;
+            }
+        }
+    }
+    pir_json::write_escaped_string(out, &compress_op_name(name));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,6 +79,20 @@ mod tests {
             assert_ne!(c, name);
             assert_eq!(decompress_op_name(&c).unwrap(), name);
         }
+    }
+
+    #[test]
+    fn compressed_names_are_written_as_json_strings() {
+        for name in ["pd_op.matmul", "onednn_op.conv", "pd_op.a\"b", "plain"] {
+            let mut expected = Vec::new();
+            pir_json::write_escaped_string(&mut expected, &compress_op_name(name));
+            let mut written = Vec::new();
+            write_compressed_op_name(&mut written, name);
+            assert_eq!(written, expected, "{name}");
+        }
+        let mut written = Vec::new();
+        write_compressed_op_name(&mut written, "builtin.combine");
+        assert_eq!(written, b"\"0.combine\"");
     }
 
     #[test]

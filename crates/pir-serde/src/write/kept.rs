@@ -12,7 +12,7 @@ use pir_core::serial::{self, JsonWriter};
 use pir_core::{Attribute, IrContext, Symbol, Type, ValueId};
 
 use super::Names;
-use crate::names::compress_op_name;
+use crate::names::write_compressed_op_name;
 
 /// How many bytes a parameter op's `,"OA":[f,f,f]` takes: the start of
 /// its kept tail, left out by writes without output attributes.
@@ -33,7 +33,15 @@ pub(super) struct Kept {
     pub(super) ids: SecondaryMap<ValueId, i64>,
     /// Reused buffer for the tail of a parameter op met for the first time.
     pub(super) parameter_tail: Vec<u8>,
+    /// The flag attributes of the last parameter op whose short form was
+    /// made, in [`crate::param_form::A_FLAGS`] then [`crate::param_form::OA_FLAGS`]
+    /// order, and its flags: a model's parameters mostly share theirs.
+    pub(super) parameter_flags: Option<ParameterFlags>,
 }
+
+/// A parameter op's flag attributes (absent ones `None`) and the `"A"` and
+/// `"OA"` flags they give.
+pub(super) type ParameterFlags = ([Option<Attribute>; 6], [bool; 3], [bool; 3]);
 
 /// Compact JSON of interned things, each in a table by handle.
 #[derive(Default)]
@@ -114,7 +122,7 @@ impl Kept {
         if c.op_heads.get(index, &c.bytes).is_none() {
             c.scratch.clear();
             c.scratch.extend_from_slice(b"{\"#\":");
-            pir_json::write_escaped_string(&mut c.scratch, &compress_op_name(ctx.symbol_str(name)));
+            write_compressed_op_name(&mut c.scratch, ctx.symbol_str(name));
             c.scratch.extend_from_slice(b",\"A\":");
             c.op_heads.store(index, &mut c.bytes, &c.scratch);
         }

@@ -562,16 +562,19 @@ impl<'p> ProgramWriter<'p> {
                 }
             }
         }
-        let (mut a_flags, mut oa_flags) = ([false; 3], [false; 3]);
-        let slots = a_flags.iter_mut().zip(param_form::A_FLAGS);
-        for (slot, (attr, default)) in slots.chain(oa_flags.iter_mut().zip(param_form::OA_FLAGS)) {
-            *slot = match found[attr.index()] {
-                None => default,
-                Some(a) => self.kept.cache.flag_of(ctx, a).ok_or_else(|| {
-                    self.unsupported(op, format!("`{}` must be a [bool] array", attr.name()))
-                })?,
-            };
+        let flag_slots = param_form::A_FLAGS.iter().chain(&param_form::OA_FLAGS);
+        let mut flag_attrs = [None; 6];
+        for (attr, &(slot, _)) in flag_attrs.iter_mut().zip(flag_slots) {
+            *attr = found[slot.index()];
         }
+        let (a_flags, oa_flags) = match self.kept.parameter_flags {
+            Some((attrs, a_flags, oa_flags)) if attrs == flag_attrs => (a_flags, oa_flags),
+            _ => {
+                let (a_flags, oa_flags) = self.parameter_flags(op, &found)?;
+                self.kept.parameter_flags = Some((flag_attrs, a_flags, oa_flags));
+                (a_flags, oa_flags)
+            }
+        };
         let name = found[Slot::ParameterName.index()]
             .and_then(|a| ctx.attr_as::<pir_core::builtin::StrAttr>(a))
             .ok_or_else(|| {
@@ -583,6 +586,27 @@ impl<'p> ProgramWriter<'p> {
             oa_flags,
             name: &name.0,
         })
+    }
+
+    /// The `"A"` and `"OA"` flags of parameter op `op` whose attributes
+    /// are `found`, by [`param_form::NAMES`] slot.
+    fn parameter_flags(
+        &mut self,
+        op: OpId,
+        found: &[Option<Attribute>; param_form::NAMES.len()],
+    ) -> Result<([bool; 3], [bool; 3]), WriteError> {
+        let ctx = self.ctx;
+        let (mut a_flags, mut oa_flags) = ([false; 3], [false; 3]);
+        let slots = a_flags.iter_mut().zip(param_form::A_FLAGS);
+        for (slot, (attr, default)) in slots.chain(oa_flags.iter_mut().zip(param_form::OA_FLAGS)) {
+            *slot = match found[attr.index()] {
+                None => default,
+                Some(a) => self.kept.cache.flag_of(ctx, a).ok_or_else(|| {
+                    self.unsupported(op, format!("`{}` must be a [bool] array", attr.name()))
+                })?,
+            };
+        }
+        Ok((a_flags, oa_flags))
     }
 
     /// The short form `{"#":"p","A":[d,p,c,name],"DA":[...],"O":{...},"OA":[...],"QA":[...]}`.
@@ -660,5 +684,51 @@ fn write_numbered(w: &mut JsonWriter<'_>, prefix: &str, n: u64) {
             pir_json::number::write_u64(out, n);
             out.push(b'"');
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// A file of parameters in Paddle's short form, one per `(A, OA)` flags.
+    fn parameters_file(flags: &[(&str, &str)]) -> String {
+        let ty = r##"{"#":"0.t_dtensor","D":[{"#":"0.t_f32"},[4],"NCHW",[],0]}"##;
+        let ops: Vec<String> = (1..)
+            .zip(flags)
+            .map(|(id, (a, oa))| {
+                format!(
+                    r##"{{"#":"p","A":[{a},"w{id}"],"DA":[],"O":{{"%":{id},"TT":{ty}}},"OA":[{oa}],"QA":[]}}"##
+                )
+            })
+            .collect();
+        format!(
+            r##"{{"base_code":{{"magic":"pir","trainable":true,"version":4}},"program":{{"regions":[{{"#":"region_0","blocks":[{{"#":"block_0","args":[],"ops":[{}]}}]}}]}}}}"##,
+            ops.join(",")
+        )
+    }
+
+    /// Parameters whose flags differ from the one before, and parameters
+    /// that share them, are written with their own flags, in a first write
+    /// of the context and in the next.
+    #[test]
+    fn parameters_keep_their_own_flags() {
+        let file = parameters_file(&[
+            ("0,1,1", "1,0,1"),
+            ("0,1,1", "1,0,1"),
+            ("1,0,0", "0,1,0"),
+            ("0,1,1", "1,0,1"),
+            ("0,1,0", "1,1,1"),
+            ("0,1,0", "1,1,1"),
+        ]);
+        let ctx = pir_dialects::pd_op_context();
+        for _ in 0..2 {
+            let loaded =
+                crate::read_any_slice(ctx.clone(), file.as_bytes(), &Default::default()).unwrap();
+            let written = write_to_vec(&loaded.program, &WriteOptions::default()).unwrap();
+            assert_eq!(String::from_utf8(written).unwrap(), file);
+        }
     }
 }

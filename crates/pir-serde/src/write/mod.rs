@@ -540,25 +540,30 @@ impl<'p> ProgramWriter<'p> {
     fn parameter_fields(&mut self, op: OpId) -> Result<ParameterFields<'p>, WriteError> {
         let p = self.program;
         let ctx = self.ctx;
-        // One pass over the attributes, placing each by its name.
+        // The attributes placed by their names.
         let mut found: [Option<Attribute>; param_form::NAMES.len()] =
             [None; param_form::NAMES.len()];
-        for (k, &(n, a)) in ctx.dict_entries(p.attrs(op)).iter().enumerate() {
-            // A parameter read from Paddle's file has its attributes in the
-            // order of the slots: tried first.
-            let slots = &self.names.parameter_attrs;
-            let slot = match slots.get(k) {
-                Some(&s) if s == Some(n) => Some(k),
-                _ => slots.iter().position(|s| *s == Some(n)),
-            };
-            match slot {
-                Some(i) => found[i] = found[i].or(Some(a)),
-                None => {
-                    let n = ctx.symbol_str(n);
-                    return Err(self.unsupported(
-                        op,
-                        format!("attribute `{n}` cannot be saved on a parameter op"),
-                    ));
+        let entries = ctx.dict_entries(p.attrs(op));
+        let slots = &self.names.parameter_attrs;
+        // A parameter read from Paddle's file has its attributes in the
+        // order of the slots: placed at once.
+        let in_slot_order = entries.len() <= slots.len()
+            && entries.iter().zip(slots).all(|(&(n, _), &s)| s == Some(n));
+        if in_slot_order {
+            for (slot, &(_, a)) in found.iter_mut().zip(entries) {
+                *slot = Some(a);
+            }
+        } else {
+            for &(n, a) in entries {
+                match slots.iter().position(|s| *s == Some(n)) {
+                    Some(i) => found[i] = found[i].or(Some(a)),
+                    None => {
+                        let n = ctx.symbol_str(n);
+                        return Err(self.unsupported(
+                            op,
+                            format!("attribute `{n}` cannot be saved on a parameter op"),
+                        ));
+                    }
                 }
             }
         }

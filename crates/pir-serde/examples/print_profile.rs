@@ -19,6 +19,8 @@ use std::time::Instant;
 
 use pir_core::Program;
 
+mod profile;
+
 /// The allocator the `pir` command uses.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -46,14 +48,8 @@ fn steady_print(program: &Program) -> Vec<u8> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    const USAGE: &str = "usage: print_profile FILE [--repeat N]";
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (path, repeat) = match args.as_slice() {
-        [path] => (path, 1),
-        [path, flag, n] if flag == "--repeat" => (path, n.parse::<usize>()?),
-        _ => return Err(USAGE.into()),
-    };
-    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let (path, repeat) = profile::file_and_repeat("usage: print_profile FILE [--repeat N]")?;
+    let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
     let ctx = pir_dialects::pd_op_context();
     let load = || pir_serde::read_any_slice(ctx.clone(), &bytes, &Default::default());
     let loaded = load()?;
@@ -67,8 +63,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // One more, on its own in a profile: the second print still keeps the
     // texts of what the first met once, this one only copies.
     std::hint::black_box(steady_print(&load()?.program));
-    times.sort_by(f64::total_cmp);
-    let repeated_ms = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+    let repeated_ms = profile::median(&mut times);
     println!("{{\"file\":{path:?},\"bytes\":{len},\"first_print_ms\":{first_ms:.4},\"print_ms\":{repeated_ms:.4}}}");
     Ok(())
 }

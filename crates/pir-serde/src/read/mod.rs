@@ -379,7 +379,7 @@ struct Kept {
     /// Op kinds' templates (see [`template`]).
     templates: template::Templates,
     /// The last read's buffers, emptied.
-    buffers: tables::Buffers,
+    buffers: tables::Buffers<'static>,
 }
 
 impl Kept {
@@ -521,14 +521,15 @@ impl<'o, 'a> Reader<'o, 'a> {
         self.kept.templates.read_ended();
         // Taken field by field: the reader and its scanner are large to move.
         use std::mem::take;
-        self.kept.buffers = tables::Buffers::emptied(tables::Leftovers {
+        self.kept.buffers = tables::Buffers {
             batch: take(&mut self.batch),
             resolved: take(&mut self.resolved),
             values: take(&mut self.values.dense),
             scanner: self.scanner.take_tables(),
             type_cache: take(&mut self.type_cache),
             entry_cache: take(&mut self.entry_cache),
-        });
+        }
+        .emptied();
         let Reader {
             ctx, program, kept, ..
         } = self;

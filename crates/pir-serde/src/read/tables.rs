@@ -62,21 +62,12 @@ pub(super) fn room_bytes<T>(list: &Vec<T>) -> usize {
     list.capacity() * std::mem::size_of::<T>()
 }
 
-/// A read's buffers, emptied, that the context keeps for the next read
-/// (see [`Kept`](super::Kept)): made and freed at every read, they were
-/// 3-5 % of reading a model of ten ops.
+/// A read's buffers: those of a read that has ended, emptied
+/// ([`Buffers::emptied`]), are what the context keeps for the next read
+/// (see [`Kept`](super::Kept)), as `Buffers<'static>`: made and freed at
+/// every read, they were 3-5 % of reading a model of ten ops.
 #[derive(Default)]
-pub(super) struct Buffers {
-    pub(super) batch: Batch<'static>,
-    pub(super) resolved: Resolved,
-    pub(super) values: Vec<Option<ValueId>>,
-    pub(super) scanner: ScannerTables<'static>,
-    pub(super) type_cache: FxHashMap<&'static str, Type>,
-    pub(super) entry_cache: FxHashMap<&'static str, (Symbol, Attribute)>,
-}
-
-/// What a read leaves of its buffers (see [`Buffers::emptied`]).
-pub(super) struct Leftovers<'a> {
+pub(super) struct Buffers<'a> {
     pub(super) batch: Batch<'a>,
     pub(super) resolved: Resolved,
     pub(super) values: Vec<Option<ValueId>>,
@@ -85,22 +76,23 @@ pub(super) struct Leftovers<'a> {
     pub(super) entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
 }
 
-impl Buffers {
+impl Buffers<'_> {
     /// Buffers larger than this (a large model's value table) are dropped
     /// rather than held idle between reads.
     const MAX_BYTES: usize = 256 << 10;
 
-    /// The buffers of a read that has ended, emptied.
-    pub(super) fn emptied(left: Leftovers<'_>) -> Buffers {
-        let mut values = left.values;
+    /// The buffers of a read that has ended, emptied, for texts of any
+    /// lifetime.
+    pub(super) fn emptied(self) -> Buffers<'static> {
+        let mut values = self.values;
         values.clear();
         let buffers = Buffers {
-            batch: left.batch.recycled(),
-            resolved: left.resolved.cleared(),
+            batch: self.batch.recycled(),
+            resolved: self.resolved.cleared(),
             values,
-            scanner: left.scanner.map(emptied_table),
-            type_cache: emptied_table(left.type_cache),
-            entry_cache: emptied_table(left.entry_cache),
+            scanner: self.scanner.map(emptied_table),
+            type_cache: emptied_table(self.type_cache),
+            entry_cache: emptied_table(self.entry_cache),
         };
         match buffers.bytes() <= Self::MAX_BYTES {
             true => buffers,

@@ -48,4 +48,4 @@ pub use parser::{
 };
 pub use path::Path;
 pub use stream::{Open, Stream};
-pub use writer::{write_escaped_string, Writer};
+pub use writer::{needs_escape, write_escaped_string, Writer};

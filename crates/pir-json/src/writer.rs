@@ -80,7 +80,7 @@ pub fn write_escaped_string(out: &mut Vec<u8>, s: &str) {
 
 /// True if any byte of `bytes` must be escaped (`"`, `\` or below 0x20).
 #[inline(always)]
-fn needs_escape(bytes: &[u8]) -> bool {
+pub fn needs_escape(bytes: &[u8]) -> bool {
     let mut chunks = bytes.chunks_exact(8);
     for chunk in &mut chunks {
         let mut word = [0u8; 8];

@@ -32,33 +32,36 @@ pub fn decompress_op_name(name: &str) -> Result<std::borrow::Cow<'_, str>, &str>
     }
 }
 
+/// The dialect id and the rest of `name` whose prefix is a dialect
+/// Paddle knows (`pd_op.matmul` → `("1", "matmul")`).
+fn compressed_parts(name: &str) -> Option<(&'static str, &str)> {
+    let (prefix, rest) = name.split_once('.')?;
+    let (_, id) = DIALECT_IDS.iter().find(|(d, _)| *d == prefix)?;
+    Some((id, rest))
+}
+
 /// `pd_op.matmul` → `1.matmul`; unknown prefixes are kept as they are (as Paddle does).
 pub fn compress_op_name(name: &str) -> std::borrow::Cow<'_, str> {
-    if let Some((prefix, rest)) = name.split_once('.') {
-        if let Some((_, id)) = DIALECT_IDS.iter().find(|(d, _)| *d == prefix) {
-            return format!("{id}.{rest}").into();
-        }
+    match compressed_parts(name) {
+        Some((id, rest)) => format!("{id}.{rest}").into(),
+        None => name.into(),
     }
-    name.into()
 }
 
 /// Appends the JSON string of `name` compressed (see [`compress_op_name`]),
 /// in place: the compressed name is built on its own only in the rare case
 /// that it needs escaping.
 pub fn write_compressed_op_name(out: &mut Vec<u8>, name: &str) {
-    if let Some((prefix, rest)) = name.split_once('.') {
-        if let Some((_, id)) = DIALECT_IDS.iter().find(|(d, _)| *d == prefix) {
-            if !rest.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-                out.push(b'"');
-                out.extend_from_slice(id.as_bytes());
-                out.push(b'.');
-                out.extend_from_slice(rest.as_bytes());
-                out.push(b'"');
-                return;
-            }
+    match compressed_parts(name) {
+        Some((id, rest)) if !pir_json::needs_escape(rest.as_bytes()) => {
+            out.push(b'"');
+            out.extend_from_slice(id.as_bytes());
+            out.push(b'.');
+            out.extend_from_slice(rest.as_bytes());
+            out.push(b'"');
         }
+        _ => pir_json::write_escaped_string(out, &compress_op_name(name)),
     }
-    pir_json::write_escaped_string(out, &compress_op_name(name));
 }
 
 #[cfg(test)]

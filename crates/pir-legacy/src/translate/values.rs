@@ -181,10 +181,12 @@ impl<'d> Scopes<'d> {
         match self.scopes[scope].map.entry(Name(name)) {
             Entry::Occupied(mut e) => {
                 let stack = e.get_mut();
-                if let Some(old) = stack.current.replace(info) {
-                    if old.by_vector || info.by_vector {
-                        self.by_vector.rebind(name, old.by_vector, info.by_vector);
-                    }
+                let old = stack.current.replace(info);
+                let was_by_vector = old.is_some_and(|old| old.by_vector);
+                if was_by_vector || info.by_vector {
+                    self.by_vector.rebind(name, was_by_vector, info.by_vector);
+                }
+                if let Some(old) = old {
                     stack.older.push(old);
                 }
             }

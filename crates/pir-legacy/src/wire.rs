@@ -63,18 +63,42 @@ impl fmt::Display for WireError {
 impl std::error::Error for WireError {}
 
 /// `bytes` as text when they are UTF-8. Names and strings of a model are
-/// nearly always short and ASCII, which one word-at-a-time check settles;
-/// the general check (`std::str::from_utf8`, byte by byte on short input)
-/// takes the rest.
+/// nearly always short and ASCII, which [`is_short_ascii`] settles in a few
+/// loads; the general check (`std::str::from_utf8`, byte by byte on short
+/// input) takes the rest.
 #[inline]
 #[allow(unsafe_code)]
 pub fn utf8(bytes: &[u8]) -> Option<&str> {
-    if bytes.is_ascii() {
+    if is_short_ascii(bytes) {
         // SAFETY: every ASCII byte sequence is valid UTF-8.
         Some(unsafe { std::str::from_utf8_unchecked(bytes) })
     } else {
         std::str::from_utf8(bytes).ok()
     }
+}
+
+/// Whether `bytes` are ASCII: up to 32 bytes as two overlapping words from
+/// both ends (no loop: `is_ascii` checks the bytes past the last whole word
+/// one by one, which cost about as much as the rest of reading a name),
+/// longer ones by `is_ascii`.
+#[inline(always)]
+fn is_short_ascii(bytes: &[u8]) -> bool {
+    if let (Some(head), Some(tail)) = (bytes.first_chunk::<16>(), bytes.last_chunk::<16>()) {
+        if bytes.len() > 32 {
+            return bytes.is_ascii();
+        }
+        let high = u128::from_ne_bytes([0x80; 16]);
+        return (u128::from_ne_bytes(*head) | u128::from_ne_bytes(*tail)) & high == 0;
+    }
+    if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        let high = u64::from_ne_bytes([0x80; 8]);
+        return (u64::from_ne_bytes(*head) | u64::from_ne_bytes(*tail)) & high == 0;
+    }
+    if let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        let high = u32::from_ne_bytes([0x80; 4]);
+        return (u32::from_ne_bytes(*head) | u32::from_ne_bytes(*tail)) & high == 0;
+    }
+    bytes.iter().fold(0, |acc, &b| acc | b) < 0x80
 }
 
 /// [`utf8`] for long text (a list of call-stack lines): ASCII checked by an

@@ -11,9 +11,8 @@
 
 mod check;
 mod decode;
+mod names;
 mod version;
-
-use rustc_hash::FxHashMap;
 
 use crate::compat::LegacyAttrKind;
 use crate::error::Location;
@@ -593,13 +592,13 @@ pub struct BlockDesc<'a> {
     /// Ops in order.
     pub ops: Vec<OpDesc<'a>>,
     /// Index in `vars` of the first variable of each name.
-    by_name: FxHashMap<Name<'a>, usize>,
+    by_name: names::VarIndex,
 }
 
 impl<'a> BlockDesc<'a> {
     /// The block's own variable `name` (the first, if declared twice).
     pub fn var(&self, name: &str) -> Option<&VarDesc<'a>> {
-        self.vars.get(*self.by_name.get(&Name(name))?)
+        self.vars.get(self.by_name.get(&self.vars, name)?)
     }
 }
 
@@ -628,7 +627,7 @@ impl<'a> ProgramDesc<'a> {
         // bound keeps a look-up short in blocks edited after that check.
         for _ in 0..=MAX_DEPTH {
             let blk = self.blocks.get(b)?;
-            if let Some(&i) = blk.by_name.get(&Name(name)) {
+            if let Some(i) = blk.by_name.get(&blk.vars, name) {
                 return Some((b, i));
             }
             b = usize::try_from(blk.parent_idx).ok()?;

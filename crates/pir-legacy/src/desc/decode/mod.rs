@@ -192,7 +192,7 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
         forward_block_idx: -1,
         vars: Vec::with_capacity(vars.min(MAX_VARS_PER_BLOCK)),
         ops: Vec::with_capacity(ops.min(MAX_OPS_PER_BLOCK)),
-        by_name: FxHashMap::default(),
+        by_name: Default::default(),
     };
     while r.has_more() {
         // Most variables: a short message in the layout `canonical` reads
@@ -242,10 +242,7 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
             _ => r.skip(field, wire)?,
         }
     }
-    block.by_name.reserve(block.vars.len());
-    for (i, v) in block.vars.iter().enumerate() {
-        block.by_name.entry(super::Name(v.name)).or_insert(i);
-    }
+    block.by_name = super::names::VarIndex::new(&block.vars);
     Ok(block)
 }
 

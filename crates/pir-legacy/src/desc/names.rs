@@ -1,0 +1,194 @@
+//! A block's variables by name: the translator looks a variable up for
+//! nearly every argument of every op, so the index is a small open-addressing
+//! table of variable indices whose look-up hashes a short name in one
+//! multiplication and compares it inline ([`name_eq`]), rather than a
+//! general hash map of names (its hashing and probing cost twice as much).
+
+use super::{name_eq, VarDesc};
+
+/// Where each name of a block's variables is first declared, built once the
+/// block is read ([`VarIndex::new`]) and asked with the same variables
+/// ([`VarIndex::get`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct VarIndex {
+    /// A power of two of entries, at most half of them used (so a probe
+    /// always meets an empty one): the hash's high half, to tell most
+    /// other names without reading them, and the variable's index plus one
+    /// (0: empty).
+    slots: Vec<(u32, u32)>,
+}
+
+impl VarIndex {
+    /// The index of `vars` (the first of each name; at most
+    /// [`super::MAX_VARS_PER_BLOCK`], so indices fit 32 bits).
+    pub(crate) fn new(vars: &[VarDesc<'_>]) -> VarIndex {
+        if vars.is_empty() {
+            return VarIndex::default();
+        }
+        let size = (2 * vars.len()).next_power_of_two();
+        let mask = size - 1;
+        let mut slots = vec![(0u32, 0u32); size];
+        for (i, var) in vars.iter().enumerate() {
+            let Ok(entry) = u32::try_from(i + 1) else {
+                break;
+            };
+            let (tag, mut at) = split(hash(var.name), mask);
+            while let Some(&(t, e)) = slots.get(at) {
+                if e == 0 {
+                    slots[at] = (tag, entry);
+                    break;
+                }
+                let earlier = &vars[e as usize - 1];
+                if t == tag && name_eq(earlier.name, var.name) {
+                    break;
+                }
+                at = (at + 1) & mask;
+            }
+        }
+        VarIndex { slots }
+    }
+
+    /// The index in `vars` (the variables it was built from) of the first
+    /// variable named `name`.
+    #[inline]
+    pub(crate) fn get(&self, vars: &[VarDesc<'_>], name: &str) -> Option<usize> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let (tag, mut at) = split(hash(name), mask);
+        loop {
+            let &(t, e) = self.slots.get(at)?;
+            let i = (e as usize).checked_sub(1)?;
+            if t == tag && vars.get(i).is_some_and(|v| name_eq(v.name, name)) {
+                return Some(i);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+}
+
+/// A hash's tag (high half) and first slot (low bits).
+#[inline(always)]
+fn split(hash: u64, mask: usize) -> (u32, usize) {
+    ((hash >> 32) as u32, hash as usize & mask)
+}
+
+/// The high and low halves of the product, folded (as `foldhash` and
+/// `rustc-hash` mix): every bit of either input moves most of the output.
+#[inline(always)]
+fn mix(a: u64, b: u64) -> u64 {
+    let p = u128::from(a) * u128::from(b);
+    (p as u64) ^ (p >> 64) as u64
+}
+
+/// A hash of every byte of `name`: names up to 16 bytes (most) as two
+/// overlapping words from both ends and one [`mix`], longer ones with one
+/// more per further 8 bytes.
+#[inline(always)]
+fn hash(name: &str) -> u64 {
+    const SEED: u64 = 0x243f_6a88_85a3_08d3;
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let b = name.as_bytes();
+    let n = b.len();
+    let word = |at: usize| {
+        b.get(at..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    let (head, tail) = if let (Some(h), Some(t)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        (u64::from_le_bytes(*h), u64::from_le_bytes(*t))
+    } else if let (Some(h), Some(t)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        (
+            u64::from(u32::from_le_bytes(*h)),
+            u64::from(u32::from_le_bytes(*t)),
+        )
+    } else {
+        // Up to three bytes: the first, middle and last cover them all.
+        let byte = |i: usize| b.get(i).copied().map_or(0, u64::from);
+        (
+            byte(0) | byte(n / 2) << 8 | byte(n.saturating_sub(1)) << 16,
+            0,
+        )
+    };
+    let mut h = mix(head ^ SEED, tail ^ K ^ n as u64);
+    // Past 16 bytes, the bytes between the two words, 8 at a time (the
+    // last step overlapping the tail's word).
+    let mut at = 8;
+    while at + 8 < n {
+        h = mix(h ^ word(at.min(n - 16)), K);
+        at += 8;
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desc::{VarDesc, VarKind};
+
+    fn var(name: &str) -> VarDesc<'_> {
+        VarDesc {
+            name,
+            kind: VarKind::DenseTensor,
+            tensor: None,
+            tuple: Vec::new(),
+            reader: Vec::new(),
+            persistable: false,
+            need_check_feed: false,
+            is_parameter: false,
+            stop_gradient: false,
+        }
+    }
+
+    /// Names of every length around the word sizes, differing in one byte
+    /// anywhere, repeated, and the empty name: each found at its first
+    /// declaration, and names never declared not found.
+    #[test]
+    fn every_name_is_found_at_its_first_declaration() {
+        let mut names = vec![String::new()];
+        for len in 1..=40 {
+            let base: String = (0..len)
+                .map(|i| char::from(b'a' + (i % 26) as u8))
+                .collect();
+            names.push(base.clone());
+            for at in 0..len {
+                let mut other = base.clone().into_bytes();
+                other[at] = b'Z';
+                names.push(String::from_utf8(other).unwrap());
+            }
+        }
+        // Declared twice: the first counts.
+        let mut declared: Vec<&str> = names.iter().map(String::as_str).collect();
+        declared.extend(names.iter().step_by(7).map(String::as_str));
+        let vars: Vec<VarDesc<'_>> = declared.iter().map(|n| var(n)).collect();
+        let index = VarIndex::new(&vars);
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(index.get(&vars, name), Some(i), "{name:?}");
+        }
+        for absent in [
+            "?",
+            "??",
+            "abcdefgh?",
+            "abcdefghijklmnopqrstuvwxyzabcdefghijklmn?",
+        ] {
+            assert_eq!(index.get(&vars, absent), None, "{absent:?}");
+        }
+    }
+
+    #[test]
+    fn an_empty_block_finds_nothing() {
+        let index = VarIndex::new(&[]);
+        assert_eq!(index.get(&[], ""), None);
+        assert_eq!(index.get(&[var("x")], "x"), None);
+    }
+
+    /// Names that differ only between their first and last eight bytes
+    /// hash apart (a hash of the ends alone would put them all in one
+    /// chain).
+    #[test]
+    fn the_middle_of_long_names_counts() {
+        let names: Vec<String> = (0..1000)
+            .map(|i| format!("prefix__{i:08}__suffix"))
+            .collect();
+        let hashes: std::collections::HashSet<u64> = names.iter().map(|n| hash(n)).collect();
+        assert_eq!(hashes.len(), names.len());
+    }
+}

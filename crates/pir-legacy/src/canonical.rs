@@ -102,6 +102,31 @@ fn is_exactly<const N: usize>(b: &[u8], known: &[u8; N]) -> bool {
     <&[u8; N]>::try_from(b).is_ok_and(|a| a == known)
 }
 
+/// [`is_exactly`] for more than 64 bytes, which the compiler compares by a
+/// call to `bcmp`: 16 bytes at a time (the last step overlapping), inline.
+#[inline(always)]
+fn is_exactly_long<const N: usize>(b: &[u8], known: &[u8; N]) -> bool {
+    let word = |s: &[u8], at: usize| {
+        s.get(at..)
+            .and_then(<[u8]>::first_chunk::<16>)
+            .map(|w| u128::from_ne_bytes(*w))
+    };
+    if b.len() != N || N < 16 {
+        return is_exactly(b, known);
+    }
+    let mut diff = 0;
+    let mut at = 0;
+    while at < N {
+        let i = at.min(N - 16);
+        match (word(b, i), word(known, i)) {
+            (Some(x), Some(y)) => diff |= x ^ y,
+            _ => return false,
+        }
+        at += 16;
+    }
+    diff == 0
+}
+
 /// The bookkeeping attributes Paddle 2.x saves on nearly every op, with the
 /// value nearly every op has (`op_role` 0, no `op_role_var`, no call stack,
 /// no device, the root name scope, no quantization): most of a model's
@@ -144,7 +169,7 @@ pub(crate) const BOOKKEEPING_RUN_LEN: usize = BOOKKEEPING_RUN.len();
 pub(crate) fn bookkeeping_run(b: &[u8]) -> Option<[(&'static str, AttrValue<'static>); 4]> {
     let head = b.get(..BOOKKEEPING_RUN_LEN)?;
     // The key, length and name length first: most fields differ there.
-    if head[..4] != BOOKKEEPING_RUN[..4] || !is_exactly(head, BOOKKEEPING_RUN) {
+    if head[..4] != BOOKKEEPING_RUN[..4] || !is_exactly_long(head, BOOKKEEPING_RUN) {
         return None;
     }
     Some([
@@ -189,17 +214,34 @@ pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
     // exactly when each string is, and each string is a piece of it.
     let text = utf8(b)?;
     let (name, mut rest) = short_field(0x0a, b)?;
-    let mut slot = Slot {
-        name: text.get(2..2 + name.len())?,
-        args: Args::new(),
-    };
+    let name = text.get(2..2 + name.len())?;
+    // The arguments that fit inline (nearly all) are gathered in place and
+    // made into a list at once, as [`dims`] does.
+    let mut head = [""; 2];
+    let mut n = 0;
     while !rest.is_empty() {
         let (arg, after) = short_field(0x12, rest)?;
         let start = b.len() - rest.len() + 2;
-        slot.args.push(text.get(start..start + arg.len())?);
+        let arg = text.get(start..start + arg.len())?;
         rest = after;
+        if n == head.len() {
+            let mut args = Args::from(&head[..]);
+            args.push(arg);
+            while !rest.is_empty() {
+                let (arg, after) = short_field(0x12, rest)?;
+                let start = b.len() - rest.len() + 2;
+                args.push(text.get(start..start + arg.len())?);
+                rest = after;
+            }
+            return Some(Slot { name, args });
+        }
+        head[n] = arg;
+        n += 1;
     }
-    Some(slot)
+    Some(Slot {
+        name,
+        args: Args::from_array_prefix(head, n),
+    })
 }
 
 /// A `VarDesc` of a dense tensor as Paddle writes it: `0a n NAME`, then

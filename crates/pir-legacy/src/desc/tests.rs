@@ -103,6 +103,7 @@ fn round_trip_through_protobuf_keeps_every_attribute_kind() {
     assert_eq!(op.attr("d"), Some(&AttrValue::Float64s(vec![0.5])));
     assert_eq!(op.attr("s"), Some(&AttrValue::Scalar(ScalarValue::Long(9))));
     assert_eq!(op.attr("vs"), Some(&AttrValue::Vars(vec!["w"])));
+    assert!(op.has_var_attrs, "`vs` holds a variable");
     assert_eq!(op.attr("blk"), Some(&AttrValue::Block(0)));
     let w = desc.find_var(0, "w").unwrap();
     assert_eq!((w.dtype(), w.shape()), (DataKind::Fp32, &[2i64, 3][..]));
@@ -155,6 +156,7 @@ fn repeated_names_replace_in_place() {
             })
             .collect();
         assert_eq!(got, want);
+        assert!(!op.has_var_attrs, "no attribute holds variables");
         let names = |slots: &[Slot<'_>]| -> Vec<(String, Vec<String>)> {
             slots
                 .iter()

@@ -561,6 +561,9 @@ fn decode_op<'a>(
     let mut attr_index = FxHashMap::default();
     // Set once a slot comes out of Paddle's order.
     let mut unsorted = None;
+    // Whether the general reader read an attribute: the one-step readers
+    // read no kind that holds variables.
+    let mut general_attrs = false;
     let slots_full = |op: &OpDesc<'a>| LegacyError::Limit {
         at: Box::new(op_location(b, i, op.op_type)),
         message: format!("more than {MAX_OP_ENTRIES} slots"),
@@ -651,6 +654,7 @@ fn decode_op<'a>(
                     Some((name, value)) => (name, Ok(value)),
                     None => {
                         decode_attr(&mut m, raw)?;
+                        general_attrs = true;
                         (raw.name, attr_value(raw))
                     }
                 };
@@ -687,9 +691,10 @@ fn decode_op<'a>(
     }
     op.attr_bytes = super::Layout(tail.bytes(op_bytes, start));
     op.extra = crate::compat::compat().extra_attrs(op.op_type);
-    op.has_var_attrs = op
-        .attrs
-        .iter()
-        .any(|a| matches!(a.value, AttrValue::Var(_) | AttrValue::Vars(_)));
+    op.has_var_attrs = general_attrs
+        && op
+            .attrs
+            .iter()
+            .any(|a| matches!(a.value, AttrValue::Var(_) | AttrValue::Vars(_)));
     Ok(op)
 }

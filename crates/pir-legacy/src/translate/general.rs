@@ -256,7 +256,13 @@ impl<'d> Translator<'d> {
         for (i, (input, v)) in def.inputs.iter().zip(operands).enumerate() {
             let Some(v) = *v else { continue };
             let ty = self.program.value_type(v);
-            if !value_kinds::fits(&self.ctx, ty, input.kind, input.mutable_attribute) {
+            let fits = self.memo.borrow_mut().fits.fits(
+                &self.ctx,
+                ty,
+                input.kind,
+                input.mutable_attribute,
+            );
+            if !fits {
                 return Err(self.unsupported(
                     op.op_type,
                     format!(

@@ -7,7 +7,7 @@ use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 
 use pir_core::{AttrDict, Attribute, IrContext, Symbol, Type};
-use pir_dialects::op_def::{AttrKind, ElementKind, OpDef};
+use pir_dialects::op_def::{AttrKind, ElementKind, OpDef, ValueKind};
 use pir_dialects::pd_op::attrs::DataType;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet, FxHasher};
 
@@ -54,6 +54,8 @@ pub(crate) struct ContextMemo {
     parameter_dicts: FxHashMap<[Attribute; 3], AttrDict>,
     /// Attributes found to have a kind a definition declares.
     pub kinds: KindMatches,
+    /// Operand types found to fit the kind an input declares.
+    pub fits: FitMatches,
     /// The general path's attributes by definition, legacy op type and the
     /// op's attribute bytes (see [`ContextMemo::general_attrs`]).
     general_attrs: FxHashMap<u64, GeneralAttrs>,
@@ -128,6 +130,40 @@ impl KindMatches {
             self.cache[bucket] = (attr, kind);
         }
         matches
+    }
+}
+
+/// Operand types found to fit the kind an input declares (see
+/// [`FitMatches::fits`]).
+#[derive(Default)]
+pub(crate) struct FitMatches {
+    /// The last fit found in each of [`FIT_CACHE`] hash buckets.
+    cache: Vec<(Type, ValueKind, bool)>,
+}
+
+/// Buckets of [`FitMatches::cache`].
+const FIT_CACHE: usize = 256;
+
+impl FitMatches {
+    /// Whether a value of type `ty` may be an operand declared `kind`
+    /// ([`pir_dialects::value_kinds::fits`]), a fit remembered: every
+    /// operand is checked, and a model's operands have a few types.
+    #[inline]
+    pub fn fits(&mut self, ctx: &IrContext, ty: Type, kind: ValueKind, mutable: bool) -> bool {
+        let h = FxBuildHasher.hash_one((ty, kind, mutable));
+        let bucket = (h >> 32) as usize % FIT_CACHE;
+        if self.cache.get(bucket) == Some(&(ty, kind, mutable)) {
+            return true;
+        }
+        let fits = pir_dialects::value_kinds::fits(ctx, ty, kind, mutable);
+        if fits {
+            if self.cache.is_empty() {
+                // `Any` fits every type: an empty bucket says nothing false.
+                self.cache = vec![(Type::NULL, ValueKind::Any, false); FIT_CACHE];
+            }
+            self.cache[bucket] = (ty, kind, mutable);
+        }
+        fits
     }
 }
 

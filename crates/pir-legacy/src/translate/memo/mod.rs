@@ -323,6 +323,38 @@ mod tests {
         assert!(def("pd_op.add").is_some() && def("pd_op.nope").is_none());
     }
 
+    /// Remembered fits answer as the check itself, asked again or not.
+    #[test]
+    fn operand_fits_are_those_of_the_check() {
+        use pir_core::builtin::{DenseTensorType, ScalarType};
+        use pir_dialects::op_def::ValueKind;
+        let ctx = pir_dialects::pd_op_context();
+        let f32 = ctx.intern_type(ScalarType::F32);
+        let dense = DenseTensorType::get(&ctx, f32, &[2, 3]);
+        let array = ctx.intern_type(pir_dialects::pd_op::types::DenseTensorArrayType {
+            dtype: f32,
+            dims: vec![2, 3].into(),
+            layout: pir_core::builtin::DataLayout::NCHW,
+        });
+        let mut fits = context::FitMatches::default();
+        for _ in 0..2 {
+            for ty in [dense, array, pir_core::Type::NULL] {
+                for kind in [
+                    ValueKind::DenseTensor,
+                    ValueKind::DenseTensorArray,
+                    ValueKind::VectorDenseTensor,
+                    ValueKind::Any,
+                ] {
+                    for mutable in [false, true] {
+                        let want = pir_dialects::value_kinds::fits(&ctx, ty, kind, mutable);
+                        assert_eq!(fits.fits(&ctx, ty, kind, mutable), want, "{kind:?}");
+                    }
+                }
+            }
+        }
+        assert!(!fits.fits(&ctx, array, ValueKind::DenseTensor, false));
+    }
+
     #[test]
     fn targets_and_plans_are_shared() {
         let d = target("elementwise_add", false).map(|d| d.name.as_str());

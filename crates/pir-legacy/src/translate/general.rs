@@ -15,7 +15,7 @@ use pir_dialects::op_def::{AttrKind, OpDef, ValueKind};
 use pir_dialects::value_kinds;
 
 use super::attrs::{self, missing_attr_defaults, AttrMap, Fallback};
-use super::values::{ScopeId, VarInfo};
+use super::values::{Declared, ScopeId, VarInfo};
 use super::{OpSite, Translator, Writer};
 use crate::compat::compat;
 use crate::desc::{AttrValue, OpDesc, VarKind};
@@ -28,8 +28,55 @@ const EMPTY_VAR: &str = "@EMPTY@";
 /// op's attribute bytes ([`super::memo::ContextMemo::general_attrs`]).
 const MIN_REMEMBERED_ATTRS: usize = 3;
 
-/// Where each output variable lands: (variable, result index, index in a vector).
-pub type OutputMap<'d> = InlineVec<(&'d str, usize, usize), 2>;
+/// Where each output variable lands.
+pub type OutputMap<'d> = InlineVec<Landing<'d>, 2>;
+
+/// Where an output variable lands (as small as the variable, result and
+/// element it replaced: op lists of these are moved a few times).
+#[derive(Debug, Clone, Copy)]
+pub struct Landing<'d> {
+    /// The variable.
+    pub name: &'d str,
+    /// The result.
+    result: u32,
+    /// The index in the result, when it is a vector.
+    elem: u32,
+    /// The variable's index among the top block's, when it was found
+    /// declared there ([`NOT_TOP`] otherwise or when not looked up).
+    top: u32,
+}
+
+/// [`Landing::top`] of a variable not known to be the top block's.
+const NOT_TOP: u32 = u32::MAX;
+
+impl<'d> Landing<'d> {
+    /// Variable `name` is result `result` (not looked up).
+    pub fn result(name: &'d str, result: usize) -> Self {
+        Landing::at(name, result, 0, None)
+    }
+
+    /// Variable `name` is element `elem` of result `result`, found declared
+    /// at `declared` when known.
+    fn at(name: &'d str, result: usize, elem: usize, declared: Option<Declared>) -> Self {
+        // Results and elements number at most an op's arguments.
+        let small = |n: usize| u32::try_from(n).unwrap_or(NOT_TOP);
+        let top = match declared {
+            Some((0, i)) => small(i),
+            _ => NOT_TOP,
+        };
+        Landing {
+            name,
+            result: small(result),
+            elem: small(elem),
+            top,
+        }
+    }
+
+    /// Where the variable was found declared, when in the top block.
+    fn declared(&self) -> Option<Declared> {
+        (self.top != NOT_TOP).then_some((0, self.top as usize))
+    }
+}
 /// Operands of an op being made.
 pub type Operands = InlineVec<Option<ValueId>, 6>;
 /// Result types of an op being made.
@@ -353,11 +400,17 @@ impl<'d> Translator<'d> {
             }
             let mut is_vector = is_vector_kind(info.kind) || p.int_array;
             if let [one] = vars {
-                let var = self
-                    .var(b, one)
+                let (vb, vi) = self
+                    .desc
+                    .find_var_pos(b, one)
                     .ok_or_else(|| self.var_err(one, "input variable is not declared"))?;
-                if var.kind == VarKind::DenseTensorArray {
+                if self.desc.blocks[vb].vars[vi].kind == VarKind::DenseTensorArray {
                     is_vector = false;
+                }
+                if !is_vector {
+                    let found = self.lookup_declared(scope, one, Some((vb, vi)))?;
+                    operands.push(Some(found.value));
+                    continue;
                 }
             }
             if !is_vector {
@@ -443,7 +496,7 @@ impl<'d> Translator<'d> {
                         .var_type_at(vb, vi)
                         .map_err(|e| self.var_err(one, e.to_string()))?;
                     types.push(ty);
-                    map.push((one, idx, 0));
+                    map.push(Landing::at(one, idx, 0, Some((vb, vi))));
                     continue;
                 }
             }
@@ -452,7 +505,7 @@ impl<'d> Translator<'d> {
                     None => types.push(Type::NULL),
                     Some(v) => {
                         types.push(self.var_type(b, v)?);
-                        map.push((v, idx, 0));
+                        map.push(Landing::result(v, idx));
                     }
                 }
             } else {
@@ -463,7 +516,7 @@ impl<'d> Translator<'d> {
                     } else {
                         elems.push(self.var_type(b, v)?);
                     }
-                    map.push((v, idx, i));
+                    map.push(Landing::at(v, idx, i, None));
                 }
                 types.push(super::values::vector_type(&self.ctx, &elems));
             }
@@ -558,22 +611,18 @@ impl<'d> Translator<'d> {
     }
 
     /// Binds each output variable to its result (`RecordOpResultMapping`).
-    pub fn record_outputs(
-        &mut self,
-        scope: ScopeId,
-        op: OpId,
-        outputs: &[(&'d str, usize, usize)],
-    ) {
-        for &(name, idx, vec_idx) in outputs {
-            let value = self.program.result(op, idx);
+    pub fn record_outputs(&mut self, scope: ScopeId, op: OpId, outputs: &[Landing<'d>]) {
+        for out in outputs {
+            let value = self.program.result(op, out.result as usize);
             let by_vector = super::values::is_vector(&self.ctx, self.ty(value));
-            self.scopes.push(
+            self.scopes.push_declared(
                 scope,
-                name,
+                out.name,
+                out.declared(),
                 VarInfo {
                     value,
                     by_vector,
-                    index: if by_vector { vec_idx as i32 } else { -1 },
+                    index: if by_vector { out.elem as i32 } else { -1 },
                 },
             );
         }

@@ -155,7 +155,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         memo,
         program: Program::with_capacity(ctx.clone(), room),
         ctx,
-        scopes: Scopes::with_capacity(desc.blocks[0].vars.len()),
+        scopes: Scopes::for_program(desc),
         attrs: Vec::with_capacity(room),
         // Room for the key lists and op types of a typical model:
         // these maps would otherwise grow a few times on every small one.
@@ -412,8 +412,19 @@ impl<'d> Translator<'d> {
 
     /// The current binding of `name`.
     pub fn lookup(&self, scope: ScopeId, name: &str) -> Result<VarInfo> {
+        self.lookup_declared(scope, name, None)
+    }
+
+    /// [`Translator::lookup`] of a name found declared at `declared` from
+    /// the block of `scope`, when known.
+    pub fn lookup_declared(
+        &self,
+        scope: ScopeId,
+        name: &str,
+        declared: Option<values::Declared>,
+    ) -> Result<VarInfo> {
         self.scopes
-            .get(scope, name)
+            .get_declared(scope, name, declared)
             .ok_or_else(|| self.var_err(name, "used before any op defines it"))
     }
 

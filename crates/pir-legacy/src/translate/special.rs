@@ -9,7 +9,7 @@ use pir_dialects::op_def::{AttrKind, OpDef};
 use pir_dialects::pd_op::attrs::{DataTypeAttr, Place, PlaceAttr};
 
 use super::attrs::{self, AttrMap};
-use super::general::{def, has_attr, target_name, Hooks};
+use super::general::{def, has_attr, target_name, Hooks, Landing};
 use super::values::{self, ScopeId, VarInfo};
 use super::{OpSite, Translator};
 use crate::desc::{AttrValue, OpDesc, VarKind};
@@ -564,7 +564,7 @@ impl<'d> Translator<'d> {
             AttrMap::new(),
             0,
         );
-        self.record_outputs(scope, new, &[(out, 0, 0)]);
+        self.record_outputs(scope, new, &[Landing::result(out, 0)]);
         Ok(())
     }
 
@@ -592,7 +592,7 @@ impl<'d> Translator<'d> {
             AttrMap::new(),
             0,
         );
-        let map = vec![(outs[0], 0, 0), (outs[1], 1, 0)];
+        let map = [Landing::result(outs[0], 0), Landing::result(outs[1], 1)];
         self.record_outputs(scope, new, &map);
         Ok(())
     }

@@ -9,7 +9,7 @@ use pir_dialects::pd_op::types::{
 };
 use rustc_hash::FxHashMap;
 
-use crate::desc::{name_eq, DataKind, Name, VarDesc, VarKind};
+use crate::desc::{name_eq, DataKind, Name, ProgramDesc, VarDesc, VarKind};
 use crate::inline::InlineVec;
 
 /// What a variable name is bound to.
@@ -55,11 +55,33 @@ struct Scope<'d> {
     map: FxHashMap<Name<'d>, Stack>,
 }
 
+/// A name of the top scope that the top block declares, with its stack.
+#[derive(Debug, Default)]
+struct TopStack<'d> {
+    /// The name as first bound (empty until then).
+    name: &'d str,
+    stack: Stack,
+}
+
+/// Where the translator found a variable declared, seen from the block of
+/// the op naming it: `ProgramDesc::find_var_pos` of that block and the
+/// name (block, index there).
+pub type Declared = (usize, usize);
+
 /// Nested name scopes: a block's scope sees its parents' names; each name
 /// keeps the stack of values pushed for it (the last one is current).
+///
+/// The top scope keeps the names the top block declares by their index
+/// there, and only the others by name: the general path finds where each
+/// variable it reads or writes is declared anyway, and then binds or looks
+/// it up without hashing its name again.
 #[derive(Debug)]
 pub struct Scopes<'d> {
     scopes: Vec<Scope<'d>>,
+    /// The program whose top block's variables are kept by index.
+    desc: Option<&'d ProgramDesc<'d>>,
+    /// Stacks of the top scope's names the top block declares, by index.
+    top_declared: Vec<TopStack<'d>>,
     /// Names of the top scope in first-insertion order (Paddle's hash map
     /// lists them in an order that follows from it).
     top_keys: Vec<&'d str>,
@@ -135,17 +157,45 @@ impl<'d> Scopes<'d> {
     pub fn new() -> Self {
         Scopes {
             scopes: vec![Scope::default()],
+            desc: None,
+            top_declared: Vec::new(),
             top_keys: Vec::new(),
             by_vector: VectorBindings::new(),
         }
     }
 
-    /// A top scope with room for `n` names.
-    pub fn with_capacity(n: usize) -> Self {
+    /// A top scope for the names of `desc`, with room for every variable
+    /// its top block declares.
+    pub fn for_program(desc: &'d ProgramDesc<'d>) -> Self {
+        let n = desc.blocks.first().map_or(0, |b| b.vars.len());
         let mut s = Scopes::new();
-        s.scopes[TOP].map.reserve(n);
+        s.desc = Some(desc);
+        s.top_declared.resize_with(n, TopStack::default);
         s.top_keys.reserve(n);
         s
+    }
+
+    /// The index of `name` among the top block's variables, when it is
+    /// declared there; `declared` is where it was found from some block, if
+    /// known (found in the top block, that is the index).
+    #[inline]
+    fn top_index(&self, name: &str, declared: Option<Declared>) -> Option<usize> {
+        match declared {
+            Some((0, i)) => Some(i),
+            _ => match self.desc?.find_var_pos(TOP, name)? {
+                (0, i) => Some(i),
+                _ => None,
+            },
+        }
+        .filter(|&i| i < self.top_declared.len())
+    }
+
+    /// The stack of `name` in the top scope, if bound there.
+    fn top_stack(&self, name: &str, declared: Option<Declared>) -> Option<&Stack> {
+        match self.top_index(name, declared) {
+            Some(i) => self.top_declared.get(i).map(|t| &t.stack),
+            None => self.scopes[TOP].map.get(name),
+        }
     }
 
     /// A new scope inside `parent`.
@@ -159,9 +209,40 @@ impl<'d> Scopes<'d> {
 
     /// The current binding of `name`, looking through parents.
     pub fn get(&self, scope: ScopeId, name: &str) -> Option<VarInfo> {
+        self.get_declared(scope, name, None)
+    }
+
+    /// [`Scopes::get`] of a name found declared at `declared` from the
+    /// block of `scope`, when known.
+    #[inline]
+    pub fn get_declared(
+        &self,
+        scope: ScopeId,
+        name: &str,
+        declared: Option<Declared>,
+    ) -> Option<VarInfo> {
+        // The top block's ops reading its variables: one index.
+        if let (TOP, Some((0, i))) = (scope, declared) {
+            if let Some(top) = self.top_declared.get(i) {
+                return top.stack.current;
+            }
+        }
+        self.get_walking(scope, name, declared)
+    }
+
+    /// [`Scopes::get_declared`] through the scopes.
+    fn get_walking(
+        &self,
+        scope: ScopeId,
+        name: &str,
+        declared: Option<Declared>,
+    ) -> Option<VarInfo> {
         let mut s = Some(scope);
         while let Some(id) = s {
-            let sc = &self.scopes[id];
+            if id == TOP {
+                return self.top_stack(name, declared).and_then(|st| st.current);
+            }
+            let sc = self.scopes.get(id)?;
             if let Some(stack) = sc.map.get(&Name(name)) {
                 return stack.current;
             }
@@ -177,7 +258,45 @@ impl<'d> Scopes<'d> {
 
     /// Binds `name` in `scope` (pushing onto its stack).
     pub fn push(&mut self, scope: ScopeId, name: &'d str, info: VarInfo) {
+        self.push_declared(scope, name, None, info);
+    }
+
+    /// [`Scopes::push`] of a name found declared at `declared` from the
+    /// block of `scope`, when known.
+    pub fn push_declared(
+        &mut self,
+        scope: ScopeId,
+        name: &'d str,
+        declared: Option<Declared>,
+        info: VarInfo,
+    ) {
         use std::collections::hash_map::Entry;
+        if scope == TOP {
+            if let Some(i) = self.top_index(name, declared) {
+                let key = self.top_keys.len();
+                let Some(top) = self.top_declared.get_mut(i) else {
+                    return;
+                };
+                let old = top.stack.current.replace(info);
+                match old {
+                    Some(old) => {
+                        if old.by_vector || info.by_vector {
+                            self.by_vector.rebind(name, old.by_vector, info.by_vector);
+                        }
+                        top.stack.older.push(old);
+                    }
+                    None => {
+                        top.name = name;
+                        top.stack.key = key;
+                        self.top_keys.push(name);
+                        if info.by_vector {
+                            self.by_vector.rebind(name, false, true);
+                        }
+                    }
+                }
+                return;
+            }
+        }
         match self.scopes[scope].map.entry(Name(name)) {
             Entry::Occupied(mut e) => {
                 let stack = e.get_mut();
@@ -220,9 +339,7 @@ impl<'d> Scopes<'d> {
 
     /// Every value pushed for `name` in the top scope, oldest first.
     pub fn top_values(&self, name: &str) -> impl Iterator<Item = VarInfo> + '_ {
-        self.scopes[TOP]
-            .map
-            .get(name)
+        self.top_stack(name, None)
             .into_iter()
             .flat_map(|s| s.older.iter().copied().chain(s.current))
     }
@@ -232,10 +349,15 @@ impl<'d> Scopes<'d> {
     pub fn top_entries(
         &self,
     ) -> impl Iterator<Item = (usize, &'d str, impl Iterator<Item = VarInfo> + '_)> + '_ {
-        self.scopes[TOP]
-            .map
+        let declared = self
+            .top_declared
             .iter()
-            .map(|(name, s)| (s.key, name.0, s.older.iter().copied().chain(s.current)))
+            .filter(|t| t.stack.current.is_some())
+            .map(|t| (t.name, &t.stack));
+        let named = self.scopes[TOP].map.iter().map(|(name, s)| (name.0, s));
+        declared
+            .chain(named)
+            .map(|(name, s)| (s.key, name, s.older.iter().copied().chain(s.current)))
     }
 
     /// The names of the top scope in the order they were first bound (the
@@ -392,6 +514,53 @@ pub fn is_vector(ctx: &IrContext, t: Type) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name the top block declares is bound in one place however it is
+    /// named: by its index there or by name.
+    #[test]
+    fn top_block_names_are_bound_alike_by_index_and_by_name() {
+        use prost::Message;
+        let var = |n: &str| crate::desc::tests::tensor_var(n, vec![1]);
+        let proto = crate::proto::ProgramDesc {
+            blocks: vec![crate::proto::BlockDesc {
+                idx: 0,
+                parent_idx: -1,
+                vars: vec![var("a"), var("b")],
+                ops: vec![],
+                forward_block_idx: None,
+            }],
+            version: None,
+            op_version_map: None,
+        };
+        let bytes = proto.encode_to_vec();
+        let desc = ProgramDesc::decode(&bytes).expect("a valid program");
+        let ctx = pir_dialects::pd_op_context();
+        let mut p = pir_core::Program::new(ctx.clone());
+        let top = p.top_block();
+        let ty = ctx.intern_type(ScalarType::F32);
+        let [v1, v2, v3] = [(); 3].map(|()| p.add_block_arg(top, ty));
+        let mut s = Scopes::for_program(&desc);
+        s.push_declared(TOP, "b", Some((0, 1)), VarInfo::plain(v1));
+        s.push(TOP, "a", VarInfo::plain(v2));
+        s.push(TOP, "c", VarInfo::plain(v3));
+        s.push(TOP, "b", VarInfo::plain(v3));
+        let value = |info: Option<VarInfo>| info.map(|i| i.value);
+        assert_eq!(value(s.get(TOP, "b")), Some(v3));
+        assert_eq!(value(s.get_declared(TOP, "a", Some((0, 0)))), Some(v2));
+        let b: Vec<ValueId> = s.top_values("b").map(|i| i.value).collect();
+        assert_eq!(b, [v1, v3]);
+        assert_eq!(s.top_keys(), ["b", "a", "c"]);
+        let inner = s.inner(TOP);
+        assert_eq!(value(s.get_declared(inner, "c", None)), Some(v3));
+        assert_eq!(value(s.get_declared(inner, "a", Some((0, 0)))), Some(v2));
+        assert_eq!(value(s.get(inner, "d")), None);
+        let mut entries: Vec<(usize, &str, usize)> = s
+            .top_entries()
+            .map(|(k, name, values)| (k, name, values.count()))
+            .collect();
+        entries.sort_unstable();
+        assert_eq!(entries, [(0, "b", 2), (1, "a", 1), (2, "c", 1)]);
+    }
 
     #[test]
     fn vector_bindings_are_listed_by_name_until_there_are_many() {

@@ -7,6 +7,7 @@
 //! translated by its declared kind.
 
 use std::borrow::Cow;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
 use pir_core::builtin::{F64Attr, StrAttr};
@@ -18,7 +19,7 @@ use super::attrs::{self, missing_attr_defaults, AttrMap, Fallback};
 use super::values::{Declared, ScopeId, VarInfo};
 use super::{OpSite, Translator, Writer};
 use crate::compat::compat;
-use crate::desc::{AttrValue, OpDesc, VarKind};
+use crate::desc::{name_eq, AttrValue, OpDesc, Slot, VarKind};
 use crate::error::Result;
 use crate::inline::InlineVec;
 
@@ -142,6 +143,44 @@ pub fn input_with_attr_var<'o, 'd>(op: &'o OpDesc<'d>, name: &str) -> Option<&'o
     }
 }
 
+/// [`input_with_attr_var`] with the input slot looked for first where
+/// `hint` says ops of the type had it.
+fn input_with_attr_var_at<'o, 'd>(
+    op: &'o OpDesc<'d>,
+    name: &str,
+    hint: &SlotHint,
+) -> Option<&'o [&'d str]> {
+    if !op.has_var_attrs {
+        return hint.find(op.inputs(), name);
+    }
+    input_with_attr_var(op, name)
+}
+
+/// Where the slot of one legacy name was in the last op of its type that
+/// had it: the ops of a type list the same slots, so most look-ups take
+/// one comparison instead of a scan. A slot's name is distinct within an
+/// op's inputs and within its outputs ([`OpDesc::inputs`]), so the slot
+/// found there is the one a scan finds.
+#[derive(Debug, Default)]
+struct SlotHint(AtomicU8);
+
+impl SlotHint {
+    /// The arguments of the slot named `name` among `slots`.
+    #[inline]
+    fn find<'o, 'd>(&self, slots: &'o [Slot<'d>], name: &str) -> Option<&'o [&'d str]> {
+        // Relaxed: a stale or racing hint costs a scan, never a wrong slot.
+        let at = usize::from(self.0.load(Ordering::Relaxed));
+        if let Some(slot) = slots.get(at).filter(|s| name_eq(s.name, name)) {
+            return Some(slot.args.as_slice());
+        }
+        let i = slots.iter().position(|s| name_eq(s.name, name))?;
+        if let Ok(i) = u8::try_from(i) {
+            self.0.store(i, Ordering::Relaxed);
+        }
+        slots.get(i).map(|s| s.args.as_slice())
+    }
+}
+
 /// Whether the legacy op has attribute `name` as a plain value.
 pub fn has_attr(op: &OpDesc<'_>, name: &str) -> bool {
     matches!(op.attr(name), Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_)))
@@ -160,8 +199,8 @@ pub struct Plan {
     def: &'static OpDef,
     /// Per input of the definition.
     inputs: Vec<InputPlan>,
-    /// Per output: its legacy name.
-    outputs: Vec<Cow<'static, str>>,
+    /// Per output: its legacy name and where ops of the type had it.
+    outputs: Vec<(Cow<'static, str>, SlotHint)>,
     /// Per attribute: its legacy name.
     attrs: Vec<&'static str>,
     /// Per attribute: its name and kind in the definition (read for every
@@ -183,6 +222,8 @@ struct InputPlan {
     int_array: bool,
     /// The definition takes it as an IntArray (mutable or not).
     int_array_input: bool,
+    /// Where ops of the type had the legacy input.
+    slot: SlotHint,
 }
 
 impl Plan {
@@ -201,12 +242,16 @@ impl Plan {
                     int_array: info.mutable_attribute
                         && c.is_int_array_input(&def.name, &info.name),
                     int_array_input: c.is_int_array_input(&def.name, &info.name),
+                    slot: SlotHint::default(),
                 })
                 .collect(),
             outputs: def
                 .outputs
                 .iter()
-                .map(|info| c.legacy_arg_name(op_type, info.name.as_str()))
+                .map(|info| {
+                    let legacy = c.legacy_arg_name(op_type, info.name.as_str());
+                    (legacy, SlotHint::default())
+                })
                 .collect(),
             attrs: def
                 .attributes
@@ -367,7 +412,7 @@ impl<'d> Translator<'d> {
                 }
             }
             let legacy = &*p.legacy;
-            let mut vars: &[&'d str] = input_with_attr_var(op, legacy).unwrap_or(&[]);
+            let mut vars: &[&'d str] = input_with_attr_var_at(op, legacy, &p.slot).unwrap_or(&[]);
             if vars.is_empty() && info.optional {
                 operands.push(None);
                 continue;
@@ -473,9 +518,9 @@ impl<'d> Translator<'d> {
         let n = plan.def.outputs.len();
         let mut types = Types::with_capacity(n);
         let mut map = OutputMap::with_capacity(n);
-        for (info, legacy) in plan.def.outputs.iter().zip(&plan.outputs) {
+        for (info, (legacy, slot)) in plan.def.outputs.iter().zip(&plan.outputs) {
             let idx = types.len();
-            let Some(vars) = op.output(legacy) else {
+            let Some(vars) = slot.find(op.outputs(), legacy) else {
                 if !info.optional {
                     return Err(self.err(format!(
                         "output `{}` ({legacy}) is missing and not optional",
@@ -785,6 +830,33 @@ pub(super) fn final_attrs<'d>(
                 if k != "op_callstack" {
                     out.push((t.ctx.symbol(k), a));
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hinted look-up finds what a scan finds, wherever the slot moved.
+    #[test]
+    fn slot_hints_find_what_a_scan_finds() {
+        let slot = |name: &'static str, arg: &'static str| Slot {
+            name,
+            args: std::iter::once(arg).collect(),
+        };
+        let a = [slot("Bias", "b"), slot("Filter", "f"), slot("Input", "x")];
+        let b = [slot("Filter", "f2"), slot("Input", "x2")];
+        let hint = SlotHint::default();
+        for slots in [&a[..], &b[..], &a[..], &[][..]] {
+            for name in ["Bias", "Filter", "Input", "Output"] {
+                let want = slots
+                    .iter()
+                    .find(|s| s.name == name)
+                    .map(|s| s.args.as_slice());
+                assert_eq!(hint.find(slots, name), want, "{name}");
+                assert_eq!(hint.find(slots, name), want, "{name} again");
             }
         }
     }

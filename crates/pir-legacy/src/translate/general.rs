@@ -45,6 +45,8 @@ pub struct Landing<'d> {
     /// The variable's index among the top block's, when it was found
     /// declared there ([`NOT_TOP`] otherwise or when not looked up).
     top: u32,
+    /// Whether the result is a vector, when known from its type's making.
+    vector: Option<bool>,
 }
 
 /// [`Landing::top`] of a variable not known to be the top block's.
@@ -53,12 +55,18 @@ const NOT_TOP: u32 = u32::MAX;
 impl<'d> Landing<'d> {
     /// Variable `name` is result `result` (not looked up).
     pub fn result(name: &'d str, result: usize) -> Self {
-        Landing::at(name, result, 0, None)
+        Landing::at(name, result, 0, None, None)
     }
 
     /// Variable `name` is element `elem` of result `result`, found declared
-    /// at `declared` when known.
-    fn at(name: &'d str, result: usize, elem: usize, declared: Option<Declared>) -> Self {
+    /// at `declared` and the result a vector or not (`vector`), when known.
+    fn at(
+        name: &'d str,
+        result: usize,
+        elem: usize,
+        declared: Option<Declared>,
+        vector: Option<bool>,
+    ) -> Self {
         // Results and elements number at most an op's arguments.
         let small = |n: usize| u32::try_from(n).unwrap_or(NOT_TOP);
         let top = match declared {
@@ -70,6 +78,7 @@ impl<'d> Landing<'d> {
             result: small(result),
             elem: small(elem),
             top,
+            vector,
         }
     }
 
@@ -541,7 +550,8 @@ impl<'d> Translator<'d> {
                         .var_type_at(vb, vi)
                         .map_err(|e| self.var_err(one, e.to_string()))?;
                     types.push(ty);
-                    map.push(Landing::at(one, idx, 0, Some((vb, vi))));
+                    // A variable's type is never a vector.
+                    map.push(Landing::at(one, idx, 0, Some((vb, vi)), Some(false)));
                     continue;
                 }
             }
@@ -550,7 +560,7 @@ impl<'d> Translator<'d> {
                     None => types.push(Type::NULL),
                     Some(v) => {
                         types.push(self.var_type(b, v)?);
-                        map.push(Landing::result(v, idx));
+                        map.push(Landing::at(v, idx, 0, None, Some(false)));
                     }
                 }
             } else {
@@ -561,7 +571,7 @@ impl<'d> Translator<'d> {
                     } else {
                         elems.push(self.var_type(b, v)?);
                     }
-                    map.push(Landing::at(v, idx, i, None));
+                    map.push(Landing::at(v, idx, i, None, Some(true)));
                 }
                 types.push(super::values::vector_type(&self.ctx, &elems));
             }
@@ -659,7 +669,9 @@ impl<'d> Translator<'d> {
     pub fn record_outputs(&mut self, scope: ScopeId, op: OpId, outputs: &[Landing<'d>]) {
         for out in outputs {
             let value = self.program.result(op, out.result as usize);
-            let by_vector = super::values::is_vector(&self.ctx, self.ty(value));
+            let by_vector = out
+                .vector
+                .unwrap_or_else(|| super::values::is_vector(&self.ctx, self.ty(value)));
             self.scopes.push_declared(
                 scope,
                 out.name,

@@ -44,6 +44,8 @@ impl<T: Copy, const N: usize> InlineVec<T, N> {
                 buf[usize::from(*len)] = item;
                 *len += 1;
             }
+            // Room made beforehand (`with_capacity`): no call out of line.
+            InlineVec::Heap(v) if v.len() < v.capacity() => v.push(item),
             InlineVec::Heap(v) if v.capacity() == 0 && N > 0 => {
                 *self = InlineVec::Inline {
                     len: 1,
@@ -175,6 +177,9 @@ mod tests {
         roomy.extend([1, 2, 3]);
         assert!(matches!(roomy, InlineVec::Heap(ref h) if h.capacity() == 3));
         assert_eq!(roomy, w);
+        // Past the room made: grows on the heap.
+        roomy.push(4);
+        assert_eq!(&*roomy, &[1, 2, 3, 4]);
         let gathered: InlineVec<i64, 4> = InlineVec::from_array_prefix([7, 8, 0, 0], 2);
         assert!(matches!(
             gathered,

@@ -5,6 +5,7 @@ use pir_core::entity::EntityId;
 use pir_core::{Attribute, OpId, ValueId};
 use rustc_hash::FxHashMap;
 
+use super::attrs::same;
 use super::{Translator, FLAGS, NO_CAST};
 use crate::desc::{Name, ProgramDesc, VarDesc};
 use crate::inline::InlineVec;
@@ -63,6 +64,7 @@ impl<'d> DecidingBlocks<'d> {
     /// declares it), that variable is block 0's, so one look-up there gives
     /// both; a sub-block reaching as far lies on the way up from the last
     /// block and is found first.
+    #[inline]
     fn of<'a>(&self, desc: &'a ProgramDesc<'d>, name: &str) -> Option<(usize, &'a VarDesc<'d>)> {
         let top = desc
             .blocks
@@ -131,21 +133,19 @@ impl<'d> Translator<'d> {
                 flags[u.2.index()] = flag_bits(u);
             }
         }
-        // Ops are flagged in the order first touched (the order does not
-        // matter: maps are per op).
-        let mut touched_op = vec![false; self.attrs.len()];
-        let mut touched = Vec::with_capacity(self.attrs.len());
-        for &(_, _, value, _, _) in &updates {
-            if let pir_core::ValueDef::Result { op, .. } = self.program.value_def(value) {
-                if let Some(t) = touched_op.get_mut(op.index()) {
-                    if !std::mem::replace(t, true) {
-                        touched.push(op);
-                    }
-                }
+        // Every op with a flagged result, in op order (the order does not
+        // matter: maps are per op). A walk over the ops' result ranges
+        // costs less than finding each flagged value's op.
+        for i in 0..self.attrs.len() {
+            let op = OpId::new(i);
+            let flagged = self.attrs[i].is_some()
+                && self
+                    .program
+                    .results(op)
+                    .any(|v| flags.get(v.index()).is_some_and(|f| f & 1 != 0));
+            if flagged {
+                self.set_flags(op, &flags);
             }
-        }
-        for op in touched {
-            self.set_flags(op, &flags);
         }
     }
 
@@ -157,52 +157,67 @@ impl<'d> Translator<'d> {
         let Some(rec) = self.attrs.get_mut(op.index()).and_then(Option::as_mut) else {
             return;
         };
+        // Where each flag already is (an op builder's map may hold them; most
+        // maps hold neither): one walk for both, a missing one appended in
+        // the order the flags are set, as Paddle's map inserts them.
+        let mut at = [None; FLAGS.len()];
+        for (i, &(k, _)) in rec.map.entries().iter().enumerate() {
+            if let Some(which) = FLAGS.iter().position(|f| same(k, f)) {
+                at[which] = Some(i);
+            }
+        }
+        // The results' flags, looked up once for both.
+        let mut results = self.program.results(op);
+        let first = results.next().map_or(0, |v| flags[v.index()]);
+        let rest: InlineVec<u8, 8> = results.map(|v| flags[v.index()]).collect();
         let ctx = &*self.ctx;
         for (which, name) in FLAGS.iter().enumerate() {
-            let at = rec.map.slot_of(name, Attribute::NULL);
-            let given = rec.map.entries()[at].1;
+            let given = at[which].map_or(Attribute::NULL, |i| rec.map.entries()[i].1);
+            let bit = 2 << which;
             // One result with its flag set, over nothing or one flag (most
             // ops): the flag alone decides.
-            if n == 1 && (given.is_null() || given == self.k.true1 || given == self.k.false1) {
-                let f = flags[self.program.result(op, 0).index()];
-                if f & 1 != 0 {
-                    let attr = if f & (2 << which) != 0 {
-                        self.k.true1
-                    } else {
-                        self.k.false1
-                    };
-                    rec.map.set_at(at, attr);
-                    continue;
+            let single = n == 1
+                && first & 1 != 0
+                && (given.is_null() || given == self.k.true1 || given == self.k.false1);
+            let attr = if single {
+                if first & bit != 0 {
+                    self.k.true1
+                } else {
+                    self.k.false1
                 }
-            }
-            let given: Option<InlineVec<bool, 4>> = if given == self.k.true1 {
-                Some(InlineVec::from(&[true][..]))
             } else {
-                Some(given).filter(|a| !a.is_null()).and_then(|a| {
-                    ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
-                        arr.0
-                            .iter()
-                            .map(|&x| {
-                                ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
-                                    .is_some_and(|b| b.0)
-                            })
-                            .collect()
+                let given: Option<InlineVec<bool, 8>> = if given == self.k.true1 {
+                    Some(InlineVec::from(&[true][..]))
+                } else {
+                    Some(given).filter(|a| !a.is_null()).and_then(|a| {
+                        ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
+                            arr.0
+                                .iter()
+                                .map(|&x| {
+                                    ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
+                                        .is_some_and(|b| b.0)
+                                })
+                                .collect()
+                        })
                     })
-                })
-            };
-            let mut bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
-            for (i, bit) in bits.as_mut_slice().iter_mut().enumerate().take(n) {
-                let f = flags[self.program.result(op, i).index()];
-                if f & 1 != 0 {
-                    *bit = f & (2 << which) != 0;
+                };
+                let mut bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
+                let all = std::iter::once(first).chain(rest.iter().copied());
+                for (bit_of, f) in bits.as_mut_slice().iter_mut().zip(all).take(n) {
+                    if f & 1 != 0 {
+                        *bit_of = f & bit != 0;
+                    }
                 }
-            }
-            let attr = match bits.as_slice() {
-                [true] => self.k.true1,
-                [false] => self.k.false1,
-                more => self.bool_lists.get(ctx, more),
+                match bits.as_slice() {
+                    [true] => self.k.true1,
+                    [false] => self.k.false1,
+                    more => self.bool_lists.get(ctx, more),
+                }
             };
-            rec.map.set_at(at, attr);
+            match at[which] {
+                Some(i) => rec.map.set_at(i, attr),
+                None => rec.map.push_new(name, attr),
+            }
         }
     }
 }

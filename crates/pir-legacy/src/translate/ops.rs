@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use pir_core::entity::EntityId;
-use pir_core::{AttrDict, InsertPoint, OpId, Program, Symbol, Type, ValueId};
+use pir_core::{AttrDict, Attribute, InsertPoint, OpId, Program, Symbol, Type, ValueId};
 use pir_dialects::op_def::OpDef;
 use rustc_hash::FxHashMap;
 
@@ -18,6 +18,19 @@ use crate::error::Result;
 
 /// Map orders by the hash of their keys' addresses, with those addresses.
 pub(super) type LocalOrders = FxHashMap<u64, Vec<(Box<[(usize, usize)]>, Arc<[usize]>)>>;
+
+/// The final dictionaries of the maps of ops without a definition made so
+/// far in a translation, by their entries: they follow from those alone,
+/// and the ops the translator makes itself (`builtin.slice`, `pd_op.if`)
+/// repeat a few maps.
+#[derive(Default)]
+struct GenericDicts {
+    /// Dictionaries by entries: each key's address and length (within one
+    /// translation an address names one text) and its value.
+    known: FxHashMap<Vec<(usize, usize, Attribute)>, AttrDict>,
+    /// The entries of the map asked for (kept to reuse its room).
+    entries: Vec<(usize, usize, Attribute)>,
+}
 
 /// Most key lists [`Translator::order_of`] remembers per translation.
 const MAX_LOCAL_ORDERS: usize = 256;
@@ -200,6 +213,32 @@ impl<'d> Translator<'d> {
         order
     }
 
+    /// The final dictionary of the map of an op without a definition
+    /// ([`Writer::Generic`], whose attribute kinds are not checked),
+    /// remembered in `known` for the rest of the translation. Kept out of
+    /// the loop over the ops: most ops have a definition.
+    #[inline(never)]
+    fn generic_dict(&mut self, map: &AttrMap<'d>, known: &mut GenericDicts) -> AttrDict {
+        // Most have no attributes (`builtin.combine`, `cf.yield`).
+        if map.entries().is_empty() {
+            return AttrDict::EMPTY;
+        }
+        known.entries.clear();
+        known.entries.extend(
+            map.entries()
+                .iter()
+                .map(|&(k, a)| (k.as_ptr() as usize, k.len(), a)),
+        );
+        if let Some(&dict) = known.known.get(known.entries.as_slice()) {
+            return dict;
+        }
+        let mut entries = Vec::with_capacity(map.entries().len());
+        general::final_attrs(self, Writer::Generic, map, &mut entries);
+        let dict = self.ctx.dict(&entries);
+        known.known.insert(known.entries.clone(), dict);
+        dict
+    }
+
     /// Gives every op its final attribute dictionary, in the order Paddle's
     /// writer produces and with what its reader keeps, making the attribute
     /// kind checks owed ([`KindCheck`]) on the way: a dictionary made
@@ -209,6 +248,7 @@ impl<'d> Translator<'d> {
         let mut entries = Vec::with_capacity(TYPICAL_KINDS);
         let mut values = Vec::with_capacity(TYPICAL_KINDS);
         let mut keys = Vec::with_capacity(TYPICAL_KINDS);
+        let mut generic = GenericDicts::default();
         for (i, slot) in attrs.iter().enumerate() {
             let Some(rec) = slot else {
                 continue;
@@ -232,6 +272,11 @@ impl<'d> Translator<'d> {
                 _ => None,
             };
             if let Some(dict) = parameter.and_then(|k| memo.parameter_dict(&k)) {
+                self.program.set_attrs(op, dict);
+                continue;
+            }
+            if let Writer::Generic = rec.writer {
+                let dict = self.generic_dict(&rec.map, &mut generic);
                 self.program.set_attrs(op, dict);
                 continue;
             }

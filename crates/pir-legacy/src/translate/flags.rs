@@ -166,10 +166,24 @@ impl<'d> Translator<'d> {
                 at[which] = Some(i);
             }
         }
-        // The results' flags, looked up once for both.
-        let mut results = self.program.results(op);
-        let first = results.next().map_or(0, |v| flags[v.index()]);
-        let rest: InlineVec<u8, 8> = results.map(|v| flags[v.index()]).collect();
+        let first = self
+            .program
+            .results(op)
+            .next()
+            .map_or(0, |v| flags[v.index()]);
+        // One result with its flags set and neither flag in the map (most
+        // ops): the flags alone decide, appended in order.
+        if n == 1 && first & 1 != 0 && at == [None; FLAGS.len()] {
+            for (which, name) in FLAGS.iter().enumerate() {
+                let attr = if first & (2 << which) != 0 {
+                    self.k.true1
+                } else {
+                    self.k.false1
+                };
+                rec.map.push_new(name, attr);
+            }
+            return;
+        }
         let ctx = &*self.ctx;
         for (which, name) in FLAGS.iter().enumerate() {
             let given = at[which].map_or(Attribute::NULL, |i| rec.map.entries()[i].1);
@@ -202,8 +216,9 @@ impl<'d> Translator<'d> {
                     })
                 };
                 let mut bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
-                let all = std::iter::once(first).chain(rest.iter().copied());
-                for (bit_of, f) in bits.as_mut_slice().iter_mut().zip(all).take(n) {
+                let results = self.program.results(op);
+                for (bit_of, v) in bits.as_mut_slice().iter_mut().zip(results).take(n) {
+                    let f = flags[v.index()];
                     if f & 1 != 0 {
                         *bit_of = f & bit != 0;
                     }

@@ -66,7 +66,13 @@ impl<'d> Translator<'d> {
                 let (Some(i), false) = (state.param, state.visited) else {
                     continue;
                 };
+                // Marked while at hand (nothing below asks), unmarked in the
+                // rare case its type cannot be made.
+                state.visited = true;
                 let Ok(ty) = self.var_type_at(0, i) else {
+                    if let Some(state) = self.top_names.get_mut(&Name(name)) {
+                        state.visited = false;
+                    }
                     continue;
                 };
                 // A name that becomes a parameter is bound: no `pd_op.data`
@@ -86,9 +92,6 @@ impl<'d> Translator<'d> {
                 );
                 let v = self.program.result(p, 0);
                 self.scopes.push(TOP, name, VarInfo::plain(v));
-                if let Some(state) = self.top_names.get_mut(&Name(name)) {
-                    state.visited = true;
-                }
             }
             for name in op.output_arg_names() {
                 self.top_names.entry(Name(name)).or_default().written = true;
@@ -133,6 +136,14 @@ impl<'d> Translator<'d> {
     /// `builtin.set_parameter` after the op that last writes a persistable
     /// variable no op read first (walking the top block backwards).
     pub(super) fn create_set_parameters(&mut self) -> Result<()> {
+        // Most models read every parameter: nothing to look for.
+        if !self
+            .top_names
+            .values()
+            .any(|s| s.param.is_some() && !s.visited)
+        {
+            return Ok(());
+        }
         let desc = self.desc;
         for op in desc.blocks[0].ops.iter().rev() {
             if op.op_type == "data" || op.op_type == "feed" {

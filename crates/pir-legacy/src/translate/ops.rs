@@ -89,16 +89,23 @@ impl<'d> Translator<'d> {
         attrs: AttrMap<'d>,
         regions: usize,
     ) -> OpId {
+        let (sym, writer) = self.op_kind(name);
+        self.create_op_sym(at, sym, writer, operands, results, attrs, regions)
+    }
+
+    /// The symbol and writer of op name `name` (remembered in the context
+    /// memo by the name's address).
+    #[inline]
+    pub(super) fn op_kind(&mut self, name: &'static str) -> (Symbol, Writer) {
         let key = (name.as_ptr() as usize, name.len());
-        let (sym, writer) = match self.memo.get_mut().names.get(&key) {
+        match self.memo.get_mut().names.get(&key) {
             Some(&known) => known,
             None => {
                 let known = (self.ctx.symbol(name), self.writer_of(name));
                 self.memo.get_mut().names.insert(key, known);
                 known
             }
-        };
-        self.create_op_sym(at, sym, writer, operands, results, attrs, regions)
+        }
     }
 
     /// Creates an op of a name made at run time (`legacy.<type>`).
@@ -129,8 +136,10 @@ impl<'d> Translator<'d> {
         }
     }
 
+    /// Creates an op of a known symbol and writer (see
+    /// [`Translator::op_kind`]).
     #[allow(clippy::too_many_arguments)]
-    fn create_op_sym(
+    pub(super) fn create_op_sym(
         &mut self,
         at: InsertPoint,
         sym: Symbol,

@@ -51,6 +51,8 @@ impl<'d> Translator<'d> {
         // Names read before any op writes them, each once, in the order
         // first read.
         let mut external = Vec::with_capacity(block.vars.len());
+        // Looked up once for all parameters.
+        let (parameter, writer) = self.op_kind("builtin.parameter");
         for op in &block.ops {
             for name in op.input_arg_names() {
                 let state = self.top_names.entry(Name(name)).or_default();
@@ -82,9 +84,10 @@ impl<'d> Translator<'d> {
                 }
                 let mut attrs = AttrMap::new();
                 attrs.push_new("parameter_name", StrAttr::get(&self.ctx, name));
-                let p = self.create_op(
+                let p = self.create_op_sym(
                     InsertPoint::BlockEnd(top),
-                    "builtin.parameter",
+                    parameter,
+                    writer,
                     &[],
                     &[ty],
                     attrs,

@@ -32,6 +32,51 @@ struct GenericDicts {
     entries: Vec<(usize, usize, Attribute)>,
 }
 
+/// The last dictionary made in a translation for an op of each definition,
+/// with the map it was made from: ops of one kind often come with the same
+/// attributes (a network's repeated blocks), and comparing two maps costs
+/// less than looking one up in the memo. Only dictionaries whose kinds
+/// were checked are kept (as in the memo).
+struct LastDicts<'r, 'd> {
+    /// By definition facts index.
+    by_facts: Vec<Option<(&'r AttrMap<'d>, AttrDict)>>,
+}
+
+impl<'r, 'd> LastDicts<'r, 'd> {
+    fn new(facts: usize) -> Self {
+        LastDicts {
+            by_facts: vec![None; facts],
+        }
+    }
+
+    /// The dictionary last kept for `rec`'s definition, when made from a
+    /// map of the same entries (keys by address: within one translation an
+    /// address names one text).
+    #[inline]
+    fn get(&self, rec: &OpRecord<'d>) -> Option<AttrDict> {
+        let Writer::Declared(_, facts) = rec.writer else {
+            return None;
+        };
+        let (kept, dict) = (*self.by_facts.get(facts)?)?;
+        let (a, b) = (kept.entries(), rec.map.entries());
+        let same = a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(&(k, x), &(l, y))| x == y && k.as_ptr() == l.as_ptr() && k.len() == l.len());
+        same.then_some(dict)
+    }
+
+    /// Keeps `dict` as the last one of `rec`'s definition.
+    #[inline]
+    fn keep(&mut self, rec: &'r OpRecord<'d>, dict: AttrDict) {
+        if let Writer::Declared(_, facts) = rec.writer {
+            if let Some(slot) = self.by_facts.get_mut(facts) {
+                *slot = Some((&rec.map, dict));
+            }
+        }
+    }
+}
+
 /// Most key lists [`Translator::order_of`] remembers per translation.
 const MAX_LOCAL_ORDERS: usize = 256;
 
@@ -258,6 +303,7 @@ impl<'d> Translator<'d> {
         let mut values = Vec::with_capacity(TYPICAL_KINDS);
         let mut keys = Vec::with_capacity(TYPICAL_KINDS);
         let mut generic = GenericDicts::default();
+        let mut last = LastDicts::new(self.memo.get_mut().def_facts.len());
         for (i, slot) in attrs.iter().enumerate() {
             let Some(rec) = slot else {
                 continue;
@@ -289,6 +335,10 @@ impl<'d> Translator<'d> {
                 self.program.set_attrs(op, dict);
                 continue;
             }
+            if let Some(dict) = last.get(rec) {
+                self.program.set_attrs(op, dict);
+                continue;
+            }
             let key = match rec.writer {
                 Writer::Declared(_, facts)
                     if general::in_declared_order(&memo.def_facts[facts].specs, &rec.map) =>
@@ -305,6 +355,7 @@ impl<'d> Translator<'d> {
                 values.clear();
                 values.extend(rec.map.entries().iter().map(|&(_, a)| a));
                 if let Some(dict) = self.memo.get_mut().finished_dict(facts, &keys, &values) {
+                    last.keep(rec, dict);
                     self.program.set_attrs(op, dict);
                     continue;
                 }
@@ -329,9 +380,69 @@ impl<'d> Translator<'d> {
             if let (Some(k), true) = (parameter, kinds_match) {
                 self.memo.get_mut().keep_parameter_dict(k, dict);
             }
+            if kinds_match {
+                last.keep(rec, dict);
+            }
             self.program.set_attrs(op, dict);
         }
         memo::keep_context_memo(&self.ctx, self.memo.take());
         Ok(self.program)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pir_core::builtin::BoolAttr;
+
+    fn record<'d>(writer: Writer, entries: &[(&'d str, Attribute)]) -> OpRecord<'d> {
+        let mut map = AttrMap::new();
+        for &(k, a) in entries {
+            map.push_new(k, a);
+        }
+        OpRecord {
+            map,
+            writer,
+            static_keys: false,
+            kind_check: None,
+        }
+    }
+
+    #[test]
+    fn last_dicts_give_a_dictionary_for_the_same_entries_of_one_definition_only() {
+        let ctx = pir_dialects::pd_op_context();
+        let def = pir_dialects::op_def("pd_op.relu").expect("`pd_op.relu` is defined");
+        let (t, f) = (
+            ctx.intern_attr(BoolAttr(true)),
+            ctx.intern_attr(BoolAttr(false)),
+        );
+        let dict = ctx.dict(&[(ctx.symbol("stop_gradient"), t)]);
+        let key: &'static str = "stop_gradient";
+        let elsewhere = String::from(key);
+        let relu = Writer::Declared(def, 1);
+        let kept = record(relu, &[(key, t)]);
+        let same = record(relu, &[(key, t)]);
+        let other_value = record(relu, &[(key, f)]);
+        let other_address = record(relu, &[(elsewhere.as_str(), t)]);
+        let longer = record(relu, &[(key, t), ("persistable", f)]);
+        let other_facts = record(Writer::Declared(def, 0), &[(key, t)]);
+        let generic = record(Writer::Generic, &[(key, t)]);
+        let mut last = LastDicts::new(2);
+        assert_eq!(last.get(&same), None);
+        last.keep(&kept, dict);
+        assert_eq!(last.get(&same), Some(dict));
+        for differs in [
+            &other_value,
+            &other_address,
+            &longer,
+            &other_facts,
+            &generic,
+        ] {
+            assert_eq!(last.get(differs), None);
+        }
+        // A later dictionary of the definition takes the place of the last.
+        last.keep(&other_value, AttrDict::EMPTY);
+        assert_eq!(last.get(&other_value), Some(AttrDict::EMPTY));
+        assert_eq!(last.get(&same), None);
     }
 }

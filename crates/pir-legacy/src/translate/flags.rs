@@ -93,44 +93,52 @@ impl<'d> Translator<'d> {
     pub(super) fn set_value_flags(&mut self) {
         let desc = self.desc;
         let deciding = DecidingBlocks::new(desc);
-        // (deciding block, name index, value, stop_gradient, persistable)
-        let keys = self.scopes.top_keys();
-        let mut updates: Vec<(usize, usize, ValueId, bool, bool)> = Vec::with_capacity(keys.len());
-        // Names in any order: a value's updates are ordered below when it has
-        // several names, and one name's values are pushed oldest first.
-        for (k, name, values) in self.scopes.top_entries() {
+        // The flags a variable gives its values (bit 0: set, bit 1:
+        // stop_gradient, bit 2: persistable).
+        let flag_bits = |var: &VarDesc<'_>| {
+            1 | u8::from(var.stop_gradient) << 1 | u8::from(var.persistable) << 2
+        };
+        // Names in any order, each value taking its name's flags. Only a
+        // value whose names disagree on them needs its names in Paddle's
+        // order (a value bound to several names mostly has names declared
+        // alike): then they are set again in that order below.
+        let mut flags = vec![0u8; self.program.value_slots()];
+        let mut disagree = false;
+        for (_, name, values) in self.scopes.top_entries() {
             if NO_CAST.contains(&name) {
                 continue;
             }
-            let Some((b, var)) = deciding.of(desc, name) else {
+            let Some((_, var)) = deciding.of(desc, name) else {
                 continue;
             };
+            let f = flag_bits(var);
             for info in values {
-                updates.push((b, k, info.value, var.stop_gradient, var.persistable));
+                let slot = &mut flags[info.value.index()];
+                disagree |= *slot != 0 && *slot != f;
+                *slot = f;
             }
         }
-        // The last update of a value decides its flags (bit 0: set, bit 1:
-        // stop_gradient, bit 2: persistable). Only a value whose names
-        // disagree on them needs its updates in Paddle's order (a value
-        // bound to several names mostly has names declared alike).
-        let flag_bits =
-            |u: &(usize, usize, ValueId, bool, bool)| 1 | u8::from(u.3) << 1 | u8::from(u.4) << 2;
-        let mut flags = vec![0u8; self.program.value_slots()];
-        let mut disagree = false;
-        for u in &updates {
-            let f = flag_bits(u);
-            let slot = &mut flags[u.2.index()];
-            disagree |= *slot != 0 && *slot != f;
-            *slot = f;
-        }
         if disagree {
+            // (deciding block, name index, value, flags), one name's values
+            // oldest first: the last update of a value decides its flags.
+            let keys = self.scopes.top_keys();
+            let mut updates: Vec<(usize, usize, ValueId, u8)> = Vec::with_capacity(keys.len());
+            for (k, name, values) in self.scopes.top_entries() {
+                if NO_CAST.contains(&name) {
+                    continue;
+                }
+                let Some((b, var)) = deciding.of(desc, name) else {
+                    continue;
+                };
+                updates.extend(values.map(|info| (b, k, info.value, flag_bits(var))));
+            }
             let mut position = vec![0usize; keys.len()];
             for (pos, k) in crate::umap::iteration_order(keys).into_iter().enumerate() {
                 position[k] = pos;
             }
             updates.sort_by_key(|u| (u.0, position[u.1]));
-            for u in &updates {
-                flags[u.2.index()] = flag_bits(u);
+            for &(_, _, value, f) in &updates {
+                flags[value.index()] = f;
             }
         }
         // Every op with a flagged result, in op order (the order does not
@@ -161,9 +169,11 @@ impl<'d> Translator<'d> {
         // maps hold neither): one walk for both, a missing one appended in
         // the order the flags are set, as Paddle's map inserts them.
         let mut at = [None; FLAGS.len()];
+        let mut held = false;
         for (i, &(k, _)) in rec.map.entries().iter().enumerate() {
             if let Some(which) = FLAGS.iter().position(|f| same(k, f)) {
                 at[which] = Some(i);
+                held = true;
             }
         }
         let first = self
@@ -173,7 +183,7 @@ impl<'d> Translator<'d> {
             .map_or(0, |v| flags[v.index()]);
         // One result with its flags set and neither flag in the map (most
         // ops): the flags alone decide, appended in order.
-        if n == 1 && first & 1 != 0 && at == [None; FLAGS.len()] {
+        if n == 1 && first & 1 != 0 && !held {
             for (which, name) in FLAGS.iter().enumerate() {
                 let attr = if first & (2 << which) != 0 {
                     self.k.true1

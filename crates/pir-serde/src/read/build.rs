@@ -100,10 +100,16 @@ impl<'a> Reader<'_, 'a> {
                     lists,
                     output_flags,
                     result,
+                    learn,
                 } => {
                     let lists = lists.each_ref().map(|list| part(&batch.entries, list));
                     let parts = (flags, *name, lists, output_flags, result);
-                    self.build_parameter(s, resolved, parts, &path)?
+                    let (op, ty, dict) = self.build_parameter(s, resolved, parts, &path)?;
+                    if let Some(texts) = *learn {
+                        let name = self.syms().op;
+                        self.learn_parameter_template(name, texts, ty, dict);
+                    }
+                    op
                 }
                 Scanned::Other(doc) => self.read_op(doc.root(), &path)?,
                 Scanned::Block {
@@ -164,13 +170,14 @@ impl<'a> Reader<'_, 'a> {
 
     /// Builds a parameter op from its scanned parts: the flags of `A`, its
     /// name, the entries of `DA` and `QA`, the flags of `OA`, its result.
+    /// Gives the op, its result's type and its attributes.
     fn build_parameter(
         &mut self,
         s: &mut Stream<'a>,
         resolved: &mut Resolved,
         (flags, name, lists, output_flags, result): ScannedParameter<'_, 'a>,
         path: &JsonPath<'_>,
-    ) -> Result<OpId, ReadError> {
+    ) -> Result<(OpId, Type, AttrDict), ReadError> {
         let ty = self.result_type(s, resolved, result, path, None)?;
         let syms = self.syms();
         self.attrs.clear();
@@ -195,7 +202,7 @@ impl<'a> Reader<'_, 'a> {
             self.bind_or(id, v, |m| invalid(&path.key("O").key("%"), m))?;
         }
         self.plain_ops += 1;
-        Ok(op)
+        Ok((op, ty, attrs))
     }
 
     /// Runs `build` with the reader's buffers for one op's operands and

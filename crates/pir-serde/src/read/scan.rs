@@ -258,7 +258,9 @@ impl<'a> Scanner<'a> {
             None => (s.raw_value()?, false),
         };
         let (name, text) = match raw_name.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-            Some(param_form::SHORT_NAME) => return self.scan_parameter(s, object, batch),
+            Some(param_form::SHORT_NAME) => {
+                return self.scan_parameter(s, object, batch, templates)
+            }
             Some(n) if !plain && n.contains('\\') => return Ok(None),
             Some(n) => (self.number_name(n), n),
             None => return Ok(None),

@@ -7,7 +7,7 @@ use pir_json::{Document, Stream};
 
 use super::{ScannedEntry, TextId};
 use crate::read::tables::{emptied, room_bytes};
-use crate::read::template::{LearnFrom, TemplateOp};
+use crate::read::template::{LearnFrom, ParameterTexts, TemplateOp};
 
 /// One op as scanned.
 pub(in crate::read) enum Scanned<'a> {
@@ -37,6 +37,9 @@ pub(in crate::read) enum Scanned<'a> {
         output_flags: Option<[bool; 3]>,
         /// The result.
         result: ScannedResult<'a>,
+        /// Its texts when the template of its place among the file's
+        /// parameters is to be learnt from it.
+        learn: Option<ParameterTexts<'a>>,
     },
     /// Any other op (regions, escapes, unusual layouts), read as one
     /// document: parsed as it is scanned, rather than delimited then

@@ -6,6 +6,7 @@ use pir_json::{Open, Stream};
 use super::{end_of, AttrListId, Batch, Scanned, ScannedResult, Scanner, PARAMETER};
 use crate::error::ReadError;
 use crate::read::compact::{compact_flags, eat, plain_string_rest};
+use crate::read::template::Templates;
 
 impl<'a> Scanner<'a> {
     /// The short form of `builtin.parameter` after its name: `A` and `OA` hold
@@ -17,9 +18,21 @@ impl<'a> Scanner<'a> {
         s: &mut Stream<'a>,
         mut object: Open,
         batch: &mut Batch<'a>,
+        templates: Option<&Templates>,
     ) -> Result<Option<Scanned<'a>>, ReadError> {
+        let mut learn_at = None;
+        if let Some(templates) = templates {
+            match self
+                .parameter_memo
+                .template
+                .scan_parameter(templates, s, batch)
+            {
+                Ok(op) => return Ok(Some(Scanned::Template(op))),
+                Err(learn) => learn_at = learn,
+            }
+        }
         let start = s.offset();
-        if let Some(op) = self.compact_parameter(s, batch) {
+        if let Some(op) = self.compact_parameter(s, batch, learn_at) {
             return Ok(Some(op));
         }
         s.rewind(start);
@@ -77,6 +90,7 @@ impl<'a> Scanner<'a> {
             lists: [da.unwrap_or_default(), qa.unwrap_or_default()],
             output_flags: oa,
             result,
+            learn: None,
         }))
     }
 
@@ -90,7 +104,15 @@ impl<'a> Scanner<'a> {
     /// with the stream anywhere, for any other text: the caller reads it
     /// field by field from where it was, which meets the same values (and
     /// errors) in the same order, so a partial match changes nothing.
-    fn compact_parameter(&mut self, s: &mut Stream<'a>, batch: &Batch<'a>) -> Option<Scanned<'a>> {
+    /// With `learn_at`, the op's texts around its result's id go with it,
+    /// to learn the template of that place among the file's parameters.
+    fn compact_parameter(
+        &mut self,
+        s: &mut Stream<'a>,
+        batch: &Batch<'a>,
+        learn_at: Option<usize>,
+    ) -> Option<Scanned<'a>> {
+        let start = s.offset();
         if !eat(s, br#","A":["#) {
             return None;
         }
@@ -102,7 +124,9 @@ impl<'a> Scanner<'a> {
         if !eat(s, br#"],"DA":[],"O":{"%":"#) {
             return None;
         }
+        let head_end = s.offset();
         let id = s.i64().ok()??;
+        let tail_start = s.offset();
         if !eat(s, br#","TT":"#) {
             return None;
         }
@@ -116,6 +140,11 @@ impl<'a> Scanner<'a> {
             return None;
         }
         let none = end_of(&batch.entries);
+        let texts = s.text();
+        let learn = learn_at.and_then(|occurrence| {
+            let head = texts.get(start..head_end)?;
+            Some((occurrence, head, texts.get(tail_start..s.offset())?))
+        });
         Some(Scanned::Parameter {
             flags,
             name,
@@ -126,6 +155,7 @@ impl<'a> Scanner<'a> {
                 ty,
                 text,
             },
+            learn,
         })
     }
 }

@@ -10,7 +10,9 @@
 //! texts: an op whose `A`, `OA` and result types are byte for byte those of
 //! its kind's template is the template's op with its own operands and
 //! result ids, built from the template's handles without delimiting or
-//! looking up any of its parts. Equal texts decode to equal values in one
+//! looking up any of its parts. Parameter ops, each named differently, have
+//! templates by their place among the file's parameters, matched but for
+//! their result's id: a model read again finds all of its own. Equal texts decode to equal values in one
 //! context (the reader is deterministic and the context's handles never
 //! change), so the program is the one the full read builds.
 //!
@@ -36,20 +38,39 @@ use crate::error::ReadError;
 /// An op kind's texts and what they decoded to.
 pub(super) struct Template {
     name: Symbol,
-    /// The texts of the `A` and `OA` lists (`None`: no `OA`).
-    a: Box<str>,
-    oa: Option<Box<str>>,
-    /// The results' type texts, and the types.
-    type_texts: Box<[Box<str>]>,
+    texts: Texts,
+    /// The results' types.
     types: Box<[Type]>,
     dict: AttrDict,
+}
+
+/// The texts of an op a [`Template`] matches.
+enum Texts {
+    /// A plain op's `A` and `OA` lists (`None`: no `OA`) and its results'
+    /// type texts.
+    Plain {
+        a: Box<str>,
+        oa: Option<Box<str>>,
+        type_texts: Box<[Box<str>]>,
+    },
+    /// A parameter op's short form around its result's id: from after the
+    /// op's name through `"%":`, and from after the id through the op's
+    /// closing brace. Everything but the id (its flags, name and type) is
+    /// what the op decodes to.
+    Parameter { head: Box<str>, tail: Box<str> },
 }
 
 impl Template {
     /// The bytes it holds, about.
     fn bytes(&self) -> usize {
-        let texts: usize = self.type_texts.iter().map(|t| t.len() + 16).sum();
-        self.a.len() + self.oa.as_ref().map_or(0, |oa| oa.len()) + texts + self.types.len() * 4 + 96
+        let texts = match &self.texts {
+            Texts::Plain { a, oa, type_texts } => {
+                let types: usize = type_texts.iter().map(|t| t.len() + 16).sum();
+                a.len() + oa.as_ref().map_or(0, |oa| oa.len()) + types
+            }
+            Texts::Parameter { head, tail } => head.len() + tail.len(),
+        };
+        texts + self.types.len() * 4 + 96
     }
 
     /// The fields after the op's name at the stream when they are this
@@ -62,14 +83,17 @@ impl Template {
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
     ) -> Option<(Range<u32>, Range<u32>)> {
-        if !(eat(s, br#","A":"#) && s.skip_known(&self.a) && eat(s, br#","I":["#)) {
+        let Texts::Plain { a, oa, type_texts } = &self.texts else {
+            return None;
+        };
+        if !(eat(s, br#","A":"#) && s.skip_known(a) && eat(s, br#","I":["#)) {
             return None;
         }
         let operands = compact_operands(s, &mut batch.operands)?;
         if !eat(s, br#","O":["#) {
             return None;
         }
-        let mut types = self.type_texts.iter();
+        let mut types = type_texts.iter();
         compact_items(s, |s| {
             let ty = types.next()?;
             if !eat(s, br#"{"%":"#) {
@@ -81,12 +105,39 @@ impl Template {
             matched.then_some(())
         })?;
         let results = operands.end..end_of(&batch.operands);
-        let oa_matched = match &self.oa {
+        let oa_matched = match oa {
             Some(oa) => eat(s, br#","OA":"#) && s.skip_known(oa),
             None => true,
         };
         let whole = types.next().is_none() && oa_matched && eat(s, b"}");
         whole.then_some((operands, results))
+    }
+
+    /// The fields of a parameter op after its name at the stream when
+    /// they are this template's but for the result's id, which is
+    /// appended to `batch.operands`: the (empty) range of operand ids
+    /// there and the range of the result id. `None`, with the stream and
+    /// `batch` anywhere, for any other text.
+    fn scan_parameter(
+        &self,
+        s: &mut Stream<'_>,
+        batch: &mut Batch<'_>,
+    ) -> Option<(Range<u32>, Range<u32>)> {
+        let Texts::Parameter { head, tail } = &self.texts else {
+            return None;
+        };
+        if !eat(s, head.as_bytes()) {
+            return None;
+        }
+        // The tail starts with `,`: an id that is not a whole integer
+        // (`1.5`, `1e3`) leaves a byte it does not match.
+        let id = s.i64().ok()??;
+        if !eat(s, tail.as_bytes()) {
+            return None;
+        }
+        let at = end_of(&batch.operands);
+        batch.operands.push(id);
+        Some((at..at, at..at + 1))
     }
 }
 
@@ -99,6 +150,10 @@ impl Template {
 pub(super) struct Templates {
     by_name: FxHashMap<Box<str>, u32>,
     kinds: Vec<Vec<Option<Template>>>,
+    /// Parameter ops' templates, by the op's place among the parameters
+    /// of the file (the first [`PER_PARAMETER_KIND`]): each holds its own
+    /// name, so a model's parameters repeat only when it is read again.
+    parameters: Vec<Option<Template>>,
     bytes: usize,
     /// Whether a read of the context has ended: the first read of a
     /// context neither matches nor learns (a process that reads one model
@@ -109,6 +164,12 @@ pub(super) struct Templates {
 /// Templates kept per op kind at the most: the first ops of a kind in a
 /// file; the scanner's memos serve the later ones, mostly repeats.
 const PER_KIND: usize = 16;
+
+/// Parameter ops' templates kept at the most (see [`Templates::parameters`]).
+const PER_PARAMETER_KIND: usize = 1024;
+
+/// The kind [`TemplateOp::kind`] gives parameter ops.
+const PARAMETER_KIND: u32 = u32::MAX;
 
 impl Templates {
     /// Kinds kept at the most: models use a few hundred.
@@ -172,9 +233,32 @@ impl Templates {
         }
     }
 
+    /// Keeps `template` as the one of the `occurrence`th parameter op,
+    /// replacing the one it had, while the bounds allow.
+    fn learn_parameter(&mut self, occurrence: usize, template: Template) {
+        if occurrence >= PER_PARAMETER_KIND {
+            return;
+        }
+        if self.parameters.len() <= occurrence {
+            self.parameters.resize_with(occurrence + 1, || None);
+        }
+        let Some(slot) = self.parameters.get_mut(occurrence) else {
+            return;
+        };
+        let held = self.bytes - slot.as_ref().map_or(0, Template::bytes);
+        let bytes = template.bytes();
+        if held + bytes <= Self::MAX_BYTES {
+            *slot = Some(template);
+            self.bytes = held + bytes;
+        }
+    }
+
     /// The template of `op`.
     fn get(&self, op: &TemplateOp) -> Option<&Template> {
-        let list = self.kinds.get(op.kind as usize)?;
+        let list = match op.kind {
+            PARAMETER_KIND => &self.parameters,
+            kind => self.kinds.get(kind as usize)?,
+        };
         list.get(usize::from(op.occurrence))?.as_ref()
     }
 }
@@ -226,6 +310,44 @@ impl TemplateUse {
         match self.kind {
             Some(kind) => Self::match_template(templates, kind, occurrence, s, batch),
             None => Err(Some(occurrence)),
+        }
+    }
+
+    /// [`scan`](Self::scan) for a parameter op (its short form), whose
+    /// templates go by its place among the file's parameters.
+    #[inline(always)]
+    pub(super) fn scan_parameter(
+        &mut self,
+        templates: &Templates,
+        s: &mut Stream<'_>,
+        batch: &mut Batch<'_>,
+    ) -> Result<TemplateOp, Option<usize>> {
+        let occurrence = usize::from(self.occurrences);
+        if occurrence >= PER_PARAMETER_KIND {
+            return Err(None);
+        }
+        self.occurrences += 1;
+        let op = TemplateOp {
+            kind: PARAMETER_KIND,
+            occurrence: self.occurrences - 1,
+            operands: 0..0,
+            results: 0..0,
+        };
+        let Some(template) = templates.get(&op) else {
+            return Err(Some(occurrence));
+        };
+        let (at, marks) = (s.offset(), end_of(&batch.operands));
+        match template.scan_parameter(s, batch) {
+            Some((operands, results)) => Ok(TemplateOp {
+                operands,
+                results,
+                ..op
+            }),
+            None => {
+                s.rewind(at);
+                batch.operands.truncate(marks as usize);
+                Err(Some(occurrence))
+            }
         }
     }
 
@@ -302,27 +424,59 @@ impl<'a> Reader<'_, 'a> {
     ) {
         let template = Template {
             name: name.0,
-            a: a.into(),
-            oa: oa.map(Into::into),
-            type_texts: results.iter().map(|r| r.text.into()).collect(),
+            texts: Texts::Plain {
+                a: a.into(),
+                oa: oa.map(Into::into),
+                type_texts: results.iter().map(|r| r.text.into()).collect(),
+            },
             types: types.into(),
             dict,
         };
         self.kept.templates.learn(name.1, occurrence, template);
     }
+
+    /// Keeps the parameter op just built, named `name`, of type `ty` and
+    /// attributes `dict`, as the template of its place among the file's
+    /// parameters.
+    pub(super) fn learn_parameter_template(
+        &mut self,
+        name: Symbol,
+        (occurrence, head, tail): ParameterTexts<'_>,
+        ty: Type,
+        dict: AttrDict,
+    ) {
+        let template = Template {
+            name,
+            texts: Texts::Parameter {
+                head: head.into(),
+                tail: tail.into(),
+            },
+            types: Box::new([ty]),
+            dict,
+        };
+        self.kept.templates.learn_parameter(occurrence, template);
+    }
 }
+
+/// What a parameter op's template is learnt from: its place among the
+/// file's parameters, and its texts before and after its result's id (see
+/// [`Texts::Parameter`]).
+pub(super) type ParameterTexts<'a> = (usize, &'a str, &'a str);
 
 #[cfg(test)]
 mod tests {
+    use super::super::build::part;
     use super::*;
 
     fn template(a: &str, types: &[&str]) -> Template {
         let ctx = pir_core::IrContext::new();
         Template {
             name: ctx.symbol("x.y"),
-            a: a.into(),
-            oa: Some("[]".into()),
-            type_texts: types.iter().map(|&t| t.into()).collect(),
+            texts: Texts::Plain {
+                a: a.into(),
+                oa: Some("[]".into()),
+                type_texts: types.iter().map(|&t| t.into()).collect(),
+            },
             types: Box::new([]),
             dict: ctx.dict(&[]),
         }
@@ -342,6 +496,55 @@ mod tests {
         let text =
             r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##;
         assert_eq!(scanned(&t, text), Some((vec![3, 4, 5], text.len())));
+    }
+
+    fn parameter(head: &str, tail: &str) -> Template {
+        let ctx = pir_core::IrContext::new();
+        Template {
+            name: ctx.symbol("builtin.parameter"),
+            texts: Texts::Parameter {
+                head: head.into(),
+                tail: tail.into(),
+            },
+            types: Box::new([]),
+            dict: ctx.dict(&[]),
+        }
+    }
+
+    #[test]
+    fn a_parameter_with_its_templates_texts_gives_its_id() {
+        let (head, tail) = (
+            r#","A":[0,1,1,"w"],"DA":[],"O":{"%":"#,
+            r##","TT":{"#":"t"}},"QA":[]}"##,
+        );
+        let t = parameter(head, tail);
+        let matched = |text: &str| {
+            let mut s = Stream::new(text.as_bytes()).ok()?;
+            let mut batch = Batch::default();
+            let (operands, results) = t.scan_parameter(&mut s, &mut batch)?;
+            assert!(operands.is_empty());
+            Some((part(&batch.operands, &results).to_vec(), s.offset()))
+        };
+        let text = format!("{head}7{tail}");
+        assert_eq!(matched(&text), Some((vec![7], text.len())));
+        let others = [
+            format!("{head}7.5{tail}"),
+            format!("{head}7e1{tail}"),
+            format!("{head}\"7\"{tail}"),
+            format!("{head}{tail}"),
+            format!(r#","A":[0,1,1,"v"],"DA":[],"O":{{"%":7{tail}"#),
+            format!(r##"{head}7,"TT":{{"#":"u"}}}},"QA":[]}}"##),
+            format!("{head}7{}", &tail[..tail.len() - 1]),
+        ];
+        for text in others {
+            assert_eq!(matched(&text), None, "{text}");
+        }
+        // A plain op's template matches no parameter, nor the other way.
+        let mut s = Stream::new(text.as_bytes()).unwrap();
+        assert!(template("[]", &[])
+            .scan_parameter(&mut s, &mut Batch::default())
+            .is_none());
+        assert!(t.scan(&mut s, &mut Batch::default()).is_none());
     }
 
     #[test]

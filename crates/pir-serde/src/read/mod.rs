@@ -278,6 +278,11 @@ fn read_whole(
 
 /// The patches a file of `version` needs: the built-in upgrade chain, then the user's.
 fn patches_for(version: u64, options: &ReadOptions) -> Result<Option<PatchSet>, ReadError> {
+    // Files of this reader's version, the commonest, need none: spared
+    // making an empty set and finding it empty (1 % of reading a small model).
+    if version >= CURRENT_VERSION && options.patches.is_none() {
+        return Ok(None);
+    }
     let from = match version {
         0 if options.accept_develop_version => 1,
         0 => {
@@ -486,7 +491,7 @@ impl<'o, 'a> Reader<'o, 'a> {
             values: ValueTable::reusing(buffers.values, file_len, approx_ops),
             kept,
             options,
-            attrs: Vec::with_capacity(16),
+            attrs: buffers.attrs,
             patches,
             pairs: patch::PairState::default(),
             type_cache: tables::with_room_for(buffers.type_cache, approx_ops),
@@ -496,8 +501,8 @@ impl<'o, 'a> Reader<'o, 'a> {
             scanner: scan::Scanner::with_tables(approx_ops, buffers.scanner),
             resolved: buffers.resolved,
             batch: buffers.batch,
-            operands: Vec::new(),
-            result_types: Vec::new(),
+            operands: buffers.operands,
+            result_types: buffers.result_types,
             result_ids: Vec::new(),
             plain_ops: 0,
             plan: threads::Plan::default(),
@@ -528,6 +533,9 @@ impl<'o, 'a> Reader<'o, 'a> {
             scanner: self.scanner.take_tables(),
             type_cache: take(&mut self.type_cache),
             entry_cache: take(&mut self.entry_cache),
+            attrs: take(&mut self.attrs),
+            operands: take(&mut self.operands),
+            result_types: take(&mut self.result_types),
         }
         .emptied();
         let Reader {

@@ -74,6 +74,10 @@ pub(super) struct Buffers<'a> {
     pub(super) scanner: ScannerTables<'a>,
     pub(super) type_cache: FxHashMap<&'a str, Type>,
     pub(super) entry_cache: FxHashMap<&'a str, (Symbol, Attribute)>,
+    /// One op's attributes, operands and result types.
+    pub(super) attrs: Vec<(Symbol, Attribute)>,
+    pub(super) operands: Vec<Option<ValueId>>,
+    pub(super) result_types: Vec<Type>,
 }
 
 impl Buffers<'_> {
@@ -86,6 +90,11 @@ impl Buffers<'_> {
     pub(super) fn emptied(self) -> Buffers<'static> {
         let mut values = self.values;
         values.clear();
+        let (mut attrs, mut operands, mut result_types) =
+            (self.attrs, self.operands, self.result_types);
+        attrs.clear();
+        operands.clear();
+        result_types.clear();
         let buffers = Buffers {
             batch: self.batch.recycled(),
             resolved: self.resolved.cleared(),
@@ -93,6 +102,9 @@ impl Buffers<'_> {
             scanner: self.scanner.map(emptied_table),
             type_cache: emptied_table(self.type_cache),
             entry_cache: emptied_table(self.entry_cache),
+            attrs,
+            operands,
+            result_types,
         };
         match buffers.bytes() <= Self::MAX_BYTES {
             true => buffers,
@@ -115,6 +127,9 @@ impl Buffers<'_> {
                 .sum::<usize>()
             + table(self.type_cache.capacity())
             + entry_table(self.entry_cache.capacity())
+            + room_bytes(&self.attrs)
+            + room_bytes(&self.operands)
+            + room_bytes(&self.result_types)
     }
 }
 

@@ -116,12 +116,16 @@ impl<'a> Reader<'_, 'a> {
                     region,
                     args,
                     kwargs,
+                    scanned_args,
                 } => {
                     let Some((op, block)) = nest.last_mut() else {
                         return Err(invalid(&path, "a block outside a region op"));
                     };
                     let lists = [args, kwargs].map(Option::as_ref);
-                    *block = Some(self.open_block(*op, *region, lists, &path)?);
+                    let scanned_args = part(&batch.results, scanned_args);
+                    let (s, resolved) = (&mut *s, &mut *resolved);
+                    let at = (*op, *region, s, resolved);
+                    *block = Some(self.open_block(at, lists, scanned_args, &path)?);
                     continue;
                 }
                 Scanned::EndRegions => match nest.pop() {
@@ -145,13 +149,13 @@ impl<'a> Reader<'_, 'a> {
     }
 
     /// A new block of region `region` of `op`, with its `args` and `kwargs`
-    /// (`None`: empty).
+    /// (`None`: empty), and the args scanned (`scanned_args`).
     #[inline(never)]
     fn open_block(
         &mut self,
-        op: OpId,
-        region: u32,
+        (op, region, s, resolved): (OpId, u32, &mut Stream<'a>, &mut Resolved),
         [args, kwargs]: [Option<&pir_json::Document<'a>>; 2],
+        scanned_args: &[ScannedResult<'a>],
         path: &JsonPath<'_>,
     ) -> Result<BlockId, ReadError> {
         let index = region as usize;
@@ -162,10 +166,39 @@ impl<'a> Reader<'_, 'a> {
         if let Some(args) = args {
             self.read_block_args(args.root(), block, path)?;
         }
+        self.add_scanned_args(s, resolved, block, scanned_args, path)?;
         if let Some(kwargs) = kwargs {
             self.read_block_kwargs(kwargs.root(), block, path)?;
         }
         Ok(block)
+    }
+
+    /// The arguments `args` of `block` as scanned (the block's path is
+    /// `path`), in order.
+    fn add_scanned_args(
+        &mut self,
+        s: &mut Stream<'a>,
+        resolved: &mut Resolved,
+        block: BlockId,
+        args: &[ScannedResult<'a>],
+        path: &JsonPath<'_>,
+    ) -> Result<(), ReadError> {
+        for (i, arg) in args.iter().enumerate() {
+            let ty = match self::resolved(&resolved.types, arg.ty) {
+                Some(ty) => ty,
+                None => {
+                    let ty =
+                        self.read_type_raw(s, arg.text, &path.key("args").index(i).key("TT"))?;
+                    resolve(&mut resolved.types, arg.ty, ty);
+                    ty
+                }
+            };
+            let v = self.program.add_block_arg(block, ty);
+            if let Some(id) = arg.id {
+                self.bind_or(id, v, |m| invalid(&path.key("args").index(i).key("#"), m))?;
+            }
+        }
+        Ok(())
     }
 
     /// Builds a parameter op from its scanned parts: the flags of `A`, its

@@ -547,22 +547,29 @@ impl<'a> Scanner<'a> {
                 return Ok((ty, text));
             }
         }
-        let shared = self.shared_types;
-        let (raw, ty) = match shared.into_iter().flatten().find(|t| s.skip_known(t.0)) {
-            Some(found) => found,
-            None => {
-                let raw = match compact_dense_type(s) {
-                    Some(raw) => raw,
-                    None => s.raw_value()?,
-                };
-                let next = TextId::try_from(self.types.len()).unwrap_or(TextId::MAX);
-                let ty = *self.types.entry(raw).or_insert(next);
-                self.shared_types = [Some((raw, ty)), shared[0]];
-                (raw, ty)
-            }
-        };
+        let (raw, ty) = self.scan_any_type(s)?;
         *slot(&mut self.memo(name).types, index) = [Some((raw, ty)), last[0]];
         Ok((ty, raw))
+    }
+
+    /// The type at the stream, wherever it is: the last two types of any
+    /// place are tried first, then the text is delimited and numbered.
+    pub(super) fn scan_any_type(
+        &mut self,
+        s: &mut Stream<'a>,
+    ) -> Result<(&'a str, TextId), ReadError> {
+        let shared = self.shared_types;
+        if let Some(found) = shared.into_iter().flatten().find(|t| s.skip_known(t.0)) {
+            return Ok(found);
+        }
+        let raw = match compact_dense_type(s) {
+            Some(raw) => raw,
+            None => s.raw_value()?,
+        };
+        let next = TextId::try_from(self.types.len()).unwrap_or(TextId::MAX);
+        let ty = *self.types.entry(raw).or_insert(next);
+        self.shared_types = [Some((raw, ty)), shared[0]];
+        Ok((raw, ty))
     }
 
     /// The attribute list at the stream, `[{"AT":attr,"N":name}, ...]`, list

@@ -17,11 +17,14 @@ pub(in crate::read) enum Scanned<'a> {
     Template(TemplateOp),
     /// The start of a block of region `region` of the innermost region op
     /// before it (see [`regions`](super::regions)), with its `args` and `kwargs` (`None`
-    /// when empty); its ops follow.
+    /// when empty, or for `args` when scanned); its ops follow.
     Block {
         region: u32,
         args: Option<Document<'a>>,
         kwargs: Option<Document<'a>>,
+        /// Its `args` in [`Batch::results`] when scanned as Paddle writes
+        /// them, `{"#":id,"TT":type}` each.
+        scanned_args: Range<u32>,
     },
     /// The end of the innermost region op's regions.
     EndRegions,

@@ -14,7 +14,7 @@ use super::compact::{
     compact_dense_type, compact_entry, compact_input, compact_items, compact_operands,
     compact_str_entry, eat, plain_string,
 };
-use super::tables::{slot, small_table_room, with_room, Recent};
+use super::tables::{emptied, emptied_table, room_bytes, slot, small_table_room, with_room, Recent};
 use super::template::{TemplateUse, Templates};
 use crate::error::ReadError;
 use crate::param_form;
@@ -149,34 +149,67 @@ impl<'a> Scanner<'a> {
     /// [`Scanner::take_tables`]).
     pub(super) fn with_tables(ops: usize, tables: ScannerTables<'a>) -> Self {
         let room = small_table_room(ops);
-        let [mut names, mut types, mut entries] = tables;
+        let ScannerTables {
+            texts: [mut names, mut types, mut entries],
+            mut memos,
+        } = tables;
         names.reserve(room);
         types.reserve(room);
         entries.reserve(room);
+        memos.reserve(room);
         Scanner {
             names,
             types,
             entries,
-            // Kept memos would cost more to empty than to make again.
-            memos: Vec::with_capacity(room),
+            memos,
             ..Scanner::default()
         }
     }
 
-    /// Its tables of texts, taken out (to be emptied for a scanner of
-    /// another text).
+    /// Its tables, taken out (to be emptied for a scanner of another text).
     pub(super) fn take_tables(&mut self) -> ScannerTables<'a> {
         use std::mem::take;
-        [
-            take(&mut self.names),
-            take(&mut self.types),
-            take(&mut self.entries),
-        ]
+        ScannerTables {
+            texts: [
+                take(&mut self.names),
+                take(&mut self.types),
+                take(&mut self.entries),
+            ],
+            memos: take(&mut self.memos),
+        }
     }
 }
 
-/// A [`Scanner`]'s tables of texts: op names, types, attribute entries.
-pub(super) type ScannerTables<'a> = [FxHashMap<&'a str, TextId>; 3];
+/// A [`Scanner`]'s tables: of texts (op names, types, attribute entries)
+/// and of its memos by op name, whose room a read leaves to the next one
+/// (made and freed at every read, the memos' list was 1 % of reading a
+/// small model).
+#[derive(Default)]
+pub(super) struct ScannerTables<'a> {
+    texts: [FxHashMap<&'a str, TextId>; 3],
+    memos: Vec<Memo<'a>>,
+}
+
+impl ScannerTables<'_> {
+    /// Emptied, their room kept, for texts of any lifetime.
+    pub(super) fn emptied(self) -> ScannerTables<'static> {
+        let mut memos = self.memos;
+        // Dropped in place: collected in place, each memo would be moved
+        // out first.
+        memos.clear();
+        ScannerTables {
+            texts: self.texts.map(emptied_table),
+            memos: emptied(memos),
+        }
+    }
+
+    /// The bytes of their room.
+    pub(super) fn bytes(&self) -> usize {
+        let table = |len: usize| len * (std::mem::size_of::<(&str, TextId)>() + 1);
+        let texts: usize = self.texts.iter().map(|t| table(t.capacity())).sum();
+        texts + room_bytes(&self.memos)
+    }
+}
 
 /// The last two texts (and numbers) each place of one op name held.
 #[derive(Default)]

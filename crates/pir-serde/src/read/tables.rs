@@ -99,7 +99,7 @@ impl Buffers<'_> {
             batch: self.batch.recycled(),
             resolved: self.resolved.cleared(),
             values,
-            scanner: self.scanner.map(emptied_table),
+            scanner: self.scanner.emptied(),
             type_cache: emptied_table(self.type_cache),
             entry_cache: emptied_table(self.entry_cache),
             attrs,
@@ -120,11 +120,7 @@ impl Buffers<'_> {
         self.batch.bytes()
             + self.resolved.bytes()
             + room_bytes(&self.values)
-            + self
-                .scanner
-                .iter()
-                .map(|t| table(t.capacity()))
-                .sum::<usize>()
+            + self.scanner.bytes()
             + table(self.type_cache.capacity())
             + entry_table(self.entry_cache.capacity())
             + room_bytes(&self.attrs)

@@ -291,8 +291,10 @@ impl Program {
             // arena grow once near its end, copying it and holding both.
             values: Arena::with_capacity(ops + ops / 2),
             operands: Arena::with_capacity(ops * 2),
-            blocks: Arena::new(),
-            regions: Arena::new(),
+            // Room for the module's and a few more, as a first push would
+            // make: made at once rather than grown from empty.
+            blocks: Arena::with_capacity(4),
+            regions: Arena::with_capacity(4),
             module: OpId::new(0),
             parameters: Default::default(),
         };

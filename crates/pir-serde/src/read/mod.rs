@@ -53,7 +53,8 @@ pub struct ReadOptions {
     /// newer release) is an error instead of an unregistered op.
     pub strict: bool,
     /// How many threads a file's ops may be read on: 0 (the default) takes
-    /// the environment variable `PIR_LOAD_THREADS` if set, else every core;
+    /// the environment variable `PIR_LOAD_THREADS` if set (read once, at
+    /// the process's first read that asks), else every core;
     /// 1 reads on the calling thread only. More than one uses the scanning
     /// thread the process keeps (see [`prepare_threads`]) for lists of ops
     /// of 16 KiB and more. The program read is the same whatever the number.

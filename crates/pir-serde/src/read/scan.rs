@@ -14,7 +14,9 @@ use super::compact::{
     compact_dense_type, compact_entry, compact_input, compact_items, compact_operands,
     compact_str_entry, eat, plain_string,
 };
-use super::tables::{emptied, emptied_table, room_bytes, slot, small_table_room, with_room, Recent};
+use super::tables::{
+    emptied, emptied_table, room_bytes, slot, small_table_room, with_room, Recent,
+};
 use super::template::{TemplateUse, Templates};
 use crate::error::ReadError;
 use crate::param_form;

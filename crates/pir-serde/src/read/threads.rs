@@ -148,11 +148,16 @@ pub(super) fn threads(options: &ReadOptions) -> usize {
     if options.threads > 0 {
         return options.threads;
     }
-    if let Some(n) = std::env::var("PIR_LOAD_THREADS")
-        .ok()
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .filter(|&n| n > 0)
-    {
+    // Read once: looking the variable up (under the environment's lock)
+    // was 1 % of reading a small model again.
+    static FROM_ENV: OnceLock<Option<usize>> = OnceLock::new();
+    let from_env = FROM_ENV.get_or_init(|| {
+        std::env::var("PIR_LOAD_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&n| n > 0)
+    });
+    if let Some(n) = *from_env {
         return n;
     }
     // Asked once: on Linux the answer reads the process's cgroup files.

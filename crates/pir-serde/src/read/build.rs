@@ -74,6 +74,27 @@ impl<'a> Reader<'_, 'a> {
         resolved: &mut Resolved,
         dest: &mut Dest<'_>,
     ) -> Result<(), ReadError> {
+        // The buffers go out of `self` once per batch, not once per op.
+        let mut scratch = Scratch {
+            operands: std::mem::take(&mut self.operands),
+            result_types: std::mem::take(&mut self.result_types),
+        };
+        let built = self.build_batch_with(s, batch, resolved, dest, &mut scratch);
+        self.operands = scratch.operands;
+        self.result_types = scratch.result_types;
+        built
+    }
+
+    /// [`build_batch`](Self::build_batch) with `scratch`, the reader's
+    /// buffers for one op's operands and result types.
+    fn build_batch_with(
+        &mut self,
+        s: &mut Stream<'a>,
+        batch: &Batch<'a>,
+        resolved: &mut Resolved,
+        dest: &mut Dest<'_>,
+        scratch: &mut Scratch,
+    ) -> Result<(), ReadError> {
         // Region ops whose regions are being built (see `Scanned::Block`),
         // innermost last, with the block at hand.
         let mut nest: Vec<(OpId, Option<BlockId>)> = Vec::new();
@@ -82,18 +103,18 @@ impl<'a> Reader<'_, 'a> {
             let path = dest.path.index(dest.index);
             let op = match scanned {
                 Scanned::Plain(op) => {
-                    let built = self.with_scratch(|reader, scratch| {
-                        reader.build_plain(s, batch, resolved, op, &path, scratch)
-                    })?;
+                    scratch.clear();
+                    let built = self.build_plain(s, batch, resolved, op, &path, scratch)?;
                     if op.regions > 0 {
                         nest.push((built, None));
                         continue;
                     }
                     built
                 }
-                Scanned::Template(op) => self.with_scratch(|reader, scratch| {
-                    reader.build_template(batch, op, &path, scratch)
-                })?,
+                Scanned::Template(op) => {
+                    scratch.clear();
+                    self.build_template(batch, op, &path, scratch)?
+                }
                 Scanned::Parameter {
                     flags,
                     name,
@@ -236,21 +257,6 @@ impl<'a> Reader<'_, 'a> {
         }
         self.plain_ops += 1;
         Ok((op, ty, attrs))
-    }
-
-    /// Runs `build` with the reader's buffers for one op's operands and
-    /// result types, emptied.
-    fn with_scratch<T>(&mut self, build: impl FnOnce(&mut Self, &mut Scratch) -> T) -> T {
-        let mut scratch = Scratch {
-            operands: std::mem::take(&mut self.operands),
-            result_types: std::mem::take(&mut self.result_types),
-        };
-        scratch.operands.clear();
-        scratch.result_types.clear();
-        let built = build(self, &mut scratch);
-        self.operands = scratch.operands;
-        self.result_types = scratch.result_types;
-        built
     }
 
     /// The symbol of a scanned op name (`raw` is its JSON text).
@@ -578,4 +584,12 @@ type ScannedParameter<'b, 'a> = (
 pub(super) struct Scratch {
     pub(super) operands: Vec<Option<pir_core::ValueId>>,
     pub(super) result_types: Vec<Type>,
+}
+
+impl Scratch {
+    /// Empties both buffers for the next op.
+    fn clear(&mut self) {
+        self.operands.clear();
+        self.result_types.clear();
+    }
 }

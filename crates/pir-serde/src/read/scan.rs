@@ -258,8 +258,7 @@ impl<'a> Scanner<'a> {
             batch.entries.len(),
             batch.ops.len(),
         );
-        if let Some(op) = self.scan_fields(s, batch, templates)? {
-            batch.ops.push(op);
+        if self.scan_fields(s, batch, templates)? {
             return Ok(());
         }
         batch.operands.truncate(marks.0);
@@ -277,16 +276,18 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    /// A plain op or a parameter op, or `None` for the others.
+    /// A plain op or a parameter op pushed to `batch.ops` (true), or
+    /// false for the others. Pushed here rather than returned: each
+    /// scanned op was copied once more on its way.
     fn scan_fields(
         &mut self,
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
         templates: Option<&Templates>,
-    ) -> Result<Option<Scanned<'a>>, ReadError> {
+    ) -> Result<bool, ReadError> {
         let mut object = s.begin_object()?;
         if s.next_key(&mut object)?.as_deref() != Some("#") {
-            return Ok(None);
+            return Ok(false);
         }
         let (raw_name, plain) = match plain_string(s) {
             Some(raw) => (raw, true),
@@ -296,14 +297,17 @@ impl<'a> Scanner<'a> {
             Some(param_form::SHORT_NAME) => {
                 return self.scan_parameter(s, object, batch, templates)
             }
-            Some(n) if !plain && n.contains('\\') => return Ok(None),
+            Some(n) if !plain && n.contains('\\') => return Ok(false),
             Some(n) => (self.number_name(n), n),
-            None => return Ok(None),
+            None => return Ok(false),
         };
         let mut learn_at = None;
         if let Some(templates) = templates {
             match self.memo(name).template.scan(templates, text, s, batch) {
-                Ok(op) => return Ok(Some(Scanned::Template(op))),
+                Ok(op) => {
+                    batch.ops.push(Scanned::Template(op));
+                    return Ok(true);
+                }
                 Err(learn) => learn_at = learn,
             }
         }
@@ -330,7 +334,7 @@ impl<'a> Scanner<'a> {
                 s.rewind(at);
                 match self.fields_by_key(s, object, name, batch)? {
                     Some(fields) => fields,
-                    None => return Ok(None),
+                    None => return Ok(false),
                 }
             }
         };
@@ -343,22 +347,23 @@ impl<'a> Scanner<'a> {
             learn: learn.filter(|_| !fields.regions),
             regions: 0,
         };
-        if !fields.regions {
-            return Ok(Some(Scanned::Plain(op)));
-        }
         let at = batch.ops.len();
         batch.ops.push(Scanned::Plain(op));
+        if !fields.regions {
+            return Ok(true);
+        }
         let Some(regions) = self.scan_regions(s, batch, templates)? else {
-            return Ok(None);
+            return Ok(false);
         };
         if regions == 0 {
             // `"regions":[]`: an op without regions.
-            return Ok(batch.ops.pop());
+            return Ok(true);
         }
         if let Some(Scanned::Plain(op)) = batch.ops.get_mut(at) {
             op.regions = regions;
         }
-        Ok(Some(Scanned::EndRegions))
+        batch.ops.push(Scanned::EndRegions);
+        Ok(true)
     }
 
     /// Forgets the pairs of attribute lists each op kind had last.

@@ -11,15 +11,15 @@ use crate::read::template::Templates;
 impl<'a> Scanner<'a> {
     /// The short form of `builtin.parameter` after its name: `A` and `OA` hold
     /// integer flags and a plain name, `O` a result, `DA`/`QA` attribute
-    /// lists. `None` for anything else (escaped keys or names, other keys,
-    /// repeated keys, other shapes).
+    /// lists; pushed to `batch.ops` (true). False for anything else (escaped
+    /// keys or names, other keys, repeated keys, other shapes).
     pub(super) fn scan_parameter(
         &mut self,
         s: &mut Stream<'a>,
         mut object: Open,
         batch: &mut Batch<'a>,
         templates: Option<&Templates>,
-    ) -> Result<Option<Scanned<'a>>, ReadError> {
+    ) -> Result<bool, ReadError> {
         let mut learn_at = None;
         if let Some(templates) = templates {
             match self
@@ -27,37 +27,40 @@ impl<'a> Scanner<'a> {
                 .template
                 .scan_parameter(templates, s, batch)
             {
-                Ok(op) => return Ok(Some(Scanned::Template(op))),
+                Ok(op) => {
+                    batch.ops.push(Scanned::Template(op));
+                    return Ok(true);
+                }
                 Err(learn) => learn_at = learn,
             }
         }
         let start = s.offset();
-        if let Some(op) = self.compact_parameter(s, batch, learn_at) {
-            return Ok(Some(op));
+        if self.compact_parameter(s, batch, learn_at).is_some() {
+            return Ok(true);
         }
         s.rewind(start);
         let (mut a, mut oa, mut da, mut qa, mut output) = (None, None, None, None, None);
         while let Some(key) = s.next_key(&mut object)? {
             let std::borrow::Cow::Borrowed(key) = key else {
-                return Ok(None);
+                return Ok(false);
             };
             match key {
                 "A" if a.is_none() => {
                     let mut list = s.begin_array()?;
                     let Some(flags) = read_flags(s, &mut list)? else {
-                        return Ok(None);
+                        return Ok(false);
                     };
                     if !s.next_element(&mut list)? {
-                        return Ok(None);
+                        return Ok(false);
                     }
                     // A name without escapes or control characters is its own text.
                     let raw = s.raw_value()?;
                     let name = match raw.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
                         Some(n) if n.bytes().all(|b| b >= 0x20 && b != b'\\' && b != b'"') => n,
-                        _ => return Ok(None),
+                        _ => return Ok(false),
                     };
                     if s.next_element(&mut list)? {
-                        return Ok(None);
+                        return Ok(false);
                     }
                     a = Some((flags, name));
                 }
@@ -65,7 +68,7 @@ impl<'a> Scanner<'a> {
                     let mut list = s.begin_array()?;
                     match read_flags(s, &mut list)? {
                         Some(flags) if !s.next_element(&mut list)? => oa = Some(flags),
-                        _ => return Ok(None),
+                        _ => return Ok(false),
                     }
                 }
                 "DA" if da.is_none() => {
@@ -76,29 +79,30 @@ impl<'a> Scanner<'a> {
                 }
                 "O" if output.is_none() => match self.scan_result(s, PARAMETER, 0)? {
                     Some(result) => output = Some(result),
-                    None => return Ok(None),
+                    None => return Ok(false),
                 },
-                _ => return Ok(None),
+                _ => return Ok(false),
             }
         }
         let (Some((flags, name)), Some(result)) = (a, output) else {
-            return Ok(None);
+            return Ok(false);
         };
-        Ok(Some(Scanned::Parameter {
+        batch.ops.push(Scanned::Parameter {
             flags,
             name,
             lists: [da.unwrap_or_default(), qa.unwrap_or_default()],
             output_flags: oa,
             result,
             learn: None,
-        }))
+        });
+        Ok(true)
     }
 
     /// The short form of `builtin.parameter` after its name, when its text is
     /// exactly as Paddle writes it:
     /// `,"A":[d,p,c,"name"],"DA":[],"O":{"%":id,"TT":type},"OA":[f,f,f],"QA":[]}`
     /// (no white space, those keys in that order, `OA` optional, a plain
-    /// name). Most ops of
+    /// name), pushed to `batch.ops`. Most ops of
     /// a model are parameters, and matched byte by byte their fixed parts
     /// cost a comparison rather than a key and a container each. `None`,
     /// with the stream anywhere, for any other text: the caller reads it
@@ -109,9 +113,9 @@ impl<'a> Scanner<'a> {
     fn compact_parameter(
         &mut self,
         s: &mut Stream<'a>,
-        batch: &Batch<'a>,
+        batch: &mut Batch<'a>,
         learn_at: Option<usize>,
-    ) -> Option<Scanned<'a>> {
+    ) -> Option<()> {
         let start = s.offset();
         if !eat(s, br#","A":["#) {
             return None;
@@ -145,7 +149,7 @@ impl<'a> Scanner<'a> {
             let head = texts.get(start..head_end)?;
             Some((occurrence, head, texts.get(tail_start..s.offset())?))
         });
-        Some(Scanned::Parameter {
+        batch.ops.push(Scanned::Parameter {
             flags,
             name,
             lists: [none..none, none..none],
@@ -156,7 +160,8 @@ impl<'a> Scanner<'a> {
                 text,
             },
             learn,
-        })
+        });
+        Some(())
     }
 }
 

@@ -219,6 +219,16 @@ fn approx_ops(len: usize) -> usize {
     len / 260
 }
 
+/// [`approx_ops`] of a file saved `trainable` or not: an untrainable
+/// file's ops have no `OA` lists, so are about a third shorter (a small
+/// program's arenas grew, copied, at the end of its read).
+fn approx_ops_saved(len: usize, trainable: bool) -> usize {
+    match trainable {
+        true => approx_ops(len),
+        false => len / 180,
+    }
+}
+
 /// Reads a model from its whole-document tree.
 fn read_whole(
     ctx: Arc<IrContext>,
@@ -264,14 +274,7 @@ fn read_whole(
             message: "the program region has no block".into(),
         });
     };
-    let mut reader = Reader::new(
-        doc.text(),
-        ctx,
-        options,
-        header.patches.take(),
-        bytes.len(),
-        &|_| {},
-    );
+    let mut reader = Reader::new(doc.text(), ctx, options, &mut header, bytes.len(), &|_| {});
     let top_block = reader.program.top_block();
     reader.read_block(block, top_block, &blocks_path.index(0))?;
     finish_program(reader.into_program(), &header, bytes)
@@ -473,11 +476,12 @@ impl<'o, 'a> Reader<'o, 'a> {
         input: &'a str,
         ctx: Arc<IrContext>,
         options: &'o ReadOptions,
-        patches: Option<PatchSet>,
+        header: &mut Header,
         file_len: usize,
         release: &'o dyn Fn(Range<usize>),
     ) -> Reader<'o, 'a> {
-        let approx_ops = approx_ops(file_len);
+        let approx_ops = approx_ops_saved(file_len, header.trainable);
+        let patches = header.patches.take();
         // Models whose ops carry a name each (a parameter's, a layer's
         // `struct_name`) bring a new dictionary per op and a new string for
         // about every other: room for them up front spares the tables'

@@ -99,8 +99,7 @@ fn read_document<'a>(
             trainable,
             patches: patches_for(version, options)?,
         };
-        let patches = header.patches.take();
-        let mut reader = Reader::new(s.text(), ctx, options, patches, bytes.len(), release);
+        let mut reader = Reader::new(s.text(), ctx, options, &mut header, bytes.len(), release);
         reader.plan = plan;
         let program = top.key("program");
         let regions = program.key("regions");
@@ -134,14 +133,8 @@ fn read_document<'a>(
                 let Some(header) = header.as_mut() else {
                     return Ok(None);
                 };
-                let mut reader = Reader::new(
-                    s.text(),
-                    ctx.clone(),
-                    options,
-                    header.patches.take(),
-                    bytes.len(),
-                    release,
-                );
+                let mut reader =
+                    Reader::new(s.text(), ctx.clone(), options, header, bytes.len(), release);
                 reader.plan = plan;
                 if !reader.read_program_streamed(s, &top.key("program"), lent.take())? {
                     return Ok(None);

@@ -488,7 +488,8 @@ impl<'o, 'a> Reader<'o, 'a> {
         // growth (rehashing, and the old table held meanwhile).
         ctx.reserve_interned(approx_ops / 2, approx_ops);
         let mut kept = ctx.take_kept::<Box<Kept>>();
-        let buffers = std::mem::take(&mut kept.buffers);
+        // Taken field by field: the buffers are large to move whole.
+        let buffers = kept.buffers.take_each();
         Reader {
             input,
             ctx: ctx.clone(),
@@ -529,20 +530,20 @@ impl<'o, 'a> Reader<'o, 'a> {
     /// The program read, giving the context back what it keeps between reads.
     fn into_program(mut self) -> Program {
         self.kept.templates.read_ended();
-        // Taken field by field: the reader and its scanner are large to move.
+        // Given back field by field, in place: the reader, its scanner and
+        // the buffers are large to move.
         use std::mem::take;
-        self.kept.buffers = tables::Buffers {
-            batch: take(&mut self.batch),
-            resolved: take(&mut self.resolved),
-            values: take(&mut self.values.dense),
-            scanner: self.scanner.take_tables(),
-            type_cache: take(&mut self.type_cache),
-            entry_cache: take(&mut self.entry_cache),
-            attrs: take(&mut self.attrs),
-            operands: take(&mut self.operands),
-            result_types: take(&mut self.result_types),
-        }
-        .emptied();
+        let kept = &mut self.kept.buffers;
+        kept.batch = take(&mut self.batch).recycled();
+        kept.resolved = take(&mut self.resolved).cleared();
+        kept.values = tables::cleared(take(&mut self.values.dense));
+        kept.scanner = self.scanner.take_tables().emptied();
+        kept.type_cache = tables::emptied_table(take(&mut self.type_cache));
+        kept.entry_cache = tables::emptied_table(take(&mut self.entry_cache));
+        kept.attrs = tables::cleared(take(&mut self.attrs));
+        kept.operands = tables::cleared(take(&mut self.operands));
+        kept.result_types = tables::cleared(take(&mut self.result_types));
+        kept.bound();
         let Reader {
             ctx, program, kept, ..
         } = self;

@@ -36,6 +36,12 @@ pub(super) fn emptied<T, U>(list: Vec<T>) -> Vec<U> {
     list.into_iter().filter_map(|_| None).collect()
 }
 
+/// `list` emptied, its room kept.
+pub(super) fn cleared<T>(mut list: Vec<T>) -> Vec<T> {
+    list.clear();
+    list
+}
+
 /// `table`, a table of texts, emptied, its room kept, for texts of
 /// another lifetime (see [`emptied`]).
 #[allow(unsafe_code)]
@@ -62,10 +68,11 @@ pub(super) fn room_bytes<T>(list: &Vec<T>) -> usize {
     list.capacity() * std::mem::size_of::<T>()
 }
 
-/// A read's buffers: those of a read that has ended, emptied
-/// ([`Buffers::emptied`]), are what the context keeps for the next read
-/// (see [`Kept`](super::Kept)), as `Buffers<'static>`: made and freed at
-/// every read, they were 3-5 % of reading a model of ten ops.
+/// A read's buffers: those of a read that has ended, emptied one by one
+/// (`Reader::into_program`, [`Buffers::bound`]), are what the context
+/// keeps for the next read (see [`Kept`](super::Kept)), as
+/// `Buffers<'static>`: made and freed at every read, they were 3-5 % of
+/// reading a model of ten ops.
 #[derive(Default)]
 pub(super) struct Buffers<'a> {
     pub(super) batch: Batch<'a>,
@@ -85,30 +92,27 @@ impl Buffers<'_> {
     /// rather than held idle between reads.
     const MAX_BYTES: usize = 256 << 10;
 
-    /// The buffers of a read that has ended, emptied, for texts of any
-    /// lifetime.
-    pub(super) fn emptied(self) -> Buffers<'static> {
-        let mut values = self.values;
-        values.clear();
-        let (mut attrs, mut operands, mut result_types) =
-            (self.attrs, self.operands, self.result_types);
-        attrs.clear();
-        operands.clear();
-        result_types.clear();
-        let buffers = Buffers {
-            batch: self.batch.recycled(),
-            resolved: self.resolved.cleared(),
-            values,
-            scanner: self.scanner.emptied(),
-            type_cache: emptied_table(self.type_cache),
-            entry_cache: emptied_table(self.entry_cache),
-            attrs,
-            operands,
-            result_types,
-        };
-        match buffers.bytes() <= Self::MAX_BYTES {
-            true => buffers,
-            false => Buffers::default(),
+    /// Drops the buffers, emptied, of a read that has ended (see
+    /// `Reader::into_program`) when they hold more than [`Self::MAX_BYTES`].
+    pub(super) fn bound(&mut self) {
+        if self.bytes() > Self::MAX_BYTES {
+            *self = Buffers::default();
+        }
+    }
+
+    /// Each buffer taken out, the room each had with it.
+    pub(super) fn take_each(&mut self) -> Self {
+        use std::mem::take;
+        Buffers {
+            batch: take(&mut self.batch),
+            resolved: take(&mut self.resolved),
+            values: take(&mut self.values),
+            scanner: take(&mut self.scanner),
+            type_cache: take(&mut self.type_cache),
+            entry_cache: take(&mut self.entry_cache),
+            attrs: take(&mut self.attrs),
+            operands: take(&mut self.operands),
+            result_types: take(&mut self.result_types),
         }
     }
 

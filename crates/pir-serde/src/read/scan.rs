@@ -159,12 +159,19 @@ impl<'a> Scanner<'a> {
         types.reserve(room);
         entries.reserve(room);
         memos.reserve(room);
+        // Every field spelled out: with `..Scanner::default()`, a default
+        // scanner (a kilobyte) was made, then copied.
         Scanner {
             names,
+            recent_names: [None; 16],
             types,
-            entries,
+            next_dict: 0,
             memos,
-            ..Scanner::default()
+            parameter_memo: Memo::default(),
+            shared_types: Recent::default(),
+            shared_entries: Default::default(),
+            entries,
+            depth: 0,
         }
     }
 

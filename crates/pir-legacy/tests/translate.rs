@@ -361,3 +361,27 @@ fn parameters_translate_alike_in_a_context_that_made_them_before() {
         );
     }
 }
+
+/// A top block declaring a parameter's name twice: the first declaration
+/// gives the parameter's flags (as every look-up of the name finds it),
+/// even though only the second is persistable.
+#[test]
+fn a_parameter_declared_twice_takes_the_flags_of_its_first_declaration() {
+    let vars = vec![
+        list_var("feed", 9),
+        list_var("fetch", 10),
+        tensor("x", &[-1, 4], false),
+        tensor("w", &[4], false),
+        tensor("w", &[4], true),
+        tensor("y", &[-1, 4], false),
+    ];
+    let bytes = encode(vec![block(0, -1, vars, vec![feed("x"), add(), fetch("y")])]);
+    let ctx = pir_dialects::pd_op_context();
+    let p = pir_legacy::translate_bytes(&bytes, ctx, Options::default()).unwrap();
+    let text = p.to_string();
+    let parameter = text
+        .lines()
+        .find(|l| l.contains("\"builtin.parameter\""))
+        .unwrap_or_default();
+    assert!(parameter.contains("persistable:[false]"), "{text}");
+}

@@ -600,6 +600,12 @@ impl<'a> BlockDesc<'a> {
     pub fn var(&self, name: &str) -> Option<&VarDesc<'a>> {
         self.vars.get(self.by_name.get(&self.vars, name)?)
     }
+
+    /// Whether no name is declared twice here: then [`BlockDesc::var`] of a
+    /// variable's name finds that variable.
+    pub fn names_distinct(&self) -> bool {
+        self.by_name.names_distinct(&self.vars)
+    }
 }
 
 /// A decoded `ProgramDesc`; strings borrow from the serialized bytes.

@@ -16,6 +16,9 @@ pub(crate) struct VarIndex {
     /// other names without reading them, and the variable's index plus one
     /// (0: empty).
     slots: Vec<(u32, u32)>,
+    /// How many variables it was built from, when no name among them is
+    /// declared twice (else `None`).
+    distinct: Option<usize>,
 }
 
 impl VarIndex {
@@ -23,11 +26,15 @@ impl VarIndex {
     /// [`super::MAX_VARS_PER_BLOCK`], so indices fit 32 bits).
     pub(crate) fn new(vars: &[VarDesc<'_>]) -> VarIndex {
         if vars.is_empty() {
-            return VarIndex::default();
+            return VarIndex {
+                slots: Vec::new(),
+                distinct: Some(0),
+            };
         }
         let size = (2 * vars.len()).next_power_of_two();
         let mask = size - 1;
         let mut slots = vec![(0u32, 0u32); size];
+        let mut distinct = Some(vars.len());
         for (i, var) in vars.iter().enumerate() {
             let Ok(entry) = u32::try_from(i + 1) else {
                 break;
@@ -40,12 +47,20 @@ impl VarIndex {
                 }
                 let earlier = &vars[e as usize - 1];
                 if t == tag && name_eq(earlier.name, var.name) {
+                    distinct = None;
                     break;
                 }
                 at = (at + 1) & mask;
             }
         }
-        VarIndex { slots }
+        VarIndex { slots, distinct }
+    }
+
+    /// Whether each of `vars` (the variables it was built from) has a name
+    /// of its own, so that a variable's index is where its name is found.
+    #[inline]
+    pub(crate) fn names_distinct(&self, vars: &[VarDesc<'_>]) -> bool {
+        self.distinct == Some(vars.len())
     }
 
     /// The index in `vars` (the variables it was built from) of the first
@@ -163,6 +178,11 @@ mod tests {
         for (i, name) in names.iter().enumerate() {
             assert_eq!(index.get(&vars, name), Some(i), "{name:?}");
         }
+        assert!(!index.names_distinct(&vars));
+        let once = &vars[..names.len()];
+        assert!(VarIndex::new(once).names_distinct(once));
+        // Built from other variables: nothing is known of them.
+        assert!(!VarIndex::new(once).names_distinct(&vars));
         for absent in [
             "?",
             "??",

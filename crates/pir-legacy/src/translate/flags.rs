@@ -64,12 +64,23 @@ impl<'d> DecidingBlocks<'d> {
     /// declares it), that variable is block 0's, so one look-up there gives
     /// both; a sub-block reaching as far lies on the way up from the last
     /// block and is found first.
+    ///
+    /// `top_at` is the index of block 0's first variable named `name`, when
+    /// known (it saves the look-up there).
     #[inline]
-    fn of<'a>(&self, desc: &'a ProgramDesc<'d>, name: &str) -> Option<(usize, &'a VarDesc<'d>)> {
+    fn of<'a>(
+        &self,
+        desc: &'a ProgramDesc<'d>,
+        name: &str,
+        top_at: Option<usize>,
+    ) -> Option<(usize, &'a VarDesc<'d>)> {
         let top = desc
             .blocks
             .first()
-            .and_then(|b| b.var(name))
+            .and_then(|b| match top_at {
+                Some(i) => b.vars.get(i),
+                None => b.var(name),
+            })
             .zip(self.reach.first().copied());
         match (top, self.sub.get(&Name(name)).copied()) {
             (Some((var, t)), s) if s.is_none_or(|s| s < t) => Some((t, var)),
@@ -104,11 +115,11 @@ impl<'d> Translator<'d> {
         // alike): then they are set again in that order below.
         let mut flags = vec![0u8; self.program.value_slots()];
         let mut disagree = false;
-        for (_, name, values) in self.scopes.top_entries() {
+        for (_, name, top_at, values) in self.scopes.top_entries() {
             if NO_CAST.contains(&name) {
                 continue;
             }
-            let Some((_, var)) = deciding.of(desc, name) else {
+            let Some((_, var)) = deciding.of(desc, name, top_at) else {
                 continue;
             };
             let f = flag_bits(var);
@@ -123,11 +134,11 @@ impl<'d> Translator<'d> {
             // oldest first: the last update of a value decides its flags.
             let keys = self.scopes.top_keys();
             let mut updates: Vec<(usize, usize, ValueId, u8)> = Vec::with_capacity(keys.len());
-            for (k, name, values) in self.scopes.top_entries() {
+            for (k, name, top_at, values) in self.scopes.top_entries() {
                 if NO_CAST.contains(&name) {
                     continue;
                 }
-                let Some((b, var)) = deciding.of(desc, name) else {
+                let Some((b, var)) = deciding.of(desc, name, top_at) else {
                     continue;
                 };
                 updates.extend(values.map(|info| (b, k, info.value, flag_bits(var))));

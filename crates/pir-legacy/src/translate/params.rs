@@ -53,6 +53,9 @@ impl<'d> Translator<'d> {
         let mut external = Vec::with_capacity(block.vars.len());
         // Looked up once for all parameters.
         let (parameter, writer) = self.op_kind("builtin.parameter");
+        // A parameter's variable is where its name is found when no name is
+        // declared twice (else the name is looked up when bound).
+        let at_param = block.names_distinct();
         for op in &block.ops {
             for name in op.input_arg_names() {
                 let state = self.top_names.entry(Name(name)).or_default();
@@ -94,7 +97,9 @@ impl<'d> Translator<'d> {
                     0,
                 );
                 let v = self.program.result(p, 0);
-                self.scopes.push(TOP, name, VarInfo::plain(v));
+                let declared = at_param.then_some((0, i));
+                self.scopes
+                    .push_declared(TOP, name, declared, VarInfo::plain(v));
             }
             for name in op.output_arg_names() {
                 self.top_names.entry(Name(name)).or_default().written = true;

@@ -345,19 +345,33 @@ impl<'d> Scopes<'d> {
     }
 
     /// Each name of the top scope (in no particular order) with its index in
-    /// [`Scopes::top_keys`] and every value pushed for it, oldest first.
+    /// [`Scopes::top_keys`], the index of the top block's first variable of
+    /// that name when the scope keeps it by that index (else `None`: the
+    /// name may still be declared there), and every value pushed for it,
+    /// oldest first.
     pub fn top_entries(
         &self,
-    ) -> impl Iterator<Item = (usize, &'d str, impl Iterator<Item = VarInfo> + '_)> + '_ {
+    ) -> impl Iterator<
+        Item = (
+            usize,
+            &'d str,
+            Option<usize>,
+            impl Iterator<Item = VarInfo> + '_,
+        ),
+    > + '_ {
         let declared = self
             .top_declared
             .iter()
-            .filter(|t| t.stack.current.is_some())
-            .map(|t| (t.name, &t.stack));
-        let named = self.scopes[TOP].map.iter().map(|(name, s)| (name.0, s));
+            .enumerate()
+            .filter(|(_, t)| t.stack.current.is_some())
+            .map(|(i, t)| (t.name, Some(i), &t.stack));
+        let named = self.scopes[TOP]
+            .map
+            .iter()
+            .map(|(name, s)| (name.0, None, s));
         declared
             .chain(named)
-            .map(|(name, s)| (s.key, name, s.older.iter().copied().chain(s.current)))
+            .map(|(name, at, s)| (s.key, name, at, s.older.iter().copied().chain(s.current)))
     }
 
     /// The names of the top scope in the order they were first bound (the
@@ -554,12 +568,19 @@ mod tests {
         assert_eq!(value(s.get_declared(inner, "c", None)), Some(v3));
         assert_eq!(value(s.get_declared(inner, "a", Some((0, 0)))), Some(v2));
         assert_eq!(value(s.get(inner, "d")), None);
-        let mut entries: Vec<(usize, &str, usize)> = s
+        let mut entries: Vec<(usize, &str, Option<usize>, usize)> = s
             .top_entries()
-            .map(|(k, name, values)| (k, name, values.count()))
+            .map(|(k, name, at, values)| (k, name, at, values.count()))
             .collect();
         entries.sort_unstable();
-        assert_eq!(entries, [(0, "b", 2), (1, "a", 1), (2, "c", 1)]);
+        assert_eq!(
+            entries,
+            [
+                (0, "b", Some(1), 2),
+                (1, "a", Some(0), 1),
+                (2, "c", None, 1)
+            ]
+        );
     }
 
     #[test]

@@ -598,7 +598,13 @@ pub struct BlockDesc<'a> {
 impl<'a> BlockDesc<'a> {
     /// The block's own variable `name` (the first, if declared twice).
     pub fn var(&self, name: &str) -> Option<&VarDesc<'a>> {
-        self.vars.get(self.by_name.get(&self.vars, name)?)
+        self.vars.get(self.var_index(name)?)
+    }
+
+    /// The index in `vars` of [`BlockDesc::var`].
+    #[inline]
+    pub fn var_index(&self, name: &str) -> Option<usize> {
+        self.by_name.get(&self.vars, name)
     }
 
     /// Whether no name is declared twice here: then [`BlockDesc::var`] of a

@@ -166,7 +166,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         specs_by_key: RefCell::default(),
 
         bool_lists: BoolLists::default(),
-        top_names: FxHashMap::default(),
+        top_names: params::TopNames::default(),
         options,
         made: Made::default(),
         control_flow: Vec::new(),
@@ -288,7 +288,7 @@ pub(crate) struct Translator<'d> {
     pub bool_lists: BoolLists,
     /// What the walk for parameters learns of each name the top block's
     /// ops use (one look-up per use instead of one per set).
-    top_names: FxHashMap<crate::desc::Name<'d>, params::TopName>,
+    top_names: params::TopNames<'d>,
     pub options: Options,
     /// What is made so far, against `options.limits`.
     made: Made,

@@ -6,7 +6,7 @@
 
 use pir_core::builtin::StrAttr;
 use pir_core::{BlockId, InsertPoint};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::attrs::AttrMap;
 use super::values::{self, ScopeId, VarInfo, TOP};
@@ -29,6 +29,48 @@ pub(super) struct TopName {
     external: bool,
 }
 
+/// What the walk for parameters learns of each name the top block's ops
+/// use: the names the top block declares by the index of their first
+/// variable there (found by the block's index of names, as the translator
+/// finds them), the others by name.
+#[derive(Debug, Default)]
+pub(super) struct TopNames<'d> {
+    declared: Vec<TopName>,
+    other: FxHashMap<Name<'d>, TopName>,
+}
+
+impl<'d> TopNames<'d> {
+    /// Room for the names of a top block of `n` variables.
+    fn reset(&mut self, n: usize) {
+        self.declared.clear();
+        self.declared.resize(n, TopName::default());
+        self.other.clear();
+    }
+
+    /// What is known of `name`, first declared at `at` in the top block
+    /// (if there), made when first asked.
+    fn entry(&mut self, name: &'d str, at: Option<usize>) -> &mut TopName {
+        match at.and_then(|i| self.declared.get_mut(i)) {
+            Some(state) => state,
+            None => self.other.entry(Name(name)).or_default(),
+        }
+    }
+
+    /// What is known of `name`, first declared at `at` in the top block.
+    fn get(&self, name: &str, at: Option<usize>) -> Option<&TopName> {
+        match at {
+            Some(i) => self.declared.get(i),
+            None => self.other.get(name),
+        }
+    }
+
+    /// Whether some name was a parameter no op read.
+    fn any_unvisited_param(&self) -> bool {
+        let unvisited = |s: &TopName| s.param.is_some() && !s.visited;
+        self.declared.iter().any(unvisited) || self.other.values().any(unvisited)
+    }
+}
+
 impl<'d> Translator<'d> {
     /// `builtin.parameter` for each persistable variable of the top block, in
     /// the order ops first read it (inputs slot by slot, slots sorted); then
@@ -38,34 +80,36 @@ impl<'d> Translator<'d> {
     pub(super) fn create_parameters_and_data(&mut self, top: BlockId) -> Result<()> {
         let desc = self.desc;
         let block = &desc.blocks[0];
-        self.top_names.reserve(block.vars.len());
+        self.top_names.reset(block.vars.len());
+        // Each variable is where its name is found unless a name is
+        // declared twice.
+        let distinct = block.names_distinct();
         for (i, var) in block.vars.iter().enumerate() {
             if var.persistable && !NO_CAST.contains(&var.name) {
-                self.top_names
-                    .entry(Name(var.name))
-                    .or_default()
-                    .param
-                    .get_or_insert(i);
+                let first = if distinct {
+                    Some(i)
+                } else {
+                    block.var_index(var.name)
+                };
+                self.top_names.entry(var.name, first).param.get_or_insert(i);
             }
         }
         // Names read before any op writes them, each once, in the order
-        // first read.
+        // first read, with where the top block first declares them.
         let mut external = Vec::with_capacity(block.vars.len());
         // Looked up once for all parameters.
         let (parameter, writer) = self.op_kind("builtin.parameter");
-        // A parameter's variable is where its name is found when no name is
-        // declared twice (else the name is looked up when bound).
-        let at_param = block.names_distinct();
         for op in &block.ops {
             for name in op.input_arg_names() {
-                let state = self.top_names.entry(Name(name)).or_default();
+                let at = block.var_index(name);
+                let state = self.top_names.entry(name, at);
                 if state.written {
                     continue;
                 }
                 let first_read = !state.external;
                 if first_read {
                     state.external = true;
-                    external.push(name);
+                    external.push((name, at));
                 }
                 // Feed and fetch lists are never parameters.
                 let (Some(i), false) = (state.param, state.visited) else {
@@ -75,9 +119,7 @@ impl<'d> Translator<'d> {
                 // rare case its type cannot be made.
                 state.visited = true;
                 let Ok(ty) = self.var_type_at(0, i) else {
-                    if let Some(state) = self.top_names.get_mut(&Name(name)) {
-                        state.visited = false;
-                    }
+                    self.top_names.entry(name, at).visited = false;
                     continue;
                 };
                 // A name that becomes a parameter is bound: no `pd_op.data`
@@ -97,16 +139,22 @@ impl<'d> Translator<'d> {
                     0,
                 );
                 let v = self.program.result(p, 0);
-                let declared = at_param.then_some((0, i));
+                let declared = at.map(|f| (0, f));
                 self.scopes
                     .push_declared(TOP, name, declared, VarInfo::plain(v));
             }
             for name in op.output_arg_names() {
-                self.top_names.entry(Name(name)).or_default().written = true;
+                let at = block.var_index(name);
+                self.top_names.entry(name, at).written = true;
             }
         }
-        for name in external {
-            if block.var(name).is_none() || self.scopes.has(TOP, name) || NO_CAST.contains(&name) {
+        for (name, at) in external {
+            let Some(f) = at else {
+                continue;
+            };
+            if self.scopes.get_declared(TOP, name, Some((0, f))).is_some()
+                || NO_CAST.contains(&name)
+            {
                 continue;
             }
             self.create_undefined(name)?;
@@ -145,24 +193,22 @@ impl<'d> Translator<'d> {
     /// variable no op read first (walking the top block backwards).
     pub(super) fn create_set_parameters(&mut self) -> Result<()> {
         // Most models read every parameter: nothing to look for.
-        if !self
-            .top_names
-            .values()
-            .any(|s| s.param.is_some() && !s.visited)
-        {
+        if !self.top_names.any_unvisited_param() {
             return Ok(());
         }
         let desc = self.desc;
-        for op in desc.blocks[0].ops.iter().rev() {
+        let block = &desc.blocks[0];
+        for op in block.ops.iter().rev() {
             if op.op_type == "data" || op.op_type == "feed" {
                 continue;
             }
             // The op's inputs, as a set only when an output needs it.
             let mut inputs: Option<FxHashSet<&str>> = None;
             for name in op.output_arg_names() {
+                let at = block.var_index(name);
                 let unvisited_param = self
                     .top_names
-                    .get(&Name(name))
+                    .get(name, at)
                     .is_some_and(|s| s.param.is_some() && !s.visited);
                 if !unvisited_param {
                     continue;
@@ -197,9 +243,7 @@ impl<'d> Translator<'d> {
                     attrs,
                     0,
                 );
-                if let Some(state) = self.top_names.get_mut(&Name(name)) {
-                    state.visited = true;
-                }
+                self.top_names.entry(name, at).visited = true;
             }
         }
         Ok(())

@@ -8,19 +8,25 @@
 //! Before the table, an interning compares the item stored after the one the
 //! last interning gave: a context that reads a model again meets that model's
 //! items in the order it stored them, and the next item's slot in the table
-//! is a cache miss once the table outgrows the cache (two of them per lookup,
-//! about half a 1M-op load), while the next item itself sits beside the last
-//! one. Any other item is found by the table as before, so handles do not
-//! depend on the guess.
+//! is a cache miss once the table outgrows the cache (and the item it names
+//! another), while the next item itself sits beside the last one. Any other
+//! item is found by the table as before, so handles do not depend on the
+//! guess.
+//!
+//! The table ([`Slots`]) keeps each index beside 32 bits of its item's hash,
+//! in one array: a first reading of a large model, whose items are mostly
+//! new, finds an item missing and writes its slot in one cache line (a
+//! table of control bytes and a separate one of indices, as `hashbrown`
+//! keeps, took a miss in each), and the table grows without asking the
+//! items for their hashes again.
 
-use hashbrown::HashTable;
 use parking_lot::Mutex;
 use std::hash::{BuildHasher, Hash};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub(crate) struct Interner<T> {
     items: boxcar::Vec<T>,
-    table: Mutex<HashTable<u32>>,
+    table: Mutex<Slots>,
     /// 1 + the index the last interning gave (0 before any): the item
     /// compared first. Only a guess: an item equal to the probe is the one
     /// the table would find, whichever thread stored it, so finding it
@@ -40,7 +46,7 @@ impl<T> Interner<T> {
     pub(crate) fn new() -> Self {
         Interner {
             items: boxcar::Vec::new(),
-            table: Mutex::new(HashTable::new()),
+            table: Mutex::new(Slots::default()),
             next: AtomicU32::new(0),
             guessing: false,
         }
@@ -58,8 +64,10 @@ impl<T> Interner<T> {
 
     /// Returns the index of the item equal to `probe` (by `hash` and `eq`),
     /// inserting `make(probe)` if there is none. `hash` is asked for only
-    /// when the guess (see the module docs) is not the item; `rehash`
-    /// recomputes the hash of a stored item when the table grows.
+    /// when the guess (see the module docs) is not the item; `rehash` is
+    /// the hash of a stored item, which must be the hash of any probe equal
+    /// to it (checked in debug builds as an item is stored: the table keeps
+    /// the hash's bits, a mismatch would make equal items two).
     pub(crate) fn intern<V>(
         &self,
         hash: impl FnOnce(&V) -> u64,
@@ -103,13 +111,20 @@ impl<T> Interner<T> {
         rehash: impl Fn(&T) -> u64,
     ) -> u32 {
         let mut table = self.table.lock();
-        let index = match table.find(hash, |&i| eq(self.get(i), &probe)) {
-            Some(&index) => index,
-            None => {
+        let index = match table.find(hash, |i| eq(self.get(i), &probe)) {
+            Ok(index) => index,
+            Err(vacant) => {
                 let index = self.items.push(make(probe));
-                let index =
-                    u32::try_from(index).expect("interner overflow: more than 4 billion items");
-                table.insert_unique(hash, index, |&i| rehash(self.get(i)));
+                let index = u32::try_from(index)
+                    .ok()
+                    .filter(|&i| i < u32::MAX)
+                    .expect("interner overflow: more than 4 billion items");
+                debug_assert_eq!(
+                    rehash(self.get(index)) as u32,
+                    hash as u32,
+                    "an item hashes otherwise than its probe"
+                );
+                table.insert(vacant, hash, index);
                 index
             }
         };
@@ -120,17 +135,14 @@ impl<T> Interner<T> {
     }
 
     /// Makes room for `total` items in all without growing the table on
-    /// the way (`rehash` as for [`Interner::intern`]).
-    pub(crate) fn reserve_total(&self, total: usize, rehash: impl Fn(&T) -> u64) {
-        let mut table = self.table.lock();
-        let additional = total.saturating_sub(table.len());
-        table.reserve(additional, |&i| rehash(self.get(i)));
+    /// the way. (`rehash` is not needed: the table keeps its items' hashes.)
+    pub(crate) fn reserve_total(&self, total: usize, _rehash: impl Fn(&T) -> u64) {
+        self.table.lock().reserve_total(total);
     }
 
     /// Looks up without inserting.
     pub(crate) fn find(&self, hash: u64, eq: impl Fn(&T) -> bool) -> Option<u32> {
-        let table = self.table.lock();
-        table.find(hash, |&i| eq(self.get(i))).copied()
+        self.table.lock().probe(hash, |i| eq(self.get(i))).ok()
     }
 
     #[inline]
@@ -144,6 +156,113 @@ impl<T> Interner<T> {
     pub(crate) fn len(&self) -> usize {
         self.items.count()
     }
+}
+
+/// The indices of an [`Interner`]'s items by hash: open addressing, probing
+/// slot after slot. A slot is 0 when free, else the low 32 bits of its
+/// item's hash above the item's index + 1; the hash's low bits also give
+/// the slot a probe starts at, so the table grows by its slots alone.
+#[derive(Default)]
+struct Slots {
+    /// A power of two of them (or none before the first item).
+    slots: Vec<u64>,
+    /// How many are taken.
+    len: usize,
+    /// How many it holds before it grows ([`capacity_of`] the slots).
+    capacity: usize,
+}
+
+/// Where a probe found no item: the free slot the item goes in.
+struct Vacant(usize);
+
+/// How many items a table of `slots` slots holds before it grows: two
+/// thirds, at which a probe for an item not there reads about five slots,
+/// most often in the one cache line.
+fn capacity_of(slots: usize) -> usize {
+    slots - slots / 3
+}
+
+/// The fewest slots that hold `items` items (a power of two, at least 16).
+/// Positions come from 32 bits of hash, so a table stops at 2^32 slots:
+/// past the bound of 4 billion items a probe would find no free slot, and
+/// the interner refuses such an item before.
+fn slots_for(items: usize) -> usize {
+    let mut slots = 16usize;
+    while capacity_of(slots) < items && (slots as u64) < 1 << 32 {
+        slots *= 2;
+    }
+    slots
+}
+
+impl Slots {
+    /// The index of the item of hash `hash` for which `eq` holds, or where
+    /// it would go. Makes room for one more item first, so the place stays
+    /// good for [`Slots::insert`].
+    #[inline]
+    fn find(&mut self, hash: u64, eq: impl Fn(u32) -> bool) -> Result<u32, Vacant> {
+        if self.len >= self.capacity {
+            self.reserve_total(self.len + 1);
+        }
+        self.probe(hash, eq)
+    }
+
+    /// [`Slots::find`] without making room: the table has a free slot (or
+    /// none at all).
+    #[inline]
+    fn probe(&self, hash: u64, eq: impl Fn(u32) -> bool) -> Result<u32, Vacant> {
+        let Some(mask) = self.slots.len().checked_sub(1) else {
+            return Err(Vacant(0));
+        };
+        let tag = hash as u32;
+        let mut at = tag as usize & mask;
+        loop {
+            let slot = self.slots[at];
+            if slot == 0 {
+                return Err(Vacant(at));
+            }
+            let index = (slot as u32).wrapping_sub(1);
+            if (slot >> 32) as u32 == tag && eq(index) {
+                return Ok(index);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Takes the free slot `vacant` (from a [`Slots::find`] with the same
+    /// hash, and nothing inserted since) for item `index` (below `u32::MAX`).
+    #[inline]
+    fn insert(&mut self, vacant: Vacant, hash: u64, index: u32) {
+        self.slots[vacant.0] = slot(hash, index);
+        self.len += 1;
+    }
+
+    /// Makes room for `total` items in all.
+    #[inline(never)]
+    fn reserve_total(&mut self, total: usize) {
+        if total <= self.capacity {
+            return;
+        }
+        let wanted = slots_for(total);
+        if wanted <= self.slots.len() {
+            return;
+        }
+        self.capacity = capacity_of(wanted);
+        let old = std::mem::replace(&mut self.slots, vec![0; wanted]);
+        let mask = self.slots.len() - 1;
+        for taken in old.into_iter().filter(|&s| s != 0) {
+            let mut at = (taken >> 32) as usize & mask;
+            while self.slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = taken;
+        }
+    }
+}
+
+/// The slot of item `index` of hash `hash`.
+#[inline]
+fn slot(hash: u64, index: u32) -> u64 {
+    (u64::from(hash as u32) << 32) | u64::from(index + 1)
 }
 
 #[cfg(test)]
@@ -202,5 +321,44 @@ mod tests {
         for (w, &h) in words.iter().zip(&seen[0]) {
             assert_eq!(interner.get(h), w);
         }
+    }
+
+    #[test]
+    fn slots_find_what_they_hold_across_growth_and_collisions() {
+        let mut slots = Slots::default();
+        assert!(
+            slots.probe(7, |_| true).is_err(),
+            "an empty table holds nothing"
+        );
+        // Hashes that share their low bits collide on one start and probe
+        // past each other; the ones of the top half wrap around the end.
+        let hash = |i: u32| u64::from(i % 5) << 40 | u64::from(i % 3) | u64::from(i) << 33;
+        for i in 0..1000u32 {
+            match slots.find(hash(i), |j| j == i) {
+                Err(vacant) => slots.insert(vacant, hash(i), i),
+                Ok(found) => panic!("{i} found as {found} before it was stored"),
+            }
+        }
+        assert_eq!(slots.len, 1000);
+        assert!(slots.slots.len() >= slots_for(1000));
+        for i in 0..1000u32 {
+            assert_eq!(slots.probe(hash(i), |j| j == i).ok(), Some(i));
+        }
+        assert!(slots.probe(hash(3), |_| false).is_err());
+        let before = slots.slots.len();
+        slots.reserve_total(100_000);
+        assert!(capacity_of(slots.slots.len()) >= 100_000 && slots.slots.len() > before);
+        for i in 0..1000u32 {
+            assert_eq!(slots.probe(hash(i), |j| j == i).ok(), Some(i));
+        }
+    }
+
+    #[test]
+    fn a_table_of_slots_stops_growing_at_two_to_the_32() {
+        assert_eq!(slots_for(0), 16);
+        assert_eq!(slots_for(11), 16, "two thirds of 16, rounded up");
+        assert_eq!(slots_for(12), 32);
+        assert!(capacity_of(slots_for(1_000_000)) >= 1_000_000);
+        assert_eq!(slots_for(usize::MAX) as u64, 1 << 32);
     }
 }

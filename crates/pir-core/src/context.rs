@@ -80,7 +80,7 @@ pub struct IrContext {
     /// name: dictionaries of one op kind repeat their names, so a new one
     /// (one per op when ops carry their own names) finds its order here
     /// instead of sorting the names' texts.
-    name_orders: Mutex<hashbrown::HashTable<dicts::NameOrder>>,
+    name_orders: Mutex<dicts::NameOrders>,
     op_infos: boxcar::Vec<OpInfo>,
     /// The sources of deferred registrations, by number.
     op_sources: boxcar::Vec<Box<dyn OpSource>>,
@@ -175,7 +175,7 @@ impl IrContext {
             attrs: KindStore::new(true),
             dicts: Interner::guessing(),
             orders: Interner::new(),
-            name_orders: Mutex::new(hashbrown::HashTable::new()),
+            name_orders: Mutex::default(),
             op_infos: boxcar::Vec::new(),
             op_sources: boxcar::Vec::new(),
             materializing: Mutex::new(()),

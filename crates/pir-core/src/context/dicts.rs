@@ -6,11 +6,44 @@ use super::{IrContext, Symbol};
 use crate::attributes::{AttrDict, Attribute, DictData};
 use crate::interner::fx_hash;
 
-/// A sequence of attribute names and their order by name (see
-/// `IrContext::name_orders`).
-pub(super) struct NameOrder {
+/// A sequence of attribute names and their order by name.
+struct NameOrder {
     names: Box<[Symbol]>,
     order: Option<NonZeroU32>,
+}
+
+/// The sequences of names dictionaries were made with, and their orders
+/// by name (see `IrContext::name_orders`).
+#[derive(Default)]
+pub(super) struct NameOrders {
+    known: Vec<NameOrder>,
+    /// `known` by the hash of the names.
+    by_hash: hashbrown::HashTable<u32>,
+    /// The ones met last, the last first: dictionaries of one op kind
+    /// come in runs (a model's parameters, then its ops layer by layer),
+    /// each op bringing one or two sequences (its attributes', its
+    /// outputs'), and the names compared to these settle most without
+    /// hashing them.
+    recent: [u32; RECENT],
+}
+
+/// How many sequences [`NameOrders::recent`] holds.
+const RECENT: usize = 4;
+
+impl NameOrders {
+    /// Makes `i` the one met last.
+    #[inline]
+    fn met(&mut self, i: u32) {
+        let at = self
+            .recent
+            .iter()
+            .position(|&r| r == i)
+            .unwrap_or(RECENT - 1);
+        for k in (1..=at).rev() {
+            self.recent[k] = self.recent[k - 1];
+        }
+        self.recent[0] = i;
+    }
 }
 
 /// The hash of a sequence of names.
@@ -71,10 +104,24 @@ impl IrContext {
     /// their names' sequence.
     fn name_order(&self, entries: &[(Symbol, Attribute)]) -> Option<NonZeroU32> {
         let names = || entries.iter().map(|&(n, _)| n);
+        let mut guard = self.name_orders.lock();
+        let known = &mut *guard;
+        let is = |i: u32| {
+            known
+                .known
+                .get(i as usize)
+                .filter(|k| k.names.len() == entries.len() && k.names.iter().copied().eq(names()))
+        };
+        if let Some(&i) = known.recent.iter().find(|&&i| is(i).is_some()) {
+            let order = known.known[i as usize].order;
+            known.met(i);
+            return order;
+        }
         let hash = names_hash(names());
-        let mut known = self.name_orders.lock();
-        if let Some(found) = known.find(hash, |k| k.names.iter().copied().eq(names())) {
-            return found.order;
+        if let Some(&i) = known.by_hash.find(hash, |&i| is(i).is_some()) {
+            let order = known.known[i as usize].order;
+            known.met(i);
+            return order;
         }
         let name = |i: u32| self.symbol_str(entries[i as usize].0);
         let in_order = entries
@@ -93,14 +140,24 @@ impl IrContext {
             // Below `u32::MAX` (the interner's bound), so 1 + it fits.
             NonZeroU32::MIN.saturating_add(index)
         });
-        known.insert_unique(
-            hash,
-            NameOrder {
-                names: names().collect(),
-                order,
-            },
-            |k| names_hash(k.names.iter().copied()),
-        );
+        // As many sequences as dictionaries at the most, which an interner
+        // numbers below `u32::MAX`.
+        let Ok(i) = u32::try_from(known.known.len()) else {
+            return order;
+        };
+        known.known.push(NameOrder {
+            names: names().collect(),
+            order,
+        });
+        let NameOrders {
+            known: all,
+            by_hash,
+            ..
+        } = &mut *known;
+        by_hash.insert_unique(hash, i, |&i| {
+            names_hash(all[i as usize].names.iter().copied())
+        });
+        known.met(i);
         order
     }
 
@@ -147,5 +204,39 @@ impl IrContext {
             .filter(|(n, _)| *n != name)
             .collect();
         self.dict(&entries)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin::I32Attr;
+
+    #[test]
+    fn a_run_of_one_sequence_of_names_and_its_neighbours_keep_their_orders() {
+        let ctx = IrContext::new();
+        let sorted_names = |values: &[i32], ns: &[&str]| -> Vec<String> {
+            let entries: Vec<_> = ns
+                .iter()
+                .zip(values)
+                .map(|(n, &v)| (ctx.symbol(n), ctx.intern_attr(I32Attr(v))))
+                .collect();
+            let dict = ctx.dict(&entries);
+            ctx.dict_sorted(dict)
+                .map(|(n, _)| ctx.symbol_str(n).to_owned())
+                .collect()
+        };
+        // New dictionaries of one sequence in a row, then sequences that
+        // begin alike or hold the same names otherwise ordered, and back.
+        for i in 0..3 {
+            assert_eq!(sorted_names(&[i, 0], &["y", "x"]), ["x", "y"]);
+        }
+        assert_eq!(sorted_names(&[1, 2, 3], &["y", "x", "a"]), ["a", "x", "y"]);
+        assert_eq!(sorted_names(&[4], &["y"]), ["y"]);
+        assert_eq!(sorted_names(&[5, 6], &["x", "y"]), ["x", "y"]);
+        assert_eq!(sorted_names(&[7, 8], &["y", "x"]), ["x", "y"]);
+        assert_eq!(sorted_names(&[9, 1, 2], &["y", "x", "a"]), ["a", "x", "y"]);
+        // Four sequences, and the empty dictionary's of every context.
+        assert_eq!(ctx.name_orders.lock().known.len(), 5);
     }
 }

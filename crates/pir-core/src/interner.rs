@@ -175,11 +175,14 @@ struct Slots {
 /// Where a probe found no item: the free slot the item goes in.
 struct Vacant(usize);
 
-/// How many items a table of `slots` slots holds before it grows: two
-/// thirds, at which a probe for an item not there reads about five slots,
-/// most often in the one cache line.
+/// How many items a table of `slots` slots holds before it grows: seven
+/// eighths. A probe for an item not there then reads tens of slots (four
+/// cache lines, one after the other) just before the table grows, but the
+/// table of a 100k-op model stays about as small as `hashbrown`'s and in
+/// the cache: at two thirds, twice as large for that model, a first load
+/// of it took 7 % more time.
 fn capacity_of(slots: usize) -> usize {
-    slots - slots / 3
+    slots - slots / 8
 }
 
 /// The fewest slots that hold `items` items (a power of two, at least 16).
@@ -356,8 +359,8 @@ mod tests {
     #[test]
     fn a_table_of_slots_stops_growing_at_two_to_the_32() {
         assert_eq!(slots_for(0), 16);
-        assert_eq!(slots_for(11), 16, "two thirds of 16, rounded up");
-        assert_eq!(slots_for(12), 32);
+        assert_eq!(slots_for(14), 16, "seven eighths of 16");
+        assert_eq!(slots_for(15), 32);
         assert!(capacity_of(slots_for(1_000_000)) >= 1_000_000);
         assert_eq!(slots_for(usize::MAX) as u64, 1 << 32);
     }

@@ -365,7 +365,7 @@ impl IrContext {
     /// would rehash every item and spread lookups over twice the memory.
     pub fn reserve_interned(&self, attrs: usize, dicts: usize) {
         self.attrs.reserve_total(attrs);
-        self.dicts.reserve_total(dicts, |d| fx_hash(&*d.entries));
+        self.dicts.reserve_total(dicts);
     }
 
     /// The stored data of an attribute.

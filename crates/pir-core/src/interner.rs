@@ -135,8 +135,8 @@ impl<T> Interner<T> {
     }
 
     /// Makes room for `total` items in all without growing the table on
-    /// the way. (`rehash` is not needed: the table keeps its items' hashes.)
-    pub(crate) fn reserve_total(&self, total: usize, _rehash: impl Fn(&T) -> u64) {
+    /// the way (the table keeps its items' hashes: none is asked again).
+    pub(crate) fn reserve_total(&self, total: usize) {
         self.table.lock().reserve_total(total);
     }
 

@@ -263,8 +263,7 @@ impl<H: HandleKind> KindStore<H> {
 
     /// Makes room for `total` values in all (see [`IrContext::reserve_interned`]).
     pub(crate) fn reserve_total(&self, total: usize) {
-        self.items
-            .reserve_total(total, |stored| stored.stored_hash());
+        self.items.reserve_total(total);
     }
 
     /// Makes the kind with these JSON ids and readers known to the JSON reader.

@@ -5,7 +5,6 @@
 use std::sync::atomic::Ordering;
 
 use super::{IrContext, Symbol};
-use crate::interner::fx_hash;
 use crate::op_info::OpInfo;
 
 /// A symbol's op state when it names no op.
@@ -96,9 +95,7 @@ impl IrContext {
             return;
         };
         self.symbols
-            .reserve_total(self.symbols.len().saturating_add(source.op_count()), |e| {
-                fx_hash(&*e.text)
-            });
+            .reserve_total(self.symbols.len().saturating_add(source.op_count()));
         for i in 0..self.symbols.len() {
             let entry = self.symbols.get(i as u32);
             if let Some((index, _)) = source.find(&entry.text) {

@@ -63,7 +63,7 @@ impl fmt::Display for WireError {
 impl std::error::Error for WireError {}
 
 /// `bytes` as text when they are UTF-8. Names and strings of a model are
-/// nearly always short and ASCII, which [`is_short_ascii`] settles in a few
+/// nearly always short and ASCII, which `is_short_ascii` settles in a few
 /// loads; the general check (`std::str::from_utf8`, byte by byte on short
 /// input) takes the rest.
 #[inline]

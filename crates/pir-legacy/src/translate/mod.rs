@@ -398,7 +398,8 @@ impl<'d> Translator<'d> {
         }
         let var = &self.desc.blocks[b].vars[i];
         let t = if var.kind == VarKind::DenseTensor {
-            self.memo.borrow_mut().tensor_type(
+            self.memo.borrow_mut().tensor_type_at(
+                (b, i),
                 memo::Elem::Legacy(var.dtype()),
                 var.shape(),
                 || values::var_type(&self.ctx, var),

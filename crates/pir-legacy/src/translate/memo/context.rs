@@ -30,7 +30,10 @@ pub(crate) struct ContextMemo {
     pub def_facts: Vec<Arc<DefFacts>>,
     /// Dense tensor types of variables and op builders by a hash of element
     /// type and dims (see [`ContextMemo::tensor_type`]).
-    tensor_types: FxHashMap<u64, (Elem, Box<[i64]>, Type)>,
+    tensor_types: FxHashMap<u64, KeptTensorType>,
+    /// The last dense tensor type made for each variable, by block and
+    /// index (see [`ContextMemo::tensor_type_at`]).
+    tensor_types_at: Vec<Vec<Option<KeptTensorType>>>,
     /// Default target and plan per legacy op type, not in place and in
     /// place ([`target_plan`] without its lock).
     target_plans: [FxHashMap<Box<str>, Option<super::super::TargetPlan>>; 2],
@@ -60,6 +63,9 @@ pub(crate) struct ContextMemo {
     /// op's attribute bytes (see [`ContextMemo::general_attrs`]).
     general_attrs: FxHashMap<u64, GeneralAttrs>,
 }
+
+/// A dense tensor type kept with its element type and dims.
+type KeptTensorType = (Elem, Box<[i64]>, Type);
 
 /// Attributes [`ContextMemo::general_attrs`] keeps, with their key.
 #[derive(Debug)]
@@ -501,6 +507,35 @@ impl ContextMemo {
         }
         Ok(t)
     }
+
+    /// [`ContextMemo::tensor_type`] of variable `index` of block `block`:
+    /// its type when last asked, if of the same element type and dims,
+    /// found without hashing (a model translated again asks the same).
+    pub fn tensor_type_at<E>(
+        &mut self,
+        (block, index): (usize, usize),
+        elem: Elem,
+        dims: &[i64],
+        make: impl FnOnce() -> Result<Type, E>,
+    ) -> Result<Type, E> {
+        if let Some(Some((k, d, t))) = self.tensor_types_at.get(block).and_then(|b| b.get(index)) {
+            if *k == elem && **d == *dims {
+                return Ok(*t);
+            }
+        }
+        let t = self.tensor_type(elem, dims, make)?;
+        if block < MAX_ENTRIES && index < MAX_ENTRIES {
+            if self.tensor_types_at.len() <= block {
+                self.tensor_types_at.resize_with(block + 1, Vec::new);
+            }
+            let kept = &mut self.tensor_types_at[block];
+            if kept.len() <= index {
+                kept.resize_with(index + 1, || None);
+            }
+            kept[index] = Some((elem, dims.into(), t));
+        }
+        Ok(t)
+    }
 }
 
 /// The element type a kept tensor type is known by: a variable's legacy
@@ -538,7 +573,12 @@ pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> ContextMemo {
 
 /// Keeps the memo of a finished translation in `ctx` for the next one
 /// (within the bound of the other tables).
-pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
+pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, mut memo: ContextMemo) {
+    // Grown to the translated model's variables: kept only within the bound.
+    let kept_at: usize = memo.tensor_types_at.iter().map(Vec::len).sum();
+    if kept_at > MAX_ENTRIES {
+        memo.tensor_types_at = Vec::new();
+    }
     let sizes = [
         memo.names.len(),
         memo.def_facts.len(),
@@ -557,4 +597,33 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, memo: ContextMemo) {
     }
     let mut guard = CONTEXT_MEMO.lock().unwrap_or_else(PoisonError::into_inner);
     *guard = (Arc::downgrade(ctx), Some(memo));
+}
+
+#[cfg(test)]
+mod tests {
+    use std::convert::Infallible;
+
+    use pir_core::builtin::{DenseTensorType, ScalarType};
+
+    use super::*;
+
+    #[test]
+    fn a_variable_type_is_kept_for_its_element_type_and_dims() {
+        let ctx = IrContext::new();
+        let f32_type = ctx.intern_type(ScalarType::F32);
+        let made = |dims: &[i64]| DenseTensorType::get(&ctx, f32_type, dims);
+        let mut memo = ContextMemo::default();
+        let elem = Elem::Legacy(DataKind::Fp32);
+        let first = memo.tensor_type_at::<Infallible>((1, 3), elem, &[2, 3], || Ok(made(&[2, 3])));
+        let again =
+            memo.tensor_type_at::<Infallible>((1, 3), elem, &[2, 3], || panic!("made again"));
+        assert_eq!(first, Ok(made(&[2, 3])));
+        assert_eq!(again, first);
+        // The same place with other dims is another type.
+        let other = memo.tensor_type_at::<Infallible>((1, 3), elem, &[4], || Ok(made(&[4])));
+        assert_eq!(other, Ok(made(&[4])));
+        let other_elem = Elem::Legacy(DataKind::Fp64);
+        let fp64 = memo.tensor_type_at((1, 3), other_elem, &[4], || Err("made"));
+        assert_eq!(fp64, Err("made"));
+    }
 }

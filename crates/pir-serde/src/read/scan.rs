@@ -149,6 +149,10 @@ impl<'a> Scanner<'a> {
     /// A scanner with room for the texts of about `ops` ops, whose tables
     /// of texts are `tables`: empty, the room an earlier scanner left (see
     /// [`Scanner::take_tables`]).
+    ///
+    /// Inlined so the reader's scanner is built in place: returned, the
+    /// kilobyte it is was made on the stack, then copied into the reader.
+    #[inline(always)]
     pub(super) fn with_tables(ops: usize, tables: ScannerTables<'a>) -> Self {
         let room = small_table_room(ops);
         let ScannerTables {

@@ -6,8 +6,6 @@
 //! `builtin.combine`), each output typed from its variable, each attribute
 //! translated by its declared kind.
 
-use std::borrow::Cow;
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Arc;
 
 use pir_core::builtin::{F64Attr, StrAttr};
@@ -15,11 +13,12 @@ use pir_core::{Attribute, BlockId, InsertPoint, OpId, Symbol, Type, ValueId};
 use pir_dialects::op_def::{AttrKind, OpDef, ValueKind};
 use pir_dialects::value_kinds;
 
-use super::attrs::{self, missing_attr_defaults, AttrMap, Fallback};
+use super::attrs::{self, AttrMap};
+use super::plan::{InputPlan, Plan, SlotHint};
 use super::values::{Declared, ScopeId, VarInfo};
 use super::{OpSite, Translator, Writer};
 use crate::compat::compat;
-use crate::desc::{name_eq, AttrValue, OpDesc, Slot, VarKind};
+use crate::desc::{AttrValue, OpDesc, VarKind};
 use crate::error::Result;
 use crate::inline::InlineVec;
 
@@ -165,31 +164,6 @@ fn input_with_attr_var_at<'o, 'd>(
     input_with_attr_var(op, name)
 }
 
-/// Where the slot of one legacy name was in the last op of its type that
-/// had it: the ops of a type list the same slots, so most look-ups take
-/// one comparison instead of a scan. A slot's name is distinct within an
-/// op's inputs and within its outputs ([`OpDesc::inputs`]), so the slot
-/// found there is the one a scan finds.
-#[derive(Debug, Default)]
-struct SlotHint(AtomicU8);
-
-impl SlotHint {
-    /// The arguments of the slot named `name` among `slots`.
-    #[inline]
-    fn find<'o, 'd>(&self, slots: &'o [Slot<'d>], name: &str) -> Option<&'o [&'d str]> {
-        // Relaxed: a stale or racing hint costs a scan, never a wrong slot.
-        let at = usize::from(self.0.load(Ordering::Relaxed));
-        if let Some(slot) = slots.get(at).filter(|s| name_eq(s.name, name)) {
-            return Some(slot.args.as_slice());
-        }
-        let i = slots.iter().position(|s| name_eq(s.name, name))?;
-        if let Ok(i) = u8::try_from(i) {
-            self.0.store(i, Ordering::Relaxed);
-        }
-        slots.get(i).map(|s| s.args.as_slice())
-    }
-}
-
 /// Whether the legacy op has attribute `name` as a plain value.
 pub fn has_attr(op: &OpDesc<'_>, name: &str) -> bool {
     matches!(op.attr(name), Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_)))
@@ -198,83 +172,6 @@ pub fn has_attr(op: &OpDesc<'_>, name: &str) -> bool {
 /// A `pd_op` definition by full name.
 pub fn def(name: &str) -> Option<&'static OpDef> {
     super::memo::def(name)
-}
-
-/// How the general path reads one legacy op type into one definition: the
-/// op-compat facts for each input, output and attribute, looked up once.
-#[derive(Debug)]
-pub struct Plan {
-    /// The definition.
-    def: &'static OpDef,
-    /// Per input of the definition.
-    inputs: Vec<InputPlan>,
-    /// Per output: its legacy name and where ops of the type had it.
-    outputs: Vec<(Cow<'static, str>, SlotHint)>,
-    /// Per attribute: its legacy name.
-    attrs: Vec<&'static str>,
-    /// Per attribute: its name and kind in the definition (read for every
-    /// op translated: kept as plain data).
-    specs: Box<[(&'static str, AttrKind)]>,
-    /// Defaults for attributes the legacy op lacks, when the op has a table.
-    defaults: Option<&'static [(&'static str, Fallback)]>,
-}
-
-#[derive(Debug)]
-struct InputPlan {
-    /// The legacy input name.
-    legacy: Cow<'static, str>,
-    /// The legacy attribute of the same PIR name.
-    legacy_attr: &'static str,
-    /// Legacy inputs that may carry it as a mutable attribute.
-    candidates: Option<&'static [&'static str]>,
-    /// A mutable IntArray attribute.
-    int_array: bool,
-    /// The definition takes it as an IntArray (mutable or not).
-    int_array_input: bool,
-    /// Where ops of the type had the legacy input.
-    slot: SlotHint,
-}
-
-impl Plan {
-    /// Looks the facts up.
-    pub fn new(op_type: &str, def: &'static OpDef) -> Plan {
-        let c = compat();
-        Plan {
-            def,
-            inputs: def
-                .inputs
-                .iter()
-                .map(|info| InputPlan {
-                    legacy: c.legacy_arg_name(op_type, info.name.as_str()),
-                    legacy_attr: c.legacy_attr_name(op_type, info.name.as_str()),
-                    candidates: c.mutable_candidates(op_type, info.name.as_str()),
-                    int_array: info.mutable_attribute
-                        && c.is_int_array_input(&def.name, &info.name),
-                    int_array_input: c.is_int_array_input(&def.name, &info.name),
-                    slot: SlotHint::default(),
-                })
-                .collect(),
-            outputs: def
-                .outputs
-                .iter()
-                .map(|info| {
-                    let legacy = c.legacy_arg_name(op_type, info.name.as_str());
-                    (legacy, SlotHint::default())
-                })
-                .collect(),
-            attrs: def
-                .attributes
-                .iter()
-                .map(|spec| c.legacy_attr_name(op_type, spec.name.as_str()))
-                .collect(),
-            specs: def
-                .attributes
-                .iter()
-                .map(|spec| (spec.name.as_str(), spec.kind))
-                .collect(),
-            defaults: missing_attr_defaults(op_type),
-        }
-    }
 }
 
 fn is_vector_kind(kind: ValueKind) -> bool {
@@ -842,33 +739,6 @@ pub(super) fn final_attrs<'d>(
                 if k != "op_callstack" {
                     out.push((t.ctx.symbol(k), a));
                 }
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A hinted look-up finds what a scan finds, wherever the slot moved.
-    #[test]
-    fn slot_hints_find_what_a_scan_finds() {
-        let slot = |name: &'static str, arg: &'static str| Slot {
-            name,
-            args: std::iter::once(arg).collect(),
-        };
-        let a = [slot("Bias", "b"), slot("Filter", "f"), slot("Input", "x")];
-        let b = [slot("Filter", "f2"), slot("Input", "x2")];
-        let hint = SlotHint::default();
-        for slots in [&a[..], &b[..], &a[..], &[][..]] {
-            for name in ["Bias", "Filter", "Input", "Output"] {
-                let want = slots
-                    .iter()
-                    .find(|s| s.name == name)
-                    .map(|s| s.args.as_slice());
-                assert_eq!(hint.find(slots, name), want, "{name}");
-                assert_eq!(hint.find(slots, name), want, "{name} again");
             }
         }
     }

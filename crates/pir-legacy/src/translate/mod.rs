@@ -15,7 +15,8 @@
 //! ops, their attribute maps until the end, the final dictionaries), `flags`
 //! (the result flags of top-scope values), [`values`] (names → values,
 //! types), [`attrs`] (attribute translation), `general` (the table-driven
-//! path most ops take), `special` and `arith` (ops with a translation of
+//! path most ops take; `plan`, what it reads of each op type once),
+//! `special` and `arith` (ops with a translation of
 //! their own), `control_flow` (`conditional_block`, `while`), `build` (ops
 //! Paddle builds through its op builders, with their shape inference),
 //! `memo` (what is computed once per process or per context).
@@ -29,6 +30,7 @@ mod general;
 mod memo;
 mod ops;
 mod params;
+mod plan;
 mod special;
 pub mod values;
 
@@ -122,7 +124,7 @@ struct Made {
 pub use crate::desc::MAX_DEPTH;
 
 /// A target definition with the plan into it.
-pub(crate) type TargetPlan = (&'static OpDef, Arc<general::Plan>);
+pub(crate) type TargetPlan = (&'static OpDef, Arc<plan::Plan>);
 
 /// Variable names Paddle never binds (the feed and fetch lists).
 const NO_CAST: [&str; 2] = ["feed", "fetch"];

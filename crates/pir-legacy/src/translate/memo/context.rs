@@ -11,7 +11,7 @@ use pir_dialects::op_def::{AttrKind, ElementKind, OpDef, ValueKind};
 use pir_dialects::pd_op::attrs::DataType;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet, FxHasher};
 
-use super::super::general::Plan;
+use super::super::plan::Plan;
 use super::{plan, target_plan, DefFacts, MAX_ENTRIES};
 use crate::desc::{AttrValue, DataKind};
 

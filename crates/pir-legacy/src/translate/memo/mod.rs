@@ -13,7 +13,8 @@ use pir_core::{IrContext, Symbol};
 use pir_dialects::op_def::{AttrKind, OpDef};
 use rustc_hash::{FxBuildHasher, FxHashMap};
 
-use super::general::{self, Plan};
+use super::general;
+use super::plan::Plan;
 
 mod context;
 

@@ -298,17 +298,15 @@ impl TemplateUse {
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
     ) -> Result<TemplateOp, Option<usize>> {
-        let occurrence = usize::from(self.occurrences);
-        if occurrence >= PER_KIND {
-            return Err(None);
-        }
-        self.occurrences += 1;
+        let occurrence = self.next_occurrence(PER_KIND)?;
         if !self.looked_up {
             self.looked_up = true;
             self.kind = templates.by_name.get(name).copied();
         }
         match self.kind {
-            Some(kind) => Self::match_template(templates, kind, occurrence, s, batch),
+            Some(kind) => {
+                Self::match_template(templates, kind, occurrence, s, batch, Template::scan)
+            }
             None => Err(Some(occurrence)),
         }
     }
@@ -316,41 +314,37 @@ impl TemplateUse {
     /// [`scan`](Self::scan) for a parameter op (its short form), whose
     /// templates go by its place among the file's parameters.
     #[inline(always)]
-    pub(super) fn scan_parameter(
+    pub(super) fn scan_parameter<'a>(
         &mut self,
         templates: &Templates,
-        s: &mut Stream<'_>,
-        batch: &mut Batch<'_>,
+        s: &mut Stream<'a>,
+        batch: &mut Batch<'a>,
     ) -> Result<TemplateOp, Option<usize>> {
+        let occurrence = self.next_occurrence(PER_PARAMETER_KIND)?;
+        Self::match_template(
+            templates,
+            PARAMETER_KIND,
+            occurrence,
+            s,
+            batch,
+            Template::scan_parameter,
+        )
+    }
+
+    /// The op's place among the ops of its kind, counted; `Err(None)` (no
+    /// template, none to learn) past the first `limit`.
+    #[inline(always)]
+    fn next_occurrence(&mut self, limit: usize) -> Result<usize, Option<usize>> {
         let occurrence = usize::from(self.occurrences);
-        if occurrence >= PER_PARAMETER_KIND {
+        if occurrence >= limit {
             return Err(None);
         }
         self.occurrences += 1;
-        let op = TemplateOp {
-            kind: PARAMETER_KIND,
-            occurrence: self.occurrences - 1,
-            operands: 0..0,
-            results: 0..0,
-        };
-        let Some(template) = templates.get(&op) else {
-            return Err(Some(occurrence));
-        };
-        let (at, marks) = (s.offset(), end_of(&batch.operands));
-        match template.scan_parameter(s, batch) {
-            Some((operands, results)) => Ok(TemplateOp {
-                operands,
-                results,
-                ..op
-            }),
-            None => {
-                s.rewind(at);
-                batch.operands.truncate(marks as usize);
-                Err(Some(occurrence))
-            }
-        }
+        Ok(occurrence)
     }
 
+    /// The template of `kind` at `occurrence` matched by `scan`; on no
+    /// match, the stream and `batch` as they were and the place to learn.
     #[inline(never)]
     fn match_template<'a>(
         templates: &Templates,
@@ -358,6 +352,11 @@ impl TemplateUse {
         occurrence: usize,
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
+        scan: impl FnOnce(
+            &Template,
+            &mut Stream<'a>,
+            &mut Batch<'a>,
+        ) -> Option<(Range<u32>, Range<u32>)>,
     ) -> Result<TemplateOp, Option<usize>> {
         let mut op = TemplateOp {
             kind,
@@ -369,7 +368,7 @@ impl TemplateUse {
             return Err(Some(occurrence));
         };
         let (at, marks) = (s.offset(), end_of(&batch.operands));
-        match template.scan(s, batch) {
+        match scan(template, s, batch) {
             Some((operands, results)) => {
                 (op.operands, op.results) = (operands, results);
                 Ok(op)

@@ -352,7 +352,6 @@ impl<'d> Translator<'d> {
             let mut is_vector = is_vector_kind(info.kind) || p.int_array;
             if let [one] = vars {
                 let (vb, vi) = self
-                    .desc
                     .find_var_pos(b, one)
                     .ok_or_else(|| self.var_err(one, "input variable is not declared"))?;
                 if self.desc.blocks[vb].vars[vi].kind == VarKind::DenseTensorArray {
@@ -438,7 +437,6 @@ impl<'d> Translator<'d> {
             };
             if let [one] = vars {
                 let (vb, vi) = self
-                    .desc
                     .find_var_pos(b, one)
                     .ok_or_else(|| self.var_err(one, "output variable is not declared"))?;
                 let is_array = self.desc.blocks[vb].vars[vi].kind == VarKind::DenseTensorArray;
@@ -493,7 +491,9 @@ impl<'d> Translator<'d> {
             .attr_bytes()
             .filter(|_| hooks.attr.is_none() && plan.specs.len() >= MIN_REMEMBERED_ATTRS);
         if let Some(bytes) = bytes {
-            if let Some(values) = self.memo.borrow().general_attrs(def, op.op_type, bytes) {
+            let seq = self.lookups.next_attrs();
+            let mut memo = self.memo.borrow_mut();
+            if let Some(values) = memo.general_attrs(seq, def, op.op_type, bytes) {
                 for (&(name, _), &a) in plan.specs.iter().zip(values) {
                     map.push_new(name, a);
                 }

@@ -162,6 +162,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         // Room for the key lists and op types of a typical model:
         // these maps would otherwise grow a few times on every small one.
         var_types,
+        lookups: memo::Lookups::default(),
         orders: RefCell::new(map_with_capacity(TYPICAL_KINDS)),
         // Asked only for dictionaries the memo does not know (rare once
         // a model's ops were read): made when first needed.
@@ -279,6 +280,8 @@ pub(crate) struct Translator<'d> {
     pub memo: RefCell<memo::ContextMemo>,
     /// The PIR type of each variable (by block and index), once asked for.
     var_types: Vec<Vec<Cell<Type>>>,
+    /// How many look-ups of each kind the translation has made.
+    pub(super) lookups: memo::Lookups,
     /// Map orders by the addresses of the keys (see [`Translator::order_of`]).
     orders: RefCell<ops::LocalOrders>,
     /// The declared attribute a key names in a definition, by the
@@ -385,7 +388,6 @@ impl<'d> Translator<'d> {
     /// The PIR type of variable `name` seen from `block`.
     pub fn var_type(&self, block: usize, name: &str) -> Result<Type> {
         let (b, i) = self
-            .desc
             .find_var_pos(block, name)
             .ok_or_else(|| self.var_err(name, "variable is not declared"))?;
         self.var_type_at(b, i)
@@ -429,12 +431,6 @@ impl<'d> Translator<'d> {
         self.scopes
             .get_declared(scope, name, declared)
             .ok_or_else(|| self.var_err(name, "used before any op defines it"))
-    }
-
-    /// The default target of legacy op type `op_type` (in place or not)
-    /// with its plan ([`memo::target_plan`], asked once per context).
-    pub fn target_plan(&self, op_type: &'d str, inplace: bool) -> Option<TargetPlan> {
-        self.memo.borrow_mut().target_plan(op_type, inplace)
     }
 
     /// The `pd_op` definition a legacy op translates to by default

@@ -41,6 +41,8 @@ impl SlotHint {
 /// op-compat facts for each input, output and attribute, looked up once.
 #[derive(Debug)]
 pub struct Plan {
+    /// The legacy op type.
+    pub(super) op_type: Box<str>,
     /// The definition.
     pub(super) def: &'static OpDef,
     /// Per input of the definition.
@@ -77,6 +79,7 @@ impl Plan {
     pub fn new(op_type: &str, def: &'static OpDef) -> Plan {
         let c = compat();
         Plan {
+            op_type: op_type.into(),
             def,
             inputs: def
                 .inputs

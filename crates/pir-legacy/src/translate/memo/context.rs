@@ -12,7 +12,7 @@ use pir_dialects::pd_op::attrs::DataType;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet, FxHasher};
 
 use super::super::plan::Plan;
-use super::{plan, target_plan, DefFacts, MAX_ENTRIES};
+use super::{plan, target_plan, Answers, DefFacts, MAX_ENTRIES};
 use crate::desc::{AttrValue, DataKind};
 
 /// What a translation in a context leaves for the next one in it: the
@@ -62,6 +62,17 @@ pub(crate) struct ContextMemo {
     /// The general path's attributes by definition, legacy op type and the
     /// op's attribute bytes (see [`ContextMemo::general_attrs`]).
     general_attrs: FxHashMap<u64, GeneralAttrs>,
+    /// Where each variable the last translation looked up by name was
+    /// declared, when in the block asked from (see
+    /// [`super::super::Translator::find_var_pos`]).
+    pub var_positions: Answers<(u32, u32)>,
+    /// The default target and plan the last translation found for each
+    /// legacy op it translated the general way, with whether in place (see
+    /// [`super::super::Translator::target_plan`]).
+    pub op_targets: Answers<(bool, super::super::TargetPlan)>,
+    /// The key in `general_attrs` of each look-up there the last translation
+    /// made (see [`ContextMemo::general_attrs`]).
+    general_attr_keys: Answers<u64>,
 }
 
 /// A dense tensor type kept with its element type and dims.
@@ -447,22 +458,33 @@ impl ContextMemo {
     /// The values of the declared attributes of `def` (in declaration
     /// order) the general path made for a legacy op of type `op_type` whose
     /// attributes were read from `bytes` ([`crate::desc::OpDesc::attr_bytes`]),
-    /// when made before: they follow from those alone (the op type gives
+    /// when made before (`seq` numbers the look-ups of a translation): they follow from those alone (the op type gives
     /// the extra attributes and the defaults), and ops of a type repeat a
     /// few attribute sets with other variables, within a model and in
     /// every translation of it.
     pub fn general_attrs(
-        &self,
+        &mut self,
+        seq: usize,
         def: &'static OpDef,
         op_type: &str,
         bytes: &[u8],
     ) -> Option<&[Attribute]> {
-        let known = self.general_attrs.get(&general_attrs_hash(def, bytes))?;
         // Equal hashes of different keys translate again.
-        let same = known.def == std::ptr::from_ref(def) as usize
-            && *known.op_type == *op_type
-            && *known.bytes == *bytes;
-        same.then_some(&*known.values)
+        let same = |known: &GeneralAttrs| {
+            known.def == std::ptr::from_ref(def) as usize
+                && *known.op_type == *op_type
+                && *known.bytes == *bytes
+        };
+        // The key of the look-up of the same number in the last translation,
+        // when it is this one's, spares hashing the bytes.
+        let kept = self.general_attr_keys.get(seq).copied();
+        if let Some(hash) = kept.filter(|h| self.general_attrs.get(h).is_some_and(same)) {
+            return self.general_attrs.get(&hash).map(|known| &*known.values);
+        }
+        let hash = general_attrs_hash(def, bytes);
+        self.general_attr_keys.keep(seq, Some(hash));
+        let known = self.general_attrs.get(&hash).filter(|known| same(known))?;
+        Some(&known.values)
     }
 
     /// Remembers [`ContextMemo::general_attrs`] (within [`MAX_ENTRIES`]

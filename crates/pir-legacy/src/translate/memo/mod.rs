@@ -16,8 +16,10 @@ use rustc_hash::{FxBuildHasher, FxHashMap};
 use super::general;
 use super::plan::Plan;
 
+mod answers;
 mod context;
 
+pub(crate) use answers::{Answers, Lookups};
 pub(crate) use context::{keep_context_memo, take_context_memo, ContextMemo, Elem};
 
 /// Most entries a table keeps.

@@ -278,7 +278,9 @@ pub(crate) struct Translator<'d> {
     /// Op names, definition facts and dense types made so far (kept for
     /// the next translation in the same context).
     pub memo: RefCell<memo::ContextMemo>,
-    /// The PIR type of each variable (by block and index), once asked for.
+    /// The PIR type of each variable that is not a dense tensor (by block
+    /// and index), once asked for (dense tensors' are kept in the memo, see
+    /// [`Translator::var_type_at`]).
     var_types: Vec<Vec<Cell<Type>>>,
     /// How many look-ups of each kind the translation has made.
     pub(super) lookups: memo::Lookups,
@@ -394,23 +396,24 @@ impl<'d> Translator<'d> {
             .map_err(|e| self.var_err(name, e.to_string()))
     }
 
-    /// The PIR type of variable `i` of block `b` (computed once).
+    /// The PIR type of variable `i` of block `b` (computed once; a dense
+    /// tensor's is asked of the memo by its place, where a model translated
+    /// again finds it, and checked there: one step rather than two).
     pub fn var_type_at(&self, b: usize, i: usize) -> Result<Type, values::TypeError> {
-        let cell = &self.var_types[b][i];
-        if cell.get() != Type::NULL {
-            return Ok(cell.get());
-        }
         let var = &self.desc.blocks[b].vars[i];
-        let t = if var.kind == VarKind::DenseTensor {
-            self.memo.borrow_mut().tensor_type_at(
+        if var.kind == VarKind::DenseTensor {
+            return self.memo.borrow_mut().tensor_type_at(
                 (b, i),
                 memo::Elem::Legacy(var.dtype()),
                 var.shape(),
                 || values::var_type(&self.ctx, var),
-            )?
-        } else {
-            values::var_type(&self.ctx, var)?
-        };
+            );
+        }
+        let cell = &self.var_types[b][i];
+        if cell.get() != Type::NULL {
+            return Ok(cell.get());
+        }
+        let t = values::var_type(&self.ctx, var)?;
         cell.set(t);
         Ok(t)
     }

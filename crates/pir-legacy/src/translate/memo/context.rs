@@ -519,7 +519,7 @@ impl ContextMemo {
         let hash = FxBuildHasher.hash_one((elem, dims));
         if let Some((k, d, t)) = self.tensor_types.get(&hash) {
             // Equal hashes of different keys make a new type.
-            if *k == elem && **d == *dims {
+            if *k == elem && same_dims(d, dims) {
                 return Ok(*t);
             }
         }
@@ -541,7 +541,7 @@ impl ContextMemo {
         make: impl FnOnce() -> Result<Type, E>,
     ) -> Result<Type, E> {
         if let Some(Some((k, d, t))) = self.tensor_types_at.get(block).and_then(|b| b.get(index)) {
-            if *k == elem && **d == *dims {
+            if *k == elem && same_dims(d, dims) {
                 return Ok(*t);
             }
         }
@@ -558,6 +558,13 @@ impl ContextMemo {
         }
         Ok(t)
     }
+}
+
+/// Equal dims, compared inline: most tensors have four or fewer, which a
+/// `memcmp` call costs more than.
+#[inline]
+fn same_dims(a: &[i64], b: &[i64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// The element type a kept tensor type is known by: a variable's legacy

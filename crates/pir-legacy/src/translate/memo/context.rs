@@ -533,6 +533,7 @@ impl ContextMemo {
     /// [`ContextMemo::tensor_type`] of variable `index` of block `block`:
     /// its type when last asked, if of the same element type and dims,
     /// found without hashing (a model translated again asks the same).
+    #[inline]
     pub fn tensor_type_at<E>(
         &mut self,
         (block, index): (usize, usize),
@@ -545,6 +546,19 @@ impl ContextMemo {
                 return Ok(*t);
             }
         }
+        self.keep_tensor_type_at((block, index), elem, dims, make)
+    }
+
+    /// [`ContextMemo::tensor_type_at`] of a place not kept with this type
+    /// (out of line: the question a model translated again does not ask).
+    #[inline(never)]
+    fn keep_tensor_type_at<E>(
+        &mut self,
+        (block, index): (usize, usize),
+        elem: Elem,
+        dims: &[i64],
+        make: impl FnOnce() -> Result<Type, E>,
+    ) -> Result<Type, E> {
         let t = self.tensor_type(elem, dims, make)?;
         if block < MAX_ENTRIES && index < MAX_ENTRIES {
             if self.tensor_types_at.len() <= block {

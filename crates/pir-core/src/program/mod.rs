@@ -513,6 +513,8 @@ impl Program {
     }
 
     /// Result `index` of an op.
+    // Translators ask for one result of nearly every op they make.
+    #[inline]
     pub fn result(&self, op: OpId, index: usize) -> ValueId {
         let d = &self.ops[op];
         assert!(

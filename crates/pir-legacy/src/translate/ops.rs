@@ -197,8 +197,7 @@ impl<'d> Translator<'d> {
         self.count_op(operands.len(), results.len(), attrs.entries().len());
         let op = self
             .program
-            .create_op(sym, operands, results, AttrDict::EMPTY, regions);
-        self.program.insert_op(op, at);
+            .create_op_at(at, sym, operands, results, AttrDict::EMPTY, regions);
         let i = op.index();
         let rec = Some(OpRecord {
             map: attrs,

@@ -67,8 +67,30 @@ impl<'d> DecidingBlocks<'d> {
     ///
     /// `top_at` is the index of block 0's first variable named `name`, when
     /// known (it saves the look-up there).
-    #[inline]
+    // Asked for every name of the top scope: when no sub-block declares a
+    // variable (most programs), block 0 decides, and the answer is one
+    // index away.
+    #[inline(always)]
     fn of<'a>(
+        &self,
+        desc: &'a ProgramDesc<'d>,
+        name: &str,
+        top_at: Option<usize>,
+    ) -> Option<(usize, &'a VarDesc<'d>)> {
+        match (
+            top_at,
+            self.sub.is_empty(),
+            desc.blocks.first(),
+            self.reach.first(),
+        ) {
+            (Some(i), true, Some(top), Some(&t)) => top.vars.get(i).map(|var| (t, var)),
+            _ => self.of_any(desc, name, top_at),
+        }
+    }
+
+    /// [`DecidingBlocks::of`] in general.
+    #[inline(never)]
+    fn of_any<'a>(
         &self,
         desc: &'a ProgramDesc<'d>,
         name: &str,

@@ -101,7 +101,9 @@ impl<'d> Translator<'d> {
         let (parameter, writer) = self.op_kind("builtin.parameter");
         for op in &block.ops {
             for name in op.input_arg_names() {
-                let at = block.var_index(name);
+                // Found through the translator's numbered look-ups, so a
+                // model translated again hashes no name here.
+                let at = self.find_var_pos(0, name).map(|(_, i)| i);
                 let state = self.top_names.entry(name, at);
                 if state.written {
                     continue;
@@ -144,7 +146,7 @@ impl<'d> Translator<'d> {
                     .push_declared(TOP, name, declared, VarInfo::plain(v));
             }
             for name in op.output_arg_names() {
-                let at = block.var_index(name);
+                let at = self.find_var_pos(0, name).map(|(_, i)| i);
                 self.top_names.entry(name, at).written = true;
             }
         }
@@ -205,7 +207,7 @@ impl<'d> Translator<'d> {
             // The op's inputs, as a set only when an output needs it.
             let mut inputs: Option<FxHashSet<&str>> = None;
             for name in op.output_arg_names() {
-                let at = block.var_index(name);
+                let at = self.find_var_pos(0, name).map(|(_, i)| i);
                 let unvisited_param = self
                     .top_names
                     .get(name, at)

@@ -78,8 +78,9 @@ struct State {
 #[allow(unsafe_code)]
 mod wide {
     use std::arch::x86_64::{
-        __m512i, _mm512_cmpeq_epi8_mask, _mm512_loadu_si512, _mm512_maskz_compress_epi8,
-        _mm512_or_si512, _mm512_set1_epi8, _mm512_storeu_si512,
+        __m512i, _mm512_cmpeq_epi8_mask, _mm512_cmpneq_epi8_mask, _mm512_loadu_si512,
+        _mm512_maskz_compress_epi8, _mm512_permutexvar_epi8, _mm512_set1_epi8, _mm512_storeu_si512,
+        _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_set1_epi8,
     };
 
     use super::{bytewise, State, IN_TOKEN};
@@ -91,106 +92,136 @@ mod wide {
     pub(super) fn available() -> bool {
         std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vbmi")
             && std::is_x86_feature_detected!("avx512vbmi2")
+            && std::is_x86_feature_detected!("pclmulqdq")
             && std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("lzcnt")
     }
+
+    /// At index `i`, the byte outside [`IN_TOKEN`] whose low six bits are
+    /// `i` (no two share them), else one whose low six bits are not `i`:
+    /// a byte is a token's unless it equals the entry its low six bits
+    /// pick, which one lookup of the 64 bytes of a block tells.
+    static NOT_TOKEN_BY_LOW_BITS: [u8; 64] = {
+        let mut table = [0xFF; 64];
+        table[0x3F] = 0;
+        let mut byte = 0;
+        while byte < 256 {
+            if !IN_TOKEN[byte] {
+                table[byte & 63] = byte as u8;
+            }
+            byte += 1;
+        }
+        table
+    };
 
     /// Appends `bytes` without their white space to `out` (see
     /// [`without_white_space`](super::without_white_space)); the state
     /// the text ends in, or `None` where two tokens would join.
     pub(super) fn strip(bytes: &[u8], out: &mut Vec<u8>) -> Option<State> {
+        // Room for every byte and a block's store past them: the blocks
+        // are stored without asking for room.
+        out.reserve(bytes.len().checked_add(BLOCK)?);
         // SAFETY: only called once `available` found the instructions
-        // `strip_blocks` is compiled for.
+        // `strip_blocks` is compiled for, with the room it writes in.
         unsafe { strip_blocks(bytes, out) }
     }
 
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi2,popcnt,lzcnt")]
+    /// A block holding an escape, or starting with an escaped byte, read
+    /// a byte at a time; its state, and whether the last byte kept is a
+    /// token's. Kept apart: blocks of a model's text seldom hold one.
+    #[cold]
+    #[inline(never)]
+    fn by_bytes(block: &[u8], state: State, out: &mut Vec<u8>) -> Option<(State, bool)> {
+        let state = bytewise(block, state, out)?;
+        Some((state, out.last().is_some_and(|&b| IN_TOKEN[usize::from(b)])))
+    }
+
+    /// [`strip`], for `out` with room for `bytes` and a block more.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vbmi2,pclmulqdq,popcnt")]
     fn strip_blocks(bytes: &[u8], out: &mut Vec<u8>) -> Option<State> {
-        let mut state = State::default();
-        // Whether the last byte kept is a token's, known without reading
-        // `out` back (a load that waits for the store before it).
-        let mut last_token = false;
-        // `out.len()`, kept apart for the same reason.
+        // SAFETY: the table is 64 bytes; the load needs no alignment.
+        let not_token = unsafe { _mm512_loadu_si512(NOT_TOKEN_BY_LOW_BITS.as_ptr().cast()) };
+        let eq = |v, byte: u8| _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8));
+        // What the blocks carry to the next, as masks and bits: inside a
+        // string (all ones) or not; the next byte escaped; the last byte
+        // removed; the last byte kept a token's.
+        let (mut inside_mask, mut escaped, mut removed_bit, mut token_bit) = (0u64, false, 0, 0);
+        // `out.len()`, kept apart: `out` is not told of the stores until
+        // the end.
         let mut end = out.len();
-        let mut at = 0;
-        while let Some(rest) = bytes.get(at..).filter(|rest| !rest.is_empty()) {
-            // SAFETY: the loads read the 64 bytes of a block of `bytes`
-            // or of the padded last block (no alignment needed).
-            let (v, len) = match rest.first_chunk::<BLOCK>() {
-                Some(block) => (unsafe { _mm512_loadu_si512(block.as_ptr().cast()) }, BLOCK),
+        for block in bytes.chunks(BLOCK) {
+            let v = match block.first_chunk::<BLOCK>() {
+                // SAFETY: the load reads the block's 64 bytes (no
+                // alignment needed).
+                Some(full) => unsafe { _mm512_loadu_si512(full.as_ptr().cast()) },
                 None => {
                     // Spaces pad the last block: removed, or inside a
                     // string that is not closed.
-                    let mut block = [b' '; BLOCK];
-                    block[..rest.len()].copy_from_slice(rest);
-                    let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
-                    (v, rest.len())
+                    let mut padded = [b' '; BLOCK];
+                    padded[..block.len()].copy_from_slice(block);
+                    // SAFETY: as above, from the padded copy.
+                    unsafe { _mm512_loadu_si512(padded.as_ptr().cast()) }
                 }
             };
-            let eq = |byte: u8| _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8));
-            if state.escaped || eq(b'\\') != 0 {
-                state = bytewise(rest.get(..len)?, state, out)?;
-                last_token = out.last().is_some_and(|&b| IN_TOKEN[usize::from(b)]);
-                end = out.len();
-                at += BLOCK;
+            if escaped || eq(v, b'\\') != 0 {
+                let state = State {
+                    in_string: inside_mask != 0,
+                    escaped,
+                    removed: removed_bit != 0,
+                };
+                // SAFETY: `end` bytes of `out` are written.
+                unsafe { out.set_len(end) };
+                let (state, token) = by_bytes(block, state, out)?;
+                (escaped, end) = (state.escaped, out.len());
+                inside_mask = 0u64.wrapping_sub(u64::from(state.in_string));
+                (removed_bit, token_bit) = (u64::from(state.removed), u64::from(token));
                 continue;
             }
-            let quotes = eq(b'"');
-            let white = eq(b' ') | eq(b'\n');
-            // `[` `]` `{` `}` are `{` `}` with the 0x20 bit set.
-            let folded = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
-            let brackets = _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8(b'{' as i8))
-                | _mm512_cmpeq_epi8_mask(folded, _mm512_set1_epi8(b'}' as i8));
-            let others = eq(b',') | eq(b':') | eq(b'\t') | eq(b'\r');
-            let token = !(white | quotes | brackets | others);
+            let quotes = eq(v, b'"');
+            let white = eq(v, b' ') | eq(v, b'\n');
+            let token = _mm512_cmpneq_epi8_mask(_mm512_permutexvar_epi8(v, not_token), v);
             // Bit `i` set: byte `i` is inside a string (or opens one), as
-            // the parity of the quotes up to it says. The next block's
-            // start depends on this one's by the count of its quotes only,
-            // so blocks do not wait for each other's masks.
-            let mut inside = quotes;
-            for shift in [1, 2, 4, 8, 16, 32] {
-                inside ^= inside << shift;
-            }
-            inside ^= 0u64.wrapping_sub(u64::from(state.in_string));
-            let in_string = state.in_string ^ (quotes.count_ones() & 1 != 0);
+            // the parity of the quotes up to it says: their product
+            // without carries with all ones. The next block's start
+            // depends on this one's by its last bit only, so blocks do
+            // not wait for each other's masks.
+            let quote_parity =
+                _mm_clmulepi64_si128(_mm_cvtsi64_si128(quotes as i64), _mm_set1_epi8(-1), 0);
+            let inside = _mm_cvtsi128_si64(quote_parity) as u64 ^ inside_mask;
             let removed = white & !inside;
             // A run of removed bytes after a token byte carries a bit to
             // the byte after the run: a token byte there would join it.
-            let carried = match state.removed {
-                true => u64::from(last_token),
-                false => u64::from(last_token) & removed,
-            };
+            let carried = token_bit & (removed_bit | removed);
             let after_runs = removed.wrapping_add((token << 1) & removed | carried) & !removed;
             if after_runs & token != 0 {
                 return None;
             }
             let keep = !removed;
-            // Without a branch: whether a block is all indentation follows
-            // no pattern the processor could guess.
-            let top = 63 - (keep | 1).leading_zeros();
-            let kept_token = token >> top & 1 != 0;
-            last_token = (keep != 0 && kept_token) | (keep == 0 && last_token);
+            // The last byte kept is a token's when the highest bit of
+            // `keep` is among the tokens' (the two parts share no bit);
+            // a block kept nothing of keeps the bit it found.
+            let (kept_tokens, kept_others) = (keep & token, keep & !token);
+            if kept_tokens != kept_others {
+                token_bit = u64::from(kept_tokens > kept_others);
+            }
             let kept = _mm512_maskz_compress_epi8(keep, v);
-            if out.capacity() - end < BLOCK {
-                out.reserve(BLOCK);
-            }
-            // SAFETY: there is room for 64 bytes past `end`, which the
-            // store writes; the first `keep.count_ones()` of them are the
-            // kept bytes, which `set_len` takes in.
-            unsafe {
-                _mm512_storeu_si512(out.as_mut_ptr().add(end).cast::<__m512i>(), kept);
-                end += keep.count_ones() as usize;
-                out.set_len(end);
-            }
-            state = State {
-                in_string,
-                escaped: false,
-                removed: removed >> 63 != 0,
-            };
-            at += BLOCK;
+            // SAFETY: `out` has room for `bytes` and a block more, and
+            // `end` is at most the bytes read before this block, so the
+            // store's 64 bytes are within it.
+            unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(end).cast::<__m512i>(), kept) };
+            end += keep.count_ones() as usize;
+            inside_mask = ((inside as i64) >> 63) as u64;
+            removed_bit = removed >> 63;
         }
-        Some(state)
+        // SAFETY: the first `end` bytes of `out` are its own and the kept
+        // bytes stored.
+        unsafe { out.set_len(end) };
+        Some(State {
+            in_string: inside_mask != 0,
+            escaped,
+            removed: removed_bit != 0,
+        })
     }
 }
 
@@ -426,6 +457,17 @@ mod tests {
                 "{:?}",
                 String::from_utf8_lossy(&text)
             );
+        }
+    }
+
+    /// Every byte is told a token's or not as [`IN_TOKEN`] says, on
+    /// either side of removed white space.
+    #[test]
+    fn every_byte_joins_as_the_plain_reading_says() {
+        for byte in 0..=u8::MAX {
+            for text in [[b'a', b' ', byte], [byte, b'\n', b'1']] {
+                assert_eq!(without_white_space(&text), reference(&text), "{byte:#x}");
+            }
         }
     }
 

@@ -363,7 +363,15 @@ impl<'a> Reader<'_, 'a> {
         self.bind_results(created, results.iter().map(|r| r.id), path)?;
         if let Some(lists) = op.learn {
             let text = op.name.1.get(1..op.name.1.len() - 1).unwrap_or_default();
-            self.learn_template((name, text), lists, results, &scratch.result_types, attrs);
+            let operands = op.operands.len();
+            self.learn_template(
+                (name, text),
+                lists,
+                operands,
+                results,
+                &scratch.result_types,
+                attrs,
+            );
         }
         self.plain_ops += 1;
         Ok(created)

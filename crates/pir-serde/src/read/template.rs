@@ -1,16 +1,16 @@
-//! Op kinds' templates: the texts of an op's attribute lists and result
-//! types, as Paddle writes them, with what they decoded to, kept in the
-//! context between reads (see [`Kept`](super::Kept)).
+//! Op kinds' templates: the text of an op but for its value ids, as Paddle
+//! writes it, with what it decoded to, kept in the context between reads
+//! (see [`Kept`](super::Kept)).
 //!
 //! In a small model most ops are the first of their kind in the file, which
 //! the scanner's memos (see [`scan`](super::scan)) cannot help: each of
 //! their attribute entries and types is delimited, numbered, then looked up
 //! again by the builder (about 5 000 instructions an op). A context that
 //! reads models again, or models built from the same layers, meets the same
-//! texts: an op whose `A`, `OA` and result types are byte for byte those of
-//! its kind's template is the template's op with its own operands and
-//! result ids, built from the template's handles without delimiting or
-//! looking up any of its parts. Parameter ops, each named differently, have
+//! texts: an op whose text but for its ids is byte for byte its kind's
+//! template's is the template's op with its own operands and result ids,
+//! built from the template's handles without delimiting or looking up any
+//! of its parts; the text is matched a piece between two ids at a time. Parameter ops, each named differently, have
 //! templates by their place among the file's parameters, matched but for
 //! their result's id: a model read again finds all of its own. Equal texts decode to equal values in one
 //! context (the reader is deterministic and the context's handles never
@@ -30,7 +30,7 @@ use pir_json::Stream;
 use rustc_hash::FxHashMap;
 
 use super::build::Scratch;
-use super::compact::{compact_items, compact_operands, eat};
+use super::compact::eat;
 use super::scan::{end_of, Batch, ScannedResult};
 use super::Reader;
 use crate::error::ReadError;
@@ -38,106 +38,74 @@ use crate::error::ReadError;
 /// An op kind's texts and what they decoded to.
 pub(super) struct Template {
     name: Symbol,
-    texts: Texts,
+    /// The op's text after its name through its closing brace, as Paddle
+    /// writes it, without its operand and result ids: each is at its hole.
+    /// A plain op's `A` list, its operands, results and their types, then
+    /// its `OA` list if any; a parameter op's short form around its
+    /// result's id. Everything but the ids is what the op decodes to.
+    text: Box<str>,
+    /// Where in `text` the ids go, in order: the operands', then the
+    /// results'.
+    holes: Box<[u32]>,
+    /// How many of the holes are the operands'.
+    operands: u32,
     /// The results' types.
     types: Box<[Type]>,
     dict: AttrDict,
 }
 
-/// The texts of an op a [`Template`] matches.
-enum Texts {
-    /// A plain op's `A` and `OA` lists (`None`: no `OA`) and its results'
-    /// type texts.
-    Plain {
-        a: Box<str>,
-        oa: Option<Box<str>>,
-        type_texts: Box<[Box<str>]>,
-    },
-    /// A parameter op's short form around its result's id: from after the
-    /// op's name through `"%":`, and from after the id through the op's
-    /// closing brace. Everything but the id (its flags, name and type) is
-    /// what the op decodes to.
-    Parameter { head: Box<str>, tail: Box<str> },
-}
-
 impl Template {
     /// The bytes it holds, about.
     fn bytes(&self) -> usize {
-        let texts = match &self.texts {
-            Texts::Plain { a, oa, type_texts } => {
-                let types: usize = type_texts.iter().map(|t| t.len() + 16).sum();
-                a.len() + oa.as_ref().map_or(0, |oa| oa.len()) + types
-            }
-            Texts::Parameter { head, tail } => head.len() + tail.len(),
-        };
-        texts + self.types.len() * 4 + 96
+        self.text.len() + (self.holes.len() + self.types.len()) * 4 + 96
     }
 
-    /// The fields after the op's name at the stream when they are this
-    /// template's, `,"A":…,"I":[…],"O":[…],"OA":…}` in compact text: the
-    /// operand ids then the result ids are appended to `batch.operands`,
-    /// and their ranges there returned. `None`, with the stream and
-    /// `batch` anywhere, for any other text.
+    /// The op's fields after its name at the stream when they are this
+    /// template's text with an integer at each hole: the ids are
+    /// appended to `batch.operands`, and the ranges of the operands' and
+    /// the results' there returned. `None`, with the stream and `batch`
+    /// anywhere, for any other text.
     fn scan<'a>(
         &self,
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
     ) -> Option<(Range<u32>, Range<u32>)> {
-        let Texts::Plain { a, oa, type_texts } = &self.texts else {
-            return None;
-        };
-        if !(eat(s, br#","A":"#) && s.skip_known(a) && eat(s, br#","I":["#)) {
-            return None;
-        }
-        let operands = compact_operands(s, &mut batch.operands)?;
-        if !eat(s, br#","O":["#) {
-            return None;
-        }
-        let mut types = type_texts.iter();
-        compact_items(s, |s| {
-            let ty = types.next()?;
-            if !eat(s, br#"{"%":"#) {
+        let first = end_of(&batch.operands);
+        let mut from = 0;
+        for &hole in &*self.holes {
+            // Each piece after a hole starts with `,` or `}`: an id that
+            // is not a whole integer (`1.5`, `1e3`) leaves a byte it does
+            // not match.
+            if !eat(s, self.text.get(from..hole as usize)?.as_bytes()) {
                 return None;
             }
-            let id = s.i64().ok()??;
-            let matched = eat(s, br#","TT":"#) && s.skip_known(ty) && eat(s, b"}");
-            batch.operands.push(id);
-            matched.then_some(())
-        })?;
-        let results = operands.end..end_of(&batch.operands);
-        let oa_matched = match oa {
-            Some(oa) => eat(s, br#","OA":"#) && s.skip_known(oa),
-            None => true,
-        };
-        let whole = types.next().is_none() && oa_matched && eat(s, b"}");
-        whole.then_some((operands, results))
+            batch.operands.push(s.i64().ok()??);
+            from = hole as usize;
+        }
+        if !eat(s, self.text.get(from..)?.as_bytes()) {
+            return None;
+        }
+        let split = first + self.operands;
+        Some((first..split, split..end_of(&batch.operands)))
+    }
+}
+
+/// A template's text as it is written: pieces, and holes where ids go.
+#[derive(Default)]
+struct TextWithHoles {
+    text: String,
+    holes: Vec<u32>,
+}
+
+impl TextWithHoles {
+    fn piece(&mut self, piece: &str) -> &mut Self {
+        self.text.push_str(piece);
+        self
     }
 
-    /// The fields of a parameter op after its name at the stream when
-    /// they are this template's but for the result's id, which is
-    /// appended to `batch.operands`: the (empty) range of operand ids
-    /// there and the range of the result id. `None`, with the stream and
-    /// `batch` anywhere, for any other text.
-    fn scan_parameter(
-        &self,
-        s: &mut Stream<'_>,
-        batch: &mut Batch<'_>,
-    ) -> Option<(Range<u32>, Range<u32>)> {
-        let Texts::Parameter { head, tail } = &self.texts else {
-            return None;
-        };
-        if !eat(s, head.as_bytes()) {
-            return None;
-        }
-        // The tail starts with `,`: an id that is not a whole integer
-        // (`1.5`, `1e3`) leaves a byte it does not match.
-        let id = s.i64().ok()??;
-        if !eat(s, tail.as_bytes()) {
-            return None;
-        }
-        let at = end_of(&batch.operands);
-        batch.operands.push(id);
-        Some((at..at, at..at + 1))
+    fn hole(&mut self) -> &mut Self {
+        self.holes.push(end_of(self.text.as_bytes()));
+        self
     }
 }
 
@@ -304,9 +272,7 @@ impl TemplateUse {
             self.kind = templates.by_name.get(name).copied();
         }
         match self.kind {
-            Some(kind) => {
-                Self::match_template(templates, kind, occurrence, s, batch, Template::scan)
-            }
+            Some(kind) => Self::match_template(templates, kind, occurrence, s, batch),
             None => Err(Some(occurrence)),
         }
     }
@@ -321,14 +287,7 @@ impl TemplateUse {
         batch: &mut Batch<'a>,
     ) -> Result<TemplateOp, Option<usize>> {
         let occurrence = self.next_occurrence(PER_PARAMETER_KIND)?;
-        Self::match_template(
-            templates,
-            PARAMETER_KIND,
-            occurrence,
-            s,
-            batch,
-            Template::scan_parameter,
-        )
+        Self::match_template(templates, PARAMETER_KIND, occurrence, s, batch)
     }
 
     /// The op's place among the ops of its kind, counted; `Err(None)` (no
@@ -343,8 +302,8 @@ impl TemplateUse {
         Ok(occurrence)
     }
 
-    /// The template of `kind` at `occurrence` matched by `scan`; on no
-    /// match, the stream and `batch` as they were and the place to learn.
+    /// The template of `kind` at `occurrence` matched; on no match, the
+    /// stream and `batch` as they were and the place to learn.
     #[inline(never)]
     fn match_template<'a>(
         templates: &Templates,
@@ -352,11 +311,6 @@ impl TemplateUse {
         occurrence: usize,
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
-        scan: impl FnOnce(
-            &Template,
-            &mut Stream<'a>,
-            &mut Batch<'a>,
-        ) -> Option<(Range<u32>, Range<u32>)>,
     ) -> Result<TemplateOp, Option<usize>> {
         let mut op = TemplateOp {
             kind,
@@ -368,7 +322,7 @@ impl TemplateUse {
             return Err(Some(occurrence));
         };
         let (at, marks) = (s.offset(), end_of(&batch.operands));
-        match scan(template, s, batch) {
+        match template.scan(s, batch) {
             Some((operands, results)) => {
                 (op.operands, op.results) = (operands, results);
                 Ok(op)
@@ -412,22 +366,42 @@ impl<'a> Reader<'_, 'a> {
         Ok(created)
     }
 
-    /// Keeps the op just built, named `name`, as its kind's template.
+    /// Keeps the op just built, named `name`, with `operands` operands, as
+    /// its kind's template.
     pub(super) fn learn_template(
         &mut self,
         name: (Symbol, &str),
         (occurrence, a, oa): (usize, &str, Option<&str>),
+        operands: usize,
         results: &[ScannedResult<'a>],
         types: &[Type],
         dict: AttrDict,
     ) {
+        let mut text = TextWithHoles::default();
+        text.piece(r#","A":"#).piece(a).piece(r#","I":["#);
+        for i in 0..operands {
+            text.piece(if i == 0 { "" } else { "," });
+            text.piece(r#"{"%":"#).hole().piece("}");
+        }
+        text.piece(r#"],"O":["#);
+        for (i, result) in results.iter().enumerate() {
+            text.piece(if i == 0 { "" } else { "," });
+            text.piece(r#"{"%":"#).hole();
+            text.piece(r#","TT":"#).piece(result.text).piece("}");
+        }
+        text.piece("]");
+        if let Some(oa) = oa {
+            text.piece(r#","OA":"#).piece(oa);
+        }
+        text.piece("}");
+        let Ok(operands) = u32::try_from(operands) else {
+            return;
+        };
         let template = Template {
             name: name.0,
-            texts: Texts::Plain {
-                a: a.into(),
-                oa: oa.map(Into::into),
-                type_texts: results.iter().map(|r| r.text.into()).collect(),
-            },
+            text: text.text.into(),
+            holes: text.holes.into(),
+            operands,
             types: types.into(),
             dict,
         };
@@ -444,12 +418,13 @@ impl<'a> Reader<'_, 'a> {
         ty: Type,
         dict: AttrDict,
     ) {
+        let mut text = TextWithHoles::default();
+        text.piece(head).hole().piece(tail);
         let template = Template {
             name,
-            texts: Texts::Parameter {
-                head: head.into(),
-                tail: tail.into(),
-            },
+            text: text.text.into(),
+            holes: text.holes.into(),
+            operands: 0,
             types: Box::new([ty]),
             dict,
         };
@@ -458,8 +433,7 @@ impl<'a> Reader<'_, 'a> {
 }
 
 /// What a parameter op's template is learnt from: its place among the
-/// file's parameters, and its texts before and after its result's id (see
-/// [`Texts::Parameter`]).
+/// file's parameters, and its texts before and after its result's id.
 pub(super) type ParameterTexts<'a> = (usize, &'a str, &'a str);
 
 #[cfg(test)]
@@ -467,47 +441,58 @@ mod tests {
     use super::super::build::part;
     use super::*;
 
-    fn template(a: &str, types: &[&str]) -> Template {
+    /// A template of `pieces` with a hole between each two, the first
+    /// `operands` of them the operands'.
+    fn template(pieces: &[&str], operands: u32) -> Template {
         let ctx = pir_core::IrContext::new();
+        let mut text = TextWithHoles::default();
+        for (i, piece) in pieces.iter().enumerate() {
+            if i > 0 {
+                text.hole();
+            }
+            text.piece(piece);
+        }
         Template {
             name: ctx.symbol("x.y"),
-            texts: Texts::Plain {
-                a: a.into(),
-                oa: Some("[]".into()),
-                type_texts: types.iter().map(|&t| t.into()).collect(),
-            },
+            text: text.text.into(),
+            holes: text.holes.into(),
+            operands,
             types: Box::new([]),
             dict: ctx.dict(&[]),
         }
     }
 
-    fn scanned(t: &Template, text: &str) -> Option<(Vec<i64>, usize)> {
+    /// The operand ids and result ids `t` finds in `text`, and where it
+    /// leaves the stream.
+    fn scanned(t: &Template, text: &str) -> Option<(Vec<i64>, Vec<i64>, usize)> {
         let mut s = Stream::new(text.as_bytes()).ok()?;
         let mut batch = Batch::default();
         let (operands, results) = t.scan(&mut s, &mut batch)?;
         assert_eq!(operands.end, results.start);
-        Some((batch.operands, s.offset()))
+        let ids = |range| part(&batch.operands, &range).to_vec();
+        Some((ids(operands), ids(results), s.offset()))
+    }
+
+    fn plain() -> Template {
+        template(
+            &[
+                r#","A":[{"N":"x"}],"I":[{"%":"#,
+                r#"},{"%":"#,
+                r##"}],"O":[{"%":"##,
+                r##","TT":{"#":"t"}}],"OA":[]}"##,
+            ],
+            2,
+        )
     }
 
     #[test]
     fn an_op_with_its_templates_texts_gives_its_ids() {
-        let t = template(r#"[{"N":"x"}]"#, &[r##"{"#":"t"}"##]);
         let text =
-            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##;
-        assert_eq!(scanned(&t, text), Some((vec![3, 4, 5], text.len())));
-    }
-
-    fn parameter(head: &str, tail: &str) -> Template {
-        let ctx = pir_core::IrContext::new();
-        Template {
-            name: ctx.symbol("builtin.parameter"),
-            texts: Texts::Parameter {
-                head: head.into(),
-                tail: tail.into(),
-            },
-            types: Box::new([]),
-            dict: ctx.dict(&[]),
-        }
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":-4}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##;
+        assert_eq!(
+            scanned(&plain(), text),
+            Some((vec![3, -4], vec![5], text.len()))
+        );
     }
 
     #[test]
@@ -516,16 +501,9 @@ mod tests {
             r#","A":[0,1,1,"w"],"DA":[],"O":{"%":"#,
             r##","TT":{"#":"t"}},"QA":[]}"##,
         );
-        let t = parameter(head, tail);
-        let matched = |text: &str| {
-            let mut s = Stream::new(text.as_bytes()).ok()?;
-            let mut batch = Batch::default();
-            let (operands, results) = t.scan_parameter(&mut s, &mut batch)?;
-            assert!(operands.is_empty());
-            Some((part(&batch.operands, &results).to_vec(), s.offset()))
-        };
+        let t = template(&[head, tail], 0);
         let text = format!("{head}7{tail}");
-        assert_eq!(matched(&text), Some((vec![7], text.len())));
+        assert_eq!(scanned(&t, &text), Some((vec![], vec![7], text.len())));
         let others = [
             format!("{head}7.5{tail}"),
             format!("{head}7e1{tail}"),
@@ -536,31 +514,33 @@ mod tests {
             format!("{head}7{}", &tail[..tail.len() - 1]),
         ];
         for text in others {
-            assert_eq!(matched(&text), None, "{text}");
+            assert_eq!(scanned(&t, &text), None, "{text}");
         }
         // A plain op's template matches no parameter, nor the other way.
-        let mut s = Stream::new(text.as_bytes()).unwrap();
-        assert!(template("[]", &[])
-            .scan_parameter(&mut s, &mut Batch::default())
-            .is_none());
-        assert!(t.scan(&mut s, &mut Batch::default()).is_none());
+        assert!(scanned(&plain(), &text).is_none());
+        let op =
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##;
+        assert!(scanned(&t, op).is_none());
     }
 
     #[test]
     fn other_texts_do_not_match() {
-        let t = template(r#"[{"N":"x"}]"#, &[r##"{"#":"t"}"##]);
         let others = [
-            r##","A":[{"N":"y"}],"I":[],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##,
-            r##","A":[{"N":"x"}],"I":[],"O":[],"OA":[]}"##,
-            r##","A":[{"N":"x"}],"I":[],"O":[{"%":5,"TT":{"#":"t"}},{"%":6,"TT":{"#":"t"}}],"OA":[]}"##,
-            r##","A":[{"N":"x"}],"I":[],"O":[{"%":5,"TT":{"#":"u"}}],"OA":[]}"##,
-            r##","A":[{"N":"x"}],"I":[],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[1]}"##,
-            r##","A":[{"N":"x"}],"I":[],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[],"x":1}"##,
-            r##","A":[{"N":"x"}],"I":[],"O":[{"%":5,"TT":{"#":"t"}}]}"##,
-            r##", "A":[{"N":"x"}],"I":[],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##,
+            r##","A":[{"N":"y"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##,
+            r##","A":[{"N":"x"}],"I":[{"%":3}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##,
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4},{"%":5}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##,
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[],"OA":[]}"##,
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"t"}},{"%":6,"TT":{"#":"t"}}],"OA":[]}"##,
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"u"}}],"OA":[]}"##,
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[1]}"##,
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[],"x":1}"##,
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"t"}}]}"##,
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4.5}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##,
+            r##","A":[{"N":"x"}],"I":[{"%":3},{"%":"4"}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##,
+            r##", "A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##,
         ];
         for text in others {
-            assert_eq!(scanned(&t, text), None, "{text}");
+            assert_eq!(scanned(&plain(), text), None, "{text}");
         }
     }
 }

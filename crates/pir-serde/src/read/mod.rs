@@ -530,6 +530,8 @@ impl<'o, 'a> Reader<'o, 'a> {
     /// The program read, giving the context back what it keeps between reads.
     fn into_program(mut self) -> Program {
         self.kept.templates.read_ended();
+        let uses = self.scanner.template_uses();
+        self.kept.templates.remember_kinds(uses);
         // Given back field by field, in place: the reader, its scanner and
         // the buffers are large to move.
         use std::mem::take;

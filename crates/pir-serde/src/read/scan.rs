@@ -110,6 +110,11 @@ pub(super) struct Scanner<'a> {
     memos: Vec<Memo<'a>>,
     /// [`Memo`] of the parameter op.
     parameter_memo: Memo<'a>,
+    /// Each op name's templates' use in this read, by the name's number,
+    /// apart from the memos: a kind its template serves needs no memo.
+    template_uses: Vec<TemplateUse>,
+    /// The parameter op's.
+    parameter_template: TemplateUse,
     /// The last two types of any op's results, and the last two numbered
     /// entries of any op's lists of each kind: an op kind met for the
     /// first time, which its own memo cannot help, mostly repeats what
@@ -137,6 +142,8 @@ impl Scanner<'_> {
             next_dict: 0,
             memos: Vec::with_capacity(room),
             parameter_memo: Memo::default(),
+            template_uses: Vec::with_capacity(room),
+            parameter_template: TemplateUse::default(),
             shared_types: Recent::default(),
             shared_entries: Default::default(),
             entries: with_room(room),
@@ -158,11 +165,13 @@ impl<'a> Scanner<'a> {
         let ScannerTables {
             texts: [mut names, mut types, mut entries],
             mut memos,
+            mut template_uses,
         } = tables;
         names.reserve(room);
         types.reserve(room);
         entries.reserve(room);
         memos.reserve(room);
+        template_uses.reserve(room);
         // Every field spelled out: with `..Scanner::default()`, a default
         // scanner (a kilobyte) was made, then copied.
         Scanner {
@@ -172,11 +181,18 @@ impl<'a> Scanner<'a> {
             next_dict: 0,
             memos,
             parameter_memo: Memo::default(),
+            template_uses,
+            parameter_template: TemplateUse::default(),
             shared_types: Recent::default(),
             shared_entries: Default::default(),
             entries,
             depth: 0,
         }
+    }
+
+    /// Each op name's templates' use in this read, by the name's number.
+    pub(super) fn template_uses(&self) -> &[TemplateUse] {
+        &self.template_uses
     }
 
     /// Its tables, taken out (to be emptied for a scanner of another text).
@@ -189,6 +205,7 @@ impl<'a> Scanner<'a> {
                 take(&mut self.entries),
             ],
             memos: take(&mut self.memos),
+            template_uses: take(&mut self.template_uses),
         }
     }
 }
@@ -201,6 +218,7 @@ impl<'a> Scanner<'a> {
 pub(super) struct ScannerTables<'a> {
     texts: [FxHashMap<&'a str, TextId>; 3],
     memos: Vec<Memo<'a>>,
+    template_uses: Vec<TemplateUse>,
 }
 
 impl ScannerTables<'_> {
@@ -210,9 +228,12 @@ impl ScannerTables<'_> {
         // Dropped in place: collected in place, each memo would be moved
         // out first.
         memos.clear();
+        let mut template_uses = self.template_uses;
+        template_uses.clear();
         ScannerTables {
             texts: self.texts.map(emptied_table),
             memos: emptied(memos),
+            template_uses,
         }
     }
 
@@ -220,7 +241,7 @@ impl ScannerTables<'_> {
     pub(super) fn bytes(&self) -> usize {
         let table = |len: usize| len * (std::mem::size_of::<(&str, TextId)>() + 1);
         let texts: usize = self.texts.iter().map(|t| table(t.capacity())).sum();
-        texts + room_bytes(&self.memos)
+        texts + room_bytes(&self.memos) + room_bytes(&self.template_uses)
     }
 }
 
@@ -236,8 +257,6 @@ struct Memo<'a> {
     list_misses: [u16; 2],
     /// Of its attribute entries, by list (`AttrListId as usize`) and index.
     entries: [Vec<Recent<ScannedEntry<'a>>>; 4],
-    /// Its template's use in this read.
-    template: TemplateUse,
 }
 
 /// The length of `list` as a position in it.
@@ -252,6 +271,14 @@ impl<'a> Scanner<'a> {
             return &mut self.parameter_memo;
         }
         slot(&mut self.memos, name as usize)
+    }
+
+    /// The templates' use of the op named `name`.
+    fn template_use(&mut self, name: TextId) -> &mut TemplateUse {
+        if name == PARAMETER {
+            return &mut self.parameter_template;
+        }
+        slot(&mut self.template_uses, name as usize)
     }
 
     /// Scans the op at the stream into `batch`, matching ops against
@@ -314,7 +341,10 @@ impl<'a> Scanner<'a> {
         };
         let mut learn_at = None;
         if let Some(templates) = templates {
-            match self.memo(name).template.scan(templates, text, s, batch) {
+            match self
+                .template_use(name)
+                .scan(templates, (name, text), s, batch)
+            {
                 Ok(op) => {
                     batch.ops.push(Scanned::Template(op));
                     return Ok(true);
@@ -711,12 +741,19 @@ impl<'a> Scanner<'a> {
                 return *id;
             }
         }
-        let next = TextId::try_from(self.names.len()).unwrap_or(PARAMETER);
-        let id = *self.names.entry(name).or_insert(next);
+        let id = self.number_new_name(name);
         if let Some(recent) = self.recent_names.get_mut(slot) {
             *recent = Some((name, id));
         }
         id
+    }
+
+    /// [`number_name`](Self::number_name) for a name not met lately; out
+    /// of line, as most ops find their name among the recent ones.
+    #[inline(never)]
+    fn number_new_name(&mut self, name: &'a str) -> TextId {
+        let next = TextId::try_from(self.names.len()).unwrap_or(PARAMETER);
+        *self.names.entry(name).or_insert(next)
     }
 
     /// The number of the attribute entry text `raw` (`None` past the last).

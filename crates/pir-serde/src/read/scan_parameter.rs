@@ -22,11 +22,7 @@ impl<'a> Scanner<'a> {
     ) -> Result<bool, ReadError> {
         let mut learn_at = None;
         if let Some(templates) = templates {
-            match self
-                .parameter_memo
-                .template
-                .scan_parameter(templates, s, batch)
-            {
+            match self.parameter_template.scan_parameter(templates, s, batch) {
                 Ok(op) => {
                     batch.ops.push(Scanned::Template(op));
                     return Ok(true);

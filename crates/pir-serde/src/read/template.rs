@@ -31,7 +31,7 @@ use rustc_hash::FxHashMap;
 
 use super::build::Scratch;
 use super::compact::eat;
-use super::scan::{end_of, Batch, ScannedResult};
+use super::scan::{end_of, Batch, ScannedResult, TextId};
 use super::Reader;
 use crate::error::ReadError;
 
@@ -71,18 +71,19 @@ impl Template {
         batch: &mut Batch<'a>,
     ) -> Option<(Range<u32>, Range<u32>)> {
         let first = end_of(&batch.operands);
+        let text = self.text.as_bytes();
         let mut from = 0;
         for &hole in &*self.holes {
             // Each piece after a hole starts with `,` or `}`: an id that
             // is not a whole integer (`1.5`, `1e3`) leaves a byte it does
             // not match.
-            if !eat(s, self.text.get(from..hole as usize)?.as_bytes()) {
+            if !eat(s, text.get(from..hole as usize)?) {
                 return None;
             }
             batch.operands.push(s.i64().ok()??);
             from = hole as usize;
         }
-        if !eat(s, self.text.get(from..)?.as_bytes()) {
+        if !eat(s, text.get(from..)?) {
             return None;
         }
         let split = first + self.operands;
@@ -118,6 +119,13 @@ impl TextWithHoles {
 pub(super) struct Templates {
     by_name: FxHashMap<Box<str>, u32>,
     kinds: Vec<Vec<Option<Template>>>,
+    /// Each kind's name.
+    kind_names: Vec<Box<str>>,
+    /// The kind of each op name the last read found one for, by the
+    /// name's number in the scanner (plus one; 0 for none): a model read
+    /// again numbers its names alike, so its kinds are found by comparing
+    /// their names rather than hashing them.
+    hints: Vec<u32>,
     /// Parameter ops' templates, by the op's place among the parameters
     /// of the file (the first [`PER_PARAMETER_KIND`]): each holds its own
     /// name, so a model's parameters repeat only when it is read again.
@@ -147,7 +155,39 @@ impl Templates {
 
     /// The bytes held, about.
     pub(super) fn bytes(&self) -> usize {
-        self.bytes
+        self.bytes + self.hints.capacity() * 4
+    }
+
+    /// The kind of the op name `name`, numbered `number` by the scanner.
+    fn kind_of(&self, number: TextId, name: &str) -> Option<u32> {
+        let hint = self
+            .hints
+            .get(number as usize)
+            .and_then(|h| h.checked_sub(1));
+        if let Some(kind) = hint {
+            if self
+                .kind_names
+                .get(kind as usize)
+                .is_some_and(|k| **k == *name)
+            {
+                return Some(kind);
+            }
+        }
+        self.by_name.get(name).copied()
+    }
+
+    /// Notes the kinds a read found for its op names, `uses` by the
+    /// names' numbers, as hints for the next read.
+    pub(super) fn remember_kinds(&mut self, uses: &[TemplateUse]) {
+        let uses = uses.get(..Self::MAX_KINDS).unwrap_or(uses);
+        if self.hints.len() < uses.len() {
+            self.hints.resize(uses.len(), 0);
+        }
+        for (hint, used) in self.hints.iter_mut().zip(uses) {
+            if let Some(kind) = used.kind {
+                *hint = kind + 1;
+            }
+        }
     }
 
     /// The templates for a read to match and learn, unless no read of the
@@ -178,7 +218,8 @@ impl Templates {
                 }
                 self.by_name.insert(name.into(), number);
                 self.kinds.push(Vec::new());
-                self.bytes += name.len() + 64;
+                self.kind_names.push(name.into());
+                self.bytes += 2 * name.len() + 64;
                 kind
             }
         };
@@ -253,7 +294,7 @@ pub(super) struct TemplateOp {
 }
 
 impl TemplateUse {
-    /// The op named `name` at the stream, after its name, when the
+    /// The op named `name`, numbered by the scanner, at the stream, after its name, when the
     /// template of its place among the ops of its kind matches it
     /// (`Ok`); `None`, with the stream and `batch` where they were,
     /// otherwise (`Err`), with whether a template is to be learnt from
@@ -262,14 +303,14 @@ impl TemplateUse {
     pub(super) fn scan<'a>(
         &mut self,
         templates: &Templates,
-        name: &str,
+        (number, name): (TextId, &str),
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
     ) -> Result<TemplateOp, Option<usize>> {
         let occurrence = self.next_occurrence(PER_KIND)?;
         if !self.looked_up {
             self.looked_up = true;
-            self.kind = templates.by_name.get(name).copied();
+            self.kind = templates.kind_of(number, name);
         }
         match self.kind {
             Some(kind) => Self::match_template(templates, kind, occurrence, s, batch),
@@ -367,7 +408,10 @@ impl<'a> Reader<'_, 'a> {
     }
 
     /// Keeps the op just built, named `name`, with `operands` operands, as
-    /// its kind's template.
+    /// its kind's template. Kept out of the builder's loop, which calls it
+    /// only while templates are learnt.
+    #[cold]
+    #[inline(never)]
     pub(super) fn learn_template(
         &mut self,
         name: (Symbol, &str),
@@ -411,6 +455,8 @@ impl<'a> Reader<'_, 'a> {
     /// Keeps the parameter op just built, named `name`, of type `ty` and
     /// attributes `dict`, as the template of its place among the file's
     /// parameters.
+    #[cold]
+    #[inline(never)]
     pub(super) fn learn_parameter_template(
         &mut self,
         name: Symbol,
@@ -521,6 +567,26 @@ mod tests {
         let op =
             r##","A":[{"N":"x"}],"I":[{"%":3},{"%":4}],"O":[{"%":5,"TT":{"#":"t"}}],"OA":[]}"##;
         assert!(scanned(&t, op).is_none());
+    }
+
+    /// A kind is found by the hint its name's number left when the hint
+    /// names it, and by its name otherwise.
+    #[test]
+    fn hints_are_taken_for_the_names_they_were_left_for_only() {
+        let mut templates = Templates::default();
+        templates.learn("a.x", 0, template(&["}"], 0));
+        templates.learn("a.y", 0, template(&["}"], 0));
+        let used = TemplateUse {
+            looked_up: true,
+            kind: Some(1),
+            occurrences: 1,
+        };
+        templates.remember_kinds(&[TemplateUse::default(), used]);
+        assert_eq!(templates.kind_of(1, "a.y"), Some(1));
+        assert_eq!(templates.kind_of(1, "a.x"), Some(0));
+        assert_eq!(templates.kind_of(0, "a.y"), Some(1));
+        assert_eq!(templates.kind_of(7, "a.x"), Some(0));
+        assert_eq!(templates.kind_of(1, "a.z"), None);
     }
 
     #[test]

@@ -64,14 +64,29 @@ const MAX_BATCH_OPS: usize = 512;
 pub(super) const AHEAD: usize = 64;
 
 /// The share of the list's bytes this thread reads before the cut, in
-/// 1/64ths. Building a scanned op costs this thread about two fifths of
-/// reading it, scanning it the other thread about half, so with a fifth
-/// read here both finish together. Measured (medians of 5 processes) on
-/// `resnet18_w16`, `mobilenet_v2_x025`, `deep_mlp_ln200`, `huge_5000ops`
-/// and a 20k-op program, 14 was best or within 2 % of it on each; 12 was
-/// up to 4 % slower, 18 up to 10 % on the smaller models, whose first
-/// ops (parameters, then the first of each kind) cost this thread most.
-const SHARE_64THS: usize = 14;
+/// 1/64ths. A model loaded again has its parameters and the first ops of
+/// each kind built from their templates here, which the other thread
+/// scans in full: scanning an op costs it about three quarters of what
+/// reading it costs this thread, building a scanned op this thread a
+/// fifth to a quarter, so with three eighths read here both finish
+/// together. Measured on repeated loads with both threads given a core
+/// each (minimums of 3 or 4 processes), 24 against 14: `huge_5000ops`
+/// 0.54 ms against 0.66, `deep_mlp_ln200` 0.20 against 0.26, a 20k-op
+/// program 3.1 against 3.7, `mobilenet_v2_x025` 0.077 against 0.081,
+/// `resnet18_w16` 0.023 against 0.026; 20 to 28 were each best on one of
+/// them.
+const SHARE_64THS: usize = 24;
+
+/// [`SHARE_64THS`] for texts of [`LARGE_TEXT_BYTES`] and more. The ops of a
+/// program that large cost this thread more to build, as the context's
+/// tables outgrow the cache, and such a file is mostly read once, into a
+/// context that interns nearly all it builds: repeated loads of a 100k-op
+/// program were fastest cut at 14 (13.7 ms; 15.3 at 18, 16.4 at 24), and
+/// first loads of it and of a 1M-op one at 14 or below (at 24, 4 % slower).
+const LARGE_SHARE_64THS: usize = 14;
+
+/// Texts of this many bytes and more are cut at [`LARGE_SHARE_64THS`].
+pub(super) const LARGE_TEXT_BYTES: usize = 8 << 20;
 
 /// How long this thread waits for a batch before it reads on alone: about
 /// four times what scanning its ops takes (a quarter of a microsecond an
@@ -113,6 +128,8 @@ pub(super) struct Plan {
     pub(super) kept: Option<&'static Kept>,
     /// The share of the list this thread reads before the cut, in 1/64ths.
     pub(super) share_64ths: usize,
+    /// The share for texts of [`LARGE_TEXT_BYTES`] and more.
+    pub(super) large_share_64ths: usize,
     /// How long this thread waits for the next batch of `n` ops before it
     /// reads on alone: `n` times `patience_per_op`, at least
     /// [`MIN_PATIENCE`], at most `patience`.
@@ -134,6 +151,7 @@ impl Default for Plan {
             wait_min_bytes: WAIT_MIN_BYTES,
             kept: None,
             share_64ths: SHARE_64THS,
+            large_share_64ths: LARGE_SHARE_64THS,
             patience_per_op: PATIENCE_PER_OP,
             patience: PATIENCE,
             pace: true,
@@ -403,17 +421,22 @@ pub(super) fn scan_from<'a>(
 
 /// Where the other thread may start scanning the top block's ops: the `{`
 /// of what looks like an op (`,{"#":"` and a name that is no type,
-/// attribute, region or block) at about the plan's share of the way into
-/// the text (the list spans nearly all of it). `None` for short texts and
-/// when nothing is found nearby.
-fn cut(text: &str, plan: Plan) -> Option<usize> {
+/// attribute, region or block) at about the plan's share for its length of
+/// the way into the text (the list spans nearly all of it). `None` for
+/// short texts and when nothing is found nearby.
+pub(super) fn cut(text: &str, plan: Plan) -> Option<usize> {
     const MARK: &[u8] = b",{\"#\":\"";
     let bytes = text.as_bytes();
     let len = bytes.len();
     if len < plan.min_bytes {
         return None;
     }
-    let target = len.saturating_mul(plan.share_64ths.min(64)) / 64;
+    let share = if len >= LARGE_TEXT_BYTES {
+        plan.large_share_64ths
+    } else {
+        plan.share_64ths
+    };
+    let target = len.saturating_mul(share.min(64)) / 64;
     let window = bytes.get(target..)?;
     let window = window.get(..SEARCH.min(window.len()))?;
     let mut at = 0;

@@ -101,6 +101,7 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
                 wait_min_bytes: 0,
                 kept,
                 share_64ths,
+                large_share_64ths: share_64ths,
                 patience_per_op: std::time::Duration::from_secs(1),
                 patience: std::time::Duration::from_secs(60),
                 pace: false,
@@ -236,6 +237,29 @@ fn errors_after_the_cut_are_those_of_one_thread() {
                 Ok(Some(_))
             ));
         }
+    }
+}
+
+/// A text is cut where an op begins, just past its plan's share of its
+/// length, and a large text at the share for large ones.
+#[test]
+fn large_texts_are_cut_at_their_own_share() {
+    let op = r##"{"#":"1.relu","A":[],"I":[{"%":1}],"O":[],"OA":[]}"##;
+    let list = |bytes: usize| {
+        let ops = vec![op; bytes / (op.len() + 1) + 1];
+        format!("[{}]", ops.join(","))
+    };
+    let plan = threads::Plan {
+        share_64ths: 24,
+        large_share_64ths: 14,
+        ..Default::default()
+    };
+    for (bytes, share) in [(1 << 20, 24), (threads::LARGE_TEXT_BYTES, 14)] {
+        let text = list(bytes);
+        let target = text.len() * share / 64;
+        let at = threads::cut(&text, plan).unwrap();
+        assert!(at > target && at <= target + op.len() + 1, "{at} {target}");
+        assert!(text[at..].starts_with(op));
     }
 }
 

@@ -64,28 +64,30 @@ const MAX_BATCH_OPS: usize = 512;
 pub(super) const AHEAD: usize = 64;
 
 /// The share of the list's bytes this thread reads before the cut, in
-/// 1/64ths. A model loaded again has its parameters and the first ops of
-/// each kind built from their templates here, which the other thread
-/// scans in full: scanning an op costs it about three quarters of what
-/// reading it costs this thread, building a scanned op this thread a
-/// fifth to a quarter, so with three eighths read here both finish
-/// together. Measured on repeated loads with both threads given a core
-/// each (minimums of 3 or 4 processes), 24 against 14: `huge_5000ops`
-/// 0.54 ms against 0.66, `deep_mlp_ln200` 0.20 against 0.26, a 20k-op
-/// program 3.1 against 3.7, `mobilenet_v2_x025` 0.077 against 0.081,
-/// `resnet18_w16` 0.023 against 0.026; 20 to 28 were each best on one of
-/// them.
-const SHARE_64THS: usize = 24;
+/// 1/64ths, by the text's size: each `(bytes, share)` holds for texts of
+/// that many bytes and more, up to the next.
+///
+/// A model loaded again has its parameters and the first ops of each kind
+/// built from their templates here, which the other thread scans in full:
+/// scanning an op costs it about three quarters of what reading it costs
+/// this thread, building a scanned op this thread a fifth to a quarter, so
+/// with three eighths read here both finish together. Measured on
+/// repeated loads with both threads given a core each (minimums of 3 to 7
+/// processes): 24 against 14, `huge_5000ops` (1.3 MB) 0.54 ms against
+/// 0.66, a 20k-op program (5.4 MB) 3.1 against 3.7; below 1 MiB, 30
+/// against 24, `deep_mlp_ln200` 0.166 against 0.194, `mobilenet_v2_x025`
+/// 0.053 against 0.055, `resnet18_w16` the same (at 36 it and
+/// `deep_mlp_ln200` lose; at 30 `huge_5000ops` takes 0.61).
+///
+/// From [`LARGE_TEXT_BYTES`] on, the ops of a program cost this thread
+/// more to build, as the context's tables outgrow the cache, and such a
+/// file is mostly read once, into a context that interns nearly all it
+/// builds: repeated loads of a 100k-op program were fastest cut at 14
+/// (13.7 ms; 15.3 at 18, 16.4 at 24), and first loads of it and of a
+/// 1M-op one at 14 or below (at 24, 4 % slower).
+const SHARES_64THS: [(usize, usize); 3] = [(0, 30), (1 << 20, 24), (LARGE_TEXT_BYTES, 14)];
 
-/// [`SHARE_64THS`] for texts of [`LARGE_TEXT_BYTES`] and more. The ops of a
-/// program that large cost this thread more to build, as the context's
-/// tables outgrow the cache, and such a file is mostly read once, into a
-/// context that interns nearly all it builds: repeated loads of a 100k-op
-/// program were fastest cut at 14 (13.7 ms; 15.3 at 18, 16.4 at 24), and
-/// first loads of it and of a 1M-op one at 14 or below (at 24, 4 % slower).
-const LARGE_SHARE_64THS: usize = 14;
-
-/// Texts of this many bytes and more are cut at [`LARGE_SHARE_64THS`].
+/// Texts of this many bytes and more are cut at the smallest share.
 pub(super) const LARGE_TEXT_BYTES: usize = 8 << 20;
 
 /// How long this thread waits for a batch before it reads on alone: about
@@ -126,10 +128,9 @@ pub(super) struct Plan {
     pub(super) wait_min_bytes: usize,
     /// The scanning thread; `None` for the process's own.
     pub(super) kept: Option<&'static Kept>,
-    /// The share of the list this thread reads before the cut, in 1/64ths.
-    pub(super) share_64ths: usize,
-    /// The share for texts of [`LARGE_TEXT_BYTES`] and more.
-    pub(super) large_share_64ths: usize,
+    /// The share of the list this thread reads before the cut, in 1/64ths,
+    /// by the text's size (see [`SHARES_64THS`]).
+    pub(super) shares_64ths: [(usize, usize); 3],
     /// How long this thread waits for the next batch of `n` ops before it
     /// reads on alone: `n` times `patience_per_op`, at least
     /// [`MIN_PATIENCE`], at most `patience`.
@@ -150,8 +151,7 @@ impl Default for Plan {
             min_bytes: MIN_BYTES,
             wait_min_bytes: WAIT_MIN_BYTES,
             kept: None,
-            share_64ths: SHARE_64THS,
-            large_share_64ths: LARGE_SHARE_64THS,
+            shares_64ths: SHARES_64THS,
             patience_per_op: PATIENCE_PER_OP,
             patience: PATIENCE,
             pace: true,
@@ -431,11 +431,12 @@ pub(super) fn cut(text: &str, plan: Plan) -> Option<usize> {
     if len < plan.min_bytes {
         return None;
     }
-    let share = if len >= LARGE_TEXT_BYTES {
-        plan.large_share_64ths
-    } else {
-        plan.share_64ths
-    };
+    let share = plan
+        .shares_64ths
+        .iter()
+        .take_while(|&&(from, _)| len >= from)
+        .last()
+        .map_or(0, |&(_, share)| share);
     let target = len.saturating_mul(share.min(64)) / 64;
     let window = bytes.get(target..)?;
     let window = window.get(..SEARCH.min(window.len()))?;

@@ -100,8 +100,7 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
                 min_bytes: 0,
                 wait_min_bytes: 0,
                 kept,
-                share_64ths,
-                large_share_64ths: share_64ths,
+                shares_64ths: [(0, share_64ths); 3],
                 patience_per_op: std::time::Duration::from_secs(1),
                 patience: std::time::Duration::from_secs(60),
                 pace: false,
@@ -123,7 +122,7 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
                 threads::Plan {
                     min_bytes: 0,
                     kept,
-                    share_64ths,
+                    shares_64ths: [(0, share_64ths); 3],
                     release_step: 4096,
                     release_checked_min: 0,
                     ..Default::default()
@@ -240,25 +239,29 @@ fn errors_after_the_cut_are_those_of_one_thread() {
     }
 }
 
-/// A text is cut where an op begins, just past its plan's share of its
-/// length, and a large text at the share for large ones.
+/// A text is cut where an op begins, just past the share of its length that
+/// its size is given.
 #[test]
-fn large_texts_are_cut_at_their_own_share() {
+fn texts_are_cut_at_the_share_of_their_size() {
     let op = r##"{"#":"1.relu","A":[],"I":[{"%":1}],"O":[],"OA":[]}"##;
     let list = |bytes: usize| {
         let ops = vec![op; bytes / (op.len() + 1) + 1];
         format!("[{}]", ops.join(","))
     };
-    let plan = threads::Plan {
-        share_64ths: 24,
-        large_share_64ths: 14,
-        ..Default::default()
-    };
-    for (bytes, share) in [(1 << 20, 24), (threads::LARGE_TEXT_BYTES, 14)] {
+    let sizes = [
+        (512 << 10, 30),
+        (1 << 20, 24),
+        (4 << 20, 24),
+        (threads::LARGE_TEXT_BYTES, 14),
+    ];
+    for (bytes, share) in sizes {
         let text = list(bytes);
         let target = text.len() * share / 64;
-        let at = threads::cut(&text, plan).unwrap();
-        assert!(at > target && at <= target + op.len() + 1, "{at} {target}");
+        let at = threads::cut(&text, threads::Plan::default()).unwrap();
+        assert!(
+            at > target && at <= target + op.len() + 1,
+            "{bytes}: {at} {target}"
+        );
         assert!(text[at..].starts_with(op));
     }
 }

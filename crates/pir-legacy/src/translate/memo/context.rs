@@ -458,8 +458,9 @@ impl ContextMemo {
     /// The values of the declared attributes of `def` (in declaration
     /// order) the general path made for a legacy op of type `op_type` whose
     /// attributes were read from `bytes` ([`crate::desc::OpDesc::attr_bytes`]),
-    /// when made before (`seq` numbers the look-ups of a translation): they follow from those alone (the op type gives
-    /// the extra attributes and the defaults), and ops of a type repeat a
+    /// when made before (`seq` numbers the look-ups of a translation): they
+    /// follow from those alone (the op type gives the extra attributes and
+    /// the defaults), and ops of a type repeat a
     /// few attribute sets with other variables, within a model and in
     /// every translation of it.
     pub fn general_attrs(
@@ -478,8 +479,11 @@ impl ContextMemo {
         // The key of the look-up of the same number in the last translation,
         // when it is this one's, spares hashing the bytes.
         let kept = self.general_attr_keys.get(seq).copied();
-        if let Some(hash) = kept.filter(|h| self.general_attrs.get(h).is_some_and(same)) {
-            return self.general_attrs.get(&hash).map(|known| &*known.values);
+        if let Some(known) = kept
+            .and_then(|h| self.general_attrs.get(&h))
+            .filter(|k| same(k))
+        {
+            return Some(&known.values);
         }
         let hash = general_attrs_hash(def, bytes);
         self.general_attr_keys.keep(seq, Some(hash));

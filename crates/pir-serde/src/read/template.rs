@@ -118,9 +118,8 @@ impl TextWithHoles {
 #[derive(Default)]
 pub(super) struct Templates {
     by_name: FxHashMap<Box<str>, u32>,
-    kinds: Vec<Vec<Option<Template>>>,
-    /// Each kind's name.
-    kind_names: Vec<Box<str>>,
+    /// Each kind's name and templates, by the kind's number.
+    kinds: Vec<Kind>,
     /// The kind of each op name the last read found one for, by the
     /// name's number in the scanner (plus one; 0 for none): a model read
     /// again numbers its names alike, so its kinds are found by comparing
@@ -135,6 +134,12 @@ pub(super) struct Templates {
     /// context neither matches nor learns (a process that reads one model
     /// would pay for copies it never uses, 4-9 % of that read).
     warm: bool,
+}
+
+/// An op kind's name and the templates of its first ops (see [`PER_KIND`]).
+struct Kind {
+    name: Box<str>,
+    templates: Vec<Option<Template>>,
 }
 
 /// Templates kept per op kind at the most: the first ops of a kind in a
@@ -166,9 +171,9 @@ impl Templates {
             .and_then(|h| h.checked_sub(1));
         if let Some(kind) = hint {
             if self
-                .kind_names
+                .kinds
                 .get(kind as usize)
-                .is_some_and(|k| **k == *name)
+                .is_some_and(|k| *k.name == *name)
             {
                 return Some(kind);
             }
@@ -217,13 +222,18 @@ impl Templates {
                     return;
                 }
                 self.by_name.insert(name.into(), number);
-                self.kinds.push(Vec::new());
-                self.kind_names.push(name.into());
+                self.kinds.push(Kind {
+                    name: name.into(),
+                    templates: Vec::new(),
+                });
                 self.bytes += 2 * name.len() + 64;
                 kind
             }
         };
-        let Some(list) = self.kinds.get_mut(kind) else {
+        let Some(Kind {
+            templates: list, ..
+        }) = self.kinds.get_mut(kind)
+        else {
             return;
         };
         if occurrence >= PER_KIND {
@@ -266,7 +276,7 @@ impl Templates {
     fn get(&self, op: &TemplateOp) -> Option<&Template> {
         let list = match op.kind {
             PARAMETER_KIND => &self.parameters,
-            kind => self.kinds.get(kind as usize)?,
+            kind => &self.kinds.get(kind as usize)?.templates,
         };
         list.get(usize::from(op.occurrence))?.as_ref()
     }
@@ -294,8 +304,9 @@ pub(super) struct TemplateOp {
 }
 
 impl TemplateUse {
-    /// The op named `name`, numbered by the scanner, at the stream, after its name, when the
-    /// template of its place among the ops of its kind matches it
+    /// The op named `name`, numbered by the scanner, at the stream, after
+    /// its name, when the template of its place among the ops of its kind
+    /// matches it
     /// (`Ok`); `None`, with the stream and `batch` where they were,
     /// otherwise (`Err`), with whether a template is to be learnt from
     /// it: its place has none or another.

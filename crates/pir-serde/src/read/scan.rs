@@ -418,10 +418,11 @@ impl<'a> Scanner<'a> {
     /// exactly as Paddle writes it: `,"A":[...],"I":[...],"O":[...],"OA":[...]}`
     /// (no white space, those keys in that order, `OA` optional, operands
     /// `{"%":id}`, results `{"%":id,"TT":type}`), or the same up to
-    /// `,"regions":[` after `OA`, which the stream then stands after. Matched part by part, its keys and brackets cost
-    /// a comparison each rather than a key read and a container each. `None`,
-    /// with the stream and `batch` anywhere, for any other text (the caller
-    /// reads it field by field from where it was).
+    /// `,"regions":[` after `OA`, which the stream then stands after.
+    /// Matched part by part, its keys and brackets cost a comparison each
+    /// rather than a key read and a container each. `None`, with the stream
+    /// and `batch` anywhere, for any other text (the caller reads it field
+    /// by field from where it was).
     fn compact_fields(
         &mut self,
         s: &mut Stream<'a>,

@@ -10,11 +10,12 @@
 //! texts: an op whose text but for its ids is byte for byte its kind's
 //! template's is the template's op with its own operands and result ids,
 //! built from the template's handles without delimiting or looking up any
-//! of its parts; the text is matched a piece between two ids at a time. Parameter ops, each named differently, have
-//! templates by their place among the file's parameters, matched but for
-//! their result's id: a model read again finds all of its own. Equal texts decode to equal values in one
-//! context (the reader is deterministic and the context's handles never
-//! change), so the program is the one the full read builds.
+//! of its parts; the text is matched a piece between two ids at a time.
+//! Parameter ops, each named differently, have templates by their place
+//! among the file's parameters, matched but for their result's id: a model
+//! read again finds all of its own. Equal texts decode to equal values in
+//! one context (the reader is deterministic and the context's handles
+//! never change), so the program is the one the full read builds.
 //!
 //! Templates are learnt from a context's second read on (a process that
 //! reads one model never uses them): the first [`PER_KIND`] ops of each

@@ -596,7 +596,8 @@ pub struct BlockDesc<'a> {
 }
 
 impl<'a> BlockDesc<'a> {
-    /// The block's own variable `name` (the first, if declared twice).
+    /// The block's own variable `name` (the last, if declared twice: Paddle
+    /// keeps only that one).
     pub fn var(&self, name: &str) -> Option<&VarDesc<'a>> {
         self.vars.get(self.var_index(name)?)
     }

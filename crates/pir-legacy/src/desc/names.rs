@@ -6,9 +6,10 @@
 
 use super::{name_eq, VarDesc};
 
-/// Where each name of a block's variables is first declared, built once the
-/// block is read ([`VarIndex::new`]) and asked with the same variables
-/// ([`VarIndex::get`]).
+/// Where each name of a block's variables is last declared (Paddle's
+/// `BlockDesc` keeps one variable a name, the last its proto declares),
+/// built once the block is read ([`VarIndex::new`]) and asked with the same
+/// variables ([`VarIndex::get`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct VarIndex {
     /// A power of two of entries, at most half of them used (so a probe
@@ -22,7 +23,7 @@ pub(crate) struct VarIndex {
 }
 
 impl VarIndex {
-    /// The index of `vars` (the first of each name; at most
+    /// The index of `vars` (the last of each name; at most
     /// [`super::MAX_VARS_PER_BLOCK`], so indices fit 32 bits).
     pub(crate) fn new(vars: &[VarDesc<'_>]) -> VarIndex {
         if vars.is_empty() {
@@ -47,6 +48,7 @@ impl VarIndex {
                 }
                 let earlier = &vars[e as usize - 1];
                 if t == tag && name_eq(earlier.name, var.name) {
+                    slots[at] = (tag, entry);
                     distinct = None;
                     break;
                 }
@@ -63,7 +65,7 @@ impl VarIndex {
         self.distinct == Some(vars.len())
     }
 
-    /// The index in `vars` (the variables it was built from) of the first
+    /// The index in `vars` (the variables it was built from) of the last
     /// variable named `name`.
     #[inline]
     pub(crate) fn get(&self, vars: &[VarDesc<'_>], name: &str) -> Option<usize> {
@@ -154,10 +156,10 @@ mod tests {
     }
 
     /// Names of every length around the word sizes, differing in one byte
-    /// anywhere, repeated, and the empty name: each found at its first
+    /// anywhere, repeated, and the empty name: each found at its last
     /// declaration, and names never declared not found.
     #[test]
-    fn every_name_is_found_at_its_first_declaration() {
+    fn every_name_is_found_at_its_last_declaration() {
         let mut names = vec![String::new()];
         for len in 1..=40 {
             let base: String = (0..len)
@@ -170,13 +172,14 @@ mod tests {
                 names.push(String::from_utf8(other).unwrap());
             }
         }
-        // Declared twice: the first counts.
+        // Declared twice: the last counts.
         let mut declared: Vec<&str> = names.iter().map(String::as_str).collect();
         declared.extend(names.iter().step_by(7).map(String::as_str));
         let vars: Vec<VarDesc<'_>> = declared.iter().map(|n| var(n)).collect();
         let index = VarIndex::new(&vars);
         for (i, name) in names.iter().enumerate() {
-            assert_eq!(index.get(&vars, name), Some(i), "{name:?}");
+            let again = (i % 7 == 0).then(|| names.len() + i / 7);
+            assert_eq!(index.get(&vars, name), Some(again.unwrap_or(i)), "{name:?}");
         }
         assert!(!index.names_distinct(&vars));
         let once = &vars[..names.len()];

@@ -47,7 +47,7 @@ impl<'d> TopNames<'d> {
         self.other.clear();
     }
 
-    /// What is known of `name`, first declared at `at` in the top block
+    /// What is known of `name`, declared (last) at `at` in the top block
     /// (if there), made when first asked.
     fn entry(&mut self, name: &'d str, at: Option<usize>) -> &mut TopName {
         match at.and_then(|i| self.declared.get_mut(i)) {
@@ -56,7 +56,7 @@ impl<'d> TopNames<'d> {
         }
     }
 
-    /// What is known of `name`, first declared at `at` in the top block.
+    /// What is known of `name`, declared (last) at `at` in the top block.
     fn get(&self, name: &str, at: Option<usize>) -> Option<&TopName> {
         match at {
             Some(i) => self.declared.get(i),
@@ -82,20 +82,20 @@ impl<'d> Translator<'d> {
         let block = &desc.blocks[0];
         self.top_names.reset(block.vars.len());
         // Each variable is where its name is found unless a name is
-        // declared twice.
+        // declared twice: then only its last declaration is seen, as in
+        // Paddle, whose block keeps one variable a name.
         let distinct = block.names_distinct();
         for (i, var) in block.vars.iter().enumerate() {
-            if var.persistable && !NO_CAST.contains(&var.name) {
-                let first = if distinct {
-                    Some(i)
-                } else {
-                    block.var_index(var.name)
-                };
-                self.top_names.entry(var.name, first).param.get_or_insert(i);
+            let seen = distinct || block.var_index(var.name) == Some(i);
+            if seen && var.persistable && !NO_CAST.contains(&var.name) {
+                self.top_names
+                    .entry(var.name, Some(i))
+                    .param
+                    .get_or_insert(i);
             }
         }
         // Names read before any op writes them, each once, in the order
-        // first read, with where the top block first declares them.
+        // first read, with where the top block declares them.
         let mut external = Vec::with_capacity(block.vars.len());
         // Looked up once for all parameters.
         let (parameter, writer) = self.op_kind("builtin.parameter");

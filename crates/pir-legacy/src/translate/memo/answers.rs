@@ -205,7 +205,7 @@ mod tests {
     /// A model translated after another in the same context translates as
     /// in a context of its own, though the look-ups of the same numbers
     /// found other answers: its names declared elsewhere, a name declared
-    /// twice (the first declaration counts) where the other model declared
+    /// twice (the last declaration counts) where the other model declared
     /// it once, other op types, an op in place.
     #[test]
     fn a_model_after_another_translates_as_alone() {

@@ -8,6 +8,7 @@
 //! not read, or it would replace the command's description (a test checks
 //! that none does).
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
@@ -101,6 +102,49 @@ impl Command {
             Command::Shapes(a) => vec![a.model.as_path()],
             Command::Synth(_) | Command::Completions(_) => Vec::new(),
         }
+    }
+}
+
+impl Cli {
+    /// The command line `args` (those after the program's name) when it
+    /// is a command that reads models and nothing but their paths: `pir
+    /// verify MODEL…`, `pir stats MODEL…` or `pir print MODEL`, each path
+    /// neither empty nor starting with `-`. Clap's parse of such a line
+    /// gives the same (a test compares them), but first builds the whole
+    /// command tree, a fifth of the instructions of a small `pir verify`;
+    /// any other line, and every usage error, is clap's.
+    pub fn plain_paths<A: AsRef<OsStr>>(mut args: impl Iterator<Item = A>) -> Option<Cli> {
+        let name = args.next()?;
+        let mut paths = Vec::new();
+        for arg in args {
+            let arg = arg.as_ref();
+            if arg.is_empty() || arg.as_encoded_bytes().starts_with(b"-") {
+                return None;
+            }
+            paths.push(PathBuf::from(arg));
+        }
+        let command = match name.as_ref().to_str()? {
+            "verify" if !paths.is_empty() => Command::Verify(VerifyArgs {
+                models: paths,
+                strict: false,
+                infer: false,
+                jobs: Jobs { jobs: None },
+            }),
+            "stats" if !paths.is_empty() => Command::Stats(StatsArgs {
+                models: paths,
+                jobs: Jobs { jobs: None },
+            }),
+            "print" if paths.len() == 1 => Command::Print(PrintArgs {
+                model: paths.pop()?,
+                typed: false,
+                json_ids: false,
+            }),
+            _ => return None,
+        };
+        Some(Cli {
+            lenient: false,
+            command,
+        })
     }
 }
 
@@ -591,6 +635,42 @@ mod tests {
             models(&["pir", "synth", "10", "out.json"]),
             Vec::<String>::new()
         );
+    }
+
+    /// A command line of model paths alone is read as clap reads it;
+    /// any other goes to clap.
+    #[test]
+    fn plain_paths_are_read_as_clap_reads_them() {
+        use clap::Parser;
+        let plain = |args: &[&str]| super::Cli::plain_paths(args.iter());
+        for args in [
+            &["verify", "a.json"][..],
+            &["verify", "a.json", "b/c.pdmodel", "help"],
+            &["stats", "a.json", "b.json"],
+            &["print", "a.json"],
+            &["print", "verify"],
+        ] {
+            let clap = super::Cli::try_parse_from(std::iter::once(&"pir").chain(args))
+                .expect("valid arguments");
+            let ours = plain(args).unwrap_or_else(|| panic!("{args:?} is not plain"));
+            assert_eq!(format!("{ours:?}"), format!("{clap:?}"));
+        }
+        for args in [
+            &[][..],
+            &["verify"],
+            &["verify", ""],
+            &["verify", "-"],
+            &["verify", "--strict", "a.json"],
+            &["verify", "a.json", "-j2"],
+            &["print", "a.json", "b.json"],
+            &["print"],
+            &["convert", "a.json", "b.json"],
+            &["--lenient", "verify", "a.json"],
+            &["verfy", "a.json"],
+            &["help", "verify"],
+        ] {
+            assert!(plain(args).is_none(), "{args:?}");
+        }
     }
 
     /// The completion scripts' tree has every level, `help`'s too, and

@@ -170,19 +170,20 @@ pub(crate) fn escape_controls(message: &str) -> std::borrow::Cow<'_, str> {
 /// The entry point where the process starts in Rust's runtime (see `start.rs`).
 #[cfg(any(test, not(target_os = "linux")))]
 fn main() -> std::process::ExitCode {
-    std::process::ExitCode::from(run(std::env::args_os().skip(1)))
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    std::process::ExitCode::from(run(args.iter()))
 }
 
 /// Runs the command line's command (`args`, those after the program's
-/// name, are looked at for `--version`; clap reads them itself); gives the
-/// exit code.
-fn run<A: AsRef<std::ffi::OsStr>>(args: impl Iterator<Item = A>) -> u8 {
-    if let Some(version) = version_request(args) {
+/// name, are looked at for `--version` and a line of model paths alone;
+/// clap reads any other itself); gives the exit code.
+fn run<A: AsRef<std::ffi::OsStr>>(args: impl Iterator<Item = A> + Clone) -> u8 {
+    if let Some(version) = version_request(args.clone()) {
         // A closed stdout (`pir --version | true`) is no error, as for clap.
         let _ = std::io::stdout().write_all(version.as_bytes());
         return 0;
     }
-    let cli = cli::Cli::parse();
+    let cli = cli::Cli::plain_paths(args).unwrap_or_else(cli::Cli::parse);
     // Nearly every command reads a model: the scanning thread starts while
     // the command builds its context and reads the file (if one is large
     // enough to be read on two threads).

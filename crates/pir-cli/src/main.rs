@@ -8,7 +8,7 @@
 //!
 //! On Linux the process starts in `start.rs` rather than in Rust's runtime
 //! (which a small command would spend a third of its time in); its unsafe
-//! calls are the crate's only ones.
+//! calls and the allocator's (`allocator.rs`) are the crate's only ones.
 #![deny(unsafe_code)]
 #![cfg_attr(all(target_os = "linux", not(test)), no_main)]
 
@@ -17,8 +17,9 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-/// mimalloc: a model is many small allocations (op dictionaries, interned
-/// strings), which it serves in about half the time of glibc's malloc.
+/// mimalloc (`allocator.rs`): a model is many small allocations (op
+/// dictionaries, interned strings), which it serves in about half the time
+/// of glibc's malloc.
 /// It asks for transparent huge pages where the system gives them on
 /// request: a 1M-op program loads about 10% faster with them, for about
 /// 45 MB of partly used 2 MB pages at its peak (`MIMALLOC_ALLOW_THP=0`
@@ -27,8 +28,9 @@ use clap::Parser;
 /// the process turns them off as it starts unless its command line names
 /// large files (`start.rs`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::Allocator = allocator::Allocator;
 
+mod allocator;
 mod batch;
 mod cli;
 mod commands;

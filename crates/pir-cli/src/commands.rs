@@ -157,6 +157,7 @@ fn print(args: &PrintArgs) -> Result<(), CliError> {
         loaded.program.print_with_to(options, &[], &mut stdout)?;
     }
     stdout.flush()?;
+    crate::input::leave_to_exit(loaded);
     Ok(())
 }
 
@@ -175,11 +176,15 @@ fn verify(args: &VerifyArgs) -> Result<(), CliError> {
         if args.infer {
             return verify_infer(path, &loaded.program);
         }
-        Ok(format!(
+        let report = format!(
             "{}: ok ({} ops)\n",
             path.display(),
             loaded.program.num_ops()
-        ))
+        );
+        if args.models.len() == 1 {
+            crate::input::leave_to_exit(loaded);
+        }
+        Ok(report)
     })
 }
 

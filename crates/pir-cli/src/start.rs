@@ -12,8 +12,10 @@
 //! everywhere; an overflow would end the process with SIGSEGV rather than
 //! a message), and, before anything is allocated, turns huge pages off
 //! for the process unless its command line says they may pay
-//! ([`wants_huge_pages`]). The choice is made then because memory touched
-//! in small pages stays in small pages.
+//! ([`wants_huge_pages`]), and otherwise has mimalloc reserve its memory
+//! in small arenas ([`crate::allocator::reserve_small_arenas`]). The choice
+//! is made then because memory touched in small pages stays in small pages,
+//! and the first arena is reserved by the first allocation.
 #![allow(unsafe_code)]
 
 use std::ffi::OsStr;
@@ -59,6 +61,7 @@ fn prepare_process(huge_pages: bool) {
     open_closed_standard_descriptors();
     if !huge_pages {
         turn_huge_pages_off();
+        crate::allocator::reserve_small_arenas();
     }
 }
 

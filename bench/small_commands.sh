@@ -4,22 +4,27 @@
 # nearly all the work. The goal is 1 ms of wall time each on a quiet
 # machine.
 #
-#   bench/small_commands.sh [PIR_BINARY]    (default target/release/pir)
+#   bench/small_commands.sh [PIR_BINARY…]    (default target/release/pir)
 #
+# Several binaries (a baseline and a change) are timed in the same run.
 # Wall time with hyperfine when it is installed (200 runs, no shell in
 # between), else a loop of 200 runs; then the instruction count of one run
 # (valgrind's callgrind, when installed), the page faults of one run
-# (`perf stat`, when installed) and the relative relocations the loader
-# applies (readelf; the loader's time for them from LD_DEBUG=statistics),
-# which do not depend on the machine's load. The floor is timed first:
+# (`perf stat`, when installed), the shared libraries the binary loads and
+# the relative relocations it applies as it starts (readelf; the dynamic
+# loader's time for them from LD_DEBUG=statistics), which do not depend on
+# the machine's load. The floor is timed first:
 # `/bin/true` (starting any process) and, when rustc is installed, a Rust
 # program that prints a line (the loader, the C library and Rust's runtime
 # set up, nothing else).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-pir="${1:-target/release/pir}"
+pirs=("${@:-target/release/pir}")
 model=tests/corpus/mlp_tiny.json
-commands=("$pir --version" "$pir verify $model")
+commands=()
+for pir in "${pirs[@]}"; do
+    commands+=("$pir --version" "$pir verify $model")
+done
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -55,11 +60,16 @@ if command -v perf >/dev/null; then
             sed -n "s|^\([0-9]*\),.*page-faults.*|$command: page faults \1|p"
     done
 fi
-if command -v readelf >/dev/null; then
-    # Packed (DT_RELR) ones are listed as "N offsets", the others one a line.
-    relocations=$(readelf -rW "$pir")
-    packed=$(sed -n 's/^ *\([0-9]*\) offsets$/\1/p' <<<"$relocations")
-    unpacked=$(grep -c '_RELATIVE' <<<"$relocations" || true)
-    echo "$pir: relative relocations $((${packed:-0} + unpacked)) (${packed:-0} packed as DT_RELR)"
-fi
-LD_DEBUG=statistics "$pir" --version 2>&1 >/dev/null | grep -m1 'time needed for relocation' | sed 's/^ *[0-9]*: *//' || true
+for pir in "${pirs[@]}"; do
+    if command -v readelf >/dev/null; then
+        libraries=$(readelf -dW "$pir" | grep -c '(NEEDED)' || true)
+        echo "$pir: shared libraries $libraries$( ((libraries)) || echo ' (static)')"
+        # Packed (DT_RELR) ones are listed as "N offsets", the others one a line.
+        relocations=$(readelf -rW "$pir")
+        packed=$(sed -n 's/^ *\([0-9]*\) offsets$/\1/p' <<<"$relocations")
+        unpacked=$(grep -c '_RELATIVE' <<<"$relocations" || true)
+        echo "$pir: relative relocations $((${packed:-0} + unpacked)) (${packed:-0} packed as DT_RELR)"
+    fi
+    # A static binary has no dynamic loader to report.
+    LD_DEBUG=statistics "$pir" --version 2>&1 >/dev/null | grep -m1 'time needed for relocation' | sed "s|^ *[0-9]*: *|$pir: |" || true
+done

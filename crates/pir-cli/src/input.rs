@@ -49,7 +49,7 @@ pub(crate) fn load(path: &Path) -> Result<LoadedProgram, CliError> {
 /// [`load`] with reader options.
 pub(crate) fn load_with(path: &Path, options: &ReadOptions) -> Result<LoadedProgram, CliError> {
     let ctx = pir_dialects::pd_op_context();
-    let _progress = crate::progress::spinner(&format!("reading {}", path.display()));
+    let _progress = crate::progress::spinner(format_args!("reading {}", path.display()));
     let options = load_options(options);
     if is_stdio(path) {
         let stdin = std::io::stdin().lock();
@@ -74,7 +74,7 @@ pub(crate) fn load_model(path: &Path) -> Result<pir::Model, CliError> {
 pub(crate) fn load_model_with(path: &Path, options: &ReadOptions) -> Result<pir::Model, CliError> {
     let ctx = pir_dialects::pd_op_context();
     let options = load_options(options);
-    let _progress = crate::progress::spinner(&format!("reading {}", path.display()));
+    let _progress = crate::progress::spinner(format_args!("reading {}", path.display()));
     if is_stdio(path) {
         let stdin = std::io::stdin().lock();
         return Ok(pir::Model::read_from(
@@ -143,7 +143,7 @@ pub(crate) fn save(
         })?;
         return Ok(out.flush()?);
     }
-    let _progress = crate::progress::spinner(&format!("writing {}", path.display()));
+    let _progress = crate::progress::spinner(format_args!("writing {}", path.display()));
     if pir_legacy::is_pdmodel_path(path) {
         let bytes = pir_legacy::write::to_bytes(program).map_err(|source| {
             CliError::Model(pir::Error::LegacyWrite {
@@ -195,7 +195,7 @@ pub(crate) fn save_model_as_version(
         };
         return save(&model.program, out, &options, force);
     }
-    let _progress = crate::progress::spinner(&format!("writing {}", out.display()));
+    let _progress = crate::progress::spinner(format_args!("writing {}", out.display()));
     model
         .save_as_version(out, force, version)
         .map_err(|e| match e {

@@ -103,7 +103,7 @@ pub fn run(args: &OptArgs) -> Result<(), CliError> {
         pm.on_failure = Some(reproducer_hook(file.clone(), loaded.trainable));
     }
     let records = {
-        let _progress = crate::progress::spinner(&format!("running {pipeline}"));
+        let _progress = crate::progress::spinner(format_args!("running {pipeline}"));
         pm.run(&mut loaded.program)
             .map_err(|e| CliError::Pass(e.to_string()))?
     };

@@ -27,13 +27,14 @@ pub(crate) struct Spinner {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-/// A spinner saying `message` after [`DELAY`], if stderr is a terminal.
-pub(crate) fn spinner(message: &str) -> Option<Spinner> {
+/// A spinner saying `message` after [`DELAY`], if stderr is a terminal
+/// (only then is the message written out).
+pub(crate) fn spinner(message: impl std::fmt::Display) -> Option<Spinner> {
     if SILENT.load(Ordering::Relaxed) || !std::io::stderr().is_terminal() {
         return None;
     }
     let (done, wait) = mpsc::channel::<()>();
-    let message = message.to_owned();
+    let message = message.to_string();
     let thread = std::thread::Builder::new()
         .name("progress".into())
         .spawn(move || {

@@ -7,6 +7,9 @@
 //! a larger size class, so that the page of the size itself is never
 //! started and every later block of that size takes the same slow path
 //! (`pir verify` of a small model spent 1.4% of its instructions there).
+//!
+//! On Linux the process gives mimalloc its options as it starts, before
+//! the first allocation (`start.rs`).
 #![allow(unsafe_code)]
 
 use std::alloc::{GlobalAlloc, Layout};
@@ -18,12 +21,14 @@ use libmimalloc_sys::{
     mi_zalloc_aligned,
 };
 
-/// mimalloc's option `arena_reserve` (`mi_option_arena_reserve` of
-/// `mimalloc.h`, whose options keep their numbers: retired ones stay as
+/// mimalloc's options `arena_reserve` and `allow_thp` (their numbers in
+/// `mimalloc.h`, whose options keep them: retired ones stay as
 /// `deprecated_*`), which `libmimalloc-sys` declares only with a feature
-/// that needs another crate; a test checks the number by its default.
+/// that needs another crate; a test checks the numbers by the defaults.
 #[cfg(any(test, target_os = "linux"))]
 const OPTION_ARENA_RESERVE: c_int = 23;
+#[cfg(any(test, target_os = "linux"))]
+const OPTION_ALLOW_THP: c_int = 43;
 
 /// The arenas of a command that works on small files: 32 MiB (in KiB),
 /// mimalloc's smallest.
@@ -45,6 +50,52 @@ extern "C" {
 pub(crate) fn reserve_small_arenas() {
     // SAFETY: the call sets one integer option; no thread runs yet.
     unsafe { mi_option_set(OPTION_ARENA_RESERVE, SMALL_ARENA_KIB) };
+}
+
+/// Sets mimalloc's `allow_thp` from `MIMALLOC_ALLOW_THP` (or
+/// `mimalloc_allow_thp`), as mimalloc itself would; to be called before
+/// the first allocation. mimalloc is built not to read its options from
+/// the environment (`.cargo/config.toml`): looking up each of its 40-odd
+/// names twice was a fifth of the instructions of `pir --version`. This
+/// one, which trades huge pages back for memory, is read here.
+#[cfg(all(target_os = "linux", not(test)))]
+pub(crate) fn allow_huge_pages_from_environment() {
+    for name in [c"mimalloc_allow_thp", c"MIMALLOC_ALLOW_THP"] {
+        // SAFETY: the name is NUL-terminated; no thread runs yet that
+        // could change the environment while it is read.
+        let value = unsafe { libc::getenv(name.as_ptr()) };
+        if value.is_null() {
+            continue;
+        }
+        // SAFETY: the environment's strings are NUL-terminated.
+        let text = unsafe { std::ffi::CStr::from_ptr(value) }.to_bytes();
+        if let Some(value) = option_value(text) {
+            // SAFETY: the call sets one integer option.
+            unsafe { mi_option_set(OPTION_ALLOW_THP, value) };
+        }
+        return;
+    }
+}
+
+/// An option's value as mimalloc reads it from the environment: nothing,
+/// `1`, `true`, `yes` or `on` (in any case) is 1; `0`, `false`, `no` or
+/// `off` is 0; else a decimal number (`None` when it is not one, which
+/// mimalloc ignores). Nothing is allocated: the first allocation reserves
+/// mimalloc's first arena, which the option is for.
+#[cfg(any(test, target_os = "linux"))]
+fn option_value(text: &[u8]) -> Option<c_long> {
+    let is_any = |words: &[&str]| {
+        words
+            .iter()
+            .any(|w| text.eq_ignore_ascii_case(w.as_bytes()))
+    };
+    if is_any(&["", "1", "true", "yes", "on"]) {
+        Some(1)
+    } else if is_any(&["0", "false", "no", "off"]) {
+        Some(0)
+    } else {
+        std::str::from_utf8(text).ok()?.parse().ok()
+    }
 }
 
 /// The alignment of every block `mi_malloc` returns: a machine word.
@@ -113,15 +164,36 @@ mod tests {
         fn mi_option_get(option: c_int) -> c_long;
     }
 
-    /// The option's number is `arena_reserve`'s: its default, 1 GiB in
-    /// KiB, is no other option's.
+    /// The options' numbers are `arena_reserve`'s and `allow_thp`'s: the
+    /// default of the first, 1 GiB in KiB, and that of the option two after
+    /// the second (`arena_max_object_size`), 2 GiB in KiB, are no other
+    /// option's.
     #[test]
-    fn the_arena_option_is_arena_reserve() {
-        if std::env::var_os("MIMALLOC_ARENA_RESERVE").is_some() {
-            return;
+    fn the_option_numbers_are_mimalloc_s() {
+        // SAFETY: the calls read integer options (the environment is not
+        // read: see `.cargo/config.toml`).
+        unsafe {
+            assert_eq!(mi_option_get(OPTION_ARENA_RESERVE), 1 << 20);
+            assert_eq!(mi_option_get(OPTION_ALLOW_THP + 2), 2 << 20);
+            assert_eq!(mi_option_get(OPTION_ALLOW_THP), 1);
         }
-        // SAFETY: the call reads one integer option.
-        assert_eq!(unsafe { mi_option_get(OPTION_ARENA_RESERVE) }, 1 << 20);
+    }
+
+    #[test]
+    fn option_values_are_read_as_mimalloc_reads_them() {
+        for (text, value) in [
+            ("", Some(1)),
+            ("1", Some(1)),
+            ("on", Some(1)),
+            ("True", Some(1)),
+            ("0", Some(0)),
+            ("off", Some(0)),
+            ("NO", Some(0)),
+            ("2", Some(2)),
+            ("maybe", None),
+        ] {
+            assert_eq!(option_value(text.as_bytes()), value, "{text:?}");
+        }
     }
 
     /// Blocks of every kind come aligned, keep their bytes when resized,

@@ -59,6 +59,7 @@ fn prepare_process(huge_pages: bool) {
     // (`BrokenPipe`) rather than a signal that ends it.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
     open_closed_standard_descriptors();
+    crate::allocator::allow_huge_pages_from_environment();
     if !huge_pages {
         turn_huge_pages_off();
         crate::allocator::reserve_small_arenas();

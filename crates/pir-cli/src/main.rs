@@ -215,7 +215,7 @@ fn run<A: AsRef<std::ffi::OsStr>>(args: impl Iterator<Item = A> + Clone) -> u8 {
 /// of the command's instructions; any other command line, `--version`
 /// among other arguments too, goes to clap, which prints the same (a test
 /// compares them).
-fn version_request<A: AsRef<std::ffi::OsStr>>(
+pub(crate) fn version_request<A: AsRef<std::ffi::OsStr>>(
     mut args: impl Iterator<Item = A>,
 ) -> Option<&'static str> {
     match (args.next(), args.next()) {

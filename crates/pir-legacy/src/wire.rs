@@ -187,6 +187,14 @@ impl<'a> Reader<'a> {
         self.pos = self.pos.saturating_add(n).min(self.data.len());
     }
 
+    /// Whether a nested message may be entered here ([`Reader::message`]
+    /// fails at the nesting limit), for readers that take nested messages
+    /// from [`Reader::rest`] themselves.
+    #[inline]
+    pub fn can_enter(&self) -> bool {
+        self.depth > 0
+    }
+
     /// The key byte and bytes of the length-delimited field at the current
     /// position when its key and length take one byte each (the layout of
     /// most small messages), without moving: a caller that reads the bytes

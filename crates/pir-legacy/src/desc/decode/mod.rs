@@ -6,11 +6,13 @@
 //! Paddle's maps.
 
 mod attr;
+mod in_order;
 mod var;
 
 use rustc_hash::FxHashMap;
 
 use attr::{attr_value, decode_attr, RawAttr};
+use in_order::decode_op_in_order;
 use var::{decode_var, RawVarType};
 
 use super::{
@@ -233,9 +235,14 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
                 }
                 let i = block.ops.len();
                 let mut m = r.message(wire, "OpDesc")?;
-                let body = m.rest();
-                let op = decode_op(&mut m, b, i, &mut scratch.attr)
-                    .map_err(|e| with_op_type(e, body))?;
+                let op = match decode_op_in_order(&m, &mut scratch.attr) {
+                    Some(op) => op,
+                    None => {
+                        let body = m.rest();
+                        decode_op(&mut m, b, i, &mut scratch.attr)
+                            .map_err(|e| with_op_type(e, body))?
+                    }
+                };
                 block.ops.push(op);
             }
             5 => block.forward_block_idx = r.i32(wire)?,
@@ -530,15 +537,12 @@ impl AttrTail {
     }
 }
 
-fn decode_op<'a>(
-    r: &mut Reader<'a>,
-    b: usize,
-    i: usize,
-    raw: &mut RawAttr<'a>,
-) -> Result<OpDesc<'a>> {
-    // Most ops have up to six slots and a dozen attributes: one allocation
-    // each, made here (growing an empty list costs more).
-    let mut op = OpDesc {
+/// An op with nothing read yet. Most ops have up to six slots and a dozen
+/// attributes: one allocation each, made here (growing an empty list costs
+/// more).
+#[inline(always)]
+fn empty_op<'a>() -> OpDesc<'a> {
+    OpDesc {
         op_type: "",
         slots: Slots::with_capacity(6),
         num_inputs: 0,
@@ -547,7 +551,16 @@ fn decode_op<'a>(
         is_target: false,
         has_var_attrs: false,
         attr_bytes: super::Layout(None),
-    };
+    }
+}
+
+fn decode_op<'a>(
+    r: &mut Reader<'a>,
+    b: usize,
+    i: usize,
+    raw: &mut RawAttr<'a>,
+) -> Result<OpDesc<'a>> {
+    let mut op = empty_op();
     let (start, op_bytes) = (r.offset(), r.rest());
     let mut tail = AttrTail {
         after_type: start,

@@ -15,20 +15,27 @@ use crate::desc::{Args, AttrValue, DataKind, Dims, Slot, TensorDesc, VarDesc, Va
 use crate::wire::{long_utf8, utf8, Reader};
 
 /// A varint at the start of `b`, with the bytes it takes (the rules of
-/// [`Reader::varint`]).
-#[inline]
+/// [`Reader::varint`]). A byte below 128 (nearly every list item) is read
+/// inline; longer ones out of line.
+#[inline(always)]
 fn varint(b: &[u8]) -> Option<(u64, usize)> {
-    const MINUS_ONE: [u8; 10] = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
     match b.first() {
         Some(&v) if v < 0x80 => Some((u64::from(v), 1)),
-        // An unknown dim (`-1`), in most shapes.
-        _ if b.starts_with(&MINUS_ONE) => Some((u64::MAX, MINUS_ONE.len())),
-        _ => {
-            let mut r = Reader::new(b, "");
-            let v = r.varint().ok()?;
-            Some((v, r.offset()))
-        }
+        _ => long_varint(b),
     }
+}
+
+/// [`varint`] of more than one byte.
+#[inline(never)]
+fn long_varint(b: &[u8]) -> Option<(u64, usize)> {
+    const MINUS_ONE: [u8; 10] = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    // An unknown dim (`-1`), in most shapes.
+    if b.starts_with(&MINUS_ONE) {
+        return Some((u64::MAX, MINUS_ONE.len()));
+    }
+    let mut r = Reader::new(b, "");
+    let v = r.varint().ok()?;
+    Some((v, r.offset()))
 }
 
 /// A length-delimited field `key n BYTES` (`n` under 128) at the start of

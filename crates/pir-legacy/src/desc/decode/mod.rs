@@ -16,8 +16,9 @@ use in_order::decode_op_in_order;
 use var::{decode_var, RawVarType};
 
 use super::{
-    op_location, Args, Attr, AttrValue, Attrs, BlockDesc, OpDesc, OpVersionMap, ProgramDesc, Slot,
-    Slots, MAX_ARGS, MAX_BLOCKS, MAX_OPS_PER_BLOCK, MAX_OP_ENTRIES, MAX_VARS_PER_BLOCK,
+    name_eq, op_location, Args, Attr, AttrValue, Attrs, BlockDesc, ExtraAttrs, OpDesc,
+    OpVersionMap, ProgramDesc, Slot, Slots, MAX_ARGS, MAX_BLOCKS, MAX_OPS_PER_BLOCK,
+    MAX_OP_ENTRIES, MAX_VARS_PER_BLOCK,
 };
 use crate::error::{LegacyError, Location, Result};
 use crate::wire::{Reader, WireResult};
@@ -179,6 +180,34 @@ pub(super) fn count_fields(r: &Reader<'_>) -> (usize, usize) {
 struct Scratch<'a> {
     attr: RawAttr<'a>,
     var_type: RawVarType,
+    extra: ExtraAttrsSeen<'a>,
+}
+
+/// The extra attributes of the op types a block has read, kept by a cheap
+/// hash of the type: a model has a few op types, each on many ops, and one
+/// comparison with the type kept here costs a fraction of a look-up of its
+/// text in [`crate::compat::Compat::extra_attrs`].
+#[derive(Default)]
+struct ExtraAttrsSeen<'a>([Option<(&'a str, ExtraAttrs)>; 16]);
+
+impl<'a> ExtraAttrsSeen<'a> {
+    /// The extra attributes of op type `op_type`.
+    #[inline]
+    fn of(&mut self, op_type: &'a str) -> ExtraAttrs {
+        let b = op_type.as_bytes();
+        let (first, last) = (b.first().copied(), b.last().copied());
+        let at =
+            (b.len() ^ (usize::from(first.unwrap_or(0)) << 1) ^ usize::from(last.unwrap_or(0)))
+                % self.0.len();
+        match &mut self.0[at] {
+            Some((seen, extra)) if name_eq(seen, op_type) => extra,
+            entry => {
+                let extra = crate::compat::compat().extra_attrs(op_type);
+                *entry = Some((op_type, extra));
+                extra
+            }
+        }
+    }
 }
 
 fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
@@ -235,7 +264,7 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
                 }
                 let i = block.ops.len();
                 let mut m = r.message(wire, "OpDesc")?;
-                let op = match decode_op_in_order(&m, &mut scratch.attr) {
+                let mut op = match decode_op_in_order(&m, &mut scratch.attr) {
                     Some(op) => op,
                     None => {
                         let body = m.rest();
@@ -243,6 +272,7 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
                             .map_err(|e| with_op_type(e, body))?
                     }
                 };
+                op.extra = scratch.extra.of(op.op_type);
                 block.ops.push(op);
             }
             5 => block.forward_block_idx = r.i32(wire)?,
@@ -704,11 +734,46 @@ fn decode_op<'a>(
         });
     }
     op.attr_bytes = super::Layout(tail.bytes(op_bytes, start));
-    op.extra = crate::compat::compat().extra_attrs(op.op_type);
     op.has_var_attrs = general_attrs
         && op
             .attrs
             .iter()
             .any(|a| matches!(a.value, AttrValue::Var(_) | AttrValue::Vars(_)));
     Ok(op)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ExtraAttrsSeen;
+
+    /// Types that share a place in the table (and the empty type) get
+    /// their own extra attributes, asked in any order and again.
+    #[test]
+    fn extra_attributes_seen_are_those_of_the_type() {
+        let compat = crate::compat::compat();
+        let types = [
+            "conv2d",
+            "pool2d",
+            "dropout",
+            "batch_norm",
+            "",
+            "matmul",
+            "relu",
+            "fc",
+            "softmax",
+            "my_custom_op",
+            "elementwise_add",
+            "elementwise_mul",
+            "scale",
+            "lookup_table_v2",
+        ];
+        assert!(types.iter().any(|t| !compat.extra_attrs(t).is_empty()));
+        let mut seen = ExtraAttrsSeen::default();
+        let forward = types.iter();
+        let backward = types.iter().rev();
+        let every_third = types.iter().step_by(3);
+        for op_type in forward.chain(backward).chain(every_third) {
+            assert_eq!(seen.of(op_type), compat.extra_attrs(op_type), "{op_type}");
+        }
+    }
 }

@@ -1,14 +1,16 @@
 //! An op laid out as Paddle writes it, read in one pass over its bytes:
 //! inputs then outputs, each by increasing name, the type, then the
-//! attributes by increasing name and nothing else. The general op reader
-//! keeps the state any order needs (slots or attributes out of order,
-//! repeated names, fields before the type) and tracks where each field
-//! lies; here the order is checked instead, and any other layout, limit
-//! or value error leaves the op to that reader, which then reads it from
-//! its start (and reports what is wrong).
+//! attributes and nothing else. The general op reader keeps the state any
+//! order needs (slots out of order, repeated names, fields before the type)
+//! and tracks where each field lies; here the order is checked instead, and
+//! any other layout, limit or value error leaves the op to that reader,
+//! which then reads it from its start (and reports what is wrong).
+//! Attributes out of order are merged as the general reader merges them.
+
+use rustc_hash::FxHashMap;
 
 use super::attr::{attr_value, decode_attr, RawAttr};
-use super::{decode_slot, empty_op, name_lt};
+use super::{add_attr, decode_slot, empty_op, name_lt};
 use crate::desc::{Attr, AttrValue, Layout, OpDesc, Slot, MAX_ARGS, MAX_OP_ENTRIES};
 use crate::wire::Reader;
 
@@ -78,7 +80,8 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
         if let Some(run) = crate::canonical::bookkeeping_run(rest) {
             let [(first, _), ..] = &run;
             if !sorted_after(&op.attrs, first) {
-                return None;
+                let at = bytes.len() - rest.len();
+                return attrs_out_of_order(op, r, at, raw, general_attrs, attr_bytes);
             }
             // Four pushes of constants: `extend` built the run on the stack
             // and copied it twice on the way.
@@ -100,18 +103,67 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
             }
         };
         if !sorted_after(&op.attrs, name) {
-            return None;
+            let at = bytes.len() - rest.len();
+            return attrs_out_of_order(op, r, at, raw, general_attrs, attr_bytes);
         }
         op.attrs.push(Attr { name, value });
         rest = after;
     }
+    Some(finish(op, general_attrs, attr_bytes))
+}
+
+/// `op` with its attributes read: where they lie, and whether some hold
+/// variables.
+#[inline(always)]
+fn finish<'a>(mut op: OpDesc<'a>, general_attrs: bool, attr_bytes: &'a [u8]) -> OpDesc<'a> {
     op.attr_bytes = Layout(Some(attr_bytes));
     op.has_var_attrs = general_attrs
         && op
             .attrs
             .iter()
             .any(|a| matches!(a.value, AttrValue::Var(_) | AttrValue::Vars(_)));
-    Some(op)
+    op
+}
+
+/// The rest of [`decode_op_in_order`] from the attribute field at byte
+/// `at` of the op, which comes out of name order (a pass that appends its
+/// own attributes, as `use_mkldnn`): it and the ones after it are merged
+/// as the general reader merges them, rather than reading the op again.
+/// Out of line: few ops have attributes out of order.
+#[inline(never)]
+fn attrs_out_of_order<'a>(
+    mut op: OpDesc<'a>,
+    r: &Reader<'a>,
+    at: usize,
+    raw: &mut RawAttr<'a>,
+    mut general_attrs: bool,
+    attr_bytes: &'a [u8],
+) -> Option<OpDesc<'a>> {
+    let (mut sorted, mut index) = (false, FxHashMap::default());
+    let mut rest = r.rest().get(at..)?;
+    while !rest.is_empty() {
+        if op.attrs.len() + 4 >= MAX_OP_ENTRIES {
+            return None;
+        }
+        if let Some(run) = crate::canonical::bookkeeping_run(rest) {
+            for (name, value) in run {
+                add_attr(&mut op, &mut sorted, &mut index, name, value);
+            }
+            rest = rest.get(crate::canonical::BOOKKEEPING_RUN_LEN..)?;
+            continue;
+        }
+        let (body, after) = field(0x22, rest)?;
+        let (name, value) = match crate::canonical::attr(body) {
+            Some(attr) => attr,
+            None => {
+                general_attrs = true;
+                attr_by_general_reader(r, r.rest().len() - rest.len(), raw)?
+            }
+        };
+        add_attr(&mut op, &mut sorted, &mut index, name, value);
+        rest = after;
+    }
+    Some(finish(op, general_attrs, attr_bytes))
 }
 
 /// The slot field at byte `at` of the op `op` holds, by the general reader
@@ -227,8 +279,8 @@ mod tests {
         assert!(in_order * 100 >= ops * 99, "{in_order} of {ops}");
     }
 
-    /// Slots or attributes out of order, a field the general reader alone
-    /// reads, or a value it refuses leave the op to it.
+    /// Slots out of order, a field the general reader alone reads, or a
+    /// value it refuses leave the op to it.
     #[test]
     fn other_layouts_go_to_the_general_reader() {
         let field = |key: u8, body: &[u8]| {
@@ -262,7 +314,14 @@ mod tests {
         ]));
         assert!(!read(&[&slot("Y"), &slot("X"), &ty]));
         assert!(!read(&[&slot("X"), &slot("X"), &ty]));
-        assert!(!read(&[&ty, &int_attr("b", 0), &int_attr("a", 0)]));
+        // Attributes out of order, a repeated name among them, are merged.
+        for attrs in [
+            [int_attr("b", 0), int_attr("a", 0), int_attr("b", 1)],
+            [int_attr("b", 0), int_attr("b", 1), int_attr("a", 0)],
+        ] {
+            let body = [&slot("X")[..], &ty, &attrs.concat()].concat();
+            assert_eq!(agrees_with_general_reader(&body), Some(true));
+        }
         assert!(!read(&[&int_attr("a", 0), &ty]));
         assert!(!read(&[&ty, &slot("X")]));
         assert!(!read(&[&ty, &[0x28, 1]]));

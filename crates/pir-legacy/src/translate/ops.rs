@@ -303,6 +303,8 @@ impl<'d> Translator<'d> {
         let mut keys = Vec::with_capacity(TYPICAL_KINDS);
         let mut generic = GenericDicts::default();
         let mut last = LastDicts::new(self.memo.get_mut().def_facts.len());
+        // Numbers the look-ups of final dictionaries in the memo.
+        let mut finished_seq = 0;
         for (i, slot) in attrs.iter().enumerate() {
             let Some(rec) = slot else {
                 continue;
@@ -350,10 +352,13 @@ impl<'d> Translator<'d> {
                 }
                 _ => None,
             };
+            let seq = finished_seq;
             if let Some(facts) = key {
+                finished_seq += 1;
                 values.clear();
                 values.extend(rec.map.entries().iter().map(|&(_, a)| a));
-                if let Some(dict) = self.memo.get_mut().finished_dict(facts, &keys, &values) {
+                let memo = self.memo.get_mut();
+                if let Some(dict) = memo.finished_dict(seq, facts, &keys, &values) {
                     last.keep(rec, dict);
                     self.program.set_attrs(op, dict);
                     continue;
@@ -374,7 +379,7 @@ impl<'d> Translator<'d> {
             let dict = self.ctx.dict(&entries);
             if let (Some(facts), true) = (key, kinds_match) {
                 let memo = self.memo.get_mut();
-                memo.keep_finished_dict(facts, &keys, &values, dict);
+                memo.keep_finished_dict(seq, facts, &keys, &values, dict);
             }
             if let (Some(k), true) = (parameter, kinds_match) {
                 self.memo.get_mut().keep_parameter_dict(k, dict);

@@ -48,9 +48,15 @@ pub(crate) struct ContextMemo {
     /// Type and attributes (shape, value, data type, place) of the `full`
     /// made for a scalar attribute, by that attribute.
     full_of_attr: FxHashMap<Attribute, (Type, [Attribute; 4])>,
-    /// Final dictionaries of ops by a hash of their definition facts, keys
-    /// and values (see [`ContextMemo::finished_dict`]).
-    finished: FxHashMap<u64, FinishedKey>,
+    /// Final dictionaries of ops with their definition facts, keys and
+    /// values (see [`ContextMemo::finished_dict`]).
+    finished: Vec<FinishedKey>,
+    /// Indices in `finished` by a hash of the definition facts, keys and
+    /// values.
+    finished_by_hash: FxHashMap<u64, u32>,
+    /// The index in `finished` of the dictionary each look-up there the
+    /// last translation made found (see [`ContextMemo::finished_dict`]).
+    finished_answers: Answers<u32>,
     /// Final dictionaries of `builtin.parameter` ops by their name,
     /// `stop_gradient` and `persistable` (see
     /// [`ContextMemo::parameter_dict`]).
@@ -405,38 +411,59 @@ impl ContextMemo {
     /// and the map's `values` in order: for a map in declared order
     /// ([`super::super::general::in_declared_order`]) `keys` is empty, for a map
     /// of static keys ([`super::super::OpRecord::static_keys`]) it holds their
-    /// addresses and lengths in map order.
+    /// addresses and lengths in map order. `seq` numbers the look-ups of a
+    /// translation: a model translated again asks for the dictionary the
+    /// look-up of the same number found, checked without hashing.
     pub fn finished_dict(
-        &self,
+        &mut self,
+        seq: usize,
         facts: usize,
         keys: &[(usize, usize)],
         values: &[Attribute],
     ) -> Option<AttrDict> {
-        let hash = FxBuildHasher.hash_one((facts, keys, values));
-        let known = self.finished.get(&hash)?;
+        let same = |known: &FinishedKey| {
+            known.facts == facts && *known.keys == *keys && *known.values == *values
+        };
+        let answer = self.finished_answers.get(seq);
+        if let Some(known) = answer.and_then(|&i| self.finished.get(i as usize)) {
+            if same(known) {
+                return Some(known.dict);
+            }
+        }
         // Equal hashes of different keys make the dictionary again.
-        (known.facts == facts && *known.keys == *keys && *known.values == *values)
-            .then_some(known.dict)
+        let hash = FxBuildHasher.hash_one((facts, keys, values));
+        let found = self
+            .finished_by_hash
+            .get(&hash)
+            .copied()
+            .filter(|&i| self.finished.get(i as usize).is_some_and(same));
+        self.finished_answers.keep(seq, found);
+        Some(self.finished.get(found? as usize)?.dict)
     }
 
-    /// Remembers `dict` for [`ContextMemo::finished_dict`] (within
-    /// [`MAX_ENTRIES`]).
+    /// Remembers `dict` for [`ContextMemo::finished_dict`] as the answer
+    /// of look-up `seq` (within [`MAX_ENTRIES`]).
     pub fn keep_finished_dict(
         &mut self,
+        seq: usize,
         facts: usize,
         keys: &[(usize, usize)],
         values: &[Attribute],
         dict: AttrDict,
     ) {
+        let Ok(i) = u32::try_from(self.finished.len()) else {
+            return;
+        };
         if self.finished.len() < MAX_ENTRIES {
             let hash = FxBuildHasher.hash_one((facts, keys, values));
-            let known = FinishedKey {
+            self.finished.push(FinishedKey {
                 facts,
                 keys: keys.into(),
                 values: values.into(),
                 dict,
-            };
-            self.finished.insert(hash, known);
+            });
+            self.finished_by_hash.insert(hash, i);
+            self.finished_answers.keep(seq, Some(i));
         }
     }
 
@@ -635,6 +662,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, mut memo: ContextMemo) {
         memo.attrs.len(),
         memo.data_types.len(),
         memo.finished.len(),
+        memo.finished_by_hash.len(),
         memo.parameter_dicts.len(),
         memo.full_of_attr.len(),
         memo.general_attrs.len(),
@@ -653,6 +681,27 @@ mod tests {
     use pir_core::builtin::{DenseTensorType, ScalarType};
 
     use super::*;
+
+    #[test]
+    fn a_finished_dict_is_found_by_its_look_up_number_or_hash_and_checked() {
+        let ctx = IrContext::new();
+        let (a, b) = (
+            ctx.intern_attr(pir_core::builtin::I32Attr(1)),
+            ctx.intern_attr(pir_core::builtin::I32Attr(2)),
+        );
+        let dict = ctx.dict(&[(ctx.symbol("k"), a)]);
+        let mut memo = ContextMemo::default();
+        assert_eq!(memo.finished_dict(0, 3, &[], &[a]), None);
+        memo.keep_finished_dict(0, 3, &[], &[a], dict);
+        // By number, then under another number by hash.
+        assert_eq!(memo.finished_dict(0, 3, &[], &[a]), Some(dict));
+        assert_eq!(memo.finished_dict(1, 3, &[], &[a]), Some(dict));
+        // The answer of a number is checked against the question.
+        assert_eq!(memo.finished_dict(0, 3, &[], &[b]), None);
+        assert_eq!(memo.finished_dict(0, 4, &[], &[a]), None);
+        assert_eq!(memo.finished_dict(0, 3, &[(1, 1)], &[a]), None);
+        assert_eq!(memo.finished_dict(0, 3, &[], &[a]), Some(dict));
+    }
 
     #[test]
     fn a_variable_type_is_kept_for_its_element_type_and_dims() {

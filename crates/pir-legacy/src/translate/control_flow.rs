@@ -27,6 +27,11 @@ impl<'d> Translator<'d> {
         }
     }
 
+    /// How many variables block `b` declares (none when it does not exist).
+    fn declared_in(&self, b: usize) -> usize {
+        self.desc.blocks.get(b).map_or(0, |block| block.vars.len())
+    }
+
     pub(super) fn translate_if(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
         let OpSite { b, op, scope, dst } = site;
         let cond = *op
@@ -61,7 +66,7 @@ impl<'d> Translator<'d> {
         self.enter_sub_block()?;
         let true_region = self.program.op_region(if_op, 0);
         let true_block = self.program.add_block(true_region);
-        let true_scope = self.scopes.inner(scope);
+        let true_scope = self.scopes.inner_with_room(scope, self.declared_in(sub));
         self.translate_block(sub, true_scope, true_block)?;
         self.at = at;
         let mut yields: Vec<ValueId> = Vec::with_capacity(outputs.len());
@@ -177,7 +182,9 @@ impl<'d> Translator<'d> {
         self.enter_sub_block()?;
         let region = self.program.op_region(while_op, 0);
         let body = self.program.add_block(region);
-        let body_scope = self.scopes.inner(scope);
+        let body_scope = self
+            .scopes
+            .inner_with_room(scope, loop_vars.len() + self.declared_in(sub));
         for (&name, &ty) in loop_vars.iter().zip(&types) {
             let arg = self.add_block_arg(body, ty);
             self.scopes.push(body_scope, name, VarInfo::plain(arg));

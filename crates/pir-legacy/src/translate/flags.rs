@@ -48,7 +48,8 @@ impl<'d> DecidingBlocks<'d> {
                 }
             }
         }
-        let mut sub = FxHashMap::default();
+        let declared = desc.blocks.iter().skip(1).map(|b| b.vars.len()).sum();
+        let mut sub = FxHashMap::with_capacity_and_hasher(declared, Default::default());
         for (d, block) in desc.blocks.iter().enumerate().skip(1) {
             for var in &block.vars {
                 let r = sub.entry(Name(var.name)).or_insert(reach[d]);

@@ -200,9 +200,15 @@ impl<'d> Scopes<'d> {
 
     /// A new scope inside `parent`.
     pub fn inner(&mut self, parent: ScopeId) -> ScopeId {
+        self.inner_with_room(parent, 0)
+    }
+
+    /// A new scope inside `parent` with room for `names` names without
+    /// growing (a sub-block binds about as many as it declares).
+    pub fn inner_with_room(&mut self, parent: ScopeId, names: usize) -> ScopeId {
         self.scopes.push(Scope {
             parent: Some(parent),
-            map: FxHashMap::default(),
+            map: FxHashMap::with_capacity_and_hasher(names, Default::default()),
         });
         self.scopes.len() - 1
     }

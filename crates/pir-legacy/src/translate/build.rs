@@ -32,7 +32,7 @@ impl<'d> Translator<'d> {
     }
 
     /// The data type attribute of `dtype` (remembered in the context memo).
-    fn data_type_attr(&self, dtype: DataType) -> Attribute {
+    pub(super) fn data_type_attr(&self, dtype: DataType) -> Attribute {
         self.memo
             .borrow_mut()
             .data_type(dtype, || DataTypeAttr::get(&self.ctx, dtype))
@@ -404,7 +404,7 @@ impl<'d> Translator<'d> {
                 ("name", StrAttr::get(&ctx, name)),
                 ("shape", IntArrayAttr::get(&ctx, shape)),
                 ("dtype", DataTypeAttr::get(&ctx, dtype)),
-                ("place", PlaceAttr::get(&ctx, Place::undefined())),
+                ("place", self.k.undefined_place),
             ],
         );
         Ok(self.program.result(op, 0))

@@ -556,7 +556,7 @@ impl<'d> Translator<'d> {
 
     /// [`attrs::translate`] of a declared attribute, remembered in the
     /// context's memo.
-    fn declared_attr(&self, kind: AttrKind, value: Option<&AttrValue<'_>>) -> Attribute {
+    pub(super) fn declared_attr(&self, kind: AttrKind, value: Option<&AttrValue<'_>>) -> Attribute {
         self.memo
             .borrow_mut()
             .attr(kind, value, || attrs::translate(&self.ctx, kind, value))

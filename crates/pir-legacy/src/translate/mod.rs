@@ -212,6 +212,8 @@ pub(crate) struct Consts {
     pub persistable: Symbol,
     /// The CPU place.
     pub cpu: Attribute,
+    /// The undefined place (ops left to place at run time).
+    pub undefined_place: Attribute,
     /// The int array `[1]` (the shape of a `full` made for an attribute).
     pub shape1: Attribute,
 }
@@ -257,6 +259,7 @@ impl Consts {
             stop_gradient: ctx.symbol("stop_gradient"),
             persistable: ctx.symbol("persistable"),
             cpu: PlaceAttr::get(ctx, Place::cpu()),
+            undefined_place: PlaceAttr::get(ctx, Place::undefined()),
             shape1: IntArrayAttr::get(ctx, &[1]),
         }
     }

@@ -364,42 +364,42 @@ impl<'d> Translator<'d> {
         if !(has("ShapeTensor") || has("ShapeTensorList") || has("ValueTensor")) {
             let d = def("pd_op.full").ok_or_else(|| self.err("no pd_op.full"))?;
             let results = self.general_outputs(site, &self.plan(op, d))?;
-            let value = self
-                .float_attr(op, "value")?
-                .ok_or_else(|| self.err("`fill_constant` needs `value`"))?;
+            let value = op.attr("value");
+            if self.float_attr(op, "value")?.is_none() {
+                return Err(self.err("`fill_constant` needs `value`"));
+            }
+            // The memo's, as the model's other attributes: a model's
+            // constants repeat their shapes, values and places.
             let mut m = AttrMap::new();
             m.set(
                 "shape",
-                attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape")),
+                self.declared_attr(AttrKind::IntArray, op.attr("shape")),
             );
-            m.set("value", F32Attr::get(&ctx, value));
-            m.set("dtype", DataTypeAttr::get(&ctx, dtype));
+            m.set("value", self.declared_attr(AttrKind::Float, value));
+            m.set("dtype", self.data_type_attr(dtype));
             let mut place_type = self.int_attr(op, "place_type")?.unwrap_or(-1);
             if self.bool_attr(op, "force_cpu")? == Some(true) {
                 place_type = 0;
             }
+            // The CPU and undefined places are made once per context.
+            let device = |allocation_type| {
+                let p = Place {
+                    allocation_type,
+                    device_id: 0,
+                    device_type: "".into(),
+                };
+                Some(PlaceAttr::get(&ctx, p))
+            };
             let place = match place_type {
-                -1 => Some(Place::undefined()),
-                0 => Some(Place::cpu()),
-                1 => Some(Place {
-                    allocation_type: 2,
-                    device_id: 0,
-                    device_type: "".into(),
-                }),
-                2 => Some(Place {
-                    allocation_type: 3,
-                    device_id: 0,
-                    device_type: "".into(),
-                }),
-                3 => Some(Place {
-                    allocation_type: 4,
-                    device_id: 0,
-                    device_type: "".into(),
-                }),
+                -1 => Some(self.k.undefined_place),
+                0 => Some(self.k.cpu),
+                1 => device(2),
+                2 => device(3),
+                3 => device(4),
                 _ => None,
             };
-            if let Some(p) = place {
-                m.set("place", PlaceAttr::get(&ctx, p));
+            if let Some(attr) = place {
+                m.set("place", attr);
             }
             self.create_with_outputs(site, d.name.as_str(), &[], results, m);
             return Ok(());
@@ -480,7 +480,7 @@ impl<'d> Translator<'d> {
             .attr("dtype")
             .ok_or_else(|| self.err("`assign_value` needs `dtype`"))?;
         m.set("dtype", attrs::translate(&ctx, kind("dtype"), Some(dtype)));
-        m.set("place", PlaceAttr::get(&ctx, Place::undefined()));
+        m.set("place", self.k.undefined_place);
         let mut found = false;
         for n in [
             "bool_values",

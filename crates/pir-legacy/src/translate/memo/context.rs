@@ -267,6 +267,12 @@ impl KeptValue {
 fn attr_hash(kind: AttrKind, v: Option<&AttrValue<'_>>) -> u64 {
     let mut h = FxHasher::default();
     kind.hash(&mut h);
+    // Lists of different element types hash their elements' bytes alike:
+    // without the variant, an empty list of ints and one of longs would
+    // take each other's place in every translation.
+    if let Some(v) = v {
+        std::mem::discriminant(v).hash(&mut h);
+    }
     match v {
         None => h.write_u8(0),
         Some(AttrValue::Int(i)) => h.write_i32(*i),
@@ -281,8 +287,6 @@ fn attr_hash(kind: AttrKind, v: Option<&AttrValue<'_>>) -> u64 {
         Some(AttrValue::Bools(l)) => l.hash(&mut h),
         Some(_) => {}
     }
-    // Values of different variants may hash alike; the kept value tells
-    // them apart.
     h.finish()
 }
 
@@ -681,6 +685,24 @@ mod tests {
     use pir_core::builtin::{DenseTensorType, ScalarType};
 
     use super::*;
+
+    #[test]
+    fn empty_lists_of_ints_and_of_longs_are_kept_apart() {
+        let ctx = IrContext::new();
+        let (a, b) = (
+            ctx.intern_attr(pir_core::builtin::I32Attr(1)),
+            ctx.intern_attr(pir_core::builtin::I32Attr(2)),
+        );
+        let mut memo = ContextMemo::default();
+        let (ints, longs) = (AttrValue::Ints(vec![]), AttrValue::Longs(vec![]));
+        assert_eq!(memo.attr(AttrKind::IntArray, Some(&ints), || a), a);
+        assert_eq!(memo.attr(AttrKind::IntArray, Some(&longs), || b), b);
+        let again = |memo: &mut ContextMemo, v| {
+            memo.attr(AttrKind::IntArray, Some(v), || panic!("made again"))
+        };
+        assert_eq!(again(&mut memo, &ints), a);
+        assert_eq!(again(&mut memo, &longs), b);
+    }
 
     #[test]
     fn a_finished_dict_is_found_by_its_look_up_number_or_hash_and_checked() {

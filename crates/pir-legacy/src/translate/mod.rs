@@ -423,7 +423,17 @@ impl<'d> Translator<'d> {
 
     /// The current binding of `name`.
     pub fn lookup(&self, scope: ScopeId, name: &str) -> Result<VarInfo> {
-        self.lookup_declared(scope, name, None)
+        self.binding(scope, name)
+            .ok_or_else(|| self.var_err(name, "used before any op defines it"))
+    }
+
+    /// The current binding of `name`, if any: where the top block declares
+    /// it is found through the numbered look-ups
+    /// ([`Translator::find_var_pos`]), so a model translated again hashes
+    /// no name bound in the top scope.
+    pub fn binding(&self, scope: ScopeId, name: &str) -> Option<VarInfo> {
+        self.scopes
+            .get_finding_top(scope, name, || self.find_var_pos(TOP, name))
     }
 
     /// [`Translator::lookup`] of a name found declared at `declared` from
@@ -711,7 +721,7 @@ impl<'d> Translator<'d> {
         let OpSite { op, scope, .. } = site;
         if op.op_type == "shadow_output" {
             let x = op.input_args("x").first();
-            if !x.is_some_and(|x| self.scopes.has(scope, x)) {
+            if x.is_none_or(|x| self.binding(scope, x).is_none()) {
                 return Ok(());
             }
         }

@@ -185,7 +185,7 @@ impl<'d> Translator<'d> {
     /// The binding of `name`, creating an undefined variable in the top
     /// block when there is none (`GetValueOrCreateInTop`).
     pub fn value_or_create(&mut self, scope: ScopeId, name: &'d str) -> Result<VarInfo> {
-        match self.scopes.get(scope, name) {
+        match self.binding(scope, name) {
             Some(v) => Ok(v),
             None => self.create_undefined(name),
         }

@@ -439,7 +439,7 @@ impl<'d> Translator<'d> {
     fn assign(&mut self, site: OpSite<'_, 'd>) -> Result<()> {
         let OpSite { b, op, scope, .. } = site;
         let out = op.output_args("Out").first().copied().unwrap_or_default();
-        if self.scopes.has(scope, out) {
+        if self.binding(scope, out).is_some() {
             // Writing an existing variable: `assign_out_(x, out)`.
             let d = def("pd_op.assign_out_").ok_or_else(|| self.err("no pd_op.assign_out_"))?;
             let x = op

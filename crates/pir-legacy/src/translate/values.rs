@@ -257,6 +257,36 @@ impl<'d> Scopes<'d> {
         None
     }
 
+    /// [`Scopes::get`], with where the top block declares `name` (if it
+    /// does) given by `top_pos` when the walk reaches the top scope.
+    #[inline]
+    pub fn get_finding_top(
+        &self,
+        scope: ScopeId,
+        name: &str,
+        top_pos: impl FnOnce() -> Option<Declared>,
+    ) -> Option<VarInfo> {
+        let mut s = Some(scope);
+        while let Some(id) = s {
+            if id == TOP {
+                // Not declared in the top block: bound by name, if at all.
+                let stack = match top_pos() {
+                    Some((TOP, i)) if i < self.top_declared.len() => {
+                        self.top_declared.get(i).map(|t| &t.stack)
+                    }
+                    _ => self.scopes[TOP].map.get(name),
+                };
+                return stack.and_then(|st| st.current);
+            }
+            let sc = self.scopes.get(id)?;
+            if let Some(stack) = sc.map.get(&Name(name)) {
+                return stack.current;
+            }
+            s = sc.parent;
+        }
+        None
+    }
+
     /// Whether `name` is bound here or in a parent.
     pub fn has(&self, scope: ScopeId, name: &str) -> bool {
         self.get(scope, name).is_some()
@@ -574,6 +604,17 @@ mod tests {
         assert_eq!(value(s.get_declared(inner, "c", None)), Some(v3));
         assert_eq!(value(s.get_declared(inner, "a", Some((0, 0)))), Some(v2));
         assert_eq!(value(s.get(inner, "d")), None);
+        // The top block's position, when the walk reaches the top scope;
+        // a name it does not declare is bound by name.
+        let inner_b = s.inner(inner);
+        s.push(inner, "a", VarInfo::plain(v1));
+        let found = |scope, name, at| value(s.get_finding_top(scope, name, || at));
+        assert_eq!(found(inner_b, "a", Some((0, 0))), Some(v1));
+        assert_eq!(found(TOP, "a", Some((0, 0))), Some(v2));
+        assert_eq!(found(inner_b, "b", Some((0, 1))), Some(v3));
+        assert_eq!(found(inner_b, "c", None), Some(v3));
+        assert_eq!(found(TOP, "c", Some((1, 0))), Some(v3));
+        assert_eq!(found(TOP, "d", None), None);
         let mut entries: Vec<(usize, &str, Option<usize>, usize)> = s
             .top_entries()
             .map(|(k, name, at, values)| (k, name, at, values.count()))

@@ -47,20 +47,23 @@ impl<'d> Translator<'d> {
         name: &'static str,
         operands: &[Option<ValueId>],
         results: &[Type],
-        attrs: &[(&'static str, Attribute)],
+        (keys, values): (&'static [&'static str], &[Attribute]),
     ) -> pir_core::OpId {
         // `Op::Build` fills a map of its own, then copies it entry by entry
         // (in that map's order) into the operation's map. (Builders name
         // each attribute once.)
-        debug_assert!(attrs
+        debug_assert!(keys
             .iter()
             .enumerate()
-            .all(|(i, (k, _))| attrs[..i].iter().all(|(j, _)| j != k)));
-        let order = self.order_of_keys(attrs.iter().map(|(k, _)| *k));
+            .all(|(i, k)| keys[..i].iter().all(|j| j != k)));
+        debug_assert_eq!(keys.len(), values.len());
         let mut map = AttrMap::new();
-        for &i in order.iter() {
-            if let Some(&(k, v)) = attrs.get(i) {
-                map.push_new(k, v);
+        if !keys.is_empty() {
+            let order = self.memo.get_mut().builder_order(keys);
+            for &i in order.iter() {
+                if let (Some(&k), Some(&v)) = (keys.get(i), values.get(i)) {
+                    map.push_new(k, v);
+                }
             }
         }
         let stop = if results.len() == 1 {
@@ -123,12 +126,10 @@ impl<'d> Translator<'d> {
             "pd_op.full",
             &[],
             &[ty],
-            &[
-                ("shape", shape),
-                ("value", value),
-                ("dtype", dtype),
-                ("place", place),
-            ],
+            (
+                &["shape", "value", "dtype", "place"],
+                &[shape, value, dtype, place],
+            ),
         );
         self.program.result(op, 0)
     }
@@ -190,7 +191,7 @@ impl<'d> Translator<'d> {
             "pd_op.full_int_array",
             &[],
             &[ty],
-            &[("value", value), ("dtype", dtype), ("place", self.k.cpu)],
+            (&["value", "dtype", "place"], &[value, dtype, self.k.cpu]),
         );
         Ok(self.program.result(op, 0))
     }
@@ -236,7 +237,14 @@ impl<'d> Translator<'d> {
         let (dtype, dims) = self.dense_of(x)?;
         let out = dims_of(&dims, ints);
         let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, dtype, &out);
-        let op = self.built_op(block, false, name, &[Some(x), Some(array)], &[ty], &[]);
+        let op = self.built_op(
+            block,
+            false,
+            name,
+            &[Some(x), Some(array)],
+            &[ty],
+            (&[], &[]),
+        );
         Ok(self.program.result(op, 0))
     }
 
@@ -258,13 +266,13 @@ impl<'d> Translator<'d> {
             "pd_op.scale",
             &[Some(x), Some(s)],
             &[ty],
-            &[
-                ("bias", F32Attr::get(&ctx, 0.0)),
-                (
-                    "bias_after_scale",
+            (
+                &["bias", "bias_after_scale"],
+                &[
+                    F32Attr::get(&ctx, 0.0),
                     ctx.intern_attr(pir_core::builtin::BoolAttr(true)),
-                ),
-            ],
+                ],
+            ),
         );
         Ok(self.program.result(op, 0))
     }
@@ -343,7 +351,7 @@ impl<'d> Translator<'d> {
             "pd_op.stack",
             &[Some(vec)],
             &[ty],
-            &[("axis", ctx.intern_attr(I32Attr(axis)))],
+            (&["axis"], &[ctx.intern_attr(I32Attr(axis))]),
         );
         Ok(self.program.result(op, 0))
     }
@@ -352,7 +360,7 @@ impl<'d> Translator<'d> {
     pub fn build_shape64(&mut self, block: BlockId, x: ValueId) -> Result<ValueId> {
         let rank = self.dense_of(x)?.1.len() as i64;
         let ty = self.tensor(DataType::Int64, &[rank])?;
-        let op = self.built_op(block, false, "pd_op.shape64", &[Some(x)], &[ty], &[]);
+        let op = self.built_op(block, false, "pd_op.shape64", &[Some(x)], &[ty], (&[], &[]));
         Ok(self.program.result(op, 0))
     }
 
@@ -378,7 +386,7 @@ impl<'d> Translator<'d> {
             "pd_op.concat",
             &[Some(vec), Some(axis)],
             &[ty],
-            &[],
+            (&[], &[]),
         );
         Ok(self.program.result(op, 0))
     }
@@ -400,12 +408,15 @@ impl<'d> Translator<'d> {
             "pd_op.data",
             &[],
             &[ty],
-            &[
-                ("name", StrAttr::get(&ctx, name)),
-                ("shape", IntArrayAttr::get(&ctx, shape)),
-                ("dtype", DataTypeAttr::get(&ctx, dtype)),
-                ("place", self.k.undefined_place),
-            ],
+            (
+                &["name", "shape", "dtype", "place"],
+                &[
+                    StrAttr::get(&ctx, name),
+                    IntArrayAttr::get(&ctx, shape),
+                    DataTypeAttr::get(&ctx, dtype),
+                    self.k.undefined_place,
+                ],
+            ),
         );
         Ok(self.program.result(op, 0))
     }
@@ -434,7 +445,7 @@ impl<'d> Translator<'d> {
             "pd_op.create_array",
             &[],
             &[ty],
-            &[("dtype", DataTypeAttr::get(&ctx, dtype))],
+            (&["dtype"], &[DataTypeAttr::get(&ctx, dtype)]),
         );
         Ok(self.program.result(op, 0))
     }

@@ -61,6 +61,10 @@ pub(crate) struct ContextMemo {
     /// `stop_gradient` and `persistable` (see
     /// [`ContextMemo::parameter_dict`]).
     parameter_dicts: FxHashMap<[Attribute; 3], AttrDict>,
+    /// The order an op builder's map lists its attribute names in, by the
+    /// address of the builder's static list of names (see
+    /// [`ContextMemo::builder_order`]).
+    builder_orders: FxHashMap<(usize, usize), Arc<[usize]>>,
     /// Attributes found to have a kind a definition declares.
     pub kinds: KindMatches,
     /// Operand types found to fit the kind an input declares.
@@ -388,6 +392,21 @@ impl ContextMemo {
         a
     }
 
+    /// The order in which an op builder's map lists `keys` (indices), a
+    /// builder's own static names: found by their list's address, which
+    /// names the same names for the whole process.
+    pub fn builder_order(&mut self, keys: &'static [&'static str]) -> Arc<[usize]> {
+        let at = (keys.as_ptr() as usize, keys.len());
+        if let Some(order) = self.builder_orders.get(&at) {
+            return order.clone();
+        }
+        let order = super::map_order(keys.iter().copied());
+        if self.builder_orders.len() < MAX_ENTRIES {
+            self.builder_orders.insert(at, order.clone());
+        }
+        order
+    }
+
     /// The attribute of data type `dtype`, made by `make` unless known.
     pub fn data_type(&mut self, dtype: DataType, make: impl FnOnce() -> Attribute) -> Attribute {
         if let Some(&(_, a)) = self.data_types.iter().find(|(d, _)| *d == dtype) {
@@ -666,6 +685,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, mut memo: ContextMemo) {
         memo.attrs.len(),
         memo.data_types.len(),
         memo.finished.len(),
+        memo.builder_orders.len(),
         memo.finished_by_hash.len(),
         memo.parameter_dicts.len(),
         memo.full_of_attr.len(),
@@ -702,6 +722,20 @@ mod tests {
         };
         assert_eq!(again(&mut memo, &ints), a);
         assert_eq!(again(&mut memo, &longs), b);
+    }
+
+    #[test]
+    fn a_builder_order_is_the_map_order_of_its_names_kept_by_their_list() {
+        const KEYS: &[&str] = &["value", "dtype", "place"];
+        let mut memo = ContextMemo::default();
+        let first = memo.builder_order(KEYS);
+        assert_eq!(*first, *super::super::map_order(KEYS.iter().copied()));
+        assert!(Arc::ptr_eq(&first, &memo.builder_order(KEYS)));
+        let other: &'static [&'static str] = &["dtype", "value"];
+        assert_eq!(
+            *memo.builder_order(other),
+            *super::super::map_order(other.iter().copied())
+        );
     }
 
     #[test]

@@ -475,11 +475,11 @@ impl<'d> Translator<'d> {
         let shape = op
             .attr("shape")
             .ok_or_else(|| self.err("`assign_value` needs `shape`"))?;
-        m.set("shape", attrs::translate(&ctx, kind("shape"), Some(shape)));
+        m.set("shape", self.declared_attr(kind("shape"), Some(shape)));
         let dtype = op
             .attr("dtype")
             .ok_or_else(|| self.err("`assign_value` needs `dtype`"))?;
-        m.set("dtype", attrs::translate(&ctx, kind("dtype"), Some(dtype)));
+        m.set("dtype", self.declared_attr(kind("dtype"), Some(dtype)));
         m.set("place", self.k.undefined_place);
         let mut found = false;
         for n in [
@@ -490,7 +490,7 @@ impl<'d> Translator<'d> {
             "values",
         ] {
             let Some(v) = op.attr(n) else { continue };
-            let a = attrs::translate(&ctx, kind("values"), Some(v));
+            let a = self.declared_attr(kind("values"), Some(v));
             let non_empty = ctx
                 .attr_as::<pir_core::builtin::ArrayAttr>(a)
                 .is_some_and(|arr| !arr.0.is_empty());
@@ -504,7 +504,10 @@ impl<'d> Translator<'d> {
             return Err(self.err("`assign_value` has no non-empty `*_values` attribute"));
         }
         let results = self.general_outputs(site, &self.plan(op, d))?;
-        self.create_with_outputs(site, d.name.as_str(), &[], results, m);
+        let new = self.create_with_outputs(site, d.name.as_str(), &[], results, m);
+        // Its keys are out of declared order: known by their addresses, its
+        // final dictionary is the memo's when made before.
+        self.mark_static_keys(new);
         Ok(())
     }
 

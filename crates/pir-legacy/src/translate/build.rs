@@ -327,6 +327,7 @@ impl<'d> Translator<'d> {
             other => other,
         };
         let op = self.create_op(at, "builtin.slice", &[Some(info.value)], &[ty], map, 0);
+        self.mark_static_keys(op);
         Ok(self.program.result(op, 0))
     }
 

@@ -62,6 +62,7 @@ impl<'d> Translator<'d> {
             2,
         );
         self.note_control_flow(if_op, 2);
+        self.mark_static_keys(if_op);
         let at = self.at;
         self.enter_sub_block()?;
         let true_region = self.program.op_region(if_op, 0);
@@ -179,6 +180,7 @@ impl<'d> Translator<'d> {
             1,
         );
         self.note_control_flow(while_op, 1);
+        self.mark_static_keys(while_op);
         self.enter_sub_block()?;
         let region = self.program.op_region(while_op, 0);
         let body = self.program.add_block(region);

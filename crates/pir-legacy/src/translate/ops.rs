@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use pir_core::entity::EntityId;
-use pir_core::{AttrDict, Attribute, InsertPoint, OpId, Program, Symbol, Type, ValueId};
+use pir_core::{AttrDict, InsertPoint, OpId, Program, Symbol, Type, ValueId};
 use pir_dialects::op_def::OpDef;
 use rustc_hash::FxHashMap;
 
@@ -27,9 +27,9 @@ pub(super) type LocalOrders = FxHashMap<u64, Vec<(Box<[(usize, usize)]>, Arc<[us
 struct GenericDicts {
     /// Dictionaries by entries: each key's address and length (within one
     /// translation an address names one text) and its value.
-    known: FxHashMap<Vec<(usize, usize, Attribute)>, AttrDict>,
+    known: FxHashMap<Vec<memo::KeyedEntry>, AttrDict>,
     /// The entries of the map asked for (kept to reuse its room).
-    entries: Vec<(usize, usize, Attribute)>,
+    entries: Vec<memo::KeyedEntry>,
 }
 
 /// The last dictionary made in a translation for an op of each definition,
@@ -268,10 +268,13 @@ impl<'d> Translator<'d> {
 
     /// The final dictionary of the map of an op without a definition
     /// ([`Writer::Generic`], whose attribute kinds are not checked),
-    /// remembered in `known` for the rest of the translation. Kept out of
-    /// the loop over the ops: most ops have a definition.
+    /// remembered in `known` for the rest of the translation, or in the
+    /// context memo when every key is static ([`OpRecord::static_keys`]:
+    /// their addresses then name them in any translation). Kept out of the
+    /// loop over the ops: most ops have a definition.
     #[inline(never)]
-    fn generic_dict(&mut self, map: &AttrMap<'d>, known: &mut GenericDicts) -> AttrDict {
+    fn generic_dict(&mut self, rec: &OpRecord<'d>, known: &mut GenericDicts) -> AttrDict {
+        let map = &rec.map;
         // Most have no attributes (`builtin.combine`, `cf.yield`).
         if map.entries().is_empty() {
             return AttrDict::EMPTY;
@@ -282,13 +285,22 @@ impl<'d> Translator<'d> {
                 .iter()
                 .map(|&(k, a)| (k.as_ptr() as usize, k.len(), a)),
         );
-        if let Some(&dict) = known.known.get(known.entries.as_slice()) {
+        let found = if rec.static_keys {
+            self.memo.get_mut().generic_dict(&known.entries)
+        } else {
+            known.known.get(known.entries.as_slice()).copied()
+        };
+        if let Some(dict) = found {
             return dict;
         }
         let mut entries = Vec::with_capacity(map.entries().len());
         general::final_attrs(self, Writer::Generic, map, &mut entries);
         let dict = self.ctx.dict(&entries);
-        known.known.insert(known.entries.clone(), dict);
+        if rec.static_keys {
+            self.memo.get_mut().keep_generic_dict(&known.entries, dict);
+        } else {
+            known.known.insert(known.entries.clone(), dict);
+        }
         dict
     }
 
@@ -332,7 +344,7 @@ impl<'d> Translator<'d> {
                 continue;
             }
             if let Writer::Generic = rec.writer {
-                let dict = self.generic_dict(&rec.map, &mut generic);
+                let dict = self.generic_dict(rec, &mut generic);
                 self.program.set_attrs(op, dict);
                 continue;
             }
@@ -398,6 +410,7 @@ impl<'d> Translator<'d> {
 mod tests {
     use super::*;
     use pir_core::builtin::BoolAttr;
+    use pir_core::Attribute;
 
     fn record<'d>(writer: Writer, entries: &[(&'d str, Attribute)]) -> OpRecord<'d> {
         let mut map = AttrMap::new();

@@ -567,6 +567,7 @@ impl<'d> Translator<'d> {
             AttrMap::new(),
             0,
         );
+        self.mark_static_keys(new);
         self.record_outputs(scope, new, &[Landing::result(out, 0)]);
         Ok(())
     }

@@ -65,6 +65,10 @@ pub(crate) struct ContextMemo {
     /// address of the builder's static list of names (see
     /// [`ContextMemo::builder_order`]).
     builder_orders: FxHashMap<(usize, usize), Arc<[usize]>>,
+    /// Final dictionaries of ops without a definition whose keys are all
+    /// static, by their entries: each key's address and length, and its
+    /// value (see [`ContextMemo::generic_dict`]).
+    generic_dicts: FxHashMap<Box<[KeyedEntry]>, AttrDict>,
     /// Attributes found to have a kind a definition declares.
     pub kinds: KindMatches,
     /// Operand types found to fit the kind an input declares.
@@ -84,6 +88,9 @@ pub(crate) struct ContextMemo {
     /// made (see [`ContextMemo::general_attrs`]).
     general_attr_keys: Answers<u64>,
 }
+
+/// A map entry by its key's address and length, with its value.
+pub(crate) type KeyedEntry = (usize, usize, Attribute);
 
 /// A dense tensor type kept with its element type and dims.
 type KeptTensorType = (Elem, Box<[i64]>, Type);
@@ -490,6 +497,21 @@ impl ContextMemo {
         }
     }
 
+    /// The final dictionary of an op without a definition whose map of
+    /// static keys has `entries` (each key's address and length, and its
+    /// value), when made before: a translation makes the same `builtin.slice`
+    /// and control-flow ops each time.
+    pub fn generic_dict(&self, entries: &[KeyedEntry]) -> Option<AttrDict> {
+        self.generic_dicts.get(entries).copied()
+    }
+
+    /// Remembers [`ContextMemo::generic_dict`] (within [`MAX_ENTRIES`]).
+    pub fn keep_generic_dict(&mut self, entries: &[KeyedEntry], dict: AttrDict) {
+        if self.generic_dicts.len() < MAX_ENTRIES {
+            self.generic_dicts.insert(entries.into(), dict);
+        }
+    }
+
     /// The final dictionary of a `builtin.parameter` whose map holds the
     /// name, `stop_gradient` and `persistable` attributes `key` in that
     /// order, when made before: it follows from those alone, and a model's
@@ -686,6 +708,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, mut memo: ContextMemo) {
         memo.data_types.len(),
         memo.finished.len(),
         memo.builder_orders.len(),
+        memo.generic_dicts.len(),
         memo.finished_by_hash.len(),
         memo.parameter_dicts.len(),
         memo.full_of_attr.len(),
@@ -757,6 +780,12 @@ mod tests {
         assert_eq!(memo.finished_dict(0, 4, &[], &[a]), None);
         assert_eq!(memo.finished_dict(0, 3, &[(1, 1)], &[a]), None);
         assert_eq!(memo.finished_dict(0, 3, &[], &[a]), Some(dict));
+        // A generic dictionary is kept for its entries.
+        let entries = [(1, 5, a)];
+        assert_eq!(memo.generic_dict(&entries), None);
+        memo.keep_generic_dict(&entries, dict);
+        assert_eq!(memo.generic_dict(&entries), Some(dict));
+        assert_eq!(memo.generic_dict(&[(1, 5, b)]), None);
     }
 
     #[test]

@@ -20,7 +20,7 @@ mod answers;
 mod context;
 
 pub(crate) use answers::{Answers, Lookups};
-pub(crate) use context::{keep_context_memo, take_context_memo, ContextMemo, Elem};
+pub(crate) use context::{keep_context_memo, take_context_memo, ContextMemo, Elem, KeyedEntry};
 
 /// Most entries a table keeps.
 const MAX_ENTRIES: usize = 4096;

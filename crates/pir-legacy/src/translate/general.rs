@@ -184,9 +184,9 @@ fn is_vector_kind(kind: ValueKind) -> bool {
 }
 
 impl<'d> Translator<'d> {
-    /// The plan of `op`'s type into `def`.
+    /// The plan of `op`'s type into `def` (see [`Translator::plan_of`]).
     pub fn plan(&self, op: &OpDesc<'d>, def: &'static OpDef) -> Arc<Plan> {
-        self.memo.borrow_mut().plan(op.op_type, def)
+        self.plan_of(op.op_type, def)
     }
 
     /// Translates `op` the general way; `Unsupported` when no `pd_op` op fits.

@@ -449,12 +449,6 @@ impl<'d> Translator<'d> {
             .ok_or_else(|| self.var_err(name, "used before any op defines it"))
     }
 
-    /// The `pd_op` definition a legacy op translates to by default
-    /// (`pd_op.<compat name>`, with `_` when in place), memoized by type.
-    pub fn target(&self, op: &OpDesc<'d>) -> Option<&'static OpDef> {
-        memo::target(op.op_type, general::is_inplace(op))
-    }
-
     // ------------------------------------------------------------ blocks
 
     /// Translates the ops of legacy block `b` into `dst` with names in `scope`.

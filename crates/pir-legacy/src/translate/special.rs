@@ -206,7 +206,10 @@ impl<'d> Translator<'d> {
     fn def_or_target(&self, op: &OpDesc<'d>, name: Option<&str>) -> Result<&'static OpDef> {
         let d = match name {
             Some(n) => def(n),
-            None => self.target(op),
+            // By the translator's numbered look-ups, without a lock.
+            None => self
+                .target_plan(op.op_type, super::general::is_inplace(op))
+                .map(|(d, _)| d),
         };
         d.ok_or_else(|| {
             let name = name.map_or_else(|| target_name(op), str::to_owned);

@@ -5,9 +5,13 @@
 //! name, op types' targets, the general path's attributes by their bytes).
 
 use std::cell::Cell;
+use std::sync::Arc;
+
+use pir_dialects::op_def::OpDef;
 
 use super::MAX_ENTRIES;
 use crate::desc::name_eq;
+use crate::translate::plan::Plan;
 use crate::translate::values::Declared;
 use crate::translate::{TargetPlan, Translator};
 
@@ -53,6 +57,8 @@ pub(crate) struct Lookups {
     vars: Cell<usize>,
     /// [`Translator::target_plan`].
     targets: Cell<usize>,
+    /// [`Translator::plan_of`].
+    plans: Cell<usize>,
     /// The general path's attributes by the op's attribute bytes
     /// ([`super::ContextMemo::general_attrs`]).
     attrs: Cell<usize>,
@@ -123,6 +129,26 @@ impl<'d> Translator<'d> {
         let found = memo.target_plan(op_type, inplace);
         memo.op_targets
             .keep(seq, found.clone().map(|found| (inplace, found)));
+        found
+    }
+}
+
+impl<'d> Translator<'d> {
+    /// The plan of legacy op type `op_type` into `def` ([`super::plan`],
+    /// asked once per context), the answer of the look-up of the same
+    /// number in the last translation in this context when it was for the
+    /// same type and definition.
+    pub fn plan_of(&self, op_type: &str, def: &'static OpDef) -> Arc<Plan> {
+        let seq = next(&self.lookups.plans);
+        let at = std::ptr::from_ref(def) as usize;
+        let mut memo = self.memo.borrow_mut();
+        if let Some((kept_at, plan)) = memo.op_plans.get(seq) {
+            if *kept_at == at && name_eq(&plan.op_type, op_type) {
+                return plan.clone();
+            }
+        }
+        let found = memo.plan(op_type, def);
+        memo.op_plans.keep(seq, Some((at, found.clone())));
         found
     }
 }

@@ -84,6 +84,9 @@ pub(crate) struct ContextMemo {
     /// legacy op it translated the general way, with whether in place (see
     /// [`super::super::Translator::target_plan`]).
     pub op_targets: Answers<(bool, super::super::TargetPlan)>,
+    /// The plan the last translation found for each look-up of
+    /// [`super::super::Translator::plan_of`], with its definition's address.
+    pub op_plans: Answers<(usize, Arc<Plan>)>,
     /// The key in `general_attrs` of each look-up there the last translation
     /// made (see [`ContextMemo::general_attrs`]).
     general_attr_keys: Answers<u64>,

@@ -59,16 +59,6 @@ fn with_op<R>(op_type: &str, f: impl FnOnce(Option<&mut OpFacts>) -> R) -> R {
     f(map.get_mut(op_type))
 }
 
-/// The definition a legacy op type translates to by default
-/// (`pd_op.<compat name>`, `_` for in-place use).
-pub fn target(op_type: &str, inplace: bool) -> Option<&'static OpDef> {
-    with_op(op_type, |facts| {
-        facts
-            .unwrap_or(&mut OpFacts::default())
-            .target(op_type, inplace)
-    })
-}
-
 /// How the general path reads `op_type` into `def`.
 pub fn plan(op_type: &str, def: &'static OpDef) -> Arc<Plan> {
     with_op(op_type, |facts| {
@@ -360,10 +350,10 @@ mod tests {
 
     #[test]
     fn targets_and_plans_are_shared() {
-        let d = target("elementwise_add", false).map(|d| d.name.as_str());
+        let d = target_plan("elementwise_add", false).map(|(d, _)| d.name.as_str());
         assert_eq!(d, Some("pd_op.add"));
         assert_eq!(
-            target("relu", true).map(|d| d.name.as_str()),
+            target_plan("relu", true).map(|(d, _)| d.name.as_str()),
             Some("pd_op.relu_")
         );
         let def = general::def("pd_op.add").expect("pd_op.add");

@@ -24,10 +24,6 @@ use crate::inline::InlineVec;
 
 const EMPTY_VAR: &str = "@EMPTY@";
 
-/// Fewest declared attributes whose translation is remembered by the
-/// op's attribute bytes ([`super::memo::ContextMemo::general_attrs`]).
-const MIN_REMEMBERED_ATTRS: usize = 3;
-
 /// Where each output variable lands.
 pub type OutputMap<'d> = InlineVec<Landing<'d>, 2>;
 
@@ -485,11 +481,12 @@ impl<'d> Translator<'d> {
         // The declared attributes, then the result flags (set at the end).
         let mut map = AttrMap::with_capacity(def.attributes.len() + super::FLAGS.len());
         // Made before for equal attribute bytes (a hook may read more than
-        // the attributes: those ops are translated each time; so are ops
-        // of few declared attributes, which cost less than the look-up).
+        // the attributes: those ops are translated each time). Even one
+        // declared attribute costs less found by the numbered look-up than
+        // translated through the memo of values.
         let bytes = op
             .attr_bytes()
-            .filter(|_| hooks.attr.is_none() && plan.specs.len() >= MIN_REMEMBERED_ATTRS);
+            .filter(|_| hooks.attr.is_none() && !plan.specs.is_empty());
         if let Some(bytes) = bytes {
             let seq = self.lookups.next_attrs();
             let mut memo = self.memo.borrow_mut();

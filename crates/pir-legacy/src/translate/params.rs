@@ -130,7 +130,7 @@ impl<'d> Translator<'d> {
                     external.pop();
                 }
                 let mut attrs = AttrMap::new();
-                attrs.push_new("parameter_name", StrAttr::get(&self.ctx, name));
+                attrs.push_new("parameter_name", self.parameter_name(name));
                 let p = self.create_op_sym(
                     InsertPoint::BlockEnd(top),
                     parameter,

@@ -7,6 +7,8 @@
 use std::cell::Cell;
 use std::sync::Arc;
 
+use pir_core::builtin::StrAttr;
+use pir_core::Attribute;
 use pir_dialects::op_def::OpDef;
 
 use super::MAX_ENTRIES;
@@ -59,6 +61,8 @@ pub(crate) struct Lookups {
     targets: Cell<usize>,
     /// [`Translator::plan_of`].
     plans: Cell<usize>,
+    /// [`Translator::parameter_name`].
+    params: Cell<usize>,
     /// The general path's attributes by the op's attribute bytes
     /// ([`super::ContextMemo::general_attrs`]).
     attrs: Cell<usize>,
@@ -134,6 +138,24 @@ impl<'d> Translator<'d> {
 }
 
 impl<'d> Translator<'d> {
+    /// The string attribute of parameter name `name`: the one the look-up
+    /// of the same number in the last translation in this context made,
+    /// when it holds the same text (a model names its parameters alike in
+    /// every translation), else interned.
+    pub fn parameter_name(&self, name: &str) -> Attribute {
+        let seq = next(&self.lookups.params);
+        let mut memo = self.memo.borrow_mut();
+        if let Some(&kept) = memo.param_names.get(seq) {
+            let same = self.ctx.attr_as::<StrAttr>(kept);
+            if same.is_some_and(|s| name_eq(&s.0, name)) {
+                return kept;
+            }
+        }
+        let made = StrAttr::get(&self.ctx, name);
+        memo.param_names.keep(seq, Some(made));
+        made
+    }
+
     /// The plan of legacy op type `op_type` into `def` ([`super::plan`],
     /// asked once per context), the answer of the look-up of the same
     /// number in the last translation in this context when it was for the

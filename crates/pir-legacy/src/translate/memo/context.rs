@@ -87,6 +87,10 @@ pub(crate) struct ContextMemo {
     /// The plan the last translation found for each look-up of
     /// [`super::super::Translator::plan_of`], with its definition's address.
     pub op_plans: Answers<(usize, Arc<Plan>)>,
+    /// The `parameter_name` attribute each look-up of
+    /// [`super::super::Translator::parameter_name`] the last translation
+    /// made found.
+    pub param_names: Answers<Attribute>,
     /// The key in `general_attrs` of each look-up there the last translation
     /// made (see [`ContextMemo::general_attrs`]).
     general_attr_keys: Answers<u64>,

@@ -1,0 +1,84 @@
+//! Tests of the context memo (`context.rs`).
+
+use std::convert::Infallible;
+
+use pir_core::builtin::{DenseTensorType, ScalarType};
+
+use super::*;
+
+#[test]
+fn empty_lists_of_ints_and_of_longs_are_kept_apart() {
+    let ctx = IrContext::new();
+    let (a, b) = (
+        ctx.intern_attr(pir_core::builtin::I32Attr(1)),
+        ctx.intern_attr(pir_core::builtin::I32Attr(2)),
+    );
+    let mut memo = ContextMemo::default();
+    let (ints, longs) = (AttrValue::Ints(vec![]), AttrValue::Longs(vec![]));
+    assert_eq!(memo.attr(AttrKind::IntArray, Some(&ints), || a), a);
+    assert_eq!(memo.attr(AttrKind::IntArray, Some(&longs), || b), b);
+    let again =
+        |memo: &mut ContextMemo, v| memo.attr(AttrKind::IntArray, Some(v), || panic!("made again"));
+    assert_eq!(again(&mut memo, &ints), a);
+    assert_eq!(again(&mut memo, &longs), b);
+}
+
+#[test]
+fn a_builder_order_is_the_map_order_of_its_names_kept_by_their_list() {
+    const KEYS: &[&str] = &["value", "dtype", "place"];
+    let mut memo = ContextMemo::default();
+    let first = memo.builder_order(KEYS);
+    assert_eq!(*first, *super::super::map_order(KEYS.iter().copied()));
+    assert!(Arc::ptr_eq(&first, &memo.builder_order(KEYS)));
+    let other: &'static [&'static str] = &["dtype", "value"];
+    assert_eq!(
+        *memo.builder_order(other),
+        *super::super::map_order(other.iter().copied())
+    );
+}
+
+#[test]
+fn a_finished_dict_is_found_by_its_look_up_number_or_hash_and_checked() {
+    let ctx = IrContext::new();
+    let (a, b) = (
+        ctx.intern_attr(pir_core::builtin::I32Attr(1)),
+        ctx.intern_attr(pir_core::builtin::I32Attr(2)),
+    );
+    let dict = ctx.dict(&[(ctx.symbol("k"), a)]);
+    let mut memo = ContextMemo::default();
+    assert_eq!(memo.finished_dict(0, 3, &[], &[a]), None);
+    memo.keep_finished_dict(0, 3, &[], &[a], dict);
+    // By number, then under another number by hash.
+    assert_eq!(memo.finished_dict(0, 3, &[], &[a]), Some(dict));
+    assert_eq!(memo.finished_dict(1, 3, &[], &[a]), Some(dict));
+    // The answer of a number is checked against the question.
+    assert_eq!(memo.finished_dict(0, 3, &[], &[b]), None);
+    assert_eq!(memo.finished_dict(0, 4, &[], &[a]), None);
+    assert_eq!(memo.finished_dict(0, 3, &[(1, 1)], &[a]), None);
+    assert_eq!(memo.finished_dict(0, 3, &[], &[a]), Some(dict));
+    // A generic dictionary is kept for its entries.
+    let entries = [(1, 5, a)];
+    assert_eq!(memo.generic_dict(&entries), None);
+    memo.keep_generic_dict(&entries, dict);
+    assert_eq!(memo.generic_dict(&entries), Some(dict));
+    assert_eq!(memo.generic_dict(&[(1, 5, b)]), None);
+}
+
+#[test]
+fn a_variable_type_is_kept_for_its_element_type_and_dims() {
+    let ctx = IrContext::new();
+    let f32_type = ctx.intern_type(ScalarType::F32);
+    let made = |dims: &[i64]| DenseTensorType::get(&ctx, f32_type, dims);
+    let mut memo = ContextMemo::default();
+    let elem = Elem::Legacy(DataKind::Fp32);
+    let first = memo.tensor_type_at::<Infallible>((1, 3), elem, &[2, 3], || Ok(made(&[2, 3])));
+    let again = memo.tensor_type_at::<Infallible>((1, 3), elem, &[2, 3], || panic!("made again"));
+    assert_eq!(first, Ok(made(&[2, 3])));
+    assert_eq!(again, first);
+    // The same place with other dims is another type.
+    let other = memo.tensor_type_at::<Infallible>((1, 3), elem, &[4], || Ok(made(&[4])));
+    assert_eq!(other, Ok(made(&[4])));
+    let other_elem = Elem::Legacy(DataKind::Fp64);
+    let fp64 = memo.tensor_type_at((1, 3), other_elem, &[4], || Err("made"));
+    assert_eq!(fp64, Err("made"));
+}

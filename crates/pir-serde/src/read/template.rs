@@ -21,7 +21,10 @@
 //! reads one model never uses them): the first [`PER_KIND`] ops of each
 //! kind a read builds from compact text, where the template of their place
 //! among the kind's ops is missing or did not match; one copy of an op's
-//! texts at the most.
+//! texts at the most. A kind whose first [`PER_KIND`] ops all matched in a
+//! read is one of a model read again: its later ops are learnt as well (up
+//! to [`MOST_PLACES`]), so from the next read on none of the model's ops is
+//! delimited, while reading models that differ learns no more than before.
 
 use std::ops::Range;
 
@@ -112,7 +115,8 @@ impl TextWithHoles {
 }
 
 /// The templates a context keeps: by op name, then by the op's place
-/// among the ops of its name in the file (the first [`PER_KIND`] of them).
+/// among the ops of its name in the file (the first [`PER_KIND`] of them,
+/// and later ones of a model read again).
 /// Ops of a kind differ in their attributes (each `fetch` its name and
 /// column, each layer its `struct_name`), but a model read again, or
 /// another model built alike, repeats them in the same order.
@@ -143,12 +147,21 @@ struct Kind {
     templates: Vec<Option<Template>>,
 }
 
-/// Templates kept per op kind at the most: the first ops of a kind in a
-/// file; the scanner's memos serve the later ones, mostly repeats.
+/// Templates learnt per op kind whatever a read matched: the first ops of
+/// a kind in a file. The scanner's memos serve the later ones, mostly
+/// repeats, unless the model is read again (see [`MOST_PLACES`]).
 const PER_KIND: usize = 16;
 
-/// Parameter ops' templates kept at the most (see [`Templates::parameters`]).
+/// Parameter ops' templates learnt whatever a read matched (see
+/// [`Templates::parameters`]).
 const PER_PARAMETER_KIND: usize = 1024;
+
+/// Templates kept per op kind, parameters included, at the most: those past
+/// the first [`PER_KIND`] (or [`PER_PARAMETER_KIND`]) are learnt only when
+/// all of those matched in the read, as when a model is read again. A
+/// model's kinds rarely hold more ops; [`Templates::MAX_BYTES`] bounds them
+/// all.
+const MOST_PLACES: u16 = 8192;
 
 /// The kind [`TemplateOp::kind`] gives parameter ops.
 const PARAMETER_KIND: u32 = u32::MAX;
@@ -158,6 +171,12 @@ impl Templates {
     const MAX_KINDS: usize = 4096;
     /// Bytes kept at the most (lists of a few hundred bytes an op).
     const MAX_BYTES: usize = 8 << 20;
+
+    /// Whether templates past their kinds' first places are still learnt:
+    /// while a few more kilobytes fit within [`MAX_BYTES`](Self::MAX_BYTES).
+    fn has_room(&self) -> bool {
+        self.bytes + (4 << 10) <= Self::MAX_BYTES
+    }
 
     /// The bytes held, about.
     pub(super) fn bytes(&self) -> usize {
@@ -237,40 +256,44 @@ impl Templates {
         else {
             return;
         };
-        if occurrence >= PER_KIND {
+        Self::keep(list, &mut self.bytes, occurrence, template);
+    }
+
+    /// Keeps `template` at `occurrence` in `list`, replacing the one it
+    /// had, while the bounds allow; `bytes` counts what the templates
+    /// hold, their places included.
+    fn keep(
+        list: &mut Vec<Option<Template>>,
+        bytes: &mut usize,
+        occurrence: usize,
+        template: Template,
+    ) {
+        if occurrence >= usize::from(MOST_PLACES) {
             return;
         }
         if list.len() <= occurrence {
+            let places = (occurrence + 1 - list.len()) * std::mem::size_of::<Option<Template>>();
+            if *bytes + places > Self::MAX_BYTES {
+                return;
+            }
             list.resize_with(occurrence + 1, || None);
+            *bytes += places;
         }
         let Some(slot) = list.get_mut(occurrence) else {
             return;
         };
-        let held = self.bytes - slot.as_ref().map_or(0, Template::bytes);
-        if held + bytes <= Self::MAX_BYTES {
+        let held = *bytes - slot.as_ref().map_or(0, Template::bytes);
+        let needed = template.bytes();
+        if held + needed <= Self::MAX_BYTES {
             *slot = Some(template);
-            self.bytes = held + bytes;
+            *bytes = held + needed;
         }
     }
 
     /// Keeps `template` as the one of the `occurrence`th parameter op,
     /// replacing the one it had, while the bounds allow.
     fn learn_parameter(&mut self, occurrence: usize, template: Template) {
-        if occurrence >= PER_PARAMETER_KIND {
-            return;
-        }
-        if self.parameters.len() <= occurrence {
-            self.parameters.resize_with(occurrence + 1, || None);
-        }
-        let Some(slot) = self.parameters.get_mut(occurrence) else {
-            return;
-        };
-        let held = self.bytes - slot.as_ref().map_or(0, Template::bytes);
-        let bytes = template.bytes();
-        if held + bytes <= Self::MAX_BYTES {
-            *slot = Some(template);
-            self.bytes = held + bytes;
-        }
+        Self::keep(&mut self.parameters, &mut self.bytes, occurrence, template);
     }
 
     /// The template of `op`.
@@ -284,7 +307,7 @@ impl Templates {
 }
 
 /// What a scanner knows of one op kind's templates during a read.
-#[derive(Default, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub(super) struct TemplateUse {
     /// Whether the kind's templates were looked for, and their number in
     /// [`Templates`] if found.
@@ -292,6 +315,21 @@ pub(super) struct TemplateUse {
     kind: Option<u32>,
     /// How many ops of the kind were scanned.
     occurrences: u16,
+    /// The places past which no template is matched or learnt:
+    /// [`MOST_PLACES`], or once a template of the first [`PER_KIND`] (for
+    /// parameters, [`PER_PARAMETER_KIND`]) places missed, those.
+    places: u16,
+}
+
+impl Default for TemplateUse {
+    fn default() -> Self {
+        TemplateUse {
+            looked_up: false,
+            kind: None,
+            occurrences: 0,
+            places: MOST_PLACES,
+        }
+    }
 }
 
 /// An op matched against its kind's template.
@@ -319,15 +357,16 @@ impl TemplateUse {
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
     ) -> Result<TemplateOp, Option<usize>> {
-        let occurrence = self.next_occurrence(PER_KIND)?;
+        let occurrence = self.next_occurrence()?;
         if !self.looked_up {
             self.looked_up = true;
             self.kind = templates.kind_of(number, name);
         }
-        match self.kind {
+        let matched = match self.kind {
             Some(kind) => Self::match_template(templates, kind, occurrence, s, batch),
             None => Err(Some(occurrence)),
-        }
+        };
+        matched.map_err(|learn| self.missed(learn, PER_KIND, templates))
     }
 
     /// [`scan`](Self::scan) for a parameter op (its short form), whose
@@ -339,20 +378,40 @@ impl TemplateUse {
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
     ) -> Result<TemplateOp, Option<usize>> {
-        let occurrence = self.next_occurrence(PER_PARAMETER_KIND)?;
+        let occurrence = self.next_occurrence()?;
         Self::match_template(templates, PARAMETER_KIND, occurrence, s, batch)
+            .map_err(|learn| self.missed(learn, PER_PARAMETER_KIND, templates))
     }
 
     /// The op's place among the ops of its kind, counted; `Err(None)` (no
-    /// template, none to learn) past the first `limit`.
+    /// template, none to learn) past the kind's [`places`](Self::places).
     #[inline(always)]
-    fn next_occurrence(&mut self, limit: usize) -> Result<usize, Option<usize>> {
+    fn next_occurrence(&mut self) -> Result<usize, Option<usize>> {
         let occurrence = usize::from(self.occurrences);
-        if occurrence >= limit {
+        if occurrence >= usize::from(self.places) {
             return Err(None);
         }
         self.occurrences += 1;
         Ok(occurrence)
+    }
+
+    /// `learn`, the place to learn of an op no template matched: when it
+    /// is one of the first `always`, the model is not one read again, and
+    /// the kind's later places are left to the scanner's memos; a later
+    /// place is learnt while `templates` have room (once they are full,
+    /// each read would make its template only to drop it).
+    fn missed(
+        &mut self,
+        learn: Option<usize>,
+        always: usize,
+        templates: &Templates,
+    ) -> Option<usize> {
+        let occurrence = learn?;
+        if occurrence < always {
+            self.places = self.places.min(u16::try_from(always).unwrap_or(u16::MAX));
+            return learn;
+        }
+        templates.has_room().then_some(occurrence)
     }
 
     /// The template of `kind` at `occurrence` matched; on no match, the
@@ -367,6 +426,7 @@ impl TemplateUse {
     ) -> Result<TemplateOp, Option<usize>> {
         let mut op = TemplateOp {
             kind,
+            // Below `MOST_PLACES`, a `u16` (see `next_occurrence`).
             occurrence: occurrence as u16,
             operands: 0..0,
             results: 0..0,
@@ -592,6 +652,7 @@ mod tests {
             looked_up: true,
             kind: Some(1),
             occurrences: 1,
+            places: MOST_PLACES,
         };
         templates.remember_kinds(&[TemplateUse::default(), used]);
         assert_eq!(templates.kind_of(1, "a.y"), Some(1));
@@ -599,6 +660,53 @@ mod tests {
         assert_eq!(templates.kind_of(0, "a.y"), Some(1));
         assert_eq!(templates.kind_of(7, "a.x"), Some(0));
         assert_eq!(templates.kind_of(1, "a.z"), None);
+    }
+
+    /// Whether each of `ops` ops of kind 0 with text `text` matched its
+    /// template (`Ok`), else the place to learn.
+    fn uses(templates: &Templates, text: &str, ops: usize) -> Vec<Result<(), Option<usize>>> {
+        let mut used = TemplateUse::default();
+        let mut batch = Batch::default();
+        (0..ops)
+            .map(|_| {
+                let Ok(mut s) = Stream::new(text.as_bytes()) else {
+                    return Err(None);
+                };
+                used.scan(templates, (0, "a.x"), &mut s, &mut batch)
+                    .map(drop)
+            })
+            .collect()
+    }
+
+    /// A kind whose first ops all match, as in a model read again, has its
+    /// later places learnt; one whose first ops missed has none matched or
+    /// learnt past them.
+    #[test]
+    fn later_places_are_learnt_when_the_first_ones_matched() {
+        let mut templates = Templates::default();
+        for place in 0..PER_KIND {
+            templates.learn("a.x", place, template(&["}"], 0));
+        }
+        let again = uses(&templates, "}", PER_KIND + 2);
+        assert!(again[..PER_KIND].iter().all(Result::is_ok));
+        assert_eq!(
+            again[PER_KIND..],
+            [Err(Some(PER_KIND)), Err(Some(PER_KIND + 1))]
+        );
+        templates.learn("a.x", PER_KIND, template(&["}"], 0));
+        assert_eq!(
+            uses(&templates, "}", PER_KIND + 2)[PER_KIND..],
+            [Ok(()), Err(Some(PER_KIND + 1))]
+        );
+        let other = uses(&templates, "]", PER_KIND + 2);
+        assert_eq!(other[..2], [Err(Some(0)), Err(Some(1))]);
+        assert_eq!(other[PER_KIND..], [Err(None), Err(None)]);
+        // Full, the templates learn their kinds' first places only.
+        templates.bytes = Templates::MAX_BYTES;
+        assert_eq!(
+            uses(&templates, "}", PER_KIND + 2)[PER_KIND..],
+            [Ok(()), Err(None)]
+        );
     }
 
     #[test]

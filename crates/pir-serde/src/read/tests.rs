@@ -615,7 +615,8 @@ fn reads_again_into_one_context_give_the_same_program() {
         let compact = written(&fresh, false);
         let readable = written(&fresh, true);
         let ctx = pir_dialects::pd_op_context();
-        // The third round matches op kinds' templates the second learnt.
+        // The third read matches op kinds' templates the second learnt;
+        // the fourth their later places, learnt once the first ones matched.
         for round in 0..3 {
             for text in [&bytes, &readable] {
                 let again = read_slice(ctx.clone(), text, &one_thread()).unwrap();

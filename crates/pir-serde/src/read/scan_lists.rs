@@ -80,7 +80,19 @@ impl<'a> Scanner<'a> {
                 .get(place)
                 .copied()
                 .unwrap_or_default();
-            let entry = match last.into_iter().flatten().find(|e| s.skip_known(e.0)) {
+            let mut fresh = None;
+            let known = match compact_str_entry_after(last[0], s) {
+                // The place's latest was a string met once, as a layer's
+                // `struct_name` mostly is: delimited first and compared
+                // with the two kept, rather than missed as four texts.
+                Some(raw) => {
+                    let known = last.into_iter().flatten().find(|e| e.0 == raw);
+                    fresh = known.is_none().then_some((raw, None));
+                    known
+                }
+                None => last.into_iter().flatten().find(|e| s.skip_known(e.0)),
+            };
+            let entry = match known {
                 Some((raw, None)) => {
                     // A string entry met again at its place (`data_format`,
                     // a layer kind's `struct_name`): numbered now, so the
@@ -98,10 +110,15 @@ impl<'a> Scanner<'a> {
                 }
                 Some(entry) => entry,
                 None => {
+                    // A string entry is never among the shared ones (see
+                    // `delimit_entry`).
                     let shared = self.shared_entries[list as usize];
-                    let entry = match shared.into_iter().flatten().find(|e| s.skip_known(e.0)) {
+                    let entry = match fresh {
                         Some(entry) => entry,
-                        None => self.delimit_entry(s, list)?,
+                        None => match shared.into_iter().flatten().find(|e| s.skip_known(e.0)) {
+                            Some(entry) => entry,
+                            None => self.delimit_entry(s, list)?,
+                        },
                     };
                     let entries = &mut self.memo(name).entries[list as usize];
                     *slot(entries, place) = [Some(entry), last[0]];
@@ -250,5 +267,19 @@ impl<'a> Scanner<'a> {
         let read = self.scan_list(s, name, id, batch);
         s.rewind(resume);
         Ok(read?.1)
+    }
+}
+
+/// The string entry at the stream (see [`compact_str_entry`]), which the
+/// stream moves past, when `latest`, the latest entry of its place, was a
+/// string met once; `None`, the stream where it was, otherwise.
+#[inline(always)]
+fn compact_str_entry_after<'a>(
+    latest: Option<ScannedEntry<'a>>,
+    s: &mut Stream<'a>,
+) -> Option<&'a str> {
+    match latest {
+        Some((_, None)) => compact_str_entry(s),
+        _ => None,
     }
 }

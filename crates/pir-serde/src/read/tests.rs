@@ -378,6 +378,28 @@ fn op_fields_in_every_layout_read_to_the_same_program() {
     ops.extend((40..80).map(|i| paddle(3 + i, "L")));
     ops.extend((80..90).map(|i| paddle(3 + i, &format!("L{}", i % 2))));
     streams_as_whole(&file(&ops), 92);
+    // A place holding new strings in turn with other entries, strings
+    // spelled otherwise and the string before last.
+    let second = [
+        r##"{"AT":{"#":"0.a_str","D":"/M0/"},"N":"struct_name"}"##,
+        r##"{"AT":{"#":"0.a_bool","D":true},"N":"struct_name"}"##,
+        r##"{"AT":{"#":"0.a_str","D":"/M1/"},"N":"struct_name"}"##,
+        r##"{"AT":{"#":"0.a_str","D":"/M\"2/"},"N":"struct_name"}"##,
+        r##"{"AT":{"#":"0.a_str","D":"/M1/"},"N":"struct_name"}"##,
+        r##"{"AT":{"#":"0.a_str","D":"/M3/"},"N":"struct_name"}"##,
+    ];
+    let mixed: Vec<String> = (0..18u32)
+        .zip(second.iter().cycle())
+        .map(|(i, entry)| {
+            let a =
+                format!(r##"[{{"AT":{{"#":"0.a_bool","D":false}},"N":"transpose_x"}},{entry}]"##);
+            let fields = format!(
+                r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}"##
+            );
+            op(3 + i, &fields)
+        })
+        .collect();
+    streams_as_whole(&file(&mixed), 20);
     let wrong = [
         format!(r##""A":{a},"I":[{{"%":1}},],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}"##),
         format!(r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa},"##),

@@ -46,7 +46,7 @@ mod parameter;
 mod regions;
 
 pub(super) use batch::{Batch, PlainOp, Scanned, ScannedDict, ScannedResult};
-use lists::AttrList;
+use lists::{AttrList, KeptList};
 
 /// The name id the parameter op's lists and result are remembered under.
 const PARAMETER: TextId = TextId::MAX;
@@ -232,6 +232,9 @@ struct Memo<'a> {
     list_misses: [u16; 2],
     /// Of its attribute entries, by list (`AttrListId as usize`) and index.
     entries: [Vec<Recent<ScannedEntry<'a>>>; 4],
+    /// Its last `OA` list delimited entry by entry, with its entries: the
+    /// `OA` list after a new `A` mostly repeats it (`stop_gradient`).
+    oa: KeptList<'a>,
 }
 
 /// The length of `list` as a position in it.

@@ -40,6 +40,35 @@ impl<'a> AttrList<'a> {
     }
 }
 
+/// A short attribute list's text and its entries, as scanned.
+#[derive(Default, Clone, Copy)]
+pub(super) struct KeptList<'a> {
+    /// Its text; empty for none.
+    text: &'a str,
+    entries: [ScannedEntry<'a>; 2],
+    len: u8,
+}
+
+impl<'a> KeptList<'a> {
+    /// The list `text` of `entries`; none (empty) past two entries.
+    fn of(text: &'a str, entries: &[ScannedEntry<'a>]) -> Self {
+        let mut kept = KeptList::default();
+        if let Some(room) = kept.entries.get_mut(..entries.len()) {
+            room.copy_from_slice(entries);
+            kept.text = text;
+            kept.len = entries.len() as u8;
+        }
+        kept
+    }
+
+    /// Its entries.
+    fn entries(&self) -> &[ScannedEntry<'a>] {
+        self.entries
+            .get(..usize::from(self.len))
+            .unwrap_or_default()
+    }
+}
+
 impl<'a> Scanner<'a> {
     /// The `OA` list of an op named `name` whose `A` list was `a`.
     pub(super) fn scan_oa(
@@ -51,9 +80,22 @@ impl<'a> Scanner<'a> {
     ) -> Result<AttrList<'a>, ReadError> {
         // After an `A` no pair of the op kind had, the pair is new whatever
         // `OA` holds: its entries are wanted (see `scan_dict`), so they are
-        // scanned now rather than the list matched whole and scanned again.
+        // scanned now rather than the list matched whole and scanned again;
+        // a list the kind's last scanned `OA` was has its entries.
         if a.entries.is_some() {
+            let start = s.offset();
+            let kept = &self.memo(name).oa;
+            if s.skip_known(kept.text) {
+                let first = end_of(&batch.entries);
+                batch.entries.extend_from_slice(kept.entries());
+                let text = s.text().get(start..s.offset()).unwrap_or_default();
+                return Ok(AttrList::scanned((text, first..end_of(&batch.entries))));
+            }
             let list = self.scan_list(s, name, AttrListId::Oa, batch)?;
+            let scanned = batch
+                .entries
+                .get(list.1.start as usize..list.1.end as usize);
+            self.memo(name).oa = KeptList::of(list.0, scanned.unwrap_or_default());
             return Ok(AttrList::scanned(list));
         }
         self.scan_list_memo(s, name, true, a.pair, batch)

@@ -388,11 +388,25 @@ fn op_fields_in_every_layout_read_to_the_same_program() {
         r##"{"AT":{"#":"0.a_str","D":"/M1/"},"N":"struct_name"}"##,
         r##"{"AT":{"#":"0.a_str","D":"/M3/"},"N":"struct_name"}"##,
     ];
+    // Their `OA` lists mostly as the last, at times another, longer or
+    // shorter.
+    let flag = |on: bool| format!(r##"{{"AT":{{"#":"0.a_bool","D":{on}}},"N":"persistable"}}"##);
+    let other_oas = [
+        r##"[{"AT":{"#":"0.a_array","D":[{"#":"0.a_bool","D":true}]},"N":"stop_gradient"}]"##
+            .to_owned(),
+        format!("[{},{}]", flag(true), flag(false)),
+        format!("[{},{},{}]", flag(false), flag(true), flag(false)),
+        "[]".to_owned(),
+    ];
     let mixed: Vec<String> = (0..18u32)
         .zip(second.iter().cycle())
         .map(|(i, entry)| {
             let a =
                 format!(r##"[{{"AT":{{"#":"0.a_bool","D":false}},"N":"transpose_x"}},{entry}]"##);
+            let oa = match i % 3 {
+                2 => &other_oas[(i as usize / 3) % other_oas.len()],
+                _ => oa,
+            };
             let fields = format!(
                 r##""A":{a},"I":[{{"%":1}},{{"%":2}}],"O":[{{"%":ID,"TT":{ty}}}],"OA":{oa}"##
             );

@@ -30,6 +30,23 @@ pub(super) fn eat(s: &mut Stream<'_>, text: &[u8]) -> bool {
     found
 }
 
+/// Moves the stream past the string `"text"` when it comes next, spelled
+/// exactly so; `text` holds no quote, backslash or control character.
+/// Inlined so that a literal `text` is compared for its length.
+#[inline(always)]
+pub(super) fn eat_plain_string(s: &mut Stream<'_>, text: &str) -> bool {
+    let at = s.offset();
+    let rest = s.text().as_bytes().get(at..).unwrap_or_default();
+    let len = text.len();
+    let found = rest.first() == Some(&b'"')
+        && rest.get(1..=len) == Some(text.as_bytes())
+        && rest.get(len + 1) == Some(&b'"');
+    if found {
+        s.rewind(at + len + 2);
+    }
+    found
+}
+
 /// The start of a file as Paddle writes it, up to its top block's list of
 /// ops: `{"base_code":{"magic":"pir","trainable":flag,"version":n},
 /// "program":{"regions":[{"#":"region_0","blocks":[{"#":"block_0",
@@ -356,6 +373,26 @@ mod tests {
             let (matched, at, raw) = both(text, compact_entry);
             assert_eq!(matched, raw, "{text}");
             assert_eq!(at, raw.map_or(0, |r| r.len()), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_string_is_eaten_only_when_spelled_exactly() {
+        let texts = [
+            (r#""p","#, true),
+            (r#""p"#, false),
+            (r#""pp""#, false),
+            (r#""\u0070""#, false),
+            (r#" "p""#, false),
+            (r#"p""#, false),
+            (r#""""#, false),
+        ];
+        for (text, eaten) in texts {
+            let Ok(mut s) = Stream::new(text.as_bytes()) else {
+                panic!("{text}");
+            };
+            assert_eq!(eat_plain_string(&mut s, "p"), eaten, "{text}");
+            assert_eq!(s.offset(), if eaten { 3 } else { 0 }, "{text}");
         }
     }
 

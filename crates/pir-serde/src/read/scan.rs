@@ -11,7 +11,8 @@ use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
 
 use super::compact::{
-    compact_dense_type, compact_input, compact_items, compact_operands, eat, plain_string,
+    compact_dense_type, compact_input, compact_items, compact_operands, eat, eat_plain_string,
+    plain_string,
 };
 use super::tables::{
     emptied, emptied_table, room_bytes, slot, small_table_room, with_room, Recent,
@@ -304,6 +305,11 @@ impl<'a> Scanner<'a> {
         let mut object = s.begin_object()?;
         if s.next_key(&mut object)?.as_deref() != Some("#") {
             return Ok(false);
+        }
+        // Parameters, most ops of a model, are told by their name's text
+        // alone, not delimited as a string first.
+        if eat_plain_string(s, param_form::SHORT_NAME) {
+            return self.scan_parameter(s, object, batch, templates);
         }
         let (raw_name, plain) = match plain_string(s) {
             Some(raw) => (raw, true),

@@ -19,6 +19,15 @@
 //! table of control bytes and a separate one of indices, as `hashbrown`
 //! keeps, took a miss in each), and the table grows without asking the
 //! items for their hashes again.
+//!
+//! An item known new is not looked for in a large table: it waits among
+//! the young items, in a small table of their own that the cache holds,
+//! and the young are placed in the large table a thousand at a time, their
+//! slots read all at once first, so that the cache misses of a first
+//! reading overlap rather than come one after the other. An item is known
+//! new by its caller's mark (see [`Interner::intern_unguessed`]), or by
+//! bits beside the large table, four a slot (a sixteenth of its size, which
+//! the cache holds too), among which most items not there find theirs clear.
 
 use parking_lot::Mutex;
 use std::hash::{BuildHasher, Hash};
@@ -26,7 +35,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 pub(crate) struct Interner<T> {
     items: boxcar::Vec<T>,
-    table: Mutex<Slots>,
+    table: Mutex<Table>,
     /// 1 + the index the last interning gave (0 before any): the item
     /// compared first. Only a guess: an item equal to the probe is the one
     /// the table would find, whichever thread stored it, so finding it
@@ -46,7 +55,7 @@ impl<T> Interner<T> {
     pub(crate) fn new() -> Self {
         Interner {
             items: boxcar::Vec::new(),
-            table: Mutex::new(Slots::default()),
+            table: Mutex::new(Table::default()),
             next: AtomicU32::new(0),
             guessing: false,
         }
@@ -78,7 +87,7 @@ impl<T> Interner<T> {
     ) -> u32 {
         match self.guess(|item| eq(item, &probe)) {
             Some(index) => index,
-            None => self.intern_unguessed(hash(&probe), probe, eq, make, rehash),
+            None => self.intern_unguessed((hash(&probe), 0), probe, eq, make, rehash),
         }
     }
 
@@ -101,30 +110,32 @@ impl<T> Interner<T> {
         eq(self.items.get(last as usize)?).then_some(last)
     }
 
-    /// [`Interner::intern`] past a guess that failed: by the table.
+    /// [`Interner::intern`] past a guess that failed: by the table, given
+    /// the probe's hash and its mark. A mark is 0, or a number an item
+    /// equal to the probe was given as its mark when it was stored: a mark
+    /// above every mark given before proves the probe new, and it is stored
+    /// without a look in the table (see the module docs). An interner
+    /// given marks must be given them with every item it stores.
     pub(crate) fn intern_unguessed<V>(
         &self,
-        hash: u64,
+        (hash, mark): (u64, u32),
         probe: V,
         eq: impl Fn(&T, &V) -> bool,
         make: impl FnOnce(V) -> T,
         rehash: impl Fn(&T) -> u64,
     ) -> u32 {
         let mut table = self.table.lock();
-        let index = match table.find(hash, |i| eq(self.get(i), &probe)) {
+        let place = if mark > table.mark {
+            table.mark = mark;
+            Err(None)
+        } else {
+            table.find(hash, |i| eq(self.get(i), &probe))
+        };
+        let index = match place {
             Ok(index) => index,
-            Err(vacant) => {
-                let index = self.items.push(make(probe));
-                let index = u32::try_from(index)
-                    .ok()
-                    .filter(|&i| i < u32::MAX)
-                    .expect("interner overflow: more than 4 billion items");
-                debug_assert_eq!(
-                    rehash(self.get(index)) as u32,
-                    hash as u32,
-                    "an item hashes otherwise than its probe"
-                );
-                table.insert(vacant, hash, index);
+            Err(place) => {
+                let index = self.store(make(probe), hash, rehash);
+                table.insert(place, hash, index);
                 index
             }
         };
@@ -134,15 +145,31 @@ impl<T> Interner<T> {
         index
     }
 
+    /// Stores a new item of hash `hash`, giving its index (below
+    /// `u32::MAX`).
+    fn store(&self, item: T, hash: u64, rehash: impl Fn(&T) -> u64) -> u32 {
+        let index = self.items.push(item);
+        let index = u32::try_from(index)
+            .ok()
+            .filter(|&i| i < u32::MAX)
+            .expect("interner overflow: more than 4 billion items");
+        debug_assert_eq!(
+            rehash(self.get(index)) as u32,
+            hash as u32,
+            "an item hashes otherwise than its probe"
+        );
+        index
+    }
+
     /// Makes room for `total` items in all without growing the table on
     /// the way (the table keeps its items' hashes: none is asked again).
     pub(crate) fn reserve_total(&self, total: usize) {
-        self.table.lock().reserve_total(total);
+        self.table.lock().reserve(total);
     }
 
     /// Looks up without inserting.
     pub(crate) fn find(&self, hash: u64, eq: impl Fn(&T) -> bool) -> Option<u32> {
-        self.table.lock().probe(hash, |i| eq(self.get(i))).ok()
+        self.table.lock().probe(hash, |i| eq(self.get(i)))
     }
 
     #[inline]
@@ -155,6 +182,172 @@ impl<T> Interner<T> {
 
     pub(crate) fn len(&self) -> usize {
         self.items.count()
+    }
+}
+
+/// The young items' table holds this many of them (see the module docs).
+const YOUNG_ITEMS: usize = 1024;
+
+/// From how many slots on a table keeps young items apart: a smaller one
+/// stays in the cache.
+const YOUNG_FROM: usize = 1 << 16;
+
+/// What an [`Interner`]'s lock guards: its items' indices by hash.
+#[derive(Default)]
+struct Table {
+    /// The indices of all items but the young ones.
+    slots: Slots,
+    /// The indices of items stored new while `slots` was large (see the
+    /// module docs), until [`Table::settle`] places them in `slots`.
+    young: Slots,
+    /// While `slots` is large: bit [`seen_bit`] of the hash of each item
+    /// there is set, [`seen_words`] of them.
+    seen: Vec<u64>,
+    /// The largest mark given (see [`Interner::intern_unguessed`]).
+    mark: u32,
+}
+
+/// How many words of bits a table of `slots` slots keeps beside it: four
+/// bits a slot (so fewer than one in four is set) when it is large.
+fn seen_words(slots: usize) -> usize {
+    match slots < YOUNG_FROM {
+        true => 0,
+        false => slots / 16,
+    }
+}
+
+/// The bit of a hash among `words` words of them (at least one): as the
+/// slots' place, from the 32 bits of it a slot keeps.
+#[inline]
+fn seen_bit(hash: u64, words: usize) -> (usize, u64) {
+    let bit = hash as u32 as usize & (words * 64 - 1);
+    (bit / 64, 1 << (bit % 64))
+}
+
+impl Table {
+    /// The index of the item of hash `hash` for which `eq` holds, or where
+    /// it would go: the free slot of `slots` (after making room for it), or
+    /// none when it is known new.
+    #[inline]
+    fn find(&mut self, hash: u64, eq: impl Fn(u32) -> bool) -> Result<u32, Option<Vacant>> {
+        // Only a large table has young items.
+        if !self.seen.is_empty() {
+            if self.young.len != 0 {
+                if let Ok(index) = self.young.probe(hash, &eq) {
+                    return Ok(index);
+                }
+            }
+            let (word, bit) = seen_bit(hash, self.seen.len());
+            if self.seen.get(word).is_some_and(|&w| w & bit == 0) {
+                return Err(None);
+            }
+        }
+        if self.slots.len >= self.slots.capacity {
+            self.reserve(self.slots.len + 1);
+        }
+        self.slots.probe(hash, eq).map_err(Some)
+    }
+
+    /// Takes the place `place` (from a [`Table::find`] with the same hash,
+    /// and nothing inserted since, or none for an item known new) for item
+    /// `index` of hash `hash`.
+    #[inline]
+    fn insert(&mut self, place: Option<Vacant>, hash: u64, index: u32) {
+        match place {
+            Some(vacant) => {
+                self.slots.insert(vacant, hash, index);
+                self.see(hash);
+            }
+            None => self.insert_new(hash, index),
+        }
+    }
+
+    /// Sets the bit of `hash` (see [`Table::seen`]).
+    #[inline]
+    fn see(&mut self, hash: u64) {
+        if self.seen.is_empty() {
+            return;
+        }
+        let (word, bit) = seen_bit(hash, self.seen.len());
+        if let Some(w) = self.seen.get_mut(word) {
+            *w |= bit;
+        }
+    }
+
+    /// Makes room for `total` items in all in `slots`, and remakes
+    /// [`Table::seen`] if they grew.
+    fn reserve(&mut self, total: usize) {
+        self.slots.reserve_total(total);
+        if self.seen.len() != seen_words(self.slots.slots.len()) {
+            self.remake_seen();
+        }
+    }
+
+    /// Makes [`Table::seen`] anew from `slots`.
+    #[inline(never)]
+    fn remake_seen(&mut self) {
+        let words = seen_words(self.slots.slots.len());
+        self.seen = vec![0; words];
+        if words == 0 {
+            return;
+        }
+        for &taken in self.slots.slots.iter().filter(|&&taken| taken != 0) {
+            let (word, bit) = seen_bit(taken >> 32, words);
+            self.seen[word] |= bit;
+        }
+    }
+
+    /// The index of the item of hash `hash` for which `eq` holds.
+    fn probe(&self, hash: u64, eq: impl Fn(u32) -> bool) -> Option<u32> {
+        let young = self.young.probe(hash, &eq);
+        young.or_else(|_| self.slots.probe(hash, eq)).ok()
+    }
+
+    /// Takes a slot for item `index` of hash `hash`, known to be new: in
+    /// `slots` if it is small, else among the young.
+    #[inline]
+    fn insert_new(&mut self, hash: u64, index: u32) {
+        if self.slots.slots.len() < YOUNG_FROM {
+            if self.slots.len >= self.slots.capacity {
+                self.reserve(self.slots.len + 1);
+            }
+            self.slots.place(slot(hash, index));
+            self.see(hash);
+            return;
+        }
+        self.young.place(slot(hash, index));
+        if self.young.len >= YOUNG_ITEMS {
+            self.settle();
+        }
+    }
+
+    /// Places the young items in `slots`. Their slots there are read first,
+    /// all in one pass that waits for none, so that their cache misses
+    /// overlap; the places are then found in the cache.
+    #[inline(never)]
+    fn settle(&mut self) {
+        self.reserve(self.slots.len + self.young.len);
+        let Table {
+            slots, young, seen, ..
+        } = self;
+        let mask = slots.slots.len().wrapping_sub(1);
+        let read = young
+            .slots
+            .iter()
+            .filter(|&&taken| taken != 0)
+            .fold(0u64, |acc, &taken| {
+                let at = (taken >> 32) as usize & mask;
+                acc ^ slots.slots.get(at).copied().unwrap_or_default()
+            });
+        std::hint::black_box(read);
+        for taken in young.slots.iter_mut().filter(|taken| **taken != 0) {
+            let (word, bit) = seen_bit(*taken >> 32, seen.len());
+            if let Some(w) = seen.get_mut(word) {
+                *w |= bit;
+            }
+            slots.place(std::mem::take(taken));
+        }
+        young.len = 0;
     }
 }
 
@@ -199,18 +392,7 @@ fn slots_for(items: usize) -> usize {
 
 impl Slots {
     /// The index of the item of hash `hash` for which `eq` holds, or where
-    /// it would go. Makes room for one more item first, so the place stays
-    /// good for [`Slots::insert`].
-    #[inline]
-    fn find(&mut self, hash: u64, eq: impl Fn(u32) -> bool) -> Result<u32, Vacant> {
-        if self.len >= self.capacity {
-            self.reserve_total(self.len + 1);
-        }
-        self.probe(hash, eq)
-    }
-
-    /// [`Slots::find`] without making room: the table has a free slot (or
-    /// none at all).
+    /// it would go: the table has a free slot (or none at all).
     #[inline]
     fn probe(&self, hash: u64, eq: impl Fn(u32) -> bool) -> Result<u32, Vacant> {
         let Some(mask) = self.slots.len().checked_sub(1) else {
@@ -231,11 +413,27 @@ impl Slots {
         }
     }
 
-    /// Takes the free slot `vacant` (from a [`Slots::find`] with the same
+    /// Takes the free slot `vacant` (from a [`Slots::probe`] with the same
     /// hash, and nothing inserted since) for item `index` (below `u32::MAX`).
     #[inline]
     fn insert(&mut self, vacant: Vacant, hash: u64, index: u32) {
         self.slots[vacant.0] = slot(hash, index);
+        self.len += 1;
+    }
+
+    /// Takes a free slot for `taken` (a [`slot`] of an item not there),
+    /// making room for it first.
+    #[inline]
+    fn place(&mut self, taken: u64) {
+        if self.len >= self.capacity {
+            self.reserve_total(self.len + 1);
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = (taken >> 32) as usize & mask;
+        while self.slots[at] != 0 {
+            at = (at + 1) & mask;
+        }
+        self.slots[at] = taken;
         self.len += 1;
     }
 
@@ -310,6 +508,42 @@ mod tests {
     }
 
     #[test]
+    fn a_large_table_finds_young_settled_and_marked_items_alike() {
+        let interner = Interner::new();
+        // A mark for every tenth word (its number + 1), in no order.
+        let marked = |i: u32| i.is_multiple_of(10).then_some(i + 1);
+        let intern = |i: u32| {
+            let word = format!("w{i}");
+            interner.intern_unguessed(
+                (fx_hash(word.as_str()), marked(i).unwrap_or(0)),
+                word.as_str(),
+                |stored: &String, w| stored == w,
+                |w| w.to_owned(),
+                |stored| fx_hash(stored.as_str()),
+            )
+        };
+        // Past the size from which new items wait among the young, and
+        // again, backwards and in a mixed order: one handle per word.
+        let count = (YOUNG_FROM * 2) as u32;
+        // An odd step through a power of two: every word once.
+        let order = |k: u32| (k * 7919) % count;
+        let first: Vec<u32> = (0..count).map(|k| intern(order(k))).collect();
+        assert_eq!(interner.len(), count as usize);
+        let table = interner.table.lock();
+        assert!(table.slots.slots.len() >= YOUNG_FROM && !table.seen.is_empty());
+        assert!(table.young.len > 0, "some items still young");
+        drop(table);
+        for k in (0..count).rev() {
+            assert_eq!(intern(order(k)), first[k as usize]);
+            let word = format!("w{}", order(k));
+            let found = interner.find(fx_hash(word.as_str()), |s| *s == word);
+            assert_eq!(found, Some(first[k as usize]));
+        }
+        assert_eq!(interner.len(), count as usize);
+        assert_eq!(interner.find(fx_hash("absent"), |s| s == "absent"), None);
+    }
+
+    #[test]
     fn threads_interning_one_sequence_at_once_agree() {
         let interner = Interner::guessing();
         let words: Vec<String> = (0..500).map(|i| format!("t{i}")).collect();
@@ -337,7 +571,8 @@ mod tests {
         // past each other; the ones of the top half wrap around the end.
         let hash = |i: u32| u64::from(i % 5) << 40 | u64::from(i % 3) | u64::from(i) << 33;
         for i in 0..1000u32 {
-            match slots.find(hash(i), |j| j == i) {
+            slots.reserve_total(slots.len + 1);
+            match slots.probe(hash(i), |j| j == i) {
                 Err(vacant) => slots.insert(vacant, hash(i), i),
                 Ok(found) => panic!("{i} found as {found} before it was stored"),
             }

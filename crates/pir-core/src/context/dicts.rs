@@ -67,17 +67,24 @@ impl IrContext {
         }
         // Names are nearly always distinct: a bit per name (by its index
         // modulo 64) settles most lists in one pass, pairs are compared
-        // only when two names share a bit.
-        let mut bits = 0u64;
-        let has_dup = entries.iter().any(|(n, _)| {
+        // only when two names share a bit. The pass also finds the newest
+        // attribute, whose index + 1 marks the dictionary (see
+        // `Interner::intern_unguessed`; 1 for the empty one): a dictionary
+        // holding an attribute newer than all the stored dictionaries' is
+        // new, as the dictionary of most ops that bring an attribute of
+        // their own (a name) in a first reading of a model.
+        let (mut bits, mut shared, mut newest) = (0u64, false, 0u32);
+        for &(n, a) in entries {
             let bit = 1u64 << (n.0 % 64);
-            let seen = bits & bit != 0;
+            shared |= bits & bit != 0;
             bits |= bit;
-            seen
-        }) && entries
-            .iter()
-            .enumerate()
-            .any(|(i, (n, _))| entries[..i].iter().any(|(m, _)| m == n));
+            newest = newest.max(a.0);
+        }
+        let has_dup = shared
+            && entries
+                .iter()
+                .enumerate()
+                .any(|(i, (n, _))| entries[..i].iter().any(|(m, _)| m == n));
         if has_dup {
             let mut unique: Vec<(Symbol, Attribute)> = Vec::with_capacity(entries.len());
             for &(n, a) in entries {
@@ -88,7 +95,7 @@ impl IrContext {
             return self.dict(&unique);
         }
         let index = self.dicts.intern_unguessed(
-            fx_hash(entries),
+            (fx_hash(entries), newest.saturating_add(1)),
             entries,
             |d, entries| &*d.entries == *entries,
             |entries| DictData {

@@ -94,14 +94,7 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
             rest = rest.get(crate::canonical::BOOKKEEPING_RUN_LEN..)?;
             continue;
         }
-        let (body, after) = field(0x22, rest)?;
-        let (name, value) = match crate::canonical::attr(body) {
-            Some(attr) => attr,
-            None => {
-                general_attrs = true;
-                attr_by_general_reader(r, bytes.len() - rest.len(), raw)?
-            }
-        };
+        let ((name, value), after) = next_attr(r, rest, raw, &mut general_attrs)?;
         if !sorted_after(&op.attrs, name) {
             let at = bytes.len() - rest.len();
             return attrs_out_of_order(op, r, at, raw, general_attrs, attr_bytes);
@@ -110,6 +103,28 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
         rest = after;
     }
     Some(finish(op, general_attrs, attr_bytes))
+}
+
+/// The attribute field at the start of `rest`, the tail of the op `r`
+/// holds: its name and value, and what follows it. One the compact reader
+/// does not take is read by the general reader, which sets
+/// `general_attrs`.
+#[inline(always)]
+fn next_attr<'a>(
+    r: &Reader<'a>,
+    rest: &'a [u8],
+    raw: &mut RawAttr<'a>,
+    general_attrs: &mut bool,
+) -> Option<((&'a str, AttrValue<'a>), &'a [u8])> {
+    let (body, after) = field(0x22, rest)?;
+    let attr = match crate::canonical::attr(body) {
+        Some(attr) => attr,
+        None => {
+            *general_attrs = true;
+            attr_by_general_reader(r, r.rest().len() - rest.len(), raw)?
+        }
+    };
+    Some((attr, after))
 }
 
 /// `op` with its attributes read: where they lie, and whether some hold
@@ -152,14 +167,7 @@ fn attrs_out_of_order<'a>(
             rest = rest.get(crate::canonical::BOOKKEEPING_RUN_LEN..)?;
             continue;
         }
-        let (body, after) = field(0x22, rest)?;
-        let (name, value) = match crate::canonical::attr(body) {
-            Some(attr) => attr,
-            None => {
-                general_attrs = true;
-                attr_by_general_reader(r, r.rest().len() - rest.len(), raw)?
-            }
-        };
+        let ((name, value), after) = next_attr(r, rest, raw, &mut general_attrs)?;
         add_attr(&mut op, &mut sorted, &mut index, name, value);
         rest = after;
     }

@@ -49,6 +49,16 @@ impl IrContext {
         state
     }
 
+    /// What `f` answers of the state of type `T` the last use left, if
+    /// any is there (another user may have taken it), without taking it.
+    pub fn peek_kept<T: KeptState, R>(&self, f: impl FnOnce(Option<&T>) -> R) -> R {
+        let slots = self.kept.0.lock();
+        f(slots
+            .iter()
+            .find_map(|slot| slot.downcast_ref::<Option<T>>())
+            .and_then(Option::as_ref))
+    }
+
     /// Leaves `state` for the next [`IrContext::take_kept`] of its type,
     /// unless it holds more than [`KEEP_BYTES`] or the context holds a
     /// larger one already (given back by a user that started while this
@@ -138,6 +148,22 @@ mod tests {
         assert_eq!((taken.uses, taken.prepared), (3, true));
         let again = ctx.take_kept::<Counted>();
         assert_eq!(again.uses, 0, "taken until kept again");
+    }
+
+    #[test]
+    fn a_peek_leaves_the_state_kept() {
+        let ctx = IrContext::new();
+        assert_eq!(ctx.peek_kept::<Counted, _>(|s| s.map(|s| s.uses)), None);
+        ctx.keep(Counted {
+            bytes: 10,
+            uses: 3,
+            prepared: false,
+        });
+        ctx.keep(Other(4));
+        assert_eq!(ctx.peek_kept::<Counted, _>(|s| s.map(|s| s.uses)), Some(3));
+        assert_eq!(ctx.peek_kept::<Other, _>(|s| s.map(|s| s.0)), Some(4));
+        assert_eq!(ctx.take_kept::<Counted>().uses, 3);
+        assert_eq!(ctx.peek_kept::<Counted, _>(|s| s.map(|s| s.uses)), None);
     }
 
     #[test]

@@ -387,6 +387,10 @@ struct Kept {
     params: Option<ParamSymbols>,
     /// Op kinds' templates (see [`template`]).
     templates: template::Templates,
+    /// The length of the text last read when nearly all its ops were built
+    /// from templates: a text of that length, most likely the same model
+    /// again, is read on one thread (see [`threads::lending`]).
+    alone_for: Option<usize>,
     /// The last read's buffers, emptied.
     buffers: tables::Buffers<'static>,
 }
@@ -529,6 +533,8 @@ impl<'o, 'a> Reader<'o, 'a> {
 
     /// The program read, giving the context back what it keeps between reads.
     fn into_program(mut self) -> Program {
+        let alone = self.mostly_templated((0, 0));
+        self.kept.alone_for = alone.then_some(self.input.len());
         self.kept.templates.read_ended();
         let uses = self.scanner.template_uses();
         self.kept.templates.remember_kinds(uses);

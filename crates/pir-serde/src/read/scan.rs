@@ -104,6 +104,11 @@ pub(super) struct Scanner<'a> {
     entries: FxHashMap<&'a str, TextId>,
     /// How many region ops the op at hand is inside (see [`regions`]).
     depth: u32,
+    /// How many ops other than parameters were scanned, and how many of
+    /// them matched a template: whether the model is one read again (see
+    /// [`threads`](super::threads)).
+    named_ops: usize,
+    templated_ops: usize,
 }
 
 impl Scanner<'_> {
@@ -124,6 +129,8 @@ impl Scanner<'_> {
             shared_entries: Default::default(),
             entries: with_room(room),
             depth: 0,
+            named_ops: 0,
+            templated_ops: 0,
         }
     }
 }
@@ -163,7 +170,15 @@ impl<'a> Scanner<'a> {
             shared_entries: Default::default(),
             entries,
             depth: 0,
+            named_ops: 0,
+            templated_ops: 0,
         }
+    }
+
+    /// How many ops other than parameters were scanned, and how many of
+    /// them matched a template.
+    pub(super) fn templated_share(&self) -> (usize, usize) {
+        (self.named_ops, self.templated_ops)
     }
 
     /// Each op name's templates' use in this read, by the name's number.
@@ -323,6 +338,7 @@ impl<'a> Scanner<'a> {
             Some(n) => (self.number_name(n), n),
             None => return Ok(false),
         };
+        self.named_ops += 1;
         let mut learn_at = None;
         if let Some(templates) = templates {
             match self
@@ -331,6 +347,7 @@ impl<'a> Scanner<'a> {
             {
                 Ok(op) => {
                     batch.ops.push(Scanned::Template(op));
+                    self.templated_ops += 1;
                     return Ok(true);
                 }
                 Err(learn) => learn_at = learn,

@@ -67,7 +67,7 @@ pub(super) fn read_streamed_with(
     }
     // The other thread starts on its part at once: this one reads the
     // header and sets up meanwhile.
-    match super::threads::lending(s.text(), options, plan) {
+    match super::threads::lending(&ctx, s.text(), options, plan) {
         Some(lending) => kept::lend(
             lending.kept,
             s.text(),

@@ -178,6 +178,12 @@ impl Templates {
         self.bytes + (4 << 10) <= Self::MAX_BYTES
     }
 
+    /// Whether the templates hold all they may: a model read again may
+    /// then have ops of no template past the first megabytes.
+    pub(super) fn full(&self) -> bool {
+        !self.has_room()
+    }
+
     /// The bytes held, about.
     pub(super) fn bytes(&self) -> usize {
         self.bytes + self.hints.capacity() * 4

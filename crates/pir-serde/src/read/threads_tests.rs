@@ -104,6 +104,7 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
                 patience_per_op: std::time::Duration::from_secs(1),
                 patience: std::time::Duration::from_secs(60),
                 pace: false,
+                alone_when_templated: false,
                 release_step: 4096,
                 release_checked_min: 0,
             };
@@ -186,6 +187,49 @@ fn threaded_reads_equal_one_thread_on_a_large_synthetic_model() {
         ..plan
     };
     threaded_equals_one_thread(&bytes, impatient, "synthetic, the scan given up on");
+}
+
+/// A model read again into one context is built from its templates: past
+/// the cut the reader reads on alone, unless told to use the other
+/// thread's scan, and either way reads the program a fresh context reads.
+#[test]
+fn reads_again_built_from_templates_read_on_alone() {
+    let bytes = synthetic_json(600);
+    let fresh = read_whole(pir_dialects::pd_op_context(), &bytes, &one_thread()).unwrap();
+    let patient = threads::Plan {
+        patience_per_op: std::time::Duration::from_secs(1),
+        patience: std::time::Duration::from_secs(60),
+        pace: false,
+        wait_min_bytes: 0,
+        kept: own_kept(),
+        ..Default::default()
+    };
+    for alone_when_templated in [true, false] {
+        let plan = threads::Plan {
+            alone_when_templated,
+            ..patient
+        };
+        let ctx = pir_dialects::pd_op_context();
+        let mut apart = Vec::new();
+        // The second read learns templates for the first ops of each kind,
+        // the third (matching them) for the later ones this thread reads,
+        // from which the fourth builds its part and, alone, learns the
+        // rest.
+        for _ in 0..5 {
+            let (read, counts) =
+                streamed::read_streamed_with(ctx.clone(), &bytes, &two_threads(), plan, &|_| {})
+                    .unwrap()
+                    .unwrap();
+            assert_eq!(json_of(&read), json_of(&fresh), "{plan:?}");
+            apart.push(counts.scanned_apart);
+        }
+        assert!(apart[0] > 1000, "{apart:?}");
+        if alone_when_templated {
+            assert_eq!(apart[3..], [0, 0], "{apart:?}");
+        } else {
+            assert!(apart[4] > 1000, "{apart:?}");
+        }
+    }
 }
 
 /// An error late in the file, in the part a second thread scans, fails the

@@ -26,6 +26,7 @@ use std::sync::mpsc::{self, Receiver, SyncSender, TryRecvError};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use super::template_lent::Matching;
 use super::threads::{scan_from, Message, AHEAD};
 
 /// How long the kept thread spins for the next job after one (or after it
@@ -75,6 +76,8 @@ struct Job {
     at: usize,
     /// Scanned ops per message.
     batch_ops: usize,
+    /// The templates to match ops against, if any.
+    matching: Option<Matching>,
     sender: SyncSender<Message<'static>>,
     /// What the job's reader and the thread tell each other.
     flags: Arc<JobFlags>,
@@ -222,15 +225,17 @@ impl Job {
             text,
             at,
             batch_ops,
+            matching,
             sender,
             flags,
         } = self;
         let released = Release(flags.clone());
         {
             // Dropped (with every batch still queued, should the reader be
-            // gone) before `released` is set, also when unwinding.
-            let sender = sender;
-            scan_from(text, at, &sender, batch_ops, &flags.stop);
+            // gone, and the templates) before `released` is set, also when
+            // unwinding.
+            let (sender, matching) = (sender, matching);
+            scan_from(text, at, &sender, batch_ops, matching, &flags.stop);
         }
         drop(released);
     }
@@ -258,6 +263,8 @@ pub(super) struct Lent<'t> {
     flags: Arc<JobFlags>,
     /// Whether the job was taken back before the thread began it.
     withdrawn: bool,
+    /// Whether the thread matches ops against templates.
+    matches: bool,
     _text: PhantomData<&'t str>,
 }
 
@@ -335,6 +342,17 @@ impl<'t> Lent<'t> {
         }
     }
 
+    /// Whether the thread matches ops against the context's templates.
+    pub(super) fn matches(&self) -> bool {
+        self.matches
+    }
+
+    /// Gives the job up and waits until the thread holds nothing of the
+    /// text, nor of the templates it matched against.
+    pub(super) fn finish(&mut self) {
+        self.release();
+    }
+
     /// Waits until the thread holds nothing of the text (see [`lend`]).
     fn release(&mut self) {
         self.give_up();
@@ -381,6 +399,7 @@ pub(super) fn lend<'t, R>(
     text: &'t str,
     at: usize,
     batch_ops: usize,
+    matching: Option<Matching>,
     f: impl FnOnce(Option<&mut Lent<'t>>) -> R,
 ) -> R {
     if kept
@@ -404,10 +423,12 @@ pub(super) fn lend<'t, R>(
     // receiver is private to `Lent`. The thread keeps nothing of a job
     // between jobs.
     let text_for_job: &'static str = unsafe { &*(text as *const str) };
+    let matches = matching.is_some();
     kept.post(Job {
         text: text_for_job,
         at,
         batch_ops,
+        matching,
         sender,
         flags: flags.clone(),
     });
@@ -418,6 +439,7 @@ pub(super) fn lend<'t, R>(
         receiver: Some(receiver),
         flags,
         withdrawn: false,
+        matches,
         _text: PhantomData,
     });
     f(Some(&mut lending.0))
@@ -490,7 +512,7 @@ mod tests {
         let kept = Kept::start(Duration::from_millis(50), Duration::ZERO).unwrap();
         let text = list(100);
         for _ in 0..20 {
-            let ops = lend(kept, &text, 1, 8, |lent| scanned(lent.unwrap()));
+            let ops = lend(kept, &text, 1, 8, None, |lent| scanned(lent.unwrap()));
             assert_eq!(ops, 100);
         }
     }
@@ -501,7 +523,10 @@ mod tests {
         let text = list(10);
         for _ in 0..5 {
             std::thread::sleep(Duration::from_millis(2));
-            assert_eq!(lend(kept, &text, 1, 4, |lent| scanned(lent.unwrap())), 10);
+            assert_eq!(
+                lend(kept, &text, 1, 4, None, |lent| scanned(lent.unwrap())),
+                10
+            );
         }
     }
 
@@ -511,7 +536,7 @@ mod tests {
         let text = list(10);
         let mut withdrawn = 0;
         for _ in 0..50 {
-            lend(kept, &text, 1, 4, |lent| {
+            lend(kept, &text, 1, 4, None, |lent| {
                 let lent = lent.unwrap();
                 if lent.withdraw() {
                     withdrawn += 1;
@@ -530,7 +555,7 @@ mod tests {
         let kept = Kept::start(Duration::from_millis(50), Duration::ZERO).unwrap();
         for round in 0..200 {
             let text = list(50 + round % 7);
-            lend(kept, &text, 1, 2, |lent| {
+            lend(kept, &text, 1, 2, None, |lent| {
                 let lent = lent.unwrap();
                 if round % 2 == 0 {
                     let _ = lent.recv(Duration::from_micros(round as u64));
@@ -547,11 +572,11 @@ mod tests {
     fn a_second_read_meanwhile_reads_alone() {
         let kept = Kept::start(Duration::from_millis(50), Duration::ZERO).unwrap();
         let text = list(10);
-        lend(kept, &text, 1, 4, |outer| {
+        lend(kept, &text, 1, 4, None, |outer| {
             assert!(outer.is_some());
-            lend(kept, &text, 1, 4, |inner| assert!(inner.is_none()));
+            lend(kept, &text, 1, 4, None, |inner| assert!(inner.is_none()));
         });
-        lend(kept, &text, 1, 4, |again| assert!(again.is_some()));
+        lend(kept, &text, 1, 4, None, |again| assert!(again.is_some()));
     }
 
     /// A thread that leaves its core runs on another at once (where it may),
@@ -581,9 +606,12 @@ mod tests {
         let kept = Kept::start(Duration::from_millis(50), Duration::ZERO).unwrap();
         let text = list(40);
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            lend(kept, &text, 1, 2, |_| panic!("reader failed"))
+            lend(kept, &text, 1, 2, None, |_| panic!("reader failed"))
         }));
         assert!(caught.is_err());
-        assert_eq!(lend(kept, &text, 1, 4, |lent| scanned(lent.unwrap())), 40);
+        assert_eq!(
+            lend(kept, &text, 1, 4, None, |lent| scanned(lent.unwrap())),
+            40
+        );
     }
 }

@@ -33,6 +33,7 @@ mod scan;
 mod streamed;
 mod tables;
 mod template;
+mod template_lent;
 mod threads;
 
 use streamed::read_streamed;
@@ -385,12 +386,13 @@ struct Kept {
     names_bytes: usize,
     /// The parameter op's symbols, once a read has met a parameter op.
     params: Option<ParamSymbols>,
-    /// Op kinds' templates (see [`template`]).
-    templates: template::Templates,
-    /// The length of the text last read when nearly all its ops were built
-    /// from templates: a text of that length, most likely the same model
-    /// again, is read on one thread (see [`threads::lending`]).
-    alone_for: Option<usize>,
+    /// Op kinds' templates (see [`template`]), shared with the scanning
+    /// thread during a read (see [`template_lent`]).
+    templates: template_lent::Shared,
+    /// How many ops of each kind the last read whose ops before its cut
+    /// were nearly all built from templates had met at the cut: where the
+    /// scanning thread counts from on the next read of the same text.
+    seeds: Option<Arc<template_lent::Seeds>>,
     /// The last read's buffers, emptied.
     buffers: tables::Buffers<'static>,
 }
@@ -460,8 +462,10 @@ struct Reader<'o, 'a> {
     plain_ops: usize,
     /// Where the top block's ops may be cut for a second thread.
     plan: threads::Plan,
-    /// How many ops were scanned on a second thread.
+    /// How many ops were scanned on a second thread, and of those how many
+    /// matched templates.
     scanned_apart: usize,
+    templated_apart: usize,
     /// Told the ranges of the file the reader has gone past (see
     /// [`read_slice_releasing`]), and where the next one starts.
     release: &'o dyn Fn(Range<usize>),
@@ -517,6 +521,7 @@ impl<'o, 'a> Reader<'o, 'a> {
             plain_ops: 0,
             plan: threads::Plan::default(),
             scanned_apart: 0,
+            templated_apart: 0,
             release,
             released_to: 0,
         }
@@ -533,11 +538,11 @@ impl<'o, 'a> Reader<'o, 'a> {
 
     /// The program read, giving the context back what it keeps between reads.
     fn into_program(mut self) -> Program {
-        let alone = self.mostly_templated((0, 0));
-        self.kept.alone_for = alone.then_some(self.input.len());
-        self.kept.templates.read_ended();
-        let uses = self.scanner.template_uses();
-        self.kept.templates.remember_kinds(uses);
+        // The scanning thread let go of the templates when the ops were read.
+        if let Some(templates) = self.kept.templates.settle() {
+            templates.read_ended();
+            templates.remember_kinds(self.scanner.template_uses());
+        }
         // Given back field by field, in place: the reader, its scanner and
         // the buffers are large to move.
         use std::mem::take;

@@ -6,6 +6,7 @@
 //! the order one thread would.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use pir_json::{Open, Stream};
 use rustc_hash::FxHashMap;
@@ -18,6 +19,7 @@ use super::tables::{
     emptied, emptied_table, room_bytes, slot, small_table_room, with_room, Recent,
 };
 use super::template::{TemplateUse, Templates};
+use super::template_lent::Seeds;
 use crate::error::ReadError;
 use crate::param_form;
 
@@ -109,6 +111,9 @@ pub(super) struct Scanner<'a> {
     /// [`threads`](super::threads)).
     named_ops: usize,
     templated_ops: usize,
+    /// Where the counts of ops by kind start, for a scanner starting at a
+    /// cut (see [`template_lent`](super::template_lent)).
+    seeds: Option<Arc<Seeds>>,
 }
 
 impl Scanner<'_> {
@@ -131,6 +136,7 @@ impl Scanner<'_> {
             depth: 0,
             named_ops: 0,
             templated_ops: 0,
+            seeds: None,
         }
     }
 }
@@ -172,7 +178,27 @@ impl<'a> Scanner<'a> {
             depth: 0,
             named_ops: 0,
             templated_ops: 0,
+            seeds: None,
         }
+    }
+
+    /// Counts ops by kind from `seeds` (for a scanner starting at a cut).
+    pub(super) fn seeded(&mut self, seeds: Arc<Seeds>) {
+        self.parameter_template.start_at(seeds.parameters());
+        self.seeds = Some(seeds);
+    }
+
+    /// How many ops of each kind this scanner has met, at the cut `at` of a
+    /// text of `len` bytes.
+    pub(super) fn seeds(&self, len: usize, at: usize) -> Seeds {
+        let kinds = self
+            .template_uses
+            .iter()
+            .filter_map(|used| match used.met() {
+                (Some(kind), count) => Some((kind, count)),
+                (None, _) => None,
+            });
+        Seeds::new(len, at, kinds, self.parameter_template.met().1)
     }
 
     /// How many ops other than parameters were scanned, and how many of
@@ -267,14 +293,6 @@ impl<'a> Scanner<'a> {
         slot(&mut self.memos, name as usize)
     }
 
-    /// The templates' use of the op named `name`.
-    fn template_use(&mut self, name: TextId) -> &mut TemplateUse {
-        if name == PARAMETER {
-            return &mut self.parameter_template;
-        }
-        slot(&mut self.template_uses, name as usize)
-    }
-
     /// Scans the op at the stream into `batch`, matching ops against
     /// their kinds' `templates` if given.
     pub(super) fn scan_op(
@@ -341,10 +359,15 @@ impl<'a> Scanner<'a> {
         self.named_ops += 1;
         let mut learn_at = None;
         if let Some(templates) = templates {
-            match self
-                .template_use(name)
-                .scan(templates, (name, text), s, batch)
-            {
+            // A parameter's uses are `parameter_template`; `name` is no
+            // parameter's.
+            let seeds = self.seeds.as_deref();
+            match slot(&mut self.template_uses, name as usize).scan(
+                (templates, seeds),
+                (name, text),
+                s,
+                batch,
+            ) {
                 Ok(op) => {
                     batch.ops.push(Scanned::Template(op));
                     self.templated_ops += 1;

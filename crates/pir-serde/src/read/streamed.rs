@@ -49,6 +49,8 @@ pub(super) struct Counts {
     pub(super) plain: usize,
     /// Ops scanned on a second thread.
     pub(super) scanned_apart: usize,
+    /// Of those, ops matched against templates.
+    pub(super) templated_apart: usize,
 }
 
 /// [`read_streamed`] with the top block's ops cut for a second thread as
@@ -73,6 +75,7 @@ pub(super) fn read_streamed_with(
             s.text(),
             lending.at,
             lending.batch_ops,
+            lending.matching,
             |lent| read_document(ctx, &mut s, bytes, options, plan, release, lent),
         ),
         None => read_document(ctx, &mut s, bytes, options, plan, release, None),
@@ -116,6 +119,7 @@ fn read_document<'a>(
         let counts = Counts {
             plain: reader.plain_ops,
             scanned_apart: reader.scanned_apart,
+            templated_apart: reader.templated_apart,
         };
         let program = reader.into_program();
         return finish_program(program, &header, bytes).map(|p| Some((p, counts)));
@@ -142,6 +146,7 @@ fn read_document<'a>(
                 counts = Counts {
                     plain: reader.plain_ops,
                     scanned_apart: reader.scanned_apart,
+                    templated_apart: reader.templated_apart,
                 };
                 program = Some(reader.into_program());
             }

@@ -36,6 +36,7 @@ use rustc_hash::FxHashMap;
 use super::build::Scratch;
 use super::compact::eat;
 use super::scan::{end_of, Batch, ScannedResult, TextId};
+use super::template_lent::Seeds;
 use super::Reader;
 use crate::error::ReadError;
 
@@ -168,7 +169,7 @@ const PARAMETER_KIND: u32 = u32::MAX;
 
 impl Templates {
     /// Kinds kept at the most: models use a few hundred.
-    const MAX_KINDS: usize = 4096;
+    pub(super) const MAX_KINDS: usize = 4096;
     /// Bytes kept at the most (lists of a few hundred bytes an op).
     const MAX_BYTES: usize = 8 << 20;
 
@@ -234,7 +235,7 @@ impl Templates {
 
     /// Keeps `template` as the one of the `occurrence`th op named `name`,
     /// replacing the one it had, while the bounds allow.
-    fn learn(&mut self, name: &str, occurrence: usize, template: Template) {
+    pub(super) fn learn(&mut self, name: &str, occurrence: usize, template: Template) {
         let bytes = template.bytes();
         let kind = match self.by_name.get(name) {
             Some(&kind) => kind as usize,
@@ -298,7 +299,7 @@ impl Templates {
 
     /// Keeps `template` as the one of the `occurrence`th parameter op,
     /// replacing the one it had, while the bounds allow.
-    fn learn_parameter(&mut self, occurrence: usize, template: Template) {
+    pub(super) fn learn_parameter(&mut self, occurrence: usize, template: Template) {
         Self::keep(&mut self.parameters, &mut self.bytes, occurrence, template);
     }
 
@@ -355,19 +356,24 @@ impl TemplateUse {
     /// (`Ok`); `None`, with the stream and `batch` where they were,
     /// otherwise (`Err`), with whether a template is to be learnt from
     /// it: its place has none or another.
+    /// A scanner starting at a cut counts from `seeds` (see
+    /// [`template_lent`](super::template_lent)).
     #[inline(always)]
     pub(super) fn scan<'a>(
         &mut self,
-        templates: &Templates,
+        (templates, seeds): (&Templates, Option<&Seeds>),
         (number, name): (TextId, &str),
         s: &mut Stream<'a>,
         batch: &mut Batch<'a>,
     ) -> Result<TemplateOp, Option<usize>> {
-        let occurrence = self.next_occurrence()?;
         if !self.looked_up {
             self.looked_up = true;
             self.kind = templates.kind_of(number, name);
+            if let (Some(kind), Some(seeds)) = (self.kind, seeds) {
+                self.occurrences = seeds.of_kind(kind);
+            }
         }
+        let occurrence = self.next_occurrence()?;
         let matched = match self.kind {
             Some(kind) => Self::match_template(templates, kind, occurrence, s, batch),
             None => Err(Some(occurrence)),
@@ -387,6 +393,17 @@ impl TemplateUse {
         let occurrence = self.next_occurrence()?;
         Self::match_template(templates, PARAMETER_KIND, occurrence, s, batch)
             .map_err(|learn| self.missed(learn, PER_PARAMETER_KIND, templates))
+    }
+
+    /// The kind's number in [`Templates`], if it has one, and how many of
+    /// its ops were scanned.
+    pub(super) fn met(&self) -> (Option<u32>, u16) {
+        (self.kind, self.occurrences)
+    }
+
+    /// Counts from `occurrences` ops already met.
+    pub(super) fn start_at(&mut self, occurrences: u16) {
+        self.occurrences = occurrences;
     }
 
     /// The op's place among the ops of its kind, counted; `Err(None)` (no
@@ -671,6 +688,17 @@ mod tests {
     /// Whether each of `ops` ops of kind 0 with text `text` matched its
     /// template (`Ok`), else the place to learn.
     fn uses(templates: &Templates, text: &str, ops: usize) -> Vec<Result<(), Option<usize>>> {
+        seeded_uses(templates, None, text, ops)
+    }
+
+    /// [`uses`] for a scanner counting from `seeds`, giving the places of
+    /// the templates matched.
+    fn seeded_uses(
+        templates: &Templates,
+        seeds: Option<&Seeds>,
+        text: &str,
+        ops: usize,
+    ) -> Vec<Result<(), Option<usize>>> {
         let mut used = TemplateUse::default();
         let mut batch = Batch::default();
         (0..ops)
@@ -678,10 +706,31 @@ mod tests {
                 let Ok(mut s) = Stream::new(text.as_bytes()) else {
                     return Err(None);
                 };
-                used.scan(templates, (0, "a.x"), &mut s, &mut batch)
+                used.scan((templates, seeds), (0, "a.x"), &mut s, &mut batch)
                     .map(drop)
             })
             .collect()
+    }
+
+    /// A scanner starting at a cut counts a kind's ops from its seed: the
+    /// templates of the places after it match.
+    #[test]
+    fn seeded_scanners_count_from_their_seeds() {
+        let mut templates = Templates::default();
+        for place in 0..PER_KIND + 4 {
+            let text = if place < PER_KIND + 2 { "}" } else { "]" };
+            templates.learn("a.x", place, template(&[text], 0));
+        }
+        let seeds = |count| Seeds::new(100, 10, [(0, count)].into_iter(), 0);
+        let at = |count| seeded_uses(&templates, Some(&seeds(count)), "}", 3);
+        assert_eq!(at(PER_KIND as u16 - 1), [Ok(()), Ok(()), Ok(())]);
+        // Counted from the wrong place, templates of other texts miss.
+        assert_eq!(
+            at(PER_KIND as u16 + 1),
+            [Ok(()), Err(Some(PER_KIND + 2)), Err(Some(PER_KIND + 3))]
+        );
+        assert!(seeds(3).fit(100, 10) && !seeds(3).fit(100, 11) && !seeds(3).fit(99, 10));
+        assert_eq!((seeds(3).of_kind(0), seeds(3).of_kind(1)), (3, 0));
     }
 
     /// A kind whose first ops all match, as in a model read again, has its

@@ -34,8 +34,9 @@ use pir_json::{Open, Stream};
 
 use super::build::Resolved;
 use super::kept::{Kept, Lent};
-use super::scan::{Batch, Scanner};
+use super::scan::{Batch, Scanned, Scanner};
 use super::streamed::{Dest, Reached};
+use super::template_lent::Matching;
 use super::{ReadOptions, Reader};
 use crate::error::ReadError;
 
@@ -100,23 +101,29 @@ const PATIENCE_PER_OP: Duration = Duration::from_micros(1);
 const MIN_PATIENCE: Duration = Duration::from_micros(20);
 const PATIENCE: Duration = Duration::from_millis(2);
 
-/// This thread reads on alone past the cut when at least this many eighths
-/// of the ops before it, parameters left out, were built from the
-/// context's templates (a model read again). Parameters are left out as
-/// the ops past the cut are mostly not parameters, and their templates,
-/// one a place, end at a place the others rarely reach (a 20k-op model has
-/// 10,000 parameters). The other thread scans without templates (they are the
-/// reading context's, learnt as it reads), so the ops it scans are neither
-/// built from templates nor learnt as templates, and building an op it
-/// scanned costs this thread more than building one from a template: on
-/// models read again two threads took twice as long as one (`huge_5000ops`
-/// 0.88-1.20 ms against 0.46, `transformer_encoder` 0.029 against 0.012).
-/// Read alone, the ops past the cut are learnt, so the next read of the
-/// model builds them all from templates. A first read builds from no
+/// This thread reads on alone past the cut, when the other scans without
+/// templates, if at least this many eighths of the ops before it,
+/// parameters left out, were built from the context's templates (a model
+/// read again), and keeps where each kind's count stood at the cut (see
+/// [`template_lent`](super::template_lent)). Parameters are left out as the
+/// ops past the cut are mostly not parameters, and their templates, one a
+/// place, end at a place the others rarely reach (a 20k-op model has
+/// 10,000 parameters). Building an op scanned without templates costs this
+/// thread more than building one from a template: on models read again two
+/// threads took up to twice as long as one (`huge_5000ops` 0.88-1.20 ms
+/// against 0.46, `transformer_encoder` 0.029 against 0.012). Read alone,
+/// the ops past the cut are learnt, and the next read of the text lends the
+/// other thread the templates and the counts: `huge_5000ops` then reads in
+/// 0.29 ms, against 0.44 on one thread. A first read builds from no
 /// template and keeps the other thread, as does a read into a context
 /// whose templates are full (a 100k-op model read again: 19.3 ms on two
 /// threads, 20.8 on one).
 const TEMPLATED_8THS: usize = 7;
+
+/// Texts shorter than this, read again into a context whose templates
+/// cover them, are read on one thread: building their ops from templates
+/// takes this thread about as long as handing the ops after the cut over.
+const MATCH_MIN_BYTES: usize = 128 << 10;
 
 /// How many bytes the reader goes past before it says so (see
 /// [`read_slice_releasing`](super::read_slice_releasing)): a system call per
@@ -158,9 +165,16 @@ pub(super) struct Plan {
     /// other scans more slowly than it reads.
     pub(super) pace: bool,
     /// Whether this thread reads on alone when it built nearly all its own
-    /// part from the context's templates, and lends nothing for a text as
-    /// long as the last one so built (see [`TEMPLATED_8THS`]).
+    /// part from the context's templates and the other thread scans without
+    /// them (see [`TEMPLATED_8THS`]).
     pub(super) alone_when_templated: bool,
+    /// Whether the other thread matches ops against the context's
+    /// templates when the last read of the text left it where to count
+    /// from (see [`template_lent`](super::template_lent)).
+    pub(super) match_apart: bool,
+    /// Texts shorter than this many bytes that the other thread would
+    /// match against templates are read on one thread.
+    pub(super) match_min_bytes: usize,
     /// How many bytes the reader goes past before it says so.
     pub(super) release_step: usize,
     /// Texts of at least this many bytes are released whole once checked.
@@ -178,6 +192,8 @@ impl Default for Plan {
             patience: PATIENCE,
             pace: true,
             alone_when_templated: true,
+            match_apart: true,
+            match_min_bytes: MATCH_MIN_BYTES,
             release_step: RELEASE_STEP,
             release_checked_min: RELEASE_CHECKED_MIN,
         }
@@ -213,6 +229,8 @@ pub(super) struct Lending {
     pub(super) at: usize,
     /// Scanned ops per message.
     pub(super) batch_ops: usize,
+    /// The templates the thread matches ops against, if any.
+    pub(super) matching: Option<Matching>,
 }
 
 /// What a read of `text` lends the kept thread, if it reads on two threads:
@@ -230,15 +248,26 @@ pub(super) fn lending(
     if text.len() < plan.min_bytes || threads(options) < 2 {
         return None;
     }
-    // A model read again, built from templates: lending it would only cost
-    // the hand-over (see `TEMPLATED_8THS`).
-    let again = |kept: Option<&Box<super::Kept>>| {
-        kept.is_some_and(|kept| kept.alone_for == Some(text.len()))
+    let at = cut(text, plan)?;
+    // A model read again: the thread matches its ops against the context's
+    // templates, counting from where the last read of the text stood.
+    let matching = |kept: Option<&Box<super::Kept>>| {
+        let kept = kept?;
+        let seeds = kept.seeds.as_ref().filter(|s| s.fit(text.len(), at))?;
+        kept.templates.in_use()?;
+        Some(Matching {
+            templates: kept.templates.lend(),
+            seeds: seeds.clone(),
+        })
     };
-    if plan.alone_when_templated && ctx.peek_kept(again) {
+    let matching = if plan.match_apart {
+        ctx.peek_kept(matching)
+    } else {
+        None
+    };
+    if matching.is_some() && text.len() < plan.match_min_bytes {
         return None;
     }
-    let at = cut(text, plan)?;
     let kept = plan.kept.or_else(Kept::global)?;
     let rest = text.len().saturating_sub(at);
     let batch_ops = (super::approx_ops(rest) / BATCHES).clamp(MIN_BATCH_OPS, MAX_BATCH_OPS);
@@ -246,6 +275,7 @@ pub(super) fn lending(
         kept,
         at,
         batch_ops,
+        matching,
     })
 }
 
@@ -268,11 +298,15 @@ pub(super) fn read_ops<'a>(
     match lent {
         // Patched ops are read as documents, one at a time.
         Some(lent) if reader.patches.is_none() && lent.at() > s.offset() => {
-            read_lent(reader, s, list, &mut dest, lent)
+            let read = read_lent(reader, s, list, &mut dest, lent);
+            // The thread lets go of the text and the templates before the
+            // read ends (it keeps what it learnt for then).
+            lent.finish();
+            read
         }
         lent => {
             if let Some(lent) = lent {
-                lent.give_up();
+                lent.finish();
             }
             reader
                 .read_ops_until(s, list, &mut dest, usize::MAX, false)
@@ -301,13 +335,18 @@ fn read_lent<'a>(
         }
         Reached::Stop => {}
     }
-    // A model read again: the ops after the cut are most likely built from
-    // templates too (or learnt, while the templates have room), cheaper
-    // here than what the other thread scanned.
-    if reader.plan.alone_when_templated && reader.mostly_templated(before) {
-        lent.give_up();
-        reader.read_ops_until(s, list, dest, usize::MAX, true)?;
-        return Ok(());
+    // A model read again, the other thread scanning without templates: the
+    // ops after the cut are most likely built from templates too (or learnt,
+    // while the templates have room), cheaper here than what it scanned.
+    if reader.mostly_templated(before) && !lent.matches() {
+        // Where the next read's thread counts from.
+        let seeds = reader.scanner.seeds(s.text().len(), cut);
+        reader.kept.seeds = Some(std::sync::Arc::new(seeds));
+        if reader.plan.alone_when_templated {
+            lent.give_up();
+            reader.read_ops_until(s, list, dest, usize::MAX, true)?;
+            return Ok(());
+        }
     }
     // A short rest is read sooner here than by a thread still waking.
     let rest = s.text().len().saturating_sub(cut);
@@ -353,6 +392,11 @@ fn read_lent<'a>(
             Message::Ops(batch, end, took) => {
                 scanned_for = took;
                 reader.scanned_apart += batch.ops.len();
+                let templated = batch
+                    .ops
+                    .iter()
+                    .filter(|op| matches!(op, Scanned::Template(_)));
+                reader.templated_apart += templated.count();
                 reader.build_batch(s, &batch, &mut resolved, dest)?;
                 if !batch.ops.is_empty() {
                     built_to = Some(end);
@@ -424,23 +468,29 @@ pub(super) enum Message<'a> {
 }
 
 /// Scans the ops from offset `at` of `text` to the end of their list,
-/// sending them `batch_ops` at a time; stops early when nobody receives, or
-/// once `stop` is set.
+/// sending them `batch_ops` at a time, matching them against `matching`'s
+/// templates if given; stops early when nobody receives, or once `stop` is
+/// set.
 pub(super) fn scan_from<'a>(
     text: &'a str,
     at: usize,
     sender: &mpsc::SyncSender<Message<'a>>,
     batch_ops: usize,
+    matching: Option<Matching>,
     stop: &AtomicBool,
 ) {
     let (mut s, mut list) = Stream::resume_in_array(text, at);
     let mut scanner = Scanner::with_capacity(super::approx_ops(text.len().saturating_sub(at)));
+    let templates = matching.map(|Matching { templates, seeds }| {
+        scanner.seeded(seeds);
+        templates
+    });
     let mut batch = Batch::with_capacity(batch_ops);
     // Where the batch at hand begins, and since when this thread scans.
     let mut begun = at;
     let (mut scanning, mut scanned_for) = (Instant::now(), Duration::ZERO);
     let scanned = loop {
-        if let Err(e) = scanner.scan_op(&mut s, &mut batch, None) {
+        if let Err(e) = scanner.scan_op(&mut s, &mut batch, templates.as_deref()) {
             break Err(e);
         }
         if stop.load(Ordering::Relaxed) {

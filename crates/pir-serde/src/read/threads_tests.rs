@@ -105,6 +105,8 @@ fn threaded_reads_equal_one_thread_on_the_corpus() {
                 patience: std::time::Duration::from_secs(60),
                 pace: false,
                 alone_when_templated: false,
+                match_apart: true,
+                match_min_bytes: 0,
                 release_step: 4096,
                 release_checked_min: 0,
             };
@@ -189,13 +191,54 @@ fn threaded_reads_equal_one_thread_on_a_large_synthetic_model() {
     threaded_equals_one_thread(&bytes, impatient, "synthetic, the scan given up on");
 }
 
-/// A model read again into one context is built from its templates: past
-/// the cut the reader reads on alone, unless told to use the other
-/// thread's scan, and either way reads the program a fresh context reads.
+/// Reads `bytes` `times` times into one context on one thread and into
+/// another on two with `plan`, checks that each read gives both the same
+/// program with the same handles and that both contexts end alike, and
+/// gives what each read on two threads read how; `None` when the text is
+/// not one the streamed reader reads.
+fn reads_again(
+    bytes: &[u8],
+    plan: threads::Plan,
+    times: usize,
+    name: &str,
+) -> Option<Vec<streamed::Counts>> {
+    let (alone, threaded) = (pir_dialects::pd_op_context(), pir_dialects::pd_op_context());
+    let mut counts = Vec::new();
+    for _ in 0..times {
+        let one = streamed::read_streamed_with(alone.clone(), bytes, &one_thread(), plan, &|_| {});
+        let Ok(Some((one, _))) = one else {
+            return None;
+        };
+        let two =
+            streamed::read_streamed_with(threaded.clone(), bytes, &two_threads(), plan, &|_| {});
+        let (two, read) = two.unwrap().unwrap();
+        assert_eq!(json_of(&two), json_of(&one), "{name} {plan:?}");
+        assert_eq!(
+            handles(&two.program),
+            handles(&one.program),
+            "{name} {plan:?}"
+        );
+        counts.push(read);
+    }
+    assert_eq!(
+        format!("{threaded:?}"),
+        format!("{alone:?}"),
+        "{name} {plan:?}"
+    );
+    Some(counts)
+}
+
+/// A model read again into one context is built from its templates. Once
+/// a read found its part before the cut so built, the other thread's
+/// scan is given up on and the next read's thread matches the ops past the
+/// cut against the templates too, counting from where this one stood;
+/// told not to, the reader reads on alone, and told neither, it builds
+/// what the other thread scanned in full. Every way, each read gives the
+/// program one thread reads into a context read as often, handles
+/// included.
 #[test]
-fn reads_again_built_from_templates_read_on_alone() {
+fn reads_again_match_templates_on_both_threads() {
     let bytes = synthetic_json(600);
-    let fresh = read_whole(pir_dialects::pd_op_context(), &bytes, &one_thread()).unwrap();
     let patient = threads::Plan {
         patience_per_op: std::time::Duration::from_secs(1),
         patience: std::time::Duration::from_secs(60),
@@ -204,32 +247,64 @@ fn reads_again_built_from_templates_read_on_alone() {
         kept: own_kept(),
         ..Default::default()
     };
-    for alone_when_templated in [true, false] {
+    for (alone_when_templated, match_apart) in [(true, true), (true, false), (false, false)] {
         let plan = threads::Plan {
             alone_when_templated,
+            match_apart,
             ..patient
         };
-        let ctx = pir_dialects::pd_op_context();
-        let mut apart = Vec::new();
         // The second read learns templates for the first ops of each kind,
         // the third (matching them) for the later ones this thread reads,
-        // from which the fourth builds its part and, alone, learns the
-        // rest.
-        for _ in 0..5 {
-            let (read, counts) =
-                streamed::read_streamed_with(ctx.clone(), &bytes, &two_threads(), plan, &|_| {})
-                    .unwrap()
-                    .unwrap();
-            assert_eq!(json_of(&read), json_of(&fresh), "{plan:?}");
-            apart.push(counts.scanned_apart);
-        }
-        assert!(apart[0] > 1000, "{apart:?}");
-        if alone_when_templated {
-            assert_eq!(apart[3..], [0, 0], "{apart:?}");
-        } else {
-            assert!(apart[4] > 1000, "{apart:?}");
+        // from which the fourth builds its part.
+        let counts = reads_again(&bytes, plan, 7, "synthetic").unwrap();
+        let apart: Vec<usize> = counts.iter().map(|c| c.scanned_apart).collect();
+        let templated: Vec<usize> = counts.iter().map(|c| c.templated_apart).collect();
+        let seen = format!("{plan:?} {apart:?} {templated:?}");
+        assert!(apart[0] > 1000 && templated[..3] == [0, 0, 0], "{seen}");
+        match (alone_when_templated, match_apart) {
+            (true, true) => {
+                assert_eq!(apart[3], 0, "{seen}");
+                assert!(apart[4..].iter().all(|&n| n > 1000), "{seen}");
+                // Ops past the cut the fourth read learnt on its own.
+                assert_eq!(templated[5..], apart[5..], "{seen}");
+            }
+            (true, false) => assert_eq!(apart[3..], [0; 4], "{seen}"),
+            _ => assert!(apart[3..].iter().all(|&n| n > 1000) && templated[3..] == [0; 4]),
         }
     }
+}
+
+/// Every corpus model read again and again into one context on two
+/// threads, the other thread matching templates once it may, gives the
+/// program one thread reads into a context read as often, handles
+/// included.
+#[test]
+fn reads_again_on_two_threads_equal_one_thread_on_the_corpus() {
+    let Some((_, models)) = corpus_models() else {
+        return;
+    };
+    let kept = own_kept();
+    let mut templated = 0;
+    for path in models {
+        let name = path.to_string_lossy();
+        let bytes = std::fs::read(&path).unwrap();
+        let plan = threads::Plan {
+            min_bytes: 0,
+            wait_min_bytes: 0,
+            match_min_bytes: 0,
+            kept,
+            patience_per_op: std::time::Duration::from_secs(1),
+            patience: std::time::Duration::from_secs(60),
+            pace: false,
+            ..Default::default()
+        };
+        let counts = reads_again(&bytes, plan, 6, &name).unwrap_or_default();
+        templated += counts.iter().map(|c| c.templated_apart).sum::<usize>();
+    }
+    assert!(
+        templated > 100,
+        "only {templated} ops matched on the other thread"
+    );
 }
 
 /// An error late in the file, in the part a second thread scans, fails the

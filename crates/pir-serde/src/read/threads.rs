@@ -249,25 +249,32 @@ pub(super) fn lending(
         return None;
     }
     let at = cut(text, plan)?;
-    // A model read again: the thread matches its ops against the context's
-    // templates, counting from where the last read of the text stood.
-    let matching = |kept: Option<&Box<super::Kept>>| {
-        let kept = kept?;
-        let seeds = kept.seeds.as_ref().filter(|s| s.fit(text.len(), at))?;
-        kept.templates.in_use()?;
-        Some(Matching {
-            templates: kept.templates.lend(),
-            seeds: seeds.clone(),
-        })
+    // A text read before: no second thread when its cut lay inside an op;
+    // for a model read again, the thread matches its ops against the
+    // context's templates, counting from where the last read stood.
+    let lent_again = |kept: Option<&Box<super::Kept>>| {
+        let Some(kept) = kept else {
+            return Some(None);
+        };
+        if kept.past_cut == Some((text.len(), at)) {
+            return None;
+        }
+        let seeds = kept.seeds.as_ref().filter(|s| s.fit(text.len(), at));
+        let matching = match seeds {
+            Some(seeds) if plan.match_apart && kept.templates.in_use().is_some() => {
+                Some(Matching {
+                    templates: kept.templates.lend(),
+                    seeds: seeds.clone(),
+                })
+            }
+            _ => None,
+        };
+        if matching.is_some() && text.len() < plan.match_min_bytes {
+            return None;
+        }
+        Some(matching)
     };
-    let matching = if plan.match_apart {
-        ctx.peek_kept(matching)
-    } else {
-        None
-    };
-    if matching.is_some() && text.len() < plan.match_min_bytes {
-        return None;
-    }
+    let matching = ctx.peek_kept(lent_again)?;
     let kept = plan.kept.or_else(Kept::global)?;
     let rest = text.len().saturating_sub(at);
     let batch_ops = (super::approx_ops(rest) / BATCHES).clamp(MIN_BATCH_OPS, MAX_BATCH_OPS);
@@ -329,6 +336,8 @@ fn read_lent<'a>(
     match reader.read_ops_until(s, list, dest, cut, false)? {
         Reached::End => return Ok(()),
         Reached::Past => {
+            // So will the next read of the text: it lends nothing.
+            reader.kept.past_cut = Some((s.text().len(), cut));
             lent.give_up();
             reader.read_ops_until(s, list, dest, usize::MAX, true)?;
             return Ok(());

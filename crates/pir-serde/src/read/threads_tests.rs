@@ -307,6 +307,46 @@ fn reads_again_on_two_threads_equal_one_thread_on_the_corpus() {
     );
 }
 
+/// A text whose cut lay inside an op (in a region) is read on one thread
+/// when read again: the cut would lie there again.
+#[test]
+fn texts_cut_inside_an_op_are_not_lent_again() {
+    let Some((_, models)) = corpus_models() else {
+        return;
+    };
+    let plan = threads::Plan {
+        min_bytes: 0,
+        kept: own_kept(),
+        ..Default::default()
+    };
+    let mut past = 0;
+    for path in models {
+        let bytes = std::fs::read(&path).unwrap();
+        let text = std::str::from_utf8(&bytes).unwrap();
+        let ctx = pir_dialects::pd_op_context();
+        let Ok(Some(_)) =
+            streamed::read_streamed_with(ctx.clone(), &bytes, &two_threads(), plan, &|_| {})
+        else {
+            continue;
+        };
+        let past_cut = ctx.peek_kept(|kept: Option<&Box<Kept>>| kept.and_then(|k| k.past_cut));
+        let lent = threads::lending(&ctx, text, &two_threads(), plan).is_some();
+        match past_cut {
+            Some(cut) => {
+                assert_eq!(
+                    cut,
+                    (text.len(), threads::cut(text, plan).unwrap()),
+                    "{path:?}"
+                );
+                assert!(!lent, "{path:?}");
+                past += 1;
+            }
+            None => assert!(lent || threads::cut(text, plan).is_none(), "{path:?}"),
+        }
+    }
+    assert!(past > 0, "no corpus model is cut inside an op");
+}
+
 /// An error late in the file, in the part a second thread scans, fails the
 /// threaded read as it fails one thread: with the whole-document reader's error.
 #[test]

@@ -393,9 +393,9 @@ struct Kept {
     /// were nearly all built from templates had met at the cut: where the
     /// scanning thread counts from on the next read of the same text.
     seeds: Option<Arc<template_lent::Seeds>>,
-    /// The length and the cut of the last text whose cut lay inside an op
-    /// (in a region, most often): read again, it is read on one thread.
-    past_cut: Option<(usize, usize)>,
+    /// The length of the last text whose cut lay inside an op (in a
+    /// region, most often): read again, it is read on one thread.
+    past_cut: Option<usize>,
     /// The last read's buffers, emptied.
     buffers: tables::Buffers<'static>,
 }

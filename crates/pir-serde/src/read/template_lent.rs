@@ -151,6 +151,11 @@ impl Seeds {
         }
     }
 
+    /// The length of the text they were counted in.
+    pub(super) fn text_len(&self) -> usize {
+        self.len
+    }
+
     /// Whether these are the counts at the cut `at` of a text of `len` bytes.
     pub(super) fn fit(&self, len: usize, at: usize) -> bool {
         self.len == len && self.at == at

@@ -248,33 +248,34 @@ pub(super) fn lending(
     if text.len() < plan.min_bytes || threads(options) < 2 {
         return None;
     }
-    let at = cut(text, plan)?;
-    // A text read before: no second thread when its cut lay inside an op;
-    // for a model read again, the thread matches its ops against the
-    // context's templates, counting from where the last read stood.
-    let lent_again = |kept: Option<&Box<super::Kept>>| {
+    // A text as long as one read before is most likely the same again (a
+    // different one loses no more than the second thread): no second
+    // thread when its cut lay inside an op, or when it is short and built
+    // from templates; otherwise, built from templates, the thread matches
+    // its ops against them, counting from where the last read stood.
+    let len = text.len();
+    let again = |kept: Option<&Box<super::Kept>>| {
         let Some(kept) = kept else {
             return Some(None);
         };
-        if kept.past_cut == Some((text.len(), at)) {
+        if kept.past_cut == Some(len) {
             return None;
         }
-        let seeds = kept.seeds.as_ref().filter(|s| s.fit(text.len(), at));
-        let matching = match seeds {
+        let seeds = kept.seeds.as_ref().filter(|s| s.text_len() == len);
+        match seeds {
+            Some(_) if len < plan.match_min_bytes => None,
             Some(seeds) if plan.match_apart && kept.templates.in_use().is_some() => {
-                Some(Matching {
+                Some(Some(Matching {
                     templates: kept.templates.lend(),
                     seeds: seeds.clone(),
-                })
+                }))
             }
-            _ => None,
-        };
-        if matching.is_some() && text.len() < plan.match_min_bytes {
-            return None;
+            _ => Some(None),
         }
-        Some(matching)
     };
-    let matching = ctx.peek_kept(lent_again)?;
+    let matching = ctx.peek_kept(again)?;
+    let at = cut(text, plan)?;
+    let matching = matching.filter(|m| m.seeds.fit(len, at));
     let kept = plan.kept.or_else(Kept::global)?;
     let rest = text.len().saturating_sub(at);
     let batch_ops = (super::approx_ops(rest) / BATCHES).clamp(MIN_BATCH_OPS, MAX_BATCH_OPS);
@@ -337,7 +338,7 @@ fn read_lent<'a>(
         Reached::End => return Ok(()),
         Reached::Past => {
             // So will the next read of the text: it lends nothing.
-            reader.kept.past_cut = Some((s.text().len(), cut));
+            reader.kept.past_cut = Some(s.text().len());
             lent.give_up();
             reader.read_ops_until(s, list, dest, usize::MAX, true)?;
             return Ok(());

@@ -333,11 +333,7 @@ fn texts_cut_inside_an_op_are_not_lent_again() {
         let lent = threads::lending(&ctx, text, &two_threads(), plan).is_some();
         match past_cut {
             Some(cut) => {
-                assert_eq!(
-                    cut,
-                    (text.len(), threads::cut(text, plan).unwrap()),
-                    "{path:?}"
-                );
+                assert_eq!(cut, text.len(), "{path:?}");
                 assert!(!lent, "{path:?}");
                 past += 1;
             }

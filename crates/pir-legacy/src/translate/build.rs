@@ -175,16 +175,33 @@ impl<'d> Translator<'d> {
 
     /// `pd_op.full_int_array` of int64 on the CPU.
     pub fn build_full_int_array(&mut self, block: BlockId, values: &[i64]) -> Result<ValueId> {
+        let (ty, attrs) = self.full_int_array_parts(values)?;
+        Ok(self.built_full_int_array(block, ty, attrs))
+    }
+
+    /// The type and attributes (value, data type) of a `full_int_array` of
+    /// `values`.
+    fn full_int_array_parts(&self, values: &[i64]) -> Result<(Type, [Attribute; 2])> {
         let ty = self.tensor(DataType::Int64, &[values.len() as i64])?;
-        let ctx = self.ctx.clone();
+        let ctx = &self.ctx;
         let value = self.memo.borrow_mut().int64_array(values, || {
             let items: InlineVec<Attribute, 8> = values
                 .iter()
                 .map(|&v| ctx.intern_attr(I64Attr(v)))
                 .collect();
-            ArrayAttr::get(&ctx, &items)
+            ArrayAttr::get(ctx, &items)
         });
-        let dtype = self.data_type_attr(DataType::Int64);
+        Ok((ty, [value, self.data_type_attr(DataType::Int64)]))
+    }
+
+    /// The `pd_op.full_int_array` of type `ty` and attributes value and
+    /// data type, on the CPU.
+    fn built_full_int_array(
+        &mut self,
+        block: BlockId,
+        ty: Type,
+        [value, dtype]: [Attribute; 2],
+    ) -> ValueId {
         let op = self.built_op(
             block,
             false,
@@ -193,16 +210,23 @@ impl<'d> Translator<'d> {
             &[ty],
             (&["value", "dtype", "place"], &[value, dtype, self.k.cpu]),
         );
-        Ok(self.program.result(op, 0))
+        self.program.result(op, 0)
     }
 
-    /// `full_int_array` from an IntArray attribute.
+    /// `full_int_array` from an IntArray attribute. Its type and attributes
+    /// are remembered by the attribute in the context memo (ops of a type
+    /// repeat their shapes and axes).
     pub fn full_int_array_from_attr(&mut self, block: BlockId, attr: Attribute) -> Result<ValueId> {
+        if let Some((ty, attrs)) = self.memo.get_mut().int_array_of_attr(attr) {
+            return Ok(self.built_full_int_array(block, ty, attrs));
+        }
         let ctx = self.ctx.clone();
         let values = ctx
             .attr_as::<IntArrayAttr>(attr)
             .ok_or_else(|| self.err("expected an integer list for a mutable IntArray attribute"))?;
-        self.build_full_int_array(block, &values.0)
+        let (ty, attrs) = self.full_int_array_parts(&values.0)?;
+        self.memo.get_mut().keep_int_array_of_attr(attr, ty, attrs);
+        Ok(self.built_full_int_array(block, ty, attrs))
     }
 
     fn dense_of(&self, v: ValueId) -> Result<(Type, crate::desc::Dims)> {

@@ -48,6 +48,9 @@ pub(crate) struct ContextMemo {
     /// Type and attributes (shape, value, data type, place) of the `full`
     /// made for a scalar attribute, by that attribute.
     full_of_attr: FxHashMap<Attribute, (Type, [Attribute; 4])>,
+    /// Type and attributes (value, data type) of the `full_int_array` made
+    /// for an int array attribute, by that attribute.
+    int_array_of_attr: FxHashMap<Attribute, (Type, [Attribute; 2])>,
     /// Final dictionaries of ops with their definition facts, keys and
     /// values (see [`ContextMemo::finished_dict`]).
     finished: Vec<FinishedKey>,
@@ -444,6 +447,19 @@ impl ContextMemo {
         }
     }
 
+    /// The type and attributes (value, data type) of the `full_int_array`
+    /// made for int array attribute `attr`, when made before.
+    pub fn int_array_of_attr(&self, attr: Attribute) -> Option<(Type, [Attribute; 2])> {
+        self.int_array_of_attr.get(&attr).copied()
+    }
+
+    /// Remembers [`ContextMemo::int_array_of_attr`] (within [`MAX_ENTRIES`]).
+    pub fn keep_int_array_of_attr(&mut self, attr: Attribute, ty: Type, attrs: [Attribute; 2]) {
+        if self.int_array_of_attr.len() < MAX_ENTRIES {
+            self.int_array_of_attr.insert(attr, (ty, attrs));
+        }
+    }
+
     /// The final dictionary of an op with the definition facts `facts`
     /// and the map's `values` in order: for a map in declared order
     /// ([`super::super::general::in_declared_order`]) `keys` is empty, for a map
@@ -719,6 +735,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, mut memo: ContextMemo) {
         memo.finished_by_hash.len(),
         memo.parameter_dicts.len(),
         memo.full_of_attr.len(),
+        memo.int_array_of_attr.len(),
         memo.general_attrs.len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {

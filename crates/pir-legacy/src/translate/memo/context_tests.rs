@@ -82,3 +82,21 @@ fn a_variable_type_is_kept_for_its_element_type_and_dims() {
     let fp64 = memo.tensor_type_at((1, 3), other_elem, &[4], || Err("made"));
     assert_eq!(fp64, Err("made"));
 }
+
+#[test]
+fn an_int_array_full_is_kept_by_its_attribute_apart_from_scalar_fulls() {
+    let ctx = IrContext::new();
+    let (a, b, c) = (
+        ctx.intern_attr(pir_core::builtin::I32Attr(1)),
+        ctx.intern_attr(pir_core::builtin::I32Attr(2)),
+        ctx.intern_attr(pir_core::builtin::I32Attr(3)),
+    );
+    let ty = DenseTensorType::get(&ctx, ctx.intern_type(ScalarType::I64), &[2]);
+    let mut memo = ContextMemo::default();
+    assert_eq!(memo.int_array_of_attr(a), None);
+    memo.keep_int_array_of_attr(a, ty, [b, c]);
+    assert_eq!(memo.int_array_of_attr(a), Some((ty, [b, c])));
+    assert_eq!(memo.int_array_of_attr(b), None);
+    // The same attribute asked for a scalar's `full` is not an int array's.
+    assert_eq!(memo.full_of_attr(a), None);
+}

@@ -12,7 +12,7 @@ use super::attrs::{self, AttrMap};
 use super::general::{def, has_attr, target_name, Hooks, Landing};
 use super::values::{self, ScopeId, VarInfo};
 use super::{OpSite, Translator};
-use crate::desc::{AttrValue, OpDesc, VarKind};
+use crate::desc::{OpDesc, VarKind};
 use crate::error::Result;
 
 impl<'d> Translator<'d> {
@@ -264,19 +264,13 @@ impl<'d> Translator<'d> {
     }
 
     /// The attributes of `feed` and `fetch`: the variable's name and the
-    /// legacy op's column.
-    /// Both are the memo's (most models feed and fetch the same names and
-    /// columns each time they are read).
+    /// legacy op's column ([`Translator::feed_fetch_attrs_of`]).
     fn feed_fetch_attrs(&self, op: &OpDesc<'d>, name: &str) -> Result<AttrMap<'d>> {
         let col = self.int_attr(op, "col")?.unwrap_or(0);
-        let ctx = &*self.ctx;
-        let mut memo = self.memo.borrow_mut();
-        let mut kept = |kind, v: AttrValue<'_>| {
-            memo.attr(kind, Some(&v), || attrs::translate(ctx, kind, Some(&v)))
-        };
+        let [name, col] = self.feed_fetch_attrs_of(name, col);
         let mut m = AttrMap::new();
-        m.set("name", kept(AttrKind::Str, AttrValue::String(name)));
-        m.set("col", kept(AttrKind::Int32, AttrValue::Int(col)));
+        m.push_new("name", name);
+        m.push_new("col", col);
         Ok(m)
     }
 

@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use pir_core::builtin::StrAttr;
 use pir_core::Attribute;
-use pir_dialects::op_def::OpDef;
+use pir_dialects::op_def::{AttrKind, OpDef};
 
 use super::MAX_ENTRIES;
-use crate::desc::name_eq;
+use crate::desc::{name_eq, AttrValue};
+use crate::translate::attrs;
 use crate::translate::plan::Plan;
 use crate::translate::values::Declared;
 use crate::translate::{TargetPlan, Translator};
@@ -63,6 +64,8 @@ pub(crate) struct Lookups {
     plans: Cell<usize>,
     /// [`Translator::parameter_name`].
     params: Cell<usize>,
+    /// [`Translator::feed_fetch_attrs_of`].
+    feed_fetch: Cell<usize>,
     /// The general path's attributes by the op's attribute bytes
     /// ([`super::ContextMemo::general_attrs`]).
     attrs: Cell<usize>,
@@ -156,6 +159,36 @@ impl<'d> Translator<'d> {
         made
     }
 
+    /// The `name` and `col` attributes of a `feed` or `fetch` of variable
+    /// `name` at column `col`: those the look-up of the same number in the
+    /// last translation in this context found, when for the same name and
+    /// column (a model feeds and fetches alike each time it is read), else
+    /// the memo's by their values.
+    pub fn feed_fetch_attrs_of(&self, name: &str, col: i32) -> [Attribute; 2] {
+        let seq = next(&self.lookups.feed_fetch);
+        let mut memo = self.memo.borrow_mut();
+        if let Some(&(kept_col, kept)) = memo.feed_fetch_attrs.get(seq) {
+            let same = kept_col == col
+                && self
+                    .ctx
+                    .attr_as::<StrAttr>(kept[0])
+                    .is_some_and(|s| name_eq(&s.0, name));
+            if same {
+                return kept;
+            }
+        }
+        let ctx = &*self.ctx;
+        let mut kept = |kind, v: AttrValue<'_>| {
+            memo.attr(kind, Some(&v), || attrs::translate(ctx, kind, Some(&v)))
+        };
+        let made = [
+            kept(AttrKind::Str, AttrValue::String(name)),
+            kept(AttrKind::Int32, AttrValue::Int(col)),
+        ];
+        memo.feed_fetch_attrs.keep(seq, Some((col, made)));
+        made
+    }
+
     /// The plan of legacy op type `op_type` into `def` ([`super::plan`],
     /// asked once per context), the answer of the look-up of the same
     /// number in the last translation in this context when it was for the
@@ -208,6 +241,25 @@ mod tests {
             outputs: vec![slot("Out", out)],
             attrs: vec![],
             is_target: None,
+        }
+    }
+
+    /// A `feed` (`fetch` when `fetch`) of `var` at column `col`.
+    fn feed_fetch(fetch: bool, var: &str, col: i32) -> proto::OpDesc {
+        let (ty, x, out) = if fetch {
+            ("fetch", var, "fetch")
+        } else {
+            ("feed", "feed", var)
+        };
+        let col = proto::op_desc::Attr {
+            name: "col".into(),
+            r#type: proto::AttrType::Int as i32,
+            i: Some(col),
+            ..Default::default()
+        };
+        proto::OpDesc {
+            attrs: vec![col],
+            ..unary(ty, x, out)
         }
     }
 
@@ -280,6 +332,33 @@ mod tests {
             // Then with its own answers kept.
             for _ in 0..2 {
                 assert_eq!(printed(bytes, &ctx), alone);
+            }
+        }
+    }
+
+    /// Feeds and fetches of other names or columns than the last
+    /// translation's in a context are named and numbered as their own.
+    #[test]
+    fn feeds_and_fetches_of_other_names_and_columns_translate_as_alone() {
+        let declared = || vars(&[("x", 2), ("y", 2), ("z", 2)]);
+        let model = |a: &str, b: &str, col: i32| {
+            let ops = vec![
+                feed_fetch(false, a, col),
+                unary("relu", a, b),
+                feed_fetch(true, b, col),
+            ];
+            program(declared(), ops)
+        };
+        let first = model("x", "y", 0);
+        for bytes in [model("y", "x", 0), model("x", "y", 1), model("x", "z", 0)] {
+            let alone = printed(&bytes, &pir_dialects::pd_op_context());
+            assert!(alone.is_ok(), "{alone:?}");
+            let ctx = pir_dialects::pd_op_context();
+            for _ in 0..2 {
+                assert!(printed(&first, &ctx).is_ok());
+            }
+            for _ in 0..2 {
+                assert_eq!(printed(&bytes, &ctx), alone);
             }
         }
     }

@@ -94,6 +94,10 @@ pub(crate) struct ContextMemo {
     /// [`super::super::Translator::parameter_name`] the last translation
     /// made found.
     pub param_names: Answers<Attribute>,
+    /// The column and the `name` and `col` attributes each look-up of
+    /// [`super::super::Translator::feed_fetch_attrs_of`] the last
+    /// translation made found.
+    pub feed_fetch_attrs: Answers<(i32, [Attribute; 2])>,
     /// The key in `general_attrs` of each look-up there the last translation
     /// made (see [`ContextMemo::general_attrs`]).
     general_attr_keys: Answers<u64>,

@@ -46,16 +46,9 @@ impl<'d> Translator<'d> {
         let x2 = self.build_reshape(dst, xv, &mul_flat_shape(&xs, xn))?;
         let y2 = self.build_reshape(dst, yv, &mul_flat_shape(&ys, yn))?;
         let results = self.general_outputs(site, &self.plan(op, d))?;
-        let ctx = self.ctx.clone();
         let mut m = AttrMap::new();
-        m.set(
-            "transpose_x",
-            ctx.intern_attr(pir_core::builtin::BoolAttr(false)),
-        );
-        m.set(
-            "transpose_y",
-            ctx.intern_attr(pir_core::builtin::BoolAttr(false)),
-        );
+        m.set("transpose_x", self.k.bool_false);
+        m.set("transpose_y", self.k.bool_false);
         self.create_with_outputs(site, d.name.as_str(), &[Some(x2), Some(y2)], results, m);
         if let Some(&out) = op.output("Out").and_then(|v| v.first()) {
             let ov = self.lookup(scope, out)?.value;

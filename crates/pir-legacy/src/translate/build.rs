@@ -92,28 +92,41 @@ impl<'d> Translator<'d> {
         dtype: DataType,
         place: Place,
     ) -> Result<ValueId> {
+        let (ty, attrs) = self.full_parts(shape, value, dtype, place)?;
+        Ok(self.built_full(block, at_front, ty, attrs))
+    }
+
+    /// The type and attributes (shape, value, data type, place) of the
+    /// `pd_op.full` of [`Translator::build_full`].
+    pub(super) fn full_parts(
+        &self,
+        shape: &[i64],
+        value: f64,
+        dtype: DataType,
+        place: Place,
+    ) -> Result<(Type, [Attribute; 4])> {
         let ty = self.tensor(dtype, shape)?;
-        let ctx = self.ctx.clone();
+        let ctx = &self.ctx;
         let shape = match shape {
             [1] => self.k.shape1,
-            _ => IntArrayAttr::get(&ctx, shape),
+            _ => IntArrayAttr::get(ctx, shape),
         };
         let place = if place == Place::cpu() {
             self.k.cpu
         } else {
-            PlaceAttr::get(&ctx, place)
+            PlaceAttr::get(ctx, place)
         };
         let value_attr = self
             .memo
             .borrow_mut()
-            .double(value, || F64Attr::get(&ctx, value));
+            .double(value, || F64Attr::get(ctx, value));
         let dtype_attr = self.data_type_attr(dtype);
-        Ok(self.built_full(block, at_front, ty, [shape, value_attr, dtype_attr, place]))
+        Ok((ty, [shape, value_attr, dtype_attr, place]))
     }
 
     /// The `pd_op.full` of type `ty` and attributes shape, value, data type
     /// and place.
-    fn built_full(
+    pub(super) fn built_full(
         &mut self,
         block: BlockId,
         at_front: bool,
@@ -292,10 +305,7 @@ impl<'d> Translator<'d> {
             &[ty],
             (
                 &["bias", "bias_after_scale"],
-                &[
-                    F32Attr::get(&ctx, 0.0),
-                    ctx.intern_attr(pir_core::builtin::BoolAttr(true)),
-                ],
+                &[F32Attr::get(&ctx, 0.0), self.k.bool_true],
             ),
         );
         Ok(self.program.result(op, 0))

@@ -4,7 +4,6 @@
 //! `while` → `pd_op.while` (each loop variable a block argument, the body
 //! yielding the new condition and loop variables).
 
-use pir_core::builtin::BoolAttr;
 use pir_core::{BlockId, InsertPoint, Type, ValueId};
 use pir_dialects::pd_op::attrs::Place;
 
@@ -107,7 +106,7 @@ impl<'d> Translator<'d> {
             AttrMap::new(),
             0,
         );
-        let t = self.ctx.intern_attr(BoolAttr(true));
+        let t = self.k.bool_true;
         if let Some(m) = self.attr_map(if_op) {
             m.set("fake_false_branch", t);
         }
@@ -120,7 +119,12 @@ impl<'d> Translator<'d> {
 
     /// A zero `full` (dims made non-negative) or an empty `create_array` at
     /// the start of a fake false branch (`InsertInitOpOrCreateArrayToBlock`).
+    /// A `full`'s type and attributes are remembered by the branch value's
+    /// type in the context memo (a model's branches yield a few types).
     fn init_value(&mut self, block: BlockId, ty: Type) -> Result<ValueId> {
+        if let Some((full_ty, attrs)) = self.memo.get_mut().zero_full_of_type(ty) {
+            return Ok(self.built_full(block, true, full_ty, attrs));
+        }
         if let Some(d) = values::as_dense(&self.ctx, ty) {
             let dims: Vec<i64> = d.dims.iter().map(|x| x.abs()).collect();
             let dtype = self
@@ -128,7 +132,11 @@ impl<'d> Translator<'d> {
                 .type_as::<pir_core::builtin::ScalarType>(d.dtype)
                 .map(|s| pir_dialects::pd_op::DataType::of_scalar(*s))
                 .ok_or_else(|| self.err("fake branch value of unknown element type"))?;
-            return self.build_full(block, true, &dims, 0.0, dtype, Place::cpu());
+            let (full_ty, attrs) = self.full_parts(&dims, 0.0, dtype, Place::cpu())?;
+            self.memo
+                .get_mut()
+                .keep_zero_full_of_type(ty, full_ty, attrs);
+            return Ok(self.built_full(block, true, full_ty, attrs));
         }
         if let Some(a) = self
             .ctx

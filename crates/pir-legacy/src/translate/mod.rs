@@ -204,6 +204,10 @@ pub(crate) struct Consts {
     pub true1: Attribute,
     /// `[false]`
     pub false1: Attribute,
+    /// `true`
+    pub bool_true: Attribute,
+    /// `false`
+    pub bool_false: Attribute,
     /// Symbols of the attributes the writer emits for parameters, in order.
     pub param_syms: [Symbol; 7],
     /// `stop_gradient`
@@ -255,6 +259,8 @@ impl Consts {
         Consts {
             true1: bool_array(ctx, &[true]),
             false1: bool_array(ctx, &[false]),
+            bool_true: ctx.intern_attr(pir_core::builtin::BoolAttr(true)),
+            bool_false: ctx.intern_attr(pir_core::builtin::BoolAttr(false)),
             param_syms: PARAM_ATTRS.map(|n| ctx.symbol(n)),
             stop_gradient: ctx.symbol("stop_gradient"),
             persistable: ctx.symbol("persistable"),

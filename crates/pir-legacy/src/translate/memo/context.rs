@@ -48,6 +48,9 @@ pub(crate) struct ContextMemo {
     /// Type and attributes (shape, value, data type, place) of the `full`
     /// made for a scalar attribute, by that attribute.
     full_of_attr: FxHashMap<Attribute, (Type, [Attribute; 4])>,
+    /// Type and attributes of the zero `full` a fake false branch yields
+    /// for a value of a type, by that type.
+    zero_full_of_type: FxHashMap<Type, (Type, [Attribute; 4])>,
     /// Type and attributes (value, data type) of the `full_int_array` made
     /// for an int array attribute, by that attribute.
     int_array_of_attr: FxHashMap<Attribute, (Type, [Attribute; 2])>,
@@ -451,6 +454,19 @@ impl ContextMemo {
         }
     }
 
+    /// The type and attributes of the zero `full` a fake false branch
+    /// yields for a value of type `ty`, when made before.
+    pub fn zero_full_of_type(&self, ty: Type) -> Option<(Type, [Attribute; 4])> {
+        self.zero_full_of_type.get(&ty).copied()
+    }
+
+    /// Remembers [`ContextMemo::zero_full_of_type`] (within [`MAX_ENTRIES`]).
+    pub fn keep_zero_full_of_type(&mut self, ty: Type, full: Type, attrs: [Attribute; 4]) {
+        if self.zero_full_of_type.len() < MAX_ENTRIES {
+            self.zero_full_of_type.insert(ty, (full, attrs));
+        }
+    }
+
     /// The type and attributes (value, data type) of the `full_int_array`
     /// made for int array attribute `attr`, when made before.
     pub fn int_array_of_attr(&self, attr: Attribute) -> Option<(Type, [Attribute; 2])> {
@@ -740,6 +756,7 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, mut memo: ContextMemo) {
         memo.parameter_dicts.len(),
         memo.full_of_attr.len(),
         memo.int_array_of_attr.len(),
+        memo.zero_full_of_type.len(),
         memo.general_attrs.len(),
     ];
     if sizes.iter().any(|&n| n > MAX_ENTRIES) {

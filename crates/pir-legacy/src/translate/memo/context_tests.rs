@@ -100,3 +100,19 @@ fn an_int_array_full_is_kept_by_its_attribute_apart_from_scalar_fulls() {
     // The same attribute asked for a scalar's `full` is not an int array's.
     assert_eq!(memo.full_of_attr(a), None);
 }
+
+#[test]
+fn a_fake_branch_full_is_kept_by_the_branch_value_type() {
+    let ctx = IrContext::new();
+    let f32_type = ctx.intern_type(ScalarType::F32);
+    let (with_unknown, known) = (
+        DenseTensorType::get(&ctx, f32_type, &[-1, 3]),
+        DenseTensorType::get(&ctx, f32_type, &[1, 3]),
+    );
+    let a = ctx.intern_attr(pir_core::builtin::I32Attr(1));
+    let mut memo = ContextMemo::default();
+    assert_eq!(memo.zero_full_of_type(with_unknown), None);
+    memo.keep_zero_full_of_type(with_unknown, known, [a; 4]);
+    assert_eq!(memo.zero_full_of_type(with_unknown), Some((known, [a; 4])));
+    assert_eq!(memo.zero_full_of_type(known), None);
+}

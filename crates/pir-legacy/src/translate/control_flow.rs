@@ -85,7 +85,7 @@ impl<'d> Translator<'d> {
 
         let false_region = self.program.op_region(if_op, 1);
         let false_block = self.program.add_block(false_region);
-        let false_scope = self.scopes.inner(scope);
+        let false_scope = self.scopes.inner_with_room(scope, outputs.len());
         let mut false_yields = Vec::with_capacity(outputs.len());
         for (i, &name) in outputs.iter().enumerate() {
             let v = match self.scopes.get(false_scope, name) {

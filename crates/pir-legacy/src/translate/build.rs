@@ -57,7 +57,11 @@ impl<'d> Translator<'d> {
             .enumerate()
             .all(|(i, k)| keys[..i].iter().all(|j| j != k)));
         debug_assert_eq!(keys.len(), values.len());
-        let mut map = AttrMap::new();
+        // Room for `stop_gradient` too, which no builder names itself: a
+        // map past the inline room is made on the heap at once rather than
+        // moved there when the flag comes.
+        debug_assert!(!keys.contains(&"stop_gradient"));
+        let mut map = AttrMap::with_capacity(keys.len() + 1);
         if !keys.is_empty() {
             let order = self.memo.get_mut().builder_order(keys);
             for &i in order.iter() {
@@ -71,7 +75,7 @@ impl<'d> Translator<'d> {
         } else {
             self.bool_lists.get(&self.ctx, &vec![true; results.len()])
         };
-        map.set("stop_gradient", stop);
+        map.push_new("stop_gradient", stop);
         let at = if at_front {
             InsertPoint::BlockStart(block)
         } else {

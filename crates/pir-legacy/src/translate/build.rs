@@ -14,6 +14,48 @@ use super::values::{self, ScopeId, VarInfo};
 use super::{memo, Translator};
 use crate::error::Result;
 use crate::inline::InlineVec;
+use std::sync::OnceLock;
+
+/// The attribute names an op builder sets, in the order it sets them, with
+/// the order its map lists them in: a pure function of the names, worked
+/// out once per process, so an op made by a builder finds it without a
+/// look-up.
+pub(super) struct BuilderKeys {
+    names: &'static [&'static str],
+    order: OnceLock<Box<[usize]>>,
+}
+
+impl BuilderKeys {
+    /// The names `names`, distinct and without `stop_gradient` (which
+    /// [`Translator::built_op`] appends).
+    const fn new(names: &'static [&'static str]) -> Self {
+        BuilderKeys {
+            names,
+            order: OnceLock::new(),
+        }
+    }
+
+    /// The indices of the names in the order the builder's map lists them.
+    fn order(&self) -> &[usize] {
+        self.order
+            .get_or_init(|| memo::map_order(self.names.iter().copied()).to_vec().into())
+    }
+}
+
+/// A builder that sets no attribute of its own.
+static NO_KEYS: BuilderKeys = BuilderKeys::new(&[]);
+/// `FullOp::Build`.
+static FULL_KEYS: BuilderKeys = BuilderKeys::new(&["shape", "value", "dtype", "place"]);
+/// `FullIntArrayOp::Build`.
+static FULL_INT_ARRAY_KEYS: BuilderKeys = BuilderKeys::new(&["value", "dtype", "place"]);
+/// `ScaleOp::Build`.
+static SCALE_KEYS: BuilderKeys = BuilderKeys::new(&["bias", "bias_after_scale"]);
+/// `StackOp::Build`.
+static STACK_KEYS: BuilderKeys = BuilderKeys::new(&["axis"]);
+/// `DataOp::Build`.
+static DATA_KEYS: BuilderKeys = BuilderKeys::new(&["name", "shape", "dtype", "place"]);
+/// `CreateArrayOp::Build`.
+static CREATE_ARRAY_KEYS: BuilderKeys = BuilderKeys::new(&["dtype"]);
 
 impl<'d> Translator<'d> {
     fn tensor(&self, dtype: DataType, dims: &[i64]) -> Result<Type> {
@@ -47,25 +89,25 @@ impl<'d> Translator<'d> {
         name: &'static str,
         operands: &[Option<ValueId>],
         results: &[Type],
-        (keys, values): (&'static [&'static str], &[Attribute]),
+        (keys, values): (&'static BuilderKeys, &[Attribute]),
     ) -> pir_core::OpId {
         // `Op::Build` fills a map of its own, then copies it entry by entry
         // (in that map's order) into the operation's map. (Builders name
         // each attribute once.)
-        debug_assert!(keys
+        let names = keys.names;
+        debug_assert!(names
             .iter()
             .enumerate()
-            .all(|(i, k)| keys[..i].iter().all(|j| j != k)));
-        debug_assert_eq!(keys.len(), values.len());
+            .all(|(i, k)| names[..i].iter().all(|j| j != k)));
+        debug_assert_eq!(names.len(), values.len());
         // Room for `stop_gradient` too, which no builder names itself: a
         // map past the inline room is made on the heap at once rather than
         // moved there when the flag comes.
-        debug_assert!(!keys.contains(&"stop_gradient"));
-        let mut map = AttrMap::with_capacity(keys.len() + 1);
-        if !keys.is_empty() {
-            let order = self.memo.get_mut().builder_order(keys);
-            for &i in order.iter() {
-                if let (Some(&k), Some(&v)) = (keys.get(i), values.get(i)) {
+        debug_assert!(!names.contains(&"stop_gradient"));
+        let mut map = AttrMap::with_capacity(names.len() + 1);
+        if !names.is_empty() {
+            for &i in keys.order() {
+                if let (Some(&k), Some(&v)) = (names.get(i), values.get(i)) {
                     map.push_new(k, v);
                 }
             }
@@ -143,10 +185,7 @@ impl<'d> Translator<'d> {
             "pd_op.full",
             &[],
             &[ty],
-            (
-                &["shape", "value", "dtype", "place"],
-                &[shape, value, dtype, place],
-            ),
+            (&FULL_KEYS, &[shape, value, dtype, place]),
         );
         self.program.result(op, 0)
     }
@@ -225,7 +264,7 @@ impl<'d> Translator<'d> {
             "pd_op.full_int_array",
             &[],
             &[ty],
-            (&["value", "dtype", "place"], &[value, dtype, self.k.cpu]),
+            (&FULL_INT_ARRAY_KEYS, &[value, dtype, self.k.cpu]),
         );
         self.program.result(op, 0)
     }
@@ -284,7 +323,7 @@ impl<'d> Translator<'d> {
             name,
             &[Some(x), Some(array)],
             &[ty],
-            (&[], &[]),
+            (&NO_KEYS, &[]),
         );
         Ok(self.program.result(op, 0))
     }
@@ -307,10 +346,7 @@ impl<'d> Translator<'d> {
             "pd_op.scale",
             &[Some(x), Some(s)],
             &[ty],
-            (
-                &["bias", "bias_after_scale"],
-                &[F32Attr::get(&ctx, 0.0), self.k.bool_true],
-            ),
+            (&SCALE_KEYS, &[F32Attr::get(&ctx, 0.0), self.k.bool_true]),
         );
         Ok(self.program.result(op, 0))
     }
@@ -390,7 +426,7 @@ impl<'d> Translator<'d> {
             "pd_op.stack",
             &[Some(vec)],
             &[ty],
-            (&["axis"], &[ctx.intern_attr(I32Attr(axis))]),
+            (&STACK_KEYS, &[ctx.intern_attr(I32Attr(axis))]),
         );
         Ok(self.program.result(op, 0))
     }
@@ -399,7 +435,14 @@ impl<'d> Translator<'d> {
     pub fn build_shape64(&mut self, block: BlockId, x: ValueId) -> Result<ValueId> {
         let rank = self.dense_of(x)?.1.len() as i64;
         let ty = self.tensor(DataType::Int64, &[rank])?;
-        let op = self.built_op(block, false, "pd_op.shape64", &[Some(x)], &[ty], (&[], &[]));
+        let op = self.built_op(
+            block,
+            false,
+            "pd_op.shape64",
+            &[Some(x)],
+            &[ty],
+            (&NO_KEYS, &[]),
+        );
         Ok(self.program.result(op, 0))
     }
 
@@ -425,7 +468,7 @@ impl<'d> Translator<'d> {
             "pd_op.concat",
             &[Some(vec), Some(axis)],
             &[ty],
-            (&[], &[]),
+            (&NO_KEYS, &[]),
         );
         Ok(self.program.result(op, 0))
     }
@@ -448,7 +491,7 @@ impl<'d> Translator<'d> {
             &[],
             &[ty],
             (
-                &["name", "shape", "dtype", "place"],
+                &DATA_KEYS,
                 &[
                     StrAttr::get(&ctx, name),
                     IntArrayAttr::get(&ctx, shape),
@@ -484,7 +527,7 @@ impl<'d> Translator<'d> {
             "pd_op.create_array",
             &[],
             &[ty],
-            (&["dtype"], &[DataTypeAttr::get(&ctx, dtype)]),
+            (&CREATE_ARRAY_KEYS, &[DataTypeAttr::get(&ctx, dtype)]),
         );
         Ok(self.program.result(op, 0))
     }
@@ -561,6 +604,15 @@ mod tests {
         assert_eq!(reshape_dims(&huge, &[-1, 1]).len(), 2);
         assert_eq!(reshape_dims(&[1 << 62, 2], &[-1]).len(), 1);
         assert_eq!(reshape_dims(&[1 << 62, 2, 2], &[-1]).len(), 1);
+    }
+
+    #[test]
+    fn a_builders_order_is_the_map_order_of_its_names() {
+        for keys in [&FULL_KEYS, &DATA_KEYS, &SCALE_KEYS, &NO_KEYS] {
+            assert_eq!(*keys.order(), *memo::map_order(keys.names.iter().copied()));
+        }
+        // Listed out of the order they were set in.
+        assert_ne!(FULL_KEYS.order(), [0, 1, 2, 3]);
     }
 
     #[test]

@@ -67,10 +67,6 @@ pub(crate) struct ContextMemo {
     /// `stop_gradient` and `persistable` (see
     /// [`ContextMemo::parameter_dict`]).
     parameter_dicts: FxHashMap<[Attribute; 3], AttrDict>,
-    /// The order an op builder's map lists its attribute names in, by the
-    /// address of the builder's static list of names (see
-    /// [`ContextMemo::builder_order`]).
-    builder_orders: FxHashMap<(usize, usize), Arc<[usize]>>,
     /// Final dictionaries of ops without a definition whose keys are all
     /// static, by their entries: each key's address and length, and its
     /// value (see [`ContextMemo::generic_dict`]).
@@ -416,21 +412,6 @@ impl ContextMemo {
         a
     }
 
-    /// The order in which an op builder's map lists `keys` (indices), a
-    /// builder's own static names: found by their list's address, which
-    /// names the same names for the whole process.
-    pub fn builder_order(&mut self, keys: &'static [&'static str]) -> Arc<[usize]> {
-        let at = (keys.as_ptr() as usize, keys.len());
-        if let Some(order) = self.builder_orders.get(&at) {
-            return order.clone();
-        }
-        let order = super::map_order(keys.iter().copied());
-        if self.builder_orders.len() < MAX_ENTRIES {
-            self.builder_orders.insert(at, order.clone());
-        }
-        order
-    }
-
     /// The attribute of data type `dtype`, made by `make` unless known.
     pub fn data_type(&mut self, dtype: DataType, make: impl FnOnce() -> Attribute) -> Attribute {
         if let Some(&(_, a)) = self.data_types.iter().find(|(d, _)| *d == dtype) {
@@ -750,7 +731,6 @@ pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, mut memo: ContextMemo) {
         memo.attrs.len(),
         memo.data_types.len(),
         memo.finished.len(),
-        memo.builder_orders.len(),
         memo.generic_dicts.len(),
         memo.finished_by_hash.len(),
         memo.parameter_dicts.len(),

@@ -24,20 +24,6 @@ fn empty_lists_of_ints_and_of_longs_are_kept_apart() {
 }
 
 #[test]
-fn a_builder_order_is_the_map_order_of_its_names_kept_by_their_list() {
-    const KEYS: &[&str] = &["value", "dtype", "place"];
-    let mut memo = ContextMemo::default();
-    let first = memo.builder_order(KEYS);
-    assert_eq!(*first, *super::super::map_order(KEYS.iter().copied()));
-    assert!(Arc::ptr_eq(&first, &memo.builder_order(KEYS)));
-    let other: &'static [&'static str] = &["dtype", "value"];
-    assert_eq!(
-        *memo.builder_order(other),
-        *super::super::map_order(other.iter().copied())
-    );
-}
-
-#[test]
 fn a_finished_dict_is_found_by_its_look_up_number_or_hash_and_checked() {
     let ctx = IrContext::new();
     let (a, b) = (

@@ -299,6 +299,9 @@ impl<'d> Scopes<'d> {
 
     /// [`Scopes::push`] of a name found declared at `declared` from the
     /// block of `scope`, when known.
+    // Inlined: most names are the top block's, bound by their index there;
+    // the hashed binding of the others is out of line.
+    #[inline]
     pub fn push_declared(
         &mut self,
         scope: ScopeId,
@@ -306,33 +309,45 @@ impl<'d> Scopes<'d> {
         declared: Option<Declared>,
         info: VarInfo,
     ) {
-        use std::collections::hash_map::Entry;
         if scope == TOP {
             if let Some(i) = self.top_index(name, declared) {
-                let key = self.top_keys.len();
-                let Some(top) = self.top_declared.get_mut(i) else {
-                    return;
-                };
-                let old = top.stack.current.replace(info);
-                match old {
-                    Some(old) => {
-                        if old.by_vector || info.by_vector {
-                            self.by_vector.rebind(name, old.by_vector, info.by_vector);
-                        }
-                        top.stack.older.push(old);
-                    }
-                    None => {
-                        top.name = name;
-                        top.stack.key = key;
-                        self.top_keys.push(name);
-                        if info.by_vector {
-                            self.by_vector.rebind(name, false, true);
-                        }
-                    }
-                }
+                self.push_top(i, name, info);
                 return;
             }
         }
+        self.push_by_name(scope, name, info);
+    }
+
+    /// Binds `name`, the top block's variable `i`, in the top scope.
+    #[inline]
+    fn push_top(&mut self, i: usize, name: &'d str, info: VarInfo) {
+        let key = self.top_keys.len();
+        let Some(top) = self.top_declared.get_mut(i) else {
+            return;
+        };
+        let old = top.stack.current.replace(info);
+        match old {
+            Some(old) => {
+                if old.by_vector || info.by_vector {
+                    self.by_vector.rebind(name, old.by_vector, info.by_vector);
+                }
+                top.stack.older.push(old);
+            }
+            None => {
+                top.name = name;
+                top.stack.key = key;
+                self.top_keys.push(name);
+                if info.by_vector {
+                    self.by_vector.rebind(name, false, true);
+                }
+            }
+        }
+    }
+
+    /// Binds `name` in the map of `scope`.
+    #[inline(never)]
+    fn push_by_name(&mut self, scope: ScopeId, name: &'d str, info: VarInfo) {
+        use std::collections::hash_map::Entry;
         match self.scopes[scope].map.entry(Name(name)) {
             Entry::Occupied(mut e) => {
                 let stack = e.get_mut();

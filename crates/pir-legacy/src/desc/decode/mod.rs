@@ -249,9 +249,13 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
                     });
                 }
                 let mut m = r.message(wire, "VarDesc")?;
-                let var = match crate::canonical::dense_var(m.rest()) {
+                let bytes = m.rest();
+                let var = match crate::canonical::dense_var(bytes) {
                     Some(var) => var,
-                    None => decode_var(&mut m, &mut scratch.var_type)?,
+                    None => match crate::canonical::kind_var(bytes) {
+                        Some(var) => var,
+                        None => decode_var(&mut m, &mut scratch.var_type)?,
+                    },
                 };
                 block.vars.push(var);
             }

@@ -13,18 +13,26 @@ use super::{name_eq, VarDesc};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct VarIndex {
     /// A power of two of entries, at most half of them used (so a probe
-    /// always meets an empty one): the hash's high half, to tell most
-    /// other names without reading them, and the variable's index plus one
-    /// (0: empty).
-    slots: Vec<(u32, u32)>,
+    /// always meets an empty one), each in one word (half the table a pair
+    /// of words made, which was mostly the cost of zeroing it): the hash's
+    /// top [`TAG_BITS`] bits, to tell most other names without reading
+    /// them, over the variable's index plus one (0: empty).
+    slots: Vec<u32>,
     /// How many variables it was built from, when no name among them is
     /// declared twice (else `None`).
     distinct: Option<usize>,
 }
 
+/// Bits of an entry that hold a variable's index plus one: every index of a
+/// block's variables fits.
+const INDEX_BITS: u32 = 20;
+/// Bits of an entry that hold the name's hash.
+const TAG_BITS: u32 = 32 - INDEX_BITS;
+const _: () = assert!(super::MAX_VARS_PER_BLOCK < 1 << INDEX_BITS);
+
 impl VarIndex {
     /// The index of `vars` (the last of each name; at most
-    /// [`super::MAX_VARS_PER_BLOCK`], so indices fit 32 bits).
+    /// [`super::MAX_VARS_PER_BLOCK`], so indices fit [`INDEX_BITS`]).
     pub(crate) fn new(vars: &[VarDesc<'_>]) -> VarIndex {
         if vars.is_empty() {
             return VarIndex {
@@ -34,21 +42,22 @@ impl VarIndex {
         }
         let size = (2 * vars.len()).next_power_of_two();
         let mask = size - 1;
-        let mut slots = vec![(0u32, 0u32); size];
+        let mut slots = vec![0u32; size];
         let mut distinct = Some(vars.len());
         for (i, var) in vars.iter().enumerate() {
-            let Ok(entry) = u32::try_from(i + 1) else {
+            let Some(index) = u32::try_from(i + 1).ok().filter(|&e| e < 1 << INDEX_BITS) else {
                 break;
             };
             let (tag, mut at) = split(hash(var.name), mask);
-            while let Some(&(t, e)) = slots.get(at) {
+            let entry = tag | index;
+            while let Some(&e) = slots.get(at) {
                 if e == 0 {
-                    slots[at] = (tag, entry);
+                    slots[at] = entry;
                     break;
                 }
-                let earlier = &vars[e as usize - 1];
-                if t == tag && name_eq(earlier.name, var.name) {
-                    slots[at] = (tag, entry);
+                let earlier = &vars[index_of(e)];
+                if e & !INDEX_MASK == tag && name_eq(earlier.name, var.name) {
+                    slots[at] = entry;
                     distinct = None;
                     break;
                 }
@@ -72,9 +81,9 @@ impl VarIndex {
         let mask = self.slots.len().checked_sub(1)?;
         let (tag, mut at) = split(hash(name), mask);
         loop {
-            let &(t, e) = self.slots.get(at)?;
-            let i = (e as usize).checked_sub(1)?;
-            if t == tag && vars.get(i).is_some_and(|v| name_eq(v.name, name)) {
+            let &e = self.slots.get(at)?;
+            let i = ((e & INDEX_MASK) as usize).checked_sub(1)?;
+            if e & !INDEX_MASK == tag && vars.get(i).is_some_and(|v| name_eq(v.name, name)) {
                 return Some(i);
             }
             at = (at + 1) & mask;
@@ -82,10 +91,21 @@ impl VarIndex {
     }
 }
 
-/// A hash's tag (high half) and first slot (low bits).
+/// The bits of an entry below its tag.
+const INDEX_MASK: u32 = (1 << INDEX_BITS) - 1;
+
+/// The variable index of a used entry.
+#[inline(always)]
+fn index_of(entry: u32) -> usize {
+    ((entry & INDEX_MASK) as usize).saturating_sub(1)
+}
+
+/// A hash's tag (its top [`TAG_BITS`] bits, in place in an entry) and
+/// first slot (low bits).
 #[inline(always)]
 fn split(hash: u64, mask: usize) -> (u32, usize) {
-    ((hash >> 32) as u32, hash as usize & mask)
+    let tag = ((hash >> (64 - TAG_BITS)) as u32) << INDEX_BITS;
+    (tag, hash as usize & mask)
 }
 
 /// The high and low halves of the product, folded (as `foldhash` and

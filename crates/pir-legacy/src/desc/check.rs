@@ -34,7 +34,15 @@ impl ProgramDesc<'_> {
                     format!("parent block {} does not exist", block.parent_idx),
                 ));
             }
-            for (i, op) in block.ops.iter().enumerate() {
+            if !block.names_blocks {
+                continue;
+            }
+            for (i, op) in block
+                .ops
+                .iter()
+                .enumerate()
+                .filter(|(_, op)| op.names_blocks)
+            {
                 for a in &op.attrs {
                     let bad = match &a.value {
                         AttrValue::Block(idx) => Some(*idx).filter(|&x| !exists(x)),

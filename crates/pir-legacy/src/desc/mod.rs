@@ -420,6 +420,9 @@ pub struct OpDesc<'a> {
     /// Whether some attribute holds variables (`VAR`/`VARS`: inputs given
     /// as attributes), so most ops look inputs up in their slots only.
     pub has_var_attrs: bool,
+    /// Whether some attribute names blocks (`BLOCK`/`BLOCKS`), whose
+    /// indices the program's check reads.
+    names_blocks: bool,
     /// The bytes of the attribute fields when they end the op (see
     /// [`OpDesc::attr_bytes`]).
     attr_bytes: Layout<'a>,
@@ -596,6 +599,8 @@ pub struct BlockDesc<'a> {
     pub ops: Vec<OpDesc<'a>>,
     /// Index in `vars` of the first variable of each name.
     by_name: names::VarIndex,
+    /// Whether some op names blocks ([`OpDesc`]'s `names_blocks`).
+    names_blocks: bool,
 }
 
 impl<'a> BlockDesc<'a> {

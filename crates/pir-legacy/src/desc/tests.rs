@@ -199,19 +199,47 @@ fn names_order_as_bytes_do() {
     }
 }
 
+/// A block index that does not exist is found however the op is read: in
+/// order, with attributes out of order, or by the general reader (a field
+/// before the type), as a `BLOCK` or in a `BLOCKS` list.
 #[test]
 fn bad_block_index_names_block_op_and_attribute() {
-    let mut a = attr("sub_block", proto::AttrType::Block);
-    a.block_idx = Some(5);
-    let op = proto::OpDesc {
-        r#type: "while".into(),
-        attrs: vec![a],
-        ..Default::default()
-    };
-    let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
-    let text = err.to_string();
-    assert!(text.contains("block 0, op 0, `while`"), "{text}");
-    assert!(text.contains("sub_block"), "{text}");
+    let mut block = attr("sub_block", proto::AttrType::Block);
+    block.block_idx = Some(5);
+    let mut blocks = attr("sub_blocks", proto::AttrType::Blocks);
+    blocks.blocks_idx = vec![0, 7];
+    let mut late = attr("z", proto::AttrType::Int);
+    late.i = Some(1);
+    for (a, name) in [(block, "sub_block"), (blocks, "sub_blocks")] {
+        let in_order = proto::OpDesc {
+            r#type: "while".into(),
+            attrs: vec![a.clone()],
+            ..Default::default()
+        };
+        let out_of_order = proto::OpDesc {
+            attrs: vec![late.clone(), a.clone()],
+            ..in_order.clone()
+        };
+        for op in [in_order.clone(), out_of_order] {
+            let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
+            let text = err.to_string();
+            assert!(text.contains("block 0, op 0, `while`"), "{text}");
+            assert!(text.contains(name), "{text}");
+        }
+        // The attribute field before the type field: the same bytes as the
+        // op in order, in another order.
+        let op = in_order.encode_to_vec();
+        // The type field (`1a 05 while`) first, then the attribute's.
+        let type_len = 2 + "while".len();
+        assert_eq!(op[..2], [0x1a, 5]);
+        let reordered = [&op[type_len..], &op[..type_len]].concat();
+        assert_eq!(reordered.len(), op.len());
+        let mut bytes = program(vec![in_order.clone()]).encode_to_vec();
+        let at = bytes.windows(op.len()).position(|w| w == op).unwrap();
+        bytes[at..at + op.len()].copy_from_slice(&reordered);
+        let err = ProgramDesc::decode(&bytes).unwrap_err();
+        assert!(err.to_string().contains(name), "{err}");
+    }
 }
 
 #[test]

@@ -10,7 +10,7 @@
 use rustc_hash::FxHashMap;
 
 use super::attr::{attr_value, decode_attr, RawAttr};
-use super::{add_attr, decode_slot, empty_op, name_lt};
+use super::{add_attr, decode_slot, empty_op, name_lt, names_blocks};
 use crate::desc::{Attr, AttrValue, Layout, OpDesc, Slot, MAX_ARGS, MAX_OP_ENTRIES};
 use crate::wire::Reader;
 
@@ -70,6 +70,9 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
     rest = after;
     let attr_bytes = rest;
     let mut general_attrs = false;
+    // Tracked as they are read (the bookkeeping run names none) rather than
+    // found by a scan of them all.
+    let mut blocks = false;
     while !rest.is_empty() {
         if op.attrs.len() + 4 >= MAX_OP_ENTRIES {
             return None;
@@ -99,10 +102,12 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
             let at = bytes.len() - rest.len();
             return attrs_out_of_order(op, r, at, raw, general_attrs, attr_bytes);
         }
-        op.attrs.push(Attr { name, value });
+        let attr = Attr { name, value };
+        blocks |= names_blocks(&attr);
+        op.attrs.push(attr);
         rest = after;
     }
-    Some(finish(op, general_attrs, attr_bytes))
+    Some(finish(op, general_attrs, blocks, attr_bytes))
 }
 
 /// The attribute field at the start of `rest`, the tail of the op `r`
@@ -127,11 +132,17 @@ fn next_attr<'a>(
     Some((attr, after))
 }
 
-/// `op` with its attributes read: where they lie, and whether some hold
-/// variables.
+/// `op` with its attributes read: where they lie, whether some hold
+/// variables, and whether some name blocks (`names_blocks`).
 #[inline(always)]
-fn finish<'a>(mut op: OpDesc<'a>, general_attrs: bool, attr_bytes: &'a [u8]) -> OpDesc<'a> {
+fn finish<'a>(
+    mut op: OpDesc<'a>,
+    general_attrs: bool,
+    names_blocks: bool,
+    attr_bytes: &'a [u8],
+) -> OpDesc<'a> {
     op.attr_bytes = Layout(Some(attr_bytes));
+    op.names_blocks = names_blocks;
     op.has_var_attrs = general_attrs
         && op
             .attrs
@@ -171,7 +182,8 @@ fn attrs_out_of_order<'a>(
         add_attr(&mut op, &mut sorted, &mut index, name, value);
         rest = after;
     }
-    Some(finish(op, general_attrs, attr_bytes))
+    let blocks = op.attrs.iter().any(names_blocks);
+    Some(finish(op, general_attrs, blocks, attr_bytes))
 }
 
 /// The slot field at byte `at` of the op `op` holds, by the general reader

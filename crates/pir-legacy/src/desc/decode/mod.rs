@@ -224,6 +224,7 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
         vars: Vec::with_capacity(vars.min(MAX_VARS_PER_BLOCK)),
         ops: Vec::with_capacity(ops.min(MAX_OPS_PER_BLOCK)),
         by_name: Default::default(),
+        names_blocks: false,
     };
     while r.has_more() {
         // Most variables: a short message in the layout `canonical` reads
@@ -277,6 +278,7 @@ fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
                     }
                 };
                 op.extra = scratch.extra.of(op.op_type);
+                block.names_blocks |= op.names_blocks;
                 block.ops.push(op);
             }
             5 => block.forward_block_idx = r.i32(wire)?,
@@ -543,6 +545,12 @@ fn add_attr<'a>(
     }
 }
 
+/// Whether attribute `a` names blocks (`BLOCK`/`BLOCKS`).
+#[inline(always)]
+pub(super) fn names_blocks(a: &Attr<'_>) -> bool {
+    matches!(a.value, AttrValue::Block(_) | AttrValue::Blocks(_))
+}
+
 /// How many attributes (or slots) an op may have before out-of-order names
 /// are found through a hash index rather than a scan.
 const INDEXED_ATTRS: usize = 32;
@@ -585,6 +593,7 @@ fn empty_op<'a>() -> OpDesc<'a> {
         extra: &[],
         is_target: false,
         has_var_attrs: false,
+        names_blocks: false,
         attr_bytes: super::Layout(None),
     }
 }
@@ -738,6 +747,7 @@ fn decode_op<'a>(
         });
     }
     op.attr_bytes = super::Layout(tail.bytes(op_bytes, start));
+    op.names_blocks = op.attrs.iter().any(names_blocks);
     op.has_var_attrs = general_attrs
         && op
             .attrs

@@ -142,25 +142,32 @@ pub(super) fn decode_version_pair<'a>(r: &mut Reader<'a>) -> WireResult<(&'a str
 
 /// How many variables and ops a block message holds (a quick pass over its
 /// keys, so the lists are allocated once; malformed input stops the count
-/// and is reported by the real pass).
+/// and is reported by the real pass). Out of line: once a block.
+#[inline(never)]
 pub(super) fn count_fields(r: &Reader<'_>) -> (usize, usize) {
     let mut r = r.clone();
     let (mut vars, mut ops) = (0, 0);
-    while r.has_more() {
-        // A variable or an op whose length takes one or two bytes (nearly
-        // all), counted without the general field reader.
-        if let [key @ (0x1a | 0x22), l0, rest @ ..] = r.rest() {
-            let (len, taken) = match (*l0, rest.first()) {
-                (l0 @ 0..0x80, _) => (usize::from(l0), 2),
-                (l0, Some(&l1 @ 0..0x80)) => (usize::from(l0 & 0x7f) | usize::from(l1) << 7, 3),
-                _ => (usize::MAX, 0),
+    loop {
+        // Variables and ops whose lengths take one or two bytes (nearly
+        // all), counted over the bytes without the general field reader.
+        let mut rest = r.rest();
+        let before = rest.len();
+        while let [key @ (0x1a | 0x22), l0, tail @ ..] = rest {
+            let (len, tail) = match (*l0, tail) {
+                (l0 @ 0..0x80, tail) => (usize::from(l0), tail),
+                (l0, [l1 @ 0..0x80, tail @ ..]) => {
+                    (usize::from(l0 & 0x7f) | usize::from(*l1) << 7, tail)
+                }
+                _ => break,
             };
-            if taken > 0 && len <= r.rest().len() - taken {
-                vars += usize::from(*key == 0x1a);
-                ops += usize::from(*key == 0x22);
-                r.advance(taken + len);
-                continue;
-            }
+            let Some(after) = tail.get(len..) else { break };
+            vars += usize::from(*key == 0x1a);
+            ops += usize::from(*key == 0x22);
+            rest = after;
+        }
+        r.advance(before - rest.len());
+        if !r.has_more() {
+            break;
         }
         let Ok((field, wire)) = r.key() else { break };
         match field {

@@ -16,6 +16,10 @@ between saves). Paddle's save writes its file; ours writes to memory.
 Also checks that Paddle loads every file pir-rs writes (`pir convert`), and that Paddle's
 own re-save of the file equals ours up to attribute order inside A/OA lists.
 
+Paddle runs in a child process of its own for each file and round (its import is not timed),
+which exits before ours starts: Paddle's thread pools keep spinning for a while after a call,
+and in this process they would hold the second core while `pir time` reads on two threads.
+
 Needs: `pip install paddlepaddle==3.3.1` and a release build of the CLI
 (`cargo build --release -p pir-cli`). Files: model JSONs given on the command line; with
 --synthetic N also a synthetic model of N ops written by pir-rs (Paddle loads what we write).
@@ -36,6 +40,7 @@ Usage: bench/compare_paddle.py [FILES...] [--rounds 5] [--repeat 31] [--syntheti
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import statistics
@@ -93,6 +98,19 @@ def time_paddle(path, repeat):
     res["save_ms"] = median_ms(lambda _: core.serialize_pir_program(prog, out, True, False, bool(trainable)), repeat)
     os.remove(out)
     return res
+
+
+def in_paddle_child(function, *args):
+    """Runs `function(*args)` (a function of this file) in a fresh Python process and returns
+    its JSON answer, so none of Paddle's threads outlive the call."""
+    code = ("import json, sys; sys.path.insert(0, %r); import compare_paddle as m; "
+            "print('@@' + json.dumps(m.%s(*json.loads(sys.argv[1]))))" % (os.path.dirname(os.path.abspath(__file__)),
+                                                                          function))
+    res = subprocess.run([sys.executable, "-c", code, json.dumps(args)], capture_output=True, text=True)
+    answers = [line[2:] for line in res.stdout.splitlines() if line.startswith("@@")]
+    if res.returncode != 0 or not answers:
+        raise SystemExit("Paddle's %s failed on %s: %s" % (function, args[0], res.stderr.strip()[-2000:]))
+    return json.loads(answers[-1])
 
 
 def time_ours(path, repeat, threads=None):
@@ -161,7 +179,7 @@ def print_only(files, rounds, repeat):
     for path in files:
         paddle_first, paddle_ms, ours_first, ours_ms, ops = [], [], [], [], 0
         for _ in range(rounds):
-            first, repeated = time_paddle_print(path, repeat)
+            first, repeated = in_paddle_child("time_paddle_print", path, repeat)
             paddle_first.append(first)
             paddle_ms.append(repeated)
             ours = time_ours(path, repeat)
@@ -188,9 +206,7 @@ def main():
     ap.add_argument("--synthetic", type=int, nargs="*", default=[])
     ap.add_argument("--print-only", action="store_true", help="time only the print, on every corpus model")
     args = ap.parse_args()
-    try:
-        import paddle  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("paddle") is None:
         print("paddlepaddle is not installed: pip install paddlepaddle==3.3.1", file=sys.stderr)
         return 2
     if not os.path.exists(PIR):
@@ -208,7 +224,7 @@ def main():
     for path in files:
         rounds = {"paddle": [], "ours": [], "ours_1t": []}
         for _ in range(args.rounds):
-            rounds["paddle"].append(time_paddle(path, args.repeat))
+            rounds["paddle"].append(in_paddle_child("time_paddle", path, args.repeat))
             rounds["ours"].append(time_ours(path, args.repeat))
             rounds["ours_1t"].append(time_ours(path, args.repeat, threads=1))
         ops = rounds["ours"][0]["ops"]
@@ -221,7 +237,7 @@ def main():
             p = statistics.median(r[key] for r in rounds["paddle"])
             o = statistics.median(r[ours_key] for r in rounds[ours])
             cols.append("%8.3f/%7.4f = %5.1fx" % (p, o, p / o if o else float("inf")))
-        same = "equal" if paddle_resave_matches_ours(path) else "DIFFERENT"
+        same = "equal" if in_paddle_child("paddle_resave_matches_ours", path) else "DIFFERENT"
         print("%-28s %7d %9d | %s | %s | %s | %s | %s | %s" % (
             os.path.basename(path)[:28], ops, os.path.getsize(path), *cols, same))
     print("load average: %s" % " ".join("%.2f" % x for x in os.getloadavg()))

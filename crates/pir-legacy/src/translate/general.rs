@@ -18,7 +18,7 @@ use super::plan::{InputPlan, Plan, SlotHint};
 use super::values::{Declared, ScopeId, VarInfo};
 use super::{OpSite, Translator, Writer};
 use crate::compat::compat;
-use crate::desc::{AttrValue, OpDesc, VarKind};
+use crate::desc::{name_eq, AttrValue, OpDesc, VarKind};
 use crate::error::Result;
 use crate::inline::InlineVec;
 
@@ -107,16 +107,36 @@ pub fn is_inplace(op: &OpDesc<'_>) -> bool {
     if matches!(op.op_type, "adagrad" | "adam" | "adamax" | "adamw") {
         return true;
     }
-    let count = |slots: &[crate::desc::Slot<'_>]| slots.iter().map(|s| s.args.len()).sum::<usize>();
-    if count(op.inputs()).saturating_mul(count(op.outputs())) > 256 {
+    // Which name lengths the inputs have (modulo 64): an output of a length
+    // no input has is read by none, without comparing it to each. Ops read
+    // a few names; past `MAX_PAIRWISE` a set of them answers. Loops over
+    // the slices, not chained iterators: this runs for every op.
+    const MAX_PAIRWISE: usize = 16;
+    let mut lengths = 0u64;
+    let mut reads = 0usize;
+    for slot in op.inputs() {
+        let args = slot.args.as_slice();
+        reads += args.len();
+        for name in args {
+            lengths |= 1 << (name.len() % 64);
+        }
+    }
+    if reads > MAX_PAIRWISE {
         return shares_name(op.input_arg_names(), op.output_arg_names());
     }
-    // Few names (the usual case): compare them pairwise, lengths first.
-    op.outputs().iter().flat_map(|s| s.args.iter()).any(|o| {
-        op.inputs()
-            .iter()
-            .any(|s| s.args.iter().any(|i| i.len() == o.len() && i == o))
-    })
+    for slot in op.outputs() {
+        for o in slot.args.as_slice() {
+            if lengths & 1 << (o.len() % 64) == 0 {
+                continue;
+            }
+            for read in op.inputs() {
+                if read.args.as_slice().iter().any(|i| name_eq(i, o)) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// `pd_op.<name>` of a legacy op type, with `_` for in-place use
@@ -738,5 +758,64 @@ pub(super) fn final_attrs<'d>(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use prost::Message;
+
+    use super::*;
+    use crate::desc::ProgramDesc;
+    use crate::proto;
+
+    /// Whether [`is_inplace`] finds an op reading `inputs` (one slot each)
+    /// and writing `outputs` in place.
+    fn in_place(inputs: &[&str], outputs: &[&str]) -> bool {
+        let slots = |prefix: &str, names: &[&str]| -> Vec<proto::op_desc::Var> {
+            let slot = |(i, name): (usize, &&str)| proto::op_desc::Var {
+                parameter: format!("{prefix}{i:03}"),
+                arguments: vec![(*name).into()],
+            };
+            names.iter().enumerate().map(slot).collect()
+        };
+        let op = proto::OpDesc {
+            r#type: "scale".into(),
+            inputs: slots("X", inputs),
+            outputs: slots("Out", outputs),
+            attrs: vec![],
+            is_target: None,
+        };
+        let block = proto::BlockDesc {
+            idx: 0,
+            parent_idx: -1,
+            vars: vec![],
+            ops: vec![op],
+            forward_block_idx: None,
+        };
+        let program = proto::ProgramDesc {
+            blocks: vec![block],
+            version: None,
+            op_version_map: None,
+        };
+        let bytes = program.encode_to_vec();
+        let desc = ProgramDesc::decode(&bytes).expect("a valid program");
+        is_inplace(&desc.blocks[0].ops[0])
+    }
+
+    #[test]
+    fn an_op_is_in_place_when_it_writes_a_name_it_reads() {
+        assert!(!in_place(&["x"], &["y"]));
+        assert!(in_place(&["w", "x"], &["y", "x"]));
+        // Names of one length, or of lengths 64 apart, differ by content.
+        assert!(!in_place(&["ab", "cd"], &["ef"]));
+        let long = "a".repeat(65);
+        assert!(!in_place(&["a"], &[long.as_str()]));
+        assert!(in_place(&[long.as_str()], &[long.as_str()]));
+        // Many inputs: found by a set.
+        let many: Vec<String> = (0..40).map(|i| format!("v{i}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert!(in_place(&many, &["y", "v39"]));
+        assert!(!in_place(&many, &["y", "v40"]));
     }
 }

@@ -140,12 +140,16 @@ pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
     ArrayAttr::get(ctx, &items)
 }
 
-/// `pir::ArrayAttribute`s of bools, each list made once (the ops of one
-/// kind give their results the same flags).
+/// `pir::ArrayAttribute`s of bools, each list made once per context (the
+/// ops of one kind give their results the same flags, in every translation
+/// of a model); at most [`BoolLists::MAX_KEPT`] are kept.
 #[derive(Debug, Default)]
 pub struct BoolLists(rustc_hash::FxHashMap<(usize, u64), Attribute>);
 
 impl BoolLists {
+    /// Most lists kept: past this many, lists are made each time.
+    const MAX_KEPT: usize = 4096;
+
     /// The array of `values`.
     pub fn get(&mut self, ctx: &IrContext, values: &[bool]) -> Attribute {
         if values.len() > 64 {
@@ -155,10 +159,15 @@ impl BoolLists {
             .iter()
             .rev()
             .fold(0u64, |m, &b| m << 1 | u64::from(b));
-        *self
-            .0
-            .entry((values.len(), bits))
-            .or_insert_with(|| bool_array(ctx, values))
+        let key = (values.len(), bits);
+        if let Some(&known) = self.0.get(&key) {
+            return known;
+        }
+        let made = bool_array(ctx, values);
+        if self.0.len() < Self::MAX_KEPT {
+            self.0.insert(key, made);
+        }
+        made
     }
 }
 

@@ -115,7 +115,10 @@ impl<'d> Translator<'d> {
         let stop = if results.len() == 1 {
             self.k.true1
         } else {
-            self.bool_lists.get(&self.ctx, &vec![true; results.len()])
+            self.memo
+                .get_mut()
+                .bool_lists
+                .get(&self.ctx, &vec![true; results.len()])
         };
         map.push_new("stop_gradient", stop);
         let at = if at_front {

@@ -270,7 +270,7 @@ impl<'d> Translator<'d> {
                 match bits.as_slice() {
                     [true] => self.k.true1,
                     [false] => self.k.false1,
-                    more => self.bool_lists.get(ctx, more),
+                    more => self.memo.get_mut().bool_lists.get(ctx, more),
                 }
             };
             match at[which] {

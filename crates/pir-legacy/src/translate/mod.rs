@@ -44,7 +44,7 @@ use rustc_hash::FxHashMap;
 
 use crate::desc::{AttrValue, OpDesc, ProgramDesc, VarDesc, VarKind};
 use crate::error::{LegacyError, Location, Result};
-use attrs::{bool_array, AttrMap, BoolLists};
+use attrs::{bool_array, AttrMap};
 use values::{ScopeId, Scopes, VarInfo, TOP};
 
 pub(crate) use arith::mul_flat_shape;
@@ -168,7 +168,6 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         // a model's ops were read): made when first needed.
         specs_by_key: RefCell::default(),
 
-        bool_lists: BoolLists::default(),
         top_names: params::TopNames::default(),
         options,
         made: Made::default(),
@@ -300,8 +299,6 @@ pub(crate) struct Translator<'d> {
     /// [`Translator::check_attr_kinds`]).
     specs_by_key: RefCell<FxHashMap<SpecKey, Option<&'static AttrSpec>>>,
 
-    /// Flag lists made so far.
-    pub bool_lists: BoolLists,
     /// What the walk for parameters learns of each name the top block's
     /// ops use (one look-up per use instead of one per set).
     top_names: params::TopNames<'d>,

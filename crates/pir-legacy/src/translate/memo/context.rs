@@ -11,6 +11,7 @@ use pir_dialects::op_def::{AttrKind, ElementKind, OpDef, ValueKind};
 use pir_dialects::pd_op::attrs::DataType;
 use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet, FxHasher};
 
+use super::super::attrs::BoolLists;
 use super::super::plan::Plan;
 use super::{plan, target_plan, Answers, DefFacts, MAX_ENTRIES};
 use crate::desc::{AttrValue, DataKind};
@@ -73,6 +74,8 @@ pub(crate) struct ContextMemo {
     generic_dicts: FxHashMap<Box<[KeyedEntry]>, AttrDict>,
     /// Attributes found to have a kind a definition declares.
     pub kinds: KindMatches,
+    /// Lists of result flags made so far.
+    pub bool_lists: BoolLists,
     /// Operand types found to fit the kind an input declares.
     pub fits: FitMatches,
     /// The general path's attributes by definition, legacy op type and the

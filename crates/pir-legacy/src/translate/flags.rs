@@ -1,14 +1,27 @@
 //! `stop_gradient` and `persistable` of the values bound in the top scope,
-//! set once every op is made, as Paddle's `ProgramTranslator` sets them.
+//! worked out once every op is made, as Paddle's `ProgramTranslator` sets
+//! them, and given to each op's map as its final dictionary is made.
 
 use pir_core::entity::EntityId;
 use pir_core::{Attribute, OpId, ValueId};
 use rustc_hash::FxHashMap;
 
 use super::attrs::same;
-use super::{Translator, FLAGS, NO_CAST};
+use super::{OpRecord, Translator, FLAGS, NO_CAST};
 use crate::desc::{Name, ProgramDesc, VarDesc};
 use crate::inline::InlineVec;
+
+/// What the result flags do to an op's map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Flagging {
+    /// No result is flagged: the map stays as it is.
+    Unflagged,
+    /// One result, flagged: `stop_gradient` and `persistable` of these
+    /// values follow the map's entries when it holds neither (most ops).
+    Single([Attribute; 2]),
+    /// Anything else ([`Translator::set_flags`]).
+    Other,
+}
 
 /// The last block that sees each variable name, as Paddle finds it by
 /// asking every block in turn, from the last, whether its scope chain
@@ -175,30 +188,57 @@ impl<'d> Translator<'d> {
                 flags[value.index()] = f;
             }
         }
-        // Every op with a flagged result, in op order (the order does not
-        // matter: maps are per op). A walk over the ops' result ranges
-        // costs less than finding each flagged value's op.
-        for i in 0..self.attrs.len() {
+        // Applied to each op's map as its final dictionary is made
+        // ([`Translator::flagging`]).
+        self.value_flags = flags;
+    }
+
+    /// What the result flags ([`Translator::set_value_flags`]) do to the
+    /// map of `op`.
+    pub(super) fn flagging(&self, op: OpId) -> Flagging {
+        let flag = |v: ValueId| self.value_flags.get(v.index()).copied().unwrap_or(0);
+        let mut results = self.program.results(op);
+        let Some(first) = results.next().map(flag) else {
+            return Flagging::Unflagged;
+        };
+        let more = results.clone().next().is_some();
+        if !more && first & 1 != 0 {
+            let pick = |bit: u8| {
+                if first & bit != 0 {
+                    self.k.true1
+                } else {
+                    self.k.false1
+                }
+            };
+            return Flagging::Single([pick(2), pick(4)]);
+        }
+        if first & 1 != 0 || results.any(|v| flag(v) & 1 != 0) {
+            Flagging::Other
+        } else {
+            Flagging::Unflagged
+        }
+    }
+
+    /// Sets the result flags in every map of `records` (by op index) they
+    /// change: the kind checks of an error read the maps whole.
+    pub(super) fn set_all_flags(&mut self, records: &mut [Option<OpRecord<'d>>]) {
+        for (i, slot) in records.iter_mut().enumerate() {
             let op = OpId::new(i);
-            let flagged = self.attrs[i].is_some()
-                && self
-                    .program
-                    .results(op)
-                    .any(|v| flags.get(v.index()).is_some_and(|f| f & 1 != 0));
-            if flagged {
-                self.set_flags(op, &flags);
+            if let Some(rec) = slot {
+                if self.flagging(op) != Flagging::Unflagged {
+                    self.set_flags(op, rec);
+                }
             }
         }
     }
 
-    /// Sets `stop_gradient` then `persistable` of `op`'s results from
-    /// `flags` (per value, as [`Translator::set_value_flags`] leaves them);
-    /// results without flags keep what an op builder gave, else false.
-    fn set_flags(&mut self, op: OpId, flags: &[u8]) {
+    /// Sets `stop_gradient` then `persistable` of `op`'s results in `rec`,
+    /// its record, as [`Translator::set_value_flags`] left them; results
+    /// without flags keep what an op builder gave, else false. Setting them
+    /// again changes nothing.
+    pub(super) fn set_flags(&mut self, op: OpId, rec: &mut OpRecord<'d>) {
         let n = self.program.num_results(op);
-        let Some(rec) = self.attrs.get_mut(op.index()).and_then(Option::as_mut) else {
-            return;
-        };
+        let flags = &self.value_flags;
         // Where each flag already is (an op builder's map may hold them; most
         // maps hold neither): one walk for both, a missing one appended in
         // the order the flags are set, as Paddle's map inserts them.

@@ -655,6 +655,18 @@ pub(super) fn in_declared_order(specs: &[(&str, AttrKind)], map: &AttrMap<'_>) -
             .all(|((k, _), (name, _))| attrs::same(k, name))
 }
 
+/// Whether `map` holds the declared attributes `specs` in order and
+/// nothing else (what the general path makes, before the result flags).
+#[inline]
+pub(super) fn declared_exactly(specs: &[(&str, AttrKind)], map: &AttrMap<'_>) -> bool {
+    let entries = map.entries();
+    entries.len() == specs.len()
+        && entries
+            .iter()
+            .zip(specs)
+            .all(|((k, _), (name, _))| attrs::same(k, name))
+}
+
 /// The attribute list Paddle's writer and reader leave an op with, into
 /// `out`: a `pd_op` op with a definition keeps its declared attributes in
 /// declaration order (others are dropped); every other op keeps all, in its

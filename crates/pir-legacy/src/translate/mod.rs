@@ -172,6 +172,7 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
         options,
         made: Made::default(),
         control_flow: Vec::new(),
+        value_flags: Vec::new(),
         depth: 0,
         at: Cursor::default(),
         kind_checks_owed: 0,
@@ -180,7 +181,8 @@ pub fn translate(desc: &ProgramDesc<'_>, ctx: Arc<IrContext>, options: Options) 
     // An error ends the translation where it is found; a kind check owed
     // by an earlier legacy op that fails is reported first.
     if let Err(e) = t.run().and_then(|()| t.check_control_flow()) {
-        let records = std::mem::take(&mut t.attrs);
+        let mut records = std::mem::take(&mut t.attrs);
+        t.set_all_flags(&mut records);
         return Err(t.first_kind_error(&records).unwrap_or(e));
     }
     t.finish()
@@ -308,6 +310,10 @@ pub(crate) struct Translator<'d> {
     /// The `pd_op.if` and `pd_op.while` ops made with their region counts
     /// and the legacy ops that made them, checked at the end.
     control_flow: Vec<(pir_core::OpId, usize, Cursor)>,
+    /// The result flags of each value (bit 0: set, bit 1: `stop_gradient`,
+    /// bit 2: `persistable`), given to the ops' maps as their final
+    /// dictionaries are made (see [`Translator::set_value_flags`]).
+    value_flags: Vec<u8>,
     depth: usize,
     /// The op being translated, for errors.
     pub at: Cursor,

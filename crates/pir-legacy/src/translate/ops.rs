@@ -8,11 +8,12 @@
 use std::sync::Arc;
 
 use pir_core::entity::EntityId;
-use pir_core::{AttrDict, InsertPoint, OpId, Program, Symbol, Type, ValueId};
+use pir_core::{AttrDict, Attribute, InsertPoint, OpId, Program, Symbol, Type, ValueId};
 use pir_dialects::op_def::OpDef;
 use rustc_hash::FxHashMap;
 
 use super::attrs::AttrMap;
+use super::flags::Flagging;
 use super::{general, memo, Translator, TYPICAL_KINDS};
 use crate::error::Result;
 
@@ -33,14 +34,18 @@ struct GenericDicts {
 }
 
 /// The last dictionary made in a translation for an op of each definition,
-/// with the map it was made from: ops of one kind often come with the same
+/// with the map it was made from and the result flags kept beside it (see
+/// [`Translator::finish`]): ops of one kind often come with the same
 /// attributes (a network's repeated blocks), and comparing two maps costs
 /// less than looking one up in the memo. Only dictionaries whose kinds
 /// were checked are kept (as in the memo).
 struct LastDicts<'r, 'd> {
     /// By definition facts index.
-    by_facts: Vec<Option<(&'r AttrMap<'d>, AttrDict)>>,
+    by_facts: Vec<Option<KeptDict<'r, 'd>>>,
 }
+
+/// A map, the result flags beside it and its dictionary.
+type KeptDict<'r, 'd> = (&'r AttrMap<'d>, Option<[Attribute; 2]>, AttrDict);
 
 impl<'r, 'd> LastDicts<'r, 'd> {
     fn new(facts: usize) -> Self {
@@ -51,15 +56,16 @@ impl<'r, 'd> LastDicts<'r, 'd> {
 
     /// The dictionary last kept for `rec`'s definition, when made from a
     /// map of the same entries (keys by address: within one translation an
-    /// address names one text).
+    /// address names one text) and the same flags beside it.
     #[inline]
-    fn get(&self, rec: &OpRecord<'d>) -> Option<AttrDict> {
+    fn get(&self, rec: &OpRecord<'d>, flags: Option<[Attribute; 2]>) -> Option<AttrDict> {
         let Writer::Declared(_, facts) = rec.writer else {
             return None;
         };
-        let (kept, dict) = (*self.by_facts.get(facts)?)?;
+        let (kept, kept_flags, dict) = (*self.by_facts.get(facts)?)?;
         let (a, b) = (kept.entries(), rec.map.entries());
-        let same = a.len() == b.len()
+        let same = kept_flags == flags
+            && a.len() == b.len()
             && a.iter()
                 .zip(b)
                 .all(|(&(k, x), &(l, y))| x == y && k.as_ptr() == l.as_ptr() && k.len() == l.len());
@@ -68,10 +74,10 @@ impl<'r, 'd> LastDicts<'r, 'd> {
 
     /// Keeps `dict` as the last one of `rec`'s definition.
     #[inline]
-    fn keep(&mut self, rec: &'r OpRecord<'d>, dict: AttrDict) {
+    fn keep(&mut self, rec: &'r OpRecord<'d>, flags: Option<[Attribute; 2]>, dict: AttrDict) {
         if let Writer::Declared(_, facts) = rec.writer {
             if let Some(slot) = self.by_facts.get_mut(facts) {
-                *slot = Some((&rec.map, dict));
+                *slot = Some((&rec.map, flags, dict));
             }
         }
     }
@@ -309,7 +315,7 @@ impl<'d> Translator<'d> {
     /// kind checks owed ([`KindCheck`]) on the way: a dictionary made
     /// before was checked then.
     pub(super) fn finish(mut self) -> Result<Program> {
-        let attrs = std::mem::take(&mut self.attrs);
+        let mut attrs = std::mem::take(&mut self.attrs);
         let mut entries = Vec::with_capacity(TYPICAL_KINDS);
         let mut values = Vec::with_capacity(TYPICAL_KINDS);
         let mut keys = Vec::with_capacity(TYPICAL_KINDS);
@@ -317,11 +323,25 @@ impl<'d> Translator<'d> {
         let mut last = LastDicts::new(self.memo.get_mut().def_facts.len());
         // Numbers the look-ups of final dictionaries in the memo.
         let mut finished_seq = 0;
-        for (i, slot) in attrs.iter().enumerate() {
+        let mut failed = None;
+        for (i, slot) in attrs.iter_mut().enumerate() {
             let Some(rec) = slot else {
                 continue;
             };
             let op = OpId::new(i);
+            // The result flags of most ops follow their map's entries (one
+            // flagged result; a parameter's name or a definition's declared
+            // attributes in order, none named as a flag): kept beside the
+            // map, they are appended to it only when its dictionary is made
+            // for the first time. Any other map gets them now.
+            let flags = match self.flagging(op) {
+                Flagging::Unflagged => None,
+                Flagging::Single(f) if self.flags_follow(rec) => Some(f),
+                _ => {
+                    self.set_flags(op, rec);
+                    None
+                }
+            };
             // Most ops have what the general path or an op builder makes:
             // their dictionary follows from the definition and the values
             // alone (maps in declared order), or from those and the keys
@@ -332,10 +352,14 @@ impl<'d> Translator<'d> {
             keys.clear();
             let memo = self.memo.get_mut();
             // A parameter's dictionary follows from its name and flags.
-            let parameter = match (rec.writer, rec.map.entries()) {
+            let parameter = match (rec.writer, rec.map.entries(), flags) {
+                (Writer::Parameter, [("parameter_name", name)], Some([sg, p])) => {
+                    Some([*name, sg, p])
+                }
                 (
                     Writer::Parameter,
                     [("parameter_name", name), ("stop_gradient", sg), ("persistable", p)],
+                    None,
                 ) => Some([*name, *sg, *p]),
                 _ => None,
             };
@@ -348,11 +372,13 @@ impl<'d> Translator<'d> {
                 self.program.set_attrs(op, dict);
                 continue;
             }
-            if let Some(dict) = last.get(rec) {
+            if let Some(dict) = last.get(rec, flags) {
                 self.program.set_attrs(op, dict);
                 continue;
             }
             let key = match rec.writer {
+                // Flags beside the map: its entries are in declared order.
+                Writer::Declared(_, facts) if flags.is_some() => Some(facts),
                 Writer::Declared(_, facts)
                     if general::in_declared_order(&memo.def_facts[facts].specs, &rec.map) =>
                 {
@@ -369,21 +395,30 @@ impl<'d> Translator<'d> {
                 finished_seq += 1;
                 values.clear();
                 values.extend(rec.map.entries().iter().map(|&(_, a)| a));
+                if let Some(f) = flags {
+                    values.extend_from_slice(&f);
+                }
                 let memo = self.memo.get_mut();
                 if let Some(dict) = memo.finished_dict(seq, facts, &keys, &values) {
-                    last.keep(rec, dict);
+                    last.keep(rec, flags, dict);
                     self.program.set_attrs(op, dict);
                     continue;
                 }
             }
-            // Made for the first time: checked (an op no legacy op owes a
-            // check for is made by the translator itself; its dictionary
-            // is remembered only when its kinds match, so that a dictionary
-            // found in the memo always passed).
+            // Made for the first time, from the whole map, and checked (an
+            // op no legacy op owes a check for is made by the translator
+            // itself; its dictionary is remembered only when its kinds
+            // match, so that a dictionary found in the memo always passed).
+            if let Some(f) = flags {
+                for (name, a) in super::FLAGS.iter().zip(f) {
+                    rec.map.push_new(name, a);
+                }
+            }
+            let rec: &OpRecord<'d> = rec;
             let mismatch = self.kind_mismatch(rec);
-            if let (Some(message), Some(check)) = (&mismatch, rec.kind_check) {
-                let first = self.first_kind_error(&attrs);
-                return Err(first.unwrap_or_else(|| self.kind_error(check, message.clone())));
+            if let (Some(message), Some(check)) = (mismatch.clone(), rec.kind_check) {
+                failed = Some((check, message));
+                break;
             }
             let kinds_match = mismatch.is_none();
             entries.clear();
@@ -397,12 +432,31 @@ impl<'d> Translator<'d> {
                 self.memo.get_mut().keep_parameter_dict(k, dict);
             }
             if kinds_match {
-                last.keep(rec, dict);
+                last.keep(rec, None, dict);
             }
             self.program.set_attrs(op, dict);
         }
+        if let Some((check, message)) = failed {
+            self.set_all_flags(&mut attrs);
+            let first = self.first_kind_error(&attrs);
+            return Err(first.unwrap_or_else(|| self.kind_error(check, message)));
+        }
         memo::keep_context_memo(&self.ctx, self.memo.take());
         Ok(self.program)
+    }
+
+    /// Whether the result flags follow the entries of `rec`'s map without
+    /// a search: the map holds a parameter's name only, or a definition's
+    /// declared attributes in order, none named as a flag.
+    fn flags_follow(&mut self, rec: &OpRecord<'d>) -> bool {
+        match (rec.writer, rec.map.entries()) {
+            (Writer::Parameter, [("parameter_name", _)]) => true,
+            (Writer::Declared(_, facts), _) => {
+                let facts = &self.memo.get_mut().def_facts[facts];
+                !facts.declares_flags && general::declared_exactly(&facts.specs, &rec.map)
+            }
+            _ => false,
+        }
     }
 }
 
@@ -445,9 +499,9 @@ mod tests {
         let other_facts = record(Writer::Declared(def, 0), &[(key, t)]);
         let generic = record(Writer::Generic, &[(key, t)]);
         let mut last = LastDicts::new(2);
-        assert_eq!(last.get(&same), None);
-        last.keep(&kept, dict);
-        assert_eq!(last.get(&same), Some(dict));
+        assert_eq!(last.get(&same, None), None);
+        last.keep(&kept, None, dict);
+        assert_eq!(last.get(&same, None), Some(dict));
         for differs in [
             &other_value,
             &other_address,
@@ -455,11 +509,15 @@ mod tests {
             &other_facts,
             &generic,
         ] {
-            assert_eq!(last.get(differs), None);
+            assert_eq!(last.get(differs, None), None);
         }
+        // The flags beside a map count as its entries.
+        assert_eq!(last.get(&same, Some([t, f])), None);
         // A later dictionary of the definition takes the place of the last.
-        last.keep(&other_value, AttrDict::EMPTY);
-        assert_eq!(last.get(&other_value), Some(AttrDict::EMPTY));
-        assert_eq!(last.get(&same), None);
+        last.keep(&other_value, Some([t, f]), AttrDict::EMPTY);
+        assert_eq!(last.get(&other_value, Some([t, f])), Some(AttrDict::EMPTY));
+        assert_eq!(last.get(&other_value, Some([t, t])), None);
+        assert_eq!(last.get(&other_value, None), None);
+        assert_eq!(last.get(&same, None), None);
     }
 }

@@ -107,6 +107,9 @@ pub struct DefFacts {
     /// then `stop_gradient`, then `persistable` (what the general path
     /// makes), lists `stop_gradient` first.
     pub stop_gradient_first: bool,
+    /// Whether a declared attribute is named as a result flag (then a map
+    /// of the declared attributes may hold one).
+    pub declares_flags: bool,
 }
 
 /// Facts of each definition in one context: the last one asked about (the
@@ -147,6 +150,10 @@ pub fn def_facts(ctx: &Arc<IrContext>, def: &'static OpDef) -> Arc<DefFacts> {
             .map(|a| (a.name.as_str(), a.kind))
             .collect(),
         stop_gradient_first: first_flag == Some(n),
+        declares_flags: def
+            .attributes
+            .iter()
+            .any(|a| super::FLAGS.contains(&a.name.as_str())),
     });
     if map.len() < MAX_ENTRIES {
         map.insert(key, facts.clone());

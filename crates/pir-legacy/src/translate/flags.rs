@@ -7,6 +7,7 @@ use pir_core::{Attribute, OpId, ValueId};
 use rustc_hash::FxHashMap;
 
 use super::attrs::same;
+use super::values::VarInfo;
 use super::{OpRecord, Translator, FLAGS, NO_CAST};
 use crate::desc::{Name, ProgramDesc, VarDesc};
 use crate::inline::InlineVec;
@@ -151,20 +152,23 @@ impl<'d> Translator<'d> {
         // alike): then they are set again in that order below.
         let mut flags = vec![0u8; self.program.value_slots()];
         let mut disagree = false;
-        for (_, name, top_at, values) in self.scopes.top_entries() {
-            if NO_CAST.contains(&name) {
-                continue;
-            }
-            let Some((_, var)) = deciding.of(desc, name, top_at) else {
-                continue;
-            };
-            let f = flag_bits(var);
-            for info in values {
-                let slot = &mut flags[info.value.index()];
-                disagree |= *slot != 0 && *slot != f;
-                *slot = f;
-            }
-        }
+        self.scopes
+            .for_each_top_binding(|name, top_at, older, current| {
+                if NO_CAST.contains(&name) {
+                    return;
+                }
+                let Some((_, var)) = deciding.of(desc, name, top_at) else {
+                    return;
+                };
+                let f = flag_bits(var);
+                let mut mark = |info: &VarInfo| {
+                    let slot = &mut flags[info.value.index()];
+                    disagree |= *slot != 0 && *slot != f;
+                    *slot = f;
+                };
+                older.iter().for_each(&mut mark);
+                current.iter().for_each(mark);
+            });
         if disagree {
             // (deciding block, name index, value, flags), one name's values
             // oldest first: the last update of a value decides its flags.

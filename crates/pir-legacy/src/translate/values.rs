@@ -425,6 +425,31 @@ impl<'d> Scopes<'d> {
             .map(|(name, at, s)| (s.key, name, at, s.older.iter().copied().chain(s.current)))
     }
 
+    /// [`Scopes::top_entries`] as a plain loop, for a walk over every name
+    /// of the top scope (chained iterators cost several times the work of
+    /// each step): `visit` gets each name, the index of the top block's
+    /// first variable of that name when the scope keeps it by that index,
+    /// and the values pushed for it, the older ones oldest first, then the
+    /// current one.
+    pub fn for_each_top_binding(
+        &self,
+        mut visit: impl FnMut(&'d str, Option<usize>, &[VarInfo], Option<VarInfo>),
+    ) {
+        for (i, top) in self.top_declared.iter().enumerate() {
+            if top.stack.current.is_some() {
+                visit(
+                    top.name,
+                    Some(i),
+                    top.stack.older.as_slice(),
+                    top.stack.current,
+                );
+            }
+        }
+        for (name, stack) in &self.scopes[TOP].map {
+            visit(name.0, None, stack.older.as_slice(), stack.current);
+        }
+    }
+
     /// The names of the top scope in the order they were first bound (the
     /// order of Paddle's hash map follows from it).
     pub fn top_keys(&self) -> &[&'d str] {
@@ -641,6 +666,21 @@ mod tests {
                 (0, "b", Some(1), 2),
                 (1, "a", Some(0), 1),
                 (2, "c", None, 1)
+            ]
+        );
+        // The plain loop visits the same names with the same values.
+        let mut visited = Vec::new();
+        s.for_each_top_binding(|name, at, older, current| {
+            let values: Vec<ValueId> = older.iter().chain(&current).map(|i| i.value).collect();
+            visited.push((name, at, values));
+        });
+        visited.sort_unstable();
+        assert_eq!(
+            visited,
+            [
+                ("a", Some(0), vec![v2]),
+                ("b", Some(1), vec![v1, v3]),
+                ("c", None, vec![v3])
             ]
         );
     }

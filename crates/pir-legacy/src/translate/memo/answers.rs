@@ -145,19 +145,19 @@ impl<'d> Translator<'d> {
 impl<'d> Translator<'d> {
     /// The string attribute of parameter name `name`: the one the look-up
     /// of the same number in the last translation in this context made,
-    /// when it holds the same text (a model names its parameters alike in
-    /// every translation), else interned.
+    /// when for the same text (a model names its parameters alike in every
+    /// translation; the text is kept beside the attribute, which costs more
+    /// to read back), else interned.
     pub fn parameter_name(&self, name: &str) -> Attribute {
         let seq = next(&self.lookups.params);
         let mut memo = self.memo.borrow_mut();
-        if let Some(&kept) = memo.param_names.get(seq) {
-            let same = self.ctx.attr_as::<StrAttr>(kept);
-            if same.is_some_and(|s| name_eq(&s.0, name)) {
-                return kept;
+        if let Some((text, kept)) = memo.param_names.get(seq) {
+            if name_eq(text, name) {
+                return *kept;
             }
         }
         let made = StrAttr::get(&self.ctx, name);
-        memo.param_names.keep(seq, Some(made));
+        memo.param_names.keep(seq, Some((name.into(), made)));
         made
     }
 

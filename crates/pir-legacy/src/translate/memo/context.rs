@@ -92,10 +92,10 @@ pub(crate) struct ContextMemo {
     /// The plan the last translation found for each look-up of
     /// [`super::super::Translator::plan_of`], with its definition's address.
     pub op_plans: Answers<(usize, Arc<Plan>)>,
-    /// The `parameter_name` attribute each look-up of
+    /// The name and its `parameter_name` attribute each look-up of
     /// [`super::super::Translator::parameter_name`] the last translation
     /// made found.
-    pub param_names: Answers<Attribute>,
+    pub param_names: Answers<(Box<str>, Attribute)>,
     /// The column and the `name` and `col` attributes each look-up of
     /// [`super::super::Translator::feed_fetch_attrs_of`] the last
     /// translation made found.

@@ -159,11 +159,17 @@ impl BoolLists {
             .iter()
             .rev()
             .fold(0u64, |m, &b| m << 1 | u64::from(b));
-        let key = (values.len(), bits);
+        self.get_bits(ctx, values.len(), bits)
+    }
+
+    /// The array of `len` (at most 64) values, value `i` bit `i` of `bits`.
+    pub fn get_bits(&mut self, ctx: &IrContext, len: usize, bits: u64) -> Attribute {
+        let key = (len, bits);
         if let Some(&known) = self.0.get(&key) {
             return known;
         }
-        let made = bool_array(ctx, values);
+        let values: Vec<bool> = (0..len.min(64)).map(|i| bits >> i & 1 != 0).collect();
+        let made = bool_array(ctx, &values);
         if self.0.len() < Self::MAX_KEPT {
             self.0.insert(key, made);
         }

@@ -2,8 +2,9 @@
 //! worked out once every op is made, as Paddle's `ProgramTranslator` sets
 //! them, and given to each op's map as its final dictionary is made.
 
+use pir_core::builtin::{ArrayAttr, BoolAttr};
 use pir_core::entity::EntityId;
-use pir_core::{Attribute, OpId, ValueId};
+use pir_core::{Attribute, IrContext, OpId, ValueId};
 use rustc_hash::FxHashMap;
 
 use super::attrs::same;
@@ -11,6 +12,36 @@ use super::values::VarInfo;
 use super::{OpRecord, Translator, FLAGS, NO_CAST};
 use crate::desc::{Name, ProgramDesc, VarDesc};
 use crate::inline::InlineVec;
+
+/// The flag list `given` (what an op builder gave: `[true]`, an array of
+/// bools, else `n` falses) as its length and bits (bit `i`: element `i`),
+/// when it has at most 64 elements.
+fn given_bits(
+    ctx: &IrContext,
+    given: Attribute,
+    true1: Attribute,
+    n: usize,
+) -> Option<(usize, u64)> {
+    if given == true1 {
+        return Some((1, 1));
+    }
+    let list = Some(given)
+        .filter(|a| !a.is_null())
+        .and_then(|a| ctx.attr_as::<ArrayAttr>(a));
+    let Some(list) = list else {
+        return (n <= 64).then_some((n, 0));
+    };
+    if list.0.len() > 64 {
+        return None;
+    }
+    let mut bits = 0u64;
+    for (i, &x) in list.0.iter().enumerate() {
+        if ctx.attr_as::<BoolAttr>(x).is_some_and(|b| b.0) {
+            bits |= 1 << i;
+        }
+    }
+    Some((list.0.len(), bits))
+}
 
 /// What the result flags do to an op's map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -287,6 +318,23 @@ impl<'d> Translator<'d> {
                 } else {
                     self.k.false1
                 }
+            } else if let Some((len, mut bits)) = given_bits(ctx, given, self.k.true1, n) {
+                // At most 64 flags (every op but a few): as bits.
+                for (i, v) in self.program.results(op).take(len.min(n)).enumerate() {
+                    let f = flags[v.index()];
+                    if f & 1 != 0 {
+                        if f & bit != 0 {
+                            bits |= 1 << i;
+                        } else {
+                            bits &= !(1 << i);
+                        }
+                    }
+                }
+                match (len, bits) {
+                    (1, 1) => self.k.true1,
+                    (1, 0) => self.k.false1,
+                    _ => self.memo.get_mut().bool_lists.get_bits(ctx, len, bits),
+                }
             } else {
                 let given: Option<InlineVec<bool, 8>> = if given == self.k.true1 {
                     Some(InlineVec::from(&[true][..]))
@@ -322,5 +370,30 @@ impl<'d> Translator<'d> {
                 None => rec.map.push_new(name, attr),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::translate::attrs::{bool_array, BoolLists};
+
+    #[test]
+    fn flag_lists_read_as_bits_are_the_lists_made_from_them() {
+        let ctx = pir_dialects::pd_op_context();
+        let true1 = bool_array(&ctx, &[true]);
+        let list = [true, false, true, true];
+        let given = bool_array(&ctx, &list);
+        assert_eq!(given_bits(&ctx, given, true1, 2), Some((4, 0b1101)));
+        assert_eq!(given_bits(&ctx, true1, true1, 3), Some((1, 1)));
+        // Nothing given: falses, one per result.
+        assert_eq!(given_bits(&ctx, Attribute::NULL, true1, 3), Some((3, 0)));
+        assert_eq!(given_bits(&ctx, Attribute::NULL, true1, 65), None);
+        let long = bool_array(&ctx, &[false; 65]);
+        assert_eq!(given_bits(&ctx, long, true1, 1), None);
+        let mut lists = BoolLists::default();
+        assert_eq!(lists.get_bits(&ctx, 4, 0b1101), given);
+        assert_eq!(lists.get(&ctx, &list), given);
+        assert_eq!(lists.get_bits(&ctx, 1, 1), true1);
     }
 }

@@ -25,11 +25,12 @@ fn varint(b: &[u8]) -> Option<(u64, usize)> {
     }
 }
 
+/// `-1` as a varint (an unknown dim).
+const MINUS_ONE: [u8; 10] = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+
 /// [`varint`] of more than one byte.
 #[inline(never)]
 fn long_varint(b: &[u8]) -> Option<(u64, usize)> {
-    const MINUS_ONE: [u8; 10] = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
-    // An unknown dim (`-1`), in most shapes.
     if b.starts_with(&MINUS_ONE) {
         return Some((u64::MAX, MINUS_ONE.len()));
     }
@@ -386,6 +387,8 @@ fn dims(mut b: &[u8]) -> Option<Dims> {
     while let [0x10, v @ ..] = b {
         let (d, taken) = match v {
             [x @ 0..0x80, ..] => (i64::from(*x), 1),
+            // An unknown dim, in most shapes of activations.
+            _ if v.first_chunk() == Some(&MINUS_ONE) => (-1, MINUS_ONE.len()),
             _ => {
                 let (d, taken) = varint(v)?;
                 (d as i64, taken)

@@ -314,6 +314,11 @@ pub(crate) fn dense_var(b: &[u8]) -> Option<VarDesc<'_>> {
     // The rule of [`var_flags`], written in place: through it, the block
     // reader this is inlined into compiled to more instructions a variable.
     let mut flags = [false; 4];
+    // Nearly every variable has `persistable` alone.
+    if let [0x18, v @ (0 | 1)] = flags_bytes {
+        flags[0] = *v == 1;
+        flags_bytes = &[];
+    }
     while let [key @ (0x18 | 0x20 | 0x28 | 0x30), v @ (0 | 1), rest @ ..] = flags_bytes {
         flags[usize::from((key >> 3) - 3)] = *v == 1;
         flags_bytes = rest;

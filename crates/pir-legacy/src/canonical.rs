@@ -252,6 +252,15 @@ pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
     let text = utf8(b)?;
     let (name, mut rest) = short_field(0x0a, b)?;
     let name = text.get(2..2 + name.len())?;
+    // Nearly every slot has one argument.
+    if let Some((arg, [])) = short_field(0x12, rest) {
+        let start = b.len() - rest.len() + 2;
+        let arg = text.get(start..start + arg.len())?;
+        return Some(Slot {
+            name,
+            args: Args::from_array_prefix([arg; 2], 1),
+        });
+    }
     // The arguments that fit inline (nearly all) are gathered in place and
     // made into a list at once, as [`dims`] does.
     let mut head = [""; 2];

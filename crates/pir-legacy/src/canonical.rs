@@ -410,14 +410,17 @@ fn dims(mut b: &[u8]) -> Option<Dims> {
         };
         b = v.get(taken..)?;
         if n == head.len() {
-            let mut all = Dims::from(&head[..]);
+            // Room for every further dim (each takes two bytes or more) at
+            // once: growing the list as it fills cost a copy each time.
+            let mut all = Vec::with_capacity(head.len() + 1 + b.len() / 2);
+            all.extend_from_slice(&head);
             all.push(d);
             while let [0x10, v @ ..] = b {
                 let (d, taken) = varint(v)?;
                 all.push(d as i64);
                 b = v.get(taken..)?;
             }
-            return b.is_empty().then_some(all);
+            return b.is_empty().then_some(Dims::Heap(all));
         }
         head[n] = d;
         n += 1;

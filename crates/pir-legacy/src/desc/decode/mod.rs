@@ -191,21 +191,25 @@ struct Scratch<'a> {
 }
 
 /// The extra attributes of the op types a block has read, kept by a cheap
-/// hash of the type: a model has a few op types, each on many ops, and one
-/// comparison with the type kept here costs a fraction of a look-up of its
-/// text in [`crate::compat::Compat::extra_attrs`].
+/// hash of the type: a model has a few dozen op types at most, each on many
+/// ops, and one comparison with the type kept here costs a fraction of a
+/// look-up of its text in [`crate::compat::Compat::extra_attrs`]. The hash
+/// takes the last two bytes and the table has room for twice the types of
+/// most models: with the last byte alone and half the room, types that
+/// share it (`elementwise_*`, `*_grad`) took each other's place over and
+/// over.
 #[derive(Default)]
-struct ExtraAttrsSeen<'a>([Option<(&'a str, ExtraAttrs)>; 16]);
+struct ExtraAttrsSeen<'a>([Option<(&'a str, ExtraAttrs)>; 32]);
 
 impl<'a> ExtraAttrsSeen<'a> {
     /// The extra attributes of op type `op_type`.
     #[inline]
     fn of(&mut self, op_type: &'a str) -> ExtraAttrs {
         let b = op_type.as_bytes();
-        let (first, last) = (b.first().copied(), b.last().copied());
-        let at =
-            (b.len() ^ (usize::from(first.unwrap_or(0)) << 1) ^ usize::from(last.unwrap_or(0)))
-                % self.0.len();
+        let byte = |at: Option<usize>| usize::from(at.and_then(|i| b.get(i)).copied().unwrap_or(0));
+        let n = b.len();
+        let at = (n ^ byte(Some(0)) << 1 ^ byte(n.checked_sub(1)) ^ byte(n.checked_sub(2)) << 3)
+            % self.0.len();
         match &mut self.0[at] {
             Some((seen, extra)) if name_eq(seen, op_type) => extra,
             entry => {

@@ -28,6 +28,8 @@ fn field(key: u8, b: &[u8]) -> Option<(&[u8], &[u8])> {
     rest.split_at_checked(len)
 }
 
+const _: () = assert!(MAX_OP_ENTRIES <= MAX_ARGS);
+
 /// The op `r` holds (positioned at its start) when it is laid out as
 /// Paddle writes it; `None` sends it to the general reader.
 #[inline(always)]
@@ -37,6 +39,10 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
         return None;
     }
     let bytes = r.rest();
+    // Each slot, argument and attribute takes two bytes or more, so an op
+    // of fewer bytes than [`MAX_OP_ENTRIES`] has fewer of each than every
+    // bound on them: the counts are checked only in larger ops.
+    let checked = bytes.len() >= MAX_OP_ENTRIES;
     let mut op = empty_op();
     let mut rest = bytes;
     let mut outputs = 0;
@@ -50,10 +56,15 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
             let in_order = op.slots[first..]
                 .last()
                 .is_none_or(|l| name_lt(l.name, slot.name));
-            if !in_order || slot.args.len() > MAX_ARGS || op.slots.len() >= MAX_OP_ENTRIES {
+            if !in_order {
                 return None;
             }
-            outputs += if input { 0 } else { slot.args.len() };
+            if checked {
+                if slot.args.len() > MAX_ARGS || op.slots.len() >= MAX_OP_ENTRIES {
+                    return None;
+                }
+                outputs += if input { 0 } else { slot.args.len() };
+            }
             op.slots.push(slot);
             rest = after;
         }
@@ -74,7 +85,7 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
     // found by a scan of them all.
     let mut blocks = false;
     while !rest.is_empty() {
-        if op.attrs.len() + 4 >= MAX_OP_ENTRIES {
+        if checked && op.attrs.len() + 4 >= MAX_OP_ENTRIES {
             return None;
         }
         let sorted_after =

@@ -299,26 +299,23 @@ pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
 pub(crate) fn dense_var(b: &[u8]) -> Option<VarDesc<'_>> {
     let (name, rest) = short_field(0x0a, b)?;
     let name = utf8(name)?;
-    let (var_type, mut flags_bytes) = short_field(0x12, rest)?;
-    let [0x08, 0x07, desc @ ..] = var_type else {
+    // The type's nested headers in one match, their lengths told by how
+    // they nest (the type holds the dense desc alone, which holds the
+    // tensor and the LoD level at most) rather than each field's bounds
+    // checked in turn.
+    let [0x12, ty, 0x08, 0x07, 0x1a, dense, 0x0a, tensor, 0x08, dtype, tail @ ..] = rest else {
         return None;
     };
-    let (dense, rest) = short_field(0x1a, desc)?;
-    if !rest.is_empty() {
+    let (l_type, l_dense, l_tensor) = (usize::from(*ty), usize::from(*dense), usize::from(*tensor));
+    if l_type >= 0x80 || *dtype >= 0x80 || l_type != l_dense + 4 {
         return None;
     }
-    let (tensor, lod) = short_field(0x0a, dense)?;
-    let lod_level = match lod {
-        [] => 0,
-        [0x10, v] if *v < 0x80 => i32::from(*v),
+    let (dims_bytes, tail) = tail.split_at_checked(l_tensor.checked_sub(2)?)?;
+    let (lod_level, mut flags_bytes) = match (l_dense.checked_sub(l_tensor), tail) {
+        (Some(2), tail) => (0, tail),
+        (Some(4), [0x10, v @ 0..0x80, tail @ ..]) => (i32::from(*v), tail),
         _ => return None,
     };
-    let [0x08, dtype, dims_bytes @ ..] = tensor else {
-        return None;
-    };
-    if *dtype >= 0x80 {
-        return None;
-    }
     let dims = dims(dims_bytes)?;
     // The rule of [`var_flags`], written in place: through it, the block
     // reader this is inlined into compiled to more instructions a variable.

@@ -246,21 +246,21 @@ fn floats(mut list: &[u8]) -> Option<AttrValue<'_>> {
 /// `0a n PARAMETER`, then `12 m ARGUMENT` for each argument.
 #[inline(always)]
 pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
+    let (name_bytes, mut rest) = short_field(0x0a, b)?;
+    // Nearly every slot has one argument: the name and it are checked as
+    // text each, which costs less than a check of the message and the
+    // char boundaries of the two pieces of it.
+    if let Some((arg, [])) = short_field(0x12, rest) {
+        return Some(Slot {
+            name: utf8(name_bytes)?,
+            args: Args::from_array_prefix([utf8(arg)?; 2], 1),
+        });
+    }
     // One check for the whole message: the bytes between the strings (`0a
     // n`, `12 m`, lengths under 128) are ASCII, so the message is UTF-8
     // exactly when each string is, and each string is a piece of it.
     let text = utf8(b)?;
-    let (name, mut rest) = short_field(0x0a, b)?;
-    let name = text.get(2..2 + name.len())?;
-    // Nearly every slot has one argument.
-    if let Some((arg, [])) = short_field(0x12, rest) {
-        let start = b.len() - rest.len() + 2;
-        let arg = text.get(start..start + arg.len())?;
-        return Some(Slot {
-            name,
-            args: Args::from_array_prefix([arg; 2], 1),
-        });
-    }
+    let name = text.get(2..2 + name_bytes.len())?;
     // The arguments that fit inline (nearly all) are gathered in place and
     // made into a list at once, as [`dims`] does.
     let mut head = [""; 2];

@@ -79,7 +79,15 @@ pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
             AttrValue::String(utf8(s)?)
         }
         (3, mut list) => {
-            let mut ints = Vec::with_capacity(list.len() / 2);
+            // Each item takes two bytes or more. Most lists (strides,
+            // paddings, dilations, kernel sizes) hold up to four: room for
+            // four is made by an inlined allocation, room for a number
+            // known at run time by a call.
+            let mut ints = if list.len() <= 8 {
+                Vec::with_capacity(4)
+            } else {
+                Vec::with_capacity(list.len() / 2)
+            };
             while let [0x30, v @ ..] = list {
                 let (i, n) = varint(v)?;
                 ints.push(i as i32);

@@ -199,8 +199,14 @@ impl<'d> Translator<'d> {
     /// attributes are remembered by the attribute in the context memo (ops
     /// of a type repeat their scalar attributes).
     pub fn full_from_attr(&mut self, block: BlockId, attr: Attribute) -> Result<ValueId> {
-        if let Some((ty, attrs)) = self.memo.get_mut().full_of_attr(attr) {
-            return Ok(self.built_full(block, false, ty, attrs));
+        let (ty, attrs) = self.full_parts_of_attr(attr)?;
+        Ok(self.built_full(block, false, ty, attrs))
+    }
+
+    /// The type and attributes of [`Translator::full_from_attr`]'s `full`.
+    pub(super) fn full_parts_of_attr(&mut self, attr: Attribute) -> Result<(Type, [Attribute; 4])> {
+        if let Some(parts) = self.memo.get_mut().full_of_attr(attr) {
+            return Ok(parts);
         }
         let ctx = self.ctx.clone();
         let (value, dtype) = if let Some(f) = ctx.attr_as::<F32Attr>(attr) {
@@ -229,7 +235,7 @@ impl<'d> Translator<'d> {
             self.k.cpu,
         ];
         self.memo.get_mut().keep_full_of_attr(attr, ty, attrs);
-        Ok(self.built_full(block, false, ty, attrs))
+        Ok((ty, attrs))
     }
 
     /// `pd_op.full_int_array` of int64 on the CPU.
@@ -276,8 +282,18 @@ impl<'d> Translator<'d> {
     /// are remembered by the attribute in the context memo (ops of a type
     /// repeat their shapes and axes).
     pub fn full_int_array_from_attr(&mut self, block: BlockId, attr: Attribute) -> Result<ValueId> {
-        if let Some((ty, attrs)) = self.memo.get_mut().int_array_of_attr(attr) {
-            return Ok(self.built_full_int_array(block, ty, attrs));
+        let (ty, attrs) = self.int_array_parts_of_attr(attr)?;
+        Ok(self.built_full_int_array(block, ty, attrs))
+    }
+
+    /// The type and attributes of [`Translator::full_int_array_from_attr`]'s
+    /// `full_int_array`.
+    pub(super) fn int_array_parts_of_attr(
+        &mut self,
+        attr: Attribute,
+    ) -> Result<(Type, [Attribute; 2])> {
+        if let Some(parts) = self.memo.get_mut().int_array_of_attr(attr) {
+            return Ok(parts);
         }
         let ctx = self.ctx.clone();
         let values = ctx
@@ -285,7 +301,15 @@ impl<'d> Translator<'d> {
             .ok_or_else(|| self.err("expected an integer list for a mutable IntArray attribute"))?;
         let (ty, attrs) = self.full_int_array_parts(&values.0)?;
         self.memo.get_mut().keep_int_array_of_attr(attr, ty, attrs);
-        Ok(self.built_full_int_array(block, ty, attrs))
+        Ok((ty, attrs))
+    }
+
+    /// The `full` or `full_int_array` of `made`.
+    pub(super) fn built_as_input(&mut self, block: BlockId, made: memo::AsInputOp) -> ValueId {
+        match made {
+            memo::AsInputOp::Full(ty, attrs) => self.built_full(block, false, ty, attrs),
+            memo::AsInputOp::IntArray(ty, attrs) => self.built_full_int_array(block, ty, attrs),
+        }
     }
 
     fn dense_of(&self, v: ValueId) -> Result<(Type, crate::desc::Dims)> {

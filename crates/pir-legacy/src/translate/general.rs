@@ -14,6 +14,7 @@ use pir_dialects::op_def::{AttrKind, OpDef, ValueKind};
 use pir_dialects::value_kinds;
 
 use super::attrs::{self, AttrMap};
+use super::memo::AsInputOp;
 use super::plan::{InputPlan, Plan, SlotHint};
 use super::values::{Declared, ScopeId, VarInfo};
 use super::{OpSite, Translator, Writer};
@@ -182,7 +183,12 @@ fn input_with_attr_var_at<'o, 'd>(
 
 /// Whether the legacy op has attribute `name` as a plain value.
 pub fn has_attr(op: &OpDesc<'_>, name: &str) -> bool {
-    matches!(op.attr(name), Some(v) if !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_)))
+    op.attr(name).is_some_and(is_plain)
+}
+
+/// Whether a legacy attribute value is a plain value (not variables).
+fn is_plain(v: &AttrValue<'_>) -> bool {
+    !matches!(v, AttrValue::Var(_) | AttrValue::Vars(_))
 }
 
 /// A `pd_op` definition by full name.
@@ -405,12 +411,19 @@ impl<'d> Translator<'d> {
         dst: BlockId,
     ) -> Result<ValueId> {
         let legacy = p.legacy_attr;
-        let Some(value) = op.attr(legacy).filter(|_| has_attr(op, legacy)) else {
+        let Some(value) = op.attr(legacy).filter(|v| is_plain(v)) else {
             return Err(self.err(format!("attribute `{legacy}` is missing")));
         };
-        if p.int_array_input {
+        // A model translated again gives its ops the same values here.
+        let seq = self.lookups.next_as_input();
+        let int_array = p.int_array_input;
+        if let Some(made) = self.memo.get_mut().as_input(seq, int_array, value) {
+            return Ok(self.built_as_input(dst, made));
+        }
+        let made = if int_array {
             let attr = self.declared_attr(AttrKind::IntArray, Some(value));
-            self.full_int_array_from_attr(dst, attr)
+            let (ty, attrs) = self.int_array_parts_of_attr(attr)?;
+            AsInputOp::IntArray(ty, attrs)
         } else {
             // `translate` of kind `Any` is the general visitor.
             let mut attr = self.declared_attr(AttrKind::Any, Some(value));
@@ -425,8 +438,13 @@ impl<'d> Translator<'d> {
                 })?;
                 attr = F64Attr::get(&self.ctx, number);
             }
-            self.full_from_attr(dst, attr)
-        }
+            let (ty, attrs) = self.full_parts_of_attr(attr)?;
+            AsInputOp::Full(ty, attrs)
+        };
+        self.memo
+            .get_mut()
+            .keep_as_input(seq, int_array, value, made);
+        Ok(self.built_as_input(dst, made))
     }
 
     /// Result types from the output variables (`GenerateOperationOutput`).

@@ -69,12 +69,21 @@ pub(crate) struct Lookups {
     /// The general path's attributes by the op's attribute bytes
     /// ([`super::ContextMemo::general_attrs`]).
     attrs: Cell<usize>,
+    /// Mutable attributes given as legacy attributes
+    /// ([`super::ContextMemo::as_input`]).
+    as_inputs: Cell<usize>,
 }
 
 impl Lookups {
     /// The number of the next look-up of the general path's attributes.
     pub fn next_attrs(&self) -> usize {
         next(&self.attrs)
+    }
+
+    /// The number of the next look-up of a mutable attribute given as a
+    /// legacy attribute.
+    pub fn next_as_input(&self) -> usize {
+        next(&self.as_inputs)
     }
 }
 

@@ -103,6 +103,20 @@ pub(crate) struct ContextMemo {
     /// The key in `general_attrs` of each look-up there the last translation
     /// made (see [`ContextMemo::general_attrs`]).
     general_attr_keys: Answers<u64>,
+    /// The op each mutable attribute given as a legacy attribute became in
+    /// the last translation, with whether an int array and the value (see
+    /// [`ContextMemo::as_input`]).
+    as_inputs: Answers<(bool, KeptValue, AsInputOp)>,
+}
+
+/// The type and attributes of the op a mutable attribute given as a legacy
+/// attribute becomes (Paddle's `GetAttributeAsInput`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum AsInputOp {
+    /// A `full` (Scalar): shape, value, data type, place.
+    Full(Type, [Attribute; 4]),
+    /// A `full_int_array` (IntArray): value, data type.
+    IntArray(Type, [Attribute; 2]),
 }
 
 /// A map entry by its key's address and length, with its value.
@@ -436,6 +450,27 @@ impl ContextMemo {
         if self.full_of_attr.len() < MAX_ENTRIES {
             self.full_of_attr.insert(attr, (ty, attrs));
         }
+    }
+
+    /// The op look-up `seq` of the last translation made of mutable
+    /// attribute value `v` (an int array or a scalar), when of the same
+    /// value: a model translated again gives its reshapes the same shapes,
+    /// found without hashing the value or its attribute.
+    pub fn as_input(&self, seq: usize, int_array: bool, v: &AttrValue<'_>) -> Option<AsInputOp> {
+        let (kept_int_array, kept, made) = self.as_inputs.get(seq)?;
+        (*kept_int_array == int_array && kept.is(Some(v))).then_some(*made)
+    }
+
+    /// Remembers [`ContextMemo::as_input`] (values of kept sizes only).
+    pub fn keep_as_input(
+        &mut self,
+        seq: usize,
+        int_array: bool,
+        v: &AttrValue<'_>,
+        made: AsInputOp,
+    ) {
+        let kept = KeptValue::of(Some(v)).map(|kept| (int_array, kept, made));
+        self.as_inputs.keep(seq, kept);
     }
 
     /// The type and attributes of the zero `full` a fake false branch

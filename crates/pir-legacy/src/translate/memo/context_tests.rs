@@ -102,3 +102,31 @@ fn a_fake_branch_full_is_kept_by_the_branch_value_type() {
     assert_eq!(memo.zero_full_of_type(with_unknown), Some((known, [a; 4])));
     assert_eq!(memo.zero_full_of_type(known), None);
 }
+
+#[test]
+fn an_attribute_as_input_is_found_by_its_look_up_number_for_the_same_value_only() {
+    let ctx = IrContext::new();
+    let a = ctx.intern_attr(pir_core::builtin::I32Attr(1));
+    let made = AsInputOp::IntArray(Type::NULL, [a, a]);
+    let shape = AttrValue::Longs(vec![1, -1, 8]);
+    let mut memo = ContextMemo::default();
+    assert_eq!(memo.as_input(0, true, &shape), None);
+    memo.keep_as_input(0, true, &shape, made);
+    assert_eq!(memo.as_input(0, true, &shape), Some(made));
+    // Another number, value or kind of input asks again.
+    assert_eq!(memo.as_input(1, true, &shape), None);
+    assert_eq!(
+        memo.as_input(0, true, &AttrValue::Longs(vec![1, -1, 4])),
+        None
+    );
+    assert_eq!(
+        memo.as_input(0, true, &AttrValue::Ints(vec![1, -1, 8])),
+        None
+    );
+    assert_eq!(memo.as_input(0, false, &shape), None);
+    // A value too long to keep leaves nothing for its number.
+    let long = AttrValue::Longs(vec![0; MAX_KEPT_LEN + 1]);
+    memo.keep_as_input(0, true, &long, made);
+    assert_eq!(memo.as_input(0, true, &long), None);
+    assert_eq!(memo.as_input(0, true, &shape), None);
+}

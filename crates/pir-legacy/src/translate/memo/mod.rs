@@ -20,7 +20,9 @@ mod answers;
 mod context;
 
 pub(crate) use answers::{Answers, Lookups};
-pub(crate) use context::{keep_context_memo, take_context_memo, ContextMemo, Elem, KeyedEntry};
+pub(crate) use context::{
+    keep_context_memo, take_context_memo, AsInputOp, ContextMemo, Elem, KeyedEntry,
+};
 
 /// Most entries a table keeps.
 const MAX_ENTRIES: usize = 4096;

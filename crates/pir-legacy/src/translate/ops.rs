@@ -145,18 +145,34 @@ impl<'d> Translator<'d> {
     }
 
     /// The symbol and writer of op name `name` (remembered in the context
-    /// memo by the name's address).
+    /// memo by the name's address): the answer of the look-up of the same
+    /// number in the last translation in this context when for the same
+    /// name (a model translated again makes the same ops in the same
+    /// order), else found by hashing the address.
     #[inline]
     pub(super) fn op_kind(&mut self, name: &'static str) -> (Symbol, Writer) {
         let key = (name.as_ptr() as usize, name.len());
-        match self.memo.get_mut().names.get(&key) {
+        let seq = self.lookups.next_op_kind();
+        match self.memo.get_mut().op_kinds.get(seq) {
+            Some(&(kept, known)) if kept == key => known,
+            _ => self.op_kind_by_name(seq, name),
+        }
+    }
+
+    /// [`Translator::op_kind`] by the name's address, kept as look-up `seq`.
+    #[inline(never)]
+    fn op_kind_by_name(&mut self, seq: usize, name: &'static str) -> (Symbol, Writer) {
+        let key = (name.as_ptr() as usize, name.len());
+        let known = match self.memo.get_mut().names.get(&key) {
             Some(&known) => known,
             None => {
                 let known = (self.ctx.symbol(name), self.writer_of(name));
                 self.memo.get_mut().names.insert(key, known);
                 known
             }
-        }
+        };
+        self.memo.get_mut().op_kinds.keep(seq, Some((key, known)));
+        known
     }
 
     /// Creates an op of a name made at run time (`legacy.<type>`).
@@ -476,6 +492,32 @@ mod tests {
             writer,
             static_keys: false,
             kind_check: None,
+        }
+    }
+
+    /// Models translated one after another in one context, each twice,
+    /// print as translated alone: the numbered answers one model leaves
+    /// (op names, attributes given as inputs) are checked by the next,
+    /// which asks the same numbers about other ops and values.
+    #[test]
+    fn models_translated_in_one_context_print_as_translated_alone() {
+        let dir = pir_corpus::repo_root().join("tests/corpus/legacy");
+        let models = ["lg_jit_text_encoder", "lg_control_more", "lg_dynamic_attrs"];
+        let read = |m: &str| std::fs::read(dir.join(format!("{m}.pdmodel"))).unwrap();
+        let print = |bytes: &[u8], ctx| {
+            crate::translate_bytes(bytes, ctx, Default::default())
+                .unwrap()
+                .to_string()
+        };
+        // The memo follows the context last translated in: each model
+        // alone first, then all in one context.
+        let alone: Vec<String> = models
+            .iter()
+            .map(|m| print(&read(m), pir_dialects::pd_op_context()))
+            .collect();
+        let shared = pir_dialects::pd_op_context();
+        for (m, alone) in models.iter().zip(&alone).chain(models.iter().zip(&alone)) {
+            assert_eq!(&print(&read(m), shared.clone()), alone, "{m}");
         }
     }
 

@@ -69,6 +69,8 @@ pub(crate) struct Lookups {
     /// The general path's attributes by the op's attribute bytes
     /// ([`super::ContextMemo::general_attrs`]).
     attrs: Cell<usize>,
+    /// [`Translator::op_kind`].
+    op_kinds: Cell<usize>,
     /// Mutable attributes given as legacy attributes
     /// ([`super::ContextMemo::as_input`]).
     as_inputs: Cell<usize>,
@@ -78,6 +80,12 @@ impl Lookups {
     /// The number of the next look-up of the general path's attributes.
     pub fn next_attrs(&self) -> usize {
         next(&self.attrs)
+    }
+
+    /// The number of the next look-up of an op name's symbol and writer.
+    #[inline]
+    pub fn next_op_kind(&self) -> usize {
+        next(&self.op_kinds)
     }
 
     /// The number of the next look-up of a mutable attribute given as a

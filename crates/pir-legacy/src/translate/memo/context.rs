@@ -27,6 +27,10 @@ use crate::desc::{AttrValue, DataKind};
 pub(crate) struct ContextMemo {
     /// Symbol and writer by op name.
     pub names: FxHashMap<(usize, usize), (Symbol, super::super::Writer)>,
+    /// The op name (address and length) and its symbol and writer each
+    /// look-up of [`super::super::Translator::op_kind`] the last
+    /// translation made found.
+    pub op_kinds: Answers<OpKindAnswer>,
     /// What [`super::super::Writer::Declared`] points into.
     pub def_facts: Vec<Arc<DefFacts>>,
     /// Dense tensor types of variables and op builders by a hash of element
@@ -118,6 +122,9 @@ pub(crate) enum AsInputOp {
     /// A `full_int_array` (IntArray): value, data type.
     IntArray(Type, [Attribute; 2]),
 }
+
+/// An op name by address and length, with its symbol and writer.
+pub(crate) type OpKindAnswer = ((usize, usize), (Symbol, super::super::Writer));
 
 /// A map entry by its key's address and length, with its value.
 pub(crate) type KeyedEntry = (usize, usize, Attribute);

@@ -6,12 +6,14 @@
 
 use pir_core::builtin::{ArrayAttr, F32Attr, F64Attr, I32Attr, I64Attr, StrAttr};
 use pir_core::{Attribute, BlockId, InsertPoint, Type, ValueId};
+use pir_dialects::op_def::AttrKind;
 use pir_dialects::pd_op::attrs::{DataType, DataTypeAttr, IntArrayAttr, Place, PlaceAttr};
 use pir_dialects::pd_op::types::DenseTensorArrayType;
 
 use super::attrs::AttrMap;
 use super::values::{self, ScopeId, VarInfo};
 use super::{memo, Translator};
+use crate::desc::AttrValue;
 use crate::error::Result;
 use crate::inline::InlineVec;
 use std::sync::OnceLock;
@@ -302,6 +304,51 @@ impl<'d> Translator<'d> {
         let (ty, attrs) = self.full_int_array_parts(&values.0)?;
         self.memo.get_mut().keep_int_array_of_attr(attr, ty, attrs);
         Ok((ty, attrs))
+    }
+
+    /// Legacy attribute `legacy` of value `value` as an input: a
+    /// `full_int_array` (IntArray) or a `full` (Scalar) of it
+    /// (`GetAttributeAsInput`).
+    // Inlined: the general path's inputs compile better with their
+    // attribute inputs' work in one function.
+    #[inline(always)]
+    pub(super) fn value_as_input(
+        &mut self,
+        dst: BlockId,
+        legacy: &str,
+        value: &AttrValue<'_>,
+        int_array: bool,
+    ) -> Result<ValueId> {
+        // A model translated again gives its ops the same values here.
+        let seq = self.lookups.next_as_input();
+        if let Some(made) = self.memo.get_mut().as_input(seq, int_array, value) {
+            return Ok(self.built_as_input(dst, made));
+        }
+        let made = if int_array {
+            let attr = self.declared_attr(AttrKind::IntArray, Some(value));
+            let (ty, attrs) = self.int_array_parts_of_attr(attr)?;
+            memo::AsInputOp::IntArray(ty, attrs)
+        } else {
+            // `translate` of kind `Any` is the general visitor.
+            let mut attr = self.declared_attr(AttrKind::Any, Some(value));
+            // Scalars that 2.x ops keep as text (`allclose`'s `rtol: "1e-05"`)
+            // become a float64 `full`, as Paddle 3.3.1 makes them.
+            if let Some(text) = self.ctx.attr_as::<StrAttr>(attr) {
+                let number: f64 = text.0.trim().parse().map_err(|_| {
+                    self.err(format!(
+                        "attribute `{legacy}` is not a number: {:?}",
+                        text.0
+                    ))
+                })?;
+                attr = F64Attr::get(&self.ctx, number);
+            }
+            let (ty, attrs) = self.full_parts_of_attr(attr)?;
+            memo::AsInputOp::Full(ty, attrs)
+        };
+        self.memo
+            .get_mut()
+            .keep_as_input(seq, int_array, value, made);
+        Ok(self.built_as_input(dst, made))
     }
 
     /// The `full` or `full_int_array` of `made`.

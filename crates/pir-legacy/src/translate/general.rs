@@ -8,13 +8,11 @@
 
 use std::sync::Arc;
 
-use pir_core::builtin::{F64Attr, StrAttr};
 use pir_core::{Attribute, BlockId, InsertPoint, OpId, Symbol, Type, ValueId};
 use pir_dialects::op_def::{AttrKind, OpDef, ValueKind};
 use pir_dialects::value_kinds;
 
 use super::attrs::{self, AttrMap};
-use super::memo::AsInputOp;
 use super::plan::{InputPlan, Plan, SlotHint};
 use super::values::{Declared, ScopeId, VarInfo};
 use super::{OpSite, Translator, Writer};
@@ -414,37 +412,7 @@ impl<'d> Translator<'d> {
         let Some(value) = op.attr(legacy).filter(|v| is_plain(v)) else {
             return Err(self.err(format!("attribute `{legacy}` is missing")));
         };
-        // A model translated again gives its ops the same values here.
-        let seq = self.lookups.next_as_input();
-        let int_array = p.int_array_input;
-        if let Some(made) = self.memo.get_mut().as_input(seq, int_array, value) {
-            return Ok(self.built_as_input(dst, made));
-        }
-        let made = if int_array {
-            let attr = self.declared_attr(AttrKind::IntArray, Some(value));
-            let (ty, attrs) = self.int_array_parts_of_attr(attr)?;
-            AsInputOp::IntArray(ty, attrs)
-        } else {
-            // `translate` of kind `Any` is the general visitor.
-            let mut attr = self.declared_attr(AttrKind::Any, Some(value));
-            // Scalars that 2.x ops keep as text (`allclose`'s `rtol: "1e-05"`)
-            // become a float64 `full`, as Paddle 3.3.1 makes them.
-            if let Some(text) = self.ctx.attr_as::<StrAttr>(attr) {
-                let number: f64 = text.0.trim().parse().map_err(|_| {
-                    self.err(format!(
-                        "attribute `{legacy}` is not a number: {:?}",
-                        text.0
-                    ))
-                })?;
-                attr = F64Attr::get(&self.ctx, number);
-            }
-            let (ty, attrs) = self.full_parts_of_attr(attr)?;
-            AsInputOp::Full(ty, attrs)
-        };
-        self.memo
-            .get_mut()
-            .keep_as_input(seq, int_array, value, made);
-        Ok(self.built_as_input(dst, made))
+        self.value_as_input(dst, legacy, value, p.int_array_input)
     }
 
     /// Result types from the output variables (`GenerateOperationOutput`).

@@ -502,7 +502,12 @@ mod tests {
     #[test]
     fn models_translated_in_one_context_print_as_translated_alone() {
         let dir = pir_corpus::repo_root().join("tests/corpus/legacy");
-        let models = ["lg_jit_text_encoder", "lg_control_more", "lg_dynamic_attrs"];
+        let models = [
+            "lg_jit_text_encoder",
+            "lg_control_more",
+            "lg_dynamic_attrs",
+            "lg_jit_shufflenet_v2",
+        ];
         let read = |m: &str| std::fs::read(dir.join(format!("{m}.pdmodel"))).unwrap();
         let print = |bytes: &[u8], ctx| {
             crate::translate_bytes(bytes, ctx, Default::default())

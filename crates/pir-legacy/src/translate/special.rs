@@ -416,8 +416,10 @@ impl<'d> Translator<'d> {
             let list = op.input_args("ShapeTensorList").to_vec();
             let c = self.build_combine_vars(dst, scope, &list)?;
             self.build_stack(dst, c, 0)?
+        } else if let Some(shape) = op.attr("shape") {
+            self.value_as_input(dst, "shape", shape, true)?
         } else {
-            let a = attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape"));
+            let a = attrs::translate(&ctx, AttrKind::IntArray, None);
             self.full_int_array_from_attr(dst, a)?
         };
         let results = self.general_outputs(site, &self.plan(op, d))?;
@@ -620,8 +622,10 @@ impl<'d> Translator<'d> {
             let list = op.input_args("SectionsTensorList").to_vec();
             let s = if !list.is_empty() {
                 self.build_combine_vars(dst, scope, &list)?
+            } else if let Some(sections) = op.attr("sections") {
+                self.value_as_input(dst, "sections", sections, true)?
             } else {
-                let a = attrs::translate(&ctx, AttrKind::IntArray, op.attr("sections"));
+                let a = attrs::translate(&ctx, AttrKind::IntArray, None);
                 self.full_int_array_from_attr(dst, a)?
             };
             operands.push(Some(s));

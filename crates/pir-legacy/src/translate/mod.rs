@@ -411,7 +411,28 @@ impl<'d> Translator<'d> {
     /// The PIR type of variable `i` of block `b` (computed once; a dense
     /// tensor's is asked of the memo by its place, where a model translated
     /// again finds it, and checked there: one step rather than two).
+    // Inlined: asked for most outputs of every op, and a dense tensor's type
+    // kept from the last translation is found in fewer instructions than
+    // the call's own; making a type stays out of line.
+    #[inline(always)]
     pub fn var_type_at(&self, b: usize, i: usize) -> Result<Type, values::TypeError> {
+        let var = &self.desc.blocks[b].vars[i];
+        if var.kind == VarKind::DenseTensor {
+            let elem = memo::Elem::Legacy(var.dtype());
+            let kept = self
+                .memo
+                .borrow()
+                .kept_tensor_type_at((b, i), elem, var.shape());
+            if let Some(t) = kept {
+                return Ok(t);
+            }
+        }
+        self.make_var_type_at(b, i)
+    }
+
+    /// [`Translator::var_type_at`] of a variable whose type is not kept.
+    #[inline(never)]
+    fn make_var_type_at(&self, b: usize, i: usize) -> Result<Type, values::TypeError> {
         let var = &self.desc.blocks[b].vars[i];
         if var.kind == VarKind::DenseTensor {
             return self.memo.borrow_mut().tensor_type_at(

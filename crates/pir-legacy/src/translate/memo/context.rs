@@ -686,12 +686,23 @@ impl ContextMemo {
         dims: &[i64],
         make: impl FnOnce() -> Result<Type, E>,
     ) -> Result<Type, E> {
-        if let Some(Some((k, d, t))) = self.tensor_types_at.get(block).and_then(|b| b.get(index)) {
-            if *k == elem && same_dims(d, dims) {
-                return Ok(*t);
-            }
+        if let Some(t) = self.kept_tensor_type_at((block, index), elem, dims) {
+            return Ok(t);
         }
         self.keep_tensor_type_at((block, index), elem, dims, make)
+    }
+
+    /// The type [`ContextMemo::tensor_type_at`] keeps for variable `index`
+    /// of block `block`, if of element type `elem` and dims `dims`.
+    #[inline]
+    pub fn kept_tensor_type_at(
+        &self,
+        (block, index): (usize, usize),
+        elem: Elem,
+        dims: &[i64],
+    ) -> Option<Type> {
+        let (k, d, t) = self.tensor_types_at.get(block)?.get(index)?.as_ref()?;
+        (*k == elem && same_dims(d, dims)).then_some(*t)
     }
 
     /// [`ContextMemo::tensor_type_at`] of a place not kept with this type

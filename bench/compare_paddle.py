@@ -33,9 +33,14 @@ deserialized in this process; the repeated print is of programs loaded into one 
 (ours keeps the texts of types and attributes between them; Paddle keeps nothing).
 
 REPEAT is 31 unless given: a small model loads in a few microseconds, and on a 2-core VM of
-this machine kind the median of 7 such loads came out about twice that of 101.
+this machine kind the median of 7 such loads came out about twice that of 101. Our reads into
+one context settle only after a few (the second learns the context's templates, the fifth on
+two threads matches them), while Paddle keeps nothing from one call to the next: for the
+synthetic programs, where Paddle's 31 saves of 100k ops take minutes, --paddle-repeat gives
+Paddle fewer calls than ours.
 
-Usage: bench/compare_paddle.py [FILES...] [--rounds 5] [--repeat 31] [--synthetic 20000 100000]
+Usage: bench/compare_paddle.py [FILES...] [--rounds 5] [--repeat 31] [--paddle-repeat N]
+                               [--synthetic 20000 100000]
        bench/compare_paddle.py --print-only [FILES...] [--rounds 5] [--repeat 21]
 """
 
@@ -203,6 +208,7 @@ def main():
     ap.add_argument("files", nargs="*")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeat", type=int, default=31)
+    ap.add_argument("--paddle-repeat", type=int, help="Paddle's calls per median (default: --repeat)")
     ap.add_argument("--synthetic", type=int, nargs="*", default=[])
     ap.add_argument("--print-only", action="store_true", help="time only the print, on every corpus model")
     args = ap.parse_args()
@@ -224,7 +230,7 @@ def main():
     for path in files:
         rounds = {"paddle": [], "ours": [], "ours_1t": []}
         for _ in range(args.rounds):
-            rounds["paddle"].append(in_paddle_child("time_paddle", path, args.repeat))
+            rounds["paddle"].append(in_paddle_child("time_paddle", path, args.paddle_repeat or args.repeat))
             rounds["ours"].append(time_ours(path, args.repeat))
             rounds["ours_1t"].append(time_ours(path, args.repeat, threads=1))
         ops = rounds["ours"][0]["ops"]

@@ -142,7 +142,7 @@ pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
 
 /// `pir::ArrayAttribute`s of bools, each list made once per context (the
 /// ops of one kind give their results the same flags, in every translation
-/// of a model); at most [`BoolLists::MAX_KEPT`] are kept.
+/// of a model); at most 4,096 are kept.
 #[derive(Debug, Default)]
 pub struct BoolLists(rustc_hash::FxHashMap<(usize, u64), Attribute>);
 

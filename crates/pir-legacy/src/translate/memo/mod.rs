@@ -18,6 +18,7 @@ use super::plan::Plan;
 
 mod answers;
 mod context;
+mod matches;
 
 pub(crate) use answers::{Answers, Lookups};
 pub(crate) use context::{
@@ -338,7 +339,7 @@ mod tests {
             dims: vec![2, 3].into(),
             layout: pir_core::builtin::DataLayout::NCHW,
         });
-        let mut fits = context::FitMatches::default();
+        let mut fits = matches::FitMatches::default();
         for _ in 0..2 {
             for ty in [dense, array, pir_core::Type::NULL] {
                 for kind in [

@@ -634,11 +634,7 @@ pub(super) fn in_declared_order(specs: &[(&str, AttrKind)], map: &AttrMap<'_>) -
         Some([(sg, _), (p, _)]) => *sg == super::FLAGS[0] && *p == super::FLAGS[1],
         _ => false,
     };
-    flags_follow
-        && entries
-            .iter()
-            .zip(specs)
-            .all(|((k, _), (name, _))| attrs::same(k, name))
+    flags_follow && keys_in_order(specs, entries)
 }
 
 /// Whether `map` holds the declared attributes `specs` in order and
@@ -646,11 +642,17 @@ pub(super) fn in_declared_order(specs: &[(&str, AttrKind)], map: &AttrMap<'_>) -
 #[inline]
 pub(super) fn declared_exactly(specs: &[(&str, AttrKind)], map: &AttrMap<'_>) -> bool {
     let entries = map.entries();
-    entries.len() == specs.len()
-        && entries
-            .iter()
-            .zip(specs)
-            .all(|((k, _), (name, _))| attrs::same(k, name))
+    entries.len() == specs.len() && keys_in_order(specs, entries)
+}
+
+/// Whether the keys of `entries` begin with the declared names of `specs`,
+/// in order (as far as both go).
+#[inline]
+fn keys_in_order(specs: &[(&str, AttrKind)], entries: &[(&str, Attribute)]) -> bool {
+    entries
+        .iter()
+        .zip(specs)
+        .all(|((k, _), (name, _))| attrs::same(k, name))
 }
 
 /// The attribute list Paddle's writer and reader leave an op with, into

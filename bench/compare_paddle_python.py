@@ -19,15 +19,17 @@ machine load hits both alike, and measures inside it:
   import statement in a fresh process);
 - ``program``: reading a model's program — ``pir.load(json, params=False)``
   against ``paddle.base.core.deserialize_pir_program`` into a
-  ``paddle.static.Program`` — median of 5 reads in the process;
+  ``paddle.static.Program`` — median of 5 reads in the process, after
+  an untimed one;
 - ``model``: the program and every parameter as a NumPy array in the
   user's hand, a dict from name to array — ``pir.load(json)`` then
   ``{name: model.params[name] for name in model.params}`` (read-only arrays
-  viewing the memory-mapped file: what ``model.params`` gives) against
+  viewing the file's bytes, mapped or, when small, read whole: what
+  ``model.params`` gives) against
   ``paddle.static.load_inference_model(prefix, exe)`` into a fresh scope
   then ``{name: numpy.array(scope.find_var(name).get_tensor()) for name in
   scope.local_var_names()}`` (Paddle's tensors hand NumPy a copy; there is
-  no zero-copy view of a scope's tensor) — median of 5.
+  no zero-copy view of a scope's tensor) — median of 5 after an untimed one.
 
 Prints the medians over the rounds per model and side, and the ratios, as a
 table with the load average beside it; ``--json`` prints them as JSON.
@@ -50,10 +52,14 @@ import sys
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-# Shared by both children: the median of `n` timed calls.
+# Shared by both children: the median of `n` timed calls after one
+# untimed call, which pays each side's once-per-process costs (pir imports
+# NumPy at its first array; both sides fault in fresh memory), as the other
+# bench scripts leave out the first call.
 MEDIAN = r"""
 import time
 def median(f, n=5):
+    f()
     times = []
     for _ in range(n):
         t = time.perf_counter(); f(); times.append(time.perf_counter() - t)

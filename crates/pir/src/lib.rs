@@ -255,18 +255,22 @@ pub fn read_program(
     let io = ReadError::at(path);
     let mut file = std::fs::File::open(path).map_err(io)?;
     let metadata = file.metadata().map_err(io)?;
-    if !metadata.is_file() {
+    if !metadata.is_file() || metadata.len() == 0 {
         // A pipe or a device (`/dev/stdin`, a shell's `<(…)`) can be read
-        // only once: its kind is told from the bytes read.
+        // only once: its kind is told from the bytes read. So is a file
+        // whose size says nothing (a kernel's file of size 0 has bytes).
         return read_program_from(ctx, path, file, options);
     }
     if metadata.len() < MAP_MIN_BYTES {
         // Read once, whole: the kind is told from the bytes in hand (a
         // small model costs more in system calls than in reading).
-        let mut bytes = Vec::with_capacity(metadata.len() as usize + 1);
-        // Through `take`, which the standard library does not ask for the
-        // size and position the metadata above already gave.
-        std::io::Read::read_to_end(&mut std::io::Read::take(&mut file, u64::MAX), &mut bytes)
+        let len = metadata.len();
+        let mut bytes = Vec::with_capacity(len as usize);
+        // Through `take` of the length the metadata gave: the standard
+        // library then neither asks for the size and position again nor
+        // reads once more to find the end, so a small model is one read. A
+        // file that grew since is read as it was when its size was taken.
+        std::io::Read::read_to_end(&mut std::io::Read::take(&mut file, len), &mut bytes)
             .map_err(io)?;
         let kind = FileKind::of_contents(&bytes, path);
         return read_program_bytes(ctx, path, kind, &bytes, options);

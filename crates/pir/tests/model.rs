@@ -125,6 +125,28 @@ fn a_model_loads_by_file_or_prefix_and_runs_passes() {
 }
 
 #[test]
+fn a_small_model_is_read_whole_and_an_empty_file_is_named_empty() {
+    let ctx = pir_dialects::pd_op_context();
+    let models = pir_corpus::models();
+    let m = models.iter().find(|m| m.name == "mlp_tiny").unwrap();
+    let json = std::fs::read(m.json()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("small.json");
+    std::fs::write(&path, &json).unwrap();
+    let read = pir::read_program(ctx.clone(), &path, &Default::default()).unwrap();
+    let written = pir_serde::write_to_vec(&read.program, &Default::default()).unwrap();
+    assert!(written == json);
+    // A file of size 0 is read as a stream (a kernel's file of size 0 may
+    // have bytes); an empty one is still told as empty.
+    let empty = dir.path().join("empty.json");
+    std::fs::write(&empty, b"").unwrap();
+    let err = pir::read_program(ctx, &empty, &Default::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("is an empty file, not a model"), "{err}");
+}
+
+#[test]
 fn a_large_model_is_read_from_a_memory_map_as_from_its_bytes() {
     // About 5.4 MB: past the size from which JSON models are mapped, and
     // past a step of the pages the reader releases behind itself.

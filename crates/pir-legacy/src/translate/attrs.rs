@@ -140,9 +140,9 @@ pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
     ArrayAttr::get(ctx, &items)
 }
 
-/// `pir::ArrayAttribute`s of bools, each list made once per context (the
-/// ops of one kind give their results the same flags, in every translation
-/// of a model); at most 4,096 are kept.
+/// `pir::ArrayAttribute`s of bools, each list of at most 64 made once per
+/// context (the ops of one kind give their results the same flags, in every
+/// translation of a model); at most 4,096 are kept.
 #[derive(Debug, Default)]
 pub struct BoolLists(rustc_hash::FxHashMap<(usize, u64), Attribute>);
 
@@ -152,25 +152,29 @@ impl BoolLists {
 
     /// The array of `values`.
     pub fn get(&mut self, ctx: &IrContext, values: &[bool]) -> Attribute {
-        if values.len() > 64 {
-            return bool_array(ctx, values);
-        }
-        let bits = values
-            .iter()
-            .rev()
-            .fold(0u64, |m, &b| m << 1 | u64::from(b));
-        self.get_bits(ctx, values.len(), bits)
+        let words: InlineVec<u64, 1> = values
+            .chunks(64)
+            .map(|chunk| chunk.iter().rev().fold(0, |m, &b| m << 1 | u64::from(b)))
+            .collect();
+        self.get_words(ctx, values.len(), &words)
     }
 
-    /// The array of `len` (at most 64) values, value `i` bit `i` of `bits`.
-    pub fn get_bits(&mut self, ctx: &IrContext, len: usize, bits: u64) -> Attribute {
-        let key = (len, bits);
-        if let Some(&known) = self.0.get(&key) {
+    /// The array of `len` values, value `i` bit `i % 64` of word `i / 64`
+    /// of `words` (bits past `len` clear; a missing word is falses).
+    pub fn get_words(&mut self, ctx: &IrContext, len: usize, words: &[u64]) -> Attribute {
+        // Lists past 64 values (rare) are made each time.
+        let key = match words {
+            _ if len > 64 => None,
+            [] => Some((len, 0)),
+            [word, ..] => Some((len, *word)),
+        };
+        if let Some(&known) = key.and_then(|key| self.0.get(&key)) {
             return known;
         }
-        let values: Vec<bool> = (0..len.min(64)).map(|i| bits >> i & 1 != 0).collect();
+        let value = |i: usize| words.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0);
+        let values: Vec<bool> = (0..len).map(value).collect();
         let made = bool_array(ctx, &values);
-        if self.0.len() < Self::MAX_KEPT {
+        if let Some(key) = key.filter(|_| self.0.len() < Self::MAX_KEPT) {
             self.0.insert(key, made);
         }
         made

@@ -11,36 +11,97 @@ use super::attrs::same;
 use super::values::VarInfo;
 use super::{OpRecord, Translator, FLAGS, NO_CAST};
 use crate::desc::{Name, ProgramDesc, VarDesc};
-use crate::inline::InlineVec;
 
-/// The flag list `given` (what an op builder gave: `[true]`, an array of
-/// bools, else `n` falses) as its length and bits (bit `i`: element `i`),
-/// when it has at most 64 elements.
-fn given_bits(
-    ctx: &IrContext,
-    given: Attribute,
-    true1: Attribute,
-    n: usize,
-) -> Option<(usize, u64)> {
-    if given == true1 {
-        return Some((1, 1));
+/// The flag list an op builder gave: `[true]`, an array of bools, else one
+/// false per result.
+#[derive(Clone, Copy)]
+enum Given<'c> {
+    /// `[true]` (the most common, known without looking it up).
+    True1,
+    /// An array of bools (elements not bools read as false).
+    List(&'c [Attribute]),
+    /// Nothing: this many falses.
+    Falses(usize),
+}
+
+impl<'c> Given<'c> {
+    /// The list `given` is, for `n` results.
+    fn of(ctx: &'c IrContext, given: Attribute, true1: Attribute, n: usize) -> Self {
+        if given == true1 {
+            return Given::True1;
+        }
+        Some(given)
+            .filter(|a| !a.is_null())
+            .and_then(|a| ctx.attr_as::<ArrayAttr>(a))
+            .map_or(Given::Falses(n), |list| Given::List(&list.0))
     }
-    let list = Some(given)
-        .filter(|a| !a.is_null())
-        .and_then(|a| ctx.attr_as::<ArrayAttr>(a));
-    let Some(list) = list else {
-        return (n <= 64).then_some((n, 0));
-    };
-    if list.0.len() > 64 {
-        return None;
-    }
-    let mut bits = 0u64;
-    for (i, &x) in list.0.iter().enumerate() {
-        if ctx.attr_as::<BoolAttr>(x).is_some_and(|b| b.0) {
-            bits |= 1 << i;
+
+    /// The number of flags.
+    fn len(self) -> usize {
+        match self {
+            Given::True1 => 1,
+            Given::List(list) => list.len(),
+            Given::Falses(n) => n,
         }
     }
-    Some((list.0.len(), bits))
+
+    /// Values `64 w`… as bits (value `64 w + i` bit `i`).
+    #[inline]
+    fn word(self, ctx: &IrContext, w: usize) -> u64 {
+        match self {
+            Given::True1 => u64::from(w == 0),
+            Given::List(list) => {
+                list.iter()
+                    .skip(64 * w)
+                    .take(64)
+                    .enumerate()
+                    .fold(0, |bits, (i, &x)| {
+                        bits | u64::from(ctx.attr_as::<BoolAttr>(x).is_some_and(|b| b.0)) << i
+                    })
+            }
+            Given::Falses(_) => 0,
+        }
+    }
+}
+
+/// A flag's list for an op's results, a word at a time (value `i` bit
+/// `i % 64` of word `i / 64`): what an op builder gave, each result with
+/// its flags set (bit 0 of its `value_flags`) taking its own (bit `bit`);
+/// a result past the list's end is left out.
+struct FlagWords<'c, R> {
+    ctx: &'c IrContext,
+    given: Given<'c>,
+    /// The `value_flags` of the results not yet read, in order.
+    results: R,
+    bit: u8,
+    /// The next word.
+    w: usize,
+}
+
+impl<R: Iterator<Item = u8>> Iterator for FlagWords<'_, R> {
+    type Item = u64;
+
+    #[inline]
+    fn next(&mut self) -> Option<u64> {
+        let start = 64 * self.w;
+        let len = self.given.len();
+        if start >= len && self.w > 0 {
+            return None;
+        }
+        let mut bits = self.given.word(self.ctx, self.w);
+        self.w += 1;
+        let in_word = (len - start.min(len)).min(64);
+        for (i, f) in self.results.by_ref().take(in_word).enumerate() {
+            if f & 1 != 0 {
+                if f & self.bit != 0 {
+                    bits |= 1 << i;
+                } else {
+                    bits &= !(1 << i);
+                }
+            }
+        }
+        Some(bits)
+    }
 }
 
 /// What the result flags do to an op's map.
@@ -318,51 +379,28 @@ impl<'d> Translator<'d> {
                 } else {
                     self.k.false1
                 }
-            } else if let Some((len, mut bits)) = given_bits(ctx, given, self.k.true1, n) {
-                // At most 64 flags (every op but a few): as bits.
-                for (i, v) in self.program.results(op).take(len.min(n)).enumerate() {
-                    let f = flags[v.index()];
-                    if f & 1 != 0 {
-                        if f & bit != 0 {
-                            bits |= 1 << i;
-                        } else {
-                            bits &= !(1 << i);
-                        }
-                    }
-                }
-                match (len, bits) {
+            } else {
+                let given = Given::of(ctx, given, self.k.true1, n);
+                let len = given.len();
+                let results = self.program.results(op).map(|v| flags[v.index()]);
+                let mut words = FlagWords {
+                    ctx,
+                    given,
+                    results,
+                    bit,
+                    w: 0,
+                };
+                match (len, words.next().unwrap_or(0)) {
                     (1, 1) => self.k.true1,
                     (1, 0) => self.k.false1,
-                    _ => self.memo.get_mut().bool_lists.get_bits(ctx, len, bits),
-                }
-            } else {
-                let given: Option<InlineVec<bool, 8>> = if given == self.k.true1 {
-                    Some(InlineVec::from(&[true][..]))
-                } else {
-                    Some(given).filter(|a| !a.is_null()).and_then(|a| {
-                        ctx.attr_as::<pir_core::builtin::ArrayAttr>(a).map(|arr| {
-                            arr.0
-                                .iter()
-                                .map(|&x| {
-                                    ctx.attr_as::<pir_core::builtin::BoolAttr>(x)
-                                        .is_some_and(|b| b.0)
-                                })
-                                .collect()
-                        })
-                    })
-                };
-                let mut bits = given.unwrap_or_else(|| std::iter::repeat_n(false, n).collect());
-                let results = self.program.results(op);
-                for (bit_of, v) in bits.as_mut_slice().iter_mut().zip(results).take(n) {
-                    let f = flags[v.index()];
-                    if f & 1 != 0 {
-                        *bit_of = f & bit != 0;
+                    // At most 64 flags (every op but a few): one word.
+                    (len, first) if len <= 64 => {
+                        self.memo.get_mut().bool_lists.get_words(ctx, len, &[first])
                     }
-                }
-                match bits.as_slice() {
-                    [true] => self.k.true1,
-                    [false] => self.k.false1,
-                    more => self.memo.get_mut().bool_lists.get(ctx, more),
+                    (len, first) => {
+                        let words: Vec<u64> = std::iter::once(first).chain(words).collect();
+                        self.memo.get_mut().bool_lists.get_words(ctx, len, &words)
+                    }
                 }
             };
             match at[which] {
@@ -375,25 +413,181 @@ impl<'d> Translator<'d> {
 
 #[cfg(test)]
 mod tests {
+    use prost::Message;
+
     use super::*;
+    use crate::proto::{self, op_desc};
     use crate::translate::attrs::{bool_array, BoolLists};
 
+    /// The words [`FlagWords`] gives for results of the `value_flags`
+    /// `results` over what a builder gave, checked to be as many as the
+    /// list needs with no bit set past its end.
+    fn flag_words(ctx: &IrContext, given: Attribute, results: &[u8], bit: u8) -> Vec<u64> {
+        let true1 = bool_array(ctx, &[true]);
+        let given = Given::of(ctx, given, true1, results.len());
+        let len = given.len();
+        let results = results.iter().copied();
+        let words: Vec<u64> = FlagWords {
+            ctx,
+            given,
+            results,
+            bit,
+            w: 0,
+        }
+        .collect();
+        assert_eq!(words.len(), len.div_ceil(64).max(1));
+        for (w, word) in words.iter().enumerate() {
+            let held = len.saturating_sub(64 * w);
+            assert!(held >= 64 || word >> held == 0, "{len}: word {w} {word:#x}");
+        }
+        words
+    }
+
+    fn values(words: &[u64], len: usize) -> Vec<bool> {
+        (0..len)
+            .map(|i| words[i / 64] >> (i % 64) & 1 != 0)
+            .collect()
+    }
+
     #[test]
-    fn flag_lists_read_as_bits_are_the_lists_made_from_them() {
+    fn flag_lists_given_by_a_builder_read_as_the_lists_made_from_them() {
         let ctx = pir_dialects::pd_op_context();
-        let true1 = bool_array(&ctx, &[true]);
+        let read = |given, n| {
+            let unset = vec![0u8; n];
+            let len = Given::of(&ctx, given, bool_array(&ctx, &[true]), n).len();
+            values(&flag_words(&ctx, given, &unset, 2), len)
+        };
         let list = [true, false, true, true];
-        let given = bool_array(&ctx, &list);
-        assert_eq!(given_bits(&ctx, given, true1, 2), Some((4, 0b1101)));
-        assert_eq!(given_bits(&ctx, true1, true1, 3), Some((1, 1)));
+        assert_eq!(read(bool_array(&ctx, &list), 2), list);
+        assert_eq!(read(bool_array(&ctx, &[true]), 3), [true]);
         // Nothing given: falses, one per result.
-        assert_eq!(given_bits(&ctx, Attribute::NULL, true1, 3), Some((3, 0)));
-        assert_eq!(given_bits(&ctx, Attribute::NULL, true1, 65), None);
-        let long = bool_array(&ctx, &[false; 65]);
-        assert_eq!(given_bits(&ctx, long, true1, 1), None);
+        assert_eq!(read(Attribute::NULL, 3), [false; 3]);
+        assert_eq!(read(Attribute::NULL, 65), [false; 65]);
+        assert_eq!(read(Attribute::NULL, 0), [false; 0]);
+        let long: Vec<bool> = (0..130).map(|i| i % 3 == 0 || i == 129).collect();
+        assert_eq!(read(bool_array(&ctx, &long), 1), long);
         let mut lists = BoolLists::default();
-        assert_eq!(lists.get_bits(&ctx, 4, 0b1101), given);
-        assert_eq!(lists.get(&ctx, &list), given);
-        assert_eq!(lists.get_bits(&ctx, 1, 1), true1);
+        for values in [&list[..], &[true][..], &long[..], &[][..]] {
+            assert_eq!(lists.get(&ctx, values), bool_array(&ctx, values));
+        }
+    }
+
+    #[test]
+    fn result_flags_cover_a_builders_list_of_more_than_64_where_set() {
+        let ctx = pir_dialects::pd_op_context();
+        let given: Vec<bool> = (0..70).map(|i| i % 7 == 0 || i == 65 || i == 69).collect();
+        // 68 results: the even ones flagged, `stop_gradient` on every
+        // fourth; the odd ones and the list's last two keep what was given.
+        let results: Vec<u8> = (0..68)
+            .map(|i| {
+                if i % 2 == 0 {
+                    1 | u8::from(i % 4 == 0) << 1
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let expected: Vec<bool> = (0..70)
+            .map(|i| {
+                if i < 68 && i % 2 == 0 {
+                    i % 4 == 0
+                } else {
+                    given[i]
+                }
+            })
+            .collect();
+        let words = flag_words(&ctx, bool_array(&ctx, &given), &results, 2);
+        assert_eq!(values(&words, 70), expected);
+        let mut lists = BoolLists::default();
+        assert_eq!(
+            lists.get_words(&ctx, 70, &words),
+            bool_array(&ctx, &expected)
+        );
+        // A list shorter than the results: those past its end are left out.
+        let words = flag_words(&ctx, bool_array(&ctx, &[true]), &[1, 3, 3], 2);
+        assert_eq!(words, [0]);
+        let many = vec![3u8; 130];
+        let words = flag_words(&ctx, bool_array(&ctx, &[false; 66]), &many, 2);
+        assert_eq!(words, [u64::MAX, 0b11]);
+    }
+
+    /// A top block running a `conditional_block` whose outputs `o0`, `o1`…
+    /// are declared with the flags `flags` gives each (`stop_gradient`,
+    /// `persistable`); its branch writes none of them.
+    fn conditional_with_outputs(flags: &[(bool, bool)]) -> Vec<u8> {
+        let names: Vec<String> = (0..flags.len()).map(|i| format!("o{i}")).collect();
+        let mut vars = vec![proto::VarDesc {
+            persistable: Some(false),
+            ..crate::desc::tests::tensor_var("c", vec![1])
+        }];
+        for (name, &(stop_gradient, persistable)) in names.iter().zip(flags) {
+            vars.push(proto::VarDesc {
+                stop_gradient: Some(stop_gradient),
+                persistable: Some(persistable),
+                ..crate::desc::tests::tensor_var(name, vec![2])
+            });
+        }
+        let slot = |parameter: &str, arguments: Vec<String>| op_desc::Var {
+            parameter: parameter.into(),
+            arguments,
+        };
+        let inputs = std::iter::once("c".to_owned()).chain(names.iter().cloned());
+        let conditional = proto::OpDesc {
+            r#type: "conditional_block".into(),
+            inputs: vec![
+                slot("Cond", vec!["c".into()]),
+                slot("Input", inputs.collect()),
+            ],
+            outputs: vec![slot("Out", names)],
+            attrs: vec![op_desc::Attr {
+                name: "sub_block".into(),
+                r#type: proto::AttrType::Block as i32,
+                block_idx: Some(1),
+                ..Default::default()
+            }],
+            is_target: None,
+        };
+        let block = |idx, parent_idx, vars, ops| proto::BlockDesc {
+            idx,
+            parent_idx,
+            vars,
+            ops,
+            forward_block_idx: None,
+        };
+        proto::ProgramDesc {
+            blocks: vec![
+                block(0, -1, vars, vec![conditional]),
+                block(1, 0, vec![], vec![]),
+            ],
+            version: None,
+            op_version_map: None,
+        }
+        .encode_to_vec()
+    }
+
+    #[test]
+    fn an_op_of_more_than_64_results_takes_each_results_flags() {
+        let flags: Vec<(bool, bool)> = (0..70)
+            .map(|i| (i % 3 == 0 || i == 69, i % 5 == 1 || i == 64))
+            .collect();
+        let ctx = pir_dialects::pd_op_context();
+        let bytes = conditional_with_outputs(&flags);
+        let program = crate::translate_bytes(&bytes, ctx.clone(), Default::default())
+            .expect("the program translates");
+        let top = program.top_block();
+        let conditional = program
+            .block_ops(top)
+            .find(|&op| program.op_name_str(op) == "pd_op.if")
+            .expect("a `pd_op.if`");
+        assert_eq!(program.num_results(conditional), flags.len());
+        let (stop_gradient, persistable): (Vec<bool>, Vec<bool>) = flags.into_iter().unzip();
+        assert_eq!(
+            program.attr(conditional, "stop_gradient"),
+            Some(bool_array(&ctx, &stop_gradient))
+        );
+        assert_eq!(
+            program.attr(conditional, "persistable"),
+            Some(bool_array(&ctx, &persistable))
+        );
     }
 }

@@ -353,9 +353,14 @@ fn parse_complex<T>(
 
 /// Convenience: a `[bool]` array attribute as Paddle uses for `stop_gradient`.
 pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
+    // Each of the two values interned once, not once per element.
+    let (mut t, mut f) = (None, None);
     let items: Vec<Attribute> = values
         .iter()
-        .map(|&b| ctx.intern_attr(BoolAttr(b)))
+        .map(|&b| {
+            let slot = if b { &mut t } else { &mut f };
+            *slot.get_or_insert_with(|| ctx.intern_attr(BoolAttr(b)))
+        })
         .collect();
     ArrayAttr::get(ctx, &items)
 }

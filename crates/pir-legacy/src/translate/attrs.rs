@@ -4,7 +4,7 @@
 //! Paddle's hash map would list them in.
 
 use pir_core::builtin::{
-    ArrayAttr, BoolAttr, Complex128Attr, F32Attr, F64Attr, I32Attr, I64Attr, StrAttr,
+    bool_array, ArrayAttr, BoolAttr, Complex128Attr, F32Attr, F64Attr, I32Attr, I64Attr, StrAttr,
 };
 use pir_core::{Attribute, IrContext};
 use pir_dialects::op_def::{AttrKind, ElementKind};
@@ -124,20 +124,6 @@ impl<'k> AttrMap<'k> {
             .map(|i| self.entries[i])
             .collect()
     }
-}
-
-/// `pir::ArrayAttribute` of bools.
-pub fn bool_array(ctx: &IrContext, values: &[bool]) -> Attribute {
-    // Each of the two values interned once, not once per element.
-    let (mut t, mut f) = (None, None);
-    let items: InlineVec<Attribute, 8> = values
-        .iter()
-        .map(|&b| {
-            let slot = if b { &mut t } else { &mut f };
-            *slot.get_or_insert_with(|| ctx.intern_attr(BoolAttr(b)))
-        })
-        .collect();
-    ArrayAttr::get(ctx, &items)
 }
 
 /// `pir::ArrayAttribute`s of bools, each list of at most 64 made once per

@@ -417,7 +417,8 @@ mod tests {
 
     use super::*;
     use crate::proto::{self, op_desc};
-    use crate::translate::attrs::{bool_array, BoolLists};
+    use crate::translate::attrs::BoolLists;
+    use pir_core::builtin::bool_array;
 
     /// The words [`FlagWords`] gives for results of the `value_flags`
     /// `results` over what a builder gave, checked to be as many as the

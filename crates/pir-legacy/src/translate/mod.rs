@@ -44,7 +44,8 @@ use rustc_hash::FxHashMap;
 
 use crate::desc::{AttrValue, OpDesc, ProgramDesc, VarDesc, VarKind};
 use crate::error::{LegacyError, Location, Result};
-use attrs::{bool_array, AttrMap};
+use attrs::AttrMap;
+use pir_core::builtin::bool_array;
 use values::{ScopeId, Scopes, VarInfo, TOP};
 
 pub(crate) use arith::mul_flat_shape;

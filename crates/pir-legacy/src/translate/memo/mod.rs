@@ -268,7 +268,7 @@ mod tests {
             assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
             assert_eq!((names[0], names[3]), ("is_distributed", "parameter_name"));
             assert_eq!(names[6], "trainable");
-            assert_eq!(k.true1, super::super::attrs::bool_array(ctx, &[true]));
+            assert_eq!(k.true1, pir_core::builtin::bool_array(ctx, &[true]));
         }
     }
 

@@ -8,7 +8,7 @@
 //!
 //! On Linux the process starts in `start.rs` rather than in Rust's runtime
 //! (which a small command would spend a third of its time in); its unsafe
-//! calls and the allocator's (`allocator.rs`) are the crate's only ones.
+//! calls are the crate's only ones (the allocator's are `pir-alloc`'s).
 #![deny(unsafe_code)]
 #![cfg_attr(all(target_os = "linux", not(test)), no_main)]
 
@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
-/// mimalloc (`allocator.rs`): a model is many small allocations (op
+/// mimalloc (`pir-alloc`): a model is many small allocations (op
 /// dictionaries, interned strings), which it serves in about half the time
 /// of glibc's malloc.
 /// It asks for transparent huge pages where the system gives them on
@@ -28,9 +28,8 @@ use clap::Parser;
 /// the process turns them off as it starts unless its command line names
 /// large files (`start.rs`).
 #[global_allocator]
-static ALLOCATOR: allocator::Allocator = allocator::Allocator;
+static ALLOCATOR: pir_alloc::Allocator = pir_alloc::Allocator;
 
-mod allocator;
 mod batch;
 mod cli;
 mod commands;

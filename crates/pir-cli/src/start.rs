@@ -13,7 +13,7 @@
 //! a message), and, before anything is allocated, turns huge pages off
 //! for the process unless its command line says they may pay
 //! ([`wants_huge_pages`]), and otherwise has mimalloc reserve its memory
-//! in small arenas ([`crate::allocator::reserve_small_arenas`]). The choice
+//! in small arenas ([`pir_alloc::reserve_small_arenas`]). The choice
 //! is made then because memory touched in small pages stays in small pages,
 //! and the first arena is reserved by the first allocation.
 #![allow(unsafe_code)]
@@ -78,10 +78,11 @@ fn prepare_process(huge_pages: bool) {
     // (`BrokenPipe`) rather than a signal that ends it.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_IGN) };
     open_closed_standard_descriptors();
-    crate::allocator::allow_huge_pages_from_environment();
+    // SAFETY: no other thread runs yet that could change the environment.
+    unsafe { pir_alloc::allow_huge_pages_from_environment() };
     if !huge_pages {
         turn_huge_pages_off();
-        crate::allocator::reserve_small_arenas();
+        pir_alloc::reserve_small_arenas();
     }
 }
 

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 /// As the `pir` command: a translation is many small allocations, whose
 /// cost depends on the allocator.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: pir_alloc::Allocator = pir_alloc::Allocator;
 
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);

@@ -22,11 +22,11 @@ use pir_core::IrContext;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// mimalloc, as the `pir` command uses: a load is many small allocations
+/// mimalloc, as the `pir` command uses it (`pir-alloc`): a load is many small allocations
 /// (op dictionaries, names, the reader's tables), which glibc's malloc
 /// serves in about twice the instructions.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: pir_alloc::Allocator = pir_alloc::Allocator;
 
 mod attrs;
 mod defs;

@@ -22,7 +22,7 @@ use pir_serde::{LoadedProgram, ReadError, ReadOptions};
 
 /// As the `pir` command: a load is many small allocations.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: pir_alloc::Allocator = pir_alloc::Allocator;
 
 fn usage() -> ExitCode {
     eprintln!("usage: load_timing FILE.json [--repeat N]");

@@ -23,7 +23,7 @@ mod profile;
 
 /// The allocator the `pir` command uses.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: pir_alloc::Allocator = pir_alloc::Allocator;
 
 /// The first print of a program in its context.
 #[inline(never)]

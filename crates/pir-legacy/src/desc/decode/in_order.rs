@@ -43,7 +43,7 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
     // of fewer bytes than [`MAX_OP_ENTRIES`] has fewer of each than every
     // bound on them: the counts are checked only in larger ops.
     let checked = bytes.len() >= MAX_OP_ENTRIES;
-    let mut op = empty_op();
+    let mut op = empty_op(bytes.len());
     let mut rest = bytes;
     let mut outputs = 0;
     for (key, input) in [(0x0a, true), (0x12, false)] {
@@ -308,6 +308,33 @@ mod tests {
         }
         // Paddle writes every op in order: nearly all take this reader.
         assert!(in_order * 100 >= ops * 99, "{in_order} of {ops}");
+    }
+
+    /// Ops with more than six slots are long enough to be given room for
+    /// them at once (see `empty_op`), in every legacy model shipped.
+    #[test]
+    fn ops_with_many_slots_get_room_for_them() {
+        let dir = pir_corpus::repo_root().join("tests/corpus/legacy");
+        let mut many = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let file = entry.unwrap().path();
+            if file.extension().is_none_or(|e| e != "pdmodel") {
+                continue;
+            }
+            let bytes = std::fs::read(&file).unwrap();
+            for body in op_bodies(&bytes) {
+                let r = Reader::new(body, "OpDesc");
+                let Some(op) = decode_op_in_order(&r, &mut RawAttr::default()) else {
+                    continue;
+                };
+                if op.slots.len() > 6 {
+                    many += 1;
+                    let long = body.len() >= super::super::MANY_SLOTS_LEN;
+                    assert!(long, "{}: {} bytes", file.display(), body.len());
+                }
+            }
+        }
+        assert!(many > 0);
     }
 
     /// Slots out of order, a field the general reader alone reads, or a

@@ -400,14 +400,26 @@ impl AttrTail {
     }
 }
 
-/// An op with nothing read yet. Most ops have up to six slots and a dozen
-/// attributes: one allocation each, made here (growing an empty list costs
-/// more).
+/// Bytes of an op from which it may have more than six slots.
+const MANY_SLOTS_LEN: usize = 400;
+
+/// An op of `len` bytes with nothing read yet. Most ops have up to six
+/// slots and a dozen attributes: one allocation each, made here (growing a
+/// list costs a copy of it). Ops with more slots (`batch_norm` has eleven)
+/// take 449 bytes or more in Paddle's models: an op of [`MANY_SLOTS_LEN`]
+/// bytes or more gets room for a dozen (room for a dozen on every op cost
+/// more than the copies, the allocator's pages holding half as many lists).
 #[inline(always)]
-fn empty_op<'a>() -> OpDesc<'a> {
+fn empty_op<'a>(len: usize) -> OpDesc<'a> {
     OpDesc {
         op_type: "",
-        slots: Slots::with_capacity(6),
+        // Two constant sizes rather than one computed: the computed size
+        // cost more checks per op than the choice.
+        slots: if len < MANY_SLOTS_LEN {
+            Slots::with_capacity(6)
+        } else {
+            Slots::with_capacity(12)
+        },
         num_inputs: 0,
         attrs: Attrs::with_capacity(12),
         extra: &[],
@@ -424,7 +436,7 @@ fn decode_op<'a>(
     i: usize,
     raw: &mut RawAttr<'a>,
 ) -> Result<OpDesc<'a>> {
-    let mut op = empty_op();
+    let mut op = empty_op(r.rest().len());
     let (start, op_bytes) = (r.offset(), r.rest());
     let mut tail = AttrTail {
         after_type: start,

@@ -49,7 +49,7 @@ impl<'d> Translator<'d> {
         let mut m = AttrMap::new();
         m.set("transpose_x", self.k.bool_false);
         m.set("transpose_y", self.k.bool_false);
-        self.create_with_outputs(site, d.name.as_str(), &[Some(x2), Some(y2)], results, m);
+        self.create_with_outputs(site, d.name.as_str(), &[Some(x2), Some(y2)], &results, m);
         if let Some(&out) = op.output("Out").and_then(|v| v.first()) {
             let ov = self.lookup(scope, out)?.value;
             let mut shape: Vec<i64> = xs[..xn].to_vec();
@@ -168,7 +168,7 @@ impl<'d> Translator<'d> {
             site,
             d.name.as_str(),
             &[Some(xv), Some(y_new)],
-            results,
+            &results,
             attrs,
         );
         Ok(())

@@ -230,23 +230,32 @@ impl<'d> Translator<'d> {
     ) -> Result<OpId> {
         let OpSite { op, scope, dst, .. } = site;
         self.slice_vector_inputs(op, scope, dst)?;
-        let operands = self.general_inputs(site, plan, hooks)?;
+        // The lists are filled in place rather than returned: each op of
+        // the general path would otherwise copy them on the way.
+        let mut operands = Operands::with_capacity(plan.def.inputs.len());
+        self.push_general_inputs(site, plan, hooks, &mut operands)?;
         self.check_operand_kinds(op, plan.def, &operands)?;
-        let results = self.general_outputs(site, plan)?;
-        let attrs = self.general_attrs(op, plan, hooks)?;
-        Ok(self.create_with_outputs(site, plan.def.name.as_str(), &operands, results, attrs))
+        let n = plan.def.outputs.len();
+        let mut results = (Types::with_capacity(n), OutputMap::with_capacity(n));
+        self.push_general_outputs(site, plan, &mut results)?;
+        let mut attrs = general_attr_map(plan);
+        self.push_general_attrs(op, plan, hooks, &mut attrs)?;
+        Ok(self.create_with_outputs(site, plan.name, &operands, &results, attrs))
     }
 
     /// Creates op `name` at the end of the site's block with `operands` and
     /// `attrs`, its result types and where each output variable lands given
     /// by `results` ([`Translator::general_outputs`]), and binds those
-    /// variables to its results.
+    /// variables to its results. Inlined and given the results by
+    /// reference: every op of the general path passes through it, and the
+    /// lists would otherwise be copied on the way.
+    #[inline]
     pub fn create_with_outputs(
         &mut self,
         site: OpSite<'_, 'd>,
         name: &'static str,
         operands: &[Option<ValueId>],
-        results: (Types, OutputMap<'d>),
+        results: &(Types, OutputMap<'d>),
         attrs: AttrMap<'d>,
     ) -> OpId {
         let (types, outputs) = results;
@@ -254,11 +263,11 @@ impl<'d> Translator<'d> {
             InsertPoint::BlockEnd(site.dst),
             name,
             operands,
-            &types,
+            types,
             attrs,
             0,
         );
-        self.record_outputs(site.scope, new, &outputs);
+        self.record_outputs(site.scope, new, outputs);
         new
     }
 
@@ -328,8 +337,20 @@ impl<'d> Translator<'d> {
         plan: &Plan,
         hooks: &Hooks,
     ) -> Result<Operands> {
-        let OpSite { b, op, scope, dst } = site;
         let mut operands = Operands::with_capacity(plan.def.inputs.len());
+        self.push_general_inputs(site, plan, hooks, &mut operands)?;
+        Ok(operands)
+    }
+
+    /// [`Translator::general_inputs`] appended to `operands`.
+    fn push_general_inputs(
+        &mut self,
+        site: OpSite<'_, 'd>,
+        plan: &Plan,
+        hooks: &Hooks,
+        operands: &mut Operands,
+    ) -> Result<()> {
+        let OpSite { b, op, scope, dst } = site;
         for (info, p) in plan.def.inputs.iter().zip(&plan.inputs) {
             if let Some((_, special)) = hooks.input.filter(|(n, _)| *n == info.name) {
                 if let Some(v) = special(self, site)? {
@@ -396,7 +417,7 @@ impl<'d> Translator<'d> {
                 operands.push(Some(self.build_combine_vars(dst, scope, vars)?));
             }
         }
-        Ok(operands)
+        Ok(())
     }
 
     /// A mutable attribute given as a legacy attribute becomes a `full`
@@ -421,10 +442,21 @@ impl<'d> Translator<'d> {
         site: OpSite<'_, 'd>,
         plan: &Plan,
     ) -> Result<(Types, OutputMap<'d>)> {
-        let OpSite { b, op, .. } = site;
         let n = plan.def.outputs.len();
-        let mut types = Types::with_capacity(n);
-        let mut map = OutputMap::with_capacity(n);
+        let mut results = (Types::with_capacity(n), OutputMap::with_capacity(n));
+        self.push_general_outputs(site, plan, &mut results)?;
+        Ok(results)
+    }
+
+    /// [`Translator::general_outputs`] appended to `results`.
+    fn push_general_outputs(
+        &self,
+        site: OpSite<'_, 'd>,
+        plan: &Plan,
+        results: &mut (Types, OutputMap<'d>),
+    ) -> Result<()> {
+        let OpSite { b, op, .. } = site;
+        let (types, map) = results;
         for (info, (legacy, slot)) in plan.def.outputs.iter().zip(&plan.outputs) {
             let idx = types.len();
             let Some(vars) = slot.find(op.outputs(), legacy) else {
@@ -473,7 +505,7 @@ impl<'d> Translator<'d> {
                 types.push(super::values::vector_type(&self.ctx, &elems));
             }
         }
-        Ok((types, map))
+        Ok(())
     }
 
     /// The attributes of the general translation into `def`.
@@ -483,9 +515,20 @@ impl<'d> Translator<'d> {
         plan: &Plan,
         hooks: &Hooks,
     ) -> Result<AttrMap<'d>> {
+        let mut map = general_attr_map(plan);
+        self.push_general_attrs(op, plan, hooks, &mut map)?;
+        Ok(map)
+    }
+
+    /// [`Translator::general_attrs`] appended to `map`.
+    fn push_general_attrs(
+        &self,
+        op: &OpDesc<'d>,
+        plan: &Plan,
+        hooks: &Hooks,
+        map: &mut AttrMap<'d>,
+    ) -> Result<()> {
         let def = plan.def;
-        // The declared attributes, then the result flags (set at the end).
-        let mut map = AttrMap::with_capacity(def.attributes.len() + super::FLAGS.len());
         // Made before for equal attribute bytes (a hook may read more than
         // the attributes: those ops are translated each time). Even one
         // declared attribute costs less found by the numbered look-up than
@@ -500,7 +543,7 @@ impl<'d> Translator<'d> {
                 for (&(name, _), &a) in plan.specs.iter().zip(values) {
                     map.push_new(name, a);
                 }
-                return Ok(map);
+                return Ok(());
             }
         }
         let defaults = plan.defaults;
@@ -554,7 +597,7 @@ impl<'d> Translator<'d> {
                 .borrow_mut()
                 .keep_general_attrs(def, op.op_type, bytes, values);
         }
-        Ok(map)
+        Ok(())
     }
 
     /// [`attrs::translate`] of a declared attribute, remembered in the
@@ -584,6 +627,12 @@ impl<'d> Translator<'d> {
             );
         }
     }
+}
+
+/// An empty map with room for the declared attributes of `plan`'s
+/// definition and the result flags (set at the end).
+fn general_attr_map<'d>(plan: &Plan) -> AttrMap<'d> {
+    AttrMap::with_capacity(plan.def.attributes.len() + super::FLAGS.len())
 }
 
 /// A per-op input handler: `Some(operand)` to take over its input.

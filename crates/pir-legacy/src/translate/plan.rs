@@ -45,6 +45,8 @@ pub struct Plan {
     pub(super) op_type: Box<str>,
     /// The definition.
     pub(super) def: &'static OpDef,
+    /// The definition's name (read from its table once).
+    pub(super) name: &'static str,
     /// Per input of the definition.
     pub(super) inputs: Vec<InputPlan>,
     /// Per output: its legacy name and where ops of the type had it.
@@ -81,6 +83,7 @@ impl Plan {
         Plan {
             op_type: op_type.into(),
             def,
+            name: def.name.as_str(),
             inputs: def
                 .inputs
                 .iter()

@@ -238,7 +238,7 @@ impl<'d> Translator<'d> {
         let operands = self.inputs_only(site, d)?;
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let attrs = make(self, op);
-        self.create_with_outputs(site, d.name.as_str(), &operands, results, attrs);
+        self.create_with_outputs(site, d.name.as_str(), &operands, &results, attrs);
         Ok(())
     }
 
@@ -259,7 +259,7 @@ impl<'d> Translator<'d> {
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let name = op.output_arg_names().next().unwrap_or_default();
         let m = self.feed_fetch_attrs(op, name)?;
-        self.create_with_outputs(site, d.name.as_str(), &[], results, m);
+        self.create_with_outputs(site, d.name.as_str(), &[], &results, m);
         Ok(())
     }
 
@@ -300,7 +300,7 @@ impl<'d> Translator<'d> {
                 },
             ),
         );
-        self.create_with_outputs(site, d.name.as_str(), &[], results, m);
+        self.create_with_outputs(site, d.name.as_str(), &[], &results, m);
         Ok(())
     }
 
@@ -398,7 +398,7 @@ impl<'d> Translator<'d> {
             if let Some(attr) = place {
                 m.set("place", attr);
             }
-            self.create_with_outputs(site, d.name.as_str(), &[], results, m);
+            self.create_with_outputs(site, d.name.as_str(), &[], &results, m);
             return Ok(());
         }
         let d =
@@ -429,7 +429,7 @@ impl<'d> Translator<'d> {
             site,
             d.name.as_str(),
             &[Some(value), Some(shape)],
-            results,
+            &results,
             m,
         );
         Ok(())
@@ -452,7 +452,7 @@ impl<'d> Translator<'d> {
                 site,
                 d.name.as_str(),
                 &[Some(xv), Some(ov)],
-                results,
+                &results,
                 AttrMap::new(),
             );
             return Ok(());
@@ -503,7 +503,7 @@ impl<'d> Translator<'d> {
             return Err(self.err("`assign_value` has no non-empty `*_values` attribute"));
         }
         let results = self.general_outputs(site, &self.plan(op, d))?;
-        let new = self.create_with_outputs(site, d.name.as_str(), &[], results, m);
+        let new = self.create_with_outputs(site, d.name.as_str(), &[], &results, m);
         // Its keys are out of declared order: known by their addresses, its
         // final dictionary is the memo's when made before.
         self.mark_static_keys(new);
@@ -643,7 +643,7 @@ impl<'d> Translator<'d> {
         if num > 0 {
             m.set("num", ctx.intern_attr(I32Attr(num)));
         }
-        self.create_with_outputs(site, d.name.as_str(), &operands, results, m);
+        self.create_with_outputs(site, d.name.as_str(), &operands, &results, m);
         Ok(())
     }
 
@@ -691,7 +691,7 @@ impl<'d> Translator<'d> {
         }
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let attrs = self.general_attrs(op, &self.plan(op, d), &Hooks::default())?;
-        self.create_with_outputs(site, d.name.as_str(), &operands, results, attrs);
+        self.create_with_outputs(site, d.name.as_str(), &operands, &results, attrs);
         Ok(())
     }
 }

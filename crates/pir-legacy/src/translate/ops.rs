@@ -9,10 +9,10 @@ use std::sync::Arc;
 
 use pir_core::entity::EntityId;
 use pir_core::{AttrDict, Attribute, InsertPoint, OpId, Program, Symbol, Type, ValueId};
-use pir_dialects::op_def::OpDef;
+use pir_dialects::op_def::{AttrKind, OpDef};
 use rustc_hash::FxHashMap;
 
-use super::attrs::AttrMap;
+use super::attrs::{self, AttrMap};
 use super::flags::Flagging;
 use super::{general, memo, Translator, TYPICAL_KINDS};
 use crate::error::Result;
@@ -87,7 +87,7 @@ impl<'r, 'd> LastDicts<'r, 'd> {
 const MAX_LOCAL_ORDERS: usize = 256;
 
 /// How Paddle's writer and reader leave an op's attributes (see
-/// [`general::final_attrs`]).
+/// [`final_attrs`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Writer {
     /// `builtin.parameter`: a fixed list.
@@ -316,7 +316,7 @@ impl<'d> Translator<'d> {
             return dict;
         }
         let mut entries = Vec::with_capacity(map.entries().len());
-        general::final_attrs(self, Writer::Generic, map, &mut entries);
+        final_attrs(self, Writer::Generic, map, &mut entries);
         let dict = self.ctx.dict(&entries);
         if rec.static_keys {
             self.memo.get_mut().keep_generic_dict(&known.entries, dict);
@@ -396,7 +396,7 @@ impl<'d> Translator<'d> {
                 // Flags beside the map: its entries are in declared order.
                 Writer::Declared(_, facts) if flags.is_some() => Some(facts),
                 Writer::Declared(_, facts)
-                    if general::in_declared_order(&memo.def_facts[facts].specs, &rec.map) =>
+                    if in_declared_order(&memo.def_facts[facts].specs, &rec.map) =>
                 {
                     Some(facts)
                 }
@@ -438,7 +438,7 @@ impl<'d> Translator<'d> {
             }
             let kinds_match = mismatch.is_none();
             entries.clear();
-            general::final_attrs(&mut self, rec.writer, &rec.map, &mut entries);
+            final_attrs(&mut self, rec.writer, &rec.map, &mut entries);
             let dict = self.ctx.dict(&entries);
             if let (Some(facts), true) = (key, kinds_match) {
                 let memo = self.memo.get_mut();
@@ -469,9 +469,150 @@ impl<'d> Translator<'d> {
             (Writer::Parameter, [("parameter_name", _)]) => true,
             (Writer::Declared(_, facts), _) => {
                 let facts = &self.memo.get_mut().def_facts[facts];
-                !facts.declares_flags && general::declared_exactly(&facts.specs, &rec.map)
+                !facts.declares_flags && declared_exactly(&facts.specs, &rec.map)
             }
             _ => false,
+        }
+    }
+}
+
+/// Whether `map` holds what the general path and most op builders make for
+/// a definition with the declared attributes `specs` (its facts'): their
+/// names in order, then the two flags, or no flags at all (ops whose
+/// results no variable names, such as `fetch`). [`final_attrs`] of such a
+/// map follows from the definition and the values alone (the number of
+/// values tells the two layouts apart).
+pub(super) fn in_declared_order(specs: &[(&str, AttrKind)], map: &AttrMap<'_>) -> bool {
+    let entries = map.entries();
+    let n = specs.len();
+    let flags_follow = match entries.get(n..) {
+        Some([]) => true,
+        Some([(sg, _), (p, _)]) => *sg == super::FLAGS[0] && *p == super::FLAGS[1],
+        _ => false,
+    };
+    flags_follow && keys_in_order(specs, entries)
+}
+
+/// Whether `map` holds the declared attributes `specs` in order and
+/// nothing else (what the general path makes, before the result flags).
+#[inline]
+pub(super) fn declared_exactly(specs: &[(&str, AttrKind)], map: &AttrMap<'_>) -> bool {
+    let entries = map.entries();
+    entries.len() == specs.len() && keys_in_order(specs, entries)
+}
+
+/// Whether the keys of `entries` begin with the declared names of `specs`,
+/// in order (as far as both go).
+#[inline]
+fn keys_in_order(specs: &[(&str, AttrKind)], entries: &[(&str, Attribute)]) -> bool {
+    entries
+        .iter()
+        .zip(specs)
+        .all(|((k, _), (name, _))| attrs::same(k, name))
+}
+
+/// The attribute list Paddle's writer and reader leave an op with, into
+/// `out`: a `pd_op` op with a definition keeps its declared attributes in
+/// declaration order (others are dropped); every other op keeps all, in its
+/// map's order; `stop_gradient`/`persistable` follow in the map's order.
+pub(super) fn final_attrs<'d>(
+    t: &mut Translator<'d>,
+    writer: Writer,
+    map: &AttrMap<'d>,
+    out: &mut Vec<(Symbol, Attribute)>,
+) {
+    let is_output = |k: &str| k == "stop_gradient" || k == "persistable";
+    match writer {
+        Writer::Parameter => {
+            let k = &t.k;
+            // What `create_parameters_and_data` and the flags make: the
+            // name, then both flags; the rest are the defaults.
+            if let [("parameter_name", name), ("stop_gradient", sg), ("persistable", p)] =
+                map.entries()
+            {
+                let [dist, is_param, clip, name_sym, p_sym, sg_sym, trainable] = k.param_syms;
+                out.extend([
+                    (dist, k.false1),
+                    (is_param, k.true1),
+                    (clip, k.false1),
+                    (name_sym, *name),
+                    (p_sym, *p),
+                    (sg_sym, *sg),
+                    (trainable, k.true1),
+                ]);
+                return;
+            }
+            let defaults = [false, true, false, false, true, true, true];
+            for ((name, sym), default) in super::PARAM_ATTRS.iter().zip(k.param_syms).zip(defaults)
+            {
+                match map.get(name) {
+                    Some(a) => out.push((sym, a)),
+                    None if *name == "parameter_name" => {}
+                    None => out.push((sym, if default { k.true1 } else { k.false1 })),
+                }
+            }
+        }
+        Writer::Declared(d, facts) => {
+            // Maps made from the definition hold its names in its order:
+            // follow them along (keys are distinct, and an equal address is
+            // an equal name), looking up only what is elsewhere.
+            let entries = map.entries();
+            let facts = &t.memo.get_mut().def_facts[facts];
+            let mut next = 0;
+            for (&(name, _), &sym) in facts.specs.iter().zip(facts.syms.iter()) {
+                let here = entries
+                    .get(next)
+                    .filter(|(k, _)| k.as_ptr() == name.as_ptr() && k.len() == name.len());
+                if let Some(&(_, a)) = here {
+                    next += 1;
+                    out.push((sym, a));
+                } else if let Some(a) = map.get(name) {
+                    out.push((sym, a));
+                }
+            }
+            let flag_sym = |k: &str| {
+                if k == "stop_gradient" {
+                    t.k.stop_gradient
+                } else {
+                    t.k.persistable
+                }
+            };
+            // What the general path makes: the declared names in order, then
+            // the two flags; the definition knows their order.
+            if let [(sg, sg_attr), (p, p_attr)] = &entries[next..] {
+                if next == d.attributes.len() && *sg == super::FLAGS[0] && *p == super::FLAGS[1] {
+                    let (sg, p) = ((t.k.stop_gradient, *sg_attr), (t.k.persistable, *p_attr));
+                    if facts.stop_gradient_first {
+                        out.extend([sg, p]);
+                    } else {
+                        out.extend([p, sg]);
+                    }
+                    return;
+                }
+            }
+            let mut flags = map.entries().iter().filter(|(k, _)| is_output(k));
+            match (flags.next(), flags.next()) {
+                (None, _) => {}
+                (Some(&(k, a)), None) => out.push((flag_sym(k), a)),
+                (Some(_), Some(_)) => {
+                    let order = t.order_of(map);
+                    for &i in order.iter() {
+                        let (k, a) = map.entries()[i];
+                        if is_output(k) {
+                            out.push((flag_sym(k), a));
+                        }
+                    }
+                }
+            }
+        }
+        Writer::Generic => {
+            let order = t.order_of(map);
+            for &i in order.iter() {
+                let (k, a) = map.entries()[i];
+                if k != "op_callstack" {
+                    out.push((t.ctx.symbol(k), a));
+                }
+            }
         }
     }
 }

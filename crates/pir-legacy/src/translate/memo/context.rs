@@ -421,7 +421,7 @@ impl ContextMemo {
 
     /// The final dictionary of an op with the definition facts `facts`
     /// and the map's `values` in order: for a map in declared order
-    /// ([`super::super::general::in_declared_order`]) `keys` is empty, for a map
+    /// ([`super::super::ops::in_declared_order`]) `keys` is empty, for a map
     /// of static keys ([`super::super::OpRecord::static_keys`]) it holds their
     /// addresses and lengths in map order. `seq` numbers the look-ups of a
     /// translation: a model translated again asks for the dictionary the

@@ -306,7 +306,10 @@ impl<'d> Translator<'d> {
     }
 
     /// Every input variable bound to an element of a vector gets a
-    /// `builtin.slice` first (`InsertSliceOperationForInput`).
+    /// `builtin.slice` first (`InsertSliceOperationForInput`). Most
+    /// programs bind no name to an element: that is checked inline, the
+    /// slicing left out of line.
+    #[inline]
     pub fn slice_vector_inputs(
         &mut self,
         op: &OpDesc<'d>,
@@ -316,6 +319,18 @@ impl<'d> Translator<'d> {
         if !self.scopes.any_by_vector() {
             return Ok(());
         }
+        self.slice_bound_elements(op, scope, dst)
+    }
+
+    /// [`Translator::slice_vector_inputs`] once some name is bound to an
+    /// element of a vector.
+    #[inline(never)]
+    fn slice_bound_elements(
+        &mut self,
+        op: &OpDesc<'d>,
+        scope: ScopeId,
+        dst: BlockId,
+    ) -> Result<()> {
         for name in op.input_arg_names() {
             if !self.scopes.may_be_by_vector(name) {
                 continue;

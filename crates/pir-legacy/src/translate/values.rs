@@ -319,7 +319,9 @@ impl<'d> Scopes<'d> {
     }
 
     /// Binds `name`, the top block's variable `i`, in the top scope.
-    #[inline]
+    // Always inlined (a plain hint left it a call): every output of every
+    // op of the top block is bound here.
+    #[inline(always)]
     fn push_top(&mut self, i: usize, name: &'d str, info: VarInfo) {
         let key = self.top_keys.len();
         let Some(top) = self.top_declared.get_mut(i) else {

@@ -244,8 +244,10 @@ impl<'d> Translator<'d> {
         // alike): then they are set again in that order below.
         let mut flags = vec![0u8; self.program.value_slots()];
         let mut disagree = false;
-        self.scopes
-            .for_each_top_binding(|name, top_at, older, current| {
+        // Inlined into the walk: it runs for every name of the top scope.
+        self.scopes.for_each_top_binding(
+            #[inline(always)]
+            |name, top_at, older, current| {
                 if NO_CAST.contains(&name) {
                     return;
                 }
@@ -260,7 +262,8 @@ impl<'d> Translator<'d> {
                 };
                 older.iter().for_each(&mut mark);
                 current.iter().for_each(mark);
-            });
+            },
+        );
         if disagree {
             // (deciding block, name index, value, flags), one name's values
             // oldest first: the last update of a value decides its flags.

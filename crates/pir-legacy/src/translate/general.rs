@@ -179,6 +179,23 @@ fn input_with_attr_var_at<'o, 'd>(
     input_with_attr_var(op, name)
 }
 
+/// The arguments of the first of `cands` (legacy inputs that may carry a
+/// mutable attribute) that the op has as a non-empty input. Out of line:
+/// few ops look for them.
+#[inline(never)]
+fn candidate_input<'o, 'd>(op: &'o OpDesc<'d>, cands: &[&str]) -> Option<&'o [&'d str]> {
+    cands.iter().find_map(|cand| {
+        let args = op.input(cand)?;
+        // The slot found is the answer unless an attribute may hold
+        // variables (rare): no second look for it.
+        let args = match op.has_var_attrs {
+            false => args,
+            true => input_with_attr_var(op, cand)?,
+        };
+        Some(args).filter(|v| !v.is_empty())
+    })
+}
+
 /// Whether the legacy op has attribute `name` as a plain value.
 pub fn has_attr(op: &OpDesc<'_>, name: &str) -> bool {
     op.attr(name).is_some_and(is_plain)
@@ -390,12 +407,7 @@ impl<'d> Translator<'d> {
             }
             if vars.is_empty() {
                 if let Some(cands) = p.candidates {
-                    let found = cands.iter().find_map(|cand| {
-                        op.input(cand)
-                            .and_then(|_| input_with_attr_var(op, cand))
-                            .filter(|v| !v.is_empty())
-                    });
-                    match found {
+                    match candidate_input(op, cands) {
                         Some(v) => vars = v,
                         None => {
                             let v = self.attribute_as_input(op, p, dst)?;

@@ -210,16 +210,15 @@ impl<'d> Translator<'d> {
         if let Some(parts) = self.memo.get_mut().full_of_attr(attr) {
             return Ok(parts);
         }
-        let ctx = self.ctx.clone();
-        let (value, dtype) = if let Some(f) = ctx.attr_as::<F32Attr>(attr) {
+        let (value, dtype) = if let Some(f) = self.ctx.attr_as::<F32Attr>(attr) {
             (f.value(), DataType::Float32)
-        } else if let Some(d) = ctx.attr_as::<F64Attr>(attr) {
+        } else if let Some(d) = self.ctx.attr_as::<F64Attr>(attr) {
             (d.value() as f32, DataType::Float64)
-        } else if let Some(i) = ctx.attr_as::<I32Attr>(attr) {
+        } else if let Some(i) = self.ctx.attr_as::<I32Attr>(attr) {
             (i.0 as f32, DataType::Int32)
-        } else if let Some(i) = ctx.attr_as::<I64Attr>(attr) {
+        } else if let Some(i) = self.ctx.attr_as::<I64Attr>(attr) {
             (i.0 as f32, DataType::Int64)
-        } else if let Some(b) = ctx.attr_as::<pir_core::builtin::BoolAttr>(attr) {
+        } else if let Some(b) = self.ctx.attr_as::<pir_core::builtin::BoolAttr>(attr) {
             (if b.0 { 1.0 } else { 0.0 }, DataType::Bool)
         } else {
             (0.0, DataType::Undefined)
@@ -229,7 +228,7 @@ impl<'d> Translator<'d> {
         let value_attr = self
             .memo
             .borrow_mut()
-            .double(value, || F64Attr::get(&ctx, value));
+            .double(value, || F64Attr::get(&self.ctx, value));
         let attrs = [
             self.k.shape1,
             value_attr,
@@ -297,8 +296,8 @@ impl<'d> Translator<'d> {
         if let Some(parts) = self.memo.get_mut().int_array_of_attr(attr) {
             return Ok(parts);
         }
-        let ctx = self.ctx.clone();
-        let values = ctx
+        let values = self
+            .ctx
             .attr_as::<IntArrayAttr>(attr)
             .ok_or_else(|| self.err("expected an integer list for a mutable IntArray attribute"))?;
         let (ty, attrs) = self.full_int_array_parts(&values.0)?;
@@ -413,14 +412,16 @@ impl<'d> Translator<'d> {
             Place::cpu(),
         )?;
         let ty = self.ty(x);
-        let ctx = self.ctx.clone();
         let op = self.built_op(
             block,
             false,
             "pd_op.scale",
             &[Some(x), Some(s)],
             &[ty],
-            (&SCALE_KEYS, &[F32Attr::get(&ctx, 0.0), self.k.bool_true]),
+            (
+                &SCALE_KEYS,
+                &[F32Attr::get(&self.ctx, 0.0), self.k.bool_true],
+            ),
         );
         Ok(self.program.result(op, 0))
     }
@@ -493,14 +494,13 @@ impl<'d> Translator<'d> {
         let pos = usize::try_from(a).unwrap_or(0).min(dims.len());
         dims.insert(pos, elems.len() as i64);
         let ty = pir_core::builtin::DenseTensorType::get(&self.ctx, first.dtype, &dims);
-        let ctx = self.ctx.clone();
         let op = self.built_op(
             block,
             false,
             "pd_op.stack",
             &[Some(vec)],
             &[ty],
-            (&STACK_KEYS, &[ctx.intern_attr(I32Attr(axis))]),
+            (&STACK_KEYS, &[self.ctx.intern_attr(I32Attr(axis))]),
         );
         Ok(self.program.result(op, 0))
     }
@@ -557,7 +557,6 @@ impl<'d> Translator<'d> {
         dtype: DataType,
     ) -> Result<ValueId> {
         let ty = self.tensor(dtype, shape)?;
-        let ctx = self.ctx.clone();
         let op = self.built_op(
             block,
             at_front,
@@ -567,9 +566,9 @@ impl<'d> Translator<'d> {
             (
                 &DATA_KEYS,
                 &[
-                    StrAttr::get(&ctx, name),
-                    IntArrayAttr::get(&ctx, shape),
-                    DataTypeAttr::get(&ctx, dtype),
+                    StrAttr::get(&self.ctx, name),
+                    IntArrayAttr::get(&self.ctx, shape),
+                    DataTypeAttr::get(&self.ctx, dtype),
                     self.k.undefined_place,
                 ],
             ),
@@ -594,14 +593,13 @@ impl<'d> Translator<'d> {
             dims: Box::new([0]),
             layout: pir_core::builtin::DataLayout::NCHW,
         });
-        let ctx = self.ctx.clone();
         let op = self.built_op(
             block,
             at_front,
             "pd_op.create_array",
             &[],
             &[ty],
-            (&CREATE_ARRAY_KEYS, &[DataTypeAttr::get(&ctx, dtype)]),
+            (&CREATE_ARRAY_KEYS, &[DataTypeAttr::get(&self.ctx, dtype)]),
         );
         Ok(self.program.result(op, 0))
     }

@@ -278,21 +278,20 @@ impl<'d> Translator<'d> {
         let op = site.op;
         let d = def("pd_op.data").ok_or_else(|| self.err("no pd_op.data"))?;
         let results = self.general_outputs(site, &self.plan(op, d))?;
-        let ctx = self.ctx.clone();
         let mut m = AttrMap::new();
         let name = self.str_attr(op, "name")?.unwrap_or_default();
-        m.set("name", StrAttr::get(&ctx, name));
+        m.set("name", StrAttr::get(&self.ctx, name));
         m.set(
             "shape",
-            attrs::translate(&ctx, AttrKind::IntArray, op.attr("shape")),
+            attrs::translate(&self.ctx, AttrKind::IntArray, op.attr("shape")),
         );
         let dtype = attrs::dtype_of_proto(self.int_attr(op, "dtype")?.unwrap_or(-1));
-        m.set("dtype", DataTypeAttr::get(&ctx, dtype));
+        m.set("dtype", DataTypeAttr::get(&self.ctx, dtype));
         let place = i64::from(self.int_attr(op, "place")?.unwrap_or(0));
         m.set(
             "place",
             PlaceAttr::get(
-                &ctx,
+                &self.ctx,
                 Place {
                     allocation_type: place,
                     device_id: 0,
@@ -357,7 +356,6 @@ impl<'d> Translator<'d> {
             self.int_attr(op, "dtype")?
                 .ok_or_else(|| self.err("`fill_constant` needs `dtype`"))?,
         );
-        let ctx = self.ctx.clone();
         if !(has("ShapeTensor") || has("ShapeTensorList") || has("ValueTensor")) {
             let d = def("pd_op.full").ok_or_else(|| self.err("no pd_op.full"))?;
             let results = self.general_outputs(site, &self.plan(op, d))?;
@@ -385,7 +383,7 @@ impl<'d> Translator<'d> {
                     device_id: 0,
                     device_type: "".into(),
                 };
-                Some(PlaceAttr::get(&ctx, p))
+                Some(PlaceAttr::get(&self.ctx, p))
             };
             let place = match place_type {
                 -1 => Some(self.k.undefined_place),
@@ -407,7 +405,7 @@ impl<'d> Translator<'d> {
             Some(v) => self.lookup(scope, v)?.value,
             None => {
                 let f = self.float_attr(op, "value")?.unwrap_or(0.0);
-                self.full_from_attr(dst, F32Attr::get(&ctx, f))?
+                self.full_from_attr(dst, F32Attr::get(&self.ctx, f))?
             }
         };
         let shape = if let Some(v) = op.input("ShapeTensor").and_then(|v| v.first()) {
@@ -419,12 +417,12 @@ impl<'d> Translator<'d> {
         } else if let Some(shape) = op.attr("shape") {
             self.value_as_input(dst, "shape", shape, true)?
         } else {
-            let a = attrs::translate(&ctx, AttrKind::IntArray, None);
+            let a = attrs::translate(&self.ctx, AttrKind::IntArray, None);
             self.full_int_array_from_attr(dst, a)?
         };
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let mut m = AttrMap::new();
-        m.set("dtype", DataTypeAttr::get(&ctx, dtype));
+        m.set("dtype", DataTypeAttr::get(&self.ctx, dtype));
         self.create_with_outputs(
             site,
             d.name.as_str(),
@@ -469,7 +467,6 @@ impl<'d> Translator<'d> {
         let op = site.op;
         let d = def("pd_op.assign_value").ok_or_else(|| self.err("no pd_op.assign_value"))?;
         let kind = |n: &str| d.attribute(n).map_or(AttrKind::Any, |s| s.kind);
-        let ctx = self.ctx.clone();
         let mut m = AttrMap::new();
         let shape = op
             .attr("shape")
@@ -490,7 +487,8 @@ impl<'d> Translator<'d> {
         ] {
             let Some(v) = op.attr(n) else { continue };
             let a = self.declared_attr(kind("values"), Some(v));
-            let non_empty = ctx
+            let non_empty = self
+                .ctx
                 .attr_as::<pir_core::builtin::ArrayAttr>(a)
                 .is_some_and(|arr| !arr.0.is_empty());
             if non_empty {
@@ -617,7 +615,6 @@ impl<'d> Translator<'d> {
             .first()
             .ok_or_else(|| self.err("`split` needs `X`"))?;
         let mut operands = vec![Some(self.lookup(scope, x)?.value)];
-        let ctx = self.ctx.clone();
         if num <= 0 {
             let list = op.input_args("SectionsTensorList").to_vec();
             let s = if !list.is_empty() {
@@ -625,7 +622,7 @@ impl<'d> Translator<'d> {
             } else if let Some(sections) = op.attr("sections") {
                 self.value_as_input(dst, "sections", sections, true)?
             } else {
-                let a = attrs::translate(&ctx, AttrKind::IntArray, None);
+                let a = attrs::translate(&self.ctx, AttrKind::IntArray, None);
                 self.full_int_array_from_attr(dst, a)?
             };
             operands.push(Some(s));
@@ -633,7 +630,7 @@ impl<'d> Translator<'d> {
         let axis = match op.input("AxisTensor").and_then(|v| v.first()) {
             Some(v) => self.lookup(scope, v)?.value,
             None => {
-                let a = attrs::translate(&ctx, AttrKind::Int32, op.attr("axis"));
+                let a = attrs::translate(&self.ctx, AttrKind::Int32, op.attr("axis"));
                 self.full_from_attr(dst, a)?
             }
         };
@@ -641,7 +638,7 @@ impl<'d> Translator<'d> {
         let results = self.general_outputs(site, &self.plan(op, d))?;
         let mut m = AttrMap::new();
         if num > 0 {
-            m.set("num", ctx.intern_attr(I32Attr(num)));
+            m.set("num", self.ctx.intern_attr(I32Attr(num)));
         }
         self.create_with_outputs(site, d.name.as_str(), &operands, &results, m);
         Ok(())

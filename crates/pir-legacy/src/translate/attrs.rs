@@ -128,7 +128,7 @@ impl<'k> AttrMap<'k> {
 
 /// `pir::ArrayAttribute`s of bools, each list of at most 64 made once per
 /// context (the ops of one kind give their results the same flags, in every
-/// translation of a model); at most 4,096 are kept.
+/// translation of a model); at most `MAX_KEPT` of them are kept.
 #[derive(Debug, Default)]
 pub struct BoolLists(rustc_hash::FxHashMap<(usize, u64), Attribute>);
 

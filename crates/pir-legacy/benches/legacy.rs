@@ -49,7 +49,10 @@ fn bench_decode(c: &mut Criterion) {
     for (name, bytes) in models() {
         group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_with_input(BenchmarkId::new("in_place", name), &bytes, |b, bytes| {
-            b.iter(|| pir_legacy::ProgramDesc::decode(bytes).map(|d| d.num_ops()))
+            b.iter(|| {
+                let arena = pir_legacy::DescArena::for_bytes(bytes.len());
+                pir_legacy::ProgramDesc::decode(bytes, &arena).map(|d| d.num_ops())
+            })
         });
         group.bench_with_input(BenchmarkId::new("prost", name), &bytes, |b, bytes| {
             b.iter(|| proto::ProgramDesc::decode(bytes.as_slice()).map(|d| d.blocks.len()))

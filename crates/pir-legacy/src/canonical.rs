@@ -11,7 +11,10 @@
 //! caller keeps them (each copy of a variable was a call to `memcpy`) and
 //! the calls' own cost goes too.
 
-use crate::desc::{Args, AttrValue, DataKind, Dims, Slot, TensorDesc, VarDesc, VarKind};
+use bumpalo::collections::Vec as ArenaVec;
+use bumpalo::Bump;
+
+use crate::desc::{AttrValue, DataKind, List, Slot, TensorDesc, VarDesc, VarKind};
 use crate::wire::{long_utf8, utf8, Reader};
 
 /// A varint at the start of `b`, with the bytes it takes (the rules of
@@ -56,7 +59,7 @@ fn short_field(key: u8, b: &[u8]) -> Option<(&[u8], &[u8])> {
 /// (or an empty `FLOAT64S`): `0a n NAME 10 TYPE` then the value field(s)
 /// of that kind (lists unpacked, possibly none), and nothing else.
 #[inline(always)]
-pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
+pub(crate) fn attr<'a>(b: &'a [u8], arena: &'a Bump) -> Option<(&'a str, AttrValue<'a>)> {
     if let Some(known) = bookkeeping_attr(b) {
         return Some(known);
     }
@@ -84,9 +87,9 @@ pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
             // four is made by an inlined allocation, room for a number
             // known at run time by a call.
             let mut ints = if list.len() <= 8 {
-                Vec::with_capacity(4)
+                ArenaVec::with_capacity_in(4, arena)
             } else {
-                Vec::with_capacity(list.len() / 2)
+                ArenaVec::with_capacity_in(list.len() / 2, arena)
             };
             while let [0x30, v @ ..] = list {
                 let (i, n) = varint(v)?;
@@ -96,20 +99,20 @@ pub(crate) fn attr(b: &[u8]) -> Option<(&str, AttrValue<'_>)> {
             if !list.is_empty() {
                 return None;
             }
-            AttrValue::Ints(ints)
+            AttrValue::Ints(List::Borrowed(ints.into_bump_slice()))
         }
-        (4, list) => floats(list)?,
+        (4, list) => floats(list, arena)?,
         // Most lists (`op_role_var`) are empty.
-        (5, []) => AttrValue::Strings(Vec::new()),
-        (5, list) => strings(list)?,
+        (5, []) => AttrValue::Strings(List::EMPTY),
+        (5, list) => strings(list, arena)?,
         (6, [0x50, v @ (0 | 1)]) => AttrValue::Bool(*v == 1),
         (8, [0x60, v @ 0..0x80]) => AttrValue::Block(i32::from(*v)),
         (9, [0x68, v @ ..]) => match varint(v)? {
             (i, n) if n == v.len() => AttrValue::Long(i as i64),
             _ => return None,
         },
-        (11, list) => longs(list)?,
-        (12, []) => AttrValue::Float64s(Vec::new()),
+        (11, list) => longs(list, arena)?,
+        (12, []) => AttrValue::Float64s(List::EMPTY),
         _ => return None,
     };
     Some((name, value))
@@ -163,9 +166,9 @@ fn bookkeeping_attr(b: &[u8]) -> Option<(&'static str, AttrValue<'static>)> {
     const QUANT: &[u8; 21] = b"\x0a\x0fwith_quant_attr\x10\x06\x50\x00";
     Some(match b.len() {
         13 if is_exactly(b, ROLE) => ("op_role", AttrValue::Int(0)),
-        15 if is_exactly(b, ROLE_VAR) => ("op_role_var", AttrValue::Strings(Vec::new())),
+        15 if is_exactly(b, ROLE_VAR) => ("op_role_var", AttrValue::Strings(List::EMPTY)),
         15 if is_exactly(b, DEVICE) => ("op_device", AttrValue::String("")),
-        16 if is_exactly(b, CALLSTACK) => ("op_callstack", AttrValue::Strings(Vec::new())),
+        16 if is_exactly(b, CALLSTACK) => ("op_callstack", AttrValue::Strings(List::EMPTY)),
         19 if is_exactly(b, NAMESCOPE) => ("op_namescope", AttrValue::String("/")),
         21 if is_exactly(b, QUANT) => ("with_quant_attr", AttrValue::Bool(false)),
         _ => return None,
@@ -196,14 +199,14 @@ pub(crate) fn bookkeeping_run(b: &[u8]) -> Option<[(&'static str, AttrValue<'sta
         ("op_device", AttrValue::String("")),
         ("op_namescope", AttrValue::String("/")),
         ("op_role", AttrValue::Int(0)),
-        ("op_role_var", AttrValue::Strings(Vec::new())),
+        ("op_role_var", AttrValue::Strings(List::EMPTY)),
     ])
 }
 
 /// The value of a `STRINGS` attribute: `42 n STRING` for each string.
 /// Out of line: [`attr`] runs for every attribute, this for few.
 #[inline(never)]
-fn strings(list: &[u8]) -> Option<AttrValue<'_>> {
+fn strings<'a>(list: &'a [u8], arena: &'a Bump) -> Option<AttrValue<'a>> {
     // Counted first: lists such as `op_callstack` hold dozens of strings,
     // which a growing list would copy several times.
     let (mut count, mut rest) = (0, list);
@@ -215,45 +218,49 @@ fn strings(list: &[u8]) -> Option<AttrValue<'_>> {
     // ASCII, so the whole list is UTF-8 exactly when each string is (no
     // sequence can start or end in them).
     let text = long_utf8(list)?;
-    let mut strings = Vec::with_capacity(count);
+    let mut strings = ArenaVec::with_capacity_in(count, arena);
     let mut at = 0;
     while let Some(&n) = list.get(at + 1) {
         let start = at + 2;
         at = start + usize::from(n);
         strings.push(text.get(start..at)?);
     }
-    Some(AttrValue::Strings(strings))
+    Some(AttrValue::Strings(List::Borrowed(
+        strings.into_bump_slice(),
+    )))
 }
 
 /// The value of a `LONGS` attribute: `78 v` for each item (`v` a varint).
 /// Out of line, as [`strings`].
 #[inline(never)]
-fn longs(mut list: &[u8]) -> Option<AttrValue<'_>> {
-    let mut longs = Vec::with_capacity(list.len() / 2);
+fn longs<'a>(mut list: &[u8], arena: &'a Bump) -> Option<AttrValue<'a>> {
+    let mut longs = ArenaVec::with_capacity_in(list.len() / 2, arena);
     while let [0x78, v @ ..] = list {
         let (l, n) = varint(v)?;
         longs.push(l as i64);
         list = &v[n..];
     }
-    list.is_empty().then_some(AttrValue::Longs(longs))
+    list.is_empty()
+        .then(|| AttrValue::Longs(List::Borrowed(longs.into_bump_slice())))
 }
 
 /// The value of a `FLOATS` attribute: `3d f32` for each item. Out of line,
 /// as [`strings`].
 #[inline(never)]
-fn floats(mut list: &[u8]) -> Option<AttrValue<'_>> {
-    let mut floats = Vec::with_capacity(list.len() / 5);
+fn floats<'a>(mut list: &[u8], arena: &'a Bump) -> Option<AttrValue<'a>> {
+    let mut floats = ArenaVec::with_capacity_in(list.len() / 5, arena);
     while let [0x3d, a, b, c, d, rest @ ..] = list {
         floats.push(f32::from_le_bytes([*a, *b, *c, *d]));
         list = rest;
     }
-    list.is_empty().then_some(AttrValue::Floats(floats))
+    list.is_empty()
+        .then(|| AttrValue::Floats(List::Borrowed(floats.into_bump_slice())))
 }
 
 /// An `OpDesc.Var` (an input or output slot) as Paddle writes it:
 /// `0a n PARAMETER`, then `12 m ARGUMENT` for each argument.
 #[inline(always)]
-pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
+pub(crate) fn slot<'a>(b: &'a [u8], arena: &'a Bump) -> Option<Slot<'a>> {
     let (name_bytes, mut rest) = short_field(0x0a, b)?;
     // Nearly every slot has one argument: the name and it are checked as
     // text each, which costs less than a check of the message and the
@@ -261,7 +268,7 @@ pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
     if let Some((arg, [])) = short_field(0x12, rest) {
         return Some(Slot {
             name: utf8(name_bytes)?,
-            args: Args::from_array_prefix([utf8(arg)?; 2], 1),
+            args: std::slice::from_ref(arena.alloc(utf8(arg)?)),
         });
     }
     // One check for the whole message: the bytes between the strings (`0a
@@ -269,32 +276,22 @@ pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
     // exactly when each string is, and each string is a piece of it.
     let text = utf8(b)?;
     let name = text.get(2..2 + name_bytes.len())?;
-    // The arguments that fit inline (nearly all) are gathered in place and
-    // made into a list at once, as [`dims`] does.
-    let mut head = [""; 2];
-    let mut n = 0;
+    // Counted first, so that the list takes its room once.
+    let (mut count, mut fields) = (0, rest);
+    while !fields.is_empty() {
+        fields = short_field(0x12, fields)?.1;
+        count += 1;
+    }
+    let mut args = ArenaVec::with_capacity_in(count, arena);
     while !rest.is_empty() {
         let (arg, after) = short_field(0x12, rest)?;
         let start = b.len() - rest.len() + 2;
-        let arg = text.get(start..start + arg.len())?;
+        args.push(text.get(start..start + arg.len())?);
         rest = after;
-        if n == head.len() {
-            let mut args = Args::from(&head[..]);
-            args.push(arg);
-            while !rest.is_empty() {
-                let (arg, after) = short_field(0x12, rest)?;
-                let start = b.len() - rest.len() + 2;
-                args.push(text.get(start..start + arg.len())?);
-                rest = after;
-            }
-            return Some(Slot { name, args });
-        }
-        head[n] = arg;
-        n += 1;
     }
     Some(Slot {
         name,
-        args: Args::from_array_prefix(head, n),
+        args: args.into_bump_slice(),
     })
 }
 
@@ -304,7 +301,7 @@ pub(crate) fn slot(b: &[u8]) -> Option<Slot<'_>> {
 /// flags `persistable`, `need_check_feed`, `is_parameter`, `stop_gradient`
 /// as `0/1`, and nothing else.
 #[inline(always)]
-pub(crate) fn dense_var(b: &[u8]) -> Option<VarDesc<'_>> {
+pub(crate) fn dense_var<'a>(b: &'a [u8], arena: &'a Bump) -> Option<VarDesc<'a>> {
     let (name, rest) = short_field(0x0a, b)?;
     let name = utf8(name)?;
     // The type's nested headers in one match, their lengths told by how
@@ -324,7 +321,7 @@ pub(crate) fn dense_var(b: &[u8]) -> Option<VarDesc<'_>> {
         (Some(4), [0x10, v @ 0..0x80, tail @ ..]) => (i32::from(*v), tail),
         _ => return None,
     };
-    let dims = dims(dims_bytes)?;
+    let dims = dims(dims_bytes, arena)?;
     // The rule of [`var_flags`], written in place: through it, the block
     // reader this is inlined into compiled to more instructions a variable.
     let mut flags = [false; 4];
@@ -348,8 +345,8 @@ pub(crate) fn dense_var(b: &[u8]) -> Option<VarDesc<'_>> {
             dims,
             lod_level,
         }),
-        tuple: Box::default(),
-        reader: Box::default(),
+        tuple: &[],
+        reader: &[],
         persistable: flags[0],
         need_check_feed: flags[1],
         is_parameter: flags[2],
@@ -371,8 +368,8 @@ pub(crate) fn kind_var(b: &[u8]) -> Option<VarDesc<'_>> {
         name: utf8(name)?,
         kind: VarKind::from_i32(i32::from(*kind)),
         tensor: None,
-        tuple: Box::default(),
-        reader: Box::default(),
+        tuple: &[],
+        reader: &[],
         persistable: flags[0],
         need_check_feed: flags[1],
         is_parameter: flags[2],
@@ -397,10 +394,10 @@ fn var_flags(mut b: &[u8]) -> Option<[bool; 4]> {
 }
 
 /// The dims of a `TensorDesc`, `10 v` fields (each `v` a varint) that fill
-/// `b`. Up to four (most shapes) are gathered in place and made into a list
-/// at once; pushing them one by one costs a call each.
+/// `b`, in `arena`. Up to four (most shapes) are gathered in place and
+/// copied there at once; pushing them one by one costs a call each.
 #[inline(always)]
-fn dims(mut b: &[u8]) -> Option<Dims> {
+fn dims<'a>(mut b: &[u8], arena: &'a Bump) -> Option<&'a [i64]> {
     let mut head = [0i64; 4];
     let mut n = 0;
     while let [0x10, v @ ..] = b {
@@ -417,7 +414,7 @@ fn dims(mut b: &[u8]) -> Option<Dims> {
         if n == head.len() {
             // Room for every further dim (each takes two bytes or more) at
             // once: growing the list as it fills cost a copy each time.
-            let mut all = Vec::with_capacity(head.len() + 1 + b.len() / 2);
+            let mut all = ArenaVec::with_capacity_in(head.len() + 1 + b.len() / 2, arena);
             all.extend_from_slice(&head);
             all.push(d);
             while let [0x10, v @ ..] = b {
@@ -425,12 +422,12 @@ fn dims(mut b: &[u8]) -> Option<Dims> {
                 all.push(d as i64);
                 b = v.get(taken..)?;
             }
-            return b.is_empty().then_some(Dims::Heap(all));
+            return b.is_empty().then(|| all.into_bump_slice());
         }
         head[n] = d;
         n += 1;
     }
-    b.is_empty().then(|| Dims::from_array_prefix(head, n))
+    b.is_empty().then(|| &*arena.alloc_slice_copy(&head[..n]))
 }
 
 /// The `OpVersionMap.pair` fields at the start of `b` written as Paddle

@@ -142,10 +142,11 @@ fn attrs() -> Vec<proto::op_desc::Attr> {
 /// them.
 #[test]
 fn attributes_read_in_one_step_or_in_general_alike() {
+    let arena = bumpalo::Bump::new();
     let mut taken = 0;
     for a in attrs() {
         let bytes = a.encode_to_vec();
-        let fast = attr(&bytes);
+        let fast = attr(&bytes, &arena);
         taken += usize::from(fast.is_some());
         let kind = a.r#type;
         let common =
@@ -155,8 +156,8 @@ fn attributes_read_in_one_step_or_in_general_alike() {
         let short = a.s.as_ref().is_none_or(|s| s.len() < 0x80);
         assert_eq!(fast.is_some(), common && !general && short, "{a:?}");
         for b in &damaged(&bytes) {
-            if let Some(fast) = attr(b) {
-                let general = general_attr(b).ok().and_then(Result::ok);
+            if let Some(fast) = attr(b, &arena) {
+                let general = general_attr(b, &arena).ok().and_then(Result::ok);
                 // Compared as printed: a flipped bit can make a NaN,
                 // which is not equal to itself.
                 assert_eq!(
@@ -174,6 +175,7 @@ fn attributes_read_in_one_step_or_in_general_alike() {
 /// general reader reads it.
 #[test]
 fn bookkeeping_attributes_are_told_by_their_bytes() {
+    let arena = bumpalo::Bump::new();
     // By name, as the told names are sorted below.
     let names = [
         "op_callstack",
@@ -187,7 +189,7 @@ fn bookkeeping_attributes_are_told_by_their_bytes() {
     for a in attrs() {
         let bytes = a.encode_to_vec();
         if let Some((name, value)) = bookkeeping_attr(&bytes) {
-            let general = general_attr(&bytes).ok().and_then(Result::ok);
+            let general = general_attr(&bytes, &arena).ok().and_then(Result::ok);
             assert_eq!(Some((name, value)), general, "{a:?}");
             told.push(name);
         }
@@ -200,6 +202,7 @@ fn bookkeeping_attributes_are_told_by_their_bytes() {
 /// reader reads each, and only when it is exactly that run.
 #[test]
 fn bookkeeping_run_is_four_fields() {
+    let arena = bumpalo::Bump::new();
     let mut four: Vec<_> = attrs()
         .into_iter()
         .filter(|a| {
@@ -221,7 +224,7 @@ fn bookkeeping_run_is_four_fields() {
     assert_eq!(bytes.len(), BOOKKEEPING_RUN_LEN);
     for (a, (name, value)) in four.iter().zip(run) {
         let field = a.encode_to_vec();
-        let general = general_attr(&field).ok().and_then(Result::ok);
+        let general = general_attr(&field, &arena).ok().and_then(Result::ok);
         assert_eq!(Some((name, value)), general);
     }
     for b in damaged(&bytes).iter().skip(1) {
@@ -231,6 +234,7 @@ fn bookkeeping_run_is_four_fields() {
 
 #[test]
 fn slots_read_in_one_step_or_in_general_alike() {
+    let arena = bumpalo::Bump::new();
     let cases = [
         ("X", vec!["x"]),
         ("Out", vec![]),
@@ -246,10 +250,10 @@ fn slots_read_in_one_step_or_in_general_alike() {
             v.arguments[0] = "z".repeat(130);
         }
         let bytes = v.encode_to_vec();
-        assert_eq!(slot(&bytes).is_some(), name != "Long", "{name}");
+        assert_eq!(slot(&bytes, &arena).is_some(), name != "Long", "{name}");
         for b in &damaged(&bytes) {
-            if let Some(fast) = slot(b) {
-                assert_eq!(Ok(fast), general_slot(b), "{b:x?}");
+            if let Some(fast) = slot(b, &arena) {
+                assert_eq!(Ok(fast), general_slot(b, &arena), "{b:x?}");
             }
         }
     }
@@ -304,6 +308,7 @@ fn var(name: &str, dims: Vec<i64>, lod: Option<i32>, flags: [Option<bool>; 4]) -
 /// as the general reader reads it.
 #[test]
 fn variables_of_a_kind_alone_read_in_one_step_or_in_general_alike() {
+    let arena = bumpalo::Bump::new();
     for (kind, flags) in [
         (9, [Some(true), None, None, None]),
         (10, [Some(true), Some(false), None, None]),
@@ -327,7 +332,7 @@ fn variables_of_a_kind_alone_read_in_one_step_or_in_general_alike() {
         assert!(kind_var(&bytes).is_some(), "{kind}");
         for b in &damaged(&bytes) {
             if let Some(fast) = kind_var(b) {
-                assert_eq!(Ok(fast), general_var(b), "{b:x?}");
+                assert_eq!(Ok(fast), general_var(b, &arena), "{b:x?}");
             }
         }
     }
@@ -335,6 +340,7 @@ fn variables_of_a_kind_alone_read_in_one_step_or_in_general_alike() {
 
 #[test]
 fn dense_variables_read_in_one_step_or_in_general_alike() {
+    let arena = bumpalo::Bump::new();
     let cases = [
         var("w", vec![2, 3], None, [Some(true), None, None, None]),
         var(
@@ -351,24 +357,24 @@ fn dense_variables_read_in_one_step_or_in_general_alike() {
         var("u", vec![300, 2, -1, 4, 5, 6, 127], Some(0), [None; 4]),
     ];
     for bytes in &cases {
-        let fast = dense_var(bytes);
+        let fast = dense_var(bytes, &arena);
         assert!(fast.is_some(), "{bytes:x?}");
         for b in &damaged(bytes) {
-            if let Some(fast) = dense_var(b) {
-                assert_eq!(Ok(fast), general_var(b), "{b:x?}");
+            if let Some(fast) = dense_var(b, &arena) {
+                assert_eq!(Ok(fast), general_var(b, &arena), "{b:x?}");
             }
         }
     }
     // Other kinds, long names and variable attributes go the general way.
     let mut other = proto::VarDesc::decode(&cases[0][..]).unwrap();
     other.r#type.r#type = 9;
-    assert!(dense_var(&other.encode_to_vec()).is_none());
+    assert!(dense_var(&other.encode_to_vec(), &arena).is_none());
     assert!(kind_var(&other.encode_to_vec()).is_none());
-    assert!(dense_var(&var(&"n".repeat(200), vec![1], None, [None; 4])).is_none());
+    assert!(dense_var(&var(&"n".repeat(200), vec![1], None, [None; 4]), &arena).is_none());
     let mut with_attr = proto::VarDesc::decode(&cases[0][..]).unwrap();
     with_attr.attrs.push(proto::var_desc::Attr {
         name: "a".into(),
         ..Default::default()
     });
-    assert!(dense_var(&with_attr.encode_to_vec()).is_none());
+    assert!(dense_var(&with_attr.encode_to_vec(), &arena).is_none());
 }

@@ -51,7 +51,7 @@ use std::sync::Arc;
 
 use pir_core::{IrContext, Program};
 
-pub use desc::ProgramDesc;
+pub use desc::{DescArena, ProgramDesc};
 pub use error::{LegacyError, Location, Result};
 pub use translate::{translate, Options};
 
@@ -61,7 +61,8 @@ pub const MAX_FILE_BYTES: u64 = 2 << 30;
 
 /// Decodes and translates a serialized `ProgramDesc`.
 pub fn translate_bytes(bytes: &[u8], ctx: Arc<IrContext>, options: Options) -> Result<Program> {
-    let desc = ProgramDesc::decode(bytes)?;
+    let arena = DescArena::for_bytes(bytes.len());
+    let desc = ProgramDesc::decode(bytes, &arena)?;
     translate(&desc, ctx, options)
 }
 
@@ -90,7 +91,7 @@ pub fn load_file(path: &Path, ctx: Arc<IrContext>, options: Options) -> Result<P
 /// whole input decodes as one. Cheap enough to call on any model file.
 pub fn looks_like_program_desc(bytes: &[u8]) -> bool {
     match bytes.first() {
-        Some(0x0a) => ProgramDesc::decode(bytes).is_ok(),
+        Some(0x0a) => ProgramDesc::decode(bytes, &DescArena::for_bytes(bytes.len())).is_ok(),
         _ => false,
     }
 }

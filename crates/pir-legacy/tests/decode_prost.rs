@@ -57,18 +57,18 @@ fn attr_value(a: &proto::op_desc::Attr) -> Option<AttrValue<'_>> {
         0 => AttrValue::Int(a.i.unwrap_or(0)),
         1 => AttrValue::Float(a.f.unwrap_or(0.0)),
         2 => AttrValue::String(a.s.as_deref().unwrap_or("")),
-        3 => AttrValue::Ints(a.ints.clone()),
-        4 => AttrValue::Floats(a.floats.clone()),
-        5 => AttrValue::Strings(strs(&a.strings)),
+        3 => AttrValue::Ints(a.ints.clone().into()),
+        4 => AttrValue::Floats(a.floats.clone().into()),
+        5 => AttrValue::Strings(strs(&a.strings).into()),
         6 => AttrValue::Bool(a.b.unwrap_or(false)),
-        7 => AttrValue::Bools(a.bools.clone()),
+        7 => AttrValue::Bools(a.bools.clone().into()),
         8 => AttrValue::Block(a.block_idx.unwrap_or(0)),
         9 => AttrValue::Long(a.l.unwrap_or(0)),
-        10 => AttrValue::Blocks(a.blocks_idx.clone()),
-        11 => AttrValue::Longs(a.longs.clone()),
-        12 => AttrValue::Float64s(a.float64s.clone()),
+        10 => AttrValue::Blocks(a.blocks_idx.clone().into()),
+        11 => AttrValue::Longs(a.longs.clone().into()),
+        12 => AttrValue::Float64s(a.float64s.clone().into()),
         13 => AttrValue::Var(a.var_name.as_deref().unwrap_or("")),
-        14 => AttrValue::Vars(strs(&a.vars_name)),
+        14 => AttrValue::Vars(strs(&a.vars_name).into()),
         15 => AttrValue::Float64(a.float64.unwrap_or(0.0)),
         16 => AttrValue::Scalar(match &a.scalar {
             Some(s) => scalar(s)?,
@@ -238,7 +238,7 @@ fn lines(d: &ProgramDesc<'_>) -> Vec<String> {
                     out.push(format!("{kind} {} {:?}", s.name, s.args.to_vec()));
                 }
             }
-            for a in &op.attrs {
+            for a in op.attrs {
                 out.push(format!("attr {} {:?}", a.name, a.value));
             }
         }
@@ -249,7 +249,8 @@ fn lines(d: &ProgramDesc<'_>) -> Vec<String> {
 /// Checks one input; returns whether the reader accepted it.
 fn check(label: &str, bytes: &[u8]) -> bool {
     let reference = proto::ProgramDesc::decode(bytes);
-    let ours = ProgramDesc::decode(bytes);
+    let arena = pir_legacy::DescArena::default();
+    let ours = ProgramDesc::decode(bytes, &arena);
     match (&reference, &ours) {
         (Err(_), Ok(_)) => panic!("{label}: prost rejects, the reader accepts"),
         (Err(_), Err(_)) => false,

@@ -30,7 +30,8 @@ fn block_attr(name: &str, idx: i32) -> op_desc::Attr {
 }
 
 fn translate(bytes: &[u8], options: Options) -> Result<pir_core::Program, LegacyError> {
-    let desc = ProgramDesc::decode(bytes)?;
+    let arena = pir_legacy::DescArena::default();
+    let desc = ProgramDesc::decode(bytes, &arena)?;
     pir_legacy::translate(&desc, pir_dialects::pd_op_context(), options)
 }
 
@@ -137,7 +138,8 @@ fn many_attributes_out_of_order_decode() {
         .collect();
     let relu = op("relu", vec![], vec![], attrs);
     let bytes = encode(vec![block(0, -1, vec![], vec![relu])]);
-    let desc = ProgramDesc::decode(&bytes).expect("decodes");
+    let arena = pir_legacy::DescArena::default();
+    let desc = ProgramDesc::decode(&bytes, &arena).expect("decodes");
     assert_eq!(desc.blocks[0].ops[0].attrs.len(), n as usize);
     // Repeated names keep the last value.
     let half = n / 2;
@@ -151,7 +153,8 @@ fn many_attributes_out_of_order_decode() {
             .collect(),
     );
     let bytes = encode(vec![block(0, -1, vec![], vec![twice])]);
-    let desc = ProgramDesc::decode(&bytes).expect("decodes");
+    let arena = pir_legacy::DescArena::default();
+    let desc = ProgramDesc::decode(&bytes, &arena).expect("decodes");
     let op = &desc.blocks[0].ops[0];
     assert_eq!(op.attrs.len(), half as usize);
     assert_eq!(
@@ -232,7 +235,8 @@ fn wrong_kind_is_reported_before_a_later_error_and_every_time() {
     )]);
     let ctx = pir_dialects::pd_op_context();
     for _ in 0..2 {
-        let desc = ProgramDesc::decode(&bytes).expect("well-formed");
+        let arena = pir_legacy::DescArena::default();
+        let desc = ProgramDesc::decode(&bytes, &arena).expect("well-formed");
         let err = pir_legacy::translate(&desc, ctx.clone(), Options::default())
             .expect_err("a string is no data type");
         assert!(err.to_string().contains("`dtype` of `pd_op.cast`"), "{err}");
@@ -244,7 +248,8 @@ fn wrong_kind_is_reported_before_a_later_error_and_every_time() {
     let fine = encode(vec![block(0, -1, vars.clone(), vec![good])]);
     let bad = encode(vec![block(0, -1, vars, vec![cast_with_string_dtype()])]);
     for bytes in [&fine, &bad, &fine, &bad] {
-        let desc = ProgramDesc::decode(bytes).expect("well-formed");
+        let arena = pir_legacy::DescArena::default();
+        let desc = ProgramDesc::decode(bytes, &arena).expect("well-formed");
         let result = pir_legacy::translate(&desc, ctx.clone(), Options::default());
         assert_eq!(result.is_ok(), bytes == &fine, "{:?}", result.err());
     }
@@ -279,7 +284,8 @@ fn errors_before_the_type_field_name_the_op() {
         .collect();
     let relu = op("relu", vec![slot("X", &args)], vec![], vec![]);
     let bytes = encode(vec![block(0, -1, vec![], vec![relu])]);
-    let err = ProgramDesc::decode(&bytes).expect_err("too many arguments");
+    let arena = pir_legacy::DescArena::default();
+    let err = ProgramDesc::decode(&bytes, &arena).expect_err("too many arguments");
     assert!(err.to_string().contains("block 0, op 0, `relu`"), "{err}");
 }
 
@@ -392,7 +398,8 @@ fn block_parent_cycles_are_errors_naming_the_block() {
     prost::encoding::encode_varint(top_bytes.len() as u64, &mut bytes);
     bytes.extend(&top_bytes);
     bytes.extend(encode(rest.clone()));
-    let err = ProgramDesc::decode(&bytes).expect_err("block 0 is its own parent");
+    let arena = pir_legacy::DescArena::default();
+    let err = ProgramDesc::decode(&bytes, &arena).expect_err("block 0 is its own parent");
     let LegacyError::Invalid { at, message } = &err else {
         panic!("not an invalid-program error: {err}");
     };
@@ -405,7 +412,8 @@ fn block_parent_cycles_are_errors_naming_the_block() {
     for (child, parent) in [(1, 3), (3, 2), (2, 1)] {
         blocks[child].parent_idx = parent;
     }
-    let err = ProgramDesc::decode(&encode(blocks)).expect_err("a cycle");
+    let arena = pir_legacy::DescArena::default();
+    let err = ProgramDesc::decode(&encode(blocks), &arena).expect_err("a cycle");
     assert!(
         matches!(&err, LegacyError::Invalid { at, .. } if at.block == Some(1)),
         "{err}"
@@ -419,7 +427,8 @@ fn block_parent_cycles_are_errors_naming_the_block() {
 #[test]
 fn block_chains_deeper_than_max_depth_are_errors() {
     use pir_legacy::translate::MAX_DEPTH;
-    let err = ProgramDesc::decode(&encode(chain(100_000))).expect_err("too deep");
+    let arena = pir_legacy::DescArena::default();
+    let err = ProgramDesc::decode(&encode(chain(100_000)), &arena).expect_err("too deep");
     let LegacyError::Limit { at, message } = &err else {
         panic!("not a limit error: {err}");
     };
@@ -431,7 +440,8 @@ fn block_chains_deeper_than_max_depth_are_errors() {
 
     let deepest = chain(MAX_DEPTH as i32 + 1);
     let desc_bytes = encode(deepest);
-    let desc = ProgramDesc::decode(&desc_bytes).expect("within the limit");
+    let arena = pir_legacy::DescArena::default();
+    let desc = ProgramDesc::decode(&desc_bytes, &arena).expect("within the limit");
     assert!(desc.find_var(MAX_DEPTH, "c").is_some());
     assert!(desc.find_var(MAX_DEPTH, "nowhere").is_none());
 
@@ -499,7 +509,8 @@ fn slots_out_of_order_are_read_in_linear_time() {
     prost::encoding::encode_key(1, prost::encoding::WireType::LengthDelimited, &mut bytes);
     prost::encoding::encode_varint(block_msg.len() as u64, &mut bytes);
     bytes.extend(&block_msg);
-    let desc = ProgramDesc::decode(&bytes).expect("decodes");
+    let arena = pir_legacy::DescArena::default();
+    let desc = ProgramDesc::decode(&bytes, &arena).expect("decodes");
 
     let sorted_slot = |name: &String, i: usize| {
         let round = usize::from(i < repeats);
@@ -518,7 +529,8 @@ fn slots_out_of_order_are_read_in_linear_time() {
         vec![],
     );
     let expected_bytes = encode(vec![block(0, -1, vec![], vec![in_order])]);
-    let expected = ProgramDesc::decode(&expected_bytes).expect("decodes");
+    let arena = pir_legacy::DescArena::default();
+    let expected = ProgramDesc::decode(&expected_bytes, &arena).expect("decodes");
     assert_eq!(desc.blocks[0].ops.len(), ops);
     for op in &desc.blocks[0].ops {
         assert_eq!(op, &expected.blocks[0].ops[0]);

@@ -34,7 +34,8 @@ fn check_unsupported(model: &Path) -> Result<(), Failed> {
     let name = stem.strip_prefix("u_").ok_or("not named u_<op type>")?;
     let op_type = name.strip_suffix("_v1").unwrap_or(name);
     let bytes = std::fs::read(model).map_err(|e| e.to_string())?;
-    let desc = pir_legacy::ProgramDesc::decode(&bytes).map_err(|e| e.to_string())?;
+    let arena = pir_legacy::DescArena::default();
+    let desc = pir_legacy::ProgramDesc::decode(&bytes, &arena).map_err(|e| e.to_string())?;
     if !desc.blocks[0].ops.iter().any(|op| op.op_type == op_type) {
         return Err(format!("{stem} holds no `{op_type}` op").into());
     }

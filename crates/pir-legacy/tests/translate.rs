@@ -175,7 +175,8 @@ fn truncated_and_hostile_inputs_are_errors_not_panics() {
         let mut bytes = good.clone();
         let i = rng.below(bytes.len());
         bytes[i] = rng.next_u64() as u8;
-        if let Ok(desc) = ProgramDesc::decode(&bytes) {
+        let arena = pir_legacy::DescArena::default();
+        if let Ok(desc) = ProgramDesc::decode(&bytes, &arena) {
             for lenient in [false, true] {
                 if let Ok(p) = pir_legacy::translate(
                     &desc,

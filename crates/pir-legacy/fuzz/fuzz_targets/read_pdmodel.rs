@@ -17,7 +17,8 @@ fn ctx() -> Arc<IrContext> {
 
 fuzz_target!(|data: &[u8]| {
     let _ = pir_legacy::looks_like_program_desc(data);
-    let Ok(desc) = ProgramDesc::decode(data) else {
+    let arena = pir_legacy::DescArena::default();
+    let Ok(desc) = ProgramDesc::decode(data, &arena) else {
         return;
     };
     let _ = desc.op_version_map.pairs();

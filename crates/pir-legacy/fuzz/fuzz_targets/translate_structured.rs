@@ -32,7 +32,8 @@ fn ctx() -> Arc<IrContext> {
 
 fuzz_target!(|p: Program| {
     let bytes = encode(&p);
-    let Ok(desc) = ProgramDesc::decode(&bytes) else {
+    let arena = pir_legacy::DescArena::default();
+    let Ok(desc) = ProgramDesc::decode(&bytes, &arena) else {
         return;
     };
     // Small limits: a program that unfolds stops within a few thousand ops.

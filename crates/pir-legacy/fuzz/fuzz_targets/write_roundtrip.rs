@@ -42,7 +42,8 @@ const LIMITS: Limits = Limits {
 fn round_trip(program: &Program) {
     match to_bytes(program) {
         Ok(bytes) => {
-            let desc = ProgramDesc::decode(&bytes).expect("the reader reads what the writer wrote");
+            let arena = pir_legacy::DescArena::default();
+            let desc = ProgramDesc::decode(&bytes, &arena).expect("the reader reads what the writer wrote");
             proto::ProgramDesc::decode(&bytes[..]).expect("prost reads what the writer wrote");
             let options = Options { lenient: true, limits: LIMITS };
             if let Ok(back) = pir_legacy::translate(&desc, ctx(), options) {
@@ -67,7 +68,8 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let bytes = structured::encode(&p);
-    let Ok(desc) = ProgramDesc::decode(&bytes) else {
+    let arena = pir_legacy::DescArena::default();
+    let Ok(desc) = ProgramDesc::decode(&bytes, &arena) else {
         return;
     };
     let options = Options { lenient: true, limits: LIMITS };

@@ -43,7 +43,7 @@ impl ProgramDesc<'_> {
                 .enumerate()
                 .filter(|(_, op)| op.names_blocks)
             {
-                for a in &op.attrs {
+                for a in op.attrs {
                     let bad = match &a.value {
                         AttrValue::Block(idx) => Some(*idx).filter(|&x| !exists(x)),
                         AttrValue::Blocks(list) => list.iter().copied().find(|&x| !exists(x)),

@@ -90,7 +90,8 @@ fn round_trip_through_protobuf_keeps_every_attribute_kind() {
         is_target: None,
     };
     let bytes = program(vec![op]).encode_to_vec();
-    let desc = ProgramDesc::decode(&bytes).unwrap();
+    let arena = crate::DescArena::default();
+    let desc = ProgramDesc::decode(&bytes, &arena).unwrap();
     assert_eq!(desc.version, Some(7));
     let op = &desc.blocks[0].ops[0];
     assert_eq!(
@@ -99,10 +100,10 @@ fn round_trip_through_protobuf_keeps_every_attribute_kind() {
         "slots are sorted as Paddle's map keeps them"
     );
     assert_eq!(op.attr("i"), Some(&AttrValue::Int(-3)));
-    assert_eq!(op.attr("l"), Some(&AttrValue::Longs(vec![1, -2])));
-    assert_eq!(op.attr("d"), Some(&AttrValue::Float64s(vec![0.5])));
+    assert_eq!(op.attr("l"), Some(&AttrValue::Longs(vec![1, -2].into())));
+    assert_eq!(op.attr("d"), Some(&AttrValue::Float64s(vec![0.5].into())));
     assert_eq!(op.attr("s"), Some(&AttrValue::Scalar(ScalarValue::Long(9))));
-    assert_eq!(op.attr("vs"), Some(&AttrValue::Vars(vec!["w"])));
+    assert_eq!(op.attr("vs"), Some(&AttrValue::Vars(vec!["w"].into())));
     assert!(op.has_var_attrs, "`vs` holds a variable");
     assert_eq!(op.attr("blk"), Some(&AttrValue::Block(0)));
     let w = desc.find_var(0, "w").unwrap();
@@ -138,7 +139,8 @@ fn repeated_names_replace_in_place() {
             ..Default::default()
         };
         let bytes = program(vec![op]).encode_to_vec();
-        let desc = ProgramDesc::decode(&bytes).unwrap();
+        let arena = crate::DescArena::default();
+        let desc = ProgramDesc::decode(&bytes, &arena).unwrap();
         let op = &desc.blocks[0].ops[0];
         let mut want: Vec<(&str, i32)> = Vec::new();
         for &(n, i) in attrs {
@@ -221,7 +223,8 @@ fn bad_block_index_names_block_op_and_attribute() {
             ..in_order.clone()
         };
         for op in [in_order.clone(), out_of_order] {
-            let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
+            let arena = crate::DescArena::default();
+            let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec(), &arena).unwrap_err();
             let text = err.to_string();
             assert!(text.contains("block 0, op 0, `while`"), "{text}");
             assert!(text.contains(name), "{text}");
@@ -237,7 +240,8 @@ fn bad_block_index_names_block_op_and_attribute() {
         let mut bytes = program(vec![in_order.clone()]).encode_to_vec();
         let at = bytes.windows(op.len()).position(|w| w == op).unwrap();
         bytes[at..at + op.len()].copy_from_slice(&reordered);
-        let err = ProgramDesc::decode(&bytes).unwrap_err();
+        let arena = crate::DescArena::default();
+        let err = ProgramDesc::decode(&bytes, &arena).unwrap_err();
         assert!(err.to_string().contains(name), "{err}");
     }
 }
@@ -256,7 +260,8 @@ fn ops_with_too_many_attributes_are_refused() {
         attrs,
         ..Default::default()
     };
-    let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
+    let arena = crate::DescArena::default();
+    let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec(), &arena).unwrap_err();
     assert!(matches!(err, LegacyError::Limit { .. }), "{err}");
     assert!(err.to_string().contains("attributes"), "{err}");
 }
@@ -274,7 +279,8 @@ fn ops_with_too_many_outputs_in_all_are_refused() {
         outputs: vec![slot(0), slot(1)],
         ..Default::default()
     };
-    let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec()).unwrap_err();
+    let arena = crate::DescArena::default();
+    let err = ProgramDesc::decode(&program(vec![op]).encode_to_vec(), &arena).unwrap_err();
     assert!(matches!(err, LegacyError::Limit { .. }), "{err}");
     assert!(err.to_string().contains("80000 output arguments"), "{err}");
 }
@@ -301,7 +307,8 @@ fn version_pairs_read_in_one_step_or_in_general_alike() {
     let mut p = program(vec![]);
     p.op_version_map = Some(proto::OpVersionMap { pair: pairs });
     let bytes = p.encode_to_vec();
-    let desc = ProgramDesc::decode(&bytes).unwrap();
+    let arena = crate::DescArena::default();
+    let desc = ProgramDesc::decode(&bytes, &arena).unwrap();
     assert_eq!(desc.op_version_map.pairs(), cases);
     // Which of them the one-step reader takes, each compared with the
     // general reader on the same bytes.
@@ -337,7 +344,7 @@ fn version_pairs_read_in_one_step_or_in_general_alike() {
     let mut with_bad = program(vec![]).encode_to_vec();
     with_bad.extend_from_slice(&bad);
     assert!(matches!(
-        ProgramDesc::decode(&with_bad),
+        ProgramDesc::decode(&with_bad, &crate::DescArena::default()),
         Err(LegacyError::Decode(_))
     ));
 }
@@ -345,11 +352,11 @@ fn version_pairs_read_in_one_step_or_in_general_alike() {
 #[test]
 fn garbage_is_a_decode_error_and_empty_program_is_invalid() {
     assert!(matches!(
-        ProgramDesc::decode(&[0xff, 0xff, 0xff]),
+        ProgramDesc::decode(&[0xff, 0xff, 0xff], &crate::DescArena::default()),
         Err(LegacyError::Decode(_))
     ));
     assert!(matches!(
-        ProgramDesc::decode(&[]),
+        ProgramDesc::decode(&[], &crate::DescArena::default()),
         Err(LegacyError::Invalid { .. })
     ));
 }
@@ -439,7 +446,8 @@ fn attribute_bytes_are_the_fields_after_the_type() {
         ..Default::default()
     };
     let bytes = program(vec![op("w", 1), op("another_w", 1), op("w", 3), none]).encode_to_vec();
-    let desc = ProgramDesc::decode(&bytes).unwrap();
+    let arena = crate::DescArena::default();
+    let desc = ProgramDesc::decode(&bytes, &arena).unwrap();
     let spans: Vec<&[u8]> = desc.blocks[0]
         .ops
         .iter()
@@ -484,11 +492,54 @@ fn attribute_bytes_are_the_fields_after_the_type() {
             .position(|w| w == in_order)
             .unwrap();
         bytes[at..at + mixed.len()].copy_from_slice(&mixed);
-        let desc = ProgramDesc::decode(&bytes).unwrap();
+        let arena = crate::DescArena::default();
+        let desc = ProgramDesc::decode(&bytes, &arena).unwrap();
         let op = &desc.blocks[0].ops[0];
         let want = (n == 3).then(|| attrs.concat());
         assert_eq!(op.attr_bytes(), want.as_deref(), "layout {n}");
         assert_eq!(op.attr("axis"), Some(&AttrValue::Int(1)));
         assert_eq!(op.input_args("X"), ["w"]);
     }
+}
+
+/// Every legacy model shipped in the repository decodes within the room
+/// `DescArena::for_bytes` takes for it: one allocation a program.
+#[test]
+fn shipped_models_fit_the_arena_room() {
+    let dir = pir_corpus::repo_root().join("tests/corpus/legacy");
+    let mut read = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let file = entry.unwrap().path();
+        if file.extension().is_none_or(|e| e != "pdmodel") {
+            continue;
+        }
+        let bytes = std::fs::read(&file).unwrap();
+        let arena = DescArena::for_bytes(bytes.len());
+        let room = arena.allocated_bytes();
+        ProgramDesc::decode(&bytes, &arena).unwrap();
+        assert_eq!(arena.allocated_bytes(), room, "{}", file.display());
+        read += 1;
+    }
+    assert!(read > 20, "{}", dir.display());
+}
+
+/// A file of tiny ops takes arena room in proportion to its bytes (here
+/// about 20 times, the arena growing by doubling), not a typical op's room
+/// for each (768 bytes an op: 150 times).
+#[test]
+fn tiny_ops_take_room_in_proportion() {
+    let op = proto::OpDesc {
+        r#type: "t".into(),
+        ..Default::default()
+    };
+    let p = program(vec![op; 10_000]);
+    let bytes = p.encode_to_vec();
+    let arena = DescArena::new();
+    ProgramDesc::decode(&bytes, &arena).unwrap();
+    assert!(
+        arena.allocated_bytes() < 32 * bytes.len(),
+        "{} bytes of arena for {} bytes",
+        arena.allocated_bytes(),
+        bytes.len()
+    );
 }

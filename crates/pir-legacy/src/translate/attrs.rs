@@ -423,7 +423,7 @@ mod tests {
         let a = translate(
             &ctx,
             AttrKind::IntArray,
-            Some(&AttrValue::Ints(vec![1, -1])),
+            Some(&AttrValue::Ints(vec![1, -1].into())),
         );
         assert_eq!(
             ctx.attr_as::<IntArrayAttr>(a).map(|x| &x.0[..]),

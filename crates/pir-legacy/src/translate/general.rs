@@ -114,7 +114,7 @@ pub fn is_inplace(op: &OpDesc<'_>) -> bool {
     let mut lengths = 0u64;
     let mut reads = 0usize;
     for slot in op.inputs() {
-        let args = slot.args.as_slice();
+        let args = slot.args;
         reads += args.len();
         for name in args {
             lengths |= 1 << (name.len() % 64);
@@ -124,12 +124,12 @@ pub fn is_inplace(op: &OpDesc<'_>) -> bool {
         return shares_name(op.input_arg_names(), op.output_arg_names());
     }
     for slot in op.outputs() {
-        for o in slot.args.as_slice() {
+        for o in slot.args {
             if lengths & 1 << (o.len() % 64) == 0 {
                 continue;
             }
             for read in op.inputs() {
-                if read.args.as_slice().iter().any(|i| name_eq(i, o)) {
+                if read.args.iter().any(|i| name_eq(i, o)) {
                     return true;
                 }
             }
@@ -160,7 +160,7 @@ pub fn input_with_attr_var<'o, 'd>(op: &'o OpDesc<'d>, name: &str) -> Option<&'o
         return op.input(name);
     }
     match op.attr(name) {
-        Some(AttrValue::Vars(v)) => Some(v.as_slice()),
+        Some(AttrValue::Vars(v)) => Some(v),
         Some(AttrValue::Var(v)) => Some(std::slice::from_ref(v)),
         _ => op.input(name),
     }

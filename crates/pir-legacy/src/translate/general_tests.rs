@@ -36,7 +36,8 @@ fn in_place(inputs: &[&str], outputs: &[&str]) -> bool {
         op_version_map: None,
     };
     let bytes = program.encode_to_vec();
-    let desc = ProgramDesc::decode(&bytes).expect("a valid program");
+    let arena = crate::DescArena::default();
+    let desc = ProgramDesc::decode(&bytes, &arena).expect("a valid program");
     is_inplace(&desc.blocks[0].ops[0])
 }
 

@@ -27,13 +27,13 @@ impl SlotHint {
         // Relaxed: a stale or racing hint costs a scan, never a wrong slot.
         let at = usize::from(self.0.load(Ordering::Relaxed));
         if let Some(slot) = slots.get(at).filter(|s| name_eq(s.name, name)) {
-            return Some(slot.args.as_slice());
+            return Some(slot.args);
         }
         let i = slots.iter().position(|s| name_eq(s.name, name))?;
         if let Ok(i) = u8::try_from(i) {
             self.0.store(i, Ordering::Relaxed);
         }
-        slots.get(i).map(|s| s.args.as_slice())
+        slots.get(i).map(|s| s.args)
     }
 }
 
@@ -127,19 +127,20 @@ mod tests {
     /// A hinted look-up finds what a scan finds, wherever the slot moved.
     #[test]
     fn slot_hints_find_what_a_scan_finds() {
-        let slot = |name: &'static str, arg: &'static str| Slot {
+        let slot = |name: &'static str, arg: &'static &'static str| Slot {
             name,
-            args: std::iter::once(arg).collect(),
+            args: std::slice::from_ref(arg),
         };
-        let a = [slot("Bias", "b"), slot("Filter", "f"), slot("Input", "x")];
-        let b = [slot("Filter", "f2"), slot("Input", "x2")];
+        let a = [
+            slot("Bias", &"b"),
+            slot("Filter", &"f"),
+            slot("Input", &"x"),
+        ];
+        let b = [slot("Filter", &"f2"), slot("Input", &"x2")];
         let hint = SlotHint::default();
         for slots in [&a[..], &b[..], &a[..], &[][..]] {
             for name in ["Bias", "Filter", "Input", "Output"] {
-                let want = slots
-                    .iter()
-                    .find(|s| s.name == name)
-                    .map(|s| s.args.as_slice());
+                let want = slots.iter().find(|s| s.name == name).map(|s| s.args);
                 assert_eq!(hint.find(slots, name), want, "{name}");
                 assert_eq!(hint.find(slots, name), want, "{name} again");
             }

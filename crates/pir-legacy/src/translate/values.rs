@@ -625,7 +625,8 @@ mod tests {
             op_version_map: None,
         };
         let bytes = proto.encode_to_vec();
-        let desc = ProgramDesc::decode(&bytes).expect("a valid program");
+        let arena = crate::DescArena::default();
+        let desc = ProgramDesc::decode(&bytes, &arena).expect("a valid program");
         let ctx = pir_dialects::pd_op_context();
         let mut p = pir_core::Program::new(ctx.clone());
         let top = p.top_block();

@@ -303,11 +303,11 @@ mod tests {
         let p = plain(&ctx, a).expect("int array");
         assert_eq!(
             to_kind(&p, LegacyAttrKind::Ints),
-            Some(Value::Ints(vec![1, -1]))
+            Some(Value::Ints(vec![1, -1].into()))
         );
         assert_eq!(
             to_kind(&p, LegacyAttrKind::Longs),
-            Some(Value::Longs(vec![1, -1]))
+            Some(Value::Longs(vec![1, -1].into()))
         );
         assert_eq!(to_kind(&p, LegacyAttrKind::Float), None);
         let d = plain(&ctx, DataTypeAttr::get(&ctx, DataType::Int64)).expect("dtype");

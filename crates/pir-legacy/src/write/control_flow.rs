@@ -11,7 +11,7 @@ use rustc_hash::FxHashSet;
 
 use super::encode::{Op, Value, Var};
 use super::{OpFailure, OpResult, Writer};
-use crate::desc::VarKind;
+use crate::desc::{List, VarKind};
 
 impl Writer<'_> {
     /// The single block of region `index` of `op`.
@@ -321,7 +321,7 @@ impl Writer<'_> {
         w.set_output("StepScopes", vec![scope]);
         w.set_attr("sub_block", Value::Block(sub as i32));
         w.set_attr("is_test", Value::Bool(true));
-        w.set_attr("skip_eager_deletion_vars", Value::Strings(Vec::new()));
+        w.set_attr("skip_eager_deletion_vars", Value::Strings(List::EMPTY));
         self.blocks[dst].ops.push(w);
         for (i, var) in vars.into_iter().enumerate() {
             self.names.insert(self.program.result(op, i), var);

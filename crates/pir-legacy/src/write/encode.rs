@@ -12,7 +12,7 @@
 use crate::desc::{LegacyValue, ScalarValue, VarKind};
 
 /// A legacy attribute value, owned.
-pub type Value = LegacyValue<String>;
+pub type Value = LegacyValue<'static, String>;
 
 /// A variable.
 #[derive(Debug, Clone, PartialEq)]

@@ -13,6 +13,7 @@ use super::ops::Made;
 use super::vars::element_proto;
 use super::{OpFailure, OpResult, Writer};
 use crate::compat::LegacyAttrKind;
+use crate::desc::List;
 
 /// Ops that make a constant from their attributes alone; written where a
 /// reader takes them as a tensor (a legacy op takes most as attributes).
@@ -262,9 +263,10 @@ impl Writer<'_> {
                 let mut f = Op::new("assign_value");
                 f.set_attr(
                     "shape",
-                    Value::Ints(vec![
-                        i32::try_from(items).map_err(|_| OpFailure::from("list too long"))?
-                    ]),
+                    Value::Ints(
+                        vec![i32::try_from(items).map_err(|_| OpFailure::from("list too long"))?]
+                            .into(),
+                    ),
                 );
                 f.set_attr("dtype", Value::Int(dtype));
                 let kind = if dtype == 2 {
@@ -440,7 +442,7 @@ impl Writer<'_> {
             }
             "pd_op.split_with_num" => {
                 self.general_into(op, dst, "split", |m| {
-                    m.op.set_attr("sections", Value::Ints(Vec::new()));
+                    m.op.set_attr("sections", Value::Ints(List::EMPTY));
                 })?;
                 Ok(true)
             }
@@ -638,7 +640,8 @@ impl Writer<'_> {
                     _ => 0,
                 };
                 if !made.op.has_attr("infer_flags") {
-                    made.op.set_attr("infer_flags", Value::Ints(vec![1; axes]));
+                    made.op
+                        .set_attr("infer_flags", Value::Ints(vec![1; axes].into()));
                 }
             }
             "range" => {

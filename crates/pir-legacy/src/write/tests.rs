@@ -18,7 +18,8 @@ fn a_relu_program_round_trips() {
 }"#,
     );
     let bytes = to_bytes(&p).expect("written");
-    let desc = crate::ProgramDesc::decode(&bytes).expect("decoded");
+    let arena = crate::DescArena::default();
+    let desc = crate::ProgramDesc::decode(&bytes, &arena).expect("decoded");
     let types: Vec<&str> = desc.blocks[0].ops.iter().map(|o| o.op_type).collect();
     assert_eq!(types, ["feed", "relu", "fetch"]);
     assert_eq!(desc.version, Some(2_006_002));
@@ -73,20 +74,23 @@ fn prost_decodes_what_the_writer_encodes() {
                 op.set_input("X", vec!["x".into()]);
                 op.set_output("Out", vec!["x".into()]);
                 op.set_attr("scale", encode::Value::Float(0.5));
-                op.set_attr("axes", encode::Value::Longs(vec![-1, 1 << 40]));
-                op.set_attr("ints", encode::Value::Ints(vec![-7]));
+                op.set_attr("axes", encode::Value::Longs(vec![-1, 1 << 40].into()));
+                op.set_attr("ints", encode::Value::Ints(vec![-7].into()));
                 op.set_attr(
                     "values",
-                    encode::Value::Scalars(vec![
-                        crate::desc::ScalarValue::Float64(1.5),
-                        crate::desc::ScalarValue::Long(-2),
-                        crate::desc::ScalarValue::Bool(true),
-                        crate::desc::ScalarValue::Complex(1.0, -1.0),
-                    ]),
+                    encode::Value::Scalars(
+                        vec![
+                            crate::desc::ScalarValue::Float64(1.5),
+                            crate::desc::ScalarValue::Long(-2),
+                            crate::desc::ScalarValue::Bool(true),
+                            crate::desc::ScalarValue::Complex(1.0, -1.0),
+                        ]
+                        .into(),
+                    ),
                 );
                 op.set_attr(
                     "names",
-                    encode::Value::Strings(vec!["a".into(), String::new()]),
+                    encode::Value::Strings(vec!["a".into(), String::new()].into()),
                 );
                 op.set_attr("sub_block", encode::Value::Block(0));
                 op
@@ -113,10 +117,11 @@ fn prost_decodes_what_the_writer_encodes() {
     assert_eq!(attr("names").strings, ["a", ""]);
     assert_eq!(p.version.and_then(|v| v.version), Some(2_006_002));
     // This crate's reader agrees.
-    let desc = crate::ProgramDesc::decode(&bytes).expect("the reader decodes it");
+    let arena = crate::DescArena::default();
+    let desc = crate::ProgramDesc::decode(&bytes, &arena).expect("the reader decodes it");
     assert_eq!(
         desc.blocks[0].ops[0].attr("axes"),
-        Some(&crate::desc::AttrValue::Longs(vec![-1, 1 << 40]))
+        Some(&crate::desc::AttrValue::Longs(vec![-1, 1 << 40].into()))
     );
 }
 
@@ -140,7 +145,8 @@ fn a_while_loop_rebinds_its_variables_and_translates_back() {
 }"#,
     );
     let bytes = to_bytes(&p).expect("written");
-    let desc = crate::ProgramDesc::decode(&bytes).expect("decoded");
+    let arena = crate::DescArena::default();
+    let desc = crate::ProgramDesc::decode(&bytes, &arena).expect("decoded");
     assert_eq!(desc.blocks.len(), 2);
     let w = desc.blocks[0]
         .ops
@@ -174,7 +180,8 @@ fn a_loop_operand_the_body_also_reads_is_copied_before_the_loop() {
 }"#,
     );
     let bytes = to_bytes(&p).expect("written");
-    let desc = crate::ProgramDesc::decode(&bytes).expect("decoded");
+    let arena = crate::DescArena::default();
+    let desc = crate::ProgramDesc::decode(&bytes, &arena).expect("decoded");
     let w = desc.blocks[0]
         .ops
         .iter()

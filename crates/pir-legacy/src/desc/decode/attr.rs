@@ -2,7 +2,9 @@
 //! then the value its type selects (the layouts Paddle writes for the
 //! common kinds take `crate::canonical::attr` instead).
 
-use super::super::{AttrValue, ScalarValue};
+use bumpalo::Bump;
+
+use super::super::{AttrValue, List, ScalarValue};
 use crate::wire::{Reader, WireResult};
 
 /// `OpDesc.Attr` as read: every value field, of which the type picks one.
@@ -147,25 +149,25 @@ fn scalar(s: &RawScalar) -> Result<ScalarValue, String> {
 }
 
 /// The value an attribute's type selects (`AttrType` numbers of
-/// `framework.proto`); a list is moved out of the scratch fields.
-pub(super) fn attr_value<'a>(a: &mut RawAttr<'a>) -> Result<AttrValue<'a>, String> {
-    use std::mem::take;
+/// `framework.proto`); a list is copied from the scratch fields into
+/// `arena` (the scratch keeps its buffers for the next attribute).
+pub(super) fn attr_value<'a>(a: &RawAttr<'a>, arena: &'a Bump) -> Result<AttrValue<'a>, String> {
     Ok(match a.ty {
         0 => AttrValue::Int(a.i.unwrap_or(0)),
         1 => AttrValue::Float(a.f.unwrap_or(0.0)),
         2 => AttrValue::String(a.s.unwrap_or_default()),
-        3 => AttrValue::Ints(take(&mut a.ints)),
-        4 => AttrValue::Floats(take(&mut a.floats)),
-        5 => AttrValue::Strings(take(&mut a.strings)),
+        3 => AttrValue::Ints(in_arena(arena, &a.ints)),
+        4 => AttrValue::Floats(in_arena(arena, &a.floats)),
+        5 => AttrValue::Strings(in_arena(arena, &a.strings)),
         6 => AttrValue::Bool(a.b.unwrap_or(false)),
-        7 => AttrValue::Bools(take(&mut a.bools)),
+        7 => AttrValue::Bools(in_arena(arena, &a.bools)),
         8 => AttrValue::Block(a.block_idx.unwrap_or(0)),
         9 => AttrValue::Long(a.l.unwrap_or(0)),
-        10 => AttrValue::Blocks(take(&mut a.blocks_idx)),
-        11 => AttrValue::Longs(take(&mut a.longs)),
-        12 => AttrValue::Float64s(take(&mut a.float64s)),
+        10 => AttrValue::Blocks(in_arena(arena, &a.blocks_idx)),
+        11 => AttrValue::Longs(in_arena(arena, &a.longs)),
+        12 => AttrValue::Float64s(in_arena(arena, &a.float64s)),
         13 => AttrValue::Var(a.var_name.unwrap_or_default()),
-        14 => AttrValue::Vars(take(&mut a.vars_name)),
+        14 => AttrValue::Vars(in_arena(arena, &a.vars_name)),
         15 => AttrValue::Float64(a.float64.unwrap_or(0.0)),
         16 => AttrValue::Scalar(
             a.scalar
@@ -174,7 +176,19 @@ pub(super) fn attr_value<'a>(a: &mut RawAttr<'a>) -> Result<AttrValue<'a>, Strin
                 .transpose()?
                 .unwrap_or(ScalarValue::Float64(0.0)),
         ),
-        17 => AttrValue::Scalars(a.scalars.iter().map(scalar).collect::<Result<_, _>>()?),
+        17 => {
+            let items = a
+                .scalars
+                .iter()
+                .map(scalar)
+                .collect::<Result<Vec<_>, _>>()?;
+            AttrValue::Scalars(in_arena(arena, &items))
+        }
         other => return Err(format!("unknown attribute type {other}")),
     })
+}
+
+/// A copy of `list` in `arena`.
+pub(crate) fn in_arena<'a, T: Copy>(arena: &'a Bump, list: &[T]) -> List<'a, T> {
+    List::Borrowed(arena.alloc_slice_copy(list))
 }

@@ -91,7 +91,11 @@ impl<'a> ExtraAttrsSeen<'a> {
     }
 }
 
-pub(super) fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc<'a>> {
+pub(super) fn decode_block<'a>(
+    r: &mut Reader<'a>,
+    b: usize,
+    arena: &'a bumpalo::Bump,
+) -> Result<BlockDesc<'a>> {
     let mut scratch = Scratch::default();
     let (vars, ops) = count_fields(r);
     let at = || Location {
@@ -112,7 +116,7 @@ pub(super) fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc
         // in one step (the others go on to the general field reader).
         if let Some((0x1a, body)) = r.peek_short_message() {
             if block.vars.len() < MAX_VARS_PER_BLOCK {
-                if let Some(var) = crate::canonical::dense_var(body) {
+                if let Some(var) = crate::canonical::dense_var(body, arena) {
                     r.advance(2 + body.len());
                     block.vars.push(var);
                     continue;
@@ -132,11 +136,11 @@ pub(super) fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc
                 }
                 let mut m = r.message(wire, "VarDesc")?;
                 let bytes = m.rest();
-                let var = match crate::canonical::dense_var(bytes) {
+                let var = match crate::canonical::dense_var(bytes, arena) {
                     Some(var) => var,
                     None => match crate::canonical::kind_var(bytes) {
                         Some(var) => var,
-                        None => decode_var(&mut m, &mut scratch.var_type)?,
+                        None => decode_var(&mut m, &mut scratch.var_type, arena)?,
                     },
                 };
                 block.vars.push(var);
@@ -150,11 +154,11 @@ pub(super) fn decode_block<'a>(r: &mut Reader<'a>, b: usize) -> Result<BlockDesc
                 }
                 let i = block.ops.len();
                 let mut m = r.message(wire, "OpDesc")?;
-                let mut op = match decode_op_in_order(&m, &mut scratch.attr) {
+                let mut op = match decode_op_in_order(&m, &mut scratch.attr, arena) {
                     Some(op) => op,
                     None => {
                         let body = m.rest();
-                        decode_op(&mut m, b, i, &mut scratch.attr)
+                        decode_op(&mut m, b, i, &mut scratch.attr, arena)
                             .map_err(|e| with_op_type(e, body))?
                     }
                 };

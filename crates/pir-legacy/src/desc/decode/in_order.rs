@@ -9,9 +9,11 @@
 
 use rustc_hash::FxHashMap;
 
+use bumpalo::Bump;
+
 use super::attr::{attr_value, decode_attr, RawAttr};
-use super::{add_attr, decode_slot, empty_op, name_lt, names_blocks};
-use crate::desc::{Attr, AttrValue, Layout, OpDesc, Slot, MAX_ARGS, MAX_OP_ENTRIES};
+use super::{add_attr, decode_slot, empty_op, name_lt, names_blocks, OpParts};
+use crate::desc::{Attr, AttrValue, OpDesc, Slot, MAX_ARGS, MAX_OP_ENTRIES};
 use crate::wire::Reader;
 
 /// A length-delimited field `key LEN BYTES` at the start of `b` whose
@@ -33,7 +35,11 @@ const _: () = assert!(MAX_OP_ENTRIES <= MAX_ARGS);
 /// The op `r` holds (positioned at its start) when it is laid out as
 /// Paddle writes it; `None` sends it to the general reader.
 #[inline(always)]
-pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> Option<OpDesc<'a>> {
+pub(super) fn decode_op_in_order<'a>(
+    r: &Reader<'a>,
+    raw: &mut RawAttr<'a>,
+    arena: &'a Bump,
+) -> Option<OpDesc<'a>> {
     // The readers of slot and attribute messages enter one level deeper.
     if !r.can_enter() {
         return None;
@@ -43,15 +49,15 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
     // of fewer bytes than [`MAX_OP_ENTRIES`] has fewer of each than every
     // bound on them: the counts are checked only in larger ops.
     let checked = bytes.len() >= MAX_OP_ENTRIES;
-    let mut op = empty_op(bytes.len());
+    let mut op = empty_op(bytes.len(), arena);
     let mut rest = bytes;
     let mut outputs = 0;
     for (key, input) in [(0x0a, true), (0x12, false)] {
         let first = op.slots.len();
         while let Some((body, after)) = field(key, rest) {
-            let slot = match crate::canonical::slot(body) {
+            let slot = match crate::canonical::slot(body, arena) {
                 Some(slot) => slot,
-                None => slot_by_general_reader(r, bytes.len() - rest.len())?,
+                None => slot_by_general_reader(r, bytes.len() - rest.len(), arena)?,
             };
             let in_order = op.slots[first..]
                 .last()
@@ -95,7 +101,7 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
             let [(first, _), ..] = &run;
             if !sorted_after(&op.attrs, first) {
                 let at = bytes.len() - rest.len();
-                return attrs_out_of_order(op, r, at, raw, general_attrs, attr_bytes);
+                return attrs_out_of_order(op, r, at, raw, general_attrs, attr_bytes, arena);
             }
             // Four pushes of constants: `extend` built the run on the stack
             // and copied it twice on the way.
@@ -108,10 +114,10 @@ pub(super) fn decode_op_in_order<'a>(r: &Reader<'a>, raw: &mut RawAttr<'a>) -> O
             rest = rest.get(crate::canonical::BOOKKEEPING_RUN_LEN..)?;
             continue;
         }
-        let ((name, value), after) = next_attr(r, rest, raw, &mut general_attrs)?;
+        let ((name, value), after) = next_attr(r, rest, raw, &mut general_attrs, arena)?;
         if !sorted_after(&op.attrs, name) {
             let at = bytes.len() - rest.len();
-            return attrs_out_of_order(op, r, at, raw, general_attrs, attr_bytes);
+            return attrs_out_of_order(op, r, at, raw, general_attrs, attr_bytes, arena);
         }
         let attr = Attr { name, value };
         blocks |= names_blocks(&attr);
@@ -131,13 +137,14 @@ fn next_attr<'a>(
     rest: &'a [u8],
     raw: &mut RawAttr<'a>,
     general_attrs: &mut bool,
+    arena: &'a Bump,
 ) -> Option<((&'a str, AttrValue<'a>), &'a [u8])> {
     let (body, after) = field(0x22, rest)?;
-    let attr = match crate::canonical::attr(body) {
+    let attr = match crate::canonical::attr(body, arena) {
         Some(attr) => attr,
         None => {
             *general_attrs = true;
-            attr_by_general_reader(r, r.rest().len() - rest.len(), raw)?
+            attr_by_general_reader(r, r.rest().len() - rest.len(), raw, arena)?
         }
     };
     Some((attr, after))
@@ -147,19 +154,17 @@ fn next_attr<'a>(
 /// variables, and whether some name blocks (`names_blocks`).
 #[inline(always)]
 fn finish<'a>(
-    mut op: OpDesc<'a>,
+    op: OpParts<'a>,
     general_attrs: bool,
     names_blocks: bool,
     attr_bytes: &'a [u8],
 ) -> OpDesc<'a> {
-    op.attr_bytes = Layout(Some(attr_bytes));
-    op.names_blocks = names_blocks;
-    op.has_var_attrs = general_attrs
+    let has_var_attrs = general_attrs
         && op
             .attrs
             .iter()
             .any(|a| matches!(a.value, AttrValue::Var(_) | AttrValue::Vars(_)));
-    op
+    op.finish(has_var_attrs, names_blocks, Some(attr_bytes))
 }
 
 /// The rest of [`decode_op_in_order`] from the attribute field at byte
@@ -169,12 +174,13 @@ fn finish<'a>(
 /// Out of line: few ops have attributes out of order.
 #[inline(never)]
 fn attrs_out_of_order<'a>(
-    mut op: OpDesc<'a>,
+    mut op: OpParts<'a>,
     r: &Reader<'a>,
     at: usize,
     raw: &mut RawAttr<'a>,
     mut general_attrs: bool,
     attr_bytes: &'a [u8],
+    arena: &'a Bump,
 ) -> Option<OpDesc<'a>> {
     let (mut sorted, mut index) = (false, FxHashMap::default());
     let mut rest = r.rest().get(at..)?;
@@ -189,7 +195,7 @@ fn attrs_out_of_order<'a>(
             rest = rest.get(crate::canonical::BOOKKEEPING_RUN_LEN..)?;
             continue;
         }
-        let ((name, value), after) = next_attr(r, rest, raw, &mut general_attrs)?;
+        let ((name, value), after) = next_attr(r, rest, raw, &mut general_attrs, arena)?;
         add_attr(&mut op, &mut sorted, &mut index, name, value);
         rest = after;
     }
@@ -200,11 +206,11 @@ fn attrs_out_of_order<'a>(
 /// The slot field at byte `at` of the op `op` holds, by the general reader
 /// (out of line: a slot with a long argument name is rare).
 #[inline(never)]
-fn slot_by_general_reader<'a>(op: &Reader<'a>, at: usize) -> Option<Slot<'a>> {
+fn slot_by_general_reader<'a>(op: &Reader<'a>, at: usize, arena: &'a Bump) -> Option<Slot<'a>> {
     let mut r = op.clone();
     r.advance(at);
     let (_, wire) = r.key().ok()?;
-    decode_slot(&mut r.message(wire, "OpDesc.Var").ok()?).ok()
+    decode_slot(&mut r.message(wire, "OpDesc.Var").ok()?, arena).ok()
 }
 
 /// The attribute field at byte `at` of the op `op` holds, by the general
@@ -214,12 +220,13 @@ fn attr_by_general_reader<'a>(
     op: &Reader<'a>,
     at: usize,
     raw: &mut RawAttr<'a>,
+    arena: &'a Bump,
 ) -> Option<(&'a str, AttrValue<'a>)> {
     let mut r = op.clone();
     r.advance(at);
     let (_, wire) = r.key().ok()?;
     decode_attr(&mut r.message(wire, "OpDesc.Attr").ok()?, raw).ok()?;
-    let value = attr_value(raw).ok()?;
+    let value = attr_value(raw, arena).ok()?;
     Some((raw.name, value))
 }
 
@@ -253,12 +260,18 @@ mod tests {
     /// Whether the in-order reader reads `body` (`None` when it leaves the
     /// op to the general reader, which must then agree with it).
     fn agrees_with_general_reader(body: &[u8]) -> Option<bool> {
-        let fast = decode_op_in_order(&Reader::new(body, "OpDesc"), &mut RawAttr::default())?;
+        let arena = Bump::new();
+        let fast = decode_op_in_order(
+            &Reader::new(body, "OpDesc"),
+            &mut RawAttr::default(),
+            &arena,
+        )?;
         let general = decode_op(
             &mut Reader::new(body, "OpDesc"),
             0,
             0,
             &mut RawAttr::default(),
+            &arena,
         );
         let general = general.unwrap_or_else(|e| panic!("{body:x?}: {e}"));
         // Compared as printed: a NaN attribute is not equal to itself.
@@ -324,7 +337,8 @@ mod tests {
             let bytes = std::fs::read(&file).unwrap();
             for body in op_bodies(&bytes) {
                 let r = Reader::new(body, "OpDesc");
-                let Some(op) = decode_op_in_order(&r, &mut RawAttr::default()) else {
+                let arena = Bump::new();
+                let Some(op) = decode_op_in_order(&r, &mut RawAttr::default(), &arena) else {
                     continue;
                 };
                 if op.slots.len() > 6 {
@@ -361,7 +375,13 @@ mod tests {
         let ty = field(0x1a, b"scale");
         let read = |fields: &[&[u8]]| {
             let body = fields.concat();
-            decode_op_in_order(&Reader::new(&body, "OpDesc"), &mut RawAttr::default()).is_some()
+            let arena = Bump::new();
+            decode_op_in_order(
+                &Reader::new(&body, "OpDesc"),
+                &mut RawAttr::default(),
+                &arena,
+            )
+            .is_some()
         };
         assert!(read(&[
             &slot("X"),

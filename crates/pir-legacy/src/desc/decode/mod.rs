@@ -19,16 +19,21 @@ use block::decode_block;
 #[cfg(test)]
 use var::{decode_var, RawVarType};
 
+use bumpalo::collections::Vec as ArenaVec;
+use bumpalo::Bump;
+
 use super::{
-    op_location, Args, Attr, AttrValue, Attrs, BlockDesc, OpDesc, OpVersionMap, ProgramDesc, Slot,
-    Slots, MAX_ARGS, MAX_BLOCKS, MAX_OPS_PER_BLOCK, MAX_OP_ENTRIES, MAX_VARS_PER_BLOCK,
+    op_location, Attr, AttrValue, BlockDesc, DescArena, OpDesc, OpVersionMap, ProgramDesc, Slot,
+    MAX_ARGS, MAX_BLOCKS, MAX_OPS_PER_BLOCK, MAX_OP_ENTRIES, MAX_VARS_PER_BLOCK,
 };
 use crate::error::{LegacyError, Location, Result};
 use crate::wire::{Reader, WireResult};
 
 impl<'a> ProgramDesc<'a> {
-    /// Decodes and checks a serialized `ProgramDesc`.
-    pub fn decode(bytes: &'a [u8]) -> Result<ProgramDesc<'a>> {
+    /// Decodes and checks a serialized `ProgramDesc`, its lists in `arena`
+    /// ([`DescArena::for_bytes`] of the bytes' length has room for them).
+    pub fn decode(bytes: &'a [u8], arena: &'a DescArena) -> Result<ProgramDesc<'a>> {
+        let arena = &arena.0;
         let mut r = Reader::new(bytes, "ProgramDesc");
         let mut blocks: Vec<BlockDesc<'a>> = Vec::new();
         let mut version = None;
@@ -45,7 +50,7 @@ impl<'a> ProgramDesc<'a> {
                     }
                     let at = blocks.len();
                     let mut m = r.message(wire, "BlockDesc")?;
-                    blocks.push(decode_block(&mut m, at)?);
+                    blocks.push(decode_block(&mut m, at, arena)?);
                 }
                 4 => {
                     let mut m = r.message(wire, "Version")?;
@@ -99,26 +104,30 @@ impl<'a> ProgramDesc<'a> {
 /// The general reader of one `OpDesc.Attr` message, for comparison with
 /// [`crate::canonical::attr`].
 #[cfg(test)]
-pub(crate) fn general_attr(bytes: &[u8]) -> WireResult<Result<(&str, AttrValue<'_>), String>> {
+pub(crate) fn general_attr<'a>(
+    bytes: &'a [u8],
+    arena: &'a Bump,
+) -> WireResult<Result<(&'a str, AttrValue<'a>), String>> {
     let mut raw = RawAttr::default();
     decode_attr(&mut Reader::new(bytes, "OpDesc.Attr"), &mut raw)?;
-    Ok(attr_value(&mut raw).map(|v| (raw.name, v)))
+    Ok(attr_value(&raw, arena).map(|v| (raw.name, v)))
 }
 
 /// The general reader of one `OpDesc.Var` message, for comparison with
 /// [`crate::canonical::slot`].
 #[cfg(test)]
-pub(crate) fn general_slot(bytes: &[u8]) -> WireResult<Slot<'_>> {
-    decode_slot(&mut Reader::new(bytes, "OpDesc.Var"))
+pub(crate) fn general_slot<'a>(bytes: &'a [u8], arena: &'a Bump) -> WireResult<Slot<'a>> {
+    decode_slot(&mut Reader::new(bytes, "OpDesc.Var"), arena)
 }
 
 /// The general reader of one `VarDesc` message, for comparison with
 /// [`crate::canonical::dense_var`].
 #[cfg(test)]
-pub(crate) fn general_var(bytes: &[u8]) -> WireResult<super::VarDesc<'_>> {
+pub(crate) fn general_var<'a>(bytes: &'a [u8], arena: &'a Bump) -> WireResult<super::VarDesc<'a>> {
     decode_var(
         &mut Reader::new(bytes, "VarDesc"),
         &mut RawVarType::default(),
+        arena,
     )
 }
 
@@ -143,22 +152,23 @@ pub(super) fn decode_version_pair<'a>(r: &mut Reader<'a>) -> WireResult<(&'a str
     Ok((name, version))
 }
 
-fn decode_slot<'a>(r: &mut Reader<'a>) -> WireResult<Slot<'a>> {
-    let mut slot = Slot {
-        name: "",
-        args: Args::new(),
-    };
+fn decode_slot<'a>(r: &mut Reader<'a>, arena: &'a Bump) -> WireResult<Slot<'a>> {
+    let mut name = "";
+    let mut args = ArenaVec::new_in(arena);
     while r.has_more() {
         match r.key()? {
-            (1, w) => slot.name = r.str(w)?,
+            (1, w) => name = r.str(w)?,
             (2, w) => {
                 let s = r.str(w)?;
-                slot.args.push(s);
+                args.push(s);
             }
             (f, w) => r.skip(f, w)?,
         }
     }
-    Ok(slot)
+    Ok(Slot {
+        name,
+        args: args.into_bump_slice(),
+    })
 }
 
 /// Whether name `a` sorts before `b` (byte order), settled on the first
@@ -216,7 +226,7 @@ struct Unsorted<'a> {
 /// of the list each.
 #[inline(always)]
 fn insert_slot<'a>(
-    op: &mut OpDesc<'a>,
+    op: &mut OpParts<'a>,
     unsorted: &mut Option<Unsorted<'a>>,
     input: bool,
     slot: Slot<'a>,
@@ -240,7 +250,7 @@ fn insert_slot<'a>(
 /// line: rare).
 #[inline(never)]
 fn insert_slot_out_of_order<'a>(
-    op: &mut OpDesc<'a>,
+    op: &mut OpParts<'a>,
     unsorted: &mut Option<Unsorted<'a>>,
     input: bool,
     slot: Slot<'a>,
@@ -290,7 +300,7 @@ fn insert_slot_out_of_order<'a>(
 
 /// Puts slots read out of order in Paddle's order: inputs then outputs,
 /// each sorted by name (names are distinct within each part).
-fn sort_slots(op: &mut OpDesc<'_>, unsorted: Unsorted<'_>) {
+fn sort_slots(op: &mut OpParts<'_>, unsorted: Unsorted<'_>) {
     let mut tagged: Vec<(bool, Slot<'_>)> = unsorted
         .is_input
         .into_iter()
@@ -303,7 +313,7 @@ fn sort_slots(op: &mut OpDesc<'_>, unsorted: Unsorted<'_>) {
 /// Adds a slot read from op `i` of block `b`: an input (`input`) or output.
 #[inline(always)]
 fn add_slot<'a>(
-    op: &mut OpDesc<'a>,
+    op: &mut OpParts<'a>,
     unsorted: &mut Option<Unsorted<'a>>,
     b: usize,
     i: usize,
@@ -330,7 +340,7 @@ fn add_slot<'a>(
 /// `index` (empty until needed) finds names among many.
 #[inline(always)]
 fn add_attr<'a>(
-    op: &mut OpDesc<'a>,
+    op: &mut OpParts<'a>,
     sorted: &mut bool,
     index: &mut FxHashMap<&'a str, usize>,
     name: &'a str,
@@ -403,30 +413,71 @@ impl AttrTail {
 /// Bytes of an op from which it may have more than six slots.
 const MANY_SLOTS_LEN: usize = 400;
 
+/// An op as it is read: its slots and attributes in lists that grow in
+/// the arena, made into the [`OpDesc`]'s slices once it is read
+/// ([`OpParts::finish`]).
+pub(super) struct OpParts<'a> {
+    /// `type`.
+    pub(super) op_type: &'a str,
+    /// Input slots, then output slots.
+    pub(super) slots: ArenaVec<'a, Slot<'a>>,
+    /// How many of `slots` are inputs.
+    pub(super) num_inputs: usize,
+    /// Attributes.
+    pub(super) attrs: ArenaVec<'a, Attr<'a>>,
+    /// `is_target`.
+    pub(super) is_target: bool,
+}
+
+impl<'a> OpParts<'a> {
+    /// Output slots.
+    fn outputs(&self) -> &[Slot<'a>] {
+        &self.slots[self.num_inputs..]
+    }
+
+    /// The op: its lists left in the arena, where they are.
+    #[inline(always)]
+    pub(super) fn finish(
+        self,
+        has_var_attrs: bool,
+        names_blocks: bool,
+        attr_bytes: Option<&'a [u8]>,
+    ) -> OpDesc<'a> {
+        OpDesc {
+            op_type: self.op_type,
+            slots: self.slots.into_bump_slice(),
+            num_inputs: self.num_inputs,
+            attrs: self.attrs.into_bump_slice(),
+            extra: &[],
+            is_target: self.is_target,
+            has_var_attrs,
+            names_blocks,
+            attr_bytes: super::Layout(attr_bytes),
+        }
+    }
+}
+
 /// An op of `len` bytes with nothing read yet. Most ops have up to six
-/// slots and a dozen attributes: one allocation each, made here (growing a
-/// list costs a copy of it). Ops with more slots (`batch_norm` has eleven)
-/// take 449 bytes or more in Paddle's models: an op of [`MANY_SLOTS_LEN`]
-/// bytes or more gets room for a dozen (room for a dozen on every op cost
-/// more than the copies, the allocator's pages holding half as many lists).
+/// slots and a dozen attributes: room for them is taken here (growing a
+/// list past the arena's last allocation costs a copy of it). Ops with
+/// more slots (`batch_norm` has eleven) take 449 bytes or more in Paddle's
+/// models: an op of [`MANY_SLOTS_LEN`] bytes or more gets room for a
+/// dozen. Each slot and attribute takes two bytes or more, so the room is
+/// never more than the op's bytes can fill: a file of tiny ops takes room
+/// in proportion to its size.
 #[inline(always)]
-fn empty_op<'a>(len: usize) -> OpDesc<'a> {
-    OpDesc {
+fn empty_op<'a>(len: usize, arena: &'a Bump) -> OpParts<'a> {
+    let most = len / 2;
+    OpParts {
         op_type: "",
-        // Two constant sizes rather than one computed: the computed size
-        // cost more checks per op than the choice.
         slots: if len < MANY_SLOTS_LEN {
-            Slots::with_capacity(6)
+            ArenaVec::with_capacity_in(most.min(6), arena)
         } else {
-            Slots::with_capacity(12)
+            ArenaVec::with_capacity_in(12, arena)
         },
         num_inputs: 0,
-        attrs: Attrs::with_capacity(12),
-        extra: &[],
+        attrs: ArenaVec::with_capacity_in(most.min(12), arena),
         is_target: false,
-        has_var_attrs: false,
-        names_blocks: false,
-        attr_bytes: super::Layout(None),
     }
 }
 
@@ -435,8 +486,9 @@ fn decode_op<'a>(
     b: usize,
     i: usize,
     raw: &mut RawAttr<'a>,
+    arena: &'a Bump,
 ) -> Result<OpDesc<'a>> {
-    let mut op = empty_op(r.rest().len());
+    let mut op = empty_op(r.rest().len(), arena);
     let (start, op_bytes) = (r.offset(), r.rest());
     let mut tail = AttrTail {
         after_type: start,
@@ -453,11 +505,11 @@ fn decode_op<'a>(
     // Whether the general reader read an attribute: the one-step readers
     // read no kind that holds variables.
     let mut general_attrs = false;
-    let slots_full = |op: &OpDesc<'a>| LegacyError::Limit {
+    let slots_full = |op: &OpParts<'a>| LegacyError::Limit {
         at: Box::new(op_location(b, i, op.op_type)),
         message: format!("more than {MAX_OP_ENTRIES} slots"),
     };
-    let attrs_full = |op: &OpDesc<'a>| LegacyError::Limit {
+    let attrs_full = |op: &OpParts<'a>| LegacyError::Limit {
         at: Box::new(op_location(b, i, op.op_type)),
         message: format!("more than {MAX_OP_ENTRIES} attributes"),
     };
@@ -487,14 +539,14 @@ fn decode_op<'a>(
         if let Some((key, body)) = r.peek_short_message() {
             match key {
                 0x0a | 0x12 if op.slots.len() < MAX_OP_ENTRIES => {
-                    if let Some(slot) = crate::canonical::slot(body) {
+                    if let Some(slot) = crate::canonical::slot(body, arena) {
                         r.advance(2 + body.len());
                         add_slot(&mut op, &mut unsorted, b, i, key == 0x0a, slot)?;
                         continue;
                     }
                 }
                 0x22 if op.attrs.len() < MAX_OP_ENTRIES => {
-                    if let Some((name, value)) = crate::canonical::attr(body) {
+                    if let Some((name, value)) = crate::canonical::attr(body, arena) {
                         r.advance(2 + body.len());
                         tail.len += 2 + body.len();
                         add_attr(&mut op, &mut attrs_sorted, &mut attr_index, name, value);
@@ -528,9 +580,9 @@ fn decode_op<'a>(
                     return Err(slots_full(&op));
                 }
                 let mut m = r.message(wire, "OpDesc.Var")?;
-                let slot = match crate::canonical::slot(m.rest()) {
+                let slot = match crate::canonical::slot(m.rest(), arena) {
                     Some(slot) => slot,
-                    None => decode_slot(&mut m)?,
+                    None => decode_slot(&mut m, arena)?,
                 };
                 add_slot(&mut op, &mut unsorted, b, i, field == 1, slot)?;
             }
@@ -539,12 +591,12 @@ fn decode_op<'a>(
                     return Err(attrs_full(&op));
                 }
                 let mut m = r.message(wire, "OpDesc.Attr")?;
-                let (name, value) = match crate::canonical::attr(m.rest()) {
+                let (name, value) = match crate::canonical::attr(m.rest(), arena) {
                     Some((name, value)) => (name, Ok(value)),
                     None => {
                         decode_attr(&mut m, raw)?;
                         general_attrs = true;
-                        (raw.name, attr_value(raw))
+                        (raw.name, attr_value(raw, arena))
                     }
                 };
                 tail.len += r.offset() - at;
@@ -578,12 +630,11 @@ fn decode_op<'a>(
             message: format!("{outputs} output arguments (at most {MAX_ARGS})"),
         });
     }
-    op.attr_bytes = super::Layout(tail.bytes(op_bytes, start));
-    op.names_blocks = op.attrs.iter().any(names_blocks);
-    op.has_var_attrs = general_attrs
+    let names_blocks = op.attrs.iter().any(names_blocks);
+    let has_var_attrs = general_attrs
         && op
             .attrs
             .iter()
             .any(|a| matches!(a.value, AttrValue::Var(_) | AttrValue::Vars(_)));
-    Ok(op)
+    Ok(op.finish(has_var_attrs, names_blocks, tail.bytes(op_bytes, start)))
 }

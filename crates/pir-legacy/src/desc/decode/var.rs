@@ -3,14 +3,16 @@
 //! (the layout Paddle writes for dense tensors takes
 //! `crate::canonical::dense_var` instead).
 
-use super::super::{DataKind, Dims, TensorDesc, VarDesc, VarKind};
+use bumpalo::Bump;
+
+use super::super::{DataKind, TensorDesc, VarDesc, VarKind};
 use crate::wire::{Reader, WireResult, WireType};
 
 /// `VarType.TensorDesc` as read (merged when repeated).
 #[derive(Default)]
 struct RawTensor {
     data_type: i32,
-    dims: Dims,
+    dims: Vec<i64>,
 }
 
 /// `DenseTensorDesc` / `DenseTensorArrayDesc` as read.
@@ -42,10 +44,10 @@ fn merge_dense(r: &mut Reader<'_>, d: &mut RawDense) -> WireResult<()> {
     Ok(())
 }
 
-fn tensor_desc(t: RawTensor, lod_level: i32) -> TensorDesc {
+fn tensor_desc(t: RawTensor, lod_level: i32, arena: &Bump) -> TensorDesc<'_> {
     TensorDesc {
         dtype: DataKind::from_i32(t.data_type),
-        dims: t.dims,
+        dims: arena.alloc_slice_copy(&t.dims),
         lod_level,
     }
 }
@@ -145,7 +147,11 @@ fn check_var_attr(r: &mut Reader<'_>) -> WireResult<()> {
     Ok(())
 }
 
-pub(super) fn decode_var<'a>(r: &mut Reader<'a>, ty: &mut RawVarType) -> WireResult<VarDesc<'a>> {
+pub(super) fn decode_var<'a>(
+    r: &mut Reader<'a>,
+    ty: &mut RawVarType,
+    arena: &'a Bump,
+) -> WireResult<VarDesc<'a>> {
     let mut name = "";
     ty.reset();
     let mut flags = [false; 4];
@@ -159,8 +165,8 @@ pub(super) fn decode_var<'a>(r: &mut Reader<'a>, ty: &mut RawVarType) -> WireRes
         }
     }
     let kind = VarKind::from_i32(ty.ty);
-    let dense = |d: RawDense| tensor_desc(d.tensor, d.lod_level.unwrap_or(0));
-    let plain = |t: RawTensor| tensor_desc(t, 0);
+    let dense = |d: RawDense| tensor_desc(d.tensor, d.lod_level.unwrap_or(0), arena);
+    let plain = |t: RawTensor| tensor_desc(t, 0, arena);
     // Paddle reads the desc that belongs to the kind and ignores the others.
     let tensor = match kind {
         VarKind::DenseTensor => ty.dense.take().map(dense),
@@ -177,16 +183,14 @@ pub(super) fn decode_var<'a>(r: &mut Reader<'a>, ty: &mut RawVarType) -> WireRes
         name,
         kind,
         tensor,
-        tuple: ty
-            .tuple
-            .take()
-            .map(|t| t.into_iter().map(DataKind::from_i32).collect())
-            .unwrap_or_default(),
-        reader: ty
-            .reader
-            .take()
-            .map(|r| r.into_iter().map(dense).collect())
-            .unwrap_or_default(),
+        tuple: match ty.tuple.take() {
+            Some(t) => arena.alloc_slice_fill_iter(t.into_iter().map(DataKind::from_i32)),
+            None => &[],
+        },
+        reader: match ty.reader.take() {
+            Some(r) => arena.alloc_slice_fill_iter(r.into_iter().map(dense)),
+            None => &[],
+        },
         persistable: flags[0],
         need_check_feed: flags[1],
         is_parameter: flags[2],

@@ -300,7 +300,8 @@ mod tests {
 
     /// The translation of `bytes` in `ctx`, printed, or its error.
     fn printed(bytes: &[u8], ctx: &Arc<IrContext>) -> Result<String, String> {
-        let desc = ProgramDesc::decode(bytes).map_err(|e| e.to_string())?;
+        let arena = crate::DescArena::default();
+        let desc = ProgramDesc::decode(bytes, &arena).map_err(|e| e.to_string())?;
         translate(&desc, ctx.clone(), Options::default())
             .map(|p| p.to_string())
             .map_err(|e| e.to_string())

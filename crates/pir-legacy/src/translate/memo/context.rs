@@ -192,12 +192,12 @@ impl KeptValue {
             Some(AttrValue::Float64(f)) => KeptValue::Float64(f.to_bits()),
             Some(AttrValue::Bool(b)) => KeptValue::Bool(*b),
             Some(AttrValue::String(s)) if short(s.len()) => KeptValue::String((*s).into()),
-            Some(AttrValue::Ints(l)) if short(l.len()) => KeptValue::Ints(l.as_slice().into()),
-            Some(AttrValue::Longs(l)) if short(l.len()) => KeptValue::Longs(l.as_slice().into()),
+            Some(AttrValue::Ints(l)) if short(l.len()) => KeptValue::Ints((**l).into()),
+            Some(AttrValue::Longs(l)) if short(l.len()) => KeptValue::Longs((**l).into()),
             Some(AttrValue::Floats(l)) if short(l.len()) => {
                 KeptValue::Floats(l.iter().map(|f| f.to_bits()).collect())
             }
-            Some(AttrValue::Bools(l)) if short(l.len()) => KeptValue::Bools(l.as_slice().into()),
+            Some(AttrValue::Bools(l)) if short(l.len()) => KeptValue::Bools((**l).into()),
             _ => return None,
         })
     }
@@ -215,7 +215,7 @@ impl KeptValue {
             (KeptValue::Ints(a), Some(AttrValue::Ints(b))) => **a == **b,
             (KeptValue::Longs(a), Some(AttrValue::Longs(b))) => **a == **b,
             (KeptValue::Floats(a), Some(AttrValue::Floats(b))) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| *x == y.to_bits())
+                a.len() == b.len() && a.iter().zip(b.iter()).all(|(x, y)| *x == y.to_bits())
             }
             (KeptValue::Bools(a), Some(AttrValue::Bools(b))) => **a == **b,
             _ => false,

@@ -14,7 +14,10 @@ fn empty_lists_of_ints_and_of_longs_are_kept_apart() {
         ctx.intern_attr(pir_core::builtin::I32Attr(2)),
     );
     let mut memo = ContextMemo::default();
-    let (ints, longs) = (AttrValue::Ints(vec![]), AttrValue::Longs(vec![]));
+    let (ints, longs) = (
+        AttrValue::Ints(vec![].into()),
+        AttrValue::Longs(vec![].into()),
+    );
     assert_eq!(memo.attr(AttrKind::IntArray, Some(&ints), || a), a);
     assert_eq!(memo.attr(AttrKind::IntArray, Some(&longs), || b), b);
     let again =
@@ -108,7 +111,7 @@ fn an_attribute_as_input_is_found_by_its_look_up_number_for_the_same_value_only(
     let ctx = IrContext::new();
     let a = ctx.intern_attr(pir_core::builtin::I32Attr(1));
     let made = AsInputOp::IntArray(Type::NULL, [a, a]);
-    let shape = AttrValue::Longs(vec![1, -1, 8]);
+    let shape = AttrValue::Longs(vec![1, -1, 8].into());
     let mut memo = ContextMemo::default();
     assert_eq!(memo.as_input(0, true, &shape), None);
     memo.keep_as_input(0, true, &shape, made);
@@ -116,16 +119,16 @@ fn an_attribute_as_input_is_found_by_its_look_up_number_for_the_same_value_only(
     // Another number, value or kind of input asks again.
     assert_eq!(memo.as_input(1, true, &shape), None);
     assert_eq!(
-        memo.as_input(0, true, &AttrValue::Longs(vec![1, -1, 4])),
+        memo.as_input(0, true, &AttrValue::Longs(vec![1, -1, 4].into())),
         None
     );
     assert_eq!(
-        memo.as_input(0, true, &AttrValue::Ints(vec![1, -1, 8])),
+        memo.as_input(0, true, &AttrValue::Ints(vec![1, -1, 8].into())),
         None
     );
     assert_eq!(memo.as_input(0, false, &shape), None);
     // A value too long to keep leaves nothing for its number.
-    let long = AttrValue::Longs(vec![0; MAX_KEPT_LEN + 1]);
+    let long = AttrValue::Longs(vec![0; MAX_KEPT_LEN + 1].into());
     memo.keep_as_input(0, true, &long, made);
     assert_eq!(memo.as_input(0, true, &long), None);
     assert_eq!(memo.as_input(0, true, &shape), None);

@@ -56,22 +56,6 @@ impl<T: Copy, const N: usize> InlineVec<T, N> {
         }
     }
 
-    /// The first `len` items of `buf` (at most `N`), kept inline: a list
-    /// gathered in place is made in one step rather than item by item.
-    #[inline]
-    pub fn from_array_prefix(mut buf: [T; N], len: usize) -> Self {
-        let len = len.min(N);
-        match (buf.first().copied(), u8::try_from(len)) {
-            (Some(first), Ok(n)) if n > 0 => {
-                for item in &mut buf[len..] {
-                    *item = first;
-                }
-                InlineVec::Inline { len: n, buf }
-            }
-            _ => Self::new(),
-        }
-    }
-
     /// [`InlineVec::push`] past the inline room (kept out of line: rare).
     #[inline(never)]
     fn push_spilled(&mut self, item: T) {
@@ -180,15 +164,6 @@ mod tests {
         // Past the room made: grows on the heap.
         roomy.push(4);
         assert_eq!(&*roomy, &[1, 2, 3, 4]);
-        let gathered: InlineVec<i64, 4> = InlineVec::from_array_prefix([7, 8, 0, 0], 2);
-        assert!(matches!(
-            gathered,
-            InlineVec::Inline {
-                len: 2,
-                buf: [7, 8, 7, 7]
-            }
-        ));
-        assert!(InlineVec::<i64, 4>::from_array_prefix([7; 4], 0).is_empty());
         let mut small: InlineVec<i64, 2> = InlineVec::with_capacity(2);
         small.push(1);
         assert!(matches!(small, InlineVec::Inline { len: 1, .. }));

@@ -189,6 +189,6 @@ pub(super) fn attr_value<'a>(a: &RawAttr<'a>, arena: &'a Bump) -> Result<AttrVal
 }
 
 /// A copy of `list` in `arena`.
-pub(crate) fn in_arena<'a, T: Copy>(arena: &'a Bump, list: &[T]) -> List<'a, T> {
+fn in_arena<'a, T: Copy>(arena: &'a Bump, list: &[T]) -> List<'a, T> {
     List::Borrowed(arena.alloc_slice_copy(list))
 }

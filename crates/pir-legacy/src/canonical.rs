@@ -427,7 +427,9 @@ fn dims<'a>(mut b: &[u8], arena: &'a Bump) -> Option<&'a [i64]> {
         head[n] = d;
         n += 1;
     }
-    b.is_empty().then(|| &*arena.alloc_slice_copy(&head[..n]))
+    // The four places are copied whole (two vector stores) rather than the
+    // `n` used (a call to `memcpy`); the unused ones stay in the arena.
+    b.is_empty().then(|| &arena.alloc(head)[..n])
 }
 
 /// The `OpVersionMap.pair` fields at the start of `b` written as Paddle

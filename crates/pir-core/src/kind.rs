@@ -199,15 +199,16 @@ pub(crate) struct KindStore<H: HandleKind> {
 
 impl<H: HandleKind> KindStore<H> {
     /// A store whose interner guesses (see [`Interner::guessing`]) when
-    /// `guessing`: for kinds a model brings about one of per op.
-    pub(crate) fn new(guessing: bool) -> Self {
+    /// `guessing` (for kinds a model brings about one of per op), with
+    /// room for `ids` JSON ids.
+    pub(crate) fn new(guessing: bool, ids: usize) -> Self {
         KindStore {
             items: if guessing {
                 Interner::guessing()
             } else {
                 Interner::new()
             },
-            decoders: RwLock::new(FxHashMap::default()),
+            decoders: RwLock::new(FxHashMap::with_capacity_and_hasher(ids, Default::default())),
         }
     }
 

@@ -216,16 +216,22 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A varint (prost's `decode_varint`).
+    /// A varint (prost's `decode_varint`). One or two bytes (a field key,
+    /// the length of an op or a variable) are read inline, longer ones out
+    /// of line.
     #[inline(always)]
     pub fn varint(&mut self) -> WireResult<u64> {
-        if let Some(&first) = self.data.get(self.pos) {
-            if first < 0x80 {
+        match self.data.get(self.pos..) {
+            Some([first @ 0..0x80, ..]) => {
                 self.pos += 1;
-                return Ok(u64::from(first));
+                Ok(u64::from(*first))
             }
+            Some([low, high @ 0..0x80, ..]) => {
+                self.pos += 2;
+                Ok(u64::from(low & 0x7f) | u64::from(*high) << 7)
+            }
+            _ => self.varint_long(),
         }
-        self.varint_long()
     }
 
     #[inline(never)]

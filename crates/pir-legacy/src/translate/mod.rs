@@ -288,7 +288,7 @@ pub(crate) struct Translator<'d> {
     pub attrs: Vec<Option<OpRecord<'d>>>,
     /// Op names, definition facts and dense types made so far (kept for
     /// the next translation in the same context).
-    pub memo: RefCell<memo::ContextMemo>,
+    pub memo: RefCell<Box<memo::ContextMemo>>,
     /// The PIR type of each variable that is not a dense tensor (by block
     /// and index), once asked for (dense tensors' are kept in the memo, see
     /// [`Translator::var_type_at`]).
@@ -547,7 +547,7 @@ impl<'d> Translator<'d> {
         let mut memo = self.memo.borrow_mut();
         let memo::ContextMemo {
             def_facts, kinds, ..
-        } = &mut *memo;
+        } = &mut **memo;
         let facts = &def_facts[facts];
         for (j, &(name, attr)) in rec.map.entries().iter().enumerate() {
             if attr.is_null() {

@@ -457,7 +457,7 @@ impl<'d> Translator<'d> {
             let first = self.first_kind_error(&attrs);
             return Err(first.unwrap_or_else(|| self.kind_error(check, message)));
         }
-        memo::keep_context_memo(&self.ctx, self.memo.take());
+        memo::keep_context_memo(&self.ctx, self.memo.into_inner());
         Ok(self.program)
     }
 

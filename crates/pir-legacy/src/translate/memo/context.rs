@@ -661,12 +661,12 @@ pub(crate) enum Elem {
 }
 
 /// The memo of the last translation in the last context asked about.
-static CONTEXT_MEMO: LazyLock<Mutex<(Weak<IrContext>, Option<ContextMemo>)>> =
+static CONTEXT_MEMO: LazyLock<Mutex<(Weak<IrContext>, Option<Box<ContextMemo>>)>> =
     LazyLock::new(|| Mutex::new((Weak::new(), None)));
 
 /// What a translation in `ctx` left ([`keep_context_memo`]), or an empty
 /// memo. Taken, not shared: translations running at once never share one.
-pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> ContextMemo {
+pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> Box<ContextMemo> {
     let mut guard = CONTEXT_MEMO.lock().unwrap_or_else(PoisonError::into_inner);
     let (known_ctx, memo) = &mut *guard;
     if std::ptr::eq(known_ctx.as_ptr(), Arc::as_ptr(ctx)) {
@@ -674,7 +674,7 @@ pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> ContextMemo {
             return memo;
         }
     }
-    let mut fresh = ContextMemo::default();
+    let mut fresh = Box::<ContextMemo>::default();
     fresh.names.reserve(32);
     fresh.def_facts.reserve(32);
     fresh.tensor_types.reserve(32);
@@ -685,7 +685,7 @@ pub(crate) fn take_context_memo(ctx: &Arc<IrContext>) -> ContextMemo {
 
 /// Keeps the memo of a finished translation in `ctx` for the next one
 /// (within the bound of the other tables).
-pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, mut memo: ContextMemo) {
+pub(crate) fn keep_context_memo(ctx: &Arc<IrContext>, mut memo: Box<ContextMemo>) {
     // Grown to the translated model's variables: kept only within the bound.
     let kept_at: usize = memo.tensor_types_at.iter().map(Vec::len).sum();
     if kept_at > MAX_ENTRIES {

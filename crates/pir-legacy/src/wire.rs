@@ -487,6 +487,19 @@ mod tests {
     use super::*;
 
     #[test]
+    fn short_varints_read_inline_as_the_general_reader_reads_them() {
+        for low in 0..=u8::MAX {
+            for high in 0..=u8::MAX {
+                let bytes = [low, high, 0x05];
+                let mut inline = Reader::new(&bytes, "t");
+                let mut general = Reader::new(&bytes, "t");
+                assert_eq!(inline.varint(), general.varint_long(), "{bytes:?}");
+                assert_eq!(inline.offset(), general.offset(), "{bytes:?}");
+            }
+        }
+    }
+
+    #[test]
     fn varints_follow_protobuf_limits() {
         let mut r = Reader::new(&[0x96, 0x01], "t");
         assert_eq!(r.varint(), Ok(150));

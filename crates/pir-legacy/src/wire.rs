@@ -253,8 +253,10 @@ impl<'a> Reader<'a> {
         Err(self.error("invalid varint"))
     }
 
-    /// A field key: its number and wire type (prost's `decode_key`).
-    #[inline]
+    /// A field key: its number and wire type (prost's `decode_key`),
+    /// inlined into the readers of blocks, ops and variables (a call per
+    /// field was 1.5% of a small model's translation).
+    #[inline(always)]
     pub fn key(&mut self) -> WireResult<(u32, WireType)> {
         let at = self.pos;
         let key = self.varint()?;

@@ -660,9 +660,12 @@ pub(crate) enum Elem {
     Phi(DataType),
 }
 
+/// The context a memo was kept for, and the memo (boxed: it is moved in
+/// and out of each translation, and whole it is a few hundred words).
+type KeptMemo = (Weak<IrContext>, Option<Box<ContextMemo>>);
+
 /// The memo of the last translation in the last context asked about.
-static CONTEXT_MEMO: LazyLock<Mutex<(Weak<IrContext>, Option<Box<ContextMemo>>)>> =
-    LazyLock::new(|| Mutex::new((Weak::new(), None)));
+static CONTEXT_MEMO: LazyLock<Mutex<KeptMemo>> = LazyLock::new(|| Mutex::new((Weak::new(), None)));
 
 /// What a translation in `ctx` left ([`keep_context_memo`]), or an empty
 /// memo. Taken, not shared: translations running at once never share one.

@@ -32,8 +32,9 @@ fn unaligned_call(size: usize, align: usize) -> bool {
     align <= WORD_ALIGN || (align <= MAX_ALIGN && size >= MAX_ALIGN)
 }
 
-/// mimalloc, through its unaligned entry points for blocks aligned to a
-/// word or less: a program's allocator as `#[global_allocator]`.
+/// mimalloc, through its unaligned entry points wherever they give the
+/// alignment asked (see the module's note): a program's allocator as
+/// `#[global_allocator]`.
 pub struct Allocator;
 
 // SAFETY: every block comes from mimalloc aligned as asked (to a word, or

@@ -120,7 +120,7 @@ mod room {
 }
 
 /// An empty map with room for `n` entries.
-fn map_with_room<K, V>(n: usize) -> FxHashMap<K, V> {
+pub(crate) fn map_with_room<K, V>(n: usize) -> FxHashMap<K, V> {
     FxHashMap::with_capacity_and_hasher(n, Default::default())
 }
 

@@ -208,7 +208,7 @@ impl<H: HandleKind> KindStore<H> {
             } else {
                 Interner::new()
             },
-            decoders: RwLock::new(FxHashMap::with_capacity_and_hasher(ids, Default::default())),
+            decoders: RwLock::new(crate::context::map_with_room(ids)),
         }
     }
 

@@ -6,7 +6,8 @@ Runs, in one session and interleaved (Paddle, pir-rs, Paddle, pir-rs, ...), ROUN
            paddle.base.core.serialize_pir_program (save) -- medians of REPEAT calls each
   pir-rs:  `pir time FILE --repeat REPEAT` (medians of the same three, in-process), on every
            core, then with PIR_LOAD_THREADS=1 (one thread)
-and prints, per file, the median over rounds of each median and the ratio Paddle / pir-rs;
+and prints, per file, the median over rounds of each median and the ratio Paddle / pir-rs
+(`--stat min`: the minimum over rounds, on both sides);
 `load` is on every core (files of 4 KiB and more are read on two threads), `load 1t` on one.
 A context keeps the texts it formatted for a print or a save, so our repeated print and save
 reuse them; `first save` is our first save of the file in a fresh context (`first_save_ms`:
@@ -39,9 +40,15 @@ two threads matches them), while Paddle keeps nothing from one call to the next:
 synthetic programs, where Paddle's 31 saves of 100k ops take minutes, --paddle-repeat gives
 Paddle fewer calls than ours.
 
+The sides run in an order that rotates from round to round (a process started right after
+Paddle's child ran slower in some runs). On a 2-core VM of this machine kind a whole process
+sometimes runs up to 60 % slower than the next, one core slow while the other is not, so a
+small model's median over 3 rounds can be a slow process's; `--stat min` takes each side's
+fastest round instead, as bench/compare_paddle_legacy.py does.
+
 Usage: bench/compare_paddle.py [FILES...] [--rounds 5] [--repeat 31] [--paddle-repeat N]
-                               [--synthetic 20000 100000]
-       bench/compare_paddle.py --print-only [FILES...] [--rounds 5] [--repeat 21]
+                               [--synthetic 20000 100000] [--stat median|min]
+       bench/compare_paddle.py --print-only [FILES...] [--rounds 5] [--repeat 21] [--stat median|min]
 """
 
 import argparse
@@ -61,6 +68,8 @@ os.environ.setdefault("GLOG_minloglevel", "2")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PIR = os.environ.get("PIR_BIN", os.path.join(ROOT, "target", "release", "pir"))
 CORPUS = os.path.join(ROOT, "..", "shared", "paddle-corpus")
+# The statistic over rounds (`--stat`), the same on both sides.
+OVER_ROUNDS = statistics.median
 
 
 def canonical(obj):
@@ -173,8 +182,8 @@ def time_paddle_print(path, repeat):
 def print_only(files, rounds, repeat):
     """Print times only: Paddle's str(program) against pir's in-process print, per file: the
     first print of a freshly loaded program in a fresh context (`pir time`'s first_print_ms,
-    what `pir print FILE` does; one per process, median over rounds) and the repeated print
-    (print_ms: programs loaded again into that context, their texts kept)."""
+    what `pir print FILE` does; one per process, median (or --stat) over rounds) and the
+    repeated print (print_ms: programs loaded again into that context, their texts kept)."""
     if not files:
         index = json.load(open(os.path.join(CORPUS, "index.json")))
         files = [os.path.join(CORPUS, m["name"] + ".json") for m in index["models"]]
@@ -183,17 +192,20 @@ def print_only(files, rounds, repeat):
     worst = {"first": float("inf"), "repeated": float("inf")}
     for path in files:
         paddle_first, paddle_ms, ours_first, ours_ms, ops = [], [], [], [], 0
-        for _ in range(rounds):
-            first, repeated = in_paddle_child("time_paddle_print", path, repeat)
-            paddle_first.append(first)
-            paddle_ms.append(repeated)
-            ours = time_ours(path, repeat)
-            ours_first.append(ours["first_print_ms"])
-            ours_ms.append(ours["print_ms"])
-            ops = ours["ops"]
+        for r in range(rounds):
+            for side in ("paddle", "ours") if r % 2 == 0 else ("ours", "paddle"):
+                if side == "paddle":
+                    first, repeated = in_paddle_child("time_paddle_print", path, repeat)
+                    paddle_first.append(first)
+                    paddle_ms.append(repeated)
+                else:
+                    ours = time_ours(path, repeat)
+                    ours_first.append(ours["first_print_ms"])
+                    ours_ms.append(ours["print_ms"])
+                    ops = ours["ops"]
         cols = []
         for kind, theirs, mine in (("first", paddle_first, ours_first), ("repeated", paddle_ms, ours_ms)):
-            p, o = statistics.median(theirs), statistics.median(mine)
+            p, o = OVER_ROUNDS(theirs), OVER_ROUNDS(mine)
             ratio = p / o if o else float("inf")
             worst[kind] = min(worst[kind], ratio)
             cols.append("%9.4f/%8.4f = %6.1fx" % (p, o, ratio))
@@ -211,13 +223,18 @@ def main():
     ap.add_argument("--paddle-repeat", type=int, help="Paddle's calls per median (default: --repeat)")
     ap.add_argument("--synthetic", type=int, nargs="*", default=[])
     ap.add_argument("--print-only", action="store_true", help="time only the print, on every corpus model")
+    ap.add_argument("--stat", choices=("median", "min"), default="median",
+                    help="statistic over rounds, the same on both sides (default median)")
     args = ap.parse_args()
+    global OVER_ROUNDS
+    OVER_ROUNDS = min if args.stat == "min" else statistics.median
     if importlib.util.find_spec("paddle") is None:
         print("paddlepaddle is not installed: pip install paddlepaddle==3.3.1", file=sys.stderr)
         return 2
     if not os.path.exists(PIR):
         print("build the CLI first: cargo build --release -p pir-cli", file=sys.stderr)
         return 2
+    print("over rounds: the %s on both sides" % args.stat)
     if args.print_only:
         return print_only(args.files, args.rounds, args.repeat)
     files = args.files or [os.path.join(CORPUS, n + ".json") for n in
@@ -229,10 +246,16 @@ def main():
         "save ms paddle/ours = x", "first save paddle/ours", "resave"))
     for path in files:
         rounds = {"paddle": [], "ours": [], "ours_1t": []}
-        for _ in range(args.rounds):
-            rounds["paddle"].append(in_paddle_child("time_paddle", path, args.paddle_repeat or args.repeat))
-            rounds["ours"].append(time_ours(path, args.repeat))
-            rounds["ours_1t"].append(time_ours(path, args.repeat, threads=1))
+        runs = {"paddle": lambda: in_paddle_child("time_paddle", path, args.paddle_repeat or args.repeat),
+                "ours": lambda: time_ours(path, args.repeat),
+                "ours_1t": lambda: time_ours(path, args.repeat, threads=1)}
+        order = list(runs)
+        for r in range(args.rounds):
+            # The order rotates from round to round: a process started right
+            # after Paddle's child ran slower in some runs, and a fixed order
+            # put that on one column.
+            for side in order[r % 3:] + order[:r % 3]:
+                rounds[side].append(runs[side]())
         ops = rounds["ours"][0]["ops"]
         cols = []
         # Paddle keeps nothing from one save to the next, so its median save
@@ -240,8 +263,8 @@ def main():
         for key, ours, ours_key in (("load_ms", "ours", "load_ms"), ("load_ms", "ours_1t", "load_ms"),
                                     ("print_ms", "ours", "print_ms"), ("save_ms", "ours", "save_ms"),
                                     ("save_ms", "ours", "first_save_ms")):
-            p = statistics.median(r[key] for r in rounds["paddle"])
-            o = statistics.median(r[ours_key] for r in rounds[ours])
+            p = OVER_ROUNDS([r[key] for r in rounds["paddle"]])
+            o = OVER_ROUNDS([r[ours_key] for r in rounds[ours]])
             cols.append("%8.3f/%7.4f = %5.1fx" % (p, o, p / o if o else float("inf")))
         same = "equal" if in_paddle_child("paddle_resave_matches_ours", path) else "DIFFERENT"
         print("%-28s %7d %9d | %s | %s | %s | %s | %s | %s" % (

@@ -8,7 +8,8 @@
 #
 # Several binaries (a baseline and a change) are timed in the same run.
 # Wall time with hyperfine when it is installed (200 runs, no shell in
-# between), else a loop of 200 runs; then the instruction count of one run
+# between), else a loop of 200 runs; then the commands started in turn,
+# 1,000 rounds (bench/alternating_runs.py); then the instruction count of one run
 # (valgrind's callgrind, when installed), the page faults of one run
 # (`perf stat`, when installed), the shared libraries the binary loads and
 # the relative relocations it applies as it starts (readelf; the dynamic
@@ -54,6 +55,13 @@ else
         end=$(date +%s%N)
         echo "$command: $(((end - start) / 200000)) us per run (with the shell's fork)"
     done
+fi
+# The same commands started in turn, round after round (hyperfine runs each
+# command's runs in a row, and a slow spell of the VM can land on one of
+# them): the median above `/bin/true` round by round is the figure the
+# machine's load moves least.
+if command -v python3 >/dev/null; then
+    python3 bench/alternating_runs.py --rounds 1000 "${floor[@]}" "${commands[@]}"
 fi
 if command -v valgrind >/dev/null; then
     for command in "${floor[@]}" "${commands[@]}"; do

@@ -29,7 +29,14 @@ machine load hits both alike, and measures inside it:
   ``paddle.static.load_inference_model(prefix, exe)`` into a fresh scope
   then ``{name: numpy.array(scope.find_var(name).get_tensor()) for name in
   scope.local_var_names()}`` (Paddle's tensors hand NumPy a copy; there is
-  no zero-copy view of a scope's tensor) — median of 5 after an untimed one.
+  no zero-copy view of a scope's tensor) — median of 5 after an untimed one;
+- ``files``: the model's files read whole and nothing else (``os.open``,
+  ``os.fstat``, ``os.read``, ``os.close`` of ``NAME.json`` and
+  ``NAME.pdiparams``, the four system calls a file ``pir.load`` makes), in
+  the ``pir`` interpreter (the calls themselves cost a few percent of it): the
+  floor of any load of those files, printed against Paddle's ``model`` time
+  as the highest ratio a load could reach. (``pir.load`` maps a parameter
+  file of 256 KiB or more, which the floor reads whole.)
 
 Prints the medians over the rounds per model and side, and the ratios, as a
 table with the load average beside it; ``--json`` prints them as JSON.
@@ -67,17 +74,27 @@ def median(f, n=5):
 """
 
 PIR_CHILD = r"""
-import json, sys, time
+import json, os, sys, time
 t = time.perf_counter()
 import pir
 out = {"import": time.perf_counter() - t}
+def read_whole(path):
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return os.read(fd, os.fstat(fd).st_size)
+    finally:
+        os.close(fd)
 for prefix in sys.argv[1:]:
     def program():
         pir.load(prefix + ".json", params=False)
     def model():
         m = pir.load(prefix + ".json")
         arrays = {n: m.params[n] for n in m.params}
-    out[prefix] = {"program": median(program), "model": median(model)}
+    paths = [prefix + ".json"] + [prefix + ".pdiparams"] * os.path.exists(prefix + ".pdiparams")
+    def files():
+        for path in paths:
+            read_whole(path)
+    out[prefix] = {"program": median(program), "model": median(model), "files": median(files)}
 print(json.dumps(out))
 """
 
@@ -169,6 +186,15 @@ def main():
         if a is None or b is None:
             continue
         print(f"{what:36} {a * 1e3:9.2f}ms {b * 1e3:9.2f}ms {b / a:7.1f}x")
+    # The floor of a small model's load: its files' bytes read and nothing
+    # else (four system calls a file, as `pir.load` makes), against
+    # Paddle's whole load; no reader of those files can reach a higher ratio.
+    print("\nreading the files alone (open, fstat, read, close each), against Paddle's model load:")
+    for p in prefixes:
+        floor, paddle_model = med("pir", p, "files"), med("paddle", p, "model")
+        if floor and paddle_model:
+            print(f"{os.path.basename(p) + ' files':36} {floor * 1e3:9.3f}ms {paddle_model * 1e3:9.2f}ms "
+                  f"{paddle_model / floor:7.1f}x")
     return 0
 
 

@@ -338,6 +338,8 @@ fn time_reports_the_phases_and_with_params_reads_the_parameter_file() {
         "load_ms",
         "print_ms",
         "save_ms",
+        "fresh_print_ms",
+        "fresh_save_ms",
         "params_ms",
         "params_gbps",
     ] {

@@ -71,8 +71,7 @@ os.environ.setdefault("GLOG_minloglevel", "2")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PIR = os.environ.get("PIR_BIN", os.path.join(ROOT, "target", "release", "pir"))
 CORPUS = os.path.join(ROOT, "..", "shared", "paddle-corpus")
-# The statistic over rounds (`--stat`), the same on both sides.
-OVER_ROUNDS = statistics.median
+STATS = {"median": statistics.median, "min": min}
 
 
 def canonical(obj):
@@ -182,7 +181,19 @@ def time_paddle_print(path, repeat):
     return first, median_ms(lambda _: str(prog), repeat)
 
 
-def print_only(files, rounds, repeat):
+def in_turn(runs, rounds):
+    """Calls each of `runs` (a dict of side -> function) once a round, `rounds` times, in an
+    order that rotates from round to round (see the module's note); returns side -> results."""
+    order = list(runs)
+    results = {side: [] for side in order}
+    for r in range(rounds):
+        k = r % len(order)
+        for side in order[k:] + order[:k]:
+            results[side].append(runs[side]())
+    return results
+
+
+def print_only(files, rounds, repeat, over_rounds):
     """Print times only: Paddle's str(program) against pir's in-process print, per file: the
     first print of a freshly loaded program in a fresh context (`pir time`'s first_print_ms,
     what `pir print FILE` does; one per process, median (or --stat) over rounds), the first
@@ -198,23 +209,17 @@ def print_only(files, rounds, repeat):
                                               "fresh context paddle/ours = x", "print ms paddle/ours = x"))
     worst = {"first": float("inf"), "fresh": float("inf"), "repeated": float("inf")}
     for path in files:
-        paddle_first, paddle_ms, ours_first, ours_fresh, ours_ms, ops = [], [], [], [], [], 0
-        for r in range(rounds):
-            for side in ("paddle", "ours") if r % 2 == 0 else ("ours", "paddle"):
-                if side == "paddle":
-                    first, repeated = in_paddle_child("time_paddle_print", path, repeat)
-                    paddle_first.append(first)
-                    paddle_ms.append(repeated)
-                else:
-                    ours = time_ours(path, repeat)
-                    ours_first.append(ours["first_print_ms"])
-                    ours_fresh.append(ours["fresh_print_ms"])
-                    ours_ms.append(ours["print_ms"])
-                    ops = ours["ops"]
+        got = in_turn({"paddle": lambda: in_paddle_child("time_paddle_print", path, repeat),
+                       "ours": lambda: time_ours(path, repeat)}, rounds)
+        paddle_first = [first for first, _ in got["paddle"]]
+        paddle_ms = [repeated for _, repeated in got["paddle"]]
+        ours_first, ours_fresh, ours_ms = ([o[key] for o in got["ours"]]
+                                           for key in ("first_print_ms", "fresh_print_ms", "print_ms"))
+        ops = got["ours"][0]["ops"]
         cols = []
         for kind, theirs, mine in (("first", paddle_first, ours_first), ("fresh", paddle_first, ours_fresh),
                                    ("repeated", paddle_ms, ours_ms)):
-            p, o = OVER_ROUNDS(theirs), OVER_ROUNDS(mine)
+            p, o = over_rounds(theirs), over_rounds(mine)
             ratio = p / o if o else float("inf")
             worst[kind] = min(worst[kind], ratio)
             cols.append("%9.4f/%8.4f = %6.1fx" % (p, o, ratio))
@@ -232,11 +237,10 @@ def main():
     ap.add_argument("--paddle-repeat", type=int, help="Paddle's calls per median (default: --repeat)")
     ap.add_argument("--synthetic", type=int, nargs="*", default=[])
     ap.add_argument("--print-only", action="store_true", help="time only the print, on every corpus model")
-    ap.add_argument("--stat", choices=("median", "min"), default="median",
+    ap.add_argument("--stat", choices=tuple(STATS), default="median",
                     help="statistic over rounds, the same on both sides (default median)")
     args = ap.parse_args()
-    global OVER_ROUNDS
-    OVER_ROUNDS = min if args.stat == "min" else statistics.median
+    over_rounds = STATS[args.stat]
     if importlib.util.find_spec("paddle") is None:
         print("paddlepaddle is not installed: pip install paddlepaddle==3.3.1", file=sys.stderr)
         return 2
@@ -245,7 +249,7 @@ def main():
         return 2
     print("over rounds: the %s on both sides" % args.stat)
     if args.print_only:
-        return print_only(args.files, args.rounds, args.repeat)
+        return print_only(args.files, args.rounds, args.repeat, over_rounds)
     files = args.files or [os.path.join(CORPUS, n + ".json") for n in
                            ("huge_5000ops", "deep_mlp_ln200", "mobilenet_v2_x025", "resnet18_w16", "mlp_tiny")]
     files += [synthetic(n) for n in args.synthetic]
@@ -254,17 +258,9 @@ def main():
         "file", "ops", "bytes", "load ms paddle/ours = x", "load 1t paddle/ours = x", "print ms paddle/ours = x",
         "save ms paddle/ours = x", "first save paddle/ours", "fresh save paddle/ours", "resave"))
     for path in files:
-        rounds = {"paddle": [], "ours": [], "ours_1t": []}
-        runs = {"paddle": lambda: in_paddle_child("time_paddle", path, args.paddle_repeat or args.repeat),
-                "ours": lambda: time_ours(path, args.repeat),
-                "ours_1t": lambda: time_ours(path, args.repeat, threads=1)}
-        order = list(runs)
-        for r in range(args.rounds):
-            # The order rotates from round to round: a process started right
-            # after Paddle's child ran slower in some runs, and a fixed order
-            # put that on one column.
-            for side in order[r % 3:] + order[:r % 3]:
-                rounds[side].append(runs[side]())
+        rounds = in_turn({"paddle": lambda: in_paddle_child("time_paddle", path, args.paddle_repeat or args.repeat),
+                          "ours": lambda: time_ours(path, args.repeat),
+                          "ours_1t": lambda: time_ours(path, args.repeat, threads=1)}, args.rounds)
         ops = rounds["ours"][0]["ops"]
         cols = []
         # Paddle keeps nothing from one save to the next, so its median save
@@ -274,8 +270,8 @@ def main():
         for key, ours, ours_key in (("load_ms", "ours", "load_ms"), ("load_ms", "ours_1t", "load_ms"),
                                     ("print_ms", "ours", "print_ms"), ("save_ms", "ours", "save_ms"),
                                     ("save_ms", "ours", "first_save_ms"), ("save_ms", "ours", "fresh_save_ms")):
-            p = OVER_ROUNDS([r[key] for r in rounds["paddle"]])
-            o = OVER_ROUNDS([r[ours_key] for r in rounds[ours]])
+            p = over_rounds([r[key] for r in rounds["paddle"]])
+            o = over_rounds([r[ours_key] for r in rounds[ours]])
             cols.append("%8.3f/%7.4f = %5.1fx" % (p, o, p / o if o else float("inf")))
         same = "equal" if in_paddle_child("paddle_resave_matches_ours", path) else "DIFFERENT"
         print("%-28s %7d %9d | %s | %s | %s | %s | %s | %s | %s" % (
